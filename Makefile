@@ -1,0 +1,62 @@
+# Squarely: `make run` builds and serves the product; `make test` runs every suite.
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+
+GO      ?= go
+BIN     := bin/squarely
+GOBIN   := $(shell $(GO) env GOPATH)/bin
+# gotestsum prints a readable summary and a JSON log we check for skips; plain
+# `go test` is the fallback on a machine without it.
+GOTESTSUM := $(firstword $(wildcard $(GOBIN)/gotestsum) $(shell command -v gotestsum 2>/dev/null))
+GO_TEST_JSON := $(or $(TMPDIR),/tmp)/squarely-go-test.json
+
+.PHONY: build run test lint go-test web-test e2e-test bench web-build clean
+
+build: web-build
+	$(GO) build -tags embedweb -o $(BIN) ./cmd/squarely
+
+run: build
+	./$(BIN)
+
+test: lint go-test web-test e2e-test
+
+lint: web/node_modules/.package-lock.json
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); \
+	  if [ -n "$$unformatted" ]; then echo "gofmt would change:"; echo "$$unformatted"; exit 1; fi
+	$(GO) vet ./...
+	cd web && npm run --silent typecheck && npm run --silent lint
+
+go-test:
+ifneq ($(GOTESTSUM),)
+	$(GOTESTSUM) --format pkgname --jsonfile $(GO_TEST_JSON) -- -count=1 ./...
+	@if [ "$${CI:-}" = true ] && grep '"Action":"skip"' $(GO_TEST_JSON) | grep -q '"Test":'; then \
+	  echo "CI=true: these Go tests were skipped:"; \
+	  grep '"Action":"skip"' $(GO_TEST_JSON) | grep '"Test":' | sed -E 's/.*"Package":"([^"]*)".*"Test":"([^"]*)".*/  \1 \2/'; \
+	  exit 1; fi
+else
+	$(GO) test -count=1 ./...
+endif
+
+web-test: web/node_modules/.package-lock.json
+	cd web && npm test --silent
+
+e2e-test: build e2e/node_modules/.package-lock.json
+	cd e2e && npx playwright test
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./internal/qr/ ./internal/render/
+	$(GO) test -tags benchratios -run TestBenchRatios -v ./internal/qr/ ./internal/render/
+
+web-build: web/node_modules/.package-lock.json
+	cd web && npm run --silent build
+
+# npm writes node_modules/.package-lock.json on every install: a stamp that
+# reinstalls only when package-lock.json changes.
+web/node_modules/.package-lock.json: web/package-lock.json
+	cd web && npm ci --no-audit --no-fund
+
+e2e/node_modules/.package-lock.json: e2e/package-lock.json
+	cd e2e && npm ci --no-audit --no-fund
+
+clean:
+	rm -rf bin web/dist
