@@ -1,0 +1,142 @@
+// Package config reads Squarely's settings from environment variables,
+// fills in working defaults and rejects invalid values with a message that
+// names the variable, so a bad deployment stops at start rather than later.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/mail"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Config holds every setting of the server and the command-line tools.
+type Config struct {
+	Addr               string   // SQUARELY_ADDR: listen address
+	DataDir            string   // SQUARELY_DATA_DIR: holds the SQLite file
+	DatabaseURL        string   // DATABASE_URL: "" = SQLite in DataDir, postgres://… = PostgreSQL
+	BaseURL            string   // SQUARELY_BASE_URL: public URL, no trailing slash
+	AdminEmails        []string // SQUARELY_ADMIN_EMAILS: lower-cased
+	GoogleClientID     string   // SQUARELY_GOOGLE_CLIENT_ID
+	GoogleClientSecret string   // SQUARELY_GOOGLE_CLIENT_SECRET
+	LoginRateLimit     int      // SQUARELY_LOGIN_RATE_LIMIT: failed logins per minute per client address
+	RegisterRateLimit  int      // SQUARELY_REGISTER_RATE_LIMIT: registrations per hour per client address
+	TrustProxy         bool     // SQUARELY_TRUST_PROXY: believe X-Forwarded-For / X-Forwarded-Proto
+}
+
+// GoogleEnabled reports whether Google sign-in is configured.
+func (c Config) GoogleEnabled() bool { return c.GoogleClientID != "" }
+
+// IsAdminEmail reports whether email is listed in SQUARELY_ADMIN_EMAILS.
+func (c Config) IsAdminEmail(email string) bool {
+	return email != "" && slices.Contains(c.AdminEmails, strings.ToLower(strings.TrimSpace(email)))
+}
+
+// Load reads the settings through getenv (os.Getenv in production) and
+// returns all problems found at once, one line per variable.
+func Load(getenv func(string) string) (Config, error) {
+	get := func(name string) string { return strings.TrimSpace(getenv(name)) }
+	var errs []error
+	fail := func(name, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%s: %s", name, fmt.Sprintf(format, args...)))
+	}
+
+	c := Config{
+		Addr:               or(get("SQUARELY_ADDR"), ":8080"),
+		DataDir:            or(get("SQUARELY_DATA_DIR"), "./data"),
+		DatabaseURL:        get("DATABASE_URL"),
+		GoogleClientID:     get("SQUARELY_GOOGLE_CLIENT_ID"),
+		GoogleClientSecret: get("SQUARELY_GOOGLE_CLIENT_SECRET"),
+	}
+
+	_, port, err := net.SplitHostPort(c.Addr)
+	if n, perr := strconv.Atoi(port); err != nil || perr != nil || n < 0 || n > 65535 {
+		fail("SQUARELY_ADDR", "must be host:port or :port, got %q", c.Addr)
+		port = "8080"
+	}
+
+	if c.DatabaseURL != "" && !strings.HasPrefix(c.DatabaseURL, "postgres://") && !strings.HasPrefix(c.DatabaseURL, "postgresql://") {
+		// The value may hold a password, so only its scheme is repeated.
+		scheme, _, _ := strings.Cut(c.DatabaseURL, ":")
+		fail("DATABASE_URL", "must be a postgres:// URL (leave it unset for SQLite), got scheme %q", scheme)
+	}
+
+	if raw := get("SQUARELY_BASE_URL"); raw == "" {
+		c.BaseURL = "http://localhost:" + port
+	} else if base, problem := parseBaseURL(raw); problem != "" {
+		fail("SQUARELY_BASE_URL", "%s, got %q", problem, raw)
+	} else {
+		c.BaseURL = base
+	}
+
+	for _, e := range strings.Split(get("SQUARELY_ADMIN_EMAILS"), ",") {
+		e = strings.ToLower(strings.TrimSpace(e))
+		if e == "" {
+			continue
+		}
+		if a, err := mail.ParseAddress(e); err != nil || a.Address != e {
+			fail("SQUARELY_ADMIN_EMAILS", "must be comma-separated e-mail addresses, got %q", e)
+			continue
+		}
+		c.AdminEmails = append(c.AdminEmails, e)
+	}
+
+	if c.GoogleClientID != "" && c.GoogleClientSecret == "" {
+		fail("SQUARELY_GOOGLE_CLIENT_SECRET", "must be set when SQUARELY_GOOGLE_CLIENT_ID is set")
+	}
+	if c.GoogleClientID == "" && c.GoogleClientSecret != "" {
+		fail("SQUARELY_GOOGLE_CLIENT_ID", "must be set when SQUARELY_GOOGLE_CLIENT_SECRET is set")
+	}
+
+	positive := func(name string, def int) int {
+		raw := get(name)
+		if raw == "" {
+			return def
+		}
+		n, err := strconv.Atoi(raw)
+		if err != nil || n <= 0 {
+			fail(name, "must be a positive whole number, got %q", raw)
+		}
+		return n
+	}
+	c.LoginRateLimit = positive("SQUARELY_LOGIN_RATE_LIMIT", 10)
+	c.RegisterRateLimit = positive("SQUARELY_REGISTER_RATE_LIMIT", 30)
+
+	if raw := get("SQUARELY_TRUST_PROXY"); raw != "" {
+		c.TrustProxy, err = strconv.ParseBool(raw)
+		if err != nil {
+			fail("SQUARELY_TRUST_PROXY", "must be true or false, got %q", raw)
+		}
+	}
+
+	if len(errs) > 0 {
+		return Config{}, errors.Join(errs...)
+	}
+	return c, nil
+}
+
+// parseBaseURL accepts an absolute http(s) URL of the site root and returns
+// it without a trailing slash, or a description of what is wrong.
+func parseBaseURL(raw string) (string, string) {
+	u, err := url.Parse(raw)
+	switch {
+	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
+		return "", "must be an absolute http:// or https:// URL"
+	case u.User != nil || u.RawQuery != "" || u.Fragment != "" || u.ForceQuery:
+		return "", "must not contain credentials, a query or a fragment"
+	case strings.Trim(u.Path, "/") != "":
+		return "", "must not have a path (Squarely is served at the root of its host)"
+	}
+	return u.Scheme + "://" + u.Host, ""
+}
+
+func or(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}

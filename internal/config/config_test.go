@@ -1,0 +1,126 @@
+package config
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func env(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+func TestLoadDefaults(t *testing.T) {
+	c, err := Load(env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Config{
+		Addr:              ":8080",
+		DataDir:           "./data",
+		BaseURL:           "http://localhost:8080",
+		LoginRateLimit:    10,
+		RegisterRateLimit: 30,
+	}
+	if !reflect.DeepEqual(c, want) {
+		t.Errorf("got %+v\nwant %+v", c, want)
+	}
+	if c.GoogleEnabled() {
+		t.Error("Google enabled without settings")
+	}
+}
+
+func TestLoadAll(t *testing.T) {
+	c, err := Load(env(map[string]string{
+		"SQUARELY_ADDR":                 "127.0.0.1:9000",
+		"SQUARELY_DATA_DIR":             "/var/lib/squarely",
+		"DATABASE_URL":                  "postgres://u:p@db/squarely",
+		"SQUARELY_BASE_URL":             "https://qr.example.com/",
+		"SQUARELY_ADMIN_EMAILS":         " Boss@Example.com, ,ops@example.com ",
+		"SQUARELY_GOOGLE_CLIENT_ID":     "id",
+		"SQUARELY_GOOGLE_CLIENT_SECRET": "secret",
+		"SQUARELY_LOGIN_RATE_LIMIT":     "5",
+		"SQUARELY_REGISTER_RATE_LIMIT":  "7",
+		"SQUARELY_TRUST_PROXY":          "true",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Config{
+		Addr:               "127.0.0.1:9000",
+		DataDir:            "/var/lib/squarely",
+		DatabaseURL:        "postgres://u:p@db/squarely",
+		BaseURL:            "https://qr.example.com",
+		AdminEmails:        []string{"boss@example.com", "ops@example.com"},
+		GoogleClientID:     "id",
+		GoogleClientSecret: "secret",
+		LoginRateLimit:     5,
+		RegisterRateLimit:  7,
+		TrustProxy:         true,
+	}
+	if !reflect.DeepEqual(c, want) {
+		t.Errorf("got %+v\nwant %+v", c, want)
+	}
+	if !c.GoogleEnabled() {
+		t.Error("Google not enabled")
+	}
+	if !c.IsAdminEmail("BOSS@example.com") || c.IsAdminEmail("other@example.com") || c.IsAdminEmail("") {
+		t.Error("IsAdminEmail wrong")
+	}
+}
+
+func TestDefaultBaseURLFollowsAddrPort(t *testing.T) {
+	c, err := Load(env(map[string]string{"SQUARELY_ADDR": "0.0.0.0:3000"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.BaseURL != "http://localhost:3000" {
+		t.Errorf("BaseURL = %q", c.BaseURL)
+	}
+}
+
+func TestLoadInvalid(t *testing.T) {
+	for _, tc := range []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"SQUARELY_LOGIN_RATE_LIMIT": "ten"}, `SQUARELY_LOGIN_RATE_LIMIT: must be a positive whole number, got "ten"`},
+		{map[string]string{"SQUARELY_LOGIN_RATE_LIMIT": "0"}, `SQUARELY_LOGIN_RATE_LIMIT: must be a positive whole number, got "0"`},
+		{map[string]string{"SQUARELY_REGISTER_RATE_LIMIT": "-3"}, `SQUARELY_REGISTER_RATE_LIMIT: must be a positive whole number, got "-3"`},
+		{map[string]string{"SQUARELY_ADDR": "8080"}, `SQUARELY_ADDR: must be host:port or :port, got "8080"`},
+		{map[string]string{"SQUARELY_ADDR": ":http"}, `SQUARELY_ADDR: must be host:port or :port, got ":http"`},
+		{map[string]string{"SQUARELY_ADDR": ":70000"}, `SQUARELY_ADDR: must be host:port or :port, got ":70000"`},
+		{map[string]string{"DATABASE_URL": "mysql://root:hunter2@db/x"}, `DATABASE_URL: must be a postgres:// URL (leave it unset for SQLite), got scheme "mysql"`},
+		{map[string]string{"SQUARELY_BASE_URL": "qr.example.com"}, `SQUARELY_BASE_URL: must be an absolute http:// or https:// URL, got "qr.example.com"`},
+		{map[string]string{"SQUARELY_BASE_URL": "ftp://qr.example.com"}, `SQUARELY_BASE_URL: must be an absolute http:// or https:// URL, got "ftp://qr.example.com"`},
+		{map[string]string{"SQUARELY_BASE_URL": "https://qr.example.com/app"}, `SQUARELY_BASE_URL: must not have a path (Squarely is served at the root of its host), got "https://qr.example.com/app"`},
+		{map[string]string{"SQUARELY_BASE_URL": "https://qr.example.com/?a=1"}, `SQUARELY_BASE_URL: must not contain credentials, a query or a fragment, got "https://qr.example.com/?a=1"`},
+		{map[string]string{"SQUARELY_ADMIN_EMAILS": "a@example.com;b@example.com"}, `SQUARELY_ADMIN_EMAILS: must be comma-separated e-mail addresses, got "a@example.com;b@example.com"`},
+		{map[string]string{"SQUARELY_ADMIN_EMAILS": "admin"}, `SQUARELY_ADMIN_EMAILS: must be comma-separated e-mail addresses, got "admin"`},
+		{map[string]string{"SQUARELY_GOOGLE_CLIENT_ID": "id"}, `SQUARELY_GOOGLE_CLIENT_SECRET: must be set when SQUARELY_GOOGLE_CLIENT_ID is set`},
+		{map[string]string{"SQUARELY_GOOGLE_CLIENT_SECRET": "s"}, `SQUARELY_GOOGLE_CLIENT_ID: must be set when SQUARELY_GOOGLE_CLIENT_SECRET is set`},
+		{map[string]string{"SQUARELY_TRUST_PROXY": "yes"}, `SQUARELY_TRUST_PROXY: must be true or false, got "yes"`},
+	} {
+		_, err := Load(env(tc.env))
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%v: got error %v\nwant %s", tc.env, err, tc.want)
+		}
+		if err != nil && strings.Contains(err.Error(), "hunter2") {
+			t.Errorf("error repeats the database password: %v", err)
+		}
+	}
+}
+
+func TestLoadReportsEveryProblem(t *testing.T) {
+	_, err := Load(env(map[string]string{
+		"SQUARELY_LOGIN_RATE_LIMIT":    "ten",
+		"SQUARELY_REGISTER_RATE_LIMIT": "many",
+	}))
+	if err == nil {
+		t.Fatal("no error")
+	}
+	lines := strings.Split(err.Error(), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "SQUARELY_LOGIN_RATE_LIMIT:") || !strings.HasPrefix(lines[1], "SQUARELY_REGISTER_RATE_LIMIT:") {
+		t.Errorf("got %q", err)
+	}
+}
