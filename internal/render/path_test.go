@@ -1,0 +1,168 @@
+package render
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// flatten turns a path into closed polygons (cubics sampled finely enough
+// for winding tests).
+func flatten(p *path) [][][2]float32 {
+	var polys [][][2]float32
+	var cur [][2]float32
+	pts := p.pts
+	for _, c := range p.cmds {
+		switch c {
+		case cmdMove:
+			cur = [][2]float32{{pts[0], pts[1]}}
+			pts = pts[2:]
+		case cmdLine:
+			cur = append(cur, [2]float32{pts[0], pts[1]})
+			pts = pts[2:]
+		case cmdCubic:
+			a := cur[len(cur)-1]
+			for i := 1; i <= 16; i++ {
+				t := float32(i) / 16
+				u := 1 - t
+				x := u*u*u*a[0] + 3*u*u*t*pts[0] + 3*u*t*t*pts[2] + t*t*t*pts[4]
+				y := u*u*u*a[1] + 3*u*u*t*pts[1] + 3*u*t*t*pts[3] + t*t*t*pts[5]
+				cur = append(cur, [2]float32{x, y})
+			}
+			pts = pts[6:]
+		case cmdClose:
+			polys = append(polys, cur)
+			cur = nil
+		}
+	}
+	return polys
+}
+
+// winding is the nonzero winding number of the path around (x, y).
+func winding(polys [][][2]float32, x, y float32) int {
+	w := 0
+	for _, poly := range polys {
+		for i := range poly {
+			a, b := poly[i], poly[(i+1)%len(poly)]
+			if (a[1] <= y) != (b[1] <= y) {
+				xi := a[0] + (y-a[1])/(b[1]-a[1])*(b[0]-a[0])
+				if xi > x {
+					if b[1] > a[1] {
+						w++
+					} else {
+						w--
+					}
+				}
+			}
+		}
+	}
+	return w
+}
+
+// area is the signed (shoelace) area of the polygons; clockwise on screen
+// is positive.
+func area(polys [][][2]float32) float64 {
+	var s float64
+	for _, poly := range polys {
+		for i := range poly {
+			a, b := poly[i], poly[(i+1)%len(poly)]
+			s += float64(a[0]*b[1] - b[0]*a[1])
+		}
+	}
+	return s / 2
+}
+
+func TestOutlineCoversExactlyTheDarkCells(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for trial := range 200 {
+		s := 1 + r.IntN(12)
+		dark := make([]bool, s*s)
+		count := 0
+		for i := range dark {
+			dark[i] = r.IntN(2) == 0
+			if dark[i] {
+				count++
+			}
+		}
+		for _, radius := range []float32{0, 0.5} {
+			var p path
+			p.outline(dark, s, 3, 5, radius)
+			polys := flatten(&p)
+			for y := range s {
+				for x := range s {
+					want := 0
+					if dark[y*s+x] {
+						want = 1
+					}
+					// Centre, and near a corner where rounding must not
+					// eat into a cell that has a dark neighbour.
+					if got := winding(polys, 3+float32(x)+0.5, 5+float32(y)+0.5); got != want {
+						t.Fatalf("trial %d radius %v: winding at cell (%d,%d) = %d, want %d", trial, radius, x, y, got, want)
+					}
+				}
+			}
+			if radius == 0 {
+				if a := area(polys); a != float64(count) {
+					t.Fatalf("trial %d: area %v, want %d", trial, a, count)
+				}
+			}
+		}
+	}
+}
+
+func TestOutlineMergesNeighbours(t *testing.T) {
+	cases := []struct {
+		name    string
+		s       int
+		dark    []bool
+		loops   int
+		corners int // lines + moves in the square outline
+	}{
+		{"run of three", 3, []bool{true, true, true, false, false, false, false, false, false}, 1, 4},
+		{"block of four", 2, []bool{true, true, true, true}, 1, 4},
+		{"diagonal pair stays two squares", 2, []bool{true, false, false, true}, 2, 8},
+		{"ring has an outer loop and a hole", 3, []bool{true, true, true, true, false, true, true, true, true}, 2, 8},
+	}
+	for _, c := range cases {
+		var p path
+		p.outline(c.dark, c.s, 0, 0, 0)
+		loops, corners := 0, 0
+		for _, k := range p.cmds {
+			switch k {
+			case cmdClose:
+				loops++
+			case cmdMove, cmdLine:
+				corners++
+			}
+		}
+		if loops != c.loops || corners != c.corners {
+			t.Errorf("%s: %d loops with %d corners, want %d and %d", c.name, loops, corners, c.loops, c.corners)
+		}
+	}
+}
+
+func TestRoundedDotsRoundOnlyFreeCorners(t *testing.T) {
+	// A lone module is a circle: four curves. A run of two is a pill:
+	// four curves, with straight sides joining the modules.
+	for _, c := range []struct {
+		s      int
+		dark   []bool
+		curves int
+	}{
+		{1, []bool{true}, 4},
+		{2, []bool{true, true, false, false}, 4},
+		// An L of three: five convex corners rounded, the inner one sharp.
+		{2, []bool{true, true, true, false}, 5},
+	} {
+		var p path
+		p.outline(c.dark, c.s, 0, 0, 0.5)
+		n := 0
+		for _, k := range p.cmds {
+			if k == cmdCubic {
+				n++
+			}
+		}
+		if n != c.curves {
+			t.Errorf("%v: %d curves, want %d", c.dark, n, c.curves)
+		}
+	}
+}

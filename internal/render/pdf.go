@@ -1,0 +1,229 @@
+package render
+
+import (
+	"bytes"
+	"compress/zlib"
+	"image/color"
+	"io"
+	"strconv"
+)
+
+// WritePDF writes the scene as a one-page PDF 1.4 whose page is the code
+// (Style.Points square, plus the frame's share). Paths are filled with the
+// nonzero rule; the gradient is an axial shading painted through its path
+// as a clip; the logo is an RGB image with a soft mask for its alpha; the
+// frame text uses the standard font Helvetica-Bold, so nothing is embedded.
+func (sc *Scene) WritePDF(w io.Writer) error {
+	s := float32(sc.points) / float32(sc.n)
+	pw, ph := sc.w*s, sc.h*s
+	pdf := &pdfWriter{}
+
+	var content []byte
+	// From here on, user space is module space: y down, origin at the
+	// code's top-left corner.
+	content = append(content, "q "...)
+	content = appendNums(content, s, 0, 0, -s, -sc.x*s, ph+sc.y*s)
+	content = append(content, " cm\n"...)
+	gradient := false
+	for i := range sc.paths {
+		p := &sc.paths[i]
+		if len(p.cmds) == 0 {
+			continue
+		}
+		if p.paint.gradient {
+			gradient = true
+			content = append(content, "q\n"...)
+			content = appendPDFPath(content, p)
+			content = append(content, "W n /Sh1 sh Q\n"...)
+			continue
+		}
+		content = appendRGB(content, p.paint.color)
+		content = append(content, " rg\n"...)
+		content = appendPDFPath(content, p)
+		content = append(content, "f\n"...)
+	}
+	if l := sc.logo; l != nil {
+		content = append(content, "q "...)
+		content = appendNums(content, l.w, 0, 0, -l.h, l.x, l.y+l.h)
+		content = append(content, " cm /Im1 Do Q\n"...)
+	}
+	content = append(content, "Q\n"...)
+	if t := sc.text; t != nil {
+		tw := helveticaBoldWidth(t.s) * t.size
+		content = appendRGB(content, t.color)
+		content = append(content, " rg BT /F1 "...)
+		content = appendNum(content, t.size*s)
+		content = append(content, " Tf "...)
+		content = appendNums(content, (t.x-tw/2-sc.x)*s, ph-(t.y-sc.y)*s)
+		content = append(content, " Td ("...)
+		for _, c := range winAnsi(t.s) {
+			if c == '(' || c == ')' || c == '\\' {
+				content = append(content, '\\')
+			}
+			content = append(content, c)
+		}
+		content = append(content, ") Tj ET\n"...)
+	}
+
+	pdf.header()
+	catalog, pages, page := pdf.alloc(), pdf.alloc(), pdf.alloc()
+	res := []byte("<< ")
+	if sc.text != nil {
+		res = append(res, "/Font << /F1 "...)
+		res = pdf.ref(res, pdf.object("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>"))
+		res = append(res, " >> "...)
+	}
+	if gradient {
+		g := sc.grad
+		sh := []byte("<< /ShadingType 2 /ColorSpace /DeviceRGB /Coords [")
+		sh = appendNums(sh, g.x0, g.y0, g.x1, g.y1)
+		sh = append(sh, "] /Function << /FunctionType 2 /Domain [0 1] /C0 ["...)
+		sh = appendRGB(sh, g.from)
+		sh = append(sh, "] /C1 ["...)
+		sh = appendRGB(sh, g.to)
+		sh = append(sh, "] /N 1 >> /Extend [true true] >>"...)
+		res = append(res, "/Shading << /Sh1 "...)
+		res = pdf.ref(res, pdf.object(string(sh)))
+		res = append(res, " >> "...)
+	}
+	if l := sc.logo; l != nil {
+		b := l.img.Bounds()
+		rgb := make([]byte, 0, 3*b.Dx()*b.Dy())
+		alpha := make([]byte, 0, b.Dx()*b.Dy())
+		for i := 0; i < len(l.img.Pix); i += 4 {
+			rgb = append(rgb, l.img.Pix[i:i+3]...)
+			alpha = append(alpha, l.img.Pix[i+3])
+		}
+		dims := " /Width " + strconv.Itoa(b.Dx()) + " /Height " + strconv.Itoa(b.Dy()) + " /BitsPerComponent 8"
+		mask := pdf.stream("/Type /XObject /Subtype /Image /ColorSpace /DeviceGray"+dims, alpha)
+		img := pdf.stream("/Type /XObject /Subtype /Image /ColorSpace /DeviceRGB"+dims+" /SMask "+strconv.Itoa(mask)+" 0 R", rgb)
+		res = append(res, "/XObject << /Im1 "...)
+		res = pdf.ref(res, img)
+		res = append(res, " >> "...)
+	}
+	res = append(res, ">>"...)
+	contents := pdf.stream("", content)
+
+	pdf.define(catalog, "<< /Type /Catalog /Pages "+strconv.Itoa(pages)+" 0 R >>")
+	pdf.define(pages, "<< /Type /Pages /Kids ["+strconv.Itoa(page)+" 0 R] /Count 1 >>")
+	box := appendNums(nil, 0, 0, pw, ph)
+	pdf.define(page, "<< /Type /Page /Parent "+strconv.Itoa(pages)+" 0 R /MediaBox ["+string(box)+
+		"] /Resources "+string(res)+" /Contents "+strconv.Itoa(contents)+" 0 R >>")
+	pdf.trailer(catalog)
+	_, err := w.Write(pdf.buf.Bytes())
+	return err
+}
+
+// pdfWriter assembles objects in memory, remembering each one's byte
+// offset for the cross-reference table.
+type pdfWriter struct {
+	buf     bytes.Buffer
+	offsets []int // by object number - 1; 0 until defined
+}
+
+func (p *pdfWriter) header() {
+	// The second line's high bytes mark the file as binary for transfer tools.
+	p.buf.WriteString("%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+}
+
+// alloc reserves an object number to be defined later.
+func (p *pdfWriter) alloc() int {
+	p.offsets = append(p.offsets, 0)
+	return len(p.offsets)
+}
+
+func (p *pdfWriter) define(n int, body string) {
+	p.begin(n)
+	p.buf.WriteString(body)
+	p.buf.WriteString("\nendobj\n")
+}
+
+func (p *pdfWriter) begin(n int) {
+	p.offsets[n-1] = p.buf.Len()
+	p.buf.WriteString(strconv.Itoa(n))
+	p.buf.WriteString(" 0 obj\n")
+}
+
+func (p *pdfWriter) object(body string) int {
+	n := p.alloc()
+	p.define(n, body)
+	return n
+}
+
+// stream writes a Flate-compressed stream object with the given extra
+// dictionary entries.
+func (p *pdfWriter) stream(dict string, data []byte) int {
+	var z bytes.Buffer
+	zw, _ := zlib.NewWriterLevel(&z, zlib.BestSpeed) // valid level: no error
+	_, _ = zw.Write(data)                            // to memory: cannot fail
+	_ = zw.Close()
+	n := p.alloc()
+	p.begin(n)
+	p.buf.WriteString("<< " + dict + " /Filter /FlateDecode /Length " + strconv.Itoa(z.Len()) + " >>\nstream\n")
+	p.buf.Write(z.Bytes())
+	p.buf.WriteString("\nendstream\nendobj\n")
+	return n
+}
+
+func (p *pdfWriter) ref(b []byte, n int) []byte {
+	b = strconv.AppendInt(b, int64(n), 10)
+	return append(b, " 0 R"...)
+}
+
+func (p *pdfWriter) trailer(root int) {
+	xref := p.buf.Len()
+	p.buf.WriteString("xref\n0 " + strconv.Itoa(len(p.offsets)+1) + "\n0000000000 65535 f \n")
+	for _, off := range p.offsets {
+		// Each entry is exactly 20 bytes, as the format requires.
+		p.buf.WriteString(pad10(off) + " 00000 n \n")
+	}
+	p.buf.WriteString("trailer\n<< /Size " + strconv.Itoa(len(p.offsets)+1) + " /Root " + strconv.Itoa(root) + " 0 R >>\nstartxref\n" +
+		strconv.Itoa(xref) + "\n%%EOF\n")
+}
+
+func pad10(n int) string {
+	s := strconv.Itoa(n)
+	for len(s) < 10 {
+		s = "0" + s
+	}
+	return s
+}
+
+// appendPDFPath writes path construction operators (m, l, c, h).
+func appendPDFPath(b []byte, p *path) []byte {
+	pts := p.pts
+	for _, c := range p.cmds {
+		switch c {
+		case cmdMove:
+			b = appendNums(b, pts[0], pts[1])
+			b = append(b, " m\n"...)
+			pts = pts[2:]
+		case cmdLine:
+			b = appendNums(b, pts[0], pts[1])
+			b = append(b, " l\n"...)
+			pts = pts[2:]
+		case cmdCubic:
+			b = appendNums(b, pts[:6]...)
+			b = append(b, " c\n"...)
+			pts = pts[6:]
+		case cmdClose:
+			b = append(b, "h\n"...)
+		}
+	}
+	return b
+}
+
+func appendNums(b []byte, v ...float32) []byte {
+	for i, x := range v {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = appendNum(b, x)
+	}
+	return b
+}
+
+// appendRGB writes a colour as three PDF numbers from 0 to 1.
+func appendRGB(b []byte, c color.RGBA) []byte {
+	return appendNums(b, float32(c.R)/255, float32(c.G)/255, float32(c.B)/255)
+}

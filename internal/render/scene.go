@@ -1,0 +1,309 @@
+package render
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"math"
+	"unicode/utf8"
+
+	"github.com/squarely/squarely/internal/qr"
+)
+
+// Scene is the one geometric description of a rendered code, in module
+// units: the code with its quiet zone spans [0, n]²; a frame extends the
+// image to negative coordinates and below. Write it with WriteSVG,
+// WritePNG or WritePDF.
+type Scene struct {
+	x, y, w, h float32 // the whole image
+	n          int     // modules across the code, quiet zone included
+	paths      []path  // in drawing order
+	grad       gradient
+	logo       *logo
+	text       *text
+	pixels     int     // PNG/SVG size of the code part
+	points     float64 // PDF size of the code part
+
+	// plain is set for square dots and eyes in solid colours with no logo
+	// and no frame: PNG then fills pixel rows directly.
+	plain  bool
+	matrix *qr.Matrix
+	fg, bg color.RGBA
+}
+
+// gradient is a linear gradient in module units (used when a path's paint
+// says so).
+type gradient struct {
+	from, to       color.RGBA
+	x0, y0, x1, y1 float32
+}
+
+// logo is the image drawn centred on a pad of background colour.
+type logo struct {
+	x, y, w, h float32
+	img        *image.NRGBA
+}
+
+// text is centred on x with its baseline at y; size is the em in modules.
+type text struct {
+	s     string
+	x, y  float32
+	size  float32
+	color color.RGBA
+}
+
+// Logo pads are square, centred, and at most these fractions of the
+// symbol's side (area ≈ the square). H recovers 30% of codewords; the pad
+// must leave margin for codewords that are only partly covered and for the
+// alignment pattern it may hide. Sizes measured with zbar and ZXing in
+// scan_test.go.
+var logoFraction = map[string]float64{LogoSmall: 0.22, LogoMedium: 0.30, LogoLarge: 0.38}
+
+// Layout checks a style against a matrix and builds the scene. Styles that
+// would not scan are refused with a *StyleError.
+func Layout(m *qr.Matrix, s Style) (*Scene, error) {
+	fg, err := colorField("fgColor", s.Foreground, DefaultForeground)
+	if err != nil {
+		return nil, err
+	}
+	bg, err := colorField("bgColor", s.Background, DefaultBackground)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkContrast("fgColor", fg, bg); err != nil {
+		return nil, err
+	}
+	dotPaint := paint{color: fg}
+	sc := &Scene{n: m.Size + 2*QuietZone, matrix: m, fg: fg, bg: bg}
+	if s.Gradient != "" {
+		g, err := colorField("gradientColor", s.Gradient, "")
+		if err != nil {
+			return nil, err
+		}
+		if err := checkContrast("gradientColor", g, bg); err != nil {
+			return nil, err
+		}
+		lo, hi := float32(QuietZone), float32(QuietZone+m.Size)
+		sc.grad = gradient{from: fg, to: g, x0: lo, y0: lo, x1: hi, y1: hi}
+		dotPaint = paint{color: fg, gradient: true}
+	}
+	eyePaint, err := eyeColor("outerCornerColor", s.EyeColor, dotPaint, bg)
+	if err != nil {
+		return nil, err
+	}
+	centerPaint, err := eyeColor("innerCornerColor", s.EyeCenterColor, dotPaint, bg)
+	if err != nil {
+		return nil, err
+	}
+	dots, err := oneOf("dotShape", s.Dots, ShapeSquare, ShapeSquare, ShapeCircle, ShapeRounded)
+	if err != nil {
+		return nil, err
+	}
+	eyes, err := oneOf("cornerShape", s.Eyes, ShapeSquare, ShapeSquare, ShapeCurveSquare, ShapeCircle)
+	if err != nil {
+		return nil, err
+	}
+	centers, err := oneOf("innerCornerShape", s.EyeCenters, ShapeSquare, ShapeSquare, ShapeCurveSquare, ShapeCircle)
+	if err != nil {
+		return nil, err
+	}
+	if sc.pixels, err = pixelsField(s.Pixels); err != nil {
+		return nil, err
+	}
+	if sc.points, err = pointsField(s.Points); err != nil {
+		return nil, err
+	}
+
+	// The pad hides whole modules; it is odd-sized so it centres exactly on
+	// the odd-sized symbol, and never reaches the finders or their
+	// separators.
+	var padLo, padHi int
+	if len(s.Logo) > 0 {
+		if m.Level != qr.H {
+			return nil, &StyleError{"logo", fmt.Sprintf("A logo needs error correction level H (this code uses %v)", m.Level)}
+		}
+		size, err := oneOf("logoSize", s.LogoSize, LogoMedium, LogoSmall, LogoMedium, LogoLarge)
+		if err != nil {
+			return nil, err
+		}
+		img, err := decodeLogo(s.Logo)
+		if err != nil {
+			return nil, err
+		}
+		k := int(logoFraction[size] * float64(m.Size))
+		k = min(k, m.Size-16)
+		if k%2 == 0 {
+			k--
+		}
+		padLo = (m.Size - k) / 2
+		padHi = padLo + k
+		inset := float32(0.5) // background margin between the modules and the logo
+		box := float32(k) - 2*inset
+		sw, sh := float32(img.Bounds().Dx()), float32(img.Bounds().Dy())
+		scale := box / max(sw, sh)
+		lw, lh := sw*scale, sh*scale
+		c := float32(QuietZone) + float32(m.Size)/2
+		sc.logo = &logo{x: c - lw/2, y: c - lh/2, w: lw, h: lh, img: img}
+	}
+
+	n := float32(sc.n)
+	sc.w, sc.h = n, n
+	if s.Frame.Enabled {
+		if err := sc.layoutFrame(s.Frame); err != nil {
+			return nil, err
+		}
+	}
+	bgPath := path{paint: paint{color: bg}}
+	bgPath.roundRect(0, 0, n, n, 0, false)
+	sc.paths = append(sc.paths, bgPath)
+
+	// Dots: every dark module that is not part of a finder or under the pad.
+	dark := make([]bool, m.Size*m.Size)
+	for y := range m.Size {
+		for x := range m.Size {
+			if m.Dark(x, y) && m.Role(x, y) != qr.RoleFinder &&
+				!(x >= padLo && x < padHi && y >= padLo && y < padHi) {
+				dark[y*m.Size+x] = true
+			}
+		}
+	}
+	dp := path{paint: dotPaint}
+	switch dots {
+	case ShapeSquare:
+		dp.outline(dark, m.Size, QuietZone, QuietZone, 0)
+	case ShapeRounded:
+		dp.outline(dark, m.Size, QuietZone, QuietZone, 0.5)
+	case ShapeCircle:
+		const d = 0.9 // diameter: a hair of background between neighbours
+		for i, on := range dark {
+			if on {
+				x, y := float32(QuietZone+i%m.Size), float32(QuietZone+i/m.Size)
+				dp.roundRect(x+(1-d)/2, y+(1-d)/2, d, d, d/2, false)
+			}
+		}
+	}
+	sc.paths = append(sc.paths, dp)
+
+	ring, center := path{paint: eyePaint}, path{paint: centerPaint}
+	for _, o := range m.FinderOrigins() {
+		x, y := float32(QuietZone+o[0]), float32(QuietZone+o[1])
+		outer, inner, c := eyeRadii(eyes, centers)
+		ring.roundRect(x, y, 7, 7, outer, false)
+		ring.roundRect(x+1, y+1, 5, 5, inner, true)
+		center.roundRect(x+2, y+2, 3, 3, c, false)
+	}
+	sc.paths = append(sc.paths, ring, center)
+
+	sc.plain = dots == ShapeSquare && eyes == ShapeSquare && centers == ShapeSquare &&
+		!dotPaint.gradient && eyePaint == dotPaint && centerPaint == dotPaint &&
+		sc.logo == nil && !s.Frame.Enabled
+	return sc, nil
+}
+
+// eyeRadii gives the corner radii of the outer ring, its hole and the
+// centre for the chosen shapes.
+func eyeRadii(eyes, centers string) (outer, inner, center float32) {
+	switch eyes {
+	case ShapeCurveSquare:
+		outer, inner = 2.2, 1.4
+	case ShapeCircle:
+		outer, inner = 3.5, 2.5
+	}
+	switch centers {
+	case ShapeCurveSquare:
+		center = 0.9
+	case ShapeCircle:
+		center = 1.5
+	}
+	return outer, inner, center
+}
+
+// eyeColor parses an eye colour; empty means the paint of the dots.
+func eyeColor(field, value string, dots paint, bg color.RGBA) (paint, error) {
+	if value == "" {
+		return dots, nil
+	}
+	c, err := ParseColor(value)
+	if err != nil {
+		return paint{}, &StyleError{field, err.Error()}
+	}
+	if err := checkContrast(field, c, bg); err != nil {
+		return paint{}, err
+	}
+	return paint{color: c}, nil
+}
+
+func pixelsField(v int) (int, error) {
+	if v == 0 {
+		return DefaultPixels, nil
+	}
+	if v < 21+2*QuietZone || v > maxPixels {
+		return 0, &StyleError{"size", fmt.Sprintf("The image size must be between %d and %d pixels", 21+2*QuietZone, maxPixels)}
+	}
+	return v, nil
+}
+
+func pointsField(v float64) (float64, error) {
+	if v == 0 {
+		return DefaultPoints, nil
+	}
+	if !(v >= minPoints && v <= maxPoints) {
+		return 0, &StyleError{"size", fmt.Sprintf("The PDF size must be between %d and %d points", minPoints, maxPoints)}
+	}
+	return v, nil
+}
+
+// layoutFrame grows the image to the frame box (the code plus 20% wide and
+// 30% high, as 320 px → 384×416) and adds the frame, its white inner
+// padding and the text centred in the bottom band.
+func (sc *Scene) layoutFrame(f Frame) error {
+	fc, err := colorField("frameColor", f.Color, DefaultFrameColor)
+	if err != nil {
+		return err
+	}
+	tc, err := colorField("frameTextColor", f.TextColor, DefaultFrameTextColor)
+	if err != nil {
+		return err
+	}
+	style, err := oneOf("frameStyle", f.Style, FrameRounded, FrameRounded, FrameSquare)
+	if err != nil {
+		return err
+	}
+	t := f.Text
+	if t == "" {
+		t = DefaultFrameText
+	}
+	if utf8.RuneCountInString(t) > maxFrameText {
+		return &StyleError{"frameText", fmt.Sprintf("The frame text must be at most %d characters", maxFrameText)}
+	}
+	n := float32(sc.n)
+	sc.x, sc.y = -n*frameExtraW/2, -n*frameExtraW/2
+	sc.w, sc.h = n*(1+frameExtraW), n*(1+frameExtraH)
+	var r, pr float32
+	if style == FrameRounded {
+		r, pr = n*frameRadius, n*frameRadius/2
+	}
+	pad := n * framePad
+	box := path{paint: paint{color: fc}}
+	box.roundRect(sc.x, sc.y, sc.w, sc.h, r, false)
+	inner := path{paint: paint{color: color.RGBA{0xff, 0xff, 0xff, 0xff}}}
+	inner.roundRect(-pad, -pad, n+2*pad, n+2*pad, pr, false)
+	sc.paths = append(sc.paths, box, inner)
+
+	// The band below the padding; the text is sized to its height and
+	// shrunk to fit the width, measured in Helvetica-Bold.
+	bandTop, bandBottom := n+pad, sc.y+sc.h
+	size := (bandBottom - bandTop) * 0.5
+	if w := helveticaBoldWidth(t) * size; w > sc.w*0.9 {
+		size *= sc.w * 0.9 / w
+	}
+	base := (bandTop+bandBottom)/2 + size*capHeight/2
+	sc.text = &text{s: t, x: sc.x + sc.w/2, y: base, size: size, color: tc}
+	return nil
+}
+
+// pixelScale is the PNG/SVG pixels per module and the image size.
+func (sc *Scene) pixelScale() (s float64, w, h int) {
+	s = float64(sc.pixels) / float64(sc.n)
+	return s, int(math.Round(float64(sc.w) * s)), int(math.Round(float64(sc.h) * s))
+}

@@ -1,0 +1,219 @@
+// Package render turns a qr.Matrix and a Style into SVG, PNG and PDF.
+//
+// Layout builds one geometric description (a Scene) in module units; the
+// three writers only translate it, so the formats cannot disagree about
+// what is drawn. Layout also refuses styles that would not scan.
+package render
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+
+	"github.com/squarely/squarely/internal/qr"
+)
+
+// Shape names accepted by Style.Dots, Style.Eyes and Style.EyeCenters.
+const (
+	ShapeSquare      = "square"
+	ShapeCircle      = "circle"       // dots and eyes
+	ShapeRounded     = "rounded"      // dots only: runs of modules with rounded outer corners
+	ShapeCurveSquare = "curve-square" // eyes only: square with rounded corners
+)
+
+// Logo sizes accepted by Style.LogoSize.
+const (
+	LogoSmall  = "small"
+	LogoMedium = "medium"
+	LogoLarge  = "large"
+)
+
+// Frame styles accepted by Frame.Style.
+const (
+	FrameRounded = "rounded"
+	FrameSquare  = "square"
+)
+
+// Defaults from the product contract.
+const (
+	DefaultForeground     = "#000000"
+	DefaultBackground     = "#FFFFFF"
+	DefaultFrameText      = "SCAN ME"
+	DefaultFrameColor     = "#000000"
+	DefaultFrameTextColor = "#FFFFFF"
+	DefaultPixels         = 960            // the 320 px preview at the download scale factor 3
+	DefaultPoints         = 72 / 25.4 * 72 // 72 mm
+	MinContrast           = 3.0            // WCAG contrast ratio a code needs to scan
+	QuietZone             = 4              // light modules around the symbol
+	maxPixels             = 4000           // bounds memory: a framed 4000 px RGBA image is ~100 MB
+	maxPoints             = 2000           // about 70 cm
+	minPoints             = 36             // half an inch
+	maxFrameText          = 40             // characters; longer text would be unreadably small
+	maxLogoBytes          = 5 << 20        // uploads beyond this are not logos
+	maxLogoPixels         = 4096 * 4096    // refuse decompression bombs before decoding
+	logoMaxSide           = 512            // logos are resampled to at most this many pixels a side
+	minPixelsPerModule    = 2              // PNG: below this decoders cannot separate modules
+	frameExtraW           = 64.0 / 320     // the frame adds 64 px wide at 320 px
+	frameExtraH           = 96.0 / 320     // and 96 px high
+	framePad              = 16.0 / 320     // white inner padding around the code
+	frameRadius           = 24.0 / 320     // corner radius of a rounded frame
+)
+
+// Style says how a code looks. Empty fields take the defaults above.
+// Colours are hex strings ("#RRGGBB", "RRGGBB" or "#RGB").
+type Style struct {
+	Foreground string // dots; default #000000
+	Background string // default #FFFFFF
+	Gradient   string // optional second colour: a linear gradient from the top-left to the bottom-right of the symbol
+
+	Dots       string // square (default), circle or rounded
+	Eyes       string // outer finder ring: square (default), curve-square or circle
+	EyeCenters string // finder centre: square (default), curve-square or circle
+
+	EyeColor       string // outer ring; default: the paint of the dots (foreground or gradient)
+	EyeCenterColor string // centre; default: the paint of the dots
+
+	Logo     []byte // PNG, JPEG, GIF or WebP; needs error correction H (see RequiredLevel)
+	LogoSize string // small, medium (default) or large
+
+	Frame Frame
+
+	// Pixels is the PNG size (and SVG width/height) of the code with its
+	// quiet zone; default 960. A frame adds 20% to the width and 30% to
+	// the height (320 → 384×416).
+	Pixels int
+	// Points is the PDF size of the code with its quiet zone; default
+	// 72 mm. A frame adds proportionally, as for Pixels.
+	Points float64
+}
+
+// Frame is an optional box around the code with a text band below it.
+type Frame struct {
+	Enabled   bool
+	Text      string // default "SCAN ME"
+	Color     string // default #000000
+	TextColor string // default #FFFFFF
+	Style     string // rounded (default) or square
+}
+
+// StyleError is a style the renderer refuses. Field names follow the
+// generator form: fgColor, bgColor, gradientColor, dotShape, cornerShape,
+// innerCornerShape, outerCornerColor, innerCornerColor, logo, logoSize,
+// frameText, frameColor, frameTextColor, frameStyle, size.
+type StyleError struct {
+	Field   string
+	Message string
+}
+
+func (e *StyleError) Error() string { return e.Field + ": " + e.Message }
+
+// RequiredLevel is the error correction level to encode with: a logo hides
+// modules, so it needs H; otherwise the requested level stands.
+func RequiredLevel(s Style, requested qr.Level) qr.Level {
+	if len(s.Logo) > 0 {
+		return qr.H
+	}
+	return requested
+}
+
+// ParseColor reads "#RRGGBB", "RRGGBB", "#RGB" or "RGB" (either case).
+func ParseColor(s string) (color.RGBA, error) {
+	h := s
+	if len(h) > 0 && h[0] == '#' {
+		h = h[1:]
+	}
+	var v [6]byte
+	switch len(h) {
+	case 6:
+		for i := range 6 {
+			d, ok := hexDigit(h[i])
+			if !ok {
+				return color.RGBA{}, fmt.Errorf("%q is not a hex colour", s)
+			}
+			v[i] = d
+		}
+	case 3:
+		for i := range 3 {
+			d, ok := hexDigit(h[i])
+			if !ok {
+				return color.RGBA{}, fmt.Errorf("%q is not a hex colour", s)
+			}
+			v[2*i], v[2*i+1] = d, d
+		}
+	default:
+		return color.RGBA{}, fmt.Errorf("%q is not a hex colour", s)
+	}
+	return color.RGBA{v[0]<<4 | v[1], v[2]<<4 | v[3], v[4]<<4 | v[5], 0xff}, nil
+}
+
+func hexDigit(c byte) (byte, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0', true
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10, true
+	case 'A' <= c && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
+}
+
+// Contrast is the WCAG 2 contrast ratio of two colours, from 1 to 21.
+func Contrast(a, b color.RGBA) float64 {
+	la, lb := luminance(a), luminance(b)
+	if la < lb {
+		la, lb = lb, la
+	}
+	return (la + 0.05) / (lb + 0.05)
+}
+
+// luminance is the WCAG relative luminance of an sRGB colour.
+func luminance(c color.RGBA) float64 {
+	lin := func(v uint8) float64 {
+		f := float64(v) / 255
+		if f <= 0.04045 {
+			return f / 12.92
+		}
+		return math.Pow((f+0.055)/1.055, 2.4)
+	}
+	return 0.2126*lin(c.R) + 0.7152*lin(c.G) + 0.0722*lin(c.B)
+}
+
+// colorField parses an optional colour, naming the field on error.
+func colorField(field, value, def string) (color.RGBA, error) {
+	if value == "" {
+		value = def
+	}
+	c, err := ParseColor(value)
+	if err != nil {
+		return c, &StyleError{field, err.Error()}
+	}
+	return c, nil
+}
+
+// checkContrast refuses a colour that is lighter than the background
+// (decoders and phone cameras expect dark on light) or too close to it.
+// A sRGB-interpolated gradient is never lighter than its lighter end, so
+// checking both ends covers it.
+func checkContrast(field string, c, bg color.RGBA) error {
+	if luminance(c) > luminance(bg) {
+		return &StyleError{field, "Inverted colours: the code must be darker than its background for enough contrast"}
+	}
+	if r := Contrast(c, bg); r < MinContrast {
+		return &StyleError{field, fmt.Sprintf("Not enough contrast with the background (%.2f:1, at least %.0f:1 is needed to scan)", r, MinContrast)}
+	}
+	return nil
+}
+
+// oneOf checks an optional enumerated value.
+func oneOf(field, value, def string, allowed ...string) (string, error) {
+	if value == "" {
+		return def, nil
+	}
+	for _, a := range allowed {
+		if value == a {
+			return value, nil
+		}
+	}
+	return "", &StyleError{field, fmt.Sprintf("unknown value %q (allowed: %v)", value, allowed)}
+}

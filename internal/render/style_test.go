@@ -1,0 +1,63 @@
+package render
+
+import (
+	"image/color"
+	"math"
+	"testing"
+
+	"github.com/squarely/squarely/internal/qr"
+)
+
+func TestParseColor(t *testing.T) {
+	good := []struct {
+		in   string
+		want color.RGBA
+	}{
+		{"#000000", color.RGBA{0, 0, 0, 255}},
+		{"#FFFFFF", color.RGBA{255, 255, 255, 255}},
+		{"ff00ff", color.RGBA{255, 0, 255, 255}},
+		{"#BD0212", color.RGBA{0xbd, 0x02, 0x12, 255}},
+		{"#bd0212", color.RGBA{0xbd, 0x02, 0x12, 255}},
+		{"#f0a", color.RGBA{0xff, 0x00, 0xaa, 255}},
+		{"F0A", color.RGBA{0xff, 0x00, 0xaa, 255}},
+	}
+	for _, c := range good {
+		got, err := ParseColor(c.in)
+		if err != nil || got != c.want {
+			t.Errorf("ParseColor(%q) = %v, %v; want %v", c.in, got, err, c.want)
+		}
+	}
+	for _, in := range []string{"", "#", "#12345", "#1234567", "#GG0000", "red", "##000000", "#12 456", "rgb(0,0,0)", "#ffff"} {
+		if _, err := ParseColor(in); err == nil {
+			t.Errorf("ParseColor(%q) succeeded, want an error", in)
+		}
+	}
+}
+
+func TestContrast(t *testing.T) {
+	black, white := color.RGBA{0, 0, 0, 255}, color.RGBA{255, 255, 255, 255}
+	if c := Contrast(black, white); math.Abs(c-21) > 1e-9 {
+		t.Errorf("black on white = %v, want 21", c)
+	}
+	if c := Contrast(white, black); math.Abs(c-21) > 1e-9 {
+		t.Errorf("contrast is symmetric: got %v", c)
+	}
+	if c := Contrast(white, white); c != 1 {
+		t.Errorf("white on white = %v, want 1", c)
+	}
+	// #767676 on white is the well-known 4.54:1.
+	if c := Contrast(color.RGBA{0x76, 0x76, 0x76, 255}, white); math.Abs(c-4.54) > 0.01 {
+		t.Errorf("#767676 on white = %v, want 4.54", c)
+	}
+}
+
+func TestRequiredLevel(t *testing.T) {
+	for _, l := range []qr.Level{qr.L, qr.M, qr.Q, qr.H} {
+		if got := RequiredLevel(Style{}, l); got != l {
+			t.Errorf("no logo, %v: got %v", l, got)
+		}
+		if got := RequiredLevel(Style{Logo: []byte{1}}, l); got != qr.H {
+			t.Errorf("logo, %v: got %v, want H", l, got)
+		}
+	}
+}
