@@ -1,0 +1,61 @@
+package store
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"time"
+)
+
+// Blob is an uploaded file (a logo, PDF or image). Files live in the
+// database, not on a disk, so every instance can serve every upload.
+type Blob struct {
+	ID          int64
+	OwnerID     *int64 // nil for an upload without an account
+	Kind        string // "logo", "pdf" or "image"
+	FileName    string
+	ContentType string
+	Size        int64
+	SHA256      string // hex; lets handlers send an ETag
+	Data        []byte
+	Title       string
+	Description string
+	CreatedAt   time.Time
+}
+
+// CreateBlob saves b and fills in ID, Size, SHA256 and CreatedAt (now,
+// unless set).
+func (s *Store) CreateBlob(ctx context.Context, b *Blob) error {
+	sum := sha256.Sum256(b.Data)
+	b.SHA256 = hex.EncodeToString(sum[:])
+	b.Size = int64(len(b.Data))
+	if b.CreatedAt.IsZero() {
+		b.CreatedAt = time.Now()
+	}
+	b.CreatedAt = normTime(b.CreatedAt)
+	err := s.write.QueryRowContext(ctx, `
+		INSERT INTO blobs (owner_id, kind, file_name, content_type, size, sha256, data, title, description, created_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+		RETURNING id`,
+		b.OwnerID, b.Kind, b.FileName, b.ContentType, b.Size, b.SHA256, b.Data, b.Title, b.Description,
+		dbTime(b.CreatedAt),
+	).Scan(&b.ID)
+	if err != nil {
+		return fail("create blob", err)
+	}
+	return nil
+}
+
+// Blob returns the blob with the given id, data included.
+func (s *Store) Blob(ctx context.Context, id int64) (*Blob, error) {
+	b := new(Blob)
+	err := s.read.QueryRowContext(ctx, `
+		SELECT id, owner_id, kind, file_name, content_type, size, sha256, data, title, description, created_at
+		FROM blobs WHERE id = $1`, id,
+	).Scan(&b.ID, &b.OwnerID, &b.Kind, &b.FileName, &b.ContentType, &b.Size, &b.SHA256, &b.Data,
+		&b.Title, &b.Description, scanTime(&b.CreatedAt))
+	if err != nil {
+		return nil, fail("fetch blob", err)
+	}
+	return b, nil
+}

@@ -1,0 +1,129 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+//go:embed migrations
+var migrationFiles embed.FS
+
+type migration struct {
+	version int
+	name    string
+	sql     string
+}
+
+// migrations returns the dialect's migrations in version order.
+func migrations(dialect string) ([]migration, error) {
+	dir := path.Join("migrations", dialect)
+	names, err := fs.Glob(migrationFiles, dir+"/*.sql")
+	if err != nil {
+		return nil, err
+	}
+	var list []migration
+	for _, name := range names {
+		base := path.Base(name)
+		prefix, _, _ := strings.Cut(base, "_")
+		version, err := strconv.Atoi(prefix)
+		if err != nil || version <= 0 {
+			return nil, fmt.Errorf("store: migration %s does not start with a version number", name)
+		}
+		body, err := migrationFiles.ReadFile(name)
+		if err != nil {
+			return nil, err
+		}
+		list = append(list, migration{version: version, name: base, sql: string(body)})
+	}
+	slices.SortFunc(list, func(a, b migration) int { return a.version - b.version })
+	for i := 1; i < len(list); i++ {
+		if list[i].version == list[i-1].version {
+			return nil, fmt.Errorf("store: migrations %s and %s share a version", list[i-1].name, list[i].name)
+		}
+	}
+	return list, nil
+}
+
+// migrate applies the migrations not yet recorded in schema_migrations.
+// Everything runs on one connection: on SQLite that is the only writer, on
+// PostgreSQL it holds a session advisory lock, keyed by the current schema,
+// so instances starting together apply each migration once and stores in
+// different schemas do not wait for each other.
+func (s *Store) migrate(ctx context.Context) error {
+	list, err := migrations(s.dialect)
+	if err != nil {
+		return err
+	}
+	conn, err := s.write.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("store: unable to migrate: %w", err)
+	}
+	defer conn.Close()
+
+	if s.dialect == Postgres {
+		const key = "hashtext('squarely.schema_migrations.' || current_schema())"
+		if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock("+key+")"); err != nil {
+			return fmt.Errorf("store: unable to lock for migration: %w", err)
+		}
+		// Unlock with a fresh context: ctx may be what ended the migration.
+		defer conn.ExecContext(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock("+key+")")
+	}
+
+	timeType := map[string]string{SQLite: "text", Postgres: "timestamptz"}[s.dialect]
+	createTable := `
+		CREATE TABLE IF NOT EXISTS schema_migrations (
+			version    integer PRIMARY KEY,
+			name       text NOT NULL,
+			applied_at ` + timeType + ` NOT NULL
+		)`
+	if _, err := conn.ExecContext(ctx, createTable); err != nil {
+		return fmt.Errorf("store: unable to create schema_migrations: %w", err)
+	}
+	for _, m := range list {
+		if err := applyMigration(ctx, conn, m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// applyMigration runs m in a transaction unless it is already recorded.
+func applyMigration(ctx context.Context, conn *sql.Conn, m migration) error {
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("store: unable to begin migration %s: %w", m.name, err)
+	}
+	defer tx.Rollback()
+
+	var applied bool
+	err = tx.QueryRowContext(ctx,
+		`SELECT EXISTS (SELECT 1 FROM schema_migrations WHERE version = $1)`, m.version).Scan(&applied)
+	if err != nil {
+		return fmt.Errorf("store: unable to read schema_migrations: %w", err)
+	}
+	if applied {
+		return nil
+	}
+	// No arguments: both drivers then run a multi-statement script.
+	if _, err := tx.ExecContext(ctx, m.sql); err != nil {
+		return fmt.Errorf("store: migration %s failed: %w", m.name, err)
+	}
+	_, err = tx.ExecContext(ctx,
+		`INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)`,
+		m.version, m.name, dbTime(time.Now()))
+	if err != nil {
+		return fmt.Errorf("store: unable to record migration %s: %w", m.name, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("store: unable to commit migration %s: %w", m.name, err)
+	}
+	return nil
+}

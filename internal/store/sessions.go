@@ -1,0 +1,98 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// sessionWriteInterval is how stale LastSeenAt must be before SessionUser
+// writes: one write a minute per active session instead of one per request.
+const sessionWriteInterval = time.Minute
+
+// Session is a signed-in browser.
+type Session struct {
+	ID         string // SHA-256 hex of the cookie token; the token itself is never stored
+	UserID     int64
+	CreatedAt  time.Time
+	LastSeenAt time.Time
+	ExpiresAt  time.Time
+}
+
+// CreateSession saves a session. CreatedAt defaults to now and LastSeenAt
+// to CreatedAt; ExpiresAt is required.
+func (s *Store) CreateSession(ctx context.Context, sess *Session) error {
+	if sess.ExpiresAt.IsZero() {
+		return fail("create session", errors.New("ExpiresAt is not set"))
+	}
+	if sess.CreatedAt.IsZero() {
+		sess.CreatedAt = time.Now()
+	}
+	if sess.LastSeenAt.IsZero() {
+		sess.LastSeenAt = sess.CreatedAt
+	}
+	sess.CreatedAt = normTime(sess.CreatedAt)
+	sess.LastSeenAt = normTime(sess.LastSeenAt)
+	sess.ExpiresAt = normTime(sess.ExpiresAt)
+	_, err := s.write.ExecContext(ctx, `
+		INSERT INTO sessions (id, user_id, created_at, last_seen_at, expires_at)
+		VALUES ($1, $2, $3, $4, $5)`,
+		sess.ID, sess.UserID, dbTime(sess.CreatedAt), dbTime(sess.LastSeenAt), dbTime(sess.ExpiresAt))
+	if err != nil {
+		return fail("create session", err)
+	}
+	return nil
+}
+
+// SessionUser returns the user signed in by the session. It returns
+// ErrNotFound when there is no such session, when it expired (ExpiresAt <=
+// now) or when the user was deleted. Otherwise it slides the session:
+// ExpiresAt becomes now+idle and LastSeenAt now, written at most once a
+// minute per session.
+func (s *Store) SessionUser(ctx context.Context, id string, now time.Time, idle time.Duration) (*User, error) {
+	var lastSeen time.Time
+	row := s.read.QueryRowContext(ctx, `
+		SELECT `+userColumns+`, s.last_seen_at
+		FROM sessions s JOIN users u ON u.id = s.user_id
+		WHERE s.id = $1 AND s.expires_at > $2 AND NOT u.is_deleted`,
+		id, dbTime(now))
+	u, err := scanUser(row, scanTime(&lastSeen))
+	if err != nil {
+		return nil, fail("fetch session", err)
+	}
+	if now.Sub(lastSeen) < sessionWriteInterval {
+		return u, nil
+	}
+	// The last_seen_at condition makes concurrent requests (on any
+	// instance) write once.
+	_, err = s.write.ExecContext(ctx, `
+		UPDATE sessions SET last_seen_at = $2, expires_at = $3
+		WHERE id = $1 AND last_seen_at <= $4`,
+		id, dbTime(now), dbTime(now.Add(idle)), dbTime(now.Add(-sessionWriteInterval)))
+	if err != nil {
+		return nil, fail("extend session", err)
+	}
+	return u, nil
+}
+
+// DeleteSession removes the session; removing an unknown one is not an error.
+func (s *Store) DeleteSession(ctx context.Context, id string) error {
+	if _, err := s.write.ExecContext(ctx, `DELETE FROM sessions WHERE id = $1`, id); err != nil {
+		return fail("delete session", err)
+	}
+	return nil
+}
+
+// DeleteExpiredSessions removes the sessions that expired at or before now
+// and reports how many there were.
+func (s *Store) DeleteExpiredSessions(ctx context.Context, now time.Time) (int64, error) {
+	res, err := s.write.ExecContext(ctx, `DELETE FROM sessions WHERE expires_at <= $1`, dbTime(now))
+	if err != nil {
+		return 0, fail("delete expired sessions", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, fail("delete expired sessions", err)
+	}
+	return n, nil
+}

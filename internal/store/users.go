@@ -1,0 +1,178 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"time"
+)
+
+// User is an account. Username is the e-mail address the user signed up
+// with; it is unique among live accounts regardless of case.
+type User struct {
+	ID                   int64
+	ClientID             int64
+	Username             string
+	PasswordHash         string // "" = no password (Google-only or password-less account)
+	FirstName, LastName  string
+	Email                string
+	GoogleID             string // "" = not linked; unique when set
+	StripeCustomerID     string
+	StripeSubscriptionID string
+	SubscriptionStatus   string // "free" unless a subscription says otherwise
+	TrialActivated       bool
+	TrialStartDate       *time.Time
+	TrialEndDate         *time.Time
+	IsAdmin              bool
+	IsDeleted            bool
+	DeletedAt            *time.Time
+	CreatedAt            time.Time
+}
+
+// userColumns matches scanUser; the optional text columns read NULL as "".
+const userColumns = `
+	u.id, u.client_id, u.username, COALESCE(u.password, ''),
+	u.first_name, u.last_name, u.email, COALESCE(u.google_id, ''),
+	COALESCE(u.stripe_customer_id, ''), COALESCE(u.stripe_subscription_id, ''),
+	u.subscription_status, u.trial_activated, u.trial_start_date, u.trial_end_date,
+	u.is_admin, u.is_deleted, u.deleted_at, u.created_at`
+
+func scanUser(row interface{ Scan(...any) error }, extra ...any) (*User, error) {
+	u := new(User)
+	dest := []any{
+		&u.ID, &u.ClientID, &u.Username, &u.PasswordHash,
+		&u.FirstName, &u.LastName, &u.Email, &u.GoogleID,
+		&u.StripeCustomerID, &u.StripeSubscriptionID,
+		&u.SubscriptionStatus, &u.TrialActivated, scanNullTime(&u.TrialStartDate), scanNullTime(&u.TrialEndDate),
+		&u.IsAdmin, &u.IsDeleted, scanNullTime(&u.DeletedAt), scanTime(&u.CreatedAt),
+	}
+	if err := row.Scan(append(dest, extra...)...); err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+// CreateUser saves a new user and fills in ID, CreatedAt (now, unless set),
+// ClientID (1 if 0) and SubscriptionStatus ("free" if ""). It returns
+// ErrConflict when a live account already has the username (in any case)
+// or the Google ID.
+func (s *Store) CreateUser(ctx context.Context, u *User) error {
+	if u.ClientID == 0 {
+		u.ClientID = 1
+	}
+	if u.SubscriptionStatus == "" {
+		u.SubscriptionStatus = "free"
+	}
+	if u.CreatedAt.IsZero() {
+		u.CreatedAt = time.Now()
+	}
+	u.CreatedAt = normTime(u.CreatedAt)
+	const query = `
+		INSERT INTO users (
+			client_id, username, password, first_name, last_name, email, google_id,
+			stripe_customer_id, stripe_subscription_id, subscription_status,
+			trial_activated, trial_start_date, trial_end_date,
+			is_admin, is_deleted, deleted_at, created_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+		RETURNING id`
+	err := s.write.QueryRowContext(ctx, query,
+		u.ClientID, u.Username, nullIfEmpty(u.PasswordHash), u.FirstName, u.LastName, u.Email,
+		nullIfEmpty(u.GoogleID), nullIfEmpty(u.StripeCustomerID), nullIfEmpty(u.StripeSubscriptionID),
+		u.SubscriptionStatus, u.TrialActivated, dbTimePtr(u.TrialStartDate), dbTimePtr(u.TrialEndDate),
+		u.IsAdmin, u.IsDeleted, dbTimePtr(u.DeletedAt), dbTime(u.CreatedAt),
+	).Scan(&u.ID)
+	if err != nil {
+		return fail("create user", err)
+	}
+	return nil
+}
+
+// User returns the user with the given id, soft-deleted or not.
+func (s *Store) User(ctx context.Context, id int64) (*User, error) {
+	row := s.read.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users u WHERE u.id = $1`, id)
+	u, err := scanUser(row)
+	if err != nil {
+		return nil, fail("fetch user", err)
+	}
+	return u, nil
+}
+
+// UserByUsername returns the live (not soft-deleted) user whose username
+// matches, ignoring case.
+func (s *Store) UserByUsername(ctx context.Context, username string) (*User, error) {
+	const where = ` FROM users u WHERE lower(u.username) = lower($1) AND NOT u.is_deleted`
+	u, err := scanUser(s.read.QueryRowContext(ctx, `SELECT `+userColumns+where, username))
+	if err != nil {
+		return nil, fail("fetch user by username", err)
+	}
+	return u, nil
+}
+
+// UserByGoogleID returns the live user linked to the Google account.
+func (s *Store) UserByGoogleID(ctx context.Context, googleID string) (*User, error) {
+	if googleID == "" {
+		return nil, fail("fetch user by Google ID", ErrNotFound)
+	}
+	const where = ` FROM users u WHERE u.google_id = $1 AND NOT u.is_deleted`
+	u, err := scanUser(s.read.QueryRowContext(ctx, `SELECT `+userColumns+where, googleID))
+	if err != nil {
+		return nil, fail("fetch user by Google ID", err)
+	}
+	return u, nil
+}
+
+// LinkGoogleID links a live user to a Google account. It returns
+// ErrConflict when another live user is linked to it.
+func (s *Store) LinkGoogleID(ctx context.Context, userID int64, googleID string) error {
+	res, err := s.write.ExecContext(ctx,
+		`UPDATE users SET google_id = $2 WHERE id = $1 AND NOT is_deleted`, userID, nullIfEmpty(googleID))
+	return mustAffect("link Google ID", res, err)
+}
+
+// SetAdmin grants or revokes the admin role of a live user.
+func (s *Store) SetAdmin(ctx context.Context, username string, admin bool) error {
+	res, err := s.write.ExecContext(ctx,
+		`UPDATE users SET is_admin = $2 WHERE lower(username) = lower($1) AND NOT is_deleted`, username, admin)
+	return mustAffect("set admin", res, err)
+}
+
+// UpdateUserName changes a live user's first and last name.
+func (s *Store) UpdateUserName(ctx context.Context, id int64, firstName, lastName string) error {
+	res, err := s.write.ExecContext(ctx,
+		`UPDATE users SET first_name = $2, last_name = $3 WHERE id = $1 AND NOT is_deleted`,
+		id, firstName, lastName)
+	return mustAffect("update user name", res, err)
+}
+
+// SoftDeleteUser marks the user deleted, keeping the row (and its codes)
+// but signing it out everywhere. Deleting a deleted user keeps the first
+// deletion time.
+func (s *Store) SoftDeleteUser(ctx context.Context, id int64) error {
+	return s.inTx(ctx, "delete user", func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx,
+			`UPDATE users SET is_deleted = TRUE, deleted_at = COALESCE(deleted_at, $2) WHERE id = $1`,
+			id, dbTime(time.Now()))
+		if err := mustAffect("delete user", res, err); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE user_id = $1`, id); err != nil {
+			return fail("delete user's sessions", err)
+		}
+		return nil
+	})
+}
+
+// inTx runs fn in a write transaction, committing when it returns nil.
+func (s *Store) inTx(ctx context.Context, action string, fn func(*sql.Tx) error) error {
+	tx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return fail(action, err)
+	}
+	defer tx.Rollback()
+	if err := fn(tx); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fail(action, err)
+	}
+	return nil
+}
