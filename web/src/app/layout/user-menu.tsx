@@ -1,0 +1,69 @@
+import { CreditCard, KeyRound, Layers, LogOut, Settings } from 'lucide-react'
+import { useState } from 'react'
+import { Link } from 'react-router'
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from '@/components/ui/dropdown-menu'
+import { ChangePasswordDialog } from '@/features/account/components/change-password-dialog'
+import { useLogout } from '@/features/auth/api/logout'
+import type { User } from '@/lib/auth'
+
+function initials(user: User) {
+  const name = [user.firstName, user.lastName].filter(Boolean).join(' ')
+  const source = name || user.username
+  return source.slice(0, 1).toUpperCase()
+}
+
+export function UserMenu({ user }: { user: User }) {
+  const [passwordOpen, setPasswordOpen] = useState(false)
+  const logout = useLogout()
+  const email = user.email || user.username
+
+  return (
+    <>
+      <DropdownMenu>
+        <DropdownMenuTrigger
+          aria-label="Account menu"
+          className="grid size-10 cursor-pointer place-items-center rounded-full bg-gradient-to-br from-primary to-secondary text-sm font-bold text-white shadow-sm ring-offset-2 hover:opacity-90 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-primary"
+        >
+          {initials(user)}
+        </DropdownMenuTrigger>
+        <DropdownMenuContent align="end">
+          <DropdownMenuLabel>
+            <p className="truncate text-sm font-semibold text-slate-900">{user.username}</p>
+            {email !== user.username && <p className="truncate text-xs text-slate-500">{email}</p>}
+          </DropdownMenuLabel>
+          <DropdownMenuSeparator />
+          <DropdownMenuItem asChild>
+            <Link to="/account-settings">
+              <Settings aria-hidden="true" /> Account Settings
+            </Link>
+          </DropdownMenuItem>
+          <DropdownMenuItem onSelect={() => setPasswordOpen(true)}>
+            <KeyRound aria-hidden="true" /> Change Password
+          </DropdownMenuItem>
+          <DropdownMenuItem asChild>
+            <Link to="/bulk-generation">
+              <Layers aria-hidden="true" /> Bulk Generation
+            </Link>
+          </DropdownMenuItem>
+          <DropdownMenuItem asChild>
+            <Link to="/subscribe">
+              <CreditCard aria-hidden="true" /> Subscription
+            </Link>
+          </DropdownMenuItem>
+          <DropdownMenuSeparator />
+          <DropdownMenuItem onSelect={() => logout.mutate()} className="text-red-600 data-[highlighted]:bg-red-50">
+            <LogOut aria-hidden="true" className="!text-red-600" /> Log out
+          </DropdownMenuItem>
+        </DropdownMenuContent>
+      </DropdownMenu>
+      <ChangePasswordDialog open={passwordOpen} onOpenChange={setPasswordOpen} />
+    </>
+  )
+}

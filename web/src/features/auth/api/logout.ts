@@ -1,0 +1,28 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { apiRequest, serverMessage } from '@/lib/api-client'
+import { userQueryKey } from '@/lib/auth'
+import { toast } from '@/lib/use-toast'
+
+export async function logout() {
+  await apiRequest('POST', '/api/logout')
+}
+
+export function useLogout() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: logout,
+    onSuccess: async () => {
+      queryClient.setQueryData(userQueryKey, null)
+      toast({ title: 'Logged out', description: 'You have been successfully logged out' })
+      // The saved-code list belonged to the session that just ended.
+      await queryClient.invalidateQueries({ queryKey: ['/api/qrcodes'] })
+    },
+    onError: (error) => {
+      toast({
+        title: 'Logout failed',
+        description: serverMessage(error) ?? error.message,
+        variant: 'destructive',
+      })
+    },
+  })
+}

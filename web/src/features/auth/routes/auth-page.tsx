@@ -1,0 +1,79 @@
+import { BarChart3, Check, Palette, QrCode } from 'lucide-react'
+import { Navigate, useSearchParams } from 'react-router'
+import { Alert } from '@/components/ui/alert'
+import { Card } from '@/components/ui/card'
+import { Spinner } from '@/components/ui/spinner'
+import { useUser } from '@/lib/auth'
+import { siteTitle, usePageTitle } from '@/lib/use-page-title'
+import { LoginForm } from '../components/login-form'
+import { RegisterForm } from '../components/register-form'
+
+/** What the server's Google callback reports through ?google=…. */
+const googleMessages: Record<string, string> = {
+  unavailable: 'Google sign-in is not available',
+  failed: 'Google sign-in failed',
+}
+
+const perks = [
+  { icon: QrCode, text: 'Static QR codes, free forever' },
+  { icon: Palette, text: 'Colours, shapes, logos and frames' },
+  { icon: BarChart3, text: 'Dynamic codes with scan analytics' },
+]
+
+export function AuthPage() {
+  usePageTitle(siteTitle('Login'))
+  const { data: user, isLoading } = useUser()
+  const [searchParams, setSearchParams] = useSearchParams()
+  const isRegister = searchParams.get('mode') === 'register'
+  const googleMessage = googleMessages[searchParams.get('google') ?? '']
+
+  if (isLoading) return <Spinner />
+  if (user) return <Navigate to="/" replace />
+
+  const switchTo = (mode: 'login' | 'register') =>
+    setSearchParams(mode === 'register' ? { mode } : {}, { replace: true })
+
+  return (
+    <div className="bg-gradient-to-b from-primary-50 to-white px-4 py-12 sm:py-20">
+      <Card className="mx-auto grid max-w-4xl overflow-hidden md:grid-cols-2">
+        <div className="hidden flex-col justify-between bg-gradient-to-br from-primary to-secondary p-10 text-white md:flex">
+          <div>
+            <h2 className="text-2xl font-bold">Make every scan count.</h2>
+            <p className="mt-2 text-primary-100">Create, style and track QR codes that people actually scan.</p>
+          </div>
+          <ul className="grid gap-4">
+            {perks.map(({ icon: Icon, text }) => (
+              <li key={text} className="flex items-center gap-3">
+                <span className="grid size-9 place-items-center rounded-lg bg-white/15">
+                  <Icon className="size-5" aria-hidden="true" />
+                </span>
+                {text}
+              </li>
+            ))}
+          </ul>
+          <p className="flex items-center gap-2 text-sm text-primary-100">
+            <Check className="size-4" aria-hidden="true" /> No credit card required
+          </p>
+        </div>
+        <div className="p-8 sm:p-10">
+          <h1 className="text-2xl font-bold tracking-tight text-slate-900">
+            {isRegister ? 'Create your account' : 'Welcome back'}
+          </h1>
+          <p className="mt-1 mb-6 text-sm text-slate-600">
+            {isRegister ? 'Start making QR codes in under a minute.' : 'Sign in to manage your QR codes.'}
+          </p>
+          {googleMessage && (
+            <Alert variant="destructive" className="mb-6">
+              {googleMessage}
+            </Alert>
+          )}
+          {isRegister ? (
+            <RegisterForm onSwitch={() => switchTo('login')} />
+          ) : (
+            <LoginForm onSwitch={() => switchTo('register')} />
+          )}
+        </div>
+      </Card>
+    </div>
+  )
+}

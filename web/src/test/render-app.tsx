@@ -1,0 +1,40 @@
+import { render } from '@testing-library/react'
+import { createMemoryRouter, RouterProvider } from 'react-router'
+import { vi } from 'vitest'
+import { AppProvider } from '@/app/provider'
+import { routes } from '@/app/routes'
+import { createQueryClient } from '@/lib/query-client'
+
+type Handler = (init: RequestInit | undefined) => Response | Promise<Response>
+
+export function json(body: unknown, status = 200) {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
+}
+
+/**
+ * Replaces global fetch with a table of 'METHOD /path' handlers; anything
+ * else answers 404. Returns the mock so tests can inspect the calls.
+ */
+export function stubFetch(handlers: Record<string, Handler>) {
+  const mock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
+    const handler = handlers[`${init?.method ?? 'GET'} ${url}`]
+    return handler ? handler(init) : new Response('not found', { status: 404, statusText: 'Not Found' })
+  })
+  vi.stubGlobal('fetch', mock)
+  return mock
+}
+
+/** A signed-in session: GET /api/user answers with this user. */
+export const alice = { id: 1, username: 'alice@example.com', email: 'alice@example.com' }
+
+/** Renders the whole app at a path, with a fresh query cache. */
+export function renderApp(path: string) {
+  const router = createMemoryRouter(routes, { initialEntries: [path] })
+  const utils = render(
+    <AppProvider queryClient={createQueryClient()}>
+      <RouterProvider router={router} />
+    </AppProvider>,
+  )
+  return { ...utils, router }
+}

@@ -1,0 +1,27 @@
+/// <reference types="vitest/config" />
+import { fileURLToPath, URL } from 'node:url'
+import tailwindcss from '@tailwindcss/vite'
+import react from '@vitejs/plugin-react'
+import { defineConfig } from 'vite'
+
+// Paths the Go server owns; in development the Vite server forwards them to it.
+// Anchored patterns, so that /d/{code} does not swallow /dashboard.
+const backend = 'http://localhost:8080'
+const proxied = ['^/api/', '^/auth/google', '^/d/', '^/logo/', '^/pdf/', '^/images/']
+
+export default defineConfig({
+  plugins: [react(), tailwindcss()],
+  resolve: {
+    alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
+  },
+  server: {
+    proxy: Object.fromEntries(proxied.map((path) => [path, { target: backend, changeOrigin: false }])),
+  },
+  build: { outDir: 'dist', emptyOutDir: true },
+  test: {
+    environment: 'jsdom',
+    globals: true,
+    setupFiles: ['./src/test/setup.ts'],
+    css: false,
+  },
+})
