@@ -2,6 +2,7 @@ package store
 
 import "database/sql"
 
-// ReadDB exposes the read pool to the external tests, for checks on the
-// schema itself.
-func ReadDB(s *Store) *sql.DB { return s.read }
+// ReadDB and WriteDB expose the pools to the external tests, for checks
+// on the schema itself.
+func ReadDB(s *Store) *sql.DB  { return s.read }
+func WriteDB(s *Store) *sql.DB { return s.write }

@@ -1,0 +1,65 @@
+package store_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"reflect"
+	"testing"
+
+	"github.com/squarely/squarely/internal/store"
+	"github.com/squarely/squarely/internal/store/storetest"
+)
+
+func TestBlobRoundTrip(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		u := createUser(t, s, "files@example.com")
+		big := make([]byte, 5<<20)
+		rand.Read(big)
+		for _, b := range []*store.Blob{
+			{OwnerID: &u.ID, Kind: "logo", FileName: "logo.png", ContentType: "image/png", Data: []byte("\x89PNG\r\n\x1a\n\x00\xff")},
+			{Kind: "pdf", FileName: "menu.pdf", ContentType: "application/pdf", Data: big, Title: "Menu", Description: "Our menu"},
+		} {
+			if err := s.CreateBlob(ctx, b); err != nil {
+				t.Fatal(err)
+			}
+			sum := sha256.Sum256(b.Data)
+			if b.ID == 0 || b.Size != int64(len(b.Data)) || b.SHA256 != hex.EncodeToString(sum[:]) || b.CreatedAt.IsZero() {
+				t.Errorf("CreateBlob filled ID %d, Size %d, SHA256 %s, CreatedAt %v", b.ID, b.Size, b.SHA256, b.CreatedAt)
+			}
+			got, err := s.Blob(ctx, b.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got.Data, b.Data) {
+				t.Errorf("blob %d: %d bytes read back differ from the %d written", b.ID, len(got.Data), len(b.Data))
+			}
+			got.Data = b.Data // compared above, and too big to print
+			if !reflect.DeepEqual(got, b) {
+				g, w := *got, *b
+				g.Data, w.Data = nil, nil
+				t.Errorf("Blob() =\n%+v\nwant\n%+v", g, w)
+			}
+		}
+	})
+}
+
+func TestBlobBadInput(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		if _, err := s.Blob(ctx, 4242); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("Blob(4242) = %v, want ErrNotFound", err)
+		}
+		if err := s.CreateBlob(ctx, &store.Blob{Kind: "video", ContentType: "video/mp4", Data: []byte{1}}); err == nil {
+			t.Error("a blob of kind video was saved")
+		}
+		owner := int64(999)
+		if err := s.CreateBlob(ctx, &store.Blob{OwnerID: &owner, Kind: "logo", ContentType: "image/png", Data: []byte{1}}); err == nil {
+			t.Error("a blob of an unknown owner was saved")
+		}
+	})
+}
