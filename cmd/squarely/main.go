@@ -1,0 +1,178 @@
+// Command squarely serves the Squarely web product and runs its
+// maintenance commands. Run "squarely -h" for usage.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/squarely/squarely/internal/auth"
+	"github.com/squarely/squarely/internal/config"
+	"github.com/squarely/squarely/internal/server"
+	"github.com/squarely/squarely/internal/store"
+)
+
+const usage = `Usage:
+  squarely [serve]               serve the web app and API (the default)
+  squarely admin grant EMAIL     make the user with this e-mail an admin
+  squarely -h                    show this help
+
+Settings come from environment variables (SQUARELY_ADDR, SQUARELY_DATA_DIR,
+DATABASE_URL, SQUARELY_BASE_URL, ...); see the README. Commands other than
+serve use the same settings to find the database.
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run is the whole program; it returns the exit code. ctx ends the server.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	cmd := "serve"
+	if len(args) > 0 {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "serve":
+		if len(args) > 0 {
+			break
+		}
+		return serve(ctx, getenv, stderr)
+	case "admin":
+		if len(args) == 2 && args[0] == "grant" {
+			return adminGrant(ctx, args[1], getenv, stdout, stderr)
+		}
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprint(stderr, usage)
+	return 2
+}
+
+// open reads the settings and opens the store (running migrations).
+func open(ctx context.Context, getenv func(string) string, stderr io.Writer) (config.Config, *store.Store, bool) {
+	cfg, err := config.Load(getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "squarely: invalid settings:\n%v\n", err)
+		return cfg, nil, false
+	}
+	st, err := store.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
+	if err != nil {
+		fmt.Fprintf(stderr, "squarely: %v\n", err)
+		return cfg, nil, false
+	}
+	return cfg, st, true
+}
+
+func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) int {
+	log := slog.New(slog.NewTextHandler(stderr, nil))
+	cfg, st, ok := open(ctx, getenv, stderr)
+	if !ok {
+		return 1
+	}
+	defer st.Close()
+
+	google := auth.NewGoogle(cfg)
+	if google == nil {
+		log.Info("Google sign-in is off: set SQUARELY_GOOGLE_CLIENT_ID and SQUARELY_GOOGLE_CLIENT_SECRET to turn it on")
+	}
+	srv := &http.Server{
+		Handler:           server.New(server.Deps{Store: st, Config: cfg, Logger: log, Google: google}),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       2 * time.Minute, // generous for uploads on slow links
+		WriteTimeout:      2 * time.Minute,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		fmt.Fprintf(stderr, "squarely: %v\n", err)
+		return 1
+	}
+	log.Info("listening", "addr", ln.Addr().String(), "baseURL", cfg.BaseURL, "database", st.Dialect())
+
+	// Background work stops, and is waited for, before the store closes.
+	bg, stopBG := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() { deleteExpiredSessions(bg, st, log) })
+	defer wg.Wait()
+	defer stopBG()
+
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+
+	select {
+	case err := <-served:
+		log.Error("server stopped", "err", err)
+		return 1
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	code := 0
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		log.Error("shutdown", "err", err)
+		code = 1
+	}
+	// Requests are done: flush buffered work (the scan recorder) here,
+	// before the store closes.
+	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
+		log.Error("server stopped", "err", err)
+		code = 1
+	}
+	return code
+}
+
+// deleteExpiredSessions removes expired sessions at start and every hour
+// until ctx ends. Every instance may run it; the delete is idempotent.
+func deleteExpiredSessions(ctx context.Context, st *store.Store, log *slog.Logger) {
+	tick := time.NewTicker(time.Hour)
+	defer tick.Stop()
+	for {
+		n, err := st.DeleteExpiredSessions(ctx, time.Now())
+		if err != nil && ctx.Err() == nil {
+			log.Error("deleting expired sessions", "err", err)
+		} else if n > 0 {
+			log.Info("deleted expired sessions", "count", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+func adminGrant(ctx context.Context, email string, getenv func(string) string, stdout, stderr io.Writer) int {
+	_, st, ok := open(ctx, getenv, stderr)
+	if !ok {
+		return 1
+	}
+	defer st.Close()
+	err := st.SetAdmin(ctx, email, true)
+	if errors.Is(err, store.ErrNotFound) {
+		fmt.Fprintf(stderr, "squarely: no user with the e-mail %q (the user must register first)\n", email)
+		return 1
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "squarely: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "%s is now an admin\n", email)
+	return 0
+}

@@ -1,0 +1,229 @@
+package auth
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"golang.org/x/oauth2"
+
+	"github.com/squarely/squarely/internal/config"
+	"github.com/squarely/squarely/internal/store"
+)
+
+// Google is the OAuth client for "Sign in with Google". The endpoint URLs
+// are fields so tests can point them at a fake provider.
+type Google struct {
+	ClientID     string
+	ClientSecret string
+	RedirectURL  string // BaseURL + "/auth/google/callback"
+	AuthURL      string
+	TokenURL     string
+	UserInfoURL  string
+}
+
+// NewGoogle returns the client for Google's real endpoints, or nil when
+// SQUARELY_GOOGLE_CLIENT_ID/SECRET are not set.
+func NewGoogle(c config.Config) *Google {
+	if !c.GoogleEnabled() {
+		return nil
+	}
+	return &Google{
+		ClientID:     c.GoogleClientID,
+		ClientSecret: c.GoogleClientSecret,
+		RedirectURL:  c.BaseURL + "/auth/google/callback",
+		AuthURL:      "https://accounts.google.com/o/oauth2/v2/auth",
+		TokenURL:     "https://oauth2.googleapis.com/token",
+		UserInfoURL:  "https://openidconnect.googleapis.com/v1/userinfo",
+	}
+}
+
+func (g *Google) oauth() *oauth2.Config {
+	return &oauth2.Config{
+		ClientID:     g.ClientID,
+		ClientSecret: g.ClientSecret,
+		RedirectURL:  g.RedirectURL,
+		Scopes:       []string{"openid", "email", "profile"},
+		Endpoint: oauth2.Endpoint{
+			AuthURL:   g.AuthURL,
+			TokenURL:  g.TokenURL,
+			AuthStyle: oauth2.AuthStyleInParams,
+		},
+	}
+}
+
+// googleCookie carries state and PKCE verifier from GoogleStart to the
+// callback. Path /auth/google also covers /auth/google/callback.
+const googleCookie = "squarely_google"
+
+// googleIdentity is the part of Google's OpenID userinfo we use.
+type googleIdentity struct {
+	Sub           string   `json:"sub"`
+	Email         string   `json:"email"`
+	EmailVerified jsonBool `json:"email_verified"`
+	GivenName     string   `json:"given_name"`
+	FamilyName    string   `json:"family_name"`
+}
+
+// jsonBool accepts true and "true": Google's older endpoints send the string.
+type jsonBool bool
+
+func (b *jsonBool) UnmarshalJSON(data []byte) error {
+	*b = jsonBool(string(data) == "true" || string(data) == `"true"`)
+	return nil
+}
+
+// GoogleStart (GET /auth/google) sends the browser to Google, or back to
+// the sign-in page with google=unavailable when Google sign-in is off.
+func (s *Service) GoogleStart(w http.ResponseWriter, r *http.Request) {
+	if s.Google == nil {
+		http.Redirect(w, r, "/auth?google=unavailable", http.StatusFound)
+		return
+	}
+	state, verifier := rand.Text(), oauth2.GenerateVerifier()
+	http.SetCookie(w, &http.Cookie{
+		Name:     googleCookie,
+		Value:    state + "." + verifier,
+		Path:     "/auth/google",
+		MaxAge:   int((10 * time.Minute).Seconds()),
+		HttpOnly: true,
+		Secure:   s.IsHTTPS(r),
+		SameSite: http.SameSiteLaxMode, // sent on Google's top-level redirect back
+	})
+	url := s.Google.oauth().AuthCodeURL(state,
+		oauth2.S256ChallengeOption(verifier),
+		oauth2.SetAuthURLParam("prompt", "select_account"))
+	http.Redirect(w, r, url, http.StatusFound)
+}
+
+// GoogleCallback (GET /auth/google/callback) checks the state, exchanges the
+// code with the PKCE verifier, reads the user's identity, finds or creates
+// their account, signs them in and goes to /. Any failure goes to
+// /auth?google=failed and is logged with its reason.
+func (s *Service) GoogleCallback(w http.ResponseWriter, r *http.Request) {
+	if s.Google == nil {
+		http.Redirect(w, r, "/auth?google=unavailable", http.StatusFound)
+		return
+	}
+	u, err := s.googleCallback(w, r)
+	if err == nil {
+		err = s.SignIn(w, r, u)
+	}
+	if err != nil {
+		s.logger().Warn("Google sign-in failed", "err", err)
+		http.Redirect(w, r, "/auth?google=failed", http.StatusFound)
+		return
+	}
+	http.Redirect(w, r, "/", http.StatusFound)
+}
+
+func (s *Service) googleCallback(w http.ResponseWriter, r *http.Request) (*store.User, error) {
+	c, err := r.Cookie(googleCookie)
+	if err != nil {
+		return nil, errors.New("no state cookie (expired, or the flow did not start here)")
+	}
+	http.SetCookie(w, &http.Cookie{Name: googleCookie, Path: "/auth/google", MaxAge: -1, HttpOnly: true, Secure: s.IsHTTPS(r), SameSite: http.SameSiteLaxMode})
+	state, verifier, _ := strings.Cut(c.Value, ".")
+	q := r.URL.Query()
+	if e := q.Get("error"); e != "" {
+		return nil, fmt.Errorf("google answered error %q", e)
+	}
+	if state == "" || subtle.ConstantTimeCompare([]byte(state), []byte(q.Get("state"))) != 1 {
+		return nil, errors.New("state does not match")
+	}
+	if q.Get("code") == "" {
+		return nil, errors.New("no code")
+	}
+
+	ctx, cancel := context.WithTimeout(r.Context(), 15*time.Second)
+	defer cancel()
+	conf := s.Google.oauth()
+	tok, err := conf.Exchange(ctx, q.Get("code"), oauth2.VerifierOption(verifier))
+	if err != nil {
+		return nil, fmt.Errorf("exchanging the code: %w", err)
+	}
+	id, err := s.Google.userInfo(ctx, conf.Client(ctx, tok))
+	if err != nil {
+		return nil, err
+	}
+	return s.googleUser(ctx, id)
+}
+
+func (g *Google) userInfo(ctx context.Context, client *http.Client) (*googleIdentity, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, g.UserInfoURL, nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("fetching userinfo: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("fetching userinfo: status %s", resp.Status)
+	}
+	var id googleIdentity
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&id); err != nil {
+		return nil, fmt.Errorf("decoding userinfo: %w", err)
+	}
+	if id.Sub == "" {
+		return nil, errors.New("userinfo without sub")
+	}
+	return &id, nil
+}
+
+// googleUser finds the account for a Google identity: the one linked to its
+// Google id; else the one whose username is its e-mail, linked now, but only
+// when Google has verified that e-mail (otherwise anyone could claim an
+// address); else a new password-less account named by the e-mail.
+func (s *Service) googleUser(ctx context.Context, id *googleIdentity) (*store.User, error) {
+	u, err := s.Store.UserByGoogleID(ctx, id.Sub)
+	if err == nil {
+		if u.IsDeleted {
+			return nil, errors.New("the linked account is deleted")
+		}
+		return u, nil
+	}
+	if !errors.Is(err, store.ErrNotFound) {
+		return nil, err
+	}
+
+	email := strings.ToLower(strings.TrimSpace(id.Email))
+	if email == "" || !id.EmailVerified {
+		return nil, fmt.Errorf("google has not verified the e-mail %q", id.Email)
+	}
+	u, err = s.Store.UserByUsername(ctx, email)
+	switch {
+	case err == nil && u.IsDeleted:
+		return nil, fmt.Errorf("the account of %q is deleted", email)
+	case err == nil && u.GoogleID != "":
+		return nil, fmt.Errorf("the account of %q is linked to another Google account", email)
+	case err == nil:
+		if err := s.Store.LinkGoogleID(ctx, u.ID, id.Sub); err != nil {
+			return nil, err
+		}
+		u.GoogleID = id.Sub
+		return u, nil
+	case errors.Is(err, store.ErrNotFound):
+		u = &store.User{
+			Username:  email,
+			Email:     email,
+			GoogleID:  id.Sub,
+			FirstName: id.GivenName,
+			LastName:  id.FamilyName,
+		}
+		if err := s.Store.CreateUser(ctx, u); err != nil {
+			return nil, err
+		}
+		return u, nil
+	default:
+		return nil, err
+	}
+}

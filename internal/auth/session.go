@@ -1,0 +1,162 @@
+package auth
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/squarely/squarely/internal/store"
+)
+
+// CookieName is the session cookie. It holds a random token; the database
+// keeps only the token's SHA-256, so a leaked database cannot sign anyone in.
+const CookieName = "squarely_session"
+
+// SessionLifetime is how long a session lives after its last use.
+const SessionLifetime = 30 * 24 * time.Hour
+
+type userKey struct{}
+
+// UserFrom returns the signed-in user of a request passed through
+// LoadUser, or nil.
+func UserFrom(ctx context.Context) *store.User {
+	u, _ := ctx.Value(userKey{}).(*store.User)
+	return u
+}
+
+// SignIn starts a new session for u and sets its cookie. A session the
+// request already carried is ended first: every sign-in gets a fresh token,
+// so a token planted before sign-in (session fixation) is worthless.
+func (s *Service) SignIn(w http.ResponseWriter, r *http.Request, u *store.User) error {
+	if id, ok := sessionID(r); ok {
+		if err := s.Store.DeleteSession(r.Context(), id); err != nil {
+			return err
+		}
+	}
+	raw := make([]byte, 32)
+	rand.Read(raw)
+	token := base64.RawURLEncoding.EncodeToString(raw)
+	now := s.now()
+	err := s.Store.CreateSession(r.Context(), &store.Session{
+		ID:         hashToken(raw),
+		UserID:     u.ID,
+		CreatedAt:  now,
+		LastSeenAt: now,
+		ExpiresAt:  now.Add(SessionLifetime),
+	})
+	if err != nil {
+		return err
+	}
+	s.setCookie(w, r, token, int(SessionLifetime/time.Second))
+	return nil
+}
+
+// SignOut ends the request's session, if any, and clears the cookie.
+func (s *Service) SignOut(w http.ResponseWriter, r *http.Request) error {
+	if id, ok := sessionID(r); ok {
+		if err := s.Store.DeleteSession(r.Context(), id); err != nil {
+			return err
+		}
+	}
+	s.setCookie(w, r, "", -1)
+	return nil
+}
+
+// LoadUser puts the user of a valid session cookie into the request
+// context (see UserFrom). Each use slides the session's expiry, and the
+// cookie is re-issued so the browser keeps it as long as the server does.
+// An invalid or expired cookie is cleared and the request goes on signed out.
+func (s *Service) LoadUser(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id, ok := sessionID(r)
+		if !ok {
+			if _, err := r.Cookie(CookieName); err == nil {
+				s.setCookie(w, r, "", -1)
+			}
+			next.ServeHTTP(w, r)
+			return
+		}
+		u, err := s.Store.SessionUser(r.Context(), id, s.now(), SessionLifetime)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			s.setCookie(w, r, "", -1)
+			next.ServeHTTP(w, r)
+		case err != nil:
+			s.logger().Error("loading session", "err", err)
+			writeMessage(w, http.StatusInternalServerError, "Internal server error")
+		default:
+			c, _ := r.Cookie(CookieName)
+			s.setCookie(w, r, c.Value, int(SessionLifetime/time.Second))
+			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), userKey{}, u)))
+		}
+	})
+}
+
+// RequireUser answers 401 unless LoadUser found a signed-in user.
+func (s *Service) RequireUser(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if UserFrom(r.Context()) == nil {
+			writeMessage(w, http.StatusUnauthorized, "Not authenticated")
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// RequireAdmin answers 401 when signed out and 403 unless the user IsAdmin.
+func (s *Service) RequireAdmin(next http.Handler) http.Handler {
+	return s.RequireUser(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.IsAdmin(UserFrom(r.Context())) {
+			writeMessage(w, http.StatusForbidden, "Admin access required")
+			return
+		}
+		next.ServeHTTP(w, r)
+	}))
+}
+
+// setCookie queues the session cookie, replacing one queued earlier in the
+// same response (LoadUser's refresh before a handler signs out or in).
+// maxAge < 0 deletes the cookie.
+func (s *Service) setCookie(w http.ResponseWriter, r *http.Request, token string, maxAge int) {
+	queued := w.Header().Values("Set-Cookie")
+	w.Header().Del("Set-Cookie")
+	for _, v := range queued {
+		if !strings.HasPrefix(v, CookieName+"=") {
+			w.Header().Add("Set-Cookie", v)
+		}
+	}
+	http.SetCookie(w, &http.Cookie{
+		Name:     CookieName,
+		Value:    token,
+		Path:     "/",
+		MaxAge:   maxAge,
+		HttpOnly: true,
+		Secure:   s.IsHTTPS(r),
+		SameSite: http.SameSiteLaxMode,
+	})
+}
+
+// sessionID returns the stored id (token hash) for the request's cookie,
+// if it holds a well-formed token.
+func sessionID(r *http.Request) (string, bool) {
+	c, err := r.Cookie(CookieName)
+	if err != nil {
+		return "", false
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(c.Value)
+	if err != nil || len(raw) != 32 {
+		return "", false
+	}
+	return hashToken(raw), true
+}
+
+func hashToken(raw []byte) string {
+	sum := sha256.Sum256(raw)
+	return hex.EncodeToString(sum[:])
+}

@@ -1,0 +1,212 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"github.com/squarely/squarely/internal/config"
+	"github.com/squarely/squarely/internal/store"
+)
+
+// clock is a settable time source shared by the server under test.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// syncBuffer collects log output written from server goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+// env is a running server over a real store, with a controllable clock.
+type env struct {
+	t     *testing.T
+	store *store.Store
+	srv   *httptest.Server
+	clock *clock
+	logs  *syncBuffer
+}
+
+type option func(*Deps)
+
+func withConfig(f func(*config.Config)) option { return func(d *Deps) { f(&d.Config) } }
+
+// testConfig is config.Load's defaults.
+func testConfig(t *testing.T) config.Config {
+	cfg, err := config.Load(func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+func start(t *testing.T, st *store.Store, opts ...option) *env {
+	return startServer(t, st, httptest.NewServer, opts...)
+}
+
+func startServer(t *testing.T, st *store.Store, newServer func(http.Handler) *httptest.Server, opts ...option) *env {
+	t.Helper()
+	e := &env{t: t, store: st, clock: &clock{t: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}, logs: &syncBuffer{}}
+	d := Deps{
+		Store:        st,
+		Config:       testConfig(t),
+		Logger:       slog.New(slog.NewTextHandler(e.logs, nil)),
+		Now:          e.clock.Now,
+		PasswordCost: bcrypt.MinCost,
+		Web: fstest.MapFS{
+			"index.html":         {Data: []byte("<!doctype html><title>app</title>")},
+			"favicon.svg":        {Data: []byte("<svg/>")},
+			"assets/app-abc1.js": {Data: []byte("console.log(1)")},
+			"assets/logo.png":    {Data: []byte("png")},
+		},
+	}
+	for _, o := range opts {
+		o(&d)
+	}
+	e.srv = newServer(New(d))
+	t.Cleanup(e.srv.Close)
+	return e
+}
+
+// browser is an HTTP client with its own cookie jar that does not follow
+// redirects, so tests see each hop.
+func (e *env) browser() *http.Client {
+	jar, _ := cookiejar.New(nil)
+	c := e.srv.Client()
+	return &http.Client{
+		Transport:     c.Transport,
+		Jar:           jar,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+}
+
+// response is a finished response with its body read.
+type response struct {
+	*http.Response
+	body []byte
+}
+
+// json decodes the body into a generic map.
+func (r *response) json(t *testing.T) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(r.body, &m); err != nil {
+		t.Fatalf("body %q is not a JSON object: %v", r.body, err)
+	}
+	return m
+}
+
+// cookie returns the Set-Cookie of the session cookie, or nil.
+func (r *response) cookie() *http.Cookie {
+	for _, c := range r.Cookies() {
+		if c.Name == "squarely_session" {
+			return c
+		}
+	}
+	return nil
+}
+
+// do sends a request; header pairs follow the body.
+func (e *env) do(c *http.Client, method, path, body string, header ...string) *response {
+	e.t.Helper()
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, err := http.NewRequest(method, e.srv.URL+path, rd)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return &response{Response: resp, body: b}
+}
+
+// expect checks status and, when message is not empty, the JSON message.
+func expect(t *testing.T, r *response, status int, message string) map[string]any {
+	t.Helper()
+	if r.StatusCode != status {
+		t.Fatalf("%s %s: status %d, want %d; body %s", r.Request.Method, r.Request.URL.Path, r.StatusCode, status, r.body)
+	}
+	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		if message != "" {
+			t.Fatalf("Content-Type %q, want JSON; body %s", ct, r.body)
+		}
+		return nil
+	}
+	m := r.json(t)
+	if message != "" && m["message"] != message {
+		t.Fatalf("message %q, want %q", m["message"], message)
+	}
+	return m
+}
+
+func registerBody(email, password string) string {
+	b, _ := json.Marshal(map[string]string{
+		"username": email, "email": email, "password": password, "confirmPassword": password,
+		"firstName": "", "lastName": "",
+	})
+	return string(b)
+}
+
+func loginBody(username, password string) string {
+	b, _ := json.Marshal(map[string]string{"username": username, "password": password})
+	return string(b)
+}
+
+// register creates an account through the API in browser c.
+func (e *env) register(c *http.Client, email, password string) map[string]any {
+	e.t.Helper()
+	return expect(e.t, e.do(c, "POST", "/api/register", registerBody(email, password)), http.StatusCreated, "")
+}

@@ -1,0 +1,100 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"reflect"
+)
+
+// maxJSONBody limits JSON request bodies; upload routes set their own limit.
+const maxJSONBody = 1 << 20
+
+// apiError is the body of every API error.
+type apiError struct {
+	Message string            `json:"message"`
+	Errors  map[string]string `json:"errors,omitempty"` // field → message
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+func writeError(w http.ResponseWriter, status int, message string) {
+	writeJSON(w, status, apiError{Message: message})
+}
+
+// decodeJSON reads the request body, one JSON value, into dst. On failure
+// it has answered (400, 413 or 415) and returns false.
+func decodeJSON(w http.ResponseWriter, r *http.Request, dst any) bool {
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
+			writeError(w, http.StatusUnsupportedMediaType, "Content-Type must be application/json")
+			return false
+		}
+	}
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxJSONBody))
+	err := dec.Decode(dst)
+	if err == nil {
+		// Anything but whitespace after the value is an error.
+		if _, terr := dec.Token(); terr != io.EOF {
+			err = errTrailingData
+			if errors.As(terr, new(*http.MaxBytesError)) {
+				err = terr
+			}
+		}
+	}
+	if err == nil {
+		return true
+	}
+
+	var tooBig *http.MaxBytesError
+	var typeErr *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &tooBig):
+		writeError(w, http.StatusRequestEntityTooLarge, "Request body too large")
+	case errors.Is(err, io.EOF):
+		writeError(w, http.StatusBadRequest, "Request body is empty")
+	case errors.Is(err, errTrailingData):
+		writeError(w, http.StatusBadRequest, "Request body must hold a single JSON value")
+	case errors.As(err, &typeErr) && typeErr.Field != "":
+		want := jsonKind(typeErr.Type)
+		writeJSON(w, http.StatusBadRequest, apiError{
+			Message: fmt.Sprintf("%s must be %s", typeErr.Field, want),
+			Errors:  map[string]string{typeErr.Field: "Must be " + want},
+		})
+	case errors.As(err, &typeErr):
+		writeError(w, http.StatusBadRequest, "Request body must be a JSON object")
+	default:
+		writeError(w, http.StatusBadRequest, "Malformed JSON body")
+	}
+	return false
+}
+
+var errTrailingData = errors.New("trailing data after the JSON value")
+
+// jsonKind names the JSON type a Go type decodes from, for error messages.
+func jsonKind(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	default:
+		return "an object"
+	}
+}

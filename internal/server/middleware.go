@@ -1,0 +1,100 @@
+package server
+
+import (
+	"net/http"
+	"net/netip"
+	"runtime/debug"
+	"strings"
+	"time"
+)
+
+// middleware wraps the whole site, outermost first: the client address
+// behind a proxy, logging with panic recovery, then CSRF protection.
+func (s *server) middleware(h http.Handler) http.Handler {
+	csrf := http.NewCrossOriginProtection()
+	// The public origin is trusted too, for proxies that rewrite Host.
+	if err := csrf.AddTrustedOrigin(s.cfg.BaseURL); err != nil {
+		s.log.Warn("SQUARELY_BASE_URL is not a valid origin for CSRF checks", "err", err)
+	}
+	csrf.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusForbidden, "Cross-origin request blocked")
+	}))
+	h = csrf.Handler(h)
+	h = s.logRequests(h)
+	if s.cfg.TrustProxy {
+		h = forwardedFor(h)
+	}
+	return h
+}
+
+// forwardedFor replaces RemoteAddr with the address the load balancer saw,
+// the last entry of X-Forwarded-For (entries before it come from the client
+// and can be forged). Only used with SQUARELY_TRUST_PROXY.
+func forwardedFor(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		xff := r.Header.Values("X-Forwarded-For")
+		if len(xff) > 0 {
+			last := xff[len(xff)-1]
+			last = strings.TrimSpace(last[strings.LastIndexByte(last, ',')+1:])
+			if addr, err := netip.ParseAddr(last); err == nil {
+				r2 := *r
+				r2.RemoteAddr = netip.AddrPortFrom(addr, 0).String()
+				r = &r2
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// logRequests logs one line per request: method, path (never the query,
+// which may hold tokens), status, duration and bytes written. A panic in a
+// handler is logged with its stack and answered with a JSON 500.
+func (s *server) logRequests(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rw := &recordingWriter{ResponseWriter: w}
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				s.log.Error("panic serving request", "method", r.Method, "path", r.URL.Path, "panic", v, "stack", string(debug.Stack()))
+				if rw.status == 0 {
+					writeError(rw, http.StatusInternalServerError, "Internal server error")
+				}
+			}
+			if rw.status == 0 {
+				rw.status = http.StatusOK
+			}
+			s.log.Info("request", "method", r.Method, "path", r.URL.Path, "status", rw.status,
+				"duration", time.Since(start), "bytes", rw.bytes)
+		}()
+		next.ServeHTTP(rw, r)
+	})
+}
+
+// recordingWriter remembers the status and counts the body bytes.
+type recordingWriter struct {
+	http.ResponseWriter
+	status int
+	bytes  int64
+}
+
+func (w *recordingWriter) WriteHeader(status int) {
+	if w.status == 0 {
+		w.status = status
+	}
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *recordingWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	n, err := w.ResponseWriter.Write(b)
+	w.bytes += int64(n)
+	return n, err
+}
+
+// Unwrap lets http.ResponseController reach Flush and deadlines.
+func (w *recordingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

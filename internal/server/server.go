@@ -1,0 +1,65 @@
+// Package server is Squarely's HTTP front: the JSON API under /api/, the
+// sign-in redirects under /auth/, and the embedded React app for every
+// other path. routes.go lists every route.
+package server
+
+import (
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/squarely/squarely/internal/auth"
+	"github.com/squarely/squarely/internal/config"
+	"github.com/squarely/squarely/internal/store"
+	"github.com/squarely/squarely/web"
+)
+
+// Deps is what the server is built from.
+type Deps struct {
+	Store  *store.Store
+	Config config.Config
+	Logger *slog.Logger     // nil = slog.Default()
+	Now    func() time.Time // nil = time.Now; tests move the clock
+	Google *auth.Google     // nil = Google sign-in is off
+	Web    fs.FS            // the React app; nil = web.Dist()
+
+	// PasswordCost is the bcrypt cost; 0 = auth.DefaultPasswordCost.
+	PasswordCost int
+}
+
+type server struct {
+	store  *store.Store
+	cfg    config.Config
+	log    *slog.Logger
+	now    func() time.Time
+	auth   *auth.Service
+	web    fs.FS
+	logins *limiter // failed logins per client address
+	signup *limiter // registrations per client address
+}
+
+// New returns the handler serving the whole site.
+func New(d Deps) http.Handler {
+	s := &server{store: d.Store, cfg: d.Config, log: d.Logger, now: d.Now, web: d.Web}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.web == nil {
+		s.web = web.Dist()
+	}
+	s.auth = &auth.Service{
+		Store:        d.Store,
+		Config:       d.Config,
+		Now:          s.now,
+		Logger:       s.log,
+		Google:       d.Google,
+		PasswordCost: d.PasswordCost,
+	}
+	s.logins = newLimiter(d.Config.LoginRateLimit, time.Minute, s.now)
+	s.signup = newLimiter(d.Config.RegisterRateLimit, time.Hour, s.now)
+	return s.routes()
+}

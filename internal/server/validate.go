@@ -1,0 +1,49 @@
+package server
+
+import (
+	"net/http"
+	"net/mail"
+	"strings"
+)
+
+// validation collects field errors in the order found; the first becomes
+// the response's message.
+type validation struct {
+	first  string
+	fields map[string]string
+}
+
+// add records msg for field unless the field already has an error.
+func (v *validation) add(field, msg string) {
+	if _, dup := v.fields[field]; dup {
+		return
+	}
+	if v.fields == nil {
+		v.fields = map[string]string{}
+		v.first = msg
+	}
+	v.fields[field] = msg
+}
+
+// failed answers 400 with the collected errors, if any, and reports whether it did.
+func (v *validation) failed(w http.ResponseWriter) bool {
+	if v.fields == nil {
+		return false
+	}
+	writeJSON(w, http.StatusBadRequest, apiError{Message: v.first, Errors: v.fields})
+	return true
+}
+
+// validEmail accepts a plain address (no display name) whose domain has a
+// dot, as browsers' and zod's e-mail checks do.
+func validEmail(s string) bool {
+	if len(s) > 254 {
+		return false
+	}
+	a, err := mail.ParseAddress(s)
+	if err != nil || a.Address != s {
+		return false
+	}
+	domain := s[strings.LastIndexByte(s, '@')+1:]
+	return strings.Contains(domain, ".") && !strings.HasPrefix(domain, ".") && !strings.HasSuffix(domain, ".") && !strings.Contains(domain, "..")
+}
