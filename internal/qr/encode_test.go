@@ -126,7 +126,7 @@ func TestSegmentBits(t *testing.T) {
 		{"hello", 0, "B5", 4 + 8 + 40},
 		{"hello", 1, "B5", 4 + 16 + 40},
 		{"a123456b", 0, "B1 N6 B1", 20 + 34 + 20},
-		{"a12345b", 0, "B7", 4 + 8 + 56},       // 5 digits do not pay a header
+		{"a12345b", 0, "B7", 4 + 8 + 56}, // 5 digits do not pay a header
 		{"HTTPS://X.IO/0123456789", 0, "A13 N10", 4 + 9 + 72 + 4 + 10 + 34},
 		{"abcDEFGHIJKLMNOPQ", 0, "B3 A14", 4 + 8 + 24 + 4 + 9 + 77},
 		{"ABC01234567890123456789DEF", 0, "A3 N20 A3", 13 + 17 + 14 + 67 + 13 + 17},
