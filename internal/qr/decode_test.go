@@ -14,8 +14,6 @@ import (
 
 	"github.com/makiuchi-d/gozxing"
 	zxqr "github.com/makiuchi-d/gozxing/qrcode"
-
-	"github.com/squarely/squarely/internal/testenv"
 )
 
 // toImage renders m with a 4-module quiet zone, scale pixels per module.
@@ -143,8 +141,7 @@ func runTool(t *testing.T, name string, args ...string) []byte {
 // zbarBytes returns the exact bytes zbarimg reads from a PNG.
 func zbarBytes(t *testing.T, zbar, path string) []byte {
 	t.Helper()
-	out := runTool(t, zbar, "--raw", "-q", "-Sbinary", path)
-	return out
+	return runTool(t, zbar, "--raw", "-q", "-Sbinary", path)
 }
 
 // zxingBytes returns the bytes ZXingReader reads from a PNG.
@@ -152,5 +149,3 @@ func zxingBytes(t *testing.T, zxing, path string) []byte {
 	t.Helper()
 	return runTool(t, zxing, "-format", "QRCode", "-bytes", path)
 }
-
-var _ = testenv.Command
