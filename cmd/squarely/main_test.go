@@ -1,0 +1,137 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/squarely/squarely/internal/store"
+	"github.com/squarely/squarely/internal/store/storetest"
+)
+
+// envOf turns a map into a getenv function.
+func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
+func runCmd(t *testing.T, env map[string]string, args ...string) (int, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), args, envOf(env), &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+func TestUsage(t *testing.T) {
+	for _, args := range [][]string{{"-h"}, {"--help"}, {"help"}} {
+		code, out, _ := runCmd(t, nil, args...)
+		if code != 0 || !strings.Contains(out, "squarely admin grant EMAIL") {
+			t.Errorf("%v: exit %d, stdout %q", args, code, out)
+		}
+	}
+	for _, args := range [][]string{{"frobnicate"}, {"admin"}, {"admin", "grant"}, {"admin", "revoke", "a@b.c"}, {"serve", "extra"}} {
+		code, _, errOut := runCmd(t, nil, args...)
+		if code != 2 || !strings.Contains(errOut, "Usage:") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
+		}
+	}
+}
+
+func TestInvalidSettingsStopStart(t *testing.T) {
+	code, _, errOut := runCmd(t, map[string]string{"SQUARELY_LOGIN_RATE_LIMIT": "ten", "SQUARELY_DATA_DIR": t.TempDir()})
+	if code != 1 || !strings.Contains(errOut, `SQUARELY_LOGIN_RATE_LIMIT: must be a positive whole number, got "ten"`) {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+}
+
+func TestAdminGrant(t *testing.T) {
+	for _, dialect := range []string{"sqlite", "postgres"} {
+		t.Run(dialect, func(t *testing.T) {
+			env := map[string]string{"SQUARELY_DATA_DIR": t.TempDir()}
+			if dialect == "postgres" {
+				env["DATABASE_URL"] = storetest.PostgresURL(t)
+			}
+			ctx := context.Background()
+			st, err := store.Open(ctx, env["DATABASE_URL"], env["SQUARELY_DATA_DIR"])
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Close()
+			if err := st.CreateUser(ctx, &store.User{Username: "boss@example.com", Email: "boss@example.com", PasswordHash: "x"}); err != nil {
+				t.Fatal(err)
+			}
+
+			code, _, errOut := runCmd(t, env, "admin", "grant", "nobody@example.com")
+			if code != 1 || !strings.Contains(errOut, `no user with the e-mail "nobody@example.com"`) {
+				t.Errorf("unknown e-mail: exit %d, stderr %q", code, errOut)
+			}
+
+			code, out, errOut := runCmd(t, env, "admin", "grant", "Boss@Example.com")
+			if code != 0 || !strings.Contains(out, "is now an admin") {
+				t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+			}
+			u, err := st.UserByUsername(ctx, "boss@example.com")
+			if err != nil || !u.IsAdmin {
+				t.Errorf("after grant: %+v, %v", u, err)
+			}
+		})
+	}
+}
+
+// syncBuffer is written by the server's logger while the test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+func TestServeAndShutdown(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var logs syncBuffer
+	env := envOf(map[string]string{"SQUARELY_ADDR": "127.0.0.1:0", "SQUARELY_DATA_DIR": t.TempDir()})
+	done := make(chan int, 1)
+	go func() { done <- run(ctx, nil, env, &logs, &logs) }()
+
+	addr := regexp.MustCompile(`msg=listening addr=(\S+)`)
+	var m []string
+	for deadline := time.Now().Add(10 * time.Second); m == nil; time.Sleep(20 * time.Millisecond) {
+		if m = addr.FindStringSubmatch(logs.String()); m == nil && time.Now().After(deadline) {
+			t.Fatalf("server did not start:\n%s", logs.String())
+		}
+	}
+	if !strings.Contains(logs.String(), "Google sign-in is off") || !strings.Contains(logs.String(), "baseURL=http://localhost:0") {
+		t.Errorf("start log:\n%s", logs.String())
+	}
+	resp, err := http.Get("http://" + m[1] + "/api/user")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("GET /api/user: %d", resp.StatusCode)
+	}
+
+	cancel()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Errorf("exit %d:\n%s", code, logs.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("server did not shut down")
+	}
+}
