@@ -114,7 +114,6 @@ func openSQLite(dataDir string) (*Store, error) {
 		return nil, fmt.Errorf("store: unable to open SQLite: %w", err)
 	}
 	write.SetMaxOpenConns(1)
-	write.SetConnMaxIdleTime(0) // keep the one writer open
 	read, err := sql.Open("sqlite", dsn+"&_pragma=query_only(1)")
 	if err != nil {
 		write.Close()

@@ -120,8 +120,8 @@ func (s *Store) UserByGoogleID(ctx context.Context, googleID string) (*User, err
 	return u, nil
 }
 
-// LinkGoogleID links a live user to a Google account. It returns
-// ErrConflict when another live user is linked to it.
+// LinkGoogleID links a live user to a Google account ("" unlinks). It
+// returns ErrConflict when another live user is linked to it.
 func (s *Store) LinkGoogleID(ctx context.Context, userID int64, googleID string) error {
 	res, err := s.write.ExecContext(ctx,
 		`UPDATE users SET google_id = $2 WHERE id = $1 AND NOT is_deleted`, userID, nullIfEmpty(googleID))
