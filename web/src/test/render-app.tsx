@@ -1,4 +1,5 @@
 import { render } from '@testing-library/react'
+import type { QueryClient } from '@tanstack/react-query'
 import { createMemoryRouter, RouterProvider } from 'react-router'
 import { vi } from 'vitest'
 import { AppProvider } from '@/app/provider'
@@ -28,11 +29,11 @@ export function stubFetch(handlers: Record<string, Handler>) {
 /** A signed-in session: GET /api/user answers with this user. */
 export const alice = { id: 1, username: 'alice@example.com', email: 'alice@example.com' }
 
-/** Renders the whole app at a path, with a fresh query cache. */
-export function renderApp(path: string) {
+/** Renders the whole app at a path, with a fresh query cache unless one is given. */
+export function renderApp(path: string, queryClient: QueryClient = createQueryClient()) {
   const router = createMemoryRouter(routes, { initialEntries: [path] })
   const utils = render(
-    <AppProvider queryClient={createQueryClient()}>
+    <AppProvider queryClient={queryClient}>
       <RouterProvider router={router} />
     </AppProvider>,
   )

@@ -6,7 +6,8 @@ export const changePasswordSchema = z
     newPassword: z.string().min(6, 'Password must be at least 6 characters'),
     confirmPassword: z.string().min(1, 'Please confirm your new password'),
   })
-  .refine((values) => values.newPassword === values.confirmPassword, {
+  // An empty confirmation already has its own message; only compare a given one.
+  .refine((values) => values.confirmPassword === '' || values.newPassword === values.confirmPassword, {
     message: "Passwords don't match",
     path: ['confirmPassword'],
   })

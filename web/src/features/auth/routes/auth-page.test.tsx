@@ -1,0 +1,158 @@
+import { screen, waitFor } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { describe, expect, it, vi } from 'vitest'
+import { alice, json, renderApp, stubFetch } from '@/test/render-app'
+
+const signedOut = () => json({ message: 'Not authenticated' }, 401)
+
+function bodyOf(mock: ReturnType<typeof stubFetch>, url: string) {
+  const call = mock.mock.calls.find(([u]) => u === url)
+  return call ? (JSON.parse(String(call[1]?.body)) as unknown) : undefined
+}
+
+describe('login form', () => {
+  it('has the fields and actions of the contract', async () => {
+    stubFetch({ 'GET /api/user': signedOut })
+    renderApp('/auth')
+    expect(await screen.findByLabelText('Email')).toHaveAttribute('type', 'email')
+    expect(screen.getByLabelText('Password')).toHaveAttribute('type', 'password')
+    expect(screen.getByRole('link', { name: 'Forgot my password' })).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Sign in with Google' })).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Create a free account' })).toBeInTheDocument()
+  })
+
+  it('shows the required messages and sends nothing', async () => {
+    const mock = stubFetch({ 'GET /api/user': signedOut })
+    renderApp('/auth')
+    await userEvent.click(await screen.findByRole('button', { name: 'Sign In' }))
+    expect(await screen.findByText('Username is required')).toBeInTheDocument()
+    expect(screen.getByText('Password is required')).toBeInTheDocument()
+    expect(mock).toHaveBeenCalledTimes(1)
+  })
+
+  it('signs in: e-mail sent as username, welcome toast, redirect to /', async () => {
+    const mock = stubFetch({ 'GET /api/user': signedOut, 'POST /api/login': () => json(alice) })
+    const { router } = renderApp('/auth')
+    await userEvent.type(await screen.findByLabelText('Email'), 'alice@example.com')
+    await userEvent.type(screen.getByLabelText('Password'), 'secret1')
+    await userEvent.click(screen.getByRole('button', { name: 'Sign In' }))
+    expect(await screen.findByText('Login successful')).toBeInTheDocument()
+    expect(screen.getByText('Welcome back, alice@example.com!')).toBeInTheDocument()
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'))
+    expect(await screen.findByRole('button', { name: 'Account menu' })).toBeInTheDocument()
+    expect(bodyOf(mock, '/api/login')).toEqual({ username: 'alice@example.com', password: 'secret1' })
+  })
+
+  it("shows the server's message when login fails", async () => {
+    stubFetch({ 'GET /api/user': signedOut, 'POST /api/login': () => json({ message: 'Too many attempts' }, 429) })
+    renderApp('/auth')
+    await userEvent.type(await screen.findByLabelText('Email'), 'alice@example.com')
+    await userEvent.type(screen.getByLabelText('Password'), 'wrong')
+    await userEvent.click(screen.getByRole('button', { name: 'Sign In' }))
+    expect(await screen.findByText('Login failed')).toBeInTheDocument()
+    expect(screen.getByText('Too many attempts')).toBeInTheDocument()
+  })
+
+  it("falls back to 'Invalid username or password'", async () => {
+    stubFetch({ 'GET /api/user': signedOut, 'POST /api/login': () => new Response('', { status: 401 }) })
+    renderApp('/auth')
+    await userEvent.type(await screen.findByLabelText('Email'), 'alice@example.com')
+    await userEvent.type(screen.getByLabelText('Password'), 'wrong')
+    await userEvent.click(screen.getByRole('button', { name: 'Sign In' }))
+    expect(await screen.findByText('Invalid username or password')).toBeInTheDocument()
+  })
+
+  it('navigates the whole page to /auth/google', async () => {
+    stubFetch({ 'GET /api/user': signedOut })
+    const assign = vi.fn()
+    vi.spyOn(window, 'location', 'get').mockReturnValue({ ...window.location, assign })
+    renderApp('/auth')
+    await userEvent.click(await screen.findByRole('button', { name: 'Sign in with Google' }))
+    expect(assign).toHaveBeenCalledWith('/auth/google')
+  })
+})
+
+describe('register form', () => {
+  async function openRegister() {
+    await userEvent.click(await screen.findByRole('button', { name: 'Create a free account' }))
+    await screen.findByRole('button', { name: 'Create Account' })
+  }
+
+  it('switches back and forth', async () => {
+    stubFetch({ 'GET /api/user': signedOut })
+    renderApp('/auth')
+    await openRegister()
+    expect(screen.getByRole('button', { name: 'Sign up with Google' })).toBeInTheDocument()
+    await userEvent.click(screen.getByRole('button', { name: 'Sign In' }))
+    expect(await screen.findByRole('button', { name: 'Create a free account' })).toBeInTheDocument()
+  })
+
+  it('opens on ?mode=register', async () => {
+    stubFetch({ 'GET /api/user': signedOut })
+    renderApp('/auth?mode=register')
+    expect(await screen.findByRole('button', { name: 'Create Account' })).toBeInTheDocument()
+  })
+
+  it('validates e-mail and password length', async () => {
+    stubFetch({ 'GET /api/user': signedOut })
+    renderApp('/auth')
+    await openRegister()
+    await userEvent.type(screen.getByLabelText('Email'), 'nope')
+    await userEvent.type(screen.getByLabelText('Password'), '12345')
+    await userEvent.click(screen.getByRole('button', { name: 'Create Account' }))
+    expect(await screen.findByText('Invalid email address')).toBeInTheDocument()
+    expect(screen.getByText('Password must be at least 6 characters')).toBeInTheDocument()
+  })
+
+  it('registers with the full payload and welcomes the user', async () => {
+    const mock = stubFetch({ 'GET /api/user': signedOut, 'POST /api/register': () => json(alice, 201) })
+    const { router } = renderApp('/auth')
+    await openRegister()
+    await userEvent.type(screen.getByLabelText('Email'), 'alice@example.com')
+    await userEvent.type(screen.getByLabelText('Password'), 'secret1')
+    await userEvent.click(screen.getByRole('button', { name: 'Create Account' }))
+    expect(await screen.findByText('Registration successful')).toBeInTheDocument()
+    expect(screen.getByText('Welcome, alice@example.com!')).toBeInTheDocument()
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'))
+    expect(bodyOf(mock, '/api/register')).toEqual({
+      username: 'alice@example.com',
+      firstName: '',
+      lastName: '',
+      email: 'alice@example.com',
+      password: 'secret1',
+      confirmPassword: 'secret1',
+    })
+  })
+
+  it("shows the server's message when registration fails, else the fallback", async () => {
+    let answer = json({ message: 'Username already exists' }, 409)
+    stubFetch({ 'GET /api/user': signedOut, 'POST /api/register': () => answer })
+    renderApp('/auth?mode=register')
+    await userEvent.type(await screen.findByLabelText('Email'), 'alice@example.com')
+    await userEvent.type(screen.getByLabelText('Password'), 'secret1')
+    await userEvent.click(screen.getByRole('button', { name: 'Create Account' }))
+    expect(await screen.findByText('Registration failed')).toBeInTheDocument()
+    expect(screen.getByText('Username already exists')).toBeInTheDocument()
+
+    answer = new Response('', { status: 500 })
+    await userEvent.click(screen.getByRole('button', { name: 'Create Account' }))
+    expect(await screen.findByText('Failed to create account')).toBeInTheDocument()
+  })
+})
+
+describe('auth page', () => {
+  it('sends a signed-in user to /', async () => {
+    stubFetch({ 'GET /api/user': () => json(alice) })
+    const { router } = renderApp('/auth')
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'))
+  })
+
+  it.each([
+    ['unavailable', 'Google sign-in is not available'],
+    ['failed', 'Google sign-in failed'],
+  ])('explains ?google=%s', async (value, message) => {
+    stubFetch({ 'GET /api/user': signedOut })
+    renderApp(`/auth?google=${value}`)
+    expect(await screen.findByText(message)).toBeInTheDocument()
+  })
+})
