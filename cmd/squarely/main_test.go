@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"log/slog"
 	"net/http"
 	"regexp"
 	"strings"
@@ -134,4 +135,37 @@ func TestServeAndShutdown(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("server did not shut down")
 	}
+}
+
+func TestDeleteExpiredSessions(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		ctx := context.Background()
+		u := &store.User{Username: "s@example.com", Email: "s@example.com"}
+		if err := st.CreateUser(ctx, u); err != nil {
+			t.Fatal(err)
+		}
+		past := time.Now().Add(-time.Hour)
+		for id, expires := range map[string]time.Time{"expired": past, "live": time.Now().Add(time.Hour)} {
+			if err := st.CreateSession(ctx, &store.Session{ID: id, UserID: u.ID, CreatedAt: past.Add(-time.Hour), ExpiresAt: expires}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var logs syncBuffer
+		bg, cancel := context.WithCancel(ctx)
+		done := make(chan struct{})
+		go func() { deleteExpiredSessions(bg, st, slog.New(slog.NewTextHandler(&logs, nil))); close(done) }()
+		for deadline := time.Now().Add(5 * time.Second); !strings.Contains(logs.String(), "count=1"); time.Sleep(10 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("no deletion logged: %s", logs.String())
+			}
+		}
+		cancel()
+		<-done
+		if n, err := st.DeleteExpiredSessions(ctx, time.Now().Add(30*time.Minute)); err != nil || n != 0 {
+			t.Errorf("expired session left behind: %d, %v", n, err)
+		}
+		if _, err := st.SessionUser(ctx, "live", time.Now(), time.Hour); err != nil {
+			t.Errorf("live session removed: %v", err)
+		}
+	})
 }
