@@ -18,6 +18,7 @@ import (
 
 	"github.com/squarely/squarely/internal/auth"
 	"github.com/squarely/squarely/internal/config"
+	"github.com/squarely/squarely/internal/qrcli"
 	"github.com/squarely/squarely/internal/server"
 	"github.com/squarely/squarely/internal/store"
 )
@@ -25,6 +26,7 @@ import (
 const usage = `Usage:
   squarely [serve]               serve the web app and API (the default)
   squarely admin grant EMAIL     make the user with this e-mail an admin
+  squarely qr [flags] TEXT       write a QR code file (squarely qr -h)
   squarely -h                    show this help
 
 Settings come from environment variables (SQUARELY_ADDR, SQUARELY_DATA_DIR,
@@ -55,6 +57,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		if len(args) == 2 && args[0] == "grant" {
 			return adminGrant(ctx, args[1], getenv, stdout, stderr)
 		}
+	case "qr":
+		return qrcli.Run(args, os.Stdin, stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0
