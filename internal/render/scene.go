@@ -107,6 +107,9 @@ func Layout(m *qr.Matrix, s Style) (*Scene, error) {
 	if err != nil {
 		return nil, err
 	}
+	if v := MinVersion(s); m.Version < v {
+		return nil, &StyleError{"cornerShape", fmt.Sprintf("Rounded eyes need a code of version %d or more (encode with render.Encode)", v)}
+	}
 	if sc.pixels, err = pixelsField(s.Pixels); err != nil {
 		return nil, err
 	}
@@ -201,19 +204,21 @@ func Layout(m *qr.Matrix, s Style) (*Scene, error) {
 }
 
 // eyeRadii gives the corner radii of the outer ring, its hole and the
-// centre for the chosen shapes.
+// centre for the chosen shapes. "circle" is deliberately not a true
+// circle: zbar fits lines to the finder edges, and with true circles it
+// misses codes at some scales; these radii decoded at every scale tried.
 func eyeRadii(eyes, centers string) (outer, inner, center float32) {
 	switch eyes {
 	case ShapeCurveSquare:
-		outer, inner = 2.2, 1.4
+		outer, inner = 1.4, 0.8
 	case ShapeCircle:
-		outer, inner = 3.5, 2.5
+		outer, inner = 2.6, 1.6
 	}
 	switch centers {
 	case ShapeCurveSquare:
-		center = 0.9
+		center = 0.6
 	case ShapeCircle:
-		center = 1.5
+		center = 1.1
 	}
 	return outer, inner, center
 }

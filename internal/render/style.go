@@ -116,6 +116,29 @@ func RequiredLevel(s Style, requested qr.Level) qr.Level {
 	return requested
 }
 
+// MinVersion is the smallest symbol version the style is known to scan
+// at. Version 1 has no alignment pattern, so decoders (zbar) locate its
+// grid from the finder edges alone; rounding them loses codes.
+func MinVersion(s Style) int {
+	if (s.Eyes != "" && s.Eyes != ShapeSquare) || (s.EyeCenters != "" && s.EyeCenters != ShapeSquare) {
+		return 2
+	}
+	return 1
+}
+
+// Encode encodes data for the style: at level H when it has a logo (see
+// RequiredLevel) and at version 2 or more when its eyes are rounded (see
+// MinVersion).
+func Encode(data []byte, level qr.Level, s Style) (*qr.Matrix, error) {
+	opt := qr.Options{Level: RequiredLevel(s, level)}
+	m, err := qr.Encode(data, opt)
+	if err == nil && m.Version < MinVersion(s) {
+		opt.Version = MinVersion(s)
+		m, err = qr.Encode(data, opt)
+	}
+	return m, err
+}
+
 // ParseColor reads "#RRGGBB", "RRGGBB", "#RGB" or "RGB" (either case).
 func ParseColor(s string) (color.RGBA, error) {
 	h := s

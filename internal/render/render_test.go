@@ -1,0 +1,382 @@
+package render
+
+import (
+	"bytes"
+	"encoding/base64"
+	"errors"
+	"image"
+	"image/color"
+	"image/gif"
+	"image/jpeg"
+	"image/png"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/squarely/squarely/internal/qr"
+	"github.com/squarely/squarely/internal/testenv"
+)
+
+// testLogo is a logo with many colours and a transparent surround.
+func testLogo(n int) *image.NRGBA {
+	img := image.NewNRGBA(image.Rect(0, 0, n, n))
+	for y := range n {
+		for x := range n {
+			dx, dy := float64(x)-float64(n)/2+0.5, float64(y)-float64(n)/2+0.5
+			a := uint8(255)
+			if math.Hypot(dx, dy) > float64(n)/2 {
+				a = 0
+			}
+			img.SetNRGBA(x, y, color.NRGBA{uint8(x * 255 / n), uint8(y * 255 / n), uint8(128 + 127*math.Sin(math.Atan2(dy, dx))), a})
+		}
+	}
+	return img
+}
+
+func logoPNG(t testing.TB) []byte {
+	var b bytes.Buffer
+	if err := png.Encode(&b, testLogo(120)); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func encode(t testing.TB, data string, l qr.Level, s Style) *qr.Matrix {
+	t.Helper()
+	m, err := Encode([]byte(data), l, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func layout(t testing.TB, m *qr.Matrix, s Style) *Scene {
+	t.Helper()
+	sc, err := Layout(m, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
+func svgOf(t testing.TB, sc *Scene) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := sc.WriteSVG(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+func pngOf(t testing.TB, sc *Scene) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := sc.WritePNG(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func pdfOf(t testing.TB, sc *Scene) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := sc.WritePDF(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+var styled = Style{Dots: ShapeRounded, Eyes: ShapeCircle, EyeCenters: ShapeCurveSquare, Gradient: "#0000AA"}
+
+func TestPNGExactDimensions(t *testing.T) {
+	m := encode(t, "https://example.com/a", qr.M, Style{})
+	for _, s := range []Style{{}, styled} {
+		for _, px := range []int{66, 100, 255, 320, 960, 1001} {
+			s.Pixels = px
+			cfg, err := png.DecodeConfig(bytes.NewReader(pngOf(t, layout(t, m, s))))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.Width != px || cfg.Height != px {
+				t.Errorf("style %+v: %d px gave %d×%d", s, px, cfg.Width, cfg.Height)
+			}
+		}
+	}
+}
+
+func TestPNGTooSmallForTheCode(t *testing.T) {
+	m := encode(t, strings.Repeat("x", 500), qr.M, Style{}) // a big symbol
+	sc := layout(t, m, Style{Pixels: 60})
+	var se *StyleError
+	if err := sc.WritePNG(&bytes.Buffer{}); !errors.As(err, &se) || se.Field != "size" {
+		t.Fatalf("got %v, want a size StyleError", err)
+	}
+}
+
+func TestFrameDimensions(t *testing.T) {
+	m := encode(t, "https://example.com/a", qr.M, Style{})
+	frame := Frame{Enabled: true}
+	for _, c := range []struct{ px, w, h int }{{320, 384, 416}, {960, 1152, 1248}, {192, 230, 250}} {
+		sc := layout(t, m, Style{Pixels: c.px, Frame: frame})
+		cfg, err := png.DecodeConfig(bytes.NewReader(pngOf(t, sc)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg.Width != c.w || cfg.Height != c.h {
+			t.Errorf("%d px with a frame: PNG %d×%d, want %d×%d", c.px, cfg.Width, cfg.Height, c.w, c.h)
+		}
+		svg := svgOf(t, sc)
+		if want := `width="` + strconv.Itoa(c.w) + `" height="` + strconv.Itoa(c.h) + `"`; !strings.Contains(svg, want) {
+			t.Errorf("%d px with a frame: SVG lacks %s", c.px, want)
+		}
+		if !strings.Contains(svg, ">SCAN ME</text>") {
+			t.Errorf("SVG lacks the default frame text")
+		}
+	}
+	// PDF: the page grows by the same proportions.
+	sc := layout(t, m, Style{Points: 200, Frame: frame})
+	box := regexp.MustCompile(`/MediaBox \[0 0 ([0-9.]+) ([0-9.]+)\]`).FindSubmatch(pdfOf(t, sc))
+	if box == nil {
+		t.Fatal("no MediaBox")
+	}
+	w, _ := strconv.ParseFloat(string(box[1]), 64)
+	h, _ := strconv.ParseFloat(string(box[2]), 64)
+	if math.Abs(w-240) > 0.01 || math.Abs(h-260) > 0.01 {
+		t.Errorf("PDF page %v×%v, want 240×260", w, h)
+	}
+}
+
+func TestSVGHasNoClipOrMaskAndEmbedsTheLogo(t *testing.T) {
+	s := styled
+	s.Logo = logoPNG(t)
+	s.Frame = Frame{Enabled: true, Text: `Scan <me> & "go"`}
+	sc := layout(t, encode(t, "https://example.com/a", qr.M, s), s)
+	svg := svgOf(t, sc)
+	for _, bad := range []string{"clip-path", "clipPath", "mask"} {
+		if strings.Contains(svg, bad) {
+			t.Errorf("SVG contains %q", bad)
+		}
+	}
+	for _, attr := range []string{` href="data:image/png;base64,`, ` xlink:href="data:image/png;base64,`} {
+		i := strings.Index(svg, attr)
+		if i < 0 {
+			t.Fatalf("SVG lacks %s", attr)
+		}
+		data := svg[i+len(attr):]
+		data = data[:strings.IndexByte(data, '"')]
+		raw, err := base64.StdEncoding.DecodeString(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(bytes.NewReader(raw))
+		if err != nil || img.Bounds().Dx() != 120 {
+			t.Fatalf("embedded logo: %v, %v", err, img)
+		}
+	}
+	if !strings.Contains(svg, "<linearGradient") || !strings.Contains(svg, "Scan &lt;me&gt; &amp; &#34;go&#34;</text>") {
+		t.Errorf("SVG lacks the gradient or the escaped frame text:\n%s", svg[:min(len(svg), 2000)])
+	}
+}
+
+func TestEyeColorsDefaultToTheForeground(t *testing.T) {
+	m := encode(t, "https://example.com/a", qr.M, Style{})
+	sc := layout(t, m, Style{Foreground: "#123456"})
+	fill := regexp.MustCompile(`<path fill="([^"]+)"`)
+	var fills []string
+	for _, f := range fill.FindAllStringSubmatch(svgOf(t, sc), -1) {
+		fills = append(fills, f[1])
+	}
+	// Background, dots, eye rings, eye centres.
+	if want := []string{"#FFFFFF", "#123456", "#123456", "#123456"}; strings.Join(fills, ",") != strings.Join(want, ",") {
+		t.Errorf("fills %v, want %v", fills, want)
+	}
+	sc = layout(t, m, Style{Foreground: "#123456", EyeColor: "#AA0000", EyeCenterColor: "#00"+"5500"})
+	fills = fills[:0]
+	for _, f := range fill.FindAllStringSubmatch(svgOf(t, sc), -1) {
+		fills = append(fills, f[1])
+	}
+	if want := []string{"#FFFFFF", "#123456", "#AA0000", "#005500"}; strings.Join(fills, ",") != strings.Join(want, ",") {
+		t.Errorf("fills %v, want %v", fills, want)
+	}
+	// With a gradient, eyes without their own colour follow the gradient.
+	sc = layout(t, m, Style{Gradient: "#0000AA"})
+	if n := strings.Count(svgOf(t, sc), `fill="url(#`); n != 3 {
+		t.Errorf("%d paths use the gradient, want 3 (dots, rings, centres)", n)
+	}
+}
+
+func TestRefusedStyles(t *testing.T) {
+	m := encode(t, "https://example.com/a", qr.M, Style{})
+	mH := encode(t, "https://example.com/a", qr.H, Style{})
+	v1 := encode(t, "hi", qr.L, Style{})
+	cases := []struct {
+		name  string
+		m     *qr.Matrix
+		s     Style
+		field string
+		text  string
+	}{
+		{"low contrast", m, Style{Foreground: "#AAAAAA"}, "fgColor", "contrast"},
+		{"inverted", m, Style{Foreground: "#FFFFFF", Background: "#000000"}, "fgColor", "Inverted colours: the code must be darker than its background for enough contrast"},
+		{"inverted but both dark", m, Style{Foreground: "#222222", Background: "#111111"}, "fgColor", "contrast"},
+		{"low contrast gradient", m, Style{Gradient: "#CCCCCC"}, "gradientColor", "contrast"},
+		{"light gradient on dark", m, Style{Foreground: "#000000", Background: "#777777", Gradient: "#FFFFFF"}, "gradientColor", "Inverted"},
+		{"low contrast eye", m, Style{EyeColor: "#DDDDDD"}, "outerCornerColor", "contrast"},
+		{"low contrast eye centre", m, Style{EyeCenterColor: "#EEEEEE"}, "innerCornerColor", "contrast"},
+		{"bad foreground", m, Style{Foreground: "black"}, "fgColor", "hex"},
+		{"bad background", m, Style{Background: "#12345"}, "bgColor", "hex"},
+		{"bad frame colour", m, Style{Frame: Frame{Enabled: true, Color: "#xyz"}}, "frameColor", "hex"},
+		{"bad frame text colour", m, Style{Frame: Frame{Enabled: true, TextColor: "white"}}, "frameTextColor", "hex"},
+		{"unknown dots", m, Style{Dots: "star"}, "dotShape", "star"},
+		{"unknown eyes", m, Style{Eyes: "rounded"}, "cornerShape", "rounded"},
+		{"unknown eye centres", m, Style{EyeCenters: "diamond"}, "innerCornerShape", "diamond"},
+		{"unknown frame style", m, Style{Frame: Frame{Enabled: true, Style: "fancy"}}, "frameStyle", "fancy"},
+		{"frame text too long", m, Style{Frame: Frame{Enabled: true, Text: strings.Repeat("A", 41)}}, "frameText", "40"},
+		{"logo below H", m, Style{Logo: logoPNG(t)}, "logo", "level H"},
+		{"logo not an image", mH, Style{Logo: []byte("%PDF-1.4 not an image")}, "logo", "PNG, JPEG, GIF or WebP"},
+		{"unknown logo size", mH, Style{Logo: logoPNG(t), LogoSize: "huge"}, "logoSize", "huge"},
+		{"pixels too large", m, Style{Pixels: 5000}, "size", "pixels"},
+		{"pixels negative", m, Style{Pixels: -3}, "size", "pixels"},
+		{"points too small", m, Style{Points: 10}, "size", "points"},
+		{"points not a number", m, Style{Points: math.NaN()}, "size", "points"},
+		{"rounded eyes on version 1", v1, Style{Eyes: ShapeCircle}, "cornerShape", "version 2"},
+	}
+	for _, c := range cases {
+		_, err := Layout(c.m, c.s)
+		var se *StyleError
+		if !errors.As(err, &se) {
+			t.Errorf("%s: got %v, want a *StyleError", c.name, err)
+			continue
+		}
+		if se.Field != c.field || !strings.Contains(se.Message, c.text) {
+			t.Errorf("%s: got %q / %q, want field %q and a message containing %q", c.name, se.Field, se.Message, c.field, c.text)
+		}
+	}
+}
+
+func TestLogoFormats(t *testing.T) {
+	logo := testLogo(64)
+	webp, err := os.ReadFile("testdata/logo.webp") // made with cwebp from a testLogo-like PNG
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pngB, jpgB, gifB bytes.Buffer
+	if err := png.Encode(&pngB, logo); err != nil {
+		t.Fatal(err)
+	}
+	if err := jpeg.Encode(&jpgB, logo, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := gif.Encode(&gifB, logo, nil); err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string][]byte{"png": pngB.Bytes(), "jpeg": jpgB.Bytes(), "gif": gifB.Bytes(), "webp": webp} {
+		img, err := decodeLogo(data)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if b := img.Bounds(); b.Dx() == 0 || b.Dx() != b.Dy() {
+			t.Errorf("%s: decoded %v", name, b)
+		}
+		// The centre is opaque and colourful, so the decoder really read it.
+		c := img.NRGBAAt(img.Bounds().Dx()/2, img.Bounds().Dy()/2)
+		if c.A < 200 || (c.R == c.G && c.G == c.B) {
+			t.Errorf("%s: centre pixel %v", name, c)
+		}
+	}
+	// Large logos are resampled so SVG and PDF stay small.
+	var big bytes.Buffer
+	if err := png.Encode(&big, testLogo(1500)); err != nil {
+		t.Fatal(err)
+	}
+	img, err := decodeLogo(big.Bytes())
+	if err != nil || img.Bounds().Dx() != logoMaxSide {
+		t.Errorf("big logo: %v, %v", img.Bounds(), err)
+	}
+}
+
+func TestPDFParsesAndSVGRenders(t *testing.T) {
+	pdftoppm := testenv.Command(t, "pdftoppm")
+	rsvg := testenv.Command(t, "rsvg-convert")
+	dir := t.TempDir()
+	s := styled
+	s.Logo = logoPNG(t)
+	s.Frame = Frame{Enabled: true, Text: "Scan (me) \\ café"}
+	for i, st := range []Style{{}, s} {
+		sc := layout(t, encode(t, "https://example.com/a", qr.M, st), st)
+		pdf := filepath.Join(dir, strconv.Itoa(i)+".pdf")
+		svg := filepath.Join(dir, strconv.Itoa(i)+".svg")
+		if err := os.WriteFile(pdf, pdfOf(t, sc), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(svg, []byte(svgOf(t, sc)), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		// pdftoppm reports xref or syntax trouble on stderr even when it
+		// manages to render, so stderr must stay empty.
+		cmd := exec.Command(pdftoppm, "-png", "-r", "72", "-singlefile", pdf, filepath.Join(dir, "pdf"))
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Run(); err != nil || stderr.Len() > 0 {
+			t.Errorf("pdftoppm: %v %s", err, stderr.String())
+		}
+		out, err := exec.Command(rsvg, "-w", "300", svg).Output()
+		if err != nil {
+			t.Fatalf("rsvg-convert: %v", err)
+		}
+		if cfg, err := png.DecodeConfig(bytes.NewReader(out)); err != nil || cfg.Width != 300 {
+			t.Errorf("rsvg-convert output: %v %v", cfg, err)
+		}
+	}
+}
+
+func TestPDFCrossReferenceOffsets(t *testing.T) {
+	s := styled
+	s.Logo = logoPNG(t)
+	s.Frame = Frame{Enabled: true}
+	pdf := pdfOf(t, layout(t, encode(t, "https://example.com/a", qr.M, s), s))
+	start := regexp.MustCompile(`startxref\n(\d+)\n%%EOF\n$`).FindSubmatch(pdf)
+	if start == nil {
+		t.Fatal("no startxref at the end")
+	}
+	off, _ := strconv.Atoi(string(start[1]))
+	if !bytes.HasPrefix(pdf[off:], []byte("xref\n0 ")) {
+		t.Fatalf("startxref %d does not point at the xref table", off)
+	}
+	entries := regexp.MustCompile(`(\d{10}) 00000 n \n`).FindAllSubmatch(pdf[off:], -1)
+	if len(entries) < 5 {
+		t.Fatalf("only %d xref entries", len(entries))
+	}
+	for i, e := range entries {
+		o, _ := strconv.Atoi(string(e[1]))
+		if want := strconv.Itoa(i+1) + " 0 obj\n"; !bytes.HasPrefix(pdf[o:], []byte(want)) {
+			t.Errorf("xref entry %d points at %q", i+1, pdf[o:min(len(pdf), o+12)])
+		}
+	}
+}
+
+func TestPlainPNGIsTwoColours(t *testing.T) {
+	m := encode(t, "https://example.com/a", qr.M, Style{})
+	img, err := png.Decode(bytes.NewReader(pngOf(t, layout(t, m, Style{Foreground: "#112233", Pixels: 330}))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, ok := img.(*image.Paletted)
+	if !ok || len(p.Palette) != 2 {
+		t.Fatalf("plain code decoded as %T", img)
+	}
+	// Module (0,0) is dark (finder corner); the quiet zone is background.
+	s := 330.0 / float64(m.Size+2*QuietZone)
+	if c := p.At(int(s*4.5), int(s*4.5)); c != (color.RGBA{0x11, 0x22, 0x33, 0xff}) {
+		t.Errorf("finder corner is %v", c)
+	}
+	if c := p.At(int(s*2), int(s*2)); c != (color.RGBA{0xff, 0xff, 0xff, 0xff}) {
+		t.Errorf("quiet zone is %v", c)
+	}
+}
