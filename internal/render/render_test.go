@@ -195,7 +195,7 @@ func TestEyeColorsDefaultToTheForeground(t *testing.T) {
 	if want := []string{"#FFFFFF", "#123456", "#123456", "#123456"}; strings.Join(fills, ",") != strings.Join(want, ",") {
 		t.Errorf("fills %v, want %v", fills, want)
 	}
-	sc = layout(t, m, Style{Foreground: "#123456", EyeColor: "#AA0000", EyeCenterColor: "#00"+"5500"})
+	sc = layout(t, m, Style{Foreground: "#123456", EyeColor: "#AA0000", EyeCenterColor: "#00" + "5500"})
 	fills = fills[:0]
 	for _, f := range fill.FindAllStringSubmatch(svgOf(t, sc), -1) {
 		fills = append(fills, f[1])
