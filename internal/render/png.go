@@ -47,13 +47,21 @@ func (sc *Scene) WritePNG(w io.Writer) error {
 // decoders do not mind); styled codes are anti-aliased.
 func (sc *Scene) Image() (image.Image, error) {
 	s, pw, ph := sc.pixelScale()
-	if s < minPixelsPerModule {
-		return nil, &StyleError{"size", fmt.Sprintf("The image must be at least %d pixels for this code", minPixelsPerModule*sc.n)}
+	if need := sc.minPixels(); sc.pixels < need {
+		return nil, &StyleError{"size", fmt.Sprintf("The image must be at least %d pixels for this code", need)}
 	}
 	if sc.plain {
 		return sc.paletted(pw), nil
 	}
 	return sc.rasterise(s, pw, ph)
+}
+
+// minPixels is the smallest PNG size that still scans.
+func (sc *Scene) minPixels() int {
+	if sc.plain {
+		return minPixelsPerModule * sc.n
+	}
+	return minStyledPixels * sc.n
 }
 
 func (sc *Scene) paletted(px int) *image.Paletted {

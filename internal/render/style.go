@@ -52,7 +52,8 @@ const (
 	maxLogoBytes          = 5 << 20        // uploads beyond this are not logos
 	maxLogoPixels         = 4096 * 4096    // refuse decompression bombs before decoding
 	logoMaxSide           = 512            // logos are resampled to at most this many pixels a side
-	minPixelsPerModule    = 2              // PNG: below this decoders cannot separate modules
+	minPixelsPerModule    = 2              // PNG of a plain code (crisp modules): below this decoders cannot separate modules
+	minStyledPixels       = 4              // PNG of a styled (anti-aliased) code: shapes need a few pixels
 	frameExtraW           = 64.0 / 320     // the frame adds 64 px wide at 320 px
 	frameExtraH           = 96.0 / 320     // and 96 px high
 	framePad              = 16.0 / 320     // white inner padding around the code
