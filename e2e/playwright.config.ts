@@ -1,0 +1,50 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { defineConfig } from '@playwright/test'
+
+// The tests drive the real binary (built by `make build`) over a database
+// that starts empty on every run.
+const addr = '127.0.0.1:18080'
+const baseURL = `http://${addr}`
+const dataDir = mkdtempSync(join(tmpdir(), 'squarely-e2e-'))
+
+export default defineConfig({
+  testDir: './tests',
+  forbidOnly: true,
+  retries: 0,
+  workers: 1,
+  reporter: 'list',
+  use: {
+    baseURL,
+    screenshot: 'only-on-failure',
+    trace: 'off',
+    // Debian's Chromium: the project never downloads browser builds.
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
+  webServer: {
+    command: '../bin/squarely',
+    url: `${baseURL}/`,
+    reuseExistingServer: false,
+    timeout: 30_000,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: {
+      SQUARELY_ADDR: addr,
+      SQUARELY_DATA_DIR: dataDir,
+      SQUARELY_BASE_URL: baseURL,
+    },
+  },
+})

@@ -1,0 +1,80 @@
+import { expect, test, type Page } from '@playwright/test'
+
+const password = 'e2e-secret-1'
+
+function uniqueEmail() {
+  return `e2e-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`
+}
+
+async function openAccountMenu(page: Page) {
+  await page.getByRole('button', { name: 'Account menu' }).click()
+  return page.getByRole('menu')
+}
+
+async function register(page: Page, email: string) {
+  await page.goto('/auth')
+  await page.getByRole('button', { name: 'Create a free account' }).click()
+  await page.getByLabel('Email', { exact: true }).fill(email)
+  await page.getByLabel('Password', { exact: true }).fill(password)
+  await page.getByRole('button', { name: 'Create Account' }).click()
+}
+
+test('register, log out and log in again', async ({ page }) => {
+  const email = uniqueEmail()
+  await register(page, email)
+  await expect(page.getByText('Registration successful', { exact: true })).toBeVisible()
+  await expect(page).toHaveURL('/')
+  await expect(page.getByRole('heading', { name: 'My QR Codes' })).toBeVisible()
+
+  let menu = await openAccountMenu(page)
+  await expect(menu.getByText(email)).toBeVisible()
+  await menu.getByRole('menuitem', { name: 'Log out' }).click()
+  await expect(page.getByText('You have been successfully logged out', { exact: true })).toBeVisible()
+  await expect(page.getByRole('link', { name: 'Log in' })).toBeVisible()
+
+  // The session is gone on the server too: a reload stays signed out.
+  await page.reload()
+  await expect(page.getByRole('link', { name: 'Log in' })).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Account menu' })).toHaveCount(0)
+
+  await page.getByRole('link', { name: 'Log in' }).click()
+  await page.getByLabel('Email', { exact: true }).fill(email)
+  await page.getByLabel('Password', { exact: true }).fill(password)
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click()
+  await expect(page.getByText(`Welcome back, ${email}!`, { exact: true })).toBeVisible()
+  await expect(page).toHaveURL('/')
+
+  // And the new session survives a reload.
+  await page.reload()
+  menu = await openAccountMenu(page)
+  await expect(menu.getByText(email)).toBeVisible()
+})
+
+test('a wrong password shows the Login failed toast', async ({ page }) => {
+  const email = uniqueEmail()
+  await register(page, email)
+  await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible()
+  const menu = await openAccountMenu(page)
+  await menu.getByRole('menuitem', { name: 'Log out' }).click()
+  await expect(page.getByRole('link', { name: 'Log in' })).toBeVisible()
+
+  await page.goto('/auth')
+  await page.getByLabel('Email', { exact: true }).fill(email)
+  await page.getByLabel('Password', { exact: true }).fill('not-the-password')
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click()
+  await expect(page.getByText('Login failed', { exact: true })).toBeVisible()
+  await expect(page).toHaveURL('/auth')
+  await expect(page.getByRole('button', { name: 'Account menu' })).toHaveCount(0)
+})
+
+test('registering an e-mail twice shows the server message', async ({ page, browser }) => {
+  const email = uniqueEmail()
+  await register(page, email)
+  await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible()
+
+  const other = await browser.newPage()
+  await register(other, email)
+  await expect(other.getByText('Registration failed', { exact: true })).toBeVisible()
+  await expect(other.getByText('An account with this email already exists', { exact: true })).toBeVisible()
+  await other.close()
+})

@@ -1,0 +1,29 @@
+import { expect, test } from '@playwright/test'
+
+for (const path of ['/dashboard', '/account-settings', '/bulk-generation', '/newsletter', '/white-label-admin']) {
+  test(`${path} sends a visitor to /auth`, async ({ page }) => {
+    await page.goto(path)
+    await expect(page).toHaveURL('/auth')
+    await expect(page.getByRole('button', { name: 'Sign In', exact: true })).toBeVisible()
+    await expect(page).toHaveTitle('Login - Squarely')
+  })
+}
+
+test('an unknown path shows the not-found page', async ({ page }) => {
+  await page.goto('/no/such/page')
+  await expect(page.getByRole('heading', { name: '404 Page Not Found' })).toBeVisible()
+  await expect(page.getByText('Did you forget to add the page to the router?')).toBeVisible()
+})
+
+test('paths match case-insensitively', async ({ page }) => {
+  await page.goto('/AUTH')
+  await expect(page.getByRole('button', { name: 'Sign In', exact: true })).toBeVisible()
+})
+
+test('the landing page shows the marketing claims and an honest generator section', async ({ page }) => {
+  await page.goto('/')
+  for (const claim of ['10M+', '50K+', '99.9%', '24/7']) {
+    await expect(page.getByText(claim, { exact: true })).toBeVisible()
+  }
+  await expect(page.locator('#qr-generator')).toContainText('Coming soon')
+})
