@@ -1,0 +1,250 @@
+// Package codes is the glue between the generator's form and the renderer:
+// the flat style fields the API carries (docs/API.md "Style fields"), their
+// checks and defaults, and one call that encodes, lays out and writes a
+// code. The generator, saved codes and dynamic codes all render through it,
+// so a preview, a download and a saved code cannot disagree.
+package codes
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/squarely/squarely/internal/qr"
+	"github.com/squarely/squarely/internal/render"
+)
+
+// Style is the style fields of a request, under their API names. Empty
+// fields take the defaults of docs/API.md; Normalize fills them in.
+type Style struct {
+	FgColor          string `json:"fgColor"`
+	BgColor          string `json:"bgColor"`
+	GradientColor    string `json:"gradientColor"`
+	DotShape         string `json:"dotShape"`
+	CornerShape      string `json:"cornerShape"`
+	InnerCornerShape string `json:"innerCornerShape"`
+	OuterCornerColor string `json:"outerCornerColor"`
+	InnerCornerColor string `json:"innerCornerColor"`
+	LogoSize         string `json:"logoSize"`
+	EnableFrame      bool   `json:"enableFrame"`
+	FrameText        string `json:"frameText"`
+	FrameColor       string `json:"frameColor"`
+	FrameTextColor   string `json:"frameTextColor"`
+	FrameStyle       string `json:"frameStyle"`
+}
+
+// FormStyle reads the style fields from a form (multipart or URL-encoded),
+// where enableFrame is "true" or "false" ("on" and "1" count as true, as
+// checkboxes send them). A bad enableFrame is a *render.StyleError.
+func FormStyle(get func(string) string) (Style, error) {
+	s := Style{
+		FgColor:          get("fgColor"),
+		BgColor:          get("bgColor"),
+		GradientColor:    get("gradientColor"),
+		DotShape:         get("dotShape"),
+		CornerShape:      get("cornerShape"),
+		InnerCornerShape: get("innerCornerShape"),
+		OuterCornerColor: get("outerCornerColor"),
+		InnerCornerColor: get("innerCornerColor"),
+		LogoSize:         get("logoSize"),
+		FrameText:        get("frameText"),
+		FrameColor:       get("frameColor"),
+		FrameTextColor:   get("frameTextColor"),
+		FrameStyle:       get("frameStyle"),
+	}
+	var err error
+	s.EnableFrame, err = FormBool(get("enableFrame"))
+	if err != nil {
+		return s, &render.StyleError{Field: "enableFrame", Message: "enableFrame must be true or false"}
+	}
+	return s, nil
+}
+
+// FormBool reads a boolean form value: "" is false.
+func FormBool(v string) (bool, error) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "", "false", "0", "off":
+		return false, nil
+	case "true", "1", "on":
+		return true, nil
+	}
+	return false, strconv.ErrSyntax
+}
+
+// Allowed values, the default first.
+var (
+	dotShapes   = []string{render.ShapeSquare, render.ShapeCircle, render.ShapeRounded}
+	eyeShapes   = []string{render.ShapeSquare, render.ShapeCurveSquare, render.ShapeCircle}
+	logoSizes   = []string{render.LogoMedium, render.LogoSmall, render.LogoLarge}
+	frameStyles = []string{render.FrameRounded, render.FrameSquare}
+)
+
+// maxFrameText matches the renderer's limit on frame text, in characters.
+const maxFrameText = 40
+
+// Normalize checks every field, used or not (a saved code must not hold
+// values the renderer would refuse later), and returns the style with
+// defaults filled in and colours as upper-case #RRGGBB, the way codes are
+// stored and shown. Problems are *render.StyleError, named by field.
+func (s Style) Normalize() (Style, error) {
+	var err error
+	color := func(field string, v *string, def string) {
+		if err != nil {
+			return
+		}
+		*v = strings.TrimSpace(*v)
+		if *v == "" {
+			*v = def
+		}
+		if *v == "" {
+			return
+		}
+		c, perr := render.ParseColor(*v)
+		if perr != nil {
+			err = &render.StyleError{Field: field, Message: "Please enter a colour like #1A2B3C"}
+			return
+		}
+		*v = fmt.Sprintf("#%02X%02X%02X", c.R, c.G, c.B)
+	}
+	choice := func(field string, v *string, allowed []string) {
+		if err != nil {
+			return
+		}
+		*v = strings.TrimSpace(*v)
+		if *v == "" {
+			*v = allowed[0]
+		}
+		if !slices.Contains(allowed, *v) {
+			err = &render.StyleError{Field: field, Message: fmt.Sprintf("%s must be one of %s", field, strings.Join(allowed, ", "))}
+		}
+	}
+	color("fgColor", &s.FgColor, render.DefaultForeground)
+	color("bgColor", &s.BgColor, render.DefaultBackground)
+	color("gradientColor", &s.GradientColor, "")
+	color("outerCornerColor", &s.OuterCornerColor, "")
+	color("innerCornerColor", &s.InnerCornerColor, "")
+	color("frameColor", &s.FrameColor, render.DefaultFrameColor)
+	color("frameTextColor", &s.FrameTextColor, render.DefaultFrameTextColor)
+	choice("dotShape", &s.DotShape, dotShapes)
+	choice("cornerShape", &s.CornerShape, eyeShapes)
+	choice("innerCornerShape", &s.InnerCornerShape, eyeShapes)
+	choice("logoSize", &s.LogoSize, logoSizes)
+	choice("frameStyle", &s.FrameStyle, frameStyles)
+	if err != nil {
+		return s, err
+	}
+	s.FrameText = strings.TrimSpace(s.FrameText)
+	if s.FrameText == "" {
+		s.FrameText = render.DefaultFrameText
+	}
+	if n := len([]rune(s.FrameText)); n > maxFrameText {
+		return s, &render.StyleError{Field: "frameText", Message: fmt.Sprintf("Frame text must be at most %d characters", maxFrameText)}
+	}
+	return s, nil
+}
+
+// Render maps the fields onto the renderer's style, with an optional logo
+// image and the pixel size of the code part (0 = the renderer's 960).
+func (s Style) Render(logo []byte, pixels int) render.Style {
+	return render.Style{
+		Foreground:     s.FgColor,
+		Background:     s.BgColor,
+		Gradient:       s.GradientColor,
+		Dots:           s.DotShape,
+		Eyes:           s.CornerShape,
+		EyeCenters:     s.InnerCornerShape,
+		EyeColor:       s.OuterCornerColor,
+		EyeCenterColor: s.InnerCornerColor,
+		Logo:           logo,
+		LogoSize:       s.LogoSize,
+		Frame: render.Frame{
+			Enabled:   s.EnableFrame,
+			Text:      s.FrameText,
+			Color:     s.FrameColor,
+			TextColor: s.FrameTextColor,
+			Style:     s.FrameStyle,
+		},
+		Pixels: pixels,
+	}
+}
+
+// Format is an image format the product writes.
+type Format string
+
+const (
+	PNG Format = "png"
+	SVG Format = "svg"
+	PDF Format = "pdf"
+)
+
+// ParseFormat reads "png", "svg" or "pdf" (any case).
+func ParseFormat(s string) (Format, bool) {
+	f := Format(strings.ToLower(strings.TrimSpace(s)))
+	return f, f == PNG || f == SVG || f == PDF
+}
+
+// ContentType is the media type of files in format f.
+func (f Format) ContentType() string {
+	switch f {
+	case SVG:
+		return "image/svg+xml"
+	case PDF:
+		return "application/pdf"
+	}
+	return "image/png"
+}
+
+// Options says how to write a code.
+type Options struct {
+	Format Format   // default PNG
+	Level  qr.Level // requested error correction; a logo raises it to H
+	Pixels int      // size of the code part in pixels for PNG and SVG; 0 = 960
+	Logo   []byte   // PNG, JPEG, GIF or WebP, or nil
+}
+
+// PreviewPixels is the generator's medium preview size; downloads are
+// DownloadScale times larger (spec 01 §9: scale factor 3).
+const (
+	PreviewPixels = 320
+	DownloadScale = 3
+)
+
+// Write encodes data, lays it out with s (see Normalize) and writes the
+// image to w. Nothing is written when the code is refused. Errors the user
+// can fix are recognised by Refusal.
+func Write(w io.Writer, data string, s Style, opt Options) error {
+	rs := s.Render(opt.Logo, opt.Pixels)
+	m, err := render.Encode([]byte(data), opt.Level, rs)
+	if err != nil {
+		return err
+	}
+	scene, err := render.Layout(m, rs)
+	if err != nil {
+		return err
+	}
+	switch opt.Format {
+	case SVG:
+		return scene.WriteSVG(w)
+	case PDF:
+		return scene.WritePDF(w)
+	}
+	return scene.WritePNG(w)
+}
+
+// Refusal reports whether err (from Normalize, FormStyle or Write) is the
+// user's to fix, and if so the form field it concerns ("data" for what the
+// encoder refuses) and the message to show.
+func Refusal(err error) (field, message string, ok bool) {
+	if se, isStyle := errors.AsType[*render.StyleError](err); isStyle {
+		return se.Field, se.Message, true
+	}
+	for _, e := range []error{qr.ErrNoInput, qr.ErrTooBig, qr.ErrInvalidVersion} {
+		if errors.Is(err, e) {
+			return "data", e.Error(), true
+		}
+	}
+	return "", "", false
+}
