@@ -1,6 +1,7 @@
 package qr
 
 import (
+	"encoding/binary"
 	"errors"
 	"math"
 	"math/bits"
@@ -85,10 +86,9 @@ func chooseVersion(data []byte, opt Options, eci bool, from []uint8, segs []segm
 	}
 	// Widths of the count fields grow with the version group, so the first
 	// group with a version that fits has the smallest such version.
-	first := 1
+	first, least := 1, header+lowerBound(data)
 	for g, last := range groupLast {
-		// No segmentation is shorter than all digits without headers.
-		if header+(len(data)*10+2)/3 <= 8*dataCodewords(last, opt.Level) {
+		if least <= 8*dataCodewords(last, opt.Level) {
 			var bits int
 			segs, bits = segmentize(data, g, from, segs)
 			for v := first; v <= last; v++ {
@@ -169,13 +169,38 @@ func build(data []byte, segs []segment, eci bool, v int, opt Options) *Matrix {
 	mat := &Matrix{Version: v, Level: l, Mask: bestMask, Size: t.size, cells: make([]byte, t.size*t.size)}
 	copy(mat.cells, t.roles)
 	for y := range t.size {
-		line := best[y*t.nw : (y+1)*t.nw]
-		cells := mat.cells[y*t.size : (y+1)*t.size]
-		for x := range cells {
-			cells[x] |= byte(line[(x+pad)/64] >> ((x + pad) % 64) & 1)
-		}
+		unpackLine(mat.cells[y*t.size:(y+1)*t.size], best[y*t.nw:(y+1)*t.nw])
 	}
 	return mat
+}
+
+// spread[b] has byte k set to bit k of b.
+var spread = func() (s [256]uint64) {
+	for b := range 256 {
+		for k := range 8 {
+			s[b] |= uint64(b>>k&1) << (8 * k)
+		}
+	}
+	return s
+}()
+
+// unpackLine sets bit 0 of cells[x] to the colour of module x of a packed
+// line, eight modules at a time.
+func unpackLine(cells []byte, line []uint64) {
+	x := 0
+	for ; x+8 <= len(cells); x += 8 {
+		off := x + pad
+		w, s := off/64, off%64
+		b := line[w] >> s
+		if s > 56 {
+			b |= line[w+1] << (64 - s)
+		}
+		c := cells[x : x+8]
+		binary.LittleEndian.PutUint64(c, binary.LittleEndian.Uint64(c)|spread[byte(b)])
+	}
+	for ; x < len(cells); x++ {
+		cells[x] |= byte(line[(x+pad)/64] >> ((x + pad) % 64) & 1)
+	}
 }
 
 // interleave computes the error correction codewords of each block of data

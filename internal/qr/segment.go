@@ -58,6 +58,20 @@ var alnumValue = func() (v [256]uint8) {
 	return v
 }()
 
+// charCost is the cost in sixths of a bit of a character of each class in
+// the cheapest mode that holds it.
+var charCost = [3]int{48, 33, 20}
+
+// lowerBound is a length in bits that no segmentation of data can beat:
+// every character in its cheapest mode, without headers.
+func lowerBound(data []byte) int {
+	sum := 0
+	for _, c := range data {
+		sum += charCost[charClass[c]]
+	}
+	return (sum + 5) / 6
+}
+
 // segment is data[start:end] in one mode.
 type segment struct {
 	mode       mode
@@ -103,26 +117,27 @@ func segmentize(data []byte, g int, from []uint8, segs []segment) ([]segment, in
 		cls := charClass[c]
 		f := from[3*i : 3*i+3 : 3*i+3]
 		// Extend the current segment of each mode that can hold c.
-		ext := [numModes]int{cost[modeByte] + 48, inf, inf}
+		ext := [numModes]int{cost[modeByte] + charCost[0], inf, inf}
 		f[modeByte], f[modeAlnum], f[modeNumeric] = uint8(modeByte), uint8(modeAlnum), uint8(modeNumeric)
 		if cls >= 1 {
-			ext[modeAlnum] = cost[modeAlnum] + 33
+			ext[modeAlnum] = cost[modeAlnum] + charCost[1]
 		}
 		if cls == 2 {
-			ext[modeNumeric] = cost[modeNumeric] + 20
+			ext[modeNumeric] = cost[modeNumeric] + charCost[2]
 		}
 		cost = ext
-		// Or end a segment after c and start one in another mode, paying
-		// the new segment's header now.
+		// Or end the cheapest segment after c and start one in another
+		// mode, paying the new segment's header now.
+		end, endMode := inf, modeByte
+		for m := range numModes {
+			if e := (ext[m] + 5) / 6 * 6; e < end {
+				end, endMode = e, m
+			}
+		}
 		for to := range numModes {
-			for fm := range numModes {
-				if ext[fm] == inf {
-					continue
-				}
-				if nc := (ext[fm]+5)/6*6 + head[to]; nc < cost[to] {
-					cost[to] = nc
-					f[to] = uint8(fm)
-				}
+			if end+head[to] < cost[to] {
+				cost[to] = end + head[to]
+				f[to] = uint8(endMode)
 			}
 		}
 	}
