@@ -32,9 +32,12 @@ describe('routes', () => {
 
   it("shows a 'Loading...' spinner on a login-only route while the session loads", async () => {
     let answer: (response: Response) => void = () => {}
-    stubFetch({ 'GET /api/user': () => new Promise<Response>((resolve) => (answer = resolve)) })
+    const mock = stubFetch({ 'GET /api/user': () => new Promise<Response>((resolve) => (answer = resolve)) })
     const { router } = renderApp('/bulk-generation')
-    expect(await screen.findByRole('status')).toHaveTextContent('Loading...')
+    await waitFor(() => expect(mock).toHaveBeenCalled())
+    // The layout is up (header shown) and the guarded page waits behind a spinner.
+    expect(await screen.findByRole('link', { name: 'Squarely home' })).toBeInTheDocument()
+    expect(screen.getByRole('status')).toHaveTextContent('Loading...')
     expect(router.state.location.pathname).toBe('/bulk-generation')
     answer(json(alice))
     expect(await screen.findByRole('heading', { name: 'Bulk QR Code Generation' })).toBeInTheDocument()

@@ -1,27 +1,20 @@
+import type { ComponentType } from 'react'
 import type { RouteObject } from 'react-router'
-import { AccountSettingsPage } from '@/features/account/routes/account-settings-page'
-import { NewsletterPage } from '@/features/admin/routes/newsletter-page'
+import { Spinner } from '@/components/ui/spinner'
 import { AuthPage } from '@/features/auth/routes/auth-page'
-import { BulkGenerationPage } from '@/features/bulk/routes/bulk-generation-page'
 import { DashboardPage } from '@/features/dashboard/routes/dashboard-page'
-import { AboutPage } from '@/features/marketing/routes/about-page'
-import { AnalyticsPage } from '@/features/marketing/routes/analytics-page'
-import { BlogPage } from '@/features/marketing/routes/blog-page'
-import { BlogPostPage } from '@/features/marketing/routes/blog-post-page'
-import { ContactPage } from '@/features/marketing/routes/contact-page'
-import { FaqPage } from '@/features/marketing/routes/faq-page'
-import { FeaturesPage } from '@/features/marketing/routes/features-page'
-import { TemplatesPage } from '@/features/marketing/routes/templates-page'
-import { TestPage } from '@/features/marketing/routes/test-page'
-import { UseCasesPage } from '@/features/marketing/routes/use-cases-page'
-import { PaymentPage } from '@/features/payment/routes/payment-page'
-import { PaymentSuccessPage } from '@/features/payment/routes/payment-success-page'
-import { SubscribePage } from '@/features/subscribe/routes/subscribe-page'
-import { WhiteLabelAdminPage } from '@/features/white-label/routes/white-label-admin-page'
 import { RootLayout } from './layout/root-layout'
 import { HomeRoute } from './routes/home'
 import { NotFoundPage } from './routes/not-found'
 import { RequireUser } from './routes/require-user'
+
+/**
+ * A route that loads its page on first visit, so the first screen (landing,
+ * sign-in, dashboard) does not wait for every other page's code.
+ */
+function page<M extends Record<string, ComponentType>>(load: () => Promise<M>, name: keyof M) {
+  return async () => ({ Component: (await load())[name] })
+}
 
 /**
  * Every page of the product. React Router matches paths case-insensitively
@@ -29,32 +22,42 @@ import { RequireUser } from './routes/require-user'
  */
 export const routes: RouteObject[] = [
   // The checkout pages stand alone, without the site's header and footer.
-  { path: '/payment', element: <PaymentPage /> },
-  { path: '/payment-success', element: <PaymentSuccessPage /> },
+  {
+    path: '/payment',
+    lazy: page(() => import('@/features/payment/routes/payment-page'), 'PaymentPage'),
+    hydrateFallbackElement: <Spinner />,
+  },
+  {
+    path: '/payment-success',
+    lazy: page(() => import('@/features/payment/routes/payment-success-page'), 'PaymentSuccessPage'),
+    hydrateFallbackElement: <Spinner />,
+  },
   {
     element: <RootLayout />,
+    // Shown while the first page's code loads on a cold start.
+    hydrateFallbackElement: <Spinner />,
     children: [
       { path: '/', element: <HomeRoute /> },
-      { path: '/subscribe', element: <SubscribePage /> },
-      { path: '/test', element: <TestPage /> },
-      { path: '/faq', element: <FaqPage /> },
-      { path: '/templates', element: <TemplatesPage /> },
-      { path: '/features', element: <FeaturesPage /> },
-      { path: '/features/analytics', element: <AnalyticsPage /> },
-      { path: '/use-cases', element: <UseCasesPage /> },
-      { path: '/about', element: <AboutPage /> },
-      { path: '/contact', element: <ContactPage /> },
-      { path: '/blog', element: <BlogPage /> },
-      { path: '/blog/:id', element: <BlogPostPage /> },
+      { path: '/subscribe', lazy: page(() => import('@/features/subscribe/routes/subscribe-page'), 'SubscribePage') },
+      { path: '/test', lazy: page(() => import('@/features/marketing/routes/test-page'), 'TestPage') },
+      { path: '/faq', lazy: page(() => import('@/features/marketing/routes/faq-page'), 'FaqPage') },
+      { path: '/templates', lazy: page(() => import('@/features/marketing/routes/templates-page'), 'TemplatesPage') },
+      { path: '/features', lazy: page(() => import('@/features/marketing/routes/features-page'), 'FeaturesPage') },
+      { path: '/features/analytics', lazy: page(() => import('@/features/marketing/routes/analytics-page'), 'AnalyticsPage') },
+      { path: '/use-cases', lazy: page(() => import('@/features/marketing/routes/use-cases-page'), 'UseCasesPage') },
+      { path: '/about', lazy: page(() => import('@/features/marketing/routes/about-page'), 'AboutPage') },
+      { path: '/contact', lazy: page(() => import('@/features/marketing/routes/contact-page'), 'ContactPage') },
+      { path: '/blog', lazy: page(() => import('@/features/marketing/routes/blog-page'), 'BlogPage') },
+      { path: '/blog/:id', lazy: page(() => import('@/features/marketing/routes/blog-post-page'), 'BlogPostPage') },
       { path: '/auth', element: <AuthPage /> },
       {
         element: <RequireUser />,
         children: [
           { path: '/dashboard', element: <DashboardPage /> },
-          { path: '/newsletter', element: <NewsletterPage /> },
-          { path: '/account-settings', element: <AccountSettingsPage /> },
-          { path: '/white-label-admin', element: <WhiteLabelAdminPage /> },
-          { path: '/bulk-generation', element: <BulkGenerationPage /> },
+          { path: '/newsletter', lazy: page(() => import('@/features/admin/routes/newsletter-page'), 'NewsletterPage') },
+          { path: '/account-settings', lazy: page(() => import('@/features/account/routes/account-settings-page'), 'AccountSettingsPage') },
+          { path: '/white-label-admin', lazy: page(() => import('@/features/white-label/routes/white-label-admin-page'), 'WhiteLabelAdminPage') },
+          { path: '/bulk-generation', lazy: page(() => import('@/features/bulk/routes/bulk-generation-page'), 'BulkGenerationPage') },
         ],
       },
       { path: '*', element: <NotFoundPage /> },

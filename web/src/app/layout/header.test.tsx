@@ -10,7 +10,7 @@ describe('header for visitors', () => {
   it('offers the marketing links, Log in and Start Free Trial', async () => {
     stubFetch(signedOut)
     renderApp('/faq')
-    const nav = screen.getByRole('navigation', { name: 'Main' })
+    const nav = await screen.findByRole('navigation', { name: 'Main' })
     const links = { Features: '/features', 'Use Cases': '/use-cases', Templates: '/templates', Blog: '/blog', FAQ: '/faq', Pricing: '/subscribe' }
     for (const [name, href] of Object.entries(links)) {
       expect(within(nav).getByRole('link', { name })).toHaveAttribute('href', href)

@@ -63,7 +63,7 @@ export function UserMenu({ user }: { user: User }) {
           </DropdownMenuItem>
         </DropdownMenuContent>
       </DropdownMenu>
-      <ChangePasswordDialog open={passwordOpen} onOpenChange={setPasswordOpen} />
+      <ChangePasswordDialog username={user.username} open={passwordOpen} onOpenChange={setPasswordOpen} />
     </>
   )
 }

@@ -18,7 +18,15 @@ const fields = [
  * The product contract has this dialog validate and confirm only: there is no
  * password-change call on the server yet.
  */
-export function ChangePasswordDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+export function ChangePasswordDialog({
+  username,
+  open,
+  onOpenChange,
+}: {
+  username: string
+  open: boolean
+  onOpenChange: (open: boolean) => void
+}) {
   const {
     register,
     handleSubmit,
@@ -49,6 +57,8 @@ export function ChangePasswordDialog({ open, onOpenChange }: { open: boolean; on
             close(false)
           })}
         >
+          {/* Lets password managers know which account the new password belongs to. */}
+          <input type="text" name="username" autoComplete="username" value={username} readOnly hidden />
           {fields.map(({ name, label, autoComplete }) => (
             <div key={name} className="grid gap-2">
               <Label htmlFor={name}>{label}</Label>

@@ -29,7 +29,7 @@ export function NewsletterSignupForm() {
   }
 
   return (
-    <form noValidate onSubmit={onSubmit} className="flex flex-col gap-2 sm:flex-row">
+    <form noValidate onSubmit={onSubmit} className="flex flex-col gap-2">
       <Label htmlFor="newsletter-email" className="sr-only">
         Email address
       </Label>

@@ -107,7 +107,7 @@ export function LandingPage() {
 /** A decorative, framed brand mark in the style of the product's "SCAN ME" frames; not a scannable code. */
 function HeroArt() {
   return (
-    <div aria-hidden="true" className="relative mx-auto w-full max-w-xs">
+    <div aria-hidden="true" className="relative mx-auto w-full max-w-[13rem] md:max-w-xs">
       <div className="absolute -inset-8 rounded-[3rem] bg-gradient-to-br from-primary/30 to-secondary/20 blur-2xl" />
       <div className="relative rounded-3xl bg-secondary p-4 pb-0 shadow-2xl">
         <div className="rounded-2xl bg-white p-6">
