@@ -1,0 +1,149 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/squarely/squarely/internal/store"
+	"github.com/squarely/squarely/internal/store/storetest"
+)
+
+// exec runs raw SQL for rows whose store methods belong to other areas.
+func exec(t *testing.T, s *store.Store, query string, args ...any) {
+	t.Helper()
+	if _, err := store.WriteDB(s).Exec(query, args...); err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+}
+
+func TestUserAnalytics(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		u := createUser(t, s, "stats@example.com")
+		other := createUser(t, s, "other@example.com")
+		now := time.Date(2026, 8, 31, 12, 0, 0, 0, time.UTC)
+		old := "2026-06-01T00:00:00.000000Z"
+		recent := "2026-08-20T00:00:00.000000Z"
+
+		// Static codes: 4 of u's (one deleted), 1 of other's.
+		var static []int64
+		for i, typ := range []string{"url", "url", "contact", "email"} {
+			var id int64
+			err := store.WriteDB(s).QueryRow(`INSERT INTO qr_codes (user_id, name, qr_type, is_deleted) VALUES ($1, $2, $3, $4) RETURNING id`,
+				u.ID, fmt.Sprintf("static %d", i), typ, i == 3).Scan(&id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			static = append(static, id)
+		}
+		exec(t, s, `INSERT INTO qr_codes (user_id, name, qr_type) VALUES ($1, 'theirs', 'url')`, other.ID)
+		// Downloads: static[1] 3 (one old), static[0] 1; generations: static[0] 2, static[2] 1; one unlinked.
+		for _, d := range []struct {
+			code int64
+			at   string
+		}{{static[1], recent}, {static[1], recent}, {static[1], old}, {static[0], recent}} {
+			exec(t, s, `INSERT INTO qr_downloads (qr_code_id, user_id, downloaded_at) VALUES ($1, $2, $3)`, d.code, u.ID, d.at)
+		}
+		for _, g := range []struct {
+			code any
+			at   string
+		}{{static[0], recent}, {static[0], old}, {static[2], recent}, {nil, recent}} {
+			exec(t, s, `INSERT INTO qr_generations (qr_code_id, user_id, qr_type, generated_at) VALUES ($1, $2, 'url', $3)`, g.code, u.ID, g.at)
+		}
+		exec(t, s, `INSERT INTO qr_generations (user_id, qr_type) VALUES ($1, 'url')`, other.ID)
+
+		// Dynamic codes with scans 5, 9, 1, 7 and one deleted with 100.
+		var dyn []*store.DynamicCode
+		for i, n := range []int{5, 9, 1, 7, 100} {
+			d := createDynamic(t, s, u.ID, fmt.Sprintf("stat%04d", i))
+			exec(t, s, `UPDATE dynamic_qr_codes SET scan_count = $2 WHERE id = $1`, d.ID, n)
+			dyn = append(dyn, d)
+		}
+		if _, err := s.DeleteDynamicCode(ctx, u.ID, dyn[4].ID, now); err != nil {
+			t.Fatal(err)
+		}
+
+		a, err := s.UserAnalytics(ctx, u.ID, now.AddDate(0, 0, -30))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := store.UserAnalytics{TotalQRCodes: 7, StaticQRCodes: 3, DynamicQRCodes: 4, TotalScans: 22,
+			TotalDownloads: 4, TotalGenerations: 4, RecentDownloads: 3, RecentGenerations: 3}
+		got := *a
+		got.TypeDistribution, got.TopStatic, got.TopDynamic = nil, nil, nil
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("totals = %+v\nwant %+v", got, want)
+		}
+		if fmt.Sprint(a.TypeDistribution) != "map[contact:1 url:6]" {
+			t.Errorf("TypeDistribution = %v", a.TypeDistribution)
+		}
+		wantStatic := []store.StaticPerformance{
+			{ID: static[1], Name: "static 1", QRType: "url", Downloads: 3},
+			{ID: static[0], Name: "static 0", QRType: "url", Downloads: 1, Generations: 2},
+			{ID: static[2], Name: "static 2", QRType: "contact", Generations: 1},
+		}
+		if fmt.Sprint(a.TopStatic) != fmt.Sprint(wantStatic) {
+			t.Errorf("TopStatic = %+v\nwant %+v", a.TopStatic, wantStatic)
+		}
+		wantDyn := []store.DynamicPerformance{{dyn[1].ID, "Menu", 9}, {dyn[3].ID, "Menu", 7}, {dyn[0].ID, "Menu", 5}}
+		if fmt.Sprint(a.TopDynamic) != fmt.Sprint(wantDyn) {
+			t.Errorf("TopDynamic = %+v\nwant %+v", a.TopDynamic, wantDyn)
+		}
+
+		empty, err := s.UserAnalytics(ctx, createUser(t, s, "new@example.com").ID, now)
+		if err != nil || empty.TotalQRCodes != 0 || len(empty.TypeDistribution) != 0 || empty.TopStatic != nil {
+			t.Errorf("new user's analytics = %+v, %v", empty, err)
+		}
+	})
+}
+
+func TestCodeAnalytics(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		u := createUser(t, s, "code@example.com")
+		d := createDynamic(t, s, u.ID, "codestat")
+		until := time.Date(2026, 9, 30, 18, 0, 0, 0, time.UTC)
+		since := until.AddDate(0, 0, -29)
+		day := func(n int, h int) time.Time { return time.Date(2026, 9, n, h, 0, 0, 0, time.UTC) }
+		events := []store.ScanEvent{
+			{CodeID: d.ID, ScannedAt: day(30, 1), DeviceType: "mobile", OS: "iOS", Browser: "Safari", Referrer: "https://a.example", VisitorHash: "v1"},
+			{CodeID: d.ID, ScannedAt: day(30, 2), DeviceType: "mobile", OS: "iOS", Browser: "Safari", Referrer: "https://a.example", VisitorHash: "v1"},
+			{CodeID: d.ID, ScannedAt: day(30, 3), DeviceType: "desktop", OS: "Windows", Browser: "Chrome", Referrer: "https://b.example", VisitorHash: "v2"},
+			{CodeID: d.ID, ScannedAt: day(1, 23), DeviceType: "tablet", OS: "Android", Browser: "Chrome", VisitorHash: "v3"},
+			{CodeID: d.ID, ScannedAt: day(30, 4), DeviceType: "bot", Browser: "Slackbot", Referrer: "https://c.example", VisitorHash: "b1", IsBot: true},
+			// Before the period.
+			{CodeID: d.ID, ScannedAt: day(1, 0).AddDate(0, 0, -3), DeviceType: "mobile", VisitorHash: "old"},
+		}
+		if err := s.RecordScans(ctx, events); err != nil {
+			t.Fatal(err)
+		}
+		a, err := s.CodeAnalytics(ctx, u.ID, d.ID, since, until)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.TotalScans != 5 || a.HumanScans != 4 || a.BotScans != 1 || a.UniqueVisitors != 3 {
+			t.Errorf("totals %d/%d/%d unique %d", a.TotalScans, a.HumanScans, a.BotScans, a.UniqueVisitors)
+		}
+		if len(a.Daily) != 30 || a.Daily[0].Date != "2026-09-01" || a.Daily[29].Date != "2026-09-30" {
+			t.Fatalf("daily: %d days from %v", len(a.Daily), a.Daily)
+		}
+		if a.Daily[0] != (store.DailyScans{Date: "2026-09-01", Scans: 1, UniqueVisitors: 1}) ||
+			a.Daily[29] != (store.DailyScans{Date: "2026-09-30", Scans: 3, UniqueVisitors: 2}) ||
+			a.Daily[15].Scans != 0 {
+			t.Errorf("daily = %v", a.Daily)
+		}
+		if fmt.Sprint(a.Devices, a.OS, a.Browsers) != "map[desktop:1 mobile:2 tablet:1] map[Android:1 Windows:1 iOS:2] map[Chrome:2 Safari:2]" {
+			t.Errorf("shares = %v %v %v", a.Devices, a.OS, a.Browsers)
+		}
+		if fmt.Sprint(a.Referrers) != "[{https://a.example 2} {https://b.example 1}]" {
+			t.Errorf("referrers = %v", a.Referrers)
+		}
+		other := createUser(t, s, "nosy@example.com")
+		if _, err := s.CodeAnalytics(ctx, other.ID, d.ID, since, until); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("another user's code: %v", err)
+		}
+	})
+}

@@ -1,0 +1,267 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/squarely/squarely/internal/store"
+	"github.com/squarely/squarely/internal/store/storetest"
+)
+
+func newDynamic(userID int64, shortCode string) *store.DynamicCode {
+	return &store.DynamicCode{
+		UserID: userID, Name: "Menu", ShortCode: shortCode, Destination: "https://example.com/menu",
+		QRType: "url", QRData: `{"url":"https://example.com/menu"}`,
+		FgColor: "#000000", BgColor: "#FFFFFF", QRStyle: "squares",
+		DotShape: "square", CornerShape: "square", InnerCornerShape: "square",
+		ErrorCorrectionLevel: "M", LogoSize: "medium",
+		FrameText: "SCAN ME", FrameColor: "#000000", FrameTextColor: "#FFFFFF", FrameStyle: "rounded",
+	}
+}
+
+func createDynamic(t *testing.T, s *store.Store, userID int64, shortCode string) *store.DynamicCode {
+	t.Helper()
+	d := newDynamic(userID, shortCode)
+	if err := s.CreateDynamicCode(context.Background(), d, 0); err != nil {
+		t.Fatalf("CreateDynamicCode(%q): %v", shortCode, err)
+	}
+	return d
+}
+
+func TestDynamicCodeRoundTripAndOwnership(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		alice := createUser(t, s, "alice@example.com")
+		bob := createUser(t, s, "bob@example.com")
+		d := newDynamic(alice.ID, "Ab3dE9xZ")
+		d.GradientColor, d.LogoFilePath, d.LogoFileName, d.EnableFrame = "#FF00FF", "/logo/4", "l.png", true
+		if err := s.CreateDynamicCode(ctx, d, 12); err != nil {
+			t.Fatal(err)
+		}
+		if d.ID == 0 || d.ClientID != 1 || d.CreatedAt.IsZero() || d.UpdatedAt != d.CreatedAt {
+			t.Fatalf("defaults not filled: %+v", d)
+		}
+		got, err := s.DynamicCode(ctx, alice.ID, d.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if *got != *d {
+			t.Errorf("DynamicCode =\n%+v\nwant\n%+v", *got, *d)
+		}
+		if _, err := s.DynamicCode(ctx, bob.ID, d.ID); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("another user's code: err = %v, want ErrNotFound", err)
+		}
+		now := time.Now()
+		if _, err := s.SetDynamicDestination(ctx, bob.ID, d.ID, "https://evil.example", now); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("SetDynamicDestination by another user: %v", err)
+		}
+		if _, err := s.RenameDynamicCode(ctx, bob.ID, d.ID, "x", now); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("RenameDynamicCode by another user: %v", err)
+		}
+		if _, err := s.SetDynamicPaused(ctx, bob.ID, d.ID, true, now); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("SetDynamicPaused by another user: %v", err)
+		}
+		if _, err := s.DeleteDynamicCode(ctx, bob.ID, d.ID, now); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("DeleteDynamicCode by another user: %v", err)
+		}
+		if list, err := s.DynamicCodes(ctx, bob.ID, false); err != nil || len(list) != 0 {
+			t.Errorf("bob's list = %v, %v", list, err)
+		}
+		// A taken short code is a conflict, whoever asks.
+		if err := s.CreateDynamicCode(ctx, newDynamic(bob.ID, "Ab3dE9xZ"), 0); !errors.Is(err, store.ErrConflict) {
+			t.Errorf("duplicate short code: err = %v, want ErrConflict", err)
+		}
+	})
+}
+
+func TestDynamicCodeLifecycle(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		u := createUser(t, s, "u@example.com")
+		older := createDynamic(t, s, u.ID, "older001")
+		d := createDynamic(t, s, u.ID, "newer001")
+		now := time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
+
+		got, err := s.SetDynamicDestination(ctx, u.ID, d.ID, "https://example.org/new", now)
+		if err != nil || got.Destination != "https://example.org/new" || !got.UpdatedAt.Equal(now) {
+			t.Fatalf("SetDynamicDestination = %+v, %v", got, err)
+		}
+		if got, err = s.RenameDynamicCode(ctx, u.ID, d.ID, "Lunch", now); err != nil || got.Name != "Lunch" {
+			t.Fatalf("RenameDynamicCode = %+v, %v", got, err)
+		}
+		r, err := s.RedirectByShortCode(ctx, "newer001")
+		if err != nil || r != (store.Redirect{ID: d.ID, Destination: "https://example.org/new"}) {
+			t.Fatalf("RedirectByShortCode = %+v, %v", r, err)
+		}
+
+		if got, err = s.SetDynamicPaused(ctx, u.ID, d.ID, true, now); err != nil || !got.IsPaused || !got.PausedAt.Equal(now) {
+			t.Fatalf("pause = %+v, %v", got, err)
+		}
+		if got, err = s.SetDynamicPaused(ctx, u.ID, d.ID, true, now.Add(time.Hour)); err != nil || !got.PausedAt.Equal(now) {
+			t.Fatalf("pausing again moved PausedAt: %+v, %v", got, err)
+		}
+		if r, _ := s.RedirectByShortCode(ctx, "newer001"); !r.Paused {
+			t.Errorf("paused code's redirect = %+v", r)
+		}
+		active, _ := s.DynamicCodes(ctx, u.ID, false)
+		paused, _ := s.DynamicCodes(ctx, u.ID, true)
+		if len(active) != 1 || active[0].ID != older.ID || len(paused) != 1 || paused[0].ID != d.ID {
+			t.Fatalf("active %v, paused %v", active, paused)
+		}
+		if got, err = s.SetDynamicPaused(ctx, u.ID, d.ID, false, now); err != nil || got.IsPaused || got.PausedAt != nil {
+			t.Fatalf("resume = %+v, %v", got, err)
+		}
+		active, _ = s.DynamicCodes(ctx, u.ID, false)
+		if len(active) != 2 || active[0].ID != d.ID {
+			t.Fatalf("active after resume, newest first: %v", active)
+		}
+
+		code, err := s.DeleteDynamicCode(ctx, u.ID, d.ID, now)
+		if err != nil || code != "newer001" {
+			t.Fatalf("DeleteDynamicCode = %q, %v", code, err)
+		}
+		if _, err := s.DeleteDynamicCode(ctx, u.ID, d.ID, now); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("deleting twice: %v", err)
+		}
+		if _, err := s.RedirectByShortCode(ctx, "newer001"); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("deleted code still redirects: %v", err)
+		}
+		if _, err := s.DynamicCode(ctx, u.ID, d.ID); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("deleted code still found: %v", err)
+		}
+		if _, err := s.RenameDynamicCode(ctx, u.ID, d.ID, "x", now); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("renaming a deleted code: %v", err)
+		}
+		if n, err := s.CountDynamicCodes(ctx, u.ID); err != nil || n != 1 {
+			t.Errorf("CountDynamicCodes = %d, %v; want 1 (deleted codes do not count)", n, err)
+		}
+		if _, err := s.RedirectByShortCode(ctx, "nosuch00"); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("unknown short code: %v", err)
+		}
+	})
+}
+
+func TestDynamicCodeLimit(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		u := createUser(t, s, "limit@example.com")
+		for i := range 3 {
+			if err := s.CreateDynamicCode(ctx, newDynamic(u.ID, fmt.Sprintf("lim%05d", i)), 3); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := s.CreateDynamicCode(ctx, newDynamic(u.ID, "lim99999"), 3); !errors.Is(err, store.ErrLimit) {
+			t.Fatalf("past the limit: err = %v, want ErrLimit", err)
+		}
+		if err := s.CreateDynamicCode(ctx, newDynamic(u.ID, "nolimit1"), 0); err != nil {
+			t.Fatalf("limit 0 means none: %v", err)
+		}
+	})
+}
+
+// Concurrent creations at the limit: exactly the free slots succeed.
+func TestDynamicCodeLimitConcurrent(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		u := createUser(t, s, "race@example.com")
+		createDynamic(t, s, u.ID, "race0000")
+		const limit, tries = 3, 10
+		var wg sync.WaitGroup
+		errs := make([]error, tries)
+		for i := range tries {
+			wg.Go(func() { errs[i] = s.CreateDynamicCode(ctx, newDynamic(u.ID, fmt.Sprintf("race%04d", i+1)), limit) })
+		}
+		wg.Wait()
+		ok, limited := 0, 0
+		for _, err := range errs {
+			switch {
+			case err == nil:
+				ok++
+			case errors.Is(err, store.ErrLimit):
+				limited++
+			default:
+				t.Errorf("unexpected error: %v", err)
+			}
+		}
+		if ok != limit-1 || limited != tries-ok {
+			t.Errorf("%d created, %d limited; want %d created", ok, limited, limit-1)
+		}
+		if n, _ := s.CountDynamicCodes(ctx, u.ID); n != limit {
+			t.Errorf("count = %d, want %d", n, limit)
+		}
+	})
+}
+
+func TestRecordScans(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		u := createUser(t, s, "scans@example.com")
+		a := createDynamic(t, s, u.ID, "scanA000")
+		b := createDynamic(t, s, u.ID, "scanB000")
+		t0 := time.Date(2026, 6, 1, 8, 0, 0, 0, time.UTC)
+		var events []store.ScanEvent
+		// More than one INSERT's worth of rows.
+		for i := range 1200 {
+			events = append(events, store.ScanEvent{CodeID: a.ID, ScannedAt: t0.Add(time.Duration(i) * time.Second),
+				DeviceType: "mobile", OS: "iOS", Browser: "Safari", VisitorHash: fmt.Sprint(i % 7)})
+		}
+		events = append(events,
+			store.ScanEvent{CodeID: a.ID, ScannedAt: t0.Add(time.Hour * 5), DeviceType: "bot", Browser: "Slackbot", IsBot: true},
+			store.ScanEvent{CodeID: b.ID, ScannedAt: t0, DeviceType: "desktop", Referrer: "https://news.example"})
+		if err := s.RecordScans(ctx, events); err != nil {
+			t.Fatal(err)
+		}
+		// A later batch with an older event must not move last_scanned_at back.
+		if err := s.RecordScans(ctx, []store.ScanEvent{{CodeID: b.ID, ScannedAt: t0.Add(-time.Hour)}}); err != nil {
+			t.Fatal(err)
+		}
+		ga, _ := s.DynamicCode(ctx, u.ID, a.ID)
+		gb, _ := s.DynamicCode(ctx, u.ID, b.ID)
+		if ga.ScanCount != 1200 || !ga.LastScannedAt.Equal(t0.Add(1199*time.Second)) {
+			t.Errorf("a: count %d last %v; bots must not count", ga.ScanCount, ga.LastScannedAt)
+		}
+		if gb.ScanCount != 2 || !gb.LastScannedAt.Equal(t0) {
+			t.Errorf("b: count %d last %v", gb.ScanCount, gb.LastScannedAt)
+		}
+		n := 0
+		err := s.ScanEvents(ctx, u.ID, b.ID, func(e *store.ScanEvent) error {
+			if n == 0 && (!e.ScannedAt.Equal(t0.Add(-time.Hour)) || e.CodeID != b.ID) {
+				t.Errorf("first event %+v, want the oldest", e)
+			}
+			if n == 1 && (e.Referrer != "https://news.example" || e.DeviceType != "desktop") {
+				t.Errorf("second event %+v", e)
+			}
+			n++
+			return nil
+		})
+		if err != nil || n != 2 {
+			t.Errorf("ScanEvents: %d events, %v", n, err)
+		}
+		other := createUser(t, s, "other@example.com")
+		n = 0
+		if err := s.ScanEvents(ctx, other.ID, b.ID, func(*store.ScanEvent) error { n++; return nil }); err != nil || n != 0 {
+			t.Errorf("another user's scans: %d, %v", n, err)
+		}
+		if err := s.RecordScans(ctx, nil); err != nil {
+			t.Errorf("empty batch: %v", err)
+		}
+	})
+}
+
+func TestSecret(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		v1, err := s.Secret(ctx, "visitor", []byte("first"))
+		if err != nil || string(v1) != "first" {
+			t.Fatalf("Secret = %q, %v", v1, err)
+		}
+		v2, err := s.Secret(ctx, "visitor", []byte("second"))
+		if err != nil || string(v2) != "first" {
+			t.Fatalf("second Secret = %q, %v; want the first value kept", v2, err)
+		}
+	})
+}

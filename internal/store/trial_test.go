@@ -1,0 +1,69 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/squarely/squarely/internal/store"
+	"github.com/squarely/squarely/internal/store/storetest"
+)
+
+func TestActivateTrial(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		u := createUser(t, s, "trial@example.com")
+		start := time.Date(2026, 7, 1, 9, 0, 0, 0, time.UTC)
+		end := start.Add(72 * time.Hour)
+		if err := s.ActivateTrial(ctx, u.ID, start, end); err != nil {
+			t.Fatal(err)
+		}
+		got, _ := s.User(ctx, u.ID)
+		if !got.TrialActivated || !got.TrialStartDate.Equal(start) || !got.TrialEndDate.Equal(end) {
+			t.Fatalf("after activation: %+v", got)
+		}
+		if err := s.ActivateTrial(ctx, u.ID, end, end.Add(time.Hour)); !errors.Is(err, store.ErrConflict) {
+			t.Fatalf("second activation: err = %v, want ErrConflict", err)
+		}
+		if got, _ := s.User(ctx, u.ID); !got.TrialStartDate.Equal(start) {
+			t.Errorf("second activation moved the start to %v", got.TrialStartDate)
+		}
+		if err := s.ActivateTrial(ctx, 999999, start, end); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("unknown user: %v", err)
+		}
+	})
+}
+
+func TestPasswordToken(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		u := &store.User{Username: "nopass@example.com", Email: "nopass@example.com"}
+		if err := s.CreateUser(ctx, u); err != nil {
+			t.Fatal(err)
+		}
+		now := time.Date(2026, 7, 1, 9, 0, 0, 0, time.UTC)
+		if err := s.CreatePasswordToken(ctx, u.ID, "hash-a", now.Add(time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.CreatePasswordToken(ctx, u.ID, "hash-b", now.Add(time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.UsePasswordToken(ctx, "hash-a", now.Add(time.Hour), "pw"); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("expired token: %v", err)
+		}
+		if _, err := s.UsePasswordToken(ctx, "unknown", now, "pw"); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("unknown token: %v", err)
+		}
+		got, err := s.UsePasswordToken(ctx, "hash-a", now, "bcrypt-hash")
+		if err != nil || got.ID != u.ID || got.PasswordHash != "bcrypt-hash" {
+			t.Fatalf("UsePasswordToken = %+v, %v", got, err)
+		}
+		// Used: this token and the user's other one are gone.
+		for _, h := range []string{"hash-a", "hash-b"} {
+			if _, err := s.UsePasswordToken(ctx, h, now, "again"); !errors.Is(err, store.ErrNotFound) {
+				t.Errorf("token %s after use: %v", h, err)
+			}
+		}
+	})
+}
