@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { defineConfig } from '@playwright/test'
@@ -7,7 +7,19 @@ import { defineConfig } from '@playwright/test'
 // that starts empty on every run.
 const addr = '127.0.0.1:18080'
 const baseURL = `http://${addr}`
-const dataDir = mkdtempSync(join(tmpdir(), 'squarely-e2e-'))
+
+// Playwright evaluates this file again in every worker; the environment
+// carries the first process's directory to them, so only that one makes it
+// and only that one removes it at exit.
+function freshDataDir() {
+  const inherited = process.env.SQUARELY_E2E_DATA_DIR
+  if (inherited) return inherited
+  const dir = mkdtempSync(join(tmpdir(), 'squarely-e2e-'))
+  process.env.SQUARELY_E2E_DATA_DIR = dir
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
+const dataDir = freshDataDir()
 
 export default defineConfig({
   testDir: './tests',

@@ -19,18 +19,18 @@ export const userQueryKey = ['/api/user']
 const fetchUser = getQueryFn<User>({ on401: 'returnNull' })
 
 /** The session's user, or null when signed out. Any failure counts as signed out. */
-export const getUserQueryOptions = () =>
-  queryOptions<User | null>({
-    queryKey: userQueryKey,
-    queryFn: async (context) => {
-      try {
-        return await fetchUser(context)
-      } catch {
-        toast({ title: 'Failed to fetch user data', variant: 'destructive' })
-        return null
-      }
-    },
-  })
+export async function getUser(context: Parameters<typeof fetchUser>[0]): Promise<User | null> {
+  try {
+    return await fetchUser(context)
+  } catch (error) {
+    // A cancelled query is not a failed one: let the query client see the cancellation.
+    if (context.signal.aborted) throw error
+    toast({ title: 'Failed to fetch user data', variant: 'destructive' })
+    return null
+  }
+}
+
+export const getUserQueryOptions = () => queryOptions<User | null>({ queryKey: userQueryKey, queryFn: getUser })
 
 export function useUser() {
   return useQuery(getUserQueryOptions())
