@@ -12,6 +12,9 @@ import (
 	rsc "rsc.io/qr"
 )
 
+// benchRatiosTag is set by the benchratios build tag.
+var benchRatiosTag bool
+
 // benchCases are the inputs of the speed targets.
 var benchCases = []struct {
 	name  string
@@ -78,9 +81,10 @@ func BenchmarkEncode(b *testing.B) {
 // it runs only on request:
 //
 //	BENCH_RATIOS=1 go test -run TestBenchRatios -v ./internal/qr/
+//	go test -tags benchratios -run TestBenchRatios -v ./internal/qr/
 func TestBenchRatios(t *testing.T) {
-	if os.Getenv("BENCH_RATIOS") != "1" {
-		t.Skip("a timing measurement; set BENCH_RATIOS=1 to run it")
+	if os.Getenv("BENCH_RATIOS") != "1" && !benchRatiosTag {
+		t.Skip("a timing measurement; set BENCH_RATIOS=1 (or -tags benchratios) to run it")
 	}
 	for _, c := range benchCases {
 		res := map[string]testing.BenchmarkResult{}
