@@ -38,6 +38,9 @@ type Options struct {
 	Mask    MaskChoice
 }
 
+// maxChars is the most characters any symbol holds: 7089 digits in 40-L.
+const maxChars = 7089
+
 // Encode encodes data into a QR Code symbol.
 //
 // The data is split into numeric, alphanumeric and byte mode segments so
@@ -58,7 +61,9 @@ func Encode(data []byte, opt Options) (*Matrix, error) {
 		return nil, ErrInvalidMask
 	}
 
-	// One scratch allocation for the segmentation table.
+	if len(data) > maxChars {
+		return nil, ErrTooBig // before sizing buffers by the input
+	}
 	from := make([]uint8, 3*len(data))
 	segs := make([]segment, 0, 8)
 	eci := needsECI(data)

@@ -46,7 +46,7 @@ func (t *template) penalty(rows, cols []uint64, limit int) int {
 			// row y−1 agrees with itself from x to x+1.
 			prev := rows[(y-1)*nw : y*nw]
 			for i := range same {
-				same[i] = ^(row[i] ^ prev[i]) & t.real[i]
+				same[i] = ^(row[i] ^ prev[i]) & t.inside[i]
 			}
 			for i, s := range same {
 				p += penaltyN2 * bits.OnesCount64(s&shr(s, word(same, i+1), 1)&prevEq[i])

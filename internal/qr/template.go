@@ -26,7 +26,7 @@ type template struct {
 	// formatRow/formatCol[c][i] is bit index of format bit i (0 = least
 	// significant) of copy c.
 	formatRow, formatCol [2][15]uint32
-	real, pairs          [3]uint64 // per word: bits of modules; bits of modules i whose i+1 is a module too
+	inside, pairs        [3]uint64 // per word: bits of modules; bits of modules i whose i+1 is a module too
 }
 
 var templates [41]struct {
@@ -162,7 +162,7 @@ func newTemplate(v int) *template {
 	}
 
 	for i := pad; i < pad+size; i++ {
-		t.real[i/64] |= 1 << (i % 64)
+		t.inside[i/64] |= 1 << (i % 64)
 		if i < pad+size-1 {
 			t.pairs[i/64] |= 1 << (i % 64)
 		}
