@@ -25,6 +25,13 @@ const columns = [
   },
 ]
 
+const accountLinks = [
+  { to: '/dashboard', label: 'My QR Codes' },
+  { to: '/account-settings', label: 'Account Settings' },
+  { to: '/bulk-generation', label: 'Bulk Generation' },
+  { to: '/subscribe', label: 'Subscription' },
+]
+
 const socials = [
   { href: 'https://x.com', label: 'Squarely on X', icon: XIcon },
   { href: 'https://www.linkedin.com', label: 'Squarely on LinkedIn', icon: LinkedInIcon },
@@ -35,6 +42,7 @@ const socials = [
 export function Footer() {
   const { data: user, isLoading } = useUser()
   const showNewsletter = !isLoading && !user
+  const visibleColumns = user ? [...columns, { title: 'Your account', links: accountLinks }] : columns
 
   return (
     <footer className="bg-slate-900 text-slate-300">
@@ -60,7 +68,7 @@ export function Footer() {
             ))}
           </ul>
         </div>
-        {columns.map(({ title, links }) => (
+        {visibleColumns.map(({ title, links }) => (
           <div key={title}>
             <h2 className="text-sm font-semibold uppercase tracking-wide text-white">{title}</h2>
             <ul className="mt-4 grid gap-2 text-sm">

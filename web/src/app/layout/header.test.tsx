@@ -55,6 +55,7 @@ describe('header for signed-in users', () => {
     expect(within(menu).getByRole('menuitem', { name: 'Log out' })).toBeInTheDocument()
     expect(screen.queryByRole('link', { name: 'Log in' })).not.toBeInTheDocument()
     expect(screen.queryByRole('button', { name: 'Subscribe' })).not.toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'My QR Codes' })).toHaveAttribute('href', '/dashboard')
   })
 
   it('shows the e-mail beside the username when they differ', async () => {
