@@ -55,7 +55,13 @@ describe('header for signed-in users', () => {
     expect(within(menu).getByRole('menuitem', { name: 'Log out' })).toBeInTheDocument()
     expect(screen.queryByRole('link', { name: 'Log in' })).not.toBeInTheDocument()
     expect(screen.queryByRole('button', { name: 'Subscribe' })).not.toBeInTheDocument()
-    expect(screen.getByRole('link', { name: 'My QR Codes' })).toHaveAttribute('href', '/dashboard')
+  })
+
+  it('links the footer to the account pages instead of the newsletter', async () => {
+    stubFetch({ 'GET /api/user': () => json(alice) })
+    renderApp('/faq')
+    expect(await screen.findByRole('link', { name: 'My QR Codes' })).toHaveAttribute('href', '/dashboard')
+    expect(screen.queryByRole('button', { name: 'Subscribe' })).not.toBeInTheDocument()
   })
 
   it('shows the e-mail beside the username when they differ', async () => {
