@@ -1,0 +1,313 @@
+package scans
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/url"
+	"sync"
+	"time"
+
+	"github.com/squarely/squarely/internal/store"
+)
+
+// Scan is an answered scan as the request saw it. The request path only
+// copies these header strings; parsing and hashing happen in the recorder.
+type Scan struct {
+	CodeID     int64
+	At         time.Time
+	UserAgent  string
+	Referrer   string
+	RemoteAddr string // the client's address (host:port or host)
+}
+
+// Sink is where scans go: store.Store.
+type Sink interface {
+	RecordScans(ctx context.Context, events []store.ScanEvent) error
+	Secret(ctx context.Context, name string, newValue []byte) ([]byte, error)
+}
+
+// Options tune a Recorder; zero values take the defaults.
+type Options struct {
+	Interval  time.Duration // flush at least this often; default 1 s
+	BatchSize int           // flush as soon as this many scans wait; default 500
+	Buffer    int           // scans Record can queue before it waits; default 65536
+	Logger    *slog.Logger  // default slog.Default()
+}
+
+// Loss bound. Record never drops a scan: when the queue is full it waits
+// for room (backpressure), so a redirect is only slowed, never unrecorded.
+// The queue is drained into memory at once and written in batches; while
+// the database refuses writes the recorder keeps up to maxPending scans in
+// memory, retrying with backoff, and only then lets Record wait. Close
+// writes everything still held. A scan is lost only if the process dies
+// without Close (a crash or SIGKILL): at most the scans of the last
+// Interval plus those held during a database outage.
+const (
+	maxPending = 1 << 18 // ~256k scans, a few tens of MB
+	maxTx      = 5000    // scans per transaction
+	maxBackoff = 30 * time.Second
+)
+
+// secretName names the stored key the daily visitor-hash salt comes from.
+const secretName = "visitor_hash_key"
+
+// Recorder saves scans off the request path in batches. Create it with
+// NewRecorder and stop it with Close after the HTTP server has shut down.
+type Recorder struct {
+	sink     Sink
+	log      *slog.Logger
+	interval time.Duration
+	batch    int
+
+	in        chan Scan
+	closing   chan struct{}
+	done      chan struct{}
+	closeOnce sync.Once
+	closeCtx  context.Context // set before closing is closed
+	closeErr  error           // set before done is closed
+
+	// Owned by the run goroutine.
+	key     []byte
+	salts   map[string][]byte // UTC date → salt
+	clients map[string]Client // user agent → parsed
+}
+
+// NewRecorder starts a recorder writing to sink.
+func NewRecorder(sink Sink, opt Options) *Recorder {
+	if opt.Interval <= 0 {
+		opt.Interval = time.Second
+	}
+	if opt.BatchSize <= 0 {
+		opt.BatchSize = 500
+	}
+	if opt.Buffer <= 0 {
+		opt.Buffer = 1 << 16
+	}
+	if opt.Logger == nil {
+		opt.Logger = slog.Default()
+	}
+	r := &Recorder{
+		sink: sink, log: opt.Logger, interval: opt.Interval, batch: min(opt.BatchSize, maxTx),
+		in: make(chan Scan, opt.Buffer), closing: make(chan struct{}), done: make(chan struct{}),
+		salts: map[string][]byte{}, clients: map[string]Client{},
+	}
+	go r.run()
+	return r
+}
+
+// Record queues a scan. It waits only when the queue is full. Scans
+// recorded after Close are dropped (the server has stopped by then).
+func (r *Recorder) Record(s Scan) {
+	select {
+	case r.in <- s:
+	case <-r.closing:
+		r.log.Warn("scan recorded after the recorder closed", "code", s.CodeID)
+	}
+}
+
+// Close writes every queued scan and stops the recorder. If ctx ends
+// first, the scans not yet written are reported in the error.
+func (r *Recorder) Close(ctx context.Context) error {
+	r.closeOnce.Do(func() {
+		r.closeCtx = ctx
+		close(r.closing)
+	})
+	select {
+	case <-r.done:
+		return r.closeErr
+	case <-ctx.Done():
+		return fmt.Errorf("scans: closing the recorder: %w", ctx.Err())
+	}
+}
+
+func (r *Recorder) run() {
+	defer close(r.done)
+	tick := time.NewTicker(r.interval)
+	defer tick.Stop()
+	var (
+		pending []Scan
+		retryAt time.Time
+		backoff time.Duration
+	)
+	flush := func(ctx context.Context) {
+		if err := r.flush(ctx, &pending); err != nil {
+			backoff = min(max(2*backoff, time.Second), maxBackoff)
+			retryAt = time.Now().Add(backoff)
+			r.log.Error("saving scans; will retry", "pending", len(pending), "retryIn", backoff, "err", err)
+			return
+		}
+		backoff, retryAt = 0, time.Time{}
+	}
+	for {
+		in := r.in
+		if len(pending) >= maxPending {
+			in = nil // let Record wait until the database is back
+		}
+		select {
+		case s := <-in:
+			pending = append(pending, s)
+			pending = r.drain(pending, maxTx)
+			if len(pending) >= r.batch && !time.Now().Before(retryAt) {
+				flush(context.Background())
+			}
+		case <-tick.C:
+			if len(pending) > 0 && !time.Now().Before(retryAt) {
+				flush(context.Background())
+			}
+		case <-r.closing:
+			pending = r.drain(pending, -1)
+			r.closeErr = r.flushAll(r.closeCtx, pending)
+			return
+		}
+	}
+}
+
+// drain moves queued scans into pending without waiting, up to limit
+// pending scans (-1 = all).
+func (r *Recorder) drain(pending []Scan, limit int) []Scan {
+	for limit < 0 || len(pending) < limit {
+		select {
+		case s := <-r.in:
+			pending = append(pending, s)
+		default:
+			return pending
+		}
+	}
+	return pending
+}
+
+// flushAll writes pending, retrying until it succeeds or ctx ends.
+func (r *Recorder) flushAll(ctx context.Context, pending []Scan) error {
+	backoff := 100 * time.Millisecond
+	for {
+		err := r.flush(ctx, &pending)
+		if err == nil {
+			return nil
+		}
+		r.log.Error("saving scans at shutdown; retrying", "pending", len(pending), "err", err)
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("scans: %d scans not saved: %w", len(pending), err)
+		case <-time.After(backoff):
+		}
+		backoff = min(2*backoff, 2*time.Second)
+	}
+}
+
+// flush writes *pending in transactions of at most maxTx scans, removing
+// each written batch, so a failure keeps exactly the unwritten scans.
+func (r *Recorder) flush(ctx context.Context, pending *[]Scan) error {
+	events := make([]store.ScanEvent, 0, min(len(*pending), maxTx))
+	for len(*pending) > 0 {
+		chunk := (*pending)[:min(len(*pending), maxTx)]
+		events = events[:0]
+		for _, s := range chunk {
+			e, err := r.event(ctx, s)
+			if err != nil {
+				return err
+			}
+			events = append(events, e)
+		}
+		if err := r.sink.RecordScans(ctx, events); err != nil {
+			return err
+		}
+		*pending = (*pending)[len(chunk):]
+	}
+	*pending = nil // let the backing array go
+	return nil
+}
+
+// maxClients bounds the parsed user-agent memo.
+const maxClients = 4096
+
+// event turns a request's scan into what is stored: the client parsed, the
+// referrer cut to its origin (paths and queries may be private), and the
+// address replaced by the visitor hash.
+func (r *Recorder) event(ctx context.Context, s Scan) (store.ScanEvent, error) {
+	c, ok := r.clients[s.UserAgent]
+	if !ok {
+		c = ParseUserAgent(s.UserAgent)
+		if len(r.clients) >= maxClients {
+			clear(r.clients)
+		}
+		r.clients[s.UserAgent] = c
+	}
+	salt, err := r.salt(ctx, s.At)
+	if err != nil {
+		return store.ScanEvent{}, err
+	}
+	return store.ScanEvent{
+		CodeID:      s.CodeID,
+		ScannedAt:   s.At,
+		DeviceType:  c.Device,
+		OS:          c.OS,
+		Browser:     c.Browser,
+		Referrer:    origin(s.Referrer),
+		VisitorHash: VisitorHash(salt, host(s.RemoteAddr), s.UserAgent),
+		IsBot:       c.IsBot,
+	}, nil
+}
+
+// salt returns the visitor-hash salt of t's UTC day: HMAC-SHA256 of the
+// date under a key kept in the database, so every instance derives the same
+// salt, it changes every day, and no salt is ever stored.
+func (r *Recorder) salt(ctx context.Context, t time.Time) ([]byte, error) {
+	date := t.UTC().Format(time.DateOnly)
+	if s, ok := r.salts[date]; ok {
+		return s, nil
+	}
+	if r.key == nil {
+		fresh := make([]byte, 32)
+		rand.Read(fresh)
+		key, err := r.sink.Secret(ctx, secretName, fresh)
+		if err != nil {
+			return nil, err
+		}
+		r.key = key
+	}
+	if len(r.salts) > 2 {
+		clear(r.salts) // only today and yesterday are asked for
+	}
+	m := hmac.New(sha256.New, r.key)
+	m.Write([]byte(date))
+	r.salts[date] = m.Sum(nil)
+	return r.salts[date], nil
+}
+
+// VisitorHash identifies a visitor within a day without keeping the
+// address: SHA-256 of the day's salt, the address and the user agent, as
+// 32 hex digits.
+func VisitorHash(salt []byte, addr, userAgent string) string {
+	h := sha256.New()
+	h.Write(salt)
+	h.Write([]byte(addr))
+	h.Write([]byte{0})
+	h.Write([]byte(userAgent))
+	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+// host strips the port from a RemoteAddr.
+func host(addr string) string {
+	if h, _, err := net.SplitHostPort(addr); err == nil {
+		return h
+	}
+	return addr
+}
+
+// origin returns scheme://host of a referrer, or "" when it has none.
+func origin(ref string) string {
+	if ref == "" {
+		return ""
+	}
+	u, err := url.Parse(ref)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host
+}
