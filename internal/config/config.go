@@ -26,6 +26,7 @@ type Config struct {
 	LoginRateLimit     int      // SQUARELY_LOGIN_RATE_LIMIT: failed logins per minute per client address
 	RegisterRateLimit  int      // SQUARELY_REGISTER_RATE_LIMIT: registrations per hour per client address
 	TrustProxy         bool     // SQUARELY_TRUST_PROXY: believe X-Forwarded-For / X-Forwarded-Proto
+	DynamicLimit       int      // SQUARELY_DYNAMIC_LIMIT: live dynamic codes per user without an active subscription
 }
 
 // GoogleEnabled reports whether Google sign-in is configured.
@@ -105,6 +106,7 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	c.LoginRateLimit = positive("SQUARELY_LOGIN_RATE_LIMIT", 10)
 	c.RegisterRateLimit = positive("SQUARELY_REGISTER_RATE_LIMIT", 30)
+	c.DynamicLimit = positive("SQUARELY_DYNAMIC_LIMIT", 12) // spec 01 §9
 
 	if raw := get("SQUARELY_TRUST_PROXY"); raw != "" {
 		c.TrustProxy, err = strconv.ParseBool(raw)

@@ -21,6 +21,7 @@ func TestLoadDefaults(t *testing.T) {
 		BaseURL:           "http://localhost:8080",
 		LoginRateLimit:    10,
 		RegisterRateLimit: 30,
+		DynamicLimit:      12,
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("got %+v\nwant %+v", c, want)
@@ -42,6 +43,7 @@ func TestLoadAll(t *testing.T) {
 		"SQUARELY_LOGIN_RATE_LIMIT":     "5",
 		"SQUARELY_REGISTER_RATE_LIMIT":  "7",
 		"SQUARELY_TRUST_PROXY":          "true",
+		"SQUARELY_DYNAMIC_LIMIT":        "50",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -57,6 +59,7 @@ func TestLoadAll(t *testing.T) {
 		LoginRateLimit:     5,
 		RegisterRateLimit:  7,
 		TrustProxy:         true,
+		DynamicLimit:       50,
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("got %+v\nwant %+v", c, want)
@@ -87,6 +90,8 @@ func TestLoadInvalid(t *testing.T) {
 		{map[string]string{"SQUARELY_LOGIN_RATE_LIMIT": "ten"}, `SQUARELY_LOGIN_RATE_LIMIT: must be a positive whole number, got "ten"`},
 		{map[string]string{"SQUARELY_LOGIN_RATE_LIMIT": "0"}, `SQUARELY_LOGIN_RATE_LIMIT: must be a positive whole number, got "0"`},
 		{map[string]string{"SQUARELY_REGISTER_RATE_LIMIT": "-3"}, `SQUARELY_REGISTER_RATE_LIMIT: must be a positive whole number, got "-3"`},
+		{map[string]string{"SQUARELY_DYNAMIC_LIMIT": "0"}, `SQUARELY_DYNAMIC_LIMIT: must be a positive whole number, got "0"`},
+		{map[string]string{"SQUARELY_DYNAMIC_LIMIT": "twelve"}, `SQUARELY_DYNAMIC_LIMIT: must be a positive whole number, got "twelve"`},
 		{map[string]string{"SQUARELY_ADDR": "8080"}, `SQUARELY_ADDR: must be host:port or :port, got "8080"`},
 		{map[string]string{"SQUARELY_ADDR": ":http"}, `SQUARELY_ADDR: must be host:port or :port, got ":http"`},
 		{map[string]string{"SQUARELY_ADDR": ":70000"}, `SQUARELY_ADDR: must be host:port or :port, got ":70000"`},
