@@ -5,7 +5,8 @@ import { defineConfig } from '@playwright/test'
 
 // The tests drive the real binary (built by `make build`) over a database
 // that starts empty on every run.
-const addr = '127.0.0.1:18080'
+// SQUARELY_E2E_ADDR and SQUARELY_E2E_BIN let several runs share a machine.
+const addr = process.env.SQUARELY_E2E_ADDR ?? '127.0.0.1:18080'
 const baseURL = `http://${addr}`
 
 // Playwright evaluates this file again in every worker; the environment
@@ -47,7 +48,7 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
   webServer: {
-    command: '../bin/squarely',
+    command: process.env.SQUARELY_E2E_BIN ?? '../bin/squarely',
     url: `${baseURL}/`,
     reuseExistingServer: false,
     timeout: 30_000,
