@@ -1,6 +1,9 @@
 package server
 
-import "net/http"
+import (
+	"net/http"
+	"time"
+)
 
 // routes is the table of every route. API routes go on api (paths under
 // /api/, JSON in and out); everything else on site. Wrap a handler in
@@ -16,10 +19,28 @@ func (s *server) routes() http.Handler {
 	api.HandleFunc("POST /api/logout", s.logout)
 	api.Handle("GET /api/user", user(s.currentUser))
 
+	// Generator: previews, downloads, saved static codes, uploads (issue 4).
+	api.HandleFunc("POST /api/generate-qrcode", s.generateQRCode)
+	api.HandleFunc("POST /api/download-qrcode", s.downloadQRCode)
+	api.HandleFunc("POST /api/track-generation", s.trackGeneration)
+	api.HandleFunc("GET /api/subdomain-info", s.subdomainInfo)
+	api.Handle("POST /api/qrcodes", user(s.createQRCode))
+	api.Handle("GET /api/qrcodes", user(s.listQRCodes))
+	api.Handle("GET /api/qrcodes/{id}/image", user(s.qrCodeImage))
+	api.Handle("POST /api/upload-pdf", user(s.uploadPDF))
+	api.HandleFunc("POST /api/upload-image", s.uploadImage(newLimiter(anonUploadsPerHour, time.Hour, s.now)))
+	api.Handle("POST /api/upload-logo", user(s.uploadLogo))
+
 	site := http.NewServeMux()
 	site.Handle("/api/", s.auth.LoadUser(jsonFallback(api)))
 	site.HandleFunc("GET /auth/google", s.auth.GoogleStart)
 	site.HandleFunc("GET /auth/google/callback", s.auth.GoogleCallback)
+	// Uploaded files and their pages (issue 4).
+	site.HandleFunc("GET /logo/{id}", s.serveBlob("logo"))
+	site.HandleFunc("GET /pdf/{id}", s.filePageHandler("pdf", "/pdf/"))
+	site.HandleFunc("GET /pdf/{id}/file", s.serveBlob("pdf"))
+	site.HandleFunc("GET /images/{id}", s.filePageHandler("image", "/images/"))
+	site.HandleFunc("GET /images/{id}/file", s.serveBlob("image"))
 	site.Handle("/", spa(s.web))
 
 	return s.middleware(site)

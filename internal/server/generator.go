@@ -1,0 +1,379 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/squarely/squarely/internal/auth"
+	"github.com/squarely/squarely/internal/codes"
+	"github.com/squarely/squarely/internal/payload"
+	"github.com/squarely/squarely/internal/render"
+	"github.com/squarely/squarely/internal/store"
+)
+
+// Limits on what generation records keep.
+const (
+	maxSessionID = 100
+	maxUserAgent = 512
+	maxReferrer  = 2048
+	maxContent   = 8000 // bytes; more than any QR code holds
+)
+
+// Preview sizes a request may ask for, in pixels.
+const (
+	minPreviewPixels = 64
+	maxPreviewPixels = 1200 // a download is 3× this at most
+)
+
+// generateRequest is the JSON body of generate-qrcode and download-qrcode:
+// the type's fields and the style fields travel flat beside these.
+type generateRequest struct {
+	QRType       string `json:"qrType"`
+	LogoID       *int64 `json:"logoId"`
+	ScanTracking bool   `json:"scanTracking"`
+	Temporary    bool   `json:"temporary"`
+	SessionID    string `json:"sessionId"`
+	Size         int    `json:"size"`
+	Format       string `json:"format"`       // download only
+	GenerationID *int64 `json:"generationId"` // download only
+
+	style codes.Style
+	raw   map[string]json.RawMessage // every member, for the type fields
+}
+
+func (g *generateRequest) UnmarshalJSON(b []byte) error {
+	type plain generateRequest // without this method
+	if err := json.Unmarshal(b, (*plain)(g)); err != nil {
+		return err
+	}
+	// Decoded on its own, so a type error names the field as sent.
+	if err := json.Unmarshal(b, &g.style); err != nil {
+		return err
+	}
+	return json.Unmarshal(b, &g.raw)
+}
+
+// codeRequest reads the type fields of the body; a field of the wrong JSON
+// type has been answered with 400.
+func (g *generateRequest) codeRequest(w http.ResponseWriter) (codeRequest, bool) {
+	t := strings.TrimSpace(g.QRType)
+	fields, fe := jsonTypeFields(g.raw, t)
+	if len(fe) > 0 {
+		writeFieldErrors(w, t, fe)
+		return codeRequest{}, false
+	}
+	return codeRequest{
+		qrType: t, fields: fields, style: g.style, logoID: g.LogoID,
+		scanTracking: g.ScanTracking, temporary: g.Temporary,
+	}, true
+}
+
+// previewPixels is the requested preview size (default 320), or 0 after
+// answering 400.
+func (g *generateRequest) previewPixels(w http.ResponseWriter) int {
+	if g.Size == 0 {
+		return codes.PreviewPixels
+	}
+	if g.Size < minPreviewPixels || g.Size > maxPreviewPixels {
+		fieldError(w, "size", "size must be between 64 and 1200 pixels")
+		return 0
+	}
+	return g.Size
+}
+
+// checkSessionID refuses an overlong anonymous id.
+func checkSessionID(w http.ResponseWriter, id string) bool {
+	if utf8.RuneCountInString(id) > maxSessionID {
+		fieldError(w, "sessionId", "sessionId must be at most 100 characters")
+		return false
+	}
+	return true
+}
+
+// generateQRCode (POST /api/generate-qrcode) renders the form as SVG for
+// the preview and, unless it is a temporary preview, records the generation.
+func (s *server) generateQRCode(w http.ResponseWriter, r *http.Request) {
+	var in generateRequest
+	if !decodeJSON(w, r, &in) {
+		return
+	}
+	req, ok := in.codeRequest(w)
+	if !ok {
+		return
+	}
+	pixels := in.previewPixels(w)
+	if pixels == 0 || !checkSessionID(w, in.SessionID) {
+		return
+	}
+	u := auth.UserFrom(r.Context())
+	p, ok := s.prepareCode(w, r, u, req)
+	if !ok {
+		return
+	}
+	svg := s.renderCode(w, p.data, p.style, p.logoData(), codes.SVG, pixels)
+	if svg == nil {
+		return
+	}
+	out := map[string]any{"qrCode": string(svg), "data": p.data}
+	if !in.Temporary {
+		g := &store.Generation{
+			CodeEvent:       s.codeEvent(r, u, in.SessionID, p),
+			ForegroundColor: p.style.FgColor,
+			BackgroundColor: p.style.BgColor,
+			GeneratedAt:     s.now(),
+		}
+		if err := s.store.CreateGeneration(r.Context(), g); err != nil {
+			s.internalError(w, "recording a generation", err)
+			return
+		}
+		out["id"] = g.ID
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, http.StatusOK, out)
+}
+
+// codeEvent describes who asked for p, for generation and download records.
+func (s *server) codeEvent(r *http.Request, u *store.User, sessionID string, p *preparedCode) store.CodeEvent {
+	return store.CodeEvent{
+		UserID:    ownerOf(u),
+		SessionID: strings.TrimSpace(sessionID),
+		IPAddress: clientIP(r),
+		UserAgent: truncate(r.UserAgent(), maxUserAgent),
+		Referrer:  truncate(r.Referer(), maxReferrer),
+		QRType:    p.qrType,
+		Content:   p.data,
+		HasLogo:   p.logo != nil,
+		Details:   typeDetails(p),
+	}
+}
+
+// downloadQRCode (POST /api/download-qrcode) answers the code as a file
+// and records the download. With generationId it encodes exactly what that
+// generation encoded (a payment code keeps its product); the generation must
+// be the caller's (same user, or same anonymous session).
+func (s *server) downloadQRCode(w http.ResponseWriter, r *http.Request) {
+	var in generateRequest
+	if !decodeJSON(w, r, &in) {
+		return
+	}
+	format := codes.PNG
+	if in.Format != "" {
+		f, ok := codes.ParseFormat(in.Format)
+		if !ok {
+			fieldError(w, "format", "format must be png, svg or pdf")
+			return
+		}
+		format = f
+	}
+	req, ok := in.codeRequest(w)
+	if !ok {
+		return
+	}
+	pixels := in.previewPixels(w)
+	if pixels == 0 || !checkSessionID(w, in.SessionID) {
+		return
+	}
+	u := auth.UserFrom(r.Context())
+	var gen *store.Generation
+	if in.GenerationID != nil {
+		g, err := s.store.Generation(r.Context(), *in.GenerationID)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			s.internalError(w, "fetching a generation", err)
+			return
+		}
+		if g == nil || !generationOf(g, u, in.SessionID) {
+			writeError(w, http.StatusNotFound, "Generation not found")
+			return
+		}
+		if g.QRType != req.qrType {
+			fieldError(w, "generationId", "The generation is of another QR code type")
+			return
+		}
+		gen = g
+	}
+	// A download is never a preview, but with a generation prepareCode only
+	// checks: the generation made the code (and any payment product).
+	req.temporary = gen != nil
+	p, ok := s.prepareCode(w, r, u, req)
+	if !ok {
+		return
+	}
+	if gen != nil {
+		p.data = gen.Content
+	}
+	file := s.renderCode(w, p.data, p.style, p.logoData(), format, pixels*codes.DownloadScale)
+	if file == nil {
+		return
+	}
+	d := &store.Download{CodeEvent: s.codeEvent(r, u, in.SessionID, p), DownloadType: string(format), DownloadedAt: s.now()}
+	if gen != nil {
+		d.Details["generationId"] = gen.ID
+	}
+	if err := s.store.CreateDownload(r.Context(), d); err != nil {
+		s.internalError(w, "recording a download", err)
+		return
+	}
+	serveCodeFile(w, file, format, p.qrType+"."+string(format), true)
+}
+
+// generationOf reports whether g was made by u, or by the visitor whose
+// browser keeps sessionID.
+func generationOf(g *store.Generation, u *store.User, sessionID string) bool {
+	if g.UserID != nil {
+		return u != nil && *g.UserID == u.ID
+	}
+	return u == nil && sessionID != "" && g.SessionID == strings.TrimSpace(sessionID)
+}
+
+// serveCodeFile answers a rendered code. The SVG is ours (no script), but
+// it is sent with a CSP that would block any anyway.
+func serveCodeFile(w http.ResponseWriter, file []byte, format codes.Format, name string, attachment bool) {
+	h := w.Header()
+	h.Set("Content-Type", format.ContentType())
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:")
+	h.Set("Cache-Control", "no-store")
+	disposition := "inline"
+	if attachment {
+		disposition = "attachment"
+	}
+	h.Set("Content-Disposition", disposition+`; filename="`+name+`"`)
+	w.WriteHeader(http.StatusOK)
+	w.Write(file)
+}
+
+// trackGeneration (POST /api/track-generation) records a generation the
+// client made itself, with the spec 01 §7 body. qrCodeId, when given, must
+// be one of the caller's saved static codes.
+func (s *server) trackGeneration(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		QRCodeID        *int64          `json:"qrCodeId"`
+		QRData          json.RawMessage `json:"qrData"`
+		QRType          string          `json:"qrType"`
+		ForegroundColor string          `json:"foregroundColor"`
+		BackgroundColor string          `json:"backgroundColor"`
+		HasLogo         bool            `json:"hasLogo"`
+		SessionID       string          `json:"sessionId"`
+	}
+	if !decodeJSON(w, r, &in) {
+		return
+	}
+	in.QRType = strings.TrimSpace(in.QRType)
+	if !checkType(w, in.QRType) || !checkSessionID(w, in.SessionID) {
+		return
+	}
+	var content string
+	details := map[string]any{}
+	if len(in.QRData) > 0 && string(in.QRData) != "null" {
+		// qrData is the encoded text, or the type fields as an object.
+		if err := json.Unmarshal(in.QRData, &content); err != nil {
+			if err := json.Unmarshal(in.QRData, &details); err != nil {
+				fieldError(w, "qrData", "qrData must be a string or an object")
+				return
+			}
+		}
+	}
+	if len(content) > maxContent || len(in.QRData) > maxContent {
+		fieldError(w, "qrData", "qrData is too long")
+		return
+	}
+	colors := []*string{&in.ForegroundColor, &in.BackgroundColor}
+	for i, name := range []string{"foregroundColor", "backgroundColor"} {
+		c := strings.TrimSpace(*colors[i])
+		if c == "" {
+			continue
+		}
+		if _, err := render.ParseColor(c); err != nil {
+			fieldError(w, name, "Please enter a colour like #1A2B3C")
+			return
+		}
+		*colors[i] = c
+	}
+	u := auth.UserFrom(r.Context())
+	if in.QRCodeID != nil {
+		if u == nil {
+			writeError(w, http.StatusNotFound, "QR code not found")
+			return
+		}
+		if _, err := s.store.QRCode(r.Context(), u.ID, *in.QRCodeID); err != nil {
+			if errors.Is(err, store.ErrNotFound) {
+				writeError(w, http.StatusNotFound, "QR code not found")
+				return
+			}
+			s.internalError(w, "fetching a QR code", err)
+			return
+		}
+	}
+	g := &store.Generation{
+		CodeEvent: store.CodeEvent{
+			QRCodeID:  in.QRCodeID,
+			UserID:    ownerOf(u),
+			SessionID: strings.TrimSpace(in.SessionID),
+			IPAddress: clientIP(r),
+			UserAgent: truncate(r.UserAgent(), maxUserAgent),
+			Referrer:  truncate(r.Referer(), maxReferrer),
+			QRType:    in.QRType,
+			Content:   content,
+			HasLogo:   in.HasLogo,
+			Details:   details,
+		},
+		ForegroundColor: in.ForegroundColor,
+		BackgroundColor: in.BackgroundColor,
+		GeneratedAt:     s.now(),
+	}
+	if err := s.store.CreateGeneration(r.Context(), g); err != nil {
+		s.internalError(w, "recording a generation", err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, map[string]int64{"id": g.ID})
+}
+
+// subdomainInfo (GET /api/subdomain-info) tells the generator which type a
+// subdomain preselects: url.example.com preselects url when the site is
+// example.com (SQUARELY_BASE_URL). www is the site itself.
+func (s *server) subdomainInfo(w http.ResponseWriter, r *http.Request) {
+	out := map[string]any{"isSubdomain": false, "qrType": nil, "subdomain": nil}
+	base, err := url.Parse(s.cfg.BaseURL)
+	host := strings.ToLower(hostOnly(r.Host))
+	if err == nil {
+		suffix := "." + strings.ToLower(base.Hostname())
+		if sub, ok := strings.CutSuffix(host, suffix); ok && sub != "" && sub != "www" {
+			out["isSubdomain"], out["subdomain"] = true, sub
+			if slices.Contains(payload.Types(), sub) && !payload.Blocked(sub) {
+				out["qrType"] = sub
+			}
+		}
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// hostOnly drops the port of a Host header.
+func hostOnly(h string) string {
+	if host, _, err := net.SplitHostPort(h); err == nil {
+		return host
+	}
+	return h
+}
+
+// clientIP is the address of the request's client (behind a trusted proxy,
+// the one it saw: see forwardedFor).
+func clientIP(r *http.Request) string {
+	return hostOnly(r.RemoteAddr)
+}
+
+// truncate cuts s to at most n bytes without splitting a character.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}

@@ -1,0 +1,335 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/squarely/squarely/internal/auth"
+	"github.com/squarely/squarely/internal/codes"
+	"github.com/squarely/squarely/internal/payload"
+	"github.com/squarely/squarely/internal/store"
+)
+
+// maxCodeName is the longest name a saved code may have, in characters.
+const maxCodeName = 100
+
+// qrCodeResponse is a saved static code as the API shows it (docs/API.md
+// "Records").
+type qrCodeResponse struct {
+	ID               int64           `json:"id"`
+	Name             string          `json:"name"`
+	QRType           string          `json:"qrType"`
+	QRMode           string          `json:"qrMode"`
+	URL              string          `json:"url"`
+	Data             string          `json:"data"`
+	QRData           json.RawMessage `json:"qrData"`
+	FgColor          string          `json:"fgColor"`
+	BgColor          string          `json:"bgColor"`
+	GradientColor    string          `json:"gradientColor"`
+	DotShape         string          `json:"dotShape"`
+	CornerShape      string          `json:"cornerShape"`
+	InnerCornerShape string          `json:"innerCornerShape"`
+	OuterCornerColor string          `json:"outerCornerColor"`
+	InnerCornerColor string          `json:"innerCornerColor"`
+	LogoFilePath     string          `json:"logoFilePath"`
+	LogoFileName     string          `json:"logoFileName"`
+	LogoSize         string          `json:"logoSize"`
+	EnableFrame      bool            `json:"enableFrame"`
+	FrameText        string          `json:"frameText"`
+	FrameColor       string          `json:"frameColor"`
+	FrameTextColor   string          `json:"frameTextColor"`
+	FrameStyle       string          `json:"frameStyle"`
+	ScanCount        int64           `json:"scanCount"` // static codes are not tracked
+	IsPaused         bool            `json:"isPaused"`
+	CreatedAt        time.Time       `json:"createdAt"`
+}
+
+func qrCodeJSON(q *store.QRCode) qrCodeResponse {
+	return qrCodeResponse{
+		ID: q.ID, Name: q.Name, QRType: q.QRType, QRMode: q.QRMode, URL: q.URL, Data: q.Content,
+		QRData:  json.RawMessage(q.QRData),
+		FgColor: q.FgColor, BgColor: q.BgColor, GradientColor: q.GradientColor,
+		DotShape: q.DotShape, CornerShape: q.CornerShape, InnerCornerShape: q.InnerCornerShape,
+		OuterCornerColor: q.OuterCornerColor, InnerCornerColor: q.InnerCornerColor,
+		LogoFilePath: q.LogoFilePath, LogoFileName: q.LogoFileName, LogoSize: q.LogoSize,
+		EnableFrame: q.EnableFrame, FrameText: q.FrameText, FrameColor: q.FrameColor,
+		FrameTextColor: q.FrameTextColor, FrameStyle: q.FrameStyle,
+		IsPaused: q.IsPaused, CreatedAt: q.CreatedAt,
+	}
+}
+
+// codeStyle is a saved code's style as the renderer's fields.
+func codeStyle(q *store.QRCode) codes.Style {
+	return codes.Style{
+		FgColor: q.FgColor, BgColor: q.BgColor, GradientColor: q.GradientColor,
+		DotShape: q.DotShape, CornerShape: q.CornerShape, InnerCornerShape: q.InnerCornerShape,
+		OuterCornerColor: q.OuterCornerColor, InnerCornerColor: q.InnerCornerColor, LogoSize: q.LogoSize,
+		EnableFrame: q.EnableFrame, FrameText: q.FrameText, FrameColor: q.FrameColor,
+		FrameTextColor: q.FrameTextColor, FrameStyle: q.FrameStyle,
+	}
+}
+
+// saveFormKeys renames fields whose form name would clash with the saved
+// code's own "name" (docs/API.md "Type fields").
+var saveFormKeys = map[string]map[string]string{
+	"location": {"name": "locationName", "description": "locationDescription"},
+}
+
+// createQRCode (POST /api/qrcodes, signed in) saves a static code from a
+// multipart form: the generator's fields, name, qrMode and an optional
+// logoFile (or logoId).
+func (s *server) createQRCode(w http.ResponseWriter, r *http.Request) {
+	form := readMultipart(w, r, "logoFile", maxLogoBytes, logoTooBig)
+	if form == nil {
+		return
+	}
+	switch strings.TrimSpace(form.get("qrMode")) {
+	case "", "static":
+	case "dynamic":
+		fieldError(w, "qrMode", "Dynamic QR codes are created with POST /api/dynamic-qrcodes")
+		return
+	default:
+		fieldError(w, "qrMode", "qrMode must be static or dynamic")
+		return
+	}
+	qrType := strings.TrimSpace(form.get("qrType"))
+	name := strings.TrimSpace(form.get("name"))
+	if utf8.RuneCountInString(name) > maxCodeName {
+		fieldError(w, "name", "Name must be at most 100 characters")
+		return
+	}
+	style, err := codes.FormStyle(form.get)
+	if err != nil {
+		renderRefused(w, err)
+		return
+	}
+	scanTracking, err := codes.FormBool(form.get("scanTracking"))
+	if err != nil {
+		fieldError(w, "scanTracking", "scanTracking must be true or false")
+		return
+	}
+	req := codeRequest{qrType: qrType, fields: payload.Fields{}, style: style, logoFile: form.file, scanTracking: scanTracking}
+	if v := strings.TrimSpace(form.get("logoId")); v != "" && form.file == nil {
+		id, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			fieldError(w, "logoId", "logoId must be a number")
+			return
+		}
+		req.logoID = &id
+	}
+	for _, k := range payload.FieldNames(qrType) {
+		key := k
+		if alt, ok := saveFormKeys[qrType][k]; ok {
+			key = alt
+		}
+		if v, ok := form.values[key]; ok {
+			req.fields[k] = v
+		}
+	}
+
+	u := auth.UserFrom(r.Context())
+	p, ok := s.prepareCode(w, r, u, req)
+	if !ok || !s.checkRender(w, p.data, p) {
+		return
+	}
+	if form.file != nil {
+		b, status, msg := s.saveLogo(r, u, form.file)
+		if status != 0 {
+			writeError(w, status, msg)
+			return
+		}
+		p.logo = b
+	}
+	fieldsJSON, err := json.Marshal(p.fields)
+	if err != nil {
+		s.internalError(w, "encoding type fields", err)
+		return
+	}
+	now := s.now()
+	if name == "" {
+		name = payload.Label(qrType) + " " + now.UTC().Format(time.DateOnly)
+	}
+	q := &store.QRCode{
+		UserID: u.ID, Name: name, QRType: qrType, QRMode: "static",
+		URL: strings.TrimSpace(p.fields["url"]), QRData: string(fieldsJSON), Content: p.data,
+		TypeColumns: typeColumns(p),
+		FgColor:     p.style.FgColor, BgColor: p.style.BgColor, GradientColor: p.style.GradientColor,
+		DotShape: p.style.DotShape, CornerShape: p.style.CornerShape, InnerCornerShape: p.style.InnerCornerShape,
+		OuterCornerColor: p.style.OuterCornerColor, InnerCornerColor: p.style.InnerCornerColor,
+		ErrorCorrectionLevel: codeLevel.String(),
+		LogoSize:             p.style.LogoSize,
+		EnableFrame:          p.style.EnableFrame, FrameText: p.style.FrameText, FrameColor: p.style.FrameColor,
+		FrameTextColor: p.style.FrameTextColor, FrameStyle: p.style.FrameStyle,
+		CreatedAt: now,
+	}
+	if p.logo != nil {
+		q.LogoFilePath, q.LogoFileName = logoPath(p.logo.ID), p.logo.FileName
+	}
+	if p.product != nil {
+		q.PaymentProductID = &p.product.ID
+	}
+	if err := s.store.CreateQRCode(r.Context(), q); err != nil {
+		s.internalError(w, "saving a QR code", err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, qrCodeJSON(q))
+}
+
+// typeColumns fills the spec's per-type qr_codes columns from the fields.
+func typeColumns(p *preparedCode) map[string]any {
+	c := map[string]any{}
+	set := func(col, field string) {
+		if v := strings.TrimSpace(p.fields[field]); v != "" {
+			c[col] = v
+		}
+	}
+	switch p.qrType {
+	case "contact":
+		for col, k := range map[string]string{"first_name": "firstName", "last_name": "lastName", "email": "email",
+			"phone_number": "phoneNumber", "notes": "notes", "image_url": "imageUrl"} {
+			set(col, k)
+		}
+	case "payment":
+		set("product_name", "productName")
+		set("product_description", "productDescription")
+		c["product_price"] = payload.PriceCents(p.fields["productPrice"])
+	case "pdf", "images":
+		prefix := map[string]string{"pdf": "pdf_", "images": "image_"}[p.qrType]
+		set(prefix+"title", "title")
+		set(prefix+"description", "description")
+		if p.qrType == "pdf" {
+			c["pdf_url"] = p.data
+		}
+		if p.file != nil {
+			c[prefix+"file_path"] = p.data + "/file"
+			c[prefix+"file_name"] = p.file.FileName
+		}
+	case "social":
+		set("platform", "platform")
+	case "ratings":
+		set("business_name", "businessName")
+		set("platform", "platform")
+		set("review_url", "url")
+	case "apps":
+		set("app_name", "appName")
+		set("platform", "platform")
+		set("app_description", "appDescription")
+		set("app_category", "appCategory")
+		set("app_developer", "appDeveloper")
+		switch p.fields["platform"] {
+		case "appstore":
+			set("app_store_url", "url")
+		case "googleplay":
+			set("play_store_url", "url")
+		}
+	case "email":
+		set("email_recipient", "email")
+		set("email_subject", "subject")
+		set("email_body", "body")
+	case "location":
+		set("location_address", "address")
+		set("location_name", "name")
+		set("location_description", "description")
+		for col, k := range map[string]string{"location_latitude": "latitude", "location_longitude": "longitude"} {
+			if v, err := strconv.ParseFloat(strings.TrimSpace(p.fields[k]), 64); err == nil {
+				c[col] = v
+			}
+		}
+	}
+	return c
+}
+
+// listQRCodes (GET /api/qrcodes, signed in) lists the caller's live static
+// codes, newest first, in one query.
+func (s *server) listQRCodes(w http.ResponseWriter, r *http.Request) {
+	list, err := s.store.QRCodes(r.Context(), auth.UserFrom(r.Context()).ID)
+	if err != nil {
+		s.internalError(w, "listing QR codes", err)
+		return
+	}
+	out := make([]qrCodeResponse, len(list))
+	for i, q := range list {
+		out[i] = qrCodeJSON(q)
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// qrCodeImage (GET /api/qrcodes/{id}/image?format=svg|png|pdf&size=&download=1,
+// signed in, owner only) renders a saved code. download=1 makes it an
+// attachment named by the type and records the download.
+func (s *server) qrCodeImage(w http.ResponseWriter, r *http.Request) {
+	u := auth.UserFrom(r.Context())
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil {
+		writeError(w, http.StatusNotFound, "QR code not found")
+		return
+	}
+	q, err := s.store.QRCode(r.Context(), u.ID, id)
+	if errors.Is(err, store.ErrNotFound) {
+		writeError(w, http.StatusNotFound, "QR code not found")
+		return
+	}
+	if err != nil {
+		s.internalError(w, "fetching a QR code", err)
+		return
+	}
+	query := r.URL.Query()
+	format := codes.SVG
+	if v := query.Get("format"); v != "" {
+		f, ok := codes.ParseFormat(v)
+		if !ok {
+			fieldError(w, "format", "format must be png, svg or pdf")
+			return
+		}
+		format = f
+	}
+	pixels := codes.PreviewPixels
+	if v := query.Get("size"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < minPreviewPixels || n > maxPreviewPixels {
+			fieldError(w, "size", "size must be between 64 and 1200 pixels")
+			return
+		}
+		pixels = n
+	}
+	if format == codes.PNG {
+		pixels *= codes.DownloadScale
+	}
+	download, _ := codes.FormBool(query.Get("download"))
+
+	var logo []byte
+	if lid, ok := logoIDFromPath(q.LogoFilePath); ok {
+		b, err := s.store.Blob(r.Context(), lid)
+		if err != nil {
+			s.internalError(w, "fetching a logo", err)
+			return
+		}
+		logo = b.Data
+	}
+	file := s.renderCode(w, q.Content, codeStyle(q), logo, format, pixels)
+	if file == nil {
+		return
+	}
+	if download {
+		d := &store.Download{
+			CodeEvent: store.CodeEvent{
+				QRCodeID: &q.ID, UserID: &u.ID, IPAddress: clientIP(r),
+				UserAgent: truncate(r.UserAgent(), maxUserAgent), Referrer: truncate(r.Referer(), maxReferrer),
+				QRType: q.QRType, Content: q.Content, HasLogo: logo != nil,
+				Details: map[string]any{"name": q.Name},
+			},
+			DownloadType: string(format),
+			DownloadedAt: s.now(),
+		}
+		if err := s.store.CreateDownload(r.Context(), d); err != nil {
+			s.internalError(w, "recording a download", err)
+			return
+		}
+	}
+	serveCodeFile(w, file, format, q.QRType+"."+string(format), download)
+}

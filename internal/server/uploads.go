@@ -1,0 +1,330 @@
+package server
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"image"
+	_ "image/gif" // image formats an upload may be
+	_ "image/jpeg"
+	_ "image/png"
+	"io"
+	"mime"
+	"net/http"
+	"path"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	_ "golang.org/x/image/webp"
+
+	"github.com/squarely/squarely/internal/auth"
+	"github.com/squarely/squarely/internal/store"
+)
+
+// Upload limits. Files are checked by their content, never by the name or
+// the type the browser claims.
+const (
+	maxPDFBytes   = 20 << 20
+	maxImageBytes = 10 << 20
+	maxLogoBytes  = 2 << 20
+	// Pixel limits refuse decompression bombs: a small file that would
+	// decode to gigabytes. A logo is decoded by the renderer (4096² is its
+	// own limit); an image is only shown by browsers.
+	maxLogoPixels  = 4096 * 4096
+	maxImagePixels = 50_000_000
+
+	maxFormValue  = 4 << 10   // bytes of one text field of a multipart form
+	formOverhead  = 256 << 10 // bytes of a form beyond its file: text fields, part headers
+	maxFileName   = 200       // characters kept of an uploaded file's name
+	maxUploadText = 1000      // characters of an upload's title or description
+
+	// Visitors may upload images (the images type is free); this many per
+	// hour per client address keeps the blob store from being used as free
+	// file hosting.
+	anonUploadsPerHour = 20
+)
+
+// upload is a file read from a multipart form.
+type upload struct {
+	name string // the client's file name, made safe (safeFileName)
+	data []byte
+}
+
+// multipartForm is a parsed multipart form: text fields and at most one file.
+type multipartForm struct {
+	values map[string]string
+	file   *upload
+}
+
+func (f *multipartForm) get(k string) string { return f.values[k] }
+
+// readMultipart reads a multipart/form-data body holding text fields and
+// one optional file in fileField of at most fileLimit bytes, streaming it
+// so no temporary files are made. On failure it has answered (400, 413 or
+// 415) and returns nil. tooBig is the 413 message.
+func readMultipart(w http.ResponseWriter, r *http.Request, fileField string, fileLimit int64, tooBig string) *multipartForm {
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || mt != "multipart/form-data" {
+		writeError(w, http.StatusUnsupportedMediaType, "Content-Type must be multipart/form-data")
+		return nil
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, fileLimit+formOverhead)
+	mr, err := r.MultipartReader()
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "Malformed multipart form")
+		return nil
+	}
+	form := &multipartForm{values: map[string]string{}}
+	for {
+		part, err := mr.NextPart()
+		if err == io.EOF {
+			return form
+		}
+		if err != nil {
+			formError(w, err, tooBig)
+			return nil
+		}
+		name := part.FormName()
+		if part.FileName() == "" && name != fileField {
+			b, err := io.ReadAll(io.LimitReader(part, maxFormValue+1))
+			if err != nil {
+				formError(w, err, tooBig)
+				return nil
+			}
+			if len(b) > maxFormValue {
+				writeJSON(w, http.StatusBadRequest, apiError{Message: name + " is too long", Errors: map[string]string{name: "Too long"}})
+				return nil
+			}
+			if !utf8.Valid(b) {
+				writeJSON(w, http.StatusBadRequest, apiError{Message: name + " must be UTF-8 text", Errors: map[string]string{name: "Must be UTF-8 text"}})
+				return nil
+			}
+			if _, dup := form.values[name]; !dup {
+				form.values[name] = string(b)
+			}
+			continue
+		}
+		if name != fileField || form.file != nil {
+			writeError(w, http.StatusBadRequest, "Unexpected file in the form: "+name)
+			return nil
+		}
+		data, err := io.ReadAll(io.LimitReader(part, fileLimit+1))
+		if err != nil {
+			formError(w, err, tooBig)
+			return nil
+		}
+		if int64(len(data)) > fileLimit {
+			writeError(w, http.StatusRequestEntityTooLarge, tooBig)
+			return nil
+		}
+		if len(data) > 0 { // a form's empty file input sends a part with no content
+			form.file = &upload{name: safeFileName(part.FileName()), data: data}
+		}
+	}
+}
+
+// formError answers a failure while reading a form: 413 past the body limit.
+func formError(w http.ResponseWriter, err error, tooBig string) {
+	if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+		writeError(w, http.StatusRequestEntityTooLarge, tooBig)
+		return
+	}
+	writeError(w, http.StatusBadRequest, "Malformed multipart form")
+}
+
+// safeFileName keeps the last path element of a client's file name,
+// without control or quoting characters, at most maxFileName characters.
+func safeFileName(name string) string {
+	name = path.Base(strings.ReplaceAll(name, `\`, "/"))
+	name = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || strings.ContainsRune(`"/\<>:|?*;`, r) {
+			return -1
+		}
+		return r
+	}, name)
+	name = strings.TrimSpace(name)
+	if r := []rune(name); len(r) > maxFileName {
+		name = string(r[len(r)-maxFileName:])
+	}
+	if name == "." || name == ".." {
+		return ""
+	}
+	return name
+}
+
+// isPDF reports whether data is a PDF: it starts with the %PDF- header.
+func isPDF(data []byte) bool { return bytes.HasPrefix(data, []byte("%PDF-")) }
+
+// imageTypes maps the formats image.DecodeConfig names to content types.
+var imageTypes = map[string]string{"png": "image/png", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp"}
+
+// sniffImage returns the content type of a PNG, JPEG, GIF or WebP image,
+// judged by its bytes (an SVG, which can hold script, is not an image
+// here), or a message for the user.
+func sniffImage(data []byte, maxPixels int) (string, string) {
+	ct := http.DetectContentType(data)
+	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
+	if err != nil || imageTypes[format] != ct {
+		return "", "Only PNG, JPEG, GIF or WebP images are allowed"
+	}
+	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width*cfg.Height > maxPixels {
+		return "", fmt.Sprintf("The image is too large (at most %d megapixels)", maxPixels/1_000_000)
+	}
+	return ct, ""
+}
+
+// limitedText trims a title or description and cuts it to maxUploadText characters.
+func limitedText(s string) string {
+	s = strings.TrimSpace(s)
+	if r := []rune(s); len(r) > maxUploadText {
+		s = string(r[:maxUploadText])
+	}
+	return s
+}
+
+// ownerOf is the blob owner for the signed-in user, nil for a visitor.
+func ownerOf(u *store.User) *int64 {
+	if u == nil {
+		return nil
+	}
+	return &u.ID
+}
+
+// uploadPDF (POST /api/upload-pdf, signed in: the pdf type needs an
+// account) stores a PDF for the pdf type's page.
+func (s *server) uploadPDF(w http.ResponseWriter, r *http.Request) {
+	form := readMultipart(w, r, "pdfFile", maxPDFBytes, "The PDF file is too large (at most 20 MB)")
+	if form == nil {
+		return
+	}
+	if form.file == nil {
+		writeJSON(w, http.StatusBadRequest, apiError{Message: "Please select a PDF file", Errors: map[string]string{"pdfFile": "Please select a PDF file"}})
+		return
+	}
+	if !isPDF(form.file.data) {
+		writeError(w, http.StatusUnsupportedMediaType, "Only PDF files are allowed")
+		return
+	}
+	b := &store.Blob{
+		OwnerID:     ownerOf(auth.UserFrom(r.Context())),
+		Kind:        "pdf",
+		FileName:    orDefault(form.file.name, "document.pdf"),
+		ContentType: "application/pdf",
+		Data:        form.file.data,
+		Title:       limitedText(form.get("pdfTitle")),
+		Description: limitedText(form.get("pdfDescription")),
+		CreatedAt:   s.now(),
+	}
+	if err := s.store.CreateBlob(r.Context(), b); err != nil {
+		s.internalError(w, "saving a PDF", err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, map[string]any{
+		"id": b.ID, "pdfUrl": s.cfg.BaseURL + "/pdf/" + strconv.FormatInt(b.ID, 10), "fileName": b.FileName,
+	})
+}
+
+// uploadImage (POST /api/upload-image) stores an image for the images
+// type's page. Visitors may upload (the type is free), at most
+// anonUploadsPerHour per address, counted in limit.
+func (s *server) uploadImage(limit *limiter) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		u := auth.UserFrom(r.Context())
+		if u == nil {
+			key := clientKey(r)
+			if wait := limit.wait(key); wait > 0 {
+				tooMany(w, wait, "Too many uploads from this address. Please try again later or sign in.")
+				return
+			}
+			limit.add(key)
+		}
+		form := readMultipart(w, r, "imageFile", maxImageBytes, "The image is too large (at most 10 MB)")
+		if form == nil {
+			return
+		}
+		if form.file == nil {
+			writeJSON(w, http.StatusBadRequest, apiError{Message: "Please select an image file", Errors: map[string]string{"imageFile": "Please select an image file"}})
+			return
+		}
+		ct, problem := sniffImage(form.file.data, maxImagePixels)
+		if problem != "" {
+			writeError(w, http.StatusUnsupportedMediaType, problem)
+			return
+		}
+		b := &store.Blob{
+			OwnerID:     ownerOf(u),
+			Kind:        "image",
+			FileName:    orDefault(form.file.name, "image"),
+			ContentType: ct,
+			Data:        form.file.data,
+			Title:       limitedText(form.get("imageTitle")),
+			Description: limitedText(form.get("imageDescription")),
+			CreatedAt:   s.now(),
+		}
+		if err := s.store.CreateBlob(r.Context(), b); err != nil {
+			s.internalError(w, "saving an image", err)
+			return
+		}
+		writeJSON(w, http.StatusCreated, map[string]any{
+			"id": b.ID, "imageUrl": s.cfg.BaseURL + "/images/" + strconv.FormatInt(b.ID, 10), "fileName": b.FileName,
+		})
+	}
+}
+
+// uploadLogo (POST /api/upload-logo, signed in: logos are premium) stores
+// a logo for later generations and saves.
+func (s *server) uploadLogo(w http.ResponseWriter, r *http.Request) {
+	form := readMultipart(w, r, "logoFile", maxLogoBytes, logoTooBig)
+	if form == nil {
+		return
+	}
+	if form.file == nil {
+		writeJSON(w, http.StatusBadRequest, apiError{Message: "Please select an image file", Errors: map[string]string{"logoFile": "Please select an image file"}})
+		return
+	}
+	b, status, msg := s.saveLogo(r, auth.UserFrom(r.Context()), form.file)
+	if status != 0 {
+		writeError(w, status, msg)
+		return
+	}
+	writeJSON(w, http.StatusCreated, map[string]any{"id": b.ID, "logoUrl": logoPath(b.ID), "fileName": b.FileName})
+}
+
+const logoTooBig = "The logo is too large (at most 2 MB)"
+
+// saveLogo checks an uploaded logo and stores it for u. On failure it
+// returns the status (415, or 500 after logging) and message to answer.
+func (s *server) saveLogo(r *http.Request, u *store.User, f *upload) (*store.Blob, int, string) {
+	ct, problem := sniffImage(f.data, maxLogoPixels)
+	if problem != "" {
+		return nil, http.StatusUnsupportedMediaType, problem
+	}
+	b := &store.Blob{OwnerID: ownerOf(u), Kind: "logo", FileName: orDefault(f.name, "logo"), ContentType: ct, Data: f.data, CreatedAt: s.now()}
+	if err := s.store.CreateBlob(r.Context(), b); err != nil {
+		s.log.Error("internal error", "doing", "saving a logo", "err", err)
+		return nil, http.StatusInternalServerError, "Internal server error"
+	}
+	return b, 0, ""
+}
+
+// logoPath is where a logo is served; saved codes keep it as logoFilePath.
+func logoPath(id int64) string { return "/logo/" + strconv.FormatInt(id, 10) }
+
+// logoIDFromPath reads the blob id back from a logoFilePath.
+func logoIDFromPath(p string) (int64, bool) {
+	rest, ok := strings.CutPrefix(p, "/logo/")
+	if !ok {
+		return 0, false
+	}
+	id, err := strconv.ParseInt(rest, 10, 64)
+	return id, err == nil && id > 0
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
