@@ -1,19 +1,13 @@
 package qr
 
 import (
-	"fmt"
-	"os"
 	"strings"
 	"testing"
-	"time"
 
 	skip2 "github.com/skip2/go-qrcode"
 	yeqown "github.com/yeqown/go-qrcode/v2"
 	rsc "rsc.io/qr"
 )
-
-// benchRatiosTag is set by the benchratios build tag.
-var benchRatiosTag bool
 
 // benchCases are the inputs of the speed targets.
 var benchCases = []struct {
@@ -70,50 +64,6 @@ func BenchmarkEncode(b *testing.B) {
 					}
 				}
 			})
-		}
-	}
-}
-
-// TestBenchRatios prints our speed against the other encoders and fails
-// on a missed target: at most 3× rsc.io/qr's time (it skips mask
-// selection), at least 5× faster than skip2 and yeqown, at most 50
-// allocations per encode. It is a measurement, not a check of behaviour, so
-// it runs only on request:
-//
-//	BENCH_RATIOS=1 go test -run TestBenchRatios -v ./internal/qr/
-//	go test -tags benchratios -run TestBenchRatios -v ./internal/qr/
-func TestBenchRatios(t *testing.T) {
-	if os.Getenv("BENCH_RATIOS") != "1" && !benchRatiosTag {
-		t.Skip("a timing measurement; set BENCH_RATIOS=1 (or -tags benchratios) to run it")
-	}
-	for _, c := range benchCases {
-		res := map[string]testing.BenchmarkResult{}
-		for _, e := range benchEncoders {
-			res[e.name] = testing.Benchmark(func(b *testing.B) {
-				b.ReportAllocs()
-				for b.Loop() {
-					if err := e.encode(c.text, c.level); err != nil {
-						b.Fatal(err)
-					}
-				}
-			})
-		}
-		ours := res["squarely"]
-		ns := func(r testing.BenchmarkResult) float64 { return float64(r.NsPerOp()) }
-		line := fmt.Sprintf("%s: squarely %v %d allocs | rsc %v (ours = %.2f× rsc)", c.name,
-			time.Duration(ours.NsPerOp()), ours.AllocsPerOp(), time.Duration(res["rsc"].NsPerOp()), ns(ours)/ns(res["rsc"]))
-		for _, other := range []string{"skip2", "yeqown"} {
-			line += fmt.Sprintf(" | %s %v (ours %.1f× faster)", other, time.Duration(res[other].NsPerOp()), ns(res[other])/ns(ours))
-		}
-		t.Log(line)
-		if ns(ours) > 3*ns(res["rsc"]) {
-			t.Errorf("%s: target missed: slower than 3× rsc.io/qr", c.name)
-		}
-		if ns(ours)*5 > min(ns(res["skip2"]), ns(res["yeqown"])) {
-			t.Errorf("%s: target missed: less than 5× faster than skip2 or yeqown", c.name)
-		}
-		if ours.AllocsPerOp() > 50 {
-			t.Errorf("%s: target missed: %d allocations", c.name, ours.AllocsPerOp())
 		}
 	}
 }

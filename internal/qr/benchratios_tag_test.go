@@ -1,6 +1,0 @@
-//go:build benchratios
-
-package qr
-
-// Building the tests with -tags benchratios also runs TestBenchRatios.
-func init() { benchRatiosTag = true }
