@@ -96,7 +96,7 @@ var styled = Style{Dots: ShapeRounded, Eyes: ShapeCircle, EyeCenters: ShapeCurve
 func TestPNGExactDimensions(t *testing.T) {
 	m := encode(t, "https://example.com/a", qr.M, Style{})
 	for _, s := range []Style{{}, styled} {
-		for _, px := range []int{66, 132, 255, 320, 960, 1001} {
+		for _, px := range []int{66, 165, 255, 320, 960, 1001} {
 			if px < layout(t, m, s).minPixels() {
 				continue // 66 is for the plain code only: 2 px per module
 			}

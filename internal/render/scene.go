@@ -52,12 +52,13 @@ type text struct {
 	color color.RGBA
 }
 
-// Logo pads are square, centred, and at most these fractions of the
-// symbol's side (area ≈ the square). H recovers 30% of codewords; the pad
-// must leave margin for codewords that are only partly covered and for the
-// alignment pattern it may hide. Sizes measured with zbar and ZXing in
-// scan_test.go.
-var logoFraction = map[string]float64{LogoSmall: 0.22, LogoMedium: 0.30, LogoLarge: 0.38}
+// Logo pads are square, centred, and these fractions of the symbol's side
+// (large ≈ 6% of the area). Error correction H could recover far more,
+// but decoders locate the grid of versions 7 and up with an alignment
+// pattern at the very centre: a logo with a dark middle there makes zbar
+// lock onto the logo at some scales. These sizes decoded with zbar and
+// ZXing across versions and scales with the test logos (scan_test.go).
+var logoFraction = map[string]float64{LogoSmall: 0.16, LogoMedium: 0.20, LogoLarge: 0.24}
 
 // Layout checks a style against a matrix and builds the scene. Styles that
 // would not scan are refused with a *StyleError.
@@ -190,7 +191,7 @@ func Layout(m *qr.Matrix, s Style) (*Scene, error) {
 	ring, center := path{paint: eyePaint}, path{paint: centerPaint}
 	for _, o := range m.FinderOrigins() {
 		x, y := float32(QuietZone+o[0]), float32(QuietZone+o[1])
-		outer, inner, c := eyeRadii(eyes, centers)
+		outer, inner, c := eyeRadii(eyes, centers, m.Version)
 		ring.roundRect(x, y, 7, 7, outer, false)
 		ring.roundRect(x+1, y+1, 5, 5, inner, true)
 		center.roundRect(x+2, y+2, 3, 3, c, false)
@@ -204,23 +205,33 @@ func Layout(m *qr.Matrix, s Style) (*Scene, error) {
 }
 
 // eyeRadii gives the corner radii of the outer ring, its hole and the
-// centre for the chosen shapes. "circle" is deliberately not a true
-// circle: zbar fits lines to the finder edges, and with true circles it
-// misses codes at some scales; these radii decoded at every scale tried.
-func eyeRadii(eyes, centers string) (outer, inner, center float32) {
+// centre. Decoders cross-check a finder along its diagonal as well as
+// across it, so each part is rounded in proportion to its size (ring and
+// hole alike) and "circle" stops short of a true circle: with rings
+// rounder than that, or with true circles, zbar and ZXing miss codes at
+// some scales. ZXing also estimates the module size along the diagonal,
+// which rounding shortens; that error only matters on the largest symbols,
+// so from version 34 on the ring's rounding shrinks. All measured with
+// both decoders (see scan_test.go).
+func eyeRadii(eyes, centers string, version int) (outer, inner, center float32) {
+	var ring float32 // radius as a fraction of the half-size
 	switch eyes {
 	case ShapeCurveSquare:
-		outer, inner = 1.4, 0.8
+		ring = 0.35
 	case ShapeCircle:
-		outer, inner = 2.6, 1.6
+		ring = 0.6
 	}
+	if version > 33 {
+		ring = min(ring, 0.6-0.07*float32(version-33))
+	}
+	var c float32
 	switch centers {
 	case ShapeCurveSquare:
-		center = 0.6
+		c = 0.35
 	case ShapeCircle:
-		center = 1.1
+		c = 0.74
 	}
-	return outer, inner, center
+	return ring * 3.5, ring * 2.5, c * 1.5
 }
 
 // eyeColor parses an eye colour; empty means the paint of the dots.

@@ -53,7 +53,7 @@ const (
 	maxLogoPixels         = 4096 * 4096    // refuse decompression bombs before decoding
 	logoMaxSide           = 512            // logos are resampled to at most this many pixels a side
 	minPixelsPerModule    = 2              // PNG of a plain code (crisp modules): below this decoders cannot separate modules
-	minStyledPixels       = 4              // PNG of a styled (anti-aliased) code: shapes need a few pixels
+	minStyledPixels       = 5              // PNG of a styled (anti-aliased) code: shapes need a few pixels
 	frameExtraW           = 64.0 / 320     // the frame adds 64 px wide at 320 px
 	frameExtraH           = 96.0 / 320     // and 96 px high
 	framePad              = 16.0 / 320     // white inner padding around the code
