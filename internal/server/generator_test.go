@@ -57,15 +57,17 @@ func (e *env) postForm(c *http.Client, path string, parts ...part) *response {
 
 // decoders reads codes back with real decoders.
 type decoders struct {
-	t                    *testing.T
-	zbar, rsvg, pdftoppm string
+	t                           *testing.T
+	zbar, zxing, rsvg, pdftoppm string
 }
 
 func newDecoders(t *testing.T) *decoders {
-	return &decoders{t: t, zbar: testenv.Command(t, "zbarimg"), rsvg: testenv.Command(t, "rsvg-convert"), pdftoppm: testenv.Command(t, "pdftoppm")}
+	return &decoders{t: t, zbar: testenv.Command(t, "zbarimg"), zxing: testenv.Command(t, "ZXingReader"),
+		rsvg: testenv.Command(t, "rsvg-convert"), pdftoppm: testenv.Command(t, "pdftoppm")}
 }
 
-// read decodes a PNG, SVG or PDF file's code with zbarimg.
+// read decodes a PNG, SVG or PDF file's code with zbarimg, and checks that
+// ZXingReader reads the same.
 func (d *decoders) read(file []byte, format string) string {
 	d.t.Helper()
 	dir := d.t.TempDir()
@@ -89,6 +91,10 @@ func (d *decoders) read(file []byte, format string) string {
 	out, err := exec.Command(d.zbar, "--quiet", "--raw", "-Sbinary", pngFile).Output()
 	if err != nil {
 		d.t.Fatalf("zbarimg found no code in the %s: %v", format, err)
+	}
+	zx, err := exec.Command(d.zxing, "-format", "QRCode", "-bytes", pngFile).Output()
+	if err != nil || string(zx) != string(out) {
+		d.t.Errorf("ZXingReader read %q from the %s (%v), zbarimg %q", zx, format, err, out)
 	}
 	return string(out)
 }
