@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"image/png"
+	"log/slog"
 	"mime/multipart"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -527,6 +529,27 @@ func TestSubdomainInfo(t *testing.T) {
 		resp.Body.Close()
 		if strings.TrimSpace(got.String()) != tc.want {
 			t.Errorf("Host %s: %s, want %s", tc.host, got.String(), tc.want)
+		}
+	}
+}
+
+// BenchmarkPreview is the live preview's cost: one temporary, styled
+// generation through the whole handler stack.
+func BenchmarkPreview(b *testing.B) {
+	cfg, err := config.Load(func(string) string { return "" })
+	if err != nil {
+		b.Fatal(err)
+	}
+	h := New(Deps{Store: storetest.Open(b), Config: cfg, Logger: slog.New(slog.DiscardHandler)})
+	const req = `{"qrType":"url","url":"https://example.com/menu?table=12","temporary":true,"dotShape":"circle","cornerShape":"curve-square","enableFrame":true}`
+	b.ReportAllocs()
+	for b.Loop() {
+		w := httptest.NewRecorder()
+		r := httptest.NewRequest("POST", "/api/generate-qrcode", strings.NewReader(req))
+		r.Header.Set("Content-Type", "application/json")
+		h.ServeHTTP(w, r)
+		if w.Code != http.StatusOK {
+			b.Fatalf("status %d: %s", w.Code, w.Body)
 		}
 	}
 }
