@@ -65,7 +65,8 @@ func (s *server) serveBlob(kind string) http.HandlerFunc {
 		h.Set("Content-Type", b.ContentType)
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Content-Security-Policy", blobCSP)
-		h.Set("Content-Disposition", mime.FormatMediaType("inline", map[string]string{"filename": orDefault(b.FileName, "file")}))
+		// FormatMediaType gives "" for a name it cannot encode.
+		h.Set("Content-Disposition", orDefault(mime.FormatMediaType("inline", map[string]string{"filename": orDefault(b.FileName, "file")}), "inline"))
 		h.Set("Cache-Control", "public, max-age=31536000, immutable")
 		h.Set("ETag", `"`+b.SHA256+`"`)
 		http.ServeContent(w, r, "", b.CreatedAt, bytes.NewReader(b.Data))
