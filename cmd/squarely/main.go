@@ -19,6 +19,7 @@ import (
 	"github.com/squarely/squarely/internal/auth"
 	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/qrcli"
+	"github.com/squarely/squarely/internal/scans"
 	"github.com/squarely/squarely/internal/server"
 	"github.com/squarely/squarely/internal/store"
 )
@@ -94,8 +95,9 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 	if google == nil {
 		log.Info("Google sign-in is off: set SQUARELY_GOOGLE_CLIENT_ID and SQUARELY_GOOGLE_CLIENT_SECRET to turn it on")
 	}
+	recorder := scans.NewRecorder(st, scans.Options{Logger: log})
 	srv := &http.Server{
-		Handler:           server.New(server.Deps{Store: st, Config: cfg, Logger: log, Google: google}),
+		Handler:           server.New(server.Deps{Store: st, Config: cfg, Logger: log, Google: google, Recorder: recorder}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       2 * time.Minute, // generous for uploads on slow links
 		WriteTimeout:      2 * time.Minute,
@@ -122,6 +124,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 	select {
 	case err := <-served:
 		log.Error("server stopped", "err", err)
+		closeRecorder(recorder, log)
 		return 1
 	case <-ctx.Done():
 	}
@@ -135,11 +138,26 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 	}
 	// Requests are done: flush buffered work (the scan recorder) here,
 	// before the store closes.
+	if !closeRecorder(recorder, log) {
+		code = 1
+	}
 	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
 		log.Error("server stopped", "err", err)
 		code = 1
 	}
 	return code
+}
+
+// closeRecorder saves the scans still buffered, giving the database 20
+// seconds, and reports whether all were saved.
+func closeRecorder(r *scans.Recorder, log *slog.Logger) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := r.Close(ctx); err != nil {
+		log.Error("saving the last scans", "err", err)
+		return false
+	}
+	return true
 }
 
 // deleteExpiredSessions removes expired sessions at start and every hour

@@ -31,6 +31,25 @@ func (s *server) routes() http.Handler {
 	api.HandleFunc("POST /api/upload-image", s.uploadImage(newLimiter(anonUploadsPerHour, time.Hour, s.now)))
 	api.Handle("POST /api/upload-logo", user(s.uploadLogo))
 
+	// Dashboard: dynamic codes, rename and delete, analytics, trial (issue 5).
+	api.Handle("POST /api/dynamic-qrcodes", user(s.createDynamicCode))
+	api.Handle("GET /api/dynamic-qrcodes", user(s.listDynamicCodes(false)))
+	api.Handle("GET /api/dynamic-qrcodes/paused", user(s.listDynamicCodes(true)))
+	api.Handle("PUT /api/dynamic-qrcodes/{id}", user(s.setDestination))
+	api.Handle("PATCH /api/dynamic-qrcodes/{id}", user(s.renameDynamicCode))
+	api.Handle("DELETE /api/dynamic-qrcodes/{id}", user(s.deleteDynamicCode))
+	api.Handle("POST /api/dynamic-qrcodes/{id}/pause", user(s.pauseDynamicCode(true)))
+	api.Handle("POST /api/dynamic-qrcodes/{id}/resume", user(s.pauseDynamicCode(false)))
+	api.Handle("GET /api/dynamic-qrcodes/{id}/image", user(s.dynamicCodeImage))
+	api.Handle("GET /api/dynamic-qrcodes/{id}/analytics", user(s.codeAnalytics))
+	api.Handle("GET /api/dynamic-qrcodes/{id}/scans.csv", user(s.scansCSV))
+	api.Handle("PATCH /api/qrcodes/{id}", user(s.renameQRCode))
+	api.Handle("DELETE /api/qrcodes/{id}", user(s.deleteQRCode))
+	api.Handle("GET /api/user-analytics", user(s.userAnalytics))
+	api.Handle("GET /api/trial-status", user(s.trialStatus))
+	api.HandleFunc("POST /api/activate-trial", s.activateTrial)
+	api.HandleFunc("POST /api/set-password", s.setPassword)
+
 	site := http.NewServeMux()
 	site.Handle("/api/", s.auth.LoadUser(jsonFallback(api)))
 	site.HandleFunc("GET /auth/google", s.auth.GoogleStart)
@@ -43,7 +62,16 @@ func (s *server) routes() http.Handler {
 	site.HandleFunc("GET /images/{id}/file", s.serveBlob("image"))
 	site.Handle("/", spa(s.web))
 
-	return s.middleware(site)
+	// Scans of dynamic codes skip the site's middleware (see redirect.go),
+	// except for the client address behind a trusted proxy.
+	root := http.NewServeMux()
+	redirect := http.Handler(http.HandlerFunc(s.redirect))
+	if s.cfg.TrustProxy {
+		redirect = forwardedFor(redirect)
+	}
+	root.Handle("GET /d/{shortCode}", redirect)
+	root.Handle("/", s.middleware(site))
+	return root
 }
 
 // jsonFallback serves api, answering paths it does not know with a JSON 404

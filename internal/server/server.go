@@ -11,6 +11,8 @@ import (
 
 	"github.com/squarely/squarely/internal/auth"
 	"github.com/squarely/squarely/internal/config"
+	"github.com/squarely/squarely/internal/mail"
+	"github.com/squarely/squarely/internal/scans"
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/web"
 )
@@ -23,6 +25,12 @@ type Deps struct {
 	Now    func() time.Time // nil = time.Now; tests move the clock
 	Google *auth.Google     // nil = Google sign-in is off
 	Web    fs.FS            // the React app; nil = web.Dist()
+
+	// Recorder saves scans of dynamic codes; the caller closes it after the
+	// HTTP server has shut down. nil = one the server starts and never
+	// closes, for tests and tools that do not count scans.
+	Recorder *scans.Recorder
+	Mailer   mail.Mailer // nil = mail.LogMailer on Logger
 
 	// PasswordCost is the bcrypt cost; 0 = auth.DefaultPasswordCost.
 	PasswordCost int
@@ -37,14 +45,25 @@ type server struct {
 	web    fs.FS
 	logins *limiter // failed logins per client address
 	signup *limiter // registrations per client address
+
+	redirects *scans.Cache    // short code → destination, for /d/{shortCode}
+	recorder  *scans.Recorder // scans, saved off the request path
+	mailer    mail.Mailer
 }
 
 // New returns the handler serving the whole site.
 func New(d Deps) http.Handler {
-	s := &server{store: d.Store, cfg: d.Config, log: d.Logger, now: d.Now, web: d.Web}
+	s := &server{store: d.Store, cfg: d.Config, log: d.Logger, now: d.Now, web: d.Web, recorder: d.Recorder, mailer: d.Mailer}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
+	if s.recorder == nil {
+		s.recorder = scans.NewRecorder(d.Store, scans.Options{Logger: s.log})
+	}
+	if s.mailer == nil {
+		s.mailer = mail.LogMailer{Logger: s.log}
+	}
+	s.redirects = scans.NewCache(d.Store, nil)
 	if s.now == nil {
 		s.now = time.Now
 	}

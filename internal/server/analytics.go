@@ -1,0 +1,183 @@
+package server
+
+import (
+	"encoding/csv"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/squarely/squarely/internal/auth"
+	"github.com/squarely/squarely/internal/store"
+)
+
+// analyticsWindow is the period of recent activity and per-code charts
+// (spec 01 §9: 30 days).
+const analyticsWindow = 30 * 24 * time.Hour
+
+type userAnalyticsResponse struct {
+	Overview struct {
+		TotalQRCodes     int64 `json:"totalQrCodes"`
+		TotalScans       int64 `json:"totalScans"`
+		TotalDownloads   int64 `json:"totalDownloads"`
+		TotalGenerations int64 `json:"totalGenerations"`
+		StaticQRCodes    int64 `json:"staticQrCodes"`
+		DynamicQRCodes   int64 `json:"dynamicQrCodes"`
+	} `json:"overview"`
+	QRTypeDistribution map[string]int64 `json:"qrTypeDistribution"`
+	RecentActivity     struct {
+		Generations int64 `json:"generations"`
+		Downloads   int64 `json:"downloads"`
+	} `json:"recentActivity"`
+	TopPerformingQRCodes []topStaticCode  `json:"topPerformingQrCodes"`
+	DynamicQRPerformance []topDynamicCode `json:"dynamicQrPerformance"`
+}
+
+type topStaticCode struct {
+	ID          int64  `json:"id"`
+	Name        string `json:"name"`
+	Type        string `json:"type"`
+	Downloads   int64  `json:"downloads"`
+	Generations int64  `json:"generations"`
+}
+
+type topDynamicCode struct {
+	ID    int64  `json:"id"`
+	Name  string `json:"name"`
+	Scans int64  `json:"scans"`
+}
+
+// userAnalytics (GET /api/user-analytics, signed in) is spec 01 §3's
+// summary: scans are human scans of live dynamic codes; recent activity
+// is the last 30 days.
+func (s *server) userAnalytics(w http.ResponseWriter, r *http.Request) {
+	u := auth.UserFrom(r.Context())
+	a, err := s.store.UserAnalytics(r.Context(), u.ID, s.now().Add(-analyticsWindow))
+	if err != nil {
+		s.internalError(w, "reading analytics", err)
+		return
+	}
+	var out userAnalyticsResponse
+	o := &out.Overview
+	o.TotalQRCodes, o.TotalScans, o.TotalDownloads, o.TotalGenerations = a.TotalQRCodes, a.TotalScans, a.TotalDownloads, a.TotalGenerations
+	o.StaticQRCodes, o.DynamicQRCodes = a.StaticQRCodes, a.DynamicQRCodes
+	out.QRTypeDistribution = a.TypeDistribution
+	out.RecentActivity.Generations, out.RecentActivity.Downloads = a.RecentGenerations, a.RecentDownloads
+	out.TopPerformingQRCodes = make([]topStaticCode, len(a.TopStatic))
+	for i, c := range a.TopStatic {
+		out.TopPerformingQRCodes[i] = topStaticCode{ID: c.ID, Name: c.Name, Type: c.QRType, Downloads: c.Downloads, Generations: c.Generations}
+	}
+	out.DynamicQRPerformance = make([]topDynamicCode, len(a.TopDynamic))
+	for i, c := range a.TopDynamic {
+		out.DynamicQRPerformance[i] = topDynamicCode{ID: c.ID, Name: c.Name, Scans: c.Scans}
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+type dailyScans struct {
+	Date           string `json:"date"`
+	Scans          int64  `json:"scans"`
+	UniqueVisitors int64  `json:"uniqueVisitors"`
+}
+
+type referrerCount struct {
+	Referrer string `json:"referrer"`
+	Count    int64  `json:"count"`
+}
+
+type codeAnalyticsResponse struct {
+	TotalScans     int64            `json:"totalScans"`
+	HumanScans     int64            `json:"humanScans"`
+	BotScans       int64            `json:"botScans"`
+	UniqueVisitors int64            `json:"uniqueVisitors"`
+	Daily          []dailyScans     `json:"daily"`
+	Devices        map[string]int64 `json:"devices"`
+	OS             map[string]int64 `json:"os"`
+	Browsers       map[string]int64 `json:"browsers"`
+	Referrers      []referrerCount  `json:"referrers"`
+}
+
+// codeAnalytics (GET /api/dynamic-qrcodes/{id}/analytics, owner only): the
+// last 30 days of a code's scans. Everything but totalScans and botScans
+// counts humans; a visitor counts once per day (the hash salt rotates).
+func (s *server) codeAnalytics(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r)
+	if !ok {
+		return
+	}
+	now := s.now()
+	a, err := s.store.CodeAnalytics(r.Context(), auth.UserFrom(r.Context()).ID, id, now.Add(-analyticsWindow+24*time.Hour), now)
+	if errors.Is(err, store.ErrNotFound) {
+		writeError(w, http.StatusNotFound, msgCodeMissing)
+		return
+	}
+	if err != nil {
+		s.internalError(w, "reading a code's analytics", err)
+		return
+	}
+	out := codeAnalyticsResponse{
+		TotalScans: a.TotalScans, HumanScans: a.HumanScans, BotScans: a.BotScans, UniqueVisitors: a.UniqueVisitors,
+		Daily:   make([]dailyScans, len(a.Daily)),
+		Devices: a.Devices, OS: a.OS, Browsers: a.Browsers,
+		Referrers: make([]referrerCount, len(a.Referrers)),
+	}
+	for i, d := range a.Daily {
+		out.Daily[i] = dailyScans{Date: d.Date, Scans: d.Scans, UniqueVisitors: d.UniqueVisitors}
+	}
+	for i, rc := range a.Referrers {
+		out.Referrers[i] = referrerCount{Referrer: rc.Referrer, Count: rc.Count}
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// scansCSV (GET /api/dynamic-qrcodes/{id}/scans.csv, owner only) streams a
+// code's scan events, oldest first, as CSV for a spreadsheet.
+func (s *server) scansCSV(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r)
+	if !ok {
+		return
+	}
+	u := auth.UserFrom(r.Context())
+	d, err := s.store.DynamicCode(r.Context(), u.ID, id)
+	if errors.Is(err, store.ErrNotFound) {
+		writeError(w, http.StatusNotFound, msgCodeMissing)
+		return
+	}
+	if err != nil {
+		s.internalError(w, "fetching a dynamic code", err)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/csv; charset=utf-8")
+	h.Set("Content-Disposition", `attachment; filename="scans-`+d.ShortCode+`.csv"`)
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Content-Type-Options", "nosniff")
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"scanned_at", "device_type", "os", "browser", "referrer", "visitor", "is_bot"})
+	err = s.store.ScanEvents(r.Context(), u.ID, id, func(e *store.ScanEvent) error {
+		return cw.Write([]string{
+			e.ScannedAt.UTC().Format(time.RFC3339),
+			csvCell(e.DeviceType), csvCell(e.OS), csvCell(e.Browser), csvCell(e.Referrer),
+			e.VisitorHash, strconv.FormatBool(e.IsBot),
+		})
+	})
+	cw.Flush()
+	if err == nil {
+		err = cw.Error()
+	}
+	if err != nil {
+		// The header is sent: all that can be done is to log and stop.
+		s.log.Error("writing scans CSV", "code", id, "err", err)
+	}
+}
+
+// csvCell guards against formula injection: a spreadsheet runs a cell that
+// starts with = + - @ (or a tab or carriage return before one), so such a
+// cell gets a leading apostrophe. encoding/csv does the quoting.
+func csvCell(v string) string {
+	if v != "" && strings.ContainsRune("=+-@\t\r", rune(v[0])) {
+		return "'" + v
+	}
+	return v
+}

@@ -1,0 +1,576 @@
+package server
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/squarely/squarely/internal/auth"
+	"github.com/squarely/squarely/internal/codes"
+	"github.com/squarely/squarely/internal/payload"
+	"github.com/squarely/squarely/internal/qr"
+	"github.com/squarely/squarely/internal/store"
+)
+
+// Dynamic codes (docs/API.md "Dynamic codes"): management of the caller's
+// codes, their images, and the static codes' rename and delete.
+
+const (
+	// shortCodeLength characters of base62 give 47 bits: unguessable, and
+	// short enough for a small code at level M.
+	shortCodeLength = 8
+	base62          = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	// shortCodeTries bounds the redraws after a short code collision, which
+	// at 62^8 codes is all but impossible anyway.
+	shortCodeTries = 5
+	// dynamicLevel is the error correction dynamic codes are created with
+	// (spec 01 §9); a logo raises it to H when rendering.
+	dynamicLevel = qr.M
+	// maxDestination is the longest destination URL accepted, in bytes.
+	maxDestination = 2048
+	// subscribed is the subscriptionStatus that lifts the dynamic limit.
+	subscribed = "active"
+)
+
+const (
+	msgURLRequired = "URL is required"
+	msgURLInvalid  = "Please enter a valid URL"
+	msgCodeMissing = "QR code not found"
+)
+
+// dynamicCodeResponse is a dynamic code as the API shows it: the static
+// record's fields plus the dynamic ones (docs/API.md "Records").
+type dynamicCodeResponse struct {
+	qrCodeResponse
+	Destination   string     `json:"destination"`
+	ShortCode     string     `json:"shortCode"`
+	ShortURL      string     `json:"shortUrl"`
+	LastScannedAt *time.Time `json:"lastScannedAt"`
+	PausedAt      *time.Time `json:"pausedAt"`
+	UpdatedAt     time.Time  `json:"updatedAt"`
+}
+
+func (s *server) shortURL(code string) string { return s.cfg.BaseURL + "/d/" + code }
+
+func (s *server) dynamicJSON(d *store.DynamicCode) dynamicCodeResponse {
+	qrData := json.RawMessage(d.QRData)
+	if d.QRData == "" {
+		qrData = json.RawMessage("{}")
+	}
+	short := s.shortURL(d.ShortCode)
+	return dynamicCodeResponse{
+		qrCodeResponse: qrCodeResponse{
+			ID: d.ID, Name: d.Name, QRType: d.QRType, QRMode: "dynamic", URL: d.Destination, Data: short,
+			QRData:  qrData,
+			FgColor: d.FgColor, BgColor: d.BgColor, GradientColor: d.GradientColor,
+			DotShape: d.DotShape, CornerShape: d.CornerShape, InnerCornerShape: d.InnerCornerShape,
+			OuterCornerColor: d.OuterCornerColor, InnerCornerColor: d.InnerCornerColor,
+			LogoFilePath: d.LogoFilePath, LogoFileName: d.LogoFileName, LogoSize: d.LogoSize,
+			EnableFrame: d.EnableFrame, FrameText: d.FrameText, FrameColor: d.FrameColor,
+			FrameTextColor: d.FrameTextColor, FrameStyle: d.FrameStyle,
+			ScanCount: d.ScanCount, IsPaused: d.IsPaused, CreatedAt: d.CreatedAt,
+		},
+		Destination: d.Destination, ShortCode: d.ShortCode, ShortURL: short,
+		LastScannedAt: d.LastScannedAt, PausedAt: d.PausedAt, UpdatedAt: d.UpdatedAt,
+	}
+}
+
+// dynamicStyle is a dynamic code's style as the renderer's fields.
+func dynamicStyle(d *store.DynamicCode) codes.Style {
+	return codes.Style{
+		FgColor: d.FgColor, BgColor: d.BgColor, GradientColor: d.GradientColor,
+		DotShape: d.DotShape, CornerShape: d.CornerShape, InnerCornerShape: d.InnerCornerShape,
+		OuterCornerColor: d.OuterCornerColor, InnerCornerColor: d.InnerCornerColor, LogoSize: d.LogoSize,
+		EnableFrame: d.EnableFrame, FrameText: d.FrameText, FrameColor: d.FrameColor,
+		FrameTextColor: d.FrameTextColor, FrameStyle: d.FrameStyle,
+	}
+}
+
+// newShortCode draws a random base62 short code.
+func newShortCode() string {
+	b := make([]byte, shortCodeLength)
+	rand.Read(b)
+	for i := range b {
+		// 256 % 62 skews the first 8 symbols by 1/256: harmless for
+		// unguessability, and simpler than rejection sampling.
+		b[i] = base62[int(b[i])%len(base62)]
+	}
+	return string(b)
+}
+
+// checkDestination returns the trimmed destination, or the message
+// refusing it: only absolute http and https URLs with a host redirect, so
+// a code can never send a phone to javascript:, data: or a relative path.
+func checkDestination(raw string) (string, string) {
+	dest := strings.TrimSpace(raw)
+	if dest == "" {
+		return "", msgURLRequired
+	}
+	if len(dest) > maxDestination || strings.ContainsAny(dest, " \t\r\n\\") {
+		return "", msgURLInvalid
+	}
+	u, err := url.Parse(dest)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" || u.User != nil {
+		return "", msgURLInvalid
+	}
+	return dest, ""
+}
+
+// dynamicLimit is the caller's limit on live dynamic codes: none (0) with
+// an active subscription, else SQUARELY_DYNAMIC_LIMIT, trial or not.
+func (s *server) dynamicLimit(u *store.User) int {
+	if u.SubscriptionStatus == subscribed {
+		return 0
+	}
+	return s.cfg.DynamicLimit
+}
+
+func (s *server) limitReached(w http.ResponseWriter) {
+	writeError(w, http.StatusForbidden, fmt.Sprintf(
+		"You have reached your limit of %d dynamic QR codes. Please upgrade to create more.", s.cfg.DynamicLimit))
+}
+
+// createDynamicCode (POST /api/dynamic-qrcodes, signed in) creates a
+// dynamic code from a multipart form: destination, qrType, qrData (JSON),
+// name, the style fields, qrStyle, errorCorrectionLevel and an optional
+// logoFile (or logoId).
+func (s *server) createDynamicCode(w http.ResponseWriter, r *http.Request) {
+	form := readMultipart(w, r, "logoFile", maxLogoBytes, logoTooBig)
+	if form == nil {
+		return
+	}
+	u := auth.UserFrom(r.Context())
+	ctx := r.Context()
+
+	var v validation
+	dest, problem := checkDestination(form.get("destination"))
+	if problem != "" {
+		v.add("destination", problem)
+	}
+	qrType := strings.TrimSpace(form.get("qrType"))
+	if qrType == "" {
+		qrType = "url"
+	}
+	name := strings.TrimSpace(form.get("name"))
+	if utf8.RuneCountInString(name) > maxCodeName {
+		v.add("name", "Name must be at most 100 characters")
+	}
+	qrData := strings.TrimSpace(form.get("qrData"))
+	if qrData != "" {
+		var obj map[string]any
+		if json.Unmarshal([]byte(qrData), &obj) != nil || obj == nil {
+			v.add("qrData", "qrData must be a JSON object")
+		}
+	}
+	if qs := strings.TrimSpace(form.get("qrStyle")); qs != "" && qs != "squares" {
+		v.add("qrStyle", "qrStyle must be squares")
+	}
+	level := dynamicLevel
+	if raw := strings.TrimSpace(form.get("errorCorrectionLevel")); raw != "" {
+		l, ok := qr.ParseLevel(raw)
+		if !ok {
+			v.add("errorCorrectionLevel", "errorCorrectionLevel must be L, M, Q or H")
+		}
+		level = l
+	}
+	if v.failed(w) || !checkType(w, qrType) {
+		return
+	}
+	style, err := codes.FormStyle(form.get)
+	if err == nil {
+		style, err = style.Normalize()
+	}
+	if err != nil {
+		renderRefused(w, err)
+		return
+	}
+
+	var logo *store.Blob
+	switch raw := strings.TrimSpace(form.get("logoId")); {
+	case form.file != nil:
+		if _, problem := sniffImage(form.file.data, maxLogoPixels); problem != "" {
+			writeError(w, http.StatusUnsupportedMediaType, problem)
+			return
+		}
+	case raw != "":
+		id, err := strconv.ParseInt(raw, 10, 64)
+		if err != nil {
+			fieldError(w, "logoId", "logoId must be a number")
+			return
+		}
+		logo, err = s.store.Blob(ctx, id)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			s.internalError(w, "fetching a logo", err)
+			return
+		}
+		if logo == nil || logo.Kind != "logo" || !ownedBy(logo, u) {
+			writeJSON(w, http.StatusNotFound, apiError{Message: "Logo not found", Errors: map[string]string{"logoId": "Logo not found"}})
+			return
+		}
+	}
+
+	// Every short URL has the same length, so one check stands for all.
+	var logoData []byte
+	if form.file != nil {
+		logoData = form.file.data
+	} else if logo != nil {
+		logoData = logo.Data
+	}
+	err = codes.Write(io.Discard, s.shortURL(newShortCode()), style, codes.Options{Format: codes.SVG, Level: level, Pixels: codes.PreviewPixels, Logo: logoData})
+	if err != nil {
+		if !renderRefused(w, err) {
+			s.internalError(w, "rendering a dynamic code", err)
+		}
+		return
+	}
+
+	// An early count spares saving a logo for a refused code; the store
+	// enforces the limit again, atomically.
+	limit := s.dynamicLimit(u)
+	if limit > 0 {
+		n, err := s.store.CountDynamicCodes(ctx, u.ID)
+		if err != nil {
+			s.internalError(w, "counting dynamic codes", err)
+			return
+		}
+		if n >= limit {
+			s.limitReached(w)
+			return
+		}
+	}
+	if form.file != nil {
+		b, status, msg := s.saveLogo(r, u, form.file)
+		if status != 0 {
+			writeError(w, status, msg)
+			return
+		}
+		logo = b
+	}
+
+	now := s.now()
+	if name == "" {
+		name = payload.Label(qrType) + " " + now.UTC().Format(time.DateOnly)
+	}
+	d := &store.DynamicCode{
+		UserID: u.ID, Name: name, Destination: dest, QRType: qrType, QRData: qrData,
+		FgColor: style.FgColor, BgColor: style.BgColor, GradientColor: style.GradientColor, QRStyle: "squares",
+		DotShape: style.DotShape, CornerShape: style.CornerShape, InnerCornerShape: style.InnerCornerShape,
+		OuterCornerColor: style.OuterCornerColor, InnerCornerColor: style.InnerCornerColor,
+		ErrorCorrectionLevel: level.String(), LogoSize: style.LogoSize,
+		EnableFrame: style.EnableFrame, FrameText: style.FrameText, FrameColor: style.FrameColor,
+		FrameTextColor: style.FrameTextColor, FrameStyle: style.FrameStyle,
+		CreatedAt: now,
+	}
+	if logo != nil {
+		d.LogoFilePath, d.LogoFileName = logoPath(logo.ID), logo.FileName
+	}
+	for try := 1; ; try++ {
+		d.ShortCode = newShortCode()
+		err = s.store.CreateDynamicCode(ctx, d, limit)
+		if !errors.Is(err, store.ErrConflict) || try == shortCodeTries {
+			break
+		}
+	}
+	switch {
+	case errors.Is(err, store.ErrLimit):
+		s.limitReached(w)
+		return
+	case err != nil:
+		s.internalError(w, "creating a dynamic code", err)
+		return
+	}
+	// This instance may hold a cached miss for the new code.
+	s.redirects.Invalidate(d.ShortCode)
+	writeJSON(w, http.StatusCreated, s.dynamicJSON(d))
+}
+
+// listDynamicCodes answers the caller's live dynamic codes that are paused
+// (GET /api/dynamic-qrcodes/paused) or not (GET /api/dynamic-qrcodes),
+// newest first.
+func (s *server) listDynamicCodes(paused bool) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		list, err := s.store.DynamicCodes(r.Context(), auth.UserFrom(r.Context()).ID, paused)
+		if err != nil {
+			s.internalError(w, "listing dynamic codes", err)
+			return
+		}
+		out := make([]dynamicCodeResponse, len(list))
+		for i, d := range list {
+			out[i] = s.dynamicJSON(d)
+		}
+		writeJSON(w, http.StatusOK, out)
+	}
+}
+
+// pathID reads the {id} path value; a malformed id is answered as not
+// found, like another user's.
+func pathID(w http.ResponseWriter, r *http.Request) (int64, bool) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id <= 0 {
+		writeError(w, http.StatusNotFound, msgCodeMissing)
+		return 0, false
+	}
+	return id, true
+}
+
+// answerDynamic answers the outcome of a change to a dynamic code: the
+// code as it is now, with this instance's cached redirect dropped so the
+// change applies to the next scan.
+func (s *server) answerDynamic(w http.ResponseWriter, d *store.DynamicCode, err error) {
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		writeError(w, http.StatusNotFound, msgCodeMissing)
+	case err != nil:
+		s.internalError(w, "changing a dynamic code", err)
+	default:
+		s.redirects.Invalidate(d.ShortCode)
+		writeJSON(w, http.StatusOK, s.dynamicJSON(d))
+	}
+}
+
+// setDestination (PUT /api/dynamic-qrcodes/{id}) changes where a code
+// redirects; the image stays the same.
+func (s *server) setDestination(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r)
+	if !ok {
+		return
+	}
+	var in struct {
+		Destination string `json:"destination"`
+	}
+	if !decodeJSON(w, r, &in) {
+		return
+	}
+	dest, problem := checkDestination(in.Destination)
+	if problem != "" {
+		fieldError(w, "destination", problem)
+		return
+	}
+	u := auth.UserFrom(r.Context())
+	d, err := s.store.SetDynamicDestination(r.Context(), u.ID, id, dest, s.now())
+	s.answerDynamic(w, d, err)
+}
+
+// readName reads a rename body: the name trimmed. ok is false when it has
+// answered (a bad body or a name too long).
+func readName(w http.ResponseWriter, r *http.Request) (name string, ok bool) {
+	var in struct {
+		Name string `json:"name"`
+	}
+	if !decodeJSON(w, r, &in) {
+		return "", false
+	}
+	name = strings.TrimSpace(in.Name)
+	if utf8.RuneCountInString(name) > maxCodeName {
+		fieldError(w, "name", "Name must be at most 100 characters")
+		return "", false
+	}
+	return name, true
+}
+
+// renameDynamicCode (PATCH /api/dynamic-qrcodes/{id}) renames a code; a
+// blank name changes nothing (spec 01 §5).
+func (s *server) renameDynamicCode(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r)
+	if !ok {
+		return
+	}
+	name, ok := readName(w, r)
+	if !ok {
+		return
+	}
+	u := auth.UserFrom(r.Context())
+	var d *store.DynamicCode
+	var err error
+	if name == "" {
+		d, err = s.store.DynamicCode(r.Context(), u.ID, id)
+	} else {
+		d, err = s.store.RenameDynamicCode(r.Context(), u.ID, id, name, s.now())
+	}
+	s.answerDynamic(w, d, err)
+}
+
+// pauseDynamicCode (POST …/pause and …/resume) stops or restarts a code's
+// redirect. Only dynamic codes have these routes: a static code's id is
+// simply not among the caller's dynamic codes (404).
+func (s *server) pauseDynamicCode(paused bool) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id, ok := pathID(w, r)
+		if !ok {
+			return
+		}
+		u := auth.UserFrom(r.Context())
+		d, err := s.store.SetDynamicPaused(r.Context(), u.ID, id, paused, s.now())
+		s.answerDynamic(w, d, err)
+	}
+}
+
+// deleteDynamicCode (DELETE /api/dynamic-qrcodes/{id}) soft-deletes a code:
+// its short URL answers 404 from then on. 204.
+func (s *server) deleteDynamicCode(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r)
+	if !ok {
+		return
+	}
+	code, err := s.store.DeleteDynamicCode(r.Context(), auth.UserFrom(r.Context()).ID, id, s.now())
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		writeError(w, http.StatusNotFound, msgCodeMissing)
+	case err != nil:
+		s.internalError(w, "deleting a dynamic code", err)
+	default:
+		s.redirects.Invalidate(code)
+		w.WriteHeader(http.StatusNoContent)
+	}
+}
+
+// renameQRCode (PATCH /api/qrcodes/{id}) renames a static code; a blank
+// name changes nothing.
+func (s *server) renameQRCode(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r)
+	if !ok {
+		return
+	}
+	name, ok := readName(w, r)
+	if !ok {
+		return
+	}
+	u := auth.UserFrom(r.Context())
+	var q *store.QRCode
+	var err error
+	if name == "" {
+		q, err = s.store.QRCode(r.Context(), u.ID, id)
+	} else {
+		q, err = s.store.RenameQRCode(r.Context(), u.ID, id, name)
+	}
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		writeError(w, http.StatusNotFound, msgCodeMissing)
+	case err != nil:
+		s.internalError(w, "renaming a QR code", err)
+	default:
+		writeJSON(w, http.StatusOK, qrCodeJSON(q))
+	}
+}
+
+// deleteQRCode (DELETE /api/qrcodes/{id}) soft-deletes a static code. 204.
+func (s *server) deleteQRCode(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r)
+	if !ok {
+		return
+	}
+	err := s.store.DeleteQRCode(r.Context(), auth.UserFrom(r.Context()).ID, id, s.now())
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		writeError(w, http.StatusNotFound, msgCodeMissing)
+	case err != nil:
+		s.internalError(w, "deleting a QR code", err)
+	default:
+		w.WriteHeader(http.StatusNoContent)
+	}
+}
+
+// dynamicCodeImage (GET /api/dynamic-qrcodes/{id}/image?format=svg|png|pdf
+// &size=&download=1, owner only) renders a dynamic code: its short URL in
+// its style. download=1 makes it an attachment and records the download.
+func (s *server) dynamicCodeImage(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r)
+	if !ok {
+		return
+	}
+	u := auth.UserFrom(r.Context())
+	d, err := s.store.DynamicCode(r.Context(), u.ID, id)
+	if errors.Is(err, store.ErrNotFound) {
+		writeError(w, http.StatusNotFound, msgCodeMissing)
+		return
+	}
+	if err != nil {
+		s.internalError(w, "fetching a dynamic code", err)
+		return
+	}
+	img, ok := imageQuery(w, r)
+	if !ok {
+		return
+	}
+	var logo []byte
+	if lid, ok := logoIDFromPath(d.LogoFilePath); ok {
+		b, err := s.store.Blob(r.Context(), lid)
+		if err != nil {
+			s.internalError(w, "fetching a logo", err)
+			return
+		}
+		logo = b.Data
+	}
+	level, ok := qr.ParseLevel(d.ErrorCorrectionLevel)
+	if !ok {
+		level = dynamicLevel
+	}
+	data := s.shortURL(d.ShortCode)
+	var buf bytes.Buffer
+	err = codes.Write(&buf, data, dynamicStyle(d), codes.Options{Format: img.format, Level: level, Pixels: img.pixels, Logo: logo})
+	if err != nil {
+		s.internalError(w, "rendering a dynamic code", err)
+		return
+	}
+	if img.download {
+		dl := &store.Download{
+			CodeEvent: store.CodeEvent{
+				UserID: &u.ID, IPAddress: clientIP(r),
+				UserAgent: truncate(r.UserAgent(), maxUserAgent), Referrer: truncate(r.Referer(), maxReferrer),
+				QRType: d.QRType, Content: data, HasLogo: logo != nil,
+				Details: map[string]any{"name": d.Name, "dynamicQrCodeId": d.ID},
+			},
+			DownloadType: string(img.format),
+			DownloadedAt: s.now(),
+		}
+		if err := s.store.CreateDownload(r.Context(), dl); err != nil {
+			s.internalError(w, "recording a download", err)
+			return
+		}
+	}
+	serveCodeFile(w, buf.Bytes(), img.format, d.QRType+"."+string(img.format), img.download)
+}
+
+// imageRequest is how a saved code's image is asked for.
+type imageRequest struct {
+	format   codes.Format
+	pixels   int // of the code part; PNGs at the download scale
+	download bool
+}
+
+// imageQuery reads ?format=svg|png|pdf (default svg), ?size= (preview
+// pixels, default 320) and ?download=1. On failure it has answered 400.
+func imageQuery(w http.ResponseWriter, r *http.Request) (imageRequest, bool) {
+	q := r.URL.Query()
+	img := imageRequest{format: codes.SVG, pixels: codes.PreviewPixels}
+	if v := q.Get("format"); v != "" {
+		f, ok := codes.ParseFormat(v)
+		if !ok {
+			fieldError(w, "format", "format must be png, svg or pdf")
+			return img, false
+		}
+		img.format = f
+	}
+	if v := q.Get("size"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < minPreviewPixels || n > maxPreviewPixels {
+			fieldError(w, "size", "size must be between 64 and 1200 pixels")
+			return img, false
+		}
+		img.pixels = n
+	}
+	if img.format == codes.PNG {
+		img.pixels *= codes.DownloadScale
+	}
+	img.download, _ = codes.FormBool(q.Get("download"))
+	return img, true
+}

@@ -1,0 +1,80 @@
+package server
+
+import (
+	"log/slog"
+	"net/http"
+
+	"github.com/squarely/squarely/internal/scans"
+)
+
+// The redirect hot path (GET /d/{shortCode}). routes.go mounts it in front
+// of the site's middleware: a scan needs no session, no CSRF check and no
+// Info log line (at thousands of scans a second the log would cost more
+// than the redirect). Scans are logged at Debug; errors still at Error.
+// A cached code is answered without touching the database, and the scan is
+// handed to the recorder, which saves it off the request path.
+
+// noStore keeps browsers and proxies from caching any answer, so every scan
+// reaches us (to be counted) and an edit or pause applies to the next one.
+var noStore = []string{"no-store"}
+
+const pageCSP = "default-src 'none'; style-src 'unsafe-inline'"
+
+const pausedPage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>QR code paused</title>
+<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;text-align:center;color:#1f2937}</style>
+</head><body><h1>This QR code is paused</h1>
+<p>Its owner has paused it for now. Please try again later.</p></body></html>
+`
+
+const codeNotFoundPage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>404 Page Not Found</title>
+<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;text-align:center;color:#1f2937}</style>
+</head><body><h1>404 Page Not Found</h1>
+<p>This QR code does not exist or has been deleted.</p></body></html>
+`
+
+const unavailablePage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Try again</title></head>
+<body><h1>Please try again in a moment</h1></body></html>
+`
+
+// redirect answers a scan: 302 to the destination, 410 when the code is
+// paused, 404 when it is unknown or deleted. GET scans that are redirected
+// are recorded; HEAD requests (link checkers) are answered but not counted.
+func (s *server) redirect(w http.ResponseWriter, r *http.Request) {
+	code := r.PathValue("shortCode")
+	h := w.Header()
+	h["Cache-Control"] = noStore
+	t, found, err := s.redirects.Lookup(r.Context(), code)
+	switch {
+	case err != nil:
+		s.log.Error("looking up a short code", "code", code, "err", err)
+		h.Set("Retry-After", "5")
+		page(w, http.StatusServiceUnavailable, unavailablePage)
+	case !found:
+		page(w, http.StatusNotFound, codeNotFoundPage)
+	case t.Paused:
+		page(w, http.StatusGone, pausedPage)
+	default:
+		if r.Method == http.MethodGet {
+			s.recorder.Record(scans.Scan{CodeID: t.ID, At: s.now(), UserAgent: r.UserAgent(), Referrer: r.Referer(), RemoteAddr: r.RemoteAddr})
+		}
+		h["Location"] = t.Location
+		w.WriteHeader(http.StatusFound)
+	}
+	if s.log.Enabled(r.Context(), slog.LevelDebug) {
+		s.log.Debug("redirect", "code", code, "found", found, "paused", t.Paused)
+	}
+}
+
+func page(w http.ResponseWriter, status int, html string) {
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Security-Policy", pageCSP)
+	h.Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	w.Write([]byte(html))
+}
