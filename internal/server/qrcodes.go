@@ -278,44 +278,20 @@ func (s *server) qrCodeImage(w http.ResponseWriter, r *http.Request) {
 		s.internalError(w, "fetching a QR code", err)
 		return
 	}
-	query := r.URL.Query()
-	format := codes.SVG
-	if v := query.Get("format"); v != "" {
-		f, ok := codes.ParseFormat(v)
-		if !ok {
-			fieldError(w, "format", "format must be png, svg or pdf")
-			return
-		}
-		format = f
+	img, ok := imageQuery(w, r)
+	if !ok {
+		return
 	}
-	pixels := codes.PreviewPixels
-	if v := query.Get("size"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < minPreviewPixels || n > maxPreviewPixels {
-			fieldError(w, "size", "size must be between 64 and 1200 pixels")
-			return
-		}
-		pixels = n
+	logo, err := s.savedLogo(r, q.LogoFilePath)
+	if err != nil {
+		s.internalError(w, "fetching a logo", err)
+		return
 	}
-	if format == codes.PNG {
-		pixels *= codes.DownloadScale
-	}
-	download, _ := codes.FormBool(query.Get("download"))
-
-	var logo []byte
-	if lid, ok := logoIDFromPath(q.LogoFilePath); ok {
-		b, err := s.store.Blob(r.Context(), lid)
-		if err != nil {
-			s.internalError(w, "fetching a logo", err)
-			return
-		}
-		logo = b.Data
-	}
-	file := s.renderCode(w, q.Content, codeStyle(q), logo, format, pixels)
+	file := s.renderCode(w, q.Content, codeStyle(q), logo, img.format, img.pixels)
 	if file == nil {
 		return
 	}
-	if download {
+	if img.download {
 		d := &store.Download{
 			CodeEvent: store.CodeEvent{
 				QRCodeID: &q.ID, UserID: &u.ID, IPAddress: clientIP(r),
@@ -323,7 +299,7 @@ func (s *server) qrCodeImage(w http.ResponseWriter, r *http.Request) {
 				QRType: q.QRType, Content: q.Content, HasLogo: logo != nil,
 				Details: map[string]any{"name": q.Name},
 			},
-			DownloadType: string(format),
+			DownloadType: string(img.format),
 			DownloadedAt: s.now(),
 		}
 		if err := s.store.CreateDownload(r.Context(), d); err != nil {
@@ -331,5 +307,19 @@ func (s *server) qrCodeImage(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	serveCodeFile(w, file, format, q.QRType+"."+string(format), download)
+	serveCodeFile(w, file, img.format, q.QRType+"."+string(img.format), img.download)
+}
+
+// savedLogo is the image of a saved code's logoFilePath ("/logo/{id}"), or
+// nil when the code has none.
+func (s *server) savedLogo(r *http.Request, logoFilePath string) ([]byte, error) {
+	id, ok := logoIDFromPath(logoFilePath)
+	if !ok {
+		return nil, nil
+	}
+	b, err := s.store.Blob(r.Context(), id)
+	if err != nil {
+		return nil, err
+	}
+	return b.Data, nil
 }
