@@ -28,7 +28,10 @@ const (
 // Preview sizes a request may ask for, in pixels.
 const (
 	minPreviewPixels = 64
-	maxPreviewPixels = 1200 // a download is 3× this at most
+	maxPreviewPixels = 1200
+	// A visitor's download is at most 3 × 640 = 1920 px: a styled PNG is
+	// drawn in RGBA, and 3600 px would cost about 80 MB per request.
+	maxDownloadPreview = 640
 )
 
 // generateRequest is the JSON body of generate-qrcode and download-qrcode:
@@ -177,6 +180,10 @@ func (s *server) downloadQRCode(w http.ResponseWriter, r *http.Request) {
 	}
 	pixels := in.previewPixels(w)
 	if pixels == 0 || !checkSessionID(w, in.SessionID) {
+		return
+	}
+	if pixels > maxDownloadPreview {
+		fieldError(w, "size", "size must be between 64 and 640 pixels for a download")
 		return
 	}
 	u := auth.UserFrom(r.Context())

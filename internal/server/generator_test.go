@@ -414,6 +414,9 @@ func TestDownload(t *testing.T) {
 		expect(t, e.do(c, "POST", "/api/download-qrcode", body(t, map[string]any{
 			"qrType": "url", "url": want, "gradientColor": "#7C3AED",
 		})), http.StatusForbidden, premiumMessage)
+		expect(t, e.do(c, "POST", "/api/download-qrcode", body(t, map[string]any{
+			"qrType": "url", "url": want, "size": 1000,
+		})), http.StatusBadRequest, "size must be between 64 and 640 pixels for a download")
 		if _, err := st.Download(context.Background(), 4); err == nil {
 			t.Error("a refused download was recorded")
 		}
