@@ -116,7 +116,7 @@ func (s *server) prepareCode(w http.ResponseWriter, r *http.Request, u *store.Us
 	fileField := map[string]string{"pdf": "pdfFile", "images": "imageFile"}[req.qrType]
 	placeholder := req.temporary && fileField != "" && strings.TrimSpace(req.fields[fileField]) == ""
 	if placeholder {
-		p.fields = clone(req.fields)
+		p.fields = cloneFields(req.fields)
 		p.fields[fileField] = "preview"
 	}
 	if fe := payload.Validate(req.qrType, p.fields); len(fe) > 0 {
@@ -230,7 +230,7 @@ func ownedBy(b *store.Blob, u *store.User) bool {
 	return u != nil && b.OwnerID != nil && *b.OwnerID == u.ID
 }
 
-func clone(f payload.Fields) payload.Fields {
+func cloneFields(f payload.Fields) payload.Fields {
 	c := make(payload.Fields, len(f)+1)
 	for k, v := range f {
 		c[k] = v
