@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -116,7 +117,7 @@ func (s *server) prepareCode(w http.ResponseWriter, r *http.Request, u *store.Us
 	fileField := map[string]string{"pdf": "pdfFile", "images": "imageFile"}[req.qrType]
 	placeholder := req.temporary && fileField != "" && strings.TrimSpace(req.fields[fileField]) == ""
 	if placeholder {
-		p.fields = cloneFields(req.fields)
+		p.fields = maps.Clone(req.fields)
 		p.fields[fileField] = "preview"
 	}
 	if fe := payload.Validate(req.qrType, p.fields); len(fe) > 0 {
@@ -212,7 +213,7 @@ func (s *server) checkRender(w http.ResponseWriter, data string, p *preparedCode
 	return true
 }
 
-// renderCode writes p in format at pixels (PNG and SVG). On failure it has
+// renderCode renders data in format at pixels (PNG and SVG). On failure it has
 // answered and returns nil.
 func (s *server) renderCode(w http.ResponseWriter, data string, style codes.Style, logo []byte, format codes.Format, pixels int) []byte {
 	var buf bytes.Buffer
@@ -228,14 +229,6 @@ func (s *server) renderCode(w http.ResponseWriter, data string, style codes.Styl
 
 func ownedBy(b *store.Blob, u *store.User) bool {
 	return u != nil && b.OwnerID != nil && *b.OwnerID == u.ID
-}
-
-func cloneFields(f payload.Fields) payload.Fields {
-	c := make(payload.Fields, len(f)+1)
-	for k, v := range f {
-		c[k] = v
-	}
-	return c
 }
 
 // writeFieldErrors answers 400 with the type's field errors; the message is
