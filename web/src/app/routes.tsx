@@ -2,8 +2,8 @@ import type { ComponentType } from 'react'
 import type { RouteObject } from 'react-router'
 import { Spinner } from '@/components/ui/spinner'
 import { AuthPage } from '@/features/auth/routes/auth-page'
-import { DashboardPage } from '@/features/dashboard/routes/dashboard-page'
 import { RootLayout } from './layout/root-layout'
+import { DashboardRoute } from './routes/dashboard'
 import { HomeRoute } from './routes/home'
 import { NotFoundPage } from './routes/not-found'
 import { RequireUser } from './routes/require-user'
@@ -53,7 +53,7 @@ export const routes: RouteObject[] = [
       {
         element: <RequireUser />,
         children: [
-          { path: '/dashboard', element: <DashboardPage /> },
+          { path: '/dashboard', element: <DashboardRoute /> },
           { path: '/newsletter', lazy: page(() => import('@/features/admin/routes/newsletter-page'), 'NewsletterPage') },
           { path: '/account-settings', lazy: page(() => import('@/features/account/routes/account-settings-page'), 'AccountSettingsPage') },
           { path: '/white-label-admin', lazy: page(() => import('@/features/white-label/routes/white-label-admin-page'), 'WhiteLabelAdminPage') },

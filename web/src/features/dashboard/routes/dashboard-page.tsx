@@ -1,14 +1,169 @@
-import { useSearchParams } from 'react-router'
+import { ArrowLeft, CirclePause, Plus, QrCode } from 'lucide-react'
+import { useState, type ReactNode } from 'react'
+import { Link, useNavigate, useSearchParams } from 'react-router'
+import { Button } from '@/components/ui/button'
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { siteTitle, usePageTitle } from '@/lib/use-page-title'
+import { useActiveCodes, usePausedCodes } from '../api/codes'
+import { CodeGrid, EmptyState } from '../components/code-grid'
+import { SideMenu, type DashboardView } from '../components/side-menu'
+import { DynamicLimitAlert, TrialBanners } from '../trial-banners'
+import { useTrialStatus } from '../api/trial-status'
 
-export function DashboardPage() {
+export interface DashboardPageProps {
+  /** The create view's content: the generator, composed by the app (features do not import each other). */
+  createView?: ReactNode
+  /** The Analytics Dashboard dialog, rendered while open. */
+  analytics?: (props: { open: boolean; onOpenChange: (open: boolean) => void }) => ReactNode
+}
+
+function viewOf(params: URLSearchParams): DashboardView {
+  if (params.get('create') === 'true') return 'create'
+  if (params.get('view') === 'paused') return 'paused'
+  return 'active'
+}
+
+/** /dashboard (and / for signed-in users): the user's codes, the create view and the analytics (spec 01 §2). */
+export function DashboardPage({ createView, analytics }: DashboardPageProps) {
   const [searchParams] = useSearchParams()
-  const creating = searchParams.get('create') === 'true'
-  usePageTitle(creating ? 'Create QR Code - Dashboard' : siteTitle('Dashboard'))
+  const view = viewOf(searchParams)
+  const [analyticsOpen, setAnalyticsOpen] = useState(false)
+  const [comingSoonOpen, setComingSoonOpen] = useState(false)
+  usePageTitle(view === 'create' ? 'Create QR Code - Dashboard' : siteTitle('Dashboard'))
+
   return (
-    <section className="mx-auto max-w-6xl px-4 py-12 sm:px-6">
-      <h1 className="text-3xl font-bold tracking-tight text-slate-900">My QR Codes</h1>
-      <p className="mt-2 text-slate-600">Your saved QR codes will be listed here. Saving codes is on its way.</p>
+    <div className="bg-slate-50/70">
+      <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 lg:py-10">
+        <div className="mb-6 flex flex-wrap items-center justify-between gap-4">
+          <div>
+            <h1 className="text-3xl font-bold tracking-tight text-slate-900">My QR Codes</h1>
+            <p className="mt-1 text-sm text-slate-600">Create, track and manage every code you have printed.</p>
+          </div>
+          {view !== 'create' && (
+            <Button asChild>
+              <Link to={{ search: '?create=true' }}>
+                <Plus aria-hidden="true" />
+                Create QR Code
+              </Link>
+            </Button>
+          )}
+        </div>
+
+        <div className="grid gap-6 md:grid-cols-[14rem_1fr] lg:gap-10">
+          <SideMenu view={view} onAnalytics={() => setAnalyticsOpen(true)} onPaused={view === 'create' ? () => setComingSoonOpen(true) : undefined} />
+          <div className="grid min-w-0 content-start gap-6">
+            {view === 'create' ? (
+              <CreateView>{createView}</CreateView>
+            ) : (
+              <>
+                <TrialBanners />
+                {view === 'paused' ? <PausedView /> : <ActiveView />}
+              </>
+            )}
+          </div>
+        </div>
+      </div>
+
+      {analytics?.({ open: analyticsOpen, onOpenChange: setAnalyticsOpen })}
+      <PausedComingSoonDialog open={comingSoonOpen} onOpenChange={setComingSoonOpen} />
+    </div>
+  )
+}
+
+function ActiveView() {
+  const { codes, isLoading, error } = useActiveCodes()
+  return (
+    <section aria-labelledby="active-codes-heading" className="grid gap-4">
+      <div className="flex items-center gap-2">
+        <h2 id="active-codes-heading" className="text-lg font-semibold text-slate-900">
+          Active Codes
+        </h2>
+        {codes && <span className="rounded-full bg-slate-200/70 px-2 py-0.5 text-xs font-medium text-slate-700">{codes.length}</span>}
+      </div>
+      <CodeGrid
+        codes={codes}
+        isLoading={isLoading}
+        error={error}
+        empty={
+          <EmptyState icon={<QrCode aria-hidden="true" />} title="No QR codes yet">
+            <p className="text-sm text-slate-600">Create your first QR code to get started</p>
+            <Button asChild className="mt-2">
+              <Link to={{ search: '?create=true' }}>
+                <Plus aria-hidden="true" />
+                Create QR Code
+              </Link>
+            </Button>
+          </EmptyState>
+        }
+      />
     </section>
+  )
+}
+
+function PausedView() {
+  const { data: codes, isLoading, error } = usePausedCodes()
+  const navigate = useNavigate()
+  return (
+    <section aria-labelledby="paused-codes-heading" className="grid gap-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div className="flex items-center gap-2">
+          <h2 id="paused-codes-heading" className="text-lg font-semibold text-slate-900">
+            Paused Codes
+          </h2>
+          {codes && <span className="rounded-full bg-amber-100 px-2.5 py-0.5 text-xs font-semibold text-amber-800">{codes.length} paused</span>}
+        </div>
+        <Button variant="outline" size="sm" onClick={() => navigate({ search: '' })}>
+          <ArrowLeft aria-hidden="true" />
+          Back to Active
+        </Button>
+      </div>
+      <p className="text-sm text-slate-600">Paused codes show a notice instead of redirecting. Resume a code to send its scans to the destination again.</p>
+      <CodeGrid codes={codes} isLoading={isLoading} error={error} paused empty={<EmptyState icon={<CirclePause aria-hidden="true" />} title="No paused dynamic QR codes" />} />
+    </section>
+  )
+}
+
+function CreateView({ children }: { children: ReactNode }) {
+  const { data: status } = useTrialStatus()
+  return (
+    <section aria-labelledby="create-heading" className="grid gap-4">
+      <h2 id="create-heading" className="text-lg font-semibold text-slate-900">
+        Create QR Code
+      </h2>
+      {status && <DynamicLimitAlert status={status} />}
+      {children ?? (
+        <div className="rounded-2xl border border-dashed border-slate-300 bg-white p-10 text-center text-sm text-slate-600">The generator is on its way.</div>
+      )}
+    </section>
+  )
+}
+
+/** Spec 01 §2 keeps this dialog on the create view's menu; the Paused Codes view itself is one click away. */
+function PausedComingSoonDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+  const navigate = useNavigate()
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Paused Codes Coming Soon</DialogTitle>
+          <DialogDescription>
+            Pausing codes straight from the creation view is coming soon. Your paused dynamic codes are already listed on the Paused Codes page, where you can resume them.
+          </DialogDescription>
+        </DialogHeader>
+        <DialogFooter>
+          <Button variant="outline" onClick={() => onOpenChange(false)}>
+            Close
+          </Button>
+          <Button
+            onClick={() => {
+              onOpenChange(false)
+              navigate({ search: '?view=paused' })
+            }}
+          >
+            View Paused Codes
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
   )
 }

@@ -1,0 +1,248 @@
+import { AlertCircle, Download, FileDown, Layers, QrCode, RefreshCw, ScanLine, Sparkles, Trophy, Zap } from 'lucide-react'
+import { useState, type ReactNode } from 'react'
+import { Button } from '@/components/ui/button'
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
+import { Spinner } from '@/components/ui/spinner'
+import { useCodeAnalytics, useDynamicCodes, useUserAnalytics, scansCsvUrl } from '../api/queries'
+import type { UserAnalytics } from '../api/types'
+import { DailyBarChart, ShareBars, SplitRing, toEntries } from './charts'
+
+export interface AnalyticsDialogProps {
+  open: boolean
+  onOpenChange: (open: boolean) => void
+  /** A QR type's display label ('url' → 'Website'). */
+  typeLabel?: (qrType: string) => string
+}
+
+/** The Analytics Dashboard dialog: the user's totals, then a closer look at one dynamic code. */
+export function AnalyticsDialog({ open, onOpenChange, typeLabel = (t) => t }: AnalyticsDialogProps) {
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent className="max-h-[92vh] max-w-5xl overflow-y-auto bg-slate-50 p-0">
+        <DialogHeader className="sticky top-0 z-10 border-b border-slate-200 bg-white px-6 py-4">
+          <DialogTitle className="text-xl">Analytics Dashboard</DialogTitle>
+          <DialogDescription>How your QR codes perform: totals, scans over time and who scans them.</DialogDescription>
+        </DialogHeader>
+        <div className="px-4 pb-6 sm:px-6">
+          <AnalyticsBody typeLabel={typeLabel} />
+        </div>
+      </DialogContent>
+    </Dialog>
+  )
+}
+
+function AnalyticsBody({ typeLabel }: { typeLabel: (qrType: string) => string }) {
+  const { data, isLoading, isError, refetch, isFetching } = useUserAnalytics()
+  if (isLoading) return <Spinner label="Loading analytics..." />
+  if (isError || !data) {
+    return (
+      <div role="alert" className="flex flex-col items-center gap-3 py-16 text-center">
+        <AlertCircle className="size-10 text-red-500" aria-hidden="true" />
+        <p className="font-semibold text-slate-900">Failed to load analytics data</p>
+        <Button variant="outline" onClick={() => void refetch()} disabled={isFetching}>
+          <RefreshCw aria-hidden="true" className={isFetching ? 'animate-spin' : undefined} />
+          Try Again
+        </Button>
+      </div>
+    )
+  }
+  return (
+    <div className="grid gap-5">
+      <Overview data={data} />
+      <div className="grid gap-5 lg:grid-cols-2">
+        <Panel title="QR Code Types" icon={<Layers />}>
+          <ShareBars entries={toEntries(data.qrTypeDistribution, typeLabel)} empty="No QR codes yet" />
+        </Panel>
+        <TopCodes data={data} typeLabel={typeLabel} />
+      </div>
+      <CodeInsights topDynamic={data.dynamicQrPerformance} />
+    </div>
+  )
+}
+
+function Overview({ data }: { data: UserAnalytics }) {
+  const o = data.overview
+  const stats: { label: string; value: number; icon: ReactNode; note?: string }[] = [
+    { label: 'Total QR Codes', value: o.totalQrCodes, icon: <QrCode /> },
+    { label: 'Total Scans', value: o.totalScans, icon: <ScanLine />, note: 'Human scans of dynamic codes' },
+    { label: 'Total Downloads', value: o.totalDownloads, icon: <Download />, note: `${data.recentActivity.downloads} in the last 30 days` },
+    { label: 'Total Generations', value: o.totalGenerations, icon: <Sparkles />, note: `${data.recentActivity.generations} in the last 30 days` },
+    { label: 'Static QR Codes', value: o.staticQrCodes, icon: <Layers /> },
+    { label: 'Dynamic QR Codes', value: o.dynamicQrCodes, icon: <Zap /> },
+  ]
+  return (
+    <ul className="mt-5 grid grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-6">
+      {stats.map((s) => (
+        <li key={s.label} className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
+          <div className="flex items-center justify-between text-slate-500 [&_svg]:size-4">
+            <span className="text-xs font-medium">{s.label}</span>
+            {s.icon}
+          </div>
+          <p className="mt-2 text-2xl font-bold tabular-nums text-slate-900">{s.value.toLocaleString()}</p>
+          {s.note && <p className="mt-1 text-[11px] leading-tight text-slate-500">{s.note}</p>}
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+function Panel({ title, icon, action, children }: { title: string; icon?: ReactNode; action?: ReactNode; children: ReactNode }) {
+  return (
+    <section className="grid content-start gap-4 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h3 className="flex items-center gap-2 font-semibold text-slate-900 [&_svg]:size-4 [&_svg]:text-primary">
+          {icon}
+          {title}
+        </h3>
+        {action}
+      </div>
+      {children}
+    </section>
+  )
+}
+
+function TopCodes({ data, typeLabel }: { data: UserAnalytics; typeLabel: (qrType: string) => string }) {
+  return (
+    <Panel title="Top Performing QR Codes" icon={<Trophy />}>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <RankList
+          heading="Static"
+          empty="No static codes yet"
+          items={data.topPerformingQrCodes.map((c) => ({ id: c.id, name: c.name, detail: `${typeLabel(c.type)} · ${c.generations} generations`, value: c.downloads, unit: 'downloads' }))}
+        />
+        <RankList
+          heading="Dynamic"
+          empty="No dynamic codes yet"
+          items={data.dynamicQrPerformance.map((c) => ({ id: c.id, name: c.name, value: c.scans, unit: 'scans' }))}
+        />
+      </div>
+    </Panel>
+  )
+}
+
+function RankList({ heading, items, empty }: { heading: string; empty: string; items: { id: number; name: string; detail?: string; value: number; unit: string }[] }) {
+  return (
+    <div className="grid content-start gap-2">
+      <h4 className="text-xs font-semibold uppercase tracking-wide text-slate-500">{heading}</h4>
+      {items.length === 0 ? (
+        <p className="text-sm text-slate-500">{empty}</p>
+      ) : (
+        <ol className="grid gap-2">
+          {items.slice(0, 3).map((item, i) => (
+            <li key={item.id} className="flex items-center gap-3 rounded-lg bg-slate-50 px-3 py-2">
+              <span className="grid size-6 shrink-0 place-items-center rounded-full bg-primary-100 text-xs font-bold text-secondary">{i + 1}</span>
+              <span className="min-w-0 flex-1">
+                <span className="block truncate text-sm font-medium text-slate-900">{item.name}</span>
+                {item.detail && <span className="block truncate text-xs text-slate-500">{item.detail}</span>}
+              </span>
+              <span className="shrink-0 text-right text-sm font-semibold tabular-nums text-slate-900">
+                {item.value} <span className="text-xs font-normal text-slate-500">{item.unit}</span>
+              </span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </div>
+  )
+}
+
+/** One dynamic code's scans: over time, devices, systems, browsers, referrers, humans against bots, and its CSV. */
+function CodeInsights({ topDynamic }: { topDynamic: UserAnalytics['dynamicQrPerformance'] }) {
+  const codes = useDynamicCodes()
+  const [chosen, setChosen] = useState<number>()
+  const id = chosen ?? topDynamic[0]?.id ?? codes[0]?.id
+  const { data, isLoading, isError, refetch } = useCodeAnalytics(id)
+
+  if (id === undefined) {
+    return (
+      <Panel title="Scans Over Time" icon={<ScanLine />}>
+        <p className="py-6 text-center text-sm text-slate-500">Create a dynamic QR code to see its scans over time, devices and visitors.</p>
+      </Panel>
+    )
+  }
+
+  const picker = (
+    <div className="flex items-center gap-2">
+      <label htmlFor="analytics-code" className="text-sm text-slate-600">
+        QR code
+      </label>
+      <select
+        id="analytics-code"
+        value={id}
+        onChange={(e) => setChosen(Number(e.target.value))}
+        className="h-9 max-w-56 rounded-lg border border-slate-300 bg-white px-2 text-sm text-slate-900 shadow-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-primary/30"
+      >
+        {codes.length === 0 && topDynamic.map((c) => <option key={c.id} value={c.id}>{c.name}</option>)}
+        {codes.map((c) => (
+          <option key={c.id} value={c.id}>
+            {c.name}
+            {c.isPaused ? ' (paused)' : ''}
+          </option>
+        ))}
+      </select>
+      <Button asChild variant="outline" size="sm">
+        <a href={scansCsvUrl(id)} download>
+          <FileDown aria-hidden="true" />
+          Download CSV
+        </a>
+      </Button>
+    </div>
+  )
+
+  return (
+    <div className="grid gap-5">
+      <Panel title="Scans Over Time" icon={<ScanLine />} action={picker}>
+        {isLoading ? (
+          <Spinner className="min-h-44" label="Loading scans..." />
+        ) : isError || !data ? (
+          <div role="alert" className="flex items-center justify-center gap-3 py-10 text-sm text-slate-600">
+            Failed to load analytics data
+            <Button variant="outline" size="sm" onClick={() => void refetch()}>
+              Try Again
+            </Button>
+          </div>
+        ) : (
+          <>
+            <dl className="grid grid-cols-3 gap-3 text-center">
+              {[
+                ['Human scans', data.humanScans],
+                ['Unique visitors', data.uniqueVisitors],
+                ['Bot scans', data.botScans],
+              ].map(([label, value]) => (
+                <div key={label} className="rounded-xl bg-slate-50 p-3">
+                  <dt className="text-xs text-slate-500">{label}</dt>
+                  <dd className="text-xl font-bold tabular-nums text-slate-900">{value}</dd>
+                </div>
+              ))}
+            </dl>
+            <DailyBarChart label="Scans per day" days={data.daily.map((d) => ({ date: d.date, value: d.scans }))} />
+            <p className="text-xs text-slate-500">Human scans per day over the last 30 days (UTC). Link-preview bots and crawlers are counted apart.</p>
+          </>
+        )}
+      </Panel>
+      {data && (
+        <div className="grid gap-5 md:grid-cols-2 xl:grid-cols-3">
+          <Panel title="Devices">
+            <ShareBars entries={toEntries(data.devices)} empty="No scans yet" capitalize />
+          </Panel>
+          <Panel title="Operating Systems">
+            <ShareBars entries={toEntries(data.os)} empty="No scans yet" />
+          </Panel>
+          <Panel title="Browsers">
+            <ShareBars entries={toEntries(data.browsers)} empty="No scans yet" />
+          </Panel>
+          <Panel title="Top Referrers">
+            {data.referrers.length === 0 ? (
+              <p className="py-6 text-center text-sm text-slate-500">No referrers yet: most scans come straight from a camera.</p>
+            ) : (
+              <ShareBars entries={data.referrers.map((r) => ({ label: r.referrer, value: r.count }))} />
+            )}
+          </Panel>
+          <Panel title="Humans vs Bots">
+            <SplitRing a={data.humanScans} b={data.botScans} labelA="Humans" labelB="Bots" />
+          </Panel>
+        </div>
+      )}
+    </div>
+  )
+}

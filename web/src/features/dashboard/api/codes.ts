@@ -1,0 +1,86 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { apiJson, apiRequest } from '@/lib/api-client'
+import { codePath, type DynamicCode, type SavedCode, type StaticCode } from './types'
+
+export const staticCodesKey = ['/api/qrcodes']
+export const dynamicCodesKey = ['/api/dynamic-qrcodes']
+export const pausedCodesKey = ['/api/dynamic-qrcodes/paused']
+
+/** Newest first; ties (same second) keep the higher id first. */
+function newestFirst(a: SavedCode, b: SavedCode) {
+  return Date.parse(b.createdAt) - Date.parse(a.createdAt) || b.id - a.id
+}
+
+/** The active list: saved static codes and active dynamic codes, merged newest first. */
+export function useActiveCodes() {
+  const statics = useQuery(queryOptions<StaticCode[]>({ queryKey: staticCodesKey }))
+  const dynamics = useQuery(queryOptions<DynamicCode[]>({ queryKey: dynamicCodesKey }))
+  const codes =
+    statics.data && dynamics.data
+      ? [...statics.data.map((c) => ({ ...c, qrMode: 'static' as const })), ...dynamics.data.map((c) => ({ ...c, qrMode: 'dynamic' as const }))].sort(newestFirst)
+      : undefined
+  return {
+    codes,
+    isLoading: statics.isLoading || dynamics.isLoading,
+    error: statics.error ?? dynamics.error,
+  }
+}
+
+export function usePausedCodes() {
+  return useQuery(
+    queryOptions<DynamicCode[]>({
+      queryKey: pausedCodesKey,
+      select: (codes) => codes.map((c) => ({ ...c, qrMode: 'dynamic' as const })).sort(newestFirst),
+    }),
+  )
+}
+
+/**
+ * Refetches every list a change can touch (a pause moves a code between
+ * lists) and the trial status and analytics, which count codes.
+ */
+function useInvalidateCodes() {
+  const queryClient = useQueryClient()
+  return () =>
+    Promise.all(
+      [staticCodesKey, dynamicCodesKey, pausedCodesKey, ['/api/trial-status'], ['/api/user-analytics']].map((queryKey) =>
+        queryClient.invalidateQueries({ queryKey }),
+      ),
+    )
+}
+
+/**
+ * A change to one code. Failures are only logged (spec 01 §8); the lists
+ * are refetched either way so the screen shows what the server holds.
+ */
+function useCodeMutation<V>(call: (variables: V) => Promise<unknown>, what: string) {
+  const invalidate = useInvalidateCodes()
+  return useMutation({
+    mutationFn: call,
+    onError: (error) => console.error(`Failed to ${what} QR code`, error),
+    onSettled: invalidate,
+  })
+}
+
+export function useRenameCode() {
+  return useCodeMutation(({ code, name }: { code: SavedCode; name: string }) => apiJson('PATCH', codePath(code), { name }), 'rename')
+}
+
+export function useDeleteCode() {
+  return useCodeMutation((code: SavedCode) => apiRequest('DELETE', codePath(code)), 'delete')
+}
+
+export function usePauseCode() {
+  return useCodeMutation((code: DynamicCode) => apiJson('POST', `${codePath(code)}/pause`), 'pause')
+}
+
+export function useResumeCode() {
+  return useCodeMutation((code: DynamicCode) => apiJson('POST', `${codePath(code)}/resume`), 'resume')
+}
+
+export function useEditDestination() {
+  return useCodeMutation(
+    ({ code, destination }: { code: DynamicCode; destination: string }) => apiJson('PUT', codePath(code), { destination }),
+    'edit',
+  )
+}

@@ -1,0 +1,68 @@
+/** The 13 QR code types and their display labels (spec 01 §3). */
+export const qrTypeLabels: Record<string, string> = {
+  url: 'Website',
+  contact: 'Contact',
+  payment: 'Payment',
+  pdf: 'PDF',
+  social: 'Social Media',
+  images: 'Images',
+  ratings: 'Ratings',
+  email: 'Email',
+  location: 'Location',
+  events: 'Events',
+  apps: 'Apps',
+  sms: 'SMS',
+  bitcoin: 'Bitcoin',
+}
+
+export function qrTypeLabel(qrType: string) {
+  return qrTypeLabels[qrType] ?? qrType
+}
+
+/** The fields of a saved code the dashboard reads (docs/API.md "Records"). */
+interface CodeBase {
+  id: number
+  name: string
+  qrType: string
+  data: string
+  scanCount: number
+  isPaused: boolean
+  createdAt: string
+}
+
+export interface StaticCode extends CodeBase {
+  qrMode: 'static'
+}
+
+export interface DynamicCode extends CodeBase {
+  qrMode: 'dynamic'
+  destination: string
+  shortCode: string
+  shortUrl: string
+  lastScannedAt: string | null
+  pausedAt: string | null
+  updatedAt: string
+}
+
+export type SavedCode = StaticCode | DynamicCode
+
+/** The API path of a saved code: static and dynamic codes live under different roots. */
+export function codePath(code: SavedCode) {
+  return `${code.qrMode === 'dynamic' ? '/api/dynamic-qrcodes' : '/api/qrcodes'}/${code.id}`
+}
+
+/** The server's rendering of a saved code. */
+export function codeImageUrl(code: SavedCode, format: 'svg' | 'png', download = false) {
+  return `${codePath(code)}/image?format=${format}${download ? '&download=1' : ''}`
+}
+
+/** GET /api/trial-status (spec 01 §3 "Trial status"). */
+export interface TrialStatus {
+  isActive: boolean
+  hasExpired: boolean
+  daysRemaining: number
+  subscriptionStatus: string | null
+  dynamicQRUsed: number
+  dynamicQRLimit: number
+  canCreateDynamicQR: boolean
+}

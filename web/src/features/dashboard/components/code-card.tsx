@@ -1,0 +1,130 @@
+import { Download, Eye, Pause, Pencil, Play, ScanLine, Trash2 } from 'lucide-react'
+import { useState } from 'react'
+import { Button } from '@/components/ui/button'
+import { Card } from '@/components/ui/card'
+import { apiRequest } from '@/lib/api-client'
+import { toast } from '@/lib/use-toast'
+import { usePauseCode, useRenameCode, useResumeCode } from '../api/codes'
+import { codeImageUrl, qrTypeLabel, type SavedCode } from '../api/types'
+import { CodeName } from './code-name'
+import { DeleteDialog } from './delete-dialog'
+import { EditDestinationDialog } from './edit-destination-dialog'
+import { PreviewDialog } from './preview-dialog'
+import { TypeIcon } from './type-icon'
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' })
+
+/** Saves the server's PNG as {qrType}.png (spec 01 §9: files are named by the QR type). */
+async function downloadPng(code: SavedCode) {
+  try {
+    const blob = await (await apiRequest('GET', codeImageUrl(code, 'png', true))).blob()
+    const href = URL.createObjectURL(blob)
+    const link = document.createElement('a')
+    link.href = href
+    link.download = `${code.qrType}.png`
+    document.body.append(link)
+    link.click()
+    link.remove()
+    setTimeout(() => URL.revokeObjectURL(href), 0)
+    toast({ title: 'QR Code Downloaded' })
+  } catch (error) {
+    console.error('Failed to download QR code', error)
+    toast({ title: 'Download Failed', description: 'There was a problem saving your QR code image.', variant: 'destructive' })
+  }
+}
+
+type Dialog = 'preview' | 'edit' | 'delete' | null
+
+/** One saved code. The paused view's cards offer Resume, View and Delete only. */
+export function CodeCard({ code, paused = false }: { code: SavedCode; paused?: boolean }) {
+  const [dialog, setDialog] = useState<Dialog>(null)
+  const rename = useRenameCode()
+  const pause = usePauseCode()
+  const resume = useResumeCode()
+  const dynamic = code.qrMode === 'dynamic' ? code : null
+  const closeOr = (which: Dialog) => (open: boolean) => setDialog(open ? which : null)
+
+  return (
+    <Card className="flex flex-col overflow-hidden transition-shadow hover:shadow-md" data-testid="qr-card">
+      <div className="flex items-center justify-between gap-2 px-4 pt-4">
+        <span className="inline-flex items-center gap-1.5 text-xs font-medium text-slate-600">
+          <span className="grid size-7 place-items-center rounded-lg bg-primary-50 text-primary">
+            <TypeIcon qrType={code.qrType} className="size-4" />
+          </span>
+          {qrTypeLabel(code.qrType)}
+        </span>
+        <span className="flex items-center gap-1.5">
+          {dynamic && (
+            <>
+              <span className="inline-flex items-center gap-1 rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700">
+                <ScanLine className="size-3" aria-hidden="true" />
+                <span data-testid="scan-count">{dynamic.scanCount}</span> {dynamic.scanCount === 1 ? 'scan' : 'scans'}
+              </span>
+              <span className="rounded-full bg-violet-100 px-2 py-0.5 text-xs font-semibold text-violet-700">Dynamic</span>
+            </>
+          )}
+          {paused && <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-800">Paused</span>}
+        </span>
+      </div>
+
+      <button
+        type="button"
+        onClick={() => setDialog('preview')}
+        className="mx-4 mt-3 flex cursor-zoom-in justify-center rounded-xl border border-slate-100 bg-slate-50 p-4 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-primary"
+        aria-label={`Preview ${code.name}`}
+      >
+        <img src={codeImageUrl(code, 'svg')} alt="" loading="lazy" className={paused ? 'size-36 opacity-40 grayscale' : 'size-36'} />
+      </button>
+
+      <div className="grid gap-0.5 px-4 pt-3">
+        <CodeName name={code.name} onRename={(name) => rename.mutate({ code, name })} />
+        <p className="text-xs text-slate-500">
+          Created <time dateTime={code.createdAt}>{dateFormat.format(new Date(code.createdAt))}</time>
+        </p>
+        {dynamic && (
+          <p className="truncate text-xs text-slate-500" title={dynamic.destination}>
+            → {dynamic.destination}
+          </p>
+        )}
+      </div>
+
+      <div className="mt-auto flex flex-wrap gap-1.5 border-t border-slate-100 p-3 pt-3 [&_button]:flex-1">
+        {paused && dynamic ? (
+          <Button size="sm" onClick={() => resume.mutate(dynamic)} disabled={resume.isPending}>
+            <Play aria-hidden="true" />
+            Resume
+          </Button>
+        ) : (
+          <Button size="sm" variant="secondary" onClick={() => void downloadPng(code)}>
+            <Download aria-hidden="true" />
+            Download
+          </Button>
+        )}
+        <Button size="sm" variant="outline" onClick={() => setDialog('preview')}>
+          <Eye aria-hidden="true" />
+          View
+        </Button>
+        {dynamic && !paused && (
+          <>
+            <Button size="sm" variant="outline" onClick={() => setDialog('edit')}>
+              <Pencil aria-hidden="true" />
+              Edit
+            </Button>
+            <Button size="sm" variant="outline" onClick={() => pause.mutate(dynamic)} disabled={pause.isPending}>
+              <Pause aria-hidden="true" />
+              Pause
+            </Button>
+          </>
+        )}
+        <Button size="sm" variant="outline" className="text-red-600 hover:bg-red-50 hover:text-red-700" onClick={() => setDialog('delete')}>
+          <Trash2 aria-hidden="true" />
+          Delete
+        </Button>
+      </div>
+
+      <PreviewDialog code={code} open={dialog === 'preview'} onOpenChange={closeOr('preview')} />
+      <DeleteDialog code={code} open={dialog === 'delete'} onOpenChange={closeOr('delete')} />
+      {dynamic && <EditDestinationDialog code={dynamic} open={dialog === 'edit'} onOpenChange={closeOr('edit')} />}
+    </Card>
+  )
+}

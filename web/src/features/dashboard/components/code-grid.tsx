@@ -1,0 +1,49 @@
+import type { ReactNode } from 'react'
+import { Spinner } from '@/components/ui/spinner'
+import type { SavedCode } from '../api/types'
+import { CodeCard } from './code-card'
+
+/** The cards of a list, or its loading, error or empty state. */
+export function CodeGrid({
+  codes,
+  isLoading,
+  error,
+  paused = false,
+  empty,
+}: {
+  codes: SavedCode[] | undefined
+  isLoading: boolean
+  error: unknown
+  paused?: boolean
+  empty: ReactNode
+}) {
+  if (isLoading) return <Spinner label="Loading your QR codes..." />
+  if (error || !codes) {
+    return (
+      <p role="alert" className="rounded-2xl border border-red-200 bg-red-50 p-6 text-center text-sm text-red-800">
+        We couldn&apos;t load your QR codes. Please reload the page.
+      </p>
+    )
+  }
+  if (codes.length === 0) return <>{empty}</>
+  return (
+    <ul className="grid gap-5 sm:grid-cols-2 xl:grid-cols-3" aria-label={paused ? 'Paused QR codes' : 'QR codes'}>
+      {codes.map((code) => (
+        <li key={`${code.qrMode}-${code.id}`} className="grid">
+          <CodeCard code={code} paused={paused} />
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+/** An empty list: an icon, what is missing, and what to do. */
+export function EmptyState({ icon, title, children }: { icon: ReactNode; title: string; children?: ReactNode }) {
+  return (
+    <div className="flex flex-col items-center gap-3 rounded-2xl border border-dashed border-slate-300 bg-slate-50/60 px-6 py-16 text-center">
+      <span className="grid size-14 place-items-center rounded-2xl bg-white text-primary shadow-sm [&_svg]:size-7">{icon}</span>
+      <h3 className="text-lg font-semibold text-slate-900">{title}</h3>
+      {children}
+    </div>
+  )
+}

@@ -1,0 +1,91 @@
+import { zodResolver } from '@hookform/resolvers/zod'
+import { Loader2 } from 'lucide-react'
+import { useForm } from 'react-hook-form'
+import { Button } from '@/components/ui/button'
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
+import { FieldError } from '@/components/ui/field-error'
+import { Input } from '@/components/ui/input'
+import { Label } from '@/components/ui/label'
+import { ApiError } from '@/lib/api-client'
+import { useEditDestination } from '../api/codes'
+import { destinationSchema, type DestinationInput } from '../api/schemas'
+import type { DynamicCode } from '../api/types'
+
+/** The server's own word on the destination field, when it refused one. */
+function destinationError(error: unknown) {
+  if (!(error instanceof ApiError) || error.status !== 400) return undefined
+  try {
+    const body = JSON.parse(error.body) as { errors?: { destination?: string }; message?: string }
+    return body.errors?.destination ?? body.message
+  } catch {
+    return undefined
+  }
+}
+
+/** Edit Dynamic QR Code: only the destination changes; the printed image stays valid. */
+export function EditDestinationDialog({ code, open, onOpenChange }: { code: DynamicCode; open: boolean; onOpenChange: (open: boolean) => void }) {
+  const edit = useEditDestination()
+  const {
+    register,
+    handleSubmit,
+    setError,
+    reset,
+    formState: { errors },
+  } = useForm<DestinationInput>({ resolver: zodResolver(destinationSchema), values: { destination: code.destination } })
+
+  const changeOpen = (next: boolean) => {
+    if (!next) reset()
+    onOpenChange(next)
+  }
+  const submit = handleSubmit(({ destination }) =>
+    edit.mutate(
+      { code, destination },
+      {
+        onSuccess: () => onOpenChange(false),
+        onError: (error) => {
+          const message = destinationError(error)
+          if (message) setError('destination', { message })
+        },
+      },
+    ),
+  )
+
+  return (
+    <Dialog open={open} onOpenChange={changeOpen}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Edit Dynamic QR Code</DialogTitle>
+          <DialogDescription>
+            Change where “{code.name}” sends people. The QR code image stays the same, so printed codes keep working.
+          </DialogDescription>
+        </DialogHeader>
+        <form noValidate className="grid gap-4" onSubmit={submit}>
+          <div className="grid gap-2">
+            <Label htmlFor={`destination-${code.id}`}>Destination URL</Label>
+            <Input
+              id={`destination-${code.id}`}
+              type="url"
+              placeholder="https://example.com"
+              aria-invalid={errors.destination ? true : undefined}
+              aria-describedby={errors.destination ? `destination-${code.id}-error` : undefined}
+              {...register('destination')}
+            />
+            <FieldError id={`destination-${code.id}-error`}>{errors.destination?.message}</FieldError>
+            <p className="text-xs text-slate-500">
+              Short link: <span className="font-mono">{code.shortUrl}</span>
+            </p>
+          </div>
+          <DialogFooter>
+            <Button type="button" variant="outline" onClick={() => changeOpen(false)}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={edit.isPending}>
+              {edit.isPending && <Loader2 className="animate-spin" aria-hidden="true" />}
+              Save Changes
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  )
+}

@@ -1,0 +1,377 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { describe, expect, it, vi } from 'vitest'
+import { alice, json, renderApp, stubFetch } from '@/test/render-app'
+import type { DynamicCode, StaticCode, TrialStatus } from './api/types'
+
+const staticCode: StaticCode = {
+  id: 7,
+  name: 'Shop front',
+  qrType: 'url',
+  qrMode: 'static',
+  data: 'https://shop.example.com',
+  scanCount: 0,
+  isPaused: false,
+  createdAt: '2026-11-20T08:00:00Z',
+}
+
+const dynamicCode: DynamicCode = {
+  id: 3,
+  name: 'Menu card',
+  qrType: 'url',
+  qrMode: 'dynamic',
+  data: 'http://localhost/d/AbC123xy',
+  destination: 'https://menu.example.com',
+  shortCode: 'AbC123xy',
+  shortUrl: 'http://localhost/d/AbC123xy',
+  scanCount: 42,
+  lastScannedAt: null,
+  isPaused: false,
+  pausedAt: null,
+  createdAt: '2026-11-21T08:00:00Z',
+  updatedAt: '2026-11-21T08:00:00Z',
+}
+
+const pausedCode: DynamicCode = { ...dynamicCode, id: 4, name: 'Old flyer', isPaused: true, pausedAt: '2026-11-21T09:00:00Z' }
+
+const trial = (over: Partial<TrialStatus> = {}): TrialStatus => ({
+  isActive: false,
+  hasExpired: false,
+  daysRemaining: 0,
+  subscriptionStatus: null,
+  dynamicQRUsed: 1,
+  dynamicQRLimit: 12,
+  canCreateDynamicQR: true,
+  ...over,
+})
+
+type Handlers = Parameters<typeof stubFetch>[0]
+
+function stubDashboard(handlers: Handlers = {}, lists: { statics?: StaticCode[]; dynamics?: DynamicCode[]; paused?: DynamicCode[] } = {}) {
+  return stubFetch({
+    'GET /api/user': () => json(alice),
+    'GET /api/qrcodes': () => json(lists.statics ?? [staticCode]),
+    'GET /api/dynamic-qrcodes': () => json(lists.dynamics ?? [dynamicCode]),
+    'GET /api/dynamic-qrcodes/paused': () => json(lists.paused ?? [pausedCode]),
+    'GET /api/trial-status': () => json(trial()),
+    ...handlers,
+  })
+}
+
+const calls = (mock: ReturnType<typeof stubFetch>, method: string, url: string) => mock.mock.calls.filter(([u, init]) => u === url && (init?.method ?? 'GET') === method)
+
+async function card(name: string) {
+  const heading = await screen.findByRole('heading', { name })
+  const el = heading.closest('[data-testid="qr-card"]')
+  if (!(el instanceof HTMLElement)) throw new Error(`no card for ${name}`)
+  return el
+}
+
+describe('dashboard lists', () => {
+  it("shows 'Loading your QR codes...' while the lists load", async () => {
+    stubDashboard({ 'GET /api/qrcodes': () => new Promise<Response>(() => {}) })
+    renderApp('/dashboard')
+    expect(await screen.findByText('Loading your QR codes...')).toBeInTheDocument()
+  })
+
+  it('shows the empty state with no codes', async () => {
+    stubDashboard({}, { statics: [], dynamics: [] })
+    renderApp('/dashboard')
+    expect(await screen.findByText('No QR codes yet')).toBeInTheDocument()
+    expect(screen.getByText('Create your first QR code to get started')).toBeInTheDocument()
+  })
+
+  it('merges static and dynamic codes newest first, with the dynamic badge and scan count', async () => {
+    stubDashboard()
+    renderApp('/dashboard')
+    const list = await screen.findByRole('list', { name: 'QR codes' })
+    const names = within(list).getAllByRole('heading').map((h) => h.textContent)
+    expect(names).toEqual(['Menu card', 'Shop front'])
+
+    const dyn = await card('Menu card')
+    expect(within(dyn).getByText('Dynamic')).toBeInTheDocument()
+    expect(within(dyn).getByTestId('scan-count')).toHaveTextContent('42')
+    expect(within(dyn).getByText('Website')).toBeInTheDocument()
+    for (const name of ['Download', 'View', 'Edit', 'Pause', 'Delete']) expect(within(dyn).getByRole('button', { name })).toBeInTheDocument()
+    expect(dyn.querySelector('img')).toHaveAttribute('src', '/api/dynamic-qrcodes/3/image?format=svg')
+
+    const stat = await card('Shop front')
+    expect(within(stat).queryByText('Dynamic')).not.toBeInTheDocument()
+    expect(within(stat).queryByTestId('scan-count')).not.toBeInTheDocument()
+    expect(within(stat).queryByRole('button', { name: 'Edit' })).not.toBeInTheDocument()
+    expect(within(stat).queryByRole('button', { name: 'Pause' })).not.toBeInTheDocument()
+    expect(stat.querySelector('img')).toHaveAttribute('src', '/api/qrcodes/7/image?format=svg')
+  })
+
+  it('pauses a dynamic code and refetches the lists', async () => {
+    const mock = stubDashboard({ 'POST /api/dynamic-qrcodes/3/pause': () => json({ ...dynamicCode, isPaused: true }) })
+    renderApp('/dashboard')
+    await userEvent.click(within(await card('Menu card')).getByRole('button', { name: 'Pause' }))
+    await waitFor(() => expect(calls(mock, 'GET', '/api/dynamic-qrcodes')).toHaveLength(2))
+    expect(calls(mock, 'POST', '/api/dynamic-qrcodes/3/pause')).toHaveLength(1)
+    expect(calls(mock, 'GET', '/api/trial-status')).toHaveLength(2)
+  })
+
+  it('opens the preview with the short URL and destination', async () => {
+    stubDashboard()
+    renderApp('/dashboard')
+    await userEvent.click(within(await card('Menu card')).getByRole('button', { name: 'View' }))
+    const dialog = await screen.findByRole('dialog', { name: 'QR Code Preview' })
+    expect(within(dialog).getByText('http://localhost/d/AbC123xy')).toBeInTheDocument()
+    expect(within(dialog).getByText('https://menu.example.com')).toBeInTheDocument()
+  })
+})
+
+describe('rename', () => {
+  async function startRename(name = 'Shop front') {
+    await userEvent.click(within(await card(name)).getByRole('button', { name: `Rename ${name}` }))
+    return screen.getByRole('textbox', { name: 'QR code name' })
+  }
+
+  it('saves a trimmed name on Enter', async () => {
+    const mock = stubDashboard({ 'PATCH /api/qrcodes/7': () => json({ ...staticCode, name: 'Front door' }) })
+    renderApp('/dashboard')
+    const input = await startRename()
+    await userEvent.clear(input)
+    await userEvent.type(input, '  Front door  {Enter}')
+    await waitFor(() => expect(calls(mock, 'PATCH', '/api/qrcodes/7')).toHaveLength(1))
+    expect(JSON.parse(String(calls(mock, 'PATCH', '/api/qrcodes/7')[0][1]?.body))).toEqual({ name: 'Front door' })
+    expect(screen.queryByRole('textbox', { name: 'QR code name' })).not.toBeInTheDocument()
+  })
+
+  it('saves with the tick, on the dynamic route for dynamic codes', async () => {
+    const mock = stubDashboard({ 'PATCH /api/dynamic-qrcodes/3': () => json(dynamicCode) })
+    renderApp('/dashboard')
+    const input = await startRename('Menu card')
+    await userEvent.type(input, ' 2')
+    await userEvent.click(screen.getByRole('button', { name: 'Save name' }))
+    await waitFor(() => expect(calls(mock, 'PATCH', '/api/dynamic-qrcodes/3')).toHaveLength(1))
+    expect(JSON.parse(String(calls(mock, 'PATCH', '/api/dynamic-qrcodes/3')[0][1]?.body))).toEqual({ name: 'Menu card 2' })
+  })
+
+  it.each([
+    ['Escape', async (input: HTMLElement) => userEvent.type(input, 'Other{Escape}')],
+    ['the cross', async (input: HTMLElement) => {
+      await userEvent.type(input, 'Other')
+      await userEvent.click(screen.getByRole('button', { name: 'Cancel rename' }))
+    }],
+    ['a blank name', async (input: HTMLElement) => {
+      await userEvent.clear(input)
+      await userEvent.type(input, '   {Enter}')
+    }],
+    ['an unchanged name', async (input: HTMLElement) => userEvent.type(input, ' {Enter}')],
+  ])('just closes on %s', async (_, act) => {
+    const mock = stubDashboard()
+    renderApp('/dashboard')
+    await act(await startRename())
+    expect(screen.queryByRole('textbox', { name: 'QR code name' })).not.toBeInTheDocument()
+    expect(screen.getByRole('heading', { name: 'Shop front' })).toBeInTheDocument()
+    expect(mock.mock.calls.some(([, init]) => init?.method === 'PATCH')).toBe(false)
+  })
+})
+
+describe('delete', () => {
+  it('closes the confirmation even when the call fails, and only logs the failure', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const mock = stubDashboard({ 'DELETE /api/qrcodes/7': () => json({ message: 'boom' }, 500) })
+    renderApp('/dashboard')
+    await userEvent.click(within(await card('Shop front')).getByRole('button', { name: 'Delete' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Delete QR Code' })
+    expect(dialog).toHaveTextContent('This action cannot be undone')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }))
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
+    expect(calls(mock, 'DELETE', '/api/qrcodes/7')).toHaveLength(1)
+    expect(logged).toHaveBeenCalledWith('Failed to delete QR code', expect.anything())
+    expect(screen.queryByText('boom')).not.toBeInTheDocument()
+  })
+
+  it('removes the card after a successful delete', async () => {
+    let statics = [staticCode]
+    stubDashboard({
+      'GET /api/qrcodes': () => json(statics),
+      'DELETE /api/qrcodes/7': () => {
+        statics = []
+        return new Response(null, { status: 204 })
+      },
+    })
+    renderApp('/dashboard')
+    await userEvent.click(within(await card('Shop front')).getByRole('button', { name: 'Delete' }))
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }))
+    await waitFor(() => expect(screen.queryByRole('heading', { name: 'Shop front' })).not.toBeInTheDocument())
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument()
+  })
+})
+
+describe('edit destination', () => {
+  async function openEdit() {
+    await userEvent.click(within(await card('Menu card')).getByRole('button', { name: 'Edit' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Dynamic QR Code' })
+    return { dialog, input: within(dialog).getByLabelText('Destination URL') }
+  }
+
+  it('validates the URL and says the image stays the same', async () => {
+    const mock = stubDashboard()
+    renderApp('/dashboard')
+    const { dialog, input } = await openEdit()
+    expect(dialog).toHaveTextContent('The QR code image stays the same')
+    expect(input).toHaveValue('https://menu.example.com')
+    await userEvent.clear(input)
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save Changes' }))
+    expect(await within(dialog).findByText('URL is required')).toBeInTheDocument()
+    for (const bad of ['not a url', 'javascript:alert(1)']) {
+      await userEvent.clear(input)
+      await userEvent.type(input, bad)
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Save Changes' }))
+      expect(await within(dialog).findByText('Please enter a valid URL')).toBeInTheDocument()
+    }
+    expect(mock.mock.calls.some(([, init]) => init?.method === 'PUT')).toBe(false)
+  })
+
+  it('PUTs the destination and closes', async () => {
+    const mock = stubDashboard({ 'PUT /api/dynamic-qrcodes/3': () => json({ ...dynamicCode, destination: 'https://new.example.com/' }) })
+    renderApp('/dashboard')
+    const { dialog, input } = await openEdit()
+    await userEvent.clear(input)
+    await userEvent.type(input, 'https://new.example.com/')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save Changes' }))
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
+    expect(JSON.parse(String(calls(mock, 'PUT', '/api/dynamic-qrcodes/3')[0][1]?.body))).toEqual({ destination: 'https://new.example.com/' })
+  })
+
+  it("shows the server's refusal under the field", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    stubDashboard({ 'PUT /api/dynamic-qrcodes/3': () => json({ message: 'Please enter a valid URL', errors: { destination: 'Please enter a valid URL' } }, 400) })
+    renderApp('/dashboard')
+    const { dialog, input } = await openEdit()
+    await userEvent.clear(input)
+    await userEvent.type(input, 'https://user:pw@example.com/')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save Changes' }))
+    expect(await within(dialog).findByText('Please enter a valid URL')).toBeInTheDocument()
+  })
+})
+
+describe('download', () => {
+  it('saves {qrType}.png from the server and toasts', async () => {
+    const mock = stubDashboard({ 'GET /api/qrcodes/7/image?format=png&download=1': () => new Response('png', { status: 200 }) })
+    const createObjectURL = vi.fn(() => 'blob:qr')
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() }))
+    const clicked: string[] = []
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push(this.download)
+    })
+    renderApp('/dashboard')
+    await userEvent.click(within(await card('Shop front')).getByRole('button', { name: 'Download' }))
+    expect(await screen.findByText('QR Code Downloaded')).toBeInTheDocument()
+    expect(clicked).toEqual(['url.png'])
+    expect(calls(mock, 'GET', '/api/qrcodes/7/image?format=png&download=1')).toHaveLength(1)
+  })
+
+  it("toasts 'Download Failed' when the server refuses", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    stubDashboard({ 'GET /api/qrcodes/7/image?format=png&download=1': () => json({ message: 'nope' }, 500) })
+    renderApp('/dashboard')
+    await userEvent.click(within(await card('Shop front')).getByRole('button', { name: 'Download' }))
+    expect(await screen.findByText('Download Failed')).toBeInTheDocument()
+    expect(screen.getByText('There was a problem saving your QR code image.')).toBeInTheDocument()
+  })
+})
+
+describe('paused view', () => {
+  it("lists paused codes with Resume, View and Delete, a '{n} paused' badge and Back to Active", async () => {
+    const mock = stubDashboard({ 'POST /api/dynamic-qrcodes/4/resume': () => json({ ...pausedCode, isPaused: false }) })
+    const { router } = renderApp('/dashboard')
+    await userEvent.click(await screen.findByRole('link', { name: 'Paused Codes' }))
+    expect(await screen.findByText('1 paused')).toBeInTheDocument()
+    const paused = await card('Old flyer')
+    const actions = within(paused)
+      .getAllByRole('button')
+      .map((b) => b.getAttribute('aria-label') ?? b.textContent)
+    expect(actions).toEqual(['Preview Old flyer', 'Rename Old flyer', 'Resume', 'View', 'Delete'])
+    await userEvent.click(within(paused).getByRole('button', { name: 'Resume' }))
+    await waitFor(() => expect(calls(mock, 'POST', '/api/dynamic-qrcodes/4/resume')).toHaveLength(1))
+
+    await userEvent.click(screen.getByRole('button', { name: 'Back to Active' }))
+    await waitFor(() => expect(router.state.location.search).toBe(''))
+    expect(await screen.findByRole('heading', { name: 'Active Codes' })).toBeInTheDocument()
+  })
+
+  it("shows 'No paused dynamic QR codes' when none are paused", async () => {
+    stubDashboard({}, { paused: [] })
+    renderApp('/dashboard?view=paused')
+    expect(await screen.findByText('No paused dynamic QR codes')).toBeInTheDocument()
+    expect(screen.getByText('0 paused')).toBeInTheDocument()
+  })
+})
+
+describe('trial banners and the limit', () => {
+  it('shows the days remaining during a trial', async () => {
+    stubDashboard({ 'GET /api/trial-status': () => json(trial({ isActive: true, daysRemaining: 2 })) })
+    renderApp('/dashboard')
+    expect(await screen.findByText(/Free Trial Active: 2 days remaining/)).toBeInTheDocument()
+    expect(screen.queryByText('Your Free Trial Has Expired')).not.toBeInTheDocument()
+  })
+
+  it('shows the expired banner after the trial', async () => {
+    stubDashboard({ 'GET /api/trial-status': () => json(trial({ hasExpired: true })) })
+    renderApp('/dashboard')
+    expect(await screen.findByText('Your Free Trial Has Expired')).toBeInTheDocument()
+  })
+
+  it('shows no trial banner to subscribers', async () => {
+    stubDashboard({ 'GET /api/trial-status': () => json(trial({ subscriptionStatus: 'active', isActive: true, daysRemaining: 2 })) })
+    renderApp('/dashboard')
+    await card('Shop front')
+    await waitFor(() => expect(screen.queryByText(/Free Trial/)).not.toBeInTheDocument())
+    expect(screen.queryByText(/Trial Has Expired/)).not.toBeInTheDocument()
+  })
+
+  it('alerts at the dynamic limit with a link to /subscribe, on the list and the create view', async () => {
+    stubDashboard({ 'GET /api/trial-status': () => json(trial({ hasExpired: true, dynamicQRUsed: 12, canCreateDynamicQR: false })) })
+    const { router } = renderApp('/dashboard')
+    const alert = await screen.findByRole('alert')
+    expect(alert).toHaveTextContent("Dynamic QR Limit Reached: You've used 12 of 12 dynamic QR codes")
+    expect(within(alert).getByRole('link')).toHaveAttribute('href', '/subscribe')
+    await router.navigate('/dashboard?create=true')
+    expect(await screen.findByRole('alert')).toHaveTextContent("You've used 12 of 12 dynamic QR codes")
+  })
+
+  it('refetches the trial status every 5 minutes', async () => {
+    const { TRIAL_STATUS_INTERVAL, trialStatusQueryOptions } = await import('./api/trial-status')
+    expect(TRIAL_STATUS_INTERVAL).toBe(300_000)
+    const options = trialStatusQueryOptions(true)
+    expect(options.refetchInterval).toBe(300_000)
+    expect(options.refetchOnWindowFocus).toBe(false)
+    expect(trialStatusQueryOptions(false).enabled).toBe(false)
+  })
+})
+
+describe('menu and create view', () => {
+  it("titles the create view and keeps the 'Paused Codes Coming Soon' dialog on its menu", async () => {
+    stubDashboard()
+    const { router } = renderApp('/dashboard')
+    const menu = await screen.findByRole('navigation', { name: 'Dashboard' })
+    await userEvent.click(within(menu).getByRole('link', { name: 'Create QR Code' }))
+    await waitFor(() => expect(document.title).toBe('Create QR Code - Dashboard'))
+    await userEvent.click(screen.getByRole('button', { name: 'Paused Codes' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Paused Codes Coming Soon' })
+    await userEvent.click(within(dialog).getByRole('button', { name: 'View Paused Codes' }))
+    await waitFor(() => expect(router.state.location.search).toBe('?view=paused'))
+    expect(await screen.findByText('1 paused')).toBeInTheDocument()
+  })
+
+  it('collapses My QR Codes and opens a full-screen menu from the hamburger', async () => {
+    stubDashboard()
+    renderApp('/dashboard')
+    const toggle = await screen.findByRole('button', { name: 'My QR Codes' })
+    expect(toggle).toHaveAttribute('aria-expanded', 'true')
+    await userEvent.click(toggle)
+    expect(toggle).toHaveAttribute('aria-expanded', 'false')
+    expect(screen.queryByRole('link', { name: 'Active Codes' })).not.toBeInTheDocument()
+
+    await userEvent.click(screen.getByRole('button', { name: 'Open dashboard menu' }))
+    const overlay = screen.getByRole('dialog', { name: 'Dashboard menu' })
+    await userEvent.click(within(overlay).getByRole('link', { name: 'Paused Codes' }))
+    expect(screen.queryByRole('dialog', { name: 'Dashboard menu' })).not.toBeInTheDocument()
+    expect(await screen.findByText('1 paused')).toBeInTheDocument()
+  })
+})
