@@ -10,6 +10,7 @@ const (
 	cmdLine             // 1 point
 	cmdCubic            // 3 points: two controls and the end
 	cmdClose            // 0 points
+	cmdRect             // 2 values, x and y, then width and height: a closed clockwise rectangle
 )
 
 // paint is a fill: a solid colour, or the scene's gradient.
@@ -24,6 +25,11 @@ type path struct {
 	paint paint
 	cmds  []cmd
 	pts   []float32 // x, y pairs consumed by cmds in order
+}
+
+// newPath returns a path with room for n rounded rectangles.
+func newPath(pt paint, n int) path {
+	return path{paint: pt, cmds: make([]cmd, 0, 10*n), pts: make([]float32, 0, 34*n)}
 }
 
 func (p *path) moveTo(x, y float32) {
@@ -43,6 +49,11 @@ func (p *path) cubicTo(x1, y1, x2, y2, x, y float32) {
 
 func (p *path) close() { p.cmds = append(p.cmds, cmdClose) }
 
+func (p *path) rect(x, y, w, h float32) {
+	p.cmds = append(p.cmds, cmdRect)
+	p.pts = append(p.pts, x, y, w, h)
+}
+
 // kappa places cubic control points so that four curves make a circle.
 const kappa = 0.5522847498
 
@@ -50,17 +61,14 @@ const kappa = 0.5522847498
 // w/2 for a circle). Clockwise on screen, or counter-clockwise for a hole.
 func (p *path) roundRect(x, y, w, h, r float32, hole bool) {
 	if r <= 0 {
-		if hole {
-			p.moveTo(x, y)
-			p.lineTo(x, y+h)
-			p.lineTo(x+w, y+h)
-			p.lineTo(x+w, y)
-		} else {
-			p.moveTo(x, y)
-			p.lineTo(x+w, y)
-			p.lineTo(x+w, y+h)
-			p.lineTo(x, y+h)
+		if !hole {
+			p.rect(x, y, w, h)
+			return
 		}
+		p.moveTo(x, y)
+		p.lineTo(x, y+h)
+		p.lineTo(x+w, y+h)
+		p.lineTo(x+w, y)
 		p.close()
 		return
 	}
@@ -95,93 +103,110 @@ func (p *path) roundRect(x, y, w, h, r float32, hole bool) {
 // outline() is always a convex corner of the dark region.
 var dirs = [4][2]int{{1, 0}, {0, 1}, {-1, 0}, {0, -1}}
 
-// outline adds the boundary of the union of the dark cells of an s×s
-// grid, placed at (ox, oy). Adjacent cells merge into one outline, so no
-// anti-aliased seam can appear between them. With radius > 0 the convex
-// corners (where a module has no dark neighbour on either side) are
-// rounded, giving connected "rounded" dots; concave corners stay sharp.
-func (p *path) outline(dark []bool, s int, ox, oy, radius float32) {
-	// out holds, per grid vertex, a bit per direction of an outgoing
-	// boundary edge. Edges run clockwise around each dark cell and are
-	// kept only where the neighbour across them is light.
-	v := s + 1
-	out := make([]uint8, v*v)
-	at := func(x, y int) bool { return x >= 0 && y >= 0 && x < s && y < s && dark[y*s+x] }
-	for y := range s {
-		for x := range s {
-			if !dark[y*s+x] {
-				continue
-			}
-			if !at(x, y-1) {
-				out[y*v+x] |= 1 << 0
-			}
-			if !at(x+1, y) {
-				out[y*v+x+1] |= 1 << 1
-			}
-			if !at(x, y+1) {
-				out[(y+1)*v+x+1] |= 1 << 2
-			}
-			if !at(x-1, y) {
-				out[(y+1)*v+x] |= 1 << 3
+// turn[b][d] is the direction to leave a vertex whose outgoing boundary
+// edges are the bits b, arriving in direction d: the right turn if there
+// is one, so cells touching only at a corner get separate outlines (each
+// with a convex corner there), else straight on, else left.
+var turn = func() (t [16][4]int8) {
+	for b := range 16 {
+		for d := range 4 {
+			t[b][d] = -1
+			for _, c := range [3]int{(d + 1) & 3, d, (d + 3) & 3} {
+				if b&(1<<c) != 0 {
+					t[b][d] = int8(c)
+					break
+				}
 			}
 		}
 	}
-	var corners []int32 // vertex index and outgoing direction, packed
+	return t
+}()
+
+// outline adds the boundary of the union of the dark cells of an s×s
+// grid, placed at (ox, oy). g holds the cells with a light border:
+// (s+2)×(s+2), cell (x, y) at g[(y+1)*(s+2)+x+1]. Adjacent cells merge
+// into one outline, so no anti-aliased seam can appear between them. With
+// radius > 0 the convex corners (where a module has no dark neighbour on
+// either side) are rounded, giving connected "rounded" dots; concave
+// corners stay sharp.
+func (p *path) outline(g []bool, s int, ox, oy, radius float32) {
+	// out holds, per grid vertex, a bit per direction of an outgoing
+	// boundary edge. Edges run clockwise around each dark cell and are
+	// kept only where the neighbour across them is light.
+	W, v := s+2, s+1
+	out := make([]uint8, v*v)
+	for y := range s {
+		i, o := (y+1)*W+1, y*v
+		for x := range s {
+			if !g[i+x] {
+				continue
+			}
+			if !g[i+x-W] {
+				out[o+x] |= 1
+			}
+			if !g[i+x+1] {
+				out[o+x+1] |= 2
+			}
+			if !g[i+x+W] {
+				out[o+v+x+1] |= 4
+			}
+			if !g[i+x-1] {
+				out[o+v+x] |= 8
+			}
+		}
+	}
+	step := [4]int{1, v, -1, -v}
+	var corners []int32 // for rounding: vertex index and outgoing direction, packed
 	for start := range out {
 		for out[start] != 0 {
 			d0 := 0
 			for out[start]&(1<<d0) == 0 {
 				d0++
 			}
-			corners = corners[:0]
-			corners = append(corners, int32(start<<2|d0))
+			x, y := start%v, start/v
+			if radius > 0 {
+				corners = append(corners[:0], int32(start<<2|d0))
+			} else {
+				p.moveTo(ox+float32(x), oy+float32(y))
+			}
 			w, d := start, d0
 			for {
 				out[w] &^= 1 << d
-				w += dirs[d][1]*v + dirs[d][0]
-				// Prefer the right turn, so cells touching only at a
-				// corner get separate outlines, each with a convex corner.
-				nd := -1
-				for _, c := range [3]int{(d + 1) & 3, d, (d + 3) & 3} {
-					if out[w]&(1<<c) != 0 || (w == start && c == d0) {
-						nd = c
-						break
-					}
+				w += step[d]
+				x, y = x+dirs[d][0], y+dirs[d][1]
+				b := out[w]
+				if w == start {
+					b |= 1 << d0 // the first edge, already taken, closes the loop
 				}
+				nd := int(turn[b][d])
 				if w == start && nd == d0 {
 					break
 				}
 				if nd != d {
-					corners = append(corners, int32(w<<2|nd))
+					if radius > 0 {
+						corners = append(corners, int32(w<<2|nd))
+					} else {
+						p.lineTo(ox+float32(x), oy+float32(y))
+					}
 				}
 				d = nd
 			}
-			p.emitLoop(corners, v, ox, oy, radius)
+			if radius > 0 {
+				p.emitRounded(corners, v, ox, oy, radius)
+			} else {
+				p.close()
+			}
 		}
 	}
 }
 
-// emitLoop draws one traced loop given its corners.
-func (p *path) emitLoop(corners []int32, v int, ox, oy, r float32) {
+// emitRounded draws one traced loop given its corners, rounding the
+// convex ones.
+func (p *path) emitRounded(corners []int32, v int, ox, oy, r float32) {
 	n := len(corners)
-	pt := func(c int32) (float32, float32) {
-		i := int(c >> 2)
-		return ox + float32(i%v), oy + float32(i/v)
-	}
-	if r <= 0 {
-		for i, c := range corners {
-			x, y := pt(c)
-			if i == 0 {
-				p.moveTo(x, y)
-			} else {
-				p.lineTo(x, y)
-			}
-		}
-		p.close()
-		return
-	}
+	k := r * kappa
 	for i, c := range corners {
-		x, y := pt(c)
+		x, y := ox+float32(int(c>>2)%v), oy+float32(int(c>>2)/v)
 		dout := int(c & 3)
 		din := int(corners[(i+n-1)%n] & 3)
 		if dout != (din+1)&3 { // concave (or straight): a sharp corner
@@ -201,7 +226,6 @@ func (p *path) emitLoop(corners []int32, v int, ox, oy, r float32) {
 		} else {
 			p.lineTo(ax, ay)
 		}
-		k := r * kappa
 		p.cubicTo(ax+ix*k, ay+iy*k, bx-jx*k, by-jy*k, bx, by)
 	}
 	p.close()

@@ -32,6 +32,10 @@ func flatten(p *path) [][][2]float32 {
 		case cmdClose:
 			polys = append(polys, cur)
 			cur = nil
+		case cmdRect:
+			x, y, w, h := pts[0], pts[1], pts[2], pts[3]
+			polys = append(polys, [][2]float32{{x, y}, {x + w, y}, {x + w, y + h}, {x, y + h}})
+			pts = pts[4:]
 		}
 	}
 	return polys
@@ -71,6 +75,15 @@ func area(polys [][][2]float32) float64 {
 	return s / 2
 }
 
+// padded returns an s×s grid with the light border outline() expects.
+func padded(dark []bool, s int) []bool {
+	g := make([]bool, (s+2)*(s+2))
+	for i, on := range dark {
+		g[(i/s+1)*(s+2)+i%s+1] = on
+	}
+	return g
+}
+
 func TestOutlineCoversExactlyTheDarkCells(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for trial := range 200 {
@@ -85,7 +98,7 @@ func TestOutlineCoversExactlyTheDarkCells(t *testing.T) {
 		}
 		for _, radius := range []float32{0, 0.5} {
 			var p path
-			p.outline(dark, s, 3, 5, radius)
+			p.outline(padded(dark, s), s, 3, 5, radius)
 			polys := flatten(&p)
 			for y := range s {
 				for x := range s {
@@ -124,7 +137,7 @@ func TestOutlineMergesNeighbours(t *testing.T) {
 	}
 	for _, c := range cases {
 		var p path
-		p.outline(c.dark, c.s, 0, 0, 0)
+		p.outline(padded(c.dark, c.s), c.s, 0, 0, 0)
 		loops, corners := 0, 0
 		for _, k := range p.cmds {
 			switch k {
@@ -154,7 +167,7 @@ func TestRoundedDotsRoundOnlyFreeCorners(t *testing.T) {
 		{2, []bool{true, true, true, false}, 5},
 	} {
 		var p path
-		p.outline(c.dark, c.s, 0, 0, 0.5)
+		p.outline(padded(c.dark, c.s), c.s, 0, 0, 0.5)
 		n := 0
 		for _, k := range p.cmds {
 			if k == cmdCubic {

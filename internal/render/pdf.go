@@ -208,6 +208,10 @@ func appendPDFPath(b []byte, p *path) []byte {
 			pts = pts[6:]
 		case cmdClose:
 			b = append(b, "h\n"...)
+		case cmdRect:
+			b = appendNums(b, pts[:4]...)
+			b = append(b, " re\n"...)
+			pts = pts[4:]
 		}
 	}
 	return b

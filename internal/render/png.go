@@ -3,7 +3,6 @@ package render
 import (
 	"fmt"
 	"image"
-	"image/color"
 	"image/draw"
 	"image/png"
 	"io"
@@ -16,10 +15,8 @@ import (
 	"golang.org/x/image/vector"
 )
 
-// pngEncoder is shared: its BufferPool reuses the compressor's buffers
-// across calls. BestSpeed was measured against the default level (see
-// BENCHMARKS.md): on two-colour codes it is several times faster and the
-// files stay well within the size target.
+// pngEncoder writes styled codes; its BufferPool reuses the compressor's
+// buffers across calls.
 var pngEncoder = &png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: &bufferPool{}}
 
 type bufferPool struct{ p sync.Pool }
@@ -32,28 +29,23 @@ func (b *bufferPool) Get() *png.EncoderBuffer {
 func (b *bufferPool) Put(v *png.EncoderBuffer) { b.p.Put(v) }
 
 // WritePNG writes the scene as a PNG of exactly Style.Pixels square (plus
-// the frame's share when there is one).
+// the frame's share when there is one). Plain codes are written as 1-bit
+// two-colour images with module edges on whole pixels (modules are one
+// pixel wider or narrower when the size is not a multiple, which decoders
+// do not mind); styled codes are anti-aliased.
 func (sc *Scene) WritePNG(w io.Writer) error {
-	img, err := sc.Image()
+	s, pw, ph := sc.pixelScale()
+	if need := sc.minPixels(); sc.pixels < need {
+		return &StyleError{"size", fmt.Sprintf("The image must be at least %d pixels for this code", need)}
+	}
+	if sc.plain {
+		return sc.writeBitmapPNG(w, pw)
+	}
+	img, err := sc.rasterise(s, pw, ph)
 	if err != nil {
 		return err
 	}
 	return pngEncoder.Encode(w, img)
-}
-
-// Image rasterises the scene. Plain codes become a two-colour paletted
-// image filled row by row, with module edges on whole pixels (modules are
-// then one pixel wider or narrower when the size is not a multiple, which
-// decoders do not mind); styled codes are anti-aliased.
-func (sc *Scene) Image() (image.Image, error) {
-	s, pw, ph := sc.pixelScale()
-	if need := sc.minPixels(); sc.pixels < need {
-		return nil, &StyleError{"size", fmt.Sprintf("The image must be at least %d pixels for this code", need)}
-	}
-	if sc.plain {
-		return sc.paletted(pw), nil
-	}
-	return sc.rasterise(s, pw, ph)
 }
 
 // minPixels is the smallest PNG size that still scans.
@@ -64,38 +56,13 @@ func (sc *Scene) minPixels() int {
 	return minStyledPixels * sc.n
 }
 
-func (sc *Scene) paletted(px int) *image.Paletted {
-	img := image.NewPaletted(image.Rect(0, 0, px, px), color.Palette{sc.bg, sc.fg})
-	edge := make([]int, sc.n+1)
-	for i := range edge {
-		edge[i] = (i*px + sc.n/2) / sc.n
-	}
-	m := sc.matrix
-	for my := range m.Size {
-		y0, y1 := edge[my+QuietZone], edge[my+QuietZone+1]
-		row := img.Pix[y0*img.Stride : y0*img.Stride+px]
-		for mx := range m.Size {
-			if m.Dark(mx, my) {
-				x0, x1 := edge[mx+QuietZone], edge[mx+QuietZone+1]
-				for x := x0; x < x1; x++ {
-					row[x] = 1
-				}
-			}
-		}
-		for y := y0 + 1; y < y1; y++ {
-			copy(img.Pix[y*img.Stride:y*img.Stride+px], row)
-		}
-	}
-	return img
-}
-
 func (sc *Scene) rasterise(s float64, pw, ph int) (image.Image, error) {
 	img := image.NewRGBA(image.Rect(0, 0, pw, ph))
 	ox, oy := float32(-float64(sc.x)*s), float32(-float64(sc.y)*s)
 	k := float32(s)
 	tx := func(x, y float32) (float32, float32) { return x*k + ox, y*k + oy }
 
-	var grad *image.RGBA
+	var mask *image.Alpha
 	z := vector.NewRasterizer(pw, ph)
 	for i := range sc.paths {
 		p := &sc.paths[i]
@@ -120,16 +87,28 @@ func (sc *Scene) rasterise(s float64, pw, ph int) (image.Image, error) {
 				pts = pts[6:]
 			case cmdClose:
 				z.ClosePath()
+			case cmdRect:
+				x0, y0 := tx(pts[0], pts[1])
+				x1, y1 := tx(pts[0]+pts[2], pts[1]+pts[3])
+				z.MoveTo(x0, y0)
+				z.LineTo(x1, y0)
+				z.LineTo(x1, y1)
+				z.LineTo(x0, y1)
+				z.ClosePath()
+				pts = pts[4:]
 			}
 		}
-		var src image.Image = image.NewUniform(p.paint.color)
-		if p.paint.gradient {
-			if grad == nil {
-				grad = sc.gradientImage(s, ox, oy, pw, ph)
-			}
-			src = grad
+		if !p.paint.gradient {
+			z.Draw(img, img.Bounds(), image.NewUniform(p.paint.color), image.Point{})
+			continue
 		}
-		z.Draw(img, img.Bounds(), src, image.Point{})
+		if mask == nil {
+			mask = image.NewAlpha(img.Bounds())
+		} else {
+			clear(mask.Pix)
+		}
+		z.Draw(mask, mask.Bounds(), image.Opaque, image.Point{})
+		sc.fillGradient(img, mask, s, ox, oy)
 	}
 
 	if l := sc.logo; l != nil {
@@ -153,25 +132,30 @@ func (sc *Scene) rasterise(s float64, pw, ph int) (image.Image, error) {
 	return img, nil
 }
 
-// gradientImage paints the gradient over the whole canvas, to be drawn
-// through the anti-aliased coverage of the paths that use it.
-func (sc *Scene) gradientImage(s float64, ox, oy float32, pw, ph int) *image.RGBA {
+// fillGradient paints the gradient over the opaque image through the
+// anti-aliased coverage mask of a path.
+func (sc *Scene) fillGradient(img *image.RGBA, mask *image.Alpha, s float64, ox, oy float32) {
 	g := sc.grad
 	x0, y0 := float64(g.x0)*s+float64(ox), float64(g.y0)*s+float64(oy)
 	dx, dy := float64(g.x1-g.x0)*s, float64(g.y1-g.y0)*s
 	l2 := dx*dx + dy*dy
-	img := image.NewRGBA(image.Rect(0, 0, pw, ph))
-	lerp := func(a, b uint8, t float64) uint8 { return uint8(math.Round(float64(a) + (float64(b)-float64(a))*t)) }
-	for y := range ph {
-		row := img.Pix[y*img.Stride:]
-		for x := range pw {
+	fr, fg, fb := float64(g.from.R), float64(g.from.G), float64(g.from.B)
+	tr, tg, tb := float64(g.to.R)-fr, float64(g.to.G)-fg, float64(g.to.B)-fb
+	w := mask.Rect.Dx()
+	for y := range mask.Rect.Dy() {
+		cov := mask.Pix[y*mask.Stride : y*mask.Stride+w]
+		px := img.Pix[y*img.Stride:]
+		for x, a := range cov {
+			if a == 0 {
+				continue
+			}
 			t := ((float64(x)+0.5-x0)*dx + (float64(y)+0.5-y0)*dy) / l2
 			t = min(1, max(0, t))
-			row[4*x] = lerp(g.from.R, g.to.R, t)
-			row[4*x+1] = lerp(g.from.G, g.to.G, t)
-			row[4*x+2] = lerp(g.from.B, g.to.B, t)
-			row[4*x+3] = 0xff
+			// Source over an opaque destination, in 8-bit straight alpha.
+			k, j := float64(a)/255, 4*x
+			px[j] = uint8(float64(px[j])*(1-k) + (fr+tr*t)*k + 0.5)
+			px[j+1] = uint8(float64(px[j+1])*(1-k) + (fg+tg*t)*k + 0.5)
+			px[j+2] = uint8(float64(px[j+2])*(1-k) + (fb+tb*t)*k + 0.5)
 		}
 	}
-	return img
 }

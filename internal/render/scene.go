@@ -75,7 +75,7 @@ func Layout(m *qr.Matrix, s Style) (*Scene, error) {
 		return nil, err
 	}
 	dotPaint := paint{color: fg}
-	sc := &Scene{n: m.Size + 2*QuietZone, matrix: m, fg: fg, bg: bg}
+	sc := &Scene{n: m.Size + 2*QuietZone, matrix: m, fg: fg, bg: bg, paths: make([]path, 0, 6)}
 	if s.Gradient != "" {
 		g, err := colorField("gradientColor", s.Gradient, "")
 		if err != nil {
@@ -157,38 +157,75 @@ func Layout(m *qr.Matrix, s Style) (*Scene, error) {
 			return nil, err
 		}
 	}
-	bgPath := path{paint: paint{color: bg}}
+	bgPath := newPath(paint{color: bg}, 1)
 	bgPath.roundRect(0, 0, n, n, 0, false)
 	sc.paths = append(sc.paths, bgPath)
 
 	// Dots: every dark module that is not part of a finder or under the pad.
-	dark := make([]bool, m.Size*m.Size)
-	for y := range m.Size {
-		for x := range m.Size {
-			if m.Dark(x, y) && m.Role(x, y) != qr.RoleFinder &&
-				!(x >= padLo && x < padHi && y >= padLo && y < padHi) {
-				dark[y*m.Size+x] = true
+	isDot := func(x, y int) bool {
+		return m.Dark(x, y) && m.Role(x, y) != qr.RoleFinder &&
+			!(x >= padLo && x < padHi && y >= padLo && y < padHi)
+	}
+	var dp path
+	if dots == ShapeSquare {
+		// Each row's runs as rectangles, straight from the matrix. They
+		// all belong to one path, so renderers accumulate their coverage
+		// together and no seam shows where runs meet.
+		dp = path{paint: dotPaint, cmds: make([]cmd, 0, m.Size*m.Size/4), pts: make([]float32, 0, m.Size*m.Size)}
+		// A run exactly below the previous row's run from the same column
+		// extends that rectangle instead: fewer, taller rectangles.
+		type open struct{ x1, row, pt int }
+		above := make([]open, m.Size)
+		for y := range m.Size {
+			for x := 0; x < m.Size; x++ {
+				if !isDot(x, y) {
+					continue
+				}
+				x0 := x
+				for x < m.Size && isDot(x, y) {
+					x++
+				}
+				if o := &above[x0]; o.row == y && o.x1 == x && y > 0 {
+					dp.pts[o.pt+3]++
+					o.row++
+					continue
+				}
+				above[x0] = open{x1: x, row: y + 1, pt: len(dp.pts)}
+				dp.rect(float32(QuietZone+x0), float32(QuietZone+y), float32(x-x0), 1)
 			}
 		}
-	}
-	dp := path{paint: dotPaint}
-	switch dots {
-	case ShapeSquare:
-		dp.outline(dark, m.Size, QuietZone, QuietZone, 0)
-	case ShapeRounded:
-		dp.outline(dark, m.Size, QuietZone, QuietZone, 0.5)
-	case ShapeCircle:
-		const d = 0.9 // diameter: a hair of background between neighbours
-		for i, on := range dark {
-			if on {
-				x, y := float32(QuietZone+i%m.Size), float32(QuietZone+i/m.Size)
-				dp.roundRect(x+(1-d)/2, y+(1-d)/2, d, d, d/2, false)
+	} else {
+		// A grid with a light border, as outline() wants.
+		W := m.Size + 2
+		dark := make([]bool, W*W)
+		count := 0
+		for y := range m.Size {
+			for x := range m.Size {
+				if isDot(x, y) {
+					dark[(y+1)*W+x+1] = true
+					count++
+				}
+			}
+		}
+		if dots == ShapeRounded {
+			dp = path{paint: dotPaint, cmds: make([]cmd, 0, 3*count), pts: make([]float32, 0, 8*count)}
+			dp.outline(dark, m.Size, QuietZone, QuietZone, 0.5)
+		} else {
+			dp = path{paint: dotPaint, cmds: make([]cmd, 0, 6*count), pts: make([]float32, 0, 26*count)}
+			const d = 0.9 // diameter: a hair of background between neighbours
+			for y := range m.Size {
+				for x := range m.Size {
+					if dark[(y+1)*W+x+1] {
+						fx, fy := float32(QuietZone+x), float32(QuietZone+y)
+						dp.roundRect(fx+(1-d)/2, fy+(1-d)/2, d, d, d/2, false)
+					}
+				}
 			}
 		}
 	}
 	sc.paths = append(sc.paths, dp)
 
-	ring, center := path{paint: eyePaint}, path{paint: centerPaint}
+	ring, center := newPath(eyePaint, 6), newPath(centerPaint, 3)
 	for _, o := range m.FinderOrigins() {
 		x, y := float32(QuietZone+o[0]), float32(QuietZone+o[1])
 		outer, inner, c := eyeRadii(eyes, centers, m.Version)
@@ -300,9 +337,9 @@ func (sc *Scene) layoutFrame(f Frame) error {
 		r, pr = n*frameRadius, n*frameRadius/2
 	}
 	pad := n * framePad
-	box := path{paint: paint{color: fc}}
+	box := newPath(paint{color: fc}, 1)
 	box.roundRect(sc.x, sc.y, sc.w, sc.h, r, false)
-	inner := path{paint: paint{color: color.RGBA{0xff, 0xff, 0xff, 0xff}}}
+	inner := newPath(paint{color: color.RGBA{0xff, 0xff, 0xff, 0xff}}, 1)
 	inner.roundRect(-pad, -pad, n+2*pad, n+2*pad, pr, false)
 	sc.paths = append(sc.paths, box, inner)
 

@@ -193,15 +193,21 @@ func Contrast(a, b color.RGBA) float64 {
 
 // luminance is the WCAG relative luminance of an sRGB colour.
 func luminance(c color.RGBA) float64 {
-	lin := func(v uint8) float64 {
+	return 0.2126*linear[c.R] + 0.7152*linear[c.G] + 0.0722*linear[c.B]
+}
+
+// linear maps an sRGB channel value to linear light.
+var linear = func() (t [256]float64) {
+	for v := range t {
 		f := float64(v) / 255
 		if f <= 0.04045 {
-			return f / 12.92
+			t[v] = f / 12.92
+		} else {
+			t[v] = math.Pow((f+0.055)/1.055, 2.4)
 		}
-		return math.Pow((f+0.055)/1.055, 2.4)
 	}
-	return 0.2126*lin(c.R) + 0.7152*lin(c.G) + 0.0722*lin(c.B)
-}
+	return t
+}()
 
 // colorField parses an optional colour, naming the field on error.
 func colorField(field, value, def string) (color.RGBA, error) {

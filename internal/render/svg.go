@@ -177,6 +177,21 @@ func appendPathData(b []byte, p *path) []byte {
 			pts = pts[6:]
 		case cmdClose:
 			b = append(b, 'Z')
+		case cmdRect:
+			x, y := pts[0], pts[1]
+			b = append(b, 'M')
+			b = appendNum(b, x)
+			b = append(b, ' ')
+			b = appendNum(b, y)
+			b = append(b, 'h')
+			b = appendNum(b, pts[2])
+			b = append(b, 'v')
+			b = appendNum(b, pts[3])
+			b = append(b, 'H')
+			b = appendNum(b, x)
+			b = append(b, 'Z')
+			cx, cy = x, y
+			pts = pts[4:]
 		}
 	}
 	return b
@@ -185,8 +200,14 @@ func appendPathData(b []byte, p *path) []byte {
 // appendNum writes v as an integer when it is one, else with at most three
 // decimals (a thousandth of a module is far below a pixel).
 func appendNum(b []byte, v float32) []byte {
-	if i := int64(v); float32(i) == v {
-		return strconv.AppendInt(b, i, 10)
+	if i := int32(v); float32(i) == v {
+		switch {
+		case i >= 0 && i < 10:
+			return append(b, byte('0'+i))
+		case i >= 10 && i < 100:
+			return append(b, byte('0'+i/10), byte('0'+i%10))
+		}
+		return strconv.AppendInt(b, int64(i), 10)
 	}
 	return strconv.AppendFloat(b, math.Round(float64(v)*1000)/1000, 'f', -1, 64)
 }

@@ -1,0 +1,164 @@
+package render
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"testing"
+
+	qrcode "github.com/skip2/go-qrcode"
+	rscqr "rsc.io/qr"
+
+	"github.com/squarely/squarely/internal/qr"
+)
+
+// benchURL is a 25-byte URL, encoded at level M (version 2).
+const benchURL = "https://squarely.io/abc12"
+
+func benchMatrix(b testing.TB) *qr.Matrix {
+	m, err := qr.Encode([]byte(benchURL), qr.Options{Level: qr.M})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return m
+}
+
+// rscPixels is the size of rsc.io/qr's PNG for the same content (8 pixels
+// per module, quiet zone included), so both write the same image.
+func rscPixels(b testing.TB) int {
+	c, err := rscqr.Encode(benchURL, rscqr.M)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return (c.Size + 8) * c.Scale
+}
+
+func BenchmarkEncode(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := qr.Encode([]byte(benchURL), qr.Options{Level: qr.M}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func benchSVG(b *testing.B, s Style) {
+	m := benchMatrix(b)
+	b.ReportAllocs()
+	buf := make([]byte, 0, 64<<10)
+	for b.Loop() {
+		sc, err := Layout(m, s)
+		if err != nil {
+			b.Fatal(err)
+		}
+		buf = sc.appendSVG(buf[:0])
+	}
+}
+
+// BenchmarkSVG is Layout plus writing the SVG of a plain code: the work
+// rendering adds to Encode.
+func BenchmarkSVG(b *testing.B)       { benchSVG(b, Style{}) }
+func BenchmarkSVGStyled(b *testing.B) { benchSVG(b, styled) }
+
+func benchPNG(b *testing.B, s Style) {
+	m := benchMatrix(b)
+	b.ReportAllocs()
+	var buf bytes.Buffer
+	for b.Loop() {
+		buf.Reset()
+		sc, err := Layout(m, s)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := sc.WritePNG(&buf); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkPNG writes a plain code at the size rsc.io/qr writes it.
+func BenchmarkPNG(b *testing.B)    { benchPNG(b, Style{Pixels: rscPixels(b)}) }
+func BenchmarkPNG960(b *testing.B) { benchPNG(b, Style{Pixels: 960}) }
+func BenchmarkPNGStyled960(b *testing.B) {
+	benchPNG(b, Style{Pixels: 960, Dots: ShapeRounded, Eyes: ShapeCircle, Gradient: "#0000AA"})
+}
+
+func BenchmarkPDF(b *testing.B) {
+	m := benchMatrix(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		sc, err := Layout(m, styled)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := sc.WritePDF(io.Discard); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkRscPNG is rsc.io/qr's PNG writer alone (its encoding done once).
+func BenchmarkRscPNG(b *testing.B) {
+	c, err := rscqr.Encode(benchURL, rscqr.M)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = c.PNG()
+	}
+}
+
+// BenchmarkSkip2PNG is go-qrcode's PNG writer alone at 960 px.
+func BenchmarkSkip2PNG(b *testing.B) {
+	q, err := qrcode.New(benchURL, qrcode.Medium)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := q.PNG(960); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestBenchRatios prints our speed and size against the targets. It runs
+// only with BENCH_RATIOS=1 (it takes a while and its numbers depend on the
+// machine); see BENCHMARKS.md.
+func TestBenchRatios(t *testing.T) {
+	if os.Getenv("BENCH_RATIOS") != "1" {
+		t.Skip("set BENCH_RATIOS=1 to measure")
+	}
+	ns := func(f func(*testing.B)) float64 {
+		r := testing.Benchmark(f)
+		return float64(r.T.Nanoseconds()) / float64(r.N)
+	}
+	enc, svg := ns(BenchmarkEncode), ns(BenchmarkSVG)
+	png, rsc := ns(BenchmarkPNG), ns(BenchmarkRscPNG)
+	png960, skip2 := ns(BenchmarkPNG960), ns(BenchmarkSkip2PNG)
+	t.Logf("Encode %.1f µs; Layout+SVG %.1f µs = %.2f× encode (target ≤ 0.5)", enc/1e3, svg/1e3, svg/enc)
+	t.Logf("PNG at rsc size %.1f µs; rsc.io/qr PNG %.1f µs = %.2f× rsc (target ≤ 3)", png/1e3, rsc/1e3, png/rsc)
+	t.Logf("PNG 960 px %.1f µs; skip2 PNG(960) %.1f µs = %.2f×", png960/1e3, skip2/1e3, png960/skip2)
+
+	m := benchMatrix(t)
+	for _, px := range []int{256, 960} {
+		sc, err := Layout(m, Style{Pixels: px})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ours bytes.Buffer
+		if err := sc.WritePNG(&ours); err != nil {
+			t.Fatal(err)
+		}
+		q, err := qrcode.New(benchURL, qrcode.Medium)
+		if err != nil {
+			t.Fatal(err)
+		}
+		theirs, err := q.PNG(px)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("PNG %d px: ours %d bytes, skip2 %d bytes = %.2f× (target ≤ 1.5)", px, ours.Len(), len(theirs), float64(ours.Len())/float64(len(theirs)))
+	}
+}
