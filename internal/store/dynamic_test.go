@@ -265,3 +265,36 @@ func TestSecret(t *testing.T) {
 		}
 	})
 }
+
+// A batch touching more codes than one UPDATE takes counts every one.
+func TestRecordScansManyCodes(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		u := createUser(t, s, "many@example.com")
+		const codes = 600
+		at := time.Date(2026, 6, 2, 9, 0, 0, 0, time.UTC)
+		var events []store.ScanEvent
+		ids := make([]int64, codes)
+		for i := range codes {
+			ids[i] = createDynamic(t, s, u.ID, fmt.Sprintf("many%04d", i)).ID
+			for range 1 + i%3 {
+				events = append(events, store.ScanEvent{CodeID: ids[i], ScannedAt: at})
+			}
+		}
+		// Twice: the second run reuses the prepared full-chunk statements.
+		for range 2 {
+			if err := s.RecordScans(ctx, events); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for i, id := range ids {
+			d, err := s.DynamicCode(ctx, u.ID, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := int64(2 * (1 + i%3)); d.ScanCount != want || !d.LastScannedAt.Equal(at) {
+				t.Fatalf("code %d: %d scans at %v, want %d at %v", i, d.ScanCount, d.LastScannedAt, want, at)
+			}
+		}
+	})
+}

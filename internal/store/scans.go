@@ -3,8 +3,12 @@ package store
 import (
 	"context"
 	"database/sql"
+	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -22,9 +26,92 @@ type ScanEvent struct {
 	IsBot       bool
 }
 
-// scanInsertRows bounds the rows of one INSERT: 9 parameters each stays
-// far below both databases' limits on parameters per statement.
-const scanInsertRows = 500
+// scanChunk bounds the rows of one INSERT and the codes of one UPDATE of
+// RecordScans: 8 parameters a row stays far below both databases' limits.
+const scanChunk = 500
+
+// scanInsertSQL inserts rows scan events.
+func (s *Store) scanInsertSQL(rows int) string {
+	var q strings.Builder
+	q.WriteString(`INSERT INTO scan_events (dynamic_qr_code_id, scanned_at, device_type, os, browser, referrer, visitor_hash, is_bot) VALUES `)
+	for i := range rows {
+		if i > 0 {
+			q.WriteByte(',')
+		}
+		q.WriteByte('(')
+		for j := range 8 {
+			if j > 0 {
+				q.WriteByte(',')
+			}
+			q.WriteString(s.param(8*i + j + 1))
+		}
+		q.WriteByte(')')
+	}
+	return q.String()
+}
+
+// scanCountSQL adds to the scan counts of codes codes, joined to a VALUES
+// list (id, human scans, latest scan). Batches from several instances may
+// commit out of order, so last_scanned_at keeps the latest time.
+func (s *Store) scanCountSQL(codes int) string {
+	cast := [3]string{}
+	if s.dialect == Postgres {
+		cast = [3]string{"::bigint", "::bigint", "::timestamptz"}
+	}
+	var q strings.Builder
+	q.WriteString(`WITH v (id, n, last) AS (VALUES `)
+	for i := range codes {
+		if i > 0 {
+			q.WriteByte(',')
+		}
+		fmt.Fprintf(&q, "(%s%s, %s%s, %s%s)", s.param(3*i+1), cast[0], s.param(3*i+2), cast[1], s.param(3*i+3), cast[2])
+	}
+	q.WriteString(`)
+		UPDATE dynamic_qr_codes SET scan_count = scan_count + v.n,
+			last_scanned_at = CASE WHEN last_scanned_at IS NULL OR last_scanned_at < v.last
+				THEN v.last ELSE last_scanned_at END
+		FROM v WHERE dynamic_qr_codes.id = v.id`)
+	return q.String()
+}
+
+// param is the n-th (from 1) parameter of a statement built at run time.
+// SQLite looks $N names up in a list, which is quadratic over thousands of
+// parameters; plain ? are numbered in order, which is what is wanted here.
+func (s *Store) param(n int) string {
+	if s.dialect == SQLite {
+		return "?"
+	}
+	return "$" + strconv.Itoa(n)
+}
+
+// batchStmts are RecordScans' statements for full chunks, prepared once
+// per store: parsing a 4,000-parameter statement costs as much as running
+// it.
+type batchStmts struct {
+	mu            sync.Mutex
+	insert, count *sql.Stmt
+}
+
+func (s *Store) fullChunkStmts(ctx context.Context) (insert, count *sql.Stmt, err error) {
+	b := &s.batch
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.insert == nil {
+		// Prepared on the pool, outside any transaction: SQLite has one
+		// write connection, which a transaction holds.
+		ins, err := s.write.PrepareContext(ctx, s.scanInsertSQL(scanChunk))
+		if err != nil {
+			return nil, nil, err
+		}
+		cnt, err := s.write.PrepareContext(ctx, s.scanCountSQL(scanChunk))
+		if err != nil {
+			ins.Close()
+			return nil, nil, err
+		}
+		b.insert, b.count = ins, cnt
+	}
+	return b.insert, b.count, nil
+}
 
 // RecordScans saves the events in one transaction and adds each code's
 // human scans to its scan_count, moving last_scanned_at to its latest
@@ -52,39 +139,42 @@ func (s *Store) RecordScans(ctx context.Context, events []ScanEvent) error {
 			t.last = e.ScannedAt
 		}
 	}
+	ids := slices.Sorted(maps.Keys(humans)) // one lock order for every instance
+	var insertFull, countFull *sql.Stmt
+	if len(events) >= scanChunk || len(ids) >= scanChunk {
+		var err error
+		if insertFull, countFull, err = s.fullChunkStmts(ctx); err != nil {
+			return fail("prepare scan statements", err)
+		}
+	}
+	exec := func(tx *sql.Tx, stmt *sql.Stmt, n int, build func(int) string, args []any) error {
+		var err error
+		if n == scanChunk {
+			_, err = tx.StmtContext(ctx, stmt).ExecContext(ctx, args...)
+		} else {
+			_, err = tx.ExecContext(ctx, build(n), args...)
+		}
+		return err
+	}
 	return s.inTx(ctx, "record scans", func(tx *sql.Tx) error {
-		for start := 0; start < len(events); start += scanInsertRows {
-			chunk := events[start:min(start+scanInsertRows, len(events))]
-			var q strings.Builder
-			q.WriteString(`INSERT INTO scan_events (dynamic_qr_code_id, scanned_at, device_type, os, browser, referrer, visitor_hash, is_bot) VALUES `)
-			args := make([]any, 0, 8*len(chunk))
-			for i, e := range chunk {
-				if i > 0 {
-					q.WriteByte(',')
-				}
-				q.WriteByte('(')
-				for j := range 8 {
-					if j > 0 {
-						q.WriteByte(',')
-					}
-					q.WriteByte('$')
-					q.WriteString(strconv.Itoa(8*i + j + 1))
-				}
-				q.WriteByte(')')
+		args := make([]any, 0, 8*scanChunk)
+		for start := 0; start < len(events); start += scanChunk {
+			chunk := events[start:min(start+scanChunk, len(events))]
+			args = args[:0]
+			for _, e := range chunk {
 				args = append(args, e.CodeID, dbTime(e.ScannedAt), e.DeviceType, e.OS, e.Browser, e.Referrer, e.VisitorHash, e.IsBot)
 			}
-			if _, err := tx.ExecContext(ctx, q.String(), args...); err != nil {
+			if err := exec(tx, insertFull, len(chunk), s.scanInsertSQL, args); err != nil {
 				return fail("record scans", err)
 			}
 		}
-		for id, t := range humans {
-			// Batches from several instances may commit out of order: keep
-			// the latest time.
-			_, err := tx.ExecContext(ctx, `
-				UPDATE dynamic_qr_codes SET scan_count = scan_count + $2,
-					last_scanned_at = CASE WHEN last_scanned_at IS NULL OR last_scanned_at < $3 THEN $3 ELSE last_scanned_at END
-				WHERE id = $1`, id, t.n, dbTime(t.last))
-			if err != nil {
+		for start := 0; start < len(ids); start += scanChunk {
+			chunk := ids[start:min(start+scanChunk, len(ids))]
+			args = args[:0]
+			for _, id := range chunk {
+				args = append(args, id, humans[id].n, dbTime(humans[id].last))
+			}
+			if err := exec(tx, countFull, len(chunk), s.scanCountSQL, args); err != nil {
 				return fail("count scans", err)
 			}
 		}

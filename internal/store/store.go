@@ -69,6 +69,7 @@ type Store struct {
 	dialect string
 	read    *sql.DB // queries that only read
 	write   *sql.DB // statements that change data; the same pool as read on PostgreSQL
+	batch   batchStmts
 }
 
 // Open opens the database named by databaseURL, or the SQLite file
