@@ -10,7 +10,7 @@ GOBIN   := $(shell $(GO) env GOPATH)/bin
 GOTESTSUM := $(firstword $(wildcard $(GOBIN)/gotestsum) $(shell command -v gotestsum 2>/dev/null))
 GO_TEST_JSON := $(or $(TMPDIR),/tmp)/squarely-go-test.json
 
-.PHONY: build run test lint go-test web-test e2e-test bench web-build clean
+.PHONY: build run test lint go-test web-test e2e-test bench bench-redirect web-build clean
 
 build: web-build
 	$(GO) build -tags embedweb -o $(BIN) ./cmd/squarely
@@ -46,6 +46,11 @@ e2e-test: build e2e/node_modules/.package-lock.json
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./internal/qr/ ./internal/render/
 	$(GO) test -tags benchratios -run TestBenchRatios -v ./internal/qr/ ./internal/render/
+
+# The redirect hot path against a bare net/http handler (issue 5); set
+# DATABASE_URL to run it on PostgreSQL. See bench/redirect.sh.
+bench-redirect: build
+	bash bench/redirect.sh
 
 web-build: web/node_modules/.package-lock.json
 	cd web && npm run --silent build

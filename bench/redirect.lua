@@ -1,0 +1,32 @@
+-- wrk script for bench/redirect.sh: GET /d/{code} with a phone's user
+-- agent, rotating through the short codes in $BENCH_CODES; prints the
+-- figures the script parses.
+local codes = {}
+for line in io.lines(os.getenv("BENCH_CODES")) do
+  codes[#codes + 1] = line
+end
+
+local ua = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 " ..
+  "(KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
+local i = 0
+
+function init(args)
+  -- Each thread starts at its own place in the list.
+  math.randomseed(os.time() + math.floor(os.clock() * 1e6))
+  i = math.random(#codes)
+end
+
+function request()
+  i = i % #codes + 1
+  return wrk.format("GET", "/d/" .. codes[i], { ["User-Agent"] = ua })
+end
+
+function done(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format("bench: requests=%d\n", summary.requests))
+  io.write(string.format("bench: rate=%.0f\n", summary.requests / (summary.duration / 1e6)))
+  io.write(string.format("bench: p99_us=%d\n", latency:percentile(99)))
+  io.write(string.format("bench: p50_us=%d\n", latency:percentile(50)))
+  io.write(string.format("bench: bad_status=%d\n", e.status))
+  io.write(string.format("bench: socket_errors=%d\n", e.connect + e.read + e.write + e.timeout))
+end

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# make bench-redirect: the redirect hot path against a bare net/http handler.
+#
+# Starts the real binary (bin/squarely) on SQLite in a temporary data
+# directory, or on PostgreSQL in a fresh schema when DATABASE_URL is set;
+# seeds 10,000 dynamic codes; runs wrk on loopback (50 connections, 10 s, a
+# phone's user agent, rotating codes); runs the same load against bench/bare
+# (the same 302s from a map); stops the server with SIGTERM and checks that
+# every answered scan was recorded. Prints both rates, the ratio and p99, and
+# exits non-zero when a target is missed: ratio >= 50%, p99 <= 10 ms, no
+# scan lost.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+BIN=${BIN:-bin/squarely}
+CODES=${BENCH_CODE_COUNT:-10000}
+CONNS=${BENCH_CONNECTIONS:-50}
+DURATION=${BENCH_DURATION:-10s}
+THREADS=${BENCH_THREADS:-2}
+
+[ -x "$BIN" ] || { echo "bench: $BIN is missing; run make build" >&2; exit 1; }
+command -v wrk >/dev/null || { echo "bench: wrk is not installed (apt-get install wrk)" >&2; exit 1; }
+
+tmp=$(mktemp -d)
+server_pid= bare_pid= schema_url=
+cleanup() {
+  [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
+  [ -n "$bare_pid" ] && kill "$bare_pid" 2>/dev/null || true
+  [ -n "$schema_url" ] && "$tmp/seed" drop-schema "$schema_url" || true
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+go build -o "$tmp/seed" ./bench/seed
+go build -o "$tmp/bare" ./bench/bare
+
+export SQUARELY_DATA_DIR="$tmp/data"
+if [ -n "${DATABASE_URL:-}" ]; then
+  schema_url=$("$tmp/seed" schema "$DATABASE_URL")
+  export DATABASE_URL="$schema_url"
+  db=postgres
+else
+  db=sqlite
+fi
+echo "bench: seeding $CODES dynamic codes on $db"
+"$tmp/seed" codes "$CODES" "$tmp/codes.txt"
+export BENCH_CODES="$tmp/codes.txt"
+
+# wait_for FILE PATTERN: until the pattern shows in the file (10 s at most).
+wait_for() {
+  for _ in $(seq 100); do
+    grep -q "$2" "$1" 2>/dev/null && return 0
+    sleep 0.1
+  done
+  echo "bench: timed out waiting for '$2' in $1" >&2
+  cat "$1" >&2
+  return 1
+}
+
+# load URL NAME: wrk against URL; its figures land in $tmp/NAME.txt.
+load() {
+  wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" --latency -s bench/redirect.lua "$1" > "$tmp/$2.txt"
+  sed -n 's/^bench: //p' "$tmp/$2.txt"
+}
+figure() { sed -n "s/^bench: $2=//p" "$tmp/$1.txt"; }
+
+echo "bench: bare net/http handler"
+"$tmp/bare" "$tmp/codes.txt" > "$tmp/bare.addr" &
+bare_pid=$!
+wait_for "$tmp/bare.addr" .
+load "http://$(cat "$tmp/bare.addr")" bare | sed 's/^/  /'
+kill "$bare_pid"; wait "$bare_pid" 2>/dev/null || true; bare_pid=
+
+echo "bench: squarely ($BIN, $db)"
+SQUARELY_ADDR=127.0.0.1:0 SQUARELY_BASE_URL=http://127.0.0.1 "$BIN" serve 2> "$tmp/server.log" &
+server_pid=$!
+wait_for "$tmp/server.log" 'msg=listening'
+addr=$(sed -n 's/.*msg=listening addr=\([^ ]*\).*/\1/p' "$tmp/server.log")
+load "http://$addr" squarely | sed 's/^/  /'
+kill -TERM "$server_pid"
+status=0; wait "$server_pid" || status=$?; server_pid=
+if [ "$status" != 0 ]; then
+  echo "bench: the server exited with $status after SIGTERM" >&2
+  cat "$tmp/server.log" >&2
+  exit 1
+fi
+
+recorded=$("$tmp/seed" count)
+bare_rate=$(figure bare rate); sq_rate=$(figure squarely rate)
+sq_requests=$(figure squarely requests); sq_p99=$(figure squarely p99_us)
+bad=$(( $(figure squarely bad_status) + $(figure squarely socket_errors) ))
+ratio=$(awk -v a="$sq_rate" -v b="$bare_rate" 'BEGIN { printf "%.1f", 100 * a / b }')
+
+# wrk counts the responses it read before its time ran out; up to one
+# request per connection may have been answered (and recorded) after that.
+lost=$(( sq_requests - recorded ))
+extra=$(( recorded - sq_requests ))
+
+echo
+echo "bench: results ($db, $CODES codes, $CONNS connections, $DURATION, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
+printf '  bare:     %8s req/s  p99 %s ms\n' "$bare_rate" "$(awk -v u="$(figure bare p99_us)" 'BEGIN { printf "%.2f", u / 1000 }')"
+printf '  squarely: %8s req/s  p99 %s ms\n' "$sq_rate" "$(awk -v u="$sq_p99" 'BEGIN { printf "%.2f", u / 1000 }')"
+printf '  ratio:    %7s%%\n' "$ratio"
+printf '  scans:    %s answered by wrk, %s recorded\n' "$sq_requests" "$recorded"
+
+fail=0
+awk -v r="$ratio" 'BEGIN { exit !(r >= 50) }' || { echo "  MISSED: ratio below 50%"; fail=1; }
+[ "$sq_p99" -le 10000 ] || { echo "  MISSED: p99 above 10 ms"; fail=1; }
+[ "$bad" -eq 0 ] || { echo "  MISSED: $bad non-3xx answers or socket errors"; fail=1; }
+if [ "$lost" -gt 0 ]; then
+  echo "  MISSED: $lost answered scans were not recorded"; fail=1
+elif [ "$extra" -gt "$CONNS" ]; then
+  echo "  MISSED: $extra more scans recorded than requests sent"; fail=1
+fi
+[ "$fail" = 0 ] && echo "  all targets met"
+exit "$fail"

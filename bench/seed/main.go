@@ -1,0 +1,191 @@
+// Command seed prepares and checks the database of bench/redirect.sh,
+// through the store the server uses. It reads DATABASE_URL and
+// SQUARELY_DATA_DIR like squarely does.
+//
+//	seed schema URL          create a fresh PostgreSQL schema; print URL with search_path set to it
+//	seed drop-schema URL     drop the schema URL's search_path names
+//	seed codes N FILE        create N dynamic codes for the bench user; write their short codes to FILE
+//	seed count               print the bench user's recorded human scans
+package main
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"strconv"
+	"sync"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib"
+
+	"github.com/squarely/squarely/internal/config"
+	"github.com/squarely/squarely/internal/store"
+)
+
+const benchUser = "bench@squarely.test"
+
+func main() {
+	if err := run(context.Background(), os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "seed:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string) error {
+	if len(args) == 0 {
+		return errors.New("usage: seed schema URL | drop-schema URL | codes N FILE | count")
+	}
+	switch {
+	case args[0] == "schema" && len(args) == 2:
+		return createSchema(ctx, args[1])
+	case args[0] == "drop-schema" && len(args) == 2:
+		return dropSchema(ctx, args[1])
+	case args[0] == "codes" && len(args) == 3:
+		n, err := strconv.Atoi(args[1])
+		if err != nil || n <= 0 {
+			return fmt.Errorf("N must be a positive number, got %q", args[1])
+		}
+		return seedCodes(ctx, n, args[2])
+	case args[0] == "count" && len(args) == 1:
+		return count(ctx)
+	}
+	return fmt.Errorf("unknown command %q", args)
+}
+
+func createSchema(ctx context.Context, base string) error {
+	var suffix [6]byte
+	rand.Read(suffix[:])
+	schema := "bench_" + hex.EncodeToString(suffix[:])
+	db, err := sql.Open("pgx", base)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if _, err := db.ExecContext(ctx, "CREATE SCHEMA "+schema); err != nil {
+		return err
+	}
+	u, err := url.Parse(base)
+	if err != nil {
+		return err
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	fmt.Println(u.String())
+	return nil
+}
+
+func dropSchema(ctx context.Context, withSchema string) error {
+	u, err := url.Parse(withSchema)
+	if err != nil {
+		return err
+	}
+	schema := u.Query().Get("search_path")
+	if schema == "" {
+		return errors.New("the URL names no search_path")
+	}
+	db, err := sql.Open("pgx", withSchema)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	_, err = db.ExecContext(ctx, `DROP SCHEMA "`+schema+`" CASCADE`)
+	return err
+}
+
+func open(ctx context.Context) (*store.Store, error) {
+	cfg, err := config.Load(os.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	return store.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
+}
+
+// seedCodes creates the bench user and n codes named b0000001… with four
+// writers (PostgreSQL takes them in parallel; SQLite serialises them).
+func seedCodes(ctx context.Context, n int, file string) error {
+	st, err := open(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	u := &store.User{Username: benchUser, Email: benchUser}
+	if err := st.CreateUser(ctx, u); err != nil {
+		return err
+	}
+	codes := make([]string, n)
+	for i := range codes {
+		codes[i] = fmt.Sprintf("b%07d", i+1)
+	}
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		errs []error
+		next = make(chan int)
+	)
+	for range 4 {
+		wg.Go(func() {
+			for i := range next {
+				d := &store.DynamicCode{
+					UserID: u.ID, Name: "Bench " + codes[i], ShortCode: codes[i],
+					Destination: "https://example.com/landing/" + strconv.Itoa(i+1), QRType: "url",
+					FgColor: "#000000", BgColor: "#FFFFFF", QRStyle: "squares", DotShape: "square",
+					CornerShape: "square", InnerCornerShape: "square", ErrorCorrectionLevel: "M", LogoSize: "medium",
+					FrameText: "SCAN ME", FrameColor: "#000000", FrameTextColor: "#FFFFFF", FrameStyle: "rounded",
+					CreatedAt: time.Now(),
+				}
+				if err := st.CreateDynamicCode(ctx, d, 0); err != nil {
+					mu.Lock()
+					errs = append(errs, err)
+					mu.Unlock()
+				}
+			}
+		})
+	}
+	for i := range codes {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	f, err := os.Create(file)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(f)
+	for _, c := range codes {
+		fmt.Fprintln(w, c)
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// count prints the human scans recorded for the bench user's codes.
+func count(ctx context.Context) error {
+	st, err := open(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	u, err := st.UserByUsername(ctx, benchUser)
+	if err != nil {
+		return err
+	}
+	a, err := st.UserAnalytics(ctx, u.ID, time.Now())
+	if err != nil {
+		return err
+	}
+	fmt.Println(a.TotalScans)
+	return nil
+}
