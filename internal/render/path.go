@@ -27,9 +27,27 @@ type path struct {
 	pts   []float32 // x, y pairs consumed by cmds in order
 }
 
-// newPath returns a path with room for n rounded rectangles.
-func newPath(pt paint, n int) path {
-	return path{paint: pt, cmds: make([]cmd, 0, 10*n), pts: make([]float32, 0, 34*n)}
+// arena hands out room for the scene's few small paths (background,
+// frame, eyes) from two shared arrays: one allocation each, not two per
+// path.
+type arena struct {
+	cmds []cmd
+	pts  []float32
+}
+
+// arenaRects is how many rounded rectangles a scene's small paths hold:
+// background 1, frame 2, eye rings 6, eye centres 3.
+const arenaRects = 12
+
+func newArena() *arena {
+	return &arena{cmds: make([]cmd, 0, 10*arenaRects), pts: make([]float32, 0, 34*arenaRects)}
+}
+
+// path returns an empty path with room for n rounded rectangles.
+func (a *arena) path(pt paint, n int) path {
+	c, q := len(a.cmds), len(a.pts)
+	a.cmds, a.pts = a.cmds[:c+10*n], a.pts[:q+34*n]
+	return path{paint: pt, cmds: a.cmds[c : c : c+10*n], pts: a.pts[q : q : q+34*n]}
 }
 
 func (p *path) moveTo(x, y float32) {
@@ -123,13 +141,12 @@ var turn = func() (t [16][4]int8) {
 }()
 
 // outline adds the boundary of the union of the dark cells of an s×s
-// grid, placed at (ox, oy). g holds the cells with a light border:
-// (s+2)×(s+2), cell (x, y) at g[(y+1)*(s+2)+x+1]. Adjacent cells merge
-// into one outline, so no anti-aliased seam can appear between them. With
-// radius > 0 the convex corners (where a module has no dark neighbour on
-// either side) are rounded, giving connected "rounded" dots; concave
-// corners stay sharp.
-func (p *path) outline(g []bool, s int, ox, oy, radius float32) {
+// grid, placed at (ox, oy), with its convex corners (where a module has no
+// dark neighbour on either side) rounded to radius r ≤ 0.5: connected
+// "rounded" dots. Concave corners stay sharp. g holds the cells with a
+// light border: (s+2)×(s+2), cell (x, y) at g[(y+1)*(s+2)+x+1]. Adjacent
+// cells share one outline, so no anti-aliased seam appears between them.
+func (p *path) outline(g []bool, s int, ox, oy, r float32) {
 	// out holds, per grid vertex, a bit per direction of an outgoing
 	// boundary edge. Edges run clockwise around each dark cell and are
 	// kept only where the neighbour across them is light.
@@ -156,24 +173,18 @@ func (p *path) outline(g []bool, s int, ox, oy, radius float32) {
 		}
 	}
 	step := [4]int{1, v, -1, -v}
-	var corners []int32 // for rounding: vertex index and outgoing direction, packed
+	var corners []int32 // vertex index and outgoing direction, packed
 	for start := range out {
 		for out[start] != 0 {
 			d0 := 0
 			for out[start]&(1<<d0) == 0 {
 				d0++
 			}
-			x, y := start%v, start/v
-			if radius > 0 {
-				corners = append(corners[:0], int32(start<<2|d0))
-			} else {
-				p.moveTo(ox+float32(x), oy+float32(y))
-			}
+			corners = append(corners[:0], int32(start<<2|d0))
 			w, d := start, d0
 			for {
 				out[w] &^= 1 << d
 				w += step[d]
-				x, y = x+dirs[d][0], y+dirs[d][1]
 				b := out[w]
 				if w == start {
 					b |= 1 << d0 // the first edge, already taken, closes the loop
@@ -183,19 +194,11 @@ func (p *path) outline(g []bool, s int, ox, oy, radius float32) {
 					break
 				}
 				if nd != d {
-					if radius > 0 {
-						corners = append(corners, int32(w<<2|nd))
-					} else {
-						p.lineTo(ox+float32(x), oy+float32(y))
-					}
+					corners = append(corners, int32(w<<2|nd))
 				}
 				d = nd
 			}
-			if radius > 0 {
-				p.emitRounded(corners, v, ox, oy, radius)
-			} else {
-				p.close()
-			}
+			p.emitRounded(corners, v, ox, oy, r)
 		}
 	}
 }

@@ -18,6 +18,7 @@ type Scene struct {
 	x, y, w, h float32 // the whole image
 	n          int     // modules across the code, quiet zone included
 	paths      []path  // in drawing order
+	pathBuf    [6]path // backs paths: frame, padding, background, dots, rings, centres
 	grad       gradient
 	logo       *logo
 	text       *text
@@ -75,7 +76,9 @@ func Layout(m *qr.Matrix, s Style) (*Scene, error) {
 		return nil, err
 	}
 	dotPaint := paint{color: fg}
-	sc := &Scene{n: m.Size + 2*QuietZone, matrix: m, fg: fg, bg: bg, paths: make([]path, 0, 6)}
+	sc := &Scene{n: m.Size + 2*QuietZone, matrix: m, fg: fg, bg: bg}
+	sc.paths = sc.pathBuf[:0]
+	small := newArena()
 	if s.Gradient != "" {
 		g, err := colorField("gradientColor", s.Gradient, "")
 		if err != nil {
@@ -153,11 +156,11 @@ func Layout(m *qr.Matrix, s Style) (*Scene, error) {
 	n := float32(sc.n)
 	sc.w, sc.h = n, n
 	if s.Frame.Enabled {
-		if err := sc.layoutFrame(s.Frame); err != nil {
+		if err := sc.layoutFrame(s.Frame, small); err != nil {
 			return nil, err
 		}
 	}
-	bgPath := newPath(paint{color: bg}, 1)
+	bgPath := small.path(paint{color: bg}, 1)
 	bgPath.roundRect(0, 0, n, n, 0, false)
 	sc.paths = append(sc.paths, bgPath)
 
@@ -225,7 +228,7 @@ func Layout(m *qr.Matrix, s Style) (*Scene, error) {
 	}
 	sc.paths = append(sc.paths, dp)
 
-	ring, center := newPath(eyePaint, 6), newPath(centerPaint, 3)
+	ring, center := small.path(eyePaint, 6), small.path(centerPaint, 3)
 	for _, o := range m.FinderOrigins() {
 		x, y := float32(QuietZone+o[0]), float32(QuietZone+o[1])
 		outer, inner, c := eyeRadii(eyes, centers, m.Version)
@@ -309,7 +312,7 @@ func pointsField(v float64) (float64, error) {
 // layoutFrame grows the image to the frame box (the code plus 20% wide and
 // 30% high, as 320 px → 384×416) and adds the frame, its white inner
 // padding and the text centred in the bottom band.
-func (sc *Scene) layoutFrame(f Frame) error {
+func (sc *Scene) layoutFrame(f Frame, small *arena) error {
 	fc, err := colorField("frameColor", f.Color, DefaultFrameColor)
 	if err != nil {
 		return err
@@ -337,9 +340,9 @@ func (sc *Scene) layoutFrame(f Frame) error {
 		r, pr = n*frameRadius, n*frameRadius/2
 	}
 	pad := n * framePad
-	box := newPath(paint{color: fc}, 1)
+	box := small.path(paint{color: fc}, 1)
 	box.roundRect(sc.x, sc.y, sc.w, sc.h, r, false)
-	inner := newPath(paint{color: color.RGBA{0xff, 0xff, 0xff, 0xff}}, 1)
+	inner := small.path(paint{color: color.RGBA{0xff, 0xff, 0xff, 0xff}}, 1)
 	inner.roundRect(-pad, -pad, n+2*pad, n+2*pad, pr, false)
 	sc.paths = append(sc.paths, box, inner)
 
