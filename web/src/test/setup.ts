@@ -6,6 +6,16 @@ import { resetToasts } from '@/lib/use-toast'
 // jsdom has no scrolling; the router's scroll restoration calls it on every navigation.
 window.scrollTo = () => {}
 
+// jsdom lacks what Radix's switch and select measure and capture with.
+globalThis.ResizeObserver ??= class {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+}
+Element.prototype.hasPointerCapture ??= () => false
+Element.prototype.releasePointerCapture ??= () => {}
+Element.prototype.scrollIntoView ??= () => {}
+
 afterEach(() => {
   cleanup()
   resetToasts()

@@ -1,6 +1,8 @@
-import { ArrowRight, BarChart3, Clock, Layers, Palette, PencilLine, QrCode, ShieldCheck, Sparkles } from 'lucide-react'
+import type { ReactNode } from 'react'
+import { ArrowRight, BarChart3, Layers, Palette, PencilLine, QrCode, ShieldCheck, Sparkles } from 'lucide-react'
 import { Link } from 'react-router'
 import { LogoMark } from '@/components/logo'
+import { Accordion, AccordionContent, AccordionItem, AccordionTrigger } from '@/components/ui/accordion'
 import { Button } from '@/components/ui/button'
 import { siteTitle, usePageTitle } from '@/lib/use-page-title'
 
@@ -20,7 +22,49 @@ const features = [
   { icon: ShieldCheck, title: 'Free forever for static codes', text: 'Static codes never expire and download as crisp PNG files.' },
 ]
 
-export function LandingPage() {
+interface LandingPageProps {
+  /** The QR code generator, composed in by the app (features do not import each other). */
+  generator?: ReactNode
+  /** The free-trial offer with its e-mail form. */
+  trialBanner?: ReactNode
+}
+
+const faqs = [
+  {
+    question: 'Are static QR codes really free?',
+    answer: 'Yes. Static QR codes are free forever: create as many as you like and download them as PNG, with no account and no expiry.',
+  },
+  {
+    question: 'What is the difference between static and dynamic QR codes?',
+    answer: 'A static code holds its content directly and can never change. A dynamic code points to a short link, so you can change its destination after printing and see how often it is scanned.',
+  },
+  {
+    question: 'Do my QR codes expire?',
+    answer: 'Static codes never expire. Dynamic codes keep working as long as they are active in your account; you can pause and resume them at any time.',
+  },
+  {
+    question: 'Can I add my logo and brand colours?',
+    answer: 'Yes. Pick your colours, a second colour for a gradient, dot and corner shapes, a "SCAN ME" frame and your own logo or one of our presets. Logos and gradients need a free account.',
+  },
+  {
+    question: 'What kinds of QR codes can I create?',
+    answer: 'Websites, contact cards, payments, PDFs, social media profiles, image galleries, review pages, e-mail, locations and app downloads, with events, SMS and Bitcoin on the way.',
+  },
+  {
+    question: 'How does the free trial work?',
+    answer: 'Enter your e-mail address to unlock 3 days of premium features, including 12 dynamic QR codes and scan analytics. No credit card is required.',
+  },
+  {
+    question: 'Can I track how many people scan my code?',
+    answer: 'Dynamic codes count every scan and show unique visitors, devices and trends over time in your dashboard.',
+  },
+  {
+    question: 'Will my styled QR code still scan?',
+    answer: 'Every code we draw is checked: colours with too little contrast or a logo too large for the error correction are refused with a clear reason instead of producing a code that will not scan.',
+  },
+]
+
+export function LandingPage({ generator, trialBanner }: LandingPageProps) {
   usePageTitle(siteTitle('QR Code Generator'))
   return (
     <>
@@ -54,6 +98,18 @@ export function LandingPage() {
         </div>
       </section>
 
+      <section id="qr-generator" aria-label="QR code generator" className="scroll-mt-20 bg-slate-50 py-12 sm:py-16">
+        <div className="mx-auto max-w-6xl px-4 sm:px-6">
+          <div className="mb-8 max-w-2xl">
+            <h2 className="text-3xl font-bold tracking-tight text-slate-900">Make a QR code in seconds</h2>
+            <p className="mt-2 text-lg text-slate-600">
+              Static QR codes are free forever, and downloads are PNG: no account needed.
+            </p>
+          </div>
+          {generator}
+        </div>
+      </section>
+
       <section aria-label="Squarely in numbers" className="border-y border-slate-200 bg-white">
         <dl className="mx-auto grid max-w-6xl grid-cols-2 gap-8 px-4 py-10 sm:px-6 md:grid-cols-4">
           {stats.map(({ value, label }) => (
@@ -84,20 +140,21 @@ export function LandingPage() {
         </div>
       </section>
 
-      <section id="qr-generator" className="scroll-mt-20 bg-slate-50 py-20">
-        <div className="mx-auto max-w-3xl px-4 text-center sm:px-6">
-          <span className="inline-flex items-center gap-2 rounded-full bg-primary-100 px-3 py-1 text-sm font-medium text-secondary">
-            <Clock className="size-4" aria-hidden="true" />
-            Coming soon
-          </span>
-          <h2 className="mt-4 text-3xl font-bold tracking-tight text-slate-900">QR Code Generator</h2>
-          <p className="mt-4 text-lg text-slate-600">
-            The online generator is not ready yet: we are still building it. Create a free account now and you will be
-            able to save your codes as soon as it opens.
-          </p>
-          <Button asChild size="lg" className="mt-8">
-            <Link to="/auth?mode=register">Create a free account</Link>
-          </Button>
+      <div className="mx-auto max-w-6xl px-4 pb-20 sm:px-6">{trialBanner}</div>
+
+      <section aria-labelledby="landing-faq" className="bg-slate-50 py-20">
+        <div className="mx-auto max-w-3xl px-4 sm:px-6">
+          <h2 id="landing-faq" className="text-center text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">
+            Frequently asked questions
+          </h2>
+          <Accordion type="single" collapsible className="mt-10 rounded-2xl border border-slate-200 bg-white px-6 shadow-sm">
+            {faqs.map(({ question, answer }, i) => (
+              <AccordionItem key={question} value={`faq-${i}`} className="last:border-b-0">
+                <AccordionTrigger>{question}</AccordionTrigger>
+                <AccordionContent>{answer}</AccordionContent>
+              </AccordionItem>
+            ))}
+          </Accordion>
         </div>
       </section>
     </>

@@ -1,0 +1,183 @@
+import { ApiError, apiJson, apiRequest } from '@/lib/api-client'
+import type { QrType } from '../lib/qr-types'
+import type { TypeValues } from '../lib/schemas'
+
+/** What the server needs to draw a code: the type, its fields and the style fields. */
+export interface CodeBody {
+  qrType: QrType
+  [field: string]: string | number | boolean | null | undefined
+}
+
+export interface GenerateAnswer {
+  /** The recorded generation; absent for temporary previews. */
+  id?: number
+  /** SVG markup. */
+  qrCode: string
+  /** The exact encoded text. */
+  data: string
+}
+
+/** A saved static or dynamic code as the API answers it (docs/API.md, "Records"). */
+export interface SavedCode {
+  id: number
+  name: string
+  qrType: string
+  qrMode: 'static' | 'dynamic'
+  data?: string
+  shortCode?: string
+  shortUrl?: string
+  [field: string]: unknown
+}
+
+export interface UploadAnswer {
+  id: number
+  fileName: string
+  pdfUrl?: string
+  imageUrl?: string
+  logoUrl?: string
+}
+
+export type DownloadFormat = 'png' | 'svg' | 'pdf'
+
+const SESSION_KEY = 'qrSessionId'
+
+/** The browser's anonymous id for generation records; made once and kept in localStorage. */
+export function anonymousSessionId(): string {
+  try {
+    const existing = localStorage.getItem(SESSION_KEY)
+    if (existing) return existing
+    const id = crypto.randomUUID()
+    localStorage.setItem(SESSION_KEY, id)
+    return id
+  } catch {
+    return ''
+  }
+}
+
+/** POST /api/generate-qrcode; a live preview passes its query's signal so a newer one cancels it. */
+export function generateCode(body: CodeBody, signal?: AbortSignal): Promise<GenerateAnswer> {
+  return fetch('/api/generate-qrcode', {
+    method: 'POST',
+    credentials: 'include',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+    signal,
+  }).then(async (res) => {
+    const text = await res.text()
+    if (!res.ok) throw new ApiError(res.status, res.statusText, text)
+    return JSON.parse(text) as GenerateAnswer
+  })
+}
+
+/** A file from POST /api/download-qrcode: the same body as the generation, plus the format. */
+export async function downloadGenerated(body: CodeBody, format: DownloadFormat, generationId?: number): Promise<Blob> {
+  const res = await apiRequest('POST', '/api/download-qrcode', { ...body, format, generationId })
+  return res.blob()
+}
+
+/** A saved code's file, rendered by the server from what it stored. */
+export async function downloadSaved(code: SavedCode, format: DownloadFormat): Promise<Blob> {
+  const kind = code.qrMode === 'dynamic' ? 'dynamic-qrcodes' : 'qrcodes'
+  const res = await apiRequest('GET', `/api/${kind}/${code.id}/image?format=${format}&download=1`)
+  return res.blob()
+}
+
+/** The multipart form of a save: every field as text, booleans as "true"/"false", empty values left out. */
+export function toFormData(fields: Record<string, unknown>): FormData {
+  const form = new FormData()
+  for (const [key, value] of Object.entries(fields)) {
+    if (value === undefined || value === null || value === '') continue
+    form.append(key, typeof value === 'string' ? value : String(value))
+  }
+  return form
+}
+
+export function saveStaticCode(form: FormData): Promise<SavedCode> {
+  return apiJson<SavedCode>('POST', '/api/qrcodes', form)
+}
+
+export function saveDynamicCode(form: FormData): Promise<SavedCode> {
+  return apiJson<SavedCode>('POST', '/api/dynamic-qrcodes', form)
+}
+
+export interface TrackGeneration {
+  qrCodeId?: number
+  qrData: string | TypeValues
+  qrType: QrType
+  foregroundColor: string
+  backgroundColor: string
+  hasLogo: boolean
+  sessionId: string
+}
+
+export function trackGeneration(body: TrackGeneration) {
+  return apiJson<{ id: number }>('POST', '/api/track-generation', body)
+}
+
+export function uploadLogo(file: File) {
+  const form = new FormData()
+  form.append('logoFile', file)
+  return apiJson<UploadAnswer>('POST', '/api/upload-logo', form)
+}
+
+export function uploadPdf(file: File, title: string, description: string) {
+  const form = new FormData()
+  form.append('pdfFile', file)
+  form.append('pdfTitle', title)
+  form.append('pdfDescription', description)
+  return apiJson<UploadAnswer>('POST', '/api/upload-pdf', form)
+}
+
+export function uploadImage(file: File, title: string, description: string) {
+  const form = new FormData()
+  form.append('imageFile', file)
+  form.append('imageTitle', title)
+  form.append('imageDescription', description)
+  return apiJson<UploadAnswer>('POST', '/api/upload-image', form)
+}
+
+export interface SubdomainInfo {
+  isSubdomain: boolean
+  qrType: string | null
+  subdomain: string | null
+}
+
+export const subdomainInfoQueryKey = ['/api/subdomain-info']
+
+export interface TrialStatus {
+  isActive: boolean
+  hasExpired: boolean
+  daysRemaining: number
+  subscriptionStatus?: string | null
+  dynamicQRUsed: number
+  dynamicQRLimit: number
+  canCreateDynamicQR: boolean
+}
+
+export const trialStatusQueryKey = ['/api/trial-status']
+
+/** The query keys of the saved-code lists, refreshed after a save. */
+export const savedListKeys = [['/api/qrcodes'], ['/api/dynamic-qrcodes']]
+
+/** Saves a blob as a file through a temporary link. */
+export function saveBlob(blob: Blob, fileName: string) {
+  const url = URL.createObjectURL(blob)
+  const link = document.createElement('a')
+  link.href = url
+  link.download = fileName
+  document.body.append(link)
+  link.click()
+  link.remove()
+  setTimeout(() => URL.revokeObjectURL(url), 0)
+}
+
+/** The field messages of a 400 answer, if it has any. */
+export function serverFieldErrors(error: unknown): Record<string, string> | undefined {
+  if (!(error instanceof ApiError) || error.status !== 400) return undefined
+  try {
+    const parsed = JSON.parse(error.body) as { errors?: Record<string, string> }
+    return parsed.errors && typeof parsed.errors === 'object' ? parsed.errors : undefined
+  } catch {
+    return undefined
+  }
+}

@@ -1,0 +1,569 @@
+import { zodResolver } from '@hookform/resolvers/zod'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import {
+  Bitcoin,
+  Calendar,
+  Contact,
+  CreditCard,
+  FileText,
+  Frame,
+  Globe,
+  Image,
+  Loader2,
+  Mail,
+  MapPin,
+  MessageSquare,
+  Palette,
+  Share2,
+  Smartphone,
+  Sparkles,
+  Star,
+  Target,
+  type LucideIcon,
+} from 'lucide-react'
+import { useEffect, useId, useRef, useState } from 'react'
+import { useForm, useWatch, type Resolver } from 'react-hook-form'
+import { Link } from 'react-router'
+import { Button } from '@/components/ui/button'
+import { Input } from '@/components/ui/input'
+import { Label } from '@/components/ui/label'
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select'
+import { Switch } from '@/components/ui/switch'
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
+import { ApiError, serverMessage } from '@/lib/api-client'
+import { useUser } from '@/lib/auth'
+import { toast } from '@/lib/use-toast'
+import { cn } from '@/lib/utils'
+import {
+  anonymousSessionId,
+  downloadGenerated,
+  downloadSaved,
+  generateCode,
+  savedListKeys,
+  saveBlob,
+  saveDynamicCode,
+  saveStaticCode,
+  serverFieldErrors,
+  toFormData,
+  trackGeneration,
+  trialStatusQueryKey,
+  type CodeBody,
+  type DownloadFormat,
+  type SavedCode,
+  type TrialStatus,
+} from '../api/generator-api'
+import { useLivePreview } from '../hooks/use-live-preview'
+import { useInitialPreselection, useSubdomainPreselection, type Preselection } from '../hooks/use-preselection'
+import {
+  dynamicDestinationField,
+  isBlockedType,
+  needsAccount,
+  qrTypes,
+  typeLabel,
+  type QrType,
+} from '../lib/qr-types'
+import { saveFieldValues, typeFieldValues } from '../lib/request'
+import { typeDefaults, typeSchemas, withSampleData, type TypeValues } from '../lib/schemas'
+import { defaultStyle, previewPixels, styleFields, type StyleState } from '../lib/style'
+import { acceptPreviewUrl } from '../lib/url-preview'
+import { ColorsTab } from './colors-tab'
+import { AccountPromptDialog, AnalyticsUpsellDialog, FutureFeatureDialog, PremiumFeatureDialog } from './dialogs'
+import { FrameTab } from './frame-tab'
+import { LogoTab, type ChosenLogo } from './logo-tab'
+import { OptionGroup } from './option-group'
+import { PreviewPanel, svgDataUrl } from './preview-panel'
+import { TypeFields, type UploadedFile } from './type-fields'
+
+const typeIcons: Record<QrType, LucideIcon> = {
+  url: Globe,
+  contact: Contact,
+  payment: CreditCard,
+  pdf: FileText,
+  social: Share2,
+  images: Image,
+  ratings: Star,
+  email: Mail,
+  location: MapPin,
+  events: Calendar,
+  apps: Smartphone,
+  sms: MessageSquare,
+  bitcoin: Bitcoin,
+}
+
+/** How long after a visitor's download the account dialog opens. */
+export const ACCOUNT_PROMPT_DELAY_MS = 1000
+
+type Tab = 'purpose' | 'colors' | 'logo' | 'frame'
+type Mode = 'static' | 'dynamic'
+type DialogName = 'premium' | 'future' | 'analytics' | 'account'
+
+/** What the last press of 'Generate QR Code' produced: a visitor's generation or a saved code. */
+type Outcome =
+  | { kind: 'generated'; svg: string; data: string; body: CodeBody; generationId?: number; type: QrType }
+  | { kind: 'saved'; code: SavedCode; type: QrType }
+
+export interface GeneratorProps {
+  /** 'landing' for the home page's visitors, 'dashboard' for the signed-in create view. */
+  variant?: 'landing' | 'dashboard'
+  /** Called with the record after a signed-in user saves a code. */
+  onSaved?: (code: SavedCode) => void
+}
+
+const resolverFor = (type: QrType) => zodResolver(typeSchemas[type]) as unknown as Resolver<TypeValues>
+
+/** Where a preselection lands: a blocked or premium type is refused with its dialog, as if chosen by hand. */
+function startingPoint(pre: Preselection | null, signedIn: boolean) {
+  if (!pre) return { type: 'url' as QrType, dialog: null }
+  if (isBlockedType(pre.type)) return { type: 'url' as QrType, dialog: 'future' as const, refused: pre.type }
+  if (needsAccount(pre.type) && !signedIn) return { type: 'url' as QrType, dialog: 'premium' as const }
+  return { type: pre.type, dialog: null, values: pre.data === undefined ? undefined : withSampleData(pre.type, pre.data) }
+}
+
+/** The generator panel of spec 01 §2: purpose, colours, logo and frame, a live preview, generation and saving. */
+export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
+  const id = useId()
+  const { data: user } = useUser()
+  const signedIn = Boolean(user)
+  const queryClient = useQueryClient()
+
+  const preselection = useInitialPreselection()
+  const [start] = useState(() => startingPoint(preselection, signedIn))
+  const [qrType, setQrType] = useState<QrType>(start.type)
+  const form = useForm<TypeValues>({
+    resolver: resolverFor(qrType),
+    defaultValues: start.values ?? typeDefaults(start.type),
+    mode: 'onTouched',
+  })
+  const values = useWatch({ control: form.control }) as TypeValues
+
+  const [style, setStyle] = useState<StyleState>(defaultStyle)
+  const patchStyle = (patch: Partial<StyleState>) => setStyle((s) => ({ ...s, ...patch }))
+  const [logo, setLogo] = useState<ChosenLogo | null>(null)
+  const [uploaded, setUploaded] = useState<UploadedFile | null>(null)
+  const [mode, setMode] = useState<Mode>('static')
+  const [name, setName] = useState(preselection?.title ?? '')
+  const [tab, setTab] = useState<Tab>('purpose')
+  const [dialog, setDialog] = useState<DialogName | null>(start.dialog)
+  const [refusedType, setRefusedType] = useState<QrType | undefined>(start.refused)
+  const [templateTitle] = useState(preselection?.title)
+  const [busy, setBusy] = useState(false)
+  const [downloading, setDownloading] = useState<DownloadFormat | null>(null)
+  const [outcome, setOutcome] = useState<Outcome | null>(null)
+  const promptTimer = useRef<ReturnType<typeof setTimeout>>(undefined)
+  useEffect(() => () => clearTimeout(promptTimer.current), [])
+
+  const trial = useQuery<TrialStatus>({
+    queryKey: trialStatusQueryKey,
+    enabled: signedIn,
+    refetchInterval: 5 * 60_000,
+  })
+
+  const pixels = previewPixels[style.logoSize]
+  const sentStyle = { ...styleFields(style), logoId: logo?.id, size: pixels }
+  const preview = useLivePreview(qrType, values, sentStyle)
+  const canBeDynamic = dynamicDestinationField[qrType] !== undefined
+  const dynamic = signedIn && mode === 'dynamic' && canBeDynamic
+
+  // A generated or saved code stands for the form it came from: any change retires it.
+  const formKey = JSON.stringify([qrType, values, sentStyle, mode])
+  const [outcomeKey, setOutcomeKey] = useState(formKey)
+  if (outcome && outcomeKey !== formKey) {
+    setOutcome(null)
+    setOutcomeKey(formKey)
+  }
+
+  /** Choosing a type: blocked and premium ones open their dialog and change nothing; others reset the form. */
+  const selectType = (next: QrType, sample?: unknown) => {
+    if (isBlockedType(next)) {
+      setRefusedType(next)
+      setDialog('future')
+      return
+    }
+    if (needsAccount(next) && !signedIn) {
+      setDialog('premium')
+      return
+    }
+    setQrType(next)
+    form.reset(sample === undefined ? typeDefaults(next) : withSampleData(next, sample))
+    setUploaded(null)
+    setOutcome(null)
+  }
+
+  useSubdomainPreselection(preselection !== null, (type) => selectType(type))
+
+  const setScanTracking = (on: boolean) => {
+    if (!signedIn) {
+      setDialog('analytics')
+      return
+    }
+    setMode(on ? 'dynamic' : 'static')
+  }
+
+  const applyServerErrors = (error: unknown) => {
+    const errors = serverFieldErrors(error)
+    if (!errors) return
+    for (const [field, message] of Object.entries(errors)) {
+      const formField = field === 'locationName' ? 'name' : field === 'locationDescription' ? 'description' : field
+      if (formField in form.getValues()) form.setError(formField, { message })
+    }
+  }
+
+  const hasLogo = Boolean(logo)
+  const track = (code: SavedCode | null, fields: TypeValues) => {
+    trackGeneration({
+      qrCodeId: code && code.qrMode === 'static' ? code.id : undefined,
+      qrData: code?.data ?? fields,
+      qrType,
+      foregroundColor: style.fgColor,
+      backgroundColor: style.bgColor,
+      hasLogo,
+      sessionId: anonymousSessionId(),
+    }).catch((error: unknown) => console.error('track-generation', error))
+  }
+
+  const generateAsVisitor = async (fields: TypeValues) => {
+    const body: CodeBody = { qrType, ...typeFieldValues(fields), ...sentStyle, temporary: false, sessionId: anonymousSessionId() }
+    try {
+      const answer = await generateCode(body)
+      setOutcome({ kind: 'generated', svg: answer.qrCode, data: answer.data, body, generationId: answer.id, type: qrType })
+      setOutcomeKey(formKey)
+      toast({ title: 'QR Code generated', description: 'Sign in to save your QR codes and track their scans.' })
+    } catch (error) {
+      applyServerErrors(error)
+      toast({ title: 'Error', description: serverMessage(error) ?? 'There was a problem generating your QR code.', variant: 'destructive' })
+    }
+  }
+
+  const afterSave = async (code: SavedCode, fields: TypeValues) => {
+    setOutcome({ kind: 'saved', code, type: qrType })
+    setOutcomeKey(formKey)
+    track(code, fields)
+    await Promise.all(savedListKeys.map((queryKey) => queryClient.invalidateQueries({ queryKey })))
+    onSaved?.(code)
+  }
+
+  const saveStatic = async (fields: TypeValues) => {
+    const body = toFormData({
+      name: name.trim(),
+      qrType,
+      ...saveFieldValues(qrType, fields),
+      ...styleFields(style),
+      qrMode: 'static',
+      logoId: logo?.id,
+    })
+    let code: SavedCode
+    try {
+      code = await saveStaticCode(body)
+    } catch (error) {
+      applyServerErrors(error)
+      toast({ title: 'Error', description: 'There was a problem saving your QR code.', variant: 'destructive' })
+      return
+    }
+    toast({ title: 'QR Code saved', description: `"${code.name}" is in My QR Codes.` })
+    await afterSave(code, fields)
+  }
+
+  const limitReached = (limit: number | string) =>
+    toast({
+      title: 'Dynamic QR Code limit reached',
+      description: `You have reached your limit of ${limit} dynamic QR codes. Please upgrade to create more.`,
+      variant: 'destructive',
+    })
+
+  const saveDynamic = async (fields: TypeValues) => {
+    if (trial.data && trial.data.canCreateDynamicQR === false) {
+      limitReached(trial.data.dynamicQRLimit)
+      return
+    }
+    const destinationField = dynamicDestinationField[qrType]
+    const destination =
+      destinationField === 'upload' ? (uploaded?.pdfUrl ?? uploaded?.imageUrl ?? '') : String(fields[destinationField ?? 'url'] ?? '').trim()
+    const body = toFormData({
+      destination,
+      qrType,
+      qrData: JSON.stringify(typeFieldValues(fields)),
+      name: name.trim(),
+      ...styleFields(style),
+      qrStyle: 'squares',
+      errorCorrectionLevel: 'M',
+      logoId: logo?.id,
+    })
+    let code: SavedCode
+    try {
+      code = await saveDynamicCode(body)
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 403) {
+        const message = serverMessage(error)
+        if (message?.startsWith('You have reached your limit')) {
+          toast({ title: 'Dynamic QR Code limit reached', description: message, variant: 'destructive' })
+        } else limitReached(trial.data?.dynamicQRLimit ?? 12)
+      } else {
+        applyServerErrors(error)
+        const status = error instanceof ApiError ? error.status : 'network error'
+        toast({ title: 'Error', description: `Failed to create dynamic QR code: ${status}`, variant: 'destructive' })
+      }
+      return
+    }
+    toast({
+      title: variant === 'dashboard' ? 'Dynamic QR Code saved' : 'Dynamic QR Code generated',
+      description: code.shortUrl ? `It points to ${destination} through ${code.shortUrl}.` : undefined,
+    })
+    await queryClient.invalidateQueries({ queryKey: trialStatusQueryKey })
+    await afterSave(code, fields)
+  }
+
+  const submit = form.handleSubmit(
+    async (fields) => {
+      setBusy(true)
+      try {
+        if (!signedIn) await generateAsVisitor(fields)
+        else if (dynamic) await saveDynamic(fields)
+        else await saveStatic(fields)
+      } finally {
+        setBusy(false)
+      }
+    },
+    () => setTab('purpose'),
+  )
+
+  const download = async (format: DownloadFormat) => {
+    if (!outcome) return
+    setDownloading(format)
+    try {
+      const blob =
+        outcome.kind === 'generated'
+          ? await downloadGenerated(outcome.body, format, outcome.generationId)
+          : await downloadSaved(outcome.code, format)
+      saveBlob(blob, `${outcome.type}.${format}`)
+      toast({ title: 'QR Code Downloaded' })
+      if (!signedIn) {
+        clearTimeout(promptTimer.current)
+        promptTimer.current = setTimeout(() => setDialog('account'), ACCOUNT_PROMPT_DELAY_MS)
+      }
+    } catch {
+      toast({
+        title: 'Download Failed',
+        description: signedIn
+          ? 'There was a problem saving your QR code image.'
+          : 'There was a problem downloading your QR code image.',
+        variant: 'destructive',
+      })
+    } finally {
+      setDownloading(null)
+    }
+  }
+
+  // The url field: a bare host is completed with https:// when the user leaves it.
+  const completeUrl = () => {
+    const raw = String(form.getValues('url') ?? '')
+    const completed = acceptPreviewUrl(raw)
+    if (completed && completed !== raw.trim()) form.setValue('url', completed, { shouldValidate: true })
+  }
+
+  const showSubmit = tab !== 'purpose' || !isBlockedType(qrType)
+  const frameExtra = style.enableFrame ? 64 : 0
+  let shown: { src?: string; data?: string } = { src: preview.svg ? svgDataUrl(preview.svg) : undefined, data: preview.data }
+  if (outcome?.kind === 'generated') shown = { src: svgDataUrl(outcome.svg), data: outcome.data }
+  if (outcome?.kind === 'saved') {
+    const kind = outcome.code.qrMode === 'dynamic' ? 'dynamic-qrcodes' : 'qrcodes'
+    shown = { src: `/api/${kind}/${outcome.code.id}/image?format=svg`, data: outcome.code.shortUrl ?? outcome.code.data }
+  }
+
+  const submitLabel = busy ? 'Generating...' : 'Generate QR Code'
+
+  return (
+    <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem] lg:gap-8">
+      <form
+        noValidate
+        onSubmit={(e) => void submit(e)}
+        aria-labelledby={`${id}-title`}
+        className="rounded-2xl border border-slate-200 bg-white shadow-sm"
+      >
+        <div className="border-b border-slate-100 p-5 sm:p-6">
+          <h2 id={`${id}-title`} className="text-xl font-bold tracking-tight text-slate-900 sm:text-2xl">
+            Generate Your QR Code
+          </h2>
+          <p className="mt-1 text-sm text-slate-600">
+            {variant === 'dashboard'
+              ? 'Choose a purpose, style it, and save it to your account.'
+              : 'Choose a purpose, fill in the details and make it yours.'}
+          </p>
+        </div>
+
+        <Tabs value={tab} onValueChange={(v) => setTab(v as Tab)} className="p-5 sm:p-6">
+          <TabsList className="grid w-full grid-cols-4">
+            {(
+              [
+                ['purpose', 'Purpose', Target],
+                ['colors', 'Colors', Palette],
+                ['logo', 'Logo', Sparkles],
+                ['frame', 'Frame', Frame],
+              ] as const
+            ).map(([value, label, Icon]) => (
+              <TabsTrigger key={value} value={value} className="gap-1.5">
+                <Icon className="hidden size-4 sm:block" aria-hidden="true" />
+                {label}
+              </TabsTrigger>
+            ))}
+          </TabsList>
+
+          <TabsContent value="purpose" className="mt-6 grid gap-5">
+            <div className="grid gap-1.5">
+              <Label htmlFor={`${id}-type`}>QR code type</Label>
+              <Select value={qrType} onValueChange={(v) => selectType(v as QrType)}>
+                <SelectTrigger id={`${id}-type`} aria-label="QR code type">
+                  <SelectValue />
+                </SelectTrigger>
+                <SelectContent className="max-h-72">
+                  {qrTypes.map(({ value, label }) => {
+                    const Icon = typeIcons[value]
+                    let badge: string | undefined
+                    if (isBlockedType(value)) badge = 'Soon'
+                    else if (needsAccount(value) && !signedIn) badge = 'Premium'
+                    return (
+                      <SelectItem
+                        key={value}
+                        value={value}
+                        aside={
+                          badge && (
+                            <span
+                              className={cn(
+                                'rounded-full px-2 py-0.5 text-[10px] font-semibold uppercase tracking-wide',
+                                badge === 'Soon' ? 'bg-amber-100 text-amber-800' : 'bg-violet-100 text-violet-700',
+                              )}
+                            >
+                              {badge}
+                            </span>
+                          )
+                        }
+                      >
+                        <span className="inline-flex items-center gap-2">
+                          <Icon className="size-4 text-slate-500" aria-hidden="true" />
+                          {label}
+                        </span>
+                      </SelectItem>
+                    )
+                  })}
+                </SelectContent>
+              </Select>
+              {templateTitle && <p className="text-xs text-slate-500">Template: {templateTitle}</p>}
+            </div>
+            <TypeFields
+              key={qrType}
+              type={qrType}
+              form={form}
+              uploaded={uploaded}
+              onUploaded={setUploaded}
+              onUrlBlur={qrType === 'url' || qrType === 'social' || qrType === 'ratings' || qrType === 'apps' ? completeUrl : undefined}
+            />
+          </TabsContent>
+          <TabsContent value="colors" className="mt-6">
+            <ColorsTab style={style} onChange={patchStyle} signedIn={signedIn} />
+          </TabsContent>
+          <TabsContent value="logo" className="mt-6">
+            <LogoTab
+              signedIn={signedIn}
+              logo={logo}
+              onLogoChange={setLogo}
+              logoSize={style.logoSize}
+              onLogoSizeChange={(logoSize) => patchStyle({ logoSize })}
+            />
+          </TabsContent>
+          <TabsContent value="frame" className="mt-6">
+            <FrameTab style={style} onChange={patchStyle} />
+          </TabsContent>
+        </Tabs>
+
+        <div className="grid gap-4 border-t border-slate-100 p-5 sm:p-6">
+          <div className="flex items-center justify-between gap-4 rounded-xl bg-slate-50 p-4">
+            <div>
+              <Label htmlFor={`${id}-tracking`}>Scan tracking</Label>
+              <p className="text-sm text-slate-500">
+                {signedIn && !canBeDynamic
+                  ? `${typeLabel(qrType)} codes hold their content, so they are static.`
+                  : 'Count every scan with a dynamic code you can edit after printing.'}
+              </p>
+            </div>
+            <Switch
+              id={`${id}-tracking`}
+              checked={dynamic}
+              disabled={signedIn && !canBeDynamic}
+              onCheckedChange={setScanTracking}
+            />
+          </div>
+
+          {signedIn && (
+            <div className="grid gap-4 sm:grid-cols-2">
+              <OptionGroup
+                label="Code mode"
+                value={dynamic ? 'dynamic' : 'static'}
+                onChange={(m: Mode) => setMode(m)}
+                disabled={!canBeDynamic}
+                options={[
+                  { value: 'static', label: 'Static' },
+                  { value: 'dynamic', label: 'Dynamic' },
+                ]}
+              />
+              <div className="grid content-start gap-1.5">
+                <Label htmlFor={`${id}-name`}>Name (optional)</Label>
+                <Input
+                  id={`${id}-name`}
+                  value={name}
+                  maxLength={100}
+                  placeholder={`${typeLabel(qrType)} ${new Date().toISOString().slice(0, 10)}`}
+                  onChange={(e) => setName(e.target.value)}
+                />
+              </div>
+            </div>
+          )}
+
+          {showSubmit && (
+            <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
+              <Button type="submit" size="lg" disabled={busy} className="sm:min-w-52">
+                {busy && <Loader2 className="animate-spin" aria-hidden="true" />}
+                {submitLabel}
+              </Button>
+              {!signedIn && (
+                <p className="text-sm text-slate-600">
+                  <Link to="/auth" className="font-semibold text-primary hover:underline">
+                    Sign in
+                  </Link>{' '}
+                  to save your codes, add logos and track scans.
+                </p>
+              )}
+            </div>
+          )}
+        </div>
+      </form>
+
+      <aside aria-label="Preview" className="grid gap-4 lg:sticky lg:top-24">
+        <PreviewPanel
+          title={outcome ? (outcome.kind === 'saved' ? 'Saved QR code' : 'Your QR code') : 'Live preview'}
+          src={shown.src}
+          data={shown.data}
+          loading={!outcome && preview.loading}
+          error={outcome ? undefined : preview.error}
+          width={pixels + frameExtra}
+          hint={qrType === 'url' ? 'Type a web address to see your code.' : 'Fill in the required fields to see your code.'}
+          onDownload={outcome ? (format) => void download(format) : undefined}
+          downloading={downloading}
+        >
+          {!outcome && (
+            <p className="mt-4 text-center text-xs text-slate-500">
+              Static codes are free forever. Press Generate QR Code to download a PNG.
+            </p>
+          )}
+        </PreviewPanel>
+      </aside>
+
+      <PremiumFeatureDialog open={dialog === 'premium'} onOpenChange={(open) => setDialog(open ? 'premium' : null)} />
+      <FutureFeatureDialog
+        open={dialog === 'future'}
+        onOpenChange={(open) => setDialog(open ? 'future' : null)}
+        typeLabel={refusedType ? typeLabel(refusedType) : undefined}
+      />
+      <AnalyticsUpsellDialog open={dialog === 'analytics'} onOpenChange={(open) => setDialog(open ? 'analytics' : null)} />
+      <AccountPromptDialog open={dialog === 'account'} onOpenChange={(open) => setDialog(open ? 'account' : null)} />
+    </div>
+  )
+}

@@ -1,0 +1,86 @@
+/** The 13 QR code types of the generator's dropdown, in the spec's order, with their labels. */
+export const qrTypes = [
+  { value: 'url', label: 'Website' },
+  { value: 'contact', label: 'Contact' },
+  { value: 'payment', label: 'Payment' },
+  { value: 'pdf', label: 'PDF' },
+  { value: 'social', label: 'Social Media' },
+  { value: 'images', label: 'Images' },
+  { value: 'ratings', label: 'Ratings' },
+  { value: 'email', label: 'Email' },
+  { value: 'location', label: 'Location' },
+  { value: 'events', label: 'Events' },
+  { value: 'apps', label: 'Apps' },
+  { value: 'sms', label: 'SMS' },
+  { value: 'bitcoin', label: 'Bitcoin' },
+] as const
+
+export type QrType = (typeof qrTypes)[number]['value']
+
+export function isQrType(value: unknown): value is QrType {
+  return typeof value === 'string' && qrTypes.some((t) => t.value === value)
+}
+
+export function typeLabel(type: QrType): string {
+  return qrTypes.find((t) => t.value === type)?.label ?? type
+}
+
+/** Types refused for everyone for now: choosing one opens the 'Future Feature' dialog. */
+export function isBlockedType(type: QrType): boolean {
+  return type === 'events' || type === 'sms' || type === 'bitcoin'
+}
+
+/** Types that need an account: a visitor choosing one gets the 'Premium Feature' dialog. */
+export function needsAccount(type: QrType): boolean {
+  return type === 'pdf'
+}
+
+export interface Option {
+  value: string
+  label: string
+}
+
+export const socialPlatforms: Option[] = [
+  { value: 'facebook', label: 'Facebook' },
+  { value: 'instagram', label: 'Instagram' },
+  { value: 'twitter', label: 'Twitter' },
+  { value: 'linkedin', label: 'LinkedIn' },
+  { value: 'youtube', label: 'YouTube' },
+  { value: 'tiktok', label: 'TikTok' },
+  { value: 'pinterest', label: 'Pinterest' },
+  { value: 'snapchat', label: 'Snapchat' },
+]
+
+export const reviewPlatforms: Option[] = [
+  { value: 'google', label: 'Google' },
+  { value: 'yelp', label: 'Yelp' },
+  { value: 'tripadvisor', label: 'TripAdvisor' },
+  { value: 'facebook', label: 'Facebook' },
+  { value: 'trustpilot', label: 'Trustpilot' },
+]
+
+export const appPlatforms: Option[] = [
+  { value: 'appstore', label: 'App Store' },
+  { value: 'googleplay', label: 'Google Play' },
+  { value: 'microsoft', label: 'Microsoft Store' },
+  { value: 'amazon', label: 'Amazon Appstore' },
+]
+
+export const appCategories: Option[] = [
+  'games', 'productivity', 'social', 'utilities', 'entertainment', 'lifestyle', 'education', 'business', 'health',
+  'finance', 'news', 'travel', 'shopping', 'photo', 'music', 'weather', 'reference', 'sports', 'food', 'medical',
+].map((value) => ({ value, label: value[0].toUpperCase() + value.slice(1) }))
+
+/**
+ * The field whose web address a dynamic code redirects to, per type; types
+ * without one (a vCard, a mailto link, …) cannot be dynamic. pdf and images
+ * redirect to the uploaded file's page ('upload': the upload answer's address).
+ */
+export const dynamicDestinationField: Partial<Record<QrType, string>> = {
+  url: 'url',
+  social: 'url',
+  ratings: 'url',
+  apps: 'url',
+  pdf: 'upload',
+  images: 'upload',
+}

@@ -1,0 +1,1 @@
+export { FreeTrialBanner } from './components/free-trial-banner'
