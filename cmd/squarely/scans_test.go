@@ -1,0 +1,91 @@
+package main
+
+import (
+	"context"
+	"net/http"
+	"regexp"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/squarely/squarely/internal/store"
+)
+
+// Every scan answered before a graceful shutdown is saved: the recorder is
+// flushed after the HTTP server stops and before the store closes.
+func TestShutdownKeepsEveryScan(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	st, err := store.Open(ctx, "", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := &store.User{Username: "scan@example.com", Email: "scan@example.com"}
+	if err := st.CreateUser(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	d := &store.DynamicCode{UserID: u.ID, ShortCode: "restart1", Destination: "https://example.com", QRType: "url",
+		FgColor: "#000000", BgColor: "#FFFFFF", QRStyle: "squares", DotShape: "square", CornerShape: "square",
+		InnerCornerShape: "square", ErrorCorrectionLevel: "M", LogoSize: "medium",
+		FrameText: "SCAN ME", FrameColor: "#000000", FrameTextColor: "#FFFFFF", FrameStyle: "rounded"}
+	if err := st.CreateDynamicCode(ctx, d, 0); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+
+	runCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	var logs syncBuffer
+	done := make(chan int, 1)
+	env := envOf(map[string]string{"SQUARELY_ADDR": "127.0.0.1:0", "SQUARELY_DATA_DIR": dir})
+	go func() { done <- run(runCtx, nil, env, &logs, &logs) }()
+	var m []string
+	for deadline := time.Now().Add(10 * time.Second); m == nil; time.Sleep(20 * time.Millisecond) {
+		if m = regexp.MustCompile(`msg=listening addr=(\S+)`).FindStringSubmatch(logs.String()); m == nil && time.Now().After(deadline) {
+			t.Fatalf("server did not start:\n%s", logs.String())
+		}
+	}
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	const scans = 2000
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	answered := 0
+	for range 8 {
+		wg.Go(func() {
+			for range scans / 8 {
+				req, _ := http.NewRequest("GET", "http://"+m[1]+"/d/restart1", nil)
+				// A phone: Go's own user agent is counted as a bot.
+				req.Header.Set("User-Agent", "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1")
+				resp, err := client.Do(req)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				resp.Body.Close()
+				if resp.StatusCode == http.StatusFound {
+					mu.Lock()
+					answered++
+					mu.Unlock()
+				}
+			}
+		})
+	}
+	wg.Wait()
+	stop()
+	if code := <-done; code != 0 {
+		t.Fatalf("exit %d:\n%s", code, logs.String())
+	}
+
+	st, err = store.Open(ctx, "", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	got, err := st.DynamicCode(ctx, u.ID, d.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if answered != scans || got.ScanCount != int64(answered) {
+		t.Errorf("%d scans answered, %d recorded; want %d\n%s", answered, got.ScanCount, scans, logs.String())
+	}
+}
