@@ -487,3 +487,36 @@ func TestRedirectFromCacheWithoutDatabase(t *testing.T) {
 		t.Errorf("unknown code with the database down: %d", r.StatusCode)
 	}
 }
+
+// A logo (uploaded before, or sent with the form) is kept and drawn; the
+// code is then encoded at H so it still scans.
+func TestDynamicCodeWithLogo(t *testing.T) {
+	e := start(t, storetest.Open(t))
+	dec := newDecoders(t)
+	c, _ := e.signedIn("logo@example.com")
+	other, _ := e.signedIn("other-logo@example.com")
+	base := testConfig(t).BaseURL
+
+	up := expect(t, e.postForm(c, "/api/upload-logo", part{"logoFile", string(pngBytes(t, 16, 16)), "brand.png"}), http.StatusCreated, "")
+	logoID := idOf(up)
+	expect(t, e.postForm(other, "/api/dynamic-qrcodes", part{"destination", "https://example.com", ""}, part{"logoId", logoID, ""}), http.StatusNotFound, "Logo not found")
+	expect(t, e.postForm(c, "/api/dynamic-qrcodes", part{"destination", "https://example.com", ""}, part{"logoId", "x", ""}), http.StatusBadRequest, "logoId must be a number")
+
+	byID := e.createDynamic(c, "https://example.com/a", part{"logoId", logoID, ""}, part{"logoSize", "large", ""})
+	sent := e.createDynamic(c, "https://example.com/b", part{"logoFile", string(pngBytes(t, 16, 16)), "sent.png"})
+	for _, d := range []map[string]any{byID, sent} {
+		if !strings.HasPrefix(d["logoFilePath"].(string), "/logo/") || d["logoFileName"] == "" {
+			t.Errorf("logo not kept: %v", d)
+		}
+		img := e.do(c, "GET", "/api/dynamic-qrcodes/"+idOf(d)+"/image?format=png", "")
+		if img.StatusCode != http.StatusOK {
+			t.Fatalf("image: %d %s", img.StatusCode, img.body)
+		}
+		if got := dec.read(img.body, "png"); got != base+"/d/"+d["shortCode"].(string) {
+			t.Errorf("image with a logo decodes to %q", got)
+		}
+	}
+	if byID["logoSize"] != "large" || byID["logoFilePath"] != "/logo/"+logoID {
+		t.Errorf("logo by id: %v", byID)
+	}
+}
