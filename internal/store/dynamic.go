@@ -208,11 +208,13 @@ type Redirect struct {
 }
 
 // RedirectByShortCode returns the redirect of a live dynamic code, or
-// ErrNotFound for an unknown or deleted one (whoever owns it).
+// ErrNotFound for an unknown or deleted one, or one whose owner deleted
+// their account.
 func (s *Store) RedirectByShortCode(ctx context.Context, shortCode string) (Redirect, error) {
 	var r Redirect
-	err := s.read.QueryRowContext(ctx,
-		`SELECT id, destination, is_paused FROM dynamic_qr_codes WHERE short_code = $1 AND NOT is_deleted`,
+	err := s.read.QueryRowContext(ctx, `
+		SELECT d.id, d.destination, d.is_paused FROM dynamic_qr_codes d JOIN users u ON u.id = d.user_id
+		WHERE d.short_code = $1 AND NOT d.is_deleted AND NOT u.is_deleted`,
 		shortCode).Scan(&r.ID, &r.Destination, &r.Paused)
 	if err != nil {
 		return Redirect{}, fail("fetch redirect", err)

@@ -142,6 +142,15 @@ func TestDynamicCodeLifecycle(t *testing.T) {
 		if _, err := s.RedirectByShortCode(ctx, "nosuch00"); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("unknown short code: %v", err)
 		}
+		if r, err := s.RedirectByShortCode(ctx, "older001"); err != nil || r.ID != older.ID {
+			t.Fatalf("live code: %+v, %v", r, err)
+		}
+		if err := s.SoftDeleteUser(ctx, u.ID); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.RedirectByShortCode(ctx, "older001"); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("a deleted account's code still redirects: %v", err)
+		}
 	})
 }
 
