@@ -71,7 +71,7 @@ function Overview({ data }: { data: UserAnalytics }) {
     { label: 'Dynamic QR Codes', value: o.dynamicQrCodes, icon: <Zap /> },
   ]
   return (
-    <ul className="mt-5 grid grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-6">
+    <ul className="mt-5 grid grid-cols-2 gap-3 md:grid-cols-3">
       {stats.map((s) => (
         <li key={s.label} className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
           <div className="flex items-center justify-between text-slate-500 [&_svg]:size-4">
@@ -88,7 +88,7 @@ function Overview({ data }: { data: UserAnalytics }) {
 
 function Panel({ title, icon, action, children }: { title: string; icon?: ReactNode; action?: ReactNode; children: ReactNode }) {
   return (
-    <section className="grid content-start gap-4 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
+    <section className="grid min-w-0 content-start gap-4 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h3 className="flex items-center gap-2 font-semibold text-slate-900 [&_svg]:size-4 [&_svg]:text-primary">
           {icon}
@@ -104,7 +104,7 @@ function Panel({ title, icon, action, children }: { title: string; icon?: ReactN
 function TopCodes({ data, typeLabel }: { data: UserAnalytics; typeLabel: (qrType: string) => string }) {
   return (
     <Panel title="Top Performing QR Codes" icon={<Trophy />}>
-      <div className="grid gap-4 sm:grid-cols-2">
+      <div className="grid gap-5">
         <RankList
           heading="Static"
           empty="No static codes yet"

@@ -14,6 +14,11 @@ import { TypeIcon } from './type-icon'
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' })
 
+function formatDate(iso: string) {
+  const date = new Date(iso)
+  return Number.isNaN(date.getTime()) ? '' : dateFormat.format(date)
+}
+
 /** Saves the server's PNG as {qrType}.png (spec 01 §9: files are named by the QR type). */
 async function downloadPng(code: SavedCode) {
   try {
@@ -43,17 +48,24 @@ export function CodeCard({ code, paused = false }: { code: SavedCode; paused?: b
   const resume = useResumeCode()
   const dynamic = code.qrMode === 'dynamic' ? code : null
   const closeOr = (which: Dialog) => (open: boolean) => setDialog(open ? which : null)
+  // An active dynamic code: its destination can change and it can be paused.
+  const editable = dynamic && !paused ? dynamic : null
+  const deleteButton = (
+    <Button size="sm" variant="outline" className="w-9 px-0 text-red-600 hover:bg-red-50 hover:text-red-700" aria-label="Delete" title="Delete" onClick={() => setDialog('delete')}>
+      <Trash2 aria-hidden="true" />
+    </Button>
+  )
 
   return (
     <Card className="flex flex-col overflow-hidden transition-shadow hover:shadow-md" data-testid="qr-card">
-      <div className="flex items-center justify-between gap-2 px-4 pt-4">
-        <span className="inline-flex items-center gap-1.5 text-xs font-medium text-slate-600">
+      <div className="flex items-start justify-between gap-2 px-4 pt-4">
+        <span className="inline-flex shrink-0 items-center gap-1.5 text-xs font-medium text-slate-600">
           <span className="grid size-7 place-items-center rounded-lg bg-primary-50 text-primary">
             <TypeIcon qrType={code.qrType} className="size-4" />
           </span>
           {qrTypeLabel(code.qrType)}
         </span>
-        <span className="flex items-center gap-1.5">
+        <span className="flex flex-wrap items-center justify-end gap-1.5">
           {dynamic && (
             <>
               <span className="inline-flex items-center gap-1 rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700">
@@ -76,10 +88,10 @@ export function CodeCard({ code, paused = false }: { code: SavedCode; paused?: b
         <img src={codeImageUrl(code, 'svg')} alt="" loading="lazy" className={paused ? 'size-36 opacity-40 grayscale' : 'size-36'} />
       </button>
 
-      <div className="grid gap-0.5 px-4 pt-3">
+      <div className="grid gap-0.5 px-4 pb-3 pt-3">
         <CodeName name={code.name} onRename={(name) => rename.mutate({ code, name })} />
         <p className="text-xs text-slate-500">
-          Created <time dateTime={code.createdAt}>{dateFormat.format(new Date(code.createdAt))}</time>
+          Created <time dateTime={code.createdAt}>{formatDate(code.createdAt)}</time>
         </p>
         {dynamic && (
           <p className="truncate text-xs text-slate-500" title={dynamic.destination}>
@@ -88,43 +100,43 @@ export function CodeCard({ code, paused = false }: { code: SavedCode; paused?: b
         )}
       </div>
 
-      <div className="mt-auto flex flex-wrap gap-1.5 border-t border-slate-100 p-3 pt-3 [&_button]:flex-1">
-        {paused && dynamic ? (
-          <Button size="sm" onClick={() => resume.mutate(dynamic)} disabled={resume.isPending}>
-            <Play aria-hidden="true" />
-            Resume
+      <div className="mt-auto grid gap-1.5 border-t border-slate-100 p-3">
+        <div className="flex gap-1.5">
+          {paused && dynamic ? (
+            <Button size="sm" className="flex-1" onClick={() => resume.mutate(dynamic)} disabled={resume.isPending}>
+              <Play aria-hidden="true" />
+              Resume
+            </Button>
+          ) : (
+            <Button size="sm" variant="secondary" className="flex-1" onClick={() => void downloadPng(code)}>
+              <Download aria-hidden="true" />
+              Download
+            </Button>
+          )}
+          <Button size="sm" variant="outline" className="flex-1" onClick={() => setDialog('preview')}>
+            <Eye aria-hidden="true" />
+            View
           </Button>
-        ) : (
-          <Button size="sm" variant="secondary" onClick={() => void downloadPng(code)}>
-            <Download aria-hidden="true" />
-            Download
-          </Button>
-        )}
-        <Button size="sm" variant="outline" onClick={() => setDialog('preview')}>
-          <Eye aria-hidden="true" />
-          View
-        </Button>
-        {dynamic && !paused && (
-          <>
-            <Button size="sm" variant="outline" onClick={() => setDialog('edit')}>
+          {!editable && deleteButton}
+        </div>
+        {editable && (
+          <div className="flex gap-1.5">
+            <Button size="sm" variant="outline" className="flex-1" onClick={() => setDialog('edit')}>
               <Pencil aria-hidden="true" />
               Edit
             </Button>
-            <Button size="sm" variant="outline" onClick={() => pause.mutate(dynamic)} disabled={pause.isPending}>
+            <Button size="sm" variant="outline" className="flex-1" onClick={() => pause.mutate(editable)} disabled={pause.isPending}>
               <Pause aria-hidden="true" />
               Pause
             </Button>
-          </>
+            {deleteButton}
+          </div>
         )}
-        <Button size="sm" variant="outline" className="text-red-600 hover:bg-red-50 hover:text-red-700" onClick={() => setDialog('delete')}>
-          <Trash2 aria-hidden="true" />
-          Delete
-        </Button>
       </div>
 
       <PreviewDialog code={code} open={dialog === 'preview'} onOpenChange={closeOr('preview')} />
       <DeleteDialog code={code} open={dialog === 'delete'} onOpenChange={closeOr('delete')} />
-      {dynamic && <EditDestinationDialog code={dynamic} open={dialog === 'edit'} onOpenChange={closeOr('edit')} />}
+      {editable && <EditDestinationDialog code={editable} open={dialog === 'edit'} onOpenChange={closeOr('edit')} />}
     </Card>
   )
 }

@@ -89,7 +89,7 @@ export function SideMenu(props: SideMenuProps) {
           <MenuItems {...props} onNavigate={() => {}} />
         </div>
       </nav>
-      <Button variant="outline" className="md:hidden" aria-label="Open dashboard menu" aria-expanded={overlay} onClick={() => setOverlay(true)}>
+      <Button variant="outline" className="justify-self-start md:hidden" aria-label="Open dashboard menu" aria-expanded={overlay} onClick={() => setOverlay(true)}>
         <Menu aria-hidden="true" />
         Menu
       </Button>
