@@ -2,6 +2,7 @@ import { lazy, Suspense } from 'react'
 import { Spinner } from '@/components/ui/spinner'
 import { qrTypeLabel } from '@/features/dashboard/api/types'
 import { DashboardPage } from '@/features/dashboard/routes/dashboard-page'
+import { Generator } from '@/features/generator'
 
 // The analytics (and their charts) load only when the dialog first opens.
 const AnalyticsDialog = lazy(() => import('@/features/analytics/components/analytics-dialog').then((m) => ({ default: m.AnalyticsDialog })))
@@ -14,6 +15,7 @@ const AnalyticsDialog = lazy(() => import('@/features/analytics/components/analy
 export function DashboardRoute() {
   return (
     <DashboardPage
+      createView={<Generator variant="dashboard" />}
       analytics={({ open, onOpenChange }) =>
         open && (
           <Suspense fallback={<Spinner className="fixed inset-0 z-50 min-h-0 bg-slate-900/30" label="Loading analytics..." />}>
