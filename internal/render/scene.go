@@ -180,12 +180,18 @@ func Layout(m *qr.Matrix, s Style) (*Scene, error) {
 		type open struct{ x1, row, pt int }
 		above := make([]open, m.Size)
 		for y := range m.Size {
+			padRow := y >= padLo && y < padHi
+			// Written out rather than calling isDot: this loop is most of
+			// the time Layout takes for a plain code.
+			dot := func(x int) bool {
+				return m.Dark(x, y) && m.Role(x, y) != qr.RoleFinder && !(padRow && x >= padLo && x < padHi)
+			}
 			for x := 0; x < m.Size; x++ {
-				if !isDot(x, y) {
+				if !dot(x) {
 					continue
 				}
 				x0 := x
-				for x < m.Size && isDot(x, y) {
+				for x < m.Size && dot(x) {
 					x++
 				}
 				if o := &above[x0]; o.row == y && o.x1 == x && y > 0 {

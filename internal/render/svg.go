@@ -179,22 +179,60 @@ func appendPathData(b []byte, p *path) []byte {
 			b = append(b, 'Z')
 		case cmdRect:
 			x, y := pts[0], pts[1]
-			b = append(b, 'M')
-			b = appendNum(b, x)
-			b = append(b, ' ')
-			b = appendNum(b, y)
-			b = append(b, 'h')
-			b = appendNum(b, pts[2])
-			b = append(b, 'v')
-			b = appendNum(b, pts[3])
-			b = append(b, 'H')
-			b = appendNum(b, x)
-			b = append(b, 'Z')
+			b = appendRect(b, x, y, pts[2], pts[3])
 			cx, cy = x, y
 			pts = pts[4:]
 		}
 	}
 	return b
+}
+
+// appendRect writes a rectangle as "Mx yhwvhHxZ". Plain codes are
+// mostly such rectangles at small whole coordinates, written here without
+// going through appendNum five times.
+func appendRect(b []byte, x, y, w, h float32) []byte {
+	xi, yi, wi, hi := int32(x), int32(y), int32(w), int32(h)
+	if float32(xi) != x || float32(yi) != y || float32(wi) != w || float32(hi) != h ||
+		uint32(xi)|uint32(yi)|uint32(wi)|uint32(hi) >= 1000 {
+		b = append(b, 'M')
+		b = appendNum(b, x)
+		b = append(b, ' ')
+		b = appendNum(b, y)
+		b = append(b, 'h')
+		b = appendNum(b, w)
+		b = append(b, 'v')
+		b = appendNum(b, h)
+		b = append(b, 'H')
+		b = appendNum(b, x)
+		return append(b, 'Z')
+	}
+	var t [21]byte
+	t[0] = 'M'
+	n := putSmall(&t, 1, xi)
+	t[n] = ' '
+	n = putSmall(&t, n+1, yi)
+	t[n] = 'h'
+	n = putSmall(&t, n+1, wi)
+	t[n] = 'v'
+	n = putSmall(&t, n+1, hi)
+	t[n] = 'H'
+	n = putSmall(&t, n+1, xi)
+	t[n] = 'Z'
+	return append(b, t[:n+1]...)
+}
+
+// putSmall writes 0 ≤ i < 1000 at t[n:] and returns the end.
+func putSmall(t *[21]byte, n int, i int32) int {
+	switch {
+	case i >= 100:
+		t[n], t[n+1], t[n+2] = byte('0'+i/100), byte('0'+i/10%10), byte('0'+i%10)
+		return n + 3
+	case i >= 10:
+		t[n], t[n+1] = byte('0'+i/10), byte('0'+i%10)
+		return n + 2
+	}
+	t[n] = byte('0' + i)
+	return n + 1
 }
 
 // appendNum writes v as an integer when it is one, else with at most three
