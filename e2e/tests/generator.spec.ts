@@ -1,0 +1,163 @@
+import { execFileSync } from 'node:child_process'
+import { expect, test, type Download, type Locator, type Page } from '@playwright/test'
+
+// The generator against the real binary: previews come from the Go renderer,
+// downloads are decoded by zbarimg, saved codes are read back from the API.
+
+function uniqueEmail() {
+  return `gen-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`
+}
+
+/** What zbarimg reads in an image file. */
+function decode(file: string): string {
+  return execFileSync('zbarimg', ['--raw', '-q', file]).toString().trim()
+}
+
+async function chooseType(generator: Locator, page: Page, label: string) {
+  await generator.getByRole('combobox', { name: 'QR code type' }).click()
+  await page.getByRole('option', { name: label, exact: true }).click()
+}
+
+async function saveDownload(download: Download, path: string) {
+  await download.saveAs(path)
+  return path
+}
+
+test('a visitor makes a Website code, downloads a PNG that scans, and is invited to sign up a second later', async ({
+  page,
+}, testInfo) => {
+  await page.goto('/')
+  const generator = page.locator('#qr-generator')
+  await expect(generator.getByRole('heading', { name: 'Generate Your QR Code' })).toBeVisible()
+  await chooseType(generator, page, 'Website')
+
+  const url = `https://example.com/e2e/${Date.now()}`
+  await generator.getByLabel('Website URL').fill(url)
+  const preview = generator.getByRole('img', { name: 'QR code preview' })
+  await expect(preview).toBeVisible()
+  await expect(preview).toHaveAttribute('src', /^data:image\/svg\+xml/)
+  await expect(generator.getByText(url, { exact: true })).toBeVisible()
+
+  await generator.getByRole('button', { name: 'Generate QR Code' }).click()
+  await expect(page.getByText('QR Code generated', { exact: true })).toBeVisible()
+
+  const downloading = page.waitForEvent('download')
+  await generator.getByRole('button', { name: 'Download PNG' }).click()
+  const download = await downloading
+  const clickedAt = Date.now()
+  expect(download.suggestedFilename()).toBe('url.png')
+  const file = await saveDownload(download, testInfo.outputPath('url.png'))
+  expect(decode(file)).toBe(url)
+  await expect(page.getByText('QR Code Downloaded', { exact: true })).toBeVisible()
+
+  const prompt = page.getByRole('dialog')
+  await expect(prompt.getByRole('link', { name: 'Sign up with Google' })).toBeVisible({ timeout: 3000 })
+  expect(Date.now() - clickedAt).toBeGreaterThanOrEqual(800)
+  await expect(prompt.getByRole('link', { name: 'Sign up with Google' })).toHaveAttribute('href', '/auth/google')
+  await expect(prompt.getByRole('link', { name: 'Sign up with Email' })).toHaveAttribute('href', '/auth?mode=register')
+  await prompt.getByRole('button', { name: 'Maybe later' }).click()
+  await expect(page.getByRole('dialog')).toHaveCount(0)
+})
+
+test('a visitor typing a bare host sees it previewed with https://', async ({ page }) => {
+  await page.goto('/')
+  const generator = page.locator('#qr-generator')
+  await generator.getByLabel('Website URL').fill('example.org/menu')
+  await expect(generator.getByRole('img', { name: 'QR code preview' })).toBeVisible()
+  await expect(generator.getByText('https://example.org/menu', { exact: true })).toBeVisible()
+})
+
+test('the PDF type asks a visitor to sign in, and Events, SMS and Bitcoin are future features', async ({ page }) => {
+  await page.goto('/')
+  const generator = page.locator('#qr-generator')
+  const typeBox = generator.getByRole('combobox', { name: 'QR code type' })
+
+  await chooseType(generator, page, 'PDF')
+  const premium = page.getByRole('dialog', { name: 'Premium Feature' })
+  await expect(premium.getByText('Please sign in or create an account to access this functionality.')).toBeVisible()
+  await expect(premium.getByRole('link', { name: 'Sign In' })).toHaveAttribute('href', '/auth')
+  await expect(premium.getByRole('link', { name: 'Sign Up' })).toHaveAttribute('href', '/auth')
+  await premium.getByRole('button', { name: 'Cancel' }).click()
+  await expect(premium).toHaveCount(0)
+  await expect(typeBox).toHaveText('Website')
+
+  for (const label of ['Events', 'SMS', 'Bitcoin']) {
+    await chooseType(generator, page, label)
+    const future = page.getByRole('dialog', { name: 'Future Feature' })
+    await expect(future).toBeVisible()
+    await future.getByRole('button', { name: 'Got it' }).click()
+    await expect(future).toHaveCount(0)
+    await expect(typeBox).toHaveText('Website')
+  }
+
+  await generator.getByRole('switch', { name: 'Scan tracking' }).click()
+  const upsell = page.getByRole('dialog', { name: 'Unlock Advanced Analytics' })
+  await expect(upsell.getByText('Free forever • No credit card required • 30 seconds signup')).toBeVisible()
+  await expect(upsell.getByRole('link', { name: 'Create Free Account' })).toHaveAttribute('href', '/auth')
+  await upsell.getByRole('button', { name: 'Maybe Later' }).click()
+  await expect(upsell).toHaveCount(0)
+  await expect(generator.getByRole('switch', { name: 'Scan tracking' })).not.toBeChecked()
+})
+
+test('a visitor gets the account banners for a second colour and logos', async ({ page }) => {
+  await page.goto('/')
+  const generator = page.locator('#qr-generator')
+  await generator.getByRole('tab', { name: 'Colors' }).click()
+  await generator.getByRole('radio', { name: 'Second Color' }).click()
+  await expect(generator.getByText('Second color requires an account!')).toBeVisible()
+  await expect(generator.getByRole('radio', { name: 'Single Color' })).toHaveAttribute('aria-checked', 'true')
+  await generator.getByRole('tab', { name: 'Logo' }).click()
+  await expect(generator.getByText('Logo features require an account!')).toBeVisible()
+})
+
+test('a signed-in user styles a code, saves it, finds it in the API and downloads a PNG that scans', async ({
+  page,
+}, testInfo) => {
+  const email = uniqueEmail()
+  const registered = await page.request.post('/api/register', {
+    data: { username: email, firstName: '', lastName: '', email, password: 'e2e-secret-1', confirmPassword: 'e2e-secret-1' },
+  })
+  expect(registered.ok()).toBeTruthy()
+
+  await page.goto('/dashboard?create=true')
+  const generator = page.locator('form', { has: page.getByRole('heading', { name: 'Generate Your QR Code' }) })
+  await expect(generator).toBeVisible()
+  const url = `https://example.com/styled/${Date.now()}`
+  await generator.getByLabel('Website URL').fill(url)
+
+  await generator.getByRole('tab', { name: 'Colors' }).click()
+  await generator.getByRole('radio', { name: 'Second Color' }).click()
+  await expect(generator.getByText('Second color', { exact: true })).toBeVisible()
+  await generator.getByRole('radio', { name: 'Circle' }).click()
+
+  await generator.getByRole('tab', { name: 'Logo' }).click()
+  await generator.getByRole('button', { name: 'Instagram' }).click()
+  await expect(generator.getByRole('button', { name: 'Remove logo' })).toBeVisible()
+
+  await generator.getByRole('tab', { name: 'Frame' }).click()
+  await generator.getByRole('switch', { name: 'Add a frame' }).click()
+  await expect(generator.getByLabel('Frame text')).toHaveValue('SCAN ME')
+
+  await expect(page.getByRole('img', { name: 'QR code preview' })).toBeVisible()
+  const name = `Styled ${Date.now()}`
+  await generator.getByLabel('Name (optional)').fill(name)
+  await generator.getByRole('button', { name: 'Generate QR Code' }).click()
+  await expect(page.getByText('QR Code saved', { exact: true })).toBeVisible()
+
+  const list = await page.request.get('/api/qrcodes')
+  expect(list.ok()).toBeTruthy()
+  const codes = (await list.json()) as Array<Record<string, unknown>>
+  const saved = codes.find((c) => c.name === name)
+  expect(saved).toBeDefined()
+  expect(saved).toMatchObject({ qrType: 'url', qrMode: 'static', data: url, dotShape: 'circle', enableFrame: true })
+  expect(String(saved?.gradientColor).toLowerCase()).toBe('#ff00ff')
+  expect(saved?.logoFilePath).toMatch(/^\/logo\/\d+$/)
+
+  const downloading = page.waitForEvent('download')
+  await page.getByRole('button', { name: 'Download PNG' }).click()
+  const download = await downloading
+  expect(download.suggestedFilename()).toBe('url.png')
+  const file = await saveDownload(download, testInfo.outputPath('styled.png'))
+  expect(decode(file)).toBe(url)
+  await expect(page.getByText('QR Code Downloaded', { exact: true })).toBeVisible()
+})
