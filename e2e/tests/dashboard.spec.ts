@@ -55,18 +55,22 @@ test('a dynamic code: created, scanned, counted, edited, paused, resumed and del
   const about = `${baseURL}/about`
   const faq = `${baseURL}/faq`
 
-  const created = await page.request.post('/api/dynamic-qrcodes', {
-    multipart: {
-      destination: about,
-      qrType: 'url',
-      qrData: JSON.stringify({ url: about }),
-      name: 'E2E table card',
-      qrStyle: 'squares',
-      errorCorrectionLevel: 'M',
-    },
-  })
-  expect(created.status()).toBe(201)
-  const code = (await created.json()) as DynamicRecord
+  // Create it in the dashboard's create view, with the generator in Dynamic mode.
+  await page.goto('/dashboard?create=true')
+  await expect(page).toHaveTitle('Create QR Code - Dashboard')
+  await page.getByLabel('Website URL').fill(about)
+  await page.getByRole('radiogroup', { name: 'Code mode' }).getByRole('radio', { name: 'Dynamic' }).click()
+  await page.getByLabel('Name (optional)').fill('E2E table card')
+  await page.getByRole('button', { name: 'Generate QR Code' }).click()
+  await expect(page.getByText('Dynamic QR Code saved', { exact: true })).toBeVisible()
+
+  const listed = await page.request.get('/api/dynamic-qrcodes')
+  expect(listed.status()).toBe(200)
+  const codes = (await listed.json()) as (DynamicRecord & { name: string; destination: string })[]
+  expect(codes).toHaveLength(1)
+  const code = codes[0]
+  expect(code.name).toBe('E2E table card')
+  expect(code.destination).toBe(about)
   expect(code.shortCode).toMatch(/^[0-9A-Za-z]{7,20}$/)
   const shortUrl = `${baseURL}/d/${code.shortCode}`
   expect(code.shortUrl).toBe(shortUrl)
@@ -76,7 +80,7 @@ test('a dynamic code: created, scanned, counted, edited, paused, resumed and del
   expect(png.status()).toBe(200)
   expect(decodeQR(await png.body())).toBe(shortUrl)
 
-  await page.goto('/dashboard')
+  await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Active Codes' }).click()
   await expect(page.getByRole('heading', { name: 'My QR Codes', level: 1 })).toBeVisible()
   const item = card(page, 'E2E table card')
   await expect(item.getByText('Dynamic', { exact: true })).toBeVisible()
