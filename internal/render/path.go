@@ -1,6 +1,9 @@
 package render
 
-import "image/color"
+import (
+	"image/color"
+	"math"
+)
 
 // cmd is one path operation.
 type cmd uint8
@@ -70,6 +73,33 @@ func (p *path) close() { p.cmds = append(p.cmds, cmdClose) }
 func (p *path) rect(x, y, w, h float32) {
 	p.cmds = append(p.cmds, cmdRect)
 	p.pts = append(p.pts, x, y, w, h)
+}
+
+// bounds is the box around the path's points (control points included).
+func (p *path) bounds() (x0, y0, x1, y1 float32) {
+	x0, y0 = float32(math.Inf(1)), float32(math.Inf(1))
+	x1, y1 = -x0, -y0
+	add := func(x, y float32) {
+		x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x), max(y1, y)
+	}
+	pts := p.pts
+	for _, c := range p.cmds {
+		switch c {
+		case cmdMove, cmdLine:
+			add(pts[0], pts[1])
+			pts = pts[2:]
+		case cmdCubic:
+			add(pts[0], pts[1])
+			add(pts[2], pts[3])
+			add(pts[4], pts[5])
+			pts = pts[6:]
+		case cmdRect:
+			add(pts[0], pts[1])
+			add(pts[0]+pts[2], pts[1]+pts[3])
+			pts = pts[4:]
+		}
+	}
+	return x0, y0, x1, y1
 }
 
 // kappa places cubic control points so that four curves make a circle.

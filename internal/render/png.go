@@ -63,33 +63,45 @@ func (sc *Scene) rasterise(s float64, pw, ph int) (image.Image, error) {
 	tx := func(x, y float32) (float32, float32) { return x*k + ox, y*k + oy }
 
 	var mask *image.Alpha
-	z := vector.NewRasterizer(pw, ph)
+	var z vector.Rasterizer
 	for i := range sc.paths {
 		p := &sc.paths[i]
 		if len(p.cmds) == 0 {
 			continue
 		}
-		z.Reset(pw, ph)
+		// Rasterise only the path's bounding box: the accumulation costs
+		// its area.
+		bx0, by0, bx1, by1 := p.bounds()
+		fx0, fy0 := tx(bx0, by0)
+		fx1, fy1 := tx(bx1, by1)
+		r := image.Rect(int(math.Floor(float64(fx0))), int(math.Floor(float64(fy0))),
+			int(math.Ceil(float64(fx1))), int(math.Ceil(float64(fy1)))).Intersect(img.Rect)
+		if r.Empty() {
+			continue
+		}
+		z.Reset(r.Dx(), r.Dy())
+		dx, dy := float32(r.Min.X), float32(r.Min.Y)
+		at := func(x, y float32) (float32, float32) { return x*k + ox - dx, y*k + oy - dy }
 		pts := p.pts
 		for _, c := range p.cmds {
 			switch c {
 			case cmdMove:
-				z.MoveTo(tx(pts[0], pts[1]))
+				z.MoveTo(at(pts[0], pts[1]))
 				pts = pts[2:]
 			case cmdLine:
-				z.LineTo(tx(pts[0], pts[1]))
+				z.LineTo(at(pts[0], pts[1]))
 				pts = pts[2:]
 			case cmdCubic:
-				x1, y1 := tx(pts[0], pts[1])
-				x2, y2 := tx(pts[2], pts[3])
-				x3, y3 := tx(pts[4], pts[5])
+				x1, y1 := at(pts[0], pts[1])
+				x2, y2 := at(pts[2], pts[3])
+				x3, y3 := at(pts[4], pts[5])
 				z.CubeTo(x1, y1, x2, y2, x3, y3)
 				pts = pts[6:]
 			case cmdClose:
 				z.ClosePath()
 			case cmdRect:
-				x0, y0 := tx(pts[0], pts[1])
-				x1, y1 := tx(pts[0]+pts[2], pts[1]+pts[3])
+				x0, y0 := at(pts[0], pts[1])
+				x1, y1 := at(pts[0]+pts[2], pts[1]+pts[3])
 				z.MoveTo(x0, y0)
 				z.LineTo(x1, y0)
 				z.LineTo(x1, y1)
@@ -99,16 +111,17 @@ func (sc *Scene) rasterise(s float64, pw, ph int) (image.Image, error) {
 			}
 		}
 		if !p.paint.gradient {
-			z.Draw(img, img.Bounds(), image.NewUniform(p.paint.color), image.Point{})
+			z.Draw(img, r, image.NewUniform(p.paint.color), image.Point{})
 			continue
 		}
 		if mask == nil {
-			mask = image.NewAlpha(img.Bounds())
-		} else {
-			clear(mask.Pix)
+			mask = image.NewAlpha(img.Rect)
 		}
-		z.Draw(mask, mask.Bounds(), image.Opaque, image.Point{})
-		sc.fillGradient(img, mask, s, ox, oy)
+		for y := r.Min.Y; y < r.Max.Y; y++ {
+			clear(mask.Pix[y*mask.Stride+r.Min.X : y*mask.Stride+r.Max.X])
+		}
+		z.Draw(mask, r, image.Opaque, image.Point{})
+		sc.fillGradient(img, mask, r, s, ox, oy)
 	}
 
 	if l := sc.logo; l != nil {
@@ -134,18 +147,18 @@ func (sc *Scene) rasterise(s float64, pw, ph int) (image.Image, error) {
 
 // fillGradient paints the gradient over the opaque image through the
 // anti-aliased coverage mask of a path.
-func (sc *Scene) fillGradient(img *image.RGBA, mask *image.Alpha, s float64, ox, oy float32) {
+func (sc *Scene) fillGradient(img *image.RGBA, mask *image.Alpha, r image.Rectangle, s float64, ox, oy float32) {
 	g := sc.grad
 	x0, y0 := float64(g.x0)*s+float64(ox), float64(g.y0)*s+float64(oy)
 	dx, dy := float64(g.x1-g.x0)*s, float64(g.y1-g.y0)*s
 	l2 := dx*dx + dy*dy
 	fr, fg, fb := float64(g.from.R), float64(g.from.G), float64(g.from.B)
 	tr, tg, tb := float64(g.to.R)-fr, float64(g.to.G)-fg, float64(g.to.B)-fb
-	w := mask.Rect.Dx()
-	for y := range mask.Rect.Dy() {
-		cov := mask.Pix[y*mask.Stride : y*mask.Stride+w]
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		cov := mask.Pix[y*mask.Stride : y*mask.Stride+r.Max.X]
 		px := img.Pix[y*img.Stride:]
-		for x, a := range cov {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			a := cov[x]
 			if a == 0 {
 				continue
 			}

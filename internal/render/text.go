@@ -41,18 +41,26 @@ func helveticaBoldWidth(s string) float32 {
 }
 
 // winAnsi maps text to WinAnsiEncoding bytes for a PDF string: Latin-1
-// characters map to themselves, anything else becomes '?'.
+// characters map to themselves, common punctuation to its WinAnsi code,
+// anything else becomes '?' (the standard fonts have no other glyphs).
 func winAnsi(s string) []byte {
 	b := make([]byte, 0, len(s))
 	for _, r := range s {
 		switch {
 		case r >= 32 && r <= 126 || r >= 0xa0 && r <= 0xff:
 			b = append(b, byte(r))
+		case winAnsiExtra[r] != 0:
+			b = append(b, winAnsiExtra[r])
 		default:
 			b = append(b, '?')
 		}
 	}
 	return b
+}
+
+var winAnsiExtra = map[rune]byte{
+	'€': 0x80, '‚': 0x82, '„': 0x84, '…': 0x85, '‘': 0x91, '’': 0x92,
+	'“': 0x93, '”': 0x94, '•': 0x95, '–': 0x96, '—': 0x97, '™': 0x99,
 }
 
 // goBold is the font PNG text is drawn in (SVG names a font stack; PDF
