@@ -31,3 +31,8 @@ require (
 	modernc.org/sqlite v1.61.1 // indirect
 	rsc.io/qr v0.2.0 // indirect
 )
+
+ignore (
+	./e2e/node_modules
+	./web/node_modules
+)
