@@ -70,7 +70,8 @@ export function DynamicLimitAlert({ status }: { status: TrialStatus }) {
 /** The trial banner and the limit alert, from GET /api/trial-status (the dashboard is signed-in only). */
 export function TrialBanners() {
   const { data: status } = useTrialStatus()
-  if (!status) return null
+  const trialBanner = status && status.subscriptionStatus !== 'active' && (status.isActive || status.hasExpired)
+  if (!status || (!trialBanner && status.canCreateDynamicQR)) return null
   return (
     <div className="grid gap-3">
       <TrialBanner status={status} />
