@@ -41,7 +41,7 @@ export function CodeName({ name, onRename }: { name: string; onRename: (name: st
 
   return (
     <div className="flex items-center gap-1">
-      <Input aria-label="QR code name" className="h-8" value={draft} autoFocus onChange={(e) => setDraft(e.target.value)} onKeyDown={onKeyDown} />
+      <Input aria-label="QR code name" className="h-8" maxLength={100} value={draft} autoFocus onChange={(e) => setDraft(e.target.value)} onKeyDown={onKeyDown} />
       <Button variant="ghost" size="icon" className="size-8 shrink-0 text-emerald-600" aria-label="Save name" onClick={save}>
         <Check aria-hidden="true" />
       </Button>
