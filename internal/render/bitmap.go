@@ -20,17 +20,27 @@ import (
 // its time.
 const bitmapLevel = zlib.DefaultCompression
 
-// bitmapZ holds a zlib writer and its output buffer for reuse.
-type bitmapZ struct {
+// zbuf holds a zlib writer and its output buffer for reuse: a compressor
+// allocates about a megabyte.
+type zbuf struct {
 	buf bytes.Buffer
 	zw  *zlib.Writer
 }
 
-var bitmapPool = sync.Pool{New: func() any {
-	z := &bitmapZ{}
+var zpool = sync.Pool{New: func() any {
+	z := &zbuf{}
 	z.zw, _ = zlib.NewWriterLevel(&z.buf, bitmapLevel) // a valid level: no error
 	return z
 }}
+
+// getZ returns a reset compressor writing to an empty buffer; put it back
+// with zpool.Put once its output has been copied out.
+func getZ() *zbuf {
+	z := zpool.Get().(*zbuf)
+	z.buf.Reset()
+	z.zw.Reset(&z.buf)
+	return z
+}
 
 func (sc *Scene) writeBitmapPNG(w io.Writer, px int) error {
 	n := sc.n
@@ -42,10 +52,8 @@ func (sc *Scene) writeBitmapPNG(w io.Writer, px int) error {
 	rows := make([]byte, 2*stride)
 	light, row := rows[:stride], rows[stride:]
 
-	z := bitmapPool.Get().(*bitmapZ)
-	defer bitmapPool.Put(z)
-	z.buf.Reset()
-	z.zw.Reset(&z.buf)
+	z := getZ()
+	defer zpool.Put(z)
 	m := sc.matrix
 	write := func(r []byte, times int) {
 		for range times {

@@ -2,7 +2,6 @@ package render
 
 import (
 	"bytes"
-	"compress/zlib"
 	"image/color"
 	"io"
 	"strconv"
@@ -153,14 +152,14 @@ func (p *pdfWriter) object(body string) int {
 // stream writes a Flate-compressed stream object with the given extra
 // dictionary entries.
 func (p *pdfWriter) stream(dict string, data []byte) int {
-	var z bytes.Buffer
-	zw, _ := zlib.NewWriterLevel(&z, zlib.BestSpeed) // valid level: no error
-	_, _ = zw.Write(data)                            // to memory: cannot fail
-	_ = zw.Close()
+	z := getZ()
+	defer zpool.Put(z)
+	_, _ = z.zw.Write(data) // to memory: cannot fail
+	_ = z.zw.Close()
 	n := p.alloc()
 	p.begin(n)
-	p.buf.WriteString("<< " + dict + " /Filter /FlateDecode /Length " + strconv.Itoa(z.Len()) + " >>\nstream\n")
-	p.buf.Write(z.Bytes())
+	p.buf.WriteString("<< " + dict + " /Filter /FlateDecode /Length " + strconv.Itoa(z.buf.Len()) + " >>\nstream\n")
+	p.buf.Write(z.buf.Bytes())
 	p.buf.WriteString("\nendstream\nendobj\n")
 	return n
 }

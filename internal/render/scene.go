@@ -181,10 +181,11 @@ func Layout(m *qr.Matrix, s Style) (*Scene, error) {
 		above := make([]open, m.Size)
 		for y := range m.Size {
 			padRow := y >= padLo && y < padHi
+			finderRow := y < 7 || y >= m.Size-7 // finders sit in the corners
 			// Written out rather than calling isDot: this loop is most of
 			// the time Layout takes for a plain code.
 			dot := func(x int) bool {
-				return m.Dark(x, y) && m.Role(x, y) != qr.RoleFinder && !(padRow && x >= padLo && x < padHi)
+				return m.Dark(x, y) && !(finderRow && m.Role(x, y) == qr.RoleFinder) && !(padRow && x >= padLo && x < padHi)
 			}
 			for x := 0; x < m.Size; x++ {
 				if !dot(x) {
