@@ -1,5 +1,5 @@
 import { BarChart3, ChevronDown, CirclePause, LayoutGrid, Menu, PlusCircle, QrCode, X } from 'lucide-react'
-import { useState, type ReactNode } from 'react'
+import { useEffect, useState, type ReactNode } from 'react'
 import { Link } from 'react-router'
 import { Button } from '@/components/ui/button'
 import { cn } from '@/lib/utils'
@@ -82,6 +82,15 @@ function MenuItems({ view, onAnalytics, onPaused, onNavigate }: SideMenuProps & 
 export function SideMenu(props: SideMenuProps) {
   const [overlay, setOverlay] = useState(false)
   const close = () => setOverlay(false)
+  // The overlay covers the page: the page behind it must not scroll.
+  useEffect(() => {
+    if (!overlay) return
+    const previous = document.body.style.overflow
+    document.body.style.overflow = 'hidden'
+    return () => {
+      document.body.style.overflow = previous
+    }
+  }, [overlay])
   return (
     <>
       <nav aria-label="Dashboard" className="hidden md:block">
@@ -103,7 +112,7 @@ export function SideMenu(props: SideMenuProps) {
         >
           <div className="mb-4 flex items-center justify-between">
             <span className="text-lg font-semibold text-slate-900">Dashboard</span>
-            <Button variant="ghost" size="icon" aria-label="Close dashboard menu" onClick={close}>
+            <Button variant="ghost" size="icon" aria-label="Close dashboard menu" autoFocus onClick={close}>
               <X aria-hidden="true" className="!size-6" />
             </Button>
           </div>
