@@ -230,7 +230,7 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
       toast({ title: 'QR Code generated', description: 'Sign in to save your QR codes and track their scans.' })
     } catch (error) {
       applyServerErrors(error)
-      toast({ title: 'Error', description: serverMessage(error) ?? 'There was a problem generating your QR code.', variant: 'destructive' })
+      toast({ title: 'Error', description: 'There was a problem generating your QR code.', variant: 'destructive' })
     }
   }
 

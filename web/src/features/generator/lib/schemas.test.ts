@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest'
+import { zodMessages } from '@/test/zod-messages'
+import { qrTypes } from './qr-types'
+import { isRequiredField, parsePrice, typeDefaults, typeSchemas, withSampleData } from './schemas'
+
+const check = <T extends keyof typeof typeSchemas>(type: T, values: Record<string, unknown>) =>
+  zodMessages(typeSchemas[type].safeParse({ ...typeDefaults(type), ...values }))
+
+describe('type schemas: the messages of spec 01 §5, word for word', () => {
+  it('url: required, then valid, then http or https', () => {
+    expect(check('url', {})).toEqual({ url: 'URL is required' })
+    expect(check('url', { url: '   ' })).toEqual({ url: 'URL is required' })
+    expect(check('url', { url: 'example.com' })).toEqual({ url: 'Please enter a valid URL' })
+    expect(check('url', { url: 'https://exa mple.com' })).toEqual({ url: 'Please enter a valid URL' })
+    expect(check('url', { url: 'ftp://example.com' })).toEqual({ url: 'URL must use http or https protocol' })
+    expect(check('url', { url: 'javascript:alert(1)' })).toEqual({ url: 'URL must use http or https protocol' })
+    expect(check('url', { url: 'https://example.com/a?b=c' })).toEqual({})
+    expect(check('url', { url: 'http://localhost:8080' })).toEqual({})
+  })
+
+  it('contact: first name and phone required; e-mail and image URL checked only when given', () => {
+    expect(check('contact', {})).toEqual({ firstName: 'First name is required', phoneNumber: 'Phone number is required' })
+    expect(check('contact', { firstName: 'Ada', phoneNumber: '+1 555', email: 'nope', imageUrl: 'not a url' })).toEqual({
+      email: 'Please enter a valid email',
+      imageUrl: 'Please enter a valid image URL',
+    })
+    expect(check('contact', { firstName: 'Ada', phoneNumber: '+1 555', email: 'ada@example.com', imageUrl: 'https://x.io/a.png' })).toEqual({})
+  })
+
+  it('payment: name, a price of at least 0.01 and a description', () => {
+    expect(check('payment', {})).toEqual({
+      productName: 'Product name is required',
+      productPrice: 'Price must be greater than 0',
+      productDescription: 'Product description is required',
+    })
+    expect(check('payment', { productName: 'Tea', productPrice: 0.001, productDescription: 'Green' })).toEqual({
+      productPrice: 'Price must be greater than 0',
+    })
+    expect(check('payment', { productName: 'Tea', productPrice: 0.01, productDescription: 'Green' })).toEqual({})
+  })
+
+  it('payment price input: non-numeric input becomes 0', () => {
+    expect(parsePrice('9.99')).toBe(9.99)
+    expect(parsePrice('abc')).toBe(0)
+    expect(parsePrice('')).toBe(0)
+    expect(parsePrice(Number.NaN)).toBe(0)
+    expect(parsePrice('Infinity')).toBe(0)
+  })
+
+  it('pdf and images: a file and a title', () => {
+    expect(check('pdf', {})).toEqual({ pdfFile: 'Please select a PDF file', title: 'Title is required' })
+    expect(check('pdf', { pdfFile: '4', title: 'Menu' })).toEqual({})
+    expect(check('images', {})).toEqual({ imageFile: 'Please select an image file', title: 'Title is required' })
+    expect(check('images', { imageFile: '5', title: 'Shop' })).toEqual({})
+  })
+
+  it('social, ratings and apps: their required fields and a web URL', () => {
+    expect(check('social', {})).toEqual({ platform: 'Platform is required', url: 'URL is required' })
+    expect(check('social', { platform: 'instagram', url: 'instagram.com/x' })).toEqual({ url: 'Please enter a valid URL' })
+    expect(check('ratings', {})).toEqual({
+      businessName: 'Business name is required',
+      platform: 'Platform is required',
+      url: 'URL is required',
+    })
+    expect(check('apps', {})).toEqual({ appName: 'App name is required', platform: 'Platform is required', url: 'URL is required' })
+    expect(check('apps', { appName: 'A', platform: 'appstore', url: 'https://apps.apple.com/app/1' })).toEqual({})
+  })
+
+  it('email: required, then valid', () => {
+    expect(check('email', {})).toEqual({ email: 'Email is required' })
+    expect(check('email', { email: 'someone@' })).toEqual({ email: 'Please enter a valid email' })
+    expect(check('email', { email: 'someone@example.com' })).toEqual({})
+  })
+
+  it('location, events, sms and bitcoin', () => {
+    expect(check('location', {})).toEqual({ address: 'Address is required' })
+    expect(check('events', {})).toEqual({
+      title: 'Event title is required',
+      startDate: 'Start date is required',
+      location: 'Location is required',
+    })
+    expect(check('sms', {})).toEqual({ phoneNumber: 'Phone number is required' })
+    expect(check('bitcoin', {})).toEqual({ address: 'Bitcoin address is required' })
+  })
+})
+
+describe('type defaults', () => {
+  it('are empty for every field, the price 0, for each of the 13 types', () => {
+    expect(qrTypes).toHaveLength(13)
+    for (const { value } of qrTypes) {
+      const defaults = typeDefaults(value)
+      expect(Object.keys(defaults).sort()).toEqual(Object.keys(typeSchemas[value].shape).sort())
+      for (const [key, v] of Object.entries(defaults)) expect(v).toBe(key === 'productPrice' ? 0 : '')
+    }
+  })
+
+  it("take a template's sample data for known fields only", () => {
+    expect(withSampleData('payment', { productName: 'Tea', productPrice: '4.5', bogus: 'x', productDescription: 7 })).toEqual({
+      productName: 'Tea',
+      productPrice: 4.5,
+      productDescription: '7',
+    })
+    expect(withSampleData('url', null)).toEqual({ url: '' })
+    expect(withSampleData('url', { url: { nested: true } })).toEqual({ url: '' })
+  })
+
+  it('mark the required fields', () => {
+    expect(isRequiredField('url', 'url')).toBe(true)
+    expect(isRequiredField('contact', 'firstName')).toBe(true)
+    expect(isRequiredField('contact', 'email')).toBe(false)
+    expect(isRequiredField('payment', 'productPrice')).toBe(true)
+    expect(isRequiredField('apps', 'appCategory')).toBe(false)
+    expect(isRequiredField('pdf', 'description')).toBe(false)
+  })
+})
