@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
 import { expect, test, type Download, type Locator, type Page } from '@playwright/test'
 
 // The generator against the real binary: previews come from the Go renderer,
@@ -8,9 +9,21 @@ function uniqueEmail() {
   return `gen-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`
 }
 
-/** What zbarimg reads in an image file. */
+/** What zbarimg reads in an image file; ZXingReader must read the same. */
 function decode(file: string): string {
-  return execFileSync('zbarimg', ['--raw', '-q', file]).toString().trim()
+  const text = execFileSync('zbarimg', ['--raw', '-q', file]).toString().trim()
+  expect(execFileSync('ZXingReader', ['-bytes', file]).toString().trim()).toBe(text)
+  return text
+}
+
+/** What the preview image (an SVG data URL) encodes, rasterised by librsvg. */
+async function decodePreview(preview: Locator, base: string): Promise<string> {
+  const src = (await preview.getAttribute('src')) ?? ''
+  const prefix = 'data:image/svg+xml;charset=utf-8,'
+  expect(src.startsWith(prefix)).toBeTruthy()
+  writeFileSync(`${base}.svg`, decodeURIComponent(src.slice(prefix.length)))
+  execFileSync('rsvg-convert', ['-w', '640', '-b', 'white', '-o', `${base}.png`, `${base}.svg`])
+  return decode(`${base}.png`)
 }
 
 async function chooseType(generator: Locator, page: Page, label: string) {
@@ -37,6 +50,7 @@ test('a visitor makes a Website code, downloads a PNG that scans, and is invited
   await expect(preview).toBeVisible()
   await expect(preview).toHaveAttribute('src', /^data:image\/svg\+xml/)
   await expect(generator.getByText(url, { exact: true })).toBeVisible()
+  expect(await decodePreview(preview, testInfo.outputPath('preview'))).toBe(url)
 
   await generator.getByRole('button', { name: 'Generate QR Code' }).click()
   await expect(page.getByText('QR Code generated', { exact: true })).toBeVisible()
@@ -138,7 +152,10 @@ test('a signed-in user styles a code, saves it, finds it in the API and download
   await generator.getByRole('switch', { name: 'Add a frame' }).click()
   await expect(generator.getByLabel('Frame text')).toHaveValue('SCAN ME')
 
-  await expect(page.getByRole('img', { name: 'QR code preview' })).toBeVisible()
+  const preview = page.getByRole('img', { name: 'QR code preview' })
+  await expect(preview).toBeVisible()
+  // The styled preview (gradient, circles, logo, frame) scans too; it settles after the last change.
+  await expect.poll(async () => decodePreview(preview, testInfo.outputPath('styled-preview')).catch(() => ''), { timeout: 5000 }).toBe(url)
   const name = `Styled ${Date.now()}`
   await generator.getByLabel('Name (optional)').fill(name)
   await generator.getByRole('button', { name: 'Generate QR Code' }).click()
