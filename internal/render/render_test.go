@@ -364,6 +364,40 @@ func TestPDFCrossReferenceOffsets(t *testing.T) {
 	}
 }
 
+func TestLogoPadSizes(t *testing.T) {
+	for v := 1; v <= 40; v++ {
+		m, err := qr.Encode([]byte("x"), qr.Options{Level: qr.H, Version: v})
+		if err != nil {
+			t.Fatal(err)
+		}
+		prev := 0
+		for _, size := range []string{LogoSmall, LogoMedium, LogoLarge} {
+			k := padSide(m, size)
+			lo := (m.Size - k) / 2
+			if k%2 != 1 || k < prev || lo < 8 || lo+k > m.Size-8 {
+				t.Fatalf("v%d %s: pad %d at %d (previous size %d)", v, size, k, lo, prev)
+			}
+			prev = k
+			hides := false
+			for y := lo; y < lo+k; y++ {
+				for x := lo; x < lo+k; x++ {
+					hides = hides || m.Role(x, y) == qr.RoleAlignment
+				}
+			}
+			// Larger than the over-alignment size only when clear of them.
+			over := min(int(logoOver[size]*float64(m.Size)), m.Size-16)
+			if hides && k > over {
+				t.Errorf("v%d %s: a %d-module pad hides an alignment pattern", v, size, k)
+			}
+		}
+	}
+	// Version 4 (33 modules, its one alignment pattern near a corner).
+	m, _ := qr.Encode([]byte("x"), qr.Options{Level: qr.H, Version: 4})
+	if k := padSide(m, LogoLarge); k != 11 {
+		t.Errorf("v4 large pad = %d, want 11", k)
+	}
+}
+
 func TestWinAnsi(t *testing.T) {
 	got := winAnsi("Scan me – café € 東")
 	want := []byte("Scan me \x96 caf\xe9 \x80 ?")

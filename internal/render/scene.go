@@ -53,13 +53,42 @@ type text struct {
 	color color.RGBA
 }
 
-// Logo pads are square, centred, and these fractions of the symbol's side
-// (large ≈ 6% of the area). Error correction H could recover far more,
-// but decoders locate the grid of versions 7 and up with an alignment
-// pattern at the very centre: a logo with a dark middle there makes zbar
-// lock onto the logo at some scales. These sizes decoded with zbar and
-// ZXing across versions and scales with the test logos (scan_test.go).
-var logoFraction = map[string]float64{LogoSmall: 0.16, LogoMedium: 0.20, LogoLarge: 0.24}
+// Logo pads are square and centred. A pad that hides no alignment pattern
+// may take up to logoClear of the symbol's side (large ≈ 14% of the area;
+// 0.42 still decoded everywhere we tried). When even a smaller pad would
+// hide one (versions 7-13, 21-27 and 35-40 have one at the very centre) it
+// takes logoOver (large ≈ 6%): decoders use that pattern to locate the
+// grid, and a logo over it makes zbar lock onto the logo now and then.
+// Error correction H would recover more modules; the limit is locating the
+// grid, not correcting. Measured with zbar and ZXing in scan_test.go.
+var (
+	logoClear = map[string]float64{LogoSmall: 0.26, LogoMedium: 0.32, LogoLarge: 0.38}
+	logoOver  = map[string]float64{LogoSmall: 0.16, LogoMedium: 0.20, LogoLarge: 0.24}
+)
+
+// padSide is the logo pad's side in modules: odd, so it centres exactly on
+// the odd-sized symbol, and never reaching the finders or separators.
+func padSide(m *qr.Matrix, size string) int {
+	side := func(f float64) int {
+		k := min(int(f*float64(m.Size)), m.Size-16)
+		return k - 1 + k%2
+	}
+	// The nearest alignment module to the centre, in rings around it.
+	c, near := m.Size/2, m.Size
+	for y := range m.Size {
+		for x := range m.Size {
+			if m.Role(x, y) == qr.RoleAlignment {
+				near = min(near, max(abs(x-c), abs(y-c)))
+			}
+		}
+	}
+	if k := min(side(logoClear[size]), 2*near-1); k >= side(logoOver[size]) {
+		return k
+	}
+	return side(logoOver[size])
+}
+
+func abs(v int) int { return max(v, -v) }
 
 // Layout checks a style against a matrix and builds the scene. Styles that
 // would not scan are refused with a *StyleError.
@@ -137,11 +166,7 @@ func Layout(m *qr.Matrix, s Style) (*Scene, error) {
 		if err != nil {
 			return nil, err
 		}
-		k := int(logoFraction[size] * float64(m.Size))
-		k = min(k, m.Size-16)
-		if k%2 == 0 {
-			k--
-		}
+		k := padSide(m, size)
 		padLo = (m.Size - k) / 2
 		padHi = padLo + k
 		inset := float32(0.5) // background margin between the modules and the logo
