@@ -26,7 +26,8 @@ type Scene struct {
 	points     float64 // PDF size of the code part
 
 	// plain is set for square dots and eyes in solid colours with no logo
-	// and no frame: PNG then fills pixel rows directly.
+	// and no frame: the PNG is then a 1-bit image written from the matrix
+	// (bitmap.go).
 	plain  bool
 	matrix *qr.Matrix
 	fg, bg color.RGBA
@@ -150,9 +151,7 @@ func Layout(m *qr.Matrix, s Style) (*Scene, error) {
 		return nil, err
 	}
 
-	// The pad hides whole modules; it is odd-sized so it centres exactly on
-	// the odd-sized symbol, and never reaches the finders or their
-	// separators.
+	// The logo's pad hides whole modules (see padSide).
 	var padLo, padHi int
 	if len(s.Logo) > 0 {
 		if m.Level != qr.H {

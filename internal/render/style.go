@@ -74,14 +74,19 @@ type Style struct {
 	EyeColor       string // outer ring; default: the paint of the dots (foreground or gradient)
 	EyeCenterColor string // centre; default: the paint of the dots
 
-	Logo     []byte // PNG, JPEG, GIF or WebP; needs error correction H (see RequiredLevel)
-	LogoSize string // small, medium (default) or large
+	Logo []byte // PNG, JPEG, GIF or WebP; needs error correction H (see RequiredLevel)
+	// LogoSize is small, medium (default) or large: a centred pad of up to
+	// 26, 32 or 38% of the symbol's side, or 16, 20 or 24% on versions
+	// where any logo covers an alignment pattern (sizes measured with zbar
+	// and ZXing).
+	LogoSize string
 
 	Frame Frame
 
 	// Pixels is the PNG size (and SVG width/height) of the code with its
 	// quiet zone; default 960. A frame adds 20% to the width and 30% to
-	// the height (320 → 384×416).
+	// the height (320 → 384×416). WritePNG needs at least 2 pixels per
+	// module for a plain code and 5 for a styled one.
 	Pixels int
 	// Points is the PDF size of the code with its quiet zone; default
 	// 72 mm. A frame adds proportionally, as for Pixels.
