@@ -38,19 +38,29 @@ type arena struct {
 	pts  []float32
 }
 
-// arenaRects is how many rounded rectangles a scene's small paths hold:
-// background 1, frame 2, eye rings 6, eye centres 3.
-const arenaRects = 12
-
-func newArena() *arena {
-	return &arena{cmds: make([]cmd, 0, 10*arenaRects), pts: make([]float32, 0, 34*arenaRects)}
+func newArena(cmds, pts int) *arena {
+	return &arena{cmds: make([]cmd, 0, cmds), pts: make([]float32, 0, pts)}
 }
 
-// path returns an empty path with room for n rounded rectangles.
-func (a *arena) path(pt paint, n int) path {
+// path returns an empty path with room for the given commands and values.
+func (a *arena) path(pt paint, cmds, pts int) path {
 	c, q := len(a.cmds), len(a.pts)
-	a.cmds, a.pts = a.cmds[:c+10*n], a.pts[:q+34*n]
-	return path{paint: pt, cmds: a.cmds[c : c : c+10*n], pts: a.pts[q : q : q+34*n]}
+	if c+cmds > cap(a.cmds) || q+pts > cap(a.pts) { // not planned for: its own arrays
+		return path{paint: pt, cmds: make([]cmd, 0, cmds), pts: make([]float32, 0, pts)}
+	}
+	a.cmds, a.pts = a.cmds[:c+cmds], a.pts[:q+pts]
+	return path{paint: pt, cmds: a.cmds[c : c : c+cmds], pts: a.pts[q : q : q+pts]}
+}
+
+// rectRoom is what roundRect adds to a path: commands and values.
+func rectRoom(r float32, hole bool) (cmds, pts int) {
+	switch {
+	case r > 0:
+		return 10, 34
+	case hole:
+		return 5, 8
+	}
+	return 1, 4
 }
 
 func (p *path) moveTo(x, y float32) {
