@@ -1,68 +1,19 @@
 import { zodResolver } from '@hookform/resolvers/zod'
-import { useQuery, useQueryClient } from '@tanstack/react-query'
-import {
-  Bitcoin,
-  Calendar,
-  Contact,
-  CreditCard,
-  FileText,
-  Frame,
-  Globe,
-  Image,
-  Loader2,
-  Mail,
-  MapPin,
-  MessageSquare,
-  Palette,
-  Share2,
-  Smartphone,
-  Sparkles,
-  Star,
-  Target,
-  type LucideIcon,
-} from 'lucide-react'
-import { useEffect, useId, useRef, useState } from 'react'
+import { Frame, Loader2, Palette, Sparkles, Target } from 'lucide-react'
+import { useId, useState } from 'react'
 import { useForm, useWatch, type Resolver } from 'react-hook-form'
 import { Link } from 'react-router'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select'
 import { Switch } from '@/components/ui/switch'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
-import { ApiError, serverMessage } from '@/lib/api-client'
 import { useUser } from '@/lib/auth'
-import { toast } from '@/lib/use-toast'
-import { cn } from '@/lib/utils'
-import {
-  anonymousSessionId,
-  downloadGenerated,
-  downloadSaved,
-  generateCode,
-  savedListKeys,
-  saveBlob,
-  saveDynamicCode,
-  saveStaticCode,
-  serverFieldErrors,
-  toFormData,
-  trackGeneration,
-  trialStatusQueryKey,
-  type CodeBody,
-  type DownloadFormat,
-  type SavedCode,
-  type TrialStatus,
-} from '../api/generator-api'
+import type { SavedCode } from '../api/generator-api'
+import { useCodeActions } from '../hooks/use-code-actions'
 import { useLivePreview } from '../hooks/use-live-preview'
 import { useInitialPreselection, useSubdomainPreselection, type Preselection } from '../hooks/use-preselection'
-import {
-  dynamicDestinationField,
-  isBlockedType,
-  needsAccount,
-  qrTypes,
-  typeLabel,
-  type QrType,
-} from '../lib/qr-types'
-import { saveFieldValues, typeFieldValues } from '../lib/request'
+import { dynamicDestinationField, isBlockedType, needsAccount, typeLabel, type QrType } from '../lib/qr-types'
 import { typeDefaults, typeSchemas, withSampleData, type TypeValues } from '../lib/schemas'
 import { defaultStyle, previewPixels, styleFields, type StyleState } from '../lib/style'
 import { acceptPreviewUrl } from '../lib/url-preview'
@@ -73,34 +24,11 @@ import { LogoTab, type ChosenLogo } from './logo-tab'
 import { OptionGroup } from './option-group'
 import { PreviewPanel, svgDataUrl } from './preview-panel'
 import { TypeFields, type UploadedFile } from './type-fields'
-
-const typeIcons: Record<QrType, LucideIcon> = {
-  url: Globe,
-  contact: Contact,
-  payment: CreditCard,
-  pdf: FileText,
-  social: Share2,
-  images: Image,
-  ratings: Star,
-  email: Mail,
-  location: MapPin,
-  events: Calendar,
-  apps: Smartphone,
-  sms: MessageSquare,
-  bitcoin: Bitcoin,
-}
-
-/** How long after a visitor's download the account dialog opens. */
-export const ACCOUNT_PROMPT_DELAY_MS = 1000
+import { TypeSelect } from './type-select'
 
 type Tab = 'purpose' | 'colors' | 'logo' | 'frame'
 type Mode = 'static' | 'dynamic'
 type DialogName = 'premium' | 'future' | 'analytics' | 'account'
-
-/** What the last press of 'Generate QR Code' produced: a visitor's generation or a saved code. */
-type Outcome =
-  | { kind: 'generated'; svg: string; data: string; body: CodeBody; generationId?: number; type: QrType }
-  | { kind: 'saved'; code: SavedCode; type: QrType }
 
 export interface GeneratorProps {
   /** 'landing' for the home page's visitors, 'dashboard' for the signed-in create view. */
@@ -124,7 +52,6 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
   const id = useId()
   const { data: user } = useUser()
   const signedIn = Boolean(user)
-  const queryClient = useQueryClient()
 
   const preselection = useInitialPreselection()
   const [start] = useState(() => startingPoint(preselection, signedIn))
@@ -145,18 +72,6 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
   const [tab, setTab] = useState<Tab>('purpose')
   const [dialog, setDialog] = useState<DialogName | null>(start.dialog)
   const [refusedType, setRefusedType] = useState<QrType | undefined>(start.refused)
-  const [templateTitle] = useState(preselection?.title)
-  const [busy, setBusy] = useState(false)
-  const [downloading, setDownloading] = useState<DownloadFormat | null>(null)
-  const [outcome, setOutcome] = useState<Outcome | null>(null)
-  const promptTimer = useRef<ReturnType<typeof setTimeout>>(undefined)
-  useEffect(() => () => clearTimeout(promptTimer.current), [])
-
-  const trial = useQuery<TrialStatus>({
-    queryKey: trialStatusQueryKey,
-    enabled: signedIn,
-    refetchInterval: 5 * 60_000,
-  })
 
   const pixels = previewPixels[style.logoSize]
   const sentStyle = { ...styleFields(style), logoId: logo?.id, size: pixels }
@@ -164,16 +79,23 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
   const canBeDynamic = dynamicDestinationField[qrType] !== undefined
   const dynamic = signedIn && mode === 'dynamic' && canBeDynamic
 
-  // A generated or saved code stands for the form it came from: any change retires it.
-  const formKey = JSON.stringify([qrType, values, sentStyle, mode])
-  const [outcomeKey, setOutcomeKey] = useState(formKey)
-  if (outcome && outcomeKey !== formKey) {
-    setOutcome(null)
-    setOutcomeKey(formKey)
-  }
+  const actions = useCodeActions({
+    signedIn,
+    variant,
+    onSaved,
+    formKey: JSON.stringify([qrType, values, sentStyle, mode]),
+    onFieldErrors: (errors) => {
+      for (const [field, message] of Object.entries(errors)) {
+        const formField = field === 'locationName' ? 'name' : field === 'locationDescription' ? 'description' : field
+        if (formField in form.getValues()) form.setError(formField, { message })
+      }
+    },
+    onAccountPrompt: () => setDialog('account'),
+  })
+  const { outcome } = actions
 
   /** Choosing a type: blocked and premium ones open their dialog and change nothing; others reset the form. */
-  const selectType = (next: QrType, sample?: unknown) => {
+  const selectType = (next: QrType) => {
     if (isBlockedType(next)) {
       setRefusedType(next)
       setDialog('future')
@@ -184,12 +106,12 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
       return
     }
     setQrType(next)
-    form.reset(sample === undefined ? typeDefaults(next) : withSampleData(next, sample))
+    form.reset(typeDefaults(next))
     setUploaded(null)
-    setOutcome(null)
+    actions.clearOutcome()
   }
 
-  useSubdomainPreselection(preselection !== null, (type) => selectType(type))
+  useSubdomainPreselection(preselection !== null, selectType)
 
   const setScanTracking = (on: boolean) => {
     if (!signedIn) {
@@ -199,159 +121,10 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
     setMode(on ? 'dynamic' : 'static')
   }
 
-  const applyServerErrors = (error: unknown) => {
-    const errors = serverFieldErrors(error)
-    if (!errors) return
-    for (const [field, message] of Object.entries(errors)) {
-      const formField = field === 'locationName' ? 'name' : field === 'locationDescription' ? 'description' : field
-      if (formField in form.getValues()) form.setError(formField, { message })
-    }
-  }
-
-  const hasLogo = Boolean(logo)
-  const track = (code: SavedCode | null, fields: TypeValues) => {
-    trackGeneration({
-      qrCodeId: code && code.qrMode === 'static' ? code.id : undefined,
-      qrData: code?.data ?? fields,
-      qrType,
-      foregroundColor: style.fgColor,
-      backgroundColor: style.bgColor,
-      hasLogo,
-      sessionId: anonymousSessionId(),
-    }).catch((error: unknown) => console.error('track-generation', error))
-  }
-
-  const generateAsVisitor = async (fields: TypeValues) => {
-    const body: CodeBody = { qrType, ...typeFieldValues(fields), ...sentStyle, temporary: false, sessionId: anonymousSessionId() }
-    try {
-      const answer = await generateCode(body)
-      setOutcome({ kind: 'generated', svg: answer.qrCode, data: answer.data, body, generationId: answer.id, type: qrType })
-      setOutcomeKey(formKey)
-      toast({ title: 'QR Code generated', description: 'Sign in to save your QR codes and track their scans.' })
-    } catch (error) {
-      applyServerErrors(error)
-      toast({ title: 'Error', description: 'There was a problem generating your QR code.', variant: 'destructive' })
-    }
-  }
-
-  const afterSave = async (code: SavedCode, fields: TypeValues) => {
-    setOutcome({ kind: 'saved', code, type: qrType })
-    setOutcomeKey(formKey)
-    track(code, fields)
-    await Promise.all(savedListKeys.map((queryKey) => queryClient.invalidateQueries({ queryKey })))
-    onSaved?.(code)
-  }
-
-  const saveStatic = async (fields: TypeValues) => {
-    const body = toFormData({
-      name: name.trim(),
-      qrType,
-      ...saveFieldValues(qrType, fields),
-      ...styleFields(style),
-      qrMode: 'static',
-      logoId: logo?.id,
-    })
-    let code: SavedCode
-    try {
-      code = await saveStaticCode(body)
-    } catch (error) {
-      applyServerErrors(error)
-      toast({ title: 'Error', description: 'There was a problem saving your QR code.', variant: 'destructive' })
-      return
-    }
-    toast({ title: 'QR Code saved', description: `"${code.name}" is in My QR Codes.` })
-    await afterSave(code, fields)
-  }
-
-  const limitReached = (limit: number | string) =>
-    toast({
-      title: 'Dynamic QR Code limit reached',
-      description: `You have reached your limit of ${limit} dynamic QR codes. Please upgrade to create more.`,
-      variant: 'destructive',
-    })
-
-  const saveDynamic = async (fields: TypeValues) => {
-    if (trial.data && trial.data.canCreateDynamicQR === false) {
-      limitReached(trial.data.dynamicQRLimit)
-      return
-    }
-    const destinationField = dynamicDestinationField[qrType]
-    const destination =
-      destinationField === 'upload' ? (uploaded?.pdfUrl ?? uploaded?.imageUrl ?? '') : String(fields[destinationField ?? 'url'] ?? '').trim()
-    const body = toFormData({
-      destination,
-      qrType,
-      qrData: JSON.stringify(typeFieldValues(fields)),
-      name: name.trim(),
-      ...styleFields(style),
-      qrStyle: 'squares',
-      errorCorrectionLevel: 'M',
-      logoId: logo?.id,
-    })
-    let code: SavedCode
-    try {
-      code = await saveDynamicCode(body)
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 403) {
-        const message = serverMessage(error)
-        if (message?.startsWith('You have reached your limit')) {
-          toast({ title: 'Dynamic QR Code limit reached', description: message, variant: 'destructive' })
-        } else limitReached(trial.data?.dynamicQRLimit ?? 12)
-      } else {
-        applyServerErrors(error)
-        const status = error instanceof ApiError ? error.status : 'network error'
-        toast({ title: 'Error', description: `Failed to create dynamic QR code: ${status}`, variant: 'destructive' })
-      }
-      return
-    }
-    toast({
-      title: variant === 'dashboard' ? 'Dynamic QR Code saved' : 'Dynamic QR Code generated',
-      description: code.shortUrl ? `It points to ${destination} through ${code.shortUrl}.` : undefined,
-    })
-    await queryClient.invalidateQueries({ queryKey: trialStatusQueryKey })
-    await afterSave(code, fields)
-  }
-
   const submit = form.handleSubmit(
-    async (fields) => {
-      setBusy(true)
-      try {
-        if (!signedIn) await generateAsVisitor(fields)
-        else if (dynamic) await saveDynamic(fields)
-        else await saveStatic(fields)
-      } finally {
-        setBusy(false)
-      }
-    },
+    (fields) => actions.run({ qrType, fields, style, sentStyle, logoId: logo?.id, uploaded, name, dynamic }),
     () => setTab('purpose'),
   )
-
-  const download = async (format: DownloadFormat) => {
-    if (!outcome) return
-    setDownloading(format)
-    try {
-      const blob =
-        outcome.kind === 'generated'
-          ? await downloadGenerated(outcome.body, format, outcome.generationId)
-          : await downloadSaved(outcome.code, format)
-      saveBlob(blob, `${outcome.type}.${format}`)
-      toast({ title: 'QR Code Downloaded' })
-      if (!signedIn) {
-        clearTimeout(promptTimer.current)
-        promptTimer.current = setTimeout(() => setDialog('account'), ACCOUNT_PROMPT_DELAY_MS)
-      }
-    } catch {
-      toast({
-        title: 'Download Failed',
-        description: signedIn
-          ? 'There was a problem saving your QR code image.'
-          : 'There was a problem downloading your QR code image.',
-        variant: 'destructive',
-      })
-    } finally {
-      setDownloading(null)
-    }
-  }
 
   // The url field: a bare host is completed with https:// when the user leaves it.
   const completeUrl = () => {
@@ -368,8 +141,6 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
     const kind = outcome.code.qrMode === 'dynamic' ? 'dynamic-qrcodes' : 'qrcodes'
     shown = { src: `/api/${kind}/${outcome.code.id}/image?format=svg`, data: outcome.code.shortUrl ?? outcome.code.data }
   }
-
-  const submitLabel = busy ? 'Generating...' : 'Generate QR Code'
 
   return (
     <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem] lg:gap-8">
@@ -409,44 +180,8 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
 
           <TabsContent value="purpose" className="mt-6 grid gap-5">
             <div className="grid gap-1.5">
-              <Label htmlFor={`${id}-type`}>QR code type</Label>
-              <Select value={qrType} onValueChange={(v) => selectType(v as QrType)}>
-                <SelectTrigger id={`${id}-type`} aria-label="QR code type">
-                  <SelectValue />
-                </SelectTrigger>
-                <SelectContent className="max-h-72">
-                  {qrTypes.map(({ value, label }) => {
-                    const Icon = typeIcons[value]
-                    let badge: string | undefined
-                    if (isBlockedType(value)) badge = 'Soon'
-                    else if (needsAccount(value) && !signedIn) badge = 'Premium'
-                    return (
-                      <SelectItem
-                        key={value}
-                        value={value}
-                        aside={
-                          badge && (
-                            <span
-                              className={cn(
-                                'rounded-full px-2 py-0.5 text-[10px] font-semibold uppercase tracking-wide',
-                                badge === 'Soon' ? 'bg-amber-100 text-amber-800' : 'bg-violet-100 text-violet-700',
-                              )}
-                            >
-                              {badge}
-                            </span>
-                          )
-                        }
-                      >
-                        <span className="inline-flex items-center gap-2">
-                          <Icon className="size-4 text-slate-500" aria-hidden="true" />
-                          {label}
-                        </span>
-                      </SelectItem>
-                    )
-                  })}
-                </SelectContent>
-              </Select>
-              {templateTitle && <p className="text-xs text-slate-500">Template: {templateTitle}</p>}
+              <TypeSelect id={`${id}-type`} value={qrType} onChoose={(type) => selectType(type)} signedIn={signedIn} />
+              {preselection?.title && <p className="text-xs text-slate-500">Template: {preselection.title}</p>}
             </div>
             <TypeFields
               key={qrType}
@@ -519,9 +254,9 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
 
           {showSubmit && (
             <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
-              <Button type="submit" size="lg" disabled={busy} className="sm:min-w-52">
-                {busy && <Loader2 className="animate-spin" aria-hidden="true" />}
-                {submitLabel}
+              <Button type="submit" size="lg" disabled={actions.busy} className="sm:min-w-52">
+                {actions.busy && <Loader2 className="animate-spin" aria-hidden="true" />}
+                {actions.busy ? 'Generating...' : 'Generate QR Code'}
               </Button>
               {!signedIn && (
                 <p className="text-sm text-slate-600">
@@ -545,8 +280,8 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
           error={outcome ? undefined : preview.error}
           width={pixels + frameExtra}
           hint={qrType === 'url' ? 'Type a web address to see your code.' : 'Fill in the required fields to see your code.'}
-          onDownload={outcome ? (format) => void download(format) : undefined}
-          downloading={downloading}
+          onDownload={outcome ? (format) => void actions.download(format) : undefined}
+          downloading={actions.downloading}
         >
           {!outcome && (
             <p className="mt-4 text-center text-xs text-slate-500">

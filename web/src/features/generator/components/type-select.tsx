@@ -1,0 +1,91 @@
+import {
+  Bitcoin,
+  Calendar,
+  Contact,
+  CreditCard,
+  FileText,
+  Globe,
+  Image,
+  Mail,
+  MapPin,
+  MessageSquare,
+  Share2,
+  Smartphone,
+  Star,
+  type LucideIcon,
+} from 'lucide-react'
+import { Label } from '@/components/ui/label'
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select'
+import { cn } from '@/lib/utils'
+import { isBlockedType, needsAccount, qrTypes, type QrType } from '../lib/qr-types'
+
+const typeIcons: Record<QrType, LucideIcon> = {
+  url: Globe,
+  contact: Contact,
+  payment: CreditCard,
+  pdf: FileText,
+  social: Share2,
+  images: Image,
+  ratings: Star,
+  email: Mail,
+  location: MapPin,
+  events: Calendar,
+  apps: Smartphone,
+  sms: MessageSquare,
+  bitcoin: Bitcoin,
+}
+
+/** The 13 types by label, in a list of limited height that scrolls; badges mark the types a choice may refuse. */
+export function TypeSelect({
+  id,
+  value,
+  onChoose,
+  signedIn,
+}: {
+  id: string
+  value: QrType
+  onChoose: (type: QrType) => void
+  signedIn: boolean
+}) {
+  return (
+    <div className="grid gap-1.5">
+      <Label htmlFor={id}>QR code type</Label>
+      <Select value={value} onValueChange={(v) => onChoose(v as QrType)}>
+        <SelectTrigger id={id} aria-label="QR code type">
+          <SelectValue />
+        </SelectTrigger>
+        <SelectContent className="max-h-72">
+          {qrTypes.map(({ value: type, label }) => {
+            const Icon = typeIcons[type]
+            let badge: 'Soon' | 'Premium' | undefined
+            if (isBlockedType(type)) badge = 'Soon'
+            else if (needsAccount(type) && !signedIn) badge = 'Premium'
+            return (
+              <SelectItem
+                key={type}
+                value={type}
+                aside={
+                  badge && (
+                    <span
+                      className={cn(
+                        'rounded-full px-2 py-0.5 text-[10px] font-semibold uppercase tracking-wide',
+                        badge === 'Soon' ? 'bg-amber-100 text-amber-800' : 'bg-violet-100 text-violet-700',
+                      )}
+                    >
+                      {badge}
+                    </span>
+                  )
+                }
+              >
+                <span className="inline-flex items-center gap-2">
+                  <Icon className="size-4 text-slate-500" aria-hidden="true" />
+                  {label}
+                </span>
+              </SelectItem>
+            )
+          })}
+        </SelectContent>
+      </Select>
+    </div>
+  )
+}

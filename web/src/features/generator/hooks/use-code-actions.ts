@@ -1,0 +1,239 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useEffect, useRef, useState } from 'react'
+import { ApiError, serverMessage } from '@/lib/api-client'
+import { toast } from '@/lib/use-toast'
+import {
+  anonymousSessionId,
+  downloadGenerated,
+  downloadSaved,
+  generateCode,
+  savedListKeys,
+  saveBlob,
+  saveDynamicCode,
+  saveStaticCode,
+  serverFieldErrors,
+  toFormData,
+  trackGeneration,
+  trialStatusQueryKey,
+  type CodeBody,
+  type DownloadFormat,
+  type SavedCode,
+  type TrialStatus,
+  type UploadAnswer,
+} from '../api/generator-api'
+import { dynamicDestinationField, type QrType } from '../lib/qr-types'
+import { saveFieldValues, typeFieldValues } from '../lib/request'
+import type { TypeValues } from '../lib/schemas'
+import { styleFields, type StyleState } from '../lib/style'
+
+/** How long after a visitor's download the account dialog opens. */
+export const ACCOUNT_PROMPT_DELAY_MS = 1000
+
+/** What the last press of 'Generate QR Code' produced: a visitor's generation or a saved code. */
+export type Outcome =
+  | { kind: 'generated'; svg: string; data: string; body: CodeBody; generationId?: number; type: QrType }
+  | { kind: 'saved'; code: SavedCode; type: QrType }
+
+/** The form as it stands when 'Generate QR Code' is pressed. */
+export interface CodeRequest {
+  qrType: QrType
+  fields: TypeValues
+  style: StyleState
+  /** The style fields plus logoId and the preview size, as the generation endpoints take them. */
+  sentStyle: Record<string, unknown>
+  logoId?: number
+  uploaded: UploadAnswer | null
+  name: string
+  dynamic: boolean
+}
+
+interface Options {
+  signedIn: boolean
+  variant: 'landing' | 'dashboard'
+  onSaved?: (code: SavedCode) => void
+  /** Identifies the form's state: an outcome is retired as soon as the form changes. */
+  formKey: string
+  /** Field messages from a 400 answer, by field name. */
+  onFieldErrors: (errors: Record<string, string>) => void
+  /** Opens the account dialog (a visitor's download is followed by it). */
+  onAccountPrompt: () => void
+}
+
+function limitReached(limit: number | string) {
+  toast({
+    title: 'Dynamic QR Code limit reached',
+    description: `You have reached your limit of ${limit} dynamic QR codes. Please upgrade to create more.`,
+    variant: 'destructive',
+  })
+}
+
+/**
+ * Generation, saving and downloading with the toasts of spec 01 §8:
+ * visitors generate (POST /api/generate-qrcode), signed-in users save a
+ * static or a dynamic code; the result can then be downloaded.
+ */
+export function useCodeActions({ signedIn, variant, onSaved, formKey, onFieldErrors, onAccountPrompt }: Options) {
+  const queryClient = useQueryClient()
+  const [busy, setBusy] = useState(false)
+  const [downloading, setDownloading] = useState<DownloadFormat | null>(null)
+  const [outcome, setOutcome] = useState<Outcome | null>(null)
+  const [outcomeKey, setOutcomeKey] = useState(formKey)
+  if (outcome && outcomeKey !== formKey) {
+    setOutcome(null)
+    setOutcomeKey(formKey)
+  }
+  const settle = (next: Outcome) => {
+    setOutcome(next)
+    setOutcomeKey(formKey)
+  }
+
+  const promptTimer = useRef<ReturnType<typeof setTimeout>>(undefined)
+  useEffect(() => () => clearTimeout(promptTimer.current), [])
+
+  const trial = useQuery<TrialStatus>({ queryKey: trialStatusQueryKey, enabled: signedIn, refetchInterval: 5 * 60_000 })
+
+  const fieldErrors = (error: unknown) => {
+    const errors = serverFieldErrors(error)
+    if (errors) onFieldErrors(errors)
+  }
+
+  const generate = async (req: CodeRequest) => {
+    const body: CodeBody = {
+      qrType: req.qrType,
+      ...typeFieldValues(req.fields),
+      ...req.sentStyle,
+      temporary: false,
+      sessionId: anonymousSessionId(),
+    }
+    try {
+      const answer = await generateCode(body)
+      settle({ kind: 'generated', svg: answer.qrCode, data: answer.data, body, generationId: answer.id, type: req.qrType })
+      toast({ title: 'QR Code generated', description: 'Sign in to save your QR codes and track their scans.' })
+    } catch (error) {
+      fieldErrors(error)
+      toast({ title: 'Error', description: 'There was a problem generating your QR code.', variant: 'destructive' })
+    }
+  }
+
+  const afterSave = async (req: CodeRequest, code: SavedCode) => {
+    settle({ kind: 'saved', code, type: req.qrType })
+    // The client made this generation itself, so it reports it (spec 01 §7).
+    trackGeneration({
+      qrCodeId: code.qrMode === 'static' ? code.id : undefined,
+      qrData: code.data ?? req.fields,
+      qrType: req.qrType,
+      foregroundColor: req.style.fgColor,
+      backgroundColor: req.style.bgColor,
+      hasLogo: req.logoId !== undefined,
+      sessionId: anonymousSessionId(),
+    }).catch((error: unknown) => console.error('track-generation', error))
+    await Promise.all(savedListKeys.map((queryKey) => queryClient.invalidateQueries({ queryKey })))
+    onSaved?.(code)
+  }
+
+  const saveStatic = async (req: CodeRequest) => {
+    const form = toFormData({
+      name: req.name.trim(),
+      qrType: req.qrType,
+      ...saveFieldValues(req.qrType, req.fields),
+      ...styleFields(req.style),
+      qrMode: 'static',
+      logoId: req.logoId,
+    })
+    let code: SavedCode
+    try {
+      code = await saveStaticCode(form)
+    } catch (error) {
+      fieldErrors(error)
+      toast({ title: 'Error', description: 'There was a problem saving your QR code.', variant: 'destructive' })
+      return
+    }
+    toast({ title: 'QR Code saved', description: `"${code.name}" is in My QR Codes.` })
+    await afterSave(req, code)
+  }
+
+  const saveDynamic = async (req: CodeRequest) => {
+    if (trial.data?.canCreateDynamicQR === false) {
+      limitReached(trial.data.dynamicQRLimit)
+      return
+    }
+    const source = dynamicDestinationField[req.qrType]
+    const destination =
+      source === 'upload'
+        ? (req.uploaded?.pdfUrl ?? req.uploaded?.imageUrl ?? '')
+        : String(req.fields[source ?? 'url'] ?? '').trim()
+    const form = toFormData({
+      destination,
+      qrType: req.qrType,
+      qrData: JSON.stringify(typeFieldValues(req.fields)),
+      name: req.name.trim(),
+      ...styleFields(req.style),
+      qrStyle: 'squares',
+      errorCorrectionLevel: 'M',
+      logoId: req.logoId,
+    })
+    let code: SavedCode
+    try {
+      code = await saveDynamicCode(form)
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 403) {
+        const message = serverMessage(error)
+        if (message?.startsWith('You have reached your limit')) {
+          toast({ title: 'Dynamic QR Code limit reached', description: message, variant: 'destructive' })
+        } else limitReached(trial.data?.dynamicQRLimit ?? 12)
+        return
+      }
+      fieldErrors(error)
+      const status = error instanceof ApiError ? error.status : 'network error'
+      toast({ title: 'Error', description: `Failed to create dynamic QR code: ${status}`, variant: 'destructive' })
+      return
+    }
+    toast({
+      title: variant === 'dashboard' ? 'Dynamic QR Code saved' : 'Dynamic QR Code generated',
+      description: code.shortUrl ? `It points to ${destination} through ${code.shortUrl}.` : undefined,
+    })
+    await queryClient.invalidateQueries({ queryKey: trialStatusQueryKey })
+    await afterSave(req, code)
+  }
+
+  /** 'Generate QR Code' with valid fields. */
+  const run = async (req: CodeRequest) => {
+    setBusy(true)
+    try {
+      if (!signedIn) await generate(req)
+      else if (req.dynamic) await saveDynamic(req)
+      else await saveStatic(req)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const download = async (format: DownloadFormat) => {
+    if (!outcome) return
+    setDownloading(format)
+    try {
+      const blob =
+        outcome.kind === 'generated'
+          ? await downloadGenerated(outcome.body, format, outcome.generationId)
+          : await downloadSaved(outcome.code, format)
+      saveBlob(blob, `${outcome.type}.${format}`)
+      toast({ title: 'QR Code Downloaded' })
+      if (!signedIn) {
+        clearTimeout(promptTimer.current)
+        promptTimer.current = setTimeout(onAccountPrompt, ACCOUNT_PROMPT_DELAY_MS)
+      }
+    } catch {
+      toast({
+        title: 'Download Failed',
+        description: signedIn
+          ? 'There was a problem saving your QR code image.'
+          : 'There was a problem downloading your QR code image.',
+        variant: 'destructive',
+      })
+    } finally {
+      setDownloading(null)
+    }
+  }
+
+  return { busy, downloading, outcome, run, download, clearOutcome: () => setOutcome(null) }
+}
