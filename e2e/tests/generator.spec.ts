@@ -178,3 +178,66 @@ test('a signed-in user styles a code, saves it, finds it in the API and download
   expect(decode(file)).toBe(url)
   await expect(page.getByText('QR Code Downloaded', { exact: true })).toBeVisible()
 })
+
+test('a visitor makes Email and Contact codes whose PNGs scan to what the server encoded', async ({ page }, testInfo) => {
+  await page.goto('/')
+  const generator = page.locator('#qr-generator')
+
+  await chooseType(generator, page, 'Email')
+  await generator.getByLabel('Email address').fill('hello@example.com')
+  await generator.getByLabel('Subject').fill('Table for two')
+  await generator.getByRole('button', { name: 'Generate QR Code' }).click()
+  await expect(page.getByText('QR Code generated', { exact: true })).toBeVisible()
+  await expect(generator.getByText('mailto:hello@example.com?subject=Table%20for%20two', { exact: true })).toBeVisible()
+  let downloading = page.waitForEvent('download')
+  await generator.getByRole('button', { name: 'Download PNG' }).click()
+  let download = await downloading
+  expect(download.suggestedFilename()).toBe('email.png')
+  expect(decode(await saveDownload(download, testInfo.outputPath('email.png')))).toBe(
+    'mailto:hello@example.com?subject=Table%20for%20two',
+  )
+  await page.getByRole('dialog').getByRole('button', { name: 'Maybe later' }).click()
+
+  await chooseType(generator, page, 'Contact')
+  await generator.getByLabel('First name').fill('Ada')
+  await generator.getByLabel('Last name').fill('Lovelace')
+  await generator.getByLabel('Phone number').fill('+44 20 7946 0000')
+  await generator.getByRole('button', { name: 'Generate QR Code' }).click()
+  await expect(page.getByText('QR Code generated', { exact: true })).toBeVisible()
+  downloading = page.waitForEvent('download')
+  await generator.getByRole('button', { name: 'Download PNG' }).click()
+  download = await downloading
+  expect(download.suggestedFilename()).toBe('contact.png')
+  const vcard = decode(await saveDownload(download, testInfo.outputPath('contact.png')))
+  expect(vcard).toContain('BEGIN:VCARD')
+  expect(vcard).toContain('VERSION:3.0')
+  expect(vcard).toContain('Lovelace')
+  expect(vcard).toContain('+44 20 7946 0000')
+})
+
+test('a signed-in user uploads a PDF and saves a PDF code that scans to its page', async ({ page }, testInfo) => {
+  const email = uniqueEmail()
+  const registered = await page.request.post('/api/register', {
+    data: { username: email, firstName: '', lastName: '', email, password: 'e2e-secret-1', confirmPassword: 'e2e-secret-1' },
+  })
+  expect(registered.ok()).toBeTruthy()
+  await page.goto('/dashboard?create=true')
+  const generator = page.locator('form', { has: page.getByRole('heading', { name: 'Generate Your QR Code' }) })
+  await chooseType(generator, page, 'PDF')
+  await generator.getByLabel('Title').fill('Spring menu')
+  const pdf = '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n'
+  await generator.getByLabel('PDF file').setInputFiles({ name: 'menu.pdf', mimeType: 'application/pdf', buffer: Buffer.from(pdf) })
+  await expect(generator.getByText('menu.pdf', { exact: true })).toBeVisible()
+  await generator.getByRole('button', { name: 'Generate QR Code' }).click()
+  await expect(page.getByText('QR Code saved', { exact: true })).toBeVisible()
+
+  const downloading = page.waitForEvent('download')
+  await page.getByRole('button', { name: 'Download PNG' }).click()
+  const download = await downloading
+  expect(download.suggestedFilename()).toBe('pdf.png')
+  const target = decode(await saveDownload(download, testInfo.outputPath('pdf.png')))
+  expect(target).toMatch(/\/pdf\/\d+$/)
+  const landing = await page.request.get(new URL(target).pathname)
+  expect(landing.ok()).toBeTruthy()
+  expect(await landing.text()).toContain('Spring menu')
+})
