@@ -241,3 +241,27 @@ test('a signed-in user uploads a PDF and saves a PDF code that scans to its page
   expect(landing.ok()).toBeTruthy()
   expect(await landing.text()).toContain('Spring menu')
 })
+
+test('Scan tracking makes a dynamic code whose PNG scans to its short link, which redirects', async ({ page }, testInfo) => {
+  const email = uniqueEmail()
+  const registered = await page.request.post('/api/register', {
+    data: { username: email, firstName: '', lastName: '', email, password: 'e2e-secret-1', confirmPassword: 'e2e-secret-1' },
+  })
+  expect(registered.ok()).toBeTruthy()
+  await page.goto('/dashboard?create=true')
+  const generator = page.locator('form', { has: page.getByRole('heading', { name: 'Generate Your QR Code' }) })
+  const url = `https://example.com/dynamic/${Date.now()}`
+  await generator.getByLabel('Website URL').fill(url)
+  await generator.getByRole('switch', { name: 'Scan tracking' }).click()
+  await expect(generator.getByRole('radio', { name: 'Dynamic' })).toHaveAttribute('aria-checked', 'true')
+  await generator.getByRole('button', { name: 'Generate QR Code' }).click()
+  await expect(page.getByText('Dynamic QR Code saved', { exact: true })).toBeVisible()
+
+  const downloading = page.waitForEvent('download')
+  await page.getByRole('button', { name: 'Download PNG' }).click()
+  const short = decode(await saveDownload(await downloading, testInfo.outputPath('dynamic.png')))
+  expect(short).toMatch(/\/d\/[A-Za-z0-9]+$/)
+  const redirect = await page.request.get(new URL(short).pathname, { maxRedirects: 0 })
+  expect(redirect.status()).toBe(302)
+  expect(redirect.headers().location).toBe(url)
+})
