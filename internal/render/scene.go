@@ -350,6 +350,9 @@ func pointsField(v float64) (float64, error) {
 	return v, nil
 }
 
+// textRoom is the share of the frame's width the text may take.
+const textRoom = 0.9
+
 // layoutFrame grows the image to the frame box (the code plus 20% wide and
 // 30% high, as 320 px → 384×416) and adds the frame, its white inner
 // padding and the text centred in the bottom band.
@@ -393,8 +396,8 @@ func (sc *Scene) layoutFrame(f Frame, small *arena) error {
 	// shrunk to fit the width, measured in Helvetica-Bold.
 	bandTop, bandBottom := n+pad, sc.y+sc.h
 	size := (bandBottom - bandTop) * 0.5
-	if w := helveticaBoldWidth(t) * size; w > sc.w*0.9 {
-		size *= sc.w * 0.9 / w
+	if w := helveticaBoldWidth(t) * size; w > sc.w*textRoom {
+		size *= sc.w * textRoom / w
 	}
 	base := (bandTop+bandBottom)/2 + size*capHeight/2
 	sc.text = &text{s: t, x: sc.x + sc.w/2, y: base, size: size, color: tc}

@@ -61,3 +61,21 @@ func TestRequiredLevel(t *testing.T) {
 		}
 	}
 }
+
+func TestEncodeRaisesLevelAndVersionForTheStyle(t *testing.T) {
+	m, err := Encode([]byte("hi"), qr.L, Style{})
+	if err != nil || m.Version != 1 || m.Level != qr.L {
+		t.Fatalf("plain: %v, %+v", err, m)
+	}
+	m, err = Encode([]byte("hi"), qr.L, Style{Eyes: ShapeCircle})
+	if err != nil || m.Version != 2 || m.Level != qr.L {
+		t.Fatalf("rounded eyes: %v, version %d, level %v; want version 2 at L", err, m.Version, m.Level)
+	}
+	m, err = Encode([]byte("hi"), qr.M, Style{Logo: []byte{1}})
+	if err != nil || m.Level != qr.H {
+		t.Fatalf("logo: %v, level %v; want H", err, m.Level)
+	}
+	if _, err := Encode(nil, qr.M, Style{}); err != qr.ErrNoInput {
+		t.Errorf("empty input: %v, want qr.ErrNoInput", err)
+	}
+}
