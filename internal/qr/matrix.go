@@ -114,3 +114,36 @@ func (m *Matrix) set(x, y int, dark bool, r Role) {
 	}
 	m.cells[y*m.Size+x] = b
 }
+
+// AppendDarkRuns appends the runs of dark modules in row y to dst as
+// column pairs [start, end) and returns the extended slice: renderers draw
+// runs, and reading them in bulk is much faster than module by module.
+// Rows out of range have no runs.
+func (m *Matrix) AppendDarkRuns(dst []int, y int) []int {
+	if y < 0 || y >= m.Size {
+		return dst
+	}
+	row := m.cells[y*m.Size : (y+1)*m.Size]
+	for x := 0; x < len(row); x++ {
+		if row[x]&1 == 0 {
+			continue
+		}
+		x0 := x
+		for x < len(row) && row[x]&1 != 0 {
+			x++
+		}
+		dst = append(dst, x0, x)
+	}
+	return dst
+}
+
+// AlignmentCenters returns the row and column coordinates of version v's
+// alignment pattern centres; a pattern sits at every pair of them except
+// the three that would overlap the finders. Version 1, and versions out of
+// range, have none. An odd count puts a pattern at the symbol's centre.
+func AlignmentCenters(v int) []int {
+	if v < 1 || v > 40 {
+		return nil
+	}
+	return alignmentCenters(v)
+}
