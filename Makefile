@@ -56,12 +56,18 @@ web-build: web/node_modules/.package-lock.json
 	cd web && npm run --silent build
 
 # npm writes node_modules/.package-lock.json on every install: a stamp that
-# reinstalls only when package-lock.json changes.
+# reinstalls only when package-lock.json changes. `npm install` rather than
+# `npm ci`: the registry mirror here lacks some other platforms' optional
+# builds (e.g. Tailwind's oxide for Android), which `npm ci` insists on
+# finding in the lock file; with an up-to-date lock `npm install` installs
+# exactly what it pins and leaves it unchanged.
 web/node_modules/.package-lock.json: web/package-lock.json
-	cd web && npm ci --no-audit --no-fund
+	cd web && npm install --no-audit --no-fund
+	@touch $@
 
 e2e/node_modules/.package-lock.json: e2e/package-lock.json
-	cd e2e && npm ci --no-audit --no-fund
+	cd e2e && npm install --no-audit --no-fund
+	@touch $@
 
 clean:
 	rm -rf bin web/dist
