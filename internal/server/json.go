@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"mime"
 	"net/http"
 	"reflect"
+	"strings"
 )
 
 // maxJSONBody limits JSON request bodies; upload routes set their own limit.
@@ -38,16 +40,9 @@ func decodeJSON(w http.ResponseWriter, r *http.Request, dst any) bool {
 			return false
 		}
 	}
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxJSONBody))
-	err := dec.Decode(dst)
+	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxJSONBody))
 	if err == nil {
-		// Anything but whitespace after the value is an error.
-		if _, terr := dec.Token(); terr != io.EOF {
-			err = errTrailingData
-			if errors.As(terr, new(*http.MaxBytesError)) {
-				err = terr
-			}
-		}
+		err = decodeValue(b, dst)
 	}
 	if err == nil {
 		return true
@@ -62,6 +57,8 @@ func decodeJSON(w http.ResponseWriter, r *http.Request, dst any) bool {
 		writeError(w, http.StatusBadRequest, "Request body is empty")
 	case errors.Is(err, errTrailingData):
 		writeError(w, http.StatusBadRequest, "Request body must hold a single JSON value")
+	case errors.Is(err, errNUL):
+		writeError(w, http.StatusBadRequest, msgNUL)
 	case errors.As(err, &typeErr) && typeErr.Field != "":
 		want := jsonKind(typeErr.Type)
 		writeJSON(w, http.StatusBadRequest, apiError{
@@ -76,7 +73,46 @@ func decodeJSON(w http.ResponseWriter, r *http.Request, dst any) bool {
 	return false
 }
 
-var errTrailingData = errors.New("trailing data after the JSON value")
+var (
+	errTrailingData = errors.New("trailing data after the JSON value")
+	errNUL          = errors.New("a JSON string holds a NUL character")
+)
+
+// msgNUL refuses text holding NUL characters, which PostgreSQL cannot store.
+const msgNUL = "Text must not contain NUL characters"
+
+// decodeValue decodes b, one JSON value, into dst. No string of it, keys
+// included, may hold a NUL: it would fail in PostgreSQL (a 500) and means
+// nothing in any field.
+func decodeValue(b []byte, dst any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if err := dec.Decode(dst); err != nil {
+		return err
+	}
+	// Anything but whitespace after the value is an error.
+	if _, err := dec.Token(); err != io.EOF {
+		return errTrailingData
+	}
+	// JSON spells a NUL only as \u0000, so most bodies skip the scan.
+	if bytes.Contains(b, []byte(`\u0000`)) && holdsNUL(b) {
+		return errNUL
+	}
+	return nil
+}
+
+// holdsNUL reports whether a string of the JSON value b holds a NUL.
+func holdsNUL(b []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		if s, ok := tok.(string); ok && strings.IndexByte(s, 0) >= 0 {
+			return true
+		}
+	}
+}
 
 // jsonKind names the JSON type a Go type decodes from, for error messages.
 func jsonKind(t reflect.Type) string {

@@ -101,6 +101,10 @@ func readMultipart(w http.ResponseWriter, r *http.Request, fileField string, fil
 				writeJSON(w, http.StatusBadRequest, apiError{Message: name + " must be UTF-8 text", Errors: map[string]string{name: "Must be UTF-8 text"}})
 				return nil
 			}
+			if bytes.IndexByte(b, 0) >= 0 {
+				writeJSON(w, http.StatusBadRequest, apiError{Message: msgNUL, Errors: map[string]string{name: msgNUL}})
+				return nil
+			}
 			if _, dup := form.values[name]; !dup {
 				form.values[name] = string(b)
 			}
