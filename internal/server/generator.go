@@ -115,6 +115,9 @@ func (s *server) generateQRCode(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u := auth.UserFrom(r.Context())
+	if !in.Temporary && !s.admitAnonWrite(w, r, u) {
+		return
+	}
 	p, ok := s.prepareCode(w, r, u, req)
 	if !ok {
 		return
@@ -187,6 +190,9 @@ func (s *server) downloadQRCode(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u := auth.UserFrom(r.Context())
+	if !s.admitAnonWrite(w, r, u) {
+		return
+	}
 	var gen *store.Generation
 	if in.GenerationID != nil {
 		g, err := s.store.Generation(r.Context(), *in.GenerationID)
@@ -303,6 +309,9 @@ func (s *server) trackGeneration(w http.ResponseWriter, r *http.Request) {
 		*colors[i] = c
 	}
 	u := auth.UserFrom(r.Context())
+	if !s.admitAnonWrite(w, r, u) {
+		return
+	}
 	if in.QRCodeID != nil {
 		if u == nil {
 			writeError(w, http.StatusNotFound, "QR code not found")

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"net/http"
 	"testing"
+	"time"
 
+	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/store/storetest"
 )
@@ -50,5 +52,48 @@ func TestNULCharactersRefused(t *testing.T) {
 		}
 		// A backslash before u0000 is not a NUL.
 		expect(t, e.do(c, "PATCH", "/api/dynamic-qrcodes/"+idOf(code), `{"name":"a\\u0000b"}`), http.StatusOK, "")
+	})
+}
+
+// Visitors' requests that store records are limited per address; previews
+// and signed-in users are not.
+func TestAnonymousWritesLimited(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st, withConfig(func(c *config.Config) { c.TrustProxy = true }))
+		from := func(c *http.Client, addr, path, body string) *response {
+			return e.do(c, "POST", path, body, "X-Forwarded-For", addr)
+		}
+		const gen = `{"qrType":"url","url":"https://example.com/"}`
+		v := e.browser()
+		for i := 1; i <= anonWritesPerHour; i++ {
+			m := expect(t, from(v, "203.0.113.5", "/api/generate-qrcode", gen), http.StatusOK, "")
+			if m["id"] != float64(i) {
+				t.Fatalf("generation %d got id %v", i, m["id"])
+			}
+		}
+		const msg = "Too many QR codes from this address. Please try again later or sign in."
+		r := from(v, "203.0.113.5", "/api/generate-qrcode", gen)
+		expect(t, r, http.StatusTooManyRequests, msg)
+		if r.Header.Get("Retry-After") != "3600" {
+			t.Errorf("Retry-After %q, want 3600", r.Header.Get("Retry-After"))
+		}
+		expect(t, from(v, "203.0.113.5", "/api/download-qrcode", gen), http.StatusTooManyRequests, msg)
+		expect(t, from(v, "203.0.113.5", "/api/track-generation", `{"qrType":"url"}`), http.StatusTooManyRequests, msg)
+		expect(t, from(v, "203.0.113.5", "/api/generate-qrcode", `{"qrType":"payment","productName":"Tea","productPrice":"2.50"}`), http.StatusTooManyRequests, msg)
+		// Previews store nothing and go on.
+		expect(t, from(v, "203.0.113.5", "/api/generate-qrcode", `{"qrType":"url","url":"https://example.com/","temporary":true}`), http.StatusOK, "")
+		// A signed-in user at the same address is not limited.
+		c := e.browser()
+		expect(t, from(c, "203.0.113.6", "/api/register", registerBody("lim@example.com", "secret1")), http.StatusCreated, "")
+		expect(t, from(c, "203.0.113.5", "/api/generate-qrcode", gen), http.StatusOK, "")
+		// Another address is not limited, and the refusals stored nothing.
+		if m := expect(t, from(v, "203.0.113.7", "/api/generate-qrcode", gen), http.StatusOK, ""); m["id"] != float64(anonWritesPerHour+2) {
+			t.Errorf("id %v after the refusals, want %d", m["id"], anonWritesPerHour+2)
+		}
+		if _, err := st.PaymentProduct(context.Background(), 1); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("a refused payment code created a product (err %v)", err)
+		}
+		e.clock.Advance(time.Hour)
+		expect(t, from(v, "203.0.113.5", "/api/generate-qrcode", gen), http.StatusOK, "")
 	})
 }

@@ -7,11 +7,35 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/squarely/squarely/internal/store"
 )
 
 // maxLimiterKeys bounds a limiter's memory when many addresses show up
 // within one window.
 const maxLimiterKeys = 100_000
+
+// anonWritesPerHour bounds, per client address, the visitors' requests
+// that store something: saved generations, downloads and payment products
+// (live previews store nothing and are not counted). Far above what a
+// person clicks, far below filling the database.
+const anonWritesPerHour = 100
+
+// admitAnonWrite counts a visitor's request that stores records and
+// reports whether it may go on; otherwise it has answered 429. Signed-in
+// users are not limited here.
+func (s *server) admitAnonWrite(w http.ResponseWriter, r *http.Request, u *store.User) bool {
+	if u != nil {
+		return true
+	}
+	key := clientKey(r)
+	if wait := s.anonWrites.wait(key); wait > 0 {
+		tooMany(w, wait, "Too many QR codes from this address. Please try again later or sign in.")
+		return false
+	}
+	s.anonWrites.add(key)
+	return true
+}
 
 // limiter counts events per client address over a sliding window. It lives
 // in memory, per instance: behind a load balancer each instance counts on

@@ -45,6 +45,9 @@ type server struct {
 	web    fs.FS
 	logins *limiter // failed logins per client address
 	signup *limiter // registrations per client address
+	// anonWrites counts visitors' requests that store records
+	// (generations, downloads, payment products) per client address.
+	anonWrites *limiter
 
 	redirects *scans.Cache    // short code → destination, for /d/{shortCode}
 	recorder  *scans.Recorder // scans, saved off the request path
@@ -80,5 +83,6 @@ func New(d Deps) http.Handler {
 	}
 	s.logins = newLimiter(d.Config.LoginRateLimit, time.Minute, s.now)
 	s.signup = newLimiter(d.Config.RegisterRateLimit, time.Hour, s.now)
+	s.anonWrites = newLimiter(anonWritesPerHour, time.Hour, s.now)
 	return s.routes()
 }
