@@ -97,3 +97,21 @@ func TestAnonymousWritesLimited(t *testing.T) {
 		expect(t, from(v, "203.0.113.5", "/api/generate-qrcode", gen), http.StatusOK, "")
 	})
 }
+
+// Wrong set-password tokens count as failed logins, so guessing (each try
+// costs a bcrypt hash) stops at the login limit.
+func TestSetPasswordAttemptsLimited(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st, withConfig(func(c *config.Config) { c.LoginRateLimit = 3 }))
+		for range 3 {
+			expect(t, e.do(e.browser(), "POST", "/api/set-password", `{"token":"guess","password":"secret1"}`), http.StatusBadRequest, msgPasswordLinkBad)
+		}
+		r := e.do(e.browser(), "POST", "/api/set-password", `{"token":"guess","password":"secret1"}`)
+		expect(t, r, http.StatusTooManyRequests, "Too many failed attempts. Please try again in a minute.")
+		if r.Header.Get("Retry-After") != "60" {
+			t.Errorf("Retry-After %q, want 60", r.Header.Get("Retry-After"))
+		}
+		e.clock.Advance(time.Minute)
+		expect(t, e.do(e.browser(), "POST", "/api/set-password", `{"token":"guess","password":"secret1"}`), http.StatusBadRequest, msgPasswordLinkBad)
+	})
+}

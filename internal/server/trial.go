@@ -193,6 +193,12 @@ func (s *server) setPassword(w http.ResponseWriter, r *http.Request) {
 	if v.failed(w) {
 		return
 	}
+	// Bad links count as failed logins: each attempt costs a bcrypt hash.
+	key := clientKey(r)
+	if wait := s.logins.wait(key); wait > 0 {
+		tooMany(w, wait, "Too many failed attempts. Please try again in a minute.")
+		return
+	}
 	hash, err := s.auth.HashPassword(in.Password)
 	if err != nil {
 		s.internalError(w, "hashing a password", err)
@@ -200,6 +206,7 @@ func (s *server) setPassword(w http.ResponseWriter, r *http.Request) {
 	}
 	u, err := s.store.UsePasswordToken(r.Context(), tokenHash(strings.TrimSpace(in.Token)), s.now(), hash)
 	if errors.Is(err, store.ErrNotFound) {
+		s.logins.add(key)
 		fieldError(w, "token", msgPasswordLinkBad)
 		return
 	}
