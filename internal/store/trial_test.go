@@ -67,3 +67,42 @@ func TestPasswordToken(t *testing.T) {
 		}
 	})
 }
+
+// Concurrent uses of one token, and concurrent activations of one trial:
+// exactly one succeeds (PostgreSQL runs them at read committed).
+func TestTokenAndTrialRaces(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		u := createUser(t, s, "race@example.com")
+		now := time.Date(2026, 7, 1, 9, 0, 0, 0, time.UTC)
+		if err := s.CreatePasswordToken(ctx, u.ID, "hash-race", now.Add(time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		race := func(what string, try func(i int) error, lost error) {
+			const n = 8
+			errs := make(chan error, n)
+			for i := range n {
+				go func() { errs <- try(i) }()
+			}
+			won := 0
+			for range n {
+				switch err := <-errs; {
+				case err == nil:
+					won++
+				case !errors.Is(err, lost):
+					t.Errorf("%s: %v", what, err)
+				}
+			}
+			if won != 1 {
+				t.Errorf("%s: %d of %d concurrent calls succeeded, want 1", what, won, n)
+			}
+		}
+		race("UsePasswordToken", func(i int) error {
+			_, err := s.UsePasswordToken(ctx, "hash-race", now, "pw")
+			return err
+		}, store.ErrNotFound)
+		race("ActivateTrial", func(i int) error {
+			return s.ActivateTrial(ctx, u.ID, now.Add(time.Duration(i)*time.Minute), now.Add(72*time.Hour))
+		}, store.ErrConflict)
+	})
+}
