@@ -139,11 +139,13 @@ func formError(w http.ResponseWriter, err error, tooBig string) {
 }
 
 // safeFileName keeps the last path element of a client's file name,
-// without control or quoting characters, at most maxFileName characters.
+// without control, invisible formatting (such as bidi overrides, which
+// disguise an extension) or quoting characters, at most maxFileName
+// characters.
 func safeFileName(name string) string {
 	name = path.Base(strings.ReplaceAll(name, `\`, "/"))
 	name = strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) || strings.ContainsRune(`"/\<>:|?*;`, r) {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || strings.ContainsRune(`"/\<>:|?*;`, r) {
 			return -1
 		}
 		return r

@@ -234,6 +234,8 @@ func TestSafeFileName(t *testing.T) {
 		"<script>.png":           "script.png",
 		strings.Repeat("é", 300): strings.Repeat("é", 200),
 		"  spaced name.gif  ":    "spaced name.gif",
+		"invoice\u202Efdp.exe":   "invoicefdp.exe", // a right-to-left override would show it as invoiceexe.pdf
+		"a\u2066b\u200Bc.png":    "abc.png",
 	} {
 		if got := safeFileName(in); got != want {
 			t.Errorf("safeFileName(%q) = %q, want %q", in, got, want)
