@@ -3,8 +3,6 @@ package render
 import (
 	"bytes"
 	"io"
-	"math"
-	"os"
 	"testing"
 
 	qrcode "github.com/skip2/go-qrcode"
@@ -121,51 +119,5 @@ func BenchmarkSkip2PNG(b *testing.B) {
 		if _, err := q.PNG(960); err != nil {
 			b.Fatal(err)
 		}
-	}
-}
-
-// TestBenchRatios prints our speed and size against the targets. It runs
-// only with BENCH_RATIOS=1 (it takes half a minute and its numbers depend
-// on the machine); see BENCHMARKS.md.
-func TestBenchRatios(t *testing.T) {
-	if os.Getenv("BENCH_RATIOS") != "1" {
-		t.Skip("set BENCH_RATIOS=1 to measure")
-	}
-	// The best of three rounds: the machine is shared, and other work
-	// only ever adds time.
-	ns := func(f func(*testing.B)) float64 {
-		best := math.Inf(1)
-		for range 3 {
-			r := testing.Benchmark(f)
-			best = min(best, float64(r.T.Nanoseconds())/float64(r.N))
-		}
-		return best
-	}
-	enc, svg := ns(BenchmarkEncode), ns(BenchmarkSVG)
-	png, rsc := ns(BenchmarkPNG), ns(BenchmarkRscPNG)
-	png960, skip2 := ns(BenchmarkPNG960), ns(BenchmarkSkip2PNG)
-	t.Logf("Encode %.1f µs; Layout+SVG %.1f µs = %.2f× encode (target ≤ 0.5)", enc/1e3, svg/1e3, svg/enc)
-	t.Logf("PNG at rsc size %.1f µs; rsc.io/qr PNG %.1f µs = %.2f× rsc (target ≤ 3)", png/1e3, rsc/1e3, png/rsc)
-	t.Logf("PNG 960 px %.1f µs; skip2 PNG(960) %.1f µs = %.2f×", png960/1e3, skip2/1e3, png960/skip2)
-
-	m := benchMatrix(t)
-	for _, px := range []int{256, 960} {
-		sc, err := Layout(m, Style{Pixels: px})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var ours bytes.Buffer
-		if err := sc.WritePNG(&ours); err != nil {
-			t.Fatal(err)
-		}
-		q, err := qrcode.New(benchURL, qrcode.Medium)
-		if err != nil {
-			t.Fatal(err)
-		}
-		theirs, err := q.PNG(px)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("PNG %d px: ours %d bytes, skip2 %d bytes = %.2f× (target ≤ 1.5)", px, ours.Len(), len(theirs), float64(ours.Len())/float64(len(theirs)))
 	}
 }

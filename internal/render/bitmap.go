@@ -61,13 +61,12 @@ func (sc *Scene) writeBitmapPNG(w io.Writer, px int) error {
 		}
 	}
 	write(light, edge[QuietZone])
+	var buf [64]int
 	for my := range m.Size {
 		clear(row[1:])
-		for mx := range m.Size {
-			if !m.Dark(mx, my) {
-				continue
-			}
-			for x := edge[mx+QuietZone]; x < edge[mx+QuietZone+1]; x++ {
+		runs := m.AppendDarkRuns(buf[:0], my)
+		for i := 0; i < len(runs); i += 2 {
+			for x := edge[runs[i]+QuietZone]; x < edge[runs[i+1]+QuietZone]; x++ {
 				row[1+x>>3] |= 0x80 >> (x & 7)
 			}
 		}

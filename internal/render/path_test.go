@@ -166,7 +166,7 @@ func TestDotsCoverExactlyTheDarkModules(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		polys := flatten(&sc.paths[1])
+		polys := flatten(&sc.shapes()[1])
 		count := 0
 		for y := range m.Size {
 			for x := range m.Size {

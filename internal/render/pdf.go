@@ -24,8 +24,9 @@ func (sc *Scene) WritePDF(w io.Writer) error {
 	content = appendNums(content, s, 0, 0, -s, -sc.x*s, ph+sc.y*s)
 	content = append(content, " cm\n"...)
 	gradient := false
-	for i := range sc.paths {
-		p := &sc.paths[i]
+	paths := sc.shapes()
+	for i := range paths {
+		p := &paths[i]
 		if len(p.cmds) == 0 {
 			continue
 		}

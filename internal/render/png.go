@@ -64,8 +64,9 @@ func (sc *Scene) rasterise(s float64, pw, ph int) (image.Image, error) {
 
 	var mask *image.Alpha
 	var z vector.Rasterizer
-	for i := range sc.paths {
-		p := &sc.paths[i]
+	paths := sc.shapes()
+	for i := range paths {
+		p := &paths[i]
 		if len(p.cmds) == 0 {
 			continue
 		}

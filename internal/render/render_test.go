@@ -194,8 +194,8 @@ func TestEyeColorsDefaultToTheForeground(t *testing.T) {
 	for _, f := range fill.FindAllStringSubmatch(svgOf(t, sc), -1) {
 		fills = append(fills, f[1])
 	}
-	// Background, dots, eye rings, eye centres.
-	if want := []string{"#FFFFFF", "#123456", "#123456", "#123456"}; strings.Join(fills, ",") != strings.Join(want, ",") {
+	// Background, then dots and eyes as one path (a plain code's SVG).
+	if want := []string{"#FFFFFF", "#123456"}; strings.Join(fills, ",") != strings.Join(want, ",") {
 		t.Errorf("fills %v, want %v", fills, want)
 	}
 	sc = layout(t, m, Style{Foreground: "#123456", EyeColor: "#AA0000", EyeCenterColor: "#00" + "5500"})
@@ -364,30 +364,37 @@ func TestPDFCrossReferenceOffsets(t *testing.T) {
 	}
 }
 
+// TestLogoPadSizes checks every version: a pad only where no alignment
+// pattern is at the centre, odd, growing with the size, clear of the
+// finders, separators and timing patterns, and hiding no alignment module.
 func TestLogoPadSizes(t *testing.T) {
+	logo := logoFiles(t)[0]
 	for v := 1; v <= 40; v++ {
 		m, err := qr.Encode([]byte("x"), qr.Options{Level: qr.H, Version: v})
 		if err != nil {
 			t.Fatal(err)
 		}
+		_, err = Layout(m, Style{Logo: logo})
+		if centre := v >= 7 && v <= 13 || v >= 21 && v <= 27 || v >= 35; centre != (err != nil) {
+			t.Fatalf("v%d: centre alignment pattern %v, Layout error %v", v, centre, err)
+		}
+		if err != nil {
+			continue
+		}
 		prev := 0
 		for _, size := range []string{LogoSmall, LogoMedium, LogoLarge} {
 			k := padSide(m, size)
 			lo := (m.Size - k) / 2
-			if k%2 != 1 || k < prev || lo < 8 || lo+k > m.Size-8 {
+			if k%2 != 1 || k < prev || k < 3 || lo < 9 || lo+k > m.Size-8 {
 				t.Fatalf("v%d %s: pad %d at %d (previous size %d)", v, size, k, lo, prev)
 			}
 			prev = k
-			hides := false
 			for y := lo; y < lo+k; y++ {
 				for x := lo; x < lo+k; x++ {
-					hides = hides || m.Role(x, y) == qr.RoleAlignment
+					if r := m.Role(x, y); r != qr.RoleData {
+						t.Fatalf("v%d %s: the %d-module pad hides a module of role %d at (%d,%d)", v, size, k, r, x, y)
+					}
 				}
-			}
-			// Larger than the over-alignment size only when clear of them.
-			over := min(int(logoOver[size]*float64(m.Size)), m.Size-16)
-			if hides && k > over {
-				t.Errorf("v%d %s: a %d-module pad hides an alignment pattern", v, size, k)
 			}
 		}
 	}

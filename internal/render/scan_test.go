@@ -80,26 +80,20 @@ type scanCase struct {
 	ppm     float64 // pixels per module for the rasterised outputs
 }
 
-// check renders c in all formats and decodes each. Both decoders must
-// read every output, with one measured exception: a logo over an
-// alignment pattern (versions 7-13, 21-27 and 35-40 have one at the centre,
-// so any logo covers it). zbar then sometimes locks onto the logo instead
-// and misses the code: 2 of 230 renderings in a sweep over versions 2-24
-// and five scales, and one payload in this corpus at every scale. ZXing
-// reads them all. Those zbar misses are returned as notes, not failures.
-func (d decoders) check(dir string, c scanCase) (notes []string, err error) {
+// check renders c in all formats and decodes each: both decoders must
+// read every output.
+func (d decoders) check(dir string, c scanCase) error {
 	m, err := encodeCase(c)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	s := c.style
 	n := float64(m.Size + 2*QuietZone)
 	s.Pixels = int(math.Round(c.ppm * n))
 	sc, err := Layout(m, s)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	zbarExcused := logoHidesAlignment(m, sc)
 	base := filepath.Join(dir, c.name)
 	var errs []error
 	fail := func(format string, err error) {
@@ -108,26 +102,22 @@ func (d decoders) check(dir string, c scanCase) (notes []string, err error) {
 		}
 	}
 	note := func(format string, zbarErr, zxingErr error) {
+		fail(format, zbarErr)
 		fail(format, zxingErr)
-		if zbarErr != nil && zbarExcused {
-			notes = append(notes, fmt.Sprintf("%s %s (v%d, logo over an alignment pattern): %v", c.name, format, m.Version, zbarErr))
-		} else {
-			fail(format, zbarErr)
-		}
 	}
 	var png, svg, pdf bytes.Buffer
 	if err := sc.WritePNG(&png); err != nil {
-		return nil, err
+		return err
 	}
 	if err := sc.WriteSVG(&svg); err != nil {
-		return nil, err
+		return err
 	}
 	if err := sc.WritePDF(&pdf); err != nil {
-		return nil, err
+		return err
 	}
 	for ext, b := range map[string][]byte{".png": png.Bytes(), ".svg": svg.Bytes(), ".pdf": pdf.Bytes()} {
 		if err := os.WriteFile(base+ext, b, 0o600); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	zb, zx := d.decode(base+".png", c.data)
@@ -150,36 +140,26 @@ func (d decoders) check(dir string, c scanCase) (notes []string, err error) {
 		zb, zx := d.decode(base+"-pdf.png", c.data)
 		note("PDF", zb, zx)
 	}
-	return notes, errors.Join(errs...)
-}
-
-// logoHidesAlignment reports whether the logo covers any alignment module.
-func logoHidesAlignment(m *qr.Matrix, sc *Scene) bool {
-	l := sc.logo
-	if l == nil {
-		return false
-	}
-	for y := range m.Size {
-		for x := range m.Size {
-			mx, my := float32(x+QuietZone), float32(y+QuietZone)
-			if m.Role(x, y) == qr.RoleAlignment && mx+1 > l.x && mx < l.x+l.w && my+1 > l.y && my < l.y+l.h {
-				return true
-			}
-		}
-	}
-	return false
+	return errors.Join(errs...)
 }
 
 // encodeCase encodes at the case's level and version, raised as the style
-// requires (H for a logo, version 2 for rounded eyes); a version too small
-// for the data falls back to the smallest that fits.
+// requires (H for a logo, version 2 for rounded eyes, a version that can
+// take a logo); with no such version, or one too small for the data, it
+// takes what Encode picks.
 func encodeCase(c scanCase) (*qr.Matrix, error) {
-	opt := qr.Options{Level: RequiredLevel(c.style, c.level), Version: c.version}
-	if c.version != 0 {
-		opt.Version = max(c.version, MinVersion(c.style))
+	v := c.version
+	if v != 0 {
+		v = max(v, MinVersion(c.style))
+		if len(c.style.Logo) > 0 {
+			v = logoVersion(v)
+		}
 	}
-	m, err := qr.Encode(c.data, opt)
-	if errors.Is(err, qr.ErrTooBig) && c.version != 0 {
+	if v == 0 {
+		return Encode(c.data, c.level, c.style)
+	}
+	m, err := qr.Encode(c.data, qr.Options{Level: RequiredLevel(c.style, c.level), Version: v})
+	if errors.Is(err, qr.ErrTooBig) {
 		return Encode(c.data, c.level, c.style)
 	}
 	return m, err
@@ -194,21 +174,13 @@ func runCases(t *testing.T, cases []scanCase) {
 		dir = keep
 	}
 	work := make(chan scanCase)
-	var (
-		wg    sync.WaitGroup
-		mu    sync.Mutex
-		notes []string
-	)
+	var wg sync.WaitGroup
 	for range 2 {
 		wg.Go(func() {
 			for c := range work {
-				n, err := d.check(dir, c)
-				if err != nil {
+				if err := d.check(dir, c); err != nil {
 					t.Errorf("%s: %v", c.name, err)
 				}
-				mu.Lock()
-				notes = append(notes, n...)
-				mu.Unlock()
 			}
 		})
 	}
@@ -217,13 +189,6 @@ func runCases(t *testing.T, cases []scanCase) {
 	}
 	close(work)
 	wg.Wait()
-	for _, n := range notes {
-		t.Log("excused zbar miss:", n)
-	}
-	// Excused misses stay rare; many would mean the logo sizes are wrong.
-	if len(notes) > 1+len(cases)/10 {
-		t.Errorf("%d excused zbar misses in %d cases", len(notes), len(cases))
-	}
 }
 
 var payloads = []struct {
@@ -364,8 +329,20 @@ func TestScanBoundaries(t *testing.T) {
 		{name: "plain-2ppm", data: url, level: qr.M, ppm: 2},
 		{name: "styled-5ppm", data: url, level: qr.M, style: Style{Dots: ShapeCircle, Eyes: ShapeCircle, EyeCenters: ShapeCircle, Gradient: "#C2185B"}, ppm: 5},
 	}
-	// The largest logo, with the hardest shapes, across versions.
-	for _, v := range []int{1, 2, 3, 4, 5, 7, 10, 15, 22, 30, 40} {
+	// The largest logo, with the hardest shapes, across the versions that
+	// take a logo (those with no alignment pattern at the centre: 1-6,
+	// 14-20, 28-34). A subset of a one-off sweep, versions 1-34 × the
+	// three logo sizes × three shape sets (square; circle dots and eyes
+	// with a gradient; rounded dots, curve-square eyes, circle centres) ×
+	// a URL and a UTF-8 payload filling the version at H, at 5.3 to 10
+	// pixels per module: 360 renderings, each in three formats, all read
+	// by both decoders. Before the pads kept clear of alignment patterns
+	// and the versions with one at the centre were avoided, zbar missed
+	// codes whose logo hid one. Apart from logos, the sweep found that
+	// ZXing misses the PNG of versions 30 and up at some fractional
+	// scales (5.6 pixels per module on 31-34), logo or not: an open
+	// problem, so this corpus does not yet sample those scales.
+	for _, v := range []int{1, 2, 3, 4, 5, 6, 14, 17, 20, 28, 31, 34} {
 		for _, d := range []string{ShapeSquare, ShapeCircle} {
 			s := Style{Logo: logo, LogoSize: LogoLarge, Dots: d, Eyes: ShapeCircle, EyeCenters: ShapeCircle, Gradient: "#C2185B"}
 			if d == ShapeSquare {

@@ -22,6 +22,7 @@ type Scene struct {
 	grad       gradient
 	logo       *logo
 	text       *text
+	look       look
 	pixels     int     // PNG/SVG size of the code part
 	points     float64 // PDF size of the code part
 
@@ -54,39 +55,36 @@ type text struct {
 	color color.RGBA
 }
 
-// Logo pads are square and centred. A pad that hides no alignment pattern
-// may take up to logoClear of the symbol's side (large ≈ 14% of the area;
-// 0.42 still decoded everywhere we tried). When even a smaller pad would
-// hide one (versions 7-13, 21-27 and 35-40 have one at the very centre) it
-// takes logoOver (large ≈ 6%): decoders use that pattern to locate the
-// grid, and a logo over it makes zbar lock onto the logo now and then.
-// Error correction H would recover more modules; the limit is locating the
-// grid, not correcting. Measured with zbar and ZXing in scan_test.go.
-var (
-	logoClear = map[string]float64{LogoSmall: 0.26, LogoMedium: 0.32, LogoLarge: 0.38}
-	logoOver  = map[string]float64{LogoSmall: 0.16, LogoMedium: 0.20, LogoLarge: 0.24}
-)
+// Logo pads are square and centred, and take up to logoPad of the
+// symbol's side (large ≈ 14% of the area; 0.42 still decoded everywhere we
+// tried), less where that would hide an alignment pattern: decoders use
+// those patterns to locate the grid, and with one hidden zbar locks onto
+// the logo now and then and misses the code. Versions with a pattern at
+// the very centre (7-13, 21-27, 35-40) cannot take a logo at all (Encode
+// avoids them). Error correction H would recover more modules; the limit
+// is locating the grid, not correcting. Measured with zbar and ZXing in
+// scan_test.go.
+var logoPad = map[string]float64{LogoSmall: 0.26, LogoMedium: 0.32, LogoLarge: 0.38}
+
+// centreAlignment reports whether version v has an alignment pattern at
+// the symbol's centre: an odd number of alignment coordinates puts the
+// middle one there.
+func centreAlignment(v int) bool { return len(qr.AlignmentCenters(v))%2 == 1 }
 
 // padSide is the logo pad's side in modules: odd, so it centres exactly on
-// the odd-sized symbol, and never reaching the finders or separators.
+// the odd-sized symbol; never reaching the finders, separators, timing
+// patterns or format information (at most Size-18, which leaves version 1
+// a 3-module pad), nor any alignment pattern.
 func padSide(m *qr.Matrix, size string) int {
-	side := func(f float64) int {
-		k := min(int(f*float64(m.Size)), m.Size-16)
-		return k - 1 + k%2
+	k := min(int(logoPad[size]*float64(m.Size)), m.Size-18)
+	// The nearest alignment module to the centre, in rings around it:
+	// patterns span their centre ±2, and the one nearest the centre on
+	// both axes exists (only those at the finders are left out).
+	c := m.Size / 2
+	for _, p := range qr.AlignmentCenters(m.Version) {
+		k = min(k, 2*(abs(p-c)-2)-1)
 	}
-	// The nearest alignment module to the centre, in rings around it.
-	c, near := m.Size/2, m.Size
-	for y := range m.Size {
-		for x := range m.Size {
-			if m.Role(x, y) == qr.RoleAlignment {
-				near = min(near, max(abs(x-c), abs(y-c)))
-			}
-		}
-	}
-	if k := min(side(logoClear[size]), 2*near-1); k >= side(logoOver[size]) {
-		return k
-	}
-	return side(logoOver[size])
+	return k - 1 + k%2
 }
 
 func abs(v int) int { return max(v, -v) }
@@ -151,10 +149,13 @@ func Layout(m *qr.Matrix, s Style) (*Scene, error) {
 	}
 
 	// The logo's pad hides whole modules (see padSide).
-	var padLo, padHi int
+	lk := look{dots: dots, eyes: eyes, centers: centers, dot: dotPaint, eye: eyePaint, center: centerPaint}
 	if len(s.Logo) > 0 {
 		if m.Level != qr.H {
 			return nil, &StyleError{"logo", fmt.Sprintf("A logo needs error correction level H (this code uses %v)", m.Level)}
+		}
+		if centreAlignment(m.Version) {
+			return nil, &StyleError{"logo", fmt.Sprintf("A logo would hide the alignment pattern at the centre of a version %d code (encode with render.Encode)", m.Version)}
 		}
 		size, err := oneOf("logoSize", s.LogoSize, LogoMedium, LogoSmall, LogoMedium, LogoLarge)
 		if err != nil {
@@ -165,8 +166,8 @@ func Layout(m *qr.Matrix, s Style) (*Scene, error) {
 			return nil, err
 		}
 		k := padSide(m, size)
-		padLo = (m.Size - k) / 2
-		padHi = padLo + k
+		lk.padLo = (m.Size - k) / 2
+		lk.padHi = lk.padLo + k
 		inset := float32(0.5) // background margin between the modules and the logo
 		box := float32(k) - 2*inset
 		sw, sh := float32(img.Bounds().Dx()), float32(img.Bounds().Dy())
@@ -175,68 +176,86 @@ func Layout(m *qr.Matrix, s Style) (*Scene, error) {
 		c := float32(QuietZone) + float32(m.Size)/2
 		sc.logo = &logo{x: c - lw/2, y: c - lh/2, w: lw, h: lh, img: img}
 	}
-
-	// Room for the small paths: background, frame and padding (rounded at
-	// most), eye rings and holes, eye centres.
-	outer, inner, center := eyeRadii(eyes, centers, m.Version)
-	bc, bp := rectRoom(0, false)
-	fc, fp := rectRoom(1, false)
-	oc, op := rectRoom(outer, false)
-	ic, ip := rectRoom(inner, true)
-	cc, cp := rectRoom(center, false)
-	small := newArena(bc+2*fc+3*(oc+ic+cc), bp+2*fp+3*(op+ip+cp))
+	sc.look = lk
 
 	n := float32(sc.n)
 	sc.w, sc.h = n, n
 	if s.Frame.Enabled {
-		if err := sc.layoutFrame(s.Frame, small); err != nil {
+		if err := sc.layoutFrame(s.Frame); err != nil {
 			return nil, err
 		}
 	}
-	bgPath := small.path(paint{color: bg}, bc, bp)
-	bgPath.roundRect(0, 0, n, n, 0, false)
-	sc.paths = append(sc.paths, bgPath)
-
-	// Dots: every dark module that is not part of a finder or under the pad.
-	isDot := func(x, y int) bool {
-		return m.Dark(x, y) && m.Role(x, y) != qr.RoleFinder &&
-			!(x >= padLo && x < padHi && y >= padLo && y < padHi)
+	sc.plain = dots == ShapeSquare && eyes == ShapeSquare && centers == ShapeSquare &&
+		!dotPaint.gradient && eyePaint == dotPaint && centerPaint == dotPaint &&
+		sc.logo == nil && !s.Frame.Enabled
+	if !sc.plain {
+		sc.paths = sc.buildPaths(sc.paths)
 	}
+	return sc, nil
+}
+
+// look is what Layout decided about the code itself, kept so that a plain
+// scene can build its paths only when a writer needs them.
+type look struct {
+	dots, eyes, centers string
+	dot, eye, center    paint
+	padLo, padHi        int // the logo pad's rows and columns, [padLo, padHi)
+}
+
+// shapes is the scene's paths in drawing order. A plain scene's SVG and
+// PNG are written straight from the matrix (fast paths: the common case),
+// so its paths are built only here, for the PDF and for tests.
+func (sc *Scene) shapes() []path {
+	if sc.plain {
+		return sc.buildPaths(nil)
+	}
+	return sc.paths
+}
+
+// buildPaths appends the background, the dots, the eye rings and the eye
+// centres.
+func (sc *Scene) buildPaths(paths []path) []path {
+	m, lk := sc.matrix, sc.look
+	// Room for the small paths: background, eye rings and holes, eye
+	// centres.
+	outer, inner, center := eyeRadii(lk.eyes, lk.centers, m.Version)
+	bc, bp := rectRoom(0, false)
+	oc, op := rectRoom(outer, false)
+	ic, ip := rectRoom(inner, true)
+	cc, cp := rectRoom(center, false)
+	small := newArena(bc+3*(oc+ic+cc), bp+3*(op+ip+cp))
+
+	n := float32(sc.n)
+	bgPath := small.path(paint{color: sc.bg}, bc, bp)
+	bgPath.roundRect(0, 0, n, n, 0, false)
+	paths = append(paths, bgPath)
+
+	// Dots: every dark module that is not part of a finder or under the
+	// pad, found as runs.
 	var dp path
-	if dots == ShapeSquare {
-		// Each row's runs as rectangles, straight from the matrix. They
-		// all belong to one path, so renderers accumulate their coverage
-		// together and no seam shows where runs meet.
-		// At most one rectangle per four modules (0.21-0.25 measured
-		// across versions), so the path is allocated once.
-		dp = path{paint: dotPaint, cmds: make([]cmd, 0, m.Size*m.Size/4), pts: make([]float32, 0, m.Size*m.Size)}
+	runs := make([]int, 0, m.Size)
+	if lk.dots == ShapeSquare {
+		// Each row's runs as rectangles. They all belong to one path, so
+		// renderers accumulate their coverage together and no seam shows
+		// where runs meet. At most one rectangle per four modules
+		// (0.21-0.25 measured across versions), so the path is allocated
+		// once.
+		dp = path{paint: lk.dot, cmds: make([]cmd, 0, m.Size*m.Size/4), pts: make([]float32, 0, m.Size*m.Size)}
 		// A run exactly below the previous row's run from the same column
 		// extends that rectangle instead: fewer, taller rectangles.
 		type open struct{ x1, row, pt int }
 		above := make([]open, m.Size)
 		for y := range m.Size {
-			padRow := y >= padLo && y < padHi
-			finderRow := y < 7 || y >= m.Size-7 // finders sit in the corners
-			// Written out rather than calling isDot: this loop is most of
-			// the time Layout takes for a plain code.
-			dot := func(x int) bool {
-				return m.Dark(x, y) && !(finderRow && m.Role(x, y) == qr.RoleFinder) && !(padRow && x >= padLo && x < padHi)
-			}
-			for x := 0; x < m.Size; x++ {
-				if !dot(x) {
-					continue
-				}
-				x0 := x
-				for x < m.Size && dot(x) {
-					x++
-				}
-				if o := &above[x0]; o.row == y && o.x1 == x && y > 0 {
+			runs = sc.dotRuns(runs[:0], y)
+			for i := 0; i < len(runs); i += 2 {
+				x0, x1 := runs[i], runs[i+1]
+				if o := &above[x0]; o.row == y && o.x1 == x1 && y > 0 {
 					dp.pts[o.pt+3]++
 					o.row++
 					continue
 				}
-				above[x0] = open{x1: x, row: y + 1, pt: len(dp.pts)}
-				dp.rect(float32(QuietZone+x0), float32(QuietZone+y), float32(x-x0), 1)
+				above[x0] = open{x1: x1, row: y + 1, pt: len(dp.pts)}
+				dp.rect(float32(QuietZone+x0), float32(QuietZone+y), float32(x1-x0), 1)
 			}
 		}
 	} else {
@@ -245,18 +264,19 @@ func Layout(m *qr.Matrix, s Style) (*Scene, error) {
 		dark := make([]bool, W*W)
 		count := 0
 		for y := range m.Size {
-			for x := range m.Size {
-				if isDot(x, y) {
+			runs = sc.dotRuns(runs[:0], y)
+			for i := 0; i < len(runs); i += 2 {
+				for x := runs[i]; x < runs[i+1]; x++ {
 					dark[(y+1)*W+x+1] = true
-					count++
 				}
+				count += runs[i+1] - runs[i]
 			}
 		}
-		if dots == ShapeRounded {
-			dp = path{paint: dotPaint, cmds: make([]cmd, 0, 3*count), pts: make([]float32, 0, 8*count)}
+		if lk.dots == ShapeRounded {
+			dp = path{paint: lk.dot, cmds: make([]cmd, 0, 3*count), pts: make([]float32, 0, 8*count)}
 			dp.outline(dark, m.Size, QuietZone, QuietZone, 0.5)
 		} else {
-			dp = path{paint: dotPaint, cmds: make([]cmd, 0, 6*count), pts: make([]float32, 0, 26*count)}
+			dp = path{paint: lk.dot, cmds: make([]cmd, 0, 6*count), pts: make([]float32, 0, 26*count)}
 			const d = 0.9 // diameter: a hair of background between neighbours
 			for y := range m.Size {
 				for x := range m.Size {
@@ -268,21 +288,49 @@ func Layout(m *qr.Matrix, s Style) (*Scene, error) {
 			}
 		}
 	}
-	sc.paths = append(sc.paths, dp)
+	paths = append(paths, dp)
 
-	ring, cent := small.path(eyePaint, 3*(oc+ic), 3*(op+ip)), small.path(centerPaint, 3*cc, 3*cp)
+	ring, cent := small.path(lk.eye, 3*(oc+ic), 3*(op+ip)), small.path(lk.center, 3*cc, 3*cp)
 	for _, o := range m.FinderOrigins() {
 		x, y := float32(QuietZone+o[0]), float32(QuietZone+o[1])
 		ring.roundRect(x, y, 7, 7, outer, false)
 		ring.roundRect(x+1, y+1, 5, 5, inner, true)
 		cent.roundRect(x+2, y+2, 3, 3, center, false)
 	}
-	sc.paths = append(sc.paths, ring, cent)
+	return append(paths, ring, cent)
+}
 
-	sc.plain = dots == ShapeSquare && eyes == ShapeSquare && centers == ShapeSquare &&
-		!dotPaint.gradient && eyePaint == dotPaint && centerPaint == dotPaint &&
-		sc.logo == nil && !s.Frame.Enabled
-	return sc, nil
+// dotRuns appends row y's runs of dots: its dark modules less the finders
+// and the logo pad. Separators (light) surround the finders, so a run is
+// either all finder or none.
+func (sc *Scene) dotRuns(runs []int, y int) []int {
+	m, lk := sc.matrix, sc.look
+	start := len(runs)
+	runs = m.AppendDarkRuns(runs, y)
+	top, bottom := y < 7, y >= m.Size-7
+	padRow := y >= lk.padLo && y < lk.padHi
+	if !top && !bottom && !padRow {
+		return runs
+	}
+	end := len(runs)
+	for i := start; i < end; i += 2 {
+		x0, x1 := runs[i], runs[i+1]
+		if ((top || bottom) && x0 < 7) || (top && x0 >= m.Size-7) {
+			continue // a finder
+		}
+		if padRow && x0 < lk.padHi && x1 > lk.padLo { // cut out the pad
+			if x0 < lk.padLo {
+				runs = append(runs, x0, lk.padLo)
+			}
+			if x1 > lk.padHi {
+				runs = append(runs, lk.padHi, x1)
+			}
+			continue
+		}
+		runs = append(runs, x0, x1)
+	}
+	// The kept runs were appended after the row's; move them into place.
+	return runs[:start+copy(runs[start:], runs[end:])]
 }
 
 // eyeRadii gives the corner radii of the outer ring, its hole and the
@@ -356,7 +404,7 @@ const textRoom = 0.9
 // layoutFrame grows the image to the frame box (the code plus 20% wide and
 // 30% high, as 320 px → 384×416) and adds the frame, its white inner
 // padding and the text centred in the bottom band.
-func (sc *Scene) layoutFrame(f Frame, small *arena) error {
+func (sc *Scene) layoutFrame(f Frame) error {
 	fc, err := colorField("frameColor", f.Color, DefaultFrameColor)
 	if err != nil {
 		return err
@@ -385,9 +433,10 @@ func (sc *Scene) layoutFrame(f Frame, small *arena) error {
 	}
 	pad := n * framePad
 	rc, rp := rectRoom(r, false)
+	pc, pp := rectRoom(pr, false)
+	small := newArena(rc+pc, rp+pp)
 	box := small.path(paint{color: fc}, rc, rp)
 	box.roundRect(sc.x, sc.y, sc.w, sc.h, r, false)
-	pc, pp := rectRoom(pr, false)
 	inner := small.path(paint{color: color.RGBA{0xff, 0xff, 0xff, 0xff}}, pc, pp)
 	inner.roundRect(-pad, -pad, n+2*pad, n+2*pad, pr, false)
 	sc.paths = append(sc.paths, box, inner)

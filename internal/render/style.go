@@ -76,9 +76,8 @@ type Style struct {
 
 	Logo []byte // PNG, JPEG, GIF or WebP; needs error correction H (see RequiredLevel)
 	// LogoSize is small, medium (default) or large: a centred pad of up to
-	// 26, 32 or 38% of the symbol's side, or 16, 20 or 24% on versions
-	// where any logo covers an alignment pattern (sizes measured with zbar
-	// and ZXing).
+	// 26, 32 or 38% of the symbol's side, less where it would hide an
+	// alignment pattern (sizes measured with zbar and ZXing; see padSide).
 	LogoSize string
 
 	Frame Frame
@@ -133,16 +132,39 @@ func MinVersion(s Style) int {
 }
 
 // Encode encodes data for the style: at level H when it has a logo (see
-// RequiredLevel) and at version 2 or more when its eyes are rounded (see
-// MinVersion).
+// RequiredLevel), at version 2 or more when its eyes are rounded (see
+// MinVersion), and with a logo at a version with no alignment pattern at
+// its centre, which the logo would hide (see padSide): the smallest such
+// version that holds the data. Data that needs version 35 or more (where
+// every version has one) is refused on the logo field.
 func Encode(data []byte, level qr.Level, s Style) (*qr.Matrix, error) {
 	opt := qr.Options{Level: RequiredLevel(s, level)}
 	m, err := qr.Encode(data, opt)
-	if err == nil && m.Version < MinVersion(s) {
-		opt.Version = MinVersion(s)
-		m, err = qr.Encode(data, opt)
+	if err != nil {
+		return nil, err
 	}
-	return m, err
+	v := max(m.Version, MinVersion(s))
+	if len(s.Logo) > 0 {
+		if v = logoVersion(v); v == 0 {
+			return nil, &StyleError{"logo", "The content is too long for a code with a logo: remove the logo or shorten the content"}
+		}
+	}
+	if v == m.Version {
+		return m, nil
+	}
+	opt.Version = v
+	return qr.Encode(data, opt)
+}
+
+// logoVersion is the smallest version from v on that can take a logo (no
+// alignment pattern at its centre), or 0 if there is none.
+func logoVersion(v int) int {
+	for ; v <= 40; v++ {
+		if !centreAlignment(v) {
+			return v
+		}
+	}
+	return 0
 }
 
 // ParseColor reads "#RRGGBB", "RRGGBB", "#RGB" or "RGB" (either case).

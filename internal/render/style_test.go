@@ -1,8 +1,11 @@
 package render
 
 import (
+	"bytes"
+	"errors"
 	"image/color"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/squarely/squarely/internal/qr"
@@ -74,6 +77,28 @@ func TestEncodeRaisesLevelAndVersionForTheStyle(t *testing.T) {
 	m, err = Encode([]byte("hi"), qr.M, Style{Logo: []byte{1}})
 	if err != nil || m.Level != qr.H {
 		t.Fatalf("logo: %v, level %v; want H", err, m.Level)
+	}
+	// With a logo, versions with an alignment pattern at the centre are
+	// skipped: 60 bytes take version 7 at H, so version 14 instead.
+	data := bytes.Repeat([]byte("a"), 60)
+	if m, err := qr.Encode(data, qr.Options{Level: qr.H}); err != nil || m.Version != 7 {
+		t.Fatalf("60 bytes at H: %v, version %d; want 7", err, m.Version)
+	}
+	m, err = Encode(data, qr.L, Style{Logo: []byte{1}})
+	if err != nil || m.Version != 14 || m.Level != qr.H {
+		t.Fatalf("logo over 60 bytes: %v, version %d, level %v; want 14 at H", err, m.Version, m.Level)
+	}
+	// Content that needs version 35 or more cannot take a logo.
+	data = bytes.Repeat([]byte("a"), 1100)
+	if m, err := qr.Encode(data, qr.Options{Level: qr.H}); err != nil || m.Version < 35 {
+		t.Fatalf("1100 bytes at H: %v, version %d; want 35 or more", err, m.Version)
+	}
+	_, err = Encode(data, qr.M, Style{Logo: []byte{1}})
+	if se, ok := errors.AsType[*StyleError](err); !ok || se.Field != "logo" || !strings.Contains(se.Message, "too long") {
+		t.Errorf("logo over 1100 bytes: %v, want a logo StyleError saying the content is too long", err)
+	}
+	if _, err := Encode(data, qr.M, Style{}); err != nil {
+		t.Errorf("1100 bytes without a logo: %v", err)
 	}
 	if _, err := Encode(nil, qr.M, Style{}); err != qr.ErrNoInput {
 		t.Errorf("empty input: %v, want qr.ErrNoInput", err)

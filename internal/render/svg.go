@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"sync"
 )
 
 // WriteSVG writes the scene as SVG: plain filled <path>s (no clip-path or
@@ -16,11 +17,30 @@ import (
 // logo as a PNG data URI and the frame text as <text>. Coordinates are in
 // modules; width and height give the pixel size.
 func (sc *Scene) WriteSVG(w io.Writer) error {
-	_, err := w.Write(sc.appendSVG(make([]byte, 0, 4096)))
+	bp := svgPool.Get().(*[]byte)
+	*bp = sc.appendSVG((*bp)[:0])
+	_, err := w.Write(*bp)
+	if cap(*bp) <= 1<<20 { // a huge styled code's buffer is not worth keeping
+		svgPool.Put(bp)
+	}
 	return err
 }
 
+// svgPool reuses output buffers: a plain code's SVG is a few kilobytes,
+// and growing a fresh buffer to that costs as much as writing it.
+var svgPool = sync.Pool{New: func() any { b := make([]byte, 0, 8<<10); return &b }}
+
+// appendSVG writes a plain scene straight from the matrix (see
+// appendPlainSVG) and any other through its paths.
 func (sc *Scene) appendSVG(b []byte) []byte {
+	if sc.plain {
+		return sc.appendPlainSVG(b)
+	}
+	return sc.appendSceneSVG(b)
+}
+
+// appendSVGHeader opens the <svg> element.
+func (sc *Scene) appendSVGHeader(b []byte) []byte {
 	_, pw, ph := sc.pixelScale()
 	b = append(b, `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" version="1.1" width="`...)
 	b = strconv.AppendInt(b, int64(pw), 10)
@@ -34,8 +54,48 @@ func (sc *Scene) appendSVG(b []byte) []byte {
 	b = appendNum(b, sc.w)
 	b = append(b, ' ')
 	b = appendNum(b, sc.h)
-	b = append(b, "\">\n"...)
+	return append(b, "\">\n"...)
+}
 
+// appendPlainSVG is the fast path for the common case, square modules in
+// one colour: the background, then one path whose subpaths are the rows'
+// runs of dark modules, finders included, as "Mx yhwv1h-wz". It draws
+// exactly the modules the general path's rectangles and eye rings draw
+// (TestPlainSVGMatchesTheScene).
+func (sc *Scene) appendPlainSVG(b []byte) []byte {
+	b = sc.appendSVGHeader(b)
+	b = append(b, `<path fill="`...)
+	b = appendHex(b, sc.bg)
+	b = append(b, `" d="M0 0h`...)
+	b = appendSmall(b, sc.n)
+	b = append(b, 'v')
+	b = appendSmall(b, sc.n)
+	b = append(b, `H0Z"/>`+"\n"+`<path fill="`...)
+	b = appendHex(b, sc.fg)
+	b = append(b, `" d="`...)
+	m := sc.matrix
+	var buf [64]int
+	for y := range m.Size {
+		runs := m.AppendDarkRuns(buf[:0], y)
+		for i := 0; i < len(runs); i += 2 {
+			w := runs[i+1] - runs[i]
+			b = append(b, 'M')
+			b = appendSmall(b, QuietZone+runs[i])
+			b = append(b, ' ')
+			b = appendSmall(b, QuietZone+y)
+			b = append(b, 'h')
+			b = appendSmall(b, w)
+			b = append(b, "v1h-"...)
+			b = appendSmall(b, w)
+			b = append(b, 'z')
+		}
+	}
+	return append(b, "\"/>\n</svg>\n"...)
+}
+
+// appendSceneSVG writes the scene's paths, gradient, logo and text.
+func (sc *Scene) appendSceneSVG(b []byte) []byte {
+	b = sc.appendSVGHeader(b)
 	gid := sc.gradientID()
 	if gid != "" {
 		g := sc.grad
@@ -56,8 +116,9 @@ func (sc *Scene) appendSVG(b []byte) []byte {
 		b = append(b, "\"/></linearGradient></defs>\n"...)
 	}
 
-	for i := range sc.paths {
-		p := &sc.paths[i]
+	paths := sc.shapes()
+	for i := range paths {
+		p := &paths[i]
 		if len(p.cmds) == 0 {
 			continue
 		}
@@ -187,67 +248,44 @@ func appendPathData(b []byte, p *path) []byte {
 	return b
 }
 
-// appendRect writes a rectangle as "Mx yhwvhHxZ". Plain codes are
-// mostly such rectangles at small whole coordinates, written here without
-// going through appendNum five times.
+// appendRect writes a rectangle as "Mx yhwvhHxZ".
 func appendRect(b []byte, x, y, w, h float32) []byte {
-	xi, yi, wi, hi := int32(x), int32(y), int32(w), int32(h)
-	if float32(xi) != x || float32(yi) != y || float32(wi) != w || float32(hi) != h ||
-		uint32(xi)|uint32(yi)|uint32(wi)|uint32(hi) >= 1000 {
-		b = append(b, 'M')
-		b = appendNum(b, x)
-		b = append(b, ' ')
-		b = appendNum(b, y)
-		b = append(b, 'h')
-		b = appendNum(b, w)
-		b = append(b, 'v')
-		b = appendNum(b, h)
-		b = append(b, 'H')
-		b = appendNum(b, x)
-		return append(b, 'Z')
-	}
-	var t [21]byte
-	t[0] = 'M'
-	n := putSmall(&t, 1, xi)
-	t[n] = ' '
-	n = putSmall(&t, n+1, yi)
-	t[n] = 'h'
-	n = putSmall(&t, n+1, wi)
-	t[n] = 'v'
-	n = putSmall(&t, n+1, hi)
-	t[n] = 'H'
-	n = putSmall(&t, n+1, xi)
-	t[n] = 'Z'
-	return append(b, t[:n+1]...)
-}
-
-// putSmall writes 0 ≤ i < 1000 at t[n:] and returns the end.
-func putSmall(t *[21]byte, n int, i int32) int {
-	switch {
-	case i >= 100:
-		t[n], t[n+1], t[n+2] = byte('0'+i/100), byte('0'+i/10%10), byte('0'+i%10)
-		return n + 3
-	case i >= 10:
-		t[n], t[n+1] = byte('0'+i/10), byte('0'+i%10)
-		return n + 2
-	}
-	t[n] = byte('0' + i)
-	return n + 1
+	b = append(b, 'M')
+	b = appendNum(b, x)
+	b = append(b, ' ')
+	b = appendNum(b, y)
+	b = append(b, 'h')
+	b = appendNum(b, w)
+	b = append(b, 'v')
+	b = appendNum(b, h)
+	b = append(b, 'H')
+	b = appendNum(b, x)
+	return append(b, 'Z')
 }
 
 // appendNum writes v as an integer when it is one, else with at most three
 // decimals (a thousandth of a module is far below a pixel).
 func appendNum(b []byte, v float32) []byte {
 	if i := int32(v); float32(i) == v {
-		switch {
-		case i >= 0 && i < 10:
-			return append(b, byte('0'+i))
-		case i >= 10 && i < 100:
-			return append(b, byte('0'+i/10), byte('0'+i%10))
+		if i >= 0 && i < 1000 {
+			return appendSmall(b, int(i))
 		}
 		return strconv.AppendInt(b, int64(i), 10)
 	}
 	return strconv.AppendFloat(b, math.Round(float64(v)*1000)/1000, 'f', -1, 64)
+}
+
+// appendSmall writes 0 ≤ i < 1000, which covers every module coordinate
+// (a symbol with its quiet zone is at most 185 modules): inline digits are
+// several times faster than strconv here, the bulk of a plain SVG's time.
+func appendSmall(b []byte, i int) []byte {
+	switch {
+	case i < 10:
+		return append(b, byte('0'+i))
+	case i < 100:
+		return append(b, byte('0'+i/10), byte('0'+i%10))
+	}
+	return append(b, byte('0'+i/100), byte('0'+i/10%10), byte('0'+i%10))
 }
 
 func appendHex(b []byte, c color.RGBA) []byte {
