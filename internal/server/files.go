@@ -32,7 +32,7 @@ const (
 func (s *server) blobOfKind(w http.ResponseWriter, r *http.Request, kind string, withData bool) *store.Blob {
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil || id <= 0 {
-		spa(s.web).ServeHTTP(w, r)
+		s.app().ServeHTTP(w, r)
 		return nil
 	}
 	fetch := s.store.BlobInfo

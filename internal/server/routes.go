@@ -51,7 +51,7 @@ func (s *server) routes() http.Handler {
 	api.HandleFunc("POST /api/set-password", s.setPassword)
 
 	site := http.NewServeMux()
-	site.Handle("/api/", s.auth.LoadUser(jsonFallback(api)))
+	site.Handle("/api/", frameDenied(apiCSP, s.auth.LoadUser(jsonFallback(api))))
 	site.HandleFunc("GET /auth/google", s.auth.GoogleStart)
 	site.HandleFunc("GET /auth/google/callback", s.auth.GoogleCallback)
 	// Uploaded files and their pages (issue 4).
@@ -60,7 +60,7 @@ func (s *server) routes() http.Handler {
 	site.HandleFunc("GET /pdf/{id}/file", s.serveBlob("pdf"))
 	site.HandleFunc("GET /images/{id}", s.filePageHandler("image", "/images/"))
 	site.HandleFunc("GET /images/{id}/file", s.serveBlob("image"))
-	site.Handle("/", spa(s.web))
+	site.Handle("/", s.app())
 
 	// Scans of dynamic codes skip the site's middleware (see redirect.go),
 	// except for the client address behind a trusted proxy.
@@ -71,8 +71,11 @@ func (s *server) routes() http.Handler {
 	}
 	root.Handle("GET /d/{shortCode}", redirect)
 	root.Handle("/", s.middleware(site))
-	return root
+	return securityHeaders(root)
 }
+
+// app serves the React app under its CSP.
+func (s *server) app() http.Handler { return frameDenied(appCSP, spa(s.web)) }
 
 // jsonFallback serves api, answering paths it does not know with a JSON 404
 // and known paths with the wrong method with a JSON 405, where ServeMux

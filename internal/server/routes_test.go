@@ -101,3 +101,39 @@ func TestPanicRecovered(t *testing.T) {
 		t.Errorf("log: %s", logs.String())
 	}
 }
+
+func TestSecurityHeaders(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		c, _ := e.signedIn("headers@example.com")
+		img := expect(t, e.postForm(c, "/api/upload-image", part{"imageFile", string(pngBytes(t, 8, 8)), "a.png"}), http.StatusCreated, "")
+		id := idOf(img)
+		for _, tc := range []struct {
+			path, csp, frame string
+		}{
+			{"/", appCSP, "DENY"},
+			{"/dashboard", appCSP, "DENY"},
+			{"/pdf/preview", appCSP, "DENY"}, // the app's placeholder page
+			{"/api/user", apiCSP, "DENY"},
+			{"/api/nope", apiCSP, "DENY"},
+			{"/images/" + id, filePageCSP, ""},
+			{"/images/" + id + "/file", blobCSP, ""}, // framed by its page
+			{"/d/nothere", pageCSP, ""},
+		} {
+			r := e.do(c, "GET", tc.path, "")
+			h := r.Header
+			if h.Get("X-Content-Type-Options") != "nosniff" || h.Get("Referrer-Policy") != "strict-origin-when-cross-origin" {
+				t.Errorf("%s: nosniff %q, Referrer-Policy %q", tc.path, h.Get("X-Content-Type-Options"), h.Get("Referrer-Policy"))
+			}
+			if h.Get("Content-Security-Policy") != tc.csp || h.Get("X-Frame-Options") != tc.frame {
+				t.Errorf("%s: CSP %q, X-Frame-Options %q; want %q, %q", tc.path, h.Get("Content-Security-Policy"), h.Get("X-Frame-Options"), tc.csp, tc.frame)
+			}
+		}
+		// A code image keeps its own CSP.
+		code := e.createDynamic(c, "https://example.com/")
+		r := e.do(c, "GET", "/api/dynamic-qrcodes/"+idOf(code)+"/image", "")
+		if csp := r.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "img-src data:") {
+			t.Errorf("code image CSP %q", csp)
+		}
+	})
+}
