@@ -13,8 +13,9 @@ import (
 
 // Uploaded files are public by design: the pdf and images pages are what a
 // printed code opens, and a saved code's logo is shown wherever the code is.
-// Their ids are the blobs' integer ids, never reused (AUTOINCREMENT), so a
-// printed link cannot come to show another upload. Everything is served
+// Their ids are the blobs' ids, random below 2^53 so nobody can count
+// through other people's uploads, and never reused, so a printed link
+// cannot come to show another upload. Everything is served
 // with the type the server sniffed at upload, nosniff, and a CSP without
 // script, so no upload can run code on our origin.
 

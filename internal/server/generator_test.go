@@ -116,7 +116,7 @@ func TestGenerateEveryFreeType(t *testing.T) {
 		c := e.browser()
 		base := testConfig(t).BaseURL
 		img := e.postForm(c, "/api/upload-image", part{"imageFile", string(pngBytes(t, 8, 8)), "cat.png"}, part{"imageTitle", "Cat", ""})
-		imgID := expect(t, img, http.StatusCreated, "")["id"]
+		imgID := idOf(expect(t, img, http.StatusCreated, ""))
 		for _, tc := range []struct {
 			fields map[string]any
 			want   string
@@ -125,7 +125,7 @@ func TestGenerateEveryFreeType(t *testing.T) {
 			{map[string]any{"qrType": "contact", "firstName": "Ann", "lastName": "Lee", "phoneNumber": "+1 555 0100", "email": "ann@example.com"},
 				"BEGIN:VCARD\r\nVERSION:3.0\r\nN:Lee;Ann;;;\r\nFN:Ann Lee\r\nTEL:+1 555 0100\r\nEMAIL:ann@example.com\r\nEND:VCARD\r\n"},
 			{map[string]any{"qrType": "social", "platform": "instagram", "url": "https://instagram.com/squarely"}, "https://instagram.com/squarely"},
-			{map[string]any{"qrType": "images", "imageFile": fmt.Sprint(imgID), "title": "Cat"}, fmt.Sprintf("%s/images/%v", base, imgID)},
+			{map[string]any{"qrType": "images", "imageFile": imgID, "title": "Cat"}, base + "/images/" + imgID},
 			{map[string]any{"qrType": "ratings", "businessName": "Cafe", "platform": "google", "url": "https://g.page/cafe"}, "https://g.page/cafe"},
 			{map[string]any{"qrType": "email", "email": "hi@example.com", "subject": "Hello there"}, "mailto:hi@example.com?subject=Hello%20there"},
 			{map[string]any{"qrType": "location", "address": "1 Main St", "latitude": 48.85837, "longitude": "2.294481"}, "geo:48.85837,2.294481"},
@@ -332,14 +332,14 @@ func TestGenerateOwnershipOfFiles(t *testing.T) {
 		logo := expect(t, e.postForm(ann, "/api/upload-logo", part{"logoFile", string(pngBytes(t, 32, 32)), "logo.png"}), http.StatusCreated, "")
 		// Ann may use her files.
 		m := expect(t, e.do(ann, "POST", "/api/generate-qrcode", body(t, map[string]any{
-			"qrType": "pdf", "pdfFile": fmt.Sprint(pdf["id"]), "title": "Menu", "logoId": logo["id"],
+			"qrType": "pdf", "pdfFile": idOf(pdf), "title": "Menu", "logoId": logo["id"],
 		})), http.StatusOK, "")
 		if m["data"] != pdf["pdfUrl"] {
 			t.Errorf("data %q, want %q", m["data"], pdf["pdfUrl"])
 		}
 		// Bob may not.
 		expect(t, e.do(bob, "POST", "/api/generate-qrcode", body(t, map[string]any{
-			"qrType": "pdf", "pdfFile": fmt.Sprint(pdf["id"]), "title": "Menu",
+			"qrType": "pdf", "pdfFile": idOf(pdf), "title": "Menu",
 		})), http.StatusNotFound, "PDF file not found")
 		expect(t, e.do(bob, "POST", "/api/generate-qrcode", body(t, map[string]any{
 			"qrType": "url", "url": "https://a.example", "logoId": logo["id"],

@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"time"
 )
@@ -24,7 +26,9 @@ type Blob struct {
 }
 
 // CreateBlob saves b and fills in ID, Size, SHA256 and CreatedAt (now,
-// unless set).
+// unless set). Ids are random, not sequential: the pdf and images pages
+// are public at /pdf/{id} and /images/{id}, and counting up would walk
+// through everyone's uploads. They stay below 2^53, exact in JavaScript.
 func (s *Store) CreateBlob(ctx context.Context, b *Blob) error {
 	sum := sha256.Sum256(b.Data)
 	b.SHA256 = hex.EncodeToString(sum[:])
@@ -33,17 +37,34 @@ func (s *Store) CreateBlob(ctx context.Context, b *Blob) error {
 		b.CreatedAt = time.Now()
 	}
 	b.CreatedAt = normTime(b.CreatedAt)
-	err := s.write.QueryRowContext(ctx, `
-		INSERT INTO blobs (owner_id, kind, file_name, content_type, size, sha256, data, title, description, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-		RETURNING id`,
-		b.OwnerID, b.Kind, b.FileName, b.ContentType, b.Size, b.SHA256, b.Data, b.Title, b.Description,
-		dbTime(b.CreatedAt),
-	).Scan(&b.ID)
+	var err error
+	// A collision among 2^53 ids is all but impossible; a few redraws
+	// settle it for good.
+	for try := 1; try <= blobIDTries; try++ {
+		b.ID = randomBlobID()
+		_, err = s.write.ExecContext(ctx, `
+			INSERT INTO blobs (id, owner_id, kind, file_name, content_type, size, sha256, data, title, description, created_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+			b.ID, b.OwnerID, b.Kind, b.FileName, b.ContentType, b.Size, b.SHA256, b.Data, b.Title, b.Description,
+			dbTime(b.CreatedAt))
+		if err == nil || !isUniqueViolation(err) {
+			break
+		}
+	}
 	if err != nil {
+		b.ID = 0
 		return fail("create blob", err)
 	}
 	return nil
+}
+
+const blobIDTries = 5
+
+// randomBlobID draws an id in [1, 2^53].
+func randomBlobID() int64 {
+	var r [8]byte
+	rand.Read(r[:])
+	return int64(binary.BigEndian.Uint64(r[:])>>11) + 1
 }
 
 // Blob returns the blob with the given id, data included.

@@ -63,3 +63,25 @@ func TestBlobBadInput(t *testing.T) {
 		}
 	})
 }
+
+// Blob ids cannot be counted through: the pdf and images pages are public.
+func TestBlobIDsAreRandom(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		seen := map[int64]bool{}
+		prev := int64(0)
+		for range 20 {
+			b := &store.Blob{Kind: "image", ContentType: "image/png", Data: []byte("x")}
+			if err := s.CreateBlob(ctx, b); err != nil {
+				t.Fatal(err)
+			}
+			if b.ID < 1 || b.ID > 1<<53 || seen[b.ID] || b.ID == prev+1 {
+				t.Fatalf("blob id %d after %d (seen %v)", b.ID, prev, seen)
+			}
+			if _, err := s.BlobInfo(ctx, b.ID); err != nil {
+				t.Fatalf("BlobInfo(%d): %v", b.ID, err)
+			}
+			seen[b.ID], prev = true, b.ID
+		}
+	})
+}

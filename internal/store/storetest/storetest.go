@@ -10,6 +10,8 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"net/url"
+	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/squarely/squarely/internal/store"
@@ -19,11 +21,12 @@ import (
 // Open returns a fresh SQLite store in t.TempDir(), closed when the test ends.
 func Open(t testing.TB) *store.Store {
 	t.Helper()
-	s, err := store.Open(context.Background(), "", t.TempDir())
+	dir := t.TempDir()
+	s, err := store.Open(context.Background(), "", dir)
 	if err != nil {
 		t.Fatalf("storetest: %v", err)
 	}
-	t.Cleanup(func() { s.Close() })
+	remember(t, s, "sqlite", filepath.Join(dir, "squarely.db"))
 	return s
 }
 
@@ -32,12 +35,57 @@ func Open(t testing.TB) *store.Store {
 // failed under CI=true.
 func OpenPostgres(t testing.TB) *store.Store {
 	t.Helper()
-	s, err := store.Open(context.Background(), PostgresURL(t), "")
+	dsn := PostgresURL(t)
+	s, err := store.Open(context.Background(), dsn, "")
 	if err != nil {
 		t.Fatalf("storetest: %v", err)
 	}
-	t.Cleanup(func() { s.Close() })
+	remember(t, s, "pgx", dsn)
 	return s
+}
+
+// source is how to reach a test store's database from outside it.
+type source struct{ driver, dsn string }
+
+var (
+	sourcesMu sync.Mutex
+	sources   = map[*store.Store]source{}
+)
+
+// remember keeps s's database for Count and closes s when the test ends.
+func remember(t testing.TB, s *store.Store, driver, dsn string) {
+	sourcesMu.Lock()
+	sources[s] = source{driver, dsn}
+	sourcesMu.Unlock()
+	t.Cleanup(func() {
+		sourcesMu.Lock()
+		delete(sources, s)
+		sourcesMu.Unlock()
+		s.Close()
+	})
+}
+
+// Count returns the number of rows in table of a store opened here, read
+// over a connection of its own: for tests that check that a refused
+// request stored nothing, where ids cannot tell (blob ids are random).
+func Count(t testing.TB, s *store.Store, table string) int {
+	t.Helper()
+	sourcesMu.Lock()
+	src, ok := sources[s]
+	sourcesMu.Unlock()
+	if !ok {
+		t.Fatal("storetest: Count needs a store opened by storetest")
+	}
+	db, err := sql.Open(src.driver, src.dsn)
+	if err != nil {
+		t.Fatalf("storetest: %v", err)
+	}
+	defer db.Close()
+	var n int
+	if err := db.QueryRow("SELECT COUNT(*) FROM " + table).Scan(&n); err != nil {
+		t.Fatalf("storetest: counting %s: %v", table, err)
+	}
+	return n
 }
 
 // OpenEach runs fn as the subtests "sqlite" and "postgres", each with a
