@@ -70,13 +70,8 @@ func (s *server) dynamicJSON(d *store.DynamicCode) dynamicCodeResponse {
 	return dynamicCodeResponse{
 		qrCodeResponse: qrCodeResponse{
 			ID: d.ID, Name: d.Name, QRType: d.QRType, QRMode: "dynamic", URL: d.Destination, Data: short,
-			QRData:  qrData,
-			FgColor: d.FgColor, BgColor: d.BgColor, GradientColor: d.GradientColor,
-			DotShape: d.DotShape, CornerShape: d.CornerShape, InnerCornerShape: d.InnerCornerShape,
-			OuterCornerColor: d.OuterCornerColor, InnerCornerColor: d.InnerCornerColor,
-			LogoFilePath: d.LogoFilePath, LogoFileName: d.LogoFileName, LogoSize: d.LogoSize,
-			EnableFrame: d.EnableFrame, FrameText: d.FrameText, FrameColor: d.FrameColor,
-			FrameTextColor: d.FrameTextColor, FrameStyle: d.FrameStyle,
+			QRData: qrData, Style: dynamicStyle(d),
+			LogoFilePath: d.LogoFilePath, LogoFileName: d.LogoFileName,
 			ScanCount: d.ScanCount, IsPaused: d.IsPaused, CreatedAt: d.CreatedAt,
 		},
 		Destination: d.Destination, ShortCode: d.ShortCode, ShortURL: short,

@@ -19,46 +19,28 @@ import (
 const maxCodeName = 100
 
 // qrCodeResponse is a saved static code as the API shows it (docs/API.md
-// "Records").
+// "Records"); the style fields are codes.Style's, flat.
 type qrCodeResponse struct {
-	ID               int64           `json:"id"`
-	Name             string          `json:"name"`
-	QRType           string          `json:"qrType"`
-	QRMode           string          `json:"qrMode"`
-	URL              string          `json:"url"`
-	Data             string          `json:"data"`
-	QRData           json.RawMessage `json:"qrData"`
-	FgColor          string          `json:"fgColor"`
-	BgColor          string          `json:"bgColor"`
-	GradientColor    string          `json:"gradientColor"`
-	DotShape         string          `json:"dotShape"`
-	CornerShape      string          `json:"cornerShape"`
-	InnerCornerShape string          `json:"innerCornerShape"`
-	OuterCornerColor string          `json:"outerCornerColor"`
-	InnerCornerColor string          `json:"innerCornerColor"`
-	LogoFilePath     string          `json:"logoFilePath"`
-	LogoFileName     string          `json:"logoFileName"`
-	LogoSize         string          `json:"logoSize"`
-	EnableFrame      bool            `json:"enableFrame"`
-	FrameText        string          `json:"frameText"`
-	FrameColor       string          `json:"frameColor"`
-	FrameTextColor   string          `json:"frameTextColor"`
-	FrameStyle       string          `json:"frameStyle"`
-	ScanCount        int64           `json:"scanCount"` // static codes are not tracked
-	IsPaused         bool            `json:"isPaused"`
-	CreatedAt        time.Time       `json:"createdAt"`
+	ID     int64           `json:"id"`
+	Name   string          `json:"name"`
+	QRType string          `json:"qrType"`
+	QRMode string          `json:"qrMode"`
+	URL    string          `json:"url"`
+	Data   string          `json:"data"`
+	QRData json.RawMessage `json:"qrData"`
+	codes.Style
+	LogoFilePath string    `json:"logoFilePath"`
+	LogoFileName string    `json:"logoFileName"`
+	ScanCount    int64     `json:"scanCount"` // static codes are not tracked
+	IsPaused     bool      `json:"isPaused"`
+	CreatedAt    time.Time `json:"createdAt"`
 }
 
 func qrCodeJSON(q *store.QRCode) qrCodeResponse {
 	return qrCodeResponse{
 		ID: q.ID, Name: q.Name, QRType: q.QRType, QRMode: q.QRMode, URL: q.URL, Data: q.Content,
-		QRData:  json.RawMessage(q.QRData),
-		FgColor: q.FgColor, BgColor: q.BgColor, GradientColor: q.GradientColor,
-		DotShape: q.DotShape, CornerShape: q.CornerShape, InnerCornerShape: q.InnerCornerShape,
-		OuterCornerColor: q.OuterCornerColor, InnerCornerColor: q.InnerCornerColor,
-		LogoFilePath: q.LogoFilePath, LogoFileName: q.LogoFileName, LogoSize: q.LogoSize,
-		EnableFrame: q.EnableFrame, FrameText: q.FrameText, FrameColor: q.FrameColor,
-		FrameTextColor: q.FrameTextColor, FrameStyle: q.FrameStyle,
+		QRData: json.RawMessage(q.QRData), Style: codeStyle(q),
+		LogoFilePath: q.LogoFilePath, LogoFileName: q.LogoFileName,
 		IsPaused: q.IsPaused, CreatedAt: q.CreatedAt,
 	}
 }
