@@ -134,18 +134,8 @@ func (s *server) codeAnalytics(w http.ResponseWriter, r *http.Request) {
 // scansCSV (GET /api/dynamic-qrcodes/{id}/scans.csv, owner only) streams a
 // code's scan events, oldest first, as CSV for a spreadsheet.
 func (s *server) scansCSV(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r)
+	d, ok := ownCode(s, w, r, s.store.DynamicCode)
 	if !ok {
-		return
-	}
-	u := auth.UserFrom(r.Context())
-	d, err := s.store.DynamicCode(r.Context(), u.ID, id)
-	if errors.Is(err, store.ErrNotFound) {
-		writeError(w, http.StatusNotFound, msgCodeMissing)
-		return
-	}
-	if err != nil {
-		s.internalError(w, "fetching a dynamic code", err)
 		return
 	}
 	h := w.Header()
@@ -155,7 +145,7 @@ func (s *server) scansCSV(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Content-Type-Options", "nosniff")
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"scanned_at", "device_type", "os", "browser", "referrer", "visitor", "is_bot"})
-	err = s.store.ScanEvents(r.Context(), u.ID, id, func(e *store.ScanEvent) error {
+	err := s.store.ScanEvents(r.Context(), d.UserID, d.ID, func(e *store.ScanEvent) error {
 		return cw.Write([]string{
 			e.ScannedAt.UTC().Format(time.RFC3339),
 			csvCell(e.DeviceType), csvCell(e.OS), csvCell(e.Browser), csvCell(e.Referrer),
@@ -168,7 +158,7 @@ func (s *server) scansCSV(w http.ResponseWriter, r *http.Request) {
 	}
 	if err != nil {
 		// The header is sent: all that can be done is to log and stop.
-		s.log.Error("writing scans CSV", "code", id, "err", err)
+		s.log.Error("writing scans CSV", "code", d.ID, "err", err)
 	}
 }
 

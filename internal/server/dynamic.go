@@ -1,7 +1,7 @@
 package server
 
 import (
-	"bytes"
+	"context"
 	"crypto/rand"
 	"encoding/json"
 	"errors"
@@ -317,18 +317,64 @@ func pathID(w http.ResponseWriter, r *http.Request) (int64, bool) {
 	return id, true
 }
 
-// answerDynamic answers the outcome of a change to a dynamic code: the
-// code as it is now, with this instance's cached redirect dropped so the
-// change applies to the next scan.
-func (s *server) answerDynamic(w http.ResponseWriter, d *store.DynamicCode, err error) {
+// fetchCode is a store lookup of one of a user's codes by id.
+type fetchCode[T any] func(ctx context.Context, userID, id int64) (T, error)
+
+// ownCode fetches the caller's code named by the {id} path value. On
+// failure it has answered: 404 when the code is not the caller's (or the
+// id is malformed), 500 when the store fails.
+func ownCode[T any](s *server, w http.ResponseWriter, r *http.Request, fetch fetchCode[T]) (T, bool) {
+	var zero T
+	id, ok := pathID(w, r)
+	if !ok {
+		return zero, false
+	}
+	c, err := fetch(r.Context(), auth.UserFrom(r.Context()).ID, id)
+	if errors.Is(err, store.ErrNotFound) {
+		writeError(w, http.StatusNotFound, msgCodeMissing)
+		return zero, false
+	}
+	if err != nil {
+		s.internalError(w, "fetching a code", err)
+		return zero, false
+	}
+	return c, true
+}
+
+// answerCode answers the outcome of a change to one of the caller's codes:
+// 404 when it is not theirs, 500 when the store failed, else 200 with view
+// of the code as it is now.
+func answerCode[T any](s *server, w http.ResponseWriter, doing string, c T, err error, view func(T) any) {
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		writeError(w, http.StatusNotFound, msgCodeMissing)
 	case err != nil:
-		s.internalError(w, "changing a dynamic code", err)
+		s.internalError(w, doing, err)
 	default:
+		writeJSON(w, http.StatusOK, view(c))
+	}
+}
+
+// answerDynamic answers the outcome of a change to a dynamic code, with
+// this instance's cached redirect dropped so the change applies to the
+// next scan.
+func (s *server) answerDynamic(w http.ResponseWriter, d *store.DynamicCode, err error) {
+	answerCode(s, w, "changing a dynamic code", d, err, func(d *store.DynamicCode) any {
 		s.redirects.Invalidate(d.ShortCode)
-		writeJSON(w, http.StatusOK, s.dynamicJSON(d))
+		return s.dynamicJSON(d)
+	})
+}
+
+// answerDeleted answers a soft delete: 204, or 404 when the code was not
+// the caller's.
+func (s *server) answerDeleted(w http.ResponseWriter, err error) {
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		writeError(w, http.StatusNotFound, msgCodeMissing)
+	case err != nil:
+		s.internalError(w, "deleting a code", err)
+	default:
+		w.WriteHeader(http.StatusNoContent)
 	}
 }
 
@@ -355,43 +401,49 @@ func (s *server) setDestination(w http.ResponseWriter, r *http.Request) {
 	s.answerDynamic(w, d, err)
 }
 
-// readName reads a rename body: the name trimmed. ok is false when it has
-// answered (a bad body or a name too long).
-func readName(w http.ResponseWriter, r *http.Request) (name string, ok bool) {
-	var in struct {
-		Name string `json:"name"`
-	}
-	if !decodeJSON(w, r, &in) {
-		return "", false
-	}
-	name = strings.TrimSpace(in.Name)
-	if utf8.RuneCountInString(name) > maxCodeName {
-		fieldError(w, "name", "Name must be at most 100 characters")
-		return "", false
-	}
-	return name, true
-}
-
-// renameDynamicCode (PATCH /api/dynamic-qrcodes/{id}) renames a code; a
-// blank name changes nothing (spec 01 §5).
-func (s *server) renameDynamicCode(w http.ResponseWriter, r *http.Request) {
+// renameCode serves PATCH …/{id} for both kinds of code: the name is
+// trimmed and at most 100 characters; a blank name changes nothing (spec
+// 01 §5) and answers the code as it is.
+func renameCode[T any](w http.ResponseWriter, r *http.Request, read fetchCode[T],
+	rename func(ctx context.Context, userID, id int64, name string) (T, error), answer func(http.ResponseWriter, T, error)) {
 	id, ok := pathID(w, r)
 	if !ok {
 		return
 	}
-	name, ok := readName(w, r)
-	if !ok {
+	var in struct {
+		Name string `json:"name"`
+	}
+	if !decodeJSON(w, r, &in) {
 		return
 	}
-	u := auth.UserFrom(r.Context())
-	var d *store.DynamicCode
+	name := strings.TrimSpace(in.Name)
+	if utf8.RuneCountInString(name) > maxCodeName {
+		fieldError(w, "name", "Name must be at most 100 characters")
+		return
+	}
+	ctx, uid := r.Context(), auth.UserFrom(r.Context()).ID
+	var c T
 	var err error
 	if name == "" {
-		d, err = s.store.DynamicCode(r.Context(), u.ID, id)
+		c, err = read(ctx, uid, id)
 	} else {
-		d, err = s.store.RenameDynamicCode(r.Context(), u.ID, id, name, s.now())
+		c, err = rename(ctx, uid, id, name)
 	}
-	s.answerDynamic(w, d, err)
+	answer(w, c, err)
+}
+
+// renameDynamicCode (PATCH /api/dynamic-qrcodes/{id}) renames a dynamic code.
+func (s *server) renameDynamicCode(w http.ResponseWriter, r *http.Request) {
+	renameCode(w, r, s.store.DynamicCode, func(ctx context.Context, uid, id int64, name string) (*store.DynamicCode, error) {
+		return s.store.RenameDynamicCode(ctx, uid, id, name, s.now())
+	}, s.answerDynamic)
+}
+
+// renameQRCode (PATCH /api/qrcodes/{id}) renames a static code.
+func (s *server) renameQRCode(w http.ResponseWriter, r *http.Request) {
+	renameCode(w, r, s.store.QRCode, s.store.RenameQRCode, func(w http.ResponseWriter, q *store.QRCode, err error) {
+		answerCode(s, w, "renaming a QR code", q, err, func(q *store.QRCode) any { return qrCodeJSON(q) })
+	})
 }
 
 // pauseDynamicCode (POST …/pause and …/resume) stops or restarts a code's
@@ -417,44 +469,10 @@ func (s *server) deleteDynamicCode(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	code, err := s.store.DeleteDynamicCode(r.Context(), auth.UserFrom(r.Context()).ID, id, s.now())
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		writeError(w, http.StatusNotFound, msgCodeMissing)
-	case err != nil:
-		s.internalError(w, "deleting a dynamic code", err)
-	default:
+	if err == nil {
 		s.redirects.Invalidate(code)
-		w.WriteHeader(http.StatusNoContent)
 	}
-}
-
-// renameQRCode (PATCH /api/qrcodes/{id}) renames a static code; a blank
-// name changes nothing.
-func (s *server) renameQRCode(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r)
-	if !ok {
-		return
-	}
-	name, ok := readName(w, r)
-	if !ok {
-		return
-	}
-	u := auth.UserFrom(r.Context())
-	var q *store.QRCode
-	var err error
-	if name == "" {
-		q, err = s.store.QRCode(r.Context(), u.ID, id)
-	} else {
-		q, err = s.store.RenameQRCode(r.Context(), u.ID, id, name)
-	}
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		writeError(w, http.StatusNotFound, msgCodeMissing)
-	case err != nil:
-		s.internalError(w, "renaming a QR code", err)
-	default:
-		writeJSON(w, http.StatusOK, qrCodeJSON(q))
-	}
+	s.answerDeleted(w, err)
 }
 
 // deleteQRCode (DELETE /api/qrcodes/{id}) soft-deletes a static code. 204.
@@ -463,76 +481,72 @@ func (s *server) deleteQRCode(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	err := s.store.DeleteQRCode(r.Context(), auth.UserFrom(r.Context()).ID, id, s.now())
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		writeError(w, http.StatusNotFound, msgCodeMissing)
-	case err != nil:
-		s.internalError(w, "deleting a QR code", err)
-	default:
-		w.WriteHeader(http.StatusNoContent)
-	}
+	s.answerDeleted(w, s.store.DeleteQRCode(r.Context(), auth.UserFrom(r.Context()).ID, id, s.now()))
 }
 
 // dynamicCodeImage (GET /api/dynamic-qrcodes/{id}/image?format=svg|png|pdf
 // &size=&download=1, owner only) renders a dynamic code: its short URL in
-// its style. download=1 makes it an attachment and records the download.
+// its style.
 func (s *server) dynamicCodeImage(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r)
+	d, ok := ownCode(s, w, r, s.store.DynamicCode)
 	if !ok {
 		return
-	}
-	u := auth.UserFrom(r.Context())
-	d, err := s.store.DynamicCode(r.Context(), u.ID, id)
-	if errors.Is(err, store.ErrNotFound) {
-		writeError(w, http.StatusNotFound, msgCodeMissing)
-		return
-	}
-	if err != nil {
-		s.internalError(w, "fetching a dynamic code", err)
-		return
-	}
-	img, ok := imageQuery(w, r)
-	if !ok {
-		return
-	}
-	var logo []byte
-	if lid, ok := logoIDFromPath(d.LogoFilePath); ok {
-		b, err := s.store.Blob(r.Context(), lid)
-		if err != nil {
-			s.internalError(w, "fetching a logo", err)
-			return
-		}
-		logo = b.Data
 	}
 	level, ok := qr.ParseLevel(d.ErrorCorrectionLevel)
 	if !ok {
 		level = dynamicLevel
 	}
-	data := s.shortURL(d.ShortCode)
-	var buf bytes.Buffer
-	err = codes.Write(&buf, data, dynamicStyle(d), codes.Options{Format: img.format, Level: level, Pixels: img.pixels, Logo: logo})
+	s.serveCodeImage(w, r, savedImage{
+		data: s.shortURL(d.ShortCode), style: dynamicStyle(d), level: level, logoPath: d.LogoFilePath,
+		qrType: d.QRType, details: map[string]any{"name": d.Name, "dynamicQrCodeId": d.ID},
+	})
+}
+
+// savedImage is what a saved code's image is drawn from.
+type savedImage struct {
+	data     string
+	style    codes.Style
+	level    qr.Level
+	logoPath string // the code's logoFilePath, "" for none
+	qrType   string
+	qrCodeID *int64         // static codes: the download's qr_code_id
+	details  map[string]any // the download record's details
+}
+
+// serveCodeImage answers a saved code's image as ?format=, ?size= and
+// ?download= ask (imageQuery). download=1 makes it an attachment named by
+// the type and records the download.
+func (s *server) serveCodeImage(w http.ResponseWriter, r *http.Request, c savedImage) {
+	img, ok := imageQuery(w, r)
+	if !ok {
+		return
+	}
+	logo, err := s.savedLogo(r, c.logoPath)
 	if err != nil {
-		s.internalError(w, "rendering a dynamic code", err)
+		s.internalError(w, "fetching a logo", err)
+		return
+	}
+	file := s.renderCode(w, c.data, c.style, logo, img.format, img.pixels, c.level)
+	if file == nil {
 		return
 	}
 	if img.download {
-		dl := &store.Download{
+		u := auth.UserFrom(r.Context())
+		d := &store.Download{
 			CodeEvent: store.CodeEvent{
-				UserID: &u.ID, IPAddress: clientIP(r),
+				QRCodeID: c.qrCodeID, UserID: &u.ID, IPAddress: clientIP(r),
 				UserAgent: truncate(r.UserAgent(), maxUserAgent), Referrer: truncate(r.Referer(), maxReferrer),
-				QRType: d.QRType, Content: data, HasLogo: logo != nil,
-				Details: map[string]any{"name": d.Name, "dynamicQrCodeId": d.ID},
+				QRType: c.qrType, Content: c.data, HasLogo: logo != nil, Details: c.details,
 			},
 			DownloadType: string(img.format),
 			DownloadedAt: s.now(),
 		}
-		if err := s.store.CreateDownload(r.Context(), dl); err != nil {
+		if err := s.store.CreateDownload(r.Context(), d); err != nil {
 			s.internalError(w, "recording a download", err)
 			return
 		}
 	}
-	serveCodeFile(w, buf.Bytes(), img.format, d.QRType+"."+string(img.format), img.download)
+	serveCodeFile(w, file, img.format, c.qrType+"."+string(img.format), img.download)
 }
 
 // imageRequest is how a saved code's image is asked for.

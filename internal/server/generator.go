@@ -122,7 +122,7 @@ func (s *server) generateQRCode(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	svg := s.renderCode(w, p.data, p.style, p.logoData(), codes.SVG, pixels)
+	svg := s.renderCode(w, p.data, p.style, p.logoData(), codes.SVG, pixels, codeLevel)
 	if svg == nil {
 		return
 	}
@@ -220,7 +220,7 @@ func (s *server) downloadQRCode(w http.ResponseWriter, r *http.Request) {
 	if gen != nil {
 		p.data = gen.Content
 	}
-	file := s.renderCode(w, p.data, p.style, p.logoData(), format, pixels*codes.DownloadScale)
+	file := s.renderCode(w, p.data, p.style, p.logoData(), format, pixels*codes.DownloadScale, codeLevel)
 	if file == nil {
 		return
 	}

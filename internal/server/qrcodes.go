@@ -2,7 +2,6 @@ package server
 
 import (
 	"encoding/json"
-	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -242,54 +241,16 @@ func (s *server) listQRCodes(w http.ResponseWriter, r *http.Request) {
 }
 
 // qrCodeImage (GET /api/qrcodes/{id}/image?format=svg|png|pdf&size=&download=1,
-// signed in, owner only) renders a saved code. download=1 makes it an
-// attachment named by the type and records the download.
+// signed in, owner only) renders a saved static code.
 func (s *server) qrCodeImage(w http.ResponseWriter, r *http.Request) {
-	u := auth.UserFrom(r.Context())
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil {
-		writeError(w, http.StatusNotFound, "QR code not found")
-		return
-	}
-	q, err := s.store.QRCode(r.Context(), u.ID, id)
-	if errors.Is(err, store.ErrNotFound) {
-		writeError(w, http.StatusNotFound, "QR code not found")
-		return
-	}
-	if err != nil {
-		s.internalError(w, "fetching a QR code", err)
-		return
-	}
-	img, ok := imageQuery(w, r)
+	q, ok := ownCode(s, w, r, s.store.QRCode)
 	if !ok {
 		return
 	}
-	logo, err := s.savedLogo(r, q.LogoFilePath)
-	if err != nil {
-		s.internalError(w, "fetching a logo", err)
-		return
-	}
-	file := s.renderCode(w, q.Content, codeStyle(q), logo, img.format, img.pixels)
-	if file == nil {
-		return
-	}
-	if img.download {
-		d := &store.Download{
-			CodeEvent: store.CodeEvent{
-				QRCodeID: &q.ID, UserID: &u.ID, IPAddress: clientIP(r),
-				UserAgent: truncate(r.UserAgent(), maxUserAgent), Referrer: truncate(r.Referer(), maxReferrer),
-				QRType: q.QRType, Content: q.Content, HasLogo: logo != nil,
-				Details: map[string]any{"name": q.Name},
-			},
-			DownloadType: string(img.format),
-			DownloadedAt: s.now(),
-		}
-		if err := s.store.CreateDownload(r.Context(), d); err != nil {
-			s.internalError(w, "recording a download", err)
-			return
-		}
-	}
-	serveCodeFile(w, file, img.format, q.QRType+"."+string(img.format), img.download)
+	s.serveCodeImage(w, r, savedImage{
+		data: q.Content, style: codeStyle(q), level: codeLevel, logoPath: q.LogoFilePath,
+		qrType: q.QRType, qrCodeID: &q.ID, details: map[string]any{"name": q.Name},
+	})
 }
 
 // savedLogo is the image of a saved code's logoFilePath ("/logo/{id}"), or
