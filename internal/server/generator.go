@@ -62,32 +62,37 @@ func (g *generateRequest) UnmarshalJSON(b []byte) error {
 	return json.Unmarshal(b, &g.raw)
 }
 
-// codeRequest reads the type fields of the body; a field of the wrong JSON
-// type has been answered with 400.
-func (g *generateRequest) codeRequest(w http.ResponseWriter) (codeRequest, bool) {
+// readGenerateRequest reads a generate-qrcode or download-qrcode body:
+// the code request (a type field of the wrong JSON type is 400), the
+// preview size in pixels (default 320) and the session id. On failure it
+// has answered.
+func readGenerateRequest(w http.ResponseWriter, r *http.Request) (*generateRequest, codeRequest, int, bool) {
+	g := new(generateRequest)
+	if !decodeJSON(w, r, g) {
+		return nil, codeRequest{}, 0, false
+	}
 	t := strings.TrimSpace(g.QRType)
 	fields, fe := jsonTypeFields(g.raw, t)
 	if len(fe) > 0 {
 		writeFieldErrors(w, t, fe)
-		return codeRequest{}, false
+		return nil, codeRequest{}, 0, false
 	}
-	return codeRequest{
+	pixels := g.Size
+	switch {
+	case pixels == 0:
+		pixels = codes.PreviewPixels
+	case pixels < minPreviewPixels || pixels > maxPreviewPixels:
+		fieldError(w, "size", "size must be between 64 and 1200 pixels")
+		return nil, codeRequest{}, 0, false
+	}
+	if !checkSessionID(w, g.SessionID) {
+		return nil, codeRequest{}, 0, false
+	}
+	req := codeRequest{
 		qrType: t, fields: fields, style: g.style, logoID: g.LogoID,
 		scanTracking: g.ScanTracking, temporary: g.Temporary,
-	}, true
-}
-
-// previewPixels is the requested preview size (default 320), or 0 after
-// answering 400.
-func (g *generateRequest) previewPixels(w http.ResponseWriter) int {
-	if g.Size == 0 {
-		return codes.PreviewPixels
 	}
-	if g.Size < minPreviewPixels || g.Size > maxPreviewPixels {
-		fieldError(w, "size", "size must be between 64 and 1200 pixels")
-		return 0
-	}
-	return g.Size
+	return g, req, pixels, true
 }
 
 // checkSessionID refuses an overlong anonymous id.
@@ -102,16 +107,8 @@ func checkSessionID(w http.ResponseWriter, id string) bool {
 // generateQRCode (POST /api/generate-qrcode) renders the form as SVG for
 // the preview and, unless it is a temporary preview, records the generation.
 func (s *server) generateQRCode(w http.ResponseWriter, r *http.Request) {
-	var in generateRequest
-	if !decodeJSON(w, r, &in) {
-		return
-	}
-	req, ok := in.codeRequest(w)
+	in, req, pixels, ok := readGenerateRequest(w, r)
 	if !ok {
-		return
-	}
-	pixels := in.previewPixels(w)
-	if pixels == 0 || !checkSessionID(w, in.SessionID) {
 		return
 	}
 	u := auth.UserFrom(r.Context())
@@ -164,8 +161,8 @@ func (s *server) codeEvent(r *http.Request, u *store.User, sessionID string, p *
 // generation encoded (a payment code keeps its product); the generation must
 // be the caller's (same user, or same anonymous session).
 func (s *server) downloadQRCode(w http.ResponseWriter, r *http.Request) {
-	var in generateRequest
-	if !decodeJSON(w, r, &in) {
+	in, req, pixels, ok := readGenerateRequest(w, r)
+	if !ok {
 		return
 	}
 	format := codes.PNG
@@ -176,14 +173,6 @@ func (s *server) downloadQRCode(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		format = f
-	}
-	req, ok := in.codeRequest(w)
-	if !ok {
-		return
-	}
-	pixels := in.previewPixels(w)
-	if pixels == 0 || !checkSessionID(w, in.SessionID) {
-		return
 	}
 	if pixels > maxDownloadPreview {
 		fieldError(w, "size", "size must be between 64 and 640 pixels for a download")
