@@ -44,9 +44,10 @@ func getZ() *zbuf {
 
 func (sc *Scene) writeBitmapPNG(w io.Writer, px int) error {
 	n := sc.n
+	k, off, _ := snap(float64(px)/float64(n), 0, 0, n)
 	edge := make([]int, n+1)
 	for i := range edge {
-		edge[i] = (i*px + n/2) / n
+		edge[i] = int(off) + i*int(k)
 	}
 	stride := 1 + (px+7)/8 // filter byte (0: none) and the packed pixels
 	rows := make([]byte, 2*stride)

@@ -338,10 +338,9 @@ func TestScanBoundaries(t *testing.T) {
 	// pixels per module: 360 renderings, each in three formats, all read
 	// by both decoders. Before the pads kept clear of alignment patterns
 	// and the versions with one at the centre were avoided, zbar missed
-	// codes whose logo hid one. Apart from logos, the sweep found that
-	// ZXing misses the PNG of versions 30 and up at some fractional
-	// scales (5.6 pixels per module on 31-34), logo or not: an open
-	// problem, so this corpus does not yet sample those scales.
+	// codes whose logo hid one; and ZXing missed PNGs of versions 30 and
+	// up at some fractional scales, logo or not, until PNG modules were
+	// snapped to whole pixels (see snap; the large-version cases below).
 	for _, v := range []int{1, 2, 3, 4, 5, 6, 14, 17, 20, 28, 31, 34} {
 		for _, d := range []string{ShapeSquare, ShapeCircle} {
 			s := Style{Logo: logo, LogoSize: LogoLarge, Dots: d, Eyes: ShapeCircle, EyeCenters: ShapeCircle, Gradient: "#C2185B"}
@@ -350,6 +349,22 @@ func TestScanBoundaries(t *testing.T) {
 			}
 			cases = append(cases, scanCase{name: fmt.Sprintf("large-logo-v%d-%s", v, d), data: url[:min(len(url), 5+v)], level: qr.H, version: v, style: s, ppm: 5})
 		}
+	}
+	// Large versions at scales where ZXing missed PNGs whose modules were
+	// not whole pixels wide (see snap), including the default 960 px.
+	long := bytes.Repeat([]byte("https://squarely.example/r/large?q="), 20)
+	for _, c := range []struct {
+		v   int
+		ppm float64
+		s   Style
+	}{
+		{31, 5.6, Style{}},
+		{34, 5.6, Style{Dots: ShapeRounded}},
+		{30, 1024.0 / 145, Style{}},
+		{33, 960.0 / 157, Style{Dots: ShapeRounded}},
+		{40, 5.1, Style{Dots: ShapeCircle, Gradient: "#C2185B"}},
+	} {
+		cases = append(cases, scanCase{name: fmt.Sprintf("large-v%d-%.2fppm", c.v, c.ppm), data: long, level: qr.L, version: c.v, style: c.s, ppm: c.ppm})
 	}
 	runCases(t, cases)
 }
