@@ -145,25 +145,11 @@ func (s *server) prepareCode(w http.ResponseWriter, r *http.Request, u *store.Us
 		}
 		p.file = b
 	}
-	if req.logoID != nil {
-		b, err := s.store.Blob(ctx, *req.logoID)
-		if err != nil && !errors.Is(err, store.ErrNotFound) {
-			s.internalError(w, "fetching a logo", err)
-			return nil, false
-		}
-		if b == nil || b.Kind != "logo" || !ownedBy(b, u) {
-			writeJSON(w, http.StatusNotFound, apiError{Message: "Logo not found", Errors: map[string]string{"logoId": "Logo not found"}})
-			return nil, false
-		}
-		p.logo = b
+	logo, ok := s.requestLogo(w, r, u, req.logoID, req.logoFile)
+	if !ok {
+		return nil, false
 	}
-	if req.logoFile != nil {
-		if _, problem := sniffImage(req.logoFile.data, maxLogoPixels); problem != "" {
-			writeError(w, http.StatusUnsupportedMediaType, problem)
-			return nil, false
-		}
-		p.logo = &store.Blob{Kind: "logo", FileName: orDefault(req.logoFile.name, "logo"), Data: req.logoFile.data}
-	}
+	p.logo = logo
 
 	switch {
 	case req.qrType == "payment" && req.temporary:
@@ -198,6 +184,48 @@ func (s *server) prepareCode(w http.ResponseWriter, r *http.Request, u *store.Us
 		return nil, false
 	}
 	return p, true
+}
+
+// requestLogo checks the logo a request names: u's uploaded logo logoID,
+// or a file sent with the request (checked, not stored). It returns the
+// logo with its data, nil for none. On failure it has answered: 404 `Logo
+// not found` (missing, not a logo, or another user's), or 415.
+func (s *server) requestLogo(w http.ResponseWriter, r *http.Request, u *store.User, logoID *int64, file *upload) (*store.Blob, bool) {
+	switch {
+	case file != nil:
+		if _, problem := sniffImage(file.data, maxLogoPixels); problem != "" {
+			writeError(w, http.StatusUnsupportedMediaType, problem)
+			return nil, false
+		}
+		return &store.Blob{Kind: "logo", FileName: orDefault(file.name, "logo"), Data: file.data}, true
+	case logoID != nil:
+		b, err := s.store.Blob(r.Context(), *logoID)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			s.internalError(w, "fetching a logo", err)
+			return nil, false
+		}
+		if b == nil || b.Kind != "logo" || !ownedBy(b, u) {
+			writeJSON(w, http.StatusNotFound, apiError{Message: "Logo not found", Errors: map[string]string{"logoId": "Logo not found"}})
+			return nil, false
+		}
+		return b, true
+	}
+	return nil, true
+}
+
+// formLogoID reads a form's logoId, nil when absent; a form that sends a
+// logo file ignores it. On failure it has answered 400.
+func formLogoID(w http.ResponseWriter, form *multipartForm) (*int64, bool) {
+	v := strings.TrimSpace(form.get("logoId"))
+	if v == "" || form.file != nil {
+		return nil, true
+	}
+	id, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		fieldError(w, "logoId", "logoId must be a number")
+		return nil, false
+	}
+	return &id, true
 }
 
 // checkRender lays out data with p's style without keeping the image, and

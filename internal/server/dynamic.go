@@ -189,35 +189,18 @@ func (s *server) createDynamicCode(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	var logo *store.Blob
-	switch raw := strings.TrimSpace(form.get("logoId")); {
-	case form.file != nil:
-		if _, problem := sniffImage(form.file.data, maxLogoPixels); problem != "" {
-			writeError(w, http.StatusUnsupportedMediaType, problem)
-			return
-		}
-	case raw != "":
-		id, err := strconv.ParseInt(raw, 10, 64)
-		if err != nil {
-			fieldError(w, "logoId", "logoId must be a number")
-			return
-		}
-		logo, err = s.store.Blob(ctx, id)
-		if err != nil && !errors.Is(err, store.ErrNotFound) {
-			s.internalError(w, "fetching a logo", err)
-			return
-		}
-		if logo == nil || logo.Kind != "logo" || !ownedBy(logo, u) {
-			writeJSON(w, http.StatusNotFound, apiError{Message: "Logo not found", Errors: map[string]string{"logoId": "Logo not found"}})
-			return
-		}
+	logoID, ok := formLogoID(w, form)
+	if !ok {
+		return
+	}
+	logo, ok := s.requestLogo(w, r, u, logoID, form.file)
+	if !ok {
+		return
 	}
 
 	// Every short URL has the same length, so one check stands for all.
 	var logoData []byte
-	if form.file != nil {
-		logoData = form.file.data
-	} else if logo != nil {
+	if logo != nil {
 		logoData = logo.Data
 	}
 	err = codes.Write(io.Discard, s.shortURL(newShortCode()), style, codes.Options{Format: codes.SVG, Level: level, Pixels: codes.PreviewPixels, Logo: logoData})

@@ -94,15 +94,11 @@ func (s *server) createQRCode(w http.ResponseWriter, r *http.Request) {
 		fieldError(w, "scanTracking", "scanTracking must be true or false")
 		return
 	}
-	req := codeRequest{qrType: qrType, fields: payload.Fields{}, style: style, logoFile: form.file, scanTracking: scanTracking}
-	if v := strings.TrimSpace(form.get("logoId")); v != "" && form.file == nil {
-		id, err := strconv.ParseInt(v, 10, 64)
-		if err != nil {
-			fieldError(w, "logoId", "logoId must be a number")
-			return
-		}
-		req.logoID = &id
+	logoID, ok := formLogoID(w, form)
+	if !ok {
+		return
 	}
+	req := codeRequest{qrType: qrType, fields: payload.Fields{}, style: style, logoID: logoID, logoFile: form.file, scanTracking: scanTracking}
 	for _, k := range payload.FieldNames(qrType) {
 		key := k
 		if alt, ok := saveFormKeys[qrType][k]; ok {
