@@ -29,10 +29,10 @@ func (b *bufferPool) Get() *png.EncoderBuffer {
 func (b *bufferPool) Put(v *png.EncoderBuffer) { b.p.Put(v) }
 
 // WritePNG writes the scene as a PNG of exactly Style.Pixels square (plus
-// the frame's share when there is one). Plain codes are written as 1-bit
-// two-colour images with module edges on whole pixels (modules are one
-// pixel wider or narrower when the size is not a multiple, which decoders
-// do not mind); styled codes are anti-aliased.
+// the frame's share when there is one). Every module is the same whole
+// number of pixels wide, the quiet zone taking what is left over (see
+// snap). Plain codes are written as 1-bit two-colour images; styled codes
+// are anti-aliased.
 func (sc *Scene) WritePNG(w io.Writer) error {
 	s, pw, ph := sc.pixelScale()
 	if need := sc.minPixels(); sc.pixels < need {
