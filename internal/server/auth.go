@@ -79,12 +79,7 @@ func (s *server) register(w http.ResponseWriter, r *http.Request) {
 	if !validEmail(email) {
 		v.add("email", "Invalid email address")
 	}
-	switch {
-	case utf8.RuneCountInString(in.Password) < 6:
-		v.add("password", "Password must be at least 6 characters")
-	case len(in.Password) > auth.MaxPasswordBytes:
-		v.add("password", "Password must be at most 72 bytes")
-	}
+	checkNewPassword(&v, in.Password)
 	if in.ConfirmPassword != nil && *in.ConfirmPassword != in.Password {
 		v.add("confirmPassword", "Passwords don't match")
 	}
@@ -110,20 +105,40 @@ func (s *server) register(w http.ResponseWriter, r *http.Request) {
 		FirstName:    in.FirstName,
 		LastName:     in.LastName,
 	}
-	err = s.store.CreateUser(r.Context(), u)
+	if s.createAndSignIn(w, r, u, "An account with this email already exists") {
+		writeJSON(w, http.StatusCreated, s.userJSON(u))
+	}
+}
+
+// checkNewPassword adds a new password's problem to v: at least 6
+// characters, and at most the 72 bytes bcrypt reads.
+func checkNewPassword(v *validation, password string) {
+	switch {
+	case utf8.RuneCountInString(password) < 6:
+		v.add("password", "Password must be at least 6 characters")
+	case len(password) > auth.MaxPasswordBytes:
+		v.add("password", "Password must be at most 72 bytes")
+	}
+}
+
+// createAndSignIn creates the account u and signs it in, reporting whether
+// it did. Otherwise it has answered: 409 with taken when the e-mail has an
+// account already, or 500.
+func (s *server) createAndSignIn(w http.ResponseWriter, r *http.Request, u *store.User, taken string) bool {
+	err := s.store.CreateUser(r.Context(), u)
 	if errors.Is(err, store.ErrConflict) {
-		writeError(w, http.StatusConflict, "An account with this email already exists")
-		return
+		writeError(w, http.StatusConflict, taken)
+		return false
 	}
 	if err != nil {
 		s.internalError(w, "creating a user", err)
-		return
+		return false
 	}
 	if err := s.auth.SignIn(w, r, u); err != nil {
 		s.internalError(w, "signing in a new user", err)
-		return
+		return false
 	}
-	writeJSON(w, http.StatusCreated, s.userJSON(u))
+	return true
 }
 
 // login (POST /api/login) signs in with username (the e-mail) and password.

@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/squarely/squarely/internal/auth"
 	"github.com/squarely/squarely/internal/mail"
@@ -126,17 +125,7 @@ func (s *server) activateTrial(w http.ResponseWriter, r *http.Request) {
 	}
 	s.signup.add(key)
 	u := &store.User{Username: email, Email: email, TrialActivated: true, TrialStartDate: &now, TrialEndDate: &end, CreatedAt: now}
-	err := s.store.CreateUser(ctx, u)
-	if errors.Is(err, store.ErrConflict) {
-		writeError(w, http.StatusConflict, msgTrialAccountExists)
-		return
-	}
-	if err != nil {
-		s.internalError(w, "creating a trial account", err)
-		return
-	}
-	if err := s.auth.SignIn(w, r, u); err != nil {
-		s.internalError(w, "signing in a trial account", err)
+	if !s.createAndSignIn(w, r, u, msgTrialAccountExists) {
 		return
 	}
 	// The account works without the mail; a failure is logged, not fatal.
@@ -184,12 +173,7 @@ func (s *server) setPassword(w http.ResponseWriter, r *http.Request) {
 	if strings.TrimSpace(in.Token) == "" {
 		v.add("token", msgPasswordLinkBad)
 	}
-	switch {
-	case utf8.RuneCountInString(in.Password) < 6:
-		v.add("password", "Password must be at least 6 characters")
-	case len(in.Password) > auth.MaxPasswordBytes:
-		v.add("password", "Password must be at most 72 bytes")
-	}
+	checkNewPassword(&v, in.Password)
 	if v.failed(w) {
 		return
 	}
