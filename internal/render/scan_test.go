@@ -334,7 +334,7 @@ func TestScanBoundaries(t *testing.T) {
 	// 14-20, 28-34). A subset of a one-off sweep, versions 1-34 × the
 	// three logo sizes × three shape sets (square; circle dots and eyes
 	// with a gradient; rounded dots, curve-square eyes, circle centres) ×
-	// a URL and a UTF-8 payload filling the version at H, at 5.3 to 10
+	// a URL and a UTF-8 payload filling the version at H, at 5 to 10
 	// pixels per module: 360 renderings, each in three formats, all read
 	// by both decoders. Before the pads kept clear of alignment patterns
 	// and the versions with one at the centre were avoided, zbar missed
