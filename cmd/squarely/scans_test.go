@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/squarely/squarely/internal/store"
+	"github.com/squarely/squarely/internal/store/storetest"
 )
 
 // Every scan answered before a graceful shutdown is saved: the recorder is
@@ -20,17 +21,8 @@ func TestShutdownKeepsEveryScan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	u := &store.User{Username: "scan@example.com", Email: "scan@example.com"}
-	if err := st.CreateUser(ctx, u); err != nil {
-		t.Fatal(err)
-	}
-	d := &store.DynamicCode{UserID: u.ID, ShortCode: "restart1", Destination: "https://example.com", QRType: "url",
-		FgColor: "#000000", BgColor: "#FFFFFF", QRStyle: "squares", DotShape: "square", CornerShape: "square",
-		InnerCornerShape: "square", ErrorCorrectionLevel: "M", LogoSize: "medium",
-		FrameText: "SCAN ME", FrameColor: "#000000", FrameTextColor: "#FFFFFF", FrameStyle: "rounded"}
-	if err := st.CreateDynamicCode(ctx, d, 0); err != nil {
-		t.Fatal(err)
-	}
+	u := storetest.CreateUser(t, st, "scan@example.com")
+	d := storetest.CreateDynamic(t, st, u.ID, "restart1")
 	st.Close()
 
 	runCtx, stop := context.WithCancel(ctx)

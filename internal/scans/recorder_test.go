@@ -186,20 +186,10 @@ func TestVisitorHashRotatesDaily(t *testing.T) {
 func TestRecorderShutdownFlushToStore(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		u := &store.User{Username: "rec@example.com", Email: "rec@example.com"}
-		if err := s.CreateUser(ctx, u); err != nil {
-			t.Fatal(err)
-		}
+		u := storetest.CreateUser(t, s, "rec@example.com")
 		var ids []int64
 		for i := range 3 {
-			d := &store.DynamicCode{UserID: u.ID, ShortCode: fmt.Sprintf("rec%05d", i), Destination: "https://x.example",
-				QRType: "url", FgColor: "#000000", BgColor: "#FFFFFF", QRStyle: "squares", DotShape: "square",
-				CornerShape: "square", InnerCornerShape: "square", ErrorCorrectionLevel: "M", LogoSize: "medium",
-				FrameText: "SCAN ME", FrameColor: "#000000", FrameTextColor: "#FFFFFF", FrameStyle: "rounded"}
-			if err := s.CreateDynamicCode(ctx, d, 0); err != nil {
-				t.Fatal(err)
-			}
-			ids = append(ids, d.ID)
+			ids = append(ids, storetest.CreateDynamic(t, s, u.ID, fmt.Sprintf("rec%05d", i)).ID)
 		}
 		// A long interval: only Close can have written them.
 		r := NewRecorder(s, Options{Interval: time.Hour, BatchSize: 1 << 20, Logger: quiet})

@@ -10,7 +10,6 @@ import (
 
 	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/scans"
-	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/store/storetest"
 )
 
@@ -19,17 +18,8 @@ import (
 func BenchmarkRedirect(b *testing.B) {
 	ctx := context.Background()
 	st := storetest.Open(b)
-	u := &store.User{Username: "bench@example.com", Email: "bench@example.com"}
-	if err := st.CreateUser(ctx, u); err != nil {
-		b.Fatal(err)
-	}
-	d := &store.DynamicCode{UserID: u.ID, ShortCode: "benchmk1", Destination: "https://example.com/landing", QRType: "url",
-		FgColor: "#000000", BgColor: "#FFFFFF", QRStyle: "squares", DotShape: "square", CornerShape: "square",
-		InnerCornerShape: "square", ErrorCorrectionLevel: "M", LogoSize: "medium",
-		FrameText: "SCAN ME", FrameColor: "#000000", FrameTextColor: "#FFFFFF", FrameStyle: "rounded"}
-	if err := st.CreateDynamicCode(ctx, d, 0); err != nil {
-		b.Fatal(err)
-	}
+	u := storetest.CreateUser(b, st, "bench@example.com")
+	storetest.CreateDynamic(b, st, u.ID, "benchmk1")
 	cfg, err := config.Load(func(string) string { return "" })
 	if err != nil {
 		b.Fatal(err)

@@ -22,8 +22,8 @@ func exec(t *testing.T, s *store.Store, query string, args ...any) {
 func TestUserAnalytics(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		u := createUser(t, s, "stats@example.com")
-		other := createUser(t, s, "other@example.com")
+		u := storetest.CreateUser(t, s, "stats@example.com")
+		other := storetest.CreateUser(t, s, "other@example.com")
 		now := time.Date(2026, 8, 31, 12, 0, 0, 0, time.UTC)
 		old := "2026-06-01T00:00:00.000000Z"
 		recent := "2026-08-20T00:00:00.000000Z"
@@ -58,7 +58,7 @@ func TestUserAnalytics(t *testing.T) {
 		// Dynamic codes with scans 5, 9, 1, 7 and one deleted with 100.
 		var dyn []*store.DynamicCode
 		for i, n := range []int{5, 9, 1, 7, 100} {
-			d := createDynamic(t, s, u.ID, fmt.Sprintf("stat%04d", i))
+			d := storetest.CreateDynamic(t, s, u.ID, fmt.Sprintf("stat%04d", i))
 			exec(t, s, `UPDATE dynamic_qr_codes SET scan_count = $2 WHERE id = $1`, d.ID, n)
 			dyn = append(dyn, d)
 		}
@@ -93,7 +93,7 @@ func TestUserAnalytics(t *testing.T) {
 			t.Errorf("TopDynamic = %+v\nwant %+v", a.TopDynamic, wantDyn)
 		}
 
-		empty, err := s.UserAnalytics(ctx, createUser(t, s, "new@example.com").ID, now)
+		empty, err := s.UserAnalytics(ctx, storetest.CreateUser(t, s, "new@example.com").ID, now)
 		if err != nil || empty.TotalQRCodes != 0 || len(empty.TypeDistribution) != 0 || empty.TopStatic != nil {
 			t.Errorf("new user's analytics = %+v, %v", empty, err)
 		}
@@ -103,8 +103,8 @@ func TestUserAnalytics(t *testing.T) {
 func TestCodeAnalytics(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		u := createUser(t, s, "code@example.com")
-		d := createDynamic(t, s, u.ID, "codestat")
+		u := storetest.CreateUser(t, s, "code@example.com")
+		d := storetest.CreateDynamic(t, s, u.ID, "codestat")
 		until := time.Date(2026, 9, 30, 18, 0, 0, 0, time.UTC)
 		since := until.AddDate(0, 0, -29)
 		day := func(n int, h int) time.Time { return time.Date(2026, 9, n, h, 0, 0, 0, time.UTC) }
@@ -141,7 +141,7 @@ func TestCodeAnalytics(t *testing.T) {
 		if fmt.Sprint(a.Referrers) != "[{https://a.example 2} {https://b.example 1}]" {
 			t.Errorf("referrers = %v", a.Referrers)
 		}
-		other := createUser(t, s, "nosy@example.com")
+		other := storetest.CreateUser(t, s, "nosy@example.com")
 		if _, err := s.CodeAnalytics(ctx, other.ID, d.ID, since, until); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("another user's code: %v", err)
 		}

@@ -17,7 +17,7 @@ import (
 func TestBlobRoundTrip(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		u := createUser(t, s, "files@example.com")
+		u := storetest.CreateUser(t, s, "files@example.com")
 		big := make([]byte, 5<<20)
 		rand.Read(big)
 		for _, b := range []*store.Blob{

@@ -12,32 +12,12 @@ import (
 	"github.com/squarely/squarely/internal/store/storetest"
 )
 
-func newDynamic(userID int64, shortCode string) *store.DynamicCode {
-	return &store.DynamicCode{
-		UserID: userID, Name: "Menu", ShortCode: shortCode, Destination: "https://example.com/menu",
-		QRType: "url", QRData: `{"url":"https://example.com/menu"}`,
-		FgColor: "#000000", BgColor: "#FFFFFF", QRStyle: "squares",
-		DotShape: "square", CornerShape: "square", InnerCornerShape: "square",
-		ErrorCorrectionLevel: "M", LogoSize: "medium",
-		FrameText: "SCAN ME", FrameColor: "#000000", FrameTextColor: "#FFFFFF", FrameStyle: "rounded",
-	}
-}
-
-func createDynamic(t *testing.T, s *store.Store, userID int64, shortCode string) *store.DynamicCode {
-	t.Helper()
-	d := newDynamic(userID, shortCode)
-	if err := s.CreateDynamicCode(context.Background(), d, 0); err != nil {
-		t.Fatalf("CreateDynamicCode(%q): %v", shortCode, err)
-	}
-	return d
-}
-
 func TestDynamicCodeRoundTripAndOwnership(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		alice := createUser(t, s, "alice@example.com")
-		bob := createUser(t, s, "bob@example.com")
-		d := newDynamic(alice.ID, "Ab3dE9xZ")
+		alice := storetest.CreateUser(t, s, "alice@example.com")
+		bob := storetest.CreateUser(t, s, "bob@example.com")
+		d := storetest.NewDynamic(alice.ID, "Ab3dE9xZ")
 		d.GradientColor, d.LogoFilePath, d.LogoFileName, d.EnableFrame = "#FF00FF", "/logo/4", "l.png", true
 		if err := s.CreateDynamicCode(ctx, d, 12); err != nil {
 			t.Fatal(err)
@@ -72,7 +52,7 @@ func TestDynamicCodeRoundTripAndOwnership(t *testing.T) {
 			t.Errorf("bob's list = %v, %v", list, err)
 		}
 		// A taken short code is a conflict, whoever asks.
-		if err := s.CreateDynamicCode(ctx, newDynamic(bob.ID, "Ab3dE9xZ"), 0); !errors.Is(err, store.ErrConflict) {
+		if err := s.CreateDynamicCode(ctx, storetest.NewDynamic(bob.ID, "Ab3dE9xZ"), 0); !errors.Is(err, store.ErrConflict) {
 			t.Errorf("duplicate short code: err = %v, want ErrConflict", err)
 		}
 	})
@@ -81,9 +61,9 @@ func TestDynamicCodeRoundTripAndOwnership(t *testing.T) {
 func TestDynamicCodeLifecycle(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		u := createUser(t, s, "u@example.com")
-		older := createDynamic(t, s, u.ID, "older001")
-		d := createDynamic(t, s, u.ID, "newer001")
+		u := storetest.CreateUser(t, s, "u@example.com")
+		older := storetest.CreateDynamic(t, s, u.ID, "older001")
+		d := storetest.CreateDynamic(t, s, u.ID, "newer001")
 		now := time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
 
 		got, err := s.SetDynamicDestination(ctx, u.ID, d.ID, "https://example.org/new", now)
@@ -157,16 +137,16 @@ func TestDynamicCodeLifecycle(t *testing.T) {
 func TestDynamicCodeLimit(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		u := createUser(t, s, "limit@example.com")
+		u := storetest.CreateUser(t, s, "limit@example.com")
 		for i := range 3 {
-			if err := s.CreateDynamicCode(ctx, newDynamic(u.ID, fmt.Sprintf("lim%05d", i)), 3); err != nil {
+			if err := s.CreateDynamicCode(ctx, storetest.NewDynamic(u.ID, fmt.Sprintf("lim%05d", i)), 3); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if err := s.CreateDynamicCode(ctx, newDynamic(u.ID, "lim99999"), 3); !errors.Is(err, store.ErrLimit) {
+		if err := s.CreateDynamicCode(ctx, storetest.NewDynamic(u.ID, "lim99999"), 3); !errors.Is(err, store.ErrLimit) {
 			t.Fatalf("past the limit: err = %v, want ErrLimit", err)
 		}
-		if err := s.CreateDynamicCode(ctx, newDynamic(u.ID, "nolimit1"), 0); err != nil {
+		if err := s.CreateDynamicCode(ctx, storetest.NewDynamic(u.ID, "nolimit1"), 0); err != nil {
 			t.Fatalf("limit 0 means none: %v", err)
 		}
 	})
@@ -176,13 +156,15 @@ func TestDynamicCodeLimit(t *testing.T) {
 func TestDynamicCodeLimitConcurrent(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		u := createUser(t, s, "race@example.com")
-		createDynamic(t, s, u.ID, "race0000")
+		u := storetest.CreateUser(t, s, "race@example.com")
+		storetest.CreateDynamic(t, s, u.ID, "race0000")
 		const limit, tries = 3, 10
 		var wg sync.WaitGroup
 		errs := make([]error, tries)
 		for i := range tries {
-			wg.Go(func() { errs[i] = s.CreateDynamicCode(ctx, newDynamic(u.ID, fmt.Sprintf("race%04d", i+1)), limit) })
+			wg.Go(func() {
+				errs[i] = s.CreateDynamicCode(ctx, storetest.NewDynamic(u.ID, fmt.Sprintf("race%04d", i+1)), limit)
+			})
 		}
 		wg.Wait()
 		ok, limited := 0, 0
@@ -208,9 +190,9 @@ func TestDynamicCodeLimitConcurrent(t *testing.T) {
 func TestRecordScans(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		u := createUser(t, s, "scans@example.com")
-		a := createDynamic(t, s, u.ID, "scanA000")
-		b := createDynamic(t, s, u.ID, "scanB000")
+		u := storetest.CreateUser(t, s, "scans@example.com")
+		a := storetest.CreateDynamic(t, s, u.ID, "scanA000")
+		b := storetest.CreateDynamic(t, s, u.ID, "scanB000")
 		t0 := time.Date(2026, 6, 1, 8, 0, 0, 0, time.UTC)
 		var events []store.ScanEvent
 		// More than one INSERT's worth of rows.
@@ -250,7 +232,7 @@ func TestRecordScans(t *testing.T) {
 		if err != nil || n != 2 {
 			t.Errorf("ScanEvents: %d events, %v", n, err)
 		}
-		other := createUser(t, s, "other@example.com")
+		other := storetest.CreateUser(t, s, "other@example.com")
 		n = 0
 		if err := s.ScanEvents(ctx, other.ID, b.ID, func(*store.ScanEvent) error { n++; return nil }); err != nil || n != 0 {
 			t.Errorf("another user's scans: %d, %v", n, err)
@@ -279,13 +261,13 @@ func TestSecret(t *testing.T) {
 func TestRecordScansManyCodes(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		u := createUser(t, s, "many@example.com")
+		u := storetest.CreateUser(t, s, "many@example.com")
 		const codes = 600
 		at := time.Date(2026, 6, 2, 9, 0, 0, 0, time.UTC)
 		var events []store.ScanEvent
 		ids := make([]int64, codes)
 		for i := range codes {
-			ids[i] = createDynamic(t, s, u.ID, fmt.Sprintf("many%04d", i)).ID
+			ids[i] = storetest.CreateDynamic(t, s, u.ID, fmt.Sprintf("many%04d", i)).ID
 			for range 1 + i%3 {
 				events = append(events, store.ScanEvent{CodeID: ids[i], ScannedAt: at})
 			}

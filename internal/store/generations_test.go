@@ -15,7 +15,7 @@ import (
 func TestGenerationRoundTrip(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		u := createUser(t, s, "gen@example.com")
+		u := storetest.CreateUser(t, s, "gen@example.com")
 		at := time.Date(2026, 3, 4, 5, 6, 7, 891011121, time.UTC)
 		for _, g := range []*store.Generation{
 			{CodeEvent: store.CodeEvent{UserID: &u.ID, SessionID: "s-1", IPAddress: "203.0.113.9", UserAgent: "Firefox",
@@ -46,7 +46,7 @@ func TestGenerationRoundTrip(t *testing.T) {
 func TestDownloadRoundTrip(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		u := createUser(t, s, "dl@example.com")
+		u := storetest.CreateUser(t, s, "dl@example.com")
 		code := &store.QRCode{UserID: u.ID, QRType: "url", FgColor: "#000000", BgColor: "#FFFFFF", DotShape: "square",
 			CornerShape: "square", InnerCornerShape: "square", FrameText: "SCAN ME", FrameColor: "#000000",
 			FrameTextColor: "#FFFFFF", FrameStyle: "rounded"}
@@ -103,7 +103,7 @@ func TestEventsBadInput(t *testing.T) {
 func TestPaymentProductRoundTrip(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		u := createUser(t, s, "shop@example.com")
+		u := storetest.CreateUser(t, s, "shop@example.com")
 		for _, p := range []*store.PaymentProduct{
 			{UserID: &u.ID, ProductName: "Espresso ☕", ProductDescription: "Short and strong", ProductPrice: 999},
 			{ProductName: "Visitor's cake", ProductPrice: 1},

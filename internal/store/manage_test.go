@@ -13,8 +13,8 @@ import (
 func TestRenameAndDeleteQRCode(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		u := createUser(t, s, "owner@example.com")
-		other := createUser(t, s, "other@example.com")
+		u := storetest.CreateUser(t, s, "owner@example.com")
+		other := storetest.CreateUser(t, s, "other@example.com")
 		var id int64
 		err := store.WriteDB(s).QueryRow(`INSERT INTO qr_codes (user_id, name) VALUES ($1, 'Old') RETURNING id`, u.ID).Scan(&id)
 		if err != nil {

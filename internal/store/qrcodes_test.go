@@ -16,7 +16,7 @@ import (
 func TestQRCodeRoundTrip(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		u := createUser(t, s, "codes@example.com")
+		u := storetest.CreateUser(t, s, "codes@example.com")
 		prod := &store.PaymentProduct{UserID: &u.ID, ProductName: "Coffee", ProductPrice: 350}
 		if err := s.CreatePaymentProduct(ctx, prod); err != nil {
 			t.Fatal(err)
@@ -79,8 +79,8 @@ func TestQRCodeRoundTrip(t *testing.T) {
 func TestQRCodesListAndOwnership(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		ann := createUser(t, s, "ann@example.com")
-		bob := createUser(t, s, "bob@example.com")
+		ann := storetest.CreateUser(t, s, "ann@example.com")
+		bob := storetest.CreateUser(t, s, "bob@example.com")
 		if list, err := s.QRCodes(ctx, ann.ID); err != nil || list == nil || len(list) != 0 {
 			t.Fatalf("empty list = %v, %v; want an empty, non-nil list", list, err)
 		}
@@ -134,7 +134,7 @@ func TestQRCodesListAndOwnership(t *testing.T) {
 func TestQRCodeBadInput(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		u := createUser(t, s, "bad@example.com")
+		u := storetest.CreateUser(t, s, "bad@example.com")
 		ok := func() *store.QRCode {
 			return &store.QRCode{UserID: u.ID, QRType: "url", FgColor: "#000000", BgColor: "#FFFFFF", DotShape: "square",
 				CornerShape: "square", InnerCornerShape: "square", FrameText: "SCAN ME", FrameColor: "#000000",

@@ -23,7 +23,7 @@ func createSession(t *testing.T, s *store.Store, id string, userID int64, create
 func TestSessionUser(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		u := createUser(t, s, "sess@example.com")
+		u := storetest.CreateUser(t, s, "sess@example.com")
 		t0 := time.Now()
 		createSession(t, s, "s1", u.ID, t0)
 
@@ -44,7 +44,7 @@ func TestSessionUser(t *testing.T) {
 func TestSessionUserSlidesAtMostOnceAMinute(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		u := createUser(t, s, "slide@example.com")
+		u := storetest.CreateUser(t, s, "slide@example.com")
 		t0 := time.Now()
 		for _, id := range []string{"quiet", "extended", "capped"} {
 			createSession(t, s, id, u.ID, t0)
@@ -81,7 +81,7 @@ func TestSessionUserSlidesAtMostOnceAMinute(t *testing.T) {
 func TestCreateSessionBadInput(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		u := createUser(t, s, "bad@example.com")
+		u := storetest.CreateUser(t, s, "bad@example.com")
 		now := time.Now()
 		createSession(t, s, "dup", u.ID, now)
 		err := s.CreateSession(ctx, &store.Session{ID: "dup", UserID: u.ID, ExpiresAt: now.Add(idle)})
@@ -100,7 +100,7 @@ func TestCreateSessionBadInput(t *testing.T) {
 func TestDeleteSession(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		u := createUser(t, s, "logout@example.com")
+		u := storetest.CreateUser(t, s, "logout@example.com")
 		now := time.Now()
 		createSession(t, s, "s1", u.ID, now)
 		if err := s.DeleteSession(ctx, "s1"); err != nil {
@@ -118,7 +118,7 @@ func TestDeleteSession(t *testing.T) {
 func TestDeleteExpiredSessions(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		u := createUser(t, s, "expire@example.com")
+		u := storetest.CreateUser(t, s, "expire@example.com")
 		t0 := time.Now()
 		createSession(t, s, "old1", u.ID, t0.Add(-2*idle))
 		createSession(t, s, "old2", u.ID, t0.Add(-idle)) // expires exactly at t0
@@ -140,7 +140,7 @@ func TestDeleteExpiredSessions(t *testing.T) {
 func TestDeletingUserRowCascadesToSessions(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		u := createUser(t, s, "hard@example.com")
+		u := storetest.CreateUser(t, s, "hard@example.com")
 		now := time.Now()
 		createSession(t, s, "s1", u.ID, now)
 		// Only an operator removes user rows; sessions must go with them.

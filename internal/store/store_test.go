@@ -85,7 +85,7 @@ func TestOpenTwiceSQLite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	u := createUser(t, s1, "keep@example.com")
+	u := storetest.CreateUser(t, s1, "keep@example.com")
 	if err := s1.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +111,7 @@ func TestOpenTwicePostgres(t *testing.T) {
 	if s1.Dialect() != "postgres" {
 		t.Errorf("Dialect() = %q", s1.Dialect())
 	}
-	u := createUser(t, s1, "keep@example.com")
+	u := storetest.CreateUser(t, s1, "keep@example.com")
 	s2, err := store.Open(ctx, url, "")
 	if err != nil {
 		t.Fatalf("second Open: %v", err)
@@ -237,7 +237,7 @@ func TestSchemaConstraints(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		db := store.WriteDB(s)
-		u := createUser(t, s, "c@example.com")
+		u := storetest.CreateUser(t, s, "c@example.com")
 		long := strings.Repeat("x", 101)
 		for _, c := range []struct {
 			name, query string
@@ -321,7 +321,7 @@ func TestDefaultClient(t *testing.T) {
 func TestTimesRoundTrip(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		u := createUser(t, s, "times@example.com")
+		u := storetest.CreateUser(t, s, "times@example.com")
 		tokyo := time.FixedZone("JST", 9*3600)
 		second := time.Date(2026, 5, 5, 5, 5, 5, 0, time.UTC)
 		ids := map[time.Time]int64{}

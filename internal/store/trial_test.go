@@ -13,7 +13,7 @@ import (
 func TestActivateTrial(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		u := createUser(t, s, "trial@example.com")
+		u := storetest.CreateUser(t, s, "trial@example.com")
 		start := time.Date(2026, 7, 1, 9, 0, 0, 0, time.UTC)
 		end := start.Add(72 * time.Hour)
 		if err := s.ActivateTrial(ctx, u.ID, start, end); err != nil {
@@ -73,7 +73,7 @@ func TestPasswordToken(t *testing.T) {
 func TestTokenAndTrialRaces(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		u := createUser(t, s, "race@example.com")
+		u := storetest.CreateUser(t, s, "race@example.com")
 		now := time.Date(2026, 7, 1, 9, 0, 0, 0, time.UTC)
 		if err := s.CreatePasswordToken(ctx, u.ID, "hash-race", now.Add(time.Hour)); err != nil {
 			t.Fatal(err)

@@ -10,15 +10,6 @@ import (
 	"github.com/squarely/squarely/internal/store/storetest"
 )
 
-func createUser(t *testing.T, s *store.Store, username string) *store.User {
-	t.Helper()
-	u := &store.User{Username: username, Email: username, PasswordHash: "hash"}
-	if err := s.CreateUser(context.Background(), u); err != nil {
-		t.Fatalf("CreateUser(%q): %v", username, err)
-	}
-	return u
-}
-
 func TestCreateUserRoundTrip(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
@@ -97,8 +88,8 @@ func TestCreateUserConflicts(t *testing.T) {
 			}
 		}
 		// Two accounts without a Google ID do not collide.
-		createUser(t, s, "carol@example.com")
-		createUser(t, s, "dave@example.com")
+		storetest.CreateUser(t, s, "carol@example.com")
+		storetest.CreateUser(t, s, "dave@example.com")
 	})
 }
 
@@ -114,7 +105,7 @@ func TestCreateUserUnknownClient(t *testing.T) {
 func TestUserByUsername(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		u := createUser(t, s, "Eve@Example.com")
+		u := storetest.CreateUser(t, s, "Eve@Example.com")
 		for _, name := range []string{"Eve@Example.com", "eve@example.com", "EVE@EXAMPLE.COM"} {
 			got, err := s.UserByUsername(ctx, name)
 			if err != nil || got.ID != u.ID {
@@ -136,7 +127,7 @@ func TestUserNotFound(t *testing.T) {
 		if _, err := s.UserByGoogleID(ctx, "nope"); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("UserByGoogleID(nope) = %v, want ErrNotFound", err)
 		}
-		createUser(t, s, "nogoogle@example.com")
+		storetest.CreateUser(t, s, "nogoogle@example.com")
 		if _, err := s.UserByGoogleID(ctx, ""); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf(`UserByGoogleID("") = %v, want ErrNotFound`, err)
 		}
@@ -146,8 +137,8 @@ func TestUserNotFound(t *testing.T) {
 func TestLinkGoogleID(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		a := createUser(t, s, "a@example.com")
-		b := createUser(t, s, "b@example.com")
+		a := storetest.CreateUser(t, s, "a@example.com")
+		b := storetest.CreateUser(t, s, "b@example.com")
 		if err := s.LinkGoogleID(ctx, a.ID, "g-a"); err != nil {
 			t.Fatal(err)
 		}
@@ -170,7 +161,7 @@ func TestLinkGoogleID(t *testing.T) {
 func TestSetAdmin(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		u := createUser(t, s, "Admin@Example.com")
+		u := storetest.CreateUser(t, s, "Admin@Example.com")
 		if err := s.SetAdmin(ctx, "admin@example.com", true); err != nil {
 			t.Fatal(err)
 		}
@@ -198,7 +189,7 @@ func TestSetAdmin(t *testing.T) {
 func TestUpdateUserName(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		u := createUser(t, s, "name@example.com")
+		u := storetest.CreateUser(t, s, "name@example.com")
 		if err := s.UpdateUserName(ctx, u.ID, "Grace", "Hopper"); err != nil {
 			t.Fatal(err)
 		}
@@ -216,7 +207,7 @@ func TestSoftDeleteUser(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		now := time.Now()
-		u := createUser(t, s, "gone@example.com")
+		u := storetest.CreateUser(t, s, "gone@example.com")
 		if err := s.LinkGoogleID(ctx, u.ID, "g-gone"); err != nil {
 			t.Fatal(err)
 		}

@@ -131,3 +131,36 @@ func PostgresURL(t testing.TB) string {
 	u.RawQuery = q.Encode()
 	return u.String()
 }
+
+// CreateUser saves a user whose username and e-mail are username.
+func CreateUser(t testing.TB, s *store.Store, username string) *store.User {
+	t.Helper()
+	u := &store.User{Username: username, Email: username, PasswordHash: "hash"}
+	if err := s.CreateUser(context.Background(), u); err != nil {
+		t.Fatalf("storetest: CreateUser(%q): %v", username, err)
+	}
+	return u
+}
+
+// NewDynamic returns an unsaved dynamic code of the user, in the default
+// style, redirecting to https://example.com/menu.
+func NewDynamic(userID int64, shortCode string) *store.DynamicCode {
+	return &store.DynamicCode{
+		UserID: userID, Name: "Menu", ShortCode: shortCode, Destination: "https://example.com/menu",
+		QRType: "url", QRData: `{"url":"https://example.com/menu"}`,
+		FgColor: "#000000", BgColor: "#FFFFFF", QRStyle: "squares",
+		DotShape: "square", CornerShape: "square", InnerCornerShape: "square",
+		ErrorCorrectionLevel: "M", LogoSize: "medium",
+		FrameText: "SCAN ME", FrameColor: "#000000", FrameTextColor: "#FFFFFF", FrameStyle: "rounded",
+	}
+}
+
+// CreateDynamic saves NewDynamic(userID, shortCode), with no limit.
+func CreateDynamic(t testing.TB, s *store.Store, userID int64, shortCode string) *store.DynamicCode {
+	t.Helper()
+	d := NewDynamic(userID, shortCode)
+	if err := s.CreateDynamicCode(context.Background(), d, 0); err != nil {
+		t.Fatalf("storetest: CreateDynamicCode(%q): %v", shortCode, err)
+	}
+	return d
+}
