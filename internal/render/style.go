@@ -136,7 +136,9 @@ func MinVersion(s Style) int {
 // MinVersion), and with a logo at a version with no alignment pattern at
 // its centre, which the logo would hide (see padSide): the smallest such
 // version that holds the data. Data that needs version 35 or more (where
-// every version has one) is refused on the logo field.
+// every version has one) is refused on the logo field: even pads of 16-24%
+// of the side over the centre pattern lost zbar a code in a sweep of
+// versions 35-40.
 func Encode(data []byte, level qr.Level, s Style) (*qr.Matrix, error) {
 	opt := qr.Options{Level: RequiredLevel(s, level)}
 	m, err := qr.Encode(data, opt)
