@@ -17,7 +17,7 @@ import (
 type Scene struct {
 	x, y, w, h float32 // the whole image
 	n          int     // modules across the code, quiet zone included
-	paths      []path  // in drawing order
+	paths      []path  // in drawing order; read them through shapes
 	pathBuf    [6]path // backs paths: frame, padding, background, dots, rings, centres
 	grad       gradient
 	logo       *logo
@@ -27,8 +27,9 @@ type Scene struct {
 	points     float64 // PDF size of the code part
 
 	// plain is set for square dots and eyes in solid colours with no logo
-	// and no frame: the PNG is then a 1-bit image written from the matrix
-	// (bitmap.go).
+	// and no frame: the PNG is then a 1-bit image (bitmap.go) and the SVG
+	// the matrix's runs (appendPlainSVG), both written from the matrix, and
+	// paths stays empty (see shapes).
 	plain  bool
 	matrix *qr.Matrix
 	fg, bg color.RGBA
