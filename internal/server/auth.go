@@ -48,14 +48,14 @@ func (s *server) userJSON(u *store.User) userResponse {
 
 const maxNameLength = 100 // characters, for firstName and lastName
 
+const msgTooManyAccounts = "Too many accounts created from this address. Please try again later."
+
 // register (POST /api/register) creates a password account and signs it in.
 func (s *server) register(w http.ResponseWriter, r *http.Request) {
-	key := clientKey(r)
-	if wait := s.signup.wait(key); wait > 0 {
-		tooMany(w, wait, "Too many accounts created from this address. Please try again later.")
+	// Every attempt counts, so probing for taken e-mails is limited too.
+	if !s.signup.take(w, clientKey(r), msgTooManyAccounts) {
 		return
 	}
-	s.signup.add(key) // every attempt counts, so probing for taken e-mails is limited too
 
 	var in struct {
 		Username        string  `json:"username"`
@@ -165,8 +165,7 @@ func (s *server) login(w http.ResponseWriter, r *http.Request) {
 	}
 
 	key := clientKey(r)
-	if wait := s.logins.wait(key); wait > 0 {
-		tooMany(w, wait, "Too many failed login attempts. Please try again in a minute.")
+	if !s.logins.admit(w, key, "Too many failed login attempts. Please try again in a minute.") {
 		return
 	}
 	u, err := s.store.UserByUsername(r.Context(), in.Username)

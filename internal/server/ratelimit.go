@@ -28,13 +28,7 @@ func (s *server) admitAnonWrite(w http.ResponseWriter, r *http.Request, u *store
 	if u != nil {
 		return true
 	}
-	key := clientKey(r)
-	if wait := s.anonWrites.wait(key); wait > 0 {
-		tooMany(w, wait, "Too many QR codes from this address. Please try again later or sign in.")
-		return false
-	}
-	s.anonWrites.add(key)
-	return true
+	return s.anonWrites.take(w, clientKey(r), "Too many QR codes from this address. Please try again later or sign in.")
 }
 
 // limiter counts events per client address over a sliding window. It lives
@@ -66,6 +60,25 @@ func (l *limiter) wait(key string) time.Duration {
 		return 0
 	}
 	return ev[0].Add(l.window).Sub(now)
+}
+
+// admit reports whether key may go on; while it is limited, it answers 429
+// with message. The attempt is not counted: see add and take.
+func (l *limiter) admit(w http.ResponseWriter, key, message string) bool {
+	if wait := l.wait(key); wait > 0 {
+		tooMany(w, wait, message)
+		return false
+	}
+	return true
+}
+
+// take is admit that counts the attempt when it may go on.
+func (l *limiter) take(w http.ResponseWriter, key, message string) bool {
+	if !l.admit(w, key, message) {
+		return false
+	}
+	l.add(key)
+	return true
 }
 
 // add records an event for key.

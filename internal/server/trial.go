@@ -118,12 +118,9 @@ func (s *server) activateTrial(w http.ResponseWriter, r *http.Request) {
 	}
 
 	// A visitor creates an account: limited like registration.
-	key := clientKey(r)
-	if wait := s.signup.wait(key); wait > 0 {
-		tooMany(w, wait, "Too many accounts created from this address. Please try again later.")
+	if !s.signup.take(w, clientKey(r), msgTooManyAccounts) {
 		return
 	}
-	s.signup.add(key)
 	u := &store.User{Username: email, Email: email, TrialActivated: true, TrialStartDate: &now, TrialEndDate: &end, CreatedAt: now}
 	if !s.createAndSignIn(w, r, u, msgTrialAccountExists) {
 		return
@@ -179,8 +176,7 @@ func (s *server) setPassword(w http.ResponseWriter, r *http.Request) {
 	}
 	// Bad links count as failed logins: each attempt costs a bcrypt hash.
 	key := clientKey(r)
-	if wait := s.logins.wait(key); wait > 0 {
-		tooMany(w, wait, "Too many failed attempts. Please try again in a minute.")
+	if !s.logins.admit(w, key, "Too many failed attempts. Please try again in a minute.") {
 		return
 	}
 	hash, err := s.auth.HashPassword(in.Password)

@@ -239,12 +239,9 @@ func (s *server) uploadImage(limit *limiter) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		u := auth.UserFrom(r.Context())
 		if u == nil {
-			key := clientKey(r)
-			if wait := limit.wait(key); wait > 0 {
-				tooMany(w, wait, "Too many uploads from this address. Please try again later or sign in.")
+			if !limit.take(w, clientKey(r), "Too many uploads from this address. Please try again later or sign in.") {
 				return
 			}
-			limit.add(key)
 		}
 		form := readMultipart(w, r, "imageFile", maxImageBytes, "The image is too large (at most 10 MB)")
 		if form == nil {
