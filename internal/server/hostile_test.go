@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"testing"
 	"time"
@@ -113,5 +114,39 @@ func TestSetPasswordAttemptsLimited(t *testing.T) {
 		}
 		e.clock.Advance(time.Minute)
 		expect(t, e.do(e.browser(), "POST", "/api/set-password", `{"token":"guess","password":"secret1"}`), http.StatusBadRequest, msgPasswordLinkBad)
+	})
+}
+
+// Every signed-in route answers 401 without a session, and every id route
+// answers a malformed, negative, zero or overflowing id as not found.
+func TestSignedInRoutesAndMalformedIDs(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		type route struct{ method, path, body string }
+		signedIn := []route{
+			{"GET", "/api/user", ""},
+			{"POST", "/api/qrcodes", ""}, {"GET", "/api/qrcodes", ""},
+			{"POST", "/api/upload-pdf", ""}, {"POST", "/api/upload-logo", ""},
+			{"POST", "/api/dynamic-qrcodes", ""}, {"GET", "/api/dynamic-qrcodes", ""}, {"GET", "/api/dynamic-qrcodes/paused", ""},
+			{"GET", "/api/user-analytics", ""}, {"GET", "/api/trial-status", ""},
+		}
+		idRoutes := []route{
+			{"GET", "/api/qrcodes/%s/image", ""}, {"PATCH", "/api/qrcodes/%s", `{"name":"x"}`}, {"DELETE", "/api/qrcodes/%s", ""},
+			{"PUT", "/api/dynamic-qrcodes/%s", `{"destination":"https://example.com/"}`},
+			{"PATCH", "/api/dynamic-qrcodes/%s", `{"name":"x"}`}, {"DELETE", "/api/dynamic-qrcodes/%s", ""},
+			{"POST", "/api/dynamic-qrcodes/%s/pause", ""}, {"POST", "/api/dynamic-qrcodes/%s/resume", ""},
+			{"GET", "/api/dynamic-qrcodes/%s/image", ""}, {"GET", "/api/dynamic-qrcodes/%s/analytics", ""},
+			{"GET", "/api/dynamic-qrcodes/%s/scans.csv", ""},
+		}
+		for _, rt := range signedIn {
+			expect(t, e.do(e.browser(), rt.method, rt.path, rt.body), http.StatusUnauthorized, "Not authenticated")
+		}
+		c, _ := e.signedIn("ids@example.com")
+		for _, rt := range idRoutes {
+			expect(t, e.do(e.browser(), rt.method, fmt.Sprintf(rt.path, "1"), rt.body), http.StatusUnauthorized, "Not authenticated")
+			for _, id := range []string{"-1", "0", "abc", "1.5", "9223372036854775808", "%00"} {
+				expect(t, e.do(c, rt.method, fmt.Sprintf(rt.path, id), rt.body), http.StatusNotFound, msgCodeMissing)
+			}
+		}
 	})
 }
