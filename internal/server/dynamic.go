@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/squarely/squarely/internal/auth"
@@ -105,12 +106,16 @@ func newShortCode() string {
 // checkDestination returns the trimmed destination, or the message
 // refusing it: only absolute http and https URLs with a host redirect, so
 // a code can never send a phone to javascript:, data: or a relative path.
+// Spaces, controls and invisible formatting (a right-to-left override
+// shows a link reversed) are refused anywhere in it.
 func checkDestination(raw string) (string, string) {
 	dest := strings.TrimSpace(raw)
 	if dest == "" {
 		return "", msgURLRequired
 	}
-	if len(dest) > maxDestination || strings.ContainsAny(dest, " \t\r\n\\") {
+	if len(dest) > maxDestination || strings.ContainsRune(dest, '\\') || strings.ContainsFunc(dest, func(r rune) bool {
+		return unicode.IsSpace(r) || unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp)
+	}) {
 		return "", msgURLInvalid
 	}
 	u, err := url.Parse(dest)

@@ -193,6 +193,11 @@ func TestDynamicCodeBadInput(t *testing.T) {
 		{[]part{{"destination", "https://", ""}}, 400, msgURLInvalid},
 		{[]part{{"destination", "ftp://example.com/f", ""}}, 400, msgURLInvalid},
 		{[]part{{"destination", "https://exa mple.com", ""}}, 400, msgURLInvalid},
+		{[]part{{"destination", "https://example.com/\u202Eexe.pdf", ""}}, 400, msgURLInvalid}, // shown reversed
+		{[]part{{"destination", "https://exa\u200Bmple.com", ""}}, 400, msgURLInvalid},
+		{[]part{{"destination", "https://example.com/a\u00A0b", ""}}, 400, msgURLInvalid},
+		{[]part{{"destination", "https://example.com/a\u2028b", ""}}, 400, msgURLInvalid},
+		{[]part{{"destination", "https://example.com/\x7f", ""}}, 400, msgURLInvalid},
 		{[]part{{"destination", "https://user:pw@example.com", ""}}, 400, msgURLInvalid},
 		{[]part{{"destination", "https://example.com/" + strings.Repeat("a", maxDestination), ""}}, 400, msgURLInvalid},
 		{[]part{{"destination", "https://example.com", ""}, {"qrData", "{not json", ""}}, 400, "qrData must be a JSON object"},
@@ -214,6 +219,8 @@ func TestDynamicCodeBadInput(t *testing.T) {
 		t.Fatalf("refused requests created codes: %v", list)
 	}
 
+	// Non-ASCII letters are fine: an IDN host, an accented path.
+	e.createDynamic(c, "https://bücher.example/straße")
 	d := e.createDynamic(c, "https://example.com")
 	id := idOf(d)
 	for _, bad := range []string{`{"destination":"javascript:alert(1)"}`, `{"destination":""}`, `{"destination":"mailto:a@example.com"}`} {
