@@ -223,8 +223,18 @@ func (r *Recorder) flush(ctx context.Context, pending *[]Scan) error {
 	return nil
 }
 
-// maxClients bounds the parsed user-agent memo.
-const maxClients = 4096
+// maxClients bounds the parsed user-agent memo, and maxMemoUserAgent its
+// keys: a scanner may send user agents of up to a megabyte, which are
+// parsed but not kept.
+const (
+	maxClients       = 4096
+	maxMemoUserAgent = 512
+)
+
+// maxReferrerHost bounds a stored referrer's host (with port): DNS names
+// are at most 253 bytes, and a longer header is only a way to fill the
+// database.
+const maxReferrerHost = 260
 
 // event turns a request's scan into what is stored: the client parsed, the
 // referrer cut to its origin (paths and queries may be private), and the
@@ -236,7 +246,9 @@ func (r *Recorder) event(ctx context.Context, s Scan) (store.ScanEvent, error) {
 		if len(r.clients) >= maxClients {
 			clear(r.clients)
 		}
-		r.clients[s.UserAgent] = c
+		if len(s.UserAgent) <= maxMemoUserAgent {
+			r.clients[s.UserAgent] = c
+		}
 	}
 	salt, err := r.salt(ctx, s.At)
 	if err != nil {
@@ -306,7 +318,7 @@ func origin(ref string) string {
 		return ""
 	}
 	u, err := url.Parse(ref)
-	if err != nil || u.Scheme == "" || u.Host == "" {
+	if err != nil || u.Scheme == "" || u.Host == "" || len(u.Host) > maxReferrerHost {
 		return ""
 	}
 	return u.Scheme + "://" + u.Host

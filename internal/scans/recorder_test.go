@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -223,4 +224,32 @@ func TestRecorderShutdownFlushToStore(t *testing.T) {
 			t.Errorf("stored %d events, %d human scans; want %d and %d", events, humans, n, n-n/100)
 		}
 	})
+}
+
+// Oversized headers from a scanner are neither stored nor kept in memory.
+func TestRecorderBoundsHostileHeaders(t *testing.T) {
+	sink := &memSink{}
+	r := NewRecorder(sink, Options{Interval: time.Hour, Logger: quiet})
+	at := time.Date(2026, 5, 5, 12, 0, 0, 0, time.UTC)
+	huge := strings.Repeat("a", 1<<20)
+	r.Record(Scan{CodeID: 1, At: at, UserAgent: iPhone + huge, Referrer: "https://" + huge + ".example/", RemoteAddr: "203.0.113.9:1"})
+	r.Record(Scan{CodeID: 1, At: at, UserAgent: iPhone, Referrer: "https://news.example:8443/story?id=7", RemoteAddr: "203.0.113.9:1"})
+	if err := r.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	ev := sink.events()
+	if len(ev) != 2 {
+		t.Fatalf("%d events, want 2", len(ev))
+	}
+	if len(ev[0].Referrer) != 0 || ev[1].Referrer != "https://news.example:8443" {
+		t.Fatalf("referrers: %d bytes kept of the huge one, %q of the normal one", len(ev[0].Referrer), ev[1].Referrer)
+	}
+	if ev[0].OS != ev[1].OS || ev[0].Browser != ev[1].Browser {
+		t.Errorf("the long user agent parsed as %s/%s, the short one as %s/%s", ev[0].OS, ev[0].Browser, ev[1].OS, ev[1].Browser)
+	}
+	for ua := range r.clients {
+		if len(ua) > maxMemoUserAgent {
+			t.Errorf("a %d-byte user agent is kept in the memo", len(ua))
+		}
+	}
 }
