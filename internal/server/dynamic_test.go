@@ -493,6 +493,8 @@ func TestRedirectFromCacheWithoutDatabase(t *testing.T) {
 	if r := e.scan("Unknown1", iPhoneUA); r.StatusCode != http.StatusServiceUnavailable {
 		t.Errorf("unknown code with the database down: %d", r.StatusCode)
 	}
+	// A code longer than any short code is not looked up (nor cached).
+	expectPage(t, e.scan(strings.Repeat("x", maxShortCode+1), iPhoneUA), http.StatusNotFound, "")
 }
 
 // A logo (uploaded before, or sent with the form) is kept and drawn; the

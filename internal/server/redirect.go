@@ -18,6 +18,11 @@ import (
 // reaches us (to be counted) and an edit or pause applies to the next one.
 var noStore = []string{"no-store"}
 
+// maxShortCode is the longest short code the database holds: a longer
+// path is answered without a lookup, so random probes cannot fill the
+// cache with long keys.
+const maxShortCode = 20
+
 const pageCSP = "default-src 'none'; style-src 'unsafe-inline'"
 
 const pausedPage = `<!doctype html>
@@ -48,7 +53,12 @@ func (s *server) redirect(w http.ResponseWriter, r *http.Request) {
 	code := r.PathValue("shortCode")
 	h := w.Header()
 	h["Cache-Control"] = noStore
-	t, found, err := s.redirects.Lookup(r.Context(), code)
+	var t scans.Target
+	var found bool
+	var err error
+	if len(code) <= maxShortCode {
+		t, found, err = s.redirects.Lookup(r.Context(), code)
+	}
 	switch {
 	case err != nil:
 		s.log.Error("looking up a short code", "code", code, "err", err)
