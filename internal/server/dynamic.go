@@ -566,6 +566,11 @@ func imageQuery(w http.ResponseWriter, r *http.Request) (imageRequest, bool) {
 		img.pixels = n
 	}
 	if img.format == codes.PNG {
+		// Drawn at 3× in RGBA: bounded like download-qrcode's files.
+		if img.pixels > maxDownloadPreview {
+			fieldError(w, "size", "size must be between 64 and 640 pixels for a PNG")
+			return img, false
+		}
 		img.pixels *= codes.DownloadScale
 	}
 	img.download, _ = codes.FormBool(q.Get("download"))
