@@ -145,7 +145,7 @@ func (s *server) limitReached(w http.ResponseWriter) {
 // logoFile (or logoId).
 func (s *server) createDynamicCode(w http.ResponseWriter, r *http.Request) {
 	form := readMultipart(w, r, "logoFile", maxLogoBytes, logoTooBig)
-	if form == nil {
+	if form == nil || (form.file != nil && !s.admitUpload(w, r)) {
 		return
 	}
 	u := auth.UserFrom(r.Context())

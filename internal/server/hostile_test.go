@@ -150,3 +150,39 @@ func TestSignedInRoutesAndMalformedIDs(t *testing.T) {
 		}
 	})
 }
+
+// Signed-in users' stored files are limited per account: uploads and logos
+// sent with a saved or dynamic code count alike; other accounts and codes
+// without a file are not affected.
+func TestUserUploadsLimited(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		c, _ := e.signedIn("uploader@example.com")
+		logo := string(pngBytes(t, 4, 4))
+		for range userUploadsPerHour - 2 {
+			expect(t, e.postForm(c, "/api/upload-logo", part{"logoFile", logo, "l.png"}), http.StatusCreated, "")
+		}
+		url := []part{{"qrType", "url", ""}, {"url", "https://example.com/", ""}}
+		expect(t, e.postForm(c, "/api/qrcodes", append(url, part{"logoFile", logo, "l.png"})...), http.StatusCreated, "")
+		expect(t, e.postForm(c, "/api/dynamic-qrcodes", part{"destination", "https://example.com/", ""}, part{"logoFile", logo, "l.png"}), http.StatusCreated, "")
+		expectBlobs(t, st, userUploadsPerHour)
+
+		const msg = "Too many uploads. Please try again later."
+		r := e.postForm(c, "/api/upload-logo", part{"logoFile", logo, "l.png"})
+		expect(t, r, http.StatusTooManyRequests, msg)
+		if r.Header.Get("Retry-After") != "3600" {
+			t.Errorf("Retry-After %q, want 3600", r.Header.Get("Retry-After"))
+		}
+		expect(t, e.postForm(c, "/api/upload-pdf", part{"pdfFile", "%PDF-1.4\n", "a.pdf"}), http.StatusTooManyRequests, msg)
+		expect(t, e.postForm(c, "/api/upload-image", part{"imageFile", logo, "i.png"}), http.StatusTooManyRequests, msg)
+		expect(t, e.postForm(c, "/api/qrcodes", append(url, part{"logoFile", logo, "l.png"})...), http.StatusTooManyRequests, msg)
+		expect(t, e.postForm(c, "/api/dynamic-qrcodes", part{"destination", "https://example.com/", ""}, part{"logoFile", logo, "l.png"}), http.StatusTooManyRequests, msg)
+		expectBlobs(t, st, userUploadsPerHour)
+		// Codes without a file, and other accounts, go on.
+		expect(t, e.postForm(c, "/api/qrcodes", url...), http.StatusCreated, "")
+		other, _ := e.signedIn("other-uploader@example.com")
+		expect(t, e.postForm(other, "/api/upload-logo", part{"logoFile", logo, "l.png"}), http.StatusCreated, "")
+		e.clock.Advance(time.Hour)
+		expect(t, e.postForm(c, "/api/upload-logo", part{"logoFile", logo, "l.png"}), http.StatusCreated, "")
+	})
+}

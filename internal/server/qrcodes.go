@@ -66,7 +66,7 @@ var saveFormKeys = map[string]map[string]string{
 // logoFile (or logoId).
 func (s *server) createQRCode(w http.ResponseWriter, r *http.Request) {
 	form := readMultipart(w, r, "logoFile", maxLogoBytes, logoTooBig)
-	if form == nil {
+	if form == nil || (form.file != nil && !s.admitUpload(w, r)) {
 		return
 	}
 	switch strings.TrimSpace(form.get("qrMode")) {

@@ -48,6 +48,9 @@ type server struct {
 	// anonWrites counts visitors' requests that store records
 	// (generations, downloads, payment products) per client address.
 	anonWrites *limiter
+	// anonUploads and userUploads count stored files per visitor address
+	// and per account (admitUpload).
+	anonUploads, userUploads *limiter
 
 	redirects *scans.Cache    // short code → destination, for /d/{shortCode}
 	recorder  *scans.Recorder // scans, saved off the request path
@@ -84,5 +87,7 @@ func New(d Deps) http.Handler {
 	s.logins = newLimiter(d.Config.LoginRateLimit, time.Minute, s.now)
 	s.signup = newLimiter(d.Config.RegisterRateLimit, time.Hour, s.now)
 	s.anonWrites = newLimiter(anonWritesPerHour, time.Hour, s.now)
+	s.anonUploads = newLimiter(anonUploadsPerHour, time.Hour, s.now)
+	s.userUploads = newLimiter(userUploadsPerHour, time.Hour, s.now)
 	return s.routes()
 }

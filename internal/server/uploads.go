@@ -44,6 +44,10 @@ const (
 	// hour per client address keeps the blob store from being used as free
 	// file hosting.
 	anonUploadsPerHour = 20
+	// Signed-in users upload freely, but this many files an hour per
+	// account (logos sent with a saved code included) keeps one account
+	// from filling the database.
+	userUploadsPerHour = 100
 )
 
 // upload is a file read from a multipart form.
@@ -201,6 +205,9 @@ func ownerOf(u *store.User) *int64 {
 // uploadPDF (POST /api/upload-pdf, signed in: the pdf type needs an
 // account) stores a PDF for the pdf type's page.
 func (s *server) uploadPDF(w http.ResponseWriter, r *http.Request) {
+	if !s.admitUpload(w, r) {
+		return
+	}
 	form := readMultipart(w, r, "pdfFile", maxPDFBytes, "The PDF file is too large (at most 20 MB)")
 	if form == nil {
 		return
@@ -232,53 +239,62 @@ func (s *server) uploadPDF(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// uploadImage (POST /api/upload-image) stores an image for the images
-// type's page. Visitors may upload (the type is free), at most
-// anonUploadsPerHour per address, counted in limit.
-func (s *server) uploadImage(limit *limiter) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		u := auth.UserFrom(r.Context())
-		if u == nil {
-			if !limit.take(w, clientKey(r), "Too many uploads from this address. Please try again later or sign in.") {
-				return
-			}
-		}
-		form := readMultipart(w, r, "imageFile", maxImageBytes, "The image is too large (at most 10 MB)")
-		if form == nil {
-			return
-		}
-		if form.file == nil {
-			writeJSON(w, http.StatusBadRequest, apiError{Message: "Please select an image file", Errors: map[string]string{"imageFile": "Please select an image file"}})
-			return
-		}
-		ct, problem := sniffImage(form.file.data, maxImagePixels)
-		if problem != "" {
-			writeError(w, http.StatusUnsupportedMediaType, problem)
-			return
-		}
-		b := &store.Blob{
-			OwnerID:     ownerOf(u),
-			Kind:        "image",
-			FileName:    orDefault(form.file.name, "image"),
-			ContentType: ct,
-			Data:        form.file.data,
-			Title:       limitedText(form.get("imageTitle")),
-			Description: limitedText(form.get("imageDescription")),
-			CreatedAt:   s.now(),
-		}
-		if err := s.store.CreateBlob(r.Context(), b); err != nil {
-			s.internalError(w, "saving an image", err)
-			return
-		}
-		writeJSON(w, http.StatusCreated, map[string]any{
-			"id": b.ID, "imageUrl": s.cfg.BaseURL + "/images/" + strconv.FormatInt(b.ID, 10), "fileName": b.FileName,
-		})
+// admitUpload counts a request that would store a file and reports
+// whether it may go on; otherwise it has answered 429. Visitors are
+// counted per address (anonUploadsPerHour), users per account
+// (userUploadsPerHour).
+func (s *server) admitUpload(w http.ResponseWriter, r *http.Request) bool {
+	if u := auth.UserFrom(r.Context()); u != nil {
+		return s.userUploads.take(w, strconv.FormatInt(u.ID, 10), "Too many uploads. Please try again later.")
 	}
+	return s.anonUploads.take(w, clientKey(r), "Too many uploads from this address. Please try again later or sign in.")
+}
+
+// uploadImage (POST /api/upload-image) stores an image for the images
+// type's page. Visitors may upload (the type is free).
+func (s *server) uploadImage(w http.ResponseWriter, r *http.Request) {
+	u := auth.UserFrom(r.Context())
+	if !s.admitUpload(w, r) {
+		return
+	}
+	form := readMultipart(w, r, "imageFile", maxImageBytes, "The image is too large (at most 10 MB)")
+	if form == nil {
+		return
+	}
+	if form.file == nil {
+		writeJSON(w, http.StatusBadRequest, apiError{Message: "Please select an image file", Errors: map[string]string{"imageFile": "Please select an image file"}})
+		return
+	}
+	ct, problem := sniffImage(form.file.data, maxImagePixels)
+	if problem != "" {
+		writeError(w, http.StatusUnsupportedMediaType, problem)
+		return
+	}
+	b := &store.Blob{
+		OwnerID:     ownerOf(u),
+		Kind:        "image",
+		FileName:    orDefault(form.file.name, "image"),
+		ContentType: ct,
+		Data:        form.file.data,
+		Title:       limitedText(form.get("imageTitle")),
+		Description: limitedText(form.get("imageDescription")),
+		CreatedAt:   s.now(),
+	}
+	if err := s.store.CreateBlob(r.Context(), b); err != nil {
+		s.internalError(w, "saving an image", err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, map[string]any{
+		"id": b.ID, "imageUrl": s.cfg.BaseURL + "/images/" + strconv.FormatInt(b.ID, 10), "fileName": b.FileName,
+	})
 }
 
 // uploadLogo (POST /api/upload-logo, signed in: logos are premium) stores
 // a logo for later generations and saves.
 func (s *server) uploadLogo(w http.ResponseWriter, r *http.Request) {
+	if !s.admitUpload(w, r) {
+		return
+	}
 	form := readMultipart(w, r, "logoFile", maxLogoBytes, logoTooBig)
 	if form == nil {
 		return
