@@ -231,12 +231,9 @@ func (s *server) createDynamicCode(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if form.file != nil {
-		b, status, msg := s.saveLogo(r, u, form.file)
-		if status != 0 {
-			writeError(w, status, msg)
+		if logo, ok = s.saveLogo(w, r, u, form.file); !ok {
 			return
 		}
-		logo = b
 	}
 
 	now := s.now()

@@ -115,12 +115,9 @@ func (s *server) createQRCode(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if form.file != nil {
-		b, status, msg := s.saveLogo(r, u, form.file)
-		if status != 0 {
-			writeError(w, status, msg)
+		if p.logo, ok = s.saveLogo(w, r, u, form.file); !ok {
 			return
 		}
-		p.logo = b
 	}
 	fieldsJSON, err := json.Marshal(p.fields)
 	if err != nil {

@@ -303,9 +303,8 @@ func (s *server) uploadLogo(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, apiError{Message: "Please select an image file", Errors: map[string]string{"logoFile": "Please select an image file"}})
 		return
 	}
-	b, status, msg := s.saveLogo(r, auth.UserFrom(r.Context()), form.file)
-	if status != 0 {
-		writeError(w, status, msg)
+	b, ok := s.saveLogo(w, r, auth.UserFrom(r.Context()), form.file)
+	if !ok {
 		return
 	}
 	writeJSON(w, http.StatusCreated, map[string]any{"id": b.ID, "logoUrl": logoPath(b.ID), "fileName": b.FileName})
@@ -313,19 +312,20 @@ func (s *server) uploadLogo(w http.ResponseWriter, r *http.Request) {
 
 const logoTooBig = "The logo is too large (at most 2 MB)"
 
-// saveLogo checks an uploaded logo and stores it for u. On failure it
-// returns the status (415, or 500 after logging) and message to answer.
-func (s *server) saveLogo(r *http.Request, u *store.User, f *upload) (*store.Blob, int, string) {
+// saveLogo checks an uploaded logo and stores it for u. On failure it has
+// answered (415, or 500).
+func (s *server) saveLogo(w http.ResponseWriter, r *http.Request, u *store.User, f *upload) (*store.Blob, bool) {
 	ct, problem := sniffImage(f.data, maxLogoPixels)
 	if problem != "" {
-		return nil, http.StatusUnsupportedMediaType, problem
+		writeError(w, http.StatusUnsupportedMediaType, problem)
+		return nil, false
 	}
 	b := &store.Blob{OwnerID: ownerOf(u), Kind: "logo", FileName: orDefault(f.name, "logo"), ContentType: ct, Data: f.data, CreatedAt: s.now()}
 	if err := s.store.CreateBlob(r.Context(), b); err != nil {
-		s.log.Error("internal error", "doing", "saving a logo", "err", err)
-		return nil, http.StatusInternalServerError, "Internal server error"
+		s.internalError(w, "saving a logo", err)
+		return nil, false
 	}
-	return b, 0, ""
+	return b, true
 }
 
 // logoPath is where a logo is served; saved codes keep it as logoFilePath.
