@@ -50,6 +50,7 @@ export const routes: RouteObject[] = [
       { path: '/blog', lazy: page(() => import('@/features/marketing/routes/blog-page'), 'BlogPage') },
       { path: '/blog/:id', lazy: page(() => import('@/features/marketing/routes/blog-post-page'), 'BlogPostPage') },
       { path: '/auth', element: <AuthPage /> },
+      { path: '/set-password', lazy: page(() => import('@/features/auth/routes/set-password-page'), 'SetPasswordPage') },
       {
         element: <RequireUser />,
         children: [
