@@ -32,10 +32,17 @@ type Sink interface {
 	Secret(ctx context.Context, name string, newValue []byte) ([]byte, error)
 }
 
+// BatchSizer is a Sink that knows the batch it writes best. The recorder
+// then flushes at that many waiting scans and writes up to that many in a
+// transaction (at least maxTx).
+type BatchSizer interface {
+	ScanBatchSize() int
+}
+
 // Options tune a Recorder; zero values take the defaults.
 type Options struct {
 	Interval  time.Duration // flush at least this often; default 1 s
-	BatchSize int           // flush as soon as this many scans wait; default 500
+	BatchSize int           // flush as soon as this many scans wait; default the sink's ScanBatchSize, else 500
 	Buffer    int           // scans Record can queue before it waits; default 65536
 	Logger    *slog.Logger  // default slog.Default()
 }
@@ -50,7 +57,7 @@ type Options struct {
 // Interval plus those held during a database outage.
 const (
 	maxPending = 1 << 18 // ~256k scans, a few tens of MB
-	maxTx      = 5000    // scans per transaction
+	maxTx      = 5000    // scans per transaction, unless the sink's batch is larger
 	maxBackoff = 30 * time.Second
 )
 
@@ -64,6 +71,7 @@ type Recorder struct {
 	log      *slog.Logger
 	interval time.Duration
 	batch    int
+	perTx    int
 
 	in        chan Scan
 	closing   chan struct{}
@@ -83,8 +91,13 @@ func NewRecorder(sink Sink, opt Options) *Recorder {
 	if opt.Interval <= 0 {
 		opt.Interval = time.Second
 	}
+	perTx := maxTx
 	if opt.BatchSize <= 0 {
 		opt.BatchSize = 500
+		if b, ok := sink.(BatchSizer); ok {
+			opt.BatchSize = b.ScanBatchSize()
+			perTx = max(perTx, opt.BatchSize)
+		}
 	}
 	if opt.Buffer <= 0 {
 		opt.Buffer = 1 << 16
@@ -93,7 +106,7 @@ func NewRecorder(sink Sink, opt Options) *Recorder {
 		opt.Logger = slog.Default()
 	}
 	r := &Recorder{
-		sink: sink, log: opt.Logger, interval: opt.Interval, batch: min(opt.BatchSize, maxTx),
+		sink: sink, log: opt.Logger, interval: opt.Interval, batch: min(opt.BatchSize, perTx), perTx: perTx,
 		in: make(chan Scan, opt.Buffer), closing: make(chan struct{}), done: make(chan struct{}),
 		salts: map[string][]byte{}, clients: map[string]Client{},
 	}
@@ -152,7 +165,7 @@ func (r *Recorder) run() {
 		select {
 		case s := <-in:
 			pending = append(pending, s)
-			pending = r.drain(pending, maxTx)
+			pending = r.drain(pending, r.perTx)
 			if len(pending) >= r.batch && !time.Now().Before(retryAt) {
 				flush(context.Background())
 			}
@@ -200,12 +213,12 @@ func (r *Recorder) flushAll(ctx context.Context, pending []Scan) error {
 	}
 }
 
-// flush writes *pending in transactions of at most maxTx scans, removing
+// flush writes *pending in transactions of at most perTx scans, removing
 // each written batch, so a failure keeps exactly the unwritten scans.
 func (r *Recorder) flush(ctx context.Context, pending *[]Scan) error {
-	events := make([]store.ScanEvent, 0, min(len(*pending), maxTx))
+	events := make([]store.ScanEvent, 0, min(len(*pending), r.perTx))
 	for len(*pending) > 0 {
-		chunk := (*pending)[:min(len(*pending), maxTx)]
+		chunk := (*pending)[:min(len(*pending), r.perTx)]
 		events = events[:0]
 		for _, s := range chunk {
 			e, err := r.event(ctx, s)

@@ -253,3 +253,22 @@ func TestRecorderBoundsHostileHeaders(t *testing.T) {
 		}
 	}
 }
+
+// sizedSink asks for batches larger than maxTx, as PostgreSQL does.
+type sizedSink struct{ memSink }
+
+func (*sizedSink) ScanBatchSize() int { return 7000 }
+
+func TestRecorderTakesTheSinksBatchSize(t *testing.T) {
+	sink := &sizedSink{}
+	r := NewRecorder(sink, Options{Interval: time.Hour, Logger: quiet})
+	defer r.Close(context.Background())
+	for i := range 7000 {
+		r.Record(Scan{CodeID: int64(i), At: time.Now(), UserAgent: iPhone})
+	}
+	// Only a full batch can be written before Close, and in one transaction.
+	waitFor(t, "the full batch", func() bool { return len(sink.events()) == 7000 })
+	if n := sink.batchCount(); n != 1 {
+		t.Errorf("%d transactions, want 1", n)
+	}
+}
