@@ -12,10 +12,40 @@ import (
 
 // fakeLoader serves redirects from a map and counts its loads.
 type fakeLoader struct {
-	mu    sync.Mutex
-	codes map[string]store.Redirect
-	loads int
-	err   error
+	mu      sync.Mutex
+	codes   map[string]store.Redirect
+	loads   int
+	err     error
+	batches [][]string    // the codes of each Redirects call
+	hold    chan struct{} // when set, Redirects waits for it to close
+}
+
+func (f *fakeLoader) Redirects(_ context.Context, codes []string) (map[string]store.Redirect, error) {
+	f.mu.Lock()
+	hold := f.hold
+	f.mu.Unlock()
+	if hold != nil {
+		<-hold
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.batches = append(f.batches, codes)
+	if f.err != nil {
+		return nil, f.err
+	}
+	live := map[string]store.Redirect{}
+	for _, c := range codes {
+		if r, ok := f.codes[c]; ok {
+			live[c] = r
+		}
+	}
+	return live, nil
+}
+
+func (f *fakeLoader) batchCount() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.batches)
 }
 
 func (f *fakeLoader) RedirectByShortCode(_ context.Context, code string) (store.Redirect, error) {
@@ -153,5 +183,96 @@ func TestCacheHitDoesNotAllocate(t *testing.T) {
 	c.Lookup(ctx, "abc")
 	if n := testing.AllocsPerRun(1000, func() { c.Lookup(ctx, "abc") }); n != 0 {
 		t.Errorf("a cache hit allocates %v times", n)
+	}
+}
+
+func TestCacheRefreshesHotEntriesInBatches(t *testing.T) {
+	ctx := context.Background()
+	l := &fakeLoader{codes: map[string]store.Redirect{
+		"abc": {ID: 1, Destination: "https://a.example"},
+		"def": {ID: 2, Destination: "https://d.example"},
+	}}
+	clk := &fakeClock{t: time.Unix(1000, 0)}
+	c := NewCache(l, clk.now)
+	c.Lookup(ctx, "abc")
+	c.Lookup(ctx, "def")
+	l.set("abc", store.Redirect{ID: 1, Destination: "https://b.example"})
+	l.mu.Lock()
+	delete(l.codes, "def")
+	l.mu.Unlock()
+
+	// Before refreshAfter a hit queues nothing.
+	clk.advance(refreshAfter - time.Millisecond)
+	c.Lookup(ctx, "abc")
+	time.Sleep(2 * refreshDelay)
+	if n := l.batchCount(); n != 0 {
+		t.Fatalf("%d reloads before refreshAfter", n)
+	}
+	// Late in the TTL a hit still answers what it holds and queues a reload;
+	// both codes go in one batch, once however often they are hit.
+	clk.advance(time.Millisecond)
+	for range 3 {
+		for _, code := range []string{"abc", "def"} {
+			if tg, ok, _ := c.Lookup(ctx, code); !ok || tg.ID == 0 {
+				t.Fatalf("%s late in its TTL: %+v, %v", code, tg, ok)
+			}
+		}
+	}
+	waitFor(t, "the reload", func() bool { return l.batchCount() == 1 })
+	l.mu.Lock()
+	b := l.batches[0]
+	l.mu.Unlock()
+	if len(b) != 2 {
+		t.Errorf("batch %v, want both codes", b)
+	}
+	// Past the first load's TTL the reloaded entries answer without a load.
+	clk.advance(TTL - refreshAfter + time.Second)
+	if tg, ok, _ := c.Lookup(ctx, "abc"); !ok || tg.Location[0] != "https://b.example" {
+		t.Errorf("abc after the reload: %+v", tg)
+	}
+	if _, ok, _ := c.Lookup(ctx, "def"); ok {
+		t.Error("a code deleted before the reload is still served")
+	}
+	if l.count() != 2 {
+		t.Errorf("%d loads on requests, want the first 2 only", l.count())
+	}
+}
+
+func TestCacheRefreshKeepsNothingInvalidatedOrFailed(t *testing.T) {
+	ctx := context.Background()
+	l := &fakeLoader{codes: map[string]store.Redirect{"abc": {ID: 1, Destination: "https://a.example"}},
+		hold: make(chan struct{})}
+	clk := &fakeClock{t: time.Unix(1000, 0)}
+	c := NewCache(l, clk.now)
+	c.Lookup(ctx, "abc")
+	clk.advance(refreshAfter)
+	c.Lookup(ctx, "abc") // queues a reload, which waits for hold
+	// The code changes here while the reload is under way.
+	l.set("abc", store.Redirect{ID: 1, Destination: "https://new.example", Paused: true})
+	c.Invalidate("abc")
+	if tg, _, _ := c.Lookup(ctx, "abc"); !tg.Paused {
+		t.Fatalf("after Invalidate: %+v", tg)
+	}
+	l.mu.Lock()
+	l.codes["abc"] = store.Redirect{ID: 1, Destination: "https://stale.example"}
+	l.mu.Unlock()
+	close(l.hold)
+	waitFor(t, "the reload", func() bool { return l.batchCount() == 1 })
+	time.Sleep(10 * time.Millisecond) // let it store what it would
+	if tg, _, _ := c.Lookup(ctx, "abc"); !tg.Paused {
+		t.Errorf("a reload begun before Invalidate replaced the entry: %+v", tg)
+	}
+
+	// A failed reload leaves the entry to expire; the next request loads it.
+	l.mu.Lock()
+	l.hold, l.err = nil, errors.New("database unavailable")
+	l.mu.Unlock()
+	loads := l.count()
+	clk.advance(refreshAfter)
+	c.Lookup(ctx, "abc")
+	waitFor(t, "the failed reload", func() bool { return l.batchCount() == 2 })
+	clk.advance(TTL - refreshAfter)
+	if _, _, err := c.Lookup(ctx, "abc"); err == nil || l.count() != loads+1 {
+		t.Errorf("after a failed reload: err %v, %d loads (want %d)", err, l.count(), loads+1)
 	}
 }

@@ -98,3 +98,38 @@ func TestScanBatchSize(t *testing.T) {
 		t.Errorf("PostgreSQL batch %d", n)
 	}
 }
+
+func TestRedirects(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		u := storetest.CreateUser(t, s, "bulk@example.com")
+		live := storetest.CreateDynamic(t, s, u.ID, "bulkLive")
+		paused := storetest.CreateDynamic(t, s, u.ID, "bulkPaus")
+		gone := storetest.CreateDynamic(t, s, u.ID, "bulkGone")
+		now := time.Now()
+		if _, err := s.SetDynamicPaused(ctx, u.ID, paused.ID, true, now); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.DeleteDynamicCode(ctx, u.ID, gone.ID, now); err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.Redirects(ctx, []string{"bulkLive", "bulkPaus", "bulkGone", "nosuch00", `x"]'`})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 2 || got["bulkLive"].ID != live.ID || got["bulkLive"].Destination != live.Destination ||
+			got["bulkLive"].Paused || got["bulkPaus"].ID != paused.ID || !got["bulkPaus"].Paused {
+			t.Errorf("Redirects = %+v", got)
+		}
+		if got, err := s.Redirects(ctx, nil); err != nil || len(got) != 0 {
+			t.Errorf("no codes: %v, %v", got, err)
+		}
+		// A deleted owner's codes are not served.
+		if err := s.SoftDeleteUser(ctx, u.ID); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := s.Redirects(ctx, []string{"bulkLive"}); err != nil || len(got) != 0 {
+			t.Errorf("a deleted user's code: %v, %v", got, err)
+		}
+	})
+}
