@@ -184,13 +184,14 @@ func (s *Store) RecordScans(ctx context.Context, events []ScanEvent) error {
 var scanColumns = []string{"dynamic_qr_code_id", "scanned_at", "device_type", "os", "browser", "referrer", "visitor_hash", "is_bot"}
 
 // ScanBatchSize is how many scans the recorder should write at a time. On
-// PostgreSQL, one transaction a second under load: each transaction adds
-// to the count of every code it holds, and a second's scans touch each hot
-// code once instead of once per 500 scans. SQLite has one writer that the
-// redirects' reads wait beside; smaller transactions keep p99 low there.
+// PostgreSQL, 16,384: each transaction adds to the count of every code it
+// holds, so larger batches update each hot code less often, but one burst
+// a second (65,536) took the CPU from the redirects long enough to raise
+// p99 (BENCHMARKS.md). SQLite has one writer that the redirects' reads
+// wait beside; small transactions keep p99 low there.
 func (s *Store) ScanBatchSize() int {
 	if s.dialect == Postgres {
-		return 1 << 16
+		return 1 << 14
 	}
 	return scanChunk
 }

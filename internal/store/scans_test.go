@@ -94,7 +94,7 @@ func TestScanBatchSize(t *testing.T) {
 	if n := storetest.Open(t).ScanBatchSize(); n != 500 {
 		t.Errorf("SQLite batch %d", n)
 	}
-	if n := storetest.OpenPostgres(t).ScanBatchSize(); n != 1<<16 {
+	if n := storetest.OpenPostgres(t).ScanBatchSize(); n != 1<<14 {
 		t.Errorf("PostgreSQL batch %d", n)
 	}
 }
