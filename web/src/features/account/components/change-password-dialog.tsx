@@ -2,9 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod'
 import { useForm } from 'react-hook-form'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
-import { FieldError } from '@/components/ui/field-error'
-import { Input } from '@/components/ui/input'
-import { Label } from '@/components/ui/label'
+import { TextField } from '@/components/ui/form-field'
 import { toast } from '@/lib/use-toast'
 import { changePasswordSchema, type ChangePasswordInput } from '../schemas'
 
@@ -60,18 +58,15 @@ export function ChangePasswordDialog({
           {/* Lets password managers know which account the new password belongs to. */}
           <input type="text" name="username" autoComplete="username" value={username} readOnly hidden />
           {fields.map(({ name, label, autoComplete }) => (
-            <div key={name} className="grid gap-2">
-              <Label htmlFor={name}>{label}</Label>
-              <Input
-                id={name}
-                type="password"
-                autoComplete={autoComplete}
-                aria-invalid={errors[name] ? true : undefined}
-                aria-describedby={errors[name] ? `${name}-error` : undefined}
-                {...register(name)}
-              />
-              <FieldError id={`${name}-error`}>{errors[name]?.message}</FieldError>
-            </div>
+            <TextField
+              key={name}
+              id={name}
+              label={label}
+              error={errors[name]?.message}
+              type="password"
+              autoComplete={autoComplete}
+              {...register(name)}
+            />
           ))}
           <DialogFooter>
             <Button type="button" variant="outline" onClick={() => close(false)}>

@@ -2,9 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod'
 import { Loader2 } from 'lucide-react'
 import { useForm } from 'react-hook-form'
 import { Button } from '@/components/ui/button'
-import { FieldError } from '@/components/ui/field-error'
-import { Input } from '@/components/ui/input'
-import { Label } from '@/components/ui/label'
+import { TextField } from '@/components/ui/form-field'
 import { loginInputSchema, useLogin, type LoginInput } from '../api/login'
 import { GoogleButton } from './google-button'
 import { OrDivider } from './or-divider'
@@ -20,36 +18,28 @@ export function LoginForm({ onSwitch }: { onSwitch: () => void }) {
   return (
     <div className="grid gap-6">
       <form noValidate className="grid gap-4" onSubmit={handleSubmit((values) => loginMutation.mutate(values))}>
-        <div className="grid gap-2">
-          <Label htmlFor="login-username">Email</Label>
-          <Input
-            id="login-username"
-            type="email"
-            autoComplete="username"
-            placeholder="you@example.com"
-            aria-invalid={errors.username ? true : undefined}
-            aria-describedby={errors.username ? 'login-username-error' : undefined}
-            {...register('username')}
-          />
-          <FieldError id="login-username-error">{errors.username?.message}</FieldError>
-        </div>
-        <div className="grid gap-2">
-          <div className="flex items-center justify-between">
-            <Label htmlFor="login-password">Password</Label>
+        <TextField
+          id="login-username"
+          label="Email"
+          error={errors.username?.message}
+          type="email"
+          autoComplete="username"
+          placeholder="you@example.com"
+          {...register('username')}
+        />
+        <TextField
+          id="login-password"
+          label="Password"
+          labelAside={
             <a href="#" onClick={(e) => e.preventDefault()} className="text-sm font-medium text-primary hover:underline">
               Forgot my password
             </a>
-          </div>
-          <Input
-            id="login-password"
-            type="password"
-            autoComplete="current-password"
-            aria-invalid={errors.password ? true : undefined}
-            aria-describedby={errors.password ? 'login-password-error' : undefined}
-            {...register('password')}
-          />
-          <FieldError id="login-password-error">{errors.password?.message}</FieldError>
-        </div>
+          }
+          error={errors.password?.message}
+          type="password"
+          autoComplete="current-password"
+          {...register('password')}
+        />
         <Button type="submit" className="w-full" disabled={loginMutation.isPending}>
           {loginMutation.isPending && <Loader2 className="animate-spin" aria-hidden="true" />}
           Sign In

@@ -5,9 +5,7 @@ import { Navigate, useSearchParams } from 'react-router'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
-import { FieldError } from '@/components/ui/field-error'
-import { Input } from '@/components/ui/input'
-import { Label } from '@/components/ui/label'
+import { TextField } from '@/components/ui/form-field'
 import { siteTitle, usePageTitle } from '@/lib/use-page-title'
 import { setPasswordInputSchema, useSetPassword, type SetPasswordInput } from '../api/set-password'
 
@@ -37,30 +35,22 @@ export function SetPasswordPage() {
           <Alert className="mt-6">This link is incomplete. Please open the link from your e-mail again.</Alert>
         ) : (
           <form noValidate className="mt-6 grid gap-4" onSubmit={handleSubmit((values) => mutation.mutate(values))}>
-            <div className="grid gap-2">
-              <Label htmlFor="set-password">New password</Label>
-              <Input
-                id="set-password"
-                type="password"
-                autoComplete="new-password"
-                aria-invalid={errors.password ? true : undefined}
-                aria-describedby={errors.password ? 'set-password-error' : undefined}
-                {...register('password')}
-              />
-              <FieldError id="set-password-error">{errors.password?.message}</FieldError>
-            </div>
-            <div className="grid gap-2">
-              <Label htmlFor="set-password-confirm">Confirm password</Label>
-              <Input
-                id="set-password-confirm"
-                type="password"
-                autoComplete="new-password"
-                aria-invalid={errors.confirmPassword ? true : undefined}
-                aria-describedby={errors.confirmPassword ? 'set-password-confirm-error' : undefined}
-                {...register('confirmPassword')}
-              />
-              <FieldError id="set-password-confirm-error">{errors.confirmPassword?.message}</FieldError>
-            </div>
+            <TextField
+              id="set-password"
+              label="New password"
+              error={errors.password?.message}
+              type="password"
+              autoComplete="new-password"
+              {...register('password')}
+            />
+            <TextField
+              id="set-password-confirm"
+              label="Confirm password"
+              error={errors.confirmPassword?.message}
+              type="password"
+              autoComplete="new-password"
+              {...register('confirmPassword')}
+            />
             <Button type="submit" className="w-full" disabled={mutation.isPending}>
               {mutation.isPending && <Loader2 className="animate-spin" aria-hidden="true" />}
               Set password

@@ -3,9 +3,7 @@ import { Loader2 } from 'lucide-react'
 import { useForm } from 'react-hook-form'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
-import { FieldError } from '@/components/ui/field-error'
-import { Input } from '@/components/ui/input'
-import { Label } from '@/components/ui/label'
+import { TextField } from '@/components/ui/form-field'
 import { ApiError } from '@/lib/api-client'
 import { useEditDestination } from '../api/codes'
 import { destinationSchema, type DestinationInput } from '../api/schemas'
@@ -60,21 +58,18 @@ export function EditDestinationDialog({ code, open, onOpenChange }: { code: Dyna
           </DialogDescription>
         </DialogHeader>
         <form noValidate className="grid gap-4" onSubmit={submit}>
-          <div className="grid gap-2">
-            <Label htmlFor={`destination-${code.id}`}>Destination URL</Label>
-            <Input
-              id={`destination-${code.id}`}
-              type="url"
-              placeholder="https://example.com"
-              aria-invalid={errors.destination ? true : undefined}
-              aria-describedby={errors.destination ? `destination-${code.id}-error` : undefined}
-              {...register('destination')}
-            />
-            <FieldError id={`destination-${code.id}-error`}>{errors.destination?.message}</FieldError>
+          <TextField
+            id={`destination-${code.id}`}
+            label="Destination URL"
+            error={errors.destination?.message}
+            type="url"
+            placeholder="https://example.com"
+            {...register('destination')}
+          >
             <p className="text-xs text-slate-500">
               Short link: <span className="font-mono">{code.shortUrl}</span>
             </p>
-          </div>
+          </TextField>
           <DialogFooter>
             <Button type="button" variant="outline" onClick={() => changeOpen(false)}>
               Cancel
