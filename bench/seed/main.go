@@ -135,9 +135,11 @@ func seedCodes(ctx context.Context, n int, file string) error {
 				d := &store.DynamicCode{
 					UserID: u.ID, Name: "Bench " + codes[i], ShortCode: codes[i],
 					Destination: "https://example.com/landing/" + strconv.Itoa(i+1), QRType: "url",
-					FgColor: "#000000", BgColor: "#FFFFFF", QRStyle: "squares", DotShape: "square",
-					CornerShape: "square", InnerCornerShape: "square", ErrorCorrectionLevel: "M", LogoSize: "medium",
-					FrameText: "SCAN ME", FrameColor: "#000000", FrameTextColor: "#FFFFFF", FrameStyle: "rounded",
+					Style: store.Style{
+						FgColor: "#000000", BgColor: "#FFFFFF", QRStyle: "squares", DotShape: "square",
+						CornerShape: "square", InnerCornerShape: "square", ErrorCorrectionLevel: "M", LogoSize: "medium",
+						FrameText: "SCAN ME", FrameColor: "#000000", FrameTextColor: "#FFFFFF", FrameStyle: "rounded",
+					},
 					CreatedAt: time.Now(),
 				}
 				if err := st.CreateDynamicCode(ctx, d, 0); err != nil {

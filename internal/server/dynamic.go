@@ -242,12 +242,14 @@ func (s *server) createDynamicCode(w http.ResponseWriter, r *http.Request) {
 	}
 	d := &store.DynamicCode{
 		UserID: u.ID, Name: name, Destination: dest, QRType: qrType, QRData: qrData,
-		FgColor: style.FgColor, BgColor: style.BgColor, GradientColor: style.GradientColor, QRStyle: "squares",
-		DotShape: style.DotShape, CornerShape: style.CornerShape, InnerCornerShape: style.InnerCornerShape,
-		OuterCornerColor: style.OuterCornerColor, InnerCornerColor: style.InnerCornerColor,
-		ErrorCorrectionLevel: level.String(), LogoSize: style.LogoSize,
-		EnableFrame: style.EnableFrame, FrameText: style.FrameText, FrameColor: style.FrameColor,
-		FrameTextColor: style.FrameTextColor, FrameStyle: style.FrameStyle,
+		Style: store.Style{
+			FgColor: style.FgColor, BgColor: style.BgColor, GradientColor: style.GradientColor, QRStyle: "squares",
+			DotShape: style.DotShape, CornerShape: style.CornerShape, InnerCornerShape: style.InnerCornerShape,
+			OuterCornerColor: style.OuterCornerColor, InnerCornerColor: style.InnerCornerColor,
+			ErrorCorrectionLevel: level.String(), LogoSize: style.LogoSize,
+			EnableFrame: style.EnableFrame, FrameText: style.FrameText, FrameColor: style.FrameColor,
+			FrameTextColor: style.FrameTextColor, FrameStyle: style.FrameStyle,
+		},
 		CreatedAt: now,
 	}
 	if logo != nil {

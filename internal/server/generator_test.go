@@ -468,9 +468,9 @@ func TestTrackGeneration(t *testing.T) {
 		}
 
 		owner, uid := e.signedIn("owner@example.com")
-		code := &store.QRCode{UserID: uid, QRType: "url", FgColor: "#000000", BgColor: "#FFFFFF", DotShape: "square",
+		code := &store.QRCode{UserID: uid, QRType: "url", Style: store.Style{FgColor: "#000000", BgColor: "#FFFFFF", DotShape: "square",
 			CornerShape: "square", InnerCornerShape: "square", FrameText: "SCAN ME", FrameColor: "#000000",
-			FrameTextColor: "#FFFFFF", FrameStyle: "rounded"}
+			FrameTextColor: "#FFFFFF", FrameStyle: "rounded"}}
 		if err := st.CreateQRCode(context.Background(), code); err != nil {
 			t.Fatal(err)
 		}

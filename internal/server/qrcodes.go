@@ -132,13 +132,15 @@ func (s *server) createQRCode(w http.ResponseWriter, r *http.Request) {
 		UserID: u.ID, Name: name, QRType: qrType, QRMode: "static",
 		URL: strings.TrimSpace(p.fields["url"]), QRData: string(fieldsJSON), Content: p.data,
 		TypeColumns: typeColumns(p),
-		FgColor:     p.style.FgColor, BgColor: p.style.BgColor, GradientColor: p.style.GradientColor,
-		DotShape: p.style.DotShape, CornerShape: p.style.CornerShape, InnerCornerShape: p.style.InnerCornerShape,
-		OuterCornerColor: p.style.OuterCornerColor, InnerCornerColor: p.style.InnerCornerColor,
-		ErrorCorrectionLevel: codeLevel.String(),
-		LogoSize:             p.style.LogoSize,
-		EnableFrame:          p.style.EnableFrame, FrameText: p.style.FrameText, FrameColor: p.style.FrameColor,
-		FrameTextColor: p.style.FrameTextColor, FrameStyle: p.style.FrameStyle,
+		Style: store.Style{
+			FgColor: p.style.FgColor, BgColor: p.style.BgColor, GradientColor: p.style.GradientColor,
+			DotShape: p.style.DotShape, CornerShape: p.style.CornerShape, InnerCornerShape: p.style.InnerCornerShape,
+			OuterCornerColor: p.style.OuterCornerColor, InnerCornerColor: p.style.InnerCornerColor,
+			ErrorCorrectionLevel: codeLevel.String(),
+			LogoSize:             p.style.LogoSize,
+			EnableFrame:          p.style.EnableFrame, FrameText: p.style.FrameText, FrameColor: p.style.FrameColor,
+			FrameTextColor: p.style.FrameTextColor, FrameStyle: p.style.FrameStyle,
+		},
 		CreatedAt: now,
 	}
 	if p.logo != nil {

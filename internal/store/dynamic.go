@@ -3,8 +3,10 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -31,16 +33,7 @@ type DynamicCode struct {
 	ScanCount     int64
 	LastScannedAt *time.Time
 
-	FgColor, BgColor, GradientColor         string
-	QRStyle                                 string
-	DotShape, CornerShape, InnerCornerShape string
-	OuterCornerColor, InnerCornerColor      string
-	ErrorCorrectionLevel                    string
-	LogoFilePath, LogoFileName              string
-	LogoSize                                string
-	EnableFrame                             bool
-	FrameText, FrameColor, FrameTextColor   string
-	FrameStyle                              string
+	Style
 
 	IsPaused  bool
 	PausedAt  *time.Time
@@ -51,31 +44,24 @@ type DynamicCode struct {
 }
 
 const dynamicColumns = `
-	d.id, d.client_id, COALESCE(d.user_id, 0), d.name, d.short_code, d.destination,
-	d.qr_type, COALESCE(d.qr_data, ''), COALESCE(d.platform, ''),
-	d.scan_count, d.last_scanned_at,
-	d.fg_color, d.bg_color, COALESCE(d.gradient_color, ''), d.qr_style,
-	d.dot_shape, d.corner_shape, d.inner_corner_shape,
-	COALESCE(d.outer_corner_color, ''), COALESCE(d.inner_corner_color, ''),
-	d.error_correction_level, COALESCE(d.logo_file_path, ''), COALESCE(d.logo_file_name, ''),
-	d.logo_size, d.enable_frame, d.frame_text, d.frame_color, d.frame_text_color, d.frame_style,
-	d.is_paused, d.paused_at, d.is_deleted, d.deleted_at, d.created_at, d.updated_at`
+	id, client_id, COALESCE(user_id, 0), name, short_code, destination,
+	qr_type, COALESCE(qr_data, ''), COALESCE(platform, ''),
+	scan_count, last_scanned_at,` + styleSelect + `,
+	is_paused, paused_at, is_deleted, deleted_at, created_at, updated_at`
 
 func scanDynamic(row interface{ Scan(...any) error }) (*DynamicCode, error) {
 	d := new(DynamicCode)
-	err := row.Scan(
+	dest := []any{
 		&d.ID, &d.ClientID, &d.UserID, &d.Name, &d.ShortCode, &d.Destination,
 		&d.QRType, &d.QRData, &d.Platform,
 		&d.ScanCount, scanNullTime(&d.LastScannedAt),
-		&d.FgColor, &d.BgColor, &d.GradientColor, &d.QRStyle,
-		&d.DotShape, &d.CornerShape, &d.InnerCornerShape,
-		&d.OuterCornerColor, &d.InnerCornerColor,
-		&d.ErrorCorrectionLevel, &d.LogoFilePath, &d.LogoFileName,
-		&d.LogoSize, &d.EnableFrame, &d.FrameText, &d.FrameColor, &d.FrameTextColor, &d.FrameStyle,
+	}
+	dest = append(dest, d.Style.scanDest()...)
+	dest = append(dest,
 		&d.IsPaused, scanNullTime(&d.PausedAt), &d.IsDeleted, scanNullTime(&d.DeletedAt),
 		scanTime(&d.CreatedAt), scanTime(&d.UpdatedAt),
 	)
-	if err != nil {
+	if err := row.Scan(dest...); err != nil {
 		return nil, err
 	}
 	return d, nil
@@ -119,25 +105,17 @@ func (s *Store) CreateDynamicCode(ctx context.Context, d *DynamicCode, limit int
 				return ErrLimit
 			}
 		}
-		const query = `
-			INSERT INTO dynamic_qr_codes (
-				client_id, user_id, name, short_code, destination, qr_type, qr_data, platform,
-				fg_color, bg_color, gradient_color, qr_style, dot_shape, corner_shape, inner_corner_shape,
-				outer_corner_color, inner_corner_color, error_correction_level,
-				logo_file_path, logo_file_name, logo_size,
-				enable_frame, frame_text, frame_color, frame_text_color, frame_style,
-				created_at, updated_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18,
-				$19, $20, $21, $22, $23, $24, $25, $26, $27, $28)
-			RETURNING id`
-		err := tx.QueryRowContext(ctx, query,
-			d.ClientID, d.UserID, d.Name, d.ShortCode, d.Destination, d.QRType, nullIfEmpty(d.QRData), nullIfEmpty(d.Platform),
-			d.FgColor, d.BgColor, nullIfEmpty(d.GradientColor), d.QRStyle, d.DotShape, d.CornerShape, d.InnerCornerShape,
-			nullIfEmpty(d.OuterCornerColor), nullIfEmpty(d.InnerCornerColor), d.ErrorCorrectionLevel,
-			nullIfEmpty(d.LogoFilePath), nullIfEmpty(d.LogoFileName), d.LogoSize,
-			d.EnableFrame, d.FrameText, d.FrameColor, d.FrameTextColor, d.FrameStyle,
-			dbTime(d.CreatedAt), dbTime(d.UpdatedAt),
-		).Scan(&d.ID)
+		cols := slices.Concat(
+			[]string{"client_id", "user_id", "name", "short_code", "destination", "qr_type", "qr_data", "platform"},
+			styleInsert,
+			[]string{"created_at", "updated_at"},
+		)
+		args := slices.Concat(
+			[]any{d.ClientID, d.UserID, d.Name, d.ShortCode, d.Destination, d.QRType, nullIfEmpty(d.QRData), nullIfEmpty(d.Platform)},
+			d.Style.insertArgs(),
+			[]any{dbTime(d.CreatedAt), dbTime(d.UpdatedAt)},
+		)
+		err := tx.QueryRowContext(ctx, insertReturningID("dynamic_qr_codes", cols), args...).Scan(&d.ID)
 		if err != nil {
 			return fail("create dynamic code", err)
 		}
@@ -166,7 +144,7 @@ func (s *Store) CountDynamicCodes(ctx context.Context, userID int64) (int, error
 // DynamicCode returns the user's live dynamic code with the given id.
 func (s *Store) DynamicCode(ctx context.Context, userID, id int64) (*DynamicCode, error) {
 	row := s.read.QueryRowContext(ctx,
-		`SELECT `+dynamicColumns+` FROM dynamic_qr_codes d WHERE d.id = $1 AND d.user_id = $2 AND NOT d.is_deleted`,
+		`SELECT `+dynamicColumns+` FROM dynamic_qr_codes WHERE id = $1 AND user_id = $2 AND NOT is_deleted`,
 		id, userID)
 	d, err := scanDynamic(row)
 	if err != nil {
@@ -179,9 +157,9 @@ func (s *Store) DynamicCode(ctx context.Context, userID, id int64) (*DynamicCode
 // not), newest first.
 func (s *Store) DynamicCodes(ctx context.Context, userID int64, paused bool) ([]*DynamicCode, error) {
 	rows, err := s.read.QueryContext(ctx, `
-		SELECT `+dynamicColumns+` FROM dynamic_qr_codes d
-		WHERE d.user_id = $1 AND NOT d.is_deleted AND d.is_paused = $2
-		ORDER BY d.created_at DESC, d.id DESC`, userID, paused)
+		SELECT `+dynamicColumns+` FROM dynamic_qr_codes
+		WHERE user_id = $1 AND NOT is_deleted AND is_paused = $2
+		ORDER BY created_at DESC, id DESC`, userID, paused)
 	if err != nil {
 		return nil, fail("list dynamic codes", err)
 	}
@@ -207,19 +185,65 @@ type Redirect struct {
 	Paused      bool
 }
 
+// redirectQuery selects the short code and Redirect of each live dynamic
+// code (neither it nor its owner deleted) whose short code matches.
+func redirectQuery(match string) string {
+	return `
+		SELECT d.short_code, d.id, d.destination, d.is_paused FROM dynamic_qr_codes d JOIN users u ON u.id = d.user_id
+		WHERE ` + match + ` AND NOT d.is_deleted AND NOT u.is_deleted`
+}
+
+func scanRedirect(row interface{ Scan(...any) error }) (string, Redirect, error) {
+	var code string
+	var r Redirect
+	err := row.Scan(&code, &r.ID, &r.Destination, &r.Paused)
+	return code, r, err
+}
+
 // RedirectByShortCode returns the redirect of a live dynamic code, or
 // ErrNotFound for an unknown or deleted one, or one whose owner deleted
 // their account.
 func (s *Store) RedirectByShortCode(ctx context.Context, shortCode string) (Redirect, error) {
-	var r Redirect
-	err := s.read.QueryRowContext(ctx, `
-		SELECT d.id, d.destination, d.is_paused FROM dynamic_qr_codes d JOIN users u ON u.id = d.user_id
-		WHERE d.short_code = $1 AND NOT d.is_deleted AND NOT u.is_deleted`,
-		shortCode).Scan(&r.ID, &r.Destination, &r.Paused)
+	_, r, err := scanRedirect(s.read.QueryRowContext(ctx, redirectQuery(`d.short_code = $1`), shortCode))
 	if err != nil {
 		return Redirect{}, fail("fetch redirect", err)
 	}
 	return r, nil
+}
+
+// Redirects returns the redirects of the live codes among shortCodes, by
+// short code; a code missing from the answer is unknown or deleted. It is
+// RedirectByShortCode for many codes at once: the redirect cache refreshes
+// its hot entries with it, a query per batch instead of one per code.
+func (s *Store) Redirects(ctx context.Context, shortCodes []string) (map[string]Redirect, error) {
+	if len(shortCodes) == 0 {
+		return map[string]Redirect{}, nil
+	}
+	list, err := json.Marshal(shortCodes)
+	if err != nil {
+		return nil, fail("fetch redirects", err)
+	}
+	in := `SELECT value FROM json_each($1)`
+	if s.dialect == Postgres {
+		in = `SELECT jsonb_array_elements_text($1::jsonb)`
+	}
+	rows, err := s.read.QueryContext(ctx, redirectQuery(`d.short_code IN (`+in+`)`), string(list))
+	if err != nil {
+		return nil, fail("fetch redirects", err)
+	}
+	defer rows.Close()
+	found := make(map[string]Redirect, len(shortCodes))
+	for rows.Next() {
+		code, r, err := scanRedirect(rows)
+		if err != nil {
+			return nil, fail("fetch redirects", err)
+		}
+		found[code] = r
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fail("fetch redirects", err)
+	}
+	return found, nil
 }
 
 // updateDynamic runs an UPDATE … SET set on the user's live code and
@@ -233,7 +257,7 @@ func (s *Store) updateDynamic(ctx context.Context, action string, userID, id int
 		if err := mustAffect(action, res, err); err != nil {
 			return err
 		}
-		row := tx.QueryRowContext(ctx, `SELECT `+dynamicColumns+` FROM dynamic_qr_codes d WHERE d.id = $1`, id)
+		row := tx.QueryRowContext(ctx, `SELECT `+dynamicColumns+` FROM dynamic_qr_codes WHERE id = $1`, id)
 		if d, err = scanDynamic(row); err != nil {
 			return fail(action, err)
 		}

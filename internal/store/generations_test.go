@@ -47,9 +47,7 @@ func TestDownloadRoundTrip(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		u := storetest.CreateUser(t, s, "dl@example.com")
-		code := &store.QRCode{UserID: u.ID, QRType: "url", FgColor: "#000000", BgColor: "#FFFFFF", DotShape: "square",
-			CornerShape: "square", InnerCornerShape: "square", FrameText: "SCAN ME", FrameColor: "#000000",
-			FrameTextColor: "#FFFFFF", FrameStyle: "rounded"}
+		code := &store.QRCode{UserID: u.ID, QRType: "url", Style: storetest.DefaultStyle()}
 		if err := s.CreateQRCode(ctx, code); err != nil {
 			t.Fatal(err)
 		}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 	"time"
 )
 
@@ -27,16 +26,7 @@ type QRCode struct {
 	// reports and the admin tools. They are not read back: QRData is.
 	TypeColumns map[string]any
 
-	FgColor, BgColor, GradientColor         string
-	QRStyle                                 string
-	DotShape, CornerShape, InnerCornerShape string
-	OuterCornerColor, InnerCornerColor      string
-	ErrorCorrectionLevel                    string
-	LogoFilePath, LogoFileName              string
-	LogoSize                                string
-	EnableFrame                             bool
-	FrameText, FrameColor, FrameTextColor   string
-	FrameStyle                              string
+	Style
 
 	PaymentProductID *int64
 
@@ -60,29 +50,22 @@ var typeColumns = []string{
 }
 
 const qrCodeColumns = `
-	q.id, q.client_id, COALESCE(q.user_id, 0), q.name, q.qr_type, q.qr_mode, COALESCE(q.url, ''),
-	q.qr_data, q.qr_content,
-	q.fg_color, q.bg_color, COALESCE(q.gradient_color, ''), q.qr_style,
-	q.dot_shape, q.corner_shape, q.inner_corner_shape,
-	COALESCE(q.outer_corner_color, ''), COALESCE(q.inner_corner_color, ''),
-	q.error_correction_level, COALESCE(q.logo_file_path, ''), COALESCE(q.logo_file_name, ''),
-	q.logo_size, q.enable_frame, q.frame_text, q.frame_color, q.frame_text_color, q.frame_style,
-	q.payment_product_id, q.is_paused, q.paused_at, q.is_deleted, q.deleted_at, q.created_at`
+	id, client_id, COALESCE(user_id, 0), name, qr_type, qr_mode, COALESCE(url, ''),
+	qr_data, qr_content,` + styleSelect + `,
+	payment_product_id, is_paused, paused_at, is_deleted, deleted_at, created_at`
 
 func scanQRCode(row interface{ Scan(...any) error }) (*QRCode, error) {
 	q := new(QRCode)
-	err := row.Scan(
+	dest := []any{
 		&q.ID, &q.ClientID, &q.UserID, &q.Name, &q.QRType, &q.QRMode, &q.URL,
 		&q.QRData, &q.Content,
-		&q.FgColor, &q.BgColor, &q.GradientColor, &q.QRStyle,
-		&q.DotShape, &q.CornerShape, &q.InnerCornerShape,
-		&q.OuterCornerColor, &q.InnerCornerColor,
-		&q.ErrorCorrectionLevel, &q.LogoFilePath, &q.LogoFileName,
-		&q.LogoSize, &q.EnableFrame, &q.FrameText, &q.FrameColor, &q.FrameTextColor, &q.FrameStyle,
+	}
+	dest = append(dest, q.Style.scanDest()...)
+	dest = append(dest,
 		&q.PaymentProductID, &q.IsPaused, scanNullTime(&q.PausedAt), &q.IsDeleted, scanNullTime(&q.DeletedAt),
 		scanTime(&q.CreatedAt),
 	)
-	if err != nil {
+	if err := row.Scan(dest...); err != nil {
 		return nil, err
 	}
 	return q, nil
@@ -116,22 +99,16 @@ func (s *Store) CreateQRCode(ctx context.Context, q *QRCode) error {
 	}
 	q.CreatedAt = normTime(q.CreatedAt)
 
-	cols := []string{
-		"client_id", "user_id", "name", "qr_type", "qr_mode", "url", "qr_data", "qr_content",
-		"fg_color", "bg_color", "gradient_color", "qr_style", "dot_shape", "corner_shape", "inner_corner_shape",
-		"outer_corner_color", "inner_corner_color", "error_correction_level",
-		"logo_file_path", "logo_file_name", "logo_size",
-		"enable_frame", "frame_text", "frame_color", "frame_text_color", "frame_style",
-		"payment_product_id", "created_at",
-	}
-	args := []any{
-		q.ClientID, q.UserID, q.Name, q.QRType, q.QRMode, nullIfEmpty(q.URL), q.QRData, q.Content,
-		q.FgColor, q.BgColor, nullIfEmpty(q.GradientColor), q.QRStyle, q.DotShape, q.CornerShape, q.InnerCornerShape,
-		nullIfEmpty(q.OuterCornerColor), nullIfEmpty(q.InnerCornerColor), q.ErrorCorrectionLevel,
-		nullIfEmpty(q.LogoFilePath), nullIfEmpty(q.LogoFileName), q.LogoSize,
-		q.EnableFrame, q.FrameText, q.FrameColor, q.FrameTextColor, q.FrameStyle,
-		q.PaymentProductID, dbTime(q.CreatedAt),
-	}
+	cols := slices.Concat(
+		[]string{"client_id", "user_id", "name", "qr_type", "qr_mode", "url", "qr_data", "qr_content"},
+		styleInsert,
+		[]string{"payment_product_id", "created_at"},
+	)
+	args := slices.Concat(
+		[]any{q.ClientID, q.UserID, q.Name, q.QRType, q.QRMode, nullIfEmpty(q.URL), q.QRData, q.Content},
+		q.Style.insertArgs(),
+		[]any{q.PaymentProductID, dbTime(q.CreatedAt)},
+	)
 	// Sorted, so the statement text is the same for the same set of keys.
 	for _, k := range slices.Sorted(maps.Keys(q.TypeColumns)) {
 		if !slices.Contains(typeColumns, k) {
@@ -140,11 +117,7 @@ func (s *Store) CreateQRCode(ctx context.Context, q *QRCode) error {
 		cols = append(cols, k)
 		args = append(args, q.TypeColumns[k])
 	}
-	marks := make([]string, len(cols))
-	for i := range marks {
-		marks[i] = fmt.Sprintf("$%d", i+1)
-	}
-	query := `INSERT INTO qr_codes (` + strings.Join(cols, ", ") + `) VALUES (` + strings.Join(marks, ", ") + `) RETURNING id`
+	query := insertReturningID("qr_codes", cols)
 	if err := s.write.QueryRowContext(ctx, query, args...).Scan(&q.ID); err != nil {
 		return fail("create QR code", err)
 	}
@@ -154,7 +127,7 @@ func (s *Store) CreateQRCode(ctx context.Context, q *QRCode) error {
 // QRCode returns the user's live static code with the given id.
 func (s *Store) QRCode(ctx context.Context, userID, id int64) (*QRCode, error) {
 	row := s.read.QueryRowContext(ctx,
-		`SELECT `+qrCodeColumns+` FROM qr_codes q WHERE q.id = $1 AND q.user_id = $2 AND NOT q.is_deleted`,
+		`SELECT `+qrCodeColumns+` FROM qr_codes WHERE id = $1 AND user_id = $2 AND NOT is_deleted`,
 		id, userID)
 	q, err := scanQRCode(row)
 	if err != nil {
@@ -166,9 +139,9 @@ func (s *Store) QRCode(ctx context.Context, userID, id int64) (*QRCode, error) {
 // QRCodes returns the user's live static codes, newest first.
 func (s *Store) QRCodes(ctx context.Context, userID int64) ([]*QRCode, error) {
 	rows, err := s.read.QueryContext(ctx, `
-		SELECT `+qrCodeColumns+` FROM qr_codes q
-		WHERE q.user_id = $1 AND NOT q.is_deleted
-		ORDER BY q.created_at DESC, q.id DESC`, userID)
+		SELECT `+qrCodeColumns+` FROM qr_codes
+		WHERE user_id = $1 AND NOT is_deleted
+		ORDER BY created_at DESC, id DESC`, userID)
 	if err != nil {
 		return nil, fail("list QR codes", err)
 	}

@@ -29,10 +29,12 @@ func TestQRCodeRoundTrip(t *testing.T) {
 				"product_name": "Coffee", "product_price": int64(350), "product_description": "A cup",
 				"location_latitude": 48.8583701, "location_longitude": -2.2944813,
 			},
-			FgColor: "#112233", BgColor: "#FFFFFF", GradientColor: "#7C3AED",
-			DotShape: "circle", CornerShape: "curve-square", InnerCornerShape: "circle",
-			OuterCornerColor: "#000000", LogoFilePath: "/logo/4", LogoFileName: "cup.png", LogoSize: "large",
-			EnableFrame: true, FrameText: "PAY HERE", FrameColor: "#000000", FrameTextColor: "#FFFFFF", FrameStyle: "square",
+			Style: store.Style{
+				FgColor: "#112233", BgColor: "#FFFFFF", GradientColor: "#7C3AED",
+				DotShape: "circle", CornerShape: "curve-square", InnerCornerShape: "circle",
+				OuterCornerColor: "#000000", LogoFilePath: "/logo/4", LogoFileName: "cup.png", LogoSize: "large",
+				EnableFrame: true, FrameText: "PAY HERE", FrameColor: "#000000", FrameTextColor: "#FFFFFF", FrameStyle: "square",
+			},
 			PaymentProductID: &prod.ID,
 			CreatedAt:        time.Date(2026, 3, 4, 5, 6, 7, 123456789, time.UTC),
 		}
@@ -88,8 +90,7 @@ func TestQRCodesListAndOwnership(t *testing.T) {
 		var ids []int64
 		for i, name := range []string{"first", "second", "third"} {
 			q := &store.QRCode{UserID: ann.ID, Name: name, QRType: "url", URL: "https://example.com", Content: "https://example.com",
-				FgColor: "#000000", BgColor: "#FFFFFF", DotShape: "square", CornerShape: "square", InnerCornerShape: "square",
-				FrameText: "SCAN ME", FrameColor: "#000000", FrameTextColor: "#FFFFFF", FrameStyle: "rounded",
+				Style:     storetest.DefaultStyle(),
 				CreatedAt: base.Add(time.Duration(i) * time.Hour)}
 			if err := s.CreateQRCode(ctx, q); err != nil {
 				t.Fatal(err)
@@ -136,9 +137,7 @@ func TestQRCodeBadInput(t *testing.T) {
 		ctx := context.Background()
 		u := storetest.CreateUser(t, s, "bad@example.com")
 		ok := func() *store.QRCode {
-			return &store.QRCode{UserID: u.ID, QRType: "url", FgColor: "#000000", BgColor: "#FFFFFF", DotShape: "square",
-				CornerShape: "square", InnerCornerShape: "square", FrameText: "SCAN ME", FrameColor: "#000000",
-				FrameTextColor: "#FFFFFF", FrameStyle: "rounded"}
+			return &store.QRCode{UserID: u.ID, QRType: "url", Style: storetest.DefaultStyle()}
 		}
 		q := ok()
 		q.TypeColumns = map[string]any{"is_deleted; DROP TABLE users": 1}

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"maps"
 	"slices"
 	"strings"
@@ -275,42 +274,4 @@ func (s *Store) Secret(ctx context.Context, name string, newValue []byte) ([]byt
 		return nil, fail("fetch secret", err)
 	}
 	return v, nil
-}
-
-// Redirects returns the redirects of the live codes among shortCodes, by
-// short code; a code missing from the answer is unknown or deleted. It is
-// RedirectByShortCode for many codes at once: the redirect cache refreshes
-// its hot entries with it, a query per batch instead of one per code.
-func (s *Store) Redirects(ctx context.Context, shortCodes []string) (map[string]Redirect, error) {
-	if len(shortCodes) == 0 {
-		return map[string]Redirect{}, nil
-	}
-	list, err := json.Marshal(shortCodes)
-	if err != nil {
-		return nil, fail("fetch redirects", err)
-	}
-	in := `SELECT value FROM json_each($1)`
-	if s.dialect == Postgres {
-		in = `SELECT jsonb_array_elements_text($1::jsonb)`
-	}
-	rows, err := s.read.QueryContext(ctx, `
-		SELECT d.short_code, d.id, d.destination, d.is_paused FROM dynamic_qr_codes d JOIN users u ON u.id = d.user_id
-		WHERE d.short_code IN (`+in+`) AND NOT d.is_deleted AND NOT u.is_deleted`, string(list))
-	if err != nil {
-		return nil, fail("fetch redirects", err)
-	}
-	defer rows.Close()
-	found := make(map[string]Redirect, len(shortCodes))
-	for rows.Next() {
-		var code string
-		var r Redirect
-		if err := rows.Scan(&code, &r.ID, &r.Destination, &r.Paused); err != nil {
-			return nil, fail("fetch redirects", err)
-		}
-		found[code] = r
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fail("fetch redirects", err)
-	}
-	return found, nil
 }

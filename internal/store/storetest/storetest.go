@@ -142,16 +142,23 @@ func CreateUser(t testing.TB, s *store.Store, username string) *store.User {
 	return u
 }
 
+// DefaultStyle is the generator's default look, frame text included.
+func DefaultStyle() store.Style {
+	return store.Style{
+		FgColor: "#000000", BgColor: "#FFFFFF", QRStyle: "squares",
+		DotShape: "square", CornerShape: "square", InnerCornerShape: "square",
+		ErrorCorrectionLevel: "M", LogoSize: "medium",
+		FrameText: "SCAN ME", FrameColor: "#000000", FrameTextColor: "#FFFFFF", FrameStyle: "rounded",
+	}
+}
+
 // NewDynamic returns an unsaved dynamic code of the user, in the default
 // style, redirecting to https://example.com/menu.
 func NewDynamic(userID int64, shortCode string) *store.DynamicCode {
 	return &store.DynamicCode{
 		UserID: userID, Name: "Menu", ShortCode: shortCode, Destination: "https://example.com/menu",
 		QRType: "url", QRData: `{"url":"https://example.com/menu"}`,
-		FgColor: "#000000", BgColor: "#FFFFFF", QRStyle: "squares",
-		DotShape: "square", CornerShape: "square", InnerCornerShape: "square",
-		ErrorCorrectionLevel: "M", LogoSize: "medium",
-		FrameText: "SCAN ME", FrameColor: "#000000", FrameTextColor: "#FFFFFF", FrameStyle: "rounded",
+		Style: DefaultStyle(),
 	}
 }
 
