@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"time"
 )
 
@@ -38,58 +39,78 @@ type Download struct {
 	DownloadedAt time.Time
 }
 
-// detailsJSON encodes Details for the JSON column; nil is "{}".
-func (e *CodeEvent) detailsJSON() (string, error) {
-	if len(e.Details) == 0 {
-		return "{}", nil
+// codeEventColumns are the columns of CodeEvent that insertCodeEvent
+// writes, ID aside.
+var codeEventColumns = []string{
+	"qr_code_id", "user_id", "session_id", "ip_address", "user_agent", "referrer",
+	"qr_type", "qr_content", "has_logo", "details",
+}
+
+// insertCodeEvent saves e into table, with the table's own columns cols
+// set to args, and fills in e.ID.
+func (s *Store) insertCodeEvent(ctx context.Context, action, table string, e *CodeEvent, cols []string, args ...any) error {
+	details := "{}" // nil Details too
+	if len(e.Details) > 0 {
+		b, err := json.Marshal(e.Details)
+		if err != nil {
+			return fail(action, err)
+		}
+		details = string(b)
 	}
-	b, err := json.Marshal(e.Details)
-	return string(b), err
+	all := slices.Concat([]any{
+		e.QRCodeID, e.UserID, nullIfEmpty(e.SessionID), nullIfEmpty(e.IPAddress), nullIfEmpty(e.UserAgent),
+		nullIfEmpty(e.Referrer), nullIfEmpty(e.QRType), nullIfEmpty(e.Content), e.HasLogo, details,
+	}, args)
+	query := insertReturningID(table, slices.Concat(codeEventColumns, cols))
+	if err := s.write.QueryRowContext(ctx, query, all...).Scan(&e.ID); err != nil {
+		return fail(action, err)
+	}
+	return nil
+}
+
+// codeEvent reads row id of table into e, and the table's own columns
+// cols into dest.
+func (s *Store) codeEvent(ctx context.Context, action, table string, id int64, e *CodeEvent, cols string, dest ...any) error {
+	var details string
+	all := slices.Concat([]any{
+		&e.ID, &e.QRCodeID, &e.UserID, &e.SessionID, &e.IPAddress, &e.UserAgent,
+		&e.Referrer, &e.QRType, &e.Content, &e.HasLogo, &details,
+	}, dest)
+	err := s.read.QueryRowContext(ctx, `
+		SELECT id, qr_code_id, user_id, COALESCE(session_id, ''), COALESCE(ip_address, ''),
+			COALESCE(user_agent, ''), COALESCE(referrer, ''), COALESCE(qr_type, ''), COALESCE(qr_content, ''),
+			has_logo, details, `+cols+`
+		FROM `+table+` WHERE id = $1`, id,
+	).Scan(all...)
+	if err != nil {
+		return fail(action, err)
+	}
+	if err := json.Unmarshal([]byte(details), &e.Details); err != nil {
+		return fail(action, err)
+	}
+	return nil
 }
 
 // CreateGeneration records g and fills in ID and GeneratedAt (now, unless
 // set). QRType is required.
 func (s *Store) CreateGeneration(ctx context.Context, g *Generation) error {
-	details, err := g.detailsJSON()
-	if err != nil {
-		return fail("create generation", err)
-	}
 	if g.GeneratedAt.IsZero() {
 		g.GeneratedAt = time.Now()
 	}
 	g.GeneratedAt = normTime(g.GeneratedAt)
-	err = s.write.QueryRowContext(ctx, `
-		INSERT INTO qr_generations (qr_code_id, user_id, session_id, ip_address, user_agent, referrer,
-			qr_type, qr_content, foreground_color, background_color, has_logo, details, generated_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-		RETURNING id`,
-		g.QRCodeID, g.UserID, nullIfEmpty(g.SessionID), nullIfEmpty(g.IPAddress), nullIfEmpty(g.UserAgent),
-		nullIfEmpty(g.Referrer), nullIfEmpty(g.QRType), nullIfEmpty(g.Content), nullIfEmpty(g.ForegroundColor),
-		nullIfEmpty(g.BackgroundColor), g.HasLogo, details, dbTime(g.GeneratedAt),
-	).Scan(&g.ID)
-	if err != nil {
-		return fail("create generation", err)
-	}
-	return nil
+	return s.insertCodeEvent(ctx, "create generation", "qr_generations", &g.CodeEvent,
+		[]string{"foreground_color", "background_color", "generated_at"},
+		nullIfEmpty(g.ForegroundColor), nullIfEmpty(g.BackgroundColor), dbTime(g.GeneratedAt))
 }
 
 // Generation returns the generation with the given id.
 func (s *Store) Generation(ctx context.Context, id int64) (*Generation, error) {
 	g := new(Generation)
-	var details string
-	err := s.read.QueryRowContext(ctx, `
-		SELECT id, qr_code_id, user_id, COALESCE(session_id, ''), COALESCE(ip_address, ''),
-			COALESCE(user_agent, ''), COALESCE(referrer, ''), qr_type, COALESCE(qr_content, ''),
-			COALESCE(foreground_color, ''), COALESCE(background_color, ''), has_logo, details, generated_at
-		FROM qr_generations WHERE id = $1`, id,
-	).Scan(&g.ID, &g.QRCodeID, &g.UserID, &g.SessionID, &g.IPAddress, &g.UserAgent, &g.Referrer,
-		&g.QRType, &g.Content, &g.ForegroundColor, &g.BackgroundColor, &g.HasLogo, &details,
-		scanTime(&g.GeneratedAt))
+	err := s.codeEvent(ctx, "fetch generation", "qr_generations", id, &g.CodeEvent,
+		`COALESCE(foreground_color, ''), COALESCE(background_color, ''), generated_at`,
+		&g.ForegroundColor, &g.BackgroundColor, scanTime(&g.GeneratedAt))
 	if err != nil {
-		return nil, fail("fetch generation", err)
-	}
-	if err := json.Unmarshal([]byte(details), &g.Details); err != nil {
-		return nil, fail("fetch generation", err)
+		return nil, err
 	}
 	return g, nil
 }
@@ -97,10 +118,6 @@ func (s *Store) Generation(ctx context.Context, id int64) (*Generation, error) {
 // CreateDownload records d and fills in ID, DownloadType ("png" if "") and
 // DownloadedAt (now, unless set).
 func (s *Store) CreateDownload(ctx context.Context, d *Download) error {
-	details, err := d.detailsJSON()
-	if err != nil {
-		return fail("create download", err)
-	}
 	if d.DownloadType == "" {
 		d.DownloadType = "png"
 	}
@@ -108,37 +125,17 @@ func (s *Store) CreateDownload(ctx context.Context, d *Download) error {
 		d.DownloadedAt = time.Now()
 	}
 	d.DownloadedAt = normTime(d.DownloadedAt)
-	err = s.write.QueryRowContext(ctx, `
-		INSERT INTO qr_downloads (qr_code_id, user_id, session_id, ip_address, user_agent, referrer,
-			qr_type, qr_content, download_type, has_logo, details, downloaded_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-		RETURNING id`,
-		d.QRCodeID, d.UserID, nullIfEmpty(d.SessionID), nullIfEmpty(d.IPAddress), nullIfEmpty(d.UserAgent),
-		nullIfEmpty(d.Referrer), nullIfEmpty(d.QRType), nullIfEmpty(d.Content), d.DownloadType,
-		d.HasLogo, details, dbTime(d.DownloadedAt),
-	).Scan(&d.ID)
-	if err != nil {
-		return fail("create download", err)
-	}
-	return nil
+	return s.insertCodeEvent(ctx, "create download", "qr_downloads", &d.CodeEvent,
+		[]string{"download_type", "downloaded_at"}, d.DownloadType, dbTime(d.DownloadedAt))
 }
 
 // Download returns the download with the given id.
 func (s *Store) Download(ctx context.Context, id int64) (*Download, error) {
 	d := new(Download)
-	var details string
-	err := s.read.QueryRowContext(ctx, `
-		SELECT id, qr_code_id, user_id, COALESCE(session_id, ''), COALESCE(ip_address, ''),
-			COALESCE(user_agent, ''), COALESCE(referrer, ''), COALESCE(qr_type, ''), COALESCE(qr_content, ''),
-			download_type, has_logo, details, downloaded_at
-		FROM qr_downloads WHERE id = $1`, id,
-	).Scan(&d.ID, &d.QRCodeID, &d.UserID, &d.SessionID, &d.IPAddress, &d.UserAgent, &d.Referrer,
-		&d.QRType, &d.Content, &d.DownloadType, &d.HasLogo, &details, scanTime(&d.DownloadedAt))
+	err := s.codeEvent(ctx, "fetch download", "qr_downloads", id, &d.CodeEvent,
+		`download_type, downloaded_at`, &d.DownloadType, scanTime(&d.DownloadedAt))
 	if err != nil {
-		return nil, fail("fetch download", err)
-	}
-	if err := json.Unmarshal([]byte(details), &d.Details); err != nil {
-		return nil, fail("fetch download", err)
+		return nil, err
 	}
 	return d, nil
 }
