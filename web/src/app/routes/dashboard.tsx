@@ -1,6 +1,5 @@
 import { lazy, Suspense } from 'react'
 import { Spinner } from '@/components/ui/spinner'
-import { qrTypeLabel } from '@/features/dashboard/api/types'
 import { DashboardPage } from '@/features/dashboard/routes/dashboard-page'
 import { Generator } from '@/features/generator'
 
@@ -19,7 +18,7 @@ export function DashboardRoute() {
       analytics={({ open, onOpenChange }) =>
         open && (
           <Suspense fallback={<Spinner className="fixed inset-0 z-50 min-h-0 bg-slate-900/30" label="Loading analytics..." />}>
-            <AnalyticsDialog open={open} onOpenChange={onOpenChange} typeLabel={qrTypeLabel} />
+            <AnalyticsDialog open={open} onOpenChange={onOpenChange} />
           </Suspense>
         )
       }

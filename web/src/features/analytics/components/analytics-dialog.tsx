@@ -3,6 +3,7 @@ import { useState, type ReactNode } from 'react'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Spinner } from '@/components/ui/spinner'
+import { qrTypeLabel } from '@/lib/qr-types'
 import { useCodeAnalytics, useDynamicCodes, useUserAnalytics, scansCsvUrl } from '../api/queries'
 import type { UserAnalytics } from '../api/types'
 import { DailyBarChart, ShareBars, SplitRing, toEntries } from './charts'
@@ -10,12 +11,10 @@ import { DailyBarChart, ShareBars, SplitRing, toEntries } from './charts'
 export interface AnalyticsDialogProps {
   open: boolean
   onOpenChange: (open: boolean) => void
-  /** A QR type's display label ('url' → 'Website'). */
-  typeLabel?: (qrType: string) => string
 }
 
 /** The Analytics Dashboard dialog: the user's totals, then a closer look at one dynamic code. */
-export function AnalyticsDialog({ open, onOpenChange, typeLabel = (t) => t }: AnalyticsDialogProps) {
+export function AnalyticsDialog({ open, onOpenChange }: AnalyticsDialogProps) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent className="max-h-[92vh] max-w-5xl overflow-y-auto bg-slate-50 p-0">
@@ -24,14 +23,14 @@ export function AnalyticsDialog({ open, onOpenChange, typeLabel = (t) => t }: An
           <DialogDescription>How your QR codes perform: totals, scans over time and who scans them.</DialogDescription>
         </DialogHeader>
         <div className="px-4 pb-6 sm:px-6">
-          <AnalyticsBody typeLabel={typeLabel} />
+          <AnalyticsBody />
         </div>
       </DialogContent>
     </Dialog>
   )
 }
 
-function AnalyticsBody({ typeLabel }: { typeLabel: (qrType: string) => string }) {
+function AnalyticsBody() {
   const { data, isLoading, isError, refetch, isFetching } = useUserAnalytics()
   if (isLoading) return <Spinner label="Loading analytics..." />
   if (isError || !data) {
@@ -51,9 +50,9 @@ function AnalyticsBody({ typeLabel }: { typeLabel: (qrType: string) => string })
       <Overview data={data} />
       <div className="grid gap-5 lg:grid-cols-2">
         <Panel title="QR Code Types" icon={<Layers />}>
-          <ShareBars entries={toEntries(data.qrTypeDistribution, typeLabel)} empty="No QR codes yet" />
+          <ShareBars entries={toEntries(data.qrTypeDistribution, qrTypeLabel)} empty="No QR codes yet" />
         </Panel>
-        <TopCodes data={data} typeLabel={typeLabel} />
+        <TopCodes data={data} />
       </div>
       <CodeInsights topDynamic={data.dynamicQrPerformance} />
     </div>
@@ -101,14 +100,14 @@ function Panel({ title, icon, action, children }: { title: string; icon?: ReactN
   )
 }
 
-function TopCodes({ data, typeLabel }: { data: UserAnalytics; typeLabel: (qrType: string) => string }) {
+function TopCodes({ data }: { data: UserAnalytics }) {
   return (
     <Panel title="Top Performing QR Codes" icon={<Trophy />}>
       <div className="grid gap-5">
         <RankList
           heading="Static"
           empty="No static codes yet"
-          items={data.topPerformingQrCodes.map((c) => ({ id: c.id, name: c.name, detail: `${typeLabel(c.type)} · ${c.generations} generations`, value: c.downloads, unit: 'downloads' }))}
+          items={data.topPerformingQrCodes.map((c) => ({ id: c.id, name: c.name, detail: `${qrTypeLabel(c.type)} · ${c.generations} generations`, value: c.downloads, unit: 'downloads' }))}
         />
         <RankList
           heading="Dynamic"

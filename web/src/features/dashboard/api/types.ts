@@ -1,24 +1,3 @@
-/** The 13 QR code types and their display labels (spec 01 §3). */
-export const qrTypeLabels: Record<string, string> = {
-  url: 'Website',
-  contact: 'Contact',
-  payment: 'Payment',
-  pdf: 'PDF',
-  social: 'Social Media',
-  images: 'Images',
-  ratings: 'Ratings',
-  email: 'Email',
-  location: 'Location',
-  events: 'Events',
-  apps: 'Apps',
-  sms: 'SMS',
-  bitcoin: 'Bitcoin',
-}
-
-export function qrTypeLabel(qrType: string) {
-  return qrTypeLabels[qrType] ?? qrType
-}
-
 /** The fields of a saved code the dashboard reads (docs/API.md "Records"). */
 interface CodeBase {
   id: number

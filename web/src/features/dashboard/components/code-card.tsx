@@ -3,14 +3,14 @@ import { useState } from 'react'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { apiRequest } from '@/lib/api-client'
+import { QrTypeIcon, qrTypeLabel } from '@/lib/qr-types'
 import { toast } from '@/lib/use-toast'
 import { usePauseCode, useRenameCode, useResumeCode } from '../api/codes'
-import { codeImageUrl, qrTypeLabel, type SavedCode } from '../api/types'
+import { codeImageUrl, type SavedCode } from '../api/types'
 import { CodeName } from './code-name'
 import { DeleteDialog } from './delete-dialog'
 import { EditDestinationDialog } from './edit-destination-dialog'
 import { PreviewDialog } from './preview-dialog'
-import { TypeIcon } from './type-icon'
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' })
 
@@ -61,7 +61,7 @@ export function CodeCard({ code, paused = false }: { code: SavedCode; paused?: b
       <div className="flex items-start justify-between gap-2 px-4 pt-4">
         <span className="inline-flex shrink-0 items-center gap-1.5 text-xs font-medium text-slate-600">
           <span className="grid size-7 place-items-center rounded-lg bg-primary-50 text-primary">
-            <TypeIcon qrType={code.qrType} className="size-4" />
+            <QrTypeIcon type={code.qrType} className="size-4" />
           </span>
           {qrTypeLabel(code.qrType)}
         </span>

@@ -1,7 +1,8 @@
 import { ExternalLink } from 'lucide-react'
 import type { ReactNode } from 'react'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
-import { codeImageUrl, qrTypeLabel, type SavedCode } from '../api/types'
+import { qrTypeLabel } from '@/lib/qr-types'
+import { codeImageUrl, type SavedCode } from '../api/types'
 
 /** QR Code Preview: the code large, with what it encodes (and, for dynamic codes, where it leads). */
 export function PreviewDialog({ code, open, onOpenChange }: { code: SavedCode; open: boolean; onOpenChange: (open: boolean) => void }) {

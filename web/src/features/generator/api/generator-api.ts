@@ -1,5 +1,5 @@
 import { ApiError, apiJson, apiRequest } from '@/lib/api-client'
-import type { QrType } from '../lib/qr-types'
+import type { QrType } from '@/lib/qr-types'
 import type { TypeValues } from '../lib/schemas'
 
 /** What the server needs to draw a code: the type, its fields and the style fields. */

@@ -9,11 +9,12 @@ import { Label } from '@/components/ui/label'
 import { Switch } from '@/components/ui/switch'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { useUser } from '@/lib/auth'
+import { qrTypeLabel, type QrType } from '@/lib/qr-types'
 import type { SavedCode } from '../api/generator-api'
 import { useCodeActions } from '../hooks/use-code-actions'
 import { useLivePreview } from '../hooks/use-live-preview'
 import { useInitialPreselection, useSubdomainPreselection, type Preselection } from '../hooks/use-preselection'
-import { dynamicDestinationField, isBlockedType, needsAccount, typeLabel, type QrType } from '../lib/qr-types'
+import { dynamicDestinationField, isBlockedType, needsAccount } from '../lib/qr-types'
 import { typeDefaults, typeSchemas, withSampleData, type TypeValues } from '../lib/schemas'
 import { defaultStyle, previewPixels, styleFields, type StyleState } from '../lib/style'
 import { acceptPreviewUrl } from '../lib/url-preview'
@@ -215,7 +216,7 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
               <Label htmlFor={`${id}-tracking`}>Scan tracking</Label>
               <p className="text-sm text-slate-500">
                 {signedIn && !canBeDynamic
-                  ? `${typeLabel(qrType)} codes hold their content, so they are static.`
+                  ? `${qrTypeLabel(qrType)} codes hold their content, so they are static.`
                   : 'Count every scan with a dynamic code you can edit after printing.'}
               </p>
             </div>
@@ -245,7 +246,7 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
                   id={`${id}-name`}
                   value={name}
                   maxLength={100}
-                  placeholder={`${typeLabel(qrType)} ${new Date().toISOString().slice(0, 10)}`}
+                  placeholder={`${qrTypeLabel(qrType)} ${new Date().toISOString().slice(0, 10)}`}
                   onChange={(e) => setName(e.target.value)}
                 />
               </div>
@@ -295,7 +296,7 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
       <FutureFeatureDialog
         open={dialog === 'future'}
         onOpenChange={(open) => setDialog(open ? 'future' : null)}
-        typeLabel={refusedType ? typeLabel(refusedType) : undefined}
+        typeLabel={refusedType ? qrTypeLabel(refusedType) : undefined}
       />
       <AnalyticsUpsellDialog open={dialog === 'analytics'} onOpenChange={(open) => setDialog(open ? 'analytics' : null)} />
       <AccountPromptDialog open={dialog === 'account'} onOpenChange={(open) => setDialog(open ? 'account' : null)} />

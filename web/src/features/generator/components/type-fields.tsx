@@ -9,7 +9,7 @@ import { cn } from '@/lib/utils'
 import { toast } from '@/lib/use-toast'
 import { uploadImage, uploadPdf, type UploadAnswer } from '../api/generator-api'
 import { typeFields, type FieldConfig } from '../lib/field-config'
-import type { QrType } from '../lib/qr-types'
+import type { QrType } from '@/lib/qr-types'
 import { isRequiredField, parsePrice, type TypeValues } from '../lib/schemas'
 
 const textareaClass =

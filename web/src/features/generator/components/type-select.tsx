@@ -1,39 +1,8 @@
-import {
-  Bitcoin,
-  Calendar,
-  Contact,
-  CreditCard,
-  FileText,
-  Globe,
-  Image,
-  Mail,
-  MapPin,
-  MessageSquare,
-  Share2,
-  Smartphone,
-  Star,
-  type LucideIcon,
-} from 'lucide-react'
 import { Label } from '@/components/ui/label'
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select'
+import { qrTypes, type QrType } from '@/lib/qr-types'
 import { cn } from '@/lib/utils'
-import { isBlockedType, needsAccount, qrTypes, type QrType } from '../lib/qr-types'
-
-const typeIcons: Record<QrType, LucideIcon> = {
-  url: Globe,
-  contact: Contact,
-  payment: CreditCard,
-  pdf: FileText,
-  social: Share2,
-  images: Image,
-  ratings: Star,
-  email: Mail,
-  location: MapPin,
-  events: Calendar,
-  apps: Smartphone,
-  sms: MessageSquare,
-  bitcoin: Bitcoin,
-}
+import { isBlockedType, needsAccount } from '../lib/qr-types'
 
 /** The 13 types by label, in a list of limited height that scrolls; badges mark the types a choice may refuse. */
 export function TypeSelect({
@@ -55,8 +24,7 @@ export function TypeSelect({
           <SelectValue />
         </SelectTrigger>
         <SelectContent className="max-h-72">
-          {qrTypes.map(({ value: type, label }) => {
-            const Icon = typeIcons[type]
+          {qrTypes.map(({ value: type, label, icon: Icon }) => {
             let badge: 'Soon' | 'Premium' | undefined
             if (isBlockedType(type)) badge = 'Soon'
             else if (needsAccount(type) && !signedIn) badge = 'Premium'

@@ -21,7 +21,8 @@ import {
   type TrialStatus,
   type UploadAnswer,
 } from '../api/generator-api'
-import { dynamicDestinationField, type QrType } from '../lib/qr-types'
+import type { QrType } from '@/lib/qr-types'
+import { dynamicDestinationField } from '../lib/qr-types'
 import { saveFieldValues, typeFieldValues } from '../lib/request'
 import type { TypeValues } from '../lib/schemas'
 import { styleFields, type StyleState } from '../lib/style'

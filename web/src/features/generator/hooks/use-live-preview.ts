@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { useEffect, useRef, useState } from 'react'
 import { generateCode, type CodeBody } from '../api/generator-api'
-import type { QrType } from '../lib/qr-types'
+import type { QrType } from '@/lib/qr-types'
 import { typeSchemas, type TypeValues } from '../lib/schemas'
 import { createUrlPreviewScheduler } from '../lib/url-preview'
 

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query'
 import { useEffect, useRef, useState } from 'react'
 import { useSearchParams } from 'react-router'
 import { subdomainInfoQueryKey, type SubdomainInfo } from '../api/generator-api'
-import { isQrType, type QrType } from '../lib/qr-types'
+import { isQrType, type QrType } from '@/lib/qr-types'
 
 /** The session-storage key the Templates page leaves its choice under (spec 02 §2). */
 export const TEMPLATE_KEY = 'selectedTemplate'

@@ -1,4 +1,5 @@
-import { appCategories, appPlatforms, reviewPlatforms, socialPlatforms, type Option, type QrType } from './qr-types'
+import type { QrType } from '@/lib/qr-types'
+import { appCategories, appPlatforms, reviewPlatforms, socialPlatforms, type Option } from './qr-types'
 
 export type FieldKind = 'text' | 'email' | 'url' | 'tel' | 'textarea' | 'select' | 'price' | 'date' | 'pdf' | 'image'
 

@@ -1,29 +1,4 @@
-/** The 13 QR code types of the generator's dropdown, in the spec's order, with their labels. */
-export const qrTypes = [
-  { value: 'url', label: 'Website' },
-  { value: 'contact', label: 'Contact' },
-  { value: 'payment', label: 'Payment' },
-  { value: 'pdf', label: 'PDF' },
-  { value: 'social', label: 'Social Media' },
-  { value: 'images', label: 'Images' },
-  { value: 'ratings', label: 'Ratings' },
-  { value: 'email', label: 'Email' },
-  { value: 'location', label: 'Location' },
-  { value: 'events', label: 'Events' },
-  { value: 'apps', label: 'Apps' },
-  { value: 'sms', label: 'SMS' },
-  { value: 'bitcoin', label: 'Bitcoin' },
-] as const
-
-export type QrType = (typeof qrTypes)[number]['value']
-
-export function isQrType(value: unknown): value is QrType {
-  return typeof value === 'string' && qrTypes.some((t) => t.value === value)
-}
-
-export function typeLabel(type: QrType): string {
-  return qrTypes.find((t) => t.value === type)?.label ?? type
-}
+import type { QrType } from '@/lib/qr-types'
 
 /** Types refused for everyone for now: choosing one opens the 'Future Feature' dialog. */
 export function isBlockedType(type: QrType): boolean {

@@ -1,4 +1,4 @@
-import type { QrType } from './qr-types'
+import type { QrType } from '@/lib/qr-types'
 import type { TypeValues } from './schemas'
 
 /** The type fields as the generation endpoints take them: trimmed text, the price as dollars. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { zodMessages } from '@/test/zod-messages'
-import { qrTypes } from './qr-types'
+import { qrTypes } from '@/lib/qr-types'
 import { isRequiredField, parsePrice, typeDefaults, typeSchemas, withSampleData } from './schemas'
 
 const check = <T extends keyof typeof typeSchemas>(type: T, values: Record<string, unknown>) =>

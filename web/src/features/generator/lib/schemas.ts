@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { QrType } from './qr-types'
+import type { QrType } from '@/lib/qr-types'
 
 /**
  * The form rules of spec 01 §5, one schema per type, with its messages word
