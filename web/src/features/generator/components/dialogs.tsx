@@ -1,4 +1,4 @@
-import { BarChart3, Check, Clock, Lock, Pencil, Sparkles, TrendingUp, Users } from 'lucide-react'
+import { BarChart3, Check, Clock, Lock, Pencil, Sparkles, TrendingUp, Users, type LucideIcon } from 'lucide-react'
 import { Link } from 'react-router'
 import { Button } from '@/components/ui/button'
 import {
@@ -10,10 +10,20 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog'
+import { cn } from '@/lib/utils'
 
 interface DialogProps {
   open: boolean
   onOpenChange: (open: boolean) => void
+}
+
+/** The round badge over each dialog's title; className gives its colours. */
+function HeaderIcon({ icon: Icon, className }: { icon: LucideIcon; className: string }) {
+  return (
+    <span className={cn('mb-2 grid size-11 place-items-center rounded-full', className)}>
+      <Icon className="size-5" aria-hidden="true" />
+    </span>
+  )
 }
 
 /** A visitor chose a type that needs an account (pdf). */
@@ -22,9 +32,7 @@ export function PremiumFeatureDialog({ open, onOpenChange }: DialogProps) {
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent>
         <DialogHeader>
-          <span className="mb-2 grid size-11 place-items-center rounded-full bg-violet-100 text-violet-700">
-            <Lock className="size-5" aria-hidden="true" />
-          </span>
+          <HeaderIcon icon={Lock} className="bg-violet-100 text-violet-700" />
           <DialogTitle>Premium Feature</DialogTitle>
           <DialogDescription>Please sign in or create an account to access this functionality.</DialogDescription>
         </DialogHeader>
@@ -50,9 +58,7 @@ export function FutureFeatureDialog({ open, onOpenChange, typeLabel }: DialogPro
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent>
         <DialogHeader>
-          <span className="mb-2 grid size-11 place-items-center rounded-full bg-amber-100 text-amber-700">
-            <Clock className="size-5" aria-hidden="true" />
-          </span>
+          <HeaderIcon icon={Clock} className="bg-amber-100 text-amber-700" />
           <DialogTitle>Future Feature</DialogTitle>
           <DialogDescription>
             {typeLabel ? `${typeLabel} QR codes are` : 'This QR code type is'} coming soon. We are working on it and it
@@ -82,9 +88,7 @@ export function AnalyticsUpsellDialog({ open, onOpenChange }: DialogProps) {
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent className="max-w-lg">
         <DialogHeader>
-          <span className="mb-2 grid size-11 place-items-center rounded-full bg-primary-100 text-primary">
-            <Sparkles className="size-5" aria-hidden="true" />
-          </span>
+          <HeaderIcon icon={Sparkles} className="bg-primary-100 text-primary" />
           <DialogTitle>Unlock Advanced Analytics</DialogTitle>
           <DialogDescription>Create a free account to track every scan of your QR codes.</DialogDescription>
         </DialogHeader>
@@ -120,9 +124,7 @@ export function AccountPromptDialog({ open, onOpenChange }: DialogProps) {
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent>
         <DialogHeader>
-          <span className="mb-2 grid size-11 place-items-center rounded-full bg-emerald-100 text-emerald-700">
-            <Check className="size-5" aria-hidden="true" />
-          </span>
+          <HeaderIcon icon={Check} className="bg-emerald-100 text-emerald-700" />
           <DialogTitle>Your QR code is downloaded</DialogTitle>
           <DialogDescription>
             Create a free account to save your codes, edit where they point after printing and see every scan.
