@@ -120,20 +120,13 @@ export function uploadLogo(file: File) {
   return apiJson<UploadAnswer>('POST', '/api/upload-logo', form)
 }
 
-export function uploadPdf(file: File, title: string, description: string) {
+/** POST /api/upload-pdf or /api/upload-image; the form fields take the kind as their prefix (pdfFile, imageTitle, …). */
+export function uploadDocument(kind: 'pdf' | 'image', file: File, title: string, description: string) {
   const form = new FormData()
-  form.append('pdfFile', file)
-  form.append('pdfTitle', title)
-  form.append('pdfDescription', description)
-  return apiJson<UploadAnswer>('POST', '/api/upload-pdf', form)
-}
-
-export function uploadImage(file: File, title: string, description: string) {
-  const form = new FormData()
-  form.append('imageFile', file)
-  form.append('imageTitle', title)
-  form.append('imageDescription', description)
-  return apiJson<UploadAnswer>('POST', '/api/upload-image', form)
+  form.append(`${kind}File`, file)
+  form.append(`${kind}Title`, title)
+  form.append(`${kind}Description`, description)
+  return apiJson<UploadAnswer>('POST', `/api/upload-${kind}`, form)
 }
 
 export interface SubdomainInfo {

@@ -7,7 +7,7 @@ import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { cn } from '@/lib/utils'
 import { toast } from '@/lib/use-toast'
-import { uploadImage, uploadPdf, type UploadAnswer } from '../api/generator-api'
+import { uploadDocument, type UploadAnswer } from '../api/generator-api'
 import { typeFields, type FieldConfig } from '../lib/field-config'
 import type { QrType } from '@/lib/qr-types'
 import { isRequiredField, parsePrice, type TypeValues } from '../lib/schemas'
@@ -151,7 +151,7 @@ function FileUpload({
     const title = String(form.getValues('title') ?? '')
     const description = String(form.getValues('description') ?? '')
     try {
-      const answer = isPdf ? await uploadPdf(file, title, description) : await uploadImage(file, title, description)
+      const answer = await uploadDocument(isPdf ? 'pdf' : 'image', file, title, description)
       form.setValue(field.name, String(answer.id), { shouldValidate: true, shouldDirty: true })
       onUploaded(answer)
     } catch {
