@@ -71,23 +71,12 @@ func (s *server) dynamicJSON(d *store.DynamicCode) dynamicCodeResponse {
 	return dynamicCodeResponse{
 		qrCodeResponse: qrCodeResponse{
 			ID: d.ID, Name: d.Name, QRType: d.QRType, QRMode: "dynamic", URL: d.Destination, Data: short,
-			QRData: qrData, Style: dynamicStyle(d),
+			QRData: qrData, Style: codeStyle(d.Style),
 			LogoFilePath: d.LogoFilePath, LogoFileName: d.LogoFileName,
 			ScanCount: d.ScanCount, IsPaused: d.IsPaused, CreatedAt: d.CreatedAt,
 		},
 		Destination: d.Destination, ShortCode: d.ShortCode, ShortURL: short,
 		LastScannedAt: d.LastScannedAt, PausedAt: d.PausedAt, UpdatedAt: d.UpdatedAt,
-	}
-}
-
-// dynamicStyle is a dynamic code's style as the renderer's fields.
-func dynamicStyle(d *store.DynamicCode) codes.Style {
-	return codes.Style{
-		FgColor: d.FgColor, BgColor: d.BgColor, GradientColor: d.GradientColor,
-		DotShape: d.DotShape, CornerShape: d.CornerShape, InnerCornerShape: d.InnerCornerShape,
-		OuterCornerColor: d.OuterCornerColor, InnerCornerColor: d.InnerCornerColor, LogoSize: d.LogoSize,
-		EnableFrame: d.EnableFrame, FrameText: d.FrameText, FrameColor: d.FrameColor,
-		FrameTextColor: d.FrameTextColor, FrameStyle: d.FrameStyle,
 	}
 }
 
@@ -484,7 +473,7 @@ func (s *server) dynamicCodeImage(w http.ResponseWriter, r *http.Request) {
 		level = dynamicLevel
 	}
 	s.serveCodeImage(w, r, savedImage{
-		data: s.shortURL(d.ShortCode), style: dynamicStyle(d), level: level, logoPath: d.LogoFilePath,
+		data: s.shortURL(d.ShortCode), style: codeStyle(d.Style), level: level, logoPath: d.LogoFilePath,
 		qrType: d.QRType, details: map[string]any{"name": d.Name, "dynamicQrCodeId": d.ID},
 	})
 }

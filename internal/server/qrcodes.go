@@ -38,14 +38,14 @@ type qrCodeResponse struct {
 func qrCodeJSON(q *store.QRCode) qrCodeResponse {
 	return qrCodeResponse{
 		ID: q.ID, Name: q.Name, QRType: q.QRType, QRMode: q.QRMode, URL: q.URL, Data: q.Content,
-		QRData: json.RawMessage(q.QRData), Style: codeStyle(q),
+		QRData: json.RawMessage(q.QRData), Style: codeStyle(q.Style),
 		LogoFilePath: q.LogoFilePath, LogoFileName: q.LogoFileName,
 		IsPaused: q.IsPaused, CreatedAt: q.CreatedAt,
 	}
 }
 
-// codeStyle is a saved code's style as the renderer's fields.
-func codeStyle(q *store.QRCode) codes.Style {
+// codeStyle is a saved code's style, static or dynamic, as the renderer's fields.
+func codeStyle(q store.Style) codes.Style {
 	return codes.Style{
 		FgColor: q.FgColor, BgColor: q.BgColor, GradientColor: q.GradientColor,
 		DotShape: q.DotShape, CornerShape: q.CornerShape, InnerCornerShape: q.InnerCornerShape,
@@ -243,7 +243,7 @@ func (s *server) qrCodeImage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.serveCodeImage(w, r, savedImage{
-		data: q.Content, style: codeStyle(q), level: codeLevel, logoPath: q.LogoFilePath,
+		data: q.Content, style: codeStyle(q.Style), level: codeLevel, logoPath: q.LogoFilePath,
 		qrType: q.QRType, qrCodeID: &q.ID, details: map[string]any{"name": q.Name},
 	})
 }
