@@ -1,6 +1,7 @@
 // Package mail sends the product's e-mails. Mailer is what the server
-// needs; LogMailer writes messages to the log, for development and until
-// SMTP is configured.
+// needs; LogMailer stands in until SMTP is configured. Messages are built
+// from the templates in templates/ by Render, so every message has a plain
+// text and an HTML part and links on the product's base URL.
 package mail
 
 import (
@@ -8,11 +9,13 @@ import (
 	"log/slog"
 )
 
-// Message is a plain-text e-mail.
+// Message is one e-mail with a plain-text and an optional HTML part.
 type Message struct {
 	To      string
 	Subject string
-	Body    string
+	Text    string
+	HTML    string            // "" = plain text only
+	Headers map[string]string // extra headers, e.g. List-Unsubscribe
 }
 
 // Mailer sends messages.
@@ -20,20 +23,21 @@ type Mailer interface {
 	Send(ctx context.Context, m Message) error
 }
 
-// LogMailer logs each message at Info instead of sending it. Bodies may
-// hold one-time links, so it is only for development and single-user
-// installs; the log line says so.
+// LogMailer logs each message at Info instead of sending it: for
+// development and single-user installs. Bodies may hold one-time links, so
+// it logs the recipient and subject only; the link itself never reaches
+// the log (DESIGN: tokens never appear in the log).
 type LogMailer struct {
 	Logger *slog.Logger // nil = slog.Default()
 }
 
-// Send logs m.
+// Send logs m's recipient and subject.
 func (l LogMailer) Send(ctx context.Context, m Message) error {
 	log := l.Logger
 	if log == nil {
 		log = slog.Default()
 	}
 	log.InfoContext(ctx, "mail not sent (no SMTP configured); logged instead",
-		"to", m.To, "subject", m.Subject, "body", m.Body)
+		"to", m.To, "subject", m.Subject)
 	return nil
 }

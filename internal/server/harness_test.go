@@ -2,12 +2,14 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -17,6 +19,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/squarely/squarely/internal/config"
+	"github.com/squarely/squarely/internal/mail"
 	"github.com/squarely/squarely/internal/store"
 )
 
@@ -63,6 +66,40 @@ type env struct {
 	srv   *httptest.Server
 	clock *clock
 	logs  *syncBuffer
+	mail  *mailbox
+}
+
+// mailbox is a Mailer that keeps what it is sent, for tests that follow a
+// mailed link.
+type mailbox struct {
+	mu   sync.Mutex
+	sent []mail.Message
+}
+
+func (b *mailbox) Send(_ context.Context, m mail.Message) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.sent = append(b.sent, m)
+	return nil
+}
+
+// link returns the first match of pattern's group 1 in the text of the
+// newest message to to; the test fails without one.
+func (b *mailbox) link(t *testing.T, to, pattern string) string {
+	t.Helper()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	re := regexp.MustCompile(pattern)
+	for i := len(b.sent) - 1; i >= 0; i-- {
+		if b.sent[i].To != to {
+			continue
+		}
+		if m := re.FindStringSubmatch(b.sent[i].Text); m != nil {
+			return m[1]
+		}
+	}
+	t.Fatalf("no mail to %s matches %s (sent: %d)", to, pattern, len(b.sent))
+	return ""
 }
 
 type option func(*Deps)
@@ -84,8 +121,9 @@ func start(t *testing.T, st *store.Store, opts ...option) *env {
 
 func startServer(t *testing.T, st *store.Store, newServer func(http.Handler) *httptest.Server, opts ...option) *env {
 	t.Helper()
-	e := &env{t: t, store: st, clock: &clock{t: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}, logs: &syncBuffer{}}
+	e := &env{t: t, store: st, clock: &clock{t: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}, logs: &syncBuffer{}, mail: &mailbox{}}
 	d := Deps{
+		Mailer:       e.mail,
 		Store:        st,
 		Config:       testConfig(t),
 		Logger:       slog.New(slog.NewTextHandler(e.logs, nil)),

@@ -142,13 +142,11 @@ func (s *server) sendPasswordLink(r *http.Request, u *store.User) error {
 		return err
 	}
 	link := s.cfg.BaseURL + "/set-password?token=" + token
-	return s.mailer.Send(r.Context(), mail.Message{
-		To:      u.Email,
-		Subject: "Your Squarely free trial: choose a password",
-		Body: "Your 3-day free trial is active.\n\n" +
-			"Choose a password to sign in again later:\n" + link + "\n\n" +
-			"The link works once, for 7 days. If you did not ask for a trial, ignore this e-mail.\n",
-	})
+	m, err := mail.Render(u.Email, "trial_password", mail.Data{BaseURL: s.cfg.BaseURL, Fields: map[string]any{"Link": link}})
+	if err != nil {
+		return err
+	}
+	return s.mailer.Send(r.Context(), m)
 }
 
 func tokenHash(token string) string {

@@ -2,7 +2,6 @@ package server
 
 import (
 	"net/http"
-	"regexp"
 	"testing"
 	"time"
 
@@ -78,12 +77,8 @@ func TestTrialForVisitor(t *testing.T) {
 			t.Errorf("status: %v", s)
 		}
 
-		// The log mailer logged the set-password link.
-		match := regexp.MustCompile(`to=new@example.com .*http://localhost:8080/set-password\?token=([A-Za-z0-9_-]{43})`).FindStringSubmatch(e.logs.String())
-		if match == nil {
-			t.Fatalf("no set-password mail in the log:\n%s", e.logs.String())
-		}
-		token := match[1]
+		// The set-password link was mailed.
+		token := e.mail.link(t, "new@example.com", `http://localhost:8080/set-password\?token=([A-Za-z0-9_-]{43})`)
 
 		// No password yet: logging in fails until the link is used.
 		expect(t, e.do(e.browser(), "POST", "/api/login", loginBody("new@example.com", "secret1")), http.StatusUnauthorized, "")
@@ -111,7 +106,7 @@ func TestTrialForVisitor(t *testing.T) {
 func TestSetPasswordLinkExpires(t *testing.T) {
 	e := start(t, storetest.Open(t))
 	expect(t, e.do(e.browser(), "POST", "/api/activate-trial", `{"email":"late@example.com"}`), http.StatusOK, "")
-	token := regexp.MustCompile(`set-password\?token=([A-Za-z0-9_-]+)`).FindStringSubmatch(e.logs.String())[1]
+	token := e.mail.link(t, "late@example.com", `set-password\?token=([A-Za-z0-9_-]+)`)
 	e.clock.Advance(passwordLinkLifetime)
 	expect(t, e.do(e.browser(), "POST", "/api/set-password", `{"token":"`+token+`","password":"secret1"}`), http.StatusBadRequest, msgPasswordLinkBad)
 }
