@@ -37,5 +37,7 @@ export default defineConfig({
     globals: true,
     setupFiles: ['./src/test/setup.ts'],
     css: false,
+    // Generous: these tests check behaviour, not speed (see src/test/setup.ts).
+    testTimeout: 30_000,
   },
 })
