@@ -18,6 +18,7 @@ import (
 
 	"github.com/squarely/squarely/internal/auth"
 	"github.com/squarely/squarely/internal/config"
+	"github.com/squarely/squarely/internal/mail"
 	"github.com/squarely/squarely/internal/qrcli"
 	"github.com/squarely/squarely/internal/scans"
 	"github.com/squarely/squarely/internal/server"
@@ -95,9 +96,14 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 	if google == nil {
 		log.Info("Google sign-in is off: set SQUARELY_GOOGLE_CLIENT_ID and SQUARELY_GOOGLE_CLIENT_SECRET to turn it on")
 	}
+	mailer, err := newMailer(cfg, log)
+	if err != nil {
+		fmt.Fprintf(stderr, "squarely: %v\n", err)
+		return 1
+	}
 	recorder := scans.NewRecorder(st, scans.Options{Logger: log})
 	srv := &http.Server{
-		Handler:           server.New(server.Deps{Store: st, Config: cfg, Logger: log, Google: google, Recorder: recorder}),
+		Handler:           server.New(server.Deps{Store: st, Config: cfg, Logger: log, Google: google, Recorder: recorder, Mailer: mailer}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       2 * time.Minute, // generous for uploads on slow links
 		WriteTimeout:      2 * time.Minute,
@@ -146,6 +152,16 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 		code = 1
 	}
 	return code
+}
+
+// newMailer sends mail through SQUARELY_SMTP_URL, or logs it when unset.
+func newMailer(cfg config.Config, log *slog.Logger) (mail.Mailer, error) {
+	if cfg.SMTPURL == nil {
+		log.Info("e-mail is off: messages are logged, not sent; set SQUARELY_SMTP_URL and SQUARELY_MAIL_FROM to send them")
+		return mail.LogMailer{Logger: log}, nil
+	}
+	log.Info("e-mail goes out through SMTP", "server", cfg.SMTPURL.Host, "from", cfg.MailFrom, "rate", cfg.SMTPRate)
+	return mail.NewSMTP(mail.SMTPOptions{URL: cfg.SMTPURL, From: cfg.MailFrom, Rate: cfg.SMTPRate, Logger: log})
 }
 
 // closeRecorder saves the scans still buffered, giving the database 20
