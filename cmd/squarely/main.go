@@ -19,6 +19,7 @@ import (
 	"github.com/squarely/squarely/internal/auth"
 	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/mail"
+	"github.com/squarely/squarely/internal/mailings"
 	"github.com/squarely/squarely/internal/qrcli"
 	"github.com/squarely/squarely/internal/scans"
 	"github.com/squarely/squarely/internal/server"
@@ -102,8 +103,11 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 		return 1
 	}
 	recorder := scans.NewRecorder(st, scans.Options{Logger: log})
+	// Sends the admin's mailings, resuming any an instance left unfinished.
+	mailingRunner := mailings.NewRunner(mailings.Options{Store: st, Mailer: mailer, BaseURL: cfg.BaseURL, Logger: log})
 	srv := &http.Server{
-		Handler:           server.New(server.Deps{Store: st, Config: cfg, Logger: log, Google: google, Recorder: recorder, Mailer: mailer}),
+		Handler: server.New(server.Deps{Store: st, Config: cfg, Logger: log, Google: google,
+			Recorder: recorder, Mailer: mailer, Mailings: mailingRunner}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       2 * time.Minute, // generous for uploads on slow links
 		WriteTimeout:      2 * time.Minute,
@@ -121,6 +125,9 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 	bg, stopBG := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Go(func() { deleteExpiredSessions(bg, st, log) })
+	// On shutdown the runner finishes the message in flight, records it
+	// and releases its mailing for the next start (or another instance).
+	wg.Go(func() { mailingRunner.Run(bg) })
 	defer wg.Wait()
 	defer stopBG()
 
