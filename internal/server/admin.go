@@ -23,6 +23,7 @@ import (
 const (
 	msgNewsletterMissing = "Please provide both subject and content for the newsletter."
 	msgMailingRunning    = "A mailing of this kind is still being sent; wait for it to finish."
+	msgMailOff           = "E-mail is off on this server: set SQUARELY_SMTP_URL and SQUARELY_MAIL_FROM to send mail."
 	maxSubjectLength     = 200
 	maxContentLength     = 50_000
 	recentMailings       = 10
@@ -63,10 +64,19 @@ func (s *server) newsletterStats(w http.ResponseWriter, r *http.Request) {
 		s.internalError(w, "counting newsletter stats", err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]int{
+	writeJSON(w, http.StatusOK, map[string]any{
 		"totalUsers": st.TotalUsers, "newUsers": st.NewUsers,
 		"totalQRCodes": st.TotalQRCodes, "newQRCodes": st.NewQRCodes,
+		"mailEnabled": s.mailEnabled(),
 	})
+}
+
+// mailEnabled reports whether mail really goes out: with the log mailer
+// (no SMTP configured) a mailing would only fill the log, so none is
+// accepted.
+func (s *server) mailEnabled() bool {
+	_, logOnly := s.mailer.(mail.LogMailer)
+	return !logOnly
 }
 
 // sendNewsletter (POST /api/send-newsletter {subject, content,
@@ -115,6 +125,10 @@ func (s *server) queueKind(kind string) http.HandlerFunc {
 // answer (202) is the new mailing, whose progress GET /api/mailings/{id}
 // reports.
 func (s *server) queueMailing(w http.ResponseWriter, r *http.Request, m *store.Mailing) {
+	if !s.mailEnabled() {
+		writeError(w, http.StatusServiceUnavailable, msgMailOff)
+		return
+	}
 	m.CreatedBy = auth.UserFrom(r.Context()).ID
 	err := s.store.CreateMailing(r.Context(), m, s.now())
 	if errors.Is(err, store.ErrConflict) {
@@ -171,6 +185,10 @@ func (s *server) mailingProgress(w http.ResponseWriter, r *http.Request) {
 // sendTestEmail (POST /api/send-test-email) mails the signed-in admin at
 // once, so they can see that mail gets out.
 func (s *server) sendTestEmail(w http.ResponseWriter, r *http.Request) {
+	if !s.mailEnabled() {
+		writeError(w, http.StatusServiceUnavailable, msgMailOff)
+		return
+	}
 	u := auth.UserFrom(r.Context())
 	to := strings.ToLower(u.Email)
 	if to == "" {

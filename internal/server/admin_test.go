@@ -148,7 +148,7 @@ func TestAdminMailingsReachEveryoneOverSMTP(t *testing.T) {
 		}
 
 		stats := expect(t, a.do(a.admin, "GET", "/api/newsletter/stats", ""), http.StatusOK, "")
-		if stats["totalUsers"] != 2.0 || stats["newUsers"] != 2.0 || stats["totalQRCodes"] != 2.0 || stats["newQRCodes"] != 2.0 {
+		if stats["totalUsers"] != 2.0 || stats["newUsers"] != 2.0 || stats["totalQRCodes"] != 2.0 || stats["newQRCodes"] != 2.0 || stats["mailEnabled"] != true {
 			t.Errorf("stats %v", stats)
 		}
 
@@ -282,6 +282,27 @@ func TestNewsletterInputIsChecked(t *testing.T) {
 		}
 		expect(t, a.do(a.admin, "GET", "/api/mailings/999999", ""), http.StatusNotFound, "Mailing not found")
 		expect(t, a.do(a.admin, "GET", "/api/mailings/abc", ""), http.StatusNotFound, "Mailing not found")
+	})
+}
+
+func TestMailingsAreRefusedWhileMailIsOff(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st, func(d *Deps) { d.Mailer = mail.LogMailer{Logger: slog.New(slog.DiscardHandler)} })
+		admin := e.browser()
+		e.register(admin, "boss@example.com", "boss-pass-12")
+		if err := st.SetAdmin(context.Background(), "boss@example.com", true); err != nil {
+			t.Fatal(err)
+		}
+		if stats := expect(t, e.do(admin, "GET", "/api/newsletter/stats", ""), http.StatusOK, ""); stats["mailEnabled"] != false {
+			t.Errorf("stats %v", stats)
+		}
+		for _, ep := range adminEndpoints[1:5] {
+			expect(t, e.do(admin, ep.method, ep.path, ep.body), http.StatusServiceUnavailable, msgMailOff)
+		}
+		expect(t, e.do(admin, "POST", "/api/send-test-email", ""), http.StatusServiceUnavailable, msgMailOff)
+		if n := storetest.Count(t, st, "mailings"); n != 0 {
+			t.Errorf("%d mailings queued with mail off", n)
+		}
 	})
 }
 

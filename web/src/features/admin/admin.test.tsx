@@ -7,7 +7,7 @@ import type { Mailing } from './api/mailings'
 // The page is lazy-loaded: the first lookup of each test waits for it.
 const pageLoad = { timeout: 10_000 }
 
-const stats = { totalUsers: 120, newUsers: 7, totalQRCodes: 300, newQRCodes: 25 }
+const stats = { totalUsers: 120, newUsers: 7, totalQRCodes: 300, newQRCodes: 25, mailEnabled: true }
 
 const mailing = (over: Partial<Mailing> = {}): Mailing => ({
   id: 1,
@@ -25,7 +25,8 @@ const mailing = (over: Partial<Mailing> = {}): Mailing => ({
   ...over,
 })
 
-describe('admin panel', () => {
+// Typing and lazy loading are slow on a busy machine.
+describe('admin panel', { timeout: 20_000 }, () => {
   it('sends a visitor to /', async () => {
     stubFetch({ 'GET /api/user': () => new Response('', { status: 401 }) })
     const { router } = renderApp('/newsletter')
@@ -60,6 +61,19 @@ describe('admin panel', () => {
     const bar = await screen.findByRole('progressbar', { name: 'Newsletter: November news progress' })
     expect(bar).toHaveAttribute('aria-valuenow', '25')
     expect(screen.getByText('Sending: 10 of 40 sent')).toBeInTheDocument()
+  })
+
+  it('says so and sends nothing when the server has no e-mail', async () => {
+    stubFetch({
+      'GET /api/user': () => json(alice),
+      'GET /api/newsletter/stats': () => json({ ...stats, mailEnabled: false }),
+      'GET /api/mailings': () => json({ mailings: [] }),
+    })
+    renderApp('/newsletter')
+    expect(await screen.findByText(/E-mail is off on this server/, {}, pageLoad)).toBeInTheDocument()
+    for (const name of ['Send Newsletter', 'Send Welcome to All Users', 'Send Scan Notifications', 'Send Pause Notifications', 'Send me a test e-mail']) {
+      expect(screen.getByRole('button', { name })).toBeDisabled()
+    }
   })
 
   it("asks for both fields before sending: 'Missing Information'", async () => {

@@ -7,6 +7,8 @@ export interface NewsletterStats {
   newUsers: number
   totalQRCodes: number
   newQRCodes: number
+  /** False when the server has no SMTP settings: it then refuses every mailing. */
+  mailEnabled: boolean
 }
 
 export type MailingKind = 'newsletter' | 'welcome' | 'scans' | 'paused'

@@ -76,7 +76,8 @@ export function NewsletterManager() {
     )
   }
   const send = (kind: Exclude<MailingKind, 'newsletter'>) => queue.mutate({ kind }, { onSuccess: started(kind), onError: failed(kind) })
-  const busy = queue.isPending
+  const mailOff = !stats.data.mailEnabled
+  const busy = queue.isPending || mailOff
 
   return (
     <div className="space-y-8">
@@ -84,6 +85,13 @@ export function NewsletterManager() {
         <h2 className="text-2xl font-bold text-slate-900">Newsletter Manager</h2>
         <p className="mt-1 text-slate-600">Send newsletters and notifications to your users.</p>
       </div>
+
+      {mailOff && (
+        <Alert>
+          <Mail aria-hidden="true" />
+          <p>E-mail is off on this server, so mailings cannot be sent. Set SQUARELY_SMTP_URL and SQUARELY_MAIL_FROM to turn it on.</p>
+        </Alert>
+      )}
 
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <Stat icon={<Users />} label="Total Users" value={stats.data.totalUsers} />
@@ -147,7 +155,7 @@ export function NewsletterManager() {
             </Button>
             <Button
               variant="ghost"
-              disabled={testEmail.isPending}
+              disabled={testEmail.isPending || mailOff}
               onClick={() =>
                 testEmail.mutate(undefined, {
                   onSuccess: (r) => toast({ title: 'Test E-mail Sent!', description: r.message }),
