@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/squarely/squarely/internal/config"
+	"github.com/squarely/squarely/internal/mail"
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/store/storetest"
 )
@@ -114,7 +116,7 @@ func TestServeAndShutdown(t *testing.T) {
 			t.Fatalf("server did not start:\n%s", logs.String())
 		}
 	}
-	if !strings.Contains(logs.String(), "Google sign-in is off") || !strings.Contains(logs.String(), "baseURL=http://localhost:0") {
+	if !strings.Contains(logs.String(), "Google sign-in is off") || strings.Count(logs.String(), "e-mail is off") != 1 || !strings.Contains(logs.String(), "baseURL=http://localhost:0") {
 		t.Errorf("start log:\n%s", logs.String())
 	}
 	resp, err := http.Get("http://" + m[1] + "/api/user")
@@ -168,4 +170,31 @@ func TestDeleteExpiredSessions(t *testing.T) {
 			t.Errorf("live session removed: %v", err)
 		}
 	})
+}
+
+func TestNewMailer(t *testing.T) {
+	var logs syncBuffer
+	log := slog.New(slog.NewTextHandler(&logs, nil))
+	cfg, err := config.Load(envOf(map[string]string{
+		"SQUARELY_SMTP_URL":  "smtps://mailer:hunter2@mail.example.com",
+		"SQUARELY_MAIL_FROM": "Squarely <hello@example.com>",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := newMailer(cfg, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := m.(*mail.SMTPMailer); !ok {
+		t.Errorf("mailer %T, want SMTP", m)
+	}
+	if out := logs.String(); !strings.Contains(out, "e-mail goes out through SMTP") || !strings.Contains(out, "server=mail.example.com") || strings.Contains(out, "hunter2") {
+		t.Errorf("start log: %s", out)
+	}
+
+	off, err := newMailer(config.Config{}, log)
+	if _, ok := off.(mail.LogMailer); err != nil || !ok {
+		t.Errorf("without SMTP: %T, %v", off, err)
+	}
 }

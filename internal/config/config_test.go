@@ -1,6 +1,7 @@
 package config
 
 import (
+	"net/url"
 	"reflect"
 	"strings"
 	"testing"
@@ -22,6 +23,7 @@ func TestLoadDefaults(t *testing.T) {
 		LoginRateLimit:    10,
 		RegisterRateLimit: 30,
 		DynamicLimit:      12,
+		SMTPRate:          10,
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("got %+v\nwant %+v", c, want)
@@ -44,6 +46,9 @@ func TestLoadAll(t *testing.T) {
 		"SQUARELY_REGISTER_RATE_LIMIT":  "7",
 		"SQUARELY_TRUST_PROXY":          "true",
 		"SQUARELY_DYNAMIC_LIMIT":        "50",
+		"SQUARELY_SMTP_URL":             "smtp://mailer:s3cret@mail.example.com:2525",
+		"SQUARELY_MAIL_FROM":            "Squarely <hello@example.com>",
+		"SQUARELY_SMTP_RATE":            "2.5",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -60,6 +65,9 @@ func TestLoadAll(t *testing.T) {
 		RegisterRateLimit:  7,
 		TrustProxy:         true,
 		DynamicLimit:       50,
+		SMTPURL:            &url.URL{Scheme: "smtp", User: url.UserPassword("mailer", "s3cret"), Host: "mail.example.com:2525"},
+		MailFrom:           "Squarely <hello@example.com>",
+		SMTPRate:           2.5,
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("got %+v\nwant %+v", c, want)
@@ -105,13 +113,22 @@ func TestLoadInvalid(t *testing.T) {
 		{map[string]string{"SQUARELY_GOOGLE_CLIENT_ID": "id"}, `SQUARELY_GOOGLE_CLIENT_SECRET: must be set when SQUARELY_GOOGLE_CLIENT_ID is set`},
 		{map[string]string{"SQUARELY_GOOGLE_CLIENT_SECRET": "s"}, `SQUARELY_GOOGLE_CLIENT_ID: must be set when SQUARELY_GOOGLE_CLIENT_SECRET is set`},
 		{map[string]string{"SQUARELY_TRUST_PROXY": "yes"}, `SQUARELY_TRUST_PROXY: must be true or false, got "yes"`},
+		{map[string]string{"SQUARELY_SMTP_URL": "http://u:hunter2@mail.example.com", "SQUARELY_MAIL_FROM": "a@example.com"}, `SQUARELY_SMTP_URL: must start with smtp:// or smtps://, got scheme "http"`},
+		{map[string]string{"SQUARELY_SMTP_URL": "smtp://u:hunter2@:25", "SQUARELY_MAIL_FROM": "a@example.com"}, `SQUARELY_SMTP_URL: must name the mail server's host, e.g. smtp://mail.example.com:587`},
+		{map[string]string{"SQUARELY_SMTP_URL": "smtp://u:hunter2@mail.example.com:99999", "SQUARELY_MAIL_FROM": "a@example.com"}, `SQUARELY_SMTP_URL: has an invalid port "99999"`},
+		{map[string]string{"SQUARELY_SMTP_URL": "smtp://u:hunter2@mail.example.com/x?y", "SQUARELY_MAIL_FROM": "a@example.com"}, `SQUARELY_SMTP_URL: must not have a path, a query or a fragment`},
+		{map[string]string{"SQUARELY_SMTP_URL": "smtp://u:hunter2%zz@mail.example.com", "SQUARELY_MAIL_FROM": "a@example.com"}, `SQUARELY_SMTP_URL: must be a URL such as smtp://user:password@mail.example.com:587`},
+		{map[string]string{"SQUARELY_SMTP_URL": "smtps://u:hunter2@mail.example.com"}, `SQUARELY_MAIL_FROM: must be set when SQUARELY_SMTP_URL is set`},
+		{map[string]string{"SQUARELY_MAIL_FROM": "squarely"}, `SQUARELY_MAIL_FROM: must be an e-mail address such as "Squarely <hello@example.com>", got "squarely"`},
+		{map[string]string{"SQUARELY_SMTP_RATE": "0"}, `SQUARELY_SMTP_RATE: must be a number of messages a second above 0 and at most 10000, got "0"`},
+		{map[string]string{"SQUARELY_SMTP_RATE": "NaN"}, `SQUARELY_SMTP_RATE: must be a number of messages a second above 0 and at most 10000, got "NaN"`},
 	} {
 		_, err := Load(env(tc.env))
 		if err == nil || err.Error() != tc.want {
 			t.Errorf("%v: got error %v\nwant %s", tc.env, err, tc.want)
 		}
 		if err != nil && strings.Contains(err.Error(), "hunter2") {
-			t.Errorf("error repeats the database password: %v", err)
+			t.Errorf("error repeats a password: %v", err)
 		}
 	}
 }
