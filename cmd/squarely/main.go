@@ -95,6 +95,12 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 	if google == nil {
 		log.Info("Google sign-in is off: set SQUARELY_GOOGLE_CLIENT_ID and SQUARELY_GOOGLE_CLIENT_SECRET to turn it on")
 	}
+	switch {
+	case !cfg.PaymentsEnabled():
+		log.Info("Payments are off: set SQUARELY_STRIPE_SECRET_KEY and SQUARELY_STRIPE_PUBLISHABLE_KEY to turn them on")
+	case cfg.StripeWebhookSecret == "":
+		log.Warn("Stripe webhooks are refused: set SQUARELY_STRIPE_WEBHOOK_SECRET, or subscriptions and payments are never recorded")
+	}
 	recorder := scans.NewRecorder(st, scans.Options{Logger: log})
 	srv := &http.Server{
 		Handler:           server.New(server.Deps{Store: st, Config: cfg, Logger: log, Google: google, Recorder: recorder}),

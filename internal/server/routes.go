@@ -47,6 +47,15 @@ func (s *server) routes() http.Handler {
 	api.HandleFunc("POST /api/activate-trial", s.activateTrial)
 	api.HandleFunc("POST /api/set-password", s.setPassword)
 
+	// Payments (issue 11): subscriptions, payment-code checkout, Stripe's webhook.
+	api.HandleFunc("GET /api/billing/config", s.billingConfig)
+	api.Handle("POST /api/billing/pricing-table", user(s.pricingTable))
+	api.Handle("POST /api/billing-portal", user(s.billingPortal))
+	api.HandleFunc("POST /api/stripe/webhook", s.stripeWebhook)
+	api.HandleFunc("GET /api/payment-product/{id}", s.paymentProduct)
+	api.HandleFunc("POST /api/create-payment-intent", s.createPaymentIntent)
+	api.HandleFunc("GET /api/payment-intent/{id}", s.paymentStatus)
+
 	site := http.NewServeMux()
 	site.Handle("/api/", frameDenied(apiCSP, s.auth.LoadUser(jsonFallback(api))))
 	site.HandleFunc("GET /auth/google", s.auth.GoogleStart)
@@ -57,6 +66,11 @@ func (s *server) routes() http.Handler {
 	site.HandleFunc("GET /pdf/{id}/file", s.serveBlob("pdf"))
 	site.HandleFunc("GET /images/{id}", s.filePageHandler("image", "/images/"))
 	site.HandleFunc("GET /images/{id}/file", s.serveBlob("image"))
+	// Payments (issue 11): Stripe.js is allowed only on the pages that load it.
+	if s.billing != nil {
+		site.Handle("GET /subscribe", frameDenied(stripeCSP, spa(s.web)))
+		site.Handle("GET /payment", frameDenied(stripeCSP, spa(s.web)))
+	}
 	site.Handle("/", s.app())
 
 	// Scans of dynamic codes skip the site's middleware (see redirect.go),
