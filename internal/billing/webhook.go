@@ -21,13 +21,13 @@ var ErrSignature = errors.New("billing: invalid webhook signature")
 
 // The event types Squarely acts on.
 const (
-	EventCheckoutCompleted     = "checkout.session.completed"
-	EventSubscriptionCreated   = "customer.subscription.created"
-	EventSubscriptionUpdated   = "customer.subscription.updated"
-	EventSubscriptionDeleted   = "customer.subscription.deleted"
-	EventInvoicePaymentFailed  = "invoice.payment_failed"
+	EventCheckoutCompleted      = "checkout.session.completed"
+	EventSubscriptionCreated    = "customer.subscription.created"
+	EventSubscriptionUpdated    = "customer.subscription.updated"
+	EventSubscriptionDeleted    = "customer.subscription.deleted"
+	EventInvoicePaymentFailed   = "invoice.payment_failed"
 	EventPaymentIntentSucceeded = "payment_intent.succeeded"
-	EventPaymentIntentFailed   = "payment_intent.payment_failed"
+	EventPaymentIntentFailed    = "payment_intent.payment_failed"
 )
 
 // Event is a verified webhook event. Exactly one of the pointers is set for

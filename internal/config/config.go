@@ -40,7 +40,9 @@ type Config struct {
 func (c Config) GoogleEnabled() bool { return c.GoogleClientID != "" }
 
 // PaymentsEnabled reports whether Stripe is configured (both API keys set).
-func (c Config) PaymentsEnabled() bool { return c.StripeSecretKey != "" && c.StripePublishableKey != "" }
+func (c Config) PaymentsEnabled() bool {
+	return c.StripeSecretKey != "" && c.StripePublishableKey != ""
+}
 
 // IsAdminEmail reports whether email is listed in SQUARELY_ADMIN_EMAILS.
 func (c Config) IsAdminEmail(email string) bool {
