@@ -45,7 +45,7 @@ function Message({ title, children }: { title: string; children?: ReactNode }) {
   return (
     <Card className="text-center">
       <CardHeader>
-        <CardTitle className="text-2xl">{title}</CardTitle>
+        <h1 className="text-2xl font-semibold text-slate-900">{title}</h1>
       </CardHeader>
       {children && <CardContent className="grid justify-items-center gap-4">{children}</CardContent>}
     </Card>

@@ -1,7 +1,7 @@
 import { CheckCircle2, Clock, XCircle } from 'lucide-react'
 import { Link, useNavigate, useSearchParams } from 'react-router'
 import { Button } from '@/components/ui/button'
-import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
+import { Card, CardContent, CardHeader } from '@/components/ui/card'
 import { Spinner } from '@/components/ui/spinner'
 import { formatCents, useBillingConfig } from '@/lib/billing'
 import { siteTitle, usePageTitle } from '@/lib/use-page-title'
@@ -49,7 +49,7 @@ export function PaymentSuccessPage() {
       <Card className="text-center" data-testid="payment-result" data-status={status.data?.status ?? ''}>
         <CardHeader className="items-center">
           {result.icon}
-          <CardTitle className="text-2xl">{result.title}</CardTitle>
+          <h1 className="text-2xl font-semibold text-slate-900">{result.title}</h1>
         </CardHeader>
         <CardContent className="grid justify-items-center gap-5">
           {result.text && <p className="text-slate-600">{result.text}</p>}
