@@ -44,7 +44,12 @@ func New(cfg Config) *Client {
 	if hc == nil {
 		hc = &http.Client{Timeout: 30 * time.Second}
 	}
-	backend := &stripe.BackendConfig{HTTPClient: hc, MaxNetworkRetries: stripe.Int64(2)}
+	// Failures come back as errors, which the server logs; stripe-go's own
+	// logger would write them to stderr a second time.
+	backend := &stripe.BackendConfig{
+		HTTPClient: hc, MaxNetworkRetries: stripe.Int64(2),
+		LeveledLogger: &stripe.LeveledLogger{Level: stripe.LevelNull},
+	}
 	if cfg.APIURL != "" {
 		backend.URL = stripe.String(cfg.APIURL)
 	}

@@ -373,3 +373,56 @@ func TestSubscriptionEventsInAnyOrder(t *testing.T) {
 		t.Errorf("%d subscriptions kept, want %d", n, runs)
 	}
 }
+
+// Concurrent deliveries of one event apply it once, and the checkout limit
+// holds under a burst.
+func TestPaymentsUnderConcurrency(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st, withStripe("http://127.0.0.1:1"))
+		seller := storetest.CreateUser(t, st, "burst@example.com")
+		p := &store.PaymentProduct{UserID: &seller.ID, ProductName: "Mug", ProductPrice: 900}
+		if err := st.CreatePaymentProduct(t.Context(), p); err != nil {
+			t.Fatal(err)
+		}
+		pid := strconv.FormatInt(p.ID, 10)
+		body := billingtest.Event("evt_burst", "payment_intent.succeeded", time.Now(), billingtest.PaymentIntent("pi_burst", 900, pid, ""))
+		var wg sync.WaitGroup
+		fresh := make([]bool, 12)
+		for i := range fresh {
+			wg.Go(func() {
+				r := e.webhook(body, time.Now())
+				fresh[i] = r.StatusCode == http.StatusOK && r.json(t)["duplicate"] == false
+			})
+		}
+		wg.Wait()
+		applied := 0
+		for _, f := range fresh {
+			if f {
+				applied++
+			}
+		}
+		totals, err := st.PaymentTotals(t.Context(), seller.ID)
+		if applied != 1 || err != nil || totals[p.ID] != (store.PaymentTotal{Count: 1, Total: 900}) {
+			t.Errorf("%d deliveries applied, totals %+v (%v); want 1 and one payment", applied, totals, err)
+		}
+
+		// Stripe is down here, so admitted requests fail with 502; the
+		// limiter still counts each and refuses the ones past the limit.
+		statuses := make([]int, checkoutsPerHour+10)
+		for i := range statuses {
+			wg.Go(func() {
+				statuses[i] = e.do(e.browser(), "POST", "/api/create-payment-intent", `{"amount":900,"productId":`+pid+`}`).StatusCode
+			})
+		}
+		wg.Wait()
+		limited := 0
+		for _, s := range statuses {
+			if s == http.StatusTooManyRequests {
+				limited++
+			}
+		}
+		if limited != 10 {
+			t.Errorf("%d of %d requests limited, want 10", limited, len(statuses))
+		}
+	})
+}
