@@ -27,6 +27,10 @@ function freshDataDir() {
 }
 const dataDir = freshDataDir()
 
+// Payments run against stripe-mock, Stripe's API simulator (.ci/run installs
+// it); the browser's Stripe.js is a stand-in served by each test (page.route).
+const stripeAddr = process.env.SQUARELY_E2E_STRIPE_ADDR ?? '127.0.0.1:12111'
+
 export default defineConfig({
   testDir: './tests',
   forbidOnly: true,
@@ -53,20 +57,34 @@ export default defineConfig({
     },
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
-  webServer: {
-    command: process.env.SQUARELY_E2E_BIN ?? '../bin/squarely',
-    url: `${baseURL}/`,
-    reuseExistingServer: false,
-    timeout: 30_000,
-    stdout: 'pipe',
-    stderr: 'pipe',
-    env: {
-      SQUARELY_ADDR: addr,
-      SQUARELY_DATA_DIR: dataDir,
-      SQUARELY_BASE_URL: baseURL,
-      SQUARELY_SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-      SQUARELY_MAIL_FROM: 'Squarely <hello@squarely.test>',
-      SQUARELY_SMTP_RATE: '100',
+  webServer: [
+    {
+      // Its HTTPS listener would take a fixed port; a free one keeps parallel runs apart.
+      command: `${process.env.STRIPE_MOCK_BIN ?? 'stripe-mock'} -http-addr ${stripeAddr} -https-addr 127.0.0.1:`,
+      url: `http://${stripeAddr}/v1/charges`, // 401 without a key: up
+      reuseExistingServer: false,
+      timeout: 60_000,
     },
-  },
+    {
+      command: process.env.SQUARELY_E2E_BIN ?? '../bin/squarely',
+      url: `${baseURL}/`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'pipe',
+      stderr: 'pipe',
+      env: {
+        SQUARELY_ADDR: addr,
+        SQUARELY_DATA_DIR: dataDir,
+        SQUARELY_BASE_URL: baseURL,
+        SQUARELY_SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+        SQUARELY_MAIL_FROM: 'Squarely <hello@squarely.test>',
+        SQUARELY_SMTP_RATE: '100',
+        SQUARELY_STRIPE_SECRET_KEY: 'sk_test_e2e',
+        SQUARELY_STRIPE_PUBLISHABLE_KEY: 'pk_test_e2e',
+        SQUARELY_STRIPE_PRICING_TABLE_ID: 'prctbl_e2e',
+        SQUARELY_STRIPE_WEBHOOK_SECRET: 'whsec_e2e',
+        SQUARELY_STRIPE_API_URL: `http://${stripeAddr}`,
+      },
+    },
+  ],
 })

@@ -102,6 +102,12 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 		fmt.Fprintf(stderr, "squarely: %v\n", err)
 		return 1
 	}
+	switch {
+	case !cfg.PaymentsEnabled():
+		log.Info("Payments are off: set SQUARELY_STRIPE_SECRET_KEY and SQUARELY_STRIPE_PUBLISHABLE_KEY to turn them on")
+	case cfg.StripeWebhookSecret == "":
+		log.Warn("Stripe webhooks are refused: set SQUARELY_STRIPE_WEBHOOK_SECRET, or subscriptions and payments are never recorded")
+	}
 	recorder := scans.NewRecorder(st, scans.Options{Logger: log})
 	// Sends the admin's mailings, resuming any an instance left unfinished.
 	mailingRunner := mailings.NewRunner(mailings.Options{Store: st, Mailer: mailer, BaseURL: cfg.BaseURL, Logger: log})

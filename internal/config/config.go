@@ -32,10 +32,21 @@ type Config struct {
 	SMTPURL  *url.URL // SQUARELY_SMTP_URL: smtp:// or smtps:// with user and password; nil = mail is logged, not sent
 	MailFrom string   // SQUARELY_MAIL_FROM: the From address of every message
 	SMTPRate float64  // SQUARELY_SMTP_RATE: messages a second at most
+	// Payments (issue 11): all off unless the secret and publishable keys are set.
+	StripeSecretKey      string // SQUARELY_STRIPE_SECRET_KEY
+	StripePublishableKey string // SQUARELY_STRIPE_PUBLISHABLE_KEY: given to the browser
+	StripePricingTableID string // SQUARELY_STRIPE_PRICING_TABLE_ID: the /subscribe page's pricing table
+	StripeWebhookSecret  string // SQUARELY_STRIPE_WEBHOOK_SECRET: signs POST /api/stripe/webhook
+	StripeAPIURL         string // SQUARELY_STRIPE_API_URL: "" = Stripe's; tests point it at stripe-mock
 }
 
 // GoogleEnabled reports whether Google sign-in is configured.
 func (c Config) GoogleEnabled() bool { return c.GoogleClientID != "" }
+
+// PaymentsEnabled reports whether Stripe is configured (both API keys set).
+func (c Config) PaymentsEnabled() bool {
+	return c.StripeSecretKey != "" && c.StripePublishableKey != ""
+}
 
 // IsAdminEmail reports whether email is listed in SQUARELY_ADMIN_EMAILS.
 func (c Config) IsAdminEmail(email string) bool {
@@ -112,6 +123,20 @@ func Load(getenv func(string) string) (Config, error) {
 	c.LoginRateLimit = positive("SQUARELY_LOGIN_RATE_LIMIT", 10)
 	c.RegisterRateLimit = positive("SQUARELY_REGISTER_RATE_LIMIT", 30)
 	c.DynamicLimit = positive("SQUARELY_DYNAMIC_LIMIT", 12) // spec 01 §9
+
+	c.StripeSecretKey = get("SQUARELY_STRIPE_SECRET_KEY")
+	c.StripePublishableKey = get("SQUARELY_STRIPE_PUBLISHABLE_KEY")
+	c.StripePricingTableID = get("SQUARELY_STRIPE_PRICING_TABLE_ID")
+	c.StripeWebhookSecret = get("SQUARELY_STRIPE_WEBHOOK_SECRET")
+	if (c.StripeSecretKey == "") != (c.StripePublishableKey == "") {
+		fail("SQUARELY_STRIPE_PUBLISHABLE_KEY", "must be set together with SQUARELY_STRIPE_SECRET_KEY")
+	}
+	if raw := get("SQUARELY_STRIPE_API_URL"); raw != "" {
+		if u, err := url.Parse(raw); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			fail("SQUARELY_STRIPE_API_URL", "must be an absolute http:// or https:// URL, got %q", raw)
+		}
+		c.StripeAPIURL = strings.TrimRight(raw, "/")
+	}
 
 	if raw := get("SQUARELY_TRUST_PROXY"); raw != "" {
 		c.TrustProxy, err = strconv.ParseBool(raw)

@@ -35,6 +35,15 @@ const appCSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-
 	"img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; frame-src 'self'; " +
 	"object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
 
+// stripeCSP is appCSP plus what Stripe.js needs (its script, its frames for
+// the pricing table and card form, its API, its images), sent only with the
+// pages that load it: /subscribe and /payment (issue 11).
+const stripeCSP = "default-src 'self'; script-src 'self' https://js.stripe.com https://*.js.stripe.com; " +
+	"style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: https://*.stripe.com; font-src 'self' data:; " +
+	"connect-src 'self' https://api.stripe.com; " +
+	"frame-src 'self' https://js.stripe.com https://*.js.stripe.com https://hooks.stripe.com; " +
+	"object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+
 // apiCSP goes with API answers: JSON loads nothing, and is never framed.
 // The code images set their own.
 const apiCSP = "default-src 'none'; frame-ancestors 'none'"

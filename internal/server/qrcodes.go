@@ -33,6 +33,8 @@ type qrCodeResponse struct {
 	ScanCount    int64     `json:"scanCount"` // static codes are not tracked
 	IsPaused     bool      `json:"isPaused"`
 	CreatedAt    time.Time `json:"createdAt"`
+	// Payments are what a payment code took (payments.go); nil for other types.
+	Payments *paymentStats `json:"payments,omitempty"`
 }
 
 func qrCodeJSON(q *store.QRCode) qrCodeResponse {
@@ -223,7 +225,8 @@ func typeColumns(p *preparedCode) map[string]any {
 // listQRCodes (GET /api/qrcodes, signed in) lists the caller's live static
 // codes, newest first, in one query.
 func (s *server) listQRCodes(w http.ResponseWriter, r *http.Request) {
-	list, err := s.store.QRCodes(r.Context(), auth.UserFrom(r.Context()).ID)
+	userID := auth.UserFrom(r.Context()).ID
+	list, err := s.store.QRCodes(r.Context(), userID)
 	if err != nil {
 		s.internalError(w, "listing QR codes", err)
 		return
@@ -231,6 +234,10 @@ func (s *server) listQRCodes(w http.ResponseWriter, r *http.Request) {
 	out := make([]qrCodeResponse, len(list))
 	for i, q := range list {
 		out[i] = qrCodeJSON(q)
+	}
+	if err := s.addPaymentStats(r, userID, list, out); err != nil {
+		s.internalError(w, "totalling payments", err)
+		return
 	}
 	writeJSON(w, http.StatusOK, out)
 }

@@ -72,12 +72,19 @@ func (l *limiter) admit(w http.ResponseWriter, key, message string) bool {
 	return true
 }
 
-// take is admit that counts the attempt when it may go on.
+// take is admit that counts the attempt when it may go on. The check and
+// the count happen under one lock, so a burst of parallel requests cannot
+// all pass a limit that has one slot left.
 func (l *limiter) take(w http.ResponseWriter, key, message string) bool {
-	if !l.admit(w, key, message) {
+	l.mu.Lock()
+	now := l.now()
+	if ev := l.recent(key, now); len(ev) >= l.limit {
+		l.mu.Unlock()
+		tooMany(w, ev[0].Add(l.window).Sub(now), message)
 		return false
 	}
-	l.add(key)
+	l.record(key, now)
+	l.mu.Unlock()
 	return true
 }
 
@@ -85,7 +92,11 @@ func (l *limiter) take(w http.ResponseWriter, key, message string) bool {
 func (l *limiter) add(key string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	now := l.now()
+	l.record(key, l.now())
+}
+
+// record adds an event at now for key; l.mu is held.
+func (l *limiter) record(key string, now time.Time) {
 	l.sweep(now)
 	ev := l.recent(key, now)
 	if ev == nil && len(l.events) >= maxLimiterKeys {

@@ -61,6 +61,14 @@ func (s *server) routes() http.Handler {
 	api.Handle("GET /api/mailings", admin(s.listMailings))
 	api.Handle("GET /api/mailings/{id}", admin(s.mailingProgress))
 	api.Handle("POST /api/send-test-email", admin(s.sendTestEmail))
+	// Payments (issue 11): subscriptions, payment-code checkout, Stripe's webhook.
+	api.HandleFunc("GET /api/billing/config", s.billingConfig)
+	api.Handle("POST /api/billing/pricing-table", user(s.pricingTable))
+	api.Handle("POST /api/billing-portal", user(s.billingPortal))
+	api.HandleFunc("POST /api/stripe/webhook", s.stripeWebhook)
+	api.HandleFunc("GET /api/payment-product/{id}", s.paymentProduct)
+	api.HandleFunc("POST /api/create-payment-intent", s.createPaymentIntent)
+	api.HandleFunc("GET /api/payment-intent/{id}", s.paymentStatus)
 
 	site := http.NewServeMux()
 	site.Handle("/api/", frameDenied(apiCSP, s.auth.LoadUser(jsonFallback(api))))
@@ -76,6 +84,11 @@ func (s *server) routes() http.Handler {
 	// button, POST (the button or RFC 8058 one-click) unsubscribes.
 	site.HandleFunc("GET /unsubscribe", s.unsubscribe)
 	site.HandleFunc("POST /unsubscribe", s.unsubscribe)
+	// Payments (issue 11): Stripe.js is allowed only on the pages that load it.
+	if s.billing != nil {
+		site.Handle("GET /subscribe", frameDenied(stripeCSP, spa(s.web)))
+		site.Handle("GET /payment", frameDenied(stripeCSP, spa(s.web)))
+	}
 	site.Handle("/", s.app())
 
 	// Scans of dynamic codes skip the site's middleware (see redirect.go),

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/squarely/squarely/internal/auth"
+	"github.com/squarely/squarely/internal/billing"
 	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/mail"
 	"github.com/squarely/squarely/internal/mailings"
@@ -60,6 +61,10 @@ type server struct {
 	recorder  *scans.Recorder // scans, saved off the request path
 	mailer    mail.Mailer
 	mailings  *mailings.Runner
+
+	// billing calls Stripe; nil when payments are off (payments.go).
+	billing   *billing.Client
+	checkouts *limiter // public calls that cost a Stripe request, per client address
 }
 
 // New returns the handler serving the whole site.
@@ -94,5 +99,11 @@ func New(d Deps) http.Handler {
 	s.anonWrites = newLimiter(anonWritesPerHour, time.Hour, s.now)
 	s.anonUploads = newLimiter(anonUploadsPerHour, time.Hour, s.now)
 	s.userUploads = newLimiter(userUploadsPerHour, time.Hour, s.now)
+	s.checkouts = newLimiter(checkoutsPerHour, time.Hour, s.now)
+	if d.Config.PaymentsEnabled() {
+		s.billing = billing.New(billing.Config{
+			SecretKey: d.Config.StripeSecretKey, WebhookSecret: d.Config.StripeWebhookSecret, APIURL: d.Config.StripeAPIURL,
+		})
+	}
 	return s.routes()
 }

@@ -5,9 +5,12 @@
 package testenv
 
 import (
+	"bytes"
+	"net"
 	"os"
 	"os/exec"
 	"testing"
+	"time"
 )
 
 // InCI reports whether the tests run under CI (CI=true).
@@ -41,4 +44,46 @@ func PostgresURL(t testing.TB) string {
 	url := os.Getenv("TEST_DATABASE_URL")
 	Need(t, url != "", "TEST_DATABASE_URL is not set")
 	return url
+}
+
+// StripeMock starts stripe-mock (Stripe's API simulator) on a free loopback
+// port for the test and returns its base URL, skipping the test (or failing
+// it under CI) when stripe-mock is not installed. It stops with the test.
+func StripeMock(t testing.TB) string {
+	t.Helper()
+	path := Command(t, "stripe-mock")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	// Its HTTPS listener defaults to a fixed port; give it a free one too.
+	var out bytes.Buffer
+	cmd := exec.Command(path, "-http-addr", addr, "-https-addr", "127.0.0.1:")
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("starting stripe-mock: %v", err)
+	}
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		<-exited
+	})
+	// It reads Stripe's whole OpenAPI spec first: seconds on a busy machine.
+	for deadline := time.Now().Add(90 * time.Second); ; {
+		if c, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
+			c.Close()
+			return "http://" + addr
+		}
+		select {
+		case <-exited:
+			t.Fatalf("stripe-mock exited: %s", out.String())
+		case <-time.After(50 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("stripe-mock did not listen on %s", addr)
+		}
+	}
 }

@@ -77,7 +77,7 @@ describe('routes', () => {
     ['/features/analytics', 'QR Code Analytics & Tracking'],
     ['/faq', 'Frequently Asked Questions'],
     ['/blog/some-post', 'Post Not Found'],
-    ['/payment-success', 'Payment Successful!'],
+    ['/payment-success', 'No payment to show'],
   ])('routes %s to its page', async (path, heading) => {
     stubFetch(signedOut)
     renderApp(path)
@@ -86,8 +86,8 @@ describe('routes', () => {
 
   it('shows the checkout pages without the site header', async () => {
     stubFetch(signedOut)
-    renderApp('/payment?id=1')
-    expect(await screen.findByRole('heading', { name: 'Checkout' })).toBeInTheDocument()
+    renderApp('/payment')
+    expect(await screen.findByRole('heading', { level: 1, name: 'Product ID is required' })).toBeInTheDocument()
     expect(screen.queryByRole('link', { name: 'Squarely home' })).not.toBeInTheDocument()
   })
 })

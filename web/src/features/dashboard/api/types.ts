@@ -7,6 +7,8 @@ interface CodeBase {
   scanCount: number
   isPaused: boolean
   createdAt: string
+  /** A payment code's successful payments and their total in cents (issue 11). */
+  payments?: { count: number; total: number }
 }
 
 export interface StaticCode extends CodeBase {

@@ -3,6 +3,7 @@ import { useState } from 'react'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { apiRequest } from '@/lib/api-client'
+import { formatCents } from '@/lib/billing'
 import { QrTypeIcon, qrTypeLabel } from '@/lib/qr-types'
 import { toast } from '@/lib/use-toast'
 import { usePauseCode, useRenameCode, useResumeCode } from '../api/codes'
@@ -36,6 +37,15 @@ async function downloadPng(code: SavedCode) {
     console.error('Failed to download QR code', error)
     toast({ title: 'Download Failed', description: 'There was a problem saving your QR code image.', variant: 'destructive' })
   }
+}
+
+/** What a payment code took: its successful payments and their total. */
+function PaymentStats({ count, total }: { count: number; total: number }) {
+  return (
+    <span className="rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-medium text-emerald-800" data-testid="payment-stats">
+      {count} {count === 1 ? 'payment' : 'payments'} · {formatCents(total)}
+    </span>
+  )
 }
 
 type Dialog = 'preview' | 'edit' | 'delete' | null
@@ -75,6 +85,7 @@ export function CodeCard({ code, paused = false }: { code: SavedCode; paused?: b
               <span className="rounded-full bg-violet-100 px-2 py-0.5 text-xs font-semibold text-violet-700">Dynamic</span>
             </>
           )}
+          {code.payments && <PaymentStats {...code.payments} />}
           {paused && <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-800">Paused</span>}
         </span>
       </div>
