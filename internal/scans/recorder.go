@@ -74,7 +74,7 @@ const (
 const (
 	maxUserAgent  = 512
 	maxReferrer   = 2048
-	maxRemoteAddr = 64 // an IPv6 address with zone and port
+	maxRemoteAddr = 64  // an IPv6 address with zone and port
 	scanOverhead  = 128 // the Scan and its string headers, for the byte bound
 )
 
@@ -106,7 +106,7 @@ type Recorder struct {
 	closeCtx  context.Context // set before closing is closed
 	closeErr  error           // set before done is closed
 
-	maxBytes                                int64
+	maxBytes                                 int64
 	held, heldBytes, saved, dropped, refused atomic.Int64
 	dropLog, refuseLog, failLog              Throttle
 
