@@ -96,8 +96,9 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 		log.Info("Google sign-in is off: set SQUARELY_GOOGLE_CLIENT_ID and SQUARELY_GOOGLE_CLIENT_SECRET to turn it on")
 	}
 	recorder := scans.NewRecorder(st, scans.Options{Logger: log})
+	redirects := scans.NewCache(st, nil)
 	srv := &http.Server{
-		Handler:           server.New(server.Deps{Store: st, Config: cfg, Logger: log, Google: google, Recorder: recorder}),
+		Handler:           server.New(server.Deps{Store: st, Config: cfg, Logger: log, Google: google, Recorder: recorder, Redirects: redirects}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       2 * time.Minute, // generous for uploads on slow links
 		WriteTimeout:      2 * time.Minute,
@@ -115,6 +116,15 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 	bg, stopBG := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Go(func() { deleteExpiredSessions(bg, st, log) })
+	// Other instances' edits reach this one's redirect cache (PostgreSQL).
+	wg.Go(func() {
+		listenLog := scans.Throttle{Every: time.Minute}
+		st.ListenRedirects(bg, redirects.Invalidate, redirects.InvalidateAll, func(err error) {
+			if ok, held := listenLog.Allow(time.Now()); ok {
+				log.Error("listening for changed redirects; cached codes expire after "+scans.TTL.String(), "unlogged", held, "err", err)
+			}
+		})
+	})
 	defer wg.Wait()
 	defer stopBG()
 
@@ -124,21 +134,28 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 	select {
 	case err := <-served:
 		log.Error("server stopped", "err", err)
-		closeRecorder(recorder, log)
+		closeRecorder(context.Background(), recorder, log)
 		return 1
 	case <-ctx.Done():
 	}
 	log.Info("shutting down")
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	// One deadline for the whole shutdown, under the 30 seconds container
+	// platforms wait after SIGTERM before they kill.
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 	defer cancel()
 	code := 0
-	if err := srv.Shutdown(shutdownCtx); err != nil {
+	// Requests get at most two thirds of it; the scans they recorded get
+	// the rest.
+	requestsCtx, cancelRequests := context.WithTimeout(shutdownCtx, shutdownTimeout*2/3)
+	defer cancelRequests()
+	if err := srv.Shutdown(requestsCtx); err != nil {
 		log.Error("shutdown", "err", err)
+		srv.Close() // no request may record a scan after the recorder closes
 		code = 1
 	}
 	// Requests are done: flush buffered work (the scan recorder) here,
 	// before the store closes.
-	if !closeRecorder(recorder, log) {
+	if !closeRecorder(shutdownCtx, recorder, log) {
 		code = 1
 	}
 	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
@@ -148,15 +165,19 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 	return code
 }
 
-// closeRecorder saves the scans still buffered, giving the database 20
-// seconds, and reports whether all were saved.
-func closeRecorder(r *scans.Recorder, log *slog.Logger) bool {
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+// shutdownTimeout bounds a graceful shutdown.
+const shutdownTimeout = 25 * time.Second
+
+// closeRecorder saves the scans still buffered, giving the database until
+// ctx ends or shutdownTimeout, and reports whether all were saved.
+func closeRecorder(ctx context.Context, r *scans.Recorder, log *slog.Logger) bool {
+	ctx, cancel := context.WithTimeout(ctx, shutdownTimeout)
 	defer cancel()
 	if err := r.Close(ctx); err != nil {
 		log.Error("saving the last scans", "err", err)
 		return false
 	}
+	log.Info("scans saved", "saved", r.Stats().Saved, "dropped", r.Stats().Dropped, "refused", r.Stats().Refused)
 	return true
 }
 

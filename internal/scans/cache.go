@@ -6,8 +6,10 @@ package scans
 import (
 	"context"
 	"errors"
+	"fmt"
 	"hash/maphash"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/squarely/squarely/internal/store"
@@ -15,9 +17,24 @@ import (
 
 // TTL bounds how stale a cached short code may be. The instance that edits,
 // pauses, resumes or deletes a code drops its entry at once (Invalidate);
-// the other instances of a fleet see the change when their entry expires,
-// at most TTL later. Unknown codes are cached as misses for the same time.
+// on PostgreSQL the others hear of it within moments (store.ListenRedirects)
+// and otherwise see the change when their entry expires, at most TTL later.
+// Unknown codes are cached as misses for the same time.
 const TTL = 5 * time.Second
+
+// Stale-if-error: when the database fails a lookup, an expired entry keeps
+// answering with what it last knew, for as long as the outage lasts; it
+// asks the database again at most every staleRetry. A lookup waits at most
+// loadTimeout, so an unreachable database slows a scan by that much, once
+// per code per staleRetry.
+const (
+	staleRetry  = time.Second
+	loadTimeout = 2 * time.Second
+)
+
+// ErrStale wraps the database's error when Lookup answers with an expired
+// entry because the database failed.
+var ErrStale = errors.New("scans: the database failed; answered from an expired entry")
 
 // refreshAfter is the age from which a hit also queues its entry for a
 // reload in the background, so a code scanned steadily never waits on the
@@ -86,6 +103,8 @@ type Cache struct {
 
 	dueMu sync.Mutex
 	due   []due
+
+	stale atomic.Int64 // lookups answered from an expired entry
 }
 
 // NewCache returns an empty cache that loads from l. now is the clock (nil
@@ -108,6 +127,8 @@ func (c *Cache) shard(code string) *shard {
 // Lookup returns the redirect of a live short code; ok is false for an
 // unknown or deleted one. Only a miss or an expired entry reads the store
 // on the request; a hit late in its TTL queues a reload (refreshAfter).
+// When that read fails and the code was cached, Lookup answers what it last
+// knew with an error wrapping ErrStale.
 func (c *Cache) Lookup(ctx context.Context, code string) (t Target, ok bool, err error) {
 	sh := c.shard(code)
 	now := c.now().UnixNano()
@@ -122,10 +143,19 @@ func (c *Cache) Lookup(ctx context.Context, code string) (t Target, ok bool, err
 		return e.target, e.found, nil
 	}
 
-	r, err := c.load.RedirectByShortCode(ctx, code)
+	loadCtx, cancel := context.WithTimeout(ctx, loadTimeout)
+	r, err := c.load.RedirectByShortCode(loadCtx, code)
+	cancel()
 	found := err == nil
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
-		return Target{}, false, err
+		if !hit || ctx.Err() != nil {
+			return Target{}, false, err
+		}
+		e.expires = c.now().Add(staleRetry).UnixNano()
+		e.refreshAt, e.refreshing = e.expires, false
+		c.keep(sh, code, gen, e)
+		c.stale.Add(1)
+		return e.target, e.found, fmt.Errorf("%w: %w", ErrStale, err)
 	}
 	e = c.entry(r, found)
 	c.keep(sh, code, gen, e)
@@ -211,6 +241,20 @@ func (c *Cache) refresh() {
 			r, found := live[d.code]
 			c.keep(d.sh, d.code, d.gen, c.entry(r, found))
 		}
+	}
+}
+
+// Stale returns how many lookups were answered from an expired entry.
+func (c *Cache) Stale() int64 { return c.stale.Load() }
+
+// InvalidateAll drops every entry: for when changes may have been missed.
+func (c *Cache) InvalidateAll() {
+	for i := range c.shards {
+		sh := &c.shards[i]
+		sh.mu.Lock()
+		clear(sh.m)
+		sh.gen++
+		sh.mu.Unlock()
 	}
 }
 

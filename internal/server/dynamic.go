@@ -259,8 +259,8 @@ func (s *server) createDynamicCode(w http.ResponseWriter, r *http.Request) {
 		s.internalError(w, "creating a dynamic code", err)
 		return
 	}
-	// This instance may hold a cached miss for the new code.
-	s.redirects.Invalidate(d.ShortCode)
+	// Instances may hold a cached miss for the new code.
+	s.redirectChanged(r.Context(), d.ShortCode)
 	writeJSON(w, http.StatusCreated, s.dynamicJSON(d))
 }
 
@@ -336,7 +336,7 @@ func answerCode[T any](s *server, w http.ResponseWriter, doing string, c T, err 
 // next scan.
 func (s *server) answerDynamic(w http.ResponseWriter, d *store.DynamicCode, err error) {
 	answerCode(s, w, "changing a dynamic code", d, err, func(d *store.DynamicCode) any {
-		s.redirects.Invalidate(d.ShortCode)
+		s.redirectChanged(context.Background(), d.ShortCode)
 		return s.dynamicJSON(d)
 	})
 }
@@ -446,7 +446,7 @@ func (s *server) deleteDynamicCode(w http.ResponseWriter, r *http.Request) {
 	}
 	code, err := s.store.DeleteDynamicCode(r.Context(), auth.UserFrom(r.Context()).ID, id, s.now())
 	if err == nil {
-		s.redirects.Invalidate(code)
+		s.redirectChanged(r.Context(), code)
 	}
 	s.answerDeleted(w, err)
 }

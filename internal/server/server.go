@@ -30,7 +30,11 @@ type Deps struct {
 	// HTTP server has shut down. nil = one the server starts and never
 	// closes, for tests and tools that do not count scans.
 	Recorder *scans.Recorder
-	Mailer   mail.Mailer // nil = mail.LogMailer on Logger
+	// Redirects caches short codes for the redirects; the caller keeps it
+	// current across instances (store.ListenRedirects). nil = one of the
+	// server's own.
+	Redirects *scans.Cache
+	Mailer    mail.Mailer // nil = mail.LogMailer on Logger
 
 	// PasswordCost is the bcrypt cost; 0 = auth.DefaultPasswordCost.
 	PasswordCost int
@@ -54,6 +58,7 @@ type server struct {
 
 	redirects *scans.Cache    // short code → destination, for /d/{shortCode}
 	recorder  *scans.Recorder // scans, saved off the request path
+	lookupLog scans.Throttle  // failed redirect lookups, logged at a bounded rate
 	mailer    mail.Mailer
 }
 
@@ -69,7 +74,11 @@ func New(d Deps) http.Handler {
 	if s.mailer == nil {
 		s.mailer = mail.LogMailer{Logger: s.log}
 	}
-	s.redirects = scans.NewCache(d.Store, nil)
+	s.redirects = d.Redirects
+	if s.redirects == nil {
+		s.redirects = scans.NewCache(d.Store, nil)
+	}
+	s.lookupLog.Every = 10 * time.Second
 	if s.now == nil {
 		s.now = time.Now
 	}
