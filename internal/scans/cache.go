@@ -8,9 +8,14 @@ import (
 	"errors"
 	"fmt"
 	"hash/maphash"
+	"net"
+	"net/url"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"golang.org/x/net/idna"
 
 	"github.com/squarely/squarely/internal/store"
 )
@@ -168,7 +173,7 @@ func (c *Cache) entry(r store.Redirect, found bool) entry {
 	e := entry{refreshAt: now.Add(refreshAfter).UnixNano(), expires: now.Add(TTL).UnixNano()}
 	if found {
 		e.found = true
-		e.target = Target{ID: r.ID, Paused: r.Paused, Location: []string{r.Destination}}
+		e.target = Target{ID: r.ID, Paused: r.Paused, Location: []string{location(r.Destination)}}
 	}
 	return e
 }
@@ -266,4 +271,44 @@ func (c *Cache) Invalidate(code string) {
 	delete(sh.m, code)
 	sh.gen++
 	sh.mu.Unlock()
+}
+
+// location is a destination as a Location header carries it: ASCII, with
+// an internationalised host name in Punycode (xn--…) and any other
+// non-ASCII byte percent-encoded, which is how browsers would send it.
+func location(dest string) string {
+	if isASCII(dest) {
+		return dest
+	}
+	if u, err := url.Parse(dest); err == nil && !isASCII(u.Host) {
+		host, port := u.Host, ""
+		if h, p, err := net.SplitHostPort(u.Host); err == nil {
+			host, port = h, p
+		}
+		if ascii, err := idna.Lookup.ToASCII(host); err == nil {
+			u.Host = ascii
+			if port != "" {
+				u.Host = net.JoinHostPort(ascii, port)
+			}
+			dest = u.String()
+		}
+	}
+	var b strings.Builder
+	for i := 0; i < len(dest); i++ {
+		if c := dest[i]; c >= 0x80 {
+			fmt.Fprintf(&b, "%%%02X", c)
+		} else {
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }

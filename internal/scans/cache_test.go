@@ -276,3 +276,17 @@ func TestCacheRefreshKeepsNothingInvalidatedOrFailed(t *testing.T) {
 		t.Errorf("after a failed reload: err %v, %d loads (want %d)", err, l.count(), loads+1)
 	}
 }
+
+func TestLocationIsASCII(t *testing.T) {
+	for in, want := range map[string]string{
+		"https://example.com/menu?q=1":          "https://example.com/menu?q=1",
+		"https://bücher.example/straße?q=ä":     "https://xn--bcher-kva.example/stra%C3%9Fe?q=%C3%A4",
+		"https://МОСКВА.рф:8443/":               "https://xn--80adxhks.xn--p1ai:8443/",
+		"https://例え.テスト/パス":                     "https://xn--r8jz45g.xn--zckzah/%E3%83%91%E3%82%B9",
+		"https://example.com/already%20escaped": "https://example.com/already%20escaped",
+	} {
+		if got := location(in); got != want {
+			t.Errorf("location(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"time"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/squarely/squarely/internal/auth"
 	"github.com/squarely/squarely/internal/codes"
@@ -150,8 +149,8 @@ func (s *server) createDynamicCode(w http.ResponseWriter, r *http.Request) {
 		qrType = "url"
 	}
 	name := strings.TrimSpace(form.get("name"))
-	if utf8.RuneCountInString(name) > maxCodeName {
-		v.add("name", "Name must be at most 100 characters")
+	if problem := nameProblem(name); problem != "" {
+		v.add("name", problem)
 	}
 	qrData := strings.TrimSpace(form.get("qrData"))
 	if qrData != "" {
@@ -393,8 +392,8 @@ func renameCode[T any](w http.ResponseWriter, r *http.Request, read fetchCode[T]
 		return
 	}
 	name := strings.TrimSpace(in.Name)
-	if utf8.RuneCountInString(name) > maxCodeName {
-		fieldError(w, "name", "Name must be at most 100 characters")
+	if problem := nameProblem(name); problem != "" {
+		fieldError(w, "name", problem)
 		return
 	}
 	ctx, uid := r.Context(), auth.UserFrom(r.Context()).ID

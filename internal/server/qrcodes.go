@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/squarely/squarely/internal/auth"
 	"github.com/squarely/squarely/internal/codes"
@@ -80,8 +79,8 @@ func (s *server) createQRCode(w http.ResponseWriter, r *http.Request) {
 	}
 	qrType := strings.TrimSpace(form.get("qrType"))
 	name := strings.TrimSpace(form.get("name"))
-	if utf8.RuneCountInString(name) > maxCodeName {
-		fieldError(w, "name", "Name must be at most 100 characters")
+	if problem := nameProblem(name); problem != "" {
+		fieldError(w, "name", problem)
 		return
 	}
 	style, err := codes.FormStyle(form.get)
