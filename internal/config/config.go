@@ -27,6 +27,9 @@ type Config struct {
 	RegisterRateLimit  int      // SQUARELY_REGISTER_RATE_LIMIT: registrations per hour per client address
 	TrustProxy         bool     // SQUARELY_TRUST_PROXY: believe X-Forwarded-For / X-Forwarded-Proto
 	DynamicLimit       int      // SQUARELY_DYNAMIC_LIMIT: live dynamic codes per user without an active subscription
+
+	// Resource bounds (issue 8).
+	StorageQuotaMB int // SQUARELY_STORAGE_QUOTA_MB: megabytes of uploaded files an account may keep
 }
 
 // GoogleEnabled reports whether Google sign-in is configured.
@@ -107,6 +110,7 @@ func Load(getenv func(string) string) (Config, error) {
 	c.LoginRateLimit = positive("SQUARELY_LOGIN_RATE_LIMIT", 10)
 	c.RegisterRateLimit = positive("SQUARELY_REGISTER_RATE_LIMIT", 30)
 	c.DynamicLimit = positive("SQUARELY_DYNAMIC_LIMIT", 12) // spec 01 §9
+	c.StorageQuotaMB = positive("SQUARELY_STORAGE_QUOTA_MB", 500)
 
 	if raw := get("SQUARELY_TRUST_PROXY"); raw != "" {
 		c.TrustProxy, err = strconv.ParseBool(raw)

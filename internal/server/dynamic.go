@@ -196,7 +196,12 @@ func (s *server) createDynamicCode(w http.ResponseWriter, r *http.Request) {
 	if logo != nil {
 		logoData = logo.Data
 	}
+	done, ok := s.startRender(w, r)
+	if !ok {
+		return
+	}
 	err = codes.Write(io.Discard, s.shortURL(newShortCode()), style, codes.Options{Format: codes.SVG, Level: level, Pixels: codes.PreviewPixels, Logo: logoData})
+	done()
 	if err != nil {
 		if !renderRefused(w, err) {
 			s.internalError(w, "rendering a dynamic code", err)
@@ -501,7 +506,7 @@ func (s *server) serveCodeImage(w http.ResponseWriter, r *http.Request, c savedI
 		s.internalError(w, "fetching a logo", err)
 		return
 	}
-	file := s.renderCode(w, c.data, c.style, logo, img.format, img.pixels, c.level)
+	file := s.renderCode(w, r, c.data, c.style, logo, img.format, img.pixels, c.level)
 	if file == nil {
 		return
 	}

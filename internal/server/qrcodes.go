@@ -110,7 +110,7 @@ func (s *server) createQRCode(w http.ResponseWriter, r *http.Request) {
 
 	u := auth.UserFrom(r.Context())
 	p, ok := s.prepareCode(w, r, u, req)
-	if !ok || !s.checkRender(w, p.data, p) {
+	if !ok || !s.checkRender(w, r, p.data, p) {
 		return
 	}
 	if form.file != nil {

@@ -56,6 +56,12 @@ type server struct {
 	// and per account (admitUpload).
 	anonUploads, userUploads *limiter
 
+	// Resource bounds (bounds.go).
+	renders                              chan struct{} // a slot per render or logo decode under way
+	previewsByAddress, previewsByAccount *limiter
+	userRecords                          *limiter // generation and download records per account
+	uploading                            *inFlight
+
 	redirects *scans.Cache    // short code → destination, for /d/{shortCode}
 	recorder  *scans.Recorder // scans, saved off the request path
 	lookupLog scans.Throttle  // failed redirect lookups, logged at a bounded rate
@@ -98,5 +104,10 @@ func New(d Deps) http.Handler {
 	s.anonWrites = newLimiter(anonWritesPerHour, time.Hour, s.now)
 	s.anonUploads = newLimiter(anonUploadsPerHour, time.Hour, s.now)
 	s.userUploads = newLimiter(userUploadsPerHour, time.Hour, s.now)
+	s.renders = make(chan struct{}, renderSlots())
+	s.previewsByAddress = newLimiter(previewsPerMinute, time.Minute, s.now)
+	s.previewsByAccount = newLimiter(previewsPerMinute, time.Minute, s.now)
+	s.userRecords = newLimiter(recordsPerHour, time.Hour, s.now)
+	s.uploading = newInFlight(uploadsInFlight)
 	return s.routes()
 }

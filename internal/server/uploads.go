@@ -20,6 +20,7 @@ import (
 	_ "golang.org/x/image/webp"
 
 	"github.com/squarely/squarely/internal/auth"
+	"github.com/squarely/squarely/internal/render"
 	"github.com/squarely/squarely/internal/store"
 )
 
@@ -54,6 +55,8 @@ const (
 type upload struct {
 	name string // the client's file name, made safe (safeFileName)
 	data []byte
+
+	normalized bool // a logo, decoded and stored small (normalizeLogo)
 }
 
 // multipartForm is a parsed multipart form: text fields and at most one file.
@@ -205,6 +208,11 @@ func ownerOf(u *store.User) *int64 {
 // uploadPDF (POST /api/upload-pdf, signed in: the pdf type needs an
 // account) stores a PDF for the pdf type's page.
 func (s *server) uploadPDF(w http.ResponseWriter, r *http.Request) {
+	done, ok := s.holdUpload(w, r)
+	if !ok {
+		return
+	}
+	defer done()
 	if !s.admitUpload(w, r) {
 		return
 	}
@@ -230,8 +238,7 @@ func (s *server) uploadPDF(w http.ResponseWriter, r *http.Request) {
 		Description: limitedText(form.get("pdfDescription")),
 		CreatedAt:   s.now(),
 	}
-	if err := s.store.CreateBlob(r.Context(), b); err != nil {
-		s.internalError(w, "saving a PDF", err)
+	if !s.storeBlob(w, r, b, "saving a PDF") {
 		return
 	}
 	writeJSON(w, http.StatusCreated, map[string]any{
@@ -254,6 +261,11 @@ func (s *server) admitUpload(w http.ResponseWriter, r *http.Request) bool {
 // type's page. Visitors may upload (the type is free).
 func (s *server) uploadImage(w http.ResponseWriter, r *http.Request) {
 	u := auth.UserFrom(r.Context())
+	done, ok := s.holdUpload(w, r)
+	if !ok {
+		return
+	}
+	defer done()
 	if !s.admitUpload(w, r) {
 		return
 	}
@@ -280,8 +292,7 @@ func (s *server) uploadImage(w http.ResponseWriter, r *http.Request) {
 		Description: limitedText(form.get("imageDescription")),
 		CreatedAt:   s.now(),
 	}
-	if err := s.store.CreateBlob(r.Context(), b); err != nil {
-		s.internalError(w, "saving an image", err)
+	if !s.storeBlob(w, r, b, "saving an image") {
 		return
 	}
 	writeJSON(w, http.StatusCreated, map[string]any{
@@ -292,6 +303,11 @@ func (s *server) uploadImage(w http.ResponseWriter, r *http.Request) {
 // uploadLogo (POST /api/upload-logo, signed in: logos are premium) stores
 // a logo for later generations and saves.
 func (s *server) uploadLogo(w http.ResponseWriter, r *http.Request) {
+	done, ok := s.holdUpload(w, r)
+	if !ok {
+		return
+	}
+	defer done()
 	if !s.admitUpload(w, r) {
 		return
 	}
@@ -312,20 +328,59 @@ func (s *server) uploadLogo(w http.ResponseWriter, r *http.Request) {
 
 const logoTooBig = "The logo is too large (at most 2 MB)"
 
-// saveLogo checks an uploaded logo and stores it for u. On failure it has
-// answered (415, or 500).
+// saveLogo checks an uploaded logo and stores it for u, normalised. On
+// failure it has answered (415, 413 past the quota, or 500).
 func (s *server) saveLogo(w http.ResponseWriter, r *http.Request, u *store.User, f *upload) (*store.Blob, bool) {
-	ct, problem := sniffImage(f.data, maxLogoPixels)
-	if problem != "" {
-		writeError(w, http.StatusUnsupportedMediaType, problem)
+	if !s.normalizeLogo(w, r, f) {
 		return nil, false
 	}
-	b := &store.Blob{OwnerID: ownerOf(u), Kind: "logo", FileName: orDefault(f.name, "logo"), ContentType: ct, Data: f.data, CreatedAt: s.now()}
-	if err := s.store.CreateBlob(r.Context(), b); err != nil {
-		s.internalError(w, "saving a logo", err)
+	b := &store.Blob{OwnerID: ownerOf(u), Kind: "logo", FileName: orDefault(f.name, "logo"), ContentType: "image/png", Data: f.data, CreatedAt: s.now()}
+	if !s.storeBlob(w, r, b, "saving a logo") {
 		return nil, false
 	}
 	return b, true
+}
+
+// normalizeLogo checks a logo file and replaces its data with the PNG the
+// renderer keeps (render.NormalizeLogo), decoding it once, in a render
+// slot. On failure it has answered (415, or 503 when busy).
+func (s *server) normalizeLogo(w http.ResponseWriter, r *http.Request, f *upload) bool {
+	if f.normalized {
+		return true
+	}
+	if _, problem := sniffImage(f.data, maxLogoPixels); problem != "" {
+		writeError(w, http.StatusUnsupportedMediaType, problem)
+		return false
+	}
+	done, ok := s.startRender(w, r)
+	if !ok {
+		return false
+	}
+	data, err := render.NormalizeLogo(f.data)
+	done()
+	if err != nil {
+		if !renderRefused(w, err) {
+			s.internalError(w, "reading a logo", err)
+		}
+		return false
+	}
+	f.data, f.normalized = data, true
+	return true
+}
+
+// storeBlob stores b within its owner's storage quota. On failure it has
+// answered (413 past the quota, or 500).
+func (s *server) storeBlob(w http.ResponseWriter, r *http.Request, b *store.Blob, doing string) bool {
+	err := s.store.CreateBlobWithin(r.Context(), b, s.quotaBytes())
+	switch {
+	case errors.Is(err, store.ErrQuota):
+		writeError(w, http.StatusRequestEntityTooLarge, s.quotaMessage())
+		return false
+	case err != nil:
+		s.internalError(w, doing, err)
+		return false
+	}
+	return true
 }
 
 // logoPath is where a logo is served; saved codes keep it as logoFilePath.
