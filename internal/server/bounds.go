@@ -25,10 +25,10 @@ const renderWait = 10 * time.Second
 // memory renders hold to a few times the largest one.
 func renderSlots() int { return 2 * runtime.GOMAXPROCS(0) }
 
-// Preview limits, per client address and per account: far above what a
-// person typing in the generator asks for (previews follow the form, a few
-// a second at most), far below what keeps the cores busy.
-const previewsPerMinute = 120
+// Preview limits, per client address and per account: above what people
+// behind one address typing in the generator ask for (previews follow the
+// form), while the render slots bound what the ones admitted cost at once.
+const previewsPerMinute = 300
 
 // recordsPerHour bounds the generation and download records one account
 // writes (visitors: anonWritesPerHour per address). Each record is bounded
