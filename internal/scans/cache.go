@@ -110,6 +110,26 @@ type Cache struct {
 	due   []due
 
 	stale atomic.Int64 // lookups answered from an expired entry
+
+	loadMu  sync.Mutex
+	loading int        // miss loads under way, at most maxLoads
+	next    *missBatch // misses waiting for one of them to finish
+}
+
+// Misses load in batches. A miss is loaded at once when fewer than
+// maxLoads loads are under way; otherwise it joins the batch that starts
+// when one of them ends, one query for all its codes. A cold cache (a
+// restart, a deploy) under thousands of scans a second made each miss wait
+// its turn for a pooled connection, one query per code: on PostgreSQL a
+// scan in a hundred waited a quarter of a second (BENCHMARKS.md).
+const maxLoads = 4
+
+// missBatch is a load of the codes that missed meanwhile.
+type missBatch struct {
+	codes []string
+	done  chan struct{} // closed when found and err are set
+	found map[string]store.Redirect
+	err   error
 }
 
 // NewCache returns an empty cache that loads from l. now is the clock (nil
@@ -148,11 +168,8 @@ func (c *Cache) Lookup(ctx context.Context, code string) (t Target, ok bool, err
 		return e.target, e.found, nil
 	}
 
-	loadCtx, cancel := context.WithTimeout(ctx, loadTimeout)
-	r, err := c.load.RedirectByShortCode(loadCtx, code)
-	cancel()
-	found := err == nil
-	if err != nil && !errors.Is(err, store.ErrNotFound) {
+	r, found, err := c.fetch(ctx, code)
+	if err != nil {
 		if !hit || ctx.Err() != nil {
 			return Target{}, false, err
 		}
@@ -165,6 +182,67 @@ func (c *Cache) Lookup(ctx context.Context, code string) (t Target, ok bool, err
 	e = c.entry(r, found)
 	c.keep(sh, code, gen, e)
 	return e.target, e.found, nil
+}
+
+// fetch loads a code that missed, in a batch with the others that missed
+// meanwhile (see maxLoads).
+func (c *Cache) fetch(ctx context.Context, code string) (store.Redirect, bool, error) {
+	c.loadMu.Lock()
+	b := c.next
+	if b == nil {
+		b = &missBatch{done: make(chan struct{})}
+		c.next = b
+	}
+	b.codes = append(b.codes, code)
+	start := c.loading < maxLoads
+	if start {
+		c.loading++
+		c.next = nil
+	}
+	c.loadMu.Unlock()
+	if start {
+		// Not on this request's context: others wait on the batch too.
+		go c.loadBatches(b)
+	}
+	select {
+	case <-b.done:
+	case <-ctx.Done():
+		return store.Redirect{}, false, ctx.Err()
+	}
+	if b.err != nil {
+		return store.Redirect{}, false, b.err
+	}
+	r, found := b.found[code]
+	return r, found, nil
+}
+
+// loadBatches loads b, then each batch that gathered meanwhile, until
+// none is waiting.
+func (c *Cache) loadBatches(b *missBatch) {
+	for b != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), loadTimeout)
+		if len(b.codes) == 1 {
+			// One code: the store's query for one, by its index.
+			r, err := c.load.RedirectByShortCode(ctx, b.codes[0])
+			switch {
+			case err == nil:
+				b.found = map[string]store.Redirect{b.codes[0]: r}
+			case errors.Is(err, store.ErrNotFound):
+			default:
+				b.err = err
+			}
+		} else {
+			b.found, b.err = c.load.Redirects(ctx, b.codes)
+		}
+		cancel()
+		close(b.done)
+		c.loadMu.Lock()
+		b, c.next = c.next, nil
+		if b == nil {
+			c.loading--
+		}
+		c.loadMu.Unlock()
+	}
 }
 
 // entry is a freshly loaded entry.
