@@ -97,6 +97,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 	}
 	recorder := scans.NewRecorder(st, scans.Options{Logger: log})
 	redirects := scans.NewCache(st, nil)
+	primeRedirects(ctx, st, redirects, log)
 	srv := &http.Server{
 		Handler:           server.New(server.Deps{Store: st, Config: cfg, Logger: log, Google: google, Recorder: recorder, Redirects: redirects}),
 		ReadHeaderTimeout: 10 * time.Second,
@@ -163,6 +164,25 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 		code = 1
 	}
 	return code
+}
+
+// primedCodes is how many recently used codes a starting instance loads
+// into its redirect cache before it listens: a few megabytes, a few
+// queries' time.
+const primedCodes = 50_000
+
+// primeRedirects loads the codes scanned most recently into the cache, so
+// that an instance restarted under load does not send its first scans of
+// each code to the database at once. Failing only costs that.
+func primeRedirects(ctx context.Context, st *store.Store, c *scans.Cache, log *slog.Logger) {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	recent, err := st.RecentRedirects(ctx, primedCodes)
+	if err != nil {
+		log.Warn("priming the redirect cache; codes load as they are scanned", "err", err)
+		return
+	}
+	c.Prime(recent)
 }
 
 // shutdownTimeout bounds a graceful shutdown.

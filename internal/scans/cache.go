@@ -327,6 +327,18 @@ func (c *Cache) refresh() {
 	}
 }
 
+// Prime caches redirects loaded beforehand (store.RecentRedirects), as if
+// each had just missed: for an instance that starts under load.
+func (c *Cache) Prime(redirects map[string]store.Redirect) {
+	for code, r := range redirects {
+		sh := c.shard(code)
+		sh.mu.RLock()
+		gen := sh.gen
+		sh.mu.RUnlock()
+		c.keep(sh, code, gen, c.entry(r, true))
+	}
+}
+
 // Stale returns how many lookups were answered from an expired entry.
 func (c *Cache) Stale() int64 { return c.stale.Load() }
 

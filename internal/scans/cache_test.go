@@ -327,3 +327,14 @@ func TestCacheBatchesMisses(t *testing.T) {
 		t.Errorf("%d single loads and %d batches for 100 misses; want %d and 1", singles, batches, maxLoads)
 	}
 }
+
+// Primed codes answer without loading.
+func TestCachePrime(t *testing.T) {
+	l := &fakeLoader{codes: map[string]store.Redirect{}}
+	c := NewCache(l, nil)
+	c.Prime(map[string]store.Redirect{"warm0001": {ID: 9, Destination: "https://example.com/warm"}})
+	tg, ok, err := c.Lookup(context.Background(), "warm0001")
+	if err != nil || !ok || tg.ID != 9 || tg.Location[0] != "https://example.com/warm" || l.count()+l.batchCount() != 0 {
+		t.Errorf("Lookup = %+v %v %v after %d loads", tg, ok, err, l.count()+l.batchCount())
+	}
+}
