@@ -162,18 +162,18 @@ func (r *Recorder) Record(s Scan) {
 		return
 	default:
 	}
-	if r.heldBytes.Add(n) > r.maxBytes {
-		r.heldBytes.Add(-n)
-		r.drop("the scan queue is full")
-		return
+	// Counted before it is queued: the recorder may save it at once.
+	r.held.Add(1)
+	if r.heldBytes.Add(n) <= r.maxBytes {
+		select {
+		case r.in <- s:
+			return
+		default:
+		}
 	}
-	select {
-	case r.in <- s:
-		r.held.Add(1)
-	default:
-		r.heldBytes.Add(-n)
-		r.drop("the scan queue is full")
-	}
+	r.held.Add(-1)
+	r.heldBytes.Add(-n)
+	r.drop("the scan queue is full")
 }
 
 // Stats returns the recorder's counters.
