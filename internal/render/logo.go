@@ -28,6 +28,13 @@ func NormalizeLogo(data []byte) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// LogoNormalized reports whether data is a logo as NormalizeLogo leaves
+// it (a PNG of at most logoMaxSide pixels a side), reading only its header.
+func LogoNormalized(data []byte) bool {
+	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
+	return err == nil && format == "png" && cfg.Width <= logoMaxSide && cfg.Height <= logoMaxSide
+}
+
 // decodeLogo reads a PNG, JPEG, GIF or WebP logo into non-premultiplied
 // RGBA (what PDF's image + soft mask want), at most logoMaxSide pixels a
 // side: more would only bloat the SVG and PDF.

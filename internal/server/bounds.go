@@ -1,6 +1,8 @@
 package server
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"runtime"
@@ -41,22 +43,38 @@ const recordsPerHour = 1000
 // holds its file in memory until it is stored.
 const uploadsInFlight = 2
 
-// startRender takes a render slot and returns the function that gives it
-// back. When none frees up within renderWait it answers 503; when the
-// client leaves first it answers nothing.
-func (s *server) startRender(w http.ResponseWriter, r *http.Request) (done func(), ok bool) {
+// errBusy is no render slot freeing up within renderWait.
+var errBusy = errors.New("server: no render slot free")
+
+// acquireRender takes a render slot and returns the function that gives
+// it back; errBusy when none frees up within renderWait, or ctx's error.
+func (s *server) acquireRender(ctx context.Context) (done func(), err error) {
 	t := time.NewTimer(renderWait)
 	defer t.Stop()
 	select {
 	case s.renders <- struct{}{}:
-		return func() { <-s.renders }, true
-	case <-r.Context().Done():
-		return nil, false
+		return func() { <-s.renders }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
 	case <-t.C:
-		w.Header().Set("Retry-After", "5")
-		writeError(w, http.StatusServiceUnavailable, "The server is busy. Please try again in a moment.")
-		return nil, false
+		return nil, errBusy
 	}
+}
+
+// startRender is acquireRender for a request. When no slot frees up it
+// answers 503; when the client leaves first it answers nothing.
+func (s *server) startRender(w http.ResponseWriter, r *http.Request) (done func(), ok bool) {
+	done, err := s.acquireRender(r.Context())
+	if errors.Is(err, errBusy) {
+		busy(w)
+	}
+	return done, err == nil
+}
+
+// busy answers 503: no render slot freed up in time.
+func busy(w http.ResponseWriter) {
+	w.Header().Set("Retry-After", "5")
+	writeError(w, http.StatusServiceUnavailable, "The server is busy. Please try again in a moment.")
 }
 
 // admitPreview counts a rendering request (a preview or a download)

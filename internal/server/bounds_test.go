@@ -226,3 +226,48 @@ func TestGenerationRecordsPerAccount(t *testing.T) {
 		t.Errorf("%d generations stored, want %d", n, recordsPerHour)
 	}
 }
+
+// A full-size logo stored before logos were normalised at upload is
+// normalised on its first use and stored back: 30 parallel previews with it
+// stay within the same memory bound.
+func TestStoredLogoNormalisedOnFirstUse(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		c, uid := e.signedIn("legacy@example.com")
+		b := &store.Blob{OwnerID: &uid, Kind: "logo", FileName: "old.png", ContentType: "image/png", Data: floodPNG(t)}
+		if err := st.CreateBlob(context.Background(), b); err != nil {
+			t.Fatal(err)
+		}
+		body := fmt.Sprintf(`{"qrType":"url","url":"https://example.com/menu","logoId":%d,"temporary":true,"size":1200}`, b.ID)
+		var failed atomic.Int32
+		grown := peakHeap(func() {
+			var wg sync.WaitGroup
+			for range 30 {
+				wg.Go(func() {
+					req, _ := http.NewRequest("POST", e.srv.URL+"/api/generate-qrcode", strings.NewReader(body))
+					req.Header.Set("Content-Type", "application/json")
+					resp, err := c.Do(req)
+					if err != nil || resp.StatusCode != http.StatusOK {
+						failed.Add(1)
+					}
+					if err == nil {
+						resp.Body.Close()
+					}
+				})
+			}
+			wg.Wait()
+		})
+		t.Logf("30 parallel previews grew the heap by %d MB", grown>>20)
+		if failed.Load() > 0 || grown > 256<<20 {
+			t.Errorf("%d of 30 previews failed; the heap grew by %d MB", failed.Load(), grown>>20)
+		}
+		stored, err := st.Blob(context.Background(), b.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, format, err := image.DecodeConfig(bytes.NewReader(stored.Data))
+		if err != nil || format != "png" || cfg.Width > 512 || stored.Size != int64(len(stored.Data)) {
+			t.Errorf("stored logo after use: %s %dx%d (%v), size %d", format, cfg.Width, cfg.Height, err, stored.Size)
+		}
+	})
+}

@@ -207,6 +207,14 @@ func (s *server) requestLogo(w http.ResponseWriter, r *http.Request, u *store.Us
 			writeJSON(w, http.StatusNotFound, apiError{Message: "Logo not found", Errors: map[string]string{"logoId": "Logo not found"}})
 			return nil, false
 		}
+		if _, err := s.renderLogo(r.Context(), b); err != nil {
+			if errors.Is(err, errBusy) {
+				busy(w)
+			} else if r.Context().Err() == nil && !renderRefused(w, err) {
+				s.internalError(w, "reading a logo", err)
+			}
+			return nil, false
+		}
 		return b, true
 	}
 	return nil, true

@@ -503,7 +503,11 @@ func (s *server) serveCodeImage(w http.ResponseWriter, r *http.Request, c savedI
 	}
 	logo, err := s.savedLogo(r, c.logoPath)
 	if err != nil {
-		s.internalError(w, "fetching a logo", err)
+		if errors.Is(err, errBusy) {
+			busy(w)
+		} else if r.Context().Err() == nil && !renderRefused(w, err) {
+			s.internalError(w, "fetching a logo", err)
+		}
 		return
 	}
 	file := s.renderCode(w, r, c.data, c.style, logo, img.format, img.pixels, c.level)

@@ -258,5 +258,5 @@ func (s *server) savedLogo(r *http.Request, logoFilePath string) ([]byte, error)
 	if err != nil {
 		return nil, err
 	}
-	return b.Data, nil
+	return s.renderLogo(r.Context(), b)
 }

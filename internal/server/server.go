@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/squarely/squarely/internal/auth"
@@ -61,6 +62,7 @@ type server struct {
 	previewsByAddress, previewsByAccount *limiter
 	userRecords                          *limiter // generation and download records per account
 	uploading                            *inFlight
+	normalizing                          sync.Mutex // one stored full-size logo normalised at a time (renderLogo)
 
 	redirects *scans.Cache    // short code → destination, for /d/{shortCode}
 	recorder  *scans.Recorder // scans, saved off the request path

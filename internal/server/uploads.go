@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"image"
@@ -366,6 +367,43 @@ func (s *server) normalizeLogo(w http.ResponseWriter, r *http.Request, f *upload
 	}
 	f.data, f.normalized = data, true
 	return true
+}
+
+// renderLogo returns a stored logo's image for the renderer. A logo stored
+// before logos were normalised at upload (larger than the renderer keeps,
+// or not a PNG) is normalised on its first use and stored back, so no
+// later render decodes the full-size image. Such logos are normalised one
+// at a time: the requests that wait then read the stored result. It fails
+// with errBusy when no render slot frees up, and with the renderer's
+// refusal.
+func (s *server) renderLogo(ctx context.Context, b *store.Blob) ([]byte, error) {
+	if render.LogoNormalized(b.Data) {
+		return b.Data, nil
+	}
+	s.normalizing.Lock()
+	defer s.normalizing.Unlock()
+	fresh, err := s.store.Blob(ctx, b.ID)
+	if err != nil {
+		return nil, err
+	}
+	if render.LogoNormalized(fresh.Data) {
+		b.Data, b.ContentType = fresh.Data, fresh.ContentType
+		return b.Data, nil
+	}
+	done, err := s.acquireRender(ctx)
+	if err != nil {
+		return nil, err
+	}
+	data, err := render.NormalizeLogo(b.Data)
+	done()
+	if err != nil {
+		return nil, err
+	}
+	if err := s.store.ReplaceBlobData(context.WithoutCancel(ctx), b.ID, "image/png", data); err != nil {
+		s.log.Error("storing a normalised logo; it is normalised again on its next use", "logo", b.ID, "err", err)
+	}
+	b.Data, b.ContentType = data, "image/png"
+	return data, nil
 }
 
 // storeBlob stores b within its owner's storage quota. On failure it has

@@ -66,6 +66,15 @@ func (s *Store) insertBlob(ctx context.Context, db interface {
 	return nil
 }
 
+// ReplaceBlobData replaces a blob's data and content type, as when a logo
+// stored before logos were normalised is normalised.
+func (s *Store) ReplaceBlobData(ctx context.Context, id int64, contentType string, data []byte) error {
+	sum := sha256.Sum256(data)
+	res, err := s.write.ExecContext(ctx, `UPDATE blobs SET data = $1, size = $2, sha256 = $3, content_type = $4 WHERE id = $5`,
+		data, len(data), hex.EncodeToString(sum[:]), contentType, id)
+	return mustAffect("replace blob data", res, err)
+}
+
 const blobIDTries = 5
 
 // randomBlobID draws an id in [1, 2^53].
