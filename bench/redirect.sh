@@ -7,8 +7,8 @@
 # phone's user agent, rotating codes); runs the same load against bench/bare
 # (the same 302s from a map); stops the server with SIGTERM and checks that
 # every answered scan was recorded. Prints both rates, the ratio and p99, and
-# exits non-zero when a target is missed: ratio >= 50%, p99 <= 10 ms, no
-# scan lost.
+# exits non-zero when a target is missed: ratio >= 55%, p99 at most twice
+# the bare handler's p99 of the same run, no scan lost.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -104,8 +104,9 @@ printf '  ratio:    %7s%%\n' "$ratio"
 printf '  scans:    %s answered by wrk, %s recorded\n' "$sq_requests" "$recorded"
 
 fail=0
-awk -v r="$ratio" 'BEGIN { exit !(r >= 50) }' || { echo "  MISSED: ratio below 50%"; fail=1; }
-[ "$sq_p99" -le 10000 ] || { echo "  MISSED: p99 above 10 ms"; fail=1; }
+bare_p99=$(figure bare p99_us)
+awk -v r="$ratio" 'BEGIN { exit !(r >= 55) }' || { echo "  MISSED: ratio below 55%"; fail=1; }
+[ "$sq_p99" -le $(( 2 * bare_p99 )) ] || { echo "  MISSED: p99 above twice the bare handler's"; fail=1; }
 [ "$bad" -eq 0 ] || { echo "  MISSED: $bad non-3xx answers or socket errors"; fail=1; }
 if [ "$lost" -gt 0 ]; then
   echo "  MISSED: $lost answered scans were not recorded"; fail=1

@@ -109,11 +109,13 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 		log.Warn("Stripe webhooks are refused: set SQUARELY_STRIPE_WEBHOOK_SECRET, or subscriptions and payments are never recorded")
 	}
 	recorder := scans.NewRecorder(st, scans.Options{Logger: log})
+	redirects := scans.NewCache(st, nil)
+	primeRedirects(ctx, st, redirects, log)
 	// Sends the admin's mailings, resuming any an instance left unfinished.
 	mailingRunner := mailings.NewRunner(mailings.Options{Store: st, Mailer: mailer, BaseURL: cfg.BaseURL, Logger: log})
 	srv := &http.Server{
 		Handler: server.New(server.Deps{Store: st, Config: cfg, Logger: log, Google: google,
-			Recorder: recorder, Mailer: mailer, Mailings: mailingRunner}),
+			Recorder: recorder, Redirects: redirects, Mailer: mailer, Mailings: mailingRunner}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       2 * time.Minute, // generous for uploads on slow links
 		WriteTimeout:      2 * time.Minute,
@@ -134,6 +136,15 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 	// On shutdown the runner finishes the message in flight, records it
 	// and releases its mailing for the next start (or another instance).
 	wg.Go(func() { mailingRunner.Run(bg) })
+	// Other instances' edits reach this one's redirect cache (PostgreSQL).
+	wg.Go(func() {
+		listenLog := scans.Throttle{Every: time.Minute}
+		st.ListenRedirects(bg, redirects.Invalidate, redirects.InvalidateAll, func(err error) {
+			if ok, held := listenLog.Allow(time.Now()); ok {
+				log.Error("listening for changed redirects; cached codes expire after "+scans.TTL.String(), "unlogged", held, "err", err)
+			}
+		})
+	})
 	defer wg.Wait()
 	defer stopBG()
 
@@ -143,21 +154,28 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 	select {
 	case err := <-served:
 		log.Error("server stopped", "err", err)
-		closeRecorder(recorder, log)
+		closeRecorder(context.Background(), recorder, log)
 		return 1
 	case <-ctx.Done():
 	}
 	log.Info("shutting down")
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	// One deadline for the whole shutdown, under the 30 seconds container
+	// platforms wait after SIGTERM before they kill.
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 	defer cancel()
 	code := 0
-	if err := srv.Shutdown(shutdownCtx); err != nil {
+	// Requests get at most two thirds of it; the scans they recorded get
+	// the rest.
+	requestsCtx, cancelRequests := context.WithTimeout(shutdownCtx, shutdownTimeout*2/3)
+	defer cancelRequests()
+	if err := srv.Shutdown(requestsCtx); err != nil {
 		log.Error("shutdown", "err", err)
+		srv.Close() // no request may record a scan after the recorder closes
 		code = 1
 	}
 	// Requests are done: flush buffered work (the scan recorder) here,
 	// before the store closes.
-	if !closeRecorder(recorder, log) {
+	if !closeRecorder(shutdownCtx, recorder, log) {
 		code = 1
 	}
 	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
@@ -177,15 +195,38 @@ func newMailer(cfg config.Config, log *slog.Logger) (mail.Mailer, error) {
 	return mail.NewSMTP(mail.SMTPOptions{URL: cfg.SMTPURL, From: cfg.MailFrom, Rate: cfg.SMTPRate, Logger: log})
 }
 
-// closeRecorder saves the scans still buffered, giving the database 20
-// seconds, and reports whether all were saved.
-func closeRecorder(r *scans.Recorder, log *slog.Logger) bool {
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+// primedCodes is how many recently used codes a starting instance loads
+// into its redirect cache before it listens: a few megabytes, a few
+// queries' time.
+const primedCodes = 50_000
+
+// primeRedirects loads the codes scanned most recently into the cache, so
+// that an instance restarted under load does not send its first scans of
+// each code to the database at once. Failing only costs that.
+func primeRedirects(ctx context.Context, st *store.Store, c *scans.Cache, log *slog.Logger) {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	recent, err := st.RecentRedirects(ctx, primedCodes)
+	if err != nil {
+		log.Warn("priming the redirect cache; codes load as they are scanned", "err", err)
+		return
+	}
+	c.Prime(recent)
+}
+
+// shutdownTimeout bounds a graceful shutdown.
+const shutdownTimeout = 25 * time.Second
+
+// closeRecorder saves the scans still buffered, giving the database until
+// ctx ends or shutdownTimeout, and reports whether all were saved.
+func closeRecorder(ctx context.Context, r *scans.Recorder, log *slog.Logger) bool {
+	ctx, cancel := context.WithTimeout(ctx, shutdownTimeout)
 	defer cancel()
 	if err := r.Close(ctx); err != nil {
 		log.Error("saving the last scans", "err", err)
 		return false
 	}
+	log.Info("scans saved", "saved", r.Stats().Saved, "dropped", r.Stats().Dropped, "refused", r.Stats().Refused)
 	return true
 }
 

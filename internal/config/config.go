@@ -38,6 +38,8 @@ type Config struct {
 	StripePricingTableID string // SQUARELY_STRIPE_PRICING_TABLE_ID: the /subscribe page's pricing table
 	StripeWebhookSecret  string // SQUARELY_STRIPE_WEBHOOK_SECRET: signs POST /api/stripe/webhook
 	StripeAPIURL         string // SQUARELY_STRIPE_API_URL: "" = Stripe's; tests point it at stripe-mock
+	// Resource bounds (issue 8).
+	StorageQuotaMB int // SQUARELY_STORAGE_QUOTA_MB: megabytes of uploaded files an account may keep
 }
 
 // GoogleEnabled reports whether Google sign-in is configured.
@@ -123,6 +125,7 @@ func Load(getenv func(string) string) (Config, error) {
 	c.LoginRateLimit = positive("SQUARELY_LOGIN_RATE_LIMIT", 10)
 	c.RegisterRateLimit = positive("SQUARELY_REGISTER_RATE_LIMIT", 30)
 	c.DynamicLimit = positive("SQUARELY_DYNAMIC_LIMIT", 12) // spec 01 §9
+	c.StorageQuotaMB = positive("SQUARELY_STORAGE_QUOTA_MB", 500)
 
 	c.StripeSecretKey = get("SQUARELY_STRIPE_SECRET_KEY")
 	c.StripePublishableKey = get("SQUARELY_STRIPE_PUBLISHABLE_KEY")

@@ -24,6 +24,7 @@ func TestLoadDefaults(t *testing.T) {
 		RegisterRateLimit: 30,
 		DynamicLimit:      12,
 		SMTPRate:          10,
+		StorageQuotaMB:    500,
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("got %+v\nwant %+v", c, want)
@@ -49,6 +50,7 @@ func TestLoadAll(t *testing.T) {
 		"SQUARELY_SMTP_URL":             "smtp://mailer:s3cret@mail.example.com:2525",
 		"SQUARELY_MAIL_FROM":            "Squarely <hello@example.com>",
 		"SQUARELY_SMTP_RATE":            "2.5",
+		"SQUARELY_STORAGE_QUOTA_MB":     "2048",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -68,6 +70,7 @@ func TestLoadAll(t *testing.T) {
 		SMTPURL:            &url.URL{Scheme: "smtp", User: url.UserPassword("mailer", "s3cret"), Host: "mail.example.com:2525"},
 		MailFrom:           "Squarely <hello@example.com>",
 		SMTPRate:           2.5,
+		StorageQuotaMB:     2048,
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("got %+v\nwant %+v", c, want)
@@ -100,6 +103,7 @@ func TestLoadInvalid(t *testing.T) {
 		{map[string]string{"SQUARELY_REGISTER_RATE_LIMIT": "-3"}, `SQUARELY_REGISTER_RATE_LIMIT: must be a positive whole number, got "-3"`},
 		{map[string]string{"SQUARELY_DYNAMIC_LIMIT": "0"}, `SQUARELY_DYNAMIC_LIMIT: must be a positive whole number, got "0"`},
 		{map[string]string{"SQUARELY_DYNAMIC_LIMIT": "twelve"}, `SQUARELY_DYNAMIC_LIMIT: must be a positive whole number, got "twelve"`},
+		{map[string]string{"SQUARELY_STORAGE_QUOTA_MB": "-1"}, `SQUARELY_STORAGE_QUOTA_MB: must be a positive whole number, got "-1"`},
 		{map[string]string{"SQUARELY_ADDR": "8080"}, `SQUARELY_ADDR: must be host:port or :port, got "8080"`},
 		{map[string]string{"SQUARELY_ADDR": ":http"}, `SQUARELY_ADDR: must be host:port or :port, got ":http"`},
 		{map[string]string{"SQUARELY_ADDR": ":70000"}, `SQUARELY_ADDR: must be host:port or :port, got ":70000"`},

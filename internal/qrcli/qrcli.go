@@ -290,7 +290,9 @@ func (c *command) run(stdin io.Reader, stdout io.Writer) error {
 	} else {
 		c.style.Pixels = c.size
 	}
-	m, err := qr.Encode(data, qr.Options{Level: render.RequiredLevel(c.style, c.level)})
+	// The version the server picks for the same style: a logo's code skips
+	// the versions with an alignment pattern where the logo goes.
+	m, err := render.Encode(data, c.level, c.style)
 	if err != nil {
 		return err
 	}

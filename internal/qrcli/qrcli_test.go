@@ -9,10 +9,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/squarely/squarely/internal/payload"
+	"github.com/squarely/squarely/internal/qr"
 	"github.com/squarely/squarely/internal/render"
 	"github.com/squarely/squarely/internal/testenv"
 )
@@ -353,4 +355,59 @@ func TestRefusalsExit1(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "r.png")); !os.IsNotExist(err) {
 		t.Errorf("a refused code left a file: %v", err)
 	}
+}
+
+// A logo's code takes the version the server would give it: versions 7-13
+// and 21-27 have an alignment pattern under the logo, and text that needs
+// one of them is encoded a few versions up instead of refused. Every
+// version's text scans with zbar and with ZXing.
+func TestLogoAtEveryVersion(t *testing.T) {
+	zxing := testenv.Command(t, "ZXingReader")
+	dir := t.TempDir()
+	logo := filepath.Join(dir, "logo.png")
+	img := image.NewRGBA(image.Rect(0, 0, 64, 64))
+	for i := range img.Pix {
+		img.Pix[i] = 0x30
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(logo, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const chunk = "Squarely 0123 https://example.com/menu?table=7 ¡olé! "
+	for v := 1; v <= 34; v++ {
+		// The shortest text that needs version v at level H.
+		lo, hi := 1, 4000
+		for lo < hi {
+			mid := (lo + hi) / 2
+			m, err := qr.Encode([]byte(textOf(chunk, mid)), qr.Options{Level: qr.H})
+			if err == nil && m.Version < v {
+				lo = mid + 1
+			} else {
+				hi = mid
+			}
+		}
+		text := textOf(chunk, lo)
+		t.Run(strconv.Itoa(v), func(t *testing.T) {
+			file := filepath.Join(dir, "v"+strconv.Itoa(v)+".png")
+			code, _, stderr := run(t, "", "-o", file, "--size", "1400", "--logo", logo, "--", text)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			if got := decode(t, file); string(got) != text {
+				t.Errorf("zbarimg decoded %q, want %q", got, text)
+			}
+			if got := cmd(t, zxing, "-format", "QRCode", "-bytes", file); string(got) != text {
+				t.Errorf("ZXingReader decoded %q, want %q", got, text)
+			}
+		})
+	}
+}
+
+// textOf is the first n bytes of chunk repeated, whole characters only.
+func textOf(chunk string, n int) string {
+	s := strings.Repeat(chunk, n/len(chunk)+1)[:n]
+	return strings.ToValidUTF8(s, "")
 }

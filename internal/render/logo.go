@@ -6,11 +6,34 @@ import (
 	"image/draw"
 	_ "image/gif" // logo formats the generator accepts
 	_ "image/jpeg"
-	_ "image/png"
+	"image/png"
 
 	xdraw "golang.org/x/image/draw"
 	_ "golang.org/x/image/webp"
 )
+
+// NormalizeLogo decodes a logo once, as it arrives, and returns it as a
+// PNG of at most logoMaxSide pixels a side: what rendering then decodes
+// each time, instead of the full-size image. It refuses what decodeLogo
+// refuses.
+func NormalizeLogo(data []byte) ([]byte, error) {
+	img, err := decodeLogo(data)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// LogoNormalized reports whether data is a logo as NormalizeLogo leaves
+// it (a PNG of at most logoMaxSide pixels a side), reading only its header.
+func LogoNormalized(data []byte) bool {
+	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
+	return err == nil && format == "png" && cfg.Width <= logoMaxSide && cfg.Height <= logoMaxSide
+}
 
 // decodeLogo reads a PNG, JPEG, GIF or WebP logo into non-premultiplied
 // RGBA (what PDF's image + soft mask want), at most logoMaxSide pixels a

@@ -140,7 +140,7 @@ func Layout(m *qr.Matrix, s Style) (*Scene, error) {
 		return nil, err
 	}
 	if v := MinVersion(s); m.Version < v {
-		return nil, &StyleError{"cornerShape", fmt.Sprintf("Rounded eyes need a code of version %d or more (encode with render.Encode)", v)}
+		return nil, &StyleError{"cornerShape", fmt.Sprintf("Rounded eyes need a code of version %d or more", v)}
 	}
 	if sc.pixels, err = pixelsField(s.Pixels); err != nil {
 		return nil, err
@@ -156,7 +156,7 @@ func Layout(m *qr.Matrix, s Style) (*Scene, error) {
 			return nil, &StyleError{"logo", fmt.Sprintf("A logo needs error correction level H (this code uses %v)", m.Level)}
 		}
 		if centreAlignment(m.Version) {
-			return nil, &StyleError{"logo", fmt.Sprintf("A logo would hide the alignment pattern at the centre of a version %d code (encode with render.Encode)", m.Version)}
+			return nil, &StyleError{"logo", fmt.Sprintf("A logo would hide the alignment pattern at the centre of a version %d code", m.Version)}
 		}
 		size, err := oneOf("logoSize", s.LogoSize, LogoMedium, LogoSmall, LogoMedium, LogoLarge)
 		if err != nil {

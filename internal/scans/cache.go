@@ -6,18 +6,40 @@ package scans
 import (
 	"context"
 	"errors"
+	"fmt"
 	"hash/maphash"
+	"net"
+	"net/url"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
+
+	"golang.org/x/net/idna"
 
 	"github.com/squarely/squarely/internal/store"
 )
 
 // TTL bounds how stale a cached short code may be. The instance that edits,
 // pauses, resumes or deletes a code drops its entry at once (Invalidate);
-// the other instances of a fleet see the change when their entry expires,
-// at most TTL later. Unknown codes are cached as misses for the same time.
+// on PostgreSQL the others hear of it within moments (store.ListenRedirects)
+// and otherwise see the change when their entry expires, at most TTL later.
+// Unknown codes are cached as misses for the same time.
 const TTL = 5 * time.Second
+
+// Stale-if-error: when the database fails a lookup, an expired entry keeps
+// answering with what it last knew, for as long as the outage lasts; it
+// asks the database again at most every staleRetry. A lookup waits at most
+// loadTimeout, so an unreachable database slows a scan by that much, once
+// per code per staleRetry.
+const (
+	staleRetry  = time.Second
+	loadTimeout = 2 * time.Second
+)
+
+// ErrStale wraps the database's error when Lookup answers with an expired
+// entry because the database failed.
+var ErrStale = errors.New("scans: the database failed; answered from an expired entry")
 
 // refreshAfter is the age from which a hit also queues its entry for a
 // reload in the background, so a code scanned steadily never waits on the
@@ -86,6 +108,28 @@ type Cache struct {
 
 	dueMu sync.Mutex
 	due   []due
+
+	stale atomic.Int64 // lookups answered from an expired entry
+
+	loadMu  sync.Mutex
+	loading int        // miss loads under way, at most maxLoads
+	next    *missBatch // misses waiting for one of them to finish
+}
+
+// Misses load in batches. A miss is loaded at once when fewer than
+// maxLoads loads are under way; otherwise it joins the batch that starts
+// when one of them ends, one query for all its codes. A cold cache (a
+// restart, a deploy) under thousands of scans a second made each miss wait
+// its turn for a pooled connection, one query per code: on PostgreSQL a
+// scan in a hundred waited a quarter of a second (BENCHMARKS.md).
+const maxLoads = 4
+
+// missBatch is a load of the codes that missed meanwhile.
+type missBatch struct {
+	codes []string
+	done  chan struct{} // closed when found and err are set
+	found map[string]store.Redirect
+	err   error
 }
 
 // NewCache returns an empty cache that loads from l. now is the clock (nil
@@ -108,6 +152,8 @@ func (c *Cache) shard(code string) *shard {
 // Lookup returns the redirect of a live short code; ok is false for an
 // unknown or deleted one. Only a miss or an expired entry reads the store
 // on the request; a hit late in its TTL queues a reload (refreshAfter).
+// When that read fails and the code was cached, Lookup answers what it last
+// knew with an error wrapping ErrStale.
 func (c *Cache) Lookup(ctx context.Context, code string) (t Target, ok bool, err error) {
 	sh := c.shard(code)
 	now := c.now().UnixNano()
@@ -122,14 +168,81 @@ func (c *Cache) Lookup(ctx context.Context, code string) (t Target, ok bool, err
 		return e.target, e.found, nil
 	}
 
-	r, err := c.load.RedirectByShortCode(ctx, code)
-	found := err == nil
-	if err != nil && !errors.Is(err, store.ErrNotFound) {
-		return Target{}, false, err
+	r, found, err := c.fetch(ctx, code)
+	if err != nil {
+		if !hit || ctx.Err() != nil {
+			return Target{}, false, err
+		}
+		e.expires = c.now().Add(staleRetry).UnixNano()
+		e.refreshAt, e.refreshing = e.expires, false
+		c.keep(sh, code, gen, e)
+		c.stale.Add(1)
+		return e.target, e.found, fmt.Errorf("%w: %w", ErrStale, err)
 	}
 	e = c.entry(r, found)
 	c.keep(sh, code, gen, e)
 	return e.target, e.found, nil
+}
+
+// fetch loads a code that missed, in a batch with the others that missed
+// meanwhile (see maxLoads).
+func (c *Cache) fetch(ctx context.Context, code string) (store.Redirect, bool, error) {
+	c.loadMu.Lock()
+	b := c.next
+	if b == nil {
+		b = &missBatch{done: make(chan struct{})}
+		c.next = b
+	}
+	b.codes = append(b.codes, code)
+	start := c.loading < maxLoads
+	if start {
+		c.loading++
+		c.next = nil
+	}
+	c.loadMu.Unlock()
+	if start {
+		// Not on this request's context: others wait on the batch too.
+		go c.loadBatches(b)
+	}
+	select {
+	case <-b.done:
+	case <-ctx.Done():
+		return store.Redirect{}, false, ctx.Err()
+	}
+	if b.err != nil {
+		return store.Redirect{}, false, b.err
+	}
+	r, found := b.found[code]
+	return r, found, nil
+}
+
+// loadBatches loads b, then each batch that gathered meanwhile, until
+// none is waiting.
+func (c *Cache) loadBatches(b *missBatch) {
+	for b != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), loadTimeout)
+		if len(b.codes) == 1 {
+			// One code: the store's query for one, by its index.
+			r, err := c.load.RedirectByShortCode(ctx, b.codes[0])
+			switch {
+			case err == nil:
+				b.found = map[string]store.Redirect{b.codes[0]: r}
+			case errors.Is(err, store.ErrNotFound):
+			default:
+				b.err = err
+			}
+		} else {
+			b.found, b.err = c.load.Redirects(ctx, b.codes)
+		}
+		cancel()
+		close(b.done)
+		c.loadMu.Lock()
+		b, c.next = c.next, nil
+		if b == nil {
+			c.loading--
+		}
+		c.loadMu.Unlock()
+	}
 }
 
 // entry is a freshly loaded entry.
@@ -138,7 +251,7 @@ func (c *Cache) entry(r store.Redirect, found bool) entry {
 	e := entry{refreshAt: now.Add(refreshAfter).UnixNano(), expires: now.Add(TTL).UnixNano()}
 	if found {
 		e.found = true
-		e.target = Target{ID: r.ID, Paused: r.Paused, Location: []string{r.Destination}}
+		e.target = Target{ID: r.ID, Paused: r.Paused, Location: []string{location(r.Destination)}}
 	}
 	return e
 }
@@ -214,6 +327,32 @@ func (c *Cache) refresh() {
 	}
 }
 
+// Prime caches redirects loaded beforehand (store.RecentRedirects), as if
+// each had just missed: for an instance that starts under load.
+func (c *Cache) Prime(redirects map[string]store.Redirect) {
+	for code, r := range redirects {
+		sh := c.shard(code)
+		sh.mu.RLock()
+		gen := sh.gen
+		sh.mu.RUnlock()
+		c.keep(sh, code, gen, c.entry(r, true))
+	}
+}
+
+// Stale returns how many lookups were answered from an expired entry.
+func (c *Cache) Stale() int64 { return c.stale.Load() }
+
+// InvalidateAll drops every entry: for when changes may have been missed.
+func (c *Cache) InvalidateAll() {
+	for i := range c.shards {
+		sh := &c.shards[i]
+		sh.mu.Lock()
+		clear(sh.m)
+		sh.gen++
+		sh.mu.Unlock()
+	}
+}
+
 // Invalidate drops a short code's entry, so the next scan reads the store:
 // call it after changing the code.
 func (c *Cache) Invalidate(code string) {
@@ -222,4 +361,44 @@ func (c *Cache) Invalidate(code string) {
 	delete(sh.m, code)
 	sh.gen++
 	sh.mu.Unlock()
+}
+
+// location is a destination as a Location header carries it: ASCII, with
+// an internationalised host name in Punycode (xn--…) and any other
+// non-ASCII byte percent-encoded, which is how browsers would send it.
+func location(dest string) string {
+	if isASCII(dest) {
+		return dest
+	}
+	if u, err := url.Parse(dest); err == nil && !isASCII(u.Host) {
+		host, port := u.Host, ""
+		if h, p, err := net.SplitHostPort(u.Host); err == nil {
+			host, port = h, p
+		}
+		if ascii, err := idna.Lookup.ToASCII(host); err == nil {
+			u.Host = ascii
+			if port != "" {
+				u.Host = net.JoinHostPort(ascii, port)
+			}
+			dest = u.String()
+		}
+	}
+	var b strings.Builder
+	for i := 0; i < len(dest); i++ {
+		if c := dest[i]; c >= 0x80 {
+			fmt.Fprintf(&b, "%%%02X", c)
+		} else {
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }

@@ -3,6 +3,7 @@ package scans
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -18,6 +19,7 @@ type fakeLoader struct {
 	err     error
 	batches [][]string    // the codes of each Redirects call
 	hold    chan struct{} // when set, Redirects waits for it to close
+	holdOne chan struct{} // when set, RedirectByShortCode waits for it to close
 }
 
 func (f *fakeLoader) Redirects(_ context.Context, codes []string) (map[string]store.Redirect, error) {
@@ -49,6 +51,12 @@ func (f *fakeLoader) batchCount() int {
 }
 
 func (f *fakeLoader) RedirectByShortCode(_ context.Context, code string) (store.Redirect, error) {
+	f.mu.Lock()
+	hold := f.holdOne
+	f.mu.Unlock()
+	if hold != nil {
+		<-hold
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.loads++
@@ -274,5 +282,59 @@ func TestCacheRefreshKeepsNothingInvalidatedOrFailed(t *testing.T) {
 	clk.advance(TTL - refreshAfter)
 	if _, _, err := c.Lookup(ctx, "abc"); err == nil || l.count() != loads+1 {
 		t.Errorf("after a failed reload: err %v, %d loads (want %d)", err, l.count(), loads+1)
+	}
+}
+
+func TestLocationIsASCII(t *testing.T) {
+	for in, want := range map[string]string{
+		"https://example.com/menu?q=1":          "https://example.com/menu?q=1",
+		"https://bücher.example/straße?q=ä":     "https://xn--bcher-kva.example/stra%C3%9Fe?q=%C3%A4",
+		"https://МОСКВА.рф:8443/":               "https://xn--80adxhks.xn--p1ai:8443/",
+		"https://例え.テスト/パス":                     "https://xn--r8jz45g.xn--zckzah/%E3%83%91%E3%82%B9",
+		"https://example.com/already%20escaped": "https://example.com/already%20escaped",
+	} {
+		if got := location(in); got != want {
+			t.Errorf("location(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// A cold cache under a burst: misses wait in one batch while the first
+// loads are under way, instead of each taking a query of its own.
+func TestCacheBatchesMisses(t *testing.T) {
+	l := &fakeLoader{codes: map[string]store.Redirect{}, holdOne: make(chan struct{})}
+	for i := range 100 {
+		l.codes[fmt.Sprintf("code%03d", i)] = store.Redirect{ID: int64(i + 1), Destination: fmt.Sprintf("https://example.com/%d", i)}
+	}
+	c := NewCache(l, nil)
+	var wg sync.WaitGroup
+	for i := range 100 {
+		wg.Go(func() {
+			tg, ok, err := c.Lookup(context.Background(), fmt.Sprintf("code%03d", i))
+			if err != nil || !ok || tg.ID != int64(i+1) {
+				t.Errorf("code%03d: %+v %v %v", i, tg, ok, err)
+			}
+		})
+	}
+	waitFor(t, "the misses to queue", func() bool {
+		c.loadMu.Lock()
+		defer c.loadMu.Unlock()
+		return c.next != nil && len(c.next.codes) == 100-maxLoads
+	})
+	close(l.holdOne)
+	wg.Wait()
+	if singles, batches := l.count(), l.batchCount(); singles != maxLoads || batches != 1 {
+		t.Errorf("%d single loads and %d batches for 100 misses; want %d and 1", singles, batches, maxLoads)
+	}
+}
+
+// Primed codes answer without loading.
+func TestCachePrime(t *testing.T) {
+	l := &fakeLoader{codes: map[string]store.Redirect{}}
+	c := NewCache(l, nil)
+	c.Prime(map[string]store.Redirect{"warm0001": {ID: 9, Destination: "https://example.com/warm"}})
+	tg, ok, err := c.Lookup(context.Background(), "warm0001")
+	if err != nil || !ok || tg.ID != 9 || tg.Location[0] != "https://example.com/warm" || l.count()+l.batchCount() != 0 {
+		t.Errorf("Lookup = %+v %v %v after %d loads", tg, ok, err, l.count()+l.batchCount())
 	}
 }

@@ -10,8 +10,11 @@ import (
 	"log/slog"
 	"net"
 	"net/url"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/squarely/squarely/internal/store"
 )
@@ -43,23 +46,46 @@ type BatchSizer interface {
 type Options struct {
 	Interval  time.Duration // flush at least this often; default 1 s
 	BatchSize int           // flush as soon as this many scans wait; default the sink's ScanBatchSize, else 500
-	Buffer    int           // scans Record can queue before it waits; default 65536
+	Buffer    int           // scans Record can queue for the recorder's goroutine; default 65536
+	MaxBytes  int64         // bytes of scans held, queued or waiting for the database; default 64 MB
 	Logger    *slog.Logger  // default slog.Default()
 }
 
-// Loss bound. Record never drops a scan: when the queue is full it waits
-// for room (backpressure), so a redirect is only slowed, never unrecorded.
-// The queue is drained into memory at once and written in batches; while
-// the database refuses writes the recorder keeps up to maxPending scans in
-// memory, retrying with backoff, and only then lets Record wait. Close
-// writes everything still held. A scan is lost only if the process dies
-// without Close (a crash or SIGKILL): at most the scans of the last
-// Interval plus those held during a database outage.
+// Loss bound. Record never waits: a redirect is answered whatever happens
+// to its scan. The queue is drained into memory at once and written in
+// batches; while the database is unreachable the recorder keeps up to
+// maxPending scans and MaxBytes bytes in memory, retrying with backoff, and
+// saves them when it is back. Beyond that bound Record drops the scan,
+// counts it (Stats) and says so in the log. A batch the database refuses
+// for its data is split until the one refused scan is found, and only that
+// scan is dropped. Close writes everything still held. Otherwise a scan is
+// lost only if the process dies without Close (a crash or SIGKILL): at most
+// the scans of the last Interval plus those held during an outage.
 const (
-	maxPending = 1 << 18 // ~256k scans, a few tens of MB
+	maxPending = 1 << 18 // ~256k scans
 	maxTx      = 5000    // scans per transaction, unless the sink's batch is larger
 	maxBackoff = 30 * time.Second
+	logEvery   = 10 * time.Second // at most one line a while for each kind of loss or failure
 )
+
+// Header-derived text is cut to these many bytes, on a rune boundary,
+// before a scan is queued: the database keeps nothing longer, and a
+// megabyte header must not stay in memory until the next flush.
+const (
+	maxUserAgent  = 512
+	maxReferrer   = 2048
+	maxRemoteAddr = 64  // an IPv6 address with zone and port
+	scanOverhead  = 128 // the Scan and its string headers, for the byte bound
+)
+
+// Stats are a recorder's counters since it started.
+type Stats struct {
+	Queued  int64 // scans held now, queued or waiting for the database
+	Bytes   int64 // their size
+	Saved   int64 // scans written
+	Dropped int64 // scans dropped because the queue was full or closed
+	Refused int64 // scans the database refused for their data
+}
 
 // secretName names the stored key the daily visitor-hash salt comes from.
 const secretName = "visitor_hash_key"
@@ -79,6 +105,10 @@ type Recorder struct {
 	closeOnce sync.Once
 	closeCtx  context.Context // set before closing is closed
 	closeErr  error           // set before done is closed
+
+	maxBytes                                 int64
+	held, heldBytes, saved, dropped, refused atomic.Int64
+	dropLog, refuseLog, failLog              Throttle
 
 	// Owned by the run goroutine.
 	key     []byte
@@ -102,26 +132,104 @@ func NewRecorder(sink Sink, opt Options) *Recorder {
 	if opt.Buffer <= 0 {
 		opt.Buffer = 1 << 16
 	}
+	if opt.MaxBytes <= 0 {
+		opt.MaxBytes = 64 << 20
+	}
 	if opt.Logger == nil {
 		opt.Logger = slog.Default()
 	}
 	r := &Recorder{
 		sink: sink, log: opt.Logger, interval: opt.Interval, batch: min(opt.BatchSize, perTx), perTx: perTx,
 		in: make(chan Scan, opt.Buffer), closing: make(chan struct{}), done: make(chan struct{}),
-		salts: map[string][]byte{}, clients: map[string]Client{},
+		salts: map[string][]byte{}, clients: map[string]Client{}, maxBytes: opt.MaxBytes,
+		dropLog: Throttle{Every: logEvery}, refuseLog: Throttle{Every: logEvery}, failLog: Throttle{Every: logEvery},
 	}
 	go r.run()
 	return r
 }
 
-// Record queues a scan. It waits only when the queue is full. Scans
-// recorded after Close are dropped (the server has stopped by then).
+// Record queues a scan, its header text cut to size and made valid UTF-8.
+// It never waits: when the queue is full, or the recorder closed (the
+// server has stopped by then), the scan is dropped and counted.
 func (r *Recorder) Record(s Scan) {
+	s.UserAgent = text(s.UserAgent, maxUserAgent)
+	s.Referrer = text(s.Referrer, maxReferrer)
+	s.RemoteAddr = text(s.RemoteAddr, maxRemoteAddr)
+	n := size(s)
 	select {
-	case r.in <- s:
 	case <-r.closing:
-		r.log.Warn("scan recorded after the recorder closed", "code", s.CodeID)
+		r.drop("the recorder is closed")
+		return
+	default:
 	}
+	// Counted before it is queued: the recorder may save it at once.
+	r.held.Add(1)
+	if r.heldBytes.Add(n) <= r.maxBytes {
+		select {
+		case r.in <- s:
+			return
+		default:
+		}
+	}
+	r.held.Add(-1)
+	r.heldBytes.Add(-n)
+	r.drop("the scan queue is full")
+}
+
+// Stats returns the recorder's counters.
+func (r *Recorder) Stats() Stats {
+	return Stats{Queued: r.held.Load(), Bytes: r.heldBytes.Load(), Saved: r.saved.Load(), Dropped: r.dropped.Load(), Refused: r.refused.Load()}
+}
+
+func (r *Recorder) drop(why string) {
+	total := r.dropped.Add(1)
+	if ok, held := r.dropLog.Allow(time.Now()); ok {
+		r.log.Warn("scans dropped: "+why, "dropped", total, "unlogged", held)
+	}
+}
+
+// release forgets the scans that were saved or refused.
+func (r *Recorder) release(done []Scan) {
+	var n int64
+	for _, s := range done {
+		n += size(s)
+	}
+	r.held.Add(-int64(len(done)))
+	r.heldBytes.Add(-n)
+}
+
+// size is about how much memory a queued scan holds.
+func size(s Scan) int64 {
+	return int64(scanOverhead + len(s.UserAgent) + len(s.Referrer) + len(s.RemoteAddr))
+}
+
+// text makes header-derived text storable: valid UTF-8 without NUL, at
+// most max bytes cut on a rune boundary, and not sharing memory with a
+// longer header.
+func text(s string, max int) string {
+	cut := len(s) > max
+	if cut {
+		s = cutRunes(s, max)
+	}
+	if !utf8.ValidString(s) || strings.IndexByte(s, 0) >= 0 {
+		s = cutRunes(strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", ""), max)
+	} else if cut {
+		s = strings.Clone(s)
+	}
+	return s
+}
+
+// cutRunes returns s's longest prefix of at most max bytes that does not
+// end inside a UTF-8 sequence.
+func cutRunes(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	i := max
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i]
 }
 
 // Close writes every queued scan and stops the recorder. If ctx ends
@@ -152,8 +260,13 @@ func (r *Recorder) run() {
 		if err := r.flush(ctx, &pending); err != nil {
 			backoff = min(max(2*backoff, time.Second), maxBackoff)
 			retryAt = time.Now().Add(backoff)
-			r.log.Error("saving scans; will retry", "pending", len(pending), "retryIn", backoff, "err", err)
+			if ok, held := r.failLog.Allow(time.Now()); ok {
+				r.log.Error("saving scans; will retry", "pending", len(pending), "retryIn", backoff, "unlogged", held, "err", err)
+			}
 			return
+		}
+		if !retryAt.IsZero() {
+			r.log.Info("saving scans again")
 		}
 		backoff, retryAt = 0, time.Time{}
 	}
@@ -203,7 +316,9 @@ func (r *Recorder) flushAll(ctx context.Context, pending []Scan) error {
 		if err == nil {
 			return nil
 		}
-		r.log.Error("saving scans at shutdown; retrying", "pending", len(pending), "err", err)
+		if ok, held := r.failLog.Allow(time.Now()); ok {
+			r.log.Error("saving scans at shutdown; retrying", "pending", len(pending), "unlogged", held, "err", err)
+		}
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("scans: %d scans not saved: %w", len(pending), err)
@@ -227,22 +342,47 @@ func (r *Recorder) flush(ctx context.Context, pending *[]Scan) error {
 			}
 			events = append(events, e)
 		}
-		if err := r.sink.RecordScans(ctx, events); err != nil {
+		n, err := r.save(ctx, events)
+		r.release(chunk[:n])
+		*pending = (*pending)[n:]
+		if err != nil {
 			return err
 		}
-		*pending = (*pending)[len(chunk):]
 	}
 	*pending = nil // let the backing array go
 	return nil
 }
 
-// maxClients bounds the parsed user-agent memo, and maxMemoUserAgent its
-// keys: a scanner may send user agents of up to a megabyte, which are
-// parsed but not kept.
-const (
-	maxClients       = 4096
-	maxMemoUserAgent = 512
-)
+// save writes events and returns how many of them, from the first, are
+// done with: saved, or refused by the database for their data. A refused
+// batch is split in halves until the refused scan is alone, which is
+// logged and dropped, so one bad row never holds back the others.
+func (r *Recorder) save(ctx context.Context, events []store.ScanEvent) (int, error) {
+	err := r.sink.RecordScans(ctx, events)
+	switch {
+	case err == nil:
+		r.saved.Add(int64(len(events)))
+		return len(events), nil
+	case !store.Refused(err):
+		return 0, err
+	case len(events) == 1:
+		total := r.refused.Add(1)
+		if ok, held := r.refuseLog.Allow(time.Now()); ok {
+			r.log.Error("the database refused a scan; dropped it", "code", events[0].CodeID, "refused", total, "unlogged", held, "err", err)
+		}
+		return 1, nil
+	}
+	half := len(events) / 2
+	n, err := r.save(ctx, events[:half])
+	if err != nil {
+		return n, err
+	}
+	m, err := r.save(ctx, events[half:])
+	return n + m, err
+}
+
+// maxClients bounds the parsed user-agent memo.
+const maxClients = 4096
 
 // maxReferrerHost bounds a stored referrer's host (with port): DNS names
 // are at most 253 bytes, and a longer header is only a way to fill the
@@ -259,9 +399,7 @@ func (r *Recorder) event(ctx context.Context, s Scan) (store.ScanEvent, error) {
 		if len(r.clients) >= maxClients {
 			clear(r.clients)
 		}
-		if len(s.UserAgent) <= maxMemoUserAgent {
-			r.clients[s.UserAgent] = c
-		}
+		r.clients[s.UserAgent] = c
 	}
 	salt, err := r.salt(ctx, s.At)
 	if err != nil {
@@ -334,5 +472,6 @@ func origin(ref string) string {
 	if err != nil || u.Scheme == "" || u.Host == "" || len(u.Host) > maxReferrerHost {
 		return ""
 	}
-	return u.Scheme + "://" + u.Host
+	// A percent-escaped host is unescaped into bytes that may not be UTF-8.
+	return text(u.Scheme+"://"+u.Host, maxReferrer)
 }

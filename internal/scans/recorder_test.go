@@ -6,11 +6,14 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/store/storetest"
 )
@@ -123,12 +126,13 @@ func TestRecorderCloseGivesUpAtDeadline(t *testing.T) {
 	}
 }
 
-// Backpressure: with a tiny queue and a sink that is slow, Record waits
-// instead of dropping, and every scan arrives.
-func TestRecorderBackpressureLosesNothing(t *testing.T) {
-	sink := &slowSink{memSink: &memSink{}, delay: 2 * time.Millisecond}
+// Record never waits: with a tiny queue and a slow sink, the scans that
+// find no room are dropped and counted, and every other one arrives.
+func TestRecorderNeverWaits(t *testing.T) {
+	sink := &slowSink{memSink: &memSink{}, delay: 20 * time.Millisecond}
 	r := NewRecorder(sink, Options{Buffer: 4, BatchSize: 8, Logger: quiet})
 	var wg sync.WaitGroup
+	start := time.Now()
 	for g := range 8 {
 		wg.Go(func() {
 			for i := range 100 {
@@ -137,15 +141,34 @@ func TestRecorderBackpressureLosesNothing(t *testing.T) {
 		})
 	}
 	wg.Wait()
+	// 800 scans through a sink that takes 20 ms a batch of 8 would take
+	// 2 s if Record waited for room.
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("recording took %v: Record waited", took)
+	}
 	if err := r.Close(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	seen := map[int64]bool{}
-	for _, e := range sink.events() {
-		seen[e.CodeID] = true
+	st := r.Stats()
+	if st.Dropped == 0 || st.Saved+st.Dropped != 800 || int64(len(sink.events())) != st.Saved {
+		t.Errorf("stats %+v with %d events stored; want drops, and saved + dropped = 800", st, len(sink.events()))
 	}
-	if len(seen) != 800 || len(sink.events()) != 800 {
-		t.Errorf("%d events, %d distinct; want 800", len(sink.events()), len(seen))
+	if st.Queued != 0 || st.Bytes != 0 {
+		t.Errorf("after Close %d scans (%d bytes) still held", st.Queued, st.Bytes)
+	}
+}
+
+// The queue is bounded in bytes as well as in scans.
+func TestRecorderBoundsQueuedBytes(t *testing.T) {
+	sink := &memSink{fails: 1 << 30} // the database is down: everything stays queued
+	r := NewRecorder(sink, Options{MaxBytes: 100 << 10, Logger: quiet})
+	ua := strings.Repeat("x", maxUserAgent)
+	for range 1000 {
+		r.Record(Scan{CodeID: 1, At: time.Now(), UserAgent: ua})
+	}
+	st := r.Stats()
+	if st.Bytes > 100<<10 || st.Queued == 0 || st.Queued+st.Dropped != 1000 {
+		t.Errorf("stats %+v; want at most 100 KiB held and the rest dropped", st)
 	}
 }
 
@@ -248,7 +271,7 @@ func TestRecorderBoundsHostileHeaders(t *testing.T) {
 		t.Errorf("the long user agent parsed as %s/%s, the short one as %s/%s", ev[0].OS, ev[0].Browser, ev[1].OS, ev[1].Browser)
 	}
 	for ua := range r.clients {
-		if len(ua) > maxMemoUserAgent {
+		if len(ua) > maxUserAgent {
 			t.Errorf("a %d-byte user agent is kept in the memo", len(ua))
 		}
 	}
@@ -271,4 +294,104 @@ func TestRecorderTakesTheSinksBatchSize(t *testing.T) {
 	if n := sink.batchCount(); n != 1 {
 		t.Errorf("%d transactions, want 1", n)
 	}
+}
+
+// refusingSink refuses, as PostgreSQL does, any batch holding a scan of
+// code 13.
+type refusingSink struct{ memSink }
+
+func (s *refusingSink) RecordScans(ctx context.Context, events []store.ScanEvent) error {
+	for _, e := range events {
+		if e.CodeID == 13 {
+			return fmt.Errorf("store: unable to record scans: %w", &pgconn.PgError{Code: "22021", Message: "invalid byte sequence"})
+		}
+	}
+	return s.memSink.RecordScans(ctx, events)
+}
+
+// A scan the database refuses is dropped alone: the scans batched with it
+// and after it are saved.
+func TestRecorderDropsOnlyTheRefusedScan(t *testing.T) {
+	sink := &refusingSink{}
+	r := NewRecorder(sink, Options{Interval: time.Hour, BatchSize: 100, Logger: quiet})
+	for i := range 1000 {
+		r.Record(Scan{CodeID: int64(i % 50), At: time.Now(), UserAgent: iPhone})
+	}
+	if err := r.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if st := r.Stats(); st.Refused != 20 || st.Saved != 980 || len(sink.events()) != 980 {
+		t.Errorf("stats %+v, %d stored; want 20 refused and 980 saved", st, len(sink.events()))
+	}
+}
+
+// Header text that is not UTF-8, or is cut inside a character, used to
+// make PostgreSQL refuse the batch forever. Each is stored cleaned, and the
+// scans after them are all saved.
+func TestRecorderStoresPoisonHeaders(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		u := storetest.CreateUser(t, s, "poison@example.com")
+		d := storetest.CreateDynamic(t, s, u.ID, "poison1")
+		r := NewRecorder(s, Options{Interval: time.Hour, Logger: quiet})
+		poison := []Scan{
+			{UserAgent: "Mozilla/5.0 \xff\xfe (X11)", Referrer: "https://news.example/\xff"},
+			{UserAgent: iPhone, Referrer: "https://%ff%fe.example/path"},
+			// A name the parser does not know, cut at byte 50 inside "é".
+			{UserAgent: strings.Repeat("a", 49) + "ééé", Referrer: "https://caf\xc3"},
+		}
+		for _, p := range poison {
+			p.CodeID, p.At, p.RemoteAddr = d.ID, time.Now(), "203.0.113.7:1"
+			r.Record(p)
+		}
+		for range 100 {
+			r.Record(Scan{CodeID: d.ID, At: time.Now(), UserAgent: iPhone, RemoteAddr: "203.0.113.8:1"})
+		}
+		if err := r.Close(ctx); err != nil {
+			t.Fatal(err)
+		}
+		var events []store.ScanEvent
+		s.ScanEvents(ctx, u.ID, d.ID, func(e *store.ScanEvent) error { events = append(events, *e); return nil })
+		if len(events) != 103 {
+			t.Fatalf("%d scans stored, want 103 (stats %+v)", len(events), r.Stats())
+		}
+		for _, e := range events {
+			for _, v := range []string{e.OS, e.Browser, e.Referrer, e.DeviceType} {
+				if !utf8.ValidString(v) {
+					t.Errorf("stored %q, not UTF-8", v)
+				}
+			}
+		}
+	})
+}
+
+// A flood of megabyte user agents while the database is down: the queue
+// keeps 512 bytes of each, not a megabyte, so the heap stays small.
+func TestRecorderUserAgentFloodKeepsMemoryBounded(t *testing.T) {
+	sink := &memSink{fails: 1 << 30}
+	r := NewRecorder(sink, Options{Logger: quiet})
+	before := heapInUse()
+	const scans = 300
+	for i := range scans {
+		ua := make([]byte, 1<<20) // a fresh header per request, as the server reads it
+		for j := range ua {
+			ua[j] = 'a' + byte(i%26)
+		}
+		r.Record(Scan{CodeID: 1, At: time.Now(), UserAgent: string(ua), RemoteAddr: "203.0.113.9:1"})
+	}
+	grown := heapInUse() - before
+	if st := r.Stats(); st.Queued != scans {
+		t.Fatalf("stats %+v, want %d queued", st, scans)
+	}
+	// Keeping the headers would hold 300 MB.
+	if grown > 16<<20 {
+		t.Errorf("the heap grew by %d MB holding %d scans", grown>>20, scans)
+	}
+}
+
+func heapInUse() int64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return int64(m.HeapInuse)
 }

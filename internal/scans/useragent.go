@@ -67,7 +67,7 @@ func ParseUserAgent(s string) Client {
 }
 
 // shortName keeps a name the parser could not recognise (it then returns
-// the whole header) to its first product token.
+// the whole header) to its first product token, cut on a rune boundary.
 func shortName(name string) string {
 	const max = 50
 	if len(name) <= max {
@@ -76,5 +76,5 @@ func shortName(name string) string {
 	if i := strings.IndexAny(name, "/ ;("); i > 0 && i <= max {
 		return name[:i]
 	}
-	return name[:max]
+	return cutRunes(name, max)
 }

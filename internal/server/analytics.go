@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/squarely/squarely/internal/auth"
 	"github.com/squarely/squarely/internal/store"
@@ -163,11 +164,16 @@ func (s *server) scansCSV(w http.ResponseWriter, r *http.Request) {
 }
 
 // csvCell guards against formula injection: a spreadsheet runs a cell that
-// starts with = + - @ (or a tab or carriage return before one), so such a
+// starts with = + - @ (or a tab or carriage return before one), and some
+// (with East Asian input) their full-width and small forms too, so such a
 // cell gets a leading apostrophe. encoding/csv does the quoting.
 func csvCell(v string) string {
-	if v != "" && strings.ContainsRune("=+-@\t\r", rune(v[0])) {
+	r, _ := utf8.DecodeRuneInString(v)
+	if strings.ContainsRune(formulaStarts, r) {
 		return "'" + v
 	}
 	return v
 }
+
+// formulaStarts are the first characters csvCell guards.
+const formulaStarts = "=+-@\t\r＝＋－＠﹦﹢﹣﹫−"

@@ -159,7 +159,7 @@ func (s *server) prepareCode(w http.ResponseWriter, r *http.Request, u *store.Us
 	case req.qrType == "payment":
 		// Check the style before the product exists, with an id longer
 		// than any real one, so a refusal leaves nothing behind.
-		if !s.checkRender(w, s.cfg.BaseURL+"/payment?id=99999999999", p) {
+		if !s.checkRender(w, r, s.cfg.BaseURL+"/payment?id=99999999999", p) {
 			return nil, false
 		}
 		p.product = &store.PaymentProduct{
@@ -193,8 +193,7 @@ func (s *server) prepareCode(w http.ResponseWriter, r *http.Request, u *store.Us
 func (s *server) requestLogo(w http.ResponseWriter, r *http.Request, u *store.User, logoID *int64, file *upload) (*store.Blob, bool) {
 	switch {
 	case file != nil:
-		if _, problem := sniffImage(file.data, maxLogoPixels); problem != "" {
-			writeError(w, http.StatusUnsupportedMediaType, problem)
+		if !s.normalizeLogo(w, r, file) {
 			return nil, false
 		}
 		return &store.Blob{Kind: "logo", FileName: orDefault(file.name, "logo"), Data: file.data}, true
@@ -206,6 +205,14 @@ func (s *server) requestLogo(w http.ResponseWriter, r *http.Request, u *store.Us
 		}
 		if b == nil || b.Kind != "logo" || !ownedBy(b, u) {
 			writeJSON(w, http.StatusNotFound, apiError{Message: "Logo not found", Errors: map[string]string{"logoId": "Logo not found"}})
+			return nil, false
+		}
+		if _, err := s.renderLogo(r.Context(), b); err != nil {
+			if errors.Is(err, errBusy) {
+				busy(w)
+			} else if r.Context().Err() == nil && !renderRefused(w, err) {
+				s.internalError(w, "reading a logo", err)
+			}
 			return nil, false
 		}
 		return b, true
@@ -230,7 +237,12 @@ func formLogoID(w http.ResponseWriter, form *multipartForm) (*int64, bool) {
 
 // checkRender lays out data with p's style without keeping the image, and
 // answers 400 when the renderer refuses it.
-func (s *server) checkRender(w http.ResponseWriter, data string, p *preparedCode) bool {
+func (s *server) checkRender(w http.ResponseWriter, r *http.Request, data string, p *preparedCode) bool {
+	done, ok := s.startRender(w, r)
+	if !ok {
+		return false
+	}
+	defer done()
 	err := codes.Write(io.Discard, data, p.style, codes.Options{Format: codes.SVG, Level: codeLevel, Pixels: codes.PreviewPixels, Logo: p.logoData()})
 	if err != nil {
 		if !renderRefused(w, err) {
@@ -242,8 +254,14 @@ func (s *server) checkRender(w http.ResponseWriter, data string, p *preparedCode
 }
 
 // renderCode renders data in format at pixels (PNG and SVG) and error
-// correction level. On failure it has answered and returns nil.
-func (s *server) renderCode(w http.ResponseWriter, data string, style codes.Style, logo []byte, format codes.Format, pixels int, level qr.Level) []byte {
+// correction level, in a render slot. On failure it has answered and
+// returns nil.
+func (s *server) renderCode(w http.ResponseWriter, r *http.Request, data string, style codes.Style, logo []byte, format codes.Format, pixels int, level qr.Level) []byte {
+	done, ok := s.startRender(w, r)
+	if !ok {
+		return nil
+	}
+	defer done()
 	var buf bytes.Buffer
 	err := codes.Write(&buf, data, style, codes.Options{Format: format, Level: level, Pixels: pixels, Logo: logo})
 	if err != nil {

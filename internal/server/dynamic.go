@@ -13,7 +13,6 @@ import (
 	"strings"
 	"time"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/squarely/squarely/internal/auth"
 	"github.com/squarely/squarely/internal/codes"
@@ -150,8 +149,8 @@ func (s *server) createDynamicCode(w http.ResponseWriter, r *http.Request) {
 		qrType = "url"
 	}
 	name := strings.TrimSpace(form.get("name"))
-	if utf8.RuneCountInString(name) > maxCodeName {
-		v.add("name", "Name must be at most 100 characters")
+	if problem := nameProblem(name); problem != "" {
+		v.add("name", problem)
 	}
 	qrData := strings.TrimSpace(form.get("qrData"))
 	if qrData != "" {
@@ -197,7 +196,12 @@ func (s *server) createDynamicCode(w http.ResponseWriter, r *http.Request) {
 	if logo != nil {
 		logoData = logo.Data
 	}
+	done, ok := s.startRender(w, r)
+	if !ok {
+		return
+	}
 	err = codes.Write(io.Discard, s.shortURL(newShortCode()), style, codes.Options{Format: codes.SVG, Level: level, Pixels: codes.PreviewPixels, Logo: logoData})
+	done()
 	if err != nil {
 		if !renderRefused(w, err) {
 			s.internalError(w, "rendering a dynamic code", err)
@@ -259,8 +263,8 @@ func (s *server) createDynamicCode(w http.ResponseWriter, r *http.Request) {
 		s.internalError(w, "creating a dynamic code", err)
 		return
 	}
-	// This instance may hold a cached miss for the new code.
-	s.redirects.Invalidate(d.ShortCode)
+	// Instances may hold a cached miss for the new code.
+	s.redirectChanged(r.Context(), d.ShortCode)
 	writeJSON(w, http.StatusCreated, s.dynamicJSON(d))
 }
 
@@ -336,7 +340,7 @@ func answerCode[T any](s *server, w http.ResponseWriter, doing string, c T, err 
 // next scan.
 func (s *server) answerDynamic(w http.ResponseWriter, d *store.DynamicCode, err error) {
 	answerCode(s, w, "changing a dynamic code", d, err, func(d *store.DynamicCode) any {
-		s.redirects.Invalidate(d.ShortCode)
+		s.redirectChanged(context.Background(), d.ShortCode)
 		return s.dynamicJSON(d)
 	})
 }
@@ -393,8 +397,8 @@ func renameCode[T any](w http.ResponseWriter, r *http.Request, read fetchCode[T]
 		return
 	}
 	name := strings.TrimSpace(in.Name)
-	if utf8.RuneCountInString(name) > maxCodeName {
-		fieldError(w, "name", "Name must be at most 100 characters")
+	if problem := nameProblem(name); problem != "" {
+		fieldError(w, "name", problem)
 		return
 	}
 	ctx, uid := r.Context(), auth.UserFrom(r.Context()).ID
@@ -446,7 +450,7 @@ func (s *server) deleteDynamicCode(w http.ResponseWriter, r *http.Request) {
 	}
 	code, err := s.store.DeleteDynamicCode(r.Context(), auth.UserFrom(r.Context()).ID, id, s.now())
 	if err == nil {
-		s.redirects.Invalidate(code)
+		s.redirectChanged(r.Context(), code)
 	}
 	s.answerDeleted(w, err)
 }
@@ -499,10 +503,14 @@ func (s *server) serveCodeImage(w http.ResponseWriter, r *http.Request, c savedI
 	}
 	logo, err := s.savedLogo(r, c.logoPath)
 	if err != nil {
-		s.internalError(w, "fetching a logo", err)
+		if errors.Is(err, errBusy) {
+			busy(w)
+		} else if r.Context().Err() == nil && !renderRefused(w, err) {
+			s.internalError(w, "fetching a logo", err)
+		}
 		return
 	}
-	file := s.renderCode(w, c.data, c.style, logo, img.format, img.pixels, c.level)
+	file := s.renderCode(w, r, c.data, c.style, logo, img.format, img.pixels, c.level)
 	if file == nil {
 		return
 	}

@@ -207,6 +207,7 @@ func TestDynamicCodeBadInput(t *testing.T) {
 		{[]part{{"destination", "https://example.com", ""}, {"qrType", "fax", ""}}, 400, "Unknown QR code type"},
 		{[]part{{"destination", "https://example.com", ""}, {"fgColor", "#FFFFFF", ""}}, 400, ""},
 		{[]part{{"destination", "https://example.com", ""}, {"name", strings.Repeat("n", 101), ""}}, 400, "Name must be at most 100 characters"},
+		{[]part{{"destination", "https://example.com", ""}, {"name", "invoice\u202Efdp.exe", ""}}, 400, "Name must not contain control or text direction characters"},
 		{[]part{{"destination", "https://example.com", ""}, {"logoId", "999999", ""}}, 404, "Logo not found"},
 		{[]part{{"destination", "https://example.com", ""}, {"logoFile", "not an image", "logo.png"}}, 415, ""},
 	} {
@@ -231,6 +232,9 @@ func TestDynamicCodeBadInput(t *testing.T) {
 	}
 	expect(t, e.do(c, "PUT", "/api/dynamic-qrcodes/"+id, `{"destination":`), http.StatusBadRequest, "Malformed JSON body")
 	expect(t, e.do(c, "PATCH", "/api/dynamic-qrcodes/"+id, `{"name":"`+strings.Repeat("x", 101)+`"}`), http.StatusBadRequest, "Name must be at most 100 characters")
+	for _, bidi := range []string{`\u202E`, `\u2066`, `\u200F`, `\u061C`} {
+		expect(t, e.do(c, "PATCH", "/api/dynamic-qrcodes/"+id, `{"name":"Menu`+bidi+`gpj.exe"}`), http.StatusBadRequest, "Name must not contain control or text direction characters")
+	}
 	expect(t, e.do(c, "GET", "/api/dynamic-qrcodes/"+id+"/image?format=gif", ""), http.StatusBadRequest, "format must be png, svg or pdf")
 	for _, path := range []string{"/api/dynamic-qrcodes/abc/pause", "/api/dynamic-qrcodes/-1/pause", "/api/dynamic-qrcodes/99999/pause"} {
 		expect(t, e.do(c, "POST", path, ""), http.StatusNotFound, msgCodeMissing)
@@ -461,6 +465,7 @@ func TestRedirectRecordsScans(t *testing.T) {
 func TestCSVCell(t *testing.T) {
 	for in, want := range map[string]string{
 		"": "", "Safari": "Safari", "=1+1": "'=1+1", "+1": "'+1", "-1": "'-1", "@SUM(A1)": "'@SUM(A1)", "\t=x": "'\t=x",
+		"＝1+1": "'＝1+1", "＋1": "'＋1", "－1": "'－1", "＠SUM(A1)": "'＠SUM(A1)", "﹦1": "'﹦1", "Café": "Café",
 	} {
 		if got := csvCell(in); got != want {
 			t.Errorf("csvCell(%q) = %q, want %q", in, got, want)

@@ -112,14 +112,14 @@ func (s *server) generateQRCode(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u := auth.UserFrom(r.Context())
-	if !in.Temporary && !s.admitAnonWrite(w, r, u) {
+	if !s.admitPreview(w, r, u) || (!in.Temporary && !s.admitRecord(w, r, u)) {
 		return
 	}
 	p, ok := s.prepareCode(w, r, u, req)
 	if !ok {
 		return
 	}
-	svg := s.renderCode(w, p.data, p.style, p.logoData(), codes.SVG, pixels, codeLevel)
+	svg := s.renderCode(w, r, p.data, p.style, p.logoData(), codes.SVG, pixels, codeLevel)
 	if svg == nil {
 		return
 	}
@@ -179,7 +179,7 @@ func (s *server) downloadQRCode(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u := auth.UserFrom(r.Context())
-	if !s.admitAnonWrite(w, r, u) {
+	if !s.admitPreview(w, r, u) || !s.admitRecord(w, r, u) {
 		return
 	}
 	var gen *store.Generation
@@ -209,7 +209,7 @@ func (s *server) downloadQRCode(w http.ResponseWriter, r *http.Request) {
 	if gen != nil {
 		p.data = gen.Content
 	}
-	file := s.renderCode(w, p.data, p.style, p.logoData(), format, pixels*codes.DownloadScale, codeLevel)
+	file := s.renderCode(w, r, p.data, p.style, p.logoData(), format, pixels*codes.DownloadScale, codeLevel)
 	if file == nil {
 		return
 	}
@@ -298,7 +298,7 @@ func (s *server) trackGeneration(w http.ResponseWriter, r *http.Request) {
 		*colors[i] = c
 	}
 	u := auth.UserFrom(r.Context())
-	if !s.admitAnonWrite(w, r, u) {
+	if !s.admitRecord(w, r, u) {
 		return
 	}
 	if in.QRCodeID != nil {

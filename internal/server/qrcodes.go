@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/squarely/squarely/internal/auth"
 	"github.com/squarely/squarely/internal/codes"
@@ -82,8 +81,8 @@ func (s *server) createQRCode(w http.ResponseWriter, r *http.Request) {
 	}
 	qrType := strings.TrimSpace(form.get("qrType"))
 	name := strings.TrimSpace(form.get("name"))
-	if utf8.RuneCountInString(name) > maxCodeName {
-		fieldError(w, "name", "Name must be at most 100 characters")
+	if problem := nameProblem(name); problem != "" {
+		fieldError(w, "name", problem)
 		return
 	}
 	style, err := codes.FormStyle(form.get)
@@ -113,7 +112,7 @@ func (s *server) createQRCode(w http.ResponseWriter, r *http.Request) {
 
 	u := auth.UserFrom(r.Context())
 	p, ok := s.prepareCode(w, r, u, req)
-	if !ok || !s.checkRender(w, p.data, p) {
+	if !ok || !s.checkRender(w, r, p.data, p) {
 		return
 	}
 	if form.file != nil {
@@ -266,5 +265,5 @@ func (s *server) savedLogo(r *http.Request, logoFilePath string) ([]byte, error)
 	if err != nil {
 		return nil, err
 	}
-	return b.Data, nil
+	return s.renderLogo(r.Context(), b)
 }

@@ -146,6 +146,7 @@ func TestSaveQRCodeRefusals(t *testing.T) {
 			{"missing url", []part{{"qrType", "url", ""}}, 400, "URL is required"},
 			{"missing type", []part{{"url", "https://example.com", ""}}, 400, "QR code type is required"},
 			{"long name", with(part{"name", strings.Repeat("n", 101), ""}), 400, "Name must be at most 100 characters"},
+			{"bidi override in name", with(part{"name", "abc\u202Etxt.exe", ""}), 400, "Name must not contain control or text direction characters"},
 			{"bad frame flag", with(part{"enableFrame", "sure", ""}), 400, "enableFrame must be true or false"},
 			{"bad logo id", with(part{"logoId", "abc", ""}), 400, "logoId must be a number"},
 			{"another user's logo", with(part{"logoId", itoa(int64(otherLogo["id"].(float64))), ""}), 404, "Logo not found"},

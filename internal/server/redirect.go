@@ -1,6 +1,8 @@
 package server
 
 import (
+	"context"
+	"errors"
 	"log/slog"
 	"net/http"
 
@@ -49,6 +51,9 @@ const unavailablePage = `<!doctype html>
 // redirect answers a scan: 302 to the destination, 410 when the code is
 // paused, 404 when it is unknown or deleted. GET scans that are redirected
 // are recorded; HEAD requests (link checkers) are answered but not counted.
+// While the database fails, a code that was cached answers as it last did
+// (scans.ErrStale) and one that was not answers 503; the failures are
+// logged at a bounded rate. A client that hung up gets nothing.
 func (s *server) redirect(w http.ResponseWriter, r *http.Request) {
 	code := r.PathValue("shortCode")
 	h := w.Header()
@@ -59,9 +64,19 @@ func (s *server) redirect(w http.ResponseWriter, r *http.Request) {
 	if len(code) <= maxShortCode {
 		t, found, err = s.redirects.Lookup(r.Context(), code)
 	}
+	if err != nil {
+		if r.Context().Err() != nil {
+			return
+		}
+		if ok, held := s.lookupLog.Allow(s.now()); ok {
+			s.log.Error("looking up a short code", "code", code, "unlogged", held, "err", err)
+		}
+		if errors.Is(err, scans.ErrStale) {
+			err = nil
+		}
+	}
 	switch {
 	case err != nil:
-		s.log.Error("looking up a short code", "code", code, "err", err)
 		h.Set("Retry-After", "5")
 		page(w, http.StatusServiceUnavailable, unavailablePage)
 	case !found:
@@ -77,6 +92,16 @@ func (s *server) redirect(w http.ResponseWriter, r *http.Request) {
 	}
 	if s.log.Enabled(r.Context(), slog.LevelDebug) {
 		s.log.Debug("redirect", "code", code, "found", found, "paused", t.Paused)
+	}
+}
+
+// redirectChanged drops a changed short code from this instance's cache
+// and announces it to the other instances (on PostgreSQL), so the change
+// applies to the next scan on every one of them.
+func (s *server) redirectChanged(ctx context.Context, code string) {
+	s.redirects.Invalidate(code)
+	if err := s.store.NotifyRedirect(context.WithoutCancel(ctx), code); err != nil {
+		s.log.Error("announcing a changed redirect; other instances see it when their cache expires", "code", code, "err", err)
 	}
 }
 

@@ -99,6 +99,10 @@ func (s *server) routes() http.Handler {
 		redirect = forwardedFor(redirect)
 	}
 	root.Handle("GET /d/{shortCode}", redirect)
+	// Operations: load balancer checks and counters (issue 8, health.go).
+	root.HandleFunc("GET /healthz", s.healthz)
+	root.HandleFunc("GET /readyz", s.readyz)
+	root.HandleFunc("GET /metrics", s.metrics)
 	root.Handle("/", s.middleware(site))
 	return securityHeaders(root)
 }

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/squarely/squarely/internal/auth"
@@ -36,6 +37,10 @@ type Deps struct {
 	// Mailings is woken when an admin queues a mailing; nil = queued
 	// mailings wait for a runner's next poll (another instance, or a test's).
 	Mailings *mailings.Runner
+	// Redirects caches short codes for the redirects; the caller keeps it
+	// current across instances (store.ListenRedirects). nil = one of the
+	// server's own.
+	Redirects *scans.Cache
 
 	// PasswordCost is the bcrypt cost; 0 = auth.DefaultPasswordCost.
 	PasswordCost int
@@ -57,8 +62,16 @@ type server struct {
 	// and per account (admitUpload).
 	anonUploads, userUploads *limiter
 
+	// Resource bounds (bounds.go).
+	renders                              chan struct{} // a slot per render or logo decode under way
+	previewsByAddress, previewsByAccount *limiter
+	userRecords                          *limiter // generation and download records per account
+	uploading                            *inFlight
+	normalizing                          sync.Mutex // one stored full-size logo normalised at a time (renderLogo)
+
 	redirects *scans.Cache    // short code → destination, for /d/{shortCode}
 	recorder  *scans.Recorder // scans, saved off the request path
+	lookupLog scans.Throttle  // failed redirect lookups, logged at a bounded rate
 	mailer    mail.Mailer
 	mailings  *mailings.Runner
 
@@ -79,7 +92,11 @@ func New(d Deps) http.Handler {
 	if s.mailer == nil {
 		s.mailer = mail.LogMailer{Logger: s.log}
 	}
-	s.redirects = scans.NewCache(d.Store, nil)
+	s.redirects = d.Redirects
+	if s.redirects == nil {
+		s.redirects = scans.NewCache(d.Store, nil)
+	}
+	s.lookupLog.Every = 10 * time.Second
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -105,5 +122,10 @@ func New(d Deps) http.Handler {
 			SecretKey: d.Config.StripeSecretKey, WebhookSecret: d.Config.StripeWebhookSecret, APIURL: d.Config.StripeAPIURL,
 		})
 	}
+	s.renders = make(chan struct{}, renderSlots())
+	s.previewsByAddress = newLimiter(previewsPerMinute, time.Minute, s.now)
+	s.previewsByAccount = newLimiter(previewsPerMinute, time.Minute, s.now)
+	s.userRecords = newLimiter(recordsPerHour, time.Hour, s.now)
+	s.uploading = newInFlight(uploadsInFlight)
 	return s.routes()
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"image"
@@ -20,6 +21,7 @@ import (
 	_ "golang.org/x/image/webp"
 
 	"github.com/squarely/squarely/internal/auth"
+	"github.com/squarely/squarely/internal/render"
 	"github.com/squarely/squarely/internal/store"
 )
 
@@ -54,6 +56,8 @@ const (
 type upload struct {
 	name string // the client's file name, made safe (safeFileName)
 	data []byte
+
+	normalized bool // a logo, decoded and stored small (normalizeLogo)
 }
 
 // multipartForm is a parsed multipart form: text fields and at most one file.
@@ -205,6 +209,11 @@ func ownerOf(u *store.User) *int64 {
 // uploadPDF (POST /api/upload-pdf, signed in: the pdf type needs an
 // account) stores a PDF for the pdf type's page.
 func (s *server) uploadPDF(w http.ResponseWriter, r *http.Request) {
+	done, ok := s.holdUpload(w, r)
+	if !ok {
+		return
+	}
+	defer done()
 	if !s.admitUpload(w, r) {
 		return
 	}
@@ -230,8 +239,7 @@ func (s *server) uploadPDF(w http.ResponseWriter, r *http.Request) {
 		Description: limitedText(form.get("pdfDescription")),
 		CreatedAt:   s.now(),
 	}
-	if err := s.store.CreateBlob(r.Context(), b); err != nil {
-		s.internalError(w, "saving a PDF", err)
+	if !s.storeBlob(w, r, b, "saving a PDF") {
 		return
 	}
 	writeJSON(w, http.StatusCreated, map[string]any{
@@ -254,6 +262,11 @@ func (s *server) admitUpload(w http.ResponseWriter, r *http.Request) bool {
 // type's page. Visitors may upload (the type is free).
 func (s *server) uploadImage(w http.ResponseWriter, r *http.Request) {
 	u := auth.UserFrom(r.Context())
+	done, ok := s.holdUpload(w, r)
+	if !ok {
+		return
+	}
+	defer done()
 	if !s.admitUpload(w, r) {
 		return
 	}
@@ -280,8 +293,7 @@ func (s *server) uploadImage(w http.ResponseWriter, r *http.Request) {
 		Description: limitedText(form.get("imageDescription")),
 		CreatedAt:   s.now(),
 	}
-	if err := s.store.CreateBlob(r.Context(), b); err != nil {
-		s.internalError(w, "saving an image", err)
+	if !s.storeBlob(w, r, b, "saving an image") {
 		return
 	}
 	writeJSON(w, http.StatusCreated, map[string]any{
@@ -292,6 +304,11 @@ func (s *server) uploadImage(w http.ResponseWriter, r *http.Request) {
 // uploadLogo (POST /api/upload-logo, signed in: logos are premium) stores
 // a logo for later generations and saves.
 func (s *server) uploadLogo(w http.ResponseWriter, r *http.Request) {
+	done, ok := s.holdUpload(w, r)
+	if !ok {
+		return
+	}
+	defer done()
 	if !s.admitUpload(w, r) {
 		return
 	}
@@ -312,20 +329,96 @@ func (s *server) uploadLogo(w http.ResponseWriter, r *http.Request) {
 
 const logoTooBig = "The logo is too large (at most 2 MB)"
 
-// saveLogo checks an uploaded logo and stores it for u. On failure it has
-// answered (415, or 500).
+// saveLogo checks an uploaded logo and stores it for u, normalised. On
+// failure it has answered (415, 413 past the quota, or 500).
 func (s *server) saveLogo(w http.ResponseWriter, r *http.Request, u *store.User, f *upload) (*store.Blob, bool) {
-	ct, problem := sniffImage(f.data, maxLogoPixels)
-	if problem != "" {
-		writeError(w, http.StatusUnsupportedMediaType, problem)
+	if !s.normalizeLogo(w, r, f) {
 		return nil, false
 	}
-	b := &store.Blob{OwnerID: ownerOf(u), Kind: "logo", FileName: orDefault(f.name, "logo"), ContentType: ct, Data: f.data, CreatedAt: s.now()}
-	if err := s.store.CreateBlob(r.Context(), b); err != nil {
-		s.internalError(w, "saving a logo", err)
+	b := &store.Blob{OwnerID: ownerOf(u), Kind: "logo", FileName: orDefault(f.name, "logo"), ContentType: "image/png", Data: f.data, CreatedAt: s.now()}
+	if !s.storeBlob(w, r, b, "saving a logo") {
 		return nil, false
 	}
 	return b, true
+}
+
+// normalizeLogo checks a logo file and replaces its data with the PNG the
+// renderer keeps (render.NormalizeLogo), decoding it once, in a render
+// slot. On failure it has answered (415, or 503 when busy).
+func (s *server) normalizeLogo(w http.ResponseWriter, r *http.Request, f *upload) bool {
+	if f.normalized {
+		return true
+	}
+	if _, problem := sniffImage(f.data, maxLogoPixels); problem != "" {
+		writeError(w, http.StatusUnsupportedMediaType, problem)
+		return false
+	}
+	done, ok := s.startRender(w, r)
+	if !ok {
+		return false
+	}
+	data, err := render.NormalizeLogo(f.data)
+	done()
+	if err != nil {
+		if !renderRefused(w, err) {
+			s.internalError(w, "reading a logo", err)
+		}
+		return false
+	}
+	f.data, f.normalized = data, true
+	return true
+}
+
+// renderLogo returns a stored logo's image for the renderer. A logo stored
+// before logos were normalised at upload (larger than the renderer keeps,
+// or not a PNG) is normalised on its first use and stored back, so no
+// later render decodes the full-size image. Such logos are normalised one
+// at a time: the requests that wait then read the stored result. It fails
+// with errBusy when no render slot frees up, and with the renderer's
+// refusal.
+func (s *server) renderLogo(ctx context.Context, b *store.Blob) ([]byte, error) {
+	if render.LogoNormalized(b.Data) {
+		return b.Data, nil
+	}
+	s.normalizing.Lock()
+	defer s.normalizing.Unlock()
+	fresh, err := s.store.Blob(ctx, b.ID)
+	if err != nil {
+		return nil, err
+	}
+	if render.LogoNormalized(fresh.Data) {
+		b.Data, b.ContentType = fresh.Data, fresh.ContentType
+		return b.Data, nil
+	}
+	done, err := s.acquireRender(ctx)
+	if err != nil {
+		return nil, err
+	}
+	data, err := render.NormalizeLogo(b.Data)
+	done()
+	if err != nil {
+		return nil, err
+	}
+	if err := s.store.ReplaceBlobData(context.WithoutCancel(ctx), b.ID, "image/png", data); err != nil {
+		s.log.Error("storing a normalised logo; it is normalised again on its next use", "logo", b.ID, "err", err)
+	}
+	b.Data, b.ContentType = data, "image/png"
+	return data, nil
+}
+
+// storeBlob stores b within its owner's storage quota. On failure it has
+// answered (413 past the quota, or 500).
+func (s *server) storeBlob(w http.ResponseWriter, r *http.Request, b *store.Blob, doing string) bool {
+	err := s.store.CreateBlobWithin(r.Context(), b, s.quotaBytes())
+	switch {
+	case errors.Is(err, store.ErrQuota):
+		writeError(w, http.StatusRequestEntityTooLarge, s.quotaMessage())
+		return false
+	case err != nil:
+		s.internalError(w, doing, err)
+		return false
+	}
+	return true
 }
 
 // logoPath is where a logo is served; saved codes keep it as logoFilePath.

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"net/mail"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // validation collects field errors in the order found; the first becomes
@@ -32,6 +34,20 @@ func (v *validation) failed(w http.ResponseWriter) bool {
 	}
 	writeJSON(w, http.StatusBadRequest, apiError{Message: v.first, Errors: v.fields})
 	return true
+}
+
+// nameProblem checks a code's name (already trimmed) and returns what is
+// wrong with it, or "". Control characters and bidi controls are refused:
+// an override (U+202E) shows a name reversed, so a name could pass for
+// another in the dashboard, in exports and in mails.
+func nameProblem(name string) string {
+	if utf8.RuneCountInString(name) > maxCodeName {
+		return "Name must be at most 100 characters"
+	}
+	if strings.IndexFunc(name, func(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) }) >= 0 {
+		return "Name must not contain control or text direction characters"
+	}
+	return ""
 }
 
 // validEmail accepts a plain address (no display name) whose domain has a

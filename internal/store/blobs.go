@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
+	"database/sql"
 	"encoding/binary"
 	"encoding/hex"
 	"time"
@@ -30,6 +31,13 @@ type Blob struct {
 // are public at /pdf/{id} and /images/{id}, and counting up would walk
 // through everyone's uploads. They stay below 2^53, exact in JavaScript.
 func (s *Store) CreateBlob(ctx context.Context, b *Blob) error {
+	return s.insertBlob(ctx, s.write, b)
+}
+
+// insertBlob is CreateBlob on db, the pool or a transaction.
+func (s *Store) insertBlob(ctx context.Context, db interface {
+	ExecContext(context.Context, string, ...any) (sql.Result, error)
+}, b *Blob) error {
 	sum := sha256.Sum256(b.Data)
 	b.SHA256 = hex.EncodeToString(sum[:])
 	b.Size = int64(len(b.Data))
@@ -42,7 +50,7 @@ func (s *Store) CreateBlob(ctx context.Context, b *Blob) error {
 	// settle it for good.
 	for try := 1; try <= blobIDTries; try++ {
 		b.ID = randomBlobID()
-		_, err = s.write.ExecContext(ctx, `
+		_, err = db.ExecContext(ctx, `
 			INSERT INTO blobs (id, owner_id, kind, file_name, content_type, size, sha256, data, title, description, created_at)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
 			b.ID, b.OwnerID, b.Kind, b.FileName, b.ContentType, b.Size, b.SHA256, b.Data, b.Title, b.Description,
@@ -56,6 +64,15 @@ func (s *Store) CreateBlob(ctx context.Context, b *Blob) error {
 		return fail("create blob", err)
 	}
 	return nil
+}
+
+// ReplaceBlobData replaces a blob's data and content type, as when a logo
+// stored before logos were normalised is normalised.
+func (s *Store) ReplaceBlobData(ctx context.Context, id int64, contentType string, data []byte) error {
+	sum := sha256.Sum256(data)
+	res, err := s.write.ExecContext(ctx, `UPDATE blobs SET data = $1, size = $2, sha256 = $3, content_type = $4 WHERE id = $5`,
+		data, len(data), hex.EncodeToString(sum[:]), contentType, id)
+	return mustAffect("replace blob data", res, err)
 }
 
 const blobIDTries = 5

@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"reflect"
+	"sync"
 	"testing"
 
 	"github.com/squarely/squarely/internal/store"
@@ -82,6 +83,41 @@ func TestBlobIDsAreRandom(t *testing.T) {
 				t.Fatalf("BlobInfo(%d): %v", b.ID, err)
 			}
 			seen[b.ID], prev = true, b.ID
+		}
+	})
+}
+
+// The quota holds under parallel uploads: of 20 files of 30 bytes against
+// a quota of 100, exactly 3 are stored.
+func TestCreateBlobWithinQuota(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		u := storetest.CreateUser(t, s, "quota@example.com")
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		stored, refused := 0, 0
+		for range 20 {
+			wg.Go(func() {
+				err := s.CreateBlobWithin(ctx, &store.Blob{OwnerID: &u.ID, Kind: "image", FileName: "f", ContentType: "image/png", Data: make([]byte, 30)}, 100)
+				mu.Lock()
+				defer mu.Unlock()
+				switch {
+				case err == nil:
+					stored++
+				case errors.Is(err, store.ErrQuota):
+					refused++
+				default:
+					t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+		used, err := s.BlobBytes(ctx, u.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if stored != 3 || refused != 17 || used != 90 {
+			t.Errorf("%d stored, %d refused, %d bytes used; want 3, 17, 90", stored, refused, used)
 		}
 	})
 }

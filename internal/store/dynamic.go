@@ -246,6 +246,31 @@ func (s *Store) Redirects(ctx context.Context, shortCodes []string) (map[string]
 	return found, nil
 }
 
+// RecentRedirects returns the redirects of the limit live codes scanned,
+// or else created, most recently, by short code: what a starting instance
+// loads into its redirect cache, so that its first scans under load do not
+// each wait on the database.
+func (s *Store) RecentRedirects(ctx context.Context, limit int) (map[string]Redirect, error) {
+	rows, err := s.read.QueryContext(ctx, redirectQuery(`TRUE`)+`
+		ORDER BY COALESCE(d.last_scanned_at, d.created_at) DESC LIMIT $1`, limit)
+	if err != nil {
+		return nil, fail("fetch recent redirects", err)
+	}
+	defer rows.Close()
+	found := map[string]Redirect{}
+	for rows.Next() {
+		code, r, err := scanRedirect(rows)
+		if err != nil {
+			return nil, fail("fetch recent redirects", err)
+		}
+		found[code] = r
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fail("fetch recent redirects", err)
+	}
+	return found, nil
+}
+
 // updateDynamic runs an UPDATE … SET set on the user's live code and
 // returns the code as it is afterwards.
 func (s *Store) updateDynamic(ctx context.Context, action string, userID, id int64, set string, args ...any) (*DynamicCode, error) {

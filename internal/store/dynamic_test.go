@@ -289,3 +289,36 @@ func TestRecordScansManyCodes(t *testing.T) {
 		}
 	})
 }
+
+// RecentRedirects answers the live codes scanned, or else created, most
+// recently.
+func TestRecentRedirects(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		u := storetest.CreateUser(t, s, "recent@example.com")
+		base := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+		var ids []int64
+		for i := range 4 {
+			d := storetest.NewDynamic(u.ID, fmt.Sprintf("recent%02d", i))
+			d.CreatedAt = base.Add(time.Duration(i) * time.Hour)
+			if err := s.CreateDynamicCode(ctx, d, 0); err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, d.ID)
+		}
+		// recent00, the oldest, was scanned last; recent03, the newest, is deleted.
+		if err := s.RecordScans(ctx, []store.ScanEvent{{CodeID: ids[0], ScannedAt: base.Add(10 * time.Hour), DeviceType: "mobile", VisitorHash: "v"}}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.DeleteDynamicCode(ctx, u.ID, ids[3], base.Add(11*time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.RecentRedirects(ctx, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 2 || got["recent00"].ID != ids[0] || got["recent02"].ID != ids[2] {
+			t.Errorf("RecentRedirects(2) = %v", got)
+		}
+	})
+}

@@ -127,3 +127,20 @@ func applyMigration(ctx context.Context, conn *sql.Conn, m migration) error {
 	}
 	return nil
 }
+
+// Ready reports whether the database answers and has every migration this
+// binary knows applied: what a load balancer's readiness check asks.
+func (s *Store) Ready(ctx context.Context) error {
+	list, err := migrations(s.dialect)
+	if err != nil {
+		return err
+	}
+	var latest sql.NullInt64
+	if err := s.read.QueryRowContext(ctx, `SELECT MAX(version) FROM schema_migrations`).Scan(&latest); err != nil {
+		return fail("read schema_migrations", err)
+	}
+	if want := list[len(list)-1].version; latest.Int64 < int64(want) {
+		return fmt.Errorf("store: migration %d is not applied (latest applied: %d)", want, latest.Int64)
+	}
+	return nil
+}

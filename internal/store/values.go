@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -98,6 +99,22 @@ func isUniqueViolation(err error) bool {
 	if liteErr, ok := errors.AsType[*sqlite.Error](err); ok {
 		code := liteErr.Code()
 		return code == sqlite3.SQLITE_CONSTRAINT_UNIQUE || code == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY
+	}
+	return false
+}
+
+// Refused reports whether err is the database refusing the data itself (a
+// data exception or a broken constraint), as opposed to being unreachable or
+// failing: writing the same rows again would fail again.
+func Refused(err error) bool {
+	if pgErr, ok := errors.AsType[*pgconn.PgError](err); ok {
+		return strings.HasPrefix(pgErr.Code, "22") || strings.HasPrefix(pgErr.Code, "23")
+	}
+	if liteErr, ok := errors.AsType[*sqlite.Error](err); ok {
+		switch liteErr.Code() & 0xff { // the primary result code
+		case sqlite3.SQLITE_CONSTRAINT, sqlite3.SQLITE_TOOBIG, sqlite3.SQLITE_MISMATCH:
+			return true
+		}
 	}
 	return false
 }

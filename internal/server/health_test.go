@@ -1,0 +1,265 @@
+package server
+
+import (
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/squarely/squarely/internal/scans"
+	"github.com/squarely/squarely/internal/store"
+	"github.com/squarely/squarely/internal/store/storetest"
+)
+
+// withCacheClock gives the server a redirect cache on the test's clock, so
+// a test can move past its expiry.
+func withCacheClock() option {
+	return func(d *Deps) { d.Redirects = scans.NewCache(d.Store, d.Now) }
+}
+
+func TestHealthAndReadiness(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		c := e.browser()
+		expect(t, e.do(c, "GET", "/healthz", ""), http.StatusOK, "")
+		if m := expect(t, e.do(c, "GET", "/readyz", ""), http.StatusOK, ""); m["status"] != "ready" {
+			t.Errorf("readyz = %v", m)
+		}
+		metrics := e.do(c, "GET", "/metrics", "")
+		if metrics.StatusCode != http.StatusOK || !strings.Contains(string(metrics.body), "\nsquarely_scans_dropped_total 0\n") {
+			t.Errorf("metrics: %d\n%s", metrics.StatusCode, metrics.body)
+		}
+		st.Close()
+		expect(t, e.do(c, "GET", "/healthz", ""), http.StatusOK, "")
+		expect(t, e.do(c, "GET", "/readyz", ""), http.StatusServiceUnavailable, "The database is not ready.")
+	})
+}
+
+// A client that hangs up while its code is looked up is neither answered
+// 503 nor logged as an error.
+func TestRedirectClientHangsUp(t *testing.T) {
+	e := start(t, storetest.Open(t))
+	h := e.srv.Config.Handler
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", "/d/Unknown1", nil)
+	w := &statusRecorder{header: http.Header{}}
+	h.ServeHTTP(w, req)
+	if w.status == http.StatusServiceUnavailable || strings.Contains(e.logs.String(), "level=ERROR") {
+		t.Errorf("status %d, log:\n%s", w.status, e.logs.String())
+	}
+}
+
+type statusRecorder struct {
+	header http.Header
+	status int
+}
+
+func (r *statusRecorder) Header() http.Header         { return r.header }
+func (r *statusRecorder) WriteHeader(status int)      { r.status = status }
+func (r *statusRecorder) Write(b []byte) (int, error) { return len(b), nil }
+
+// A cached code keeps redirecting through a database outage, long past
+// its cache entry's expiry, with the failures logged at a bounded rate.
+func TestRedirectThroughClosedDatabase(t *testing.T) {
+	st := storetest.Open(t)
+	rec := scans.NewRecorder(failingSink{}, scans.Options{})
+	e := start(t, st, withRecorder(rec), withCacheClock())
+	c, _ := e.signedIn("stale@example.com")
+	code := e.createDynamic(c, "https://example.com/stale")["shortCode"].(string)
+	expectRedirect(t, e.scan(code, iPhoneUA), "https://example.com/stale")
+	st.Close()
+	for range 60 {
+		e.clock.Advance(time.Second)
+		expectRedirect(t, e.scan(code, iPhoneUA), "https://example.com/stale")
+	}
+	// A minute of failures at one line per 10 s.
+	if n := strings.Count(e.logs.String(), "looking up a short code"); n < 1 || n > 7 {
+		t.Errorf("%d error lines for 60 failed lookups:\n%s", n, e.logs.String())
+	}
+}
+
+// proxy forwards TCP connections to a database until it is cut, which
+// closes every connection and refuses new ones: an outage the store cannot
+// tell from a real one.
+type proxy struct {
+	ln     net.Listener
+	target string
+	mu     sync.Mutex
+	down   bool
+	conns  []net.Conn
+}
+
+func newProxy(t *testing.T, target string) *proxy {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &proxy{ln: ln, target: target}
+	t.Cleanup(func() { ln.Close(); p.cut(true) })
+	go func() {
+		for {
+			in, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			p.mu.Lock()
+			down := p.down
+			p.mu.Unlock()
+			if down {
+				in.Close()
+				continue
+			}
+			out, err := net.Dial("tcp", target)
+			if err != nil {
+				in.Close()
+				continue
+			}
+			p.mu.Lock()
+			p.conns = append(p.conns, in, out)
+			p.mu.Unlock()
+			go func() { io.Copy(out, in); out.Close() }()
+			go func() { io.Copy(in, out); in.Close() }()
+		}
+	}()
+	return p
+}
+
+// cut starts (down) or ends an outage.
+func (p *proxy) cut(down bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.down = down
+	if down {
+		for _, c := range p.conns {
+			c.Close()
+		}
+		p.conns = nil
+	}
+}
+
+// A PostgreSQL outage: cached codes keep redirecting, unknown ones answer
+// 503, and every scan answered during it is saved once the database is
+// back.
+func TestRedirectThroughPostgresOutage(t *testing.T) {
+	dsn := storetest.PostgresURL(t)
+	u, err := url.Parse(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newProxy(t, u.Host)
+	u.Host = p.ln.Addr().String()
+	ctx := context.Background()
+	st, err := store.Open(ctx, u.String(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	rec := scans.NewRecorder(st, scans.Options{Interval: 50 * time.Millisecond})
+	e := start(t, st, withRecorder(rec), withCacheClock())
+	user := storetest.CreateUser(t, st, "outage@example.com")
+	d := storetest.CreateDynamic(t, st, user.ID, "outage01")
+	expectRedirect(t, e.scan("outage01", iPhoneUA), d.Destination)
+
+	p.cut(true)
+	answered := 1
+	for range 40 {
+		e.clock.Advance(500 * time.Millisecond)
+		expectRedirect(t, e.scan("outage01", iPhoneUA), d.Destination)
+		answered++
+	}
+	if r := e.scan("Unknown1", iPhoneUA); r.StatusCode != http.StatusServiceUnavailable {
+		t.Errorf("unknown code during the outage: %d", r.StatusCode)
+	}
+	p.cut(false)
+
+	closeCtx, cancel := context.WithTimeout(ctx, 45*time.Second)
+	defer cancel()
+	if err := rec.Close(closeCtx); err != nil {
+		t.Fatal(err)
+	}
+	got, err := st.DynamicCode(ctx, user.ID, d.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.ScanCount != int64(answered) {
+		t.Errorf("%d scans saved, %d answered (recorder %+v)", got.ScanCount, answered, rec.Stats())
+	}
+}
+
+// With two instances on one PostgreSQL database, an edit, a pause and a
+// delete made through one reach the other's cache within a second, long
+// before its entries expire.
+func TestChangesReachEveryInstance(t *testing.T) {
+	dsn := storetest.PostgresURL(t)
+	ctx, stop := context.WithCancel(context.Background())
+	var listeners sync.WaitGroup
+	t.Cleanup(func() { stop(); listeners.Wait() })
+	instance := func() *env {
+		st, err := store.Open(ctx, dsn, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		cache := scans.NewCache(st, nil)
+		// ListenRedirects says nothing when it starts listening: a
+		// notification of its own arriving says it does.
+		listening := make(chan struct{})
+		var once sync.Once
+		changed := func(code string) {
+			if code == "probe" {
+				once.Do(func() { close(listening) })
+			}
+			cache.Invalidate(code)
+		}
+		listeners.Go(func() {
+			st.ListenRedirects(ctx, changed, cache.InvalidateAll, func(err error) { t.Log(err) })
+		})
+		for deadline := time.Now().Add(5 * time.Second); ; {
+			st.NotifyRedirect(ctx, "probe")
+			select {
+			case <-listening:
+				return start(t, st, func(d *Deps) { d.Redirects = cache })
+			case <-time.After(20 * time.Millisecond):
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("the instance does not listen")
+			}
+		}
+	}
+	a, b := instance(), instance()
+	c, _ := a.signedIn("fleet@example.com")
+	m := a.createDynamic(c, "https://example.com/one")
+	code, id := m["shortCode"].(string), idOf(m)
+	expectRedirect(t, b.scan(code, iPhoneUA), "https://example.com/one")
+
+	within := func(what string, ok func(r *response) bool) {
+		t.Helper()
+		deadline := time.Now().Add(time.Second)
+		for {
+			r := b.scan(code, iPhoneUA)
+			if ok(r) {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: instance b still answers %d %q after 1 s", what, r.StatusCode, r.Header.Get("Location"))
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	expect(t, a.do(c, "PUT", "/api/dynamic-qrcodes/"+id, `{"destination":"https://example.com/two"}`), http.StatusOK, "")
+	within("edit", func(r *response) bool { return r.Header.Get("Location") == "https://example.com/two" })
+	expect(t, a.do(c, "POST", "/api/dynamic-qrcodes/"+id+"/pause", ""), http.StatusOK, "")
+	within("pause", func(r *response) bool { return r.StatusCode == http.StatusGone })
+	expect(t, a.do(c, "POST", "/api/dynamic-qrcodes/"+id+"/resume", ""), http.StatusOK, "")
+	within("resume", func(r *response) bool { return r.StatusCode == http.StatusFound })
+	if r := a.do(c, "DELETE", "/api/dynamic-qrcodes/"+id, ""); r.StatusCode != http.StatusNoContent {
+		t.Fatalf("delete: %d", r.StatusCode)
+	}
+	within("delete", func(r *response) bool { return r.StatusCode == http.StatusNotFound })
+}

@@ -1,0 +1,86 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/jackc/pgx/v5/stdlib"
+)
+
+// redirectChannel is the PostgreSQL notification channel on which a
+// changed short code is announced to every instance's redirect cache.
+const redirectChannel = "squarely_redirects"
+
+// NotifyRedirect tells every instance listening (ListenRedirects) that the
+// short code's redirect changed. On SQLite, which one instance serves, it
+// does nothing.
+func (s *Store) NotifyRedirect(ctx context.Context, shortCode string) error {
+	if s.dialect != Postgres {
+		return nil
+	}
+	if _, err := s.write.ExecContext(ctx, `SELECT pg_notify($1, $2)`, redirectChannel, shortCode); err != nil {
+		return fail("announce a changed redirect", err)
+	}
+	return nil
+}
+
+// ListenRedirects calls changed with each short code announced by
+// NotifyRedirect, on any instance, until ctx ends. Whenever its connection
+// is lost, announcements may have been missed: once it listens again it
+// calls lost, so the caller can drop what it cached. On SQLite it returns
+// at once. Errors go to onError, and it retries with backoff.
+func (s *Store) ListenRedirects(ctx context.Context, changed func(shortCode string), lost func(), onError func(error)) {
+	if s.dialect != Postgres {
+		return
+	}
+	backoff := time.Duration(0)
+	for first := true; ; first = false {
+		err := s.listen(ctx, changed, func() {
+			backoff = 0
+			if !first {
+				lost()
+			}
+		})
+		if ctx.Err() != nil {
+			return
+		}
+		onError(err)
+		backoff = min(max(2*backoff, 100*time.Millisecond), 5*time.Second)
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(backoff):
+		}
+	}
+}
+
+// listen holds a connection of the pool LISTENing, calling listening once
+// it does, until the connection fails or ctx ends. The connection is then
+// closed rather than returned to the pool, which would keep it listening.
+func (s *Store) listen(ctx context.Context, changed func(string), listening func()) error {
+	conn, err := s.write.Conn(ctx)
+	if err != nil {
+		return fail("listen for changed redirects", err)
+	}
+	defer conn.Close()
+	err = conn.Raw(func(dc any) error {
+		pc := dc.(*stdlib.Conn).Conn()
+		defer pc.Close(context.Background())
+		if _, err := pc.Exec(ctx, "LISTEN "+redirectChannel); err != nil {
+			return err
+		}
+		listening()
+		for {
+			n, err := pc.WaitForNotification(ctx)
+			if err != nil {
+				return err
+			}
+			changed(n.Payload)
+		}
+	})
+	if err == nil {
+		err = errors.New("the connection closed")
+	}
+	return fail("listen for changed redirects", err)
+}

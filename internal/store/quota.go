@@ -1,0 +1,51 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+)
+
+// ErrQuota is a file that would take its owner past their storage quota.
+var ErrQuota = errors.New("store: storage quota exceeded")
+
+// CreateBlobWithin is CreateBlob for a file of b.OwnerID's that must fit,
+// with the owner's files already stored, in quota bytes; ErrQuota when it
+// does not. The sum and the insert are one transaction, taken one at a time
+// per owner (SQLite's single writer; an advisory lock on PostgreSQL), so
+// parallel uploads cannot each pass on the same total.
+func (s *Store) CreateBlobWithin(ctx context.Context, b *Blob, quota int64) error {
+	if b.OwnerID == nil {
+		return s.CreateBlob(ctx, b)
+	}
+	return s.inTx(ctx, "create blob", func(tx *sql.Tx) error {
+		if s.dialect == Postgres {
+			if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext('squarely.blob_quota'), ($1 % 2147483647)::int4)`, *b.OwnerID); err != nil {
+				return fail("lock the storage quota", err)
+			}
+		}
+		used, err := blobBytes(ctx, tx, *b.OwnerID)
+		if err != nil {
+			return err
+		}
+		if used+int64(len(b.Data)) > quota {
+			return ErrQuota
+		}
+		return s.insertBlob(ctx, tx, b)
+	})
+}
+
+// BlobBytes is the size of every file the user stored.
+func (s *Store) BlobBytes(ctx context.Context, ownerID int64) (int64, error) {
+	return blobBytes(ctx, s.read, ownerID)
+}
+
+func blobBytes(ctx context.Context, db interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}, ownerID int64) (int64, error) {
+	var used int64
+	if err := db.QueryRowContext(ctx, `SELECT COALESCE(SUM(size), 0) FROM blobs WHERE owner_id = $1`, ownerID).Scan(&used); err != nil {
+		return 0, fail("sum stored files", err)
+	}
+	return used, nil
+}
