@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/squarely/squarely/internal/auth"
+	"github.com/squarely/squarely/internal/bulk"
 	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/qrcli"
 	"github.com/squarely/squarely/internal/scans"
@@ -96,8 +97,9 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 		log.Info("Google sign-in is off: set SQUARELY_GOOGLE_CLIENT_ID and SQUARELY_GOOGLE_CLIENT_SECRET to turn it on")
 	}
 	recorder := scans.NewRecorder(st, scans.Options{Logger: log})
+	runner := bulk.NewRunner(st, log, nil)
 	srv := &http.Server{
-		Handler:           server.New(server.Deps{Store: st, Config: cfg, Logger: log, Google: google, Recorder: recorder}),
+		Handler:           server.New(server.Deps{Store: st, Config: cfg, Logger: log, Google: google, Recorder: recorder, Bulk: runner}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       2 * time.Minute, // generous for uploads on slow links
 		WriteTimeout:      2 * time.Minute,
@@ -115,6 +117,8 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 	bg, stopBG := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Go(func() { deleteExpiredSessions(bg, st, log) })
+	// Bulk jobs: a job in hand at the stop is released to the next runner.
+	wg.Go(func() { runner.Run(bg) })
 	defer wg.Wait()
 	defer stopBG()
 

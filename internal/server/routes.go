@@ -47,6 +47,12 @@ func (s *server) routes() http.Handler {
 	api.HandleFunc("POST /api/activate-trial", s.activateTrial)
 	api.HandleFunc("POST /api/set-password", s.setPassword)
 
+	// Bulk generation (issue 12).
+	api.Handle("POST /api/bulk-generate-qrcode", user(s.bulkGenerateQRCode))
+	api.Handle("POST /api/bulk-jobs", user(s.createBulkJob))
+	api.Handle("GET /api/bulk-jobs/{id}", user(s.bulkJob))
+	api.Handle("GET /api/bulk-jobs/{id}/download", user(s.bulkJobDownload))
+
 	site := http.NewServeMux()
 	site.Handle("/api/", frameDenied(apiCSP, s.auth.LoadUser(jsonFallback(api))))
 	site.HandleFunc("GET /auth/google", s.auth.GoogleStart)

@@ -4,12 +4,14 @@
 package server
 
 import (
+	"context"
 	"io/fs"
 	"log/slog"
 	"net/http"
 	"time"
 
 	"github.com/squarely/squarely/internal/auth"
+	"github.com/squarely/squarely/internal/bulk"
 	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/mail"
 	"github.com/squarely/squarely/internal/scans"
@@ -31,6 +33,10 @@ type Deps struct {
 	// closes, for tests and tools that do not count scans.
 	Recorder *scans.Recorder
 	Mailer   mail.Mailer // nil = mail.LogMailer on Logger
+
+	// Bulk runs bulk jobs; the caller runs it. nil = one the server
+	// starts and never stops, for tests.
+	Bulk *bulk.Runner
 
 	// PasswordCost is the bcrypt cost; 0 = auth.DefaultPasswordCost.
 	PasswordCost int
@@ -55,11 +61,16 @@ type server struct {
 	redirects *scans.Cache    // short code → destination, for /d/{shortCode}
 	recorder  *scans.Recorder // scans, saved off the request path
 	mailer    mail.Mailer
+
+	bulk *bulk.Runner
+	// bulkWork caps the heavy bulk requests (checking a spreadsheet,
+	// rendering a job's ZIP) running at once on this instance.
+	bulkWork chan struct{}
 }
 
 // New returns the handler serving the whole site.
 func New(d Deps) http.Handler {
-	s := &server{store: d.Store, cfg: d.Config, log: d.Logger, now: d.Now, web: d.Web, recorder: d.Recorder, mailer: d.Mailer}
+	s := &server{store: d.Store, cfg: d.Config, log: d.Logger, now: d.Now, web: d.Web, recorder: d.Recorder, mailer: d.Mailer, bulk: d.Bulk}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
@@ -73,6 +84,11 @@ func New(d Deps) http.Handler {
 	if s.now == nil {
 		s.now = time.Now
 	}
+	if s.bulk == nil {
+		s.bulk = bulk.NewRunner(d.Store, s.log, s.now)
+		go s.bulk.Run(context.Background())
+	}
+	s.bulkWork = make(chan struct{}, bulkWorkSlots)
 	if s.web == nil {
 		s.web = web.Dist()
 	}
