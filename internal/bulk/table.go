@@ -28,8 +28,8 @@ type Table struct {
 	Rows   []Row
 }
 
-// Row is a data row and its line in the file, as a spreadsheet numbers it
-// (the header is line 1 when the file starts with it), so errors point
+// Row is a data row and its row number as a spreadsheet shows the file
+// (the header is row 1 when the file starts with it), so errors point
 // where the user looks.
 type Row struct {
 	Line  int
@@ -107,6 +107,7 @@ func readCSV(data []byte) ([]Row, error) {
 	r.FieldsPerRecord = -1 // short rows leave their last columns empty
 	r.ReuseRecord = false
 	var rows []Row
+	inCells := 0 // newlines inside quoted cells so far
 	for {
 		rec, err := r.Read()
 		if err == io.EOF {
@@ -119,14 +120,20 @@ func readCSV(data []byte) ([]Row, error) {
 			}
 			return nil, ErrNotTable
 		}
+		// A spreadsheet shows a quoted cell's newlines inside its row, so
+		// rows are numbered by line less the newlines of earlier cells.
+		line, _ := r.FieldPos(0)
+		row := line - inCells
+		for _, c := range rec {
+			inCells += strings.Count(c, "\n")
+		}
 		if blank(rec) {
 			continue
 		}
 		if len(rows) > MaxRows { // the header and MaxRows rows
 			return nil, ErrTooMany
 		}
-		line, _ := r.FieldPos(0)
-		rows = append(rows, Row{Line: line, Cells: rec})
+		rows = append(rows, Row{Line: row, Cells: rec})
 	}
 }
 
