@@ -10,9 +10,9 @@ import (
 )
 
 const (
-	// batchSize rows are saved per transaction: progress moves several
-	// times a second, and each commit's cost is shared.
-	batchSize = 100
+	// batchSize rows are saved per transaction: progress still moves
+	// several times a second, and each commit's cost is shared.
+	batchSize = 250
 	// lease is how long a job stays with its runner without news; a runner
 	// renews it with every batch, so only a stopped instance lets it lapse.
 	lease = 30 * time.Second

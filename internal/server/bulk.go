@@ -3,6 +3,7 @@ package server
 import (
 	"archive/zip"
 	"bytes"
+	"compress/flate"
 	"context"
 	"crypto/sha256"
 	"encoding/csv"
@@ -589,6 +590,7 @@ func (s *server) bulkJobDownload(w http.ResponseWriter, r *http.Request) {
 
 func (s *server) writeBulkZIP(ctx context.Context, w io.Writer, j *store.BulkJob, format codes.Format) error {
 	zw := zip.NewWriter(w)
+	zw.RegisterCompressor(zip.Deflate, fastDeflate)
 	method := zip.Store // PNG is compressed already
 	if format != codes.PNG {
 		method = zip.Deflate
@@ -643,6 +645,29 @@ func (s *server) writeBulkZIP(ctx context.Context, w io.Writer, j *store.BulkJob
 		}
 	}
 	return zw.Close()
+}
+
+// deflaters keeps flate writers between ZIP entries: each holds about a
+// megabyte of state, too much to allocate for every one of 10,000 files.
+var deflaters sync.Pool
+
+// fastDeflate compresses a ZIP entry at flate's fastest level: SVG and PDF
+// shrink nearly as well as at the default, in a fraction of the time.
+func fastDeflate(out io.Writer) (io.WriteCloser, error) {
+	if fw, ok := deflaters.Get().(*flate.Writer); ok {
+		fw.Reset(out)
+		return pooledDeflater{fw}, nil
+	}
+	fw, err := flate.NewWriter(out, flate.BestSpeed)
+	return pooledDeflater{fw}, err
+}
+
+type pooledDeflater struct{ *flate.Writer }
+
+func (p pooledDeflater) Close() error {
+	err := p.Writer.Close()
+	deflaters.Put(p.Writer)
+	return err
 }
 
 // bulkData is what a saved row's code encodes.
