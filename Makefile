@@ -10,7 +10,7 @@ GOBIN   := $(shell $(GO) env GOPATH)/bin
 GOTESTSUM := $(firstword $(wildcard $(GOBIN)/gotestsum) $(shell command -v gotestsum 2>/dev/null))
 GO_TEST_JSON := $(or $(TMPDIR),/tmp)/squarely-go-test.json
 
-.PHONY: build run test lint go-test web-test e2e-test bench bench-redirect web-build clean
+.PHONY: build run test lint go-test web-test e2e-test bench bench-redirect bench-bulk web-build clean
 
 build: web-build
 	$(GO) build -tags embedweb -o $(BIN) ./cmd/squarely
@@ -51,6 +51,11 @@ bench:
 # DATABASE_URL to run it on PostgreSQL. See bench/redirect.sh.
 bench-redirect: build
 	bash bench/redirect.sh
+
+# A 10,000-row bulk job through the server on SQLite, and the renderer alone
+# as the floor (issue 12). See bench/bulk.sh.
+bench-bulk: build
+	bash bench/bulk.sh
 
 web-build: web/node_modules/.package-lock.json
 	cd web && npm run --silent build

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/squarely/squarely/internal/auth"
+	"github.com/squarely/squarely/internal/bulk"
 	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/mail"
 	"github.com/squarely/squarely/internal/mailings"
@@ -113,9 +114,10 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 	primeRedirects(ctx, st, redirects, log)
 	// Sends the admin's mailings, resuming any an instance left unfinished.
 	mailingRunner := mailings.NewRunner(mailings.Options{Store: st, Mailer: mailer, BaseURL: cfg.BaseURL, Logger: log})
+	bulkRunner := bulk.NewRunner(st, log, nil)
 	srv := &http.Server{
 		Handler: server.New(server.Deps{Store: st, Config: cfg, Logger: log, Google: google,
-			Recorder: recorder, Redirects: redirects, Mailer: mailer, Mailings: mailingRunner}),
+			Recorder: recorder, Redirects: redirects, Mailer: mailer, Mailings: mailingRunner, Bulk: bulkRunner}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       2 * time.Minute, // generous for uploads on slow links
 		WriteTimeout:      2 * time.Minute,
@@ -145,6 +147,8 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 			}
 		})
 	})
+	// Bulk jobs: a job in hand at the stop is released to the next runner.
+	wg.Go(func() { bulkRunner.Run(bg) })
 	defer wg.Wait()
 	defer stopBG()
 

@@ -216,12 +216,7 @@ const (
 // image to w. Nothing is written when the code is refused. Errors the user
 // can fix are recognised by Refusal.
 func Write(w io.Writer, data string, s Style, opt Options) error {
-	rs := s.Render(opt.Logo, opt.Pixels)
-	m, err := render.Encode([]byte(data), opt.Level, rs)
-	if err != nil {
-		return err
-	}
-	scene, err := render.Layout(m, rs)
+	scene, err := layout(data, s, opt)
 	if err != nil {
 		return err
 	}
@@ -232,6 +227,23 @@ func Write(w io.Writer, data string, s Style, opt Options) error {
 		return scene.WritePDF(w)
 	}
 	return scene.WritePNG(w)
+}
+
+// Check is Write without the image: it encodes data and lays it out with
+// s (no logo) at level, and returns what Write would refuse. Spreadsheet
+// rows are checked with it by the thousand.
+func Check(data string, s Style, level qr.Level) error {
+	_, err := layout(data, s, Options{Level: level})
+	return err
+}
+
+func layout(data string, s Style, opt Options) (*render.Scene, error) {
+	rs := s.Render(opt.Logo, opt.Pixels)
+	m, err := render.Encode([]byte(data), opt.Level, rs)
+	if err != nil {
+		return nil, err
+	}
+	return render.Layout(m, rs)
 }
 
 // Refusal reports whether err (from Normalize, FormStyle or Write) is the

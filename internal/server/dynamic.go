@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -25,10 +24,6 @@ import (
 // codes, their images, and the static codes' rename and delete.
 
 const (
-	// shortCodeLength characters of base62 give 47 bits: unguessable, and
-	// short enough for a small code at level M.
-	shortCodeLength = 8
-	base62          = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 	// shortCodeTries bounds the redraws after a short code collision, which
 	// at 62^8 codes is all but impossible anyway.
 	shortCodeTries = 5
@@ -79,18 +74,6 @@ func (s *server) dynamicJSON(d *store.DynamicCode) dynamicCodeResponse {
 	}
 }
 
-// newShortCode draws a random base62 short code.
-func newShortCode() string {
-	b := make([]byte, shortCodeLength)
-	rand.Read(b)
-	for i := range b {
-		// 256 % 62 skews the first 8 symbols by 1/256: harmless for
-		// unguessability, and simpler than rejection sampling.
-		b[i] = base62[int(b[i])%len(base62)]
-	}
-	return string(b)
-}
-
 // checkDestination returns the trimmed destination, or the message
 // refusing it: only absolute http and https URLs with a host redirect, so
 // a code can never send a phone to javascript:, data: or a relative path.
@@ -123,8 +106,12 @@ func (s *server) dynamicLimit(u *store.User) int {
 }
 
 func (s *server) limitReached(w http.ResponseWriter) {
-	writeError(w, http.StatusForbidden, fmt.Sprintf(
-		"You have reached your limit of %d dynamic QR codes. Please upgrade to create more.", s.cfg.DynamicLimit))
+	writeError(w, http.StatusForbidden, s.limitMessage())
+}
+
+// limitMessage refuses a dynamic code past the caller's limit.
+func (s *server) limitMessage() string {
+	return fmt.Sprintf("You have reached your limit of %d dynamic QR codes. Please upgrade to create more.", s.cfg.DynamicLimit)
 }
 
 // createDynamicCode (POST /api/dynamic-qrcodes, signed in) creates a
@@ -200,7 +187,7 @@ func (s *server) createDynamicCode(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	err = codes.Write(io.Discard, s.shortURL(newShortCode()), style, codes.Options{Format: codes.SVG, Level: level, Pixels: codes.PreviewPixels, Logo: logoData})
+	err = codes.Write(io.Discard, s.shortURL(store.NewShortCode()), style, codes.Options{Format: codes.SVG, Level: level, Pixels: codes.PreviewPixels, Logo: logoData})
 	done()
 	if err != nil {
 		if !renderRefused(w, err) {
@@ -249,7 +236,7 @@ func (s *server) createDynamicCode(w http.ResponseWriter, r *http.Request) {
 		d.LogoFilePath, d.LogoFileName = logoPath(logo.ID), logo.FileName
 	}
 	for try := 1; ; try++ {
-		d.ShortCode = newShortCode()
+		d.ShortCode = store.NewShortCode()
 		err = s.store.CreateDynamicCode(ctx, d, limit)
 		if !errors.Is(err, store.ErrConflict) || try == shortCodeTries {
 			break

@@ -18,6 +18,7 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
+	"github.com/squarely/squarely/internal/bulk"
 	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/mail"
 	"github.com/squarely/squarely/internal/store"
@@ -139,6 +140,12 @@ func startServer(t *testing.T, st *store.Store, newServer func(http.Handler) *ht
 	for _, o := range opts {
 		o(&d)
 	}
+	// The bulk runner stops before the store closes (cleanups run last first).
+	ctx, stop := context.WithCancel(context.Background())
+	d.Bulk = bulk.NewRunner(st, d.Logger, d.Now)
+	done := make(chan struct{})
+	go func() { d.Bulk.Run(ctx); close(done) }()
+	t.Cleanup(func() { stop(); <-done })
 	e.srv = newServer(New(d))
 	t.Cleanup(e.srv.Close)
 	return e

@@ -69,6 +69,11 @@ func (s *server) routes() http.Handler {
 	api.HandleFunc("GET /api/payment-product/{id}", s.paymentProduct)
 	api.HandleFunc("POST /api/create-payment-intent", s.createPaymentIntent)
 	api.HandleFunc("GET /api/payment-intent/{id}", s.paymentStatus)
+	// Bulk generation (issue 12).
+	api.Handle("POST /api/bulk-generate-qrcode", user(s.bulkGenerateQRCode))
+	api.Handle("POST /api/bulk-jobs", user(s.createBulkJob))
+	api.Handle("GET /api/bulk-jobs/{id}", user(s.bulkJob))
+	api.Handle("GET /api/bulk-jobs/{id}/download", user(s.bulkJobDownload))
 
 	site := http.NewServeMux()
 	site.Handle("/api/", frameDenied(apiCSP, s.auth.LoadUser(jsonFallback(api))))

@@ -4,6 +4,7 @@
 package server
 
 import (
+	"context"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/squarely/squarely/internal/auth"
 	"github.com/squarely/squarely/internal/billing"
+	"github.com/squarely/squarely/internal/bulk"
 	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/mail"
 	"github.com/squarely/squarely/internal/mailings"
@@ -41,6 +43,10 @@ type Deps struct {
 	// current across instances (store.ListenRedirects). nil = one of the
 	// server's own.
 	Redirects *scans.Cache
+
+	// Bulk runs bulk jobs; the caller runs it. nil = one the server
+	// starts and never stops, for tests.
+	Bulk *bulk.Runner
 
 	// PasswordCost is the bcrypt cost; 0 = auth.DefaultPasswordCost.
 	PasswordCost int
@@ -78,11 +84,16 @@ type server struct {
 	// billing calls Stripe; nil when payments are off (payments.go).
 	billing   *billing.Client
 	checkouts *limiter // public calls that cost a Stripe request, per client address
+
+	bulk *bulk.Runner
+	// bulkWork caps the heavy bulk requests (checking a spreadsheet,
+	// rendering a job's ZIP) running at once on this instance.
+	bulkWork chan struct{}
 }
 
 // New returns the handler serving the whole site.
 func New(d Deps) http.Handler {
-	s := &server{store: d.Store, cfg: d.Config, log: d.Logger, now: d.Now, web: d.Web, recorder: d.Recorder, mailer: d.Mailer, mailings: d.Mailings}
+	s := &server{store: d.Store, cfg: d.Config, log: d.Logger, now: d.Now, web: d.Web, recorder: d.Recorder, mailer: d.Mailer, mailings: d.Mailings, bulk: d.Bulk}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
@@ -100,6 +111,11 @@ func New(d Deps) http.Handler {
 	if s.now == nil {
 		s.now = time.Now
 	}
+	if s.bulk == nil {
+		s.bulk = bulk.NewRunner(d.Store, s.log, s.now)
+		go s.bulk.Run(context.Background())
+	}
+	s.bulkWork = make(chan struct{}, bulkWorkSlots)
 	if s.web == nil {
 		s.web = web.Dist()
 	}

@@ -75,6 +75,11 @@ func scanDynamic(row interface{ Scan(...any) error }) (*DynamicCode, error) {
 // both pass at the limit. A taken ShortCode is ErrConflict: the caller
 // draws a new one and tries again.
 func (s *Store) CreateDynamicCode(ctx context.Context, d *DynamicCode, limit int) error {
+	return s.inTx(ctx, "create dynamic code", func(tx *sql.Tx) error { return s.createDynamic(ctx, tx, d, limit) })
+}
+
+// createDynamic is CreateDynamicCode inside tx.
+func (s *Store) createDynamic(ctx context.Context, tx *sql.Tx, d *DynamicCode, limit int) error {
 	if d.ClientID == 0 {
 		d.ClientID = 1
 	}
@@ -86,41 +91,39 @@ func (s *Store) CreateDynamicCode(ctx context.Context, d *DynamicCode, limit int
 		d.UpdatedAt = d.CreatedAt
 	}
 	d.UpdatedAt = normTime(d.UpdatedAt)
-	return s.inTx(ctx, "create dynamic code", func(tx *sql.Tx) error {
-		if limit > 0 {
-			// SQLite's single write connection already serialises this
-			// transaction (BEGIN IMMEDIATE); PostgreSQL needs the row lock.
-			if s.dialect == Postgres {
-				var id int64
-				err := tx.QueryRowContext(ctx, `SELECT id FROM users WHERE id = $1 FOR UPDATE`, d.UserID).Scan(&id)
-				if err != nil {
-					return fail("lock user", err)
-				}
-			}
-			n, err := countLiveDynamic(ctx, tx, d.UserID)
+	if limit > 0 {
+		// SQLite's single write connection already serialises this
+		// transaction (BEGIN IMMEDIATE); PostgreSQL needs the row lock.
+		if s.dialect == Postgres {
+			var id int64
+			err := tx.QueryRowContext(ctx, `SELECT id FROM users WHERE id = $1 FOR UPDATE`, d.UserID).Scan(&id)
 			if err != nil {
-				return err
-			}
-			if n >= limit {
-				return ErrLimit
+				return fail("lock user", err)
 			}
 		}
-		cols := slices.Concat(
-			[]string{"client_id", "user_id", "name", "short_code", "destination", "qr_type", "qr_data", "platform"},
-			styleInsert,
-			[]string{"created_at", "updated_at"},
-		)
-		args := slices.Concat(
-			[]any{d.ClientID, d.UserID, d.Name, d.ShortCode, d.Destination, d.QRType, nullIfEmpty(d.QRData), nullIfEmpty(d.Platform)},
-			d.Style.insertArgs(),
-			[]any{dbTime(d.CreatedAt), dbTime(d.UpdatedAt)},
-		)
-		err := tx.QueryRowContext(ctx, insertReturningID("dynamic_qr_codes", cols), args...).Scan(&d.ID)
+		n, err := countLiveDynamic(ctx, tx, d.UserID)
 		if err != nil {
-			return fail("create dynamic code", err)
+			return err
 		}
-		return nil
-	})
+		if n >= limit {
+			return ErrLimit
+		}
+	}
+	cols := slices.Concat(
+		[]string{"client_id", "user_id", "name", "short_code", "destination", "qr_type", "qr_data", "platform"},
+		styleInsert,
+		[]string{"created_at", "updated_at"},
+	)
+	args := slices.Concat(
+		[]any{d.ClientID, d.UserID, d.Name, d.ShortCode, d.Destination, d.QRType, nullIfEmpty(d.QRData), nullIfEmpty(d.Platform)},
+		d.Style.insertArgs(),
+		[]any{dbTime(d.CreatedAt), dbTime(d.UpdatedAt)},
+	)
+	err := tx.QueryRowContext(ctx, insertReturningID("dynamic_qr_codes", cols), args...).Scan(&d.ID)
+	if err != nil {
+		return fail("create dynamic code", err)
+	}
+	return nil
 }
 
 func countLiveDynamic(ctx context.Context, q interface {

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"maps"
 	"slices"
@@ -76,6 +77,13 @@ func scanQRCode(row interface{ Scan(...any) error }) (*QRCode, error) {
 // ("squares"), ErrorCorrectionLevel ("M") and CreatedAt (now, unless set).
 // A TypeColumns key outside the per-type columns is an error.
 func (s *Store) CreateQRCode(ctx context.Context, q *QRCode) error {
+	return createQRCode(ctx, s.write, q)
+}
+
+// createQRCode is CreateQRCode on q, the write pool or a transaction.
+func createQRCode(ctx context.Context, db interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}, q *QRCode) error {
 	if q.ClientID == 0 {
 		q.ClientID = 1
 	}
@@ -118,7 +126,7 @@ func (s *Store) CreateQRCode(ctx context.Context, q *QRCode) error {
 		args = append(args, q.TypeColumns[k])
 	}
 	query := insertReturningID("qr_codes", cols)
-	if err := s.write.QueryRowContext(ctx, query, args...).Scan(&q.ID); err != nil {
+	if err := db.QueryRowContext(ctx, query, args...).Scan(&q.ID); err != nil {
 		return fail("create QR code", err)
 	}
 	return nil

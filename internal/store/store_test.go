@@ -19,8 +19,8 @@ import (
 )
 
 var tables = []string{
-	"blobs", "clients", "contact_messages", "dynamic_qr_codes", "mail_unsubscribes", "mailing_recipients",
-	"mailings", "newsletter_subscriptions",
+	"blobs", "bulk_job_items", "bulk_jobs", "clients", "contact_messages", "dynamic_qr_codes", "mail_unsubscribes",
+	"mailing_recipients", "mailings", "newsletter_subscriptions",
 	"password_tokens", "payment_products", "qr_codes", "qr_downloads", "qr_generations", "scan_events",
 	"schema_migrations", "secrets", "sessions", "users",
 }

@@ -1,0 +1,338 @@
+package server
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/squarely/squarely/internal/config"
+	"github.com/squarely/squarely/internal/store"
+	"github.com/squarely/squarely/internal/store/storetest"
+)
+
+func bulkItemBody(qrType, item string) string {
+	key := map[string]string{"url": "url", "text": "data"}[qrType]
+	b, _ := json.Marshal(map[string]any{"qrType": qrType, "qrData": map[string]string{key: item}, "fgColor": "#000000", "bgColor": "#FFFFFF", "data": item})
+	return string(b)
+}
+
+func TestBulkGenerateQRCode(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		dec := newDecoders(t)
+		expect(t, e.do(e.browser(), "POST", "/api/bulk-generate-qrcode", bulkItemBody("url", "https://example.com")), http.StatusUnauthorized, "")
+		c, _ := e.signedIn("bulk@example.com")
+
+		for _, tc := range []struct{ qrType, item string }{{"url", "https://example.com/menu?t=1"}, {"text", "Table 7 – ünïcödé"}} {
+			m := expect(t, e.do(c, "POST", "/api/bulk-generate-qrcode", bulkItemBody(tc.qrType, tc.item)), http.StatusOK, "")
+			if got := dec.read([]byte(m["qrCode"].(string)), "svg"); got != tc.item {
+				t.Errorf("%s item decodes to %q, want %q", tc.qrType, got, tc.item)
+			}
+		}
+		for _, tc := range []struct{ body, message string }{
+			{bulkItemBody("url", "example.com"), "Please enter a valid URL"},
+			{bulkItemBody("url", "javascript:alert(1)"), "Please enter a valid URL"},
+			{bulkItemBody("text", "   "), "Text is required"},
+			{bulkItemBody("text", strings.Repeat("x", maxBulkText+1)), "Text must be at most 4096 bytes of UTF-8"},
+			{bulkItemBody("wifi", "x"), "qrType must be url or text"},
+			{`{"qrType":"url","qrData":{"url":"https://a.example"},"fgColor":"#FFFFFF","bgColor":"#FFFFFF"}`, ""},
+			{`{"qrType":"url","qrData":{"url":5}}`, ""},
+			{`{"qrType":"url"`, "Malformed JSON body"},
+			{`{"qrType":"text","data":"a\u0000b"}`, msgNUL},
+		} {
+			r := e.do(c, "POST", "/api/bulk-generate-qrcode", tc.body)
+			if r.StatusCode != http.StatusBadRequest {
+				t.Fatalf("%s: status %d, want 400; %s", tc.body, r.StatusCode, r.body)
+			}
+			if m := r.json(t); m["message"] == "" || (tc.message != "" && m["message"] != tc.message) {
+				t.Errorf("%s: message %q, want %q", tc.body, m["message"], tc.message)
+			}
+		}
+	})
+}
+
+// xlsxOf builds a workbook whose first sheet holds rows.
+func xlsxOf(t *testing.T, rows [][]any) string {
+	t.Helper()
+	f := excelize.NewFile()
+	defer f.Close()
+	for i, r := range rows {
+		cell, _ := excelize.CoordinatesToCellName(1, i+1)
+		if err := f.SetSheetRow("Sheet1", cell, &r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var buf bytes.Buffer
+	if err := f.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	return buf.String()
+}
+
+// postSheet uploads a spreadsheet, with dryRun and header pairs as given.
+func (e *env) postSheet(c *http.Client, name, content string, dryRun bool, header ...string) *response {
+	e.t.Helper()
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	if dryRun {
+		mw.WriteField("dryRun", "true")
+	}
+	fw, _ := mw.CreateFormFile("file", name)
+	fw.Write([]byte(content))
+	mw.Close()
+	return e.do(c, "POST", "/api/bulk-jobs", buf.String(), append([]string{"Content-Type", mw.FormDataContentType()}, header...)...)
+}
+
+// waitJob polls a job until it is done or failed.
+func (e *env) waitJob(c *http.Client, id string) map[string]any {
+	e.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		m := expect(e.t, e.do(c, "GET", "/api/bulk-jobs/"+id, ""), http.StatusOK, "")
+		if m["status"] == store.BulkDone || m["status"] == store.BulkFailed {
+			return m
+		}
+		if time.Now().After(deadline) {
+			e.t.Fatalf("job %s stuck: %v", id, m)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// zipFiles reads a ZIP body into name → content, in archive order.
+func zipFiles(t *testing.T, body []byte) ([]string, map[string][]byte) {
+	t.Helper()
+	zr, err := zip.NewReader(bytes.NewReader(body), int64(len(body)))
+	if err != nil {
+		t.Fatalf("not a ZIP: %v", err)
+	}
+	var names []string
+	files := map[string][]byte{}
+	for _, f := range zr.File {
+		rc, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, f.Name)
+		files[f.Name] = b
+	}
+	return names, files
+}
+
+func readCSV(t *testing.T, b []byte) [][]string {
+	t.Helper()
+	rows, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+func TestBulkJobToZIP(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		dec := newDecoders(t)
+		c, _ := e.signedIn("bulk@example.com")
+		base := testConfig(t).BaseURL
+		// BOM, semicolons, a quoted newline, a duplicate file name, a
+		// formula-looking name, a style, a dynamic row and a bad row.
+		sheet := "\xEF\xBB\xBFtype;url;text;name;fileName;fgColor;dynamic\r\n" +
+			"url;https://example.com/a;;Menu A;menu;;\r\n" +
+			"text;;\"Line one\nLine two\";=SUM(A1);menu;#1A2B3C;\r\n" +
+			"url;example.com;;Broken;;;\r\n" +
+			";https://example.com/d;;Door;;;true\r\n" +
+			";;Plain;;;;\r\n"
+
+		dry := expect(t, e.postSheet(c, "codes.csv", sheet, true), http.StatusOK, "")
+		if dry["total"] != 5.0 || dry["valid"] != 4.0 {
+			t.Fatalf("dry run: %v", dry)
+		}
+		errs := dry["errors"].([]any)
+		if len(errs) != 1 || fmt.Sprint(errs[0]) != "map[column:url message:Please enter a valid URL row:4]" {
+			t.Fatalf("dry run errors: %v", errs)
+		}
+		if n := storetest.Count(t, st, "bulk_jobs") + storetest.Count(t, st, "qr_codes"); n != 0 {
+			t.Fatalf("a dry run wrote %d rows", n)
+		}
+
+		job := expect(t, e.postSheet(c, "codes.csv", sheet, false, "Idempotency-Key", "k-1"), http.StatusAccepted, "")
+		id := idOf(job)
+		done := e.waitJob(c, id)
+		if done["status"] != store.BulkDone || done["processed"] != 5.0 || done["failed"] != 1.0 {
+			t.Fatalf("job: %v", done)
+		}
+		if storetest.Count(t, st, "qr_codes") != 3 || storetest.Count(t, st, "dynamic_qr_codes") != 1 {
+			t.Fatalf("saved %d static and %d dynamic codes, want 3 and 1", storetest.Count(t, st, "qr_codes"), storetest.Count(t, st, "dynamic_qr_codes"))
+		}
+		// The same upload again with the same key is the same job.
+		again := expect(t, e.postSheet(c, "codes.csv", sheet, false, "Idempotency-Key", "k-1"), http.StatusOK, "")
+		if idOf(again) != id || storetest.Count(t, st, "bulk_jobs") != 1 || storetest.Count(t, st, "qr_codes") != 3 {
+			t.Fatalf("a repeat made another job or codes: %v", again)
+		}
+		expect(t, e.postSheet(c, "codes.csv", sheet+"url;https://example.com/z;;;;;\r\n", false, "Idempotency-Key", "k-1"),
+			http.StatusConflict, "This Idempotency-Key was used for another file")
+
+		want := map[string]string{
+			"menu": "https://example.com/a", "menu-2": "Line one\nLine two", "qr-code-5": "Plain",
+		}
+		for _, format := range []string{"svg", "png", "pdf"} {
+			r := e.do(c, "GET", "/api/bulk-jobs/"+id+"/download?format="+format, "")
+			if r.StatusCode != http.StatusOK || r.Header.Get("Content-Type") != "application/zip" {
+				t.Fatalf("%s download: %d %s", format, r.StatusCode, r.body)
+			}
+			names, files := zipFiles(t, r.body)
+			wantNames := []string{"menu." + format, "menu-2." + format, "qr-code-4." + format, "qr-code-5." + format, "manifest.csv", "errors.csv"}
+			if strings.Join(names, ",") != strings.Join(wantNames, ",") {
+				t.Fatalf("%s entries %v, want %v", format, names, wantNames)
+			}
+			manifest := readCSV(t, files["manifest.csv"])
+			if len(manifest) != 5 || strings.Join(manifest[0], ",") != "row,name,data,short code,file" {
+				t.Fatalf("manifest %q", manifest)
+			}
+			if manifest[2][1] != "'=SUM(A1)" {
+				t.Errorf("a formula name is written as %q", manifest[2][1])
+			}
+			short := manifest[3][3]
+			if manifest[3][2] != base+"/d/"+short || len(short) != 8 {
+				t.Errorf("dynamic row in the manifest: %q", manifest[3])
+			}
+			if got := readCSV(t, files["errors.csv"]); len(got) != 2 || strings.Join(got[1], "|") != "4|url|Please enter a valid URL" {
+				t.Errorf("errors.csv %q", got)
+			}
+			if format == "pdf" {
+				continue // decoding every format of every entry is slow; one pass proves the PDF entry
+			}
+			for stem, text := range want {
+				if got := dec.read(files[stem+"."+format], format); got != text {
+					t.Errorf("%s %s decodes to %q, want %q", format, stem, got, text)
+				}
+			}
+			if got := dec.read(files["qr-code-4."+format], format); got != base+"/d/"+short {
+				t.Errorf("the dynamic entry decodes to %q", got)
+			}
+		}
+		// Spreadsheet input: an XLSX with the header row.
+		x := xlsxOf(t, [][]any{{"url", "name"}, {"https://example.com/x1", "X1"}, {"https://example.com/x2", "X2"}})
+		xj := expect(t, e.postSheet(c, "codes.xlsx", x, false), http.StatusAccepted, "")
+		if m := e.waitJob(c, idOf(xj)); m["processed"] != 2.0 || m["failed"] != 0.0 {
+			t.Fatalf("xlsx job: %v", m)
+		}
+		r := e.do(c, "GET", "/api/bulk-jobs/"+idOf(xj)+"/download?format=png", "")
+		_, files := zipFiles(t, r.body)
+		if got := dec.read(files["qr-code-2.png"], "png"); got != "https://example.com/x2" {
+			t.Errorf("xlsx row 2 decodes to %q", got)
+		}
+	})
+}
+
+func TestBulkJobRefusesBadInput(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st, withConfig(func(c *config.Config) { c.DynamicLimit = 2 }))
+		c, _ := e.signedIn("bulk@example.com")
+		expect(t, e.postSheet(e.browser(), "a.csv", "url\nhttps://a.example\n", false), http.StatusUnauthorized, "")
+
+		png := string(pngBytes(t, 8, 8))
+		for _, tc := range []struct {
+			name, file, content, message string
+			status                       int
+		}{
+			{"empty file", "a.csv", "", "Please choose a CSV or XLSX file with a header row", 400},
+			{"only blank lines", "a.csv", "\n\n", "The file is empty", 400},
+			{"no header", "a.csv", "https://a.example\nhttps://b.example\n", "", 400},
+			{"wrong delimiter", "a.csv", "url\tname\nhttps://a.example\tA\n", "", 400},
+			{"header without content", "a.csv", "name,fgColor\nA,#000000\n", "The header row must name a type or content column, such as url or text", 400},
+			{"duplicate column", "a.csv", "url,URL\nhttps://a.example,https://b.example\n", `The column "url" appears twice in the header row`, 400},
+			{"broken XLSX", "a.xlsx", "PK\x03\x04" + strings.Repeat("junk", 50), "The XLSX file could not be read", 400},
+			{"image posing as CSV", "a.csv", png, "The file must be a CSV (UTF-8, comma or semicolon separated) or an XLSX spreadsheet", 400},
+			{"too many rows", "a.csv", "url\n" + strings.Repeat("https://a.example\n", 10001), "The file has more than 10000 rows", 400},
+			{"over 10 MB", "a.csv", "text\n" + strings.Repeat("x", maxBulkFile), msgBulkTooBig, 413},
+			{"no valid row", "a.csv", "url\nexample.com\n", "No row of the file can be made into a QR code", 400},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				r := e.postSheet(c, tc.file, tc.content, false)
+				m := expect(t, r, tc.status, tc.message)
+				if m["message"] == "" {
+					t.Fatalf("no message: %s", r.body)
+				}
+			})
+		}
+		if n := storetest.Count(t, st, "bulk_jobs"); n != 0 {
+			t.Fatalf("refused uploads made %d jobs", n)
+		}
+
+		// Dry run: errors pinned to row and column, the dynamic limit (2)
+		// counted in row order.
+		sheet := "url,text,dynamic,fgColor,name\n" +
+			"https://a.example,,true,,\n" +
+			"https://b.example,,true,,\n" +
+			"https://c.example,,true,,\n" +
+			",hello,maybe,,\n" +
+			"https://e.example,,,#FFFFFF,\n" +
+			"ftp://f.example,,,,\n" +
+			"https://g.example,,,," + strings.Repeat("n", 101) + "\n"
+		m := expect(t, e.postSheet(c, "a.csv", sheet, true), http.StatusOK, "")
+		got := []string{}
+		for _, x := range m["errors"].([]any) {
+			r := x.(map[string]any)
+			got = append(got, fmt.Sprintf("%v %v", r["row"], r["column"]))
+		}
+		if want := "4 dynamic,5 dynamic,6 fgColor,7 url,8 name"; strings.Join(got, ",") != want {
+			t.Fatalf("errors at %v, want %s (%v)", got, want, m["errors"])
+		}
+		first := m["errors"].([]any)[0].(map[string]any)
+		if first["message"] != "You have reached your limit of 2 dynamic QR codes. Please upgrade to create more." {
+			t.Errorf("limit message %q", first["message"])
+		}
+
+		// Another user's job, and ids that are not one.
+		job := expect(t, e.postSheet(c, "a.csv", "url\nhttps://a.example\n", false), http.StatusAccepted, "")
+		e.waitJob(c, idOf(job))
+		other, _ := e.signedIn("other@example.com")
+		for _, path := range []string{"/api/bulk-jobs/" + idOf(job), "/api/bulk-jobs/" + idOf(job) + "/download", "/api/bulk-jobs/x", "/api/bulk-jobs/-1"} {
+			expect(t, e.do(other, "GET", path, ""), http.StatusNotFound, msgJobMissing)
+		}
+		expect(t, e.do(c, "GET", "/api/bulk-jobs/"+idOf(job)+"/download?format=gif", ""), http.StatusBadRequest, "format must be png, svg or pdf")
+		expect(t, e.postSheet(c, "a.csv", "url\nhttps://a.example\n", false, "Idempotency-Key", strings.Repeat("k", 101)),
+			http.StatusBadRequest, "Idempotency-Key must be at most 100 printable ASCII characters")
+		expect(t, e.do(c, "POST", "/api/bulk-jobs", `{"file":"x"}`), http.StatusUnsupportedMediaType, "")
+	})
+}
+
+// A burst of the same upload with one Idempotency-Key makes one job.
+func TestBulkJobIdempotentUnderBurst(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		c, _ := e.signedIn("bulk@example.com")
+		sheet := "url\nhttps://a.example\nhttps://b.example\n"
+		var wg sync.WaitGroup
+		statuses := make([]int, 6)
+		for i := range statuses {
+			wg.Go(func() { statuses[i] = e.postSheet(c, "a.csv", sheet, false, "Idempotency-Key", "burst").StatusCode })
+		}
+		wg.Wait()
+		for _, s := range statuses {
+			if s != http.StatusAccepted && s != http.StatusOK && s != http.StatusTooManyRequests {
+				t.Fatalf("statuses %v", statuses)
+			}
+		}
+		if n := storetest.Count(t, st, "bulk_jobs"); n != 1 {
+			t.Fatalf("%d jobs from one key", n)
+		}
+	})
+}

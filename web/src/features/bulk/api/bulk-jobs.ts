@@ -1,0 +1,81 @@
+import { queryOptions, useQuery } from '@tanstack/react-query'
+import { ApiError, apiJson } from '@/lib/api-client'
+
+export interface RowError {
+  row: number
+  column: string
+  message: string
+}
+
+export interface DryRun {
+  dryRun: true
+  status: 'checked'
+  total: number
+  valid: number
+  failed: number
+  errors: RowError[]
+}
+
+export type JobStatus = 'queued' | 'running' | 'done' | 'failed'
+
+export interface BulkJob {
+  id: number
+  status: JobStatus
+  fileName: string
+  total: number
+  processed: number
+  failed: number
+  error?: string
+  errors?: RowError[]
+}
+
+export type JobFormat = 'png' | 'svg' | 'pdf'
+
+function sheetForm(file: File, dryRun: boolean): FormData {
+  const form = new FormData()
+  form.append('file', file)
+  if (dryRun) form.append('dryRun', 'true')
+  return form
+}
+
+/** POST /api/bulk-jobs with dryRun: every row's errors, nothing saved. */
+export function checkSpreadsheet(file: File): Promise<DryRun> {
+  return apiJson<DryRun>('POST', '/api/bulk-jobs', sheetForm(file, true))
+}
+
+/**
+ * POST /api/bulk-jobs: queues the file's good rows. The key is the same for
+ * every send of one chosen file, so a repeat answers the first job.
+ */
+export async function createBulkJob(file: File, idempotencyKey: string): Promise<BulkJob> {
+  const res = await fetch('/api/bulk-jobs', {
+    method: 'POST',
+    credentials: 'include',
+    headers: { 'Idempotency-Key': idempotencyKey },
+    body: sheetForm(file, false),
+  })
+  if (!res.ok) throw new ApiError(res.status, res.statusText, await res.text())
+  return (await res.json()) as BulkJob
+}
+
+/** How often a running job's progress is read: the page shows it at least once a second. */
+export const JOB_POLL_MS = 500
+
+export const bulkJobQueryOptions = (id: number) =>
+  queryOptions<BulkJob>({
+    queryKey: ['/api/bulk-jobs', id],
+    refetchInterval: (query) => (query.state.data && isFinished(query.state.data.status) ? false : JOB_POLL_MS),
+  })
+
+export function isFinished(status: JobStatus): boolean {
+  return status === 'done' || status === 'failed'
+}
+
+/** A job's progress, polled until it ends. */
+export function useBulkJob(id: number | undefined) {
+  return useQuery({ ...bulkJobQueryOptions(id ?? 0), enabled: id !== undefined })
+}
+
+export function jobDownloadUrl(id: number, format: JobFormat): string {
+  return `/api/bulk-jobs/${id}/download?format=${format}`
+}

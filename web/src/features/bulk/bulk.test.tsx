@@ -1,0 +1,129 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { describe, expect, it } from 'vitest'
+import { alice, json, renderApp, stubFetch } from '@/test/render-app'
+import { countItems, fileToInput, parseItems } from './lib/parse-input'
+import { BATCH_SIZE, countResults, runBulk, svgEntries } from './lib/run-bulk'
+import { crc32, zipStore } from './lib/zip'
+
+describe('bulk input parsing', () => {
+  it('keeps trimmed non-blank lines in order', () => {
+    const text = '  https://a.example  \r\n\n \t\nhttps://b.example\rlast'
+    expect(parseItems(text)).toEqual(['https://a.example', 'https://b.example', 'last'])
+    expect(countItems(text)).toBe(3)
+  })
+
+  it('counts like parseItems for any mix of blanks and endings', () => {
+    for (const text of ['', ' ', '\n', 'a', 'a\n', '\na\n\nb', ' a \r\n b ', 'x\r\r\ny\n \n']) {
+      expect(countItems(text)).toBe(parseItems(text).length)
+    }
+  })
+
+  it('uses only the first comma-separated column of a CSV file', () => {
+    expect(fileToInput('list.CSV', 'https://a.example,Menu\n\n https://b.example ,Door,x\n')).toBe('https://a.example\nhttps://b.example')
+    expect(fileToInput('list.txt', 'a,b\nc')).toBe('a,b\nc')
+  })
+})
+
+describe('bulk runs', () => {
+  it('sends batches of 5 and reports after each batch', async () => {
+    let running = 0
+    let peak = 0
+    const seen: number[] = []
+    const items = Array.from({ length: 12 }, (_, i) => `item ${i + 1}`)
+    const results = await runBulk(
+      items,
+      async (item, id) => {
+        running++
+        peak = Math.max(peak, running)
+        await new Promise((r) => setTimeout(r, 1))
+        running--
+        return id % 4 === 0 ? { id, data: item, status: 'error', error: 'Network error' } : { id, data: item, status: 'success', qrCode: `<svg>${id}</svg>` }
+      },
+      (so) => seen.push(so.length),
+    )
+    expect(peak).toBe(BATCH_SIZE)
+    expect(seen).toEqual([5, 10, 12])
+    expect(countResults(results)).toEqual({ success: 9, failed: 3 })
+    expect(results.map((r) => r.id)).toEqual(items.map((_, i) => i + 1))
+    // Files are numbered from 1 over the successes.
+    expect(svgEntries(results).map((f) => f.name)).toEqual(Array.from({ length: 9 }, (_, i) => `qr-code-${i + 1}.svg`))
+  })
+})
+
+describe('store-only ZIP', () => {
+  it('computes the standard CRC-32', () => {
+    expect(crc32(new TextEncoder().encode('123456789'))).toBe(0xcbf43926)
+  })
+
+  it('lays out local headers, data, a central directory and its end', () => {
+    const enc = new TextEncoder()
+    const zip = zipStore([
+      { name: 'qr-code-1.svg', data: enc.encode('<svg>1</svg>') },
+      { name: 'qr-code-2.svg', data: enc.encode('<svg>22</svg>') },
+    ])
+    const view = new DataView(zip.buffer)
+    expect(view.getUint32(0, true)).toBe(0x04034b50)
+    const end = zip.length - 22
+    expect(view.getUint32(end, true)).toBe(0x06054b50)
+    expect(view.getUint16(end + 10, true)).toBe(2)
+    const centralAt = view.getUint32(end + 16, true)
+    expect(view.getUint32(centralAt, true)).toBe(0x02014b50)
+    // The second entry's local header is where the directory says.
+    const secondCentral = centralAt + 46 + 'qr-code-1.svg'.length
+    const secondLocal = view.getUint32(secondCentral + 42, true)
+    expect(view.getUint32(secondLocal, true)).toBe(0x04034b50)
+    const nameLen = view.getUint16(secondLocal + 26, true)
+    const dataAt = secondLocal + 30 + nameLen
+    expect(new TextDecoder().decode(zip.slice(dataAt, dataAt + 13))).toBe('<svg>22</svg>')
+    expect(view.getUint32(secondLocal + 14, true)).toBe(crc32(enc.encode('<svg>22</svg>')))
+  })
+})
+
+describe('BulkGenerationPage', () => {
+  it('generates each line, counts successes and failures, and toasts the result', async () => {
+    const bodies: Record<string, unknown>[] = []
+    stubFetch({
+      'GET /api/user': () => json(alice),
+      'POST /api/bulk-generate-qrcode': (init) => {
+        const body = JSON.parse(String(init?.body)) as { data: string }
+        bodies.push(body)
+        if (body.data === 'not a url') return json({ message: 'Please enter a valid URL' }, 400)
+        if (body.data === 'offline') throw new TypeError('Failed to fetch')
+        return json({ qrCode: `<svg>${body.data}</svg>` })
+      },
+    })
+    renderApp('/bulk-generation')
+    expect(await screen.findByRole('heading', { name: 'Bulk QR Code Generation' }, { timeout: 5000 })).toBeInTheDocument()
+    expect(screen.getByText('No QR codes generated yet.')).toBeInTheDocument()
+    const generate = screen.getByRole('button', { name: 'Generate QR Codes' })
+    expect(generate).toBeDisabled()
+    expect(screen.getByRole('button', { name: 'Download All QR Codes (0)' })).toBeDisabled()
+
+    const lines = ['https://a.example', 'not a url', '', 'https://b.example', 'offline', 'https://c.example', 'https://d.example', 'https://e.example']
+    fireEvent.change(screen.getByLabelText('Enter data (one item per line)'), { target: { value: lines.join('\n') } })
+    expect(await screen.findByText('7 items', undefined, { timeout: 5000 })).toBeInTheDocument()
+    await userEvent.click(generate)
+
+    expect(await screen.findByText('Generated 5 QR codes successfully. 2 failed.', undefined, { timeout: 10_000 })).toBeInTheDocument()
+    expect(screen.getByText('Bulk generation complete')).toBeInTheDocument()
+    expect(screen.getByTestId('bulk-success')).toHaveTextContent('5')
+    expect(screen.getByTestId('bulk-failed')).toHaveTextContent('2')
+    expect(screen.getByText('Failed to generate QR code')).toBeInTheDocument()
+    expect(screen.getByText('Network error')).toBeInTheDocument()
+    expect(bodies[0]).toEqual({ qrType: 'url', qrData: { url: 'https://a.example' }, fgColor: '#000000', bgColor: '#FFFFFF', data: 'https://a.example' })
+    expect(screen.getByRole('button', { name: 'Download All QR Codes (5)' })).toBeEnabled()
+  }, 30_000)
+
+  it('stays quick with 10,000 lines and draws only the rows in view', async () => {
+    stubFetch({ 'GET /api/user': () => json(alice), 'POST /api/bulk-generate-qrcode': () => json({ qrCode: '<svg/>' }) })
+    renderApp('/bulk-generation')
+    const area = await screen.findByLabelText('Enter data (one item per line)', undefined, { timeout: 5000 })
+    const lines = Array.from({ length: 10_000 }, (_, i) => `https://example.com/${i}`).join('\n')
+    fireEvent.change(area, { target: { value: lines } })
+    expect(await screen.findByText('10000 items', undefined, { timeout: 5000 })).toBeInTheDocument()
+    await userEvent.click(screen.getByRole('button', { name: 'Generate QR Codes' }))
+    await waitFor(() => expect(screen.getByTestId('bulk-success')).toHaveTextContent('10000'), { timeout: 30_000 })
+    expect(screen.getAllByRole('listitem').length).toBeLessThan(40)
+  }, 60_000)
+})

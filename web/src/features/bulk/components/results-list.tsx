@@ -1,0 +1,46 @@
+import { useState } from 'react'
+import type { BulkResult } from '../lib/run-bulk'
+
+/** Each row's height in pixels: fixed, so only the rows in view need to be in the page. */
+const ROW_HEIGHT = 60
+/** The list's height: about 24rem (spec 02 §2). */
+const LIST_HEIGHT = 384
+const OVERSCAN = 5
+
+/**
+ * The scrolling results: each row the item's text, its error line if any and
+ * a status badge. Only the rows in view are drawn, so 10,000 results keep
+ * the page responsive.
+ */
+export function ResultsList({ results }: { results: BulkResult[] }) {
+  const [scrollTop, setScrollTop] = useState(0)
+  const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN)
+  const last = Math.min(results.length, Math.ceil((scrollTop + LIST_HEIGHT) / ROW_HEIGHT) + OVERSCAN)
+  return (
+    <div className="max-h-96 overflow-y-auto rounded-lg border border-slate-200" onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}>
+      <ul aria-label="Generated QR codes" className="relative" style={{ height: results.length * ROW_HEIGHT }}>
+        {results.slice(first, last).map((r, i) => (
+          <li
+            key={r.id}
+            className="absolute inset-x-0 flex items-center justify-between gap-3 border-b border-slate-100 px-3"
+            style={{ top: (first + i) * ROW_HEIGHT, height: ROW_HEIGHT }}
+          >
+            <div className="min-w-0">
+              <p className="truncate text-sm text-slate-900">{r.data}</p>
+              {r.error && <p className="truncate text-xs text-red-600">{r.error}</p>}
+            </div>
+            <span
+              className={
+                r.status === 'success'
+                  ? 'shrink-0 rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-medium text-emerald-800'
+                  : 'shrink-0 rounded-full bg-red-100 px-2 py-0.5 text-xs font-medium text-red-800'
+              }
+            >
+              {r.status}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  )
+}
