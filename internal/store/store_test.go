@@ -20,8 +20,8 @@ import (
 
 var tables = []string{
 	"blobs", "clients", "contact_messages", "dynamic_qr_codes", "newsletter_subscriptions",
-	"password_tokens", "payment_products", "qr_codes", "qr_downloads", "qr_generations", "scan_events",
-	"schema_migrations", "secrets", "sessions", "users",
+	"password_tokens", "payment_products", "payments", "qr_codes", "qr_downloads", "qr_generations", "scan_events",
+	"schema_migrations", "secrets", "sessions", "stripe_events", "stripe_subscriptions", "users",
 }
 
 func TestOpenRejectsOtherURLs(t *testing.T) {
