@@ -3,16 +3,19 @@ import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
 import { alice, json, renderApp, stubFetch } from '@/test/render-app'
 
+// The lazy page and its queries can take seconds on a busy machine.
+const slow = { timeout: 10_000 }
+
 const on = { 'GET /api/billing/config': () => json({ enabled: true, publishableKey: 'pk_test_1', pricingTableId: 'prctbl_1' }) }
 
-describe('subscribe page', () => {
+describe('subscribe page', { timeout: 20_000 }, () => {
   it('says plainly that payments are not available without Stripe', async () => {
     stubFetch({
       'GET /api/user': () => json({ message: 'Not authenticated' }, 401),
       'GET /api/billing/config': () => json({ enabled: false, message: 'Payments are not available yet.' }),
     })
     renderApp('/subscribe')
-    expect(await screen.findByTestId('payments-off')).toHaveTextContent('Payments are not available yet.')
+    expect(await screen.findByTestId('payments-off', undefined, slow)).toHaveTextContent('Payments are not available yet.')
     expect(screen.getByRole('heading', { level: 1, name: 'Choose Your Plan' })).toBeInTheDocument()
     expect(screen.getByText(/3-day free trial/)).toBeInTheDocument()
   })
@@ -28,7 +31,7 @@ describe('subscribe page', () => {
       const element = container.querySelector('stripe-pricing-table')
       if (!element) throw new Error('no pricing table yet')
       return element
-    })
+    }, slow)
     expect(table.getAttribute('pricing-table-id')).toBe('prctbl_1')
     expect(table.getAttribute('publishable-key')).toBe('pk_test_1')
     expect(table.getAttribute('customer-email')).toBe('alice@example.com')
@@ -45,8 +48,8 @@ describe('subscribe page', () => {
       'POST /api/billing-portal': () => json({ url: 'https://billing.stripe.com/p/session/test' }),
     })
     const { container } = renderApp('/subscribe')
-    await userEvent.click(await screen.findByRole('button', { name: 'Manage subscription' }))
-    await waitFor(() => expect(assign).toHaveBeenCalledWith('https://billing.stripe.com/p/session/test'))
+    await userEvent.click(await screen.findByRole('button', { name: 'Manage subscription' }, slow))
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('https://billing.stripe.com/p/session/test'), slow)
     expect(container.querySelector('stripe-pricing-table')).toBeNull()
     expect(mock.mock.calls.some(([url]) => String(url).includes('pricing-table'))).toBe(false)
   })
@@ -58,7 +61,7 @@ describe('subscribe page', () => {
       'POST /api/billing/pricing-table': () => json({ message: 'You already have a subscription. Use Manage subscription to change or cancel it.' }, 409),
     })
     renderApp('/subscribe')
-    expect(await screen.findByText(/You already have a subscription/)).toBeInTheDocument()
+    expect(await screen.findByText(/You already have a subscription/, undefined, slow)).toBeInTheDocument()
     expect(screen.getByRole('button', { name: 'Manage subscription' })).toBeInTheDocument()
   })
 })
