@@ -20,7 +20,7 @@ import (
 
 var tables = []string{
 	"blobs", "clients", "contact_messages", "dynamic_qr_codes", "newsletter_subscriptions",
-	"password_tokens", "payment_products", "qr_codes", "qr_downloads", "qr_generations", "scan_events",
+	"password_tokens", "payment_products", "qr_codes", "qr_downloads", "qr_generations", "rate_limits", "scan_events",
 	"schema_migrations", "secrets", "sessions", "users",
 }
 
