@@ -27,6 +27,11 @@ type Config struct {
 	RegisterRateLimit  int      // SQUARELY_REGISTER_RATE_LIMIT: registrations per hour per client address
 	TrustProxy         bool     // SQUARELY_TRUST_PROXY: believe X-Forwarded-For / X-Forwarded-Proto
 	DynamicLimit       int      // SQUARELY_DYNAMIC_LIMIT: live dynamic codes per user without an active subscription
+
+	// Accounts (issues 8 and 9).
+	LoginAccountRateLimit int // SQUARELY_LOGIN_ACCOUNT_RATE_LIMIT: failed logins per hour per account, from any address
+	AccountMailRateLimit  int // SQUARELY_ACCOUNT_MAIL_RATE_LIMIT: account links mailed per hour to one address
+	HashesPerAddress      int // SQUARELY_HASHES_PER_ADDRESS: password hashes running at once per client address
 }
 
 // GoogleEnabled reports whether Google sign-in is configured.
@@ -107,6 +112,11 @@ func Load(getenv func(string) string) (Config, error) {
 	c.LoginRateLimit = positive("SQUARELY_LOGIN_RATE_LIMIT", 10)
 	c.RegisterRateLimit = positive("SQUARELY_REGISTER_RATE_LIMIT", 30)
 	c.DynamicLimit = positive("SQUARELY_DYNAMIC_LIMIT", 12) // spec 01 §9
+
+	// Accounts (issues 8 and 9).
+	c.LoginAccountRateLimit = positive("SQUARELY_LOGIN_ACCOUNT_RATE_LIMIT", 30)
+	c.AccountMailRateLimit = positive("SQUARELY_ACCOUNT_MAIL_RATE_LIMIT", 3)
+	c.HashesPerAddress = positive("SQUARELY_HASHES_PER_ADDRESS", 2)
 
 	if raw := get("SQUARELY_TRUST_PROXY"); raw != "" {
 		c.TrustProxy, err = strconv.ParseBool(raw)

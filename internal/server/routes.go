@@ -47,6 +47,15 @@ func (s *server) routes() http.Handler {
 	api.HandleFunc("POST /api/activate-trial", s.activateTrial)
 	api.HandleFunc("POST /api/set-password", s.setPassword)
 
+	// Account (issue 9) and verification (issue 8): settings, passwords,
+	// mailed links that prove an address.
+	api.Handle("PUT /api/update-name", user(s.updateName))
+	api.Handle("POST /api/delete-account", user(s.deleteAccount))
+	api.Handle("POST /api/change-password", user(s.changePassword))
+	api.HandleFunc("POST /api/forgot-password", s.forgotPassword)
+	api.HandleFunc("POST /api/verify-email", s.verifyEmail)
+	api.Handle("POST /api/resend-verification", user(s.resendVerification))
+
 	site := http.NewServeMux()
 	site.Handle("/api/", frameDenied(apiCSP, s.auth.LoadUser(jsonFallback(api))))
 	site.HandleFunc("GET /auth/google", s.auth.GoogleStart)

@@ -33,10 +33,10 @@ func (s *Store) RefundAttempt(ctx context.Context, name, key string, windowStart
 	return nil
 }
 
-// DeleteAttemptsBefore forgets the counters of windows that started
-// before t.
-func (s *Store) DeleteAttemptsBefore(ctx context.Context, t time.Time) error {
-	if _, err := s.write.ExecContext(ctx, `DELETE FROM rate_limits WHERE window_start < $1`, dbTime(t)); err != nil {
+// DeleteAttemptsBefore forgets the limiter name's counters of windows that
+// started before t.
+func (s *Store) DeleteAttemptsBefore(ctx context.Context, name string, t time.Time) error {
+	if _, err := s.write.ExecContext(ctx, `DELETE FROM rate_limits WHERE name = $1 AND window_start < $2`, name, dbTime(t)); err != nil {
 		return fail("delete old attempts", err)
 	}
 	return nil
