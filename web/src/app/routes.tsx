@@ -51,6 +51,7 @@ export const routes: RouteObject[] = [
       { path: '/blog/:id', lazy: page(() => import('@/features/marketing/routes/blog-post-page'), 'BlogPostPage') },
       { path: '/auth', element: <AuthPage /> },
       { path: '/set-password', lazy: page(() => import('@/features/auth/routes/set-password-page'), 'SetPasswordPage') },
+      { path: '/verify-email', lazy: page(() => import('@/features/auth/routes/verify-email-page'), 'VerifyEmailPage') },
       {
         element: <RequireUser />,
         children: [
