@@ -20,9 +20,11 @@ export function useDeleteAccount() {
     onSuccess: () => {
       toast({ title: 'Account Deleted', description: 'Your account has been successfully deleted. You will now be logged out.' })
       setTimeout(() => {
-        queryClient.setQueryData(userQueryKey, null)
-        queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== userQueryKey[0] })
-        void navigate('/', { replace: true })
+        // Leave the signed-in page first, or it would send the visitor to /auth.
+        void Promise.resolve(navigate('/', { replace: true })).then(() => {
+          queryClient.setQueryData(userQueryKey, null)
+          queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== userQueryKey[0] })
+        })
       }, DELETED_REDIRECT_DELAY)
     },
     onError: (error) => {
