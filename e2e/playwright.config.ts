@@ -2,12 +2,17 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { defineConfig } from '@playwright/test'
+import { sinkPorts } from './support/smtp-sink'
 
 // The tests drive the real binary (built by `make build`) over a database
 // that starts empty on every run.
 // SQUARELY_E2E_ADDR and SQUARELY_E2E_BIN let several runs share a machine.
 const addr = process.env.SQUARELY_E2E_ADDR ?? '127.0.0.1:18080'
 const baseURL = `http://${addr}`
+// The app mails through the SMTP sink (support/smtp-sink.ts) that
+// globalSetup starts; tests read the mail with waitForMail.
+process.env.SQUARELY_E2E_ADDR = addr
+const smtpPort = sinkPorts(addr).smtp
 
 // Playwright evaluates this file again in every worker; the environment
 // carries the first process's directory to them, so only that one makes it
@@ -28,6 +33,7 @@ export default defineConfig({
   retries: 0,
   workers: 1,
   reporter: 'list',
+  globalSetup: './support/global-setup.ts',
   use: {
     baseURL,
     screenshot: 'only-on-failure',
@@ -58,6 +64,9 @@ export default defineConfig({
       SQUARELY_ADDR: addr,
       SQUARELY_DATA_DIR: dataDir,
       SQUARELY_BASE_URL: baseURL,
+      SQUARELY_SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      SQUARELY_MAIL_FROM: 'Squarely <hello@squarely.test>',
+      SQUARELY_SMTP_RATE: '100',
     },
   },
 })

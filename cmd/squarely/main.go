@@ -18,6 +18,8 @@ import (
 
 	"github.com/squarely/squarely/internal/auth"
 	"github.com/squarely/squarely/internal/config"
+	"github.com/squarely/squarely/internal/mail"
+	"github.com/squarely/squarely/internal/mailings"
 	"github.com/squarely/squarely/internal/qrcli"
 	"github.com/squarely/squarely/internal/scans"
 	"github.com/squarely/squarely/internal/server"
@@ -95,9 +97,17 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 	if google == nil {
 		log.Info("Google sign-in is off: set SQUARELY_GOOGLE_CLIENT_ID and SQUARELY_GOOGLE_CLIENT_SECRET to turn it on")
 	}
+	mailer, err := newMailer(cfg, log)
+	if err != nil {
+		fmt.Fprintf(stderr, "squarely: %v\n", err)
+		return 1
+	}
 	recorder := scans.NewRecorder(st, scans.Options{Logger: log})
+	// Sends the admin's mailings, resuming any an instance left unfinished.
+	mailingRunner := mailings.NewRunner(mailings.Options{Store: st, Mailer: mailer, BaseURL: cfg.BaseURL, Logger: log})
 	srv := &http.Server{
-		Handler:           server.New(server.Deps{Store: st, Config: cfg, Logger: log, Google: google, Recorder: recorder}),
+		Handler: server.New(server.Deps{Store: st, Config: cfg, Logger: log, Google: google,
+			Recorder: recorder, Mailer: mailer, Mailings: mailingRunner}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       2 * time.Minute, // generous for uploads on slow links
 		WriteTimeout:      2 * time.Minute,
@@ -115,6 +125,9 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 	bg, stopBG := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Go(func() { deleteExpiredSessions(bg, st, log) })
+	// On shutdown the runner finishes the message in flight, records it
+	// and releases its mailing for the next start (or another instance).
+	wg.Go(func() { mailingRunner.Run(bg) })
 	defer wg.Wait()
 	defer stopBG()
 
@@ -146,6 +159,16 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 		code = 1
 	}
 	return code
+}
+
+// newMailer sends mail through SQUARELY_SMTP_URL, or logs it when unset.
+func newMailer(cfg config.Config, log *slog.Logger) (mail.Mailer, error) {
+	if cfg.SMTPURL == nil {
+		log.Info("e-mail is off: messages are logged, not sent; set SQUARELY_SMTP_URL and SQUARELY_MAIL_FROM to send them")
+		return mail.LogMailer{Logger: log}, nil
+	}
+	log.Info("e-mail goes out through SMTP", "server", cfg.SMTPURL.Host, "from", cfg.MailFrom, "rate", cfg.SMTPRate)
+	return mail.NewSMTP(mail.SMTPOptions{URL: cfg.SMTPURL, From: cfg.MailFrom, Rate: cfg.SMTPRate, Logger: log})
 }
 
 // closeRecorder saves the scans still buffered, giving the database 20

@@ -114,7 +114,7 @@ func TestServeAndShutdown(t *testing.T) {
 			t.Fatalf("server did not start:\n%s", logs.String())
 		}
 	}
-	if !strings.Contains(logs.String(), "Google sign-in is off") || !strings.Contains(logs.String(), "baseURL=http://localhost:0") {
+	if !strings.Contains(logs.String(), "Google sign-in is off") || strings.Count(logs.String(), "e-mail is off") != 1 || !strings.Contains(logs.String(), "baseURL=http://localhost:0") {
 		t.Errorf("start log:\n%s", logs.String())
 	}
 	resp, err := http.Get("http://" + m[1] + "/api/user")

@@ -32,6 +32,10 @@ type Config struct {
 	LoginAccountRateLimit int // SQUARELY_LOGIN_ACCOUNT_RATE_LIMIT: failed logins per hour per account, from any address
 	AccountMailRateLimit  int // SQUARELY_ACCOUNT_MAIL_RATE_LIMIT: account links mailed per hour to one address
 	HashesPerAddress      int // SQUARELY_HASHES_PER_ADDRESS: password hashes running at once per client address
+	// Mail (issue 9).
+	SMTPURL  *url.URL // SQUARELY_SMTP_URL: smtp:// or smtps:// with user and password; nil = mail is logged, not sent
+	MailFrom string   // SQUARELY_MAIL_FROM: the From address of every message
+	SMTPRate float64  // SQUARELY_SMTP_RATE: messages a second at most
 }
 
 // GoogleEnabled reports whether Google sign-in is configured.
@@ -125,6 +129,29 @@ func Load(getenv func(string) string) (Config, error) {
 		}
 	}
 
+	// Mail (issue 9). The SMTP URL holds a password, so no message repeats it.
+	if raw := get("SQUARELY_SMTP_URL"); raw != "" {
+		if u, problem := parseSMTPURL(raw); problem != "" {
+			fail("SQUARELY_SMTP_URL", "%s", problem)
+		} else {
+			c.SMTPURL = u
+		}
+	}
+	c.MailFrom = get("SQUARELY_MAIL_FROM")
+	if c.MailFrom == "" && c.SMTPURL != nil {
+		fail("SQUARELY_MAIL_FROM", "must be set when SQUARELY_SMTP_URL is set")
+	} else if _, err := mail.ParseAddress(c.MailFrom); c.MailFrom != "" && err != nil {
+		fail("SQUARELY_MAIL_FROM", "must be an e-mail address such as \"Squarely <hello@example.com>\", got %q", c.MailFrom)
+	}
+	c.SMTPRate = 10
+	if raw := get("SQUARELY_SMTP_RATE"); raw != "" {
+		rate, err := strconv.ParseFloat(raw, 64)
+		if err != nil || !(rate > 0 && rate <= 10000) {
+			fail("SQUARELY_SMTP_RATE", "must be a number of messages a second above 0 and at most 10000, got %q", raw)
+		}
+		c.SMTPRate = rate
+	}
+
 	if len(errs) > 0 {
 		return Config{}, errors.Join(errs...)
 	}
@@ -144,6 +171,30 @@ func parseBaseURL(raw string) (string, string) {
 		return "", "must not have a path (Squarely is served at the root of its host)"
 	}
 	return u.Scheme + "://" + u.Host, ""
+}
+
+// parseSMTPURL accepts smtp://[user:password@]host[:port] or smtps://…
+// and returns it, or a description of what is wrong that never repeats
+// the password.
+func parseSMTPURL(raw string) (*url.URL, string) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, "must be a URL such as smtp://user:password@mail.example.com:587"
+	}
+	switch {
+	case u.Scheme != "smtp" && u.Scheme != "smtps":
+		return nil, fmt.Sprintf("must start with smtp:// or smtps://, got scheme %q", u.Scheme)
+	case u.Hostname() == "":
+		return nil, "must name the mail server's host, e.g. smtp://mail.example.com:587"
+	case strings.Trim(u.Path, "/") != "" || u.RawQuery != "" || u.Fragment != "":
+		return nil, "must not have a path, a query or a fragment"
+	}
+	if p := u.Port(); p != "" {
+		if n, err := strconv.Atoi(p); err != nil || n <= 0 || n > 65535 {
+			return nil, fmt.Sprintf("has an invalid port %q", p)
+		}
+	}
+	return u, ""
 }
 
 func or(s, def string) string {

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"net/url"
 	"reflect"
 	"strings"
 	"testing"
@@ -16,12 +17,16 @@ func TestLoadDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Config{
-		Addr:              ":8080",
-		DataDir:           "./data",
-		BaseURL:           "http://localhost:8080",
-		LoginRateLimit:    10,
-		RegisterRateLimit: 30,
-		DynamicLimit:      12,
+		Addr:                  ":8080",
+		DataDir:               "./data",
+		BaseURL:               "http://localhost:8080",
+		LoginRateLimit:        10,
+		RegisterRateLimit:     30,
+		DynamicLimit:          12,
+		LoginAccountRateLimit: 30,
+		AccountMailRateLimit:  3,
+		HashesPerAddress:      2,
+		SMTPRate:              10,
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("got %+v\nwant %+v", c, want)
@@ -33,33 +38,45 @@ func TestLoadDefaults(t *testing.T) {
 
 func TestLoadAll(t *testing.T) {
 	c, err := Load(env(map[string]string{
-		"SQUARELY_ADDR":                 "127.0.0.1:9000",
-		"SQUARELY_DATA_DIR":             "/var/lib/squarely",
-		"DATABASE_URL":                  "postgres://u:p@db/squarely",
-		"SQUARELY_BASE_URL":             "https://qr.example.com/",
-		"SQUARELY_ADMIN_EMAILS":         " Boss@Example.com, ,ops@example.com ",
-		"SQUARELY_GOOGLE_CLIENT_ID":     "id",
-		"SQUARELY_GOOGLE_CLIENT_SECRET": "secret",
-		"SQUARELY_LOGIN_RATE_LIMIT":     "5",
-		"SQUARELY_REGISTER_RATE_LIMIT":  "7",
-		"SQUARELY_TRUST_PROXY":          "true",
-		"SQUARELY_DYNAMIC_LIMIT":        "50",
+		"SQUARELY_ADDR":                     "127.0.0.1:9000",
+		"SQUARELY_DATA_DIR":                 "/var/lib/squarely",
+		"DATABASE_URL":                      "postgres://u:p@db/squarely",
+		"SQUARELY_BASE_URL":                 "https://qr.example.com/",
+		"SQUARELY_ADMIN_EMAILS":             " Boss@Example.com, ,ops@example.com ",
+		"SQUARELY_GOOGLE_CLIENT_ID":         "id",
+		"SQUARELY_GOOGLE_CLIENT_SECRET":     "secret",
+		"SQUARELY_LOGIN_RATE_LIMIT":         "5",
+		"SQUARELY_REGISTER_RATE_LIMIT":      "7",
+		"SQUARELY_TRUST_PROXY":              "true",
+		"SQUARELY_DYNAMIC_LIMIT":            "50",
+		"SQUARELY_LOGIN_ACCOUNT_RATE_LIMIT": "40",
+		"SQUARELY_ACCOUNT_MAIL_RATE_LIMIT":  "4",
+		"SQUARELY_HASHES_PER_ADDRESS":       "3",
+		"SQUARELY_SMTP_URL":                 "smtp://mailer:s3cret@mail.example.com:2525",
+		"SQUARELY_MAIL_FROM":                "Squarely <hello@example.com>",
+		"SQUARELY_SMTP_RATE":                "2.5",
 	}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := Config{
-		Addr:               "127.0.0.1:9000",
-		DataDir:            "/var/lib/squarely",
-		DatabaseURL:        "postgres://u:p@db/squarely",
-		BaseURL:            "https://qr.example.com",
-		AdminEmails:        []string{"boss@example.com", "ops@example.com"},
-		GoogleClientID:     "id",
-		GoogleClientSecret: "secret",
-		LoginRateLimit:     5,
-		RegisterRateLimit:  7,
-		TrustProxy:         true,
-		DynamicLimit:       50,
+		Addr:                  "127.0.0.1:9000",
+		DataDir:               "/var/lib/squarely",
+		DatabaseURL:           "postgres://u:p@db/squarely",
+		BaseURL:               "https://qr.example.com",
+		AdminEmails:           []string{"boss@example.com", "ops@example.com"},
+		GoogleClientID:        "id",
+		GoogleClientSecret:    "secret",
+		LoginRateLimit:        5,
+		RegisterRateLimit:     7,
+		TrustProxy:            true,
+		DynamicLimit:          50,
+		LoginAccountRateLimit: 40,
+		AccountMailRateLimit:  4,
+		HashesPerAddress:      3,
+		SMTPURL:               &url.URL{Scheme: "smtp", User: url.UserPassword("mailer", "s3cret"), Host: "mail.example.com:2525"},
+		MailFrom:              "Squarely <hello@example.com>",
+		SMTPRate:              2.5,
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("got %+v\nwant %+v", c, want)
@@ -105,13 +122,22 @@ func TestLoadInvalid(t *testing.T) {
 		{map[string]string{"SQUARELY_GOOGLE_CLIENT_ID": "id"}, `SQUARELY_GOOGLE_CLIENT_SECRET: must be set when SQUARELY_GOOGLE_CLIENT_ID is set`},
 		{map[string]string{"SQUARELY_GOOGLE_CLIENT_SECRET": "s"}, `SQUARELY_GOOGLE_CLIENT_ID: must be set when SQUARELY_GOOGLE_CLIENT_SECRET is set`},
 		{map[string]string{"SQUARELY_TRUST_PROXY": "yes"}, `SQUARELY_TRUST_PROXY: must be true or false, got "yes"`},
+		{map[string]string{"SQUARELY_SMTP_URL": "http://u:hunter2@mail.example.com", "SQUARELY_MAIL_FROM": "a@example.com"}, `SQUARELY_SMTP_URL: must start with smtp:// or smtps://, got scheme "http"`},
+		{map[string]string{"SQUARELY_SMTP_URL": "smtp://u:hunter2@:25", "SQUARELY_MAIL_FROM": "a@example.com"}, `SQUARELY_SMTP_URL: must name the mail server's host, e.g. smtp://mail.example.com:587`},
+		{map[string]string{"SQUARELY_SMTP_URL": "smtp://u:hunter2@mail.example.com:99999", "SQUARELY_MAIL_FROM": "a@example.com"}, `SQUARELY_SMTP_URL: has an invalid port "99999"`},
+		{map[string]string{"SQUARELY_SMTP_URL": "smtp://u:hunter2@mail.example.com/x?y", "SQUARELY_MAIL_FROM": "a@example.com"}, `SQUARELY_SMTP_URL: must not have a path, a query or a fragment`},
+		{map[string]string{"SQUARELY_SMTP_URL": "smtp://u:hunter2%zz@mail.example.com", "SQUARELY_MAIL_FROM": "a@example.com"}, `SQUARELY_SMTP_URL: must be a URL such as smtp://user:password@mail.example.com:587`},
+		{map[string]string{"SQUARELY_SMTP_URL": "smtps://u:hunter2@mail.example.com"}, `SQUARELY_MAIL_FROM: must be set when SQUARELY_SMTP_URL is set`},
+		{map[string]string{"SQUARELY_MAIL_FROM": "squarely"}, `SQUARELY_MAIL_FROM: must be an e-mail address such as "Squarely <hello@example.com>", got "squarely"`},
+		{map[string]string{"SQUARELY_SMTP_RATE": "0"}, `SQUARELY_SMTP_RATE: must be a number of messages a second above 0 and at most 10000, got "0"`},
+		{map[string]string{"SQUARELY_SMTP_RATE": "NaN"}, `SQUARELY_SMTP_RATE: must be a number of messages a second above 0 and at most 10000, got "NaN"`},
 	} {
 		_, err := Load(env(tc.env))
 		if err == nil || err.Error() != tc.want {
 			t.Errorf("%v: got error %v\nwant %s", tc.env, err, tc.want)
 		}
 		if err != nil && strings.Contains(err.Error(), "hunter2") {
-			t.Errorf("error repeats the database password: %v", err)
+			t.Errorf("error repeats a password: %v", err)
 		}
 	}
 }

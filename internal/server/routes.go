@@ -1,6 +1,10 @@
 package server
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/squarely/squarely/internal/store"
+)
 
 // routes is the table of every route. API routes go on api (paths under
 // /api/, JSON in and out); everything else on site. Wrap a handler in
@@ -55,6 +59,16 @@ func (s *server) routes() http.Handler {
 	api.HandleFunc("POST /api/forgot-password", s.forgotPassword)
 	api.HandleFunc("POST /api/verify-email", s.verifyEmail)
 	api.Handle("POST /api/resend-verification", user(s.resendVerification))
+	// Admin panel and mailings (issue 9): admins only (401 signed out, 403 others).
+	admin := func(h http.HandlerFunc) http.Handler { return s.auth.RequireAdmin(h) }
+	api.Handle("GET /api/newsletter/stats", admin(s.newsletterStats))
+	api.Handle("POST /api/send-newsletter", admin(s.sendNewsletter))
+	api.Handle("POST /api/send-welcome-to-all", admin(s.queueKind(store.MailingWelcome)))
+	api.Handle("POST /api/send-scan-notifications", admin(s.queueKind(store.MailingScans)))
+	api.Handle("POST /api/send-pause-notifications", admin(s.queueKind(store.MailingPaused)))
+	api.Handle("GET /api/mailings", admin(s.listMailings))
+	api.Handle("GET /api/mailings/{id}", admin(s.mailingProgress))
+	api.Handle("POST /api/send-test-email", admin(s.sendTestEmail))
 
 	site := http.NewServeMux()
 	site.Handle("/api/", frameDenied(apiCSP, s.auth.LoadUser(jsonFallback(api))))
@@ -66,6 +80,10 @@ func (s *server) routes() http.Handler {
 	site.HandleFunc("GET /pdf/{id}/file", s.serveBlob("pdf"))
 	site.HandleFunc("GET /images/{id}", s.filePageHandler("image", "/images/"))
 	site.HandleFunc("GET /images/{id}/file", s.serveBlob("image"))
+	// The unsubscribe link of every bulk message (issue 9): GET shows a
+	// button, POST (the button or RFC 8058 one-click) unsubscribes.
+	site.HandleFunc("GET /unsubscribe", s.unsubscribe)
+	site.HandleFunc("POST /unsubscribe", s.unsubscribe)
 	site.Handle("/", s.app())
 
 	// Scans of dynamic codes skip the site's middleware (see redirect.go),

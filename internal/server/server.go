@@ -12,6 +12,7 @@ import (
 	"github.com/squarely/squarely/internal/auth"
 	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/mail"
+	"github.com/squarely/squarely/internal/mailings"
 	"github.com/squarely/squarely/internal/scans"
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/web"
@@ -31,6 +32,9 @@ type Deps struct {
 	// closes, for tests and tools that do not count scans.
 	Recorder *scans.Recorder
 	Mailer   mail.Mailer // nil = mail.LogMailer on Logger
+	// Mailings is woken when an admin queues a mailing; nil = queued
+	// mailings wait for a runner's next poll (another instance, or a test's).
+	Mailings *mailings.Runner
 
 	// PasswordCost is the bcrypt cost; 0 = auth.DefaultPasswordCost.
 	PasswordCost int
@@ -64,11 +68,12 @@ type server struct {
 	redirects *scans.Cache    // short code → destination, for /d/{shortCode}
 	recorder  *scans.Recorder // scans, saved off the request path
 	mailer    mail.Mailer
+	mailings  *mailings.Runner
 }
 
 // New returns the handler serving the whole site.
 func New(d Deps) http.Handler {
-	s := &server{store: d.Store, cfg: d.Config, log: d.Logger, now: d.Now, web: d.Web, recorder: d.Recorder, mailer: d.Mailer}
+	s := &server{store: d.Store, cfg: d.Config, log: d.Logger, now: d.Now, web: d.Web, recorder: d.Recorder, mailer: d.Mailer, mailings: d.Mailings}
 	if s.log == nil {
 		s.log = slog.Default()
 	}

@@ -19,7 +19,8 @@ import (
 )
 
 var tables = []string{
-	"blobs", "clients", "contact_messages", "dynamic_qr_codes", "newsletter_subscriptions",
+	"blobs", "clients", "contact_messages", "dynamic_qr_codes", "mail_unsubscribes", "mailing_recipients",
+	"mailings", "newsletter_subscriptions",
 	"password_tokens", "payment_products", "qr_codes", "qr_downloads", "qr_generations", "rate_limits", "scan_events",
 	"schema_migrations", "secrets", "sessions", "users",
 }

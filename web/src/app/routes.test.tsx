@@ -20,7 +20,7 @@ describe('routes', () => {
     expect(screen.getByText('Did you forget to add the page to the router?')).toBeInTheDocument()
   })
 
-  it.each(['/newsletter', '/account-settings', '/white-label-admin', '/bulk-generation', '/dashboard'])(
+  it.each(['/account-settings', '/white-label-admin', '/bulk-generation', '/dashboard'])(
     'redirects %s to /auth when signed out',
     async (path) => {
       stubFetch(signedOut)

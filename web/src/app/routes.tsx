@@ -50,13 +50,14 @@ export const routes: RouteObject[] = [
       { path: '/blog', lazy: page(() => import('@/features/marketing/routes/blog-page'), 'BlogPage') },
       { path: '/blog/:id', lazy: page(() => import('@/features/marketing/routes/blog-post-page'), 'BlogPostPage') },
       { path: '/auth', element: <AuthPage /> },
+      // The admin panel sends visitors to / itself (spec 02 §2), not to /auth.
+      { path: '/newsletter', lazy: page(() => import('@/features/admin/routes/newsletter-page'), 'NewsletterPage') },
       { path: '/set-password', lazy: page(() => import('@/features/auth/routes/set-password-page'), 'SetPasswordPage') },
       { path: '/verify-email', lazy: page(() => import('@/features/auth/routes/verify-email-page'), 'VerifyEmailPage') },
       {
         element: <RequireUser />,
         children: [
           { path: '/dashboard', element: <DashboardRoute /> },
-          { path: '/newsletter', lazy: page(() => import('@/features/admin/routes/newsletter-page'), 'NewsletterPage') },
           { path: '/account-settings', lazy: page(() => import('@/features/account/routes/account-settings-page'), 'AccountSettingsPage') },
           { path: '/white-label-admin', lazy: page(() => import('@/features/white-label/routes/white-label-admin-page'), 'WhiteLabelAdminPage') },
           { path: '/bulk-generation', lazy: page(() => import('@/features/bulk/routes/bulk-generation-page'), 'BulkGenerationPage') },
