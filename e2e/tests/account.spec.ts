@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
+import { waitForMail } from '../support/smtp-sink'
 
 const password = 'e2e-secret-1'
 
@@ -115,4 +116,35 @@ test('delete the account: confirmation, Deleting..., the toast, and / signed out
   await expect(page.getByRole('link', { name: 'Log in' })).toBeVisible()
   await signIn(page, email, password)
   await expect(page.getByText('Login failed', { exact: true })).toBeVisible()
+})
+
+test('a trial account signs back in through the link its sign-in attempt mails', async ({ page }) => {
+  const email = uniqueEmail()
+  await page.goto('/')
+  await page.getByLabel('Your email address').fill(email)
+  await page.getByRole('button', { name: 'Start Free Trial' }).click()
+  await expect(page.getByText('Free Trial Activated!', { exact: true })).toBeVisible()
+  await page.getByRole('button', { name: 'Account menu' }).click()
+  await page.getByRole('menu').getByRole('menuitem', { name: 'Log out' }).click()
+  await expect(page.getByRole('link', { name: 'Log in' })).toBeVisible()
+
+  // The account has no password yet: signing in says so and mails a link.
+  await signIn(page, email, 'anything-at-all')
+  await expect(page.getByText('This account has no password yet. We have sent a link to its email address to choose one.', { exact: true })).toBeVisible()
+  const mail = await waitForMail(email, (m) => m.subject === 'Choose your Squarely password')
+  const link = /(http\S+\/set-password\?token=[\w-]+)/.exec(mail.text)?.[1]
+  expect(link, mail.text).toBeTruthy()
+
+  await page.goto(link!)
+  await page.getByLabel('New password').fill('trial-secret-1')
+  await page.getByLabel('Confirm password').fill('trial-secret-1')
+  await page.getByRole('button', { name: 'Set password' }).click()
+  await expect(page).toHaveURL('/')
+  await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible()
+
+  await page.getByRole('button', { name: 'Account menu' }).click()
+  await page.getByRole('menu').getByRole('menuitem', { name: 'Log out' }).click()
+  await expect(page.getByRole('link', { name: 'Log in' })).toBeVisible()
+  await signIn(page, email, 'trial-secret-1')
+  await expect(page.getByText(`Welcome back, ${email}!`, { exact: true })).toBeVisible()
 })
