@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
+import { waitForMail } from '../support/smtp-sink'
 
 const password = 'e2e-secret-1'
 
@@ -67,12 +68,27 @@ test('a wrong password shows the Login failed toast', async ({ page }) => {
   await expect(page.getByRole('button', { name: 'Account menu' })).toHaveCount(0)
 })
 
-test('registering an e-mail twice shows the server message', async ({ page, browser }) => {
+test('registering an e-mail twice: a claim link while unconfirmed, the server message once confirmed', async ({ page, browser }) => {
+  test.setTimeout(90_000) // three password hashes and two mails on a shared machine
   const email = uniqueEmail()
   await register(page, email)
   await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible()
 
+  // Nobody has proven the address yet: the second registration signs nobody in and mails a claim link.
   const other = await browser.newPage()
+  await register(other, email)
+  await expect(other.getByText('Check your email', { exact: true })).toBeVisible()
+  await expect(other.getByRole('button', { name: 'Account menu' })).toHaveCount(0)
+  await waitForMail(email, (m) => m.subject === 'Claim your Squarely account')
+
+  // The owner confirms the address through the link mailed at registration.
+  const confirmation = await waitForMail(email, (m) => m.subject === 'Confirm your Squarely email address')
+  const link = /(http\S+\/verify-email\?token=[\w-]+)/.exec(confirmation.text)?.[1]
+  expect(link, confirmation.text).toBeTruthy()
+  await page.goto(link!)
+  await page.getByRole('button', { name: 'Confirm my email' }).click()
+  await expect(page.getByText('Your email address is confirmed.')).toBeVisible()
+
   await register(other, email)
   await expect(other.getByText('Registration failed', { exact: true })).toBeVisible()
   await expect(other.getByText('An account with this email already exists', { exact: true })).toBeVisible()

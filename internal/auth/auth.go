@@ -27,6 +27,9 @@ type Service struct {
 	// PasswordCost is the bcrypt cost; 0 = DefaultPasswordCost. Tests
 	// lower it to keep the suite fast.
 	PasswordCost int
+	// Hashed, when set, is called after each bcrypt computation (hash or
+	// check); tests count them.
+	Hashed func()
 
 	dummyOnce sync.Once
 	dummyHash []byte
@@ -64,11 +67,12 @@ func (s *Service) IsHTTPS(r *http.Request) bool {
 }
 
 // IsAdmin reports whether u may use the admin tools: flagged in the
-// database (squarely admin grant) or listed in SQUARELY_ADMIN_EMAILS. The
-// list is checked on every request, so an address listed before its owner
-// registers counts as soon as they do.
+// database (squarely admin grant) or, once the address is verified, listed
+// in SQUARELY_ADMIN_EMAILS. The list is checked on every request, so an
+// address listed before its owner registers counts as soon as they prove
+// it; anyone can type a listed address, so an unproven one grants nothing.
 func (s *Service) IsAdmin(u *store.User) bool {
-	return u != nil && (u.IsAdmin || s.Config.IsAdminEmail(u.Email) || s.Config.IsAdminEmail(u.Username))
+	return u != nil && (u.IsAdmin || u.EmailVerified && (s.Config.IsAdminEmail(u.Email) || s.Config.IsAdminEmail(u.Username)))
 }
 
 // writeMessage answers with the API's error shape {"message": …}; the

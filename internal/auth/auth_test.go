@@ -83,7 +83,7 @@ func TestRequireAdmin(t *testing.T) {
 		now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 		s := &Service{
 			Store:        st,
-			Config:       config.Config{AdminEmails: []string{"listed@example.com"}},
+			Config:       config.Config{AdminEmails: []string{"listed@example.com", "unproven@example.com"}},
 			Now:          func() time.Time { return now },
 			PasswordCost: bcrypt.MinCost,
 		}
@@ -91,8 +91,8 @@ func TestRequireAdmin(t *testing.T) {
 		h := s.LoadUser(s.RequireAdmin(ok))
 
 		// signIn returns the session cookie of a fresh session for a new user.
-		signIn := func(username string, isAdmin bool) *http.Cookie {
-			u := &store.User{Username: username, Email: username}
+		signIn := func(username string, isAdmin, verified bool) *http.Cookie {
+			u := &store.User{Username: username, Email: username, EmailVerified: verified}
 			if err := st.CreateUser(ctx, u); err != nil {
 				t.Fatal(err)
 			}
@@ -124,9 +124,11 @@ func TestRequireAdmin(t *testing.T) {
 			body   string
 		}{
 			{"signed out", nil, 401, `{"message":"Not authenticated"}`},
-			{"plain user", signIn("plain@example.com", false), 403, `{"message":"Admin access required"}`},
-			{"admin flag", signIn("flagged@example.com", true), 200, "admin page"},
-			{"listed in SQUARELY_ADMIN_EMAILS", signIn("Listed@Example.com", false), 200, "admin page"},
+			{"plain user", signIn("plain@example.com", false, true), 403, `{"message":"Admin access required"}`},
+			{"admin flag, unverified", signIn("flagged@example.com", true, false), 200, "admin page"},
+			// Anyone can type a listed address: only a proven one counts.
+			{"listed, unverified", signIn("unproven@example.com", false, false), 403, `{"message":"Admin access required"}`},
+			{"listed in SQUARELY_ADMIN_EMAILS, verified", signIn("Listed@Example.com", false, true), 200, "admin page"},
 		} {
 			rec := call(tc.cookie)
 			if rec.Code != tc.status || strings.TrimSpace(rec.Body.String()) != tc.body {

@@ -180,9 +180,10 @@ func (g *Google) userInfo(ctx context.Context, client *http.Client) (*googleIden
 }
 
 // googleUser finds the account for a Google identity: the one linked to its
-// Google id; else the one whose username is its e-mail, linked now, but only
-// when Google has verified that e-mail (otherwise anyone could claim an
-// address); else a new password-less account named by the e-mail.
+// Google id; else the one whose username is its e-mail, but only when Google
+// has verified that e-mail (otherwise anyone could claim an address): linked
+// now when its address was proven, claimed (see ClaimWithGoogle) when not;
+// else a new password-less account named by the e-mail, verified.
 func (s *Service) googleUser(ctx context.Context, id *googleIdentity) (*store.User, error) {
 	u, err := s.Store.UserByGoogleID(ctx, id.Sub)
 	if err == nil {
@@ -205,6 +206,14 @@ func (s *Service) googleUser(ctx context.Context, id *googleIdentity) (*store.Us
 		return nil, fmt.Errorf("the account of %q is deleted", email)
 	case err == nil && u.GoogleID != "":
 		return nil, fmt.Errorf("the account of %q is linked to another Google account", email)
+	case err == nil && !u.EmailVerified:
+		// Nobody has proven this address yet, and Google just did: the
+		// account goes to this Google identity, and whatever an unproven
+		// holder set up (password, sessions, links) ends.
+		if err := s.Store.ClaimWithGoogle(ctx, u.ID, id.Sub); err != nil {
+			return nil, err
+		}
+		return s.Store.User(ctx, u.ID)
 	case err == nil:
 		if err := s.Store.LinkGoogleID(ctx, u.ID, id.Sub); err != nil {
 			return nil, err
@@ -213,11 +222,12 @@ func (s *Service) googleUser(ctx context.Context, id *googleIdentity) (*store.Us
 		return u, nil
 	case errors.Is(err, store.ErrNotFound):
 		u = &store.User{
-			Username:  email,
-			Email:     email,
-			GoogleID:  id.Sub,
-			FirstName: id.GivenName,
-			LastName:  id.FamilyName,
+			Username:      email,
+			Email:         email,
+			EmailVerified: true, // Google has verified it
+			GoogleID:      id.Sub,
+			FirstName:     id.GivenName,
+			LastName:      id.FamilyName,
 		}
 		if err := s.Store.CreateUser(ctx, u); err != nil {
 			return nil, err

@@ -2,6 +2,7 @@ package auth
 
 import (
 	"errors"
+	"runtime"
 
 	"golang.org/x/crypto/bcrypt"
 
@@ -27,12 +28,32 @@ func (s *Service) cost() int {
 	return s.PasswordCost
 }
 
+// bcryptSlots bounds the bcrypt computations running at once in the
+// process to the cores there are: more only queue inside the scheduler and
+// starve every other request of CPU. Callers also cap them per client
+// address, so one client cannot hold every slot.
+var bcryptSlots = make(chan struct{}, runtime.GOMAXPROCS(0))
+
+// bcryptRun runs one bcrypt computation in a slot and reports it to Hashed.
+func (s *Service) bcryptRun(fn func()) {
+	bcryptSlots <- struct{}{}
+	defer func() { <-bcryptSlots }()
+	fn()
+	if s.Hashed != nil {
+		s.Hashed()
+	}
+}
+
 // HashPassword returns the bcrypt hash to store for password.
 func (s *Service) HashPassword(password string) (string, error) {
 	if len(password) > MaxPasswordBytes {
 		return "", ErrPasswordTooLong
 	}
-	h, err := bcrypt.GenerateFromPassword([]byte(password), s.cost())
+	var (
+		h   []byte
+		err error
+	)
+	s.bcryptRun(func() { h, err = bcrypt.GenerateFromPassword([]byte(password), s.cost()) })
 	return string(h), err
 }
 
@@ -44,8 +65,10 @@ func (s *Service) CheckPassword(u *store.User, password string) bool {
 		s.dummyOnce.Do(func() {
 			s.dummyHash, _ = bcrypt.GenerateFromPassword([]byte("squarely dummy password"), s.cost())
 		})
-		bcrypt.CompareHashAndPassword(s.dummyHash, []byte(password))
+		s.bcryptRun(func() { bcrypt.CompareHashAndPassword(s.dummyHash, []byte(password)) })
 		return false
 	}
-	return bcrypt.CompareHashAndPassword([]byte(u.PasswordHash), []byte(password)) == nil
+	var err error
+	s.bcryptRun(func() { err = bcrypt.CompareHashAndPassword([]byte(u.PasswordHash), []byte(password)) })
+	return err == nil
 }

@@ -68,6 +68,14 @@ func (s *Service) SignOut(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// SetPassword stores passwordHash as u's password and ends every other
+// session of u (and every mailed set-password link): whoever knew the old
+// password, or held a session, is out. The request's own session stays.
+func (s *Service) SetPassword(r *http.Request, userID int64, passwordHash string) error {
+	keep, _ := sessionID(r)
+	return s.Store.SetPassword(r.Context(), userID, passwordHash, keep)
+}
+
 // LoadUser puts the user of a valid session cookie into the request
 // context (see UserFrom). Each use slides the session's expiry, and the
 // cookie is re-issued so the browser keeps it as long as the server does.

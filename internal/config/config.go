@@ -28,6 +28,10 @@ type Config struct {
 	TrustProxy         bool     // SQUARELY_TRUST_PROXY: believe X-Forwarded-For / X-Forwarded-Proto
 	DynamicLimit       int      // SQUARELY_DYNAMIC_LIMIT: live dynamic codes per user without an active subscription
 
+	// Accounts (issues 8 and 9).
+	LoginAccountRateLimit int // SQUARELY_LOGIN_ACCOUNT_RATE_LIMIT: failed logins per hour per account, from any address
+	AccountMailRateLimit  int // SQUARELY_ACCOUNT_MAIL_RATE_LIMIT: account links mailed per hour to one address
+	HashesPerAddress      int // SQUARELY_HASHES_PER_ADDRESS: password hashes running at once per client address
 	// Mail (issue 9).
 	SMTPURL  *url.URL // SQUARELY_SMTP_URL: smtp:// or smtps:// with user and password; nil = mail is logged, not sent
 	MailFrom string   // SQUARELY_MAIL_FROM: the From address of every message
@@ -140,6 +144,11 @@ func Load(getenv func(string) string) (Config, error) {
 		}
 		c.StripeAPIURL = strings.TrimRight(raw, "/")
 	}
+
+	// Accounts (issues 8 and 9).
+	c.LoginAccountRateLimit = positive("SQUARELY_LOGIN_ACCOUNT_RATE_LIMIT", 30)
+	c.AccountMailRateLimit = positive("SQUARELY_ACCOUNT_MAIL_RATE_LIMIT", 3)
+	c.HashesPerAddress = positive("SQUARELY_HASHES_PER_ADDRESS", 2)
 
 	if raw := get("SQUARELY_TRUST_PROXY"); raw != "" {
 		c.TrustProxy, err = strconv.ParseBool(raw)

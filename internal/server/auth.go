@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/squarely/squarely/internal/auth"
@@ -26,6 +27,10 @@ type userResponse struct {
 	TrialEndDate       *time.Time `json:"trialEndDate"`
 	IsAdmin            bool       `json:"isAdmin"`
 	CreatedAt          time.Time  `json:"createdAt"`
+	// HasPassword tells the Change Password dialog whether to ask for the
+	// current one; EmailVerified whether the address was proven.
+	HasPassword   bool `json:"hasPassword"`
+	EmailVerified bool `json:"emailVerified"`
 }
 
 func (s *server) userJSON(u *store.User) userResponse {
@@ -43,14 +48,28 @@ func (s *server) userJSON(u *store.User) userResponse {
 		TrialEndDate:       u.TrialEndDate,
 		IsAdmin:            s.auth.IsAdmin(u),
 		CreatedAt:          u.CreatedAt,
+		HasPassword:        u.PasswordHash != "",
+		EmailVerified:      u.EmailVerified,
 	}
 }
 
 const maxNameLength = 100 // characters, for firstName and lastName
 
-const msgTooManyAccounts = "Too many accounts created from this address. Please try again later."
+const (
+	msgTooManyAccounts = "Too many accounts created from this address. Please try again later."
+	msgAccountExists   = "An account with this email already exists"
+	msgClaimMailed     = "This email already has an account that has not been confirmed. We have sent a link to that address: follow it to choose your password and sign in."
+	msgNoPasswordYet   = "This account has no password yet. We have sent a link to its email address to choose one."
+	msgTooManyLogins   = "Too many failed login attempts. Please try again in a minute."
+	msgAccountLocked   = "Too many failed login attempts for this account. Please try again later."
+	msgHashingBusy     = "Too many attempts at once. Please try again in a moment."
+)
 
-// register (POST /api/register) creates a password account and signs it in.
+// register (POST /api/register) creates a password account and signs it
+// in; the account works at once and is mailed a link that proves its
+// address. An address held by an account nobody has proven, or by one
+// without a password, is not refused: it is mailed a link to claim the
+// account (choose a password), and nobody is signed in.
 func (s *server) register(w http.ResponseWriter, r *http.Request) {
 	// Every attempt counts, so probing for taken e-mails is limited too.
 	if !s.signup.take(w, clientKey(r), msgTooManyAccounts) {
@@ -79,23 +98,36 @@ func (s *server) register(w http.ResponseWriter, r *http.Request) {
 	if !validEmail(email) {
 		v.add("email", "Invalid email address")
 	}
-	checkNewPassword(&v, in.Password)
+	checkNewPassword(&v, "password", in.Password)
 	if in.ConfirmPassword != nil && *in.ConfirmPassword != in.Password {
 		v.add("confirmPassword", "Passwords don't match")
 	}
-	if utf8.RuneCountInString(in.FirstName) > maxNameLength {
-		v.add("firstName", "First name must be at most 100 characters")
-	}
-	if utf8.RuneCountInString(in.LastName) > maxNameLength {
-		v.add("lastName", "Last name must be at most 100 characters")
-	}
+	checkNames(&v, in.FirstName, in.LastName)
 	if v.failed(w) {
 		return
 	}
 
-	hash, err := s.auth.HashPassword(in.Password)
-	if err != nil {
-		s.internalError(w, "hashing a password", err)
+	held, err := s.store.UserByUsername(r.Context(), email)
+	switch {
+	case err == nil && held.EmailVerified && held.PasswordHash != "":
+		writeError(w, http.StatusConflict, msgAccountExists)
+		return
+	case err == nil:
+		message, template := msgClaimMailed, "account_claim"
+		if held.EmailVerified {
+			message, template = msgNoPasswordYet, "account_password"
+		}
+		if s.mailLink(w, r, held, store.LinkSetPassword, template, resetLinkLifetime) {
+			writeJSON(w, http.StatusAccepted, map[string]string{"message": message})
+		}
+		return
+	case !errors.Is(err, store.ErrNotFound):
+		s.internalError(w, "looking up a user", err)
+		return
+	}
+
+	hash, ok := s.hashPassword(w, r, in.Password)
+	if !ok {
 		return
 	}
 	u := &store.User{
@@ -105,20 +137,69 @@ func (s *server) register(w http.ResponseWriter, r *http.Request) {
 		FirstName:    in.FirstName,
 		LastName:     in.LastName,
 	}
-	if s.createAndSignIn(w, r, u, "An account with this email already exists") {
-		writeJSON(w, http.StatusCreated, s.userJSON(u))
+	if !s.createAndSignIn(w, r, u, msgAccountExists) {
+		return
+	}
+	// The account works without the mail; a failure is logged, not fatal.
+	if err := s.sendLink(r.Context(), u, store.LinkVerifyEmail, "account_verify", verifyLinkLifetime); err != nil {
+		s.log.Error("sending a verification link", "user", u.ID, "err", err)
+	}
+	writeJSON(w, http.StatusCreated, s.userJSON(u))
+}
+
+// checkNewPassword adds a new password's problem to v under field: at
+// least 6 characters, and at most the 72 bytes bcrypt reads.
+func checkNewPassword(v *validation, field, password string) {
+	switch {
+	case utf8.RuneCountInString(password) < 6:
+		v.add(field, "Password must be at least 6 characters")
+	case len(password) > auth.MaxPasswordBytes:
+		v.add(field, "Password must be at most 72 bytes")
 	}
 }
 
-// checkNewPassword adds a new password's problem to v: at least 6
-// characters, and at most the 72 bytes bcrypt reads.
-func checkNewPassword(v *validation, password string) {
-	switch {
-	case utf8.RuneCountInString(password) < 6:
-		v.add("password", "Password must be at least 6 characters")
-	case len(password) > auth.MaxPasswordBytes:
-		v.add("password", "Password must be at most 72 bytes")
+// checkNames adds the problems of a trimmed first and last name to v: at
+// most maxNameLength characters, and no control or invisible formatting
+// characters (bidi overrides would make a name display as another).
+func checkNames(v *validation, firstName, lastName string) {
+	for _, f := range []struct{ field, label, value string }{
+		{"firstName", "First name", firstName},
+		{"lastName", "Last name", lastName},
+	} {
+		switch {
+		case utf8.RuneCountInString(f.value) > maxNameLength:
+			v.add(f.field, f.label+" must be at most 100 characters")
+		case strings.ContainsFunc(f.value, func(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) }):
+			v.add(f.field, f.label+" must not contain control or formatting characters")
+		}
 	}
+}
+
+// hashPassword hashes password under the per-address cap on hashes running
+// at once; otherwise it has answered (429 or 500).
+func (s *server) hashPassword(w http.ResponseWriter, r *http.Request, password string) (string, bool) {
+	leave, ok := s.hashing.enter(w, clientKey(r), msgHashingBusy)
+	if !ok {
+		return "", false
+	}
+	defer leave()
+	hash, err := s.auth.HashPassword(password)
+	if err != nil {
+		s.internalError(w, "hashing a password", err)
+		return "", false
+	}
+	return hash, true
+}
+
+// checkPassword compares password with u's under the same cap; ok is false
+// when it has answered 429.
+func (s *server) checkPassword(w http.ResponseWriter, r *http.Request, u *store.User, password string) (match, ok bool) {
+	leave, ok := s.hashing.enter(w, clientKey(r), msgHashingBusy)
+	if !ok {
+		return false, false
+	}
+	defer leave()
+	return s.auth.CheckPassword(u, password), true
 }
 
 // createAndSignIn creates the account u and signs it in, reporting whether
@@ -141,9 +222,23 @@ func (s *server) createAndSignIn(w http.ResponseWriter, r *http.Request, u *stor
 	return true
 }
 
+// takeLoginAttempt counts a password attempt against the client address
+// and the account before the password is checked; refundLoginAttempt takes
+// both back when it was right, so only failures count.
+func (s *server) takeLoginAttempt(w http.ResponseWriter, r *http.Request, username string) bool {
+	return s.logins.take(w, clientKey(r), msgTooManyLogins) &&
+		s.accountLogins.take(w, strings.ToLower(username), msgAccountLocked)
+}
+
+func (s *server) refundLoginAttempt(r *http.Request, username string) {
+	s.logins.refund(clientKey(r))
+	s.accountLogins.refund(strings.ToLower(username))
+}
+
 // login (POST /api/login) signs in with username (the e-mail) and password.
-// Failures per client address are limited; while limited, even the right
-// password is refused, so guessing cannot go on behind the 429s.
+// Failures are limited per client address and per account; while limited,
+// even the right password is refused, so guessing cannot go on behind the
+// 429s. An account without a password is mailed a link to choose one.
 func (s *server) login(w http.ResponseWriter, r *http.Request) {
 	var in struct {
 		Username string `json:"username"`
@@ -164,8 +259,7 @@ func (s *server) login(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	key := clientKey(r)
-	if !s.logins.admit(w, key, "Too many failed login attempts. Please try again in a minute.") {
+	if !s.takeLoginAttempt(w, r, in.Username) {
 		return
 	}
 	u, err := s.store.UserByUsername(r.Context(), in.Username)
@@ -173,11 +267,22 @@ func (s *server) login(w http.ResponseWriter, r *http.Request) {
 		s.internalError(w, "looking up a user", err)
 		return
 	}
-	if !s.auth.CheckPassword(u, in.Password) {
-		s.logins.add(key)
+	if u != nil && u.PasswordHash == "" {
+		// A trial or Google account: no password to check, so a way in.
+		if s.mailLink(w, r, u, store.LinkSetPassword, "account_password", resetLinkLifetime) {
+			writeError(w, http.StatusUnauthorized, msgNoPasswordYet)
+		}
+		return
+	}
+	match, ok := s.checkPassword(w, r, u, in.Password)
+	if !ok {
+		return
+	}
+	if !match {
 		writeError(w, http.StatusUnauthorized, "Invalid username or password")
 		return
 	}
+	s.refundLoginAttempt(r, in.Username)
 	if err := s.auth.SignIn(w, r, u); err != nil {
 		s.internalError(w, "signing in", err)
 		return

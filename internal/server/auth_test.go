@@ -39,7 +39,7 @@ func TestRegister(t *testing.T) {
 		if _, ok := u["googleId"]; ok {
 			t.Error("googleId present for an account without Google")
 		}
-		if strings.Contains(strings.ToLower(string(r.body)), "password") || strings.Contains(string(r.body), "$2a$") {
+		if strings.Contains(string(r.body), `"password"`) || strings.Contains(string(r.body), "$2a$") {
 			t.Errorf("response reveals the password or its hash: %s", r.body)
 		}
 
@@ -107,6 +107,7 @@ func TestRegisterDuplicateEmail(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
 		e := start(t, st)
 		e.register(e.browser(), "dup@example.com", "secret1")
+		e.verifyEmail(e.browser(), "dup@example.com") // unproven addresses are claimed instead: see TestRegisterClaimsUnverified
 		for _, email := range []string{"dup@example.com", "DUP@Example.com"} {
 			r := e.do(e.browser(), "POST", "/api/register", registerBody(email, "other-secret"))
 			expect(t, r, http.StatusConflict, "An account with this email already exists")
@@ -199,7 +200,6 @@ func TestLogin(t *testing.T) {
 		for _, tc := range []struct{ name, user, pass string }{
 			{"wrong password", "kim@example.com", "wrong horse"},
 			{"unknown user", "nobody@example.com", "correct horse"},
-			{"password-less account", "google-only@example.com", "anything"},
 		} {
 			r := e.do(e.browser(), "POST", "/api/login", loginBody(tc.user, tc.pass))
 			expect(t, r, http.StatusUnauthorized, "Invalid username or password")
@@ -208,8 +208,16 @@ func TestLogin(t *testing.T) {
 			}
 		}
 
+		// A password-less account is told so and mailed a way in.
+		r := e.do(e.browser(), "POST", "/api/login", loginBody("google-only@example.com", "anything"))
+		expect(t, r, http.StatusUnauthorized, msgNoPasswordYet)
+		if r.cookie() != nil {
+			t.Error("a password-less login set a cookie")
+		}
+		e.mail.link(t, "google-only@example.com", `set-password\?token=([A-Za-z0-9_-]+)`)
+
 		c := e.browser()
-		r := e.do(c, "POST", "/api/login", loginBody("  KIM@example.com ", "correct horse"))
+		r = e.do(c, "POST", "/api/login", loginBody("  KIM@example.com ", "correct horse"))
 		u := expect(t, r, http.StatusOK, "")
 		if u["id"] != reg["id"] || u["username"] != "kim@example.com" {
 			t.Errorf("login returned %v", u)
@@ -270,7 +278,7 @@ func TestRegisterRateLimit(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
 		e := start(t, st, withConfig(func(c *config.Config) { c.RegisterRateLimit = 3 }))
 		e.register(e.browser(), "r1@example.com", "secret1")
-		expect(t, e.do(e.browser(), "POST", "/api/register", registerBody("r1@example.com", "secret1")), http.StatusConflict, "")
+		expect(t, e.do(e.browser(), "POST", "/api/register", registerBody("r1@example.com", "secret1")), http.StatusAccepted, msgClaimMailed)
 		e.register(e.browser(), "r2@example.com", "secret1")
 		r := e.do(e.browser(), "POST", "/api/register", registerBody("r3@example.com", "secret1"))
 		expect(t, r, http.StatusTooManyRequests, "Too many accounts created from this address. Please try again later.")
@@ -387,8 +395,13 @@ func TestGetUserSignedOut(t *testing.T) {
 func TestAdminFlagInUserJSON(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
 		e := start(t, st, withConfig(func(c *config.Config) { c.AdminEmails = []string{"boss@example.com"} }))
-		if u := e.register(e.browser(), "Boss@Example.com", "secret1"); u["isAdmin"] != true {
-			t.Errorf("listed admin: isAdmin = %v", u["isAdmin"])
+		// A listed address is an admin only once proven: anyone can type it.
+		boss := e.browser()
+		if u := e.register(boss, "Boss@Example.com", "secret1"); u["isAdmin"] != false {
+			t.Errorf("listed admin, unverified: isAdmin = %v", u["isAdmin"])
+		}
+		if u := e.verifyEmail(boss, "boss@example.com"); u["isAdmin"] != true {
+			t.Errorf("listed admin, verified: isAdmin = %v", u["isAdmin"])
 		}
 		c := e.browser()
 		if u := e.register(c, "staff@example.com", "secret1"); u["isAdmin"] != false {

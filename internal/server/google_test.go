@@ -159,6 +159,7 @@ func TestGoogleSignIn(t *testing.T) {
 
 		t.Run("existing user linked by verified e-mail", func(t *testing.T) {
 			reg := e.register(e.browser(), "has.password@example.com", "secret1")
+			e.verifyEmail(e.browser(), "has.password@example.com")
 			f.identity = map[string]any{"sub": "g-link", "email": "Has.Password@example.com", "email_verified": "true"}
 			c := e.browser()
 			if to := e.googleSignIn(c, nil); to != "/" {

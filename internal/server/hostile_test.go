@@ -129,6 +129,8 @@ func TestSignedInRoutesAndMalformedIDs(t *testing.T) {
 			{"POST", "/api/upload-pdf", ""}, {"POST", "/api/upload-logo", ""},
 			{"POST", "/api/dynamic-qrcodes", ""}, {"GET", "/api/dynamic-qrcodes", ""}, {"GET", "/api/dynamic-qrcodes/paused", ""},
 			{"GET", "/api/user-analytics", ""}, {"GET", "/api/trial-status", ""},
+			{"PUT", "/api/update-name", `{"firstName":"x"}`}, {"POST", "/api/delete-account", ""},
+			{"POST", "/api/change-password", `{}`}, {"POST", "/api/resend-verification", ""},
 		}
 		idRoutes := []route{
 			{"GET", "/api/qrcodes/%s/image", ""}, {"PATCH", "/api/qrcodes/%s", `{"name":"x"}`}, {"DELETE", "/api/qrcodes/%s", ""},

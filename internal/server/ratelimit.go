@@ -1,19 +1,18 @@
 package server
 
 import (
+	"context"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/netip"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/squarely/squarely/internal/store"
 )
-
-// maxLimiterKeys bounds a limiter's memory when many addresses show up
-// within one window.
-const maxLimiterKeys = 100_000
 
 // anonWritesPerHour bounds, per client address, the visitors' requests
 // that store something: saved generations, downloads and payment products
@@ -31,113 +30,104 @@ func (s *server) admitAnonWrite(w http.ResponseWriter, r *http.Request, u *store
 	return s.anonWrites.take(w, clientKey(r), "Too many QR codes from this address. Please try again later or sign in.")
 }
 
-// limiter counts events per client address over a sliding window. It lives
-// in memory, per instance: behind a load balancer each instance counts on
-// its own, which still slows down password guessing and sign-up floods
-// without a shared store on the hot path.
+// limiter counts attempts per key (a client address, an account, an
+// e-mail) in fixed windows. The counts live in the database (rate_limits),
+// so every instance behind a load balancer shares one limit. An attempt is
+// counted before the work it guards, so parallel attempts cannot all slip
+// under the limit; work that only limits failures refunds on success.
 type limiter struct {
+	name   string // the counters' name in rate_limits
 	limit  int
 	window time.Duration
+	store  *store.Store
 	now    func() time.Time
+	log    *slog.Logger
 
-	mu        sync.Mutex
-	events    map[string][]time.Time // per key, oldest first, at most limit
-	lastSweep time.Time
+	lastSweep atomic.Int64 // unix nanoseconds of the last cleanup
 }
 
-func newLimiter(limit int, window time.Duration, now func() time.Time) *limiter {
-	return &limiter{limit: limit, window: window, now: now, events: map[string][]time.Time{}}
+// newLimiter returns the limiter name allowing limit attempts per key per
+// window.
+func (s *server) newLimiter(name string, limit int, window time.Duration) *limiter {
+	return &limiter{name: name, limit: limit, window: window, store: s.store, now: s.now, log: s.log}
 }
 
-// wait returns how long key must wait before its next event is allowed; 0
-// when it is allowed now.
-func (l *limiter) wait(key string) time.Duration {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	now := l.now()
-	ev := l.recent(key, now)
-	if len(ev) < l.limit {
-		return 0
-	}
-	return ev[0].Add(l.window).Sub(now)
-}
+// limiterTimeout bounds a limiter's database call; the request's own
+// context is not at hand and a hung-up client must not skip the count.
+const limiterTimeout = 5 * time.Second
 
-// admit reports whether key may go on; while it is limited, it answers 429
-// with message. The attempt is not counted: see add and take.
-func (l *limiter) admit(w http.ResponseWriter, key, message string) bool {
-	if wait := l.wait(key); wait > 0 {
-		tooMany(w, wait, message)
-		return false
-	}
-	return true
-}
-
-// take is admit that counts the attempt when it may go on. The check and
-// the count happen under one lock, so a burst of parallel requests cannot
-// all pass a limit that has one slot left.
+// take counts an attempt by key and reports whether it is within the limit;
+// otherwise it has answered 429 with message (or 500 when the count could
+// not be kept).
 func (l *limiter) take(w http.ResponseWriter, key, message string) bool {
-	l.mu.Lock()
+	ctx, cancel := context.WithTimeout(context.Background(), limiterTimeout)
+	defer cancel()
 	now := l.now()
-	if ev := l.recent(key, now); len(ev) >= l.limit {
-		l.mu.Unlock()
-		tooMany(w, ev[0].Add(l.window).Sub(now), message)
+	start := now.Truncate(l.window)
+	l.sweep(ctx, start)
+	n, err := l.store.CountAttempt(ctx, l.name, key, start)
+	if err != nil {
+		l.log.Error("internal error", "doing", "counting an attempt", "limiter", l.name, "err", err)
+		writeError(w, http.StatusInternalServerError, "Internal server error")
 		return false
 	}
-	l.record(key, now)
-	l.mu.Unlock()
+	if n > l.limit {
+		tooMany(w, start.Add(l.window).Sub(now), message)
+		return false
+	}
 	return true
 }
 
-// add records an event for key.
-func (l *limiter) add(key string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.record(key, l.now())
+// refund takes back key's attempt in the current window.
+func (l *limiter) refund(key string) {
+	ctx, cancel := context.WithTimeout(context.Background(), limiterTimeout)
+	defer cancel()
+	if err := l.store.RefundAttempt(ctx, l.name, key, l.now().Truncate(l.window)); err != nil {
+		l.log.Error("internal error", "doing", "refunding an attempt", "limiter", l.name, "err", err)
+	}
 }
 
-// record adds an event at now for key; l.mu is held.
-func (l *limiter) record(key string, now time.Time) {
-	l.sweep(now)
-	ev := l.recent(key, now)
-	if ev == nil && len(l.events) >= maxLimiterKeys {
-		for k := range l.events { // evict an arbitrary key to stay bounded
-			delete(l.events, k)
-			break
-		}
-	}
-	ev = append(ev, now)
-	if len(ev) > l.limit {
-		ev = ev[len(ev)-l.limit:]
-	}
-	l.events[key] = ev
-}
-
-// recent drops key's events that left the window and returns the rest.
-func (l *limiter) recent(key string, now time.Time) []time.Time {
-	ev := l.events[key]
-	i := 0
-	for i < len(ev) && !ev[i].After(now.Add(-l.window)) {
-		i++
-	}
-	if i == len(ev) {
-		delete(l.events, key)
-		return nil
-	}
-	l.events[key] = ev[i:]
-	return ev[i:]
-}
-
-// sweep forgets idle keys, at most once per window.
-func (l *limiter) sweep(now time.Time) {
-	if now.Sub(l.lastSweep) < l.window {
+// sweep forgets past windows' counters, at most once per window per
+// instance.
+func (l *limiter) sweep(ctx context.Context, start time.Time) {
+	last := l.lastSweep.Load()
+	if start.UnixNano() <= last || !l.lastSweep.CompareAndSwap(last, start.UnixNano()) {
 		return
 	}
-	l.lastSweep = now
-	for k, ev := range l.events {
-		if !ev[len(ev)-1].After(now.Add(-l.window)) {
-			delete(l.events, k)
-		}
+	if err := l.store.DeleteAttemptsBefore(ctx, l.name, start); err != nil {
+		l.log.Warn("forgetting old rate-limit counters", "limiter", l.name, "err", err)
 	}
+}
+
+// gate caps how many of one kind of heavy work (password hashes) run at
+// once per key, per instance: more at once are refused, not queued, so one
+// client cannot fill the process-wide bcrypt slots.
+type gate struct {
+	max int
+
+	mu      sync.Mutex
+	running map[string]int
+}
+
+func newGate(max int) *gate { return &gate{max: max, running: map[string]int{}} }
+
+// enter reports whether key may start now, and then the caller must call
+// leave when done; otherwise it has answered 429 with message.
+func (g *gate) enter(w http.ResponseWriter, key, message string) (leave func(), ok bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.running[key] >= g.max {
+		tooMany(w, time.Second, message)
+		return nil, false
+	}
+	g.running[key]++
+	return func() {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		if g.running[key]--; g.running[key] == 0 {
+			delete(g.running, key)
+		}
+	}, true
 }
 
 // clientKey is the rate-limit key of the request's client: its IP address,

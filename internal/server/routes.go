@@ -51,6 +51,14 @@ func (s *server) routes() http.Handler {
 	api.HandleFunc("POST /api/activate-trial", s.activateTrial)
 	api.HandleFunc("POST /api/set-password", s.setPassword)
 
+	// Account (issue 9) and verification (issue 8): settings, passwords,
+	// mailed links that prove an address.
+	api.Handle("PUT /api/update-name", user(s.updateName))
+	api.Handle("POST /api/delete-account", user(s.deleteAccount))
+	api.Handle("POST /api/change-password", user(s.changePassword))
+	api.HandleFunc("POST /api/forgot-password", s.forgotPassword)
+	api.HandleFunc("POST /api/verify-email", s.verifyEmail)
+	api.Handle("POST /api/resend-verification", user(s.resendVerification))
 	// Admin panel and mailings (issue 9): admins only (401 signed out, 403 others).
 	admin := func(h http.HandlerFunc) http.Handler { return s.auth.RequireAdmin(h) }
 	api.Handle("GET /api/newsletter/stats", admin(s.newsletterStats))

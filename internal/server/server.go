@@ -50,17 +50,26 @@ type Deps struct {
 
 	// PasswordCost is the bcrypt cost; 0 = auth.DefaultPasswordCost.
 	PasswordCost int
+	// PasswordHashed, when set, is called after each bcrypt computation;
+	// tests count them.
+	PasswordHashed func()
 }
 
 type server struct {
-	store  *store.Store
-	cfg    config.Config
-	log    *slog.Logger
-	now    func() time.Time
-	auth   *auth.Service
-	web    fs.FS
-	logins *limiter // failed logins per client address
-	signup *limiter // registrations per client address
+	store         *store.Store
+	cfg           config.Config
+	log           *slog.Logger
+	now           func() time.Time
+	auth          *auth.Service
+	web           fs.FS
+	logins        *limiter // failed logins per client address
+	accountLogins *limiter // failed logins per account, from any address
+	signup        *limiter // registrations per client address
+	// accountMails and accountMailsFrom count the account links mailed
+	// (verification, set-password, claim) per e-mail address and per
+	// client address.
+	accountMails, accountMailsFrom *limiter
+	hashing                        *gate // password hashes running at once per client address
 	// anonWrites counts visitors' requests that store records
 	// (generations, downloads, payment products) per client address.
 	anonWrites *limiter
@@ -126,22 +135,27 @@ func New(d Deps) http.Handler {
 		Logger:       s.log,
 		Google:       d.Google,
 		PasswordCost: d.PasswordCost,
+		Hashed:       d.PasswordHashed,
 	}
-	s.logins = newLimiter(d.Config.LoginRateLimit, time.Minute, s.now)
-	s.signup = newLimiter(d.Config.RegisterRateLimit, time.Hour, s.now)
-	s.anonWrites = newLimiter(anonWritesPerHour, time.Hour, s.now)
-	s.anonUploads = newLimiter(anonUploadsPerHour, time.Hour, s.now)
-	s.userUploads = newLimiter(userUploadsPerHour, time.Hour, s.now)
-	s.checkouts = newLimiter(checkoutsPerHour, time.Hour, s.now)
+	s.logins = s.newLimiter("login", d.Config.LoginRateLimit, time.Minute)
+	s.accountLogins = s.newLimiter("login-account", d.Config.LoginAccountRateLimit, time.Hour)
+	s.signup = s.newLimiter("signup", d.Config.RegisterRateLimit, time.Hour)
+	s.accountMails = s.newLimiter("account-mail", d.Config.AccountMailRateLimit, time.Hour)
+	s.accountMailsFrom = s.newLimiter("account-mail-from", 10*d.Config.AccountMailRateLimit, time.Hour)
+	s.hashing = newGate(d.Config.HashesPerAddress)
+	s.anonWrites = s.newLimiter("anon-write", anonWritesPerHour, time.Hour)
+	s.anonUploads = s.newLimiter("anon-upload", anonUploadsPerHour, time.Hour)
+	s.userUploads = s.newLimiter("user-upload", userUploadsPerHour, time.Hour)
+	s.checkouts = s.newLimiter("checkout", checkoutsPerHour, time.Hour)
 	if d.Config.PaymentsEnabled() {
 		s.billing = billing.New(billing.Config{
 			SecretKey: d.Config.StripeSecretKey, WebhookSecret: d.Config.StripeWebhookSecret, APIURL: d.Config.StripeAPIURL,
 		})
 	}
 	s.renders = make(chan struct{}, renderSlots())
-	s.previewsByAddress = newLimiter(previewsPerMinute, time.Minute, s.now)
-	s.previewsByAccount = newLimiter(previewsPerMinute, time.Minute, s.now)
-	s.userRecords = newLimiter(recordsPerHour, time.Hour, s.now)
+	s.previewsByAddress = s.newLimiter("preview-address", previewsPerMinute, time.Minute)
+	s.previewsByAccount = s.newLimiter("preview-account", previewsPerMinute, time.Minute)
+	s.userRecords = s.newLimiter("user-records", recordsPerHour, time.Hour)
 	s.uploading = newInFlight(uploadsInFlight)
 	return s.routes()
 }

@@ -1,10 +1,6 @@
 package server
 
 import (
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/base64"
-	"encoding/hex"
 	"errors"
 	"math"
 	"net/http"
@@ -12,19 +8,13 @@ import (
 	"time"
 
 	"github.com/squarely/squarely/internal/auth"
-	"github.com/squarely/squarely/internal/mail"
 	"github.com/squarely/squarely/internal/store"
 )
 
 // The free trial (spec 01 §3, §4, §9): 3 days, no card. The dynamic limit
 // is the same with or without it; only an active subscription lifts it.
 
-const (
-	trialLength = 3 * 24 * time.Hour
-	// passwordLinkLifetime is how long the set-password link of a
-	// password-less trial account works.
-	passwordLinkLifetime = 7 * 24 * time.Hour
-)
+const trialLength = 3 * 24 * time.Hour
 
 const (
 	msgTrialEmailRequired = "Please enter your email address to activate your free trial."
@@ -76,8 +66,10 @@ func (s *server) trialStatus(w http.ResponseWriter, r *http.Request) {
 // activateTrial (POST /api/activate-trial {email}) starts the trial of the
 // signed-in user, or, for a visitor with a new e-mail, creates a
 // password-less account on trial, signs it in and mails it a link to set a
-// password. A visitor is never signed in to an existing account: they are
-// asked to log in.
+// password. That account stays unverified until the link is followed, which
+// ends every other session: whoever typed someone else's address loses the
+// account the moment its owner claims it. A visitor is never signed in to
+// an existing account: they are asked to log in.
 func (s *server) activateTrial(w http.ResponseWriter, r *http.Request) {
 	var in struct {
 		Email string `json:"email"`
@@ -126,36 +118,17 @@ func (s *server) activateTrial(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// The account works without the mail; a failure is logged, not fatal.
-	if err := s.sendPasswordLink(r, u); err != nil {
+	if err := s.sendLink(ctx, u, store.LinkSetPassword, "trial_password", trialLinkLifetime); err != nil {
 		s.log.Error("sending a set-password link", "user", u.ID, "err", err)
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"message": msgTrialActivated, "user": s.userJSON(u)})
 }
 
-// sendPasswordLink mails u a one-time link to {base}/set-password?token=…;
-// the database keeps only the token's SHA-256.
-func (s *server) sendPasswordLink(r *http.Request, u *store.User) error {
-	raw := make([]byte, 32)
-	rand.Read(raw)
-	token := base64.RawURLEncoding.EncodeToString(raw)
-	if err := s.store.CreatePasswordToken(r.Context(), u.ID, tokenHash(token), s.now().Add(passwordLinkLifetime)); err != nil {
-		return err
-	}
-	link := s.cfg.BaseURL + "/set-password?token=" + token
-	m, err := mail.Render(u.Email, "trial_password", mail.Data{BaseURL: s.cfg.BaseURL, Fields: map[string]any{"Link": link}})
-	if err != nil {
-		return err
-	}
-	return s.mailer.Send(r.Context(), m)
-}
-
-func tokenHash(token string) string {
-	sum := sha256.Sum256([]byte(token))
-	return hex.EncodeToString(sum[:])
-}
-
 // setPassword (POST /api/set-password {token, password}) sets the password
 // of the account a set-password link was sent to, and signs it in.
+// Following the link proves the address and ends every other session.
+// Attempts count as failed logins until one succeeds, and the link is
+// checked before the password is hashed, so guessing links costs no CPU.
 func (s *server) setPassword(w http.ResponseWriter, r *http.Request) {
 	var in struct {
 		Token    string `json:"token"`
@@ -164,27 +137,34 @@ func (s *server) setPassword(w http.ResponseWriter, r *http.Request) {
 	if !decodeJSON(w, r, &in) {
 		return
 	}
+	token := strings.TrimSpace(in.Token)
 	var v validation
-	if strings.TrimSpace(in.Token) == "" {
+	if token == "" {
 		v.add("token", msgPasswordLinkBad)
 	}
-	checkNewPassword(&v, in.Password)
+	checkNewPassword(&v, "password", in.Password)
 	if v.failed(w) {
 		return
 	}
-	// Bad links count as failed logins: each attempt costs a bcrypt hash.
 	key := clientKey(r)
-	if !s.logins.admit(w, key, "Too many failed attempts. Please try again in a minute.") {
+	if !s.logins.take(w, key, "Too many failed attempts. Please try again in a minute.") {
 		return
 	}
-	hash, err := s.auth.HashPassword(in.Password)
+	valid, err := s.store.PasswordTokenValid(r.Context(), store.LinkSetPassword, tokenHash(token), s.now())
 	if err != nil {
-		s.internalError(w, "hashing a password", err)
+		s.internalError(w, "checking a set-password link", err)
 		return
 	}
-	u, err := s.store.UsePasswordToken(r.Context(), tokenHash(strings.TrimSpace(in.Token)), s.now(), hash)
-	if errors.Is(err, store.ErrNotFound) {
-		s.logins.add(key)
+	if !valid {
+		fieldError(w, "token", msgPasswordLinkBad)
+		return
+	}
+	hash, ok := s.hashPassword(w, r, in.Password)
+	if !ok {
+		return
+	}
+	u, err := s.store.UsePasswordToken(r.Context(), tokenHash(token), s.now(), hash)
+	if errors.Is(err, store.ErrNotFound) { // used by a parallel request meanwhile
 		fieldError(w, "token", msgPasswordLinkBad)
 		return
 	}
@@ -192,6 +172,7 @@ func (s *server) setPassword(w http.ResponseWriter, r *http.Request) {
 		s.internalError(w, "setting a password", err)
 		return
 	}
+	s.logins.refund(key)
 	if err := s.auth.SignIn(w, r, u); err != nil {
 		s.internalError(w, "signing in", err)
 		return

@@ -107,6 +107,6 @@ func TestSetPasswordLinkExpires(t *testing.T) {
 	e := start(t, storetest.Open(t))
 	expect(t, e.do(e.browser(), "POST", "/api/activate-trial", `{"email":"late@example.com"}`), http.StatusOK, "")
 	token := e.mail.link(t, "late@example.com", `set-password\?token=([A-Za-z0-9_-]+)`)
-	e.clock.Advance(passwordLinkLifetime)
+	e.clock.Advance(trialLinkLifetime)
 	expect(t, e.do(e.browser(), "POST", "/api/set-password", `{"token":"`+token+`","password":"secret1"}`), http.StatusBadRequest, msgPasswordLinkBad)
 }

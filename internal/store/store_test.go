@@ -21,7 +21,7 @@ import (
 var tables = []string{
 	"blobs", "bulk_job_items", "bulk_jobs", "clients", "contact_messages", "dynamic_qr_codes",
 	"mail_unsubscribes", "mailing_recipients", "mailings", "newsletter_subscriptions", "password_tokens",
-	"payment_products", "payments", "qr_codes", "qr_downloads", "qr_generations", "scan_events",
+	"payment_products", "payments", "qr_codes", "qr_downloads", "qr_generations", "rate_limits", "scan_events",
 	"schema_migrations", "secrets", "sessions", "stripe_events", "stripe_subscriptions", "users",
 }
 

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"time"
 )
 
@@ -34,43 +35,86 @@ func (s *Store) ActivateTrial(ctx context.Context, userID int64, start, end time
 	return fail("activate trial", ErrConflict)
 }
 
-// CreatePasswordToken saves a set-password link for the user: tokenHash is
-// the SHA-256 (hex) of the token sent by mail, never the token itself.
-func (s *Store) CreatePasswordToken(ctx context.Context, userID int64, tokenHash string, expiresAt time.Time) error {
+// What a mailed link does (password_tokens.purpose).
+const (
+	LinkSetPassword = "password" // opens /set-password; using it also proves the address
+	LinkVerifyEmail = "verify"   // proves the address
+)
+
+// CreatePasswordToken saves a mailed link for the user: purpose is
+// LinkSetPassword or LinkVerifyEmail, and tokenHash the SHA-256 (hex) of the
+// token sent by mail, never the token itself.
+func (s *Store) CreatePasswordToken(ctx context.Context, userID int64, purpose, tokenHash string, expiresAt time.Time) error {
 	_, err := s.write.ExecContext(ctx,
-		`INSERT INTO password_tokens (token_hash, user_id, expires_at, created_at) VALUES ($1, $2, $3, $4)`,
-		tokenHash, userID, dbTime(expiresAt), dbTime(time.Now()))
+		`INSERT INTO password_tokens (token_hash, user_id, expires_at, created_at, purpose) VALUES ($1, $2, $3, $4, $5)`,
+		tokenHash, userID, dbTime(expiresAt), dbTime(time.Now()), purpose)
 	if err != nil {
 		return fail("create password token", err)
 	}
 	return nil
 }
 
-// UsePasswordToken sets the password of the live user the unexpired token
-// belongs to and returns that user. The token, and every other token of the
-// user, stops working. An unknown, used or expired token is ErrNotFound.
+// PasswordTokenValid reports whether an unused, unexpired link of the
+// purpose has tokenHash, without using it: callers check a link before
+// paying for a password hash.
+func (s *Store) PasswordTokenValid(ctx context.Context, purpose, tokenHash string, now time.Time) (bool, error) {
+	var one int
+	err := s.read.QueryRowContext(ctx,
+		`SELECT 1 FROM password_tokens WHERE token_hash = $1 AND purpose = $2 AND expires_at > $3`,
+		tokenHash, purpose, dbTime(now)).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fail("check password token", err)
+	}
+	return true, nil
+}
+
+// UsePasswordToken sets the password of the live user the unexpired
+// set-password link belongs to and returns that user. Following the link
+// proves the address, so the user becomes verified, and every session of
+// the user ends (a squatter's too) along with every other mailed link. An
+// unknown, used or expired token is ErrNotFound.
 func (s *Store) UsePasswordToken(ctx context.Context, tokenHash string, now time.Time, passwordHash string) (*User, error) {
+	return s.useLink(ctx, "use password token", LinkSetPassword, tokenHash, now,
+		`UPDATE users SET password = $2, email_verified = TRUE WHERE id = $1 AND NOT is_deleted`, passwordHash)
+}
+
+// VerifyEmail marks the live user the unexpired verification link belongs
+// to as verified, ends every session of the user and every other mailed
+// link, and returns the user. An unknown, used or expired token is
+// ErrNotFound.
+func (s *Store) VerifyEmail(ctx context.Context, tokenHash string, now time.Time) (*User, error) {
+	return s.useLink(ctx, "verify email", LinkVerifyEmail, tokenHash, now,
+		`UPDATE users SET email_verified = TRUE WHERE id = $1 AND NOT is_deleted`)
+}
+
+// useLink consumes the link of the purpose, runs update on its user ($1 is
+// the user id, args follow), ends the user's sessions and links, and
+// returns the user.
+func (s *Store) useLink(ctx context.Context, action, purpose, tokenHash string, now time.Time, update string, args ...any) (*User, error) {
 	var u *User
-	err := s.inTx(ctx, "use password token", func(tx *sql.Tx) error {
+	err := s.inTx(ctx, action, func(tx *sql.Tx) error {
 		// Deleting the token first makes it single-use: a concurrent use
 		// of the same token waits on the row and then finds it gone.
 		var userID int64
 		err := tx.QueryRowContext(ctx,
-			`DELETE FROM password_tokens WHERE token_hash = $1 AND expires_at > $2 RETURNING user_id`,
-			tokenHash, dbTime(now)).Scan(&userID)
+			`DELETE FROM password_tokens WHERE token_hash = $1 AND purpose = $2 AND expires_at > $3 RETURNING user_id`,
+			tokenHash, purpose, dbTime(now)).Scan(&userID)
 		if err != nil {
-			return fail("use password token", err)
+			return fail(action, err)
 		}
-		res, err := tx.ExecContext(ctx, `UPDATE users SET password = $2 WHERE id = $1 AND NOT is_deleted`, userID, passwordHash)
-		if err := mustAffect("set password", res, err); err != nil {
+		res, err := tx.ExecContext(ctx, update, append([]any{userID}, args...)...)
+		if err := mustAffect(action, res, err); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM password_tokens WHERE user_id = $1`, userID); err != nil {
-			return fail("use password token", err)
+		if err := endAccess(ctx, tx, userID, ""); err != nil {
+			return err
 		}
 		u, err = scanUser(tx.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users u WHERE u.id = $1`, userID))
 		if err != nil {
-			return fail("use password token", err)
+			return fail(action, err)
 		}
 		return nil
 	})

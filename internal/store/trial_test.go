@@ -43,10 +43,10 @@ func TestPasswordToken(t *testing.T) {
 			t.Fatal(err)
 		}
 		now := time.Date(2026, 7, 1, 9, 0, 0, 0, time.UTC)
-		if err := s.CreatePasswordToken(ctx, u.ID, "hash-a", now.Add(time.Hour)); err != nil {
+		if err := s.CreatePasswordToken(ctx, u.ID, store.LinkSetPassword, "hash-a", now.Add(time.Hour)); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.CreatePasswordToken(ctx, u.ID, "hash-b", now.Add(time.Hour)); err != nil {
+		if err := s.CreatePasswordToken(ctx, u.ID, store.LinkSetPassword, "hash-b", now.Add(time.Hour)); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := s.UsePasswordToken(ctx, "hash-a", now.Add(time.Hour), "pw"); !errors.Is(err, store.ErrNotFound) {
@@ -75,7 +75,7 @@ func TestTokenAndTrialRaces(t *testing.T) {
 		ctx := context.Background()
 		u := storetest.CreateUser(t, s, "race@example.com")
 		now := time.Date(2026, 7, 1, 9, 0, 0, 0, time.UTC)
-		if err := s.CreatePasswordToken(ctx, u.ID, "hash-race", now.Add(time.Hour)); err != nil {
+		if err := s.CreatePasswordToken(ctx, u.ID, store.LinkSetPassword, "hash-race", now.Add(time.Hour)); err != nil {
 			t.Fatal(err)
 		}
 		race := func(what string, try func(i int) error, lost error) {

@@ -15,6 +15,7 @@ type User struct {
 	PasswordHash         string // "" = no password (Google-only or password-less account)
 	FirstName, LastName  string
 	Email                string
+	EmailVerified        bool   // a link mailed to Email was followed, or Google vouched for it
 	GoogleID             string // "" = not linked; unique when set
 	StripeCustomerID     string
 	StripeSubscriptionID string
@@ -31,7 +32,7 @@ type User struct {
 // userColumns matches scanUser; the optional text columns read NULL as "".
 const userColumns = `
 	u.id, u.client_id, u.username, COALESCE(u.password, ''),
-	u.first_name, u.last_name, u.email, COALESCE(u.google_id, ''),
+	u.first_name, u.last_name, u.email, u.email_verified, COALESCE(u.google_id, ''),
 	COALESCE(u.stripe_customer_id, ''), COALESCE(u.stripe_subscription_id, ''),
 	u.subscription_status, u.trial_activated, u.trial_start_date, u.trial_end_date,
 	u.is_admin, u.is_deleted, u.deleted_at, u.created_at`
@@ -40,7 +41,7 @@ func scanUser(row interface{ Scan(...any) error }, extra ...any) (*User, error) 
 	u := new(User)
 	dest := []any{
 		&u.ID, &u.ClientID, &u.Username, &u.PasswordHash,
-		&u.FirstName, &u.LastName, &u.Email, &u.GoogleID,
+		&u.FirstName, &u.LastName, &u.Email, &u.EmailVerified, &u.GoogleID,
 		&u.StripeCustomerID, &u.StripeSubscriptionID,
 		&u.SubscriptionStatus, &u.TrialActivated, scanNullTime(&u.TrialStartDate), scanNullTime(&u.TrialEndDate),
 		&u.IsAdmin, &u.IsDeleted, scanNullTime(&u.DeletedAt), scanTime(&u.CreatedAt),
@@ -71,14 +72,14 @@ func (s *Store) CreateUser(ctx context.Context, u *User) error {
 			client_id, username, password, first_name, last_name, email, google_id,
 			stripe_customer_id, stripe_subscription_id, subscription_status,
 			trial_activated, trial_start_date, trial_end_date,
-			is_admin, is_deleted, deleted_at, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+			is_admin, is_deleted, deleted_at, created_at, email_verified)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
 		RETURNING id`
 	err := s.write.QueryRowContext(ctx, query,
 		u.ClientID, u.Username, nullIfEmpty(u.PasswordHash), u.FirstName, u.LastName, u.Email,
 		nullIfEmpty(u.GoogleID), nullIfEmpty(u.StripeCustomerID), nullIfEmpty(u.StripeSubscriptionID),
 		u.SubscriptionStatus, u.TrialActivated, dbTimePtr(u.TrialStartDate), dbTimePtr(u.TrialEndDate),
-		u.IsAdmin, u.IsDeleted, dbTimePtr(u.DeletedAt), dbTime(u.CreatedAt),
+		u.IsAdmin, u.IsDeleted, dbTimePtr(u.DeletedAt), dbTime(u.CreatedAt), u.EmailVerified,
 	).Scan(&u.ID)
 	if err != nil {
 		return fail("create user", err)
@@ -159,6 +160,71 @@ func (s *Store) SoftDeleteUser(ctx context.Context, id int64) error {
 		}
 		return nil
 	})
+}
+
+// ClaimWithGoogle gives an unverified live account to the Google identity
+// that proved its address: it links googleID, marks the address verified,
+// and drops what an unproven holder may have set up (the password, every
+// session and every mailed link). It returns ErrConflict when another live
+// user is linked to googleID.
+func (s *Store) ClaimWithGoogle(ctx context.Context, userID int64, googleID string) error {
+	return s.inTx(ctx, "claim account with Google", func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `
+			UPDATE users SET google_id = $2, email_verified = TRUE, password = NULL
+			WHERE id = $1 AND NOT is_deleted`, userID, googleID)
+		if err := mustAffect("claim account with Google", res, err); err != nil {
+			return err
+		}
+		return endAccess(ctx, tx, userID, "")
+	})
+}
+
+// SetPassword replaces a live user's password and ends every session of the
+// user except keepSession (the one making the change; "" ends all) and
+// every mailed set-password link.
+func (s *Store) SetPassword(ctx context.Context, userID int64, passwordHash, keepSession string) error {
+	return s.inTx(ctx, "set password", func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx,
+			`UPDATE users SET password = $2 WHERE id = $1 AND NOT is_deleted`, userID, passwordHash)
+		if err := mustAffect("set password", res, err); err != nil {
+			return err
+		}
+		return endAccess(ctx, tx, userID, keepSession)
+	})
+}
+
+// endAccess deletes the user's sessions but keepSession ("" = all) and all
+// of the user's mailed links.
+func endAccess(ctx context.Context, tx *sql.Tx, userID int64, keepSession string) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE user_id = $1 AND id <> $2`, userID, keepSession); err != nil {
+		return fail("end sessions", err)
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM password_tokens WHERE user_id = $1`, userID); err != nil {
+		return fail("delete mailed links", err)
+	}
+	return nil
+}
+
+// UserShortCodes returns the short codes of every dynamic code the user
+// has ever made, deleted or not, so callers can drop them from caches.
+func (s *Store) UserShortCodes(ctx context.Context, userID int64) ([]string, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT short_code FROM dynamic_qr_codes WHERE user_id = $1`, userID)
+	if err != nil {
+		return nil, fail("list user's short codes", err)
+	}
+	defer rows.Close()
+	var codes []string
+	for rows.Next() {
+		var c string
+		if err := rows.Scan(&c); err != nil {
+			return nil, fail("list user's short codes", err)
+		}
+		codes = append(codes, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fail("list user's short codes", err)
+	}
+	return codes, nil
 }
 
 // inTx runs fn in a write transaction, committing when it returns nil.

@@ -28,6 +28,7 @@ func TestCreateUserRoundTrip(t *testing.T) {
 			TrialStartDate:       &start,
 			TrialEndDate:         &end,
 			IsAdmin:              true,
+			EmailVerified:        true,
 		}
 		if err := s.CreateUser(ctx, u); err != nil {
 			t.Fatal(err)

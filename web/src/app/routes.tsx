@@ -53,6 +53,7 @@ export const routes: RouteObject[] = [
       // The admin panel sends visitors to / itself (spec 02 §2), not to /auth.
       { path: '/newsletter', lazy: page(() => import('@/features/admin/routes/newsletter-page'), 'NewsletterPage') },
       { path: '/set-password', lazy: page(() => import('@/features/auth/routes/set-password-page'), 'SetPasswordPage') },
+      { path: '/verify-email', lazy: page(() => import('@/features/auth/routes/verify-email-page'), 'VerifyEmailPage') },
       {
         element: <RequireUser />,
         children: [

@@ -11,6 +11,10 @@ export interface User {
   lastName?: string | null
   googleId?: string | null
   subscriptionStatus?: string | null
+  /** False for Google-only and trial accounts, which set a first password without the current one. */
+  hasPassword?: boolean
+  /** Whether a link mailed to the address was followed (or Google vouched for it). */
+  emailVerified?: boolean
   [field: string]: unknown
 }
 

@@ -104,8 +104,11 @@ describe('header for signed-in users', () => {
     expect(screen.getByRole('button', { name: 'Account menu' })).toBeInTheDocument()
   })
 
-  it('validates the change password dialog and only confirms with a toast', async () => {
-    const fetchMock = stubFetch({ 'GET /api/user': () => json(alice) })
+  it('validates the change password dialog, then changes the password on the server', async () => {
+    const fetchMock = stubFetch({
+      'GET /api/user': () => json(alice),
+      'POST /api/change-password': () => json({ message: 'Password updated' }),
+    })
     renderApp('/faq')
     await userEvent.click(await screen.findByRole('button', { name: 'Account menu' }))
     await userEvent.click(await screen.findByRole('menuitem', { name: 'Change Password' }))
@@ -126,6 +129,43 @@ describe('header for signed-in users', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Update Password' }))
     expect(await screen.findByText('Password updated')).toBeInTheDocument()
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
-    expect(fetchMock.mock.calls.map(([url]) => url)).toEqual(['/api/user'])
+    const call = fetchMock.mock.calls.find(([url]) => url === '/api/change-password')
+    expect(JSON.parse(String(call?.[1]?.body))).toEqual({ currentPassword: 'old-secret', newPassword: 'new-secret', confirmPassword: 'new-secret' })
+  })
+
+  it('shows the server refusing a wrong current password and keeps the dialog open', async () => {
+    stubFetch({
+      'GET /api/user': () => json(alice),
+      'POST /api/change-password': () => json({ message: 'Current password is incorrect' }, 400),
+    })
+    renderApp('/faq')
+    await userEvent.click(await screen.findByRole('button', { name: 'Account menu' }))
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Change Password' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Change Password' })
+    await userEvent.type(within(dialog).getByLabelText('Current password'), 'wrong-secret')
+    await userEvent.type(within(dialog).getByLabelText('New password'), 'new-secret')
+    await userEvent.type(within(dialog).getByLabelText('Confirm new password'), 'new-secret')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Update Password' }))
+    expect(await screen.findByText('Current password is incorrect')).toBeInTheDocument()
+    expect(screen.queryByText('Password updated')).not.toBeInTheDocument()
+    expect(screen.getByRole('dialog')).toBeInTheDocument()
+  })
+
+  it('lets an account without a password set its first one without the current one', async () => {
+    const fetchMock = stubFetch({
+      'GET /api/user': () => json({ ...alice, hasPassword: false }),
+      'POST /api/change-password': () => json({ message: 'Password updated' }),
+    })
+    renderApp('/faq')
+    await userEvent.click(await screen.findByRole('button', { name: 'Account menu' }))
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Change Password' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Set a Password' })
+    expect(within(dialog).queryByLabelText('Current password')).not.toBeInTheDocument()
+    await userEvent.type(within(dialog).getByLabelText('New password'), 'first-secret')
+    await userEvent.type(within(dialog).getByLabelText('Confirm new password'), 'first-secret')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Update Password' }))
+    expect(await screen.findByText('Password updated')).toBeInTheDocument()
+    const call = fetchMock.mock.calls.find(([url]) => url === '/api/change-password')
+    expect(JSON.parse(String(call?.[1]?.body))).toMatchObject({ newPassword: 'first-secret', confirmPassword: 'first-secret' })
   })
 })

@@ -1,6 +1,8 @@
-import { AlertTriangle, Clock, Sparkles } from 'lucide-react'
+import { AlertTriangle, Clock, Loader2, Sparkles } from 'lucide-react'
 import { Link } from 'react-router'
 import { Button } from '@/components/ui/button'
+import { useActivateTrial } from '@/lib/activate-trial'
+import { useUser } from '@/lib/auth'
 import { useTrialStatus } from './api/trial-status'
 import type { TrialStatus } from './api/types'
 
@@ -12,9 +14,39 @@ function UpgradeLink({ children = 'Upgrade Now' }: { children?: string }) {
   )
 }
 
-/** The trial banner for the user's status: none for subscribers, days remaining during the trial, an upgrade call once it ended. */
+/** A signed-in user who never had the trial starts it here (spec 01 §6: activate trial by e-mail). */
+function StartTrialBanner({ status }: { status: TrialStatus }) {
+  const { data: user } = useUser()
+  const activate = useActivateTrial()
+  const email = user?.email || user?.username || ''
+  return (
+    <div role="status" className="flex flex-col gap-3 rounded-2xl border border-primary-100 bg-gradient-to-r from-primary-50 to-violet-50 p-4 sm:flex-row sm:items-center">
+      <span className="grid size-10 shrink-0 place-items-center rounded-xl bg-white text-primary shadow-sm">
+        <Sparkles className="size-5" aria-hidden="true" />
+      </span>
+      <div className="flex-1 text-sm">
+        <p className="font-semibold text-slate-900">Try Premium Free for 3 Days</p>
+        <p className="text-slate-600">
+          Unlock dynamic QR codes, analytics and logos. Create up to {status.dynamicQRLimit} dynamic QR codes, no credit card required.
+        </p>
+      </div>
+      <Button type="button" size="sm" className="shrink-0" disabled={activate.isPending || email === ''} onClick={() => activate.mutate(email)}>
+        {activate.isPending && <Loader2 className="animate-spin" aria-hidden="true" />}
+        Start Free Trial
+      </Button>
+    </div>
+  )
+}
+
+/** Whether the user has never started the trial and has no subscription. */
+function trialUnused(status: TrialStatus) {
+  return status.subscriptionStatus !== 'active' && !status.isActive && !status.hasExpired
+}
+
+/** The trial banner for the user's status: none for subscribers, an offer before the trial, days remaining during it, an upgrade call once it ended. */
 export function TrialBanner({ status }: { status: TrialStatus }) {
   if (status.subscriptionStatus === 'active') return null
+  if (trialUnused(status)) return <StartTrialBanner status={status} />
   if (status.isActive) {
     const days = `${status.daysRemaining} ${status.daysRemaining === 1 ? 'day' : 'days'} remaining`
     return (
@@ -70,8 +102,7 @@ export function DynamicLimitAlert({ status }: { status: TrialStatus }) {
 /** The trial banner and the limit alert, from GET /api/trial-status (the dashboard is signed-in only). */
 export function TrialBanners() {
   const { data: status } = useTrialStatus()
-  const trialBanner = status && status.subscriptionStatus !== 'active' && (status.isActive || status.hasExpired)
-  if (!status || (!trialBanner && status.canCreateDynamicQR)) return null
+  if (!status || (status.subscriptionStatus === 'active' && status.canCreateDynamicQR)) return null
   return (
     <div className="grid gap-3">
       <TrialBanner status={status} />

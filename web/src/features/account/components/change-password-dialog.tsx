@@ -1,10 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod'
+import { Loader2 } from 'lucide-react'
 import { useForm } from 'react-hook-form'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { TextField } from '@/components/ui/form-field'
-import { toast } from '@/lib/use-toast'
-import { changePasswordSchema, type ChangePasswordInput } from '../schemas'
+import { useUser } from '@/lib/auth'
+import { useChangePassword } from '../api/change-password'
+import { changePasswordSchema, firstPasswordSchema, type ChangePasswordInput } from '../schemas'
 
 const fields = [
   { name: 'currentPassword', label: 'Current password', autoComplete: 'current-password' },
@@ -13,8 +15,9 @@ const fields = [
 ] as const
 
 /**
- * The product contract has this dialog validate and confirm only: there is no
- * password-change call on the server yet.
+ * Changes the password with POST /api/change-password. An account without a
+ * password yet (Google, trial) is not asked for the current one. The server
+ * signs out every other session of the account.
  */
 export function ChangePasswordDialog({
   username,
@@ -25,13 +28,15 @@ export function ChangePasswordDialog({
   open: boolean
   onOpenChange: (open: boolean) => void
 }) {
+  const { data: user } = useUser()
+  const firstPassword = user?.hasPassword === false
   const {
     register,
     handleSubmit,
     reset,
     formState: { errors },
   } = useForm<ChangePasswordInput>({
-    resolver: zodResolver(changePasswordSchema),
+    resolver: zodResolver(firstPassword ? firstPasswordSchema : changePasswordSchema),
     defaultValues: { currentPassword: '', newPassword: '', confirmPassword: '' },
   })
 
@@ -39,40 +44,43 @@ export function ChangePasswordDialog({
     if (!next) reset()
     onOpenChange(next)
   }
+  const mutation = useChangePassword(() => close(false))
 
   return (
     <Dialog open={open} onOpenChange={close}>
       <DialogContent>
         <DialogHeader>
-          <DialogTitle>Change Password</DialogTitle>
-          <DialogDescription>Choose a new password of at least 6 characters.</DialogDescription>
+          <DialogTitle>{firstPassword ? 'Set a Password' : 'Change Password'}</DialogTitle>
+          <DialogDescription>
+            {firstPassword
+              ? 'Your account has no password yet. Choose one of at least 6 characters to sign in with your email too.'
+              : 'Choose a new password of at least 6 characters. Your other devices will be signed out.'}
+          </DialogDescription>
         </DialogHeader>
-        <form
-          noValidate
-          className="grid gap-4"
-          onSubmit={handleSubmit(() => {
-            toast({ title: 'Password updated' })
-            close(false)
-          })}
-        >
+        <form noValidate className="grid gap-4" onSubmit={handleSubmit((values) => mutation.mutate(values))}>
           {/* Lets password managers know which account the new password belongs to. */}
           <input type="text" name="username" autoComplete="username" value={username} readOnly hidden />
-          {fields.map(({ name, label, autoComplete }) => (
-            <TextField
-              key={name}
-              id={name}
-              label={label}
-              error={errors[name]?.message}
-              type="password"
-              autoComplete={autoComplete}
-              {...register(name)}
-            />
-          ))}
+          {fields
+            .filter(({ name }) => !(firstPassword && name === 'currentPassword'))
+            .map(({ name, label, autoComplete }) => (
+              <TextField
+                key={name}
+                id={name}
+                label={label}
+                error={errors[name]?.message}
+                type="password"
+                autoComplete={autoComplete}
+                {...register(name)}
+              />
+            ))}
           <DialogFooter>
             <Button type="button" variant="outline" onClick={() => close(false)}>
               Cancel
             </Button>
-            <Button type="submit">Update Password</Button>
+            <Button type="submit" disabled={mutation.isPending}>
+              {mutation.isPending && <Loader2 className="animate-spin" aria-hidden="true" />}
+              Update Password
+            </Button>
           </DialogFooter>
         </form>
       </DialogContent>

@@ -16,17 +16,32 @@ export function registerPayload({ email, password }: RegisterInput) {
   return { username: email, firstName: '', lastName: '', email, password, confirmPassword: password }
 }
 
+/**
+ * The new account, or, when the e-mail already has an account nobody has
+ * proven (or one without a password), only the server's message: a link to
+ * claim it went to that address and nobody is signed in.
+ */
+export type RegisterAnswer = User | { message: string }
+
 export function register(input: RegisterInput) {
-  return apiJson<User>('POST', '/api/register', registerPayload(input))
+  return apiJson<RegisterAnswer>('POST', '/api/register', registerPayload(input))
+}
+
+function isUser(answer: RegisterAnswer): answer is User {
+  return 'id' in answer
 }
 
 export function useRegister() {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: register,
-    onSuccess: (user) => {
-      queryClient.setQueryData(userQueryKey, user)
-      toast({ title: 'Registration successful', description: `Welcome, ${user.username}!` })
+    onSuccess: (answer) => {
+      if (!isUser(answer)) {
+        toast({ title: 'Check your email', description: answer.message })
+        return
+      }
+      queryClient.setQueryData(userQueryKey, answer)
+      toast({ title: 'Registration successful', description: `Welcome, ${answer.username}!` })
     },
     onError: (error) => {
       toast({

@@ -1,19 +1,24 @@
 import { zodResolver } from '@hookform/resolvers/zod'
 import { Loader2 } from 'lucide-react'
+import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { Button } from '@/components/ui/button'
 import { TextField } from '@/components/ui/form-field'
 import { loginInputSchema, useLogin, type LoginInput } from '../api/login'
+import { ForgotPasswordForm } from './forgot-password-form'
 import { GoogleButton } from './google-button'
 import { OrDivider } from './or-divider'
 
 export function LoginForm({ onSwitch }: { onSwitch: () => void }) {
+  const [forgotten, setForgotten] = useState(false)
   const loginMutation = useLogin()
   const {
     register,
     handleSubmit,
     formState: { errors },
   } = useForm<LoginInput>({ resolver: zodResolver(loginInputSchema), defaultValues: { username: '', password: '' } })
+
+  if (forgotten) return <ForgotPasswordForm onBack={() => setForgotten(false)} />
 
   return (
     <div className="grid gap-6">
@@ -31,9 +36,9 @@ export function LoginForm({ onSwitch }: { onSwitch: () => void }) {
           id="login-password"
           label="Password"
           labelAside={
-            <a href="#" onClick={(e) => e.preventDefault()} className="text-sm font-medium text-primary hover:underline">
+            <button type="button" onClick={() => setForgotten(true)} className="cursor-pointer text-sm font-medium text-primary hover:underline">
               Forgot my password
-            </a>
+            </button>
           }
           error={errors.password?.message}
           type="password"

@@ -1,6 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod'
 import { Loader2 } from 'lucide-react'
 import { useForm } from 'react-hook-form'
+import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { TextField } from '@/components/ui/form-field'
 import { registerInputSchema, useRegister, type RegisterInput } from '../api/register'
@@ -15,8 +16,11 @@ export function RegisterForm({ onSwitch }: { onSwitch: () => void }) {
     formState: { errors },
   } = useForm<RegisterInput>({ resolver: zodResolver(registerInputSchema), defaultValues: { email: '', password: '' } })
 
+  const claim = registerMutation.data && !('id' in registerMutation.data) ? registerMutation.data.message : undefined
+
   return (
     <div className="grid gap-6">
+      {claim && <Alert>{claim}</Alert>}
       <form noValidate className="grid gap-4" onSubmit={handleSubmit((values) => registerMutation.mutate(values))}>
         <TextField
           id="register-email"

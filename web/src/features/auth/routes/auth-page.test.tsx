@@ -16,9 +16,24 @@ describe('login form', () => {
     renderApp('/auth')
     expect(await screen.findByLabelText('Email')).toHaveAttribute('type', 'email')
     expect(screen.getByLabelText('Password')).toHaveAttribute('type', 'password')
-    expect(screen.getByRole('link', { name: 'Forgot my password' })).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Forgot my password' })).toBeInTheDocument()
     expect(screen.getByRole('button', { name: 'Sign in with Google' })).toBeInTheDocument()
     expect(screen.getByRole('button', { name: 'Create a free account' })).toBeInTheDocument()
+  })
+
+  it('asks for the e-mail when the password is forgotten and shows the server answer', async () => {
+    const answer = 'If an account uses this email address, we have sent it a link to choose a new password. The link works once, for 1 hour.'
+    const mock = stubFetch({ 'GET /api/user': signedOut, 'POST /api/forgot-password': () => json({ message: answer }) })
+    renderApp('/auth')
+    await userEvent.click(await screen.findByRole('button', { name: 'Forgot my password' }))
+    await userEvent.click(screen.getByRole('button', { name: 'Send link' }))
+    expect(await screen.findByText('Invalid email address')).toBeInTheDocument()
+    await userEvent.type(screen.getByLabelText('Email'), 'alice@example.com')
+    await userEvent.click(screen.getByRole('button', { name: 'Send link' }))
+    expect(await screen.findByText(answer)).toBeInTheDocument()
+    expect(bodyOf(mock, '/api/forgot-password')).toEqual({ email: 'alice@example.com' })
+    await userEvent.click(screen.getByRole('button', { name: 'Back to Sign In' }))
+    expect(await screen.findByRole('button', { name: 'Sign In' })).toBeInTheDocument()
   })
 
   it('shows the required messages and sends nothing', async () => {
@@ -122,6 +137,19 @@ describe('register form', () => {
       password: 'secret1',
       confirmPassword: 'secret1',
     })
+  })
+
+  it('signs nobody in when the e-mail has an unconfirmed account, and says a claim link was mailed', async () => {
+    const claim = 'This email already has an account that has not been confirmed. We have sent a link to that address: follow it to choose your password and sign in.'
+    stubFetch({ 'GET /api/user': signedOut, 'POST /api/register': () => json({ message: claim }, 202) })
+    const { router } = renderApp('/auth?mode=register')
+    await userEvent.type(await screen.findByLabelText('Email'), 'alice@example.com')
+    await userEvent.type(screen.getByLabelText('Password'), 'secret1')
+    await userEvent.click(screen.getByRole('button', { name: 'Create Account' }))
+    expect(await screen.findByText('Check your email')).toBeInTheDocument()
+    expect(screen.getAllByText(claim).length).toBeGreaterThan(0)
+    expect(screen.queryByText('Registration successful')).not.toBeInTheDocument()
+    expect(router.state.location.pathname).toBe('/auth')
   })
 
   it("shows the server's message when registration fails, else the fallback", async () => {

@@ -3,7 +3,7 @@ import { useId, useState, type FormEvent } from 'react'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import { toast } from '@/lib/use-toast'
-import { useActivateTrial } from '../api/activate-trial'
+import { useActivateTrial } from '@/lib/activate-trial'
 
 const perks = ['12 dynamic QR codes', 'Scan analytics', 'Logos and gradients']
 
