@@ -297,8 +297,9 @@ func TestDefaultClient(t *testing.T) {
 			!c.IsActive || c.RemoveBranding || c.CustomDomain != "" || c.Subdomain != "" || c.CreatedAt.IsZero() {
 			t.Errorf("client 1 = %+v", c)
 		}
-		if !regexp.MustCompile(`^[0-9a-f]{32}$`).MatchString(c.APIKey) {
-			t.Errorf("client 1 API key = %q, want 32 random hex digits", c.APIKey)
+		// Keys are kept only as hashes (0011): client 1 has none until rotated.
+		if c.APIKeyPrefix != "" || c.APIKeyLast4 != "" {
+			t.Errorf("client 1 key = %q…%q, want none", c.APIKeyPrefix, c.APIKeyLast4)
 		}
 		if time.Since(c.CreatedAt) > time.Minute || time.Since(c.CreatedAt) < -time.Minute {
 			t.Errorf("client 1 CreatedAt = %v, not now", c.CreatedAt)
