@@ -27,6 +27,9 @@ type Config struct {
 	RegisterRateLimit  int      // SQUARELY_REGISTER_RATE_LIMIT: registrations per hour per client address
 	TrustProxy         bool     // SQUARELY_TRUST_PROXY: believe X-Forwarded-For / X-Forwarded-Proto
 	DynamicLimit       int      // SQUARELY_DYNAMIC_LIMIT: live dynamic codes per user without an active subscription
+
+	// Public API (issue 14).
+	APIRateLimit int // SQUARELY_API_RATE_LIMIT: /api/v1 requests per minute per API key
 }
 
 // GoogleEnabled reports whether Google sign-in is configured.
@@ -107,6 +110,7 @@ func Load(getenv func(string) string) (Config, error) {
 	c.LoginRateLimit = positive("SQUARELY_LOGIN_RATE_LIMIT", 10)
 	c.RegisterRateLimit = positive("SQUARELY_REGISTER_RATE_LIMIT", 30)
 	c.DynamicLimit = positive("SQUARELY_DYNAMIC_LIMIT", 12) // spec 01 §9
+	c.APIRateLimit = positive("SQUARELY_API_RATE_LIMIT", 120)
 
 	if raw := get("SQUARELY_TRUST_PROXY"); raw != "" {
 		c.TrustProxy, err = strconv.ParseBool(raw)

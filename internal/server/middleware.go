@@ -9,7 +9,8 @@ import (
 )
 
 // middleware wraps the whole site, outermost first: the client address
-// behind a proxy, logging with panic recovery, then CSRF protection.
+// behind a proxy, logging with panic recovery, the white-label client of
+// the Host, then CSRF protection.
 func (s *server) middleware(h http.Handler) http.Handler {
 	csrf := http.NewCrossOriginProtection()
 	// The public origin is trusted too, for proxies that rewrite Host.
@@ -20,6 +21,7 @@ func (s *server) middleware(h http.Handler) http.Handler {
 		writeError(w, http.StatusForbidden, "Cross-origin request blocked")
 	}))
 	h = csrf.Handler(h)
+	h = s.withClient(h)
 	h = s.logRequests(h)
 	if s.cfg.TrustProxy {
 		h = forwardedFor(h)

@@ -53,6 +53,9 @@ type server struct {
 	anonUploads, userUploads *limiter
 
 	redirects *scans.Cache    // short code → destination, for /d/{shortCode}
+	clients   *clientCache    // white-label clients by host and id
+	// apiCalls counts public API requests per key (SQUARELY_API_RATE_LIMIT).
+	apiCalls *limiter
 	recorder  *scans.Recorder // scans, saved off the request path
 	mailer    mail.Mailer
 }
@@ -73,6 +76,7 @@ func New(d Deps) http.Handler {
 	if s.now == nil {
 		s.now = time.Now
 	}
+	s.clients = newClientCache(d.Store, d.Config.BaseURL, s.now)
 	if s.web == nil {
 		s.web = web.Dist()
 	}
@@ -89,5 +93,6 @@ func New(d Deps) http.Handler {
 	s.anonWrites = newLimiter(anonWritesPerHour, time.Hour, s.now)
 	s.anonUploads = newLimiter(anonUploadsPerHour, time.Hour, s.now)
 	s.userUploads = newLimiter(userUploadsPerHour, time.Hour, s.now)
+	s.apiCalls = newLimiter(d.Config.APIRateLimit, time.Minute, s.now)
 	return s.routes()
 }
