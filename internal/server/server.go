@@ -52,12 +52,12 @@ type server struct {
 	// and per account (admitUpload).
 	anonUploads, userUploads *limiter
 
-	redirects *scans.Cache    // short code → destination, for /d/{shortCode}
-	clients   *clientCache    // white-label clients by host and id
+	redirects *scans.Cache // short code → destination, for /d/{shortCode}
+	clients   *clientCache // white-label clients by host and id
 	// apiCalls counts public API requests per key (SQUARELY_API_RATE_LIMIT).
 	apiCalls *limiter
-	recorder  *scans.Recorder // scans, saved off the request path
-	mailer    mail.Mailer
+	recorder *scans.Recorder // scans, saved off the request path
+	mailer   mail.Mailer
 }
 
 // New returns the handler serving the whole site.
