@@ -22,6 +22,7 @@ func TestLoadDefaults(t *testing.T) {
 		LoginRateLimit:    10,
 		RegisterRateLimit: 30,
 		DynamicLimit:      12,
+		APIRateLimit:      120,
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("got %+v\nwant %+v", c, want)
@@ -44,6 +45,7 @@ func TestLoadAll(t *testing.T) {
 		"SQUARELY_REGISTER_RATE_LIMIT":  "7",
 		"SQUARELY_TRUST_PROXY":          "true",
 		"SQUARELY_DYNAMIC_LIMIT":        "50",
+		"SQUARELY_API_RATE_LIMIT":       "30",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -60,6 +62,7 @@ func TestLoadAll(t *testing.T) {
 		RegisterRateLimit:  7,
 		TrustProxy:         true,
 		DynamicLimit:       50,
+		APIRateLimit:       30,
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("got %+v\nwant %+v", c, want)
@@ -92,6 +95,7 @@ func TestLoadInvalid(t *testing.T) {
 		{map[string]string{"SQUARELY_REGISTER_RATE_LIMIT": "-3"}, `SQUARELY_REGISTER_RATE_LIMIT: must be a positive whole number, got "-3"`},
 		{map[string]string{"SQUARELY_DYNAMIC_LIMIT": "0"}, `SQUARELY_DYNAMIC_LIMIT: must be a positive whole number, got "0"`},
 		{map[string]string{"SQUARELY_DYNAMIC_LIMIT": "twelve"}, `SQUARELY_DYNAMIC_LIMIT: must be a positive whole number, got "twelve"`},
+		{map[string]string{"SQUARELY_API_RATE_LIMIT": "-1"}, `SQUARELY_API_RATE_LIMIT: must be a positive whole number, got "-1"`},
 		{map[string]string{"SQUARELY_ADDR": "8080"}, `SQUARELY_ADDR: must be host:port or :port, got "8080"`},
 		{map[string]string{"SQUARELY_ADDR": ":http"}, `SQUARELY_ADDR: must be host:port or :port, got ":http"`},
 		{map[string]string{"SQUARELY_ADDR": ":70000"}, `SQUARELY_ADDR: must be host:port or :port, got ":70000"`},

@@ -85,7 +85,11 @@ func (l *limiter) take(w http.ResponseWriter, key, message string) bool {
 func (l *limiter) add(key string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	now := l.now()
+	l.addLocked(key, l.now())
+}
+
+// addLocked is add with l.mu held.
+func (l *limiter) addLocked(key string, now time.Time) {
 	l.sweep(now)
 	ev := l.recent(key, now)
 	if ev == nil && len(l.events) >= maxLimiterKeys {
