@@ -40,6 +40,7 @@ function primaryColour(page: Page) {
 }
 
 test("an admin creates a client; the client's domain and subdomain show its brand; the key is shown once and copied", async ({ page, browser, baseURL, context }) => {
+  test.setTimeout(120_000) // several pages on three hosts, on a shared machine
   await context.grantPermissions(['clipboard-read', 'clipboard-write'])
   await signUpAdmin(page)
   const base = new URL(baseURL as string)
@@ -60,7 +61,7 @@ test("an admin creates a client; the client's domain and subdomain show its bran
   await dialog.getByLabel('Primary colour').fill('#10B981')
   await dialog.getByLabel('Secondary colour').fill('#065F46')
   await dialog.getByRole('button', { name: 'Create Client' }).click()
-  await expect(page.getByText('Client created successfully')).toBeVisible()
+  await expect(page.getByText('Client created successfully', { exact: true })).toBeVisible()
   await expect(dialog).toBeHidden()
 
   const acme = page.locator('[data-testid^="client-"]').filter({ has: page.getByRole('heading', { name: 'Acme' }) })
@@ -79,8 +80,8 @@ test("an admin creates a client; the client's domain and subdomain show its bran
   await acme.getByRole('button', { name: 'Hide API key of Acme' }).click()
   await expect(keyText).toHaveText(masked)
   await acme.getByRole('button', { name: 'Copy API key of Acme' }).click()
-  await expect(page.getByText('Copied!')).toBeVisible()
-  await expect(page.getByText('API key copied to clipboard')).toBeVisible()
+  await expect(page.getByText('Copied!', { exact: true })).toBeVisible()
+  await expect(page.getByText('API key copied to clipboard', { exact: true })).toBeVisible()
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key)
 
   // The key works against the public API, and its dynamic codes print the client's host.
