@@ -32,9 +32,10 @@ func (s *server) middleware(h http.Handler) http.Handler {
 // appCSP is the React app's policy: its own scripts only (Vite emits no
 // inline script), inline styles (style attributes of React and the styled
 // SVGs), the live previews as data: images and uploaded logos from /logo/,
-// API calls to this origin, and no framing by other sites.
+// white-label clients' logos and favicons from any https origin, API calls
+// to this origin, and no framing by other sites.
 const appCSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
-	"img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; frame-src 'self'; " +
+	"img-src 'self' data: blob: https:; font-src 'self' data:; connect-src 'self'; frame-src 'self'; " +
 	"object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
 
 // apiCSP goes with API answers: JSON loads nothing, and is never framed.

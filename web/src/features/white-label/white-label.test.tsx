@@ -5,6 +5,8 @@ import { AppProvider } from '@/app/provider'
 import { createQueryClient } from '@/lib/query-client'
 import { alice, json, renderApp, stubFetch } from '@/test/render-app'
 import type { Client } from './api/clients'
+import { Logo } from '@/components/logo'
+import { whiteLabelConfigKey } from '@/lib/white-label'
 import { toClientInput } from './components/client-form-dialog'
 import { WhiteLabelTheme } from './components/white-label-theme'
 
@@ -163,5 +165,23 @@ describe('WhiteLabelTheme', () => {
     await waitFor(() => expect(client.getQueryState(['/api/white-label/config'])?.fetchFailureCount).toBeGreaterThanOrEqual(1))
     expect(document.documentElement.style.getPropertyValue('--brand-primary')).toBe('')
     expect(error).not.toHaveBeenCalledWith(expect.stringContaining('Acme'))
+  })
+
+  it("shows the client's name in the logo, credited unless it removes our branding", () => {
+    for (const [removeSquarelyBranding, credited] of [
+      [false, true],
+      [true, false],
+    ]) {
+      const client = createQueryClient()
+      client.setQueryData(whiteLabelConfigKey, { ...config, removeSquarelyBranding })
+      const { unmount } = render(
+        <AppProvider queryClient={client}>
+          <Logo />
+        </AppProvider>,
+      )
+      expect(screen.getByText('Acme')).toBeInTheDocument()
+      expect(screen.queryByText('by Squarely') !== null).toBe(credited)
+      unmount()
+    }
   })
 })

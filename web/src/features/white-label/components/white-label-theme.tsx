@@ -1,6 +1,6 @@
 import { useEffect } from 'react'
 import { setBrandTitle } from '@/lib/use-page-title'
-import { CONFIG_ERROR, useWhiteLabelConfig } from '../api/config'
+import { CONFIG_ERROR, useWhiteLabelConfig } from '@/lib/white-label'
 
 /**
  * Applies the brand of the host the site was opened on: its colours as the

@@ -20,13 +20,25 @@ async function fetchConfig({ signal }: { signal: AbortSignal }): Promise<WhiteLa
   return (await res.json()) as WhiteLabelConfig
 }
 
+export const whiteLabelConfigKey = ['/api/white-label/config']
+
 /** Retried 3 times and fresh for 5 minutes (spec 02 §9); on failure the site keeps its default look. */
 export function useWhiteLabelConfig() {
   return useQuery({
-    queryKey: ['/api/white-label/config'],
+    queryKey: whiteLabelConfigKey,
     queryFn: fetchConfig,
     retry: 3,
     staleTime: 5 * 60 * 1000,
     refetchOnWindowFocus: true,
   })
+}
+
+/**
+ * The brand for display (logo, name), read from what useWhiteLabelConfig
+ * fetched; it never fetches itself, so a component showing the brand adds no
+ * request. undefined = the default brand.
+ */
+export function useBrand(): WhiteLabelConfig | undefined {
+  const { data } = useQuery({ queryKey: whiteLabelConfigKey, queryFn: fetchConfig, enabled: false })
+  return data && !data.isDefault ? data : undefined
 }
