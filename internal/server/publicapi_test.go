@@ -132,6 +132,10 @@ func TestPublicAPICodes(t *testing.T) {
 		expect(t, e.api(key, "POST", "/api/v1/codes", `[1]`), http.StatusBadRequest, "Request body must be a JSON object")
 		expect(t, e.api(key, "POST", "/api/v1/codes", `{"qrType":"url",`), http.StatusBadRequest, "Malformed JSON body")
 		expect(t, e.api(key, "POST", "/api/v1/codes", `{"qrType":"url"}`, "Content-Type", "text/plain"), http.StatusUnsupportedMediaType, "")
+		expect(t, e.api(key, "POST", "/api/v1/codes", `{"qrType":"url","url":"https://x.example/\u0000"}`), http.StatusBadRequest, msgNUL)
+		huge := `{"qrType":"url","name":"` + strings.Repeat("a", maxJSONBody) + `"}`
+		expect(t, e.api(key, "POST", "/api/v1/codes", huge), http.StatusRequestEntityTooLarge, "Request body too large")
+		expect(t, e.api(key, "POST", "/api/v1/codes", huge, "Idempotency-Key", "huge"), http.StatusRequestEntityTooLarge, "Request body too large")
 		expect(t, e.api(key, "POST", "/api/v1/codes", `{"kind":"dynamic","qrType":"url","destination":"https://example.com/2"}`), http.StatusCreated, "")
 		expect(t, e.api(key, "POST", "/api/v1/codes", `{"kind":"dynamic","qrType":"url","destination":"https://example.com/3"}`),
 			http.StatusForbidden, "You have reached your limit of 2 dynamic QR codes. Please upgrade to create more.")

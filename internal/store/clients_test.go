@@ -127,6 +127,16 @@ func TestAPIKeysAndIdempotency(t *testing.T) {
 		if a, err := s.BeginIdempotent(ctx, "hash-b", "k1", "r1", now, time.Hour); a != nil || err != nil {
 			t.Fatalf("another key's claim = %+v, %v", a, err)
 		}
+		// A claim never answered (its instance died) is released after a while.
+		if a, err := s.BeginIdempotent(ctx, "hash-a", "stalled", "r1", now, time.Hour); a != nil || err != nil {
+			t.Fatalf("claim = %+v, %v", a, err)
+		}
+		if a, err := s.BeginIdempotent(ctx, "hash-a", "stalled", "r1", now.Add(time.Minute), time.Hour); a == nil || a.Status != 0 || err != nil {
+			t.Fatalf("claim a minute later = %+v, %v; want the running claim", a, err)
+		}
+		if a, err := s.BeginIdempotent(ctx, "hash-a", "stalled", "r1", now.Add(10*time.Minute), time.Hour); a != nil || err != nil {
+			t.Fatalf("claim after a stall = %+v, %v; want a new claim", a, err)
+		}
 		if a, err := s.BeginIdempotent(ctx, "hash-a", "k1", "r1", now.Add(2*time.Hour), time.Hour); a != nil || err != nil {
 			t.Fatalf("claim after expiry = %+v, %v", a, err)
 		}

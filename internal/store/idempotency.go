@@ -13,12 +13,18 @@ type IdempotentAnswer struct {
 	Body        string
 }
 
+// idempotentStall is how long a claim may stay unanswered: past it, the
+// instance that ran the request is taken to have died, and a retry runs.
+const idempotentStall = 5 * time.Minute
+
 // BeginIdempotent claims idemKey for the API key hashed as keyHash. It
 // returns nil when the claim is new (the caller runs the request, then
 // calls FinishIdempotent or AbandonIdempotent), or the earlier claim's
-// answer. A claim older than ttl is forgotten first.
+// answer. A claim older than ttl, or unanswered for idempotentStall, is
+// forgotten first.
 func (s *Store) BeginIdempotent(ctx context.Context, keyHash, idemKey, requestHash string, now time.Time, ttl time.Duration) (*IdempotentAnswer, error) {
-	_, err := s.write.ExecContext(ctx, `DELETE FROM api_idempotency WHERE created_at < $1`, dbTime(now.Add(-ttl)))
+	_, err := s.write.ExecContext(ctx, `DELETE FROM api_idempotency WHERE created_at < $1 OR (status = 0 AND created_at < $2)`,
+		dbTime(now.Add(-ttl)), dbTime(now.Add(-idempotentStall)))
 	if err != nil {
 		return nil, fail("expire idempotency keys", err)
 	}
