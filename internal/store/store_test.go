@@ -19,7 +19,7 @@ import (
 )
 
 var tables = []string{
-	"blobs", "clients", "contact_messages", "dynamic_qr_codes", "newsletter_subscriptions",
+	"api_idempotency", "api_keys", "blobs", "clients", "contact_messages", "dynamic_qr_codes", "newsletter_subscriptions",
 	"password_tokens", "payment_products", "qr_codes", "qr_downloads", "qr_generations", "scan_events",
 	"schema_migrations", "secrets", "sessions", "users",
 }
