@@ -457,7 +457,6 @@ func (s *server) answerAPICode(w http.ResponseWriter, q *store.QRCode, d *store.
 	case err != nil:
 		s.internalError(w, "reading a code", err)
 	case d != nil:
-		s.redirects.Invalidate(d.ShortCode)
 		writeJSON(w, http.StatusOK, s.dynamicAPICode(d))
 	default:
 		writeJSON(w, http.StatusOK, staticAPICode(q))
@@ -530,6 +529,10 @@ func (s *server) v1UpdateCode(w http.ResponseWriter, r *http.Request) {
 	}
 	if err == nil && dest != "" {
 		d, err = s.store.SetDynamicDestination(ctx, uid, id, dest, now)
+		if err == nil {
+			// The next scan on this instance goes to the new destination.
+			s.redirects.Invalidate(d.ShortCode)
+		}
 	}
 	s.answerAPICode(w, nil, d, err)
 }
@@ -555,6 +558,9 @@ func (s *server) v1PauseCode(paused bool) http.HandlerFunc {
 			return
 		}
 		d, err := s.store.SetDynamicPaused(r.Context(), auth.UserFrom(r.Context()).ID, id, paused, s.now())
+		if err == nil {
+			s.redirects.Invalidate(d.ShortCode)
+		}
 		s.answerAPICode(w, nil, d, err)
 	}
 }
