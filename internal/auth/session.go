@@ -30,6 +30,12 @@ func UserFrom(ctx context.Context) *store.User {
 	return u
 }
 
+// WithUser returns ctx carrying u as the request's user, for requests
+// authenticated without a session (the public API's keys).
+func WithUser(ctx context.Context, u *store.User) context.Context {
+	return context.WithValue(ctx, userKey{}, u)
+}
+
 // SignIn starts a new session for u and sets its cookie. A session the
 // request already carried is ended first: every sign-in gets a fresh token,
 // so a token planted before sign-in (session fixation) is worthless.

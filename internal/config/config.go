@@ -44,6 +44,8 @@ type Config struct {
 	StripeAPIURL         string // SQUARELY_STRIPE_API_URL: "" = Stripe's; tests point it at stripe-mock
 	// Resource bounds (issue 8).
 	StorageQuotaMB int // SQUARELY_STORAGE_QUOTA_MB: megabytes of uploaded files an account may keep
+	// Public API (issue 14).
+	APIRateLimit int // SQUARELY_API_RATE_LIMIT: /api/v1 requests per minute per API key
 }
 
 // GoogleEnabled reports whether Google sign-in is configured.
@@ -149,6 +151,7 @@ func Load(getenv func(string) string) (Config, error) {
 	c.LoginAccountRateLimit = positive("SQUARELY_LOGIN_ACCOUNT_RATE_LIMIT", 30)
 	c.AccountMailRateLimit = positive("SQUARELY_ACCOUNT_MAIL_RATE_LIMIT", 3)
 	c.HashesPerAddress = positive("SQUARELY_HASHES_PER_ADDRESS", 2)
+	c.APIRateLimit = positive("SQUARELY_API_RATE_LIMIT", 120)
 
 	if raw := get("SQUARELY_TRUST_PROXY"); raw != "" {
 		c.TrustProxy, err = strconv.ParseBool(raw)

@@ -28,6 +28,7 @@ func TestLoadDefaults(t *testing.T) {
 		HashesPerAddress:      2,
 		SMTPRate:              10,
 		StorageQuotaMB:        500,
+		APIRateLimit:          120,
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("got %+v\nwant %+v", c, want)
@@ -57,6 +58,7 @@ func TestLoadAll(t *testing.T) {
 		"SQUARELY_MAIL_FROM":                "Squarely <hello@example.com>",
 		"SQUARELY_SMTP_RATE":                "2.5",
 		"SQUARELY_STORAGE_QUOTA_MB":         "2048",
+		"SQUARELY_API_RATE_LIMIT":           "30",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -80,6 +82,7 @@ func TestLoadAll(t *testing.T) {
 		MailFrom:              "Squarely <hello@example.com>",
 		SMTPRate:              2.5,
 		StorageQuotaMB:        2048,
+		APIRateLimit:          30,
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("got %+v\nwant %+v", c, want)
@@ -113,6 +116,7 @@ func TestLoadInvalid(t *testing.T) {
 		{map[string]string{"SQUARELY_DYNAMIC_LIMIT": "0"}, `SQUARELY_DYNAMIC_LIMIT: must be a positive whole number, got "0"`},
 		{map[string]string{"SQUARELY_DYNAMIC_LIMIT": "twelve"}, `SQUARELY_DYNAMIC_LIMIT: must be a positive whole number, got "twelve"`},
 		{map[string]string{"SQUARELY_STORAGE_QUOTA_MB": "-1"}, `SQUARELY_STORAGE_QUOTA_MB: must be a positive whole number, got "-1"`},
+		{map[string]string{"SQUARELY_API_RATE_LIMIT": "-1"}, `SQUARELY_API_RATE_LIMIT: must be a positive whole number, got "-1"`},
 		{map[string]string{"SQUARELY_ADDR": "8080"}, `SQUARELY_ADDR: must be host:port or :port, got "8080"`},
 		{map[string]string{"SQUARELY_ADDR": ":http"}, `SQUARELY_ADDR: must be host:port or :port, got ":http"`},
 		{map[string]string{"SQUARELY_ADDR": ":70000"}, `SQUARELY_ADDR: must be host:port or :port, got ":70000"`},

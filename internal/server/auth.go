@@ -131,6 +131,7 @@ func (s *server) register(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u := &store.User{
+		ClientID:     requestClientID(r),
 		Username:     email,
 		Email:        email,
 		PasswordHash: hash,

@@ -443,7 +443,7 @@ func (s *server) checkRow(row bulk.Row, ordinal int, cols []string, now time.Tim
 			return refuse("url", problem)
 		}
 		// Every short URL has the same length, so one stands for all.
-		level, data = dynamicLevel, s.shortURL(store.NewShortCode())
+		level, data = dynamicLevel, s.shortURL(store.DefaultClientID, store.NewShortCode())
 	} else if data, err = payload.Build(t, fields, payload.Options{BaseURL: s.cfg.BaseURL}); err != nil {
 		return refuse("type", err.Error())
 	}
@@ -673,7 +673,7 @@ func (p pooledDeflater) Close() error {
 // bulkData is what a saved row's code encodes.
 func (s *server) bulkData(it store.BulkItem) string {
 	if it.Code.Dynamic {
-		return s.shortURL(it.ShortCode)
+		return s.shortURL(store.DefaultClientID, it.ShortCode)
 	}
 	return it.Code.Content
 }

@@ -54,14 +54,12 @@ type dynamicCodeResponse struct {
 	UpdatedAt     time.Time  `json:"updatedAt"`
 }
 
-func (s *server) shortURL(code string) string { return s.cfg.BaseURL + "/d/" + code }
-
 func (s *server) dynamicJSON(d *store.DynamicCode) dynamicCodeResponse {
 	qrData := json.RawMessage(d.QRData)
 	if d.QRData == "" {
 		qrData = json.RawMessage("{}")
 	}
-	short := s.shortURL(d.ShortCode)
+	short := s.shortURL(d.ClientID, d.ShortCode)
 	return dynamicCodeResponse{
 		qrCodeResponse: qrCodeResponse{
 			ID: d.ID, Name: d.Name, QRType: d.QRType, QRMode: "dynamic", URL: d.Destination, Data: short,
@@ -123,6 +121,15 @@ func (s *server) createDynamicCode(w http.ResponseWriter, r *http.Request) {
 	if form == nil || (form.file != nil && !s.admitUpload(w, r)) {
 		return
 	}
+	if d, ok := s.saveDynamicCode(w, r, form); ok {
+		writeJSON(w, http.StatusCreated, s.dynamicJSON(d))
+	}
+}
+
+// saveDynamicCode checks the caller's dynamic code described by form and
+// saves it, under the same rules wherever it comes from (the app's form,
+// the public API). On failure it has answered.
+func (s *server) saveDynamicCode(w http.ResponseWriter, r *http.Request, form *multipartForm) (*store.DynamicCode, bool) {
 	u := auth.UserFrom(r.Context())
 	ctx := r.Context()
 
@@ -158,7 +165,7 @@ func (s *server) createDynamicCode(w http.ResponseWriter, r *http.Request) {
 		level = l
 	}
 	if v.failed(w) || !checkType(w, qrType) {
-		return
+		return nil, false
 	}
 	style, err := codes.FormStyle(form.get)
 	if err == nil {
@@ -166,34 +173,35 @@ func (s *server) createDynamicCode(w http.ResponseWriter, r *http.Request) {
 	}
 	if err != nil {
 		renderRefused(w, err)
-		return
+		return nil, false
 	}
 
 	logoID, ok := formLogoID(w, form)
 	if !ok {
-		return
+		return nil, false
 	}
 	logo, ok := s.requestLogo(w, r, u, logoID, form.file)
 	if !ok {
-		return
+		return nil, false
 	}
 
-	// Every short URL has the same length, so one check stands for all.
+	// Every short URL of a client has the same length, so one check stands for all.
+	clientID := codeClientID(r, u)
 	var logoData []byte
 	if logo != nil {
 		logoData = logo.Data
 	}
 	done, ok := s.startRender(w, r)
 	if !ok {
-		return
+		return nil, false
 	}
-	err = codes.Write(io.Discard, s.shortURL(store.NewShortCode()), style, codes.Options{Format: codes.SVG, Level: level, Pixels: codes.PreviewPixels, Logo: logoData})
+	err = codes.Write(io.Discard, s.shortURL(clientID, store.NewShortCode()), style, codes.Options{Format: codes.SVG, Level: level, Pixels: codes.PreviewPixels, Logo: logoData})
 	done()
 	if err != nil {
 		if !renderRefused(w, err) {
 			s.internalError(w, "rendering a dynamic code", err)
 		}
-		return
+		return nil, false
 	}
 
 	// An early count spares saving a logo for a refused code; the store
@@ -203,16 +211,16 @@ func (s *server) createDynamicCode(w http.ResponseWriter, r *http.Request) {
 		n, err := s.store.CountDynamicCodes(ctx, u.ID)
 		if err != nil {
 			s.internalError(w, "counting dynamic codes", err)
-			return
+			return nil, false
 		}
 		if n >= limit {
 			s.limitReached(w)
-			return
+			return nil, false
 		}
 	}
 	if form.file != nil {
 		if logo, ok = s.saveLogo(w, r, u, form.file); !ok {
-			return
+			return nil, false
 		}
 	}
 
@@ -221,7 +229,7 @@ func (s *server) createDynamicCode(w http.ResponseWriter, r *http.Request) {
 		name = payload.Label(qrType) + " " + now.UTC().Format(time.DateOnly)
 	}
 	d := &store.DynamicCode{
-		UserID: u.ID, Name: name, Destination: dest, QRType: qrType, QRData: qrData,
+		ClientID: clientID, UserID: u.ID, Name: name, Destination: dest, QRType: qrType, QRData: qrData,
 		Style: store.Style{
 			FgColor: style.FgColor, BgColor: style.BgColor, GradientColor: style.GradientColor, QRStyle: "squares",
 			DotShape: style.DotShape, CornerShape: style.CornerShape, InnerCornerShape: style.InnerCornerShape,
@@ -245,14 +253,14 @@ func (s *server) createDynamicCode(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case errors.Is(err, store.ErrLimit):
 		s.limitReached(w)
-		return
+		return nil, false
 	case err != nil:
 		s.internalError(w, "creating a dynamic code", err)
-		return
+		return nil, false
 	}
 	// Instances may hold a cached miss for the new code.
 	s.redirectChanged(r.Context(), d.ShortCode)
-	writeJSON(w, http.StatusCreated, s.dynamicJSON(d))
+	return d, true
 }
 
 // listDynamicCodes answers the caller's live dynamic codes that are paused
@@ -464,7 +472,7 @@ func (s *server) dynamicCodeImage(w http.ResponseWriter, r *http.Request) {
 		level = dynamicLevel
 	}
 	s.serveCodeImage(w, r, savedImage{
-		data: s.shortURL(d.ShortCode), style: codeStyle(d.Style), level: level, logoPath: d.LogoFilePath,
+		data: s.shortURL(d.ClientID, d.ShortCode), style: codeStyle(d.Style), level: level, logoPath: d.LogoFilePath,
 		qrType: d.QRType, details: map[string]any{"name": d.Name, "dynamicQrCodeId": d.ID},
 	})
 }

@@ -355,6 +355,10 @@ func (s *server) subdomainInfo(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
+	// A white-label client's host names its client (issue 14).
+	if c := requestClient(r); c != nil {
+		out["clientId"] = c.ID
+	}
 	writeJSON(w, http.StatusOK, out)
 }
 

@@ -9,7 +9,8 @@ import (
 )
 
 // middleware wraps the whole site, outermost first: the client address
-// behind a proxy, logging with panic recovery, then CSRF protection.
+// behind a proxy, logging with panic recovery, the white-label client of
+// the Host, then CSRF protection.
 func (s *server) middleware(h http.Handler) http.Handler {
 	csrf := http.NewCrossOriginProtection()
 	// The public origin is trusted too, for proxies that rewrite Host.
@@ -20,6 +21,7 @@ func (s *server) middleware(h http.Handler) http.Handler {
 		writeError(w, http.StatusForbidden, "Cross-origin request blocked")
 	}))
 	h = csrf.Handler(h)
+	h = s.withClient(h)
 	h = s.logRequests(h)
 	if s.cfg.TrustProxy {
 		h = forwardedFor(h)
@@ -30,9 +32,10 @@ func (s *server) middleware(h http.Handler) http.Handler {
 // appCSP is the React app's policy: its own scripts only (Vite emits no
 // inline script), inline styles (style attributes of React and the styled
 // SVGs), the live previews as data: images and uploaded logos from /logo/,
-// API calls to this origin, and no framing by other sites.
+// white-label clients' logos and favicons from any https origin, API calls
+// to this origin, and no framing by other sites.
 const appCSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
-	"img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; frame-src 'self'; " +
+	"img-src 'self' data: blob: https:; font-src 'self' data:; connect-src 'self'; frame-src 'self'; " +
 	"object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
 
 // stripeCSP is appCSP plus what Stripe.js needs (its script, its frames for

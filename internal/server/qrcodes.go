@@ -70,34 +70,43 @@ func (s *server) createQRCode(w http.ResponseWriter, r *http.Request) {
 	if form == nil || (form.file != nil && !s.admitUpload(w, r)) {
 		return
 	}
+	if q, ok := s.saveStaticCode(w, r, form); ok {
+		writeJSON(w, http.StatusCreated, qrCodeJSON(q))
+	}
+}
+
+// saveStaticCode checks the caller's static code described by form and
+// saves it, under the same rules wherever it comes from (the app's form,
+// the public API). On failure it has answered.
+func (s *server) saveStaticCode(w http.ResponseWriter, r *http.Request, form *multipartForm) (*store.QRCode, bool) {
 	switch strings.TrimSpace(form.get("qrMode")) {
 	case "", "static":
 	case "dynamic":
 		fieldError(w, "qrMode", "Dynamic QR codes are created with POST /api/dynamic-qrcodes")
-		return
+		return nil, false
 	default:
 		fieldError(w, "qrMode", "qrMode must be static or dynamic")
-		return
+		return nil, false
 	}
 	qrType := strings.TrimSpace(form.get("qrType"))
 	name := strings.TrimSpace(form.get("name"))
 	if problem := nameProblem(name); problem != "" {
 		fieldError(w, "name", problem)
-		return
+		return nil, false
 	}
 	style, err := codes.FormStyle(form.get)
 	if err != nil {
 		renderRefused(w, err)
-		return
+		return nil, false
 	}
 	scanTracking, err := codes.FormBool(form.get("scanTracking"))
 	if err != nil {
 		fieldError(w, "scanTracking", "scanTracking must be true or false")
-		return
+		return nil, false
 	}
 	logoID, ok := formLogoID(w, form)
 	if !ok {
-		return
+		return nil, false
 	}
 	req := codeRequest{qrType: qrType, fields: payload.Fields{}, style: style, logoID: logoID, logoFile: form.file, scanTracking: scanTracking}
 	for _, k := range payload.FieldNames(qrType) {
@@ -113,24 +122,24 @@ func (s *server) createQRCode(w http.ResponseWriter, r *http.Request) {
 	u := auth.UserFrom(r.Context())
 	p, ok := s.prepareCode(w, r, u, req)
 	if !ok || !s.checkRender(w, r, p.data, p) {
-		return
+		return nil, false
 	}
 	if form.file != nil {
 		if p.logo, ok = s.saveLogo(w, r, u, form.file); !ok {
-			return
+			return nil, false
 		}
 	}
 	fieldsJSON, err := json.Marshal(p.fields)
 	if err != nil {
 		s.internalError(w, "encoding type fields", err)
-		return
+		return nil, false
 	}
 	now := s.now()
 	if name == "" {
 		name = payload.Label(qrType) + " " + now.UTC().Format(time.DateOnly)
 	}
 	q := &store.QRCode{
-		UserID: u.ID, Name: name, QRType: qrType, QRMode: "static",
+		ClientID: codeClientID(r, u), UserID: u.ID, Name: name, QRType: qrType, QRMode: "static",
 		URL: strings.TrimSpace(p.fields["url"]), QRData: string(fieldsJSON), Content: p.data,
 		TypeColumns: typeColumns(p),
 		Style: store.Style{
@@ -152,9 +161,9 @@ func (s *server) createQRCode(w http.ResponseWriter, r *http.Request) {
 	}
 	if err := s.store.CreateQRCode(r.Context(), q); err != nil {
 		s.internalError(w, "saving a QR code", err)
-		return
+		return nil, false
 	}
-	writeJSON(w, http.StatusCreated, qrCodeJSON(q))
+	return q, true
 }
 
 // typeColumns fills the spec's per-type qr_codes columns from the fields.

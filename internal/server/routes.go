@@ -82,6 +82,32 @@ func (s *server) routes() http.Handler {
 	api.Handle("POST /api/bulk-jobs", user(s.createBulkJob))
 	api.Handle("GET /api/bulk-jobs/{id}", user(s.bulkJob))
 	api.Handle("GET /api/bulk-jobs/{id}/download", user(s.bulkJobDownload))
+	// White-label and public API (issue 14): personal API keys, the admins'
+	// client management, the host's brand; /api/v1 authenticates with API
+	// keys instead of the session, so it is mounted beside /d/ below.
+	api.Handle("GET /api/api-keys", user(s.listAPIKeys))
+	api.Handle("POST /api/api-keys", user(s.createAPIKey))
+	api.Handle("DELETE /api/api-keys/{id}", user(s.deleteAPIKey))
+	api.Handle("GET /api/white-label/clients", admin(s.listClients))
+	api.Handle("POST /api/white-label/clients", admin(s.createClient))
+	api.Handle("PUT /api/white-label/clients/{id}", admin(s.updateClient))
+	api.Handle("DELETE /api/white-label/clients/{id}", admin(s.deleteClient))
+	api.Handle("POST /api/white-label/clients/{id}/rotate-key", admin(s.rotateClientKey))
+	api.HandleFunc("GET /api/white-label/config", s.whiteLabelConfig)
+	key := s.apiKeyAuth
+	v1 := http.NewServeMux()
+	v1.HandleFunc("GET /api/v1/openapi.json", serveOpenAPI)
+	v1.Handle("POST /api/v1/codes", key(s.v1CreateCode))
+	v1.Handle("GET /api/v1/codes", key(s.v1ListCodes))
+	v1.Handle("POST /api/v1/codes/batch", key(s.v1BatchCodes))
+	v1.Handle("GET /api/v1/codes/{id}", key(s.v1GetCode))
+	v1.Handle("PATCH /api/v1/codes/{id}", key(s.v1UpdateCode))
+	v1.Handle("DELETE /api/v1/codes/{id}", key(s.v1DeleteCode))
+	v1.Handle("POST /api/v1/codes/{id}/pause", key(s.v1PauseCode(true)))
+	v1.Handle("POST /api/v1/codes/{id}/resume", key(s.v1PauseCode(false)))
+	v1.Handle("GET /api/v1/codes/{id}/image", key(s.v1CodeImage))
+	v1.Handle("GET /api/v1/codes/{id}/analytics", key(s.v1CodeAnalytics))
+	v1.Handle("GET /api/v1/codes/{id}/scans.csv", key(s.v1ScansCSV))
 
 	site := http.NewServeMux()
 	site.Handle("/api/", frameDenied(apiCSP, s.auth.LoadUser(jsonFallback(api))))
@@ -116,6 +142,7 @@ func (s *server) routes() http.Handler {
 	root.HandleFunc("GET /healthz", s.healthz)
 	root.HandleFunc("GET /readyz", s.readyz)
 	root.HandleFunc("GET /metrics", s.metrics)
+	root.Handle("/api/v1/", s.publicAPI(v1))
 	root.Handle("/", s.middleware(site))
 	return securityHeaders(root)
 }

@@ -98,6 +98,9 @@ type server struct {
 	// bulkWork caps the heavy bulk requests (checking a spreadsheet,
 	// rendering a job's ZIP) running at once on this instance.
 	bulkWork chan struct{}
+	clients  *clientCache // white-label clients by host and id
+	// apiCalls counts public API requests per key (SQUARELY_API_RATE_LIMIT).
+	apiCalls *limiter
 }
 
 // New returns the handler serving the whole site.
@@ -125,6 +128,7 @@ func New(d Deps) http.Handler {
 		go s.bulk.Run(context.Background())
 	}
 	s.bulkWork = make(chan struct{}, bulkWorkSlots)
+	s.clients = newClientCache(d.Store, d.Config.BaseURL, s.now)
 	if s.web == nil {
 		s.web = web.Dist()
 	}
@@ -157,5 +161,6 @@ func New(d Deps) http.Handler {
 	s.previewsByAccount = s.newLimiter("preview-account", previewsPerMinute, time.Minute)
 	s.userRecords = s.newLimiter("user-records", recordsPerHour, time.Hour)
 	s.uploading = newInFlight(uploadsInFlight)
+	s.apiCalls = s.newLimiter("api-call", d.Config.APIRateLimit, time.Minute)
 	return s.routes()
 }

@@ -11,8 +11,11 @@ const (
 
 // NewShortCode draws a random base62 short code for a dynamic code; a
 // taken one is ErrConflict on insert, and the caller draws again.
-func NewShortCode() string {
-	b := make([]byte, shortCodeLength)
+func NewShortCode() string { return RandomBase62(shortCodeLength) }
+
+// RandomBase62 draws n random base62 characters (short codes, API keys).
+func RandomBase62(n int) string {
+	b := make([]byte, n)
 	rand.Read(b)
 	for i := range b {
 		// 256 % 62 skews the first 8 symbols by 1/256: harmless for

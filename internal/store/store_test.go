@@ -19,10 +19,11 @@ import (
 )
 
 var tables = []string{
-	"blobs", "bulk_job_items", "bulk_jobs", "clients", "contact_messages", "dynamic_qr_codes",
-	"mail_unsubscribes", "mailing_recipients", "mailings", "newsletter_subscriptions", "password_tokens",
-	"payment_products", "payments", "qr_codes", "qr_downloads", "qr_generations", "rate_limits", "scan_events",
-	"schema_migrations", "secrets", "sessions", "stripe_events", "stripe_subscriptions", "users",
+	"api_idempotency", "api_keys", "blobs", "bulk_job_items", "bulk_jobs", "clients", "contact_messages",
+	"dynamic_qr_codes", "mail_unsubscribes", "mailing_recipients", "mailings", "newsletter_subscriptions",
+	"password_tokens", "payment_products", "payments", "qr_codes", "qr_downloads", "qr_generations",
+	"rate_limits", "scan_events", "schema_migrations", "secrets", "sessions", "stripe_events",
+	"stripe_subscriptions", "users",
 }
 
 func TestOpenRejectsOtherURLs(t *testing.T) {
@@ -298,8 +299,9 @@ func TestDefaultClient(t *testing.T) {
 			!c.IsActive || c.RemoveBranding || c.CustomDomain != "" || c.Subdomain != "" || c.CreatedAt.IsZero() {
 			t.Errorf("client 1 = %+v", c)
 		}
-		if !regexp.MustCompile(`^[0-9a-f]{32}$`).MatchString(c.APIKey) {
-			t.Errorf("client 1 API key = %q, want 32 random hex digits", c.APIKey)
+		// Keys are kept only as hashes (0011): client 1 has none until rotated.
+		if c.APIKeyPrefix != "" || c.APIKeyLast4 != "" {
+			t.Errorf("client 1 key = %q…%q, want none", c.APIKeyPrefix, c.APIKeyLast4)
 		}
 		if time.Since(c.CreatedAt) > time.Minute || time.Since(c.CreatedAt) < -time.Minute {
 			t.Errorf("client 1 CreatedAt = %v, not now", c.CreatedAt)

@@ -49,6 +49,7 @@ export const routes: RouteObject[] = [
       { path: '/contact', lazy: page(() => import('@/features/marketing/routes/contact-page'), 'ContactPage') },
       { path: '/blog', lazy: page(() => import('@/features/marketing/routes/blog-page'), 'BlogPage') },
       { path: '/blog/:id', lazy: page(() => import('@/features/marketing/routes/blog-post-page'), 'BlogPostPage') },
+      { path: '/docs/api', lazy: page(() => import('@/features/api-keys/routes/api-docs-page'), 'ApiDocsPage') },
       { path: '/auth', element: <AuthPage /> },
       // The admin panel sends visitors to / itself (spec 02 §2), not to /auth.
       { path: '/newsletter', lazy: page(() => import('@/features/admin/routes/newsletter-page'), 'NewsletterPage') },

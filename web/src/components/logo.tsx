@@ -1,4 +1,5 @@
 import { cn } from '@/lib/utils'
+import { useBrand } from '@/lib/white-label'
 
 /** The Squarely mark: three finder squares and a scatter of modules, in the brand colours. */
 export function LogoMark({ className }: { className?: string }) {
@@ -27,11 +28,17 @@ export function LogoMark({ className }: { className?: string }) {
   )
 }
 
+/**
+ * The site's logo and name: a white-label client's own on its host (its logo,
+ * else the mark in its colours), credited 'by Squarely' unless it removes our branding.
+ */
 export function Logo({ className }: { className?: string }) {
+  const brand = useBrand()
   return (
     <span className={cn('inline-flex items-center gap-2 text-xl font-bold tracking-tight text-slate-900', className)}>
-      <LogoMark />
-      Squarely
+      {brand?.logoUrl ? <img src={brand.logoUrl} alt="" className="size-8 object-contain" /> : <LogoMark />}
+      {brand ? brand.name : 'Squarely'}
+      {brand && !brand.removeSquarelyBranding && <span className="text-xs font-medium text-slate-500">by Squarely</span>}
     </span>
   )
 }

@@ -12,6 +12,7 @@ const columns = [
       { to: '/templates', label: 'Templates' },
       { to: '/use-cases', label: 'Use Cases' },
       { to: '/subscribe', label: 'Pricing' },
+      { to: '/docs/api', label: 'API' },
     ],
   },
   {

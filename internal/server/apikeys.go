@@ -1,0 +1,139 @@
+package server
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/squarely/squarely/internal/auth"
+	"github.com/squarely/squarely/internal/store"
+)
+
+// API keys (docs/API.md "API keys"): users' personal keys, managed under
+// account settings; clients' keys are rotated on the white-label page.
+
+const (
+	// apiKeyPrefix marks our keys, so they are recognisable in code and
+	// by secret scanners.
+	apiKeyPrefix = "sq_"
+	// apiKeyRandom characters of base62 after the prefix: 238 bits.
+	apiKeyRandom = 40
+	// apiKeyShownPrefix characters of a key (its "sq_" included) are kept
+	// to be shown, with its last 4.
+	apiKeyShownPrefix = 9
+	maxAPIKeyName     = 100
+	// maxAPIKeysPerUser bounds the keys one account keeps.
+	maxAPIKeysPerUser = 20
+)
+
+// newAPIKey draws a key and returns it with what is kept of it.
+func newAPIKey() (string, store.KeyParts) {
+	key := apiKeyPrefix + store.RandomBase62(apiKeyRandom)
+	return key, store.KeyParts{Hash: hashAPIKey(key), Prefix: key[:apiKeyShownPrefix], Last4: key[len(key)-4:]}
+}
+
+// hashAPIKey is what the store keeps of a key. Keys are long random
+// strings, so a plain SHA-256 is enough: there is nothing to guess.
+func hashAPIKey(key string) string {
+	sum := sha256.Sum256([]byte(key))
+	return hex.EncodeToString(sum[:])
+}
+
+// maskedKey shows a key as its prefix…last4, "" when there is none.
+func maskedKey(prefix, last4 string) string {
+	if prefix == "" {
+		return ""
+	}
+	return prefix + "…" + last4
+}
+
+// apiKeyResponse is a personal key as the API shows it; key (the whole
+// key) only in the answer that made it.
+type apiKeyResponse struct {
+	ID        int64     `json:"id"`
+	Name      string    `json:"name"`
+	Masked    string    `json:"masked"`
+	Key       string    `json:"key,omitempty"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+func apiKeyJSON(k *store.APIKey) apiKeyResponse {
+	return apiKeyResponse{ID: k.ID, Name: k.Name, Masked: maskedKey(k.Prefix, k.Last4), CreatedAt: k.CreatedAt}
+}
+
+// listAPIKeys (GET /api/api-keys, signed in) lists the caller's keys, masked.
+func (s *server) listAPIKeys(w http.ResponseWriter, r *http.Request) {
+	list, err := s.store.APIKeys(r.Context(), auth.UserFrom(r.Context()).ID)
+	if err != nil {
+		s.internalError(w, "listing API keys", err)
+		return
+	}
+	out := make([]apiKeyResponse, len(list))
+	for i, k := range list {
+		out[i] = apiKeyJSON(k)
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// createAPIKey (POST /api/api-keys {name}, signed in) makes a key and
+// answers it whole, the only time it is shown.
+func (s *server) createAPIKey(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Name string `json:"name"`
+	}
+	if !decodeJSON(w, r, &in) {
+		return
+	}
+	name := strings.TrimSpace(in.Name)
+	switch {
+	case name == "":
+		fieldError(w, "name", "Name is required")
+		return
+	case utf8.RuneCountInString(name) > maxAPIKeyName:
+		fieldError(w, "name", "Name must be at most 100 characters")
+		return
+	}
+	u := auth.UserFrom(r.Context())
+	// The count races with a parallel creation at worst by a few keys:
+	// the bound is against hoarding, not a billing limit.
+	list, err := s.store.APIKeys(r.Context(), u.ID)
+	if err != nil {
+		s.internalError(w, "listing API keys", err)
+		return
+	}
+	if len(list) >= maxAPIKeysPerUser {
+		writeError(w, http.StatusConflict, "You have reached the limit of 20 API keys. Revoke one to create another.")
+		return
+	}
+	key, parts := newAPIKey()
+	k := &store.APIKey{UserID: u.ID, Name: name, Prefix: parts.Prefix, Last4: parts.Last4}
+	if err := s.store.CreateAPIKey(r.Context(), k, parts.Hash, s.now()); err != nil {
+		s.internalError(w, "creating an API key", err)
+		return
+	}
+	out := apiKeyJSON(k)
+	out.Key = key
+	writeJSON(w, http.StatusCreated, out)
+}
+
+// deleteAPIKey (DELETE /api/api-keys/{id}, signed in) revokes one of the
+// caller's keys at once. 204; 404 when it is not theirs.
+func (s *server) deleteAPIKey(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r)
+	if !ok {
+		return
+	}
+	err := s.store.DeleteAPIKey(r.Context(), auth.UserFrom(r.Context()).ID, id)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		writeError(w, http.StatusNotFound, "API key not found")
+	case err != nil:
+		s.internalError(w, "revoking an API key", err)
+	default:
+		w.WriteHeader(http.StatusNoContent)
+	}
+}

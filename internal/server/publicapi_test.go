@@ -1,0 +1,404 @@
+package server
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/squarely/squarely/internal/config"
+	"github.com/squarely/squarely/internal/store"
+	"github.com/squarely/squarely/internal/store/storetest"
+)
+
+// newKey makes a personal API key for the signed-in browser c.
+func (e *env) newKey(c *http.Client, name string) (string, float64) {
+	e.t.Helper()
+	m := expect(e.t, e.do(c, "POST", "/api/api-keys", `{"name":"`+name+`"}`), http.StatusCreated, "")
+	key, _ := m["key"].(string)
+	return key, m["id"].(float64)
+}
+
+// api calls /api/v1 with key as its Bearer token (none when ""), no cookie.
+func (e *env) api(key, method, path, body string, header ...string) *response {
+	e.t.Helper()
+	if key != "" {
+		header = append(header, "Authorization", "Bearer "+key)
+	}
+	return e.do(e.browser(), method, path, body, header...)
+}
+
+func TestAPIKeys(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		alice, _ := e.signedIn("alice@example.com")
+		bob, _ := e.signedIn("bob@example.com")
+
+		expect(t, e.do(e.browser(), "GET", "/api/api-keys", ""), http.StatusUnauthorized, "Not authenticated")
+		expect(t, e.do(alice, "POST", "/api/api-keys", `{"name":"  "}`), http.StatusBadRequest, "Name is required")
+
+		key, id := e.newKey(alice, "Shop")
+		if !regexp.MustCompile(`^sq_[0-9A-Za-z]{40}$`).MatchString(key) {
+			t.Fatalf("key %q is not sq_ and 40 base62 characters", key)
+		}
+		var list []map[string]any
+		decodeList(t, e.do(alice, "GET", "/api/api-keys", ""), &list)
+		if len(list) != 1 || list[0]["masked"] != key[:9]+"…"+key[len(key)-4:] || list[0]["name"] != "Shop" || list[0]["key"] != nil {
+			t.Fatalf("listed keys = %v", list)
+		}
+		// Nothing of the key but its hash, prefix and last 4 is stored.
+		if n := storetest.Count(t, st, "api_keys"); n != 1 {
+			t.Fatalf("api_keys rows = %d", n)
+		}
+		if strings.Contains(e.logs.String(), key) {
+			t.Error("the key was logged")
+		}
+		decodeList(t, e.do(bob, "GET", "/api/api-keys", ""), &list)
+		if len(list) != 0 {
+			t.Fatalf("bob sees %v", list)
+		}
+
+		expect(t, e.api(key, "GET", "/api/v1/codes", ""), http.StatusOK, "")
+		path := fmt.Sprintf("/api/api-keys/%d", int64(id))
+		expect(t, e.do(bob, "DELETE", path, ""), http.StatusNotFound, "API key not found")
+		expect(t, e.api(key, "GET", "/api/v1/codes", ""), http.StatusOK, "")
+		if r := e.do(alice, "DELETE", path, ""); r.StatusCode != http.StatusNoContent {
+			t.Fatalf("revoke: %d %s", r.StatusCode, r.body)
+		}
+		// Revoked means refused at once, on this very instance.
+		expect(t, e.api(key, "GET", "/api/v1/codes", ""), http.StatusUnauthorized, "Invalid API key")
+	})
+}
+
+func TestPublicAPIAuthentication(t *testing.T) {
+	e := start(t, storetest.Open(t))
+	c, _ := e.signedIn("cookie@example.com")
+	// A session cookie is not a key, and a key needs no CSRF token or Origin.
+	r := e.do(c, "GET", "/api/v1/codes", "")
+	expect(t, r, http.StatusUnauthorized, "Missing API key: send Authorization: Bearer sq_…")
+	if !strings.HasPrefix(r.Header.Get("WWW-Authenticate"), "Bearer") {
+		t.Errorf("WWW-Authenticate = %q", r.Header.Get("WWW-Authenticate"))
+	}
+	expect(t, e.api("sq_notakey", "GET", "/api/v1/codes", ""), http.StatusUnauthorized, "Invalid API key")
+	key, _ := e.newKey(c, "k")
+	expect(t, e.api(key, "POST", "/api/v1/codes", `{"qrType":"url","url":"https://example.com"}`,
+		"Origin", "https://evil.example", "Sec-Fetch-Site", "cross-site"), http.StatusCreated, "")
+	expect(t, e.api(key, "GET", "/api/v1/nothing", ""), http.StatusNotFound, "Not found")
+	expect(t, e.api(key, "PUT", "/api/v1/codes", "{}"), http.StatusMethodNotAllowed, "Method not allowed")
+
+	// Guessing keys is limited like failed logins.
+	for range testConfig(t).LoginRateLimit {
+		e.api("sq_guess", "GET", "/api/v1/codes", "")
+	}
+	expect(t, e.api("sq_guess", "GET", "/api/v1/codes", ""), http.StatusTooManyRequests, "Too many invalid API keys. Please try again later.")
+}
+
+func TestPublicAPICodes(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st, withConfig(func(c *config.Config) { c.DynamicLimit = 2 }))
+		dec := newDecoders(t)
+		alice, _ := e.signedIn("alice@example.com")
+		key, _ := e.newKey(alice, "CRM")
+		base := testConfig(t).BaseURL
+
+		s := expect(t, e.api(key, "POST", "/api/v1/codes", `{"kind":"static","qrType":"url","url":"https://example.com/a","name":"Site","fgColor":"#112233"}`), http.StatusCreated, "")
+		if !strings.HasPrefix(s["id"].(string), "s_") || s["kind"] != "static" || s["data"] != "https://example.com/a" || s["fgColor"] != "#112233" || s["name"] != "Site" {
+			t.Fatalf("static code = %v", s)
+		}
+		d := expect(t, e.api(key, "POST", "/api/v1/codes", `{"kind":"dynamic","qrType":"url","destination":"https://example.com/menu","qrData":{"url":"https://example.com/menu"}}`), http.StatusCreated, "")
+		code, _ := d["shortCode"].(string)
+		if !strings.HasPrefix(d["id"].(string), "d_") || d["url"] != base+"/d/"+code || d["destination"] != "https://example.com/menu" {
+			t.Fatalf("dynamic code = %v", d)
+		}
+		// The app sees the same codes.
+		var appList []map[string]any
+		decodeList(t, e.do(alice, "GET", "/api/dynamic-qrcodes", ""), &appList)
+		if len(appList) != 1 || appList[0]["shortCode"] != code {
+			t.Fatalf("app's dynamic list = %v", appList)
+		}
+
+		// The app's rules, word for word.
+		expect(t, e.api(key, "POST", "/api/v1/codes", `{"kind":"dynamic","qrType":"url","destination":"javascript:alert(1)"}`), http.StatusBadRequest, msgURLInvalid)
+		expect(t, e.api(key, "POST", "/api/v1/codes", `{"qrType":"url","url":""}`), http.StatusBadRequest, "")
+		expect(t, e.api(key, "POST", "/api/v1/codes", `{"qrType":"sms"}`), http.StatusBadRequest, blockedMessage)
+		expect(t, e.api(key, "POST", "/api/v1/codes", `{"qrType":"url","url":"https://x.example","fgColor":"#FFFFFF","bgColor":"#FFFFFF"}`), http.StatusBadRequest, "")
+		expect(t, e.api(key, "POST", "/api/v1/codes", `{"kind":"other","qrType":"url"}`), http.StatusBadRequest, "kind must be static or dynamic")
+		expect(t, e.api(key, "POST", "/api/v1/codes", `{"qrType":"url","url":["https://x.example"]}`), http.StatusBadRequest, "url must be a string, number or boolean")
+		expect(t, e.api(key, "POST", "/api/v1/codes", `{"qrType":"url","url":"`+strings.Repeat("a", 5000)+`"}`), http.StatusBadRequest, "url is too long")
+		expect(t, e.api(key, "POST", "/api/v1/codes", `[1]`), http.StatusBadRequest, "Request body must be a JSON object")
+		expect(t, e.api(key, "POST", "/api/v1/codes", `{"qrType":"url",`), http.StatusBadRequest, "Malformed JSON body")
+		expect(t, e.api(key, "POST", "/api/v1/codes", `{"qrType":"url"}`, "Content-Type", "text/plain"), http.StatusUnsupportedMediaType, "")
+		expect(t, e.api(key, "POST", "/api/v1/codes", `{"qrType":"url","url":"https://x.example/\u0000"}`), http.StatusBadRequest, msgNUL)
+		huge := `{"qrType":"url","name":"` + strings.Repeat("a", maxJSONBody) + `"}`
+		expect(t, e.api(key, "POST", "/api/v1/codes", huge), http.StatusRequestEntityTooLarge, "Request body too large")
+		expect(t, e.api(key, "POST", "/api/v1/codes", huge, "Idempotency-Key", "huge"), http.StatusRequestEntityTooLarge, "Request body too large")
+		expect(t, e.api(key, "POST", "/api/v1/codes", `{"kind":"dynamic","qrType":"url","destination":"https://example.com/2"}`), http.StatusCreated, "")
+		expect(t, e.api(key, "POST", "/api/v1/codes", `{"kind":"dynamic","qrType":"url","destination":"https://example.com/3"}`),
+			http.StatusForbidden, "You have reached your limit of 2 dynamic QR codes. Please upgrade to create more.")
+
+		// List, read, update.
+		var list struct{ Data []map[string]any }
+		json.Unmarshal(e.api(key, "GET", "/api/v1/codes", "").body, &list)
+		if len(list.Data) != 3 {
+			t.Fatalf("list = %v", list.Data)
+		}
+		json.Unmarshal(e.api(key, "GET", "/api/v1/codes?kind=static", "").body, &list)
+		if len(list.Data) != 1 || list.Data[0]["id"] != s["id"] {
+			t.Fatalf("static list = %v", list.Data)
+		}
+		dp := "/api/v1/codes/" + d["id"].(string)
+		sp := "/api/v1/codes/" + s["id"].(string)
+		if got := expect(t, e.api(key, "GET", dp, ""), http.StatusOK, ""); got["shortCode"] != code {
+			t.Fatalf("GET = %v", got)
+		}
+		u := expect(t, e.api(key, "PATCH", dp, `{"name":"Menu","destination":"https://example.com/new"}`), http.StatusOK, "")
+		if u["name"] != "Menu" || u["destination"] != "https://example.com/new" {
+			t.Fatalf("PATCH = %v", u)
+		}
+		expectRedirect(t, e.scan(code, desktopUA), "https://example.com/new")
+		expect(t, e.api(key, "PATCH", dp, `{"destination":"ftp://x"}`), http.StatusBadRequest, msgURLInvalid)
+		expect(t, e.api(key, "PATCH", sp, `{"destination":"https://example.com"}`), http.StatusBadRequest, "Only dynamic codes have a destination")
+		expect(t, e.api(key, "PATCH", sp, `{"name":"`+strings.Repeat("n", 101)+`"}`), http.StatusBadRequest, "Name must be at most 100 characters")
+		if got := expect(t, e.api(key, "PATCH", sp, `{"name":"Renamed"}`), http.StatusOK, ""); got["name"] != "Renamed" {
+			t.Fatalf("static PATCH = %v", got)
+		}
+
+		// Pause and resume.
+		if got := expect(t, e.api(key, "POST", dp+"/pause", ""), http.StatusOK, ""); got["isPaused"] != true {
+			t.Fatalf("pause = %v", got)
+		}
+		if r := e.scan(code, desktopUA); r.StatusCode == http.StatusFound {
+			t.Fatal("a paused code still redirects")
+		}
+		expect(t, e.api(key, "POST", dp+"/resume", ""), http.StatusOK, "")
+		expect(t, e.api(key, "POST", sp+"/pause", ""), http.StatusBadRequest, "Only dynamic codes can be paused")
+
+		// Images scan, in every format; analytics and CSV.
+		for _, f := range []string{"png", "svg", "pdf"} {
+			img := e.api(key, "GET", dp+"/image?format="+f, "")
+			if img.StatusCode != http.StatusOK {
+				t.Fatalf("%s: %d %s", f, img.StatusCode, img.body)
+			}
+			if got := dec.read(img.body, f); got != base+"/d/"+code {
+				t.Errorf("%s image decodes to %q", f, got)
+			}
+		}
+		if got := dec.read(e.api(key, "GET", sp+"/image?format=png", "").body, "png"); got != "https://example.com/a" {
+			t.Errorf("static image decodes to %q", got)
+		}
+		expect(t, e.api(key, "GET", dp+"/image?format=gif", ""), http.StatusBadRequest, "format must be png, svg or pdf")
+		a := expect(t, e.api(key, "GET", dp+"/analytics", ""), http.StatusOK, "")
+		if a["totalScans"] == nil {
+			t.Fatalf("analytics = %v", a)
+		}
+		if r := e.api(key, "GET", dp+"/scans.csv", ""); r.StatusCode != http.StatusOK || !strings.HasPrefix(r.Header.Get("Content-Type"), "text/csv") {
+			t.Fatalf("scans.csv: %d %s", r.StatusCode, r.Header.Get("Content-Type"))
+		}
+		expect(t, e.api(key, "GET", sp+"/analytics", ""), http.StatusBadRequest, "Only dynamic codes have analytics")
+
+		// Delete.
+		for _, p := range []string{dp, sp} {
+			if r := e.api(key, "DELETE", p, ""); r.StatusCode != http.StatusNoContent {
+				t.Fatalf("DELETE %s: %d %s", p, r.StatusCode, r.body)
+			}
+			expect(t, e.api(key, "GET", p, ""), http.StatusNotFound, msgCodeMissing)
+		}
+		if r := e.scan(code, desktopUA); r.StatusCode != http.StatusNotFound {
+			t.Fatalf("deleted code's short URL: %d", r.StatusCode)
+		}
+		for _, p := range []string{"/api/v1/codes/12", "/api/v1/codes/x_1", "/api/v1/codes/d_", "/api/v1/codes/d_-1"} {
+			expect(t, e.api(key, "GET", p, ""), http.StatusNotFound, msgCodeMissing)
+		}
+	})
+}
+
+func TestPublicAPIOwnership(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		alice, _ := e.signedIn("alice@example.com")
+		bob, _ := e.signedIn("bob@example.com")
+		aliceKey, _ := e.newKey(alice, "a")
+		bobKey, _ := e.newKey(bob, "b")
+		s := expect(t, e.api(aliceKey, "POST", "/api/v1/codes", `{"qrType":"url","url":"https://alice.example"}`), http.StatusCreated, "")
+		d := expect(t, e.api(aliceKey, "POST", "/api/v1/codes", `{"kind":"dynamic","qrType":"url","destination":"https://alice.example"}`), http.StatusCreated, "")
+
+		// A client's key acts for the client only.
+		admin := e.admin("admin@example.com")
+		cl := expect(t, e.do(admin, "POST", "/api/white-label/clients", `{"name":"Acme","subdomain":"acme"}`), http.StatusCreated, "")
+		rot := expect(t, e.do(admin, "POST", fmt.Sprintf("/api/white-label/clients/%d/rotate-key", int64(cl["id"].(float64))), ""), http.StatusOK, "")
+		clientKey := rot["apiKey"].(string)
+		cc := expect(t, e.api(clientKey, "POST", "/api/v1/codes", `{"kind":"dynamic","qrType":"url","destination":"https://acme.example"}`), http.StatusCreated, "")
+		acct, err := st.APIKeyUser(t.Context(), hashAPIKey(clientKey))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ccID int64
+		fmt.Sscanf(cc["id"].(string), "d_%d", &ccID)
+		if got, err := st.DynamicCode(t.Context(), acct.ID, ccID); err != nil || got.ClientID != int64(cl["id"].(float64)) {
+			t.Fatalf("client code = %+v, %v; want client %v", got, err, cl["id"])
+		}
+
+		for _, other := range []string{bobKey, clientKey} {
+			for _, id := range []string{s["id"].(string), d["id"].(string)} {
+				p := "/api/v1/codes/" + id
+				for _, call := range [][2]string{{"GET", p}, {"PATCH", p}, {"DELETE", p}, {"POST", p + "/pause"},
+					{"POST", p + "/resume"}, {"GET", p + "/image"}, {"GET", p + "/analytics"}, {"GET", p + "/scans.csv"}} {
+					body := ""
+					if call[0] == "PATCH" {
+						body = `{"name":"stolen"}`
+					}
+					r := e.api(other, call[0], call[1], body)
+					if r.StatusCode != http.StatusNotFound && r.StatusCode != http.StatusBadRequest {
+						t.Errorf("%s %s with another's key: %d %s", call[0], call[1], r.StatusCode, r.body)
+					}
+				}
+			}
+			var list struct{ Data []map[string]any }
+			json.Unmarshal(e.api(other, "GET", "/api/v1/codes", "").body, &list)
+			for _, c := range list.Data {
+				if c["id"] == s["id"] || c["id"] == d["id"] {
+					t.Errorf("another key lists alice's code %v", c["id"])
+				}
+			}
+		}
+		// Alice's codes are untouched, and the client's code is not hers.
+		if got := expect(t, e.api(aliceKey, "GET", "/api/v1/codes/"+d["id"].(string), ""), http.StatusOK, ""); got["name"] == "stolen" || got["isPaused"] == true {
+			t.Fatalf("alice's code changed: %v", got)
+		}
+		expect(t, e.api(aliceKey, "GET", "/api/v1/codes/"+cc["id"].(string), ""), http.StatusNotFound, msgCodeMissing)
+		// The client's code belongs to the client and prints its host.
+		if !strings.HasPrefix(cc["url"].(string), "http://acme.localhost:") {
+			t.Errorf("client code URL = %v", cc["url"])
+		}
+		var list struct{ Data []map[string]any }
+		json.Unmarshal(e.api(clientKey, "GET", "/api/v1/codes", "").body, &list)
+		if len(list.Data) != 1 || list.Data[0]["id"] != cc["id"] {
+			t.Errorf("client key lists %v", list.Data)
+		}
+
+		// A rotated client key is refused at once.
+		expect(t, e.do(admin, "POST", fmt.Sprintf("/api/white-label/clients/%d/rotate-key", int64(cl["id"].(float64))), ""), http.StatusOK, "")
+		expect(t, e.api(clientKey, "GET", "/api/v1/codes", ""), http.StatusUnauthorized, "Invalid API key")
+	})
+}
+
+func TestPublicAPIIdempotency(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		c, _ := e.signedIn("idem@example.com")
+		key, _ := e.newKey(c, "k")
+		body := `{"qrType":"url","url":"https://example.com/once"}`
+		first := expect(t, e.api(key, "POST", "/api/v1/codes", body, "Idempotency-Key", "order-1"), http.StatusCreated, "")
+		again := e.api(key, "POST", "/api/v1/codes", body, "Idempotency-Key", "order-1")
+		if again.StatusCode != http.StatusCreated || again.Header.Get("Idempotent-Replayed") != "true" || again.json(t)["id"] != first["id"] {
+			t.Fatalf("replay: %d %s %s", again.StatusCode, again.Header.Get("Idempotent-Replayed"), again.body)
+		}
+		if n := storetest.Count(t, st, "qr_codes"); n != 1 {
+			t.Fatalf("codes after a replay = %d, want 1", n)
+		}
+		expect(t, e.api(key, "POST", "/api/v1/codes", `{"qrType":"url","url":"https://example.com/other"}`, "Idempotency-Key", "order-1"),
+			http.StatusUnprocessableEntity, "This Idempotency-Key was already used with a different request")
+		// A refusal is an answer too: replayed, not retried.
+		bad := `{"qrType":"url","url":""}`
+		r1 := e.api(key, "POST", "/api/v1/codes", bad, "Idempotency-Key", "bad-1")
+		r2 := e.api(key, "POST", "/api/v1/codes", bad, "Idempotency-Key", "bad-1")
+		if r1.StatusCode != http.StatusBadRequest || r2.StatusCode != http.StatusBadRequest || string(r1.body) != string(r2.body) {
+			t.Fatalf("refusal replay: %d %s / %d %s", r1.StatusCode, r1.body, r2.StatusCode, r2.body)
+		}
+		// The same Idempotency-Key under another API key is another request.
+		other, _ := e.signedIn("other@example.com")
+		otherKey, _ := e.newKey(other, "k")
+		if got := expect(t, e.api(otherKey, "POST", "/api/v1/codes", body, "Idempotency-Key", "order-1"), http.StatusCreated, ""); got["id"] == first["id"] {
+			t.Fatal("another key got alice's replay")
+		}
+		expect(t, e.api(key, "POST", "/api/v1/codes", body, "Idempotency-Key", "bad key with spaces"), http.StatusBadRequest, "")
+
+		// Parallel repeats create one code.
+		var wg sync.WaitGroup
+		for range 8 {
+			wg.Go(func() {
+				r := e.api(key, "POST", "/api/v1/codes", `{"qrType":"url","url":"https://example.com/par"}`, "Idempotency-Key", "par-1")
+				if r.StatusCode != http.StatusCreated && r.StatusCode != http.StatusConflict {
+					t.Errorf("parallel repeat: %d %s", r.StatusCode, r.body)
+				}
+			})
+		}
+		wg.Wait()
+		if n := storetest.Count(t, st, "qr_codes"); n != 3 {
+			t.Fatalf("codes after parallel repeats = %d, want 3", n)
+		}
+	})
+}
+
+func TestPublicAPIRateLimit(t *testing.T) {
+	e := start(t, storetest.Open(t), withConfig(func(c *config.Config) { c.APIRateLimit = 3 }))
+	c, _ := e.signedIn("rate@example.com")
+	key, _ := e.newKey(c, "k")
+	other, _ := e.newKey(c, "other")
+	for i := range 3 {
+		expect(t, e.api(key, "GET", "/api/v1/codes", ""), http.StatusOK, "")
+		got := e.api(other, "GET", "/api/v1/codes", "")
+		if got.Header.Get("RateLimit-Limit") != "3" || got.Header.Get("RateLimit-Remaining") != fmt.Sprint(2-i) {
+			t.Fatalf("call %d: RateLimit-Limit %q Remaining %q", i, got.Header.Get("RateLimit-Limit"), got.Header.Get("RateLimit-Remaining"))
+		}
+	}
+	r := e.api(key, "GET", "/api/v1/codes", "")
+	expect(t, r, http.StatusTooManyRequests, "Rate limit of 3 requests per minute exceeded")
+	if r.Header.Get("Retry-After") != "60" || r.Header.Get("RateLimit-Remaining") != "0" {
+		t.Fatalf("429 headers: Retry-After %q Remaining %q", r.Header.Get("Retry-After"), r.Header.Get("RateLimit-Remaining"))
+	}
+	// A 429 creates nothing, even with an Idempotency-Key.
+	expect(t, e.api(key, "POST", "/api/v1/codes", `{"qrType":"url","url":"https://example.com"}`, "Idempotency-Key", "x"), http.StatusTooManyRequests, "")
+	e.clock.Advance(time.Minute)
+	expect(t, e.api(key, "GET", "/api/v1/codes", ""), http.StatusOK, "")
+
+	// Under a parallel burst the limit holds exactly.
+	e.clock.Advance(time.Minute)
+	var mu sync.Mutex
+	ok := 0
+	var wg sync.WaitGroup
+	for range 12 {
+		wg.Go(func() {
+			if e.api(key, "GET", "/api/v1/codes", "").StatusCode == http.StatusOK {
+				mu.Lock()
+				ok++
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	if ok != 3 {
+		t.Fatalf("%d of 12 parallel calls passed a limit of 3", ok)
+	}
+}
+
+func TestPublicAPIBatch(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		c, _ := e.signedIn("batch@example.com")
+		key, _ := e.newKey(c, "k")
+		r := expect(t, e.api(key, "POST", "/api/v1/codes/batch", `{"codes":[
+			{"qrType":"url","url":"https://example.com/1"},
+			{"qrType":"url","url":"not a url"},
+			null,
+			{"kind":"dynamic","qrType":"url","destination":"https://example.com/2"}]}`), http.StatusOK, "")
+		results, _ := r["results"].([]any)
+		if r["created"] != 2.0 || r["failed"] != 2.0 || len(results) != 4 {
+			t.Fatalf("batch = %v", r)
+		}
+		second := results[1].(map[string]any)
+		if second["status"] != 400.0 || second["error"].(map[string]any)["message"] == "" {
+			t.Fatalf("refused item = %v", second)
+		}
+		if n := storetest.Count(t, st, "qr_codes") + storetest.Count(t, st, "dynamic_qr_codes"); n != 2 {
+			t.Fatalf("codes stored = %d, want 2", n)
+		}
+		expect(t, e.api(key, "POST", "/api/v1/codes/batch", `{"codes":[]}`), http.StatusBadRequest, "codes must hold at least one code")
+		many := "[" + strings.TrimSuffix(strings.Repeat(`{},`, maxBatchCodes+1), ",") + "]"
+		expect(t, e.api(key, "POST", "/api/v1/codes/batch", `{"codes":`+many+`}`), http.StatusBadRequest, "A batch holds at most 1,000 codes")
+	})
+}

@@ -1,0 +1,75 @@
+import { screen, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { describe, expect, it, vi } from 'vitest'
+import { json, renderApp, stubFetch } from '@/test/render-app'
+import { render } from '@testing-library/react'
+import { MemoryRouter } from 'react-router'
+import { AppProvider } from '@/app/provider'
+import { createQueryClient } from '@/lib/query-client'
+import { ApiKeysCard } from './components/api-keys-card'
+
+const key = { id: 5, name: 'Shop', masked: 'sq_abcdef…wxyz', createdAt: '2026-11-20T08:00:00Z' }
+
+function renderCard() {
+  return render(
+    <AppProvider queryClient={createQueryClient()}>
+      <MemoryRouter>
+        <ApiKeysCard />
+      </MemoryRouter>
+    </AppProvider>,
+  )
+}
+
+describe('ApiKeysCard', { timeout: 30_000 }, () => {
+  it('creates a key and shows it whole once, with copy', async () => {
+    const whole = 'sq_abcdef' + 'y'.repeat(31)
+    const fetchMock = stubFetch({
+      'GET /api/api-keys': () => json([]),
+      'POST /api/api-keys': () => json({ ...key, id: 6, name: 'CRM', key: whole }, 201),
+    })
+    const writeText = vi.fn(async () => {})
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true })
+    renderCard()
+    expect(await screen.findByText('No API keys yet.')).toBeInTheDocument()
+    await userEvent.click(screen.getByRole('button', { name: 'Create key' }))
+    expect(await screen.findByText('Name is required')).toBeInTheDocument()
+    await userEvent.type(screen.getByLabelText('Key name'), 'CRM')
+    await userEvent.click(screen.getByRole('button', { name: 'Create key' }))
+    expect(await screen.findByTestId('new-api-key')).toHaveTextContent(whole)
+    await userEvent.click(screen.getByRole('button', { name: 'Copy' }))
+    expect(writeText).toHaveBeenCalledWith(whole)
+    expect(await screen.findByText('API key copied to clipboard')).toBeInTheDocument()
+    const post = fetchMock.mock.calls.find(([, init]) => init?.method === 'POST')
+    expect(JSON.parse(post?.[1]?.body as string)).toEqual({ name: 'CRM' })
+  })
+
+  it('lists keys masked and revokes one', async () => {
+    const fetchMock = stubFetch({
+      'GET /api/api-keys': () => json([key]),
+      'DELETE /api/api-keys/5': () => new Response(null, { status: 204 }),
+    })
+    vi.spyOn(window, 'confirm').mockReturnValue(true)
+    renderCard()
+    const item = (await screen.findByText('Shop')).closest('li') as HTMLElement
+    expect(within(item).getByText(/sq_abcdef…wxyz/)).toBeInTheDocument()
+    await userEvent.click(within(item).getByRole('button', { name: 'Revoke Shop' }))
+    expect(await screen.findByText('API key revoked')).toBeInTheDocument()
+    expect(fetchMock.mock.calls.some(([url, init]) => url === '/api/api-keys/5' && init?.method === 'DELETE')).toBe(true)
+  })
+})
+
+describe('API docs page', { timeout: 30_000 }, () => {
+  it('lists the endpoints of the OpenAPI document', async () => {
+    stubFetch({
+      'GET /api/user': () => json(null, 401),
+      'GET /api/v1/openapi.json': () =>
+        json({
+          info: { title: 'Squarely API', version: '1', description: '' },
+          paths: { '/api/v1/codes': { get: { operationId: 'listCodes', summary: 'List your codes, newest first', responses: { '200': {} } } } },
+        }),
+    })
+    renderApp('/docs/api')
+    expect(await screen.findByText('List your codes, newest first', {}, { timeout: 10_000 })).toBeInTheDocument()
+    expect(screen.getByRole('heading', { name: 'Squarely API' })).toBeInTheDocument()
+  })
+})

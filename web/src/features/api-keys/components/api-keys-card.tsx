@@ -1,0 +1,115 @@
+import { Copy, KeyRound, Trash2 } from 'lucide-react'
+import { useState, type FormEvent } from 'react'
+import { Link } from 'react-router'
+import { Alert } from '@/components/ui/alert'
+import { Button } from '@/components/ui/button'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
+import { TextField } from '@/components/ui/form-field'
+import { Spinner } from '@/components/ui/spinner'
+import { serverMessage } from '@/lib/api-client'
+import { toast } from '@/lib/use-toast'
+import { useApiKeys, useCreateApiKey, useRevokeApiKey, type ApiKey } from '../api/api-keys'
+
+/**
+ * The account's personal API keys for the public API: create (the whole key
+ * is shown once), list masked, revoke. Rendered by the account settings page.
+ */
+export function ApiKeysCard() {
+  const keys = useApiKeys()
+  const create = useCreateApiKey()
+  const revoke = useRevokeApiKey()
+  const [name, setName] = useState('')
+  const [nameError, setNameError] = useState<string>()
+  const [created, setCreated] = useState<ApiKey>()
+
+  function submit(event: FormEvent) {
+    event.preventDefault()
+    if (!name.trim()) {
+      setNameError('Name is required')
+      return
+    }
+    setNameError(undefined)
+    create.mutate(name.trim(), {
+      onSuccess: (key) => {
+        setCreated(key)
+        setName('')
+      },
+      onError: (error) => toast({ title: 'Error', description: serverMessage(error) ?? 'Failed to create API key', variant: 'destructive' }),
+    })
+  }
+
+  function revokeKey(key: ApiKey) {
+    if (!window.confirm(`Revoke ${key.name}? Programs using it stop working at once.`)) return
+    revoke.mutate(key.id, {
+      onSuccess: () => {
+        if (created?.id === key.id) setCreated(undefined)
+        toast({ title: 'API key revoked', description: `${key.name} no longer works.` })
+      },
+      onError: (error) => toast({ title: 'Error', description: serverMessage(error) ?? 'Failed to revoke API key', variant: 'destructive' }),
+    })
+  }
+
+  async function copy(key: string) {
+    await navigator.clipboard.writeText(key)
+    toast({ title: 'Copied!', description: 'API key copied to clipboard' })
+  }
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <KeyRound className="size-5" aria-hidden="true" /> API keys
+        </CardTitle>
+        <CardDescription>
+          Create codes from your own systems with the <Link to="/docs/api" className="text-primary underline">Squarely API</Link>. A key acts as
+          you: keep it secret.
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        <form className="flex flex-wrap items-end gap-2" onSubmit={submit} noValidate>
+          <div className="min-w-48 flex-1">
+            <TextField id="api-key-name" label="Key name" placeholder="e.g. Online shop" value={name} onChange={(e) => setName(e.target.value)} error={nameError} maxLength={100} />
+          </div>
+          <Button type="submit" disabled={create.isPending}>
+            {create.isPending ? 'Creating...' : 'Create key'}
+          </Button>
+        </form>
+
+        {created?.key && (
+          <Alert>
+            <div className="grid min-w-0 flex-1 gap-2">
+              <p className="font-medium">Copy your new key now: it will not be shown again.</p>
+              <div className="flex items-center gap-2">
+                <code data-testid="new-api-key" className="min-w-0 flex-1 truncate rounded bg-white px-2 py-1 font-mono text-xs">
+                  {created.key}
+                </code>
+                <Button type="button" size="sm" variant="outline" onClick={() => copy(created.key as string)}>
+                  <Copy aria-hidden="true" /> Copy
+                </Button>
+              </div>
+            </div>
+          </Alert>
+        )}
+
+        {keys.isPending && <Spinner />}
+        {keys.isError && <Alert variant="destructive">{serverMessage(keys.error) ?? 'Failed to load API keys'}</Alert>}
+        {keys.data?.length === 0 && <p className="text-sm text-slate-600">No API keys yet.</p>}
+        <ul className="grid gap-2">
+          {keys.data?.map((key) => (
+            <li key={key.id} className="flex items-center justify-between gap-2 rounded-lg border border-slate-200 px-3 py-2">
+              <div className="min-w-0">
+                <p className="font-medium">{key.name}</p>
+                <p className="font-mono text-xs text-slate-600">
+                  {key.masked} · created {new Date(key.createdAt).toLocaleDateString()}
+                </p>
+              </div>
+              <Button size="sm" variant="ghost" aria-label={`Revoke ${key.name}`} disabled={revoke.isPending} onClick={() => revokeKey(key)}>
+                <Trash2 aria-hidden="true" /> Revoke
+              </Button>
+            </li>
+          ))}
+        </ul>
+      </CardContent>
+    </Card>
+  )
+}

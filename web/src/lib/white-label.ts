@@ -1,0 +1,44 @@
+import { useQuery } from '@tanstack/react-query'
+
+/** The brand of the host the site was opened on (GET /api/white-label/config). */
+export interface WhiteLabelConfig {
+  name: string
+  primaryColor: string
+  secondaryColor: string
+  customFavicon: string
+  customCSS: string
+  logoUrl: string
+  removeSquarelyBranding: boolean
+  isDefault: boolean
+}
+
+export const CONFIG_ERROR = 'Failed to fetch white label configuration'
+
+async function fetchConfig({ signal }: { signal: AbortSignal }): Promise<WhiteLabelConfig> {
+  const res = await fetch('/api/white-label/config', { credentials: 'include', signal })
+  if (!res.ok) throw new Error(CONFIG_ERROR)
+  return (await res.json()) as WhiteLabelConfig
+}
+
+export const whiteLabelConfigKey = ['/api/white-label/config']
+
+/** Retried 3 times and fresh for 5 minutes (spec 02 §9); on failure the site keeps its default look. */
+export function useWhiteLabelConfig() {
+  return useQuery({
+    queryKey: whiteLabelConfigKey,
+    queryFn: fetchConfig,
+    retry: 3,
+    staleTime: 5 * 60 * 1000,
+    refetchOnWindowFocus: true,
+  })
+}
+
+/**
+ * The brand for display (logo, name), read from what useWhiteLabelConfig
+ * fetched; it never fetches itself, so a component showing the brand adds no
+ * request. undefined = the default brand.
+ */
+export function useBrand(): WhiteLabelConfig | undefined {
+  const { data } = useQuery({ queryKey: whiteLabelConfigKey, queryFn: fetchConfig, enabled: false })
+  return data && !data.isDefault ? data : undefined
+}
