@@ -59,7 +59,7 @@ export const routes: RouteObject[] = [
         element: <RequireUser />,
         children: [
           { path: '/dashboard', element: <DashboardRoute /> },
-          { path: '/account-settings', lazy: page(() => import('@/features/account/routes/account-settings-page'), 'AccountSettingsPage') },
+          { path: '/account-settings', lazy: page(() => import('./routes/account-settings'), 'AccountSettingsRoute') },
           { path: '/white-label-admin', lazy: page(() => import('@/features/white-label/routes/white-label-admin-page'), 'WhiteLabelAdminPage') },
           { path: '/bulk-generation', lazy: page(() => import('@/features/bulk/routes/bulk-generation-page'), 'BulkGenerationPage') },
         ],

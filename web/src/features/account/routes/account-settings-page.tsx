@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod'
 import { AlertTriangle, Loader2, Mail, Pencil } from 'lucide-react'
-import { useState } from 'react'
+import { useState, type ReactNode } from 'react'
 import { useForm } from 'react-hook-form'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
@@ -147,7 +147,8 @@ function DangerZone() {
 }
 
 /** /account-settings (spec 02 §2): e-mail, name, subscription, account type and the danger zone. */
-export function AccountSettingsPage() {
+/** The account settings page; `more` holds cards other areas add (API keys), above the danger zone. */
+export function AccountSettingsPage({ more }: { more?: ReactNode }) {
   usePageTitle(siteTitle('Account Settings'))
   const { data: user } = useUser()
 
@@ -170,6 +171,7 @@ export function AccountSettingsPage() {
           </dl>
         </CardContent>
       </Card>
+      {more}
       <DangerZone />
     </div>
   )

@@ -1,0 +1,7 @@
+import { AccountSettingsPage } from '@/features/account/routes/account-settings-page'
+import { ApiKeysCard } from '@/features/api-keys/components/api-keys-card'
+
+/** Account settings with the personal API keys card: features do not import each other, so the app composes them. */
+export function AccountSettingsRoute() {
+  return <AccountSettingsPage more={<ApiKeysCard />} />
+}
