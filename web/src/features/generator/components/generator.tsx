@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod'
-import { Frame, Loader2, Palette, Sparkles, Target } from 'lucide-react'
-import { useId, useState } from 'react'
+import { ArrowDown, Frame, Loader2, Palette, Sparkles, Target } from 'lucide-react'
+import { useId, useRef, useState } from 'react'
 import { useForm, useWatch, type Resolver } from 'react-hook-form'
 import { Link } from 'react-router'
 import { Button } from '@/components/ui/button'
@@ -73,6 +73,7 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
   const [tab, setTab] = useState<Tab>('purpose')
   const [dialog, setDialog] = useState<DialogName | null>(start.dialog)
   const [refusedType, setRefusedType] = useState<QrType | undefined>(start.refused)
+  const previewRef = useRef<HTMLElement>(null)
 
   const pixels = previewPixels[style.logoSize]
   const sentStyle = { ...styleFields(style), logoId: logo?.id, size: pixels }
@@ -144,12 +145,12 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
   }
 
   return (
-    <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem] lg:gap-8">
+    <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem] lg:gap-8">
       <form
         noValidate
         onSubmit={(e) => void submit(e)}
         aria-labelledby={`${id}-title`}
-        className="rounded-2xl border border-slate-200 bg-white shadow-sm"
+        className="min-w-0 rounded-2xl border border-slate-200 bg-white shadow-sm"
       >
         <div className="border-b border-slate-100 p-5 sm:p-6">
           <h2 id={`${id}-title`} className="text-xl font-bold tracking-tight text-slate-900 sm:text-2xl">
@@ -184,6 +185,15 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
               <TypeSelect id={`${id}-type`} value={qrType} onChoose={(type) => selectType(type)} signedIn={signedIn} />
               {preselection?.title && <p className="text-xs text-slate-500">Template: {preselection.title}</p>}
             </div>
+            {/* Below lg the preview sits under the form: one tap shows it while typing. */}
+            <button
+              type="button"
+              className="inline-flex items-center gap-1.5 justify-self-start text-sm font-medium text-primary hover:underline lg:hidden"
+              onClick={() => previewRef.current?.scrollIntoView({ behavior: 'smooth', block: 'start' })}
+            >
+              <ArrowDown className="size-4" aria-hidden="true" />
+              See the preview
+            </button>
             <TypeFields
               key={qrType}
               type={qrType}
@@ -272,7 +282,7 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
         </div>
       </form>
 
-      <aside aria-label="Preview" className="grid gap-4 lg:sticky lg:top-24">
+      <aside ref={previewRef} aria-label="Preview" className="grid min-w-0 scroll-mt-20 grid-cols-1 gap-4 lg:sticky lg:top-24">
         <PreviewPanel
           title={outcome ? (outcome.kind === 'saved' ? 'Saved QR code' : 'Your QR code') : 'Live preview'}
           src={shown.src}
