@@ -93,6 +93,10 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
       }
     },
     onAccountPrompt: () => setDialog('account'),
+    onReuploaded: (file) => {
+      setUploaded(file)
+      form.setValue(qrType === 'pdf' ? 'pdfFile' : 'imageFile', String(file.id))
+    },
   })
   const { outcome } = actions
 
