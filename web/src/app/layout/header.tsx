@@ -41,7 +41,7 @@ export function Header() {
                 <Link to="/auth">Log in</Link>
               </Button>
               <Button asChild>
-                <Link to="/auth">Start Free Trial</Link>
+                <Link to="/auth?mode=register">Start Free Trial</Link>
               </Button>
             </div>
           )}

@@ -1,8 +1,9 @@
 import { ArrowLeft, CirclePause, Plus, QrCode } from 'lucide-react'
 import { useState, type ReactNode } from 'react'
-import { Link, useNavigate, useSearchParams } from 'react-router'
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
+import { hasPendingDesign } from '@/lib/pending-design'
 import { siteTitle, usePageTitle } from '@/lib/use-page-title'
 import { useActiveCodes, usePausedCodes } from '../api/codes'
 import { CodeGrid, EmptyState } from '../components/code-grid'
@@ -30,6 +31,9 @@ export function DashboardPage({ createView, analytics }: DashboardPageProps) {
   const [analyticsOpen, setAnalyticsOpen] = useState(false)
   const [comingSoonOpen, setComingSoonOpen] = useState(false)
   usePageTitle(view === 'create' ? 'Create QR Code - Dashboard' : siteTitle('Dashboard'))
+
+  // Signed up from a locked feature with a design in progress: carry on with it in the create view.
+  if (view === 'active' && hasPendingDesign()) return <Navigate to={{ search: '?create=true' }} replace />
 
   return (
     <div className="bg-slate-50/70">

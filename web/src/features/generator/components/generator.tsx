@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod'
 import { ArrowDown, Frame, Loader2, Palette, Sparkles, Target } from 'lucide-react'
-import { useId, useRef, useState } from 'react'
+import { useId, useRef, useState, type MouseEvent } from 'react'
 import { useForm, useWatch, type Resolver } from 'react-hook-form'
 import { Link } from 'react-router'
 import { Button } from '@/components/ui/button'
@@ -14,6 +14,7 @@ import type { SavedCode } from '../api/generator-api'
 import { useCodeActions } from '../hooks/use-code-actions'
 import { useLivePreview } from '../hooks/use-live-preview'
 import { useInitialPreselection, useSubdomainPreselection, type Preselection } from '../hooks/use-preselection'
+import { keepDesign, restoreDesign, type Design } from '../lib/pending-design'
 import { dynamicDestinationField, isBlockedType, needsAccount } from '../lib/qr-types'
 import { typeDefaults, typeSchemas, withSampleData, type TypeValues } from '../lib/schemas'
 import { defaultStyle, previewPixels, styleFields, type StyleState } from '../lib/style'
@@ -41,7 +42,8 @@ export interface GeneratorProps {
 const resolverFor = (type: QrType) => zodResolver(typeSchemas[type]) as unknown as Resolver<TypeValues>
 
 /** Where a preselection lands: a blocked or premium type is refused with its dialog, as if chosen by hand. */
-function startingPoint(pre: Preselection | null, signedIn: boolean) {
+function startingPoint(pre: Preselection | null, signedIn: boolean, kept: Design | null) {
+  if (kept && (signedIn || !needsAccount(kept.qrType))) return { type: kept.qrType, dialog: null, values: kept.values }
   if (!pre) return { type: 'url' as QrType, dialog: null }
   if (isBlockedType(pre.type)) return { type: 'url' as QrType, dialog: 'future' as const, refused: pre.type }
   if (needsAccount(pre.type) && !signedIn) return { type: 'url' as QrType, dialog: 'premium' as const }
@@ -55,7 +57,9 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
   const signedIn = Boolean(user)
 
   const preselection = useInitialPreselection()
-  const [start] = useState(() => startingPoint(preselection, signedIn))
+  // A design kept while the visitor signed up from a locked feature comes back first.
+  const [kept] = useState(restoreDesign)
+  const [start] = useState(() => startingPoint(preselection, signedIn, kept))
   const [qrType, setQrType] = useState<QrType>(start.type)
   const form = useForm<TypeValues>({
     resolver: resolverFor(qrType),
@@ -64,7 +68,7 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
   })
   const values = useWatch({ control: form.control }) as TypeValues
 
-  const [style, setStyle] = useState<StyleState>(defaultStyle)
+  const [style, setStyle] = useState<StyleState>(() => kept?.style ?? defaultStyle)
   const patchStyle = (patch: Partial<StyleState>) => setStyle((s) => ({ ...s, ...patch }))
   const [logo, setLogo] = useState<ChosenLogo | null>(null)
   const [uploaded, setUploaded] = useState<UploadedFile | null>(null)
@@ -148,8 +152,15 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
     shown = { src: `/api/${kind}/${outcome.code.id}/image?format=svg`, data: outcome.code.shortUrl ?? outcome.code.data }
   }
 
+  // Any way to /auth from here (banners, dialogs, the sign-in hint) keeps the visitor's design for afterwards.
+  const keepOnAuthLink = (e: MouseEvent) => {
+    if (!signedIn && e.target instanceof Element && e.target.closest('a[href^="/auth"]')) keepDesign({ qrType, values, style })
+  }
+
   return (
-    <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem] lg:gap-8">
+    <div
+      onClickCapture={keepOnAuthLink}
+      className="grid grid-cols-1 items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem] lg:gap-8">
       <form
         noValidate
         onSubmit={(e) => void submit(e)}

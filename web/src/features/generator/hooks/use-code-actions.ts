@@ -78,6 +78,15 @@ export async function currentUpload(req: CodeRequest): Promise<UploadedFile | nu
   return { ...answer, kind: up.kind, file: up.file, title, description }
 }
 
+/**
+ * The failure toast's text: the spec's sentence, then the server's reason
+ * when it refused the request (400): the same reason the live preview showed.
+ */
+export function failureText(sentence: string, error: unknown) {
+  const reason = error instanceof ApiError && error.status === 400 ? serverMessage(error) : undefined
+  return reason ? `${sentence} ${reason}` : sentence
+}
+
 function limitReached(limit: number | string) {
   toast({
     title: 'Dynamic QR Code limit reached',
@@ -135,7 +144,7 @@ export function useCodeActions({ signedIn, variant, onSaved, formKey, onFieldErr
       toast({ title: 'QR Code generated', description: 'Sign in to save your QR codes and track their scans.' })
     } catch (error) {
       fieldErrors(error)
-      toast({ title: 'Error', description: 'There was a problem generating your QR code.', variant: 'destructive' })
+      toast({ title: 'Error', description: failureText('There was a problem generating your QR code.', error), variant: 'destructive' })
     }
   }
 
@@ -169,7 +178,7 @@ export function useCodeActions({ signedIn, variant, onSaved, formKey, onFieldErr
       code = await saveStaticCode(form)
     } catch (error) {
       fieldErrors(error)
-      toast({ title: 'Error', description: 'There was a problem saving your QR code.', variant: 'destructive' })
+      toast({ title: 'Error', description: failureText('There was a problem saving your QR code.', error), variant: 'destructive' })
       return
     }
     toast({ title: 'QR Code saved', description: `"${code.name}" is in My QR Codes.` })
