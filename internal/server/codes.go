@@ -243,9 +243,9 @@ func (s *server) checkRender(w http.ResponseWriter, data string, p *preparedCode
 
 // renderCode renders data in format at pixels (PNG and SVG) and error
 // correction level. On failure it has answered and returns nil.
-func (s *server) renderCode(w http.ResponseWriter, data string, style codes.Style, logo []byte, format codes.Format, pixels int, level qr.Level) []byte {
+func (s *server) renderCode(w http.ResponseWriter, data string, style codes.Style, opt codes.Options) []byte {
 	var buf bytes.Buffer
-	err := codes.Write(&buf, data, style, codes.Options{Format: format, Level: level, Pixels: pixels, Logo: logo})
+	err := codes.Write(&buf, data, style, opt)
 	if err != nil {
 		if !renderRefused(w, err) {
 			s.internalError(w, "rendering a code", err)

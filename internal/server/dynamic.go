@@ -502,7 +502,7 @@ func (s *server) serveCodeImage(w http.ResponseWriter, r *http.Request, c savedI
 		s.internalError(w, "fetching a logo", err)
 		return
 	}
-	file := s.renderCode(w, c.data, c.style, logo, img.format, img.pixels, c.level)
+	file := s.renderCode(w, c.data, c.style, codes.Options{Format: img.format, Level: c.level, Pixels: img.pixels, Logo: logo})
 	if file == nil {
 		return
 	}
