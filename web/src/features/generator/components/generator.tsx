@@ -10,7 +10,7 @@ import { Switch } from '@/components/ui/switch'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { useUser } from '@/lib/auth'
 import { qrTypeLabel, type QrType } from '@/lib/qr-types'
-import type { SavedCode } from '../api/generator-api'
+import type { DownloadOptions, SavedCode } from '../api/generator-api'
 import { useCodeActions } from '../hooks/use-code-actions'
 import { useLivePreview } from '../hooks/use-live-preview'
 import { useInitialPreselection, useSubdomainPreselection, type Preselection } from '../hooks/use-preselection'
@@ -20,6 +20,7 @@ import { typeDefaults, typeSchemas, withSampleData, type TypeValues } from '../l
 import { defaultStyle, previewPixels, styleFields, type StyleState } from '../lib/style'
 import { acceptPreviewUrl } from '../lib/url-preview'
 import { ColorsTab } from './colors-tab'
+import { DownloadOptionsFields } from './download-options'
 import { AccountPromptDialog, AnalyticsUpsellDialog, FutureFeatureDialog, PremiumFeatureDialog } from './dialogs'
 import { FrameTab } from './frame-tab'
 import { LogoTab, type ChosenLogo } from './logo-tab'
@@ -78,6 +79,7 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
   const [dialog, setDialog] = useState<DialogName | null>(start.dialog)
   const [refusedType, setRefusedType] = useState<QrType | undefined>(start.refused)
   const previewRef = useRef<HTMLElement>(null)
+  const [downloadOptions, setDownloadOptions] = useState<DownloadOptions>({})
 
   const pixels = previewPixels[style.logoSize]
   const sentStyle = { ...styleFields(style), logoId: logo?.id, size: pixels }
@@ -306,9 +308,12 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
           error={outcome ? undefined : preview.error}
           width={pixels + frameExtra}
           hint={qrType === 'url' ? 'Type a web address to see your code.' : 'Fill in the required fields to see your code.'}
-          onDownload={outcome ? (format) => void actions.download(format) : undefined}
+          onDownload={outcome ? (format) => void actions.download(format, downloadOptions) : undefined}
           downloading={actions.downloading}
         >
+          {outcome?.kind === 'generated' && (
+            <DownloadOptionsFields value={downloadOptions} onChange={setDownloadOptions} hasLogo={logo !== null} />
+          )}
           {!outcome && (
             <p className="mt-4 text-center text-xs text-slate-500">
               Static codes are free forever. Press Generate QR Code to download a PNG.

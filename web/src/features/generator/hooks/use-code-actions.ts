@@ -18,6 +18,7 @@ import {
   trialStatusQueryKey,
   type CodeBody,
   type DownloadFormat,
+  type DownloadOptions,
   type SavedCode,
   type TrialStatus,
   uploadDocument,
@@ -253,13 +254,13 @@ export function useCodeActions({ signedIn, variant, onSaved, formKey, onFieldErr
     }
   }
 
-  const download = async (format: DownloadFormat) => {
+  const download = async (format: DownloadFormat, options?: DownloadOptions) => {
     if (!outcome) return
     setDownloading(format)
     try {
       const blob =
         outcome.kind === 'generated'
-          ? await downloadGenerated(outcome.body, format, outcome.generationId)
+          ? await downloadGenerated(outcome.body, format, outcome.generationId, options)
           : await downloadSaved(outcome.code, format)
       saveBlob(blob, `${outcome.type}.${format}`)
       toast({ title: 'QR Code Downloaded' })
