@@ -8,7 +8,7 @@ function sentBody(mock: ReturnType<typeof stubFetch>) {
   return JSON.parse(String(mock.mock.calls[0][1]?.body)) as Record<string, unknown>
 }
 
-const png = () => new Response(new Blob(['png']), { status: 200 })
+const png = () => new Response('png', { status: 200 })
 
 describe('downloadGenerated', () => {
   it('sends the size for PNGs only, the background choice, and the level when there is no logo', async () => {
