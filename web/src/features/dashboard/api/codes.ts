@@ -88,3 +88,29 @@ export function useEditDestination() {
     'Destination updated',
   )
 }
+
+/**
+ * Pause, resume or delete several codes: one call each (the server checks
+ * every code's owner), then one toast saying how many changed.
+ */
+export function useBulkAction() {
+  const invalidate = useInvalidateCodes()
+  return useMutation({
+    mutationFn: async ({ action, codes }: { action: 'pause' | 'resume' | 'delete'; codes: SavedCode[] }) => {
+      const results = await Promise.allSettled(
+        codes.map((code) => (action === 'delete' ? apiRequest('DELETE', codePath(code)) : apiJson('POST', `${codePath(code)}/${action}`))),
+      )
+      const failed = results.filter((r) => r.status === 'rejected').length
+      return { action, done: codes.length - failed, failed }
+    },
+    onSuccess: ({ action, done, failed }) => {
+      const verb = { pause: 'paused', resume: 'resumed', delete: 'deleted' }[action]
+      toast({
+        title: `${done} ${done === 1 ? 'QR code' : 'QR codes'} ${verb}`,
+        description: failed ? `${failed} could not be ${verb}.` : undefined,
+        variant: failed ? 'destructive' : undefined,
+      })
+    },
+    onSettled: invalidate,
+  })
+}
