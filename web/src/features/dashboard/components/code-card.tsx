@@ -126,6 +126,7 @@ export function CodeCard({
             <p className="truncate text-xs text-slate-500" title={dynamic.destination}>
               → {dynamic.destination}
             </p>
+            {editable && (
             <div className="flex min-w-0 items-center gap-1">
               <span className="truncate font-mono text-xs text-slate-600" title={dynamic.shortUrl}>
                 {dynamic.shortUrl}
@@ -134,6 +135,7 @@ export function CodeCard({
                 <Copy aria-hidden="true" />
               </Button>
             </div>
+            )}
           </>
         )}
       </div>
