@@ -90,7 +90,7 @@ test('the PDF type asks a visitor to sign in, and Events, SMS and Bitcoin are fu
   const premium = page.getByRole('dialog', { name: 'Premium Feature' })
   await expect(premium.getByText('Please sign in or create an account to access this functionality.')).toBeVisible()
   await expect(premium.getByRole('link', { name: 'Sign In' })).toHaveAttribute('href', '/auth')
-  await expect(premium.getByRole('link', { name: 'Sign Up' })).toHaveAttribute('href', '/auth')
+  await expect(premium.getByRole('link', { name: 'Sign Up' })).toHaveAttribute('href', '/auth?mode=register')
   await premium.getByRole('button', { name: 'Cancel' }).click()
   await expect(premium).toHaveCount(0)
   await expect(typeBox).toHaveText('Website')

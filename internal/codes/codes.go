@@ -203,6 +203,8 @@ type Options struct {
 	Level  qr.Level // requested error correction; a logo raises it to H
 	Pixels int      // size of the code part in pixels for PNG and SVG; 0 = 960
 	Logo   []byte   // PNG, JPEG, GIF or WebP, or nil
+	// Transparent leaves the background out (render.Style.Transparent).
+	Transparent bool
 }
 
 // PreviewPixels is the generator's medium preview size; downloads are
@@ -239,6 +241,7 @@ func Check(data string, s Style, level qr.Level) error {
 
 func layout(data string, s Style, opt Options) (*render.Scene, error) {
 	rs := s.Render(opt.Logo, opt.Pixels)
+	rs.Transparent = opt.Transparent
 	m, err := render.Encode([]byte(data), opt.Level, rs)
 	if err != nil {
 		return nil, err

@@ -87,6 +87,9 @@ func (sc *Scene) writeBitmapPNG(w io.Writer, px int) error {
 	writeChunk(bw, "IHDR", hdr[:])
 	bg, fg := sc.bg, sc.fg
 	writeChunk(bw, "PLTE", []byte{bg.R, bg.G, bg.B, fg.R, fg.G, fg.B})
+	if sc.transparent {
+		writeChunk(bw, "tRNS", []byte{0}) // palette entry 0, the background, fully transparent
+	}
 	writeChunk(bw, "IDAT", z.buf.Bytes())
 	writeChunk(bw, "IEND", nil)
 	return bw.Flush()

@@ -37,6 +37,9 @@ func (sc *Scene) WritePDF(w io.Writer) error {
 			content = append(content, "W n /Sh1 sh Q\n"...)
 			continue
 		}
+		if p.paint.color.A == 0 {
+			continue // a left-out background (Style.Transparent)
+		}
 		content = appendRGB(content, p.paint.color)
 		content = append(content, " rg\n"...)
 		content = appendPDFPath(content, p)

@@ -33,6 +33,8 @@ type Scene struct {
 	plain  bool
 	matrix *qr.Matrix
 	fg, bg color.RGBA
+	// transparent: PNG and SVG leave the background out (see Style.Transparent).
+	transparent bool
 }
 
 // gradient is a linear gradient in module units (used when a path's paint
@@ -105,7 +107,7 @@ func Layout(m *qr.Matrix, s Style) (*Scene, error) {
 		return nil, err
 	}
 	dotPaint := paint{color: fg}
-	sc := &Scene{n: m.Size + 2*QuietZone, matrix: m, fg: fg, bg: bg}
+	sc := &Scene{n: m.Size + 2*QuietZone, matrix: m, fg: fg, bg: bg, transparent: s.Transparent}
 	sc.paths = sc.pathBuf[:0]
 	if s.Gradient != "" {
 		g, err := colorField("gradientColor", s.Gradient, "")
@@ -227,7 +229,11 @@ func (sc *Scene) buildPaths(paths []path) []path {
 	small := newArena(bc+3*(oc+ic+cc), bp+3*(op+ip+cp))
 
 	n := float32(sc.n)
-	bgPath := small.path(paint{color: sc.bg}, bc, bp)
+	bgPaint := paint{color: sc.bg}
+	if sc.transparent {
+		bgPaint.color = color.RGBA{}
+	}
+	bgPath := small.path(bgPaint, bc, bp)
 	bgPath.roundRect(0, 0, n, n, 0, false)
 	paths = append(paths, bgPath)
 

@@ -45,7 +45,7 @@ const (
 	DefaultPoints         = 72 / 25.4 * 72 // 72 mm
 	MinContrast           = 3.0            // WCAG contrast ratio a code needs to scan
 	QuietZone             = 4              // light modules around the symbol
-	maxPixels             = 4000           // bounds memory: a framed 4000 px RGBA image is ~100 MB
+	maxPixels             = 4096           // bounds memory: a framed 4096 px RGBA image is ~105 MB
 	maxPoints             = 2000           // about 70 cm
 	minPoints             = 36             // half an inch
 	maxFrameText          = 40             // characters; longer text would be unreadably small
@@ -65,7 +65,11 @@ const (
 type Style struct {
 	Foreground string // dots; default #000000
 	Background string // default #FFFFFF
-	Gradient   string // optional second colour: a linear gradient from the top-left to the bottom-right of the symbol
+	// Transparent leaves the background out of the file (PNG, SVG and
+	// PDF alike; a frame keeps its own colour). Contrast is still checked against Background: the colour the
+	// code will be printed on.
+	Transparent bool
+	Gradient    string // optional second colour: a linear gradient from the top-left to the bottom-right of the symbol
 
 	Dots       string // square (default), circle or rounded
 	Eyes       string // outer finder ring: square (default), curve-square or circle

@@ -65,7 +65,7 @@ func (sc *Scene) appendSVGHeader(b []byte) []byte {
 func (sc *Scene) appendPlainSVG(b []byte) []byte {
 	b = sc.appendSVGHeader(b)
 	b = append(b, `<path fill="`...)
-	b = appendHex(b, sc.bg)
+	b = appendFill(b, sc.bg, sc.transparent)
 	b = append(b, `" d="M0 0h`...)
 	b = appendSmall(b, sc.n)
 	b = append(b, 'v')
@@ -128,7 +128,7 @@ func (sc *Scene) appendSceneSVG(b []byte) []byte {
 			b = append(b, gid...)
 			b = append(b, ')')
 		} else {
-			b = appendHex(b, p.paint.color)
+			b = appendFill(b, p.paint.color, p.paint.color.A == 0)
 		}
 		b = append(b, `" d="`...)
 		b = appendPathData(b, p)
@@ -291,4 +291,12 @@ func appendSmall(b []byte, i int) []byte {
 func appendHex(b []byte, c color.RGBA) []byte {
 	const digits = "0123456789ABCDEF"
 	return append(b, '#', digits[c.R>>4], digits[c.R&15], digits[c.G>>4], digits[c.G&15], digits[c.B>>4], digits[c.B&15])
+}
+
+// appendFill writes a fill colour, or none for a left-out (transparent) one.
+func appendFill(b []byte, c color.RGBA, none bool) []byte {
+	if none {
+		return append(b, "none"...)
+	}
+	return appendHex(b, c)
 }

@@ -85,7 +85,7 @@ func (s *server) bulkGenerateQRCode(w http.ResponseWriter, r *http.Request) {
 		renderRefused(w, err)
 		return
 	}
-	svg := s.renderCode(w, r, data, style, nil, codes.SVG, codes.PreviewPixels, codeLevel)
+	svg := s.renderCode(w, r, data, style, codes.Options{Format: codes.SVG, Level: codeLevel, Pixels: codes.PreviewPixels})
 	if svg == nil {
 		return
 	}

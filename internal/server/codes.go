@@ -256,14 +256,14 @@ func (s *server) checkRender(w http.ResponseWriter, r *http.Request, data string
 // renderCode renders data in format at pixels (PNG and SVG) and error
 // correction level, in a render slot. On failure it has answered and
 // returns nil.
-func (s *server) renderCode(w http.ResponseWriter, r *http.Request, data string, style codes.Style, logo []byte, format codes.Format, pixels int, level qr.Level) []byte {
+func (s *server) renderCode(w http.ResponseWriter, r *http.Request, data string, style codes.Style, opt codes.Options) []byte {
 	done, ok := s.startRender(w, r)
 	if !ok {
 		return nil
 	}
 	defer done()
 	var buf bytes.Buffer
-	err := codes.Write(&buf, data, style, codes.Options{Format: format, Level: level, Pixels: pixels, Logo: logo})
+	err := codes.Write(&buf, data, style, opt)
 	if err != nil {
 		if !renderRefused(w, err) {
 			s.internalError(w, "rendering a code", err)

@@ -505,7 +505,7 @@ func (s *server) serveCodeImage(w http.ResponseWriter, r *http.Request, c savedI
 		}
 		return
 	}
-	file := s.renderCode(w, r, c.data, c.style, logo, img.format, img.pixels, c.level)
+	file := s.renderCode(w, r, c.data, c.style, codes.Options{Format: img.format, Level: c.level, Pixels: img.pixels, Logo: logo})
 	if file == nil {
 		return
 	}

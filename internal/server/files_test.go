@@ -104,3 +104,37 @@ func TestServeFiles(t *testing.T) {
 		}
 	})
 }
+
+// The pages a scan can land on carry the product's name and inline style,
+// and ask for nothing from anywhere else (issue 10).
+func TestScanPagesLookLikeTheProduct(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		r := e.scan("NoSuchCode", iPhoneUA)
+		expectPage(t, r, http.StatusNotFound, "404 Page Not Found")
+		page := string(r.body)
+		for _, want := range []string{`<div class="brand">`, "Squarely", "<style>", `name="viewport"`} {
+			if !strings.Contains(page, want) {
+				t.Errorf("the unknown-code page lacks %q", want)
+			}
+		}
+		for _, outside := range []string{"src=", "href=", "url(", "@import"} {
+			if strings.Contains(page, outside) {
+				t.Errorf("the unknown-code page refers elsewhere (%q): %s", outside, page)
+			}
+		}
+		if !strings.Contains(pausedPage, `<div class="brand">`) || !strings.Contains(filePageSource(t), scanPageBrand) {
+			t.Error("the paused and file pages do not carry the product's header")
+		}
+	})
+}
+
+// filePageSource renders the file page template with sample values.
+func filePageSource(t *testing.T) string {
+	t.Helper()
+	var b strings.Builder
+	if err := filePage.Execute(&b, map[string]any{"Title": "T", "Description": "D", "PDF": false, "FileURL": "/images/1/file", "FileName": "f.png"}); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}

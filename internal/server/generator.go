@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"net/url"
@@ -13,6 +14,7 @@ import (
 	"github.com/squarely/squarely/internal/auth"
 	"github.com/squarely/squarely/internal/codes"
 	"github.com/squarely/squarely/internal/payload"
+	"github.com/squarely/squarely/internal/qr"
 	"github.com/squarely/squarely/internal/render"
 	"github.com/squarely/squarely/internal/store"
 )
@@ -32,6 +34,11 @@ const (
 	// A visitor's download is at most 3 × 640 = 1920 px: a styled PNG is
 	// drawn in RGBA, and 3600 px would cost about 80 MB per request.
 	maxDownloadPreview = 640
+	// A PNG download may instead ask for its exact size (issue 10). 4096 px
+	// is a poster at 300 dpi; a styled code is drawn in RGBA, about 64 MB at
+	// that size, so the renderer's concurrency cap bounds the total.
+	minDownloadPixels = 256
+	maxDownloadPixels = 4096
 )
 
 // generateRequest is the JSON body of generate-qrcode and download-qrcode:
@@ -45,6 +52,11 @@ type generateRequest struct {
 	Size         int    `json:"size"`
 	Format       string `json:"format"`       // download only
 	GenerationID *int64 `json:"generationId"` // download only
+	// Download options (issue 10): the PNG's exact pixel size, no
+	// background, and the error correction level when no logo forces H.
+	Pixels               int    `json:"pixels"`
+	Transparent          bool   `json:"transparent"`
+	ErrorCorrectionLevel string `json:"errorCorrectionLevel"`
 
 	style codes.Style
 	raw   map[string]json.RawMessage // every member, for the type fields
@@ -119,7 +131,7 @@ func (s *server) generateQRCode(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	svg := s.renderCode(w, r, p.data, p.style, p.logoData(), codes.SVG, pixels, codeLevel)
+	svg := s.renderCode(w, r, p.data, p.style, codes.Options{Format: codes.SVG, Level: codeLevel, Pixels: pixels, Logo: p.logoData()})
 	if svg == nil {
 		return
 	}
@@ -178,6 +190,27 @@ func (s *server) downloadQRCode(w http.ResponseWriter, r *http.Request) {
 		fieldError(w, "size", "size must be between 64 and 640 pixels for a download")
 		return
 	}
+	filePixels := pixels * codes.DownloadScale
+	if in.Pixels != 0 {
+		if format != codes.PNG {
+			fieldError(w, "pixels", "pixels sets the size of PNG downloads only")
+			return
+		}
+		if in.Pixels < minDownloadPixels || in.Pixels > maxDownloadPixels {
+			fieldError(w, "pixels", fmt.Sprintf("pixels must be between %d and %d", minDownloadPixels, maxDownloadPixels))
+			return
+		}
+		filePixels = in.Pixels
+	}
+	level := codeLevel
+	if raw := strings.TrimSpace(in.ErrorCorrectionLevel); raw != "" {
+		l, ok := qr.ParseLevel(raw)
+		if !ok {
+			fieldError(w, "errorCorrectionLevel", "errorCorrectionLevel must be L, M, Q or H")
+			return
+		}
+		level = l
+	}
 	u := auth.UserFrom(r.Context())
 	if !s.admitPreview(w, r, u) || !s.admitRecord(w, r, u) {
 		return
@@ -209,7 +242,11 @@ func (s *server) downloadQRCode(w http.ResponseWriter, r *http.Request) {
 	if gen != nil {
 		p.data = gen.Content
 	}
-	file := s.renderCode(w, r, p.data, p.style, p.logoData(), format, pixels*codes.DownloadScale, codeLevel)
+	if p.logo != nil {
+		level = qr.H // a logo hides modules: only H recovers them
+	}
+	opt := codes.Options{Format: format, Level: level, Pixels: filePixels, Logo: p.logoData(), Transparent: in.Transparent}
+	file := s.renderCode(w, r, p.data, p.style, opt)
 	if file == nil {
 		return
 	}

@@ -5,8 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"image"
+	"image/draw"
 	"image/png"
 	"log/slog"
+	"maps"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
@@ -558,4 +561,144 @@ func BenchmarkPreview(b *testing.B) {
 			b.Fatalf("status %d: %s", w.Code, w.Body)
 		}
 	}
+}
+
+// Download options (issue 10): a PNG's exact size, a transparent background
+// and the error correction level, each still decoding to what was asked.
+func TestDownloadOptions(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		dec := newDecoders(t)
+		c := e.browser()
+		const want = "https://example.com/poster"
+		download := func(extra map[string]any) *response {
+			fields := map[string]any{"qrType": "url", "url": want, "sessionId": "anon-9"}
+			for k, v := range extra {
+				fields[k] = v
+			}
+			return e.do(c, "POST", "/api/download-qrcode", body(t, fields))
+		}
+		pngOf := func(r *response) *image.NRGBA {
+			t.Helper()
+			if r.StatusCode != http.StatusOK {
+				t.Fatalf("status %d %s", r.StatusCode, r.body)
+			}
+			img, err := png.Decode(bytes.NewReader(r.body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := image.NewNRGBA(img.Bounds())
+			draw.Draw(out, out.Bounds(), img, image.Point{}, draw.Src)
+			return out
+		}
+
+		for _, tc := range []struct {
+			pixels int
+			style  map[string]any
+		}{{256, nil}, {4096, nil}, {2048, map[string]any{"dotShape": "circle", "cornerShape": "circle"}}} {
+			extra := map[string]any{"pixels": tc.pixels}
+			maps.Copy(extra, tc.style)
+			r := download(extra)
+			img := pngOf(r)
+			if w := img.Bounds().Dx(); w != tc.pixels {
+				t.Errorf("pixels %d: PNG is %d wide", tc.pixels, w)
+			}
+			if got := dec.read(r.body, "png"); got != want {
+				t.Errorf("pixels %d decodes to %q", tc.pixels, got)
+			}
+		}
+
+		// Transparent: the corner (quiet zone) has no paint, yet the code scans.
+		for _, style := range []map[string]any{nil, {"dotShape": "rounded"}} {
+			extra := map[string]any{"transparent": true}
+			maps.Copy(extra, style)
+			r := download(extra)
+			if a := pngOf(r).NRGBAAt(1, 1).A; a != 0 {
+				t.Errorf("%v: corner alpha %d, want 0", style, a)
+			}
+			// Placed on white, as it would be printed or laid out.
+			if got := dec.read(onWhite(t, pngOf(r)), "png"); got != want {
+				t.Errorf("transparent PNG decodes to %q", got)
+			}
+			opaque := pngOf(download(style))
+			if a := opaque.NRGBAAt(1, 1).A; a != 255 {
+				t.Errorf("%v: opaque corner alpha %d", style, a)
+			}
+		}
+		svg := download(map[string]any{"format": "svg", "transparent": true})
+		if svg.StatusCode != http.StatusOK || strings.Contains(string(svg.body), `fill="#FFFFFF"`) || !strings.Contains(string(svg.body), `fill="none"`) {
+			t.Errorf("transparent SVG: %d %s", svg.StatusCode, svg.body)
+		}
+		if got := dec.read(svg.body, "svg"); got != want {
+			t.Errorf("transparent SVG decodes to %q", got)
+		}
+
+		// A lower level gives a smaller symbol (fewer modules across) that still scans.
+		modules := func(level string) int {
+			r := download(map[string]any{"format": "svg", "errorCorrectionLevel": level})
+			if r.StatusCode != http.StatusOK {
+				t.Fatalf("level %s: %d %s", level, r.StatusCode, r.body)
+			}
+			if got := dec.read(r.body, "svg"); got != want {
+				t.Errorf("level %s decodes to %q", level, got)
+			}
+			var n int
+			if _, err := fmt.Sscanf(string(r.body[bytes.Index(r.body, []byte("viewBox=")):]), `viewBox="0 0 %d`, &n); err != nil {
+				t.Fatalf("level %s: no viewBox: %v", level, err)
+			}
+			return n
+		}
+		if l, h := modules("L"), modules("h"); l >= h {
+			t.Errorf("level L has %d modules across, H %d", l, h)
+		}
+
+		before := downloadCount(t, st)
+		for _, tc := range []struct {
+			extra   map[string]any
+			message string
+		}{
+			{map[string]any{"pixels": 255}, "pixels must be between 256 and 4096"},
+			{map[string]any{"pixels": 4097}, "pixels must be between 256 and 4096"},
+			{map[string]any{"pixels": -1}, "pixels must be between 256 and 4096"},
+			{map[string]any{"pixels": 1024, "format": "svg"}, "pixels sets the size of PNG downloads only"},
+			{map[string]any{"pixels": "4096"}, "pixels must be a number"},
+			{map[string]any{"pixels": 1e12}, "pixels must be between 256 and 4096"},
+			{map[string]any{"transparent": "yes"}, "transparent must be true or false"},
+			{map[string]any{"errorCorrectionLevel": "X"}, "errorCorrectionLevel must be L, M, Q or H"},
+			{map[string]any{"errorCorrectionLevel": 2}, "errorCorrectionLevel must be a string"},
+		} {
+			r := download(tc.extra)
+			if r.StatusCode != http.StatusBadRequest || !strings.Contains(string(r.body), tc.message) {
+				t.Errorf("%v: %d %s, want 400 %q", tc.extra, r.StatusCode, r.body, tc.message)
+			}
+		}
+		if after := downloadCount(t, st); after != before {
+			t.Errorf("refused downloads were recorded: %d → %d", before, after)
+		}
+	})
+}
+
+// downloadCount counts recorded downloads by probing ids (they are sequential).
+func downloadCount(t *testing.T, st *store.Store) int {
+	t.Helper()
+	n := 0
+	for {
+		if _, err := st.Download(context.Background(), int64(n+1)); err != nil {
+			return n
+		}
+		n++
+	}
+}
+
+// onWhite flattens an image onto white and encodes it as PNG.
+func onWhite(t *testing.T, img image.Image) []byte {
+	t.Helper()
+	out := image.NewRGBA(img.Bounds())
+	draw.Draw(out, out.Bounds(), image.White, image.Point{}, draw.Src)
+	draw.Draw(out, out.Bounds(), img, img.Bounds().Min, draw.Over)
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, out); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
 }

@@ -30,17 +30,17 @@ const pageCSP = "default-src 'none'; style-src 'unsafe-inline'"
 const pausedPage = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>QR code paused</title>
-<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;text-align:center;color:#1f2937}</style>
-</head><body><h1>This QR code is paused</h1>
-<p>Its owner has paused it for now. Please try again later.</p></body></html>
+<style>` + scanPageCSS + `</style>
+</head><body>` + scanPageBrand + `<main class="notice"><h1>This QR code is paused</h1>
+<p>Its owner has paused it for now. Please try again later.</p></main></body></html>
 `
 
 const codeNotFoundPage = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>404 Page Not Found</title>
-<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;text-align:center;color:#1f2937}</style>
-</head><body><h1>404 Page Not Found</h1>
-<p>This QR code does not exist or has been deleted.</p></body></html>
+<style>` + scanPageCSS + `</style>
+</head><body>` + scanPageBrand + `<main class="notice"><h1>404 Page Not Found</h1>
+<p>This QR code does not exist or has been deleted.</p></main></body></html>
 `
 
 const unavailablePage = `<!doctype html>

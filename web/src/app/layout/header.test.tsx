@@ -16,7 +16,7 @@ describe('header for visitors', () => {
       expect(within(nav).getByRole('link', { name })).toHaveAttribute('href', href)
     }
     expect(await screen.findByRole('link', { name: 'Log in' })).toHaveAttribute('href', '/auth')
-    expect(screen.getByRole('link', { name: 'Start Free Trial' })).toHaveAttribute('href', '/auth')
+    expect(screen.getByRole('link', { name: 'Start Free Trial' })).toHaveAttribute('href', '/auth?mode=register')
     expect(screen.getByRole('link', { name: 'Squarely home' })).toHaveAttribute('href', '/')
     expect(screen.queryByRole('button', { name: 'Account menu' })).not.toBeInTheDocument()
   })

@@ -26,7 +26,7 @@ export function Header() {
           <Logo />
         </Link>
 
-        <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
+        <nav aria-label="Main" className="hidden items-center gap-1 lg:flex">
           {navLinks.map(({ to, label }) => (
             <NavLink key={to} to={to} className={navLinkClass}>
               {label}
@@ -36,12 +36,12 @@ export function Header() {
 
         <div className="flex items-center gap-2">
           {!isLoading && !user && (
-            <div className="hidden items-center gap-2 md:flex">
+            <div className="hidden items-center gap-2 lg:flex">
               <Button asChild variant="ghost">
                 <Link to="/auth">Log in</Link>
               </Button>
               <Button asChild>
-                <Link to="/auth">Start Free Trial</Link>
+                <Link to="/auth?mode=register">Start Free Trial</Link>
               </Button>
             </div>
           )}
@@ -49,7 +49,7 @@ export function Header() {
           <Button
             variant="ghost"
             size="icon"
-            className="md:hidden"
+            className="lg:hidden"
             aria-label={menuOpen ? 'Close menu' : 'Open menu'}
             aria-expanded={menuOpen}
             aria-controls="mobile-menu"
@@ -61,7 +61,7 @@ export function Header() {
       </div>
 
       {menuOpen && (
-        <nav id="mobile-menu" aria-label="Mobile" className="border-t border-slate-200 bg-white px-4 pb-4 md:hidden">
+        <nav id="mobile-menu" aria-label="Mobile" className="border-t border-slate-200 bg-white px-4 pb-4 lg:hidden">
           <ul className="grid gap-1 py-2">
             {navLinks.map(({ to, label }) => (
               <li key={to}>

@@ -10,7 +10,9 @@ export function ToastViewport({ className, ...props }: ComponentProps<typeof Toa
   return (
     <ToastPrimitive.Viewport
       className={cn(
-        'fixed top-0 z-[100] flex max-h-screen w-full flex-col-reverse gap-2 p-4 sm:bottom-0 sm:right-0 sm:top-auto sm:flex-col md:max-w-[420px]',
+        // Top on phones and tablets, bottom left on wide screens: never over the
+        // generator's download buttons, which sit low on a phone and on the right on a desktop.
+        'fixed top-0 z-[100] flex max-h-screen w-full flex-col-reverse gap-2 p-4 md:max-w-[420px] lg:bottom-0 lg:left-0 lg:top-auto lg:flex-col',
         className,
       )}
       {...props}

@@ -107,7 +107,7 @@ function TopCodes({ data }: { data: UserAnalytics }) {
         <RankList
           heading="Static"
           empty="No static codes yet"
-          items={data.topPerformingQrCodes.map((c) => ({ id: c.id, name: c.name, detail: `${qrTypeLabel(c.type)} · ${c.generations} generations`, value: c.downloads, unit: 'downloads' }))}
+          items={data.topPerformingQrCodes.map((c) => ({ id: c.id, name: c.name, detail: `${qrTypeLabel(c.type)} · ${c.generations} ${c.generations === 1 ? 'generation' : 'generations'}`, value: c.downloads, unit: 'downloads' }))}
         />
         <RankList
           heading="Dynamic"

@@ -1,5 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { apiJson, apiRequest } from '@/lib/api-client'
+import { toast } from '@/lib/use-toast'
 import { codePath, type DynamicCode, type SavedCode, type StaticCode } from './types'
 
 export const staticCodesKey = ['/api/qrcodes']
@@ -53,10 +54,12 @@ function useInvalidateCodes() {
  * A change to one code. Failures are only logged (spec 01 §8); the lists
  * are refetched either way so the screen shows what the server holds.
  */
-function useCodeMutation<V>(call: (variables: V) => Promise<unknown>, what: string) {
+function useCodeMutation<V>(call: (variables: V) => Promise<unknown>, what: string, done?: string) {
   const invalidate = useInvalidateCodes()
   return useMutation({
     mutationFn: call,
+    // A short confirmation that the change took.
+    onSuccess: done ? () => toast({ title: done }) : undefined,
     onError: (error) => console.error(`Failed to ${what} QR code`, error),
     onSettled: invalidate,
   })
@@ -67,20 +70,47 @@ export function useRenameCode() {
 }
 
 export function useDeleteCode() {
-  return useCodeMutation((code: SavedCode) => apiRequest('DELETE', codePath(code)), 'delete')
+  return useCodeMutation((code: SavedCode) => apiRequest('DELETE', codePath(code)), 'delete', 'QR code deleted')
 }
 
 export function usePauseCode() {
-  return useCodeMutation((code: DynamicCode) => apiJson('POST', `${codePath(code)}/pause`), 'pause')
+  return useCodeMutation((code: DynamicCode) => apiJson('POST', `${codePath(code)}/pause`), 'pause', 'QR code paused')
 }
 
 export function useResumeCode() {
-  return useCodeMutation((code: DynamicCode) => apiJson('POST', `${codePath(code)}/resume`), 'resume')
+  return useCodeMutation((code: DynamicCode) => apiJson('POST', `${codePath(code)}/resume`), 'resume', 'QR code resumed')
 }
 
 export function useEditDestination() {
   return useCodeMutation(
     ({ code, destination }: { code: DynamicCode; destination: string }) => apiJson('PUT', codePath(code), { destination }),
     'edit',
+    'Destination updated',
   )
+}
+
+/**
+ * Pause, resume or delete several codes: one call each (the server checks
+ * every code's owner), then one toast saying how many changed.
+ */
+export function useBulkAction() {
+  const invalidate = useInvalidateCodes()
+  return useMutation({
+    mutationFn: async ({ action, codes }: { action: 'pause' | 'resume' | 'delete'; codes: SavedCode[] }) => {
+      const results = await Promise.allSettled(
+        codes.map((code) => (action === 'delete' ? apiRequest('DELETE', codePath(code)) : apiJson('POST', `${codePath(code)}/${action}`))),
+      )
+      const failed = results.filter((r) => r.status === 'rejected').length
+      return { action, done: codes.length - failed, failed }
+    },
+    onSuccess: ({ action, done, failed }) => {
+      const verb = { pause: 'paused', resume: 'resumed', delete: 'deleted' }[action]
+      toast({
+        title: `${done} ${done === 1 ? 'QR code' : 'QR codes'} ${verb}`,
+        description: failed ? `${failed} could not be ${verb}.` : undefined,
+        variant: failed ? 'destructive' : undefined,
+      })
+    },
+    onSettled: invalidate,
+  })
 }

@@ -47,3 +47,8 @@ export interface TrialStatus {
   dynamicQRLimit: number
   canCreateDynamicQR: boolean
 }
+
+/** A code's key across both tables (ids are per table). */
+export function codeKey(code: SavedCode) {
+  return `${code.qrMode}-${code.id}`
+}

@@ -1,4 +1,4 @@
-import { Download, Eye, Pause, Pencil, Play, ScanLine, Trash2 } from 'lucide-react'
+import { Copy, Download, Eye, Pause, Pencil, Play, ScanLine, Trash2 } from 'lucide-react'
 import { useState } from 'react'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
@@ -48,10 +48,29 @@ function PaymentStats({ count, total }: { count: number; total: number }) {
   )
 }
 
+async function copyShortLink(url: string) {
+  try {
+    await navigator.clipboard.writeText(url)
+    toast({ title: 'Short link copied', description: url })
+  } catch {
+    toast({ title: 'Copy failed', description: `Select the link and copy it: ${url}`, variant: 'destructive' })
+  }
+}
+
 type Dialog = 'preview' | 'edit' | 'delete' | null
 
 /** One saved code. The paused view's cards offer Resume, View and Delete only. */
-export function CodeCard({ code, paused = false }: { code: SavedCode; paused?: boolean }) {
+export function CodeCard({
+  code,
+  paused = false,
+  selected = false,
+  onSelect,
+}: {
+  code: SavedCode
+  paused?: boolean
+  selected?: boolean
+  onSelect?: (on: boolean) => void
+}) {
   const [dialog, setDialog] = useState<Dialog>(null)
   const rename = useRenameCode()
   const pause = usePauseCode()
@@ -70,6 +89,15 @@ export function CodeCard({ code, paused = false }: { code: SavedCode; paused?: b
     <Card className="flex flex-col overflow-hidden transition-shadow hover:shadow-md" data-testid="qr-card">
       <div className="flex items-start justify-between gap-2 px-4 pt-4">
         <span className="inline-flex shrink-0 items-center gap-1.5 text-xs font-medium text-slate-600">
+          {onSelect && (
+            <input
+              type="checkbox"
+              className="size-4 cursor-pointer accent-[var(--color-primary)]"
+              aria-label={`Select ${code.name}`}
+              checked={selected}
+              onChange={(e) => onSelect(e.target.checked)}
+            />
+          )}
           <span className="grid size-7 place-items-center rounded-lg bg-primary-50 text-primary">
             <QrTypeIcon type={code.qrType} className="size-4" />
           </span>
@@ -78,11 +106,11 @@ export function CodeCard({ code, paused = false }: { code: SavedCode; paused?: b
         <span className="flex flex-wrap items-center justify-end gap-1.5">
           {dynamic && (
             <>
-              <span className="inline-flex items-center gap-1 rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700">
+              <span className="inline-flex items-center gap-1 whitespace-nowrap rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700">
                 <ScanLine className="size-3" aria-hidden="true" />
                 <span data-testid="scan-count">{dynamic.scanCount}</span> {dynamic.scanCount === 1 ? 'scan' : 'scans'}
               </span>
-              <span className="rounded-full bg-violet-100 px-2 py-0.5 text-xs font-semibold text-violet-700">Dynamic</span>
+              <span className="whitespace-nowrap rounded-full bg-violet-100 px-2 py-0.5 text-xs font-semibold text-violet-700">Dynamic</span>
             </>
           )}
           {code.payments && <PaymentStats {...code.payments} />}
@@ -105,9 +133,21 @@ export function CodeCard({ code, paused = false }: { code: SavedCode; paused?: b
           Created <time dateTime={code.createdAt}>{formatDate(code.createdAt)}</time>
         </p>
         {dynamic && (
-          <p className="truncate text-xs text-slate-500" title={dynamic.destination}>
-            → {dynamic.destination}
-          </p>
+          <>
+            <p className="truncate text-xs text-slate-500" title={dynamic.destination}>
+              → {dynamic.destination}
+            </p>
+            {editable && (
+            <div className="flex min-w-0 items-center gap-1">
+              <span className="truncate font-mono text-xs text-slate-600" title={dynamic.shortUrl}>
+                {dynamic.shortUrl}
+              </span>
+              <Button size="sm" variant="ghost" className="h-7 w-7 shrink-0 px-0" aria-label="Copy short link" title="Copy short link" onClick={() => void copyShortLink(dynamic.shortUrl)}>
+                <Copy aria-hidden="true" />
+              </Button>
+            </div>
+            )}
+          </>
         )}
       </div>
 

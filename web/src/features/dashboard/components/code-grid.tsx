@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react'
 import { Spinner } from '@/components/ui/spinner'
-import type { SavedCode } from '../api/types'
+import { codeKey, type SavedCode } from '../api/types'
 import { CodeCard } from './code-card'
 
 /** The cards of a list, or its loading, error or empty state. */
@@ -10,12 +10,17 @@ export function CodeGrid({
   error,
   paused = false,
   empty,
+  selected,
+  onSelect,
 }: {
   codes: SavedCode[] | undefined
   isLoading: boolean
   error: unknown
   paused?: boolean
   empty: ReactNode
+  /** Keys (codeKey) of the selected cards. */
+  selected?: Set<string>
+  onSelect?: (code: SavedCode, on: boolean) => void
 }) {
   if (isLoading) return <Spinner label="Loading your QR codes..." />
   if (error || !codes) {
@@ -29,8 +34,8 @@ export function CodeGrid({
   return (
     <ul className="grid gap-5 sm:grid-cols-2 xl:grid-cols-3" aria-label={paused ? 'Paused QR codes' : 'QR codes'}>
       {codes.map((code) => (
-        <li key={`${code.qrMode}-${code.id}`} className="grid">
-          <CodeCard code={code} paused={paused} />
+        <li key={codeKey(code)} className="grid">
+          <CodeCard code={code} paused={paused} selected={selected?.has(codeKey(code))} onSelect={onSelect && ((on) => onSelect(code, on))} />
         </li>
       ))}
     </ul>

@@ -1,11 +1,16 @@
-import { ArrowLeft, CirclePause, Plus, QrCode } from 'lucide-react'
+import { ArrowLeft, CirclePause, Plus, QrCode, Search } from 'lucide-react'
 import { useState, type ReactNode } from 'react'
-import { Link, useNavigate, useSearchParams } from 'react-router'
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
+import { hasPendingDesign } from '@/lib/pending-design'
 import { siteTitle, usePageTitle } from '@/lib/use-page-title'
 import { useActiveCodes, usePausedCodes } from '../api/codes'
+import { codeKey, type SavedCode } from '../api/types'
+import { BulkBar } from '../components/bulk-bar'
 import { CodeGrid, EmptyState } from '../components/code-grid'
+import { CodeToolbar } from '../components/code-toolbar'
+import { emptyQuery, findCodes, type CodeQuery } from '../lib/find-codes'
 import { SideMenu, type DashboardView } from '../components/side-menu'
 import { DynamicLimitAlert, TrialBanners } from '../trial-banners'
 import { useTrialStatus } from '../api/trial-status'
@@ -30,6 +35,9 @@ export function DashboardPage({ createView, analytics }: DashboardPageProps) {
   const [analyticsOpen, setAnalyticsOpen] = useState(false)
   const [comingSoonOpen, setComingSoonOpen] = useState(false)
   usePageTitle(view === 'create' ? 'Create QR Code - Dashboard' : siteTitle('Dashboard'))
+
+  // Signed up from a locked feature with a design in progress: carry on with it in the create view.
+  if (view === 'active' && hasPendingDesign()) return <Navigate to={{ search: '?create=true' }} replace />
 
   return (
     <div className="bg-slate-50/70">
@@ -70,8 +78,25 @@ export function DashboardPage({ createView, analytics }: DashboardPageProps) {
   )
 }
 
+/** The list's query and selection; the selection keeps only codes still shown. */
+function useListControls(codes: SavedCode[] | undefined) {
+  const [query, setQuery] = useState<CodeQuery>(emptyQuery)
+  const [picked, setPicked] = useState<Set<string>>(() => new Set())
+  const shown = codes && findCodes(codes, query)
+  const selected = shown?.filter((c) => picked.has(codeKey(c))) ?? []
+  const onSelect = (code: SavedCode, on: boolean) =>
+    setPicked((prev) => {
+      const next = new Set(prev)
+      if (on) next.add(codeKey(code))
+      else next.delete(codeKey(code))
+      return next
+    })
+  return { query, setQuery, shown, selected, picked, onSelect, clear: () => setPicked(new Set()) }
+}
+
 function ActiveView() {
   const { codes, isLoading, error } = useActiveCodes()
+  const list = useListControls(codes)
   return (
     <section aria-labelledby="active-codes-heading" className="grid gap-4">
       <div className="flex items-center gap-2">
@@ -80,11 +105,18 @@ function ActiveView() {
         </h2>
         {codes && <span className="rounded-full bg-slate-200/70 px-2 py-0.5 text-xs font-medium text-slate-700">{codes.length}</span>}
       </div>
+      {codes && codes.length > 0 && <CodeToolbar query={list.query} onChange={list.setQuery} />}
+      <BulkBar selected={list.selected} paused={false} onDone={list.clear} />
       <CodeGrid
-        codes={codes}
+        codes={list.shown}
         isLoading={isLoading}
         error={error}
+        selected={list.picked}
+        onSelect={list.onSelect}
         empty={
+          codes && codes.length > 0 ? (
+            <EmptyState icon={<Search aria-hidden="true" />} title="No codes match" />
+          ) : (
           <EmptyState icon={<QrCode aria-hidden="true" />} title="No QR codes yet">
             <p className="text-sm text-slate-600">Create your first QR code to get started</p>
             <Button asChild className="mt-2">
@@ -94,6 +126,7 @@ function ActiveView() {
               </Link>
             </Button>
           </EmptyState>
+          )
         }
       />
     </section>
@@ -103,6 +136,7 @@ function ActiveView() {
 function PausedView() {
   const { data: codes, isLoading, error } = usePausedCodes()
   const navigate = useNavigate()
+  const list = useListControls(codes)
   return (
     <section aria-labelledby="paused-codes-heading" className="grid gap-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -118,7 +152,23 @@ function PausedView() {
         </Button>
       </div>
       <p className="text-sm text-slate-600">Paused codes show a notice instead of redirecting. Resume a code to send its scans to the destination again.</p>
-      <CodeGrid codes={codes} isLoading={isLoading} error={error} paused empty={<EmptyState icon={<CirclePause aria-hidden="true" />} title="No paused dynamic QR codes" />} />
+      {codes && codes.length > 0 && <CodeToolbar query={list.query} onChange={list.setQuery} showKind={false} />}
+      <BulkBar selected={list.selected} paused onDone={list.clear} />
+      <CodeGrid
+        codes={list.shown}
+        isLoading={isLoading}
+        error={error}
+        paused
+        selected={list.picked}
+        onSelect={list.onSelect}
+        empty={
+          codes && codes.length > 0 ? (
+            <EmptyState icon={<Search aria-hidden="true" />} title="No codes match" />
+          ) : (
+            <EmptyState icon={<CirclePause aria-hidden="true" />} title="No paused dynamic QR codes" />
+          )
+        }
+      />
     </section>
   )
 }

@@ -69,9 +69,28 @@ export function generateCode(body: CodeBody, signal?: AbortSignal): Promise<Gene
   })
 }
 
-/** A file from POST /api/download-qrcode: the same body as the generation, plus the format. */
-export async function downloadGenerated(body: CodeBody, format: DownloadFormat, generationId?: number): Promise<Blob> {
-  const res = await apiRequest('POST', '/api/download-qrcode', { ...body, format, generationId })
+/** What a download may choose (docs/API.md): PNG width, no background, error correction without a logo. */
+export interface DownloadOptions {
+  pixels?: number
+  transparent?: boolean
+  errorCorrectionLevel?: 'L' | 'M' | 'Q' | 'H'
+}
+
+/** A file from POST /api/download-qrcode: the same body as the generation, plus the format and options. */
+export async function downloadGenerated(
+  body: CodeBody,
+  format: DownloadFormat,
+  generationId?: number,
+  options: DownloadOptions = {},
+): Promise<Blob> {
+  const res = await apiRequest('POST', '/api/download-qrcode', {
+    ...body,
+    format,
+    generationId,
+    pixels: format === 'png' ? options.pixels : undefined,
+    transparent: options.transparent || undefined,
+    errorCorrectionLevel: body.logoId === undefined ? options.errorCorrectionLevel : undefined,
+  })
   return res.blob()
 }
 

@@ -44,7 +44,7 @@ export function PremiumFeatureDialog({ open, onOpenChange }: DialogProps) {
             <Link to="/auth">Sign In</Link>
           </Button>
           <Button asChild>
-            <Link to="/auth">Sign Up</Link>
+            <Link to="/auth?mode=register">Sign Up</Link>
           </Button>
         </DialogFooter>
       </DialogContent>
@@ -107,7 +107,7 @@ export function AnalyticsUpsellDialog({ open, onOpenChange }: DialogProps) {
             <Button variant="outline">Maybe Later</Button>
           </DialogClose>
           <Button asChild>
-            <Link to="/auth" onClick={() => onOpenChange(false)}>
+            <Link to="/auth?mode=register" onClick={() => onOpenChange(false)}>
               Create Free Account
             </Link>
           </Button>

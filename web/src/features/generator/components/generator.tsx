@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod'
-import { Frame, Loader2, Palette, Sparkles, Target } from 'lucide-react'
-import { useId, useState } from 'react'
+import { ArrowDown, Frame, Loader2, Palette, Sparkles, Target } from 'lucide-react'
+import { useId, useRef, useState, type MouseEvent } from 'react'
 import { useForm, useWatch, type Resolver } from 'react-hook-form'
 import { Link } from 'react-router'
 import { Button } from '@/components/ui/button'
@@ -10,15 +10,17 @@ import { Switch } from '@/components/ui/switch'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { useUser } from '@/lib/auth'
 import { qrTypeLabel, type QrType } from '@/lib/qr-types'
-import type { SavedCode } from '../api/generator-api'
+import type { DownloadOptions, SavedCode } from '../api/generator-api'
 import { useCodeActions } from '../hooks/use-code-actions'
 import { useLivePreview } from '../hooks/use-live-preview'
 import { useInitialPreselection, useSubdomainPreselection, type Preselection } from '../hooks/use-preselection'
+import { keepDesign, restoreDesign, type Design } from '../lib/pending-design'
 import { dynamicDestinationField, isBlockedType, needsAccount } from '../lib/qr-types'
 import { typeDefaults, typeSchemas, withSampleData, type TypeValues } from '../lib/schemas'
 import { defaultStyle, previewPixels, styleFields, type StyleState } from '../lib/style'
 import { acceptPreviewUrl } from '../lib/url-preview'
 import { ColorsTab } from './colors-tab'
+import { DownloadOptionsFields } from './download-options'
 import { AccountPromptDialog, AnalyticsUpsellDialog, FutureFeatureDialog, PremiumFeatureDialog } from './dialogs'
 import { FrameTab } from './frame-tab'
 import { LogoTab, type ChosenLogo } from './logo-tab'
@@ -41,7 +43,8 @@ export interface GeneratorProps {
 const resolverFor = (type: QrType) => zodResolver(typeSchemas[type]) as unknown as Resolver<TypeValues>
 
 /** Where a preselection lands: a blocked or premium type is refused with its dialog, as if chosen by hand. */
-function startingPoint(pre: Preselection | null, signedIn: boolean) {
+function startingPoint(pre: Preselection | null, signedIn: boolean, kept: Design | null) {
+  if (kept && (signedIn || !needsAccount(kept.qrType))) return { type: kept.qrType, dialog: null, values: kept.values }
   if (!pre) return { type: 'url' as QrType, dialog: null }
   if (isBlockedType(pre.type)) return { type: 'url' as QrType, dialog: 'future' as const, refused: pre.type }
   if (needsAccount(pre.type) && !signedIn) return { type: 'url' as QrType, dialog: 'premium' as const }
@@ -55,7 +58,9 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
   const signedIn = Boolean(user)
 
   const preselection = useInitialPreselection()
-  const [start] = useState(() => startingPoint(preselection, signedIn))
+  // A design kept while the visitor signed up from a locked feature comes back first.
+  const [kept] = useState(restoreDesign)
+  const [start] = useState(() => startingPoint(preselection, signedIn, kept))
   const [qrType, setQrType] = useState<QrType>(start.type)
   const form = useForm<TypeValues>({
     resolver: resolverFor(qrType),
@@ -64,7 +69,7 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
   })
   const values = useWatch({ control: form.control }) as TypeValues
 
-  const [style, setStyle] = useState<StyleState>(defaultStyle)
+  const [style, setStyle] = useState<StyleState>(() => kept?.style ?? defaultStyle)
   const patchStyle = (patch: Partial<StyleState>) => setStyle((s) => ({ ...s, ...patch }))
   const [logo, setLogo] = useState<ChosenLogo | null>(null)
   const [uploaded, setUploaded] = useState<UploadedFile | null>(null)
@@ -73,6 +78,8 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
   const [tab, setTab] = useState<Tab>('purpose')
   const [dialog, setDialog] = useState<DialogName | null>(start.dialog)
   const [refusedType, setRefusedType] = useState<QrType | undefined>(start.refused)
+  const previewRef = useRef<HTMLElement>(null)
+  const [downloadOptions, setDownloadOptions] = useState<DownloadOptions>({})
 
   const pixels = previewPixels[style.logoSize]
   const sentStyle = { ...styleFields(style), logoId: logo?.id, size: pixels }
@@ -92,6 +99,10 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
       }
     },
     onAccountPrompt: () => setDialog('account'),
+    onReuploaded: (file) => {
+      setUploaded(file)
+      form.setValue(qrType === 'pdf' ? 'pdfFile' : 'imageFile', String(file.id))
+    },
   })
   const { outcome } = actions
 
@@ -143,13 +154,20 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
     shown = { src: `/api/${kind}/${outcome.code.id}/image?format=svg`, data: outcome.code.shortUrl ?? outcome.code.data }
   }
 
+  // Any way to /auth from here (banners, dialogs, the sign-in hint) keeps the visitor's design for afterwards.
+  const keepOnAuthLink = (e: MouseEvent) => {
+    if (!signedIn && e.target instanceof Element && e.target.closest('a[href^="/auth"]')) keepDesign({ qrType, values, style })
+  }
+
   return (
-    <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem] lg:gap-8">
+    <div
+      onClickCapture={keepOnAuthLink}
+      className="grid grid-cols-1 items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem] lg:gap-8">
       <form
         noValidate
         onSubmit={(e) => void submit(e)}
         aria-labelledby={`${id}-title`}
-        className="rounded-2xl border border-slate-200 bg-white shadow-sm"
+        className="min-w-0 rounded-2xl border border-slate-200 bg-white shadow-sm"
       >
         <div className="border-b border-slate-100 p-5 sm:p-6">
           <h2 id={`${id}-title`} className="text-xl font-bold tracking-tight text-slate-900 sm:text-2xl">
@@ -184,6 +202,15 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
               <TypeSelect id={`${id}-type`} value={qrType} onChoose={(type) => selectType(type)} signedIn={signedIn} />
               {preselection?.title && <p className="text-xs text-slate-500">Template: {preselection.title}</p>}
             </div>
+            {/* Below lg the preview sits under the form: one tap shows it while typing. */}
+            <button
+              type="button"
+              className="inline-flex items-center gap-1.5 justify-self-start text-sm font-medium text-primary hover:underline lg:hidden"
+              onClick={() => previewRef.current?.scrollIntoView({ behavior: 'smooth', block: 'start' })}
+            >
+              <ArrowDown className="size-4" aria-hidden="true" />
+              See the preview
+            </button>
             <TypeFields
               key={qrType}
               type={qrType}
@@ -272,7 +299,7 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
         </div>
       </form>
 
-      <aside aria-label="Preview" className="grid gap-4 lg:sticky lg:top-24">
+      <aside ref={previewRef} aria-label="Preview" className="grid min-w-0 scroll-mt-20 grid-cols-1 gap-4 lg:sticky lg:top-24">
         <PreviewPanel
           title={outcome ? (outcome.kind === 'saved' ? 'Saved QR code' : 'Your QR code') : 'Live preview'}
           src={shown.src}
@@ -281,9 +308,12 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
           error={outcome ? undefined : preview.error}
           width={pixels + frameExtra}
           hint={qrType === 'url' ? 'Type a web address to see your code.' : 'Fill in the required fields to see your code.'}
-          onDownload={outcome ? (format) => void actions.download(format) : undefined}
+          onDownload={outcome ? (format) => void actions.download(format, downloadOptions) : undefined}
           downloading={actions.downloading}
         >
+          {outcome?.kind === 'generated' && (
+            <DownloadOptionsFields value={downloadOptions} onChange={setDownloadOptions} hasLogo={logo !== null} />
+          )}
           {!outcome && (
             <p className="mt-4 text-center text-xs text-slate-500">
               Static codes are free forever. Press Generate QR Code to download a PNG.

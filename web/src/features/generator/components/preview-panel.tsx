@@ -1,5 +1,5 @@
 import { Download, FileImage, FileText, Loader2, QrCode } from 'lucide-react'
-import type { ReactNode } from 'react'
+import { useEffect, useRef, type ReactNode } from 'react'
 import { Button } from '@/components/ui/button'
 import { serverMessage } from '@/lib/api-client'
 import { cn } from '@/lib/utils'
@@ -28,6 +28,12 @@ interface PreviewPanelProps {
 }
 
 export function PreviewPanel({ src, data, loading, error, width, title, hint, onDownload, downloading, children }: PreviewPanelProps) {
+  const downloads = useRef<HTMLDivElement>(null)
+  const canDownload = onDownload !== undefined
+  // On a phone the panel sits below the form: bring the buttons into view once there is something to download.
+  useEffect(() => {
+    if (canDownload) downloads.current?.scrollIntoView?.({ block: 'nearest', behavior: 'smooth' })
+  }, [canDownload])
   return (
     <div className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
       <div className="flex items-center justify-between gap-2">
@@ -67,12 +73,12 @@ export function PreviewPanel({ src, data, loading, error, width, title, hint, on
         )}
       </div>
       {src && data && (
-        <p className="mt-3 truncate text-center text-xs text-slate-500" title={data}>
+        <p className="mt-3 break-all text-center text-xs text-slate-500 line-clamp-2" title={data}>
           {data}
         </p>
       )}
       {onDownload && (
-        <div className="mt-4 grid gap-2">
+        <div ref={downloads} className="mt-4 grid gap-2">
           <Button type="button" size="lg" onClick={() => onDownload('png')} disabled={downloading != null}>
             {downloading === 'png' ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Download aria-hidden="true" />}
             Download PNG

@@ -17,8 +17,12 @@ const textareaClass =
 const selectClass =
   'flex h-10 w-full cursor-pointer rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus-visible:border-primary focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-primary/30 aria-invalid:border-red-500'
 
-/** An uploaded pdf or image of the form: its id is the form field, the rest is shown. */
-export type UploadedFile = UploadAnswer
+/**
+ * An uploaded pdf or image of the form: its id is the form field, the rest is
+ * shown. The file and the title and description sent with it are kept so that
+ * Generate can send it again when they have changed since (see useCodeActions).
+ */
+export type UploadedFile = UploadAnswer & { kind: 'pdf' | 'image'; file: File; title: string; description: string }
 
 interface TypeFieldsProps {
   type: QrType
@@ -151,9 +155,10 @@ function FileUpload({
     const title = String(form.getValues('title') ?? '')
     const description = String(form.getValues('description') ?? '')
     try {
-      const answer = await uploadDocument(isPdf ? 'pdf' : 'image', file, title, description)
+      const kind = isPdf ? 'pdf' : 'image'
+      const answer = await uploadDocument(kind, file, title, description)
       form.setValue(field.name, String(answer.id), { shouldValidate: true, shouldDirty: true })
-      onUploaded(answer)
+      onUploaded({ ...answer, kind, file, title, description })
     } catch {
       toast({ title: isPdf ? 'Failed to upload PDF file' : 'Failed to upload image file', variant: 'destructive' })
     } finally {

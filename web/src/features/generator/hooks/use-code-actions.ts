@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useRef, useState } from 'react'
+import type { UploadedFile } from '../components/type-fields'
 import { ApiError, serverMessage } from '@/lib/api-client'
 import { toast } from '@/lib/use-toast'
 import {
@@ -17,9 +18,10 @@ import {
   trialStatusQueryKey,
   type CodeBody,
   type DownloadFormat,
+  type DownloadOptions,
   type SavedCode,
   type TrialStatus,
-  type UploadAnswer,
+  uploadDocument,
 } from '../api/generator-api'
 import type { QrType } from '@/lib/qr-types'
 import { dynamicDestinationField } from '../lib/qr-types'
@@ -43,7 +45,7 @@ export interface CodeRequest {
   /** The style fields plus logoId and the preview size, as the generation endpoints take them. */
   sentStyle: Record<string, unknown>
   logoId?: number
-  uploaded: UploadAnswer | null
+  uploaded: UploadedFile | null
   name: string
   dynamic: boolean
 }
@@ -58,6 +60,32 @@ interface Options {
   onFieldErrors: (errors: Record<string, string>) => void
   /** Opens the account dialog (a visitor's download is followed by it). */
   onAccountPrompt: () => void
+  /** The file was sent again with the current title and description: the form takes its new id. */
+  onReuploaded: (file: UploadedFile) => void
+}
+
+/**
+ * The upload a pdf or images code points at, carrying the title and
+ * description as they are now: the page a scan opens shows what was typed,
+ * whether it was typed before or after the file was picked.
+ */
+export async function currentUpload(req: CodeRequest): Promise<UploadedFile | null> {
+  const up = req.uploaded
+  if (!up || (req.qrType !== 'pdf' && req.qrType !== 'images')) return up
+  const title = String(req.fields.title ?? '').trim()
+  const description = String(req.fields.description ?? '').trim()
+  if (title === up.title.trim() && description === up.description.trim()) return up
+  const answer = await uploadDocument(up.kind, up.file, title, description)
+  return { ...answer, kind: up.kind, file: up.file, title, description }
+}
+
+/**
+ * The failure toast's text: the spec's sentence, then the server's reason
+ * when it refused the request (400): the same reason the live preview showed.
+ */
+export function failureText(sentence: string, error: unknown) {
+  const reason = error instanceof ApiError && error.status === 400 ? serverMessage(error) : undefined
+  return reason ? `${sentence} ${reason}` : sentence
 }
 
 function limitReached(limit: number | string) {
@@ -73,7 +101,7 @@ function limitReached(limit: number | string) {
  * visitors generate (POST /api/generate-qrcode), signed-in users save a
  * static or a dynamic code; the result can then be downloaded.
  */
-export function useCodeActions({ signedIn, variant, onSaved, formKey, onFieldErrors, onAccountPrompt }: Options) {
+export function useCodeActions({ signedIn, variant, onSaved, formKey, onFieldErrors, onAccountPrompt, onReuploaded }: Options) {
   const queryClient = useQueryClient()
   const [busy, setBusy] = useState(false)
   const [downloading, setDownloading] = useState<DownloadFormat | null>(null)
@@ -83,9 +111,14 @@ export function useCodeActions({ signedIn, variant, onSaved, formKey, onFieldErr
     setOutcome(null)
     setOutcomeKey(formKey)
   }
+  // The form's key when an outcome settles: a re-upload during the request changes it.
+  const latestKey = useRef(formKey)
+  useEffect(() => {
+    latestKey.current = formKey
+  }, [formKey])
   const settle = (next: Outcome) => {
     setOutcome(next)
-    setOutcomeKey(formKey)
+    setOutcomeKey(latestKey.current)
   }
 
   const promptTimer = useRef<ReturnType<typeof setTimeout>>(undefined)
@@ -112,7 +145,7 @@ export function useCodeActions({ signedIn, variant, onSaved, formKey, onFieldErr
       toast({ title: 'QR Code generated', description: 'Sign in to save your QR codes and track their scans.' })
     } catch (error) {
       fieldErrors(error)
-      toast({ title: 'Error', description: 'There was a problem generating your QR code.', variant: 'destructive' })
+      toast({ title: 'Error', description: failureText('There was a problem generating your QR code.', error), variant: 'destructive' })
     }
   }
 
@@ -146,7 +179,7 @@ export function useCodeActions({ signedIn, variant, onSaved, formKey, onFieldErr
       code = await saveStaticCode(form)
     } catch (error) {
       fieldErrors(error)
-      toast({ title: 'Error', description: 'There was a problem saving your QR code.', variant: 'destructive' })
+      toast({ title: 'Error', description: failureText('There was a problem saving your QR code.', error), variant: 'destructive' })
       return
     }
     toast({ title: 'QR Code saved', description: `"${code.name}" is in My QR Codes.` })
@@ -198,9 +231,21 @@ export function useCodeActions({ signedIn, variant, onSaved, formKey, onFieldErr
   }
 
   /** 'Generate QR Code' with valid fields. */
-  const run = async (req: CodeRequest) => {
+  const run = async (given: CodeRequest) => {
     setBusy(true)
     try {
+      let req = given
+      try {
+        const uploaded = await currentUpload(given)
+        if (uploaded && uploaded !== given.uploaded) {
+          const field = given.qrType === 'pdf' ? 'pdfFile' : 'imageFile'
+          req = { ...given, uploaded, fields: { ...given.fields, [field]: String(uploaded.id) } }
+          onReuploaded(uploaded)
+        }
+      } catch {
+        toast({ title: given.qrType === 'pdf' ? 'Failed to upload PDF file' : 'Failed to upload image file', variant: 'destructive' })
+        return
+      }
       if (!signedIn) await generate(req)
       else if (req.dynamic) await saveDynamic(req)
       else await saveStatic(req)
@@ -209,13 +254,13 @@ export function useCodeActions({ signedIn, variant, onSaved, formKey, onFieldErr
     }
   }
 
-  const download = async (format: DownloadFormat) => {
+  const download = async (format: DownloadFormat, options?: DownloadOptions) => {
     if (!outcome) return
     setDownloading(format)
     try {
       const blob =
         outcome.kind === 'generated'
-          ? await downloadGenerated(outcome.body, format, outcome.generationId)
+          ? await downloadGenerated(outcome.body, format, outcome.generationId, options)
           : await downloadSaved(outcome.code, format)
       saveBlob(blob, `${outcome.type}.${format}`)
       toast({ title: 'QR Code Downloaded' })

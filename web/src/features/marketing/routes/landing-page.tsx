@@ -89,7 +89,7 @@ export function LandingPage({ generator, trialBanner }: LandingPageProps) {
                 </a>
               </Button>
               <Button asChild size="lg" variant="outline">
-                <Link to="/auth">Start Free Trial</Link>
+                <Link to="/auth?mode=register">Start Free Trial</Link>
               </Button>
             </div>
             <p className="mt-4 text-sm text-slate-500">3-day free trial of premium features · No credit card required</p>
