@@ -27,6 +27,9 @@ type Config struct {
 	RegisterRateLimit  int      // SQUARELY_REGISTER_RATE_LIMIT: registrations per hour per client address
 	TrustProxy         bool     // SQUARELY_TRUST_PROXY: believe X-Forwarded-For / X-Forwarded-Proto
 	DynamicLimit       int      // SQUARELY_DYNAMIC_LIMIT: live dynamic codes per user without an active subscription
+
+	// Public pages (issue 13).
+	SupportEmail string // SQUARELY_SUPPORT_EMAIL: where contact-form messages are mailed; "" = stored only
 }
 
 // GoogleEnabled reports whether Google sign-in is configured.
@@ -113,6 +116,14 @@ func Load(getenv func(string) string) (Config, error) {
 		if err != nil {
 			fail("SQUARELY_TRUST_PROXY", "must be true or false, got %q", raw)
 		}
+	}
+
+	// Public pages (issue 13).
+	if raw := get("SQUARELY_SUPPORT_EMAIL"); raw != "" {
+		if a, err := mail.ParseAddress(raw); err != nil || a.Address != raw {
+			fail("SQUARELY_SUPPORT_EMAIL", "must be one e-mail address, got %q", raw)
+		}
+		c.SupportEmail = raw
 	}
 
 	if len(errs) > 0 {

@@ -47,6 +47,10 @@ func (s *server) routes() http.Handler {
 	api.HandleFunc("POST /api/activate-trial", s.activateTrial)
 	api.HandleFunc("POST /api/set-password", s.setPassword)
 
+	// Public pages (issue 13): the contact form and the footer's newsletter sign-up.
+	api.HandleFunc("POST /api/contact", s.contact)
+	api.HandleFunc("POST /api/newsletter-signup", s.newsletterSignup)
+
 	site := http.NewServeMux()
 	site.Handle("/api/", frameDenied(apiCSP, s.auth.LoadUser(jsonFallback(api))))
 	site.HandleFunc("GET /auth/google", s.auth.GoogleStart)

@@ -51,6 +51,9 @@ type server struct {
 	// anonUploads and userUploads count stored files per visitor address
 	// and per account (admitUpload).
 	anonUploads, userUploads *limiter
+	// contactSenders and contactClients count contact messages per sender
+	// e-mail and per client address (public.go).
+	contactSenders, contactClients *limiter
 
 	redirects *scans.Cache    // short code → destination, for /d/{shortCode}
 	recorder  *scans.Recorder // scans, saved off the request path
@@ -89,5 +92,7 @@ func New(d Deps) http.Handler {
 	s.anonWrites = newLimiter(anonWritesPerHour, time.Hour, s.now)
 	s.anonUploads = newLimiter(anonUploadsPerHour, time.Hour, s.now)
 	s.userUploads = newLimiter(userUploadsPerHour, time.Hour, s.now)
+	s.contactSenders = newLimiter(contactsPerSenderPerHour, time.Hour, s.now)
+	s.contactClients = newLimiter(contactsPerClientPerHour, time.Hour, s.now)
 	return s.routes()
 }
