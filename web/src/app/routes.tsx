@@ -49,6 +49,8 @@ export const routes: RouteObject[] = [
       { path: '/contact', lazy: page(() => import('@/features/marketing/routes/contact-page'), 'ContactPage') },
       { path: '/blog', lazy: page(() => import('@/features/marketing/routes/blog-page'), 'BlogPage') },
       { path: '/blog/:id', lazy: page(() => import('@/features/marketing/routes/blog-post-page'), 'BlogPostPage') },
+      { path: '/privacy', lazy: page(() => import('@/features/marketing/routes/privacy-page'), 'PrivacyPage') },
+      { path: '/terms', lazy: page(() => import('@/features/marketing/routes/terms-page'), 'TermsPage') },
       { path: '/auth', element: <AuthPage /> },
       { path: '/set-password', lazy: page(() => import('@/features/auth/routes/set-password-page'), 'SetPasswordPage') },
       {
