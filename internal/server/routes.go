@@ -76,7 +76,7 @@ func (s *server) routes() http.Handler {
 }
 
 // app serves the React app under its CSP.
-func (s *server) app() http.Handler { return frameDenied(appCSP, spa(s.web)) }
+func (s *server) app() http.Handler { return frameDenied(appCSP, spa(s.web, s.cfg.BaseURL)) }
 
 // jsonFallback serves api, answering paths it does not know with a JSON 404
 // and known paths with the wrong method with a JSON 405, where ServeMux

@@ -1,9 +1,7 @@
 import type { ComponentType } from 'react'
 import type { RouteObject } from 'react-router'
 import { Spinner } from '@/components/ui/spinner'
-import { AuthPage } from '@/features/auth/routes/auth-page'
 import { RootLayout } from './layout/root-layout'
-import { DashboardRoute } from './routes/dashboard'
 import { HomeRoute } from './routes/home'
 import { NotFoundPage } from './routes/not-found'
 import { RequireUser } from './routes/require-user'
@@ -51,12 +49,12 @@ export const routes: RouteObject[] = [
       { path: '/blog/:id', lazy: page(() => import('@/features/marketing/routes/blog-post-page'), 'BlogPostPage') },
       { path: '/privacy', lazy: page(() => import('@/features/marketing/routes/privacy-page'), 'PrivacyPage') },
       { path: '/terms', lazy: page(() => import('@/features/marketing/routes/terms-page'), 'TermsPage') },
-      { path: '/auth', element: <AuthPage /> },
+      { path: '/auth', lazy: page(() => import('@/features/auth/routes/auth-page'), 'AuthPage') },
       { path: '/set-password', lazy: page(() => import('@/features/auth/routes/set-password-page'), 'SetPasswordPage') },
       {
         element: <RequireUser />,
         children: [
-          { path: '/dashboard', element: <DashboardRoute /> },
+          { path: '/dashboard', lazy: page(() => import('./routes/dashboard'), 'DashboardRoute') },
           { path: '/newsletter', lazy: page(() => import('@/features/admin/routes/newsletter-page'), 'NewsletterPage') },
           { path: '/account-settings', lazy: page(() => import('@/features/account/routes/account-settings-page'), 'AccountSettingsPage') },
           { path: '/white-label-admin', lazy: page(() => import('@/features/white-label/routes/white-label-admin-page'), 'WhiteLabelAdminPage') },
