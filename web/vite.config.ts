@@ -35,5 +35,7 @@ export default defineConfig({
     globals: true,
     setupFiles: ['./src/test/setup.ts'],
     css: false,
+    // Room for lazily loaded pages and a waiting query on a shared, busy machine (src/test/setup.ts).
+    testTimeout: 15_000,
   },
 })

@@ -1,7 +1,11 @@
 import '@testing-library/jest-dom/vitest'
-import { cleanup } from '@testing-library/react'
+import { cleanup, configure } from '@testing-library/react'
 import { afterEach, vi } from 'vitest'
 import { resetToasts } from '@/lib/use-toast'
+
+// Pages load lazily (routes.tsx, routes/home.tsx); on a busy machine the first
+// import of one can take longer than Testing Library's default 1 s wait.
+configure({ asyncUtilTimeout: 5000 })
 
 // jsdom has no scrolling; the router's scroll restoration calls it on every navigation.
 window.scrollTo = () => {}

@@ -55,7 +55,10 @@ export function parseBlocks(source: string): Block[] {
       blocks.push({ kind: 'table', head, rows })
       continue
     }
-    const text: string[] = []
+    // A paragraph runs from this line (whatever it starts with: a lone
+    // pipe line is text) to a blank line or the start of another block.
+    const text = [line]
+    i++
     while (i < lines.length && lines[i].trim() !== '' && !startsBlock(lines, i)) {
       text.push(lines[i].trim())
       i++
