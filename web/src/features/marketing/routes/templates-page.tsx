@@ -3,7 +3,7 @@ import { useState } from 'react'
 import { Link, useNavigate } from 'react-router'
 import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
-import { isQrType, qrTypeLabel } from '@/lib/qr-types'
+import { isBlockedType, isQrType, qrTypeLabel } from '@/lib/qr-types'
 import { siteTitle, usePageTitle } from '@/lib/use-page-title'
 import { isTypeRefused, useTemplatePreview } from '../api/template-preview'
 import { PageHeader } from '../components/page-header'
@@ -49,11 +49,11 @@ export function TemplatesPage() {
 
 function TemplateCard({ template }: { template: Template }) {
   const navigate = useNavigate()
-  // The generator's type table decides what it can make; the server's answer
-  // to the preview decides what it refuses (types not available yet).
-  const known = isQrType(template.qrType)
-  const preview = useTemplatePreview(template, known)
-  const available = known && !isTypeRefused(preview.error)
+  // The shared type table decides what the generator can make today; should
+  // the server still refuse the type, its answer to the preview says so too.
+  const makeable = isQrType(template.qrType) && !isBlockedType(template.qrType)
+  const preview = useTemplatePreview(template, makeable)
+  const available = makeable && !isTypeRefused(preview.error)
 
   const useTemplate = () => {
     try {
@@ -75,7 +75,7 @@ function TemplateCard({ template }: { template: Template }) {
         )}
       </div>
       <p className="mt-1 text-xs font-medium uppercase tracking-wide text-slate-500">
-        {template.category} · {known ? qrTypeLabel(template.qrType) : template.qrType}
+        {template.category} · {qrTypeLabel(template.qrType)}
       </p>
       <p className="mt-2 text-slate-600">{template.description}</p>
       <div className="my-5 grid h-44 place-items-center rounded-xl bg-slate-50">
