@@ -83,11 +83,11 @@ test('a template fills the generator; a type it cannot make yet says so', async 
   await expect(generator.getByRole('img', { name: 'QR code preview' })).toBeVisible()
 })
 
-test('a blocked template type opens the generator with its notice instead of failing', async ({ page }) => {
+test("a blocked template type says 'Coming Soon' instead of failing", async ({ page }) => {
   await page.goto('/templates')
   await page.getByRole('button', { name: 'Events' }).click()
   const calendar = page.locator('article').filter({ hasText: 'Calendar Event' })
-  // The server refuses the type, and the card says so.
+  // Events are blocked in the shared type table (and by the server).
   await expect(calendar.getByText('This type is not available in the generator yet.')).toBeVisible()
   await expect(calendar.getByRole('button', { name: 'Coming Soon' })).toBeDisabled()
 })
