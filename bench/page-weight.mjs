@@ -64,11 +64,12 @@ const sitemap = await (await fetch(`${base}/sitemap.xml`)).text()
 const paths = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]).pathname)
 
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox'] })
-const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })
 const kb = (n) => (n / 1024).toFixed(1)
 console.log('| route | HTML plain / gzip KB | JS files | JS plain KB | JS gzip KB | JS brotli KB |')
 console.log('|---|---|---|---|---|---|')
 async function row(label, path, scroll) {
+  // A fresh context per page: a first visit, with nothing cached.
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })
   const page = await context.newPage()
   const scripts = new Set()
   page.on('response', (res) => {
@@ -80,7 +81,7 @@ async function row(label, path, scroll) {
     await page.getByRole('heading', { name: 'Generate Your QR Code' }).waitFor()
     await page.waitForLoadState('networkidle')
   }
-  await page.close()
+  await context.close()
   const js = await weigh([...scripts])
   const html = { plain: await sentBytes(base + path, 'identity'), gzip: await sentBytes(base + path, 'gzip') }
   console.log(`| ${label} | ${kb(html.plain)} / ${kb(html.gzip)} | ${js.files} | ${kb(js.plain)} | ${kb(js.gzip)} | ${kb(js.br)} |`)
