@@ -18,7 +18,8 @@ build: web-build
 run: build
 	./$(BIN)
 
-test: lint go-test web-test e2e-test
+# web-build before go-test: the server tests read the prerendered pages in web/dist.
+test: lint web-build go-test web-test e2e-test
 
 lint: web/node_modules/.package-lock.json
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); \

@@ -46,6 +46,8 @@ type Config struct {
 	StorageQuotaMB int // SQUARELY_STORAGE_QUOTA_MB: megabytes of uploaded files an account may keep
 	// Public API (issue 14).
 	APIRateLimit int // SQUARELY_API_RATE_LIMIT: /api/v1 requests per minute per API key
+	// Public pages (issue 13).
+	SupportEmail string // SQUARELY_SUPPORT_EMAIL: where contact-form messages are mailed; "" = stored only
 }
 
 // GoogleEnabled reports whether Google sign-in is configured.
@@ -181,6 +183,14 @@ func Load(getenv func(string) string) (Config, error) {
 			fail("SQUARELY_SMTP_RATE", "must be a number of messages a second above 0 and at most 10000, got %q", raw)
 		}
 		c.SMTPRate = rate
+	}
+
+	// Public pages (issue 13).
+	if raw := get("SQUARELY_SUPPORT_EMAIL"); raw != "" {
+		if a, err := mail.ParseAddress(raw); err != nil || a.Address != raw {
+			fail("SQUARELY_SUPPORT_EMAIL", "must be one e-mail address, got %q", raw)
+		}
+		c.SupportEmail = raw
 	}
 
 	if len(errs) > 0 {

@@ -108,6 +108,9 @@ func (s *server) routes() http.Handler {
 	v1.Handle("GET /api/v1/codes/{id}/image", key(s.v1CodeImage))
 	v1.Handle("GET /api/v1/codes/{id}/analytics", key(s.v1CodeAnalytics))
 	v1.Handle("GET /api/v1/codes/{id}/scans.csv", key(s.v1ScansCSV))
+	// Public pages (issue 13): the contact form and the footer's newsletter sign-up.
+	api.HandleFunc("POST /api/contact", s.contact)
+	api.HandleFunc("POST /api/newsletter-signup", s.newsletterSignup)
 
 	site := http.NewServeMux()
 	site.Handle("/api/", frameDenied(apiCSP, s.auth.LoadUser(jsonFallback(api))))
@@ -125,8 +128,8 @@ func (s *server) routes() http.Handler {
 	site.HandleFunc("POST /unsubscribe", s.unsubscribe)
 	// Payments (issue 11): Stripe.js is allowed only on the pages that load it.
 	if s.billing != nil {
-		site.Handle("GET /subscribe", frameDenied(stripeCSP, spa(s.web)))
-		site.Handle("GET /payment", frameDenied(stripeCSP, spa(s.web)))
+		site.Handle("GET /subscribe", frameDenied(stripeCSP, s.pages))
+		site.Handle("GET /payment", frameDenied(stripeCSP, s.pages))
 	}
 	site.Handle("/", s.app())
 
@@ -148,7 +151,8 @@ func (s *server) routes() http.Handler {
 }
 
 // app serves the React app under its CSP.
-func (s *server) app() http.Handler { return frameDenied(appCSP, spa(s.web)) }
+func (s *server) app() http.Handler { return frameDenied(appCSP, s.pages) }
+
 
 // jsonFallback serves api, answering paths it does not know with a JSON 404
 // and known paths with the wrong method with a JSON 405, where ServeMux

@@ -62,9 +62,10 @@ type server struct {
 	now           func() time.Time
 	auth          *auth.Service
 	web           fs.FS
-	logins        *limiter // failed logins per client address
-	accountLogins *limiter // failed logins per account, from any address
-	signup        *limiter // registrations per client address
+	pages         http.Handler // the React app's files and prerendered pages (spa.go)
+	logins        *limiter     // failed logins per client address
+	accountLogins *limiter     // failed logins per account, from any address
+	signup        *limiter     // registrations per client address
 	// accountMails and accountMailsFrom count the account links mailed
 	// (verification, set-password, claim) per e-mail address and per
 	// client address.
@@ -76,6 +77,9 @@ type server struct {
 	// anonUploads and userUploads count stored files per visitor address
 	// and per account (admitUpload).
 	anonUploads, userUploads *limiter
+	// contactSenders and contactClients count contact messages per sender
+	// e-mail and per client address (public.go).
+	contactSenders, contactClients *limiter
 
 	// Resource bounds (bounds.go).
 	renders                              chan struct{} // a slot per render or logo decode under way
@@ -132,6 +136,7 @@ func New(d Deps) http.Handler {
 	if s.web == nil {
 		s.web = web.Dist()
 	}
+	s.pages = spa(s.web, d.Config.BaseURL)
 	s.auth = &auth.Service{
 		Store:        d.Store,
 		Config:       d.Config,
@@ -162,5 +167,7 @@ func New(d Deps) http.Handler {
 	s.userRecords = s.newLimiter("user-records", recordsPerHour, time.Hour)
 	s.uploading = newInFlight(uploadsInFlight)
 	s.apiCalls = s.newLimiter("api-call", d.Config.APIRateLimit, time.Minute)
+	s.contactSenders = s.newLimiter("contact-sender", contactsPerSenderPerHour, time.Hour)
+	s.contactClients = s.newLimiter("contact-client", contactsPerClientPerHour, time.Hour)
 	return s.routes()
 }

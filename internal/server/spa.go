@@ -2,59 +2,136 @@ package server
 
 import (
 	"bytes"
+	"compress/gzip"
 	"io"
 	"io/fs"
+	"mime"
 	"net/http"
 	"path"
+	"strconv"
 	"strings"
+	"time"
 )
 
-// spa serves the React app from fsys: files that exist as themselves, and
-// index.html for every other path so the client router can answer it
-// (its own routes, case-insensitively, and its not-found page). Files under
-// /assets/ carry a content hash in their names, so they are cached for good
-// and a missing one is a real 404; everything else is revalidated.
-func spa(fsys fs.FS) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			w.Header().Set("Allow", "GET, HEAD")
-			http.Error(w, "Method Not Allowed", http.StatusMethodNotAllowed)
-			return
-		}
-		name := strings.TrimPrefix(path.Clean("/"+r.URL.Path), "/")
-		if name == "" {
-			name = "index.html"
-		}
-		immutable := strings.HasPrefix(name, "assets/")
-		if serveFile(w, r, fsys, name, immutable) {
-			return
-		}
-		if immutable {
-			http.NotFound(w, r)
-			return
-		}
-		if !serveFile(w, r, fsys, "index.html", false) {
-			http.Error(w, "index.html is missing from the web app build", http.StatusInternalServerError)
-		}
-	})
+// baseURLToken stands for SQUARELY_BASE_URL in the build's prerendered
+// pages, sitemap.xml and robots.txt (web/src/app/prerender.tsx): canonical
+// links, Open Graph URLs and the sitemap must be absolute.
+const baseURLToken = "__SQUARELY_BASE_URL__"
+
+// webApp serves the React app from fsys: files that exist as themselves,
+// a prerendered page as dir/index.html for /dir, and the app's shell
+// (spa.html, or index.html in a build without prerendered pages) for every
+// other path so the client router can answer it (its own routes,
+// case-insensitively, and its not-found page). Files under /assets/ carry
+// a content hash in their names, so they are cached for good and a missing
+// one is a real 404; everything else is revalidated.
+//
+// Answers are compressed when the client accepts it: assets from the
+// gzip and brotli copies the build wrote beside them (NAME.gz, NAME.br),
+// pages from a gzip made here at start, once their base URL is filled in.
+type webApp struct {
+	fsys     fs.FS
+	pages    map[string]*textFile // HTML, XML and text files, read at start
+	fallback string
 }
 
-// serveFile serves the regular file name, reporting false when there is none.
-func serveFile(w http.ResponseWriter, r *http.Request, fsys fs.FS, name string, immutable bool) bool {
-	f, err := fsys.Open(name)
+// textFile is a text file of the build with the base URL in place.
+type textFile struct {
+	plain, gzip []byte
+}
+
+func spa(fsys fs.FS, baseURL string) http.Handler {
+	a := &webApp{fsys: fsys, pages: map[string]*textFile{}, fallback: "index.html"}
+	// A build that cannot be walked serves nothing but its 404s and the
+	// fallback's 500, which names the problem.
+	fs.WalkDir(fsys, ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || strings.HasPrefix(name, "assets/") {
+			return nil
+		}
+		switch path.Ext(name) {
+		case ".html", ".xml", ".txt":
+			if b, err := fs.ReadFile(fsys, name); err == nil {
+				a.pages[name] = newTextFile(bytes.ReplaceAll(b, []byte(baseURLToken), []byte(baseURL)))
+			}
+		}
+		return nil
+	})
+	if _, ok := a.pages["spa.html"]; ok {
+		a.fallback = "spa.html"
+	}
+	return a
+}
+
+func newTextFile(b []byte) *textFile {
+	p := &textFile{plain: b}
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression) // the level is valid
+	zw.Write(b)
+	zw.Close()
+	if buf.Len() < len(b) {
+		p.gzip = buf.Bytes()
+	}
+	return p
+}
+
+func (a *webApp) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "Method Not Allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	name := strings.TrimPrefix(path.Clean("/"+r.URL.Path), "/")
+	if name == "" {
+		name = "index.html"
+	}
+	if strings.HasPrefix(name, "assets/") {
+		if !a.serveFile(w, r, name, true) {
+			http.NotFound(w, r)
+		}
+		return
+	}
+	if a.serveFile(w, r, name, false) || a.serveFile(w, r, path.Join(name, "index.html"), false) {
+		return
+	}
+	if !a.serveFile(w, r, a.fallback, false) {
+		http.Error(w, "index.html is missing from the web app build", http.StatusInternalServerError)
+	}
+}
+
+// serveFile serves name, compressed when the client takes it, reporting
+// false when there is no such regular file.
+func (a *webApp) serveFile(w http.ResponseWriter, r *http.Request, name string, immutable bool) bool {
+	accept := r.Header.Get("Accept-Encoding")
+	if p, ok := a.pages[name]; ok {
+		body, encoding := p.plain, ""
+		if p.gzip != nil {
+			w.Header().Add("Vary", "Accept-Encoding")
+			if acceptsEncoding(accept, "gzip") {
+				body, encoding = p.gzip, "gzip"
+			}
+		}
+		serveBytes(w, r, name, encoding, immutable, bytes.NewReader(body))
+		return true
+	}
+	if !a.isFile(name) {
+		return false
+	}
+	sent, encoding := name, ""
+	hasBr, hasGzip := a.isFile(name+".br"), a.isFile(name+".gz")
+	switch {
+	case hasBr && acceptsEncoding(accept, "br"):
+		sent, encoding = name+".br", "br"
+	case hasGzip && acceptsEncoding(accept, "gzip"):
+		sent, encoding = name+".gz", "gzip"
+	}
+	if hasBr || hasGzip {
+		w.Header().Add("Vary", "Accept-Encoding")
+	}
+	f, err := a.fsys.Open(sent)
 	if err != nil {
 		return false
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil || !info.Mode().IsRegular() {
-		return false
-	}
-	if immutable {
-		w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
-	} else {
-		w.Header().Set("Cache-Control", "no-cache")
-	}
 	content, ok := f.(io.ReadSeeker)
 	if !ok {
 		data, err := io.ReadAll(f)
@@ -63,6 +140,50 @@ func serveFile(w http.ResponseWriter, r *http.Request, fsys fs.FS, name string, 
 		}
 		content = bytes.NewReader(data)
 	}
-	http.ServeContent(w, r, info.Name(), info.ModTime(), content)
+	serveBytes(w, r, name, encoding, immutable, content)
 	return true
+}
+
+func (a *webApp) isFile(name string) bool {
+	info, err := fs.Stat(a.fsys, name)
+	return err == nil && info.Mode().IsRegular()
+}
+
+// serveBytes answers with content, the file name's bytes in encoding ("" =
+// as they are). The type comes from the name, since encoded bytes cannot
+// be sniffed.
+func serveBytes(w http.ResponseWriter, r *http.Request, name, encoding string, immutable bool, content io.ReadSeeker) {
+	if immutable {
+		w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+	} else {
+		w.Header().Set("Cache-Control", "no-cache")
+	}
+	if ct := mime.TypeByExtension(path.Ext(name)); ct != "" {
+		w.Header().Set("Content-Type", ct)
+	}
+	if encoding != "" {
+		w.Header().Set("Content-Encoding", encoding)
+	}
+	// No modification time: embedded files have none, and the hashed names
+	// and no-cache revalidation do the caching.
+	http.ServeContent(w, r, name, time.Time{}, content)
+}
+
+// acceptsEncoding reports whether an Accept-Encoding header takes coding
+// (named, with a q-value above 0).
+func acceptsEncoding(header, coding string) bool {
+	for _, part := range strings.Split(header, ",") {
+		name, params, _ := strings.Cut(part, ";")
+		if !strings.EqualFold(strings.TrimSpace(name), coding) {
+			continue
+		}
+		for _, param := range strings.Split(params, ";") {
+			if q, ok := strings.CutPrefix(strings.TrimSpace(param), "q="); ok {
+				f, err := strconv.ParseFloat(q, 64)
+				return err == nil && f > 0
+			}
+		}
+		return true
+	}
+	return false
 }

@@ -61,7 +61,8 @@ describe('routes', () => {
     const { container } = renderApp('/')
     expect(await screen.findByText('10M+')).toBeInTheDocument()
     for (const claim of ['50K+', '99.9%', '24/7']) expect(screen.getByText(claim)).toBeInTheDocument()
-    expect(container.querySelector('#qr-generator')).toHaveTextContent('Generate Your QR Code')
+    // The generator's code loads as its section nears the screen (at once in jsdom, which cannot tell).
+    await waitFor(() => expect(container.querySelector('#qr-generator')).toHaveTextContent('Generate Your QR Code'))
     expect(screen.queryByRole('heading', { name: 'My QR Codes' })).not.toBeInTheDocument()
   })
 

@@ -1,9 +1,7 @@
 import type { ComponentType } from 'react'
 import type { RouteObject } from 'react-router'
 import { Spinner } from '@/components/ui/spinner'
-import { AuthPage } from '@/features/auth/routes/auth-page'
 import { RootLayout } from './layout/root-layout'
-import { DashboardRoute } from './routes/dashboard'
 import { HomeRoute } from './routes/home'
 import { NotFoundPage } from './routes/not-found'
 import { RequireUser } from './routes/require-user'
@@ -49,8 +47,10 @@ export const routes: RouteObject[] = [
       { path: '/contact', lazy: page(() => import('@/features/marketing/routes/contact-page'), 'ContactPage') },
       { path: '/blog', lazy: page(() => import('@/features/marketing/routes/blog-page'), 'BlogPage') },
       { path: '/blog/:id', lazy: page(() => import('@/features/marketing/routes/blog-post-page'), 'BlogPostPage') },
+      { path: '/privacy', lazy: page(() => import('@/features/marketing/routes/privacy-page'), 'PrivacyPage') },
+      { path: '/terms', lazy: page(() => import('@/features/marketing/routes/terms-page'), 'TermsPage') },
       { path: '/docs/api', lazy: page(() => import('@/features/api-keys/routes/api-docs-page'), 'ApiDocsPage') },
-      { path: '/auth', element: <AuthPage /> },
+      { path: '/auth', lazy: page(() => import('@/features/auth/routes/auth-page'), 'AuthPage') },
       // The admin panel sends visitors to / itself (spec 02 §2), not to /auth.
       { path: '/newsletter', lazy: page(() => import('@/features/admin/routes/newsletter-page'), 'NewsletterPage') },
       { path: '/set-password', lazy: page(() => import('@/features/auth/routes/set-password-page'), 'SetPasswordPage') },
@@ -58,7 +58,7 @@ export const routes: RouteObject[] = [
       {
         element: <RequireUser />,
         children: [
-          { path: '/dashboard', element: <DashboardRoute /> },
+          { path: '/dashboard', lazy: page(() => import('./routes/dashboard'), 'DashboardRoute') },
           { path: '/account-settings', lazy: page(() => import('./routes/account-settings'), 'AccountSettingsRoute') },
           { path: '/white-label-admin', lazy: page(() => import('@/features/white-label/routes/white-label-admin-page'), 'WhiteLabelAdminPage') },
           { path: '/bulk-generation', lazy: page(() => import('@/features/bulk/routes/bulk-generation-page'), 'BulkGenerationPage') },

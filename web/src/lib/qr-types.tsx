@@ -39,6 +39,11 @@ export function isQrType(value: unknown): value is QrType {
   return typeof value === 'string' && qrTypes.some((t) => t.value === value)
 }
 
+/** Types refused for everyone for now (the server refuses them too: payload.Blocked). */
+export function isBlockedType(type: QrType): boolean {
+  return type === 'events' || type === 'sms' || type === 'bitcoin'
+}
+
 /** The type's label; a type this app does not know (a saved record's) shows as it is. */
 export function qrTypeLabel(type: string): string {
   return qrTypes.find((t) => t.value === type)?.label ?? type

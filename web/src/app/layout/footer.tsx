@@ -94,14 +94,13 @@ export function Footer() {
       <div className="border-t border-slate-800">
         <div className="mx-auto flex max-w-6xl flex-col items-center justify-between gap-3 px-4 py-6 text-sm text-slate-500 sm:flex-row sm:px-6">
           <p>© {new Date().getFullYear()} Squarely. All rights reserved.</p>
-          {/* Privacy and Terms pages are not written yet; the links hold their place. */}
           <div className="flex gap-6">
-            <a href="#" onClick={(e) => e.preventDefault()} className="hover:text-white">
+            <Link to="/privacy" className="hover:text-white">
               Privacy
-            </a>
-            <a href="#" onClick={(e) => e.preventDefault()} className="hover:text-white">
+            </Link>
+            <Link to="/terms" className="hover:text-white">
               Terms
-            </a>
+            </Link>
           </div>
         </div>
       </div>

@@ -1,12 +1,14 @@
 import { Menu, X } from 'lucide-react'
-import { useState } from 'react'
+import { lazy, Suspense, useState } from 'react'
 import { Link, NavLink } from 'react-router'
 import { Logo } from '@/components/logo'
 import { Button } from '@/components/ui/button'
 import { useUser } from '@/lib/auth'
 import { cn } from '@/lib/utils'
 import { navLinks } from './nav-links'
-import { UserMenu } from './user-menu'
+
+// Only signed-in users see the menu (and its dropdown code).
+const UserMenu = lazy(() => import('./user-menu').then((m) => ({ default: m.UserMenu })))
 
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
   cn(
@@ -45,7 +47,11 @@ export function Header() {
               </Button>
             </div>
           )}
-          {user && <UserMenu user={user} />}
+          {user && (
+            <Suspense fallback={null}>
+              <UserMenu user={user} />
+            </Suspense>
+          )}
           <Button
             variant="ghost"
             size="icon"

@@ -1,13 +1,35 @@
+import { lazy, Suspense } from 'react'
+import { useSearchParams } from 'react-router'
 import { Spinner } from '@/components/ui/spinner'
-import { Generator } from '@/features/generator'
+import { WhenNearScreen } from '@/components/when-near-screen'
 import { LandingPage } from '@/features/marketing/routes/landing-page'
 import { FreeTrialBanner } from '@/features/trial'
 import { useUser } from '@/lib/auth'
-import { DashboardRoute } from './dashboard'
+
+// Visitors, who see the landing page, never load the dashboard's code.
+const DashboardRoute = lazy(() => import('./dashboard').then((m) => ({ default: m.DashboardRoute })))
+// The generator sits below the landing page's first screen: its code (and
+// its form and colour libraries) loads as it comes near, keeping the first
+// view of a phone within its JavaScript budget (BENCHMARKS.md).
+const Generator = lazy(() => import('@/features/generator').then((m) => ({ default: m.Generator })))
 
 /** '/' is the landing page, holding the generator and the trial offer, for visitors; the dashboard for signed-in users. */
 export function HomeRoute() {
   const { data: user, isLoading } = useUser()
+  // A visitor sent with a type to make (?qr=…, a template) wants the generator now.
+  const [searchParams] = useSearchParams()
   if (isLoading) return <Spinner />
-  return user ? <DashboardRoute /> : <LandingPage generator={<Generator variant="landing" />} trialBanner={<FreeTrialBanner />} />
+  if (user) {
+    return (
+      <Suspense fallback={<Spinner />}>
+        <DashboardRoute />
+      </Suspense>
+    )
+  }
+  const generator = (
+    <WhenNearScreen eager={searchParams.has('qr')} fallback={<Spinner label="Loading the generator..." className="min-h-[32rem]" />}>
+      <Generator variant="landing" />
+    </WhenNearScreen>
+  )
+  return <LandingPage generator={generator} trialBanner={<FreeTrialBanner />} />
 }

@@ -1,9 +1,8 @@
 import type { QrType } from '@/lib/qr-types'
 
-/** Types refused for everyone for now: choosing one opens the 'Future Feature' dialog. */
-export function isBlockedType(type: QrType): boolean {
-  return type === 'events' || type === 'sms' || type === 'bitcoin'
-}
+// Choosing a blocked type opens the 'Future Feature' dialog. The list is
+// shared with the Templates page, which marks those templates 'Coming Soon'.
+export { isBlockedType } from '@/lib/qr-types'
 
 /** Types that need an account: a visitor choosing one gets the 'Premium Feature' dialog. */
 export function needsAccount(type: QrType): boolean {

@@ -1,0 +1,206 @@
+package server
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/squarely/squarely/internal/store/storetest"
+	"github.com/squarely/squarely/internal/testenv"
+)
+
+func withWeb(fsys fstest.MapFS) option { return func(d *Deps) { d.Web = fsys } }
+
+func gunzip(t *testing.T, b []byte) []byte {
+	t.Helper()
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestSPAPrerenderedAndCompressed(t *testing.T) {
+	faq := `<!doctype html><title>FAQ - Squarely</title><link rel="canonical" href="__SQUARELY_BASE_URL__/faq" />` + strings.Repeat("<p>Is Squarely free to use?</p>", 50)
+	js := []byte(strings.Repeat("console.log('hello');", 100))
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(js)
+	zw.Close()
+	e := start(t, storetest.Open(t), withWeb(fstest.MapFS{
+		"index.html":            {Data: []byte("<!doctype html><title>landing</title>")},
+		"spa.html":              {Data: []byte("<!doctype html><title>shell</title>")},
+		"faq/index.html":        {Data: []byte(faq)},
+		"sitemap.xml":           {Data: []byte("<urlset><url><loc>__SQUARELY_BASE_URL__/faq</loc></url></urlset>")},
+		"assets/app-abc1.js":    {Data: js},
+		"assets/app-abc1.js.gz": {Data: gz.Bytes()},
+		"assets/app-abc1.js.br": {Data: []byte("brotli bytes")},
+		"assets/plain-1.css":    {Data: []byte("body{}")},
+	}))
+	base := testConfig(t).BaseURL
+	c := e.browser()
+	get := func(path, acceptEncoding string) *response {
+		t.Helper()
+		return e.do(c, "GET", path, "", "Accept-Encoding", acceptEncoding)
+	}
+
+	// Pages: the prerendered file for its path, the base URL filled in; the shell elsewhere.
+	wantFAQ := strings.ReplaceAll(faq, "__SQUARELY_BASE_URL__", base)
+	for _, path := range []string{"/faq", "/faq/", "/faq/index.html"} {
+		if r := get(path, "identity"); string(r.body) != wantFAQ || r.Header.Get("Content-Encoding") != "" {
+			t.Errorf("%s: %q encoded %q", path, r.body, r.Header.Get("Content-Encoding"))
+		}
+	}
+	for path, want := range map[string]string{"/": "landing", "/dashboard": "shell", "/blog/nope": "shell", "/FAQ": "shell"} {
+		if r := get(path, ""); !strings.Contains(string(r.body), "<title>"+want+"</title>") {
+			t.Errorf("%s: %q, want the %s page", path, r.body, want)
+		}
+	}
+	if r := get("/sitemap.xml", ""); string(r.body) != "<urlset><url><loc>"+base+"/faq</loc></url></urlset>" || !strings.HasPrefix(r.Header.Get("Content-Type"), "text/xml") {
+		t.Errorf("sitemap: %q %q", r.body, r.Header.Get("Content-Type"))
+	}
+
+	// A page compressed at start decompresses to the same bytes.
+	r := get("/faq", "gzip, deflate, br")
+	if r.Header.Get("Content-Encoding") != "gzip" || r.Header.Get("Vary") != "Accept-Encoding" || !strings.HasPrefix(r.Header.Get("Content-Type"), "text/html") {
+		t.Fatalf("faq with gzip: encoding %q vary %q type %q", r.Header.Get("Content-Encoding"), r.Header.Get("Vary"), r.Header.Get("Content-Type"))
+	}
+	if got := gunzip(t, r.body); string(got) != wantFAQ {
+		t.Errorf("gunzipped faq differs: %q", got)
+	}
+
+	// Assets: the build's brotli or gzip copy, by the client's preference, typed as the original.
+	for _, tc := range []struct {
+		accept, encoding string
+		body             []byte
+	}{
+		{"gzip, deflate, br, zstd", "br", []byte("brotli bytes")},
+		{"gzip;q=1.0, br;q=0", "gzip", gz.Bytes()},
+		{"GZIP", "gzip", gz.Bytes()},
+		{"identity", "", js},
+		{"br;q=0, gzip;q=0", "", js},
+	} {
+		r := get("/assets/app-abc1.js", tc.accept)
+		if r.Header.Get("Content-Encoding") != tc.encoding || !bytes.Equal(r.body, tc.body) {
+			t.Errorf("Accept-Encoding %q: encoding %q, %d bytes; want %q, %d", tc.accept, r.Header.Get("Content-Encoding"), len(r.body), tc.encoding, len(tc.body))
+		}
+		if r.Header.Get("Vary") != "Accept-Encoding" || !strings.HasPrefix(r.Header.Get("Content-Type"), "text/javascript") ||
+			r.Header.Get("Cache-Control") != "public, max-age=31536000, immutable" {
+			t.Errorf("Accept-Encoding %q: headers %v", tc.accept, r.Header)
+		}
+	}
+	if got := gunzip(t, get("/assets/app-abc1.js", "gzip").body); !bytes.Equal(got, js) {
+		t.Error("gunzipped asset differs from the original")
+	}
+	// A file with no compressed copy goes out as it is, with no Vary.
+	if r := get("/assets/plain-1.css", "gzip, br"); r.Header.Get("Content-Encoding") != "" || r.Header.Get("Vary") != "" || string(r.body) != "body{}" {
+		t.Errorf("plain css: %v %q", r.Header, r.body)
+	}
+	// HEAD still works on a compressed answer.
+	if r := e.do(c, "HEAD", "/assets/app-abc1.js", "", "Accept-Encoding", "br"); r.StatusCode != 200 || len(r.body) != 0 || r.Header.Get("Content-Encoding") != "br" {
+		t.Errorf("HEAD: %d %q encoding %q", r.StatusCode, r.body, r.Header.Get("Content-Encoding"))
+	}
+}
+
+// The pages of the real build (make build), as the server sends them:
+// every route of the sitemap has its own title, description, canonical
+// link, social tags and main text.
+func TestPrerenderedPages(t *testing.T) {
+	dist := filepath.Join("..", "..", "web", "dist")
+	_, err := os.Stat(filepath.Join(dist, "spa.html"))
+	testenv.Need(t, err == nil, "web/dist is not built: run make build (or make test, which builds it first)")
+	e := start(t, storetest.Open(t), func(d *Deps) { d.Web = os.DirFS(dist) })
+	base := testConfig(t).BaseURL
+	c := e.browser()
+
+	sitemap := string(e.do(c, "GET", "/sitemap.xml", "").body)
+	locs := regexp.MustCompile(`<loc>([^<]+)</loc>`).FindAllStringSubmatch(sitemap, -1)
+	if len(locs) < 20 {
+		t.Fatalf("sitemap lists %d pages, want the 12 fixed pages and at least 8 posts:\n%s", len(locs), sitemap)
+	}
+	seen := map[string]bool{}
+	titles := map[string]string{}
+	for _, loc := range locs {
+		url := loc[1]
+		if seen[url] {
+			t.Errorf("%s is listed twice", url)
+		}
+		seen[url] = true
+		path, ok := strings.CutPrefix(url, base)
+		if !ok {
+			t.Errorf("sitemap entry %s is not on %s", url, base)
+			continue
+		}
+		body := string(e.do(c, "GET", path, "", "Accept-Encoding", "identity").body)
+		title := regexp.MustCompile(`<title>([^<]+)</title>`).FindStringSubmatch(body)
+		if title == nil || strings.Count(body, "<title>") != 1 {
+			t.Errorf("%s: no single title", path)
+			continue
+		}
+		if other, dup := titles[title[1]]; dup {
+			t.Errorf("%s has the title of %s: %q", path, other, title[1])
+		}
+		titles[title[1]] = path
+		for _, want := range []string{
+			`<meta name="description" content="`, `<link rel="canonical" href="` + url + `"`, `<meta property="og:url" content="` + url + `"`,
+			`<meta property="og:title"`, `<meta name="twitter:card" content="summary"`, `<h1`,
+		} {
+			if !strings.Contains(body, want) {
+				t.Errorf("%s lacks %s", path, want)
+			}
+		}
+		if strings.Contains(body, baseURLToken) {
+			t.Errorf("%s still holds the base-URL token", path)
+		}
+	}
+
+	// Main text, as readers without JavaScript get it.
+	for path, texts := range map[string][]string{
+		"/faq":                                  {"Is Squarely free to use?", "Static QR codes are free", `"@type":"FAQPage"`, `name="faq"`},
+		"/templates":                            {"Digital Business Card", "Restaurant Menu", "Guest WiFi", "All Templates"},
+		"/features":                             {"Scan analytics", "Dynamic codes", "Premium", `href="/features/analytics"`},
+		"/features/analytics":                   {"QR Code Analytics &amp; Tracking", "CSV"},
+		"/use-cases":                            {"Restaurants &amp; Cafés", "Update the menu without reprinting"},
+		"/contact":                              {"Mon-Fri 9AM-6PM EST", "24 hours", "Send Message"},
+		"/blog":                                 {"QR Code Error Correction Levels Explained", "Read More"},
+		"/blog/qr-code-error-correction-levels": {"about 7%", "about 15%", "about 25%", "about 30%", `"@type":"BlogPosting"`, "<table"},
+		"/blog/qr-code-print-size-guide":        {"2 x 2 cm", "4 modules"},
+		"/blog/how-many-qr-codes-does-a-business-need": {"3-5", "10-50", "50-200+"},
+		"/privacy": {"What we store"},
+		"/terms":   {"Using Squarely"},
+	} {
+		body := string(e.do(c, "GET", path, "", "Accept-Encoding", "identity").body)
+		for _, text := range texts {
+			if !strings.Contains(body, text) {
+				t.Errorf("%s lacks %q", path, text)
+			}
+		}
+	}
+	robots := string(e.do(c, "GET", "/robots.txt", "").body)
+	if !strings.Contains(robots, "Sitemap: "+base+"/sitemap.xml") {
+		t.Errorf("robots.txt does not point at the sitemap:\n%s", robots)
+	}
+
+	// Every compressed answer of the build decompresses to the plain one.
+	page := e.do(c, "GET", "/faq", "", "Accept-Encoding", "identity").body
+	if got := gunzip(t, e.do(c, "GET", "/faq", "", "Accept-Encoding", "gzip").body); !bytes.Equal(got, page) {
+		t.Error("/faq gunzipped differs")
+	}
+	for _, m := range regexp.MustCompile(`src="(/assets/[^"]+\.js)"`).FindAllStringSubmatch(string(page), -1) {
+		plain := e.do(c, "GET", m[1], "", "Accept-Encoding", "identity").body
+		r := e.do(c, "GET", m[1], "", "Accept-Encoding", "gzip")
+		if r.Header.Get("Content-Encoding") != "gzip" || !bytes.Equal(gunzip(t, r.body), plain) {
+			t.Errorf("%s: gzip answer %q does not decompress to the file", m[1], r.Header.Get("Content-Encoding"))
+		}
+	}
+}

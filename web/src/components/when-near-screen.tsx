@@ -1,0 +1,20 @@
+import { Suspense, useEffect, useRef, useState, type ReactNode } from 'react'
+
+/**
+ * Renders children (typically a lazy component) only once the spot they
+ * take comes near the screen, so code for a part further down a page does
+ * not compete with its first view on a slow phone. `eager` renders them at
+ * once; so does a browser without IntersectionObserver.
+ */
+export function WhenNearScreen({ children, fallback, eager = false }: { children: ReactNode; fallback: ReactNode; eager?: boolean }) {
+  const [near, setNear] = useState(() => eager || typeof IntersectionObserver === 'undefined')
+  const spot = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    const el = spot.current
+    if (near || !el) return
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setNear(true), { rootMargin: '400px' })
+    observer.observe(el)
+    return () => observer.disconnect()
+  }, [near])
+  return near ? <Suspense fallback={fallback}>{children}</Suspense> : <div ref={spot}>{fallback}</div>
+}
