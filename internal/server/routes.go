@@ -153,7 +153,6 @@ func (s *server) routes() http.Handler {
 // app serves the React app under its CSP.
 func (s *server) app() http.Handler { return frameDenied(appCSP, s.pages) }
 
-
 // jsonFallback serves api, answering paths it does not know with a JSON 404
 // and known paths with the wrong method with a JSON 405, where ServeMux
 // would answer in plain text.
