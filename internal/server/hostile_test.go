@@ -129,6 +129,7 @@ func TestSignedInRoutesAndMalformedIDs(t *testing.T) {
 			{"POST", "/api/upload-pdf", ""}, {"POST", "/api/upload-logo", ""},
 			{"POST", "/api/dynamic-qrcodes", ""}, {"GET", "/api/dynamic-qrcodes", ""}, {"GET", "/api/dynamic-qrcodes/paused", ""},
 			{"GET", "/api/user-analytics", ""}, {"GET", "/api/trial-status", ""},
+			{"GET", "/api/analytics", ""},
 		}
 		idRoutes := []route{
 			{"GET", "/api/qrcodes/%s/image", ""}, {"PATCH", "/api/qrcodes/%s", `{"name":"x"}`}, {"DELETE", "/api/qrcodes/%s", ""},

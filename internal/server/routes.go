@@ -70,6 +70,9 @@ func (s *server) routes() http.Handler {
 	api.HandleFunc("POST /api/create-payment-intent", s.createPaymentIntent)
 	api.HandleFunc("GET /api/payment-intent/{id}", s.paymentStatus)
 
+	// Analytics (issue 15): the account's scans over a range (per code: above).
+	api.Handle("GET /api/analytics", user(s.accountAnalytics))
+
 	site := http.NewServeMux()
 	site.Handle("/api/", frameDenied(apiCSP, s.auth.LoadUser(jsonFallback(api))))
 	site.HandleFunc("GET /auth/google", s.auth.GoogleStart)
