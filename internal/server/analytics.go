@@ -88,12 +88,12 @@ func (s *server) scansCSV(w http.ResponseWriter, r *http.Request) {
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Content-Type-Options", "nosniff")
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"scanned_at", "device_type", "os", "browser", "referrer", "visitor", "is_bot"})
+	cw.Write([]string{"scanned_at", "device_type", "os", "browser", "referrer", "visitor", "is_bot", "country"})
 	err := s.store.ScanEvents(r.Context(), d.UserID, d.ID, func(e *store.ScanEvent) error {
 		return cw.Write([]string{
 			e.ScannedAt.UTC().Format(time.RFC3339),
 			csvCell(e.DeviceType), csvCell(e.OS), csvCell(e.Browser), csvCell(e.Referrer),
-			e.VisitorHash, strconv.FormatBool(e.IsBot),
+			e.VisitorHash, strconv.FormatBool(e.IsBot), e.Country,
 		})
 	})
 	cw.Flush()

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/csv"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -50,9 +51,22 @@ func TestAnalyticsCountriesAndBots(t *testing.T) {
 				t.Errorf("%s with bots: %v %v", path, b["countries"], b["scans"])
 			}
 		}
+		r := e.do(c, "GET", "/api/dynamic-qrcodes/"+id+"/scans.csv", "")
+		rows, err := csv.NewReader(strings.NewReader(string(r.body))).ReadAll()
+		if err != nil || len(rows) != 6 || rows[0][7] != "country" {
+			t.Fatalf("CSV rows %v, %v", rows, err)
+		}
+		var countries []string
+		for _, row := range rows[1:] {
+			countries = append(countries, row[7])
+		}
+		if strings.Join(countries, ",") != "US,US,DE,,DE" {
+			t.Errorf("CSV countries = %q", countries)
+		}
+
 		// No address is kept: only the country.
 		codeID, _ := strconv.ParseInt(id, 10, 64)
-		err := st.ScanEvents(context.Background(), uid, codeID, func(ev *store.ScanEvent) error {
+		err = st.ScanEvents(context.Background(), uid, codeID, func(ev *store.ScanEvent) error {
 			if row := fmt.Sprint(*ev); strings.Contains(row, "8.8") || strings.Contains(row, "2a00") || strings.Contains(row, "10.0.0.7") {
 				t.Errorf("an address in a stored scan: %s", row)
 			}
