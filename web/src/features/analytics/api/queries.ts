@@ -43,14 +43,14 @@ export function rangeQuery(choice: RangeChoice, now = new Date(), timeZone = use
   return q.toString()
 }
 
-/** A code's analytics (id) or the account's (undefined) for a range, read again every 5 seconds while shown. */
+/** A code's analytics (id) or the account's (undefined) for a range, read again every 4 seconds while shown. */
 export function useScanReport(id: number | 'all' | undefined, query: string) {
   const key = id === 'all' ? ['/api/analytics?' + query] : ['/api/dynamic-qrcodes', String(id), 'analytics?' + query]
   return useQuery(
     queryOptions<ScanReport>({
       queryKey: key,
       enabled: id !== undefined,
-      refetchInterval: 5000,
+      refetchInterval: 4000, // with the recorder's 1 s flush, a scan shows within 5 s
       placeholderData: (previous) => previous,
       ...fresh,
     }),
