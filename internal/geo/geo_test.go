@@ -30,3 +30,12 @@ func TestCountry(t *testing.T) {
 		}
 	}
 }
+
+// The recorder looks a country up for every scan it saves.
+func BenchmarkCountry(b *testing.B) {
+	Country("2a00:1450:4001::1") // unpacks the IPv6 table once
+	addrs := []string{"8.8.8.8:443", "81.2.69.142", "[2a00:1450:4001::1]:80", "10.0.0.1"}
+	for i := 0; b.Loop(); i++ {
+		Country(addrs[i%len(addrs)])
+	}
+}
