@@ -70,8 +70,11 @@ func (s *server) routes() http.Handler {
 	api.HandleFunc("POST /api/create-payment-intent", s.createPaymentIntent)
 	api.HandleFunc("GET /api/payment-intent/{id}", s.paymentStatus)
 
-	// Analytics (issue 15): the account's scans over a range (per code: above).
+	// Analytics (issue 15): the account's scans over a range (one code's: above)
+	// and each breakdown of either as CSV.
 	api.Handle("GET /api/analytics", user(s.accountAnalytics))
+	api.Handle("GET /api/analytics/breakdown.csv", user(s.breakdownCSV))
+	api.Handle("GET /api/dynamic-qrcodes/{id}/breakdown.csv", user(s.breakdownCSV))
 
 	site := http.NewServeMux()
 	site.Handle("/api/", frameDenied(apiCSP, s.auth.LoadUser(jsonFallback(api))))

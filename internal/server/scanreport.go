@@ -2,9 +2,13 @@ package server
 
 import (
 	"cmp"
+	"encoding/csv"
 	"errors"
+	"maps"
 	"net/http"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/squarely/squarely/internal/auth"
@@ -269,3 +273,92 @@ func series(sr scanRange, slots []store.ScanSlot) ([]seriesPoint, string) {
 	}
 	return points, granularity
 }
+
+// breakdownCSV (GET /api/analytics/breakdown.csv and
+// /api/dynamic-qrcodes/{id}/breakdown.csv, same query plus by=…) is one
+// breakdown of the report as a two-column CSV.
+func (s *server) breakdownCSV(w http.ResponseWriter, r *http.Request) {
+	q := store.ScanQuery{UserID: auth.UserFrom(r.Context()).ID}
+	if r.PathValue("id") != "" {
+		id, ok := pathID(w, r)
+		if !ok {
+			return
+		}
+		if _, err := s.store.DynamicCode(r.Context(), q.UserID, id); errors.Is(err, store.ErrNotFound) {
+			writeError(w, http.StatusNotFound, msgCodeMissing)
+			return
+		} else if err != nil {
+			s.internalError(w, "reading a code", err)
+			return
+		}
+		q.CodeID = id
+	}
+	by := r.URL.Query().Get("by")
+	if !slices.Contains(breakdowns, by) {
+		fieldError(w, "by", "by must be one of "+strings.Join(breakdowns, ", "))
+		return
+	}
+	sr, ok := s.parseScanRange(w, r, q)
+	if !ok {
+		return
+	}
+	rep, err := s.buildScanReport(r, q, sr)
+	if errors.Is(err, store.ErrNotFound) {
+		writeError(w, http.StatusNotFound, msgCodeMissing)
+		return
+	}
+	if err != nil {
+		s.internalError(w, "reading analytics", err)
+		return
+	}
+	rows := [][]string{}
+	addMap := func(m map[string]int64) {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			rows = append(rows, []string{k, strconv.FormatInt(m[k], 10)})
+		}
+	}
+	switch by {
+	case "time":
+		for _, p := range rep.Series {
+			rows = append(rows, []string{p.Start, strconv.FormatInt(p.Scans, 10)})
+		}
+	case "hour":
+		for h, n := range rep.PeakHours {
+			rows = append(rows, []string{strconv.Itoa(h), strconv.FormatInt(n, 10)})
+		}
+	case "country":
+		for _, c := range rep.Countries {
+			rows = append(rows, []string{c.Country, strconv.FormatInt(c.Scans, 10)})
+		}
+		if rep.UnknownCountry > 0 {
+			rows = append(rows, []string{"unknown", strconv.FormatInt(rep.UnknownCountry, 10)})
+		}
+	case "device":
+		addMap(rep.Devices)
+	case "os":
+		addMap(rep.OS)
+	case "browser":
+		addMap(rep.Browsers)
+	case "referrer":
+		for _, rc := range rep.Referrers {
+			rows = append(rows, []string{rc.Referrer, strconv.FormatInt(rc.Count, 10)})
+		}
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/csv; charset=utf-8")
+	h.Set("Content-Disposition", `attachment; filename="scans-by-`+by+`.csv"`)
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Content-Type-Options", "nosniff")
+	cw := csv.NewWriter(w)
+	cw.Write([]string{by, "scans"})
+	for _, row := range rows {
+		cw.Write([]string{csvCell(row[0]), row[1]})
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		s.log.Error("writing a breakdown CSV", "err", err)
+	}
+}
+
+// breakdowns are the by= values of breakdownCSV.
+var breakdowns = []string{"time", "hour", "country", "device", "os", "browser", "referrer"}

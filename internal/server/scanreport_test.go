@@ -64,6 +64,25 @@ func TestAnalyticsCountriesAndBots(t *testing.T) {
 			t.Errorf("CSV countries = %q", countries)
 		}
 
+		for path, want := range map[string]string{
+			"/api/dynamic-qrcodes/" + id + "/breakdown.csv?by=country":         "country,scans\nUS,2\nDE,1\nunknown,1\n",
+			"/api/analytics/breakdown.csv?by=country&bots=true":                "country,scans\nDE,2\nUS,2\nunknown,1\n",
+			"/api/analytics/breakdown.csv?by=device":                           "device,scans\ndesktop,1\nmobile,3\n",
+			"/api/dynamic-qrcodes/" + id + "/breakdown.csv?by=hour&period=24h": "hour,scans\n0,0\n",
+		} {
+			r := e.do(c, "GET", path, "")
+			if r.StatusCode != http.StatusOK || r.Header.Get("Content-Type") != "text/csv; charset=utf-8" {
+				t.Fatalf("%s: %d %v", path, r.StatusCode, r.Header)
+			}
+			if body := string(r.body); !strings.HasPrefix(body, want) {
+				t.Errorf("%s = %q, want it to start %q", path, body, want)
+			}
+		}
+		expect(t, e.do(c, "GET", "/api/analytics/breakdown.csv?by=visitor", ""), http.StatusBadRequest, "")
+		expect(t, e.do(c, "GET", "/api/analytics/breakdown.csv?by=country&tz=Nowhere", ""), http.StatusBadRequest, "Unknown time zone")
+		nosy, _ := e.signedIn("nosy@example.com")
+		expect(t, e.do(nosy, "GET", "/api/dynamic-qrcodes/"+id+"/breakdown.csv?by=country", ""), http.StatusNotFound, msgCodeMissing)
+
 		// No address is kept: only the country.
 		codeID, _ := strconv.ParseInt(id, 10, 64)
 		err = st.ScanEvents(context.Background(), uid, codeID, func(ev *store.ScanEvent) error {
