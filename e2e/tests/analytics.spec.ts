@@ -52,4 +52,8 @@ test('scans through a trusted proxy appear by country in the open dialog; ranges
   expect(lines[0]).toBe('scanned_at,device_type,os,browser,referrer,visitor,is_bot,country')
   expect(lines.slice(1).map((l) => l.split(',').at(-1))).toEqual(['US', 'DE', 'US'])
   expect(csv).not.toContain('8.8.8.8')
+
+  // So does each breakdown of the chosen range.
+  const [byCountry] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('link', { name: 'Download countries CSV' }).click()])
+  expect(readFileSync(await byCountry.path(), 'utf8')).toBe('country,scans\nUS,2\nDE,1\n')
 })

@@ -113,6 +113,7 @@ describe('Analytics Dashboard', () => {
     expect(within(countries).getByText('Unknown').nextSibling).toHaveTextContent('1')
     expect(within(dialog).getByText(/IP2Location LITE data/)).toBeInTheDocument()
     expect(within(dialog).getByRole('figure', { name: 'Scans by hour of day: 15 in 24 hours' })).toBeInTheDocument()
+    expect(within(dialog).getByRole('link', { name: 'Download countries CSV' })).toHaveAttribute('href', reportUrl(3).replace('/analytics?', '/breakdown.csv?by=country&'))
   })
 
   it('asks for the chosen range, the bots and the whole account', async () => {

@@ -4,7 +4,7 @@ import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Spinner } from '@/components/ui/spinner'
 import { qrTypeLabel } from '@/lib/qr-types'
-import { rangeQuery, scansCsvUrl, useDynamicCodes, useScanReport, useUserAnalytics, type RangeChoice, type RangePreset } from '../api/queries'
+import { breakdownCsvUrl, rangeQuery, scansCsvUrl, useDynamicCodes, useScanReport, useUserAnalytics, type RangeChoice, type RangePreset } from '../api/queries'
 import type { ScanReport, UserAnalytics } from '../api/types'
 import { BarChart, ShareBars, SplitRing, toEntries } from './charts'
 
@@ -189,7 +189,14 @@ function CodeInsights({ topDynamic }: { topDynamic: UserAnalytics['dynamicQrPerf
   const [choice, setChoice] = useState<RangeChoice>({ preset: '30d', bots: false })
   const id = chosen ?? topDynamic[0]?.id ?? codes[0]?.id
   const customIncomplete = choice.preset === 'custom' && (!choice.from || !choice.to)
-  const { data, isLoading, isError, refetch } = useScanReport(customIncomplete ? undefined : id, rangeQuery(choice))
+  const query = rangeQuery(choice)
+  const { data, isLoading, isError, refetch } = useScanReport(customIncomplete ? undefined : id, query)
+  const csv = (by: string, what: string) =>
+    id === undefined ? undefined : (
+      <a href={breakdownCsvUrl(id, query, by)} download className="text-xs font-medium text-primary hover:underline" aria-label={`Download ${what} CSV`}>
+        CSV
+      </a>
+    )
 
   if (id === undefined) {
     return (
@@ -248,6 +255,7 @@ function CodeInsights({ topDynamic }: { topDynamic: UserAnalytics['dynamicQrPerf
         <input type="checkbox" checked={choice.bots} onChange={(e) => setChoice({ ...choice, bots: e.target.checked })} />
         Include bots
       </label>
+      {csv('time', 'scans over time')}
     </div>
   )
 
@@ -294,7 +302,7 @@ function CodeInsights({ topDynamic }: { topDynamic: UserAnalytics['dynamicQrPerf
       </Panel>
       {data && !customIncomplete && (
         <div className="grid gap-5 md:grid-cols-2 xl:grid-cols-3">
-          <Panel title="Countries" icon={<Globe />}>
+          <Panel title="Countries" icon={<Globe />} action={csv('country', 'countries')}>
             {data.countries.length === 0 && data.unknownCountry === 0 ? (
               <p className="py-6 text-center text-sm text-slate-500">No scans in this range.</p>
             ) : (
@@ -317,23 +325,23 @@ function CodeInsights({ topDynamic }: { topDynamic: UserAnalytics['dynamicQrPerf
             )}
             <p className="text-[11px] text-slate-400">{data.attribution}</p>
           </Panel>
-          <Panel title="Devices">
+          <Panel title="Devices" action={csv('device', 'devices')}>
             <ShareBars entries={toEntries(data.devices)} empty="No scans yet" capitalize />
           </Panel>
-          <Panel title="Operating Systems">
+          <Panel title="Operating Systems" action={csv('os', 'operating systems')}>
             <ShareBars entries={toEntries(data.os)} empty="No scans yet" />
           </Panel>
-          <Panel title="Browsers">
+          <Panel title="Browsers" action={csv('browser', 'browsers')}>
             <ShareBars entries={toEntries(data.browsers)} empty="No scans yet" />
           </Panel>
-          <Panel title="Top Referrers">
+          <Panel title="Top Referrers" action={csv('referrer', 'referrers')}>
             {data.referrers.length === 0 ? (
               <p className="py-6 text-center text-sm text-slate-500">No referrers yet: most scans come straight from a camera.</p>
             ) : (
               <ShareBars entries={data.referrers.map((r) => ({ label: r.referrer, value: r.count }))} />
             )}
           </Panel>
-          <Panel title="Peak Hours">
+          <Panel title="Peak Hours" action={csv('hour', 'peak hours')}>
             <BarChart label="Scans by hour of day" unit="hours" bars={data.peakHours.map((n, h) => ({ key: String(h), label: `${String(h).padStart(2, '0')}:00`, value: n }))} />
           </Panel>
           <Panel title="Humans vs Bots">
