@@ -84,6 +84,8 @@ export default defineConfig({
         SQUARELY_STRIPE_PRICING_TABLE_ID: 'prctbl_e2e',
         SQUARELY_STRIPE_WEBHOOK_SECRET: 'whsec_e2e',
         SQUARELY_STRIPE_API_URL: `http://${stripeAddr}`,
+        // The analytics spec scans through a "proxy" that names the client's address.
+        SQUARELY_TRUST_PROXY: 'true',
       },
     },
   ],

@@ -16,6 +16,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/squarely/squarely/internal/geo"
 	"github.com/squarely/squarely/internal/store"
 )
 
@@ -391,7 +392,8 @@ const maxReferrerHost = 260
 
 // event turns a request's scan into what is stored: the client parsed, the
 // referrer cut to its origin (paths and queries may be private), and the
-// address replaced by the visitor hash.
+// address replaced by the visitor hash and its country (looked up here, off
+// the request path).
 func (r *Recorder) event(ctx context.Context, s Scan) (store.ScanEvent, error) {
 	c, ok := r.clients[s.UserAgent]
 	if !ok {
@@ -414,6 +416,7 @@ func (r *Recorder) event(ctx context.Context, s Scan) (store.ScanEvent, error) {
 		Referrer:    origin(s.Referrer),
 		VisitorHash: VisitorHash(salt, host(s.RemoteAddr), s.UserAgent),
 		IsBot:       c.IsBot,
+		Country:     geo.Country(s.RemoteAddr),
 	}, nil
 }
 

@@ -395,3 +395,26 @@ func heapInUse() int64 {
 	runtime.ReadMemStats(&m)
 	return int64(m.HeapInuse)
 }
+
+// The recorder stores the country of the address, never the address.
+func TestRecorderStoresTheCountry(t *testing.T) {
+	sink := &memSink{}
+	r := NewRecorder(sink, Options{Interval: 20 * time.Millisecond, BatchSize: 1000, Logger: quiet})
+	defer r.Close(context.Background())
+	at := time.Date(2026, 5, 5, 10, 0, 0, 0, time.UTC)
+	addrs := []string{"8.8.8.8:5555", "[2a00:1450:4001::1]:443", "10.0.0.1:80", "garbage"}
+	for _, a := range addrs {
+		r.Record(Scan{CodeID: 1, At: at, UserAgent: iPhone, RemoteAddr: a})
+	}
+	waitFor(t, "the flush", func() bool { return len(sink.events()) == len(addrs) })
+	var got []string
+	for _, e := range sink.events() {
+		got = append(got, e.Country)
+		if row := fmt.Sprint(e); strings.Contains(row, "8.8.8.8") || strings.Contains(row, "2a00") {
+			t.Errorf("an address kept: %s", row)
+		}
+	}
+	if strings.Join(got, ",") != "US,DE,," {
+		t.Errorf("countries = %q", got)
+	}
+}

@@ -2,7 +2,6 @@ package server
 
 import (
 	"encoding/csv"
-	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -76,62 +75,6 @@ func (s *server) userAnalytics(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-type dailyScans struct {
-	Date           string `json:"date"`
-	Scans          int64  `json:"scans"`
-	UniqueVisitors int64  `json:"uniqueVisitors"`
-}
-
-type referrerCount struct {
-	Referrer string `json:"referrer"`
-	Count    int64  `json:"count"`
-}
-
-type codeAnalyticsResponse struct {
-	TotalScans     int64            `json:"totalScans"`
-	HumanScans     int64            `json:"humanScans"`
-	BotScans       int64            `json:"botScans"`
-	UniqueVisitors int64            `json:"uniqueVisitors"`
-	Daily          []dailyScans     `json:"daily"`
-	Devices        map[string]int64 `json:"devices"`
-	OS             map[string]int64 `json:"os"`
-	Browsers       map[string]int64 `json:"browsers"`
-	Referrers      []referrerCount  `json:"referrers"`
-}
-
-// codeAnalytics (GET /api/dynamic-qrcodes/{id}/analytics, owner only): the
-// last 30 days of a code's scans. Everything but totalScans and botScans
-// counts humans; a visitor counts once per day (the hash salt rotates).
-func (s *server) codeAnalytics(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r)
-	if !ok {
-		return
-	}
-	now := s.now()
-	a, err := s.store.CodeAnalytics(r.Context(), auth.UserFrom(r.Context()).ID, id, now.Add(-analyticsWindow+24*time.Hour), now)
-	if errors.Is(err, store.ErrNotFound) {
-		writeError(w, http.StatusNotFound, msgCodeMissing)
-		return
-	}
-	if err != nil {
-		s.internalError(w, "reading a code's analytics", err)
-		return
-	}
-	out := codeAnalyticsResponse{
-		TotalScans: a.TotalScans, HumanScans: a.HumanScans, BotScans: a.BotScans, UniqueVisitors: a.UniqueVisitors,
-		Daily:   make([]dailyScans, len(a.Daily)),
-		Devices: a.Devices, OS: a.OS, Browsers: a.Browsers,
-		Referrers: make([]referrerCount, len(a.Referrers)),
-	}
-	for i, d := range a.Daily {
-		out.Daily[i] = dailyScans{Date: d.Date, Scans: d.Scans, UniqueVisitors: d.UniqueVisitors}
-	}
-	for i, rc := range a.Referrers {
-		out.Referrers[i] = referrerCount{Referrer: rc.Referrer, Count: rc.Count}
-	}
-	writeJSON(w, http.StatusOK, out)
-}
-
 // scansCSV (GET /api/dynamic-qrcodes/{id}/scans.csv, owner only) streams a
 // code's scan events, oldest first, as CSV for a spreadsheet.
 func (s *server) scansCSV(w http.ResponseWriter, r *http.Request) {
@@ -145,12 +88,12 @@ func (s *server) scansCSV(w http.ResponseWriter, r *http.Request) {
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Content-Type-Options", "nosniff")
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"scanned_at", "device_type", "os", "browser", "referrer", "visitor", "is_bot"})
+	cw.Write([]string{"scanned_at", "device_type", "os", "browser", "referrer", "visitor", "is_bot", "country"})
 	err := s.store.ScanEvents(r.Context(), d.UserID, d.ID, func(e *store.ScanEvent) error {
 		return cw.Write([]string{
 			e.ScannedAt.UTC().Format(time.RFC3339),
 			csvCell(e.DeviceType), csvCell(e.OS), csvCell(e.Browser), csvCell(e.Referrer),
-			e.VisitorHash, strconv.FormatBool(e.IsBot),
+			e.VisitorHash, strconv.FormatBool(e.IsBot), e.Country,
 		})
 	})
 	cw.Flush()

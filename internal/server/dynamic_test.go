@@ -413,10 +413,10 @@ func TestRedirectRecordsScans(t *testing.T) {
 		if a["totalScans"] != 5.0 || a["humanScans"] != 4.0 || a["botScans"] != 1.0 || a["uniqueVisitors"] != 3.0 {
 			t.Errorf("analytics totals: %v", a)
 		}
-		daily := a["daily"].([]any)
+		daily := a["series"].([]any)
 		today := daily[len(daily)-1].(map[string]any)
-		if len(daily) != 30 || today["date"] != e.clock.Now().UTC().Format(time.DateOnly) || today["scans"] != 4.0 {
-			t.Errorf("daily: %d entries, last %v", len(daily), today)
+		if len(daily) != 30 || today["start"] != e.clock.Now().UTC().Truncate(24*time.Hour).Format(time.RFC3339) || today["scans"] != 4.0 {
+			t.Errorf("series: %d entries, last %v", len(daily), today)
 		}
 		if fmt.Sprint(a["devices"]) != "map[desktop:1 mobile:2]" && fmt.Sprint(a["devices"]) != "map[Unknown:1 desktop:1 mobile:2]" {
 			t.Errorf("devices: %v", a["devices"])

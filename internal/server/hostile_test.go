@@ -131,6 +131,7 @@ func TestSignedInRoutesAndMalformedIDs(t *testing.T) {
 			{"GET", "/api/user-analytics", ""}, {"GET", "/api/trial-status", ""},
 			{"PUT", "/api/update-name", `{"firstName":"x"}`}, {"POST", "/api/delete-account", ""},
 			{"POST", "/api/change-password", `{}`}, {"POST", "/api/resend-verification", ""},
+			{"GET", "/api/analytics", ""}, {"GET", "/api/analytics/breakdown.csv?by=country", ""},
 		}
 		idRoutes := []route{
 			{"GET", "/api/qrcodes/%s/image", ""}, {"PATCH", "/api/qrcodes/%s", `{"name":"x"}`}, {"DELETE", "/api/qrcodes/%s", ""},
@@ -138,7 +139,7 @@ func TestSignedInRoutesAndMalformedIDs(t *testing.T) {
 			{"PATCH", "/api/dynamic-qrcodes/%s", `{"name":"x"}`}, {"DELETE", "/api/dynamic-qrcodes/%s", ""},
 			{"POST", "/api/dynamic-qrcodes/%s/pause", ""}, {"POST", "/api/dynamic-qrcodes/%s/resume", ""},
 			{"GET", "/api/dynamic-qrcodes/%s/image", ""}, {"GET", "/api/dynamic-qrcodes/%s/analytics", ""},
-			{"GET", "/api/dynamic-qrcodes/%s/scans.csv", ""},
+			{"GET", "/api/dynamic-qrcodes/%s/scans.csv", ""}, {"GET", "/api/dynamic-qrcodes/%s/breakdown.csv?by=country", ""},
 		}
 		for _, rt := range signedIn {
 			expect(t, e.do(e.browser(), rt.method, rt.path, rt.body), http.StatusUnauthorized, "Not authenticated")

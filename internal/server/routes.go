@@ -112,6 +112,12 @@ func (s *server) routes() http.Handler {
 	api.HandleFunc("POST /api/contact", s.contact)
 	api.HandleFunc("POST /api/newsletter-signup", s.newsletterSignup)
 
+	// Analytics (issue 15): the account's scans over a range (one code's: above)
+	// and each breakdown of either as CSV.
+	api.Handle("GET /api/analytics", user(s.accountAnalytics))
+	api.Handle("GET /api/analytics/breakdown.csv", user(s.breakdownCSV))
+	api.Handle("GET /api/dynamic-qrcodes/{id}/breakdown.csv", user(s.breakdownCSV))
+
 	site := http.NewServeMux()
 	site.Handle("/api/", frameDenied(apiCSP, s.auth.LoadUser(jsonFallback(api))))
 	site.HandleFunc("GET /auth/google", s.auth.GoogleStart)

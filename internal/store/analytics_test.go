@@ -100,50 +100,83 @@ func TestUserAnalytics(t *testing.T) {
 	})
 }
 
-func TestCodeAnalytics(t *testing.T) {
+func TestScanReport(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		u := storetest.CreateUser(t, s, "code@example.com")
 		d := storetest.CreateDynamic(t, s, u.ID, "codestat")
-		until := time.Date(2026, 9, 30, 18, 0, 0, 0, time.UTC)
-		since := until.AddDate(0, 0, -29)
-		day := func(n int, h int) time.Time { return time.Date(2026, 9, n, h, 0, 0, 0, time.UTC) }
+		d2 := storetest.CreateDynamic(t, s, u.ID, "codestat2")
+		gone := storetest.CreateDynamic(t, s, u.ID, "codegone")
+		at := func(day, h, m int) time.Time { return time.Date(2026, 9, day, h, m, 0, 0, time.UTC) }
 		events := []store.ScanEvent{
-			{CodeID: d.ID, ScannedAt: day(30, 1), DeviceType: "mobile", OS: "iOS", Browser: "Safari", Referrer: "https://a.example", VisitorHash: "v1"},
-			{CodeID: d.ID, ScannedAt: day(30, 2), DeviceType: "mobile", OS: "iOS", Browser: "Safari", Referrer: "https://a.example", VisitorHash: "v1"},
-			{CodeID: d.ID, ScannedAt: day(30, 3), DeviceType: "desktop", OS: "Windows", Browser: "Chrome", Referrer: "https://b.example", VisitorHash: "v2"},
-			{CodeID: d.ID, ScannedAt: day(1, 23), DeviceType: "tablet", OS: "Android", Browser: "Chrome", VisitorHash: "v3"},
-			{CodeID: d.ID, ScannedAt: day(30, 4), DeviceType: "bot", Browser: "Slackbot", Referrer: "https://c.example", VisitorHash: "b1", IsBot: true},
-			// Before the period.
-			{CodeID: d.ID, ScannedAt: day(1, 0).AddDate(0, 0, -3), DeviceType: "mobile", VisitorHash: "old"},
+			{CodeID: d.ID, ScannedAt: at(30, 1, 0), DeviceType: "mobile", OS: "iOS", Browser: "Safari", Referrer: "https://a.example", VisitorHash: "v1", Country: "DE"},
+			{CodeID: d.ID, ScannedAt: at(30, 1, 14), DeviceType: "mobile", OS: "iOS", Browser: "Safari", Referrer: "https://a.example", VisitorHash: "v1", Country: "DE"},
+			{CodeID: d.ID, ScannedAt: at(30, 3, 59), DeviceType: "desktop", OS: "Windows", Browser: "Chrome", Referrer: "https://b.example", VisitorHash: "v2", Country: "US"},
+			{CodeID: d.ID, ScannedAt: at(1, 23, 30), DeviceType: "tablet", OS: "Android", Browser: "Chrome", VisitorHash: "v3"},
+			{CodeID: d.ID, ScannedAt: at(30, 4, 0), DeviceType: "bot", Browser: "Slackbot", Referrer: "https://c.example", VisitorHash: "b1", IsBot: true, Country: "US"},
+			{CodeID: d2.ID, ScannedAt: at(15, 12, 0), DeviceType: "mobile", OS: "iOS", Browser: "Safari", VisitorHash: "v4", Country: "FR"},
+			{CodeID: gone.ID, ScannedAt: at(15, 12, 0), DeviceType: "mobile", VisitorHash: "v5", Country: "JP"},
+			// Outside the range: before it, and at its end (the end is excluded).
+			{CodeID: d.ID, ScannedAt: at(1, 0, 0).AddDate(0, 0, -3), DeviceType: "mobile", VisitorHash: "old"},
+			{CodeID: d.ID, ScannedAt: at(1, 0, 0).AddDate(0, 1, 0), DeviceType: "mobile", VisitorHash: "new"},
 		}
 		if err := s.RecordScans(ctx, events); err != nil {
 			t.Fatal(err)
 		}
-		a, err := s.CodeAnalytics(ctx, u.ID, d.ID, since, until)
+		if _, err := s.DeleteDynamicCode(ctx, u.ID, gone.ID, at(30, 0, 0)); err != nil {
+			t.Fatal(err)
+		}
+		q := store.ScanQuery{UserID: u.ID, CodeID: d.ID, From: at(1, 0, 0), To: at(1, 0, 0).AddDate(0, 1, 0)}
+		r, err := s.ScanReport(ctx, q)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if a.TotalScans != 5 || a.HumanScans != 4 || a.BotScans != 1 || a.UniqueVisitors != 3 {
-			t.Errorf("totals %d/%d/%d unique %d", a.TotalScans, a.HumanScans, a.BotScans, a.UniqueVisitors)
+		if r.Scans != 4 || r.BotScans != 1 || r.UniqueVisitors != 3 {
+			t.Errorf("humans: scans %d bots %d unique %d", r.Scans, r.BotScans, r.UniqueVisitors)
 		}
-		if len(a.Daily) != 30 || a.Daily[0].Date != "2026-09-01" || a.Daily[29].Date != "2026-09-30" {
-			t.Fatalf("daily: %d days from %v", len(a.Daily), a.Daily)
+		if fmt.Sprint(r.Slots) != fmt.Sprint([]store.ScanSlot{{Start: at(1, 23, 30), Scans: 1}, {Start: at(30, 1, 0), Scans: 2}, {Start: at(30, 3, 45), Scans: 1}}) {
+			t.Errorf("slots = %v", r.Slots)
 		}
-		if a.Daily[0] != (store.DailyScans{Date: "2026-09-01", Scans: 1, UniqueVisitors: 1}) ||
-			a.Daily[29] != (store.DailyScans{Date: "2026-09-30", Scans: 3, UniqueVisitors: 2}) ||
-			a.Daily[15].Scans != 0 {
-			t.Errorf("daily = %v", a.Daily)
+		if fmt.Sprint(r.Countries, r.Devices, r.OS, r.Browsers) != "map[:1 DE:2 US:1] map[desktop:1 mobile:2 tablet:1] map[Android:1 Windows:1 iOS:2] map[Chrome:2 Safari:2]" {
+			t.Errorf("shares = %v %v %v %v", r.Countries, r.Devices, r.OS, r.Browsers)
 		}
-		if fmt.Sprint(a.Devices, a.OS, a.Browsers) != "map[desktop:1 mobile:2 tablet:1] map[Android:1 Windows:1 iOS:2] map[Chrome:2 Safari:2]" {
-			t.Errorf("shares = %v %v %v", a.Devices, a.OS, a.Browsers)
+		if fmt.Sprint(r.Referrers) != "[{https://a.example 2} {https://b.example 1}]" {
+			t.Errorf("referrers = %v", r.Referrers)
 		}
-		if fmt.Sprint(a.Referrers) != "[{https://a.example 2} {https://b.example 1}]" {
-			t.Errorf("referrers = %v", a.Referrers)
+
+		q.Bots = true
+		if r, err = s.ScanReport(ctx, q); err != nil {
+			t.Fatal(err)
 		}
+		if r.Scans != 5 || r.BotScans != 1 || r.UniqueVisitors != 4 || r.Countries["US"] != 2 || r.Devices["bot"] != 1 || len(r.Referrers) != 3 {
+			t.Errorf("with bots: %+v", r)
+		}
+		if n, err := s.ScanCount(ctx, q); err != nil || n != 5 {
+			t.Errorf("count with bots = %d, %v", n, err)
+		}
+
+		// The account: every live code of the user, not the deleted one.
+		q.CodeID, q.Bots = 0, false
+		if r, err = s.ScanReport(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+		if r.Scans != 5 || r.Countries["FR"] != 1 || r.Countries["JP"] != 0 {
+			t.Errorf("account: %+v", r)
+		}
+		first, ok, err := s.FirstScan(ctx, q)
+		if err != nil || !ok || !first.Equal(at(1, 0, 0).AddDate(0, 0, -3)) {
+			t.Errorf("first scan = %v %v %v", first, ok, err)
+		}
+
 		other := storetest.CreateUser(t, s, "nosy@example.com")
-		if _, err := s.CodeAnalytics(ctx, other.ID, d.ID, since, until); !errors.Is(err, store.ErrNotFound) {
+		if _, err := s.ScanReport(ctx, store.ScanQuery{UserID: other.ID, CodeID: d.ID, From: q.From, To: q.To}); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("another user's code: %v", err)
+		}
+		if r, err := s.ScanReport(ctx, store.ScanQuery{UserID: other.ID, From: q.From, To: q.To}); err != nil || r.Scans != 0 || len(r.Slots) != 0 {
+			t.Errorf("another user's account: %+v %v", r, err)
+		}
+		if _, ok, err := s.FirstScan(ctx, store.ScanQuery{UserID: other.ID}); ok || err != nil {
+			t.Errorf("first scan of an account without scans: %v %v", ok, err)
 		}
 	})
 }

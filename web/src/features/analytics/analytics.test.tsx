@@ -2,7 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import { alice, json, renderApp, stubFetch } from '@/test/render-app'
-import type { CodeAnalytics, UserAnalytics } from './api/types'
+import { rangeQuery, type RangeChoice } from './api/queries'
+import type { ScanReport, UserAnalytics } from './api/types'
 import { niceMax } from './components/charts'
 
 const analytics: UserAnalytics = {
@@ -17,20 +18,38 @@ const analytics: UserAnalytics = {
 }
 
 const days = (n: number) =>
-  Array.from({ length: n }, (_, i) => ({ date: `2026-11-${String(i + 1).padStart(2, '0')}`, scans: i === n - 1 ? 5 : 0, uniqueVisitors: i === n - 1 ? 3 : 0 }))
+  Array.from({ length: n }, (_, i) => ({ start: new Date(Date.UTC(2026, 10, i + 1)).toISOString(), scans: i === n - 1 ? 5 : 0 }))
 
-const codeAnalytics = (over: Partial<CodeAnalytics> = {}): CodeAnalytics => ({
+const codeAnalytics = (over: Partial<ScanReport> = {}): ScanReport => ({
+  from: '2026-11-01T00:00:00Z',
+  to: '2026-12-01T00:00:00Z',
+  timeZone: 'UTC',
+  granularity: 'day',
+  bots: false,
+  scans: 15,
   totalScans: 18,
   humanScans: 15,
   botScans: 3,
   uniqueVisitors: 9,
-  daily: days(30),
+  previous: { from: '2026-10-02T00:00:00Z', to: '2026-11-01T00:00:00Z', scans: 10 },
+  series: days(30),
+  peakHours: Array.from({ length: 24 }, (_, h) => (h === 9 ? 15 : 0)),
+  countries: [
+    { country: 'DE', scans: 10 },
+    { country: 'US', scans: 4 },
+  ],
+  unknownCountry: 1,
   devices: { mobile: 12, desktop: 3 },
   os: { iOS: 8, Android: 4, Windows: 3 },
   browsers: { Safari: 8, Chrome: 7 },
   referrers: [{ referrer: 'https://news.example.com', count: 4 }],
+  attribution: 'This site or product includes IP2Location LITE data available from https://lite.ip2location.com.',
   ...over,
 })
+
+/** The URL the dialog asks for a code ('all': the account) and a range choice. */
+const reportUrl = (id: number | 'all', choice: Partial<RangeChoice> = {}) =>
+  (id === 'all' ? '/api/analytics?' : `/api/dynamic-qrcodes/${id}/analytics?`) + rangeQuery({ preset: '30d', bots: false, ...choice })
 
 const dynamicRecord = (id: number, name: string) => ({
   id,
@@ -59,8 +78,8 @@ function stub(handlers: Parameters<typeof stubFetch>[0]) {
     'GET /api/dynamic-qrcodes/paused': () => json([]),
     'GET /api/trial-status': () => json({ isActive: false, hasExpired: false, daysRemaining: 0, subscriptionStatus: 'active', dynamicQRUsed: 2, dynamicQRLimit: 12, canCreateDynamicQR: true }),
     'GET /api/user-analytics': () => json(analytics),
-    'GET /api/dynamic-qrcodes/3/analytics': () => json(codeAnalytics()),
-    'GET /api/dynamic-qrcodes/5/analytics': () => json(codeAnalytics({ humanScans: 2, uniqueVisitors: 1, botScans: 0, referrers: [] })),
+    [`GET ${reportUrl(3)}`]: () => json(codeAnalytics()),
+    [`GET ${reportUrl(5)}`]: () => json(codeAnalytics({ scans: 2, humanScans: 2, uniqueVisitors: 1, botScans: 0, referrers: [] })),
     ...handlers,
   })
 }
@@ -88,6 +107,49 @@ describe('Analytics Dashboard', () => {
     expect(within(dialog).getByText('12 · 80%')).toBeInTheDocument()
     expect(within(dialog).getByRole('link', { name: 'Download CSV' })).toHaveAttribute('href', '/api/dynamic-qrcodes/3/scans.csv')
     expect(within(dialog).getByRole('figure', { name: 'Scans per day: 5 in 30 days' })).toBeInTheDocument()
+    expect(within(dialog).getByText('+50% on the previous period (10)')).toBeInTheDocument()
+    const countries = within(dialog).getByRole('table', { name: 'Scans by country' })
+    expect(within(countries).getByText('Germany').nextSibling).toHaveTextContent('10')
+    expect(within(countries).getByText('Unknown').nextSibling).toHaveTextContent('1')
+    expect(within(dialog).getByText(/IP2Location LITE data/)).toBeInTheDocument()
+    expect(within(dialog).getByRole('figure', { name: 'Scans by hour of day: 15 in 24 hours' })).toBeInTheDocument()
+    expect(within(dialog).getByRole('link', { name: 'Download countries CSV' })).toHaveAttribute('href', reportUrl(3).replace('/analytics?', '/breakdown.csv?by=country&'))
+  })
+
+  it('asks for the chosen range, the bots and the whole account', async () => {
+    const mock = stub({
+      [`GET ${reportUrl(3, { preset: '7d' })}`]: () => json(codeAnalytics({ scans: 4, previous: { from: '', to: '', scans: 8 } })),
+      [`GET ${reportUrl(3, { preset: '7d', bots: true })}`]: () => json(codeAnalytics({ scans: 6, bots: true, previous: null })),
+      [`GET ${reportUrl('all', { preset: '7d', bots: true })}`]: () => json(codeAnalytics({ scans: 40, bots: true, previous: null })),
+      [`GET ${reportUrl('all', { preset: 'custom', from: '2026-10-01', to: '2026-10-31', bots: true })}`]: () => json(codeAnalytics({ scans: 77, bots: true })),
+    })
+    renderApp('/dashboard')
+    const dialog = await openAnalytics()
+    await within(dialog).findByText('Unique visitors')
+    await userEvent.click(within(dialog).getByRole('button', { name: '7 days' }))
+    expect(await within(dialog).findByText('-50% on the previous period (8)')).toBeInTheDocument()
+    await userEvent.click(within(dialog).getByLabelText('Include bots'))
+    await waitFor(() => expect(within(dialog).getByText('Scans').nextSibling).toHaveTextContent('6'))
+    await userEvent.selectOptions(within(dialog).getByLabelText('QR code'), 'All dynamic codes')
+    await waitFor(() => expect(within(dialog).getByText('Scans').nextSibling).toHaveTextContent('40'))
+    expect(within(dialog).queryByRole('link', { name: 'Download CSV' })).not.toBeInTheDocument()
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Custom' }))
+    expect(await within(dialog).findByText('Pick the first and last day of the range.')).toBeInTheDocument()
+    await userEvent.type(within(dialog).getByLabelText('From'), '2026-10-01')
+    await userEvent.type(within(dialog).getByLabelText('To'), '2026-10-31')
+    await waitFor(() => expect(within(dialog).getByText('Scans').nextSibling).toHaveTextContent('77'))
+    const tz = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'
+    expect(mock.mock.calls.map(([url]) => String(url))).toContain(`/api/analytics?from=2026-10-01&to=2026-10-31&tz=${encodeURIComponent(tz)}&bots=true`)
+  })
+
+  it('reads the open view again within 5 seconds', { timeout: 12_000 }, async () => {
+    let scans = 15
+    stub({ [`GET ${reportUrl(3)}`]: () => json(codeAnalytics({ scans, humanScans: scans })) })
+    renderApp('/dashboard')
+    const dialog = await openAnalytics()
+    await waitFor(() => expect(within(dialog).getByText('Human scans').nextSibling).toHaveTextContent('15'))
+    scans = 16
+    await waitFor(() => expect(within(dialog).getByText('Human scans').nextSibling).toHaveTextContent('16'), { timeout: 6000 })
   })
 
   it('switches the detailed code', async () => {

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import type { CodeAnalytics, DynamicCodeSummary, UserAnalytics } from './types'
+import type { DynamicCodeSummary, ScanReport, UserAnalytics } from './types'
 
 // Scans arrive all the time: the dialog reads fresh numbers every time it opens.
 const fresh = { refetchOnMount: 'always' } as const
@@ -8,11 +8,50 @@ export function useUserAnalytics() {
   return useQuery(queryOptions<UserAnalytics>({ queryKey: ['/api/user-analytics'], ...fresh }))
 }
 
-export function useCodeAnalytics(id: number | undefined) {
+/** The dialog's range choices; custom takes two dates. */
+export type RangePreset = '24h' | '7d' | '30d' | '90d' | 'all' | 'custom'
+
+export interface RangeChoice {
+  preset: RangePreset
+  from?: string
+  to?: string
+  bots: boolean
+}
+
+/** The user's IANA time zone, so days are the user's days. */
+export const userTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'
+
+/** 'YYYY-MM-DD' of a time in a time zone. */
+export function dateIn(t: Date, timeZone: string) {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(t)
+}
+
+/** The query string for a range choice: presets of days end today in the user's time zone. */
+export function rangeQuery(choice: RangeChoice, now = new Date(), timeZone = userTimeZone()) {
+  const q = new URLSearchParams()
+  if (choice.preset === '24h' || choice.preset === 'all') q.set('period', choice.preset)
+  else if (choice.preset === 'custom') {
+    q.set('from', choice.from ?? '')
+    q.set('to', choice.to ?? '')
+  } else {
+    const days = Number.parseInt(choice.preset, 10)
+    q.set('from', dateIn(new Date(now.getTime() - (days - 1) * 86_400_000), timeZone))
+    q.set('to', dateIn(now, timeZone))
+  }
+  q.set('tz', timeZone)
+  if (choice.bots) q.set('bots', 'true')
+  return q.toString()
+}
+
+/** A code's analytics (id) or the account's (undefined) for a range, read again every 4 seconds while shown. */
+export function useScanReport(id: number | 'all' | undefined, query: string) {
+  const key = id === 'all' ? ['/api/analytics?' + query] : ['/api/dynamic-qrcodes', String(id), 'analytics?' + query]
   return useQuery(
-    queryOptions<CodeAnalytics>({
-      queryKey: ['/api/dynamic-qrcodes', String(id), 'analytics'],
+    queryOptions<ScanReport>({
+      queryKey: key,
       enabled: id !== undefined,
+      refetchInterval: 4000, // with the recorder's 1 s flush, a scan shows within 5 s
+      placeholderData: (previous) => previous,
       ...fresh,
     }),
   )
@@ -26,3 +65,7 @@ export function useDynamicCodes() {
 }
 
 export const scansCsvUrl = (id: number) => `/api/dynamic-qrcodes/${id}/scans.csv`
+
+/** One breakdown of the range as CSV (by: time, hour, country, device, os, browser or referrer). */
+export const breakdownCsvUrl = (id: number | 'all', query: string, by: string) =>
+  `${id === 'all' ? '/api/analytics' : `/api/dynamic-qrcodes/${id}`}/breakdown.csv?by=${by}&${query}`

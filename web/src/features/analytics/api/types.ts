@@ -14,17 +14,29 @@ export interface UserAnalytics {
   dynamicQrPerformance: { id: number; name: string; scans: number }[]
 }
 
-/** GET /api/dynamic-qrcodes/{id}/analytics: one code's last 30 days (docs/API.md). */
-export interface CodeAnalytics {
+/** GET /api/analytics and /api/dynamic-qrcodes/{id}/analytics: scans over a range (docs/API.md). */
+export interface ScanReport {
+  from: string
+  to: string
+  timeZone: string
+  granularity: 'hour' | 'day'
+  bots: boolean
+  /** Scans counted under the bots switch; the rest of the breakdowns count the same scans. */
+  scans: number
   totalScans: number
   humanScans: number
   botScans: number
   uniqueVisitors: number
-  daily: { date: string; scans: number; uniqueVisitors: number }[]
+  previous: { from: string; to: string; scans: number } | null
+  series: { start: string; scans: number }[]
+  peakHours: number[]
+  countries: { country: string; scans: number }[]
+  unknownCountry: number
   devices: Record<string, number>
   os: Record<string, number>
   browsers: Record<string, number>
   referrers: { referrer: string; count: number }[]
+  attribution: string
 }
 
 /** The few fields of a dynamic code the analytics need to offer it for a closer look. */

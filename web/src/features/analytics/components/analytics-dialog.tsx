@@ -1,12 +1,12 @@
-import { AlertCircle, Download, FileDown, Layers, QrCode, RefreshCw, ScanLine, Sparkles, Trophy, Zap } from 'lucide-react'
+import { AlertCircle, Download, FileDown, Globe, Layers, QrCode, RefreshCw, ScanLine, Sparkles, Trophy, Zap } from 'lucide-react'
 import { useState, type ReactNode } from 'react'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Spinner } from '@/components/ui/spinner'
 import { qrTypeLabel } from '@/lib/qr-types'
-import { useCodeAnalytics, useDynamicCodes, useUserAnalytics, scansCsvUrl } from '../api/queries'
-import type { UserAnalytics } from '../api/types'
-import { DailyBarChart, ShareBars, SplitRing, toEntries } from './charts'
+import { breakdownCsvUrl, rangeQuery, scansCsvUrl, useDynamicCodes, useScanReport, useUserAnalytics, type RangeChoice, type RangePreset } from '../api/queries'
+import type { ScanReport, UserAnalytics } from '../api/types'
+import { BarChart, ShareBars, SplitRing, toEntries } from './charts'
 
 export interface AnalyticsDialogProps {
   open: boolean
@@ -145,12 +145,58 @@ function RankList({ heading, items, empty }: { heading: string; empty: string; i
   )
 }
 
-/** One dynamic code's scans: over time, devices, systems, browsers, referrers, humans against bots, and its CSV. */
+const presets: { value: RangePreset; label: string }[] = [
+  { value: '24h', label: '24 hours' },
+  { value: '7d', label: '7 days' },
+  { value: '30d', label: '30 days' },
+  { value: '90d', label: '90 days' },
+  { value: 'all', label: 'All time' },
+  { value: 'custom', label: 'Custom' },
+]
+
+const selectClass =
+  'h-9 max-w-56 rounded-lg border border-slate-300 bg-white px-2 text-sm text-slate-900 shadow-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-primary/30'
+
+/** A series point's label in the report's time zone: the day, or the day and hour. */
+function pointLabel(start: string, report: ScanReport) {
+  const opts: Intl.DateTimeFormatOptions = { month: 'short', day: 'numeric', timeZone: report.timeZone }
+  if (report.granularity === 'hour') opts.hour = '2-digit'
+  return new Intl.DateTimeFormat(undefined, opts).format(new Date(start))
+}
+
+const regionNames = typeof Intl.DisplayNames === 'function' ? new Intl.DisplayNames(undefined, { type: 'region' }) : undefined
+const countryName = (code: string) => {
+  try {
+    return regionNames?.of(code) ?? code
+  } catch {
+    return code
+  }
+}
+
+/** The change against the previous period of the same length, as text. */
+function change(report: ScanReport) {
+  if (!report.previous) return undefined
+  const before = report.previous.scans
+  if (before === 0) return report.scans === 0 ? 'No change on the previous period' : `Up from 0 in the previous period`
+  const pct = Math.round(((report.scans - before) / before) * 100)
+  return `${pct >= 0 ? '+' : ''}${pct}% on the previous period (${before})`
+}
+
+/** Scans of one dynamic code or of them all over a chosen range: over time, countries, devices, systems, browsers, referrers, peak hours, humans against bots. */
 function CodeInsights({ topDynamic }: { topDynamic: UserAnalytics['dynamicQrPerformance'] }) {
   const codes = useDynamicCodes()
-  const [chosen, setChosen] = useState<number>()
+  const [chosen, setChosen] = useState<number | 'all'>()
+  const [choice, setChoice] = useState<RangeChoice>({ preset: '30d', bots: false })
   const id = chosen ?? topDynamic[0]?.id ?? codes[0]?.id
-  const { data, isLoading, isError, refetch } = useCodeAnalytics(id)
+  const customIncomplete = choice.preset === 'custom' && (!choice.from || !choice.to)
+  const query = rangeQuery(choice)
+  const { data, isLoading, isError, refetch } = useScanReport(customIncomplete ? undefined : id, query)
+  const csv = (by: string, what: string) =>
+    id === undefined ? undefined : (
+      <a href={breakdownCsvUrl(id, query, by)} download className="text-xs font-medium text-primary hover:underline" aria-label={`Download ${what} CSV`}>
+        CSV
+      </a>
+    )
 
   if (id === undefined) {
     return (
@@ -161,16 +207,12 @@ function CodeInsights({ topDynamic }: { topDynamic: UserAnalytics['dynamicQrPerf
   }
 
   const picker = (
-    <div className="flex items-center gap-2">
+    <div className="flex flex-wrap items-center gap-2">
       <label htmlFor="analytics-code" className="text-sm text-slate-600">
         QR code
       </label>
-      <select
-        id="analytics-code"
-        value={id}
-        onChange={(e) => setChosen(Number(e.target.value))}
-        className="h-9 max-w-56 rounded-lg border border-slate-300 bg-white px-2 text-sm text-slate-900 shadow-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-primary/30"
-      >
+      <select id="analytics-code" value={id} onChange={(e) => setChosen(e.target.value === 'all' ? 'all' : Number(e.target.value))} className={selectClass}>
+        <option value="all">All dynamic codes</option>
         {codes.length === 0 && topDynamic.map((c) => <option key={c.id} value={c.id}>{c.name}</option>)}
         {codes.map((c) => (
           <option key={c.id} value={c.id}>
@@ -179,19 +221,51 @@ function CodeInsights({ topDynamic }: { topDynamic: UserAnalytics['dynamicQrPerf
           </option>
         ))}
       </select>
-      <Button asChild variant="outline" size="sm">
-        <a href={scansCsvUrl(id)} download>
-          <FileDown aria-hidden="true" />
-          Download CSV
-        </a>
-      </Button>
+      {id !== 'all' && (
+        <Button asChild variant="outline" size="sm">
+          <a href={scansCsvUrl(id)} download>
+            <FileDown aria-hidden="true" />
+            Download CSV
+          </a>
+        </Button>
+      )}
+    </div>
+  )
+
+  const rangeBar = (
+    <div className="flex flex-wrap items-center gap-2" role="group" aria-label="Date range">
+      {presets.map((p) => (
+        <Button key={p.value} size="sm" variant={choice.preset === p.value ? 'default' : 'outline'} aria-pressed={choice.preset === p.value} onClick={() => setChoice({ ...choice, preset: p.value })}>
+          {p.label}
+        </Button>
+      ))}
+      {choice.preset === 'custom' && (
+        <>
+          <label className="flex items-center gap-1 text-sm text-slate-600">
+            From
+            <input type="date" className={selectClass} value={choice.from ?? ''} max={choice.to} onChange={(e) => setChoice({ ...choice, from: e.target.value })} />
+          </label>
+          <label className="flex items-center gap-1 text-sm text-slate-600">
+            To
+            <input type="date" className={selectClass} value={choice.to ?? ''} min={choice.from} onChange={(e) => setChoice({ ...choice, to: e.target.value })} />
+          </label>
+        </>
+      )}
+      <label className="ml-auto flex items-center gap-2 text-sm text-slate-600">
+        <input type="checkbox" checked={choice.bots} onChange={(e) => setChoice({ ...choice, bots: e.target.checked })} />
+        Include bots
+      </label>
+      {csv('time', 'scans over time')}
     </div>
   )
 
   return (
     <div className="grid gap-5">
       <Panel title="Scans Over Time" icon={<ScanLine />} action={picker}>
-        {isLoading ? (
+        {rangeBar}
+        {customIncomplete ? (
+          <p className="py-6 text-center text-sm text-slate-500">Pick the first and last day of the range.</p>
+        ) : isLoading ? (
           <Spinner className="min-h-44" label="Loading scans..." />
         ) : isError || !data ? (
           <div role="alert" className="flex items-center justify-center gap-3 py-10 text-sm text-slate-600">
@@ -204,38 +278,71 @@ function CodeInsights({ topDynamic }: { topDynamic: UserAnalytics['dynamicQrPerf
           <>
             <dl className="grid grid-cols-3 gap-3 text-center">
               {[
-                ['Human scans', data.humanScans],
+                [data.bots ? 'Scans' : 'Human scans', data.scans, change(data)],
                 ['Unique visitors', data.uniqueVisitors],
                 ['Bot scans', data.botScans],
-              ].map(([label, value]) => (
+              ].map(([label, value, note]) => (
                 <div key={label} className="rounded-xl bg-slate-50 p-3">
                   <dt className="text-xs text-slate-500">{label}</dt>
                   <dd className="text-xl font-bold tabular-nums text-slate-900">{value}</dd>
+                  {note && <dd className="text-[11px] text-slate-500">{note}</dd>}
                 </div>
               ))}
             </dl>
-            <DailyBarChart label="Scans per day" days={data.daily.map((d) => ({ date: d.date, value: d.scans }))} />
-            <p className="text-xs text-slate-500">Human scans per day over the last 30 days (UTC). Link-preview bots and crawlers are counted apart.</p>
+            <BarChart
+              label={data.granularity === 'hour' ? 'Scans per hour' : 'Scans per day'}
+              unit={data.granularity === 'hour' ? 'hours' : 'days'}
+              bars={data.series.map((p) => ({ key: p.start, label: pointLabel(p.start, data), value: p.scans }))}
+            />
+            <p className="text-xs text-slate-500">
+              {data.bots ? 'All scans, bots included' : 'Human scans; link-preview bots and crawlers are counted apart'}, in {data.timeZone} time. Updates every few seconds.
+            </p>
           </>
         )}
       </Panel>
-      {data && (
+      {data && !customIncomplete && (
         <div className="grid gap-5 md:grid-cols-2 xl:grid-cols-3">
-          <Panel title="Devices">
+          <Panel title="Countries" icon={<Globe />} action={csv('country', 'countries')}>
+            {data.countries.length === 0 && data.unknownCountry === 0 ? (
+              <p className="py-6 text-center text-sm text-slate-500">No scans in this range.</p>
+            ) : (
+              <table className="w-full text-sm" aria-label="Scans by country">
+                <tbody>
+                  {data.countries.map((c) => (
+                    <tr key={c.country} className="border-b border-slate-100 last:border-0">
+                      <td className="py-1 text-slate-900">{countryName(c.country)}</td>
+                      <td className="py-1 text-right tabular-nums text-slate-700">{c.scans}</td>
+                    </tr>
+                  ))}
+                  {data.unknownCountry > 0 && (
+                    <tr>
+                      <td className="py-1 text-slate-500">Unknown</td>
+                      <td className="py-1 text-right tabular-nums text-slate-500">{data.unknownCountry}</td>
+                    </tr>
+                  )}
+                </tbody>
+              </table>
+            )}
+            <p className="text-[11px] text-slate-400">{data.attribution}</p>
+          </Panel>
+          <Panel title="Devices" action={csv('device', 'devices')}>
             <ShareBars entries={toEntries(data.devices)} empty="No scans yet" capitalize />
           </Panel>
-          <Panel title="Operating Systems">
+          <Panel title="Operating Systems" action={csv('os', 'operating systems')}>
             <ShareBars entries={toEntries(data.os)} empty="No scans yet" />
           </Panel>
-          <Panel title="Browsers">
+          <Panel title="Browsers" action={csv('browser', 'browsers')}>
             <ShareBars entries={toEntries(data.browsers)} empty="No scans yet" />
           </Panel>
-          <Panel title="Top Referrers">
+          <Panel title="Top Referrers" action={csv('referrer', 'referrers')}>
             {data.referrers.length === 0 ? (
               <p className="py-6 text-center text-sm text-slate-500">No referrers yet: most scans come straight from a camera.</p>
             ) : (
               <ShareBars entries={data.referrers.map((r) => ({ label: r.referrer, value: r.count }))} />
             )}
+          </Panel>
+          <Panel title="Peak Hours" action={csv('hour', 'peak hours')}>
+            <BarChart label="Scans by hour of day" unit="hours" bars={data.peakHours.map((n, h) => ({ key: String(h), label: `${String(h).padStart(2, '0')}:00`, value: n }))} />
           </Panel>
           <Panel title="Humans vs Bots">
             <SplitRing a={data.humanScans} b={data.botScans} labelA="Humans" labelB="Bots" />

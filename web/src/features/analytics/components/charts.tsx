@@ -1,12 +1,5 @@
 import { cn } from '@/lib/utils'
 
-const shortDate = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' })
-
-/** '2026-11-21' as 'Nov 21' (the server's days are UTC days). */
-export function formatDay(date: string) {
-  return shortDate.format(new Date(`${date}T00:00:00Z`))
-}
-
 /** The value axis's top: the next plain number (1, 2, 2.5 or 5 times a power of ten) at or above value. */
 export function niceMax(value: number) {
   if (value <= 4) return 4
@@ -14,13 +7,20 @@ export function niceMax(value: number) {
   return ([1, 2, 2.5, 5, 10].find((s) => s * magnitude >= value) ?? 10) * magnitude
 }
 
-/** Vertical bars over days, drawn with plain elements so they stay crisp at any width. */
-export function DailyBarChart({ days, label }: { days: { date: string; value: number }[]; label: string }) {
-  const max = niceMax(Math.max(0, ...days.map((d) => d.value)))
-  const total = days.reduce((sum, d) => sum + d.value, 0)
+/** One bar: key is unique, label names it (e.g. 'Nov 21' or 'Nov 21, 14:00'). */
+export interface Bar {
+  key: string
+  label: string
+  value: number
+}
+
+/** Vertical bars over time, drawn with plain elements so they stay crisp at any width. */
+export function BarChart({ bars, label, unit }: { bars: Bar[]; label: string; unit: string }) {
+  const max = niceMax(Math.max(0, ...bars.map((d) => d.value)))
+  const total = bars.reduce((sum, d) => sum + d.value, 0)
   const ticks = [max, max / 2, 0]
   return (
-    <figure className="grid gap-2" aria-label={`${label}: ${total} in ${days.length} days`}>
+    <figure className="grid gap-2" aria-label={`${label}: ${total} in ${bars.length} ${unit}`}>
       <div className="grid grid-cols-[auto_1fr] gap-2">
         <div className="flex h-44 flex-col justify-between text-right text-[10px] tabular-nums text-slate-400">
           {ticks.map((t) => (
@@ -34,25 +34,25 @@ export function DailyBarChart({ days, label }: { days: { date: string; value: nu
             ))}
           </div>
           <ol className="relative flex h-full items-end gap-[2px]">
-            {days.map((d) => (
-              <li key={d.date} className="group relative flex h-full flex-1 items-end" title={`${formatDay(d.date)}: ${d.value}`}>
+            {bars.map((d) => (
+              <li key={d.key} className="group relative flex h-full flex-1 items-end" title={`${d.label}: ${d.value}`}>
                 <span
                   className="w-full rounded-t-sm bg-primary/85 transition-colors group-hover:bg-secondary"
                   style={{ height: d.value ? `${Math.max((d.value / max) * 100, 2)}%` : 0 }}
                 />
                 <span className="sr-only">
-                  {formatDay(d.date)}: {d.value}
+                  {d.label}: {d.value}
                 </span>
               </li>
             ))}
           </ol>
         </div>
       </div>
-      {days.length > 0 && (
+      {bars.length > 0 && (
         <div className="ml-6 flex justify-between text-[10px] text-slate-400" aria-hidden="true">
-          <span>{formatDay(days[0].date)}</span>
-          {days.length > 2 && <span>{formatDay(days[Math.floor(days.length / 2)].date)}</span>}
-          <span>{formatDay(days[days.length - 1].date)}</span>
+          <span>{bars[0].label}</span>
+          {bars.length > 2 && <span>{bars[Math.floor(bars.length / 2)].label}</span>}
+          <span>{bars[bars.length - 1].label}</span>
         </div>
       )}
     </figure>

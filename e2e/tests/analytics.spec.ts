@@ -1,0 +1,59 @@
+import { readFileSync } from 'node:fs'
+import { expect, test } from '@playwright/test'
+
+const phoneUA =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1'
+
+test('scans through a trusted proxy appear by country in the open dialog; ranges and CSV', async ({ page, playwright, baseURL }) => {
+  const email = `analytics-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`
+  const reg = await page.request.post('/api/register', {
+    data: { username: email, firstName: '', lastName: '', email, password: 'e2e-secret-1', confirmPassword: 'e2e-secret-1' },
+  })
+  expect(reg.status()).toBe(201)
+  const created = await page.request.post('/api/dynamic-qrcodes', {
+    multipart: { destination: `${baseURL}/about`, qrType: 'url', qrData: JSON.stringify({ url: `${baseURL}/about` }), name: 'Geo poster' },
+  })
+  expect(created.status()).toBe(201)
+  const code = (await created.json()) as { id: number; shortUrl: string }
+
+  await page.goto('/dashboard')
+  await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('button', { name: 'Analytics' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Analytics Dashboard' })
+  await expect(dialog.getByText('No scans in this range.')).toBeVisible()
+
+  // Two phones, one in the US and one in Germany, as the proxy names them.
+  const phone = await playwright.request.newContext({ userAgent: phoneUA })
+  for (const addr of ['8.8.8.8', '2a00:1450:4001::1', '8.8.4.4']) {
+    const r = await phone.get(code.shortUrl, { maxRedirects: 0, headers: { 'X-Forwarded-For': addr } })
+    expect(r.status()).toBe(302)
+  }
+  await phone.dispose()
+  const countries = dialog.getByRole('table', { name: 'Scans by country' })
+  const started = Date.now()
+  await expect(countries.getByRole('row', { name: 'United States 2' })).toBeVisible({ timeout: 5_000 })
+  await expect(countries.getByRole('row', { name: 'Germany 1' })).toBeVisible()
+  expect(Date.now() - started).toBeLessThan(5_000)
+  await expect(dialog.getByText(/IP2Location LITE data/)).toBeVisible()
+  await expect(dialog.getByText('Human scans').locator('xpath=following-sibling::dd[1]')).toHaveText('3')
+
+  // A custom range before the scans shows none of them.
+  await dialog.getByRole('button', { name: 'Custom' }).click()
+  await dialog.getByLabel('From').fill('2025-01-01')
+  await dialog.getByLabel('To').fill('2025-01-31')
+  await expect(dialog.getByText('No scans in this range.')).toBeVisible()
+  await expect(dialog.getByText('Human scans').locator('xpath=following-sibling::dd[1]')).toHaveText('0')
+  await dialog.getByRole('button', { name: 'All time' }).click()
+  await expect(countries.getByRole('row', { name: 'United States 2' })).toBeVisible()
+
+  // The CSV downloads and carries the countries, never the addresses.
+  const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('link', { name: 'Download CSV' }).click()])
+  const csv = readFileSync(await download.path(), 'utf8')
+  const lines = csv.trim().split('\n')
+  expect(lines[0]).toBe('scanned_at,device_type,os,browser,referrer,visitor,is_bot,country')
+  expect(lines.slice(1).map((l) => l.split(',').at(-1))).toEqual(['US', 'DE', 'US'])
+  expect(csv).not.toContain('8.8.8.8')
+
+  // So does each breakdown of the chosen range.
+  const [byCountry] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('link', { name: 'Download countries CSV' }).click()])
+  expect(readFileSync(await byCountry.path(), 'utf8')).toBe('country,scans\nUS,2\nDE,1\n')
+})

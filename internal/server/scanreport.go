@@ -1,0 +1,364 @@
+package server
+
+import (
+	"cmp"
+	"encoding/csv"
+	"errors"
+	"maps"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/squarely/squarely/internal/auth"
+	"github.com/squarely/squarely/internal/geo"
+	"github.com/squarely/squarely/internal/store"
+)
+
+// Analytics over a range (issue 15): GET /api/dynamic-qrcodes/{id}/analytics
+// for one code and GET /api/analytics for the whole account take the same
+// query (docs/API.md) and answer the same shape.
+
+// maxRangeDays bounds a custom range, so one request cannot ask for a
+// series of millions of points.
+const maxRangeDays = 3660
+
+// hourlyUpTo is the longest range whose series is counted by the hour.
+const hourlyUpTo = 48 * time.Hour
+
+// scanRange is a parsed analytics query.
+type scanRange struct {
+	from, to time.Time // [from, to)
+	loc      *time.Location
+	hourly   bool
+	allTime  bool
+	bots     bool
+}
+
+// parseScanRange reads ?from=YYYY-MM-DD&to=YYYY-MM-DD&tz=Zone&bots=true, or
+// ?period=24h|all instead of from and to. Without any: the last 30 days
+// (today included) in UTC. Days are whole days of the time zone.
+func (s *server) parseScanRange(w http.ResponseWriter, r *http.Request, q store.ScanQuery) (scanRange, bool) {
+	v := r.URL.Query()
+	sr := scanRange{loc: time.UTC}
+	if tz := v.Get("tz"); tz != "" {
+		loc, err := time.LoadLocation(tz)
+		if err != nil || len(tz) > 64 || tz == "Local" {
+			fieldError(w, "tz", "Unknown time zone")
+			return sr, false
+		}
+		sr.loc = loc
+	}
+	switch b := v.Get("bots"); b {
+	case "", "false", "0":
+	case "true", "1":
+		sr.bots = true
+	default:
+		fieldError(w, "bots", "bots must be true or false")
+		return sr, false
+	}
+	now := s.now().In(sr.loc)
+	midnight := func(t time.Time) time.Time { return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, sr.loc) }
+	today := midnight(now)
+	from, to := v.Get("from"), v.Get("to")
+	switch period := v.Get("period"); {
+	case period != "" && (from != "" || to != ""):
+		fieldError(w, "period", "Give either a period or from and to")
+		return sr, false
+	case period == "24h":
+		sr.to = now.Truncate(time.Hour).Add(time.Hour)
+		sr.from = sr.to.Add(-24 * time.Hour)
+	case period == "all":
+		sr.allTime = true
+		sr.to = today.AddDate(0, 0, 1)
+		sr.from = today
+		q.From, q.To = time.Time{}, sr.to
+		first, ok, err := s.store.FirstScan(r.Context(), q)
+		if err != nil {
+			s.internalError(w, "finding the first scan", err)
+			return sr, false
+		}
+		if ok && first.Before(today) {
+			sr.from = midnight(first.In(sr.loc))
+		}
+	case period != "":
+		fieldError(w, "period", "period must be 24h or all")
+		return sr, false
+	case from == "" && to == "":
+		sr.to = today.AddDate(0, 0, 1)
+		sr.from = today.AddDate(0, 0, -29)
+	default:
+		f, errF := time.ParseInLocation(time.DateOnly, from, sr.loc)
+		t, errT := time.ParseInLocation(time.DateOnly, to, sr.loc)
+		switch {
+		case errF != nil:
+			fieldError(w, "from", "from must be a date YYYY-MM-DD")
+			return sr, false
+		case errT != nil:
+			fieldError(w, "to", "to must be a date YYYY-MM-DD")
+			return sr, false
+		case t.Before(f):
+			fieldError(w, "to", "to must not be before from")
+			return sr, false
+		case t.Sub(f) > maxRangeDays*24*time.Hour:
+			fieldError(w, "to", "A range can span at most 3660 days")
+			return sr, false
+		}
+		sr.from, sr.to = f, t.AddDate(0, 0, 1)
+	}
+	sr.hourly = sr.to.Sub(sr.from) <= hourlyUpTo
+	return sr, true
+}
+
+type countryScans struct {
+	Country string `json:"country"`
+	Scans   int64  `json:"scans"`
+}
+
+type referrerCount struct {
+	Referrer string `json:"referrer"`
+	Count    int64  `json:"count"`
+}
+
+type seriesPoint struct {
+	Start string `json:"start"` // RFC 3339 in the range's time zone
+	Scans int64  `json:"scans"`
+}
+
+type previousPeriod struct {
+	From  string `json:"from"`
+	To    string `json:"to"`
+	Scans int64  `json:"scans"`
+}
+
+type scanReportResponse struct {
+	From           string           `json:"from"` // RFC 3339, inclusive
+	To             string           `json:"to"`   // RFC 3339, exclusive
+	TimeZone       string           `json:"timeZone"`
+	Granularity    string           `json:"granularity"` // hour or day
+	Bots           bool             `json:"bots"`
+	Scans          int64            `json:"scans"`
+	TotalScans     int64            `json:"totalScans"`
+	HumanScans     int64            `json:"humanScans"`
+	BotScans       int64            `json:"botScans"`
+	UniqueVisitors int64            `json:"uniqueVisitors"`
+	Previous       *previousPeriod  `json:"previous"`
+	Series         []seriesPoint    `json:"series"`
+	PeakHours      []int64          `json:"peakHours"` // 24 hours of the time zone
+	Countries      []countryScans   `json:"countries"`
+	UnknownCountry int64            `json:"unknownCountry"`
+	Devices        map[string]int64 `json:"devices"`
+	OS             map[string]int64 `json:"os"`
+	Browsers       map[string]int64 `json:"browsers"`
+	Referrers      []referrerCount  `json:"referrers"`
+	Attribution    string           `json:"attribution"`
+}
+
+// codeAnalytics (GET /api/dynamic-qrcodes/{id}/analytics, owner only).
+func (s *server) codeAnalytics(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r)
+	if !ok {
+		return
+	}
+	s.scanReport(w, r, store.ScanQuery{UserID: auth.UserFrom(r.Context()).ID, CodeID: id})
+}
+
+// accountAnalytics (GET /api/analytics): every live dynamic code of the user.
+func (s *server) accountAnalytics(w http.ResponseWriter, r *http.Request) {
+	s.scanReport(w, r, store.ScanQuery{UserID: auth.UserFrom(r.Context()).ID})
+}
+
+func (s *server) scanReport(w http.ResponseWriter, r *http.Request, q store.ScanQuery) {
+	if q.CodeID > 0 {
+		// Checked before the query is, so another user's code is a 404 whatever the query.
+		if _, err := s.store.DynamicCode(r.Context(), q.UserID, q.CodeID); errors.Is(err, store.ErrNotFound) {
+			writeError(w, http.StatusNotFound, msgCodeMissing)
+			return
+		} else if err != nil {
+			s.internalError(w, "reading a code", err)
+			return
+		}
+	}
+	sr, ok := s.parseScanRange(w, r, q)
+	if !ok {
+		return
+	}
+	out, err := s.buildScanReport(r, q, sr)
+	if errors.Is(err, store.ErrNotFound) {
+		writeError(w, http.StatusNotFound, msgCodeMissing)
+		return
+	}
+	if err != nil {
+		s.internalError(w, "reading analytics", err)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (s *server) buildScanReport(r *http.Request, q store.ScanQuery, sr scanRange) (*scanReportResponse, error) {
+	q.From, q.To, q.Bots = sr.from, sr.to, sr.bots
+	rep, err := s.store.ScanReport(r.Context(), q)
+	if err != nil {
+		return nil, err
+	}
+	out := &scanReportResponse{
+		From: sr.from.Format(time.RFC3339), To: sr.to.Format(time.RFC3339), TimeZone: sr.loc.String(),
+		Granularity: "day", Bots: sr.bots,
+		Scans: rep.Scans, BotScans: rep.BotScans, UniqueVisitors: rep.UniqueVisitors,
+		HumanScans: rep.Scans, TotalScans: rep.Scans,
+		PeakHours: make([]int64, 24), Countries: []countryScans{}, UnknownCountry: rep.Countries[""],
+		Devices: rep.Devices, OS: rep.OS, Browsers: rep.Browsers,
+		Referrers: make([]referrerCount, len(rep.Referrers)), Attribution: geo.Attribution,
+	}
+	if sr.bots {
+		out.HumanScans -= rep.BotScans
+	} else {
+		out.TotalScans += rep.BotScans
+	}
+	if !sr.allTime {
+		length := sr.to.Sub(sr.from)
+		pq := q
+		pq.From, pq.To = sr.from.Add(-length), sr.from
+		n, err := s.store.ScanCount(r.Context(), pq)
+		if err != nil {
+			return nil, err
+		}
+		out.Previous = &previousPeriod{From: pq.From.Format(time.RFC3339), To: pq.To.Format(time.RFC3339), Scans: n}
+	}
+	out.Series, out.Granularity = series(sr, rep.Slots)
+	for _, sl := range rep.Slots {
+		out.PeakHours[sl.Start.In(sr.loc).Hour()] += sl.Scans
+	}
+	for c, n := range rep.Countries {
+		if c != "" {
+			out.Countries = append(out.Countries, countryScans{Country: c, Scans: n})
+		}
+	}
+	slices.SortFunc(out.Countries, func(a, b countryScans) int {
+		return cmp.Or(cmp.Compare(b.Scans, a.Scans), cmp.Compare(a.Country, b.Country))
+	})
+	for i, rc := range rep.Referrers {
+		out.Referrers[i] = referrerCount{Referrer: rc.Referrer, Count: rc.Count}
+	}
+	return out, nil
+}
+
+// series spreads the quarter-hour slots over the range's hours or days in
+// its time zone: every hour or day of the range has a point, in order.
+func series(sr scanRange, slots []store.ScanSlot) ([]seriesPoint, string) {
+	var starts []time.Time
+	step := func(t time.Time) time.Time { return t.AddDate(0, 0, 1) }
+	granularity := "day"
+	if sr.hourly {
+		step = func(t time.Time) time.Time { return t.Add(time.Hour) }
+		granularity = "hour"
+	}
+	for t := sr.from; t.Before(sr.to); t = step(t) {
+		starts = append(starts, t)
+	}
+	points := make([]seriesPoint, len(starts))
+	for i, t := range starts {
+		points[i].Start = t.Format(time.RFC3339)
+	}
+	// Slots come oldest first: walk both lists once.
+	i := 0
+	for _, sl := range slots {
+		for i+1 < len(starts) && !sl.Start.Before(starts[i+1]) {
+			i++
+		}
+		if len(starts) > 0 && !sl.Start.Before(starts[i]) {
+			points[i].Scans += sl.Scans
+		}
+	}
+	return points, granularity
+}
+
+// breakdownCSV (GET /api/analytics/breakdown.csv and
+// /api/dynamic-qrcodes/{id}/breakdown.csv, same query plus by=…) is one
+// breakdown of the report as a two-column CSV.
+func (s *server) breakdownCSV(w http.ResponseWriter, r *http.Request) {
+	q := store.ScanQuery{UserID: auth.UserFrom(r.Context()).ID}
+	if r.PathValue("id") != "" {
+		id, ok := pathID(w, r)
+		if !ok {
+			return
+		}
+		if _, err := s.store.DynamicCode(r.Context(), q.UserID, id); errors.Is(err, store.ErrNotFound) {
+			writeError(w, http.StatusNotFound, msgCodeMissing)
+			return
+		} else if err != nil {
+			s.internalError(w, "reading a code", err)
+			return
+		}
+		q.CodeID = id
+	}
+	by := r.URL.Query().Get("by")
+	if !slices.Contains(breakdowns, by) {
+		fieldError(w, "by", "by must be one of "+strings.Join(breakdowns, ", "))
+		return
+	}
+	sr, ok := s.parseScanRange(w, r, q)
+	if !ok {
+		return
+	}
+	rep, err := s.buildScanReport(r, q, sr)
+	if errors.Is(err, store.ErrNotFound) {
+		writeError(w, http.StatusNotFound, msgCodeMissing)
+		return
+	}
+	if err != nil {
+		s.internalError(w, "reading analytics", err)
+		return
+	}
+	rows := [][]string{}
+	addMap := func(m map[string]int64) {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			rows = append(rows, []string{k, strconv.FormatInt(m[k], 10)})
+		}
+	}
+	switch by {
+	case "time":
+		for _, p := range rep.Series {
+			rows = append(rows, []string{p.Start, strconv.FormatInt(p.Scans, 10)})
+		}
+	case "hour":
+		for h, n := range rep.PeakHours {
+			rows = append(rows, []string{strconv.Itoa(h), strconv.FormatInt(n, 10)})
+		}
+	case "country":
+		for _, c := range rep.Countries {
+			rows = append(rows, []string{c.Country, strconv.FormatInt(c.Scans, 10)})
+		}
+		if rep.UnknownCountry > 0 {
+			rows = append(rows, []string{"unknown", strconv.FormatInt(rep.UnknownCountry, 10)})
+		}
+	case "device":
+		addMap(rep.Devices)
+	case "os":
+		addMap(rep.OS)
+	case "browser":
+		addMap(rep.Browsers)
+	case "referrer":
+		for _, rc := range rep.Referrers {
+			rows = append(rows, []string{rc.Referrer, strconv.FormatInt(rc.Count, 10)})
+		}
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/csv; charset=utf-8")
+	h.Set("Content-Disposition", `attachment; filename="scans-by-`+by+`.csv"`)
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Content-Type-Options", "nosniff")
+	cw := csv.NewWriter(w)
+	cw.Write([]string{by, "scans"})
+	for _, row := range rows {
+		cw.Write([]string{csvCell(row[0]), row[1]})
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		s.log.Error("writing a breakdown CSV", "err", err)
+	}
+}
+
+// breakdowns are the by= values of breakdownCSV.
+var breakdowns = []string{"time", "hour", "country", "device", "os", "browser", "referrer"}
