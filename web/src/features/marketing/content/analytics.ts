@@ -4,9 +4,9 @@
  */
 export const analyticsFeatures = [
   {
-    title: 'Scan tracking',
+    title: 'Real-time tracking',
     description:
-      'Every scan of a dynamic code is counted within seconds of happening. Open the code\u2019s analytics to see the latest totals and when it was last scanned.',
+      'Every scan of a dynamic code is counted within seconds. An open analytics view refreshes itself, so new scans appear without reloading the page.',
   },
   {
     title: 'Device and browser analytics',
@@ -20,16 +20,16 @@ export const analyticsFeatures = [
   {
     title: 'Export your data',
     description:
-      'Download every scan of a code as a CSV file (time, device, operating system, browser, referrer) for your own spreadsheets and reports.',
+      'Download every scan of a code as a CSV file (time, country, device, operating system, browser, referrer), or any breakdown of the chosen range, for your own spreadsheets and reports.',
   },
   {
-    title: 'Day-by-day history',
+    title: 'Custom date ranges',
     description:
-      'Scans per day over the last 30 days, with link-preview bots and crawlers counted apart, so you can compare a campaign week with the weeks around it.',
+      'Pick the last 24 hours, 7, 30 or 90 days, all time, or any dates on a calendar in your own time zone, and compare with the period before. Link-preview bots and crawlers are counted apart.',
   },
   {
-    title: 'Where scans come from',
+    title: 'Geographic insights',
     description:
-      'See the sites and apps that sent visitors (the referrer), so you know which placements and channels bring people in.',
+      'See the country of each scan, worked out on our own server from an offline database (no address is stored), and the sites and apps that sent visitors.',
   },
 ] as const
