@@ -4,7 +4,6 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/squarely/squarely/internal/auth"
@@ -131,9 +130,6 @@ func (s *server) setCodePassword(w http.ResponseWriter, r *http.Request) {
 		v.add("password", "Password is required (empty removes it)")
 	} else if *in.Password != "" {
 		checkNewPassword(&v, "password", *in.Password)
-		if strings.ContainsRune(*in.Password, 0) {
-			v.add("password", "Password must not contain NUL characters")
-		}
 	}
 	if v.failed(w) {
 		return
