@@ -2,12 +2,14 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/store/storetest"
 )
@@ -173,6 +175,32 @@ func TestCodePasswordGuessesAreLimited(t *testing.T) {
 		e.clock.Advance(codePasswordWindow)
 		if r := e.unlock(code, "right-one"); r.StatusCode != http.StatusSeeOther {
 			t.Fatalf("after the window: %d", r.StatusCode)
+		}
+	})
+}
+
+func TestCodePasswordGuessesAreLimitedPerCode(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st, withConfig(func(c *config.Config) { c.TrustProxy = true }))
+		c, _ := e.signedIn("percode@example.com")
+		d := e.createDynamic(c, "https://example.com/target")
+		other := e.createDynamic(c, "https://example.com/other")
+		code, id := d["shortCode"].(string), idOf(d)
+		expect(t, setPassword(e, c, id, "right-one"), http.StatusOK, "")
+		expect(t, setPassword(e, c, idOf(other), "right-one"), http.StatusOK, "")
+
+		// Guesses spread over many addresses, each under its own allowance,
+		// still run out the code's.
+		for i := range codePasswordTriesPerCode {
+			addr := fmt.Sprintf("198.51.100.%d", i%250+1)
+			if r := e.unlock(code, "wrong-guess", "X-Forwarded-For", addr); r.StatusCode != http.StatusUnauthorized {
+				t.Fatalf("guess %d from %s: %d", i, addr, r.StatusCode)
+			}
+		}
+		expect(t, e.unlock(code, "right-one", "X-Forwarded-For", "203.0.113.9"), http.StatusTooManyRequests, msgCodePasswordTries)
+		// Another code is not affected.
+		if r := e.unlock(other["shortCode"].(string), "right-one", "X-Forwarded-For", "203.0.113.9"); r.StatusCode != http.StatusSeeOther {
+			t.Fatalf("the other code: %d", r.StatusCode)
 		}
 	})
 }
