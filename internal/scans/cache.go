@@ -66,9 +66,10 @@ const maxShardEntries = 8192
 // the header values are built once per load, so answering a cached scan
 // allocates nothing for them.
 type Target struct {
-	ID       int64
-	Paused   bool
-	Location []string // the Location header value: the destination
+	ID        int64
+	Paused    bool
+	Protected bool     // a password guards it: the scan asks for it first
+	Location  []string // the Location header value: the destination
 }
 
 type entry struct {
@@ -251,7 +252,7 @@ func (c *Cache) entry(r store.Redirect, found bool) entry {
 	e := entry{refreshAt: now.Add(refreshAfter).UnixNano(), expires: now.Add(TTL).UnixNano()}
 	if found {
 		e.found = true
-		e.target = Target{ID: r.ID, Paused: r.Paused, Location: []string{location(r.Destination)}}
+		e.target = Target{ID: r.ID, Paused: r.Paused, Protected: r.Protected, Location: []string{location(r.Destination)}}
 	}
 	return e
 }

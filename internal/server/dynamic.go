@@ -52,6 +52,7 @@ type dynamicCodeResponse struct {
 	LastScannedAt *time.Time `json:"lastScannedAt"`
 	PausedAt      *time.Time `json:"pausedAt"`
 	UpdatedAt     time.Time  `json:"updatedAt"`
+	IsProtected   bool       `json:"isProtected"` // a password guards its scans (protect.go)
 }
 
 func (s *server) dynamicJSON(d *store.DynamicCode) dynamicCodeResponse {
@@ -69,6 +70,7 @@ func (s *server) dynamicJSON(d *store.DynamicCode) dynamicCodeResponse {
 		},
 		Destination: d.Destination, ShortCode: d.ShortCode, ShortURL: short,
 		LastScannedAt: d.LastScannedAt, PausedAt: d.PausedAt, UpdatedAt: d.UpdatedAt,
+		IsProtected: d.Protected,
 	}
 }
 

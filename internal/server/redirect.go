@@ -49,12 +49,32 @@ const unavailablePage = `<!doctype html>
 `
 
 // redirect answers a scan: 302 to the destination, 410 when the code is
-// paused, 404 when it is unknown or deleted. GET scans that are redirected
-// are recorded; HEAD requests (link checkers) are answered but not counted.
-// While the database fails, a code that was cached answers as it last did
-// (scans.ErrStale) and one that was not answers 503; the failures are
-// logged at a bounded rate. A client that hung up gets nothing.
+// paused, 404 when it is unknown or deleted, and for a password-protected
+// code the page asking for its password (protect.go). GET scans that are
+// redirected or shown that page are recorded; HEAD requests (link checkers)
+// are answered but not counted.
 func (s *server) redirect(w http.ResponseWriter, r *http.Request) {
+	t, ok := s.lookupScan(w, r)
+	if !ok {
+		return
+	}
+	if r.Method == http.MethodGet {
+		s.recorder.Record(scans.Scan{CodeID: t.ID, At: s.now(), UserAgent: r.UserAgent(), Referrer: r.Referer(), RemoteAddr: r.RemoteAddr})
+	}
+	if t.Protected {
+		page(w, http.StatusOK, passwordPage)
+		return
+	}
+	w.Header()["Location"] = t.Location
+	w.WriteHeader(http.StatusFound)
+}
+
+// lookupScan finds the live, unpaused code a scan names; otherwise it has
+// answered 404, 410 or 503. While the database fails, a code that was
+// cached answers as it last did (scans.ErrStale) and one that was not
+// answers 503; the failures are logged at a bounded rate. A client that
+// hung up gets nothing.
+func (s *server) lookupScan(w http.ResponseWriter, r *http.Request) (scans.Target, bool) {
 	code := r.PathValue("shortCode")
 	h := w.Header()
 	h["Cache-Control"] = noStore
@@ -66,7 +86,7 @@ func (s *server) redirect(w http.ResponseWriter, r *http.Request) {
 	}
 	if err != nil {
 		if r.Context().Err() != nil {
-			return
+			return t, false
 		}
 		if ok, held := s.lookupLog.Allow(s.now()); ok {
 			s.log.Error("looking up a short code", "code", code, "unlogged", held, "err", err)
@@ -74,6 +94,9 @@ func (s *server) redirect(w http.ResponseWriter, r *http.Request) {
 		if errors.Is(err, scans.ErrStale) {
 			err = nil
 		}
+	}
+	if s.log.Enabled(r.Context(), slog.LevelDebug) {
+		s.log.Debug("redirect", "code", code, "found", found, "paused", t.Paused, "protected", t.Protected)
 	}
 	switch {
 	case err != nil:
@@ -84,15 +107,9 @@ func (s *server) redirect(w http.ResponseWriter, r *http.Request) {
 	case t.Paused:
 		page(w, http.StatusGone, pausedPage)
 	default:
-		if r.Method == http.MethodGet {
-			s.recorder.Record(scans.Scan{CodeID: t.ID, At: s.now(), UserAgent: r.UserAgent(), Referrer: r.Referer(), RemoteAddr: r.RemoteAddr})
-		}
-		h["Location"] = t.Location
-		w.WriteHeader(http.StatusFound)
+		return t, true
 	}
-	if s.log.Enabled(r.Context(), slog.LevelDebug) {
-		s.log.Debug("redirect", "code", code, "found", found, "paused", t.Paused)
-	}
+	return t, false
 }
 
 // redirectChanged drops a changed short code from this instance's cache

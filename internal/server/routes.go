@@ -117,6 +117,9 @@ func (s *server) routes() http.Handler {
 	api.Handle("GET /api/analytics", user(s.accountAnalytics))
 	api.Handle("GET /api/analytics/breakdown.csv", user(s.breakdownCSV))
 	api.Handle("GET /api/dynamic-qrcodes/{id}/breakdown.csv", user(s.breakdownCSV))
+	// Password-protected dynamic codes (issue 10): the owner sets or clears
+	// the password; the scan's page posts it to POST /d/{shortCode} below.
+	api.Handle("PUT /api/dynamic-qrcodes/{id}/password", user(s.setCodePassword))
 
 	site := http.NewServeMux()
 	site.Handle("/api/", frameDenied(apiCSP, s.auth.LoadUser(jsonFallback(api))))
@@ -147,6 +150,11 @@ func (s *server) routes() http.Handler {
 		redirect = forwardedFor(redirect)
 	}
 	root.Handle("GET /d/{shortCode}", redirect)
+	unlock := http.Handler(http.HandlerFunc(s.unlockCode))
+	if s.cfg.TrustProxy {
+		unlock = forwardedFor(unlock)
+	}
+	root.Handle("POST /d/{shortCode}", unlock)
 	// Operations: load balancer checks and counters (issue 8, health.go).
 	root.HandleFunc("GET /healthz", s.healthz)
 	root.HandleFunc("GET /readyz", s.readyz)

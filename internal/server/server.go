@@ -96,7 +96,10 @@ type server struct {
 
 	// billing calls Stripe; nil when payments are off (payments.go).
 	billing   *billing.Client
-	checkouts *limiter // public calls that cost a Stripe request, per client address
+	checkouts *limiter
+
+	// Wrong passwords of protected codes, per client address and per code.
+	codePasswordsFrom, codePasswords *limiter // public calls that cost a Stripe request, per client address
 
 	bulk *bulk.Runner
 	// bulkWork caps the heavy bulk requests (checking a spreadsheet,
@@ -156,6 +159,8 @@ func New(d Deps) http.Handler {
 	s.anonUploads = s.newLimiter("anon-upload", anonUploadsPerHour, time.Hour)
 	s.userUploads = s.newLimiter("user-upload", userUploadsPerHour, time.Hour)
 	s.checkouts = s.newLimiter("checkout", checkoutsPerHour, time.Hour)
+	s.codePasswordsFrom = s.newLimiter("code-password-from", codePasswordTriesPerAddress, codePasswordWindow)
+	s.codePasswords = s.newLimiter("code-password", codePasswordTriesPerCode, codePasswordWindow)
 	if d.Config.PaymentsEnabled() {
 		s.billing = billing.New(billing.Config{
 			SecretKey: d.Config.StripeSecretKey, WebhookSecret: d.Config.StripeWebhookSecret, APIURL: d.Config.StripeAPIURL,

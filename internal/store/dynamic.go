@@ -35,6 +35,9 @@ type DynamicCode struct {
 
 	Style
 
+	// Protected is set while a password guards the code's scans.
+	Protected bool
+
 	IsPaused  bool
 	PausedAt  *time.Time
 	IsDeleted bool
@@ -47,7 +50,7 @@ const dynamicColumns = `
 	id, client_id, COALESCE(user_id, 0), name, short_code, destination,
 	qr_type, COALESCE(qr_data, ''), COALESCE(platform, ''),
 	scan_count, last_scanned_at,` + styleSelect + `,
-	is_paused, paused_at, is_deleted, deleted_at, created_at, updated_at`
+	password_hash IS NOT NULL, is_paused, paused_at, is_deleted, deleted_at, created_at, updated_at`
 
 func scanDynamic(row interface{ Scan(...any) error }) (*DynamicCode, error) {
 	d := new(DynamicCode)
@@ -58,7 +61,7 @@ func scanDynamic(row interface{ Scan(...any) error }) (*DynamicCode, error) {
 	}
 	dest = append(dest, d.Style.scanDest()...)
 	dest = append(dest,
-		&d.IsPaused, scanNullTime(&d.PausedAt), &d.IsDeleted, scanNullTime(&d.DeletedAt),
+		&d.Protected, &d.IsPaused, scanNullTime(&d.PausedAt), &d.IsDeleted, scanNullTime(&d.DeletedAt),
 		scanTime(&d.CreatedAt), scanTime(&d.UpdatedAt),
 	)
 	if err := row.Scan(dest...); err != nil {
@@ -186,20 +189,21 @@ type Redirect struct {
 	ID          int64
 	Destination string
 	Paused      bool
+	Protected   bool // a password guards it (DynamicPasswordHash)
 }
 
 // redirectQuery selects the short code and Redirect of each live dynamic
 // code (neither it nor its owner deleted) whose short code matches.
 func redirectQuery(match string) string {
 	return `
-		SELECT d.short_code, d.id, d.destination, d.is_paused FROM dynamic_qr_codes d JOIN users u ON u.id = d.user_id
+		SELECT d.short_code, d.id, d.destination, d.is_paused, d.password_hash IS NOT NULL FROM dynamic_qr_codes d JOIN users u ON u.id = d.user_id
 		WHERE ` + match + ` AND NOT d.is_deleted AND NOT u.is_deleted`
 }
 
 func scanRedirect(row interface{ Scan(...any) error }) (string, Redirect, error) {
 	var code string
 	var r Redirect
-	err := row.Scan(&code, &r.ID, &r.Destination, &r.Paused)
+	err := row.Scan(&code, &r.ID, &r.Destination, &r.Paused, &r.Protected)
 	return code, r, err
 }
 
@@ -314,6 +318,24 @@ func (s *Store) SetDynamicPaused(ctx context.Context, userID, id int64, paused b
 		set = `is_paused = TRUE, paused_at = COALESCE(paused_at, $3), updated_at = $3`
 	}
 	return s.updateDynamic(ctx, fmt.Sprintf("set paused=%t", paused), userID, id, set, dbTime(now))
+}
+
+// SetDynamicPassword sets the bcrypt hash that guards the user's code's
+// scans; an empty hash removes the password.
+func (s *Store) SetDynamicPassword(ctx context.Context, userID, id int64, hash string, now time.Time) (*DynamicCode, error) {
+	return s.updateDynamic(ctx, "set password", userID, id, `password_hash = NULLIF($3, ''), updated_at = $4`, hash, dbTime(now))
+}
+
+// DynamicPasswordHash returns the password hash of a live code by id, ""
+// when it has none, or ErrNotFound.
+func (s *Store) DynamicPasswordHash(ctx context.Context, id int64) (string, error) {
+	var hash sql.NullString
+	err := s.read.QueryRowContext(ctx,
+		`SELECT password_hash FROM dynamic_qr_codes WHERE id = $1 AND NOT is_deleted`, id).Scan(&hash)
+	if err != nil {
+		return "", fail("fetch code password", err)
+	}
+	return hash.String, nil
 }
 
 // DeleteDynamicCode soft-deletes the user's code: its short code stops

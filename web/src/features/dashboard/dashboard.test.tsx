@@ -30,6 +30,7 @@ const dynamicCode: DynamicCode = {
   pausedAt: null,
   createdAt: '2026-11-21T08:00:00Z',
   updatedAt: '2026-11-21T08:00:00Z',
+  isProtected: false,
 }
 
 const pausedCode: DynamicCode = { ...dynamicCode, id: 4, name: 'Old flyer', isPaused: true, pausedAt: '2026-11-21T09:00:00Z' }
@@ -247,6 +248,67 @@ describe('edit destination', () => {
     await userEvent.type(input, 'https://user:pw@example.com/')
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save Changes' }))
     expect(await within(dialog).findByText('Please enter a valid URL')).toBeInTheDocument()
+  })
+})
+
+describe('password', () => {
+  async function openPassword(name = 'Menu card') {
+    await userEvent.click(within(await card(name)).getByRole('button', { name: 'Password' }))
+    return screen.findByRole('dialog', { name: 'Password' })
+  }
+
+  it('validates, then PUTs the password and shows the code protected', async () => {
+    let protectedNow = false
+    const mock = stubDashboard({
+      'GET /api/dynamic-qrcodes': () => json([{ ...dynamicCode, isProtected: protectedNow }]),
+      'PUT /api/dynamic-qrcodes/3/password': () => {
+        protectedNow = true
+        return json({ ...dynamicCode, isProtected: true })
+      },
+    })
+    renderApp('/dashboard')
+    const dialog = await openPassword()
+    expect(within(dialog).queryByRole('button', { name: 'Remove Password' })).not.toBeInTheDocument()
+    const input = within(dialog).getByLabelText('Password')
+    await userEvent.type(input, 'short')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save Password' }))
+    expect(await within(dialog).findByText('Password must be at least 6 characters')).toBeInTheDocument()
+    await userEvent.clear(input)
+    await userEvent.type(input, 'é'.repeat(37))
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save Password' }))
+    expect(await within(dialog).findByText('Password must be at most 72 bytes')).toBeInTheDocument()
+    expect(calls(mock, 'PUT', '/api/dynamic-qrcodes/3/password')).toHaveLength(0)
+
+    await userEvent.clear(input)
+    await userEvent.type(input, 'open sesame')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save Password' }))
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
+    expect(JSON.parse(String(calls(mock, 'PUT', '/api/dynamic-qrcodes/3/password')[0][1]?.body))).toEqual({ password: 'open sesame' })
+    expect(await screen.findByText('Password set')).toBeInTheDocument()
+    expect(await within(await card('Menu card')).findByText('Protected')).toBeInTheDocument()
+  })
+
+  it('removes the password of a protected code', async () => {
+    const mock = stubDashboard(
+      { 'PUT /api/dynamic-qrcodes/3/password': () => json({ ...dynamicCode, isProtected: false }) },
+      { dynamics: [{ ...dynamicCode, isProtected: true }] },
+    )
+    renderApp('/dashboard')
+    const dialog = await openPassword()
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Remove Password' }))
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
+    expect(JSON.parse(String(calls(mock, 'PUT', '/api/dynamic-qrcodes/3/password')[0][1]?.body))).toEqual({ password: '' })
+    expect(await screen.findByText('Password removed')).toBeInTheDocument()
+  })
+
+  it("shows the server's refusal under the field", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    stubDashboard({ 'PUT /api/dynamic-qrcodes/3/password': () => json({ message: 'Password must be at most 72 bytes', errors: { password: 'Password must be at most 72 bytes' } }, 400) })
+    renderApp('/dashboard')
+    const dialog = await openPassword()
+    await userEvent.type(within(dialog).getByLabelText('Password'), 'long enough')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save Password' }))
+    expect(await within(dialog).findByText('Password must be at most 72 bytes')).toBeInTheDocument()
   })
 })
 

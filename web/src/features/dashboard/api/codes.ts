@@ -89,6 +89,14 @@ export function useEditDestination() {
   )
 }
 
+/** Sets a dynamic code's password, or removes it when password is empty. */
+export function useSetCodePassword() {
+  return useCodeMutation(
+    ({ code, password }: { code: DynamicCode; password: string }) => apiJson('PUT', `${codePath(code)}/password`, { password }),
+    'protect',
+  )
+}
+
 /**
  * Pause, resume or delete several codes: one call each (the server checks
  * every code's owner), then one toast saying how many changed.

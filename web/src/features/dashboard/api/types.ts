@@ -23,6 +23,8 @@ export interface DynamicCode extends CodeBase {
   lastScannedAt: string | null
   pausedAt: string | null
   updatedAt: string
+  /** A password guards its scans (PUT …/password). */
+  isProtected: boolean
 }
 
 export type SavedCode = StaticCode | DynamicCode

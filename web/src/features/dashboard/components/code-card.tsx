@@ -1,4 +1,4 @@
-import { Copy, Download, Eye, Pause, Pencil, Play, ScanLine, Trash2 } from 'lucide-react'
+import { Copy, Download, Eye, Lock, Pause, Pencil, Play, ScanLine, Trash2 } from 'lucide-react'
 import { useState } from 'react'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
@@ -11,6 +11,7 @@ import { codeImageUrl, type SavedCode } from '../api/types'
 import { CodeName } from './code-name'
 import { DeleteDialog } from './delete-dialog'
 import { EditDestinationDialog } from './edit-destination-dialog'
+import { PasswordDialog } from './password-dialog'
 import { PreviewDialog } from './preview-dialog'
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' })
@@ -57,7 +58,7 @@ async function copyShortLink(url: string) {
   }
 }
 
-type Dialog = 'preview' | 'edit' | 'delete' | null
+type Dialog = 'preview' | 'edit' | 'password' | 'delete' | null
 
 /** One saved code. The paused view's cards offer Resume, View and Delete only. */
 export function CodeCard({
@@ -111,6 +112,12 @@ export function CodeCard({
                 <span data-testid="scan-count">{dynamic.scanCount}</span> {dynamic.scanCount === 1 ? 'scan' : 'scans'}
               </span>
               <span className="whitespace-nowrap rounded-full bg-violet-100 px-2 py-0.5 text-xs font-semibold text-violet-700">Dynamic</span>
+              {dynamic.isProtected && (
+                <span className="inline-flex items-center gap-1 whitespace-nowrap rounded-full bg-sky-100 px-2 py-0.5 text-xs font-semibold text-sky-800">
+                  <Lock className="size-3" aria-hidden="true" />
+                  Protected
+                </span>
+              )}
             </>
           )}
           {code.payments && <PaymentStats {...code.payments} />}
@@ -180,6 +187,9 @@ export function CodeCard({
               <Pause aria-hidden="true" />
               Pause
             </Button>
+            <Button size="sm" variant="outline" className="w-9 px-0" aria-label="Password" title="Password" onClick={() => setDialog('password')}>
+              <Lock aria-hidden="true" />
+            </Button>
             {deleteButton}
           </div>
         )}
@@ -188,6 +198,7 @@ export function CodeCard({
       <PreviewDialog code={code} open={dialog === 'preview'} onOpenChange={closeOr('preview')} />
       <DeleteDialog code={code} open={dialog === 'delete'} onOpenChange={closeOr('delete')} />
       {editable && <EditDestinationDialog code={editable} open={dialog === 'edit'} onOpenChange={closeOr('edit')} />}
+      {editable && <PasswordDialog code={editable} open={dialog === 'password'} onOpenChange={closeOr('password')} />}
     </Card>
   )
 }

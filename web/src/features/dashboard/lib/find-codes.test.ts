@@ -20,6 +20,7 @@ const poster: DynamicCode = {
   pausedAt: null,
   updatedAt: '2026-11-02T10:00:00Z',
   createdAt: '2026-11-02T10:00:00Z',
+  isProtected: false,
 }
 const codes: SavedCode[] = [menu, card, poster]
 const names = (list: SavedCode[]) => list.map((c) => c.name)
