@@ -5,6 +5,7 @@ import (
 	"errors"
 	"image/color"
 	"maps"
+	"math"
 	"net/http"
 	"slices"
 	"strconv"
@@ -220,9 +221,9 @@ func changeText(now, before int64) string {
 	case before == 0 && now == 0:
 		return "no change"
 	case before == 0:
-		return "up from none"
+		return "up from 0"
 	}
-	pct := (now - before) * 100 / before
+	pct := int64(math.Round(float64(now-before) * 100 / float64(before)))
 	if pct >= 0 {
 		return "+" + strconv.FormatInt(pct, 10) + "%"
 	}
