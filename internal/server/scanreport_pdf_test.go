@@ -79,6 +79,15 @@ func TestAnalyticsPDFReport(t *testing.T) {
 			}
 		}
 
+		// The longest range draws a bar a day and still makes a small file.
+		r = e.do(c, "GET", "/api/analytics/report.pdf?from=2016-03-04&to=2026-03-01", "")
+		if r.StatusCode != http.StatusOK || len(r.body) > 200_000 {
+			t.Fatalf("longest range: %d, %d bytes", r.StatusCode, len(r.body))
+		}
+		if text := testenv.PDFText(t, r.body); !strings.Contains(text, "Scans: 16") || !strings.Contains(text, "2016-03-04") {
+			t.Errorf("longest range:\n%s", text)
+		}
+
 		nosy, _ := e.signedIn("nosy@example.com")
 		expect(t, e.do(nosy, "GET", path, ""), http.StatusNotFound, msgCodeMissing)
 		expect(t, e.do(nosy, "GET", "/api/dynamic-qrcodes/x/report.pdf", ""), http.StatusNotFound, msgCodeMissing)
