@@ -1,10 +1,11 @@
+import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { expect, test } from '@playwright/test'
 
 const phoneUA =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1'
 
-test('scans through a trusted proxy appear by country in the open dialog; ranges and CSV', async ({ page, playwright, baseURL }) => {
+test('scans through a trusted proxy appear by country in the open dialog; ranges, CSV and PDF', async ({ page, playwright, baseURL }) => {
   const email = `analytics-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`
   const reg = await page.request.post('/api/register', {
     data: { username: email, firstName: '', lastName: '', email, password: 'e2e-secret-1', confirmPassword: 'e2e-secret-1' },
@@ -56,4 +57,12 @@ test('scans through a trusted proxy appear by country in the open dialog; ranges
   // So does each breakdown of the chosen range.
   const [byCountry] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('link', { name: 'Download countries CSV' }).click()])
   expect(readFileSync(await byCountry.path(), 'utf8')).toBe('country,scans\nUS,2\nDE,1\n')
+
+  // And the PDF report of the range opens in poppler with the same figures.
+  const [pdf] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('link', { name: 'PDF report' }).click()])
+  expect(pdf.suggestedFilename()).toBe('scan-report.pdf')
+  const text = execFileSync('pdftotext', ['-layout', (await pdf.path()) as string, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ')
+  expect(text).toContain('Scan report: Geo poster')
+  expect(text).toContain('Scans: 3')
+  expect(text).toMatch(/Countries US 2 \(66%\) DE 1 \(33%\)/)
 })

@@ -15,7 +15,7 @@ import (
 func (sc *Scene) WritePDF(w io.Writer) error {
 	s := float32(sc.points) / float32(sc.n)
 	pw, ph := sc.w*s, sc.h*s
-	pdf := &pdfWriter{}
+	pdf := &PDFWriter{}
 
 	var content []byte
 	// From here on, user space is module space: y down, origin at the
@@ -59,7 +59,7 @@ func (sc *Scene) WritePDF(w io.Writer) error {
 		content = append(content, " Tf "...)
 		content = appendNums(content, (t.x-tw/2-sc.x)*s, ph-(t.y-sc.y)*s)
 		content = append(content, " Td ("...)
-		for _, c := range winAnsi(t.s) {
+		for _, c := range WinAnsi(t.s) {
 			if c == '(' || c == ')' || c == '\\' {
 				content = append(content, '\\')
 			}
@@ -68,12 +68,12 @@ func (sc *Scene) WritePDF(w io.Writer) error {
 		content = append(content, ") Tj ET\n"...)
 	}
 
-	pdf.header()
-	catalog, pages, page := pdf.alloc(), pdf.alloc(), pdf.alloc()
+	pdf.Header()
+	catalog, pages, page := pdf.Alloc(), pdf.Alloc(), pdf.Alloc()
 	res := []byte("<< ")
 	if sc.text != nil {
 		res = append(res, "/Font << /F1 "...)
-		res = pdf.ref(res, pdf.object("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>"))
+		res = pdf.Ref(res, pdf.Object("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>"))
 		res = append(res, " >> "...)
 	}
 	if gradient {
@@ -86,7 +86,7 @@ func (sc *Scene) WritePDF(w io.Writer) error {
 		sh = appendRGB(sh, g.to)
 		sh = append(sh, "] /N 1 >> /Extend [true true] >>"...)
 		res = append(res, "/Shading << /Sh1 "...)
-		res = pdf.ref(res, pdf.object(string(sh)))
+		res = pdf.Ref(res, pdf.Object(string(sh)))
 		res = append(res, " >> "...)
 	}
 	if l := sc.logo; l != nil {
@@ -98,69 +98,76 @@ func (sc *Scene) WritePDF(w io.Writer) error {
 			alpha = append(alpha, l.img.Pix[i+3])
 		}
 		dims := " /Width " + strconv.Itoa(b.Dx()) + " /Height " + strconv.Itoa(b.Dy()) + " /BitsPerComponent 8"
-		mask := pdf.stream("/Type /XObject /Subtype /Image /ColorSpace /DeviceGray"+dims, alpha)
-		img := pdf.stream("/Type /XObject /Subtype /Image /ColorSpace /DeviceRGB"+dims+" /SMask "+strconv.Itoa(mask)+" 0 R", rgb)
+		mask := pdf.Stream("/Type /XObject /Subtype /Image /ColorSpace /DeviceGray"+dims, alpha)
+		img := pdf.Stream("/Type /XObject /Subtype /Image /ColorSpace /DeviceRGB"+dims+" /SMask "+strconv.Itoa(mask)+" 0 R", rgb)
 		res = append(res, "/XObject << /Im1 "...)
-		res = pdf.ref(res, img)
+		res = pdf.Ref(res, img)
 		res = append(res, " >> "...)
 	}
 	res = append(res, ">>"...)
-	contents := pdf.stream("", content)
+	contents := pdf.Stream("", content)
 
-	pdf.define(catalog, "<< /Type /Catalog /Pages "+strconv.Itoa(pages)+" 0 R >>")
-	pdf.define(pages, "<< /Type /Pages /Kids ["+strconv.Itoa(page)+" 0 R] /Count 1 >>")
+	pdf.Define(catalog, "<< /Type /Catalog /Pages "+strconv.Itoa(pages)+" 0 R >>")
+	pdf.Define(pages, "<< /Type /Pages /Kids ["+strconv.Itoa(page)+" 0 R] /Count 1 >>")
 	box := appendNums(nil, 0, 0, pw, ph)
-	pdf.define(page, "<< /Type /Page /Parent "+strconv.Itoa(pages)+" 0 R /MediaBox ["+string(box)+
+	pdf.Define(page, "<< /Type /Page /Parent "+strconv.Itoa(pages)+" 0 R /MediaBox ["+string(box)+
 		"] /Resources "+string(res)+" /Contents "+strconv.Itoa(contents)+" 0 R >>")
-	pdf.trailer(catalog)
-	_, err := w.Write(pdf.buf.Bytes())
+	pdf.Trailer(catalog)
+	_, err := w.Write(pdf.Bytes())
 	return err
 }
 
-// pdfWriter assembles objects in memory, remembering each one's byte
-// offset for the cross-reference table.
-type pdfWriter struct {
+// PDFWriter assembles objects in memory, remembering each one's byte
+// offset for the cross-reference table. internal/report writes its
+// documents with it too.
+type PDFWriter struct {
 	buf     bytes.Buffer
 	offsets []int // by object number - 1; 0 until defined
 }
 
-func (p *pdfWriter) header() {
+// Header starts the file: call it before any object.
+func (p *PDFWriter) Header() {
 	// The second line's high bytes mark the file as binary for transfer tools.
 	p.buf.WriteString("%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
 }
 
 // alloc reserves an object number to be defined later.
-func (p *pdfWriter) alloc() int {
+func (p *PDFWriter) Alloc() int {
 	p.offsets = append(p.offsets, 0)
 	return len(p.offsets)
 }
 
-func (p *pdfWriter) define(n int, body string) {
+// Define writes object n (from Alloc) with the given body.
+func (p *PDFWriter) Define(n int, body string) {
 	p.begin(n)
 	p.buf.WriteString(body)
 	p.buf.WriteString("\nendobj\n")
 }
 
-func (p *pdfWriter) begin(n int) {
+// Bytes is the file written so far: complete once Trailer has run.
+func (p *PDFWriter) Bytes() []byte { return p.buf.Bytes() }
+
+func (p *PDFWriter) begin(n int) {
 	p.offsets[n-1] = p.buf.Len()
 	p.buf.WriteString(strconv.Itoa(n))
 	p.buf.WriteString(" 0 obj\n")
 }
 
-func (p *pdfWriter) object(body string) int {
-	n := p.alloc()
-	p.define(n, body)
+// Object writes a new object and returns its number.
+func (p *PDFWriter) Object(body string) int {
+	n := p.Alloc()
+	p.Define(n, body)
 	return n
 }
 
-// stream writes a Flate-compressed stream object with the given extra
+// Stream writes a Flate-compressed stream object with the given extra
 // dictionary entries.
-func (p *pdfWriter) stream(dict string, data []byte) int {
+func (p *PDFWriter) Stream(dict string, data []byte) int {
 	z := getZ()
 	defer zpool.Put(z)
 	_, _ = z.zw.Write(data) // to memory: cannot fail
 	_ = z.zw.Close()
-	n := p.alloc()
+	n := p.Alloc()
 	p.begin(n)
 	p.buf.WriteString("<< " + dict + " /Filter /FlateDecode /Length " + strconv.Itoa(z.buf.Len()) + " >>\nstream\n")
 	p.buf.Write(z.buf.Bytes())
@@ -168,12 +175,14 @@ func (p *pdfWriter) stream(dict string, data []byte) int {
 	return n
 }
 
-func (p *pdfWriter) ref(b []byte, n int) []byte {
+// Ref appends a reference to object n.
+func (p *PDFWriter) Ref(b []byte, n int) []byte {
 	b = strconv.AppendInt(b, int64(n), 10)
 	return append(b, " 0 R"...)
 }
 
-func (p *pdfWriter) trailer(root int) {
+// Trailer ends the file with the cross-reference table and root object.
+func (p *PDFWriter) Trailer(root int) {
 	xref := p.buf.Len()
 	p.buf.WriteString("xref\n0 " + strconv.Itoa(len(p.offsets)+1) + "\n0000000000 65535 f \n")
 	for _, off := range p.offsets {

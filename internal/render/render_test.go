@@ -406,10 +406,10 @@ func TestLogoPadSizes(t *testing.T) {
 }
 
 func TestWinAnsi(t *testing.T) {
-	got := winAnsi("Scan me – café € 東")
+	got := WinAnsi("Scan me – café € 東")
 	want := []byte("Scan me \x96 caf\xe9 \x80 ?")
 	if !bytes.Equal(got, want) {
-		t.Errorf("winAnsi = %q, want %q", got, want)
+		t.Errorf("WinAnsi = %q, want %q", got, want)
 	}
 }
 

@@ -40,10 +40,10 @@ func helveticaBoldWidth(s string) float32 {
 	return float32(w) / 1000
 }
 
-// winAnsi maps text to WinAnsiEncoding bytes for a PDF string: Latin-1
+// WinAnsi maps text to WinAnsiEncoding bytes for a PDF string: Latin-1
 // characters map to themselves, common punctuation to its WinAnsi code,
 // anything else becomes '?' (the standard fonts have no other glyphs).
-func winAnsi(s string) []byte {
+func WinAnsi(s string) []byte {
 	b := make([]byte, 0, len(s))
 	for _, r := range s {
 		switch {

@@ -121,6 +121,10 @@ func (s *server) routes() http.Handler {
 	// the password; the scan's page posts it to POST /d/{shortCode} below.
 	api.Handle("PUT /api/dynamic-qrcodes/{id}/password", user(s.setCodePassword))
 
+	// PDF analytics report (issue 15 item 4): the same query as the JSON views.
+	api.Handle("GET /api/analytics/report.pdf", user(s.reportPDF))
+	api.Handle("GET /api/dynamic-qrcodes/{id}/report.pdf", user(s.reportPDF))
+
 	site := http.NewServeMux()
 	site.Handle("/api/", frameDenied(apiCSP, s.auth.LoadUser(jsonFallback(api))))
 	site.HandleFunc("GET /auth/google", s.auth.GoogleStart)

@@ -87,3 +87,18 @@ func StripeMock(t testing.TB) string {
 		}
 	}
 }
+
+// PDFText returns the text of a PDF as poppler's pdftotext reads it, pages
+// separated by form feeds, failing the test when the file does not open.
+func PDFText(t testing.TB, pdf []byte) string {
+	t.Helper()
+	tool := Command(t, "pdftotext")
+	cmd := exec.Command(tool, "-layout", "-", "-")
+	cmd.Stdin = bytes.NewReader(pdf)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil || errOut.Len() > 0 {
+		t.Fatalf("pdftotext: %v %s", err, errOut.String())
+	}
+	return out.String()
+}

@@ -114,6 +114,7 @@ describe('Analytics Dashboard', () => {
     expect(within(dialog).getByText(/IP2Location LITE data/)).toBeInTheDocument()
     expect(within(dialog).getByRole('figure', { name: 'Scans by hour of day: 15 in 24 hours' })).toBeInTheDocument()
     expect(within(dialog).getByRole('link', { name: 'Download countries CSV' })).toHaveAttribute('href', reportUrl(3).replace('/analytics?', '/breakdown.csv?by=country&'))
+    expect(within(dialog).getByRole('link', { name: 'PDF report' })).toHaveAttribute('href', reportUrl(3).replace('/analytics?', '/report.pdf?'))
   })
 
   it('asks for the chosen range, the bots and the whole account', async () => {

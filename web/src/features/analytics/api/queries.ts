@@ -69,3 +69,6 @@ export const scansCsvUrl = (id: number) => `/api/dynamic-qrcodes/${id}/scans.csv
 /** One breakdown of the range as CSV (by: time, hour, country, device, os, browser or referrer). */
 export const breakdownCsvUrl = (id: number | 'all', query: string, by: string) =>
   `${id === 'all' ? '/api/analytics' : `/api/dynamic-qrcodes/${id}`}/breakdown.csv?by=${by}&${query}`
+
+/** The range's analytics (figures, chart, breakdowns) as a printable PDF. */
+export const reportPdfUrl = (id: number | 'all', query: string) => `${id === 'all' ? '/api/analytics' : `/api/dynamic-qrcodes/${id}`}/report.pdf?${query}`

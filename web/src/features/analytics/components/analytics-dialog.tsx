@@ -4,7 +4,7 @@ import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Spinner } from '@/components/ui/spinner'
 import { qrTypeLabel } from '@/lib/qr-types'
-import { breakdownCsvUrl, rangeQuery, scansCsvUrl, useDynamicCodes, useScanReport, useUserAnalytics, type RangeChoice, type RangePreset } from '../api/queries'
+import { breakdownCsvUrl, rangeQuery, reportPdfUrl, scansCsvUrl, useDynamicCodes, useScanReport, useUserAnalytics, type RangeChoice, type RangePreset } from '../api/queries'
 import type { ScanReport, UserAnalytics } from '../api/types'
 import { BarChart, ShareBars, SplitRing, toEntries } from './charts'
 
@@ -226,6 +226,14 @@ function CodeInsights({ topDynamic }: { topDynamic: UserAnalytics['dynamicQrPerf
           <a href={scansCsvUrl(id)} download>
             <FileDown aria-hidden="true" />
             Download CSV
+          </a>
+        </Button>
+      )}
+      {id !== undefined && !customIncomplete && (
+        <Button asChild variant="outline" size="sm">
+          <a href={reportPdfUrl(id, query)} download>
+            <FileDown aria-hidden="true" />
+            PDF report
           </a>
         </Button>
       )}
