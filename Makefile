@@ -10,7 +10,7 @@ GOBIN   := $(shell $(GO) env GOPATH)/bin
 GOTESTSUM := $(firstword $(wildcard $(GOBIN)/gotestsum) $(shell command -v gotestsum 2>/dev/null))
 GO_TEST_JSON := $(or $(TMPDIR),/tmp)/squarely-go-test.json
 
-.PHONY: build run test lint go-test web-test e2e-test bench bench-redirect bench-bulk web-build clean
+.PHONY: build run test lint go-test web-test e2e-test bench bench-redirect bench-bulk bench-analytics web-build clean
 
 build: web-build
 	$(GO) build -tags embedweb -o $(BIN) ./cmd/squarely
@@ -57,6 +57,12 @@ bench-redirect: build
 # as the floor (issue 12). See bench/bulk.sh.
 bench-bulk: build
 	bash bench/bulk.sh
+
+# The analytics views over 1,000,000 scans of 1,000 codes on SQLite and
+# PostgreSQL (DATABASE_URL or the local test server), p50/p95 of each
+# (issue 15). See bench/analytics.
+bench-analytics:
+	nice $(GO) run ./bench/analytics
 
 web-build: web/node_modules/.package-lock.json
 	cd web && npm run --silent build
