@@ -107,7 +107,7 @@ test('the PDF type asks a visitor to sign in, and Events, SMS and Bitcoin are fu
   await generator.getByRole('switch', { name: 'Scan tracking' }).click()
   const upsell = page.getByRole('dialog', { name: 'Unlock Advanced Analytics' })
   await expect(upsell.getByText('Free forever • No credit card required • 30 seconds signup')).toBeVisible()
-  await expect(upsell.getByRole('link', { name: 'Create Free Account' })).toHaveAttribute('href', '/auth')
+  await expect(upsell.getByRole('link', { name: 'Create Free Account' })).toHaveAttribute('href', '/auth?mode=register')
   await upsell.getByRole('button', { name: 'Maybe Later' }).click()
   await expect(upsell).toHaveCount(0)
   await expect(generator.getByRole('switch', { name: 'Scan tracking' })).not.toBeChecked()
