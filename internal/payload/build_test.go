@@ -160,11 +160,11 @@ func TestBuildErrors(t *testing.T) {
 }
 
 func TestCatalogue(t *testing.T) {
-	want := []string{"url", "contact", "payment", "pdf", "social", "images", "ratings", "email", "location", "events", "apps", "sms", "bitcoin"}
+	want := []string{"url", "contact", "payment", "pdf", "social", "images", "ratings", "email", "location", "events", "apps", "sms", "bitcoin", "text", "wifi"}
 	if got := Types(); !slices.Equal(got, want) {
 		t.Errorf("Types() = %v", got)
 	}
-	labels := []string{"Website", "Contact", "Payment", "PDF", "Social Media", "Images", "Ratings", "Email", "Location", "Events", "Apps", "SMS", "Bitcoin"}
+	labels := []string{"Website", "Contact", "Payment", "PDF", "Social Media", "Images", "Ratings", "Email", "Location", "Events", "Apps", "SMS", "Bitcoin", "Plain Text", "WiFi"}
 	for i, typ := range want {
 		if Label(typ) != labels[i] {
 			t.Errorf("Label(%q) = %q, want %q", typ, Label(typ), labels[i])
@@ -176,8 +176,8 @@ func TestCatalogue(t *testing.T) {
 			t.Errorf("Blocked(%q) = %v", typ, got)
 		}
 	}
-	if !Known("text") || !Known("wifi") || Known("fax") || Label("fax") != "" || FieldNames("fax") != nil {
-		t.Error("text/wifi should be known, fax not")
+	if Known("fax") || Label("fax") != "" || FieldNames("fax") != nil {
+		t.Error("fax should not be known")
 	}
 	if !NeedsAccount("pdf") || NeedsAccount("url") {
 		t.Error("NeedsAccount: only pdf")

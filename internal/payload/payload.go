@@ -65,10 +65,12 @@ type kind struct {
 	build    func(f Fields, opt Options) (string, error)
 }
 
-// types lists the 13 types of the generator's dropdown, in spec order.
+// types lists the generator's dropdown: the 13 types of spec 01 §3 in spec
+// order, then plain text and WiFi, which the marketing pages and the wifi
+// template name (issue 10).
 var types = []string{
 	"url", "contact", "payment", "pdf", "social", "images", "ratings",
-	"email", "location", "events", "apps", "sms", "bitcoin",
+	"email", "location", "events", "apps", "sms", "bitcoin", "text", "wifi",
 }
 
 var kinds = map[string]kind{
@@ -89,8 +91,7 @@ var kinds = map[string]kind{
 	"wifi":     {"WiFi", []string{"ssid", "password", "encryption", "hidden"}, validateWiFi, buildWiFi},
 }
 
-// Types returns the 13 types of the generator, in spec order. Known also
-// accepts "text" and "wifi", which bulk generation and the command line use.
+// Types returns the types of the generator, in dropdown order.
 func Types() []string { return slices.Clone(types) }
 
 // Known reports whether t is a type this package can build.

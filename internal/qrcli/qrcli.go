@@ -118,8 +118,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func printUsage(w io.Writer) {
-	types := append(payload.Types(), "text", "wifi")
-	fmt.Fprintf(w, usage, strings.Join(types, ", "), render.DefaultPixels, render.DefaultPoints*25.4/72,
+	fmt.Fprintf(w, usage, strings.Join(payload.Types(), ", "), render.DefaultPixels, render.DefaultPoints*25.4/72,
 		render.DefaultForeground, render.DefaultBackground, render.DefaultFrameText)
 }
 

@@ -291,7 +291,7 @@ var bulkKnownColumns = func() map[string]string {
 		add(n)
 	}
 	m["qrtype"] = "type"
-	for _, t := range append(payload.Types(), "text", "wifi") {
+	for _, t := range payload.Types() {
 		for _, f := range payload.FieldNames(t) {
 			add(bulkFieldColumn(t, f))
 		}

@@ -13,10 +13,15 @@ import {
   Share2,
   Smartphone,
   Star,
+  Type,
+  Wifi,
   type LucideIcon,
 } from 'lucide-react'
 
-/** The 13 QR code types in the spec's order (spec 01 §3), with their labels and icons. */
+/**
+ * The generator's types with their labels and icons: the 13 of spec 01 §3 in
+ * the spec's order, then plain text and WiFi (issue 10; payload.Types on the server).
+ */
 export const qrTypes = [
   { value: 'url', label: 'Website', icon: Globe },
   { value: 'contact', label: 'Contact', icon: Contact },
@@ -31,6 +36,8 @@ export const qrTypes = [
   { value: 'apps', label: 'Apps', icon: Smartphone },
   { value: 'sms', label: 'SMS', icon: MessageSquare },
   { value: 'bitcoin', label: 'Bitcoin', icon: Bitcoin },
+  { value: 'text', label: 'Plain Text', icon: Type },
+  { value: 'wifi', label: 'WiFi', icon: Wifi },
 ] as const satisfies readonly { value: string; label: string; icon: LucideIcon }[]
 
 export type QrType = (typeof qrTypes)[number]['value']

@@ -68,11 +68,11 @@ beforeEach(() => {
 afterEach(() => vi.useRealTimers())
 
 describe('the type dropdown', () => {
-  it('lists the 13 types by label', async () => {
+  it('lists the 15 types by label', async () => {
     renderGenerator()
     expect(screen.getByRole('heading', { name: 'Generate Your QR Code' })).toBeInTheDocument()
     await userEvent.click(typeBox())
-    expect(await screen.findAllByRole('option')).toHaveLength(13)
+    expect(await screen.findAllByRole('option')).toHaveLength(15)
     const labels = [
       'Website',
       'Contact',
@@ -87,6 +87,8 @@ describe('the type dropdown', () => {
       'Apps',
       'SMS',
       'Bitcoin',
+      'Plain Text',
+      'WiFi',
     ]
     for (const label of labels) expect(screen.getByRole('option', { name: label })).toBeInTheDocument()
   })
@@ -111,6 +113,44 @@ describe('the type dropdown', () => {
     await chooseType('Ratings')
     const reviews = within(field('Review platform')).getAllByRole('option').map((o) => o.getAttribute('value'))
     expect(reviews).toEqual(['', 'google', 'yelp', 'tripadvisor', 'facebook', 'trustpilot'])
+  })
+
+  it('makes a WiFi code: security options, no password for an open network, hidden as true or false', async () => {
+    const { mock } = renderGenerator({
+      handlers: { 'POST /api/generate-qrcode': () => json({ id: 3, qrCode: svg, data: 'WIFI:T:nopass;S:Cafe;H:true;;' }) },
+    })
+    await chooseType('WiFi')
+    expect(screen.getByText('Network name (SSID)').parentElement).toHaveTextContent('Network name (SSID)*')
+    expect(screen.getByText('Password').parentElement).toHaveTextContent('Password*')
+    const security = field('Security')
+    expect(within(security).getAllByRole('option').map((o) => o.getAttribute('value'))).toEqual(['WPA', 'WEP', 'nopass'])
+    expect(security).toHaveValue('WPA')
+    await userEvent.click(screen.getByRole('button', { name: 'Generate QR Code' }))
+    expect(await screen.findByText('Network name is required')).toBeInTheDocument()
+    expect(screen.getByText('Password is required')).toBeInTheDocument()
+
+    await userEvent.type(field('Network name (SSID)'), 'Cafe')
+    await userEvent.selectOptions(security, 'nopass')
+    expect(screen.queryByLabelText(/^Password/)).not.toBeInTheDocument()
+    const hidden = field('Hidden network (not broadcast)')
+    expect(hidden).not.toBeChecked()
+    await userEvent.click(hidden)
+    expect(hidden).toBeChecked()
+    await userEvent.click(screen.getByRole('button', { name: 'Generate QR Code' }))
+    expect(await screen.findByText('QR Code generated')).toBeInTheDocument()
+    const sent = mock.mock.calls
+      .filter(([u]) => u === '/api/generate-qrcode')
+      .map(([, init]) => JSON.parse(String(init?.body)) as Record<string, unknown>)
+      .find((b) => b.temporary === false)
+    expect(sent).toMatchObject({ qrType: 'wifi', ssid: 'Cafe', encryption: 'nopass', hidden: 'true' })
+  })
+
+  it('makes a Plain Text code from a text area', async () => {
+    renderGenerator()
+    await chooseType('Plain Text')
+    await userEvent.click(screen.getByRole('button', { name: 'Generate QR Code' }))
+    expect(await screen.findByText('Text is required')).toBeInTheDocument()
+    expect(field('Text').tagName).toBe('TEXTAREA')
   })
 
   it("opens 'Premium Feature' for PDF when signed out, and leaves the type alone", async () => {

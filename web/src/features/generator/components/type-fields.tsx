@@ -1,6 +1,6 @@
 import { FileText, ImageIcon, Loader2, Upload } from 'lucide-react'
 import { useId, useRef, useState } from 'react'
-import type { UseFormReturn } from 'react-hook-form'
+import { useWatch, type UseFormReturn } from 'react-hook-form'
 import { Button } from '@/components/ui/button'
 import { FieldError } from '@/components/ui/field-error'
 import { Input } from '@/components/ui/input'
@@ -35,27 +35,32 @@ interface TypeFieldsProps {
 /** The chosen type's fields, with asterisks on the required ones and the schema's messages. */
 export function TypeFields({ type, form, uploaded, onUploaded, onUrlBlur }: TypeFieldsProps) {
   const id = useId()
+  const values = useWatch({ control: form.control })
   return (
     <div className="grid gap-4 sm:grid-cols-2">
       {typeFields[type].map((field) => {
+        if (field.shownWhen && !field.shownWhen(values as TypeValues)) return null
         const fieldId = `${id}-${field.name}`
         const errorId = `${fieldId}-error`
         const message = form.formState.errors[field.name]?.message
         return (
           <div key={field.name} className={cn('grid content-start gap-1.5', !field.half && 'sm:col-span-2')}>
-            <Label htmlFor={fieldId}>
-              {field.label}
-              {isRequiredField(type, field.name) && (
-                <span className="ml-0.5 text-red-600" aria-hidden="true">
-                  *
-                </span>
-              )}
-            </Label>
+            {field.kind !== 'checkbox' && (
+              <Label htmlFor={fieldId}>
+                {field.label}
+                {isRequiredField(type, field.name) && (
+                  <span className="ml-0.5 text-red-600" aria-hidden="true">
+                    *
+                  </span>
+                )}
+              </Label>
+            )}
             <FieldInput
               field={field}
               fieldId={fieldId}
               errorId={errorId}
               invalid={Boolean(message)}
+              value={values[field.name]}
               form={form}
               uploaded={uploaded}
               onUploaded={onUploaded}
@@ -74,13 +79,15 @@ interface FieldInputProps {
   fieldId: string
   errorId: string
   invalid: boolean
+  /** The field's current value (for the controlled inputs). */
+  value: unknown
   form: UseFormReturn<TypeValues>
   uploaded: UploadedFile | null
   onUploaded: (file: UploadedFile) => void
   onUrlBlur?: () => void
 }
 
-function FieldInput({ field, fieldId, errorId, invalid, form, uploaded, onUploaded, onUrlBlur }: FieldInputProps) {
+function FieldInput({ field, fieldId, errorId, invalid, value, form, uploaded, onUploaded, onUrlBlur }: FieldInputProps) {
   const common = { id: fieldId, 'aria-invalid': invalid || undefined, 'aria-describedby': invalid ? errorId : undefined }
   switch (field.kind) {
     case 'textarea':
@@ -88,7 +95,7 @@ function FieldInput({ field, fieldId, errorId, invalid, form, uploaded, onUpload
     case 'select':
       return (
         <select {...common} className={selectClass} {...form.register(field.name)}>
-          <option value="">{field.placeholder}</option>
+          {field.placeholder !== undefined && <option value="">{field.placeholder}</option>}
           {field.options?.map((option) => (
             <option key={option.value} value={option.value}>
               {option.label}
@@ -107,6 +114,20 @@ function FieldInput({ field, fieldId, errorId, invalid, form, uploaded, onUpload
           placeholder={field.placeholder}
           {...form.register(field.name, { setValueAs: parsePrice })}
         />
+      )
+    case 'checkbox':
+      // The form keeps 'true' or 'false', the text the server expects.
+      return (
+        <label htmlFor={fieldId} className="inline-flex cursor-pointer items-center gap-2 text-sm font-medium text-slate-700">
+          <input
+            {...common}
+            type="checkbox"
+            className="size-4 cursor-pointer rounded border-slate-300 accent-primary"
+            checked={value === 'true'}
+            onChange={(e) => form.setValue(field.name, String(e.target.checked), { shouldDirty: true, shouldValidate: true })}
+          />
+          {field.label}
+        </label>
       )
     case 'pdf':
     case 'image':

@@ -4,7 +4,7 @@ import { qrTypes, type QrType } from '@/lib/qr-types'
 import { cn } from '@/lib/utils'
 import { isBlockedType, needsAccount } from '../lib/qr-types'
 
-/** The 13 types by label, in a list of limited height that scrolls; badges mark the types a choice may refuse. */
+/** The types by label, in a list of limited height that scrolls; badges mark the types a choice may refuse. */
 export function TypeSelect({
   id,
   value,

@@ -1,7 +1,8 @@
 import type { QrType } from '@/lib/qr-types'
-import { appCategories, appPlatforms, reviewPlatforms, socialPlatforms, type Option } from './qr-types'
+import { appCategories, appPlatforms, reviewPlatforms, socialPlatforms, wifiSecurities, type Option } from './qr-types'
+import type { TypeValues } from './schemas'
 
-export type FieldKind = 'text' | 'email' | 'url' | 'tel' | 'textarea' | 'select' | 'price' | 'date' | 'pdf' | 'image'
+export type FieldKind = 'text' | 'email' | 'url' | 'tel' | 'textarea' | 'select' | 'price' | 'date' | 'pdf' | 'image' | 'checkbox'
 
 export interface FieldConfig {
   name: string
@@ -11,6 +12,8 @@ export interface FieldConfig {
   options?: Option[]
   /** Half width on wide screens, to pair short fields. */
   half?: boolean
+  /** Shown only when this holds for the form's values (a WiFi password is not asked for an open network). */
+  shownWhen?: (values: TypeValues) => boolean
 }
 
 /** Each type's form, in the order of spec 01 §3's table. */
@@ -82,5 +85,12 @@ export const typeFields: Record<QrType, FieldConfig[]> = {
     { name: 'amount', label: 'Amount (BTC)', kind: 'text', half: true },
     { name: 'label', label: 'Label', kind: 'text', half: true },
     { name: 'message', label: 'Message', kind: 'textarea' },
+  ],
+  text: [{ name: 'text', label: 'Text', kind: 'textarea', placeholder: 'Any text, shown as it is when scanned' }],
+  wifi: [
+    { name: 'ssid', label: 'Network name (SSID)', kind: 'text', placeholder: 'Cafe-Guests', half: true },
+    { name: 'encryption', label: 'Security', kind: 'select', options: wifiSecurities, half: true },
+    { name: 'password', label: 'Password', kind: 'text', shownWhen: (values) => values.encryption !== 'nopass' },
+    { name: 'hidden', label: 'Hidden network (not broadcast)', kind: 'checkbox' },
   ],
 }

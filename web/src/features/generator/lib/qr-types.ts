@@ -40,6 +40,12 @@ export const appPlatforms: Option[] = [
   { value: 'amazon', label: 'Amazon Appstore' },
 ]
 
+export const wifiSecurities: Option[] = [
+  { value: 'WPA', label: 'WPA/WPA2' },
+  { value: 'WEP', label: 'WEP' },
+  { value: 'nopass', label: 'None (open network)' },
+]
+
 export const appCategories: Option[] = [
   'games', 'productivity', 'social', 'utilities', 'entertainment', 'lifestyle', 'education', 'business', 'health',
   'finance', 'news', 'travel', 'shopping', 'photo', 'music', 'weather', 'reference', 'sports', 'food', 'medical',

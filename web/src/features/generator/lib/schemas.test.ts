@@ -82,16 +82,35 @@ describe('type schemas: the messages of spec 01 §5, word for word', () => {
     expect(check('sms', {})).toEqual({ phoneNumber: 'Phone number is required' })
     expect(check('bitcoin', {})).toEqual({ address: 'Bitcoin address is required' })
   })
+
+  it('text: anything but nothing, spaces included (as the server)', () => {
+    expect(check('text', {})).toEqual({ text: 'Text is required' })
+    expect(check('text', { text: ' ' })).toEqual({})
+    expect(check('text', { text: 'Line 1\nLine 2 ; , : "' })).toEqual({})
+  })
+
+  it('wifi: a network name, and a password unless the network is open; every message at once', () => {
+    expect(check('wifi', {})).toEqual({ ssid: 'Network name is required', password: 'Password is required' })
+    expect(check('wifi', { ssid: 'Home', encryption: 'WEP' })).toEqual({ password: 'Password is required' })
+    expect(check('wifi', { ssid: 'Home', encryption: 'nopass' })).toEqual({})
+    expect(check('wifi', { ssid: 'Home', password: 'p;a:s,s"\\', hidden: 'true' })).toEqual({})
+    expect(check('wifi', { ssid: 'Home', password: 'x', encryption: 'WPA3', hidden: 'maybe' })).toEqual({
+      encryption: 'Encryption must be WPA, WEP or nopass',
+      hidden: 'Hidden must be true or false',
+    })
+  })
 })
 
 describe('type defaults', () => {
-  it('are empty for every field, the price 0, for each of the 13 types', () => {
-    expect(qrTypes).toHaveLength(13)
+  it('are empty for every field of the 15 types but the price (0) and a WiFi network\'s security and visibility', () => {
+    expect(qrTypes).toHaveLength(15)
+    const start: Record<string, string | number> = { productPrice: 0, encryption: 'WPA', hidden: 'false' }
     for (const { value } of qrTypes) {
       const defaults = typeDefaults(value)
       expect(Object.keys(defaults).sort()).toEqual(Object.keys(typeSchemas[value].shape).sort())
-      for (const [key, v] of Object.entries(defaults)) expect(v).toBe(key === 'productPrice' ? 0 : '')
+      for (const [key, v] of Object.entries(defaults)) expect(v).toBe(start[key] ?? '')
     }
+    expect(typeDefaults('wifi')).toEqual({ ssid: '', encryption: 'WPA', password: '', hidden: 'false' })
   })
 
   it("take a template's sample data for known fields only", () => {
@@ -111,5 +130,19 @@ describe('type defaults', () => {
     expect(isRequiredField('payment', 'productPrice')).toBe(true)
     expect(isRequiredField('apps', 'appCategory')).toBe(false)
     expect(isRequiredField('pdf', 'description')).toBe(false)
+    expect(isRequiredField('text', 'text')).toBe(true)
+    expect(isRequiredField('wifi', 'ssid')).toBe(true)
+    expect(isRequiredField('wifi', 'password')).toBe(true)
+    expect(isRequiredField('wifi', 'encryption')).toBe(false)
+    expect(isRequiredField('wifi', 'hidden')).toBe(false)
+  })
+
+  it("fill the wifi template's sample", () => {
+    expect(withSampleData('wifi', { ssid: 'Cafe-Guests', password: 'espresso2026', encryption: 'WPA', hidden: 'false' })).toEqual({
+      ssid: 'Cafe-Guests',
+      password: 'espresso2026',
+      encryption: 'WPA',
+      hidden: 'false',
+    })
   })
 })

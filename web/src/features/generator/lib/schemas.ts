@@ -96,16 +96,34 @@ export const typeSchemas = {
     label: optional,
     message: optional,
   }),
+  text: z.object({ text: z.string().min(1, 'Text is required') }),
+  // Spaces count in a network name and a password (the server keeps them too).
+  wifi: z
+    .object({
+      ssid: z.string().min(1, 'Network name is required'),
+      encryption: z.enum(['WPA', 'WEP', 'nopass'], 'Encryption must be WPA, WEP or nopass'),
+      password: optional,
+      hidden: z.enum(['true', 'false'], 'Hidden must be true or false'),
+    })
+    // Checked even while other fields are wrong, so every message shows at once.
+    .refine((v) => v?.encryption === 'nopass' || (v?.password ?? '') !== '', {
+      path: ['password'],
+      message: 'Password is required',
+      when: () => true,
+    }),
 } satisfies Record<QrType, z.ZodObject>
 
 /** The values of one type's form: its fields by name (productPrice is a number). */
 export type TypeValues = Record<string, string | number>
 
-/** The empty form of a type: every field blank, a payment's price 0. */
+/** Fields that do not start blank: a payment's price, a WiFi network's security and visibility. */
+const startValues: TypeValues = { productPrice: 0, encryption: 'WPA', hidden: 'false' }
+
+/** The empty form of a type: every field blank but those of startValues. */
 export function typeDefaults(type: QrType): TypeValues {
   const values: TypeValues = {}
   for (const key of Object.keys(typeSchemas[type].shape)) {
-    values[key] = key === 'productPrice' ? 0 : ''
+    values[key] = startValues[key] ?? ''
   }
   return values
 }
@@ -131,10 +149,11 @@ export function withSampleData(type: QrType, data: unknown): TypeValues {
   return values
 }
 
-/** Whether a field is required, for the form's asterisks. */
+/**
+ * Whether a field is required, for the form's asterisks: the empty form is
+ * refused for it (rules across fields, like a WiFi password's, included).
+ */
 export function isRequiredField(type: QrType, field: string): boolean {
-  const schema = typeSchemas[type].shape as Record<string, z.ZodType>
-  const probe = typeDefaults(type)
-  const result = z.object({ [field]: schema[field] }).safeParse({ [field]: probe[field] })
-  return !result.success
+  const result = typeSchemas[type].safeParse(typeDefaults(type))
+  return !result.success && result.error.issues.some((issue) => issue.path[0] === field)
 }
