@@ -180,20 +180,28 @@ func (s *server) scanReport(w http.ResponseWriter, r *http.Request, q store.Scan
 			return
 		}
 	}
+	if _, out, ok := s.readScanReport(w, r, q); ok {
+		writeJSON(w, http.StatusOK, out)
+	}
+}
+
+// readScanReport reads the request's range and q's report for it, shared by
+// the JSON and PDF views; on failure it has answered.
+func (s *server) readScanReport(w http.ResponseWriter, r *http.Request, q store.ScanQuery) (scanRange, *scanReportResponse, bool) {
 	sr, ok := s.parseScanRange(w, r, q)
 	if !ok {
-		return
+		return sr, nil, false
 	}
 	out, err := s.buildScanReport(r, q, sr)
 	if errors.Is(err, store.ErrNotFound) {
 		writeError(w, http.StatusNotFound, msgCodeMissing)
-		return
+		return sr, nil, false
 	}
 	if err != nil {
 		s.internalError(w, "reading analytics", err)
-		return
+		return sr, nil, false
 	}
-	writeJSON(w, http.StatusOK, out)
+	return sr, out, true
 }
 
 func (s *server) buildScanReport(r *http.Request, q store.ScanQuery, sr scanRange) (*scanReportResponse, error) {

@@ -2,7 +2,6 @@ package server
 
 import (
 	"cmp"
-	"errors"
 	"image/color"
 	"maps"
 	"math"
@@ -29,17 +28,8 @@ func (s *server) reportPDF(w http.ResponseWriter, r *http.Request) {
 		}
 		q.CodeID, subject = d.ID, d.Name
 	}
-	sr, ok := s.parseScanRange(w, r, q)
+	sr, rep, ok := s.readScanReport(w, r, q)
 	if !ok {
-		return
-	}
-	rep, err := s.buildScanReport(r, q, sr)
-	if errors.Is(err, store.ErrNotFound) {
-		writeError(w, http.StatusNotFound, msgCodeMissing)
-		return
-	}
-	if err != nil {
-		s.internalError(w, "reading analytics", err)
 		return
 	}
 	h := w.Header()
