@@ -111,7 +111,11 @@ describe('Analytics Dashboard', () => {
     const countries = within(dialog).getByRole('table', { name: 'Scans by country' })
     expect(within(countries).getByText('Germany').nextSibling).toHaveTextContent('10')
     expect(within(countries).getByText('Unknown').nextSibling).toHaveTextContent('1')
-    expect(within(dialog).getByText(/IP2Location LITE data/)).toBeInTheDocument()
+    expect(within(dialog).getByText(/IP2Location LITE data.*Map shapes: Natural Earth/)).toBeInTheDocument()
+    // Beside the table, the world map shades the same countries.
+    const map = await within(dialog).findByRole('group', { name: 'World map of scans by country' })
+    expect(within(map).getByRole('img', { name: 'Germany: 10 scans' })).toBeInTheDocument()
+    expect(within(map).getByRole('img', { name: 'United States: 4 scans' })).toBeInTheDocument()
     expect(within(dialog).getByRole('figure', { name: 'Scans by hour of day: 15 in 24 hours' })).toBeInTheDocument()
     expect(within(dialog).getByRole('link', { name: 'Download countries CSV' })).toHaveAttribute('href', reportUrl(3).replace('/analytics?', '/breakdown.csv?by=country&'))
     expect(within(dialog).getByRole('link', { name: 'PDF report' })).toHaveAttribute('href', reportUrl(3).replace('/analytics?', '/report.pdf?'))

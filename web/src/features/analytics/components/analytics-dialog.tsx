@@ -6,7 +6,9 @@ import { Spinner } from '@/components/ui/spinner'
 import { qrTypeLabel } from '@/lib/qr-types'
 import { breakdownCsvUrl, rangeQuery, reportPdfUrl, scansCsvUrl, useDynamicCodes, useScanReport, useUserAnalytics, type RangeChoice, type RangePreset } from '../api/queries'
 import type { ScanReport, UserAnalytics } from '../api/types'
+import { countryName } from '../lib/country-name'
 import { BarChart, ShareBars, SplitRing, toEntries } from './charts'
+import { WorldMap } from './world-map'
 
 export interface AnalyticsDialogProps {
   open: boolean
@@ -164,15 +166,6 @@ function pointLabel(start: string, report: ScanReport) {
   return new Intl.DateTimeFormat(undefined, opts).format(new Date(start))
 }
 
-const regionNames = typeof Intl.DisplayNames === 'function' ? new Intl.DisplayNames(undefined, { type: 'region' }) : undefined
-const countryName = (code: string) => {
-  try {
-    return regionNames?.of(code) ?? code
-  } catch {
-    return code
-  }
-}
-
 /** The change against the previous period of the same length, as text. */
 function change(report: ScanReport) {
   if (!report.previous) return undefined
@@ -309,11 +302,12 @@ function CodeInsights({ topDynamic }: { topDynamic: UserAnalytics['dynamicQrPerf
         )}
       </Panel>
       {data && !customIncomplete && (
-        <div className="grid gap-5 md:grid-cols-2 xl:grid-cols-3">
-          <Panel title="Countries" icon={<Globe />} action={csv('country', 'countries')}>
-            {data.countries.length === 0 && data.unknownCountry === 0 ? (
-              <p className="py-6 text-center text-sm text-slate-500">No scans in this range.</p>
-            ) : (
+        <Panel title="Countries" icon={<Globe />} action={csv('country', 'countries')}>
+          {data.countries.length === 0 && data.unknownCountry === 0 ? (
+            <p className="py-6 text-center text-sm text-slate-500">No scans in this range.</p>
+          ) : (
+            <div className="grid items-start gap-5 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
+              <WorldMap countries={data.countries} />
               <table className="w-full text-sm" aria-label="Scans by country">
                 <tbody>
                   {data.countries.map((c) => (
@@ -330,9 +324,15 @@ function CodeInsights({ topDynamic }: { topDynamic: UserAnalytics['dynamicQrPerf
                   )}
                 </tbody>
               </table>
-            )}
-            <p className="text-[11px] text-slate-400">{data.attribution}</p>
-          </Panel>
+            </div>
+          )}
+          <p className="text-[11px] text-slate-400">
+            {data.attribution} Map shapes: Natural Earth (public domain).
+          </p>
+        </Panel>
+      )}
+      {data && !customIncomplete && (
+        <div className="grid gap-5 md:grid-cols-2 xl:grid-cols-3">
           <Panel title="Devices" action={csv('device', 'devices')}>
             <ShareBars entries={toEntries(data.devices)} empty="No scans yet" capitalize />
           </Panel>
