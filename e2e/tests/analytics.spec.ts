@@ -35,6 +35,14 @@ test('scans through a trusted proxy appear by country in the open dialog; ranges
   await expect(countries.getByRole('row', { name: 'Germany 1' })).toBeVisible()
   expect(Date.now() - started).toBeLessThan(5_000)
   await expect(dialog.getByText(/IP2Location LITE data/)).toBeVisible()
+  // The world map beside the table shades the same two countries, named with their scans; others stay plain.
+  const map = dialog.getByRole('group', { name: 'World map of scans by country' })
+  await expect(map.getByRole('img', { name: 'United States: 2 scans' })).toBeVisible()
+  await expect(map.getByRole('img', { name: 'Germany: 1 scan' })).toBeVisible()
+  await expect(map.getByRole('img')).toHaveCount(2)
+  await expect(map.locator('title', { hasText: 'Germany: 1 scan' })).toHaveCount(1)
+  await map.getByRole('img', { name: 'Germany: 1 scan' }).hover()
+  await expect(map.locator('xpath=preceding-sibling::p[1]')).toHaveText('Germany: 1 scan')
   await expect(dialog.getByText('Human scans').locator('xpath=following-sibling::dd[1]')).toHaveText('3')
 
   // A custom range before the scans shows none of them.
@@ -65,4 +73,27 @@ test('scans through a trusted proxy appear by country in the open dialog; ranges
   expect(text).toContain('Scan report: Geo poster')
   expect(text).toContain('Scans: 3')
   expect(text).toMatch(/Countries US 2 \(66%\) DE 1 \(33%\)/)
+
+  // The whole account's view (GET /api/analytics) is in the same dialog, with the same range, comparison, map and reports:
+  // a second code scanned from the UK shows there beside the first code's scans.
+  const second = await page.request.post('/api/dynamic-qrcodes', {
+    multipart: { destination: `${baseURL}/faq`, qrType: 'url', qrData: JSON.stringify({ url: `${baseURL}/faq` }), name: 'Second poster' },
+  })
+  expect(second.status()).toBe(201)
+  const uk = await playwright.request.newContext({ userAgent: phoneUA })
+  expect((await uk.get(((await second.json()) as { shortUrl: string }).shortUrl, { maxRedirects: 0, headers: { 'X-Forwarded-For': '81.2.69.142' } })).status()).toBe(302)
+  await uk.dispose()
+  await dialog.getByLabel('QR code').selectOption({ label: 'All dynamic codes' })
+  await dialog.getByRole('button', { name: '7 days' }).click()
+  await expect(map.getByRole('img', { name: 'United Kingdom: 1 scan' })).toBeVisible({ timeout: 5_000 })
+  await expect(map.getByRole('img', { name: 'United States: 2 scans' })).toBeVisible()
+  await expect(map.getByRole('img')).toHaveCount(3)
+  await expect(dialog.getByText('Human scans').locator('xpath=following-sibling::dd[1]')).toHaveText('4')
+  await expect(dialog.getByText('Up from 0 in the previous period')).toBeVisible()
+  await expect(dialog.getByRole('link', { name: 'PDF report' })).toHaveAttribute('href', /^\/api\/analytics\/report\.pdf\?from=/)
+  const [accountCsv] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('link', { name: 'Download countries CSV' }).click()])
+  const [header, ...rows] = readFileSync(await accountCsv.path(), 'utf8').trim().split('\n')
+  expect(header).toBe('country,scans')
+  expect(rows[0]).toBe('US,2')
+  expect(rows.slice(1).sort()).toEqual(['DE,1', 'GB,1'])
 })
