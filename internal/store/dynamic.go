@@ -340,15 +340,22 @@ func (s *Store) DynamicPasswordHash(ctx context.Context, id int64) (string, erro
 
 // DeleteDynamicCode soft-deletes the user's code: its short code stops
 // redirecting and it no longer counts against the limit, but its row and
-// scans stay. It returns the deleted code's short code.
+// scans stay (out of the rollups: the account's analytics leave it out).
+// It returns the deleted code's short code.
 func (s *Store) DeleteDynamicCode(ctx context.Context, userID, id int64, now time.Time) (string, error) {
 	var shortCode string
-	err := s.write.QueryRowContext(ctx, `
-		UPDATE dynamic_qr_codes SET is_deleted = TRUE, deleted_at = $3, updated_at = $3
-		WHERE id = $1 AND user_id = $2 AND NOT is_deleted
-		RETURNING short_code`, id, userID, dbTime(now)).Scan(&shortCode)
-	if err != nil {
-		return "", fail("delete dynamic code", err)
-	}
-	return shortCode, nil
+	err := s.inTx(ctx, "delete dynamic code", func(tx *sql.Tx) error {
+		err := tx.QueryRowContext(ctx, `
+			UPDATE dynamic_qr_codes SET is_deleted = TRUE, deleted_at = $3, updated_at = $3
+			WHERE id = $1 AND user_id = $2 AND NOT is_deleted
+			RETURNING short_code`, id, userID, dbTime(now)).Scan(&shortCode)
+		if err != nil {
+			return fail("delete dynamic code", err)
+		}
+		if err := s.dropCodeRollups(ctx, sqlTx{tx}, userID, id); err != nil {
+			return fail("drop the code's rollups", err)
+		}
+		return nil
+	})
+	return shortCode, err
 }

@@ -1,8 +1,119 @@
 package store
 
-import "database/sql"
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"time"
+)
 
 // ReadDB and WriteDB expose the pools to the external tests, for checks
 // on the schema itself.
 func ReadDB(s *Store) *sql.DB  { return s.read }
 func WriteDB(s *Store) *sql.DB { return s.write }
+
+// RecountReport is the report of q counted from the scan events alone,
+// what the rollups must always equal.
+func RecountReport(ctx context.Context, s *Store, q ScanQuery) (*ScanReport, error) {
+	sum := newReportSum()
+	if err := s.recount(ctx, q, sum); err != nil {
+		return nil, err
+	}
+	return sum.report(), nil
+}
+
+// recount adds the scan events q picks to sum by SQL alone, apart from
+// the Go that rolls them up.
+func (s *Store) recount(ctx context.Context, q ScanQuery, sum *reportSum) error {
+	// The salt of a visitor hash turns over each UTC day: a visitor is a
+	// hash of a day (and of a bot flag, which the hashed user agent sets).
+	day := map[string]string{
+		SQLite:   `substr(e.scanned_at, 1, 10)`,
+		Postgres: `to_char(e.scanned_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')`,
+	}[s.dialect]
+	visitor := `CASE WHEN e.is_bot THEN 'b' ELSE 'h' END || ` + day + ` || e.visitor_hash`
+	visitors := `count(DISTINCT CASE WHEN NOT e.is_bot AND e.visitor_hash <> '' THEN ` + visitor + ` END)`
+	if q.Bots {
+		visitors = `count(DISTINCT CASE WHEN e.visitor_hash <> '' THEN ` + visitor + ` END)`
+	}
+	r := sum.r
+	all, args := q.where(true)
+	var bots, humans, unique int64
+	err := s.read.QueryRowContext(ctx, `
+		SELECT COALESCE(sum(CASE WHEN e.is_bot THEN 1 ELSE 0 END), 0),
+			COALESCE(sum(CASE WHEN e.is_bot THEN 0 ELSE 1 END), 0), `+visitors+`
+		FROM scan_events e WHERE `+all, args...,
+	).Scan(&bots, &humans, &unique)
+	if err != nil {
+		return fail("sum up scans", err)
+	}
+	r.BotScans += bots
+	r.Scans += humans
+	if q.Bots {
+		r.Scans += bots
+	}
+	r.UniqueVisitors += unique
+
+	cond, args := q.where(q.Bots)
+	slot := map[string]string{
+		SQLite: `substr(e.scanned_at, 1, 14) || printf('%02d', CAST(substr(e.scanned_at, 15, 2) AS INTEGER) / 15 * 15)`,
+		Postgres: `to_char(date_trunc('hour', e.scanned_at AT TIME ZONE 'UTC')
+			+ floor(extract(minute FROM e.scanned_at AT TIME ZONE 'UTC') / 15) * interval '15 minutes', 'YYYY-MM-DD"T"HH24:MI')`,
+	}[s.dialect]
+	err = s.eachRow(ctx, "count scans by quarter hour", `
+		SELECT `+slot+` AS slot, count(*) FROM scan_events e WHERE `+cond+`
+		GROUP BY slot`, args, func(rows *sql.Rows) error {
+		var start string
+		var n int64
+		if err := rows.Scan(&start, &n); err != nil {
+			return err
+		}
+		t, err := time.Parse(slotLayout, start)
+		if err != nil {
+			return err
+		}
+		sum.slots[t] += n
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+
+	for _, g := range []struct {
+		column  string
+		into    map[string]int64
+		unknown string // the name of ""
+	}{
+		{"country", r.Countries, ""}, {"referrer", sum.referrers, ""},
+		{"device_type", r.Devices, "Unknown"}, {"os", r.OS, "Unknown"}, {"browser", r.Browsers, "Unknown"},
+	} {
+		err = s.eachRow(ctx, "count scans by "+g.column, `
+			SELECT e.`+g.column+`, count(*) FROM scan_events e WHERE `+cond+`
+			GROUP BY e.`+g.column, args, func(rows *sql.Rows) error {
+			var k string
+			var n int64
+			if err := rows.Scan(&k, &n); err != nil {
+				return err
+			}
+			g.into[cmp.Or(k, g.unknown)] += n
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// RebuildRollups empties the rollups and rolls the scan events up again,
+// as migration 0014 does for scans saved before it.
+func RebuildRollups(ctx context.Context, s *Store) error {
+	return s.inTx(ctx, "rebuild rollups", func(tx *sql.Tx) error {
+		for _, table := range []string{"scan_code_days", "scan_user_days", "scan_visitors"} {
+			if _, err := tx.ExecContext(ctx, "DELETE FROM "+table); err != nil {
+				return err
+			}
+		}
+		return s.backfillRollups(ctx, tx)
+	})
+}

@@ -87,16 +87,19 @@ func (s *Store) migrate(ctx context.Context) error {
 	if _, err := conn.ExecContext(ctx, createTable); err != nil {
 		return fmt.Errorf("store: unable to create schema_migrations: %w", err)
 	}
+	// Go steps run after their migration's SQL, in its transaction.
+	steps := map[int]func(context.Context, *sql.Tx) error{14: s.backfillRollups}
 	for _, m := range list {
-		if err := applyMigration(ctx, conn, m); err != nil {
+		if err := applyMigration(ctx, conn, m, steps[m.version]); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// applyMigration runs m in a transaction unless it is already recorded.
-func applyMigration(ctx context.Context, conn *sql.Conn, m migration) error {
+// applyMigration runs m, then step if any, in a transaction unless m is
+// already recorded.
+func applyMigration(ctx context.Context, conn *sql.Conn, m migration, step func(context.Context, *sql.Tx) error) error {
 	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("store: unable to begin migration %s: %w", m.name, err)
@@ -115,6 +118,11 @@ func applyMigration(ctx context.Context, conn *sql.Conn, m migration) error {
 	// No arguments: both drivers then run a multi-statement script.
 	if _, err := tx.ExecContext(ctx, m.sql); err != nil {
 		return fmt.Errorf("store: migration %s failed: %w", m.name, err)
+	}
+	if step != nil {
+		if err := step(ctx, tx); err != nil {
+			return fmt.Errorf("store: migration %s failed: %w", m.name, err)
+		}
 	}
 	_, err = tx.ExecContext(ctx,
 		`INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)`,

@@ -1,9 +1,12 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
-	"fmt"
+	"maps"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -67,119 +70,201 @@ func (q ScanQuery) where(bots bool) (string, []any) {
 }
 
 // ScanReport sums up the scans q picks. Another user's code, or a deleted
-// one, is ErrNotFound.
+// one, is ErrNotFound. The whole UTC days of the range come from the
+// rollups; the parts of a day at either end (a range in another time zone
+// starts and ends inside UTC days) from the scan events.
 func (s *Store) ScanReport(ctx context.Context, q ScanQuery) (*ScanReport, error) {
 	if q.CodeID > 0 {
 		if _, err := s.DynamicCode(ctx, q.UserID, q.CodeID); err != nil {
 			return nil, err
 		}
 	}
-	r := &ScanReport{Countries: map[string]int64{}, Devices: map[string]int64{}, OS: map[string]int64{}, Browsers: map[string]int64{}}
-	visitor := `NOT e.is_bot AND e.visitor_hash <> ''`
-	if q.Bots {
-		visitor = `e.visitor_hash <> ''`
-	}
-	all, args := q.where(true)
-	err := s.read.QueryRowContext(ctx, `
-		SELECT COALESCE(sum(CASE WHEN e.is_bot THEN 1 ELSE 0 END), 0),
-			COALESCE(sum(CASE WHEN e.is_bot THEN 0 ELSE 1 END), 0),
-			count(DISTINCT CASE WHEN `+visitor+` THEN e.visitor_hash END)
-		FROM scan_events e WHERE `+all, args...,
-	).Scan(&r.BotScans, &r.Scans, &r.UniqueVisitors)
-	if err != nil {
-		return nil, fail("sum up scans", err)
-	}
-	if q.Bots {
-		r.Scans += r.BotScans
-	}
-
-	cond, args := q.where(q.Bots)
-	slot := map[string]string{
-		SQLite: `substr(e.scanned_at, 1, 14) || printf('%02d', CAST(substr(e.scanned_at, 15, 2) AS INTEGER) / 15 * 15)`,
-		Postgres: `to_char(date_trunc('hour', e.scanned_at AT TIME ZONE 'UTC')
-			+ floor(extract(minute FROM e.scanned_at AT TIME ZONE 'UTC') / 15) * interval '15 minutes', 'YYYY-MM-DD"T"HH24:MI')`,
-	}[s.dialect]
-	err = s.eachRow(ctx, "count scans by quarter hour", `
-		SELECT `+slot+` AS slot, count(*) FROM scan_events e WHERE `+cond+`
-		GROUP BY slot ORDER BY slot`, args, func(rows *sql.Rows) error {
-		var start string
-		var n int64
-		if err := rows.Scan(&start, &n); err != nil {
-			return err
-		}
-		t, err := time.Parse(slotLayout, start)
-		if err != nil {
-			return err
-		}
-		r.Slots = append(r.Slots, ScanSlot{Start: t, Scans: n})
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-
-	for _, g := range []struct {
-		column string
-		into   map[string]int64
-	}{{"country", r.Countries}, {"device_type", r.Devices}, {"os", r.OS}, {"browser", r.Browsers}} {
-		err = s.eachRow(ctx, "count scans by "+g.column, `
-			SELECT e.`+g.column+`, count(*) FROM scan_events e WHERE `+cond+`
-			GROUP BY e.`+g.column, args, func(rows *sql.Rows) error {
-			var k string
-			var n int64
-			if err := rows.Scan(&k, &n); err != nil {
-				return err
-			}
-			if k == "" && g.column != "country" {
-				k = "Unknown"
-			}
-			g.into[k] += n
-			return nil
+	sum := newReportSum()
+	days, edges := q.split()
+	if days.From.Before(days.To) {
+		t, where, args := days.rollupWhere(s)
+		err := s.eachDay(ctx, sqlTx{s.read}, t, where, args, func(k rollupKey, d *dayTally) {
+			sum.addDay(k, d, q.Bots)
 		})
 		if err != nil {
+			return nil, fail("read scan rollups", err)
+		}
+	}
+	for _, e := range edges {
+		if err := s.addEvents(ctx, e, sum); err != nil {
 			return nil, err
 		}
 	}
+	return sum.report(), nil
+}
 
-	err = s.eachRow(ctx, "count referrers", fmt.Sprintf(`
-		SELECT e.referrer, count(*) AS n FROM scan_events e WHERE %s AND e.referrer <> ''
-		GROUP BY e.referrer ORDER BY n DESC, e.referrer LIMIT %d`, cond, topReferrers), args,
-		func(rows *sql.Rows) error {
-			var rc ReferrerCount
-			if err := rows.Scan(&rc.Referrer, &rc.Count); err != nil {
-				return err
-			}
-			r.Referrers = append(r.Referrers, rc)
-			return nil
-		})
-	if err != nil {
-		return nil, err
+// split cuts q's range into the whole UTC days within it and the parts
+// before and after them (none, when the range is whole days).
+func (q ScanQuery) split() (days ScanQuery, edges []ScanQuery) {
+	days = q
+	days.From, days.To = utcDay(q.From), utcDay(q.To)
+	if days.From.Before(q.From) {
+		days.From = days.From.AddDate(0, 0, 1)
 	}
-	return r, nil
+	if !days.From.Before(days.To) {
+		return days, []ScanQuery{q}
+	}
+	for _, part := range [][2]time.Time{{q.From, days.From}, {days.To, q.To}} {
+		if part[0].Before(part[1]) {
+			e := q
+			e.From, e.To = part[0], part[1]
+			edges = append(edges, e)
+		}
+	}
+	return days, edges
+}
+
+// rollupWhere picks q's rollup rows: the days [From, To) of q's code, if
+// the user's and live, or of the user.
+func (q ScanQuery) rollupWhere(s *Store) (rollupTable, string, []any) {
+	where := `WHERE day >= ` + s.marks(1, 1) + ` AND day < ` + s.marks(2, 1)
+	args := []any{dbTime(q.From), dbTime(q.To), q.UserID}
+	if q.CodeID > 0 {
+		args = append(args, q.CodeID)
+		return codeDays, where + ` AND dynamic_qr_code_id = (SELECT id FROM dynamic_qr_codes
+			WHERE user_id = ` + s.marks(3, 1) + ` AND id = ` + s.marks(4, 1) + ` AND NOT is_deleted)`, args
+	}
+	return userDays, where + ` AND user_id = ` + s.marks(3, 1), args
+}
+
+// reportSum adds up a report from rollup days and scan events.
+type reportSum struct {
+	r         *ScanReport
+	slots     map[time.Time]int64
+	referrers map[string]int64
+}
+
+func newReportSum() *reportSum {
+	return &reportSum{
+		r:     &ScanReport{Countries: map[string]int64{}, Devices: map[string]int64{}, OS: map[string]int64{}, Browsers: map[string]int64{}},
+		slots: map[time.Time]int64{}, referrers: map[string]int64{},
+	}
+}
+
+// addDay adds a rollup day; a bot day adds only to BotScans unless bots
+// are counted.
+func (m *reportSum) addDay(k rollupKey, d *dayTally, bots bool) {
+	if k.bot {
+		m.r.BotScans += d.Scans
+		if !bots {
+			return
+		}
+	}
+	m.r.Scans += d.Scans
+	m.r.UniqueVisitors += d.Visitors
+	for q, n := range d.Slots {
+		m.slots[k.day.Add(time.Duration(q)*15*time.Minute)] += n
+	}
+	for _, g := range []struct{ into, from map[string]int64 }{
+		{m.r.Countries, d.Countries}, {m.referrers, d.Referrers},
+	} {
+		for v, n := range g.from {
+			g.into[v] += n
+		}
+	}
+	for _, g := range []struct{ into, from map[string]int64 }{
+		{m.r.Devices, d.Devices}, {m.r.OS, d.OS}, {m.r.Browsers, d.Browsers},
+	} {
+		for v, n := range g.from {
+			g.into[cmp.Or(v, "Unknown")] += n
+		}
+	}
+}
+
+// report is the sum, its slots in time order and its most frequent
+// referrers (ties by name).
+func (m *reportSum) report() *ScanReport {
+	r := m.r
+	for _, t := range slices.SortedFunc(maps.Keys(m.slots), time.Time.Compare) {
+		r.Slots = append(r.Slots, ScanSlot{Start: t, Scans: m.slots[t]})
+	}
+	delete(m.referrers, "")
+	for ref, n := range m.referrers {
+		r.Referrers = append(r.Referrers, ReferrerCount{Referrer: ref, Count: n})
+	}
+	slices.SortFunc(r.Referrers, func(a, b ReferrerCount) int {
+		return cmp.Or(cmp.Compare(b.Count, a.Count), strings.Compare(a.Referrer, b.Referrer))
+	})
+	r.Referrers = r.Referrers[:min(len(r.Referrers), topReferrers)]
+	return r
+}
+
+// addEvents adds the scan events q picks to sum as the rollups would
+// count them: what the partial days at a range's ends come from. One pass
+// over the rows, for an account's many codes cost an index seek each.
+func (s *Store) addEvents(ctx context.Context, q ScanQuery, sum *reportSum) error {
+	days := map[rollupKey]*dayTally{}
+	seen := map[visit]bool{}
+	cond, args := q.where(true)
+	err := s.eachRow(ctx, "read scans", `
+		SELECT e.scanned_at, e.is_bot, e.device_type, e.os, e.browser, e.referrer, e.visitor_hash, e.country
+		FROM scan_events e WHERE `+cond, args, func(rows *sql.Rows) error {
+		var e ScanEvent
+		if err := rows.Scan(scanTime(&e.ScannedAt), &e.IsBot, &e.DeviceType, &e.OS, &e.Browser, &e.Referrer, &e.VisitorHash, &e.Country); err != nil {
+			return err
+		}
+		k := rollupKey{day: utcDay(e.ScannedAt), bot: e.IsBot}
+		d := tallyOf(days, k)
+		d.add(&e)
+		if v := (visit{day: k.day, bot: k.bot, hash: e.VisitorHash}); v.hash != "" && !seen[v] {
+			seen[v] = true
+			d.Visitors++
+		}
+		return nil
+	})
+	for k, d := range days {
+		sum.addDay(k, d, q.Bots)
+	}
+	return err
 }
 
 // ScanCount counts the scans q picks, for the comparison with the
 // previous period.
 func (s *Store) ScanCount(ctx context.Context, q ScanQuery) (int64, error) {
-	cond, args := q.where(q.Bots)
-	var n int64
-	if err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM scan_events e WHERE `+cond, args...).Scan(&n); err != nil {
-		return 0, fail("count scans", err)
+	var total int64
+	days, edges := q.split()
+	if days.From.Before(days.To) {
+		t, where, args := days.rollupWhere(s)
+		if !q.Bots {
+			where += ` AND NOT is_bot`
+		}
+		if err := s.read.QueryRowContext(ctx, `SELECT COALESCE(sum(scans), 0) FROM `+t.name+` `+where, args...).Scan(&total); err != nil {
+			return 0, fail("count scans", err)
+		}
 	}
-	return n, nil
+	for _, e := range edges {
+		cond, args := e.where(e.Bots)
+		var n int64
+		if err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM scan_events e WHERE `+cond, args...).Scan(&n); err != nil {
+			return 0, fail("count scans", err)
+		}
+		total += n
+	}
+	return total, nil
 }
 
-// FirstScan is when the oldest scan q's codes kept was made, ignoring
+// FirstScan is the quarter hour of the oldest scan q's codes kept, ignoring
 // q's range; ok is false when they have none.
 func (s *Store) FirstScan(ctx context.Context, q ScanQuery) (first time.Time, ok bool, err error) {
 	q.From, q.To = time.Time{}, time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
-	cond, args := q.where(true)
-	var t *time.Time
-	if err := s.read.QueryRowContext(ctx, `SELECT min(e.scanned_at) FROM scan_events e WHERE `+cond, args...).Scan(scanNullTime(&t)); err != nil {
+	t, where, args := q.rollupWhere(s)
+	// The first day's rows (one per bot flag) and maybe the next day's:
+	// any quarter hour of a later day is later than the first day's.
+	err = s.eachDay(ctx, sqlTx{s.read}, t, where+` ORDER BY day LIMIT 2`, args,
+		func(k rollupKey, d *dayTally) {
+			for quarter := range d.Slots {
+				if at := k.day.Add(time.Duration(quarter) * 15 * time.Minute); !ok || at.Before(first) {
+					first, ok = at, true
+				}
+			}
+		})
+	if err != nil {
 		return time.Time{}, false, fail("find the first scan", err)
 	}
-	if t == nil {
-		return time.Time{}, false, nil
-	}
-	return *t, true, nil
+	return first, ok, nil
 }

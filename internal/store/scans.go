@@ -104,9 +104,10 @@ func (s *Store) fullChunkStmts(ctx context.Context) (insert, count *sql.Stmt, er
 	return b.insert, b.count, nil
 }
 
-// RecordScans saves the events in one transaction and adds each code's
-// human scans to its scan_count, moving last_scanned_at to its latest
-// human scan. Bots are saved but counted nowhere else.
+// RecordScans saves the events in one transaction, adds each code's human
+// scans to its scan_count, moving last_scanned_at to its latest human
+// scan, and adds the events of live codes to the rollups (rollups.go).
+// Bots are saved and rolled up apart, but counted nowhere else.
 func (s *Store) RecordScans(ctx context.Context, events []ScanEvent) error {
 	if len(events) == 0 {
 		return nil
@@ -177,6 +178,9 @@ func (s *Store) RecordScans(ctx context.Context, events []ScanEvent) error {
 				return fail("count scans", err)
 			}
 		}
+		if err := s.rollUp(ctx, sqlTx{tx}, events); err != nil {
+			return fail("roll up scans", err)
+		}
 		return nil
 	})
 }
@@ -217,13 +221,15 @@ func (s *Store) copyScans(ctx context.Context, events []ScanEvent, ids, counts [
 			if _, err := tx.CopyFrom(ctx, pgx.Identifier{"scan_events"}, scanColumns, rows); err != nil {
 				return err
 			}
-			if len(ids) == 0 {
-				return nil
+			if len(ids) > 0 {
+				_, err := tx.Exec(ctx, scanCountSet+`
+					FROM unnest($1::bigint[], $2::bigint[], $3::timestamptz[]) AS v (id, n, last)
+					WHERE dynamic_qr_codes.id = v.id`, ids, counts, lasts)
+				if err != nil {
+					return err
+				}
 			}
-			_, err := tx.Exec(ctx, scanCountSet+`
-				FROM unnest($1::bigint[], $2::bigint[], $3::timestamptz[]) AS v (id, n, last)
-				WHERE dynamic_qr_codes.id = v.id`, ids, counts, lasts)
-			return err
+			return s.rollUp(ctx, pgxTx{tx}, events)
 		})
 	})
 	if err != nil {
