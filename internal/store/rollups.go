@@ -18,9 +18,9 @@ import (
 // instead of every scan event, so their cost follows the days in a range,
 // not the scans. RecordScans adds each batch to them in its transaction;
 // DeleteDynamicCode takes a deleted code's share out of its owner's days.
-// scan_visitors keeps the visitor hashes of each code and day, so a batch
-// counts a visitor once per code and once per user however many codes the
-// visitor scanned. On PostgreSQL, where several instances record at once,
+// scan_visitors and scan_user_visitors keep the visitor hashes of each
+// code's and user's days, so a batch counts a visitor once per code and
+// once per user however many codes the visitor scanned. On PostgreSQL, where several instances record at once,
 // every change to a user's rollups holds a transaction lock on the user
 // (rollupLock), taken after any code row locks, so changes to one user's
 // rows are serialised and cannot deadlock.
@@ -109,9 +109,6 @@ var (
 	userDays = rollupTable{"scan_user_days", "user_id"}
 )
 
-// rollupChunk bounds the owners, hashes or rows of one rollup statement.
-const rollupChunk = 500
-
 // rollupTx is the transaction rollups change in: database/sql's, or pgx's
 // inside RecordScans' COPY on PostgreSQL.
 type rollupTx interface {
@@ -168,41 +165,58 @@ func (t pgxTx) each(ctx context.Context, query string, args []any, row func(func
 	return rows.Err()
 }
 
-// marks returns n comma-separated query parameters numbered from at: plain
-// ? on SQLite, which looks $N names up in a list (see scanInsertSQL). The
-// ? are bound in the order they appear, so a query's marks must number in
-// the order of its text.
-func (s *Store) marks(at, n int) string {
-	var b strings.Builder
-	for i := range n {
-		if i > 0 {
-			b.WriteString(", ")
+// rowsFrom passes rows as one or a few query parameters from $at on and
+// returns a subquery that reads them back as columns c0, c1, …: json_each
+// over a JSON array on SQLite, unnest over one array a column on
+// PostgreSQL (kinds: bigint, text, boolean or timestamptz, whose values
+// are dbTime strings). A statement of many rows stays short, so SQLite
+// does not spend as long parsing it as running it.
+func (s *Store) rowsFrom(at int, kinds []string, rows [][]any) (string, []any) {
+	names := make([]string, len(kinds))
+	for i := range kinds {
+		names[i] = fmt.Sprintf("c%d", i)
+	}
+	if s.dialect != Postgres {
+		cols := make([]string, len(kinds))
+		for i := range kinds {
+			cols[i] = fmt.Sprintf("value->>%d AS c%d", i, i)
 		}
-		if s.dialect == Postgres {
-			fmt.Fprintf(&b, "$%d", at+i)
-		} else {
-			b.WriteByte('?')
+		body, _ := json.Marshal(rows) // ints, strings and bools
+		return fmt.Sprintf("(SELECT %s FROM json_each($%d))", strings.Join(cols, ", "), at), []any{string(body)}
+	}
+	arrays := make([]string, len(kinds))
+	args := make([]any, len(kinds))
+	for i, kind := range kinds {
+		arrays[i] = fmt.Sprintf("$%d::%s[]", at+i, kind)
+		switch kind {
+		case "bigint":
+			args[i] = column[int64](rows, i)
+		case "boolean":
+			args[i] = column[bool](rows, i)
+		default: // text, and timestamptz read from dbTime's text
+			args[i] = column[string](rows, i)
+			arrays[i] = fmt.Sprintf("$%d::text[]::%s[]", at+i, kind)
 		}
 	}
-	return b.String()
+	return fmt.Sprintf("(SELECT * FROM unnest(%s) AS r (%s))", strings.Join(arrays, ", "), strings.Join(names, ", ")), args
 }
 
-// inChunks calls fn with consecutive parts of ids of at most rollupChunk.
-func inChunks[T any](ids []T, fn func([]T) error) error {
-	for start := 0; start < len(ids); start += rollupChunk {
-		if err := fn(ids[start:min(start+rollupChunk, len(ids))]); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func anys[T any](v []T) []any {
-	out := make([]any, len(v))
-	for i, x := range v {
-		out[i] = x
+// column is the i-th values of rows, typed for pgx to send as an array.
+func column[T any](rows [][]any, i int) []T {
+	out := make([]T, len(rows))
+	for j, row := range rows {
+		out[j] = row[i].(T)
 	}
 	return out
+}
+
+// idsFrom is rowsFrom for one column of ids.
+func (s *Store) idsFrom(at int, ids []int64) (string, []any) {
+	rows := make([][]any, len(ids))
+	for i, id := range ids {
+		rows[i] = []any{id}
+	}
+	return s.rowsFrom(at, []string{"bigint"}, rows)
 }
 
 // rollupLock makes the rest of tx the only writer of the users' rollups
@@ -272,17 +286,16 @@ func (s *Store) liveOwners(ctx context.Context, tx rollupTx, codes []int64) (map
 	owners := map[int64]int64{}
 	read := func(cond string) error {
 		clear(owners)
-		return inChunks(codes, func(ids []int64) error {
-			return tx.each(ctx, `SELECT id, user_id FROM dynamic_qr_codes WHERE id IN (`+s.marks(1, len(ids))+`)`+cond,
-				anys(ids), func(scan func(...any) error) error {
-					var id, user int64
-					if err := scan(&id, &user); err != nil {
-						return err
-					}
-					owners[id] = user
-					return nil
-				})
-		})
+		from, args := s.idsFrom(1, codes)
+		return tx.each(ctx, `SELECT id, user_id FROM dynamic_qr_codes WHERE id IN (SELECT c0 FROM `+from+` ids)`+cond,
+			args, func(scan func(...any) error) error {
+				var id, user int64
+				if err := scan(&id, &user); err != nil {
+					return err
+				}
+				owners[id] = user
+				return nil
+			})
 	}
 	if s.dialect == Postgres {
 		if err := read(""); err != nil {
@@ -307,72 +320,77 @@ type visit struct {
 	hash       string
 }
 
-// countVisitors counts in code and user the visits not yet in
-// scan_visitors, and records them there.
+// countVisitors counts in code and user the visits new to scan_visitors
+// and scan_user_visitors, and records them there.
 func (s *Store) countVisitors(ctx context.Context, tx rollupTx, seen []visit, code, user map[rollupKey]*dayTally) error {
 	type userDay struct {
 		user int64
 		day  time.Time
 	}
-	type known struct {
-		code int64 // 0: any code of the user
+	type byUser struct {
 		bot  bool
 		hash string
 	}
-	byDay := map[userDay][]visit{}
+	byDay := map[userDay]map[visit]bool{}
 	for _, v := range seen {
 		k := userDay{v.user, v.day}
-		byDay[k] = append(byDay[k], v)
-	}
-	var fresh []visit
-	for ud, visits := range byDay {
-		hashes := map[string]bool{}
-		for _, v := range visits {
-			hashes[v.hash] = true
+		if byDay[k] == nil {
+			byDay[k] = map[visit]bool{}
 		}
-		had := map[known]bool{}
-		err := inChunks(slices.Sorted(maps.Keys(hashes)), func(hs []string) error {
-			return tx.each(ctx, `SELECT dynamic_qr_code_id, is_bot, visitor_hash FROM scan_visitors
-				WHERE user_id = `+s.marks(1, 1)+` AND day = `+s.marks(2, 1)+` AND visitor_hash IN (`+s.marks(3, len(hs))+`)`,
-				append([]any{ud.user, dbTime(ud.day)}, anys(hs)...), func(scan func(...any) error) error {
-					var k known
-					if err := scan(&k.code, &k.bot, &k.hash); err != nil {
-						return err
-					}
-					had[k] = true
-					k.code = 0
-					had[k] = true
-					return nil
-				})
+		byDay[k][v] = true
+	}
+	for ud, visits := range byDay {
+		// The code's visits that are new to it...
+		added := map[byUser]int64{}
+		var rows [][]any
+		for v := range visits {
+			rows = append(rows, []any{v.code, dbTime(ud.day), v.bot, v.hash})
+		}
+		from, args := s.rowsFrom(1, []string{"bigint", "timestamptz", "boolean", "text"}, rows)
+		err := tx.each(ctx, `INSERT INTO scan_visitors (dynamic_qr_code_id, day, is_bot, visitor_hash)
+			SELECT c0, c1, c2, c3 FROM `+from+` v WHERE true
+			ON CONFLICT DO NOTHING RETURNING dynamic_qr_code_id, is_bot, visitor_hash`, args,
+			func(scan func(...any) error) error {
+				var c int64
+				var u byUser
+				if err := scan(&c, &u.bot, &u.hash); err != nil {
+					return err
+				}
+				tallyOf(code, rollupKey{c, ud.day, u.bot}).Visitors++
+				added[u]++
+				return nil
+			})
+		if err != nil {
+			return err
+		}
+		if len(added) == 0 {
+			continue
+		}
+		// ...are new to the user when no other code of theirs had them.
+		rows = rows[:0]
+		for u, n := range added {
+			rows = append(rows, []any{ud.user, dbTime(ud.day), u.bot, u.hash, n})
+		}
+		from, args = s.rowsFrom(1, []string{"bigint", "timestamptz", "boolean", "text", "bigint"}, rows)
+		err = tx.each(ctx, `INSERT INTO scan_user_visitors (user_id, day, is_bot, visitor_hash, codes)
+			SELECT c0, c1, c2, c3, c4 FROM `+from+` v WHERE true
+			ON CONFLICT (user_id, day, is_bot, visitor_hash) DO UPDATE SET codes = scan_user_visitors.codes + excluded.codes
+			RETURNING is_bot, visitor_hash, codes`, args, func(scan func(...any) error) error {
+			var u byUser
+			var codes int64
+			if err := scan(&u.bot, &u.hash, &codes); err != nil {
+				return err
+			}
+			if codes == added[u] {
+				tallyOf(user, rollupKey{ud.user, ud.day, u.bot}).Visitors++
+			}
+			return nil
 		})
 		if err != nil {
 			return err
 		}
-		for _, v := range visits {
-			if byCode := (known{v.code, v.bot, v.hash}); !had[byCode] {
-				had[byCode] = true
-				tallyOf(code, rollupKey{v.code, v.day, v.bot}).Visitors++
-				fresh = append(fresh, v)
-			}
-			if byUser := (known{0, v.bot, v.hash}); !had[byUser] {
-				had[byUser] = true
-				tallyOf(user, rollupKey{v.user, v.day, v.bot}).Visitors++
-			}
-		}
 	}
-	return inChunks(fresh, func(vs []visit) error {
-		var q strings.Builder
-		q.WriteString(`INSERT INTO scan_visitors (dynamic_qr_code_id, day, is_bot, visitor_hash, user_id) VALUES `)
-		args := make([]any, 0, 5*len(vs))
-		for i, v := range vs {
-			if i > 0 {
-				q.WriteString(", ")
-			}
-			q.WriteString("(" + s.marks(5*i+1, 5) + ")")
-			args = append(args, v.code, dbTime(v.day), v.bot, v.hash, v.user)
-		}
-		return tx.exec(ctx, q.String(), args...)
-	})
+	return nil
 }
 
 // applyDays adds sign × each tally to its row of t, deleting rows left
@@ -397,47 +415,38 @@ func (s *Store) applyDays(ctx context.Context, tx rollupTx, t rollupTable, days 
 		rows[k] = &dayTally{}
 		rows[k].merge(d, sign)
 	}
-	err := inChunks(slices.Sorted(maps.Keys(owners)), func(ids []int64) error {
-		return s.eachDay(ctx, tx, t, `WHERE day >= `+s.marks(1, 1)+` AND day <= `+s.marks(2, 1)+` AND `+t.owner+` IN (`+s.marks(3, len(ids))+`)`,
-			append([]any{dbTime(first), dbTime(last)}, anys(ids)...), func(k rollupKey, had *dayTally) {
-				if row := rows[k]; row != nil {
-					row.merge(had, 1)
-				}
-			})
-	})
+	from, args := s.idsFrom(3, slices.Collect(maps.Keys(owners)))
+	err := s.eachDay(ctx, tx, t, `WHERE day >= $1 AND day <= $2 AND `+t.owner+` IN (SELECT c0 FROM `+from+` ids)`,
+		append([]any{dbTime(first), dbTime(last)}, args...), func(k rollupKey, had *dayTally) {
+			if row := rows[k]; row != nil {
+				row.merge(had, 1)
+			}
+		})
 	if err != nil {
 		return err
 	}
-	var keep []rollupKey
+	var keep [][]any
 	for k, row := range rows {
-		if row.Scans != 0 {
-			keep = append(keep, k)
-			continue
-		}
-		err := tx.exec(ctx, `DELETE FROM `+t.name+` WHERE `+t.owner+` = `+s.marks(1, 1)+` AND day = `+s.marks(2, 1)+` AND is_bot = `+s.marks(3, 1),
-			k.owner, dbTime(k.day), k.bot)
-		if err != nil {
-			return err
-		}
-	}
-	return inChunks(keep, func(ks []rollupKey) error {
-		var q strings.Builder
-		q.WriteString(`INSERT INTO ` + t.name + ` (` + t.owner + `, day, is_bot, scans, tally) VALUES `)
-		args := make([]any, 0, 5*len(ks))
-		for i, k := range ks {
-			body, err := json.Marshal(rows[k])
+		if row.Scans == 0 {
+			err := tx.exec(ctx, `DELETE FROM `+t.name+` WHERE `+t.owner+` = $1 AND day = $2 AND is_bot = $3`, k.owner, dbTime(k.day), k.bot)
 			if err != nil {
 				return err
 			}
-			if i > 0 {
-				q.WriteString(", ")
-			}
-			q.WriteString("(" + s.marks(5*i+1, 5) + ")")
-			args = append(args, k.owner, dbTime(k.day), k.bot, rows[k].Scans, string(body))
+			continue
 		}
-		q.WriteString(` ON CONFLICT (` + t.owner + `, day, is_bot) DO UPDATE SET scans = excluded.scans, tally = excluded.tally`)
-		return tx.exec(ctx, q.String(), args...)
-	})
+		body, err := json.Marshal(row)
+		if err != nil {
+			return err
+		}
+		keep = append(keep, []any{k.owner, dbTime(k.day), k.bot, row.Scans, string(body)})
+	}
+	if len(keep) == 0 {
+		return nil
+	}
+	from, args = s.rowsFrom(1, []string{"bigint", "timestamptz", "boolean", "bigint", "text"}, keep)
+	return tx.exec(ctx, `INSERT INTO `+t.name+` (`+t.owner+`, day, is_bot, scans, tally)
+		SELECT c0, c1, c2, c3, c4 FROM `+from+` r WHERE true
+		ON CONFLICT (`+t.owner+`, day, is_bot) DO UPDATE SET scans = excluded.scans, tally = excluded.tally`, args...)
 }
 
 // eachDay calls fn with the rows of t that where (with args) picks.
@@ -466,27 +475,33 @@ func (s *Store) dropCodeRollups(ctx context.Context, tx rollupTx, userID, codeID
 		return err
 	}
 	out := map[rollupKey]*dayTally{}
-	// Visitors that scanned no other code of the user that day.
-	err := tx.each(ctx, `
-		SELECT v.day, v.is_bot, count(*) FROM scan_visitors v
-		WHERE v.dynamic_qr_code_id = `+s.marks(1, 1)+` AND NOT EXISTS (
-			SELECT 1 FROM scan_visitors w
-			WHERE w.user_id = v.user_id AND w.day = v.day AND w.visitor_hash = v.visitor_hash
-				AND w.is_bot = v.is_bot AND w.dynamic_qr_code_id <> v.dynamic_qr_code_id)
-		GROUP BY v.day, v.is_bot`, []any{codeID}, func(scan func(...any) error) error {
-		k := rollupKey{owner: userID}
-		var n int64
-		if err := scan(scanTime(&k.day), &k.bot, &n); err != nil {
-			return err
-		}
-		k.day = k.day.UTC()
-		tallyOf(out, k).Visitors = n
-		return nil
-	})
+	// The user's visitors that scanned no other code of theirs that day
+	// go with the code.
+	err := tx.exec(ctx, `UPDATE scan_user_visitors SET codes = codes - 1
+		WHERE user_id = $1 AND (day, is_bot, visitor_hash) IN (
+			SELECT day, is_bot, visitor_hash FROM scan_visitors WHERE dynamic_qr_code_id = $2)`, userID, codeID)
 	if err != nil {
 		return err
 	}
-	err = s.eachDay(ctx, tx, codeDays, `WHERE dynamic_qr_code_id = `+s.marks(1, 1), []any{codeID},
+	err = tx.each(ctx, `SELECT day, is_bot, count(*) FROM scan_user_visitors
+		WHERE user_id = $1 AND codes = 0 GROUP BY day, is_bot`, []any{userID},
+		func(scan func(...any) error) error {
+			k := rollupKey{owner: userID}
+			var n int64
+			if err := scan(scanTime(&k.day), &k.bot, &n); err != nil {
+				return err
+			}
+			k.day = k.day.UTC()
+			tallyOf(out, k).Visitors = n
+			return nil
+		})
+	if err != nil {
+		return err
+	}
+	if err := tx.exec(ctx, `DELETE FROM scan_user_visitors WHERE user_id = $1 AND codes = 0`, userID); err != nil {
+		return err
+	}
+	err = s.eachDay(ctx, tx, codeDays, `WHERE dynamic_qr_code_id = $1`, []any{codeID},
 		func(k rollupKey, d *dayTally) {
 			d.Visitors = 0 // the user's share is counted above
 			tallyOf(out, rollupKey{userID, k.day, k.bot}).merge(d, 1)
@@ -495,7 +510,7 @@ func (s *Store) dropCodeRollups(ctx context.Context, tx rollupTx, userID, codeID
 		return err
 	}
 	for _, table := range []string{"scan_visitors", "scan_code_days"} {
-		if err := tx.exec(ctx, `DELETE FROM `+table+` WHERE dynamic_qr_code_id = `+s.marks(1, 1), codeID); err != nil {
+		if err := tx.exec(ctx, `DELETE FROM `+table+` WHERE dynamic_qr_code_id = $1`, codeID); err != nil {
 			return err
 		}
 	}

@@ -82,7 +82,7 @@ func (s *Store) ScanReport(ctx context.Context, q ScanQuery) (*ScanReport, error
 	sum := newReportSum()
 	days, edges := q.split()
 	if days.From.Before(days.To) {
-		t, where, args := days.rollupWhere(s)
+		t, where, args := days.rollupWhere()
 		err := s.eachDay(ctx, sqlTx{s.read}, t, where, args, func(k rollupKey, d *dayTally) {
 			sum.addDay(k, d, q.Bots)
 		})
@@ -121,15 +121,15 @@ func (q ScanQuery) split() (days ScanQuery, edges []ScanQuery) {
 
 // rollupWhere picks q's rollup rows: the days [From, To) of q's code, if
 // the user's and live, or of the user.
-func (q ScanQuery) rollupWhere(s *Store) (rollupTable, string, []any) {
-	where := `WHERE day >= ` + s.marks(1, 1) + ` AND day < ` + s.marks(2, 1)
+func (q ScanQuery) rollupWhere() (rollupTable, string, []any) {
+	where := `WHERE day >= $1 AND day < $2`
 	args := []any{dbTime(q.From), dbTime(q.To), q.UserID}
 	if q.CodeID > 0 {
 		args = append(args, q.CodeID)
 		return codeDays, where + ` AND dynamic_qr_code_id = (SELECT id FROM dynamic_qr_codes
-			WHERE user_id = ` + s.marks(3, 1) + ` AND id = ` + s.marks(4, 1) + ` AND NOT is_deleted)`, args
+			WHERE id = $4 AND user_id = $3 AND NOT is_deleted)`, args
 	}
-	return userDays, where + ` AND user_id = ` + s.marks(3, 1), args
+	return userDays, where + ` AND user_id = $3`, args
 }
 
 // reportSum adds up a report from rollup days and scan events.
@@ -229,7 +229,7 @@ func (s *Store) ScanCount(ctx context.Context, q ScanQuery) (int64, error) {
 	var total int64
 	days, edges := q.split()
 	if days.From.Before(days.To) {
-		t, where, args := days.rollupWhere(s)
+		t, where, args := days.rollupWhere()
 		if !q.Bots {
 			where += ` AND NOT is_bot`
 		}
@@ -252,7 +252,7 @@ func (s *Store) ScanCount(ctx context.Context, q ScanQuery) (int64, error) {
 // q's range; ok is false when they have none.
 func (s *Store) FirstScan(ctx context.Context, q ScanQuery) (first time.Time, ok bool, err error) {
 	q.From, q.To = time.Time{}, time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
-	t, where, args := q.rollupWhere(s)
+	t, where, args := q.rollupWhere()
 	// The first day's rows (one per bot flag) and maybe the next day's:
 	// any quarter hour of a later day is later than the first day's.
 	err = s.eachDay(ctx, sqlTx{s.read}, t, where+` ORDER BY day LIMIT 2`, args,

@@ -25,15 +25,23 @@ CREATE TABLE scan_user_days (
     PRIMARY KEY (user_id, day, is_bot)
 );
 
--- The visitor hashes each live code saw each UTC day: how a batch tells a
--- new visitor of the code, and of its owner, from one already counted.
+-- The visitor hashes each live code saw each UTC day (scan_visitors) and
+-- each user's codes saw, with how many of the user's codes saw each
+-- (scan_user_visitors): how a batch tells a new visitor of a code, and of
+-- its owner, from one already counted, and what a code's deletion leaves.
 CREATE TABLE scan_visitors (
     dynamic_qr_code_id bigint NOT NULL REFERENCES dynamic_qr_codes (id) ON DELETE CASCADE,
     day                timestamptz NOT NULL,
     is_bot             boolean NOT NULL,
     visitor_hash       text NOT NULL,
-    user_id            bigint NOT NULL,
     PRIMARY KEY (dynamic_qr_code_id, day, is_bot, visitor_hash)
 );
 
-CREATE INDEX scan_visitors_user_idx ON scan_visitors (user_id, day, visitor_hash);
+CREATE TABLE scan_user_visitors (
+    user_id      bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    day          timestamptz NOT NULL,
+    is_bot       boolean NOT NULL,
+    visitor_hash text NOT NULL,
+    codes        bigint NOT NULL,
+    PRIMARY KEY (user_id, day, is_bot, visitor_hash)
+);

@@ -25,15 +25,23 @@ CREATE TABLE scan_user_days (
     PRIMARY KEY (user_id, day, is_bot)
 ) WITHOUT ROWID;
 
--- The visitor hashes each live code saw each UTC day: how a batch tells a
--- new visitor of the code, and of its owner, from one already counted.
+-- The visitor hashes each live code saw each UTC day (scan_visitors) and
+-- each user's codes saw, with how many of the user's codes saw each
+-- (scan_user_visitors): how a batch tells a new visitor of a code, and of
+-- its owner, from one already counted, and what a code's deletion leaves.
 CREATE TABLE scan_visitors (
     dynamic_qr_code_id INTEGER NOT NULL REFERENCES dynamic_qr_codes (id) ON DELETE CASCADE,
     day                TEXT NOT NULL,
     is_bot             INTEGER NOT NULL,
     visitor_hash       TEXT NOT NULL,
-    user_id            INTEGER NOT NULL,
     PRIMARY KEY (dynamic_qr_code_id, day, is_bot, visitor_hash)
 ) WITHOUT ROWID;
 
-CREATE INDEX scan_visitors_user_idx ON scan_visitors (user_id, day, visitor_hash);
+CREATE TABLE scan_user_visitors (
+    user_id      INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    day          TEXT NOT NULL,
+    is_bot       INTEGER NOT NULL,
+    visitor_hash TEXT NOT NULL,
+    codes        INTEGER NOT NULL,
+    PRIMARY KEY (user_id, day, is_bot, visitor_hash)
+) WITHOUT ROWID;
