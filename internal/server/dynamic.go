@@ -232,14 +232,7 @@ func (s *server) saveDynamicCode(w http.ResponseWriter, r *http.Request, form *m
 	}
 	d := &store.DynamicCode{
 		ClientID: clientID, UserID: u.ID, Name: name, Destination: dest, QRType: qrType, QRData: qrData,
-		Style: store.Style{
-			FgColor: style.FgColor, BgColor: style.BgColor, GradientColor: style.GradientColor, QRStyle: "squares",
-			DotShape: style.DotShape, CornerShape: style.CornerShape, InnerCornerShape: style.InnerCornerShape,
-			OuterCornerColor: style.OuterCornerColor, InnerCornerColor: style.InnerCornerColor,
-			ErrorCorrectionLevel: level.String(), LogoSize: style.LogoSize,
-			EnableFrame: style.EnableFrame, FrameText: style.FrameText, FrameColor: style.FrameColor,
-			FrameTextColor: style.FrameTextColor, FrameStyle: style.FrameStyle,
-		},
+		Style:     savedStyle(style, level),
 		CreatedAt: now,
 	}
 	if logo != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/squarely/squarely/internal/auth"
 	"github.com/squarely/squarely/internal/codes"
 	"github.com/squarely/squarely/internal/payload"
+	"github.com/squarely/squarely/internal/qr"
 	"github.com/squarely/squarely/internal/store"
 )
 
@@ -53,6 +54,19 @@ func codeStyle(q store.Style) codes.Style {
 		OuterCornerColor: q.OuterCornerColor, InnerCornerColor: q.InnerCornerColor, LogoSize: q.LogoSize,
 		EnableFrame: q.EnableFrame, FrameText: q.FrameText, FrameColor: q.FrameColor,
 		FrameTextColor: q.FrameTextColor, FrameStyle: q.FrameStyle,
+	}
+}
+
+// savedStyle is a normalized style and error correction level as a saved
+// code keeps them (codeStyle's inverse); the logo columns are left empty.
+func savedStyle(style codes.Style, level qr.Level) store.Style {
+	return store.Style{
+		FgColor: style.FgColor, BgColor: style.BgColor, GradientColor: style.GradientColor, QRStyle: "squares",
+		DotShape: style.DotShape, CornerShape: style.CornerShape, InnerCornerShape: style.InnerCornerShape,
+		OuterCornerColor: style.OuterCornerColor, InnerCornerColor: style.InnerCornerColor,
+		ErrorCorrectionLevel: level.String(), LogoSize: style.LogoSize,
+		EnableFrame: style.EnableFrame, FrameText: style.FrameText, FrameColor: style.FrameColor,
+		FrameTextColor: style.FrameTextColor, FrameStyle: style.FrameStyle,
 	}
 }
 
@@ -142,16 +156,8 @@ func (s *server) saveStaticCode(w http.ResponseWriter, r *http.Request, form *mu
 		ClientID: codeClientID(r, u), UserID: u.ID, Name: name, QRType: qrType, QRMode: "static",
 		URL: strings.TrimSpace(p.fields["url"]), QRData: string(fieldsJSON), Content: p.data,
 		TypeColumns: typeColumns(p),
-		Style: store.Style{
-			FgColor: p.style.FgColor, BgColor: p.style.BgColor, GradientColor: p.style.GradientColor,
-			DotShape: p.style.DotShape, CornerShape: p.style.CornerShape, InnerCornerShape: p.style.InnerCornerShape,
-			OuterCornerColor: p.style.OuterCornerColor, InnerCornerColor: p.style.InnerCornerColor,
-			ErrorCorrectionLevel: codeLevel.String(),
-			LogoSize:             p.style.LogoSize,
-			EnableFrame:          p.style.EnableFrame, FrameText: p.style.FrameText, FrameColor: p.style.FrameColor,
-			FrameTextColor: p.style.FrameTextColor, FrameStyle: p.style.FrameStyle,
-		},
-		CreatedAt: now,
+		Style:       savedStyle(p.style, codeLevel),
+		CreatedAt:   now,
 	}
 	if p.logo != nil {
 		q.LogoFilePath, q.LogoFileName = logoPath(p.logo.ID), p.logo.FileName
