@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -84,15 +85,33 @@ func (s *server) createQRCode(w http.ResponseWriter, r *http.Request) {
 	if form == nil || (form.file != nil && !s.admitUpload(w, r)) {
 		return
 	}
-	if q, ok := s.saveStaticCode(w, r, form); ok {
+	if q, ok := s.saveStaticCode(w, r, form, nil); ok {
 		writeJSON(w, http.StatusCreated, qrCodeJSON(q))
+	}
+}
+
+// updateQRCode (PUT /api/qrcodes/{id}, signed in, owner only) replaces
+// what a static code encodes and how it looks with the creation's form; a
+// blank name keeps the code's. What the create view's regenerate sends.
+func (s *server) updateQRCode(w http.ResponseWriter, r *http.Request) {
+	old, ok := ownCode(s, w, r, s.store.QRCode)
+	if !ok {
+		return
+	}
+	form := readMultipart(w, r, "logoFile", maxLogoBytes, logoTooBig)
+	if form == nil || (form.file != nil && !s.admitUpload(w, r)) {
+		return
+	}
+	if q, ok := s.saveStaticCode(w, r, form, old); ok {
+		writeJSON(w, http.StatusOK, qrCodeJSON(q))
 	}
 }
 
 // saveStaticCode checks the caller's static code described by form and
 // saves it, under the same rules wherever it comes from (the app's form,
-// the public API). On failure it has answered.
-func (s *server) saveStaticCode(w http.ResponseWriter, r *http.Request, form *multipartForm) (*store.QRCode, bool) {
+// the public API): as a new code, or over old when it is not nil. On
+// failure it has answered.
+func (s *server) saveStaticCode(w http.ResponseWriter, r *http.Request, form *multipartForm, old *store.QRCode) (*store.QRCode, bool) {
 	switch strings.TrimSpace(form.get("qrMode")) {
 	case "", "static":
 	case "dynamic":
@@ -149,7 +168,10 @@ func (s *server) saveStaticCode(w http.ResponseWriter, r *http.Request, form *mu
 		return nil, false
 	}
 	now := s.now()
-	if name == "" {
+	switch {
+	case name == "" && old != nil:
+		name = old.Name
+	case name == "":
 		name = payload.Label(qrType) + " " + now.UTC().Format(time.DateOnly)
 	}
 	q := &store.QRCode{
@@ -165,7 +187,17 @@ func (s *server) saveStaticCode(w http.ResponseWriter, r *http.Request, form *mu
 	if p.product != nil {
 		q.PaymentProductID = &p.product.ID
 	}
-	if err := s.store.CreateQRCode(r.Context(), q); err != nil {
+	if old != nil {
+		q.ID = old.ID
+		q, err = s.store.UpdateQRCode(r.Context(), q)
+		if errors.Is(err, store.ErrNotFound) { // deleted meanwhile
+			writeError(w, http.StatusNotFound, msgCodeMissing)
+			return nil, false
+		}
+	} else {
+		err = s.store.CreateQRCode(r.Context(), q)
+	}
+	if err != nil {
 		s.internalError(w, "saving a QR code", err)
 		return nil, false
 	}
