@@ -466,14 +466,7 @@ func (s *server) checkRow(row bulk.Row, ordinal int, cols []string, now time.Tim
 	code := store.BulkCode{
 		Name: name, FileName: fileName, QRType: t, URL: strings.TrimSpace(fields["url"]), QRData: string(fieldsJSON),
 		TypeColumns: typeColumns(p), Dynamic: dynamic, Destination: dest,
-		Style: store.Style{
-			FgColor: style.FgColor, BgColor: style.BgColor, GradientColor: style.GradientColor, QRStyle: "squares",
-			DotShape: style.DotShape, CornerShape: style.CornerShape, InnerCornerShape: style.InnerCornerShape,
-			OuterCornerColor: style.OuterCornerColor, InnerCornerColor: style.InnerCornerColor,
-			ErrorCorrectionLevel: level.String(), LogoSize: style.LogoSize,
-			EnableFrame: style.EnableFrame, FrameText: style.FrameText, FrameColor: style.FrameColor,
-			FrameTextColor: style.FrameTextColor, FrameStyle: style.FrameStyle,
-		},
+		Style: savedStyle(style, level),
 	}
 	if !dynamic {
 		code.Content = data

@@ -53,6 +53,8 @@ type dynamicCodeResponse struct {
 	PausedAt      *time.Time `json:"pausedAt"`
 	UpdatedAt     time.Time  `json:"updatedAt"`
 	IsProtected   bool       `json:"isProtected"` // a password guards its scans (protect.go)
+	// ErrorCorrectionLevel is what the code is drawn at (a logo raises it to H).
+	ErrorCorrectionLevel string `json:"errorCorrectionLevel"`
 }
 
 func (s *server) dynamicJSON(d *store.DynamicCode) dynamicCodeResponse {
@@ -70,7 +72,7 @@ func (s *server) dynamicJSON(d *store.DynamicCode) dynamicCodeResponse {
 		},
 		Destination: d.Destination, ShortCode: d.ShortCode, ShortURL: short,
 		LastScannedAt: d.LastScannedAt, PausedAt: d.PausedAt, UpdatedAt: d.UpdatedAt,
-		IsProtected: d.Protected,
+		IsProtected: d.Protected, ErrorCorrectionLevel: d.ErrorCorrectionLevel,
 	}
 }
 
@@ -232,22 +234,26 @@ func (s *server) saveDynamicCode(w http.ResponseWriter, r *http.Request, form *m
 	}
 	d := &store.DynamicCode{
 		ClientID: clientID, UserID: u.ID, Name: name, Destination: dest, QRType: qrType, QRData: qrData,
-		Style: store.Style{
-			FgColor: style.FgColor, BgColor: style.BgColor, GradientColor: style.GradientColor, QRStyle: "squares",
-			DotShape: style.DotShape, CornerShape: style.CornerShape, InnerCornerShape: style.InnerCornerShape,
-			OuterCornerColor: style.OuterCornerColor, InnerCornerColor: style.InnerCornerColor,
-			ErrorCorrectionLevel: level.String(), LogoSize: style.LogoSize,
-			EnableFrame: style.EnableFrame, FrameText: style.FrameText, FrameColor: style.FrameColor,
-			FrameTextColor: style.FrameTextColor, FrameStyle: style.FrameStyle,
-		},
+		Style:     savedStyle(style, level),
 		CreatedAt: now,
 	}
 	if logo != nil {
 		d.LogoFilePath, d.LogoFileName = logoPath(logo.ID), logo.FileName
 	}
+	if !s.insertDynamic(w, r, d, limit) {
+		return nil, false
+	}
+	return d, true
+}
+
+// insertDynamic saves d under a new short code, with the owner's limit
+// (0: none) enforced by the store, atomically. On failure it has answered
+// (403 past the limit).
+func (s *server) insertDynamic(w http.ResponseWriter, r *http.Request, d *store.DynamicCode, limit int) bool {
+	var err error
 	for try := 1; ; try++ {
 		d.ShortCode = store.NewShortCode()
-		err = s.store.CreateDynamicCode(ctx, d, limit)
+		err = s.store.CreateDynamicCode(r.Context(), d, limit)
 		if !errors.Is(err, store.ErrConflict) || try == shortCodeTries {
 			break
 		}
@@ -255,14 +261,14 @@ func (s *server) saveDynamicCode(w http.ResponseWriter, r *http.Request, form *m
 	switch {
 	case errors.Is(err, store.ErrLimit):
 		s.limitReached(w)
-		return nil, false
+		return false
 	case err != nil:
 		s.internalError(w, "creating a dynamic code", err)
-		return nil, false
+		return false
 	}
 	// Instances may hold a cached miss for the new code.
 	s.redirectChanged(r.Context(), d.ShortCode)
-	return d, true
+	return true
 }
 
 // listDynamicCodes answers the caller's live dynamic codes that are paused

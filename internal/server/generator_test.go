@@ -43,6 +43,12 @@ type part struct {
 // postForm sends a multipart form.
 func (e *env) postForm(c *http.Client, path string, parts ...part) *response {
 	e.t.Helper()
+	return e.sendForm(c, "POST", path, parts...)
+}
+
+// sendForm sends a multipart form with method.
+func (e *env) sendForm(c *http.Client, method, path string, parts ...part) *response {
+	e.t.Helper()
 	var buf bytes.Buffer
 	mw := multipart.NewWriter(&buf)
 	for _, p := range parts {
@@ -57,7 +63,7 @@ func (e *env) postForm(c *http.Client, path string, parts ...part) *response {
 		}
 	}
 	mw.Close()
-	return e.do(c, "POST", path, buf.String(), "Content-Type", mw.FormDataContentType())
+	return e.do(c, method, path, buf.String(), "Content-Type", mw.FormDataContentType())
 }
 
 // decoders reads codes back with real decoders.

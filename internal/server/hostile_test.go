@@ -140,6 +140,9 @@ func TestSignedInRoutesAndMalformedIDs(t *testing.T) {
 			{"POST", "/api/dynamic-qrcodes/%s/pause", ""}, {"POST", "/api/dynamic-qrcodes/%s/resume", ""},
 			{"GET", "/api/dynamic-qrcodes/%s/image", ""}, {"GET", "/api/dynamic-qrcodes/%s/analytics", ""},
 			{"GET", "/api/dynamic-qrcodes/%s/scans.csv", ""}, {"GET", "/api/dynamic-qrcodes/%s/breakdown.csv?by=country", ""},
+			{"PUT", "/api/qrcodes/%s", ""}, {"PUT", "/api/qrcodes/%s/style", ""}, {"PUT", "/api/dynamic-qrcodes/%s/style", ""},
+			{"POST", "/api/qrcodes/%s/style/preview", ""}, {"POST", "/api/dynamic-qrcodes/%s/style/preview", ""},
+			{"POST", "/api/qrcodes/%s/duplicate", ""}, {"POST", "/api/dynamic-qrcodes/%s/duplicate", ""},
 		}
 		for _, rt := range signedIn {
 			expect(t, e.do(e.browser(), rt.method, rt.path, rt.body), http.StatusUnauthorized, "Not authenticated")

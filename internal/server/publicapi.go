@@ -303,7 +303,7 @@ func (s *server) createCode(w http.ResponseWriter, r *http.Request, raw map[stri
 		}
 		return
 	}
-	if q, ok := s.saveStaticCode(w, r, form); ok {
+	if q, ok := s.saveStaticCode(w, r, form, nil); ok {
 		writeJSON(w, http.StatusCreated, staticAPICode(q))
 	}
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/squarely/squarely/internal/auth"
 	"github.com/squarely/squarely/internal/codes"
 	"github.com/squarely/squarely/internal/payload"
+	"github.com/squarely/squarely/internal/qr"
 	"github.com/squarely/squarely/internal/store"
 )
 
@@ -56,6 +58,19 @@ func codeStyle(q store.Style) codes.Style {
 	}
 }
 
+// savedStyle is a normalized style and error correction level as a saved
+// code keeps them (codeStyle's inverse); the logo columns are left empty.
+func savedStyle(style codes.Style, level qr.Level) store.Style {
+	return store.Style{
+		FgColor: style.FgColor, BgColor: style.BgColor, GradientColor: style.GradientColor, QRStyle: "squares",
+		DotShape: style.DotShape, CornerShape: style.CornerShape, InnerCornerShape: style.InnerCornerShape,
+		OuterCornerColor: style.OuterCornerColor, InnerCornerColor: style.InnerCornerColor,
+		ErrorCorrectionLevel: level.String(), LogoSize: style.LogoSize,
+		EnableFrame: style.EnableFrame, FrameText: style.FrameText, FrameColor: style.FrameColor,
+		FrameTextColor: style.FrameTextColor, FrameStyle: style.FrameStyle,
+	}
+}
+
 // saveFormKeys renames fields whose form name would clash with the saved
 // code's own "name" (docs/API.md "Type fields").
 var saveFormKeys = map[string]map[string]string{
@@ -70,15 +85,33 @@ func (s *server) createQRCode(w http.ResponseWriter, r *http.Request) {
 	if form == nil || (form.file != nil && !s.admitUpload(w, r)) {
 		return
 	}
-	if q, ok := s.saveStaticCode(w, r, form); ok {
+	if q, ok := s.saveStaticCode(w, r, form, nil); ok {
 		writeJSON(w, http.StatusCreated, qrCodeJSON(q))
+	}
+}
+
+// updateQRCode (PUT /api/qrcodes/{id}, signed in, owner only) replaces
+// what a static code encodes and how it looks with the creation's form; a
+// blank name keeps the code's. What the create view's regenerate sends.
+func (s *server) updateQRCode(w http.ResponseWriter, r *http.Request) {
+	old, ok := ownCode(s, w, r, s.store.QRCode)
+	if !ok {
+		return
+	}
+	form := readMultipart(w, r, "logoFile", maxLogoBytes, logoTooBig)
+	if form == nil || (form.file != nil && !s.admitUpload(w, r)) {
+		return
+	}
+	if q, ok := s.saveStaticCode(w, r, form, old); ok {
+		writeJSON(w, http.StatusOK, qrCodeJSON(q))
 	}
 }
 
 // saveStaticCode checks the caller's static code described by form and
 // saves it, under the same rules wherever it comes from (the app's form,
-// the public API). On failure it has answered.
-func (s *server) saveStaticCode(w http.ResponseWriter, r *http.Request, form *multipartForm) (*store.QRCode, bool) {
+// the public API): as a new code, or over old when it is not nil. On
+// failure it has answered.
+func (s *server) saveStaticCode(w http.ResponseWriter, r *http.Request, form *multipartForm, old *store.QRCode) (*store.QRCode, bool) {
 	switch strings.TrimSpace(form.get("qrMode")) {
 	case "", "static":
 	case "dynamic":
@@ -135,23 +168,18 @@ func (s *server) saveStaticCode(w http.ResponseWriter, r *http.Request, form *mu
 		return nil, false
 	}
 	now := s.now()
-	if name == "" {
+	switch {
+	case name == "" && old != nil:
+		name = old.Name
+	case name == "":
 		name = payload.Label(qrType) + " " + now.UTC().Format(time.DateOnly)
 	}
 	q := &store.QRCode{
 		ClientID: codeClientID(r, u), UserID: u.ID, Name: name, QRType: qrType, QRMode: "static",
 		URL: strings.TrimSpace(p.fields["url"]), QRData: string(fieldsJSON), Content: p.data,
 		TypeColumns: typeColumns(p),
-		Style: store.Style{
-			FgColor: p.style.FgColor, BgColor: p.style.BgColor, GradientColor: p.style.GradientColor,
-			DotShape: p.style.DotShape, CornerShape: p.style.CornerShape, InnerCornerShape: p.style.InnerCornerShape,
-			OuterCornerColor: p.style.OuterCornerColor, InnerCornerColor: p.style.InnerCornerColor,
-			ErrorCorrectionLevel: codeLevel.String(),
-			LogoSize:             p.style.LogoSize,
-			EnableFrame:          p.style.EnableFrame, FrameText: p.style.FrameText, FrameColor: p.style.FrameColor,
-			FrameTextColor: p.style.FrameTextColor, FrameStyle: p.style.FrameStyle,
-		},
-		CreatedAt: now,
+		Style:       savedStyle(p.style, codeLevel),
+		CreatedAt:   now,
 	}
 	if p.logo != nil {
 		q.LogoFilePath, q.LogoFileName = logoPath(p.logo.ID), p.logo.FileName
@@ -159,7 +187,17 @@ func (s *server) saveStaticCode(w http.ResponseWriter, r *http.Request, form *mu
 	if p.product != nil {
 		q.PaymentProductID = &p.product.ID
 	}
-	if err := s.store.CreateQRCode(r.Context(), q); err != nil {
+	if old != nil {
+		q.ID = old.ID
+		q, err = s.store.UpdateQRCode(r.Context(), q)
+		if errors.Is(err, store.ErrNotFound) { // deleted meanwhile
+			writeError(w, http.StatusNotFound, msgCodeMissing)
+			return nil, false
+		}
+	} else {
+		err = s.store.CreateQRCode(r.Context(), q)
+	}
+	if err != nil {
 		s.internalError(w, "saving a QR code", err)
 		return nil, false
 	}

@@ -120,6 +120,15 @@ func (s *server) routes() http.Handler {
 	// Password-protected dynamic codes (issue 10): the owner sets or clears
 	// the password; the scan's page posts it to POST /d/{shortCode} below.
 	api.Handle("PUT /api/dynamic-qrcodes/{id}/password", user(s.setCodePassword))
+	// Restyle, duplicate and update saved codes (issue 10, restyle.go): a
+	// restyle keeps what a code encodes; the preview saves nothing.
+	api.Handle("PUT /api/qrcodes/{id}", user(s.updateQRCode))
+	api.Handle("PUT /api/qrcodes/{id}/style", user(s.restyleQRCode))
+	api.Handle("PUT /api/dynamic-qrcodes/{id}/style", user(s.restyleDynamicCode))
+	api.Handle("POST /api/qrcodes/{id}/style/preview", user(s.previewStyle(false)))
+	api.Handle("POST /api/dynamic-qrcodes/{id}/style/preview", user(s.previewStyle(true)))
+	api.Handle("POST /api/qrcodes/{id}/duplicate", user(s.duplicateQRCode))
+	api.Handle("POST /api/dynamic-qrcodes/{id}/duplicate", user(s.duplicateDynamicCode))
 
 	// PDF analytics report (issue 15 item 4): the same query as the JSON views.
 	api.Handle("GET /api/analytics/report.pdf", user(s.reportPDF))

@@ -1,20 +1,22 @@
 import { lazy, Suspense } from 'react'
 import { Spinner } from '@/components/ui/spinner'
 import { DashboardPage } from '@/features/dashboard/routes/dashboard-page'
-import { Generator } from '@/features/generator'
+import { Generator, RestyleDialog } from '@/features/generator'
 
 // The analytics (and their charts) load only when the dialog first opens.
 const AnalyticsDialog = lazy(() => import('@/features/analytics/components/analytics-dialog').then((m) => ({ default: m.AnalyticsDialog })))
 
 /**
- * The dashboard composed with the features it hosts: the analytics dialog
- * and, in the create view, the generator. Features do not import each
+ * The dashboard composed with the features it hosts: the analytics dialog,
+ * the generator's restyle dialog on the cards and, in the create view, the
+ * generator. Features do not import each
  * other; the app wires them together here.
  */
 export function DashboardRoute() {
   return (
     <DashboardPage
       createView={<Generator variant="dashboard" />}
+      restyle={(props) => <RestyleDialog {...props} />}
       analytics={({ open, onOpenChange }) =>
         open && (
           <Suspense fallback={<Spinner className="fixed inset-0 z-50 min-h-0 bg-slate-900/30" label="Loading analytics..." />}>

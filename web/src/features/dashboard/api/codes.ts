@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { apiJson, apiRequest } from '@/lib/api-client'
+import { apiJson, apiRequest, serverMessage } from '@/lib/api-client'
 import { toast } from '@/lib/use-toast'
 import { codePath, type DynamicCode, type SavedCode, type StaticCode } from './types'
 
@@ -95,6 +95,22 @@ export function useSetCodePassword() {
     ({ code, password }: { code: DynamicCode; password: string }) => apiJson('PUT', `${codePath(code)}/password`, { password }),
     'protect',
   )
+}
+
+/**
+ * Saves a copy of a code (a dynamic copy gets a new short link and counts
+ * against the limit); a refusal, such as the limit, is shown as the server
+ * words it.
+ */
+export function useDuplicateCode() {
+  const invalidate = useInvalidateCodes()
+  return useMutation({
+    mutationFn: (code: SavedCode) => apiJson<SavedCode>('POST', `${codePath(code)}/duplicate`),
+    onSuccess: (copy) => toast({ title: 'Code duplicated', description: `"${copy.name}" is in My QR Codes.` }),
+    onError: (error) =>
+      toast({ title: 'Duplicate failed', description: serverMessage(error) ?? 'There was a problem copying your QR code.', variant: 'destructive' }),
+    onSettled: invalidate,
+  })
 }
 
 /**

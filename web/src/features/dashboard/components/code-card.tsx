@@ -1,4 +1,4 @@
-import { Copy, Download, Eye, Lock, Pause, Pencil, Play, ScanLine, Trash2 } from 'lucide-react'
+import { Copy, CopyPlus, Download, Eye, Lock, Paintbrush, Pause, Pencil, Play, ScanLine, Trash2 } from 'lucide-react'
 import { useState } from 'react'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
@@ -6,13 +6,14 @@ import { apiRequest } from '@/lib/api-client'
 import { formatCents } from '@/lib/billing'
 import { QrTypeIcon, qrTypeLabel } from '@/lib/qr-types'
 import { toast } from '@/lib/use-toast'
-import { usePauseCode, useRenameCode, useResumeCode } from '../api/codes'
+import { useDuplicateCode, usePauseCode, useRenameCode, useResumeCode } from '../api/codes'
 import { codeImageUrl, type SavedCode } from '../api/types'
 import { CodeName } from './code-name'
 import { DeleteDialog } from './delete-dialog'
 import { EditDestinationDialog } from './edit-destination-dialog'
 import { PasswordDialog } from './password-dialog'
 import { PreviewDialog } from './preview-dialog'
+import { useRestyleSlot } from './restyle-slot'
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' })
 
@@ -58,7 +59,7 @@ async function copyShortLink(url: string) {
   }
 }
 
-type Dialog = 'preview' | 'edit' | 'password' | 'delete' | null
+type Dialog = 'preview' | 'edit' | 'password' | 'delete' | 'restyle' | null
 
 /** One saved code. The paused view's cards offer Resume, View and Delete only. */
 export function CodeCard({
@@ -76,6 +77,8 @@ export function CodeCard({
   const rename = useRenameCode()
   const pause = usePauseCode()
   const resume = useResumeCode()
+  const duplicate = useDuplicateCode()
+  const restyle = useRestyleSlot()
   const dynamic = code.qrMode === 'dynamic' ? code : null
   const closeOr = (which: Dialog) => (open: boolean) => setDialog(open ? which : null)
   // An active dynamic code: its destination can change and it can be paused.
@@ -193,12 +196,27 @@ export function CodeCard({
             {deleteButton}
           </div>
         )}
+        {!paused && (
+          <div className="flex gap-1.5">
+            {restyle && (
+              <Button size="sm" variant="outline" className="flex-1" onClick={() => setDialog('restyle')}>
+                <Paintbrush aria-hidden="true" />
+                Restyle
+              </Button>
+            )}
+            <Button size="sm" variant="outline" className="flex-1" onClick={() => duplicate.mutate(code)} disabled={duplicate.isPending}>
+              <CopyPlus aria-hidden="true" />
+              Duplicate
+            </Button>
+          </div>
+        )}
       </div>
 
       <PreviewDialog code={code} open={dialog === 'preview'} onOpenChange={closeOr('preview')} />
       <DeleteDialog code={code} open={dialog === 'delete'} onOpenChange={closeOr('delete')} />
       {editable && <EditDestinationDialog code={editable} open={dialog === 'edit'} onOpenChange={closeOr('edit')} />}
       {editable && <PasswordDialog code={editable} open={dialog === 'password'} onOpenChange={closeOr('password')} />}
+      {dialog === 'restyle' && restyle?.({ code, open: true, onOpenChange: closeOr('restyle') })}
     </Card>
   )
 }

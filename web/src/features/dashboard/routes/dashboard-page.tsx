@@ -11,6 +11,7 @@ import { BulkBar } from '../components/bulk-bar'
 import { CodeGrid, EmptyState } from '../components/code-grid'
 import { CodeToolbar } from '../components/code-toolbar'
 import { emptyQuery, findCodes, type CodeQuery } from '../lib/find-codes'
+import { RestyleSlot, type RestyleProps } from '../components/restyle-slot'
 import { SideMenu, type DashboardView } from '../components/side-menu'
 import { DynamicLimitAlert, TrialBanners } from '../trial-banners'
 import { useTrialStatus } from '../api/trial-status'
@@ -20,6 +21,8 @@ export interface DashboardPageProps {
   createView?: ReactNode
   /** The Analytics Dashboard dialog, rendered while open. */
   analytics?: (props: { open: boolean; onOpenChange: (open: boolean) => void }) => ReactNode
+  /** The Restyle dialog of a card, rendered while open. */
+  restyle?: (props: RestyleProps) => ReactNode
 }
 
 function viewOf(params: URLSearchParams): DashboardView {
@@ -29,7 +32,7 @@ function viewOf(params: URLSearchParams): DashboardView {
 }
 
 /** /dashboard (and / for signed-in users): the user's codes, the create view and the analytics (spec 01 §2). */
-export function DashboardPage({ createView, analytics }: DashboardPageProps) {
+export function DashboardPage({ createView, analytics, restyle }: DashboardPageProps) {
   const [searchParams] = useSearchParams()
   const view = viewOf(searchParams)
   const [analyticsOpen, setAnalyticsOpen] = useState(false)
@@ -65,7 +68,7 @@ export function DashboardPage({ createView, analytics }: DashboardPageProps) {
             ) : (
               <>
                 <TrialBanners />
-                {view === 'paused' ? <PausedView /> : <ActiveView />}
+                <RestyleSlot.Provider value={restyle}>{view === 'paused' ? <PausedView /> : <ActiveView />}</RestyleSlot.Provider>
               </>
             )}
           </div>

@@ -96,8 +96,7 @@ export async function downloadGenerated(
 
 /** A saved code's file, rendered by the server from what it stored. */
 export async function downloadSaved(code: SavedCode, format: DownloadFormat): Promise<Blob> {
-  const kind = code.qrMode === 'dynamic' ? 'dynamic-qrcodes' : 'qrcodes'
-  const res = await apiRequest('GET', `/api/${kind}/${code.id}/image?format=${format}&download=1`)
+  const res = await apiRequest('GET', `${savedCodePath(code)}/image?format=${format}&download=1`)
   return res.blob()
 }
 
@@ -117,6 +116,34 @@ export function saveStaticCode(form: FormData): Promise<SavedCode> {
 
 export function saveDynamicCode(form: FormData): Promise<SavedCode> {
   return apiJson<SavedCode>('POST', '/api/dynamic-qrcodes', form)
+}
+
+/** A saved code's API path: static and dynamic codes live under different roots. */
+export function savedCodePath(code: Pick<SavedCode, 'id' | 'qrMode'>) {
+  return `/api/${code.qrMode === 'dynamic' ? 'dynamic-qrcodes' : 'qrcodes'}/${code.id}`
+}
+
+/** PUT /api/qrcodes/{id}: the create view's regenerate replaces the static code it made. */
+export function updateStaticCode(id: number, form: FormData): Promise<SavedCode> {
+  return apiJson<SavedCode>('PUT', `/api/qrcodes/${id}`, form)
+}
+
+/** PUT /api/dynamic-qrcodes/{id}: a dynamic code's new destination; its short code stays. */
+export function setDestination(id: number, destination: string): Promise<SavedCode> {
+  return apiJson<SavedCode>('PUT', `/api/dynamic-qrcodes/${id}`, { destination })
+}
+
+/** PUT …/{id}/style: the code's new style (the style fields, logoId, a dynamic code's errorCorrectionLevel). */
+export function restyleCode(code: Pick<SavedCode, 'id' | 'qrMode'>, form: FormData): Promise<SavedCode> {
+  return apiJson<SavedCode>('PUT', `${savedCodePath(code)}/style`, form)
+}
+
+/** POST …/{id}/style/preview: the code drawn in a style, nothing saved. */
+export async function previewStyle(code: Pick<SavedCode, 'id' | 'qrMode'>, form: FormData, signal?: AbortSignal): Promise<GenerateAnswer> {
+  const res = await fetch(`${savedCodePath(code)}/style/preview`, { method: 'POST', credentials: 'include', body: form, signal })
+  const text = await res.text()
+  if (!res.ok) throw new ApiError(res.status, res.statusText, text)
+  return JSON.parse(text) as GenerateAnswer
 }
 
 export interface TrackGeneration {

@@ -15,6 +15,40 @@ const levels = [
 const selectClass =
   'h-9 w-full rounded-lg border border-slate-300 bg-white px-2 text-sm text-slate-900 focus-visible:border-primary focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-primary/30 disabled:opacity-60'
 
+export type ErrorCorrectionLevel = (typeof levels)[number]['value']
+
+/** The error correction choice; a logo always needs High, so it is fixed then. */
+export function ErrorCorrectionSelect({
+  value,
+  onChange,
+  hasLogo,
+}: {
+  value: ErrorCorrectionLevel
+  onChange: (level: ErrorCorrectionLevel) => void
+  hasLogo: boolean
+}) {
+  const id = useId()
+  return (
+    <div className="grid gap-1">
+      <Label htmlFor={`${id}-level`}>Error correction</Label>
+      <select
+        id={`${id}-level`}
+        className={selectClass}
+        value={hasLogo ? 'H' : value}
+        disabled={hasLogo}
+        title={hasLogo ? 'A logo needs High error correction' : undefined}
+        onChange={(e) => onChange(e.target.value as ErrorCorrectionLevel)}
+      >
+        {levels.map((l) => (
+          <option key={l.value} value={l.value}>
+            {l.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  )
+}
+
 /** Size, background and error correction for the next download (POST /api/download-qrcode). */
 export function DownloadOptionsFields({
   value,
@@ -46,23 +80,11 @@ export function DownloadOptionsFields({
             ))}
           </select>
         </div>
-        <div className="grid gap-1">
-          <Label htmlFor={`${id}-level`}>Error correction</Label>
-          <select
-            id={`${id}-level`}
-            className={selectClass}
-            value={hasLogo ? 'H' : (value.errorCorrectionLevel ?? 'H')}
-            disabled={hasLogo}
-            title={hasLogo ? 'A logo needs High error correction' : undefined}
-            onChange={(e) => onChange({ ...value, errorCorrectionLevel: e.target.value as DownloadOptions['errorCorrectionLevel'] })}
-          >
-            {levels.map((l) => (
-              <option key={l.value} value={l.value}>
-                {l.label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <ErrorCorrectionSelect
+          value={value.errorCorrectionLevel ?? 'H'}
+          onChange={(errorCorrectionLevel) => onChange({ ...value, errorCorrectionLevel })}
+          hasLogo={hasLogo}
+        />
       </div>
       <div className="flex items-center justify-between gap-3">
         <Label htmlFor={`${id}-transparent`}>Transparent background</Label>

@@ -573,3 +573,76 @@ describe('preselection', () => {
     expect(typeBox()).toHaveTextContent('Website')
   })
 })
+
+describe('regenerating in the signed-in create view', () => {
+  const saved = { id: 7, name: 'Flyer', qrType: 'url', qrMode: 'static', data: 'https://example.com/a' }
+  const sentTo = (mock: ReturnType<typeof stubFetch>, method: string, url: string) =>
+    mock.mock.calls.filter(([u, init]) => u === url && init?.method === method)
+
+  it("updates the code it saved instead of saving another, until 'Start a new code'", async () => {
+    const { mock } = renderGenerator({
+      signedIn: true,
+      props: { variant: 'dashboard' },
+      handlers: {
+        'POST /api/qrcodes': () => json(saved, 201),
+        'PUT /api/qrcodes/7': () => json({ ...saved, data: 'https://example.com/b' }),
+      },
+    })
+    await userEvent.type(field('Website URL'), 'https://example.com/a')
+    await userEvent.type(field('Name (optional)'), 'Flyer')
+    await userEvent.click(screen.getByRole('button', { name: 'Generate QR Code' }))
+    expect(await screen.findByText('QR Code saved')).toBeInTheDocument()
+    expect(screen.getByTestId('editing-code')).toHaveTextContent('Editing “Flyer”: Generate QR Code updates it.')
+
+    await userEvent.clear(field('Website URL'))
+    await userEvent.type(field('Website URL'), 'https://example.com/b')
+    await userEvent.click(screen.getByRole('button', { name: 'Generate QR Code' }))
+    expect(await screen.findByText('QR Code updated')).toBeInTheDocument()
+    expect(sentTo(mock, 'POST', '/api/qrcodes')).toHaveLength(1)
+    const put = sentTo(mock, 'PUT', '/api/qrcodes/7')
+    expect(put).toHaveLength(1)
+    expect(Object.fromEntries((put[0][1]?.body as FormData).entries())).toMatchObject({ url: 'https://example.com/b', qrMode: 'static', name: 'Flyer' })
+
+    await userEvent.click(screen.getByRole('button', { name: 'Start a new code' }))
+    expect(field('Website URL')).toHaveValue('')
+    expect(screen.queryByTestId('editing-code')).not.toBeInTheDocument()
+    await userEvent.type(field('Website URL'), 'https://example.com/c')
+    await userEvent.click(screen.getByRole('button', { name: 'Generate QR Code' }))
+    await waitFor(() => expect(sentTo(mock, 'POST', '/api/qrcodes')).toHaveLength(2))
+    expect(sentTo(mock, 'PUT', '/api/qrcodes/7')).toHaveLength(1)
+  })
+
+  it('keeps a dynamic code and its short link: a new destination, then the new style', async () => {
+    const dynamic = { ...saved, id: 9, qrMode: 'dynamic', shortCode: 'abc', shortUrl: 'http://x/d/abc', data: 'http://x/d/abc' }
+    let created = false
+    const { mock } = renderGenerator({
+      signedIn: true,
+      props: { variant: 'dashboard' },
+      handlers: {
+        // The code made here takes the last slot; updating it needs none.
+        'GET /api/trial-status': () => json({ canCreateDynamicQR: !created, dynamicQRLimit: 12 }),
+        'POST /api/dynamic-qrcodes': () => {
+          created = true
+          return json(dynamic, 201)
+        },
+        'PUT /api/dynamic-qrcodes/9': () => json(dynamic),
+        'PUT /api/dynamic-qrcodes/9/style': () => json(dynamic),
+      },
+    })
+    await userEvent.click(screen.getByRole('radio', { name: 'Dynamic' }))
+    await userEvent.type(field('Website URL'), 'https://example.com/menu')
+    await userEvent.click(screen.getByRole('button', { name: 'Generate QR Code' }))
+    expect(await screen.findByText('Dynamic QR Code saved')).toBeInTheDocument()
+    await waitFor(() => expect(mock.mock.calls.filter(([u]) => u === '/api/trial-status').length).toBeGreaterThan(1))
+
+    await userEvent.clear(field('Website URL'))
+    await userEvent.type(field('Website URL'), 'https://example.com/lunch')
+    await userEvent.click(screen.getByRole('button', { name: 'Generate QR Code' }))
+    expect(await screen.findByText('Dynamic QR Code updated')).toBeInTheDocument()
+    expect(sentTo(mock, 'POST', '/api/dynamic-qrcodes')).toHaveLength(1)
+    expect(JSON.parse(String(sentTo(mock, 'PUT', '/api/dynamic-qrcodes/9')[0][1]?.body))).toEqual({ destination: 'https://example.com/lunch' })
+    const style = Object.fromEntries((sentTo(mock, 'PUT', '/api/dynamic-qrcodes/9/style')[0][1]?.body as FormData).entries())
+    expect(style).toMatchObject({ fgColor: '#000000', errorCorrectionLevel: 'M' })
+    expect(style).not.toHaveProperty('destination')
+  })
+})

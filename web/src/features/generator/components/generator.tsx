@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod'
-import { ArrowDown, Frame, Loader2, Palette, Sparkles, Target } from 'lucide-react'
+import { ArrowDown, Frame, Loader2, Palette, Plus, Sparkles, Target } from 'lucide-react'
 import { useId, useRef, useState, type MouseEvent } from 'react'
 import { useForm, useWatch, type Resolver } from 'react-hook-form'
 import { Link } from 'react-router'
@@ -10,7 +10,7 @@ import { Switch } from '@/components/ui/switch'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { useUser } from '@/lib/auth'
 import { qrTypeLabel, type QrType } from '@/lib/qr-types'
-import type { DownloadOptions, SavedCode } from '../api/generator-api'
+import { savedCodePath, type DownloadOptions, type SavedCode } from '../api/generator-api'
 import { useCodeActions } from '../hooks/use-code-actions'
 import { useLivePreview } from '../hooks/use-live-preview'
 import { useInitialPreselection, useSubdomainPreselection, type Preselection } from '../hooks/use-preselection'
@@ -150,8 +150,15 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
   let shown: { src?: string; data?: string } = { src: preview.svg ? svgDataUrl(preview.svg) : undefined, data: preview.data }
   if (outcome?.kind === 'generated') shown = { src: svgDataUrl(outcome.svg), data: outcome.data }
   if (outcome?.kind === 'saved') {
-    const kind = outcome.code.qrMode === 'dynamic' ? 'dynamic-qrcodes' : 'qrcodes'
-    shown = { src: `/api/${kind}/${outcome.code.id}/image?format=svg`, data: outcome.code.shortUrl ?? outcome.code.data }
+    shown = { src: `${savedCodePath(outcome.code)}/image?format=svg`, data: outcome.code.shortUrl ?? outcome.code.data }
+  }
+
+  /** 'Start a new code': an empty form of the same type; the style stays for the next code. */
+  const startNew = () => {
+    actions.startNew()
+    form.reset(typeDefaults(qrType))
+    setUploaded(null)
+    setName('')
   }
 
   // Any way to /auth from here (banners, dialogs, the sign-in hint) keeps the visitor's design for afterwards.
@@ -294,6 +301,17 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
                   to save your codes, add logos and track scans.
                 </p>
               )}
+            </div>
+          )}
+          {signedIn && actions.current && (
+            <div className="flex flex-col gap-2 rounded-xl border border-primary/20 bg-primary-50 p-3 text-sm text-slate-700 sm:flex-row sm:items-center sm:justify-between">
+              <p className="min-w-0 break-words" data-testid="editing-code">
+                Editing <strong className="font-semibold">“{actions.current.name}”</strong>: Generate QR Code updates it.
+              </p>
+              <Button type="button" variant="outline" size="sm" className="shrink-0" onClick={startNew}>
+                <Plus aria-hidden="true" />
+                Start a new code
+              </Button>
             </div>
           )}
         </div>

@@ -8,11 +8,13 @@ import {
   downloadGenerated,
   downloadSaved,
   generateCode,
+  restyleCode,
   savedListKeys,
   saveBlob,
   saveDynamicCode,
   saveStaticCode,
   serverFieldErrors,
+  setDestination,
   toFormData,
   trackGeneration,
   trialStatusQueryKey,
@@ -21,6 +23,7 @@ import {
   type DownloadOptions,
   type SavedCode,
   type TrialStatus,
+  updateStaticCode,
   uploadDocument,
 } from '../api/generator-api'
 import type { QrType } from '@/lib/qr-types'
@@ -106,6 +109,8 @@ export function useCodeActions({ signedIn, variant, onSaved, formKey, onFieldErr
   const [busy, setBusy] = useState(false)
   const [downloading, setDownloading] = useState<DownloadFormat | null>(null)
   const [outcome, setOutcome] = useState<Outcome | null>(null)
+  // The code this view saved last: Generate updates it until the user starts a new one.
+  const [current, setCurrent] = useState<SavedCode | null>(null)
   const [outcomeKey, setOutcomeKey] = useState(formKey)
   if (outcome && outcomeKey !== formKey) {
     setOutcome(null)
@@ -151,6 +156,7 @@ export function useCodeActions({ signedIn, variant, onSaved, formKey, onFieldErr
 
   const afterSave = async (req: CodeRequest, code: SavedCode) => {
     settle({ kind: 'saved', code, type: req.qrType })
+    setCurrent(code)
     // The client made this generation itself, so it reports it (spec 01 §7).
     trackGeneration({
       qrCodeId: code.qrMode === 'static' ? code.id : undefined,
@@ -165,6 +171,11 @@ export function useCodeActions({ signedIn, variant, onSaved, formKey, onFieldErr
     onSaved?.(code)
   }
 
+  /** A failed update of a code deleted meanwhile: the next press saves a new one. */
+  const forgetIfGone = (error: unknown) => {
+    if (error instanceof ApiError && error.status === 404) setCurrent(null)
+  }
+
   const saveStatic = async (req: CodeRequest) => {
     const form = toFormData({
       name: req.name.trim(),
@@ -174,20 +185,28 @@ export function useCodeActions({ signedIn, variant, onSaved, formKey, onFieldErr
       qrMode: 'static',
       logoId: req.logoId,
     })
+    const updating = current?.qrMode === 'static' ? current : null
     let code: SavedCode
     try {
-      code = await saveStaticCode(form)
+      code = updating ? await updateStaticCode(updating.id, form) : await saveStaticCode(form)
     } catch (error) {
+      forgetIfGone(error)
       fieldErrors(error)
       toast({ title: 'Error', description: failureText('There was a problem saving your QR code.', error), variant: 'destructive' })
       return
     }
-    toast({ title: 'QR Code saved', description: `"${code.name}" is in My QR Codes.` })
+    toast(
+      updating
+        ? { title: 'QR Code updated', description: `"${code.name}" now holds your changes; no second code was saved.` }
+        : { title: 'QR Code saved', description: `"${code.name}" is in My QR Codes.` },
+    )
     await afterSave(req, code)
   }
 
   const saveDynamic = async (req: CodeRequest) => {
-    if (trial.data?.canCreateDynamicQR === false) {
+    const updating = current?.qrMode === 'dynamic' ? current : null
+    // Updating the code made here takes no new slot.
+    if (!updating && trial.data?.canCreateDynamicQR === false) {
       limitReached(trial.data.dynamicQRLimit)
       return
     }
@@ -196,21 +215,25 @@ export function useCodeActions({ signedIn, variant, onSaved, formKey, onFieldErr
       source === 'upload'
         ? (req.uploaded?.pdfUrl ?? req.uploaded?.imageUrl ?? '')
         : String(req.fields[source ?? 'url'] ?? '').trim()
+    const style = { ...styleFields(req.style), errorCorrectionLevel: 'M', logoId: req.logoId }
     const form = toFormData({
       destination,
       qrType: req.qrType,
       qrData: JSON.stringify(typeFieldValues(req.fields)),
       name: req.name.trim(),
-      ...styleFields(req.style),
+      ...style,
       qrStyle: 'squares',
-      errorCorrectionLevel: 'M',
-      logoId: req.logoId,
     })
     let code: SavedCode
     try {
-      code = await saveDynamicCode(form)
+      if (updating) {
+        // The short link stays: only where it leads and how it looks change.
+        await setDestination(updating.id, destination)
+        code = await restyleCode(updating, toFormData(style))
+      } else code = await saveDynamicCode(form)
     } catch (error) {
-      if (error instanceof ApiError && error.status === 403) {
+      forgetIfGone(error)
+      if (!updating && error instanceof ApiError && error.status === 403) {
         const message = serverMessage(error)
         if (message?.startsWith('You have reached your limit')) {
           toast({ title: 'Dynamic QR Code limit reached', description: message, variant: 'destructive' })
@@ -219,11 +242,12 @@ export function useCodeActions({ signedIn, variant, onSaved, formKey, onFieldErr
       }
       fieldErrors(error)
       const status = error instanceof ApiError ? error.status : 'network error'
-      toast({ title: 'Error', description: `Failed to create dynamic QR code: ${status}`, variant: 'destructive' })
+      const action = updating ? 'update' : 'create'
+      toast({ title: 'Error', description: `Failed to ${action} dynamic QR code: ${status}`, variant: 'destructive' })
       return
     }
     toast({
-      title: variant === 'dashboard' ? 'Dynamic QR Code saved' : 'Dynamic QR Code generated',
+      title: updating ? 'Dynamic QR Code updated' : variant === 'dashboard' ? 'Dynamic QR Code saved' : 'Dynamic QR Code generated',
       description: code.shortUrl ? `It points to ${destination} through ${code.shortUrl}.` : undefined,
     })
     await queryClient.invalidateQueries({ queryKey: trialStatusQueryKey })
@@ -281,5 +305,19 @@ export function useCodeActions({ signedIn, variant, onSaved, formKey, onFieldErr
     }
   }
 
-  return { busy, downloading, outcome, run, download, clearOutcome: () => setOutcome(null) }
+  return {
+    busy,
+    downloading,
+    outcome,
+    run,
+    download,
+    clearOutcome: () => setOutcome(null),
+    /** The saved code that Generate updates, if any. */
+    current,
+    /** 'Start a new code': the next Generate saves a new code. */
+    startNew: () => {
+      setCurrent(null)
+      setOutcome(null)
+    },
+  }
 }

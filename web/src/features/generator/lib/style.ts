@@ -66,3 +66,15 @@ export function styleFields(style: StyleState): Record<string, string | boolean>
     frameStyle: style.frameStyle,
   }
 }
+
+/** A saved code's style fields (docs/API.md "Records") as the tabs edit them; missing ones take the defaults. */
+export function styleFromRecord(record: Record<string, unknown>): StyleState {
+  const text = (key: keyof StyleState) => (typeof record[key] === 'string' ? (record[key] as string) : undefined)
+  const gradient = text('gradientColor')
+  const style = { ...defaultStyle }
+  for (const key of Object.keys(defaultStyle) as (keyof StyleState)[]) {
+    const value = key === 'enableFrame' ? record.enableFrame : text(key)
+    if (value !== undefined && typeof value === typeof defaultStyle[key]) Object.assign(style, { [key]: value })
+  }
+  return { ...style, colorMode: gradient ? 'gradient' : 'single', gradientColor: gradient || defaultStyle.gradientColor }
+}
