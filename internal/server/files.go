@@ -74,36 +74,22 @@ func (s *server) serveBlob(kind string) http.HandlerFunc {
 	}
 }
 
-// scanPageCSS is the look of every page a scan can land on (file pages,
-// paused and unknown codes): the product's name and colours, readable on a
-// phone, inline so the pages make no other request (their CSP allows only
-// inline style).
-const scanPageCSS = `body{margin:0;font-family:system-ui,-apple-system,sans-serif;color:#0f172a;background:#f8fafc;line-height:1.5}
-.brand{display:flex;align-items:center;gap:8px;padding:14px 16px;background:#fff;border-bottom:1px solid #e2e8f0;font-weight:700;font-size:1.05rem;color:#0f172a}
-.brand i{display:inline-block;width:22px;height:22px;border-radius:6px;background:linear-gradient(135deg,#3b82f6,#1e40af)}
-main{max-width:960px;margin:0 auto;padding:24px 16px}
-.notice{max-width:32rem;margin:10vh auto 0;padding:28px 20px;text-align:center;background:#fff;border:1px solid #e2e8f0;border-radius:16px}
-h1{font-size:1.5rem;margin:0 0 8px;overflow-wrap:anywhere}
-p{margin:0 0 16px;white-space:pre-line;overflow-wrap:anywhere;color:#334155}
-a{color:#3b82f6}`
-
-// scanPageBrand is the header naming the product on those pages.
-const scanPageBrand = `<div class="brand"><i></i>Squarely</div>`
-
-var filePage = template.Must(template.New("file").Parse(`<!doctype html>
+// filePage is the page a pdf or images code opens, in the look of the
+// other scan pages (scanpages.go).
+var filePage = template.Must(template.Must(scanPages.Clone()).New("file").Parse(`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{.Title}}</title>
 <style>
-` + scanPageCSS + `
+{{template "style" .Brand}}
 iframe { width: 100%; height: 80vh; border: 1px solid #e5e7eb; border-radius: 8px; background: #fff; }
 img { display: block; max-width: 100%; height: auto; margin: 0 auto; border-radius: 8px; }
 </style>
 </head>
 <body>
-` + scanPageBrand + `
+{{template "brand" .Brand}}
 <main>
 <h1>{{.Title}}</h1>
 {{if .Description}}<p>{{.Description}}</p>{{end}}
@@ -130,6 +116,7 @@ func (s *server) filePageHandler(kind, prefix string) http.HandlerFunc {
 			"PDF":         kind == "pdf",
 			"FileURL":     prefix + strconv.FormatInt(b.ID, 10) + "/file",
 			"FileName":    name,
+			"Brand":       s.blobBrand(r, b),
 		})
 		if err != nil {
 			s.log.Error("internal error", "doing", "rendering a file page", "err", err)
@@ -143,4 +130,18 @@ func (s *server) filePageHandler(kind, prefix string) http.HandlerFunc {
 		h.Set("Cache-Control", "no-cache")
 		w.Write(buf.Bytes())
 	}
+}
+
+// blobBrand is the brand of a file page: its uploader's client, or the
+// host's for an upload made without an account.
+func (s *server) blobBrand(r *http.Request, b *store.Blob) scanBrand {
+	if b.OwnerID == nil {
+		return s.hostBrand(r)
+	}
+	u, err := s.store.User(r.Context(), *b.OwnerID)
+	if err != nil {
+		s.log.Error("reading a file's owner for its page", "err", err)
+		return productBrand
+	}
+	return s.clientBrand(r.Context(), u.ClientID)
 }

@@ -123,18 +123,86 @@ func TestScanPagesLookLikeTheProduct(t *testing.T) {
 				t.Errorf("the unknown-code page refers elsewhere (%q): %s", outside, page)
 			}
 		}
-		if !strings.Contains(pausedPage, `<div class="brand">`) || !strings.Contains(filePageSource(t), scanPageBrand) {
-			t.Error("the paused and file pages do not carry the product's header")
+	})
+}
+
+// The pages of a code whose owner belongs to a white-label client wear the
+// client's name and colours (escaped); a plain user's wear the product's.
+// An unknown code wears the brand of the host it was scanned on.
+func TestScanPagesWearTheOwnersBrand(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		admin := e.admin("admin@example.com")
+		expect(t, e.do(admin, "POST", "/api/white-label/clients",
+			`{"name":"Acme <Menus> & Co","subdomain":"acme","primaryColor":"#C0FFEE","secondaryColor":"#123456"}`), http.StatusCreated, "")
+		port := e.srv.URL[strings.LastIndexByte(e.srv.URL, ':'):]
+		// A client's account signs in on its client's host.
+		member := e.browser()
+		member.Transport = onHostTransport{"acme.localhost" + port, member.Transport}
+		e.register(member, "member@acme.test", "secret1")
+		plain, _ := e.signedIn("plain@example.com")
+
+		// pages answers the paused page, the password page and the pdf
+		// page of a code of c's.
+		pages := func(c *http.Client) map[string]*response {
+			t.Helper()
+			paused := e.createDynamic(c, "https://example.com/paused")
+			expect(t, e.do(c, "POST", "/api/dynamic-qrcodes/"+idOf(paused)+"/pause", ""), http.StatusOK, "")
+			locked := e.createDynamic(c, "https://example.com/locked")
+			expect(t, e.do(c, "PUT", "/api/dynamic-qrcodes/"+idOf(locked)+"/password", `{"password":"secret1"}`), http.StatusOK, "")
+			pdf := expect(t, e.postForm(c, "/api/upload-pdf", part{"pdfFile", "%PDF-1.4\n%%EOF\n", "m.pdf"}), http.StatusCreated, "")
+			return map[string]*response{
+				"paused":   e.scan(paused["shortCode"].(string), iPhoneUA),
+				"password": e.scan(locked["shortCode"].(string), iPhoneUA),
+				"pdf":      e.do(e.browser(), "GET", "/pdf/"+idOf(pdf), ""),
+			}
+		}
+		const acmeHeader = `<i></i>Acme &lt;Menus&gt; &amp; Co</div>`
+		for name, r := range pages(member) {
+			page := string(r.body)
+			if !strings.Contains(page, acmeHeader) || !strings.Contains(page, "#C0FFEE") || !strings.Contains(page, "#123456") {
+				t.Errorf("the client member's %s page lacks the client's name or colours:\n%s", name, page)
+			}
+			if strings.Contains(page, "Squarely") || strings.Contains(page, defaultPrimaryColor) {
+				t.Errorf("the client member's %s page shows the product's brand:\n%s", name, page)
+			}
+		}
+		for name, r := range pages(plain) {
+			page := string(r.body)
+			if !strings.Contains(page, `<i></i>Squarely</div>`) || !strings.Contains(page, defaultPrimaryColor) || strings.Contains(page, "Acme") {
+				t.Errorf("the plain user's %s page does not show the product's brand:\n%s", name, page)
+			}
+		}
+		unknown := e.onHost(e.browser(), "acme.localhost"+port, "GET", "/d/NoSuchCode", "")
+		if unknown.StatusCode != http.StatusNotFound || !strings.Contains(string(unknown.body), acmeHeader) {
+			t.Errorf("unknown code on the client's host: %d %s", unknown.StatusCode, unknown.body)
 		}
 	})
 }
 
-// filePageSource renders the file page template with sample values.
-func filePageSource(t *testing.T) string {
-	t.Helper()
-	var b strings.Builder
-	if err := filePage.Execute(&b, map[string]any{"Title": "T", "Description": "D", "PDF": false, "FileURL": "/images/1/file", "FileName": "f.png"}); err != nil {
-		t.Fatal(err)
+func TestBrandOfRefusesMalformedColours(t *testing.T) {
+	c := &store.Client{ID: 7, Name: "X", IsActive: true, PrimaryColor: "red;}body{display:none", SecondaryColor: "#000000"}
+	if b := brandOf(c); b.Primary != defaultPrimaryColor || b.Secondary != defaultSecondaryColor || b.Name != "X" {
+		t.Errorf("brandOf a malformed colour = %+v", b)
 	}
-	return b.String()
+	c.PrimaryColor = "#ABCDEF"
+	if b := brandOf(c); b.Primary != "#ABCDEF" || b.Secondary != "#000000" {
+		t.Errorf("brandOf = %+v", b)
+	}
+	c.IsActive = false
+	if b := brandOf(c); b != productBrand {
+		t.Errorf("an inactive client's brand = %+v", b)
+	}
+}
+
+// onHostTransport sends every request as if it came by host.
+type onHostTransport struct {
+	host string
+	rt   http.RoundTripper
+}
+
+func (h onHostTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Host = h.host
+	return h.rt.RoundTrip(r)
 }

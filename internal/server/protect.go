@@ -33,36 +33,6 @@ const (
 	msgCodePasswordWrong = "Wrong password. Please try again."
 )
 
-// passwordPageCSS adds the form to the scan pages' look.
-const passwordPageCSS = `form{display:flex;flex-direction:column;gap:12px;text-align:left}
-label{font-weight:600}
-input{font:inherit;padding:10px 12px;border:1px solid #cbd5e1;border-radius:8px}
-button{font:inherit;font-weight:600;padding:10px 12px;border:0;border-radius:8px;background:#3b82f6;color:#fff;cursor:pointer}
-.error{color:#b91c1c;margin:0}`
-
-// protectedPage is the page a scan of a protected code opens, with
-// message (constant text, not escaped) above the form.
-func protectedPage(message string) string {
-	return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>Password required</title>
-<style>` + scanPageCSS + "\n" + passwordPageCSS + `</style>
-</head><body>` + scanPageBrand + `<main class="notice"><h1>Password required</h1>
-<p>This QR code is protected. Enter its password to continue.</p>
-<form method="post">` + message + `
-<label for="password">Password</label>
-<input id="password" name="password" type="password" required autofocus autocomplete="off">
-<button type="submit">Continue</button>
-</form></main></body></html>
-`
-}
-
-var (
-	passwordPage      = protectedPage("")
-	wrongPasswordPage = protectedPage(`<p class="error" role="alert">` + msgCodePasswordWrong + `</p>`)
-)
-
 // unlockCode (POST /d/{shortCode}, the form of the password page) checks
 // the password and redirects (303) to the destination, or shows the page
 // again (401) with the error. A code whose password was removed meanwhile
@@ -86,7 +56,7 @@ func (s *server) unlockCode(w http.ResponseWriter, r *http.Request) {
 		hash, err := s.store.DynamicPasswordHash(r.Context(), t.ID)
 		switch {
 		case errors.Is(err, store.ErrNotFound):
-			page(w, http.StatusNotFound, codeNotFoundPage)
+			s.scanPage(w, http.StatusNotFound, s.hostBrand(r), notFoundNotice)
 			return
 		case err != nil:
 			s.internalError(w, "reading a code's password", err)
@@ -100,7 +70,7 @@ func (s *server) unlockCode(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 			if !match {
-				page(w, http.StatusUnauthorized, wrongPasswordPage)
+				s.scanPage(w, http.StatusUnauthorized, s.clientBrand(r.Context(), t.ClientID), wrongPasswordNotice)
 				return
 			}
 		}

@@ -27,22 +27,6 @@ const maxShortCode = 20
 
 const pageCSP = "default-src 'none'; style-src 'unsafe-inline'"
 
-const pausedPage = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>QR code paused</title>
-<style>` + scanPageCSS + `</style>
-</head><body>` + scanPageBrand + `<main class="notice"><h1>This QR code is paused</h1>
-<p>Its owner has paused it for now. Please try again later.</p></main></body></html>
-`
-
-const codeNotFoundPage = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>404 Page Not Found</title>
-<style>` + scanPageCSS + `</style>
-</head><body>` + scanPageBrand + `<main class="notice"><h1>404 Page Not Found</h1>
-<p>This QR code does not exist or has been deleted.</p></main></body></html>
-`
-
 const unavailablePage = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Try again</title></head>
 <body><h1>Please try again in a moment</h1></body></html>
@@ -62,7 +46,7 @@ func (s *server) redirect(w http.ResponseWriter, r *http.Request) {
 		s.recorder.Record(scans.Scan{CodeID: t.ID, At: s.now(), UserAgent: r.UserAgent(), Referrer: r.Referer(), RemoteAddr: r.RemoteAddr})
 	}
 	if t.Protected {
-		page(w, http.StatusOK, passwordPage)
+		s.scanPage(w, http.StatusOK, s.clientBrand(r.Context(), t.ClientID), passwordNotice)
 		return
 	}
 	w.Header()["Location"] = t.Location
@@ -103,9 +87,9 @@ func (s *server) lookupScan(w http.ResponseWriter, r *http.Request) (scans.Targe
 		h.Set("Retry-After", "5")
 		page(w, http.StatusServiceUnavailable, unavailablePage)
 	case !found:
-		page(w, http.StatusNotFound, codeNotFoundPage)
+		s.scanPage(w, http.StatusNotFound, s.hostBrand(r), notFoundNotice)
 	case t.Paused:
-		page(w, http.StatusGone, pausedPage)
+		s.scanPage(w, http.StatusGone, s.clientBrand(r.Context(), t.ClientID), pausedNotice)
 	default:
 		return t, true
 	}

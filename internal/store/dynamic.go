@@ -189,21 +189,22 @@ type Redirect struct {
 	ID          int64
 	Destination string
 	Paused      bool
-	Protected   bool // a password guards it (DynamicPasswordHash)
+	Protected   bool  // a password guards it (DynamicPasswordHash)
+	ClientID    int64 // the owner's white-label client: the brand of the code's pages
 }
 
 // redirectQuery selects the short code and Redirect of each live dynamic
 // code (neither it nor its owner deleted) whose short code matches.
 func redirectQuery(match string) string {
 	return `
-		SELECT d.short_code, d.id, d.destination, d.is_paused, d.password_hash IS NOT NULL FROM dynamic_qr_codes d JOIN users u ON u.id = d.user_id
+		SELECT d.short_code, d.id, d.destination, d.is_paused, d.password_hash IS NOT NULL, u.client_id FROM dynamic_qr_codes d JOIN users u ON u.id = d.user_id
 		WHERE ` + match + ` AND NOT d.is_deleted AND NOT u.is_deleted`
 }
 
 func scanRedirect(row interface{ Scan(...any) error }) (string, Redirect, error) {
 	var code string
 	var r Redirect
-	err := row.Scan(&code, &r.ID, &r.Destination, &r.Paused, &r.Protected)
+	err := row.Scan(&code, &r.ID, &r.Destination, &r.Paused, &r.Protected, &r.ClientID)
 	return code, r, err
 }
 
