@@ -135,6 +135,11 @@ func (t sqlTx) each(ctx context.Context, query string, args []any, row func(func
 	if err != nil {
 		return err
 	}
+	return eachRow(rows, row)
+}
+
+// eachRow calls row with each of rows' scan, then closes them.
+func eachRow(rows *sql.Rows, row func(func(...any) error) error) error {
 	defer rows.Close()
 	for rows.Next() {
 		if err := row(rows.Scan); err != nil {
@@ -142,6 +147,35 @@ func (t sqlTx) each(ctx context.Context, query string, args []any, row func(func
 		}
 	}
 	return rows.Err()
+}
+
+// writerTx is sqlTx on SQLite's writer with the rollups' statements
+// prepared once per store (rollupStmts): they are the same for every batch,
+// and SQLite would spend about as long parsing each again as running it.
+type writerTx struct {
+	tx    *sql.Tx
+	stmts map[string]*sql.Stmt
+}
+
+func (t writerTx) exec(ctx context.Context, query string, args ...any) error {
+	st := t.stmts[query]
+	if st == nil {
+		return sqlTx{t.tx}.exec(ctx, query, args...)
+	}
+	_, err := t.tx.StmtContext(ctx, st).ExecContext(ctx, args...)
+	return err
+}
+
+func (t writerTx) each(ctx context.Context, query string, args []any, row func(func(...any) error) error) error {
+	st := t.stmts[query]
+	if st == nil {
+		return sqlTx{t.tx}.each(ctx, query, args, row)
+	}
+	rows, err := t.tx.StmtContext(ctx, st).QueryContext(ctx, args...)
+	if err != nil {
+		return err
+	}
+	return eachRow(rows, row)
 }
 
 type pgxTx struct{ tx pgx.Tx }
@@ -165,40 +199,49 @@ func (t pgxTx) each(ctx context.Context, query string, args []any, row func(func
 	return rows.Err()
 }
 
-// rowsFrom passes rows as one or a few query parameters from $at on and
-// returns a subquery that reads them back as columns c0, c1, …: json_each
-// over a JSON array on SQLite, unnest over one array a column on
-// PostgreSQL (kinds: bigint, text, boolean or timestamptz, whose values
-// are dbTime strings). A statement of many rows stays short, so SQLite
-// does not spend as long parsing it as running it.
-func (s *Store) rowsFrom(at int, kinds []string, rows [][]any) (string, []any) {
-	names := make([]string, len(kinds))
-	for i := range kinds {
-		names[i] = fmt.Sprintf("c%d", i)
-	}
+// rowsSQL is a subquery that reads rows passed as query parameters from
+// $at on (rowsArgs) as columns c0, c1, …: json_each over a JSON array on
+// SQLite, unnest over one array a column on PostgreSQL. kinds are the
+// columns' types: bigint, text, boolean or timestamptz (passed as dbTime
+// text). A statement stays the same whatever the rows, so SQLite's writer
+// prepares it once (writerTx).
+func (s *Store) rowsSQL(at int, kinds []string) string {
+	cols := make([]string, len(kinds))
 	if s.dialect != Postgres {
-		cols := make([]string, len(kinds))
 		for i := range kinds {
 			cols[i] = fmt.Sprintf("value->>%d AS c%d", i, i)
 		}
-		body, _ := json.Marshal(rows) // ints, strings and bools
-		return fmt.Sprintf("(SELECT %s FROM json_each($%d))", strings.Join(cols, ", "), at), []any{string(body)}
+		return fmt.Sprintf("(SELECT %s FROM json_each($%d))", strings.Join(cols, ", "), at)
 	}
 	arrays := make([]string, len(kinds))
+	for i, kind := range kinds {
+		cols[i] = fmt.Sprintf("c%d", i)
+		arrays[i] = fmt.Sprintf("$%d::%s[]", at+i, kind)
+		if kind == "timestamptz" {
+			arrays[i] = fmt.Sprintf("$%d::text[]::timestamptz[]", at+i)
+		}
+	}
+	return fmt.Sprintf("(SELECT * FROM unnest(%s) AS r (%s))", strings.Join(arrays, ", "), strings.Join(cols, ", "))
+}
+
+// rowsArgs are the parameters of rowsSQL(at, kinds) for rows.
+func (s *Store) rowsArgs(kinds []string, rows [][]any) []any {
+	if s.dialect != Postgres {
+		body, _ := json.Marshal(rows) // ints, strings and bools
+		return []any{string(body)}
+	}
 	args := make([]any, len(kinds))
 	for i, kind := range kinds {
-		arrays[i] = fmt.Sprintf("$%d::%s[]", at+i, kind)
 		switch kind {
 		case "bigint":
 			args[i] = column[int64](rows, i)
 		case "boolean":
 			args[i] = column[bool](rows, i)
-		default: // text, and timestamptz read from dbTime's text
+		default:
 			args[i] = column[string](rows, i)
-			arrays[i] = fmt.Sprintf("$%d::text[]::%s[]", at+i, kind)
 		}
 	}
-	return fmt.Sprintf("(SELECT * FROM unnest(%s) AS r (%s))", strings.Join(arrays, ", "), strings.Join(names, ", ")), args
+	return args
 }
 
 // column is the i-th values of rows, typed for pgx to send as an array.
@@ -210,13 +253,62 @@ func column[T any](rows [][]any, i int) []T {
 	return out
 }
 
-// idsFrom is rowsFrom for one column of ids.
-func (s *Store) idsFrom(at int, ids []int64) (string, []any) {
+// idArgs are the parameters of rowsSQL(at, idKinds) for ids.
+func (s *Store) idArgs(ids []int64) []any {
 	rows := make([][]any, len(ids))
 	for i, id := range ids {
 		rows[i] = []any{id}
 	}
-	return s.rowsFrom(at, []string{"bigint"}, rows)
+	return s.rowsArgs(idKinds, rows)
+}
+
+// The columns of the rows each rollup statement takes.
+var (
+	idKinds          = []string{"bigint"}
+	visitorKinds     = []string{"bigint", "timestamptz", "boolean", "text"}
+	userVisitorKinds = []string{"bigint", "timestamptz", "boolean", "text", "bigint"}
+	dayKinds         = []string{"bigint", "timestamptz", "boolean", "bigint", "text"}
+)
+
+// rollupSQL is the statements that add a batch to the rollups, built once
+// per store.
+type rollupSQL struct {
+	owners, liveOwners           string                 // $1: idKinds rows
+	addVisitors, addUserVisitors string                 // $1…: visitorKinds, userVisitorKinds rows
+	readDays                     map[rollupTable]string // $1, $2: first and last day; $3: idKinds rows
+	writeDays                    map[rollupTable]string // $1…: dayKinds rows
+}
+
+func (s *Store) buildRollupSQL() *rollupSQL {
+	owners := `SELECT id, user_id FROM dynamic_qr_codes WHERE id IN (SELECT c0 FROM ` + s.rowsSQL(1, idKinds) + ` ids)`
+	q := &rollupSQL{
+		owners:     owners,
+		liveOwners: owners + ` AND NOT is_deleted`,
+		addVisitors: `INSERT INTO scan_visitors (dynamic_qr_code_id, day, is_bot, visitor_hash)
+			SELECT c0, c1, c2, c3 FROM ` + s.rowsSQL(1, visitorKinds) + ` v WHERE true
+			ON CONFLICT DO NOTHING RETURNING dynamic_qr_code_id, is_bot, visitor_hash`,
+		addUserVisitors: `INSERT INTO scan_user_visitors (user_id, day, is_bot, visitor_hash, codes)
+			SELECT c0, c1, c2, c3, c4 FROM ` + s.rowsSQL(1, userVisitorKinds) + ` v WHERE true
+			ON CONFLICT (user_id, day, is_bot, visitor_hash) DO UPDATE SET codes = scan_user_visitors.codes + excluded.codes
+			RETURNING is_bot, visitor_hash, codes`,
+		readDays: map[rollupTable]string{}, writeDays: map[rollupTable]string{},
+	}
+	for _, t := range []rollupTable{codeDays, userDays} {
+		q.readDays[t] = daySelect(t) + `WHERE day >= $1 AND day <= $2 AND ` + t.owner + ` IN (SELECT c0 FROM ` + s.rowsSQL(3, idKinds) + ` ids)`
+		q.writeDays[t] = `INSERT INTO ` + t.name + ` (` + t.owner + `, day, is_bot, scans, tally)
+			SELECT c0, c1, c2, c3, c4 FROM ` + s.rowsSQL(1, dayKinds) + ` r WHERE true
+			ON CONFLICT (` + t.owner + `, day, is_bot) DO UPDATE SET scans = excluded.scans, tally = excluded.tally`
+	}
+	return q
+}
+
+// statements lists q's statements, to prepare.
+func (q *rollupSQL) statements() []string {
+	list := []string{q.owners, q.liveOwners, q.addVisitors, q.addUserVisitors}
+	for _, t := range []rollupTable{codeDays, userDays} {
+		list = append(list, q.readDays[t], q.writeDays[t])
+	}
+	return list
 }
 
 // rollupLock makes the rest of tx the only writer of the users' rollups
@@ -284,21 +376,19 @@ func tallyOf(m map[rollupKey]*dayTally, k rollupKey) *dayTally {
 // deletion has taken its scans out of the rollups and will not see these.
 func (s *Store) liveOwners(ctx context.Context, tx rollupTx, codes []int64) (map[int64]int64, error) {
 	owners := map[int64]int64{}
-	read := func(cond string) error {
+	read := func(query string) error {
 		clear(owners)
-		from, args := s.idsFrom(1, codes)
-		return tx.each(ctx, `SELECT id, user_id FROM dynamic_qr_codes WHERE id IN (SELECT c0 FROM `+from+` ids)`+cond,
-			args, func(scan func(...any) error) error {
-				var id, user int64
-				if err := scan(&id, &user); err != nil {
-					return err
-				}
-				owners[id] = user
-				return nil
-			})
+		return tx.each(ctx, query, s.idArgs(codes), func(scan func(...any) error) error {
+			var id, user int64
+			if err := scan(&id, &user); err != nil {
+				return err
+			}
+			owners[id] = user
+			return nil
+		})
 	}
 	if s.dialect == Postgres {
-		if err := read(""); err != nil {
+		if err := read(s.rollup.owners); err != nil {
 			return nil, err
 		}
 		users := map[int64]bool{}
@@ -309,7 +399,7 @@ func (s *Store) liveOwners(ctx context.Context, tx rollupTx, codes []int64) (map
 			return nil, err
 		}
 	}
-	return owners, read(" AND NOT is_deleted")
+	return owners, read(s.rollup.liveOwners)
 }
 
 // visit is a visitor hash seen on a code's day.
@@ -346,10 +436,7 @@ func (s *Store) countVisitors(ctx context.Context, tx rollupTx, seen []visit, co
 		for v := range visits {
 			rows = append(rows, []any{v.code, dbTime(ud.day), v.bot, v.hash})
 		}
-		from, args := s.rowsFrom(1, []string{"bigint", "timestamptz", "boolean", "text"}, rows)
-		err := tx.each(ctx, `INSERT INTO scan_visitors (dynamic_qr_code_id, day, is_bot, visitor_hash)
-			SELECT c0, c1, c2, c3 FROM `+from+` v WHERE true
-			ON CONFLICT DO NOTHING RETURNING dynamic_qr_code_id, is_bot, visitor_hash`, args,
+		err := tx.each(ctx, s.rollup.addVisitors, s.rowsArgs(visitorKinds, rows),
 			func(scan func(...any) error) error {
 				var c int64
 				var u byUser
@@ -371,11 +458,7 @@ func (s *Store) countVisitors(ctx context.Context, tx rollupTx, seen []visit, co
 		for u, n := range added {
 			rows = append(rows, []any{ud.user, dbTime(ud.day), u.bot, u.hash, n})
 		}
-		from, args = s.rowsFrom(1, []string{"bigint", "timestamptz", "boolean", "text", "bigint"}, rows)
-		err = tx.each(ctx, `INSERT INTO scan_user_visitors (user_id, day, is_bot, visitor_hash, codes)
-			SELECT c0, c1, c2, c3, c4 FROM `+from+` v WHERE true
-			ON CONFLICT (user_id, day, is_bot, visitor_hash) DO UPDATE SET codes = scan_user_visitors.codes + excluded.codes
-			RETURNING is_bot, visitor_hash, codes`, args, func(scan func(...any) error) error {
+		err = tx.each(ctx, s.rollup.addUserVisitors, s.rowsArgs(userVisitorKinds, rows), func(scan func(...any) error) error {
 			var u byUser
 			var codes int64
 			if err := scan(&u.bot, &u.hash, &codes); err != nil {
@@ -410,14 +493,16 @@ func (s *Store) applyDays(ctx context.Context, tx rollupTx, t rollupTable, days 
 			last = k.day
 		}
 	}
-	rows := map[rollupKey]*dayTally{}
-	for k, d := range days {
-		rows[k] = &dayTally{}
-		rows[k].merge(d, sign)
+	rows := days
+	if sign != 1 {
+		rows = map[rollupKey]*dayTally{}
+		for k, d := range days {
+			rows[k] = &dayTally{}
+			rows[k].merge(d, sign)
+		}
 	}
-	from, args := s.idsFrom(3, slices.Collect(maps.Keys(owners)))
-	err := s.eachDay(ctx, tx, t, `WHERE day >= $1 AND day <= $2 AND `+t.owner+` IN (SELECT c0 FROM `+from+` ids)`,
-		append([]any{dbTime(first), dbTime(last)}, args...), func(k rollupKey, had *dayTally) {
+	err := s.eachDay(ctx, tx, s.rollup.readDays[t],
+		append([]any{dbTime(first), dbTime(last)}, s.idArgs(slices.Collect(maps.Keys(owners)))...), func(k rollupKey, had *dayTally) {
 			if row := rows[k]; row != nil {
 				row.merge(had, 1)
 			}
@@ -443,15 +528,17 @@ func (s *Store) applyDays(ctx context.Context, tx rollupTx, t rollupTable, days 
 	if len(keep) == 0 {
 		return nil
 	}
-	from, args = s.rowsFrom(1, []string{"bigint", "timestamptz", "boolean", "bigint", "text"}, keep)
-	return tx.exec(ctx, `INSERT INTO `+t.name+` (`+t.owner+`, day, is_bot, scans, tally)
-		SELECT c0, c1, c2, c3, c4 FROM `+from+` r WHERE true
-		ON CONFLICT (`+t.owner+`, day, is_bot) DO UPDATE SET scans = excluded.scans, tally = excluded.tally`, args...)
+	return tx.exec(ctx, s.rollup.writeDays[t], s.rowsArgs(dayKinds, keep)...)
 }
 
-// eachDay calls fn with the rows of t that where (with args) picks.
-func (s *Store) eachDay(ctx context.Context, tx rollupTx, t rollupTable, where string, args []any, fn func(rollupKey, *dayTally)) error {
-	return tx.each(ctx, `SELECT `+t.owner+`, day, is_bot, tally FROM `+t.name+` `+where, args,
+// daySelect reads t's rows, to be followed by a WHERE clause.
+func daySelect(t rollupTable) string {
+	return `SELECT ` + t.owner + `, day, is_bot, tally FROM ` + t.name + ` `
+}
+
+// eachDay calls fn with the rows of a daySelect query.
+func (s *Store) eachDay(ctx context.Context, tx rollupTx, query string, args []any, fn func(rollupKey, *dayTally)) error {
+	return tx.each(ctx, query, args,
 		func(scan func(...any) error) error {
 			var k rollupKey
 			var body string
@@ -460,7 +547,7 @@ func (s *Store) eachDay(ctx context.Context, tx rollupTx, t rollupTable, where s
 			}
 			var d dayTally
 			if err := json.Unmarshal([]byte(body), &d); err != nil {
-				return fmt.Errorf("rollup %s %d %s: %w", t.name, k.owner, k.day, err)
+				return fmt.Errorf("rollup of %d on %s: %w", k.owner, k.day, err)
 			}
 			k.day = k.day.UTC()
 			fn(k, &d)
@@ -501,7 +588,7 @@ func (s *Store) dropCodeRollups(ctx context.Context, tx rollupTx, userID, codeID
 	if err := tx.exec(ctx, `DELETE FROM scan_user_visitors WHERE user_id = $1 AND codes = 0`, userID); err != nil {
 		return err
 	}
-	err = s.eachDay(ctx, tx, codeDays, `WHERE dynamic_qr_code_id = $1`, []any{codeID},
+	err = s.eachDay(ctx, tx, daySelect(codeDays)+`WHERE dynamic_qr_code_id = $1`, []any{codeID},
 		func(k rollupKey, d *dayTally) {
 			d.Visitors = 0 // the user's share is counted above
 			tallyOf(out, rollupKey{userID, k.day, k.bot}).merge(d, 1)
@@ -550,4 +637,28 @@ func (s *Store) backfillRollups(ctx context.Context, tx *sql.Tx) error {
 		}
 		after = batch[len(batch)-1].ID
 	}
+}
+
+// rollupStmts prepares the rollups' statements on SQLite's writer, once,
+// outside any transaction: the writer has one connection, which a
+// transaction holds (as fullChunkStmts).
+func (s *Store) rollupStmts(ctx context.Context) (map[string]*sql.Stmt, error) {
+	b := &s.batch
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.rollup == nil {
+		stmts := map[string]*sql.Stmt{}
+		for _, q := range s.rollup.statements() {
+			st, err := s.write.PrepareContext(ctx, q)
+			if err != nil {
+				for _, st := range stmts {
+					st.Close()
+				}
+				return nil, err
+			}
+			stmts[q] = st
+		}
+		b.rollup = stmts
+	}
+	return b.rollup, nil
 }

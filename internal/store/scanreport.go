@@ -83,7 +83,7 @@ func (s *Store) ScanReport(ctx context.Context, q ScanQuery) (*ScanReport, error
 	days, edges := q.split()
 	if days.From.Before(days.To) {
 		t, where, args := days.rollupWhere()
-		err := s.eachDay(ctx, sqlTx{s.read}, t, where, args, func(k rollupKey, d *dayTally) {
+		err := s.eachDay(ctx, sqlTx{s.read}, daySelect(t)+where, args, func(k rollupKey, d *dayTally) {
 			sum.addDay(k, d, q.Bots)
 		})
 		if err != nil {
@@ -255,7 +255,7 @@ func (s *Store) FirstScan(ctx context.Context, q ScanQuery) (first time.Time, ok
 	t, where, args := q.rollupWhere()
 	// The first day's rows (one per bot flag) and maybe the next day's:
 	// any quarter hour of a later day is later than the first day's.
-	err = s.eachDay(ctx, sqlTx{s.read}, t, where+` ORDER BY day LIMIT 2`, args,
+	err = s.eachDay(ctx, sqlTx{s.read}, daySelect(t)+where+` ORDER BY day LIMIT 2`, args,
 		func(k rollupKey, d *dayTally) {
 			for quarter := range d.Slots {
 				if at := k.day.Add(time.Duration(quarter) * 15 * time.Minute); !ok || at.Before(first) {

@@ -81,6 +81,7 @@ func scanCountSQL(codes int) string {
 type batchStmts struct {
 	mu            sync.Mutex
 	insert, count *sql.Stmt
+	rollup        map[string]*sql.Stmt // by query: rollupStmts
 }
 
 func (s *Store) fullChunkStmts(ctx context.Context) (insert, count *sql.Stmt, err error) {
@@ -156,6 +157,10 @@ func (s *Store) RecordScans(ctx context.Context, events []ScanEvent) error {
 		}
 		return err
 	}
+	rollupStmts, err := s.rollupStmts(ctx)
+	if err != nil {
+		return fail("prepare rollup statements", err)
+	}
 	return s.inTx(ctx, "record scans", func(tx *sql.Tx) error {
 		args := make([]any, 0, 9*scanChunk)
 		for start := 0; start < len(events); start += scanChunk {
@@ -178,7 +183,7 @@ func (s *Store) RecordScans(ctx context.Context, events []ScanEvent) error {
 				return fail("count scans", err)
 			}
 		}
-		if err := s.rollUp(ctx, sqlTx{tx}, events); err != nil {
+		if err := s.rollUp(ctx, writerTx{tx, rollupStmts}, events); err != nil {
 			return fail("roll up scans", err)
 		}
 		return nil

@@ -70,6 +70,7 @@ type Store struct {
 	read    *sql.DB // queries that only read
 	write   *sql.DB // statements that change data; the same pool as read on PostgreSQL
 	batch   batchStmts
+	rollup  *rollupSQL
 }
 
 // Open opens the database named by databaseURL, or the SQLite file
@@ -122,7 +123,9 @@ func openSQLite(dataDir string) (*Store, error) {
 	}
 	read.SetMaxOpenConns(sqliteReadConns)
 	read.SetMaxIdleConns(sqliteReadConns)
-	return &Store{dialect: SQLite, read: read, write: write}, nil
+	s := &Store{dialect: SQLite, read: read, write: write}
+	s.rollup = s.buildRollupSQL()
+	return s, nil
 }
 
 func openPostgres(databaseURL string) (*Store, error) {
@@ -134,7 +137,9 @@ func openPostgres(databaseURL string) (*Store, error) {
 	db.SetMaxOpenConns(20)
 	db.SetMaxIdleConns(10)
 	db.SetConnMaxIdleTime(5 * time.Minute)
-	return &Store{dialect: Postgres, read: db, write: db}, nil
+	s := &Store{dialect: Postgres, read: db, write: db}
+	s.rollup = s.buildRollupSQL()
+	return s, nil
 }
 
 // Close closes the database connections.
