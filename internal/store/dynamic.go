@@ -346,6 +346,10 @@ func (s *Store) DynamicPasswordHash(ctx context.Context, id int64) (string, erro
 func (s *Store) DeleteDynamicCode(ctx context.Context, userID, id int64, now time.Time) (string, error) {
 	var shortCode string
 	err := s.inTx(ctx, "delete dynamic code", func(tx *sql.Tx) error {
+		// The owner's rollup lock comes before the code's row (rollupLock).
+		if err := s.rollupLock(ctx, sqlTx{tx}, []int64{userID}); err != nil {
+			return fail("lock the owner's rollups", err)
+		}
 		err := tx.QueryRowContext(ctx, `
 			UPDATE dynamic_qr_codes SET is_deleted = TRUE, deleted_at = $3, updated_at = $3
 			WHERE id = $1 AND user_id = $2 AND NOT is_deleted

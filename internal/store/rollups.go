@@ -28,17 +28,17 @@ import (
 // dayTally is one UTC day of scans, of one bot flag, of a code or of a
 // user's codes: what the analytics views need of that day's events.
 type dayTally struct {
-	Scans int64 `json:"n"`
+	Scans int64
 	// Visitors counts distinct visitor hashes of the day (the hash's salt
 	// turns over daily): per code in scan_code_days, per user in
 	// scan_user_days, where one visitor of two codes counts once.
-	Visitors  int64            `json:"v,omitempty"`
-	Slots     map[int]int64    `json:"s,omitempty"` // quarter hour of the day, 0–95
-	Countries map[string]int64 `json:"c,omitempty"`
-	Devices   map[string]int64 `json:"d,omitempty"`
-	OS        map[string]int64 `json:"o,omitempty"`
-	Browsers  map[string]int64 `json:"b,omitempty"`
-	Referrers map[string]int64 `json:"r,omitempty"`
+	Visitors  int64
+	Slots     map[int]int64 // quarter hour of the day, 0–95
+	Countries map[string]int64
+	Devices   map[string]int64
+	OS        map[string]int64
+	Browsers  map[string]int64
+	Referrers map[string]int64
 }
 
 // add counts one scan event.
@@ -312,8 +312,10 @@ func (q *rollupSQL) statements() []string {
 }
 
 // rollupLock makes the rest of tx the only writer of the users' rollups
-// on PostgreSQL (SQLite has a single writer already). Users are locked in
-// id order, and always after the code rows a transaction updates.
+// and codes' scan counts on PostgreSQL (SQLite has a single writer
+// already). Users are locked in id order, and before any code row the
+// transaction changes, so two batches of one user's codes never wait for
+// each other's code rows in opposite orders.
 func (s *Store) rollupLock(ctx context.Context, tx rollupTx, users []int64) error {
 	if s.dialect != Postgres {
 		return nil
@@ -330,14 +332,26 @@ func (s *Store) rollupLock(ctx context.Context, tx rollupTx, users []int64) erro
 // rollUp adds the events of live codes to the rollups, in the transaction
 // that saves them.
 func (s *Store) rollUp(ctx context.Context, tx rollupTx, events []ScanEvent) error {
+	owners, err := s.lockOwners(ctx, tx, events)
+	if err != nil {
+		return err
+	}
+	return s.rollUpLocked(ctx, tx, events, owners)
+}
+
+// lockOwners takes the rollup locks of the owners of the events' codes
+// and maps each live code to its owner. On PostgreSQL it must come before
+// the transaction locks any code row (see rollupLock).
+func (s *Store) lockOwners(ctx context.Context, tx rollupTx, events []ScanEvent) (map[int64]int64, error) {
 	codes := map[int64]bool{}
 	for i := range events {
 		codes[events[i].CodeID] = true
 	}
-	owners, err := s.liveOwners(ctx, tx, slices.Sorted(maps.Keys(codes)))
-	if err != nil {
-		return err
-	}
+	return s.liveOwners(ctx, tx, slices.Sorted(maps.Keys(codes)))
+}
+
+// rollUpLocked is rollUp once lockOwners has given the owners.
+func (s *Store) rollUpLocked(ctx context.Context, tx rollupTx, events []ScanEvent, owners map[int64]int64) error {
 	code, user := map[rollupKey]*dayTally{}, map[rollupKey]*dayTally{}
 	var seen []visit
 	for i := range events {
@@ -373,7 +387,8 @@ func tallyOf(m map[rollupKey]*dayTally, k rollupKey) *dayTally {
 
 // liveOwners maps each live code of codes to its owner, with the owners'
 // rollups locked. A code deleted before the lock was had is left out: its
-// deletion has taken its scans out of the rollups and will not see these.
+// deletion, which holds the lock, has taken its scans out of the rollups
+// and will not see these.
 func (s *Store) liveOwners(ctx context.Context, tx rollupTx, codes []int64) (map[int64]int64, error) {
 	owners := map[int64]int64{}
 	read := func(query string) error {
@@ -519,11 +534,7 @@ func (s *Store) applyDays(ctx context.Context, tx rollupTx, t rollupTable, days 
 			}
 			continue
 		}
-		body, err := json.Marshal(row)
-		if err != nil {
-			return err
-		}
-		keep = append(keep, []any{k.owner, dbTime(k.day), k.bot, row.Scans, string(body)})
+		keep = append(keep, []any{k.owner, dbTime(k.day), k.bot, row.Scans, row.encode()})
 	}
 	if len(keep) == 0 {
 		return nil
@@ -545,22 +556,20 @@ func (s *Store) eachDay(ctx context.Context, tx rollupTx, query string, args []a
 			if err := scan(&k.owner, scanTime(&k.day), &k.bot, &body); err != nil {
 				return err
 			}
-			var d dayTally
-			if err := json.Unmarshal([]byte(body), &d); err != nil {
+			d, err := decodeTally(body)
+			if err != nil {
 				return fmt.Errorf("rollup of %d on %s: %w", k.owner, k.day, err)
 			}
 			k.day = k.day.UTC()
-			fn(k, &d)
+			fn(k, d)
 			return nil
 		})
 }
 
 // dropCodeRollups takes the code's scans out of its owner's rollups and
-// removes its own, in the transaction that deletes it.
+// removes its own, in the transaction that deletes it, which holds the
+// owner's rollupLock.
 func (s *Store) dropCodeRollups(ctx context.Context, tx rollupTx, userID, codeID int64) error {
-	if err := s.rollupLock(ctx, tx, []int64{userID}); err != nil {
-		return err
-	}
 	out := map[rollupKey]*dayTally{}
 	// The user's visitors that scanned no other code of theirs that day
 	// go with the code.

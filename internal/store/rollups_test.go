@@ -38,12 +38,15 @@ func TestRollupsEqualRecount(t *testing.T) {
 		// Around a month end and Europe's and Australia's clock changes.
 		start := time.Date(2026, 3, 26, 0, 0, 0, 0, time.UTC)
 		pick := func(options ...string) string { return options[rng.IntN(len(options))] }
-		batch := func(n int) []store.ScanEvent {
+		// A batch scans one of three sets of codes, two of them Alice's, so
+		// that concurrent batches of one user meet at no code row.
+		batch := func(n, set int) []store.ScanEvent {
+			from := [][]*store.DynamicCode{codes[:3], codes[3:6], codes[6:]}[set]
 			events := make([]store.ScanEvent, n)
 			for i := range events {
 				hash := fmt.Sprintf("v%d", rng.IntN(40)) // repeats across codes and days
 				events[i] = store.ScanEvent{
-					CodeID:      codes[rng.IntN(len(codes))].ID,
+					CodeID:      from[rng.IntN(len(from))].ID,
 					ScannedAt:   start.Add(time.Duration(rng.Int64N(int64(12 * 24 * time.Hour)))),
 					DeviceType:  pick("mobile", "desktop", "tablet", ""),
 					OS:          pick("iOS", "Android", "Windows", ""),
@@ -62,8 +65,8 @@ func TestRollupsEqualRecount(t *testing.T) {
 		record := func(batches int) {
 			var wg sync.WaitGroup
 			errs := make(chan error, batches)
-			for range batches {
-				events := batch(1 + rng.IntN(300))
+			for i := range batches {
+				events := batch(1+rng.IntN(300), i%3)
 				wg.Go(func() { errs <- s.RecordScans(ctx, events) })
 			}
 			wg.Wait()

@@ -219,6 +219,10 @@ func (s *Store) copyScans(ctx context.Context, events []ScanEvent, ids, counts [
 	defer conn.Close()
 	err = conn.Raw(func(dc any) error {
 		return pgx.BeginFunc(ctx, dc.(*stdlib.Conn).Conn(), func(tx pgx.Tx) error {
+			owners, err := s.lockOwners(ctx, pgxTx{tx}, events)
+			if err != nil {
+				return err
+			}
 			rows := pgx.CopyFromSlice(len(events), func(i int) ([]any, error) {
 				e := &events[i]
 				return []any{e.CodeID, normTime(e.ScannedAt), e.DeviceType, e.OS, e.Browser, e.Referrer, e.VisitorHash, e.IsBot, e.Country}, nil
@@ -234,7 +238,7 @@ func (s *Store) copyScans(ctx context.Context, events []ScanEvent, ids, counts [
 					return err
 				}
 			}
-			return s.rollUp(ctx, pgxTx{tx}, events)
+			return s.rollUpLocked(ctx, pgxTx{tx}, events, owners)
 		})
 	})
 	if err != nil {

@@ -5,7 +5,7 @@
 -- of this migration (rollupBackfill) rolls up the scans recorded before it.
 
 -- One row per code (scan_code_days) or per user (scan_user_days), UTC day
--- and bot flag: the scans and, in tally, the JSON of the day's
+-- and bot flag: the scans and, in tally, the text (store/tally.go) of the day's
 -- quarter-hour counts, visitors and breakdowns (store.dayTally).
 CREATE TABLE scan_code_days (
     dynamic_qr_code_id INTEGER NOT NULL REFERENCES dynamic_qr_codes (id) ON DELETE CASCADE,
