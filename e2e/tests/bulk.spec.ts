@@ -110,7 +110,7 @@ test('a 50-row spreadsheet job: checked, saved with progress, and downloaded as 
   await page.getByLabel('Spreadsheet (.csv or .xlsx)').setInputFiles({ name: 'labels.csv', mimeType: 'text/csv', buffer: Buffer.from(rows.join('\n')) })
 
   await page.getByRole('button', { name: 'Check file' }).click()
-  await expect(page.getByText('50 of 51 rows are ready; 1 have errors.')).toBeVisible()
+  await expect(page.getByText('50 of 51 rows ready; 1 with errors.')).toBeVisible()
   const errorRow = page.getByRole('table', { name: 'Rows with errors' }).getByRole('row').nth(1)
   await expect(errorRow).toContainText('52')
   await expect(errorRow).toContainText('url')

@@ -178,6 +178,24 @@ describe('Analytics Dashboard', () => {
     expect(mock.mock.calls.filter(([url]) => url === '/api/user-analytics')).toHaveLength(2)
   })
 
+  it('counts one in the singular: 1 generation, 1 download, 1 scan', async () => {
+    stub({
+      'GET /api/dynamic-qrcodes': () => json([]),
+      'GET /api/user-analytics': () =>
+        json({
+          ...analytics,
+          topPerformingQrCodes: [{ id: 7, name: 'Shop front', type: 'url', downloads: 1, generations: 1 }],
+          dynamicQrPerformance: [{ id: 3, name: 'Menu card', scans: 1 }],
+        }),
+    })
+    renderApp('/dashboard')
+    const dialog = await openAnalytics()
+    expect(await within(dialog).findByText('Website · 1 generation')).toBeInTheDocument()
+    expect(within(dialog).getByText('download')).toBeInTheDocument()
+    expect(within(dialog).getByText('scan')).toBeInTheDocument()
+    expect(within(dialog).queryByText(/downloads$|^scans$/)).toBeNull()
+  })
+
   it('asks for a dynamic code when there is none', async () => {
     stub({
       'GET /api/dynamic-qrcodes': () => json([]),

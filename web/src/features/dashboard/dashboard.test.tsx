@@ -92,6 +92,7 @@ describe('dashboard lists', () => {
     const dyn = await card('Menu card')
     expect(within(dyn).getByText('Dynamic')).toBeInTheDocument()
     expect(within(dyn).getByTestId('scan-count')).toHaveTextContent('42')
+    expect(within(dyn).getByTestId('scan-count').parentElement).toHaveTextContent('42 scans')
     expect(within(dyn).getByText('Website')).toBeInTheDocument()
     for (const name of ['Download', 'View', 'Edit', 'Pause', 'Delete']) expect(within(dyn).getByRole('button', { name })).toBeInTheDocument()
     expect(dyn.querySelector('img')).toHaveAttribute('src', '/api/dynamic-qrcodes/3/image?format=svg')
@@ -338,13 +339,31 @@ describe('download', () => {
   })
 })
 
+describe('counts', () => {
+  it("says '1 scan' and '1 QR code' in the singular", async () => {
+    stubDashboard({
+      'GET /api/qrcodes': () => json([]),
+      'GET /api/dynamic-qrcodes': () => json([{ ...dynamicCode, scanCount: 1 }]),
+    })
+    renderApp('/dashboard')
+    const dyn = await card('Menu card')
+    expect(within(dyn).getByTestId('scan-count').parentElement).toHaveTextContent(/^1 scan$/)
+    await userEvent.click(within(dyn).getByRole('checkbox', { name: 'Select Menu card' }))
+    await userEvent.click(within(screen.getByRole('toolbar', { name: 'Selected codes' })).getByRole('button', { name: 'Delete' }))
+    expect(await screen.findByRole('dialog', { name: 'Delete 1 QR code' })).toBeInTheDocument()
+  })
+})
+
 describe('paused view', () => {
   it("lists paused codes with Resume, View and Delete, a '{n} paused' badge and Back to Active", async () => {
     const mock = stubDashboard({ 'POST /api/dynamic-qrcodes/4/resume': () => json({ ...pausedCode, isPaused: false }) })
     const { router } = renderApp('/dashboard')
     await userEvent.click(await screen.findByRole('link', { name: 'Paused Codes' }))
-    expect(await screen.findByText('1 paused')).toBeInTheDocument()
+    expect(await screen.findByText('1 paused')).toHaveClass('whitespace-nowrap')
     const paused = await card('Old flyer')
+    // Badges keep to one line however narrow the card.
+    for (const badge of [within(paused).getByText('Paused'), within(paused).getByText('Dynamic'), within(paused).getByTestId('scan-count').parentElement])
+      expect(badge).toHaveClass('whitespace-nowrap')
     const actions = within(paused)
       .getAllByRole('button')
       .map((b) => b.getAttribute('aria-label') ?? b.textContent)

@@ -5,6 +5,7 @@ import { useActivateTrial } from '@/lib/activate-trial'
 import { useUser } from '@/lib/auth'
 import { useTrialStatus } from './api/trial-status'
 import type { TrialStatus } from './api/types'
+import { countOf } from '@/lib/count'
 
 function UpgradeLink({ children = 'Upgrade Now' }: { children?: string }) {
   return (
@@ -48,7 +49,7 @@ export function TrialBanner({ status }: { status: TrialStatus }) {
   if (status.subscriptionStatus === 'active') return null
   if (trialUnused(status)) return <StartTrialBanner status={status} />
   if (status.isActive) {
-    const days = `${status.daysRemaining} ${status.daysRemaining === 1 ? 'day' : 'days'} remaining`
+    const days = `${countOf(status.daysRemaining, 'day')} remaining`
     return (
       <div role="status" className="flex flex-col gap-3 rounded-2xl border border-primary-100 bg-gradient-to-r from-primary-50 to-violet-50 p-4 sm:flex-row sm:items-center">
         <span className="grid size-10 shrink-0 place-items-center rounded-xl bg-white text-primary shadow-sm">

@@ -11,6 +11,7 @@ import { ApiError, serverMessage } from '@/lib/api-client'
 import { toast } from '@/lib/use-toast'
 import { useMailings, useNewsletterStats, useQueueMailing, useSendTestEmail, type Mailing, type MailingKind } from '../api/mailings'
 import { MailingList } from './mailing-list'
+import { countOf } from '@/lib/count'
 
 /** Spec 02 §9: the content area has 15 rows. */
 export const CONTENT_ROWS = 15
@@ -53,7 +54,7 @@ export function NewsletterManager() {
   if (!stats.data) return <Spinner />
 
   const started = (kind: MailingKind) => (m: Mailing) =>
-    toast({ title: outcomes[kind].title, description: `Sending to ${m.totalUsers} ${kind === 'newsletter' ? 'subscribers' : 'users'}; the progress shows below.` })
+    toast({ title: outcomes[kind].title, description: `Sending to ${countOf(m.totalUsers, kind === 'newsletter' ? 'subscriber' : 'user')}; the progress shows below.` })
   const failed = (kind: MailingKind) => (error: unknown) =>
     toast({ title: 'Error', description: serverMessage(error) ?? outcomes[kind].fallback, variant: 'destructive' })
 

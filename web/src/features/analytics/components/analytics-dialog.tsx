@@ -9,6 +9,7 @@ import type { ScanReport, UserAnalytics } from '../api/types'
 import { countryName } from '../lib/country-name'
 import { BarChart, ShareBars, SplitRing, toEntries } from './charts'
 import { WorldMap } from './world-map'
+import { countOf, nounFor } from '@/lib/count'
 
 export interface AnalyticsDialogProps {
   open: boolean
@@ -109,12 +110,12 @@ function TopCodes({ data }: { data: UserAnalytics }) {
         <RankList
           heading="Static"
           empty="No static codes yet"
-          items={data.topPerformingQrCodes.map((c) => ({ id: c.id, name: c.name, detail: `${qrTypeLabel(c.type)} · ${c.generations} ${c.generations === 1 ? 'generation' : 'generations'}`, value: c.downloads, unit: 'downloads' }))}
+          items={data.topPerformingQrCodes.map((c) => ({ id: c.id, name: c.name, detail: `${qrTypeLabel(c.type)} · ${countOf(c.generations, 'generation')}`, value: c.downloads, unit: 'download' }))}
         />
         <RankList
           heading="Dynamic"
           empty="No dynamic codes yet"
-          items={data.dynamicQrPerformance.map((c) => ({ id: c.id, name: c.name, value: c.scans, unit: 'scans' }))}
+          items={data.dynamicQrPerformance.map((c) => ({ id: c.id, name: c.name, value: c.scans, unit: 'scan' }))}
         />
       </div>
     </Panel>
@@ -137,7 +138,7 @@ function RankList({ heading, items, empty }: { heading: string; empty: string; i
                 {item.detail && <span className="block truncate text-xs text-slate-500">{item.detail}</span>}
               </span>
               <span className="shrink-0 text-right text-sm font-semibold tabular-nums text-slate-900">
-                {item.value} <span className="text-xs font-normal text-slate-500">{item.unit}</span>
+                {item.value} <span className="text-xs font-normal text-slate-500">{nounFor(item.value, item.unit)}</span>
               </span>
             </li>
           ))}
@@ -292,7 +293,7 @@ function CodeInsights({ topDynamic }: { topDynamic: UserAnalytics['dynamicQrPerf
             </dl>
             <BarChart
               label={data.granularity === 'hour' ? 'Scans per hour' : 'Scans per day'}
-              unit={data.granularity === 'hour' ? 'hours' : 'days'}
+              unit={data.granularity === 'hour' ? 'hour' : 'day'}
               bars={data.series.map((p) => ({ key: p.start, label: pointLabel(p.start, data), value: p.scans }))}
             />
             <p className="text-xs text-slate-500">
@@ -350,7 +351,7 @@ function CodeInsights({ topDynamic }: { topDynamic: UserAnalytics['dynamicQrPerf
             )}
           </Panel>
           <Panel title="Peak Hours" action={csv('hour', 'peak hours')}>
-            <BarChart label="Scans by hour of day" unit="hours" bars={data.peakHours.map((n, h) => ({ key: String(h), label: `${String(h).padStart(2, '0')}:00`, value: n }))} />
+            <BarChart label="Scans by hour of day" unit="hour" bars={data.peakHours.map((n, h) => ({ key: String(h), label: `${String(h).padStart(2, '0')}:00`, value: n }))} />
           </Panel>
           <Panel title="Humans vs Bots">
             <SplitRing a={data.humanScans} b={data.botScans} labelA="Humans" labelB="Bots" />

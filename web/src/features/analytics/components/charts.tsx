@@ -1,4 +1,5 @@
 import { cn } from '@/lib/utils'
+import { countOf } from '@/lib/count'
 
 /** The value axis's top: the next plain number (1, 2, 2.5 or 5 times a power of ten) at or above value. */
 export function niceMax(value: number) {
@@ -15,12 +16,13 @@ export interface Bar {
 }
 
 /** Vertical bars over time, drawn with plain elements so they stay crisp at any width. */
+/** `unit` is the singular noun of one bar ('day', 'hour'). */
 export function BarChart({ bars, label, unit }: { bars: Bar[]; label: string; unit: string }) {
   const max = niceMax(Math.max(0, ...bars.map((d) => d.value)))
   const total = bars.reduce((sum, d) => sum + d.value, 0)
   const ticks = [max, max / 2, 0]
   return (
-    <figure className="grid gap-2" aria-label={`${label}: ${total} in ${bars.length} ${unit}`}>
+    <figure className="grid gap-2" aria-label={`${label}: ${total} in ${countOf(bars.length, unit)}`}>
       <div className="grid grid-cols-[auto_1fr] gap-2">
         <div className="flex h-44 flex-col justify-between text-right text-[10px] tabular-nums text-slate-400">
           {ticks.map((t) => (

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import { countryName } from '../lib/country-name'
+import { nounFor } from '@/lib/count'
 
 /** Scans from one country, by its ISO 3166-1 alpha-2 code. */
 export interface CountryScans {
@@ -24,7 +25,7 @@ export function shade(scans: number, max: number) {
 
 const fill = (t: number) => `color-mix(in oklab, ${dark} ${Math.round(t * 100)}%, ${light})`
 
-const scansText = (n: number) => `${n.toLocaleString()} ${n === 1 ? 'scan' : 'scans'}`
+const scansText = (n: number) => `${n.toLocaleString()} ${nounFor(n, 'scan')}`
 
 // The shapes (about 100 kB) load on first use, in their own chunk, and stay for the session.
 const loadShapes = () => import('../lib/world-shapes').then((m) => ({ shapes: m.worldShapes(), viewBox: m.viewBox }))

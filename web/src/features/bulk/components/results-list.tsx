@@ -1,5 +1,6 @@
 import { useState } from 'react'
 import type { BulkResult } from '../lib/run-bulk'
+import { Badge } from '@/components/ui/badge'
 
 /** Each row's height in pixels: fixed, so only the rows in view need to be in the page. */
 const ROW_HEIGHT = 60
@@ -29,15 +30,9 @@ export function ResultsList({ results }: { results: BulkResult[] }) {
               <p className="truncate text-sm text-slate-900">{r.data}</p>
               {r.error && <p className="truncate text-xs text-red-600">{r.error}</p>}
             </div>
-            <span
-              className={
-                r.status === 'success'
-                  ? 'shrink-0 rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-medium text-emerald-800'
-                  : 'shrink-0 rounded-full bg-red-100 px-2 py-0.5 text-xs font-medium text-red-800'
-              }
-            >
+            <Badge tone={r.status === 'success' ? 'emerald' : 'red'} className="font-medium">
               {r.status}
-            </span>
+            </Badge>
           </li>
         ))}
       </ul>

@@ -5,6 +5,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Label } from '@/components/ui/label'
 import { serverMessage } from '@/lib/api-client'
 import { toast } from '@/lib/use-toast'
+import { countOf } from '@/lib/count'
 import {
   checkSpreadsheet,
   createBulkJob,
@@ -105,7 +106,7 @@ export function SpreadsheetJob() {
 
         {check && !job && (
           <p className="text-sm text-slate-700" role="status">
-            {check.valid} of {check.total} rows are ready; {check.failed} have errors.
+            {check.valid} of {countOf(check.total, 'row')} ready; {check.failed} with errors.
           </p>
         )}
 
@@ -115,7 +116,7 @@ export function SpreadsheetJob() {
               <div className="h-full bg-primary transition-all" style={{ width: `${percent}%` }} />
             </div>
             <p className="text-sm text-slate-700">
-              {job.processed} of {job.total} rows processed, {job.failed} failed
+              {job.processed} of {countOf(job.total, 'row')} processed, {job.failed} failed
               {job.status === 'done' && ' — done'}
               {job.status === 'failed' && ` — stopped: ${job.error ?? ''}`}
             </p>

@@ -13,6 +13,7 @@ import { SpreadsheetJob } from '../components/spreadsheet-job'
 import { saveBlob, zipTextFiles } from '../lib/download'
 import { countItems, fileToInput, parseItems } from '../lib/parse-input'
 import { countResults, runBulk, svgEntries, type BulkResult } from '../lib/run-bulk'
+import { countOf } from '@/lib/count'
 
 /** /bulk-generation (signed in): many codes from a list, one request per item (spec 02 §2). */
 export function BulkGenerationPage() {
@@ -50,7 +51,7 @@ export function BulkGenerationPage() {
     try {
       const done = await runBulk(items, (item, id) => generateBulkItem(item, id, { qrType, fgColor, bgColor }), setResults)
       const { success, failed } = countResults(done)
-      toast({ title: 'Bulk generation complete', description: `Generated ${success} QR codes successfully. ${failed} failed.` })
+      toast({ title: 'Bulk generation complete', description: `Generated ${countOf(success, 'QR code')} successfully. ${failed} failed.` })
     } catch {
       toast({ title: 'Generation failed', description: 'An error occurred during bulk generation.', variant: 'destructive' })
     } finally {
@@ -64,7 +65,7 @@ export function BulkGenerationPage() {
       toast({ title: 'No QR codes to download', description: 'Generate QR codes first before downloading.' })
       return
     }
-    toast({ title: 'Download started', description: `Downloading ${files.length} QR codes.` })
+    toast({ title: 'Download started', description: `Downloading ${countOf(files.length, 'QR code')}.` })
     saveBlob(zipTextFiles(files), 'qr-codes.zip')
   }
 

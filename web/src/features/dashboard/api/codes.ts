@@ -2,6 +2,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import { apiJson, apiRequest, serverMessage } from '@/lib/api-client'
 import { toast } from '@/lib/use-toast'
 import { codePath, type DynamicCode, type SavedCode, type StaticCode } from './types'
+import { countOf } from '@/lib/count'
 
 export const staticCodesKey = ['/api/qrcodes']
 export const dynamicCodesKey = ['/api/dynamic-qrcodes']
@@ -130,7 +131,7 @@ export function useBulkAction() {
     onSuccess: ({ action, done, failed }) => {
       const verb = { pause: 'paused', resume: 'resumed', delete: 'deleted' }[action]
       toast({
-        title: `${done} ${done === 1 ? 'QR code' : 'QR codes'} ${verb}`,
+        title: `${countOf(done, 'QR code')} ${verb}`,
         description: failed ? `${failed} could not be ${verb}.` : undefined,
         variant: failed ? 'destructive' : undefined,
       })

@@ -4,6 +4,7 @@ import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import type { SavedCode } from '../api/types'
 import { useBulkAction } from '../api/codes'
+import { countOf } from '@/lib/count'
 
 /** Actions on the selected codes: pause (active dynamic ones), resume (paused view) and delete. */
 export function BulkBar({ selected, paused, onDone }: { selected: SavedCode[]; paused: boolean; onDone: () => void }) {
@@ -38,7 +39,7 @@ export function BulkBar({ selected, paused, onDone }: { selected: SavedCode[]; p
       <Dialog open={confirmDelete} onOpenChange={setConfirmDelete}>
         <DialogContent>
           <DialogHeader>
-            <DialogTitle>Delete {selected.length === 1 ? '1 QR code' : `${selected.length} QR codes`}</DialogTitle>
+            <DialogTitle>Delete {countOf(selected.length, 'QR code')}</DialogTitle>
             <DialogDescription>This cannot be undone. Printed dynamic codes stop redirecting.</DialogDescription>
           </DialogHeader>
           <DialogFooter>

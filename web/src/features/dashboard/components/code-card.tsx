@@ -14,6 +14,8 @@ import { EditDestinationDialog } from './edit-destination-dialog'
 import { PasswordDialog } from './password-dialog'
 import { PreviewDialog } from './preview-dialog'
 import { useRestyleSlot } from './restyle-slot'
+import { Badge } from '@/components/ui/badge'
+import { countOf, nounFor } from '@/lib/count'
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' })
 
@@ -44,9 +46,9 @@ async function downloadPng(code: SavedCode) {
 /** What a payment code took: its successful payments and their total. */
 function PaymentStats({ count, total }: { count: number; total: number }) {
   return (
-    <span className="rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-medium text-emerald-800" data-testid="payment-stats">
-      {count} {count === 1 ? 'payment' : 'payments'} · {formatCents(total)}
-    </span>
+    <Badge tone="emerald" className="font-medium" data-testid="payment-stats">
+      {countOf(count, 'payment')} · {formatCents(total)}
+    </Badge>
   )
 }
 
@@ -110,21 +112,21 @@ export function CodeCard({
         <span className="flex flex-wrap items-center justify-end gap-1.5">
           {dynamic && (
             <>
-              <span className="inline-flex items-center gap-1 whitespace-nowrap rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700">
-                <ScanLine className="size-3" aria-hidden="true" />
-                <span data-testid="scan-count">{dynamic.scanCount}</span> {dynamic.scanCount === 1 ? 'scan' : 'scans'}
-              </span>
-              <span className="whitespace-nowrap rounded-full bg-violet-100 px-2 py-0.5 text-xs font-semibold text-violet-700">Dynamic</span>
+              <Badge className="font-medium">
+                <ScanLine aria-hidden="true" />
+                <span data-testid="scan-count">{dynamic.scanCount}</span> {nounFor(dynamic.scanCount, 'scan')}
+              </Badge>
+              <Badge tone="violet">Dynamic</Badge>
               {dynamic.isProtected && (
-                <span className="inline-flex items-center gap-1 whitespace-nowrap rounded-full bg-sky-100 px-2 py-0.5 text-xs font-semibold text-sky-800">
-                  <Lock className="size-3" aria-hidden="true" />
+                <Badge tone="sky">
+                  <Lock aria-hidden="true" />
                   Protected
-                </span>
+                </Badge>
               )}
             </>
           )}
           {code.payments && <PaymentStats {...code.payments} />}
-          {paused && <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-800">Paused</span>}
+          {paused && <Badge tone="amber">Paused</Badge>}
         </span>
       </div>
 

@@ -15,6 +15,7 @@ import { RestyleSlot, type RestyleProps } from '../components/restyle-slot'
 import { SideMenu, type DashboardView } from '../components/side-menu'
 import { DynamicLimitAlert, TrialBanners } from '../trial-banners'
 import { useTrialStatus } from '../api/trial-status'
+import { Badge } from '@/components/ui/badge'
 
 export interface DashboardPageProps {
   /** The create view's content: the generator, composed by the app (features do not import each other). */
@@ -44,7 +45,8 @@ export function DashboardPage({ createView, analytics, restyle }: DashboardPageP
 
   return (
     <div className="bg-slate-50/70">
-      <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 lg:py-10">
+      {/* The header's width and padding, so the page's edges line up with it. */}
+      <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6 lg:py-10">
         <div className="mb-6 flex flex-wrap items-center justify-between gap-4">
           <div>
             <h1 className="text-3xl font-bold tracking-tight text-slate-900">My QR Codes</h1>
@@ -106,7 +108,7 @@ function ActiveView() {
         <h2 id="active-codes-heading" className="text-lg font-semibold text-slate-900">
           Active Codes
         </h2>
-        {codes && <span className="rounded-full bg-slate-200/70 px-2 py-0.5 text-xs font-medium text-slate-700">{codes.length}</span>}
+        {codes && <Badge className="bg-slate-200/70 font-medium">{codes.length}</Badge>}
       </div>
       {codes && codes.length > 0 && <CodeToolbar query={list.query} onChange={list.setQuery} />}
       <BulkBar selected={list.selected} paused={false} onDone={list.clear} />
@@ -147,7 +149,7 @@ function PausedView() {
           <h2 id="paused-codes-heading" className="text-lg font-semibold text-slate-900">
             Paused Codes
           </h2>
-          {codes && <span className="rounded-full bg-amber-100 px-2.5 py-0.5 text-xs font-semibold text-amber-800">{codes.length} paused</span>}
+          {codes && <Badge tone="amber">{codes.length} paused</Badge>}
         </div>
         <Button variant="outline" size="sm" onClick={() => navigate({ search: '' })}>
           <ArrowLeft aria-hidden="true" />

@@ -22,6 +22,15 @@ function Harness({ onChange, initial = '#000000' }: { onChange: (hex: string) =>
   )
 }
 
+/** The colour at the middle of the area for the first picker's starting hue. */
+const middle = colorAt(200, { x: 50, y: 50 })
+
+/** Where a slider's mark is drawn (its inline left and top). */
+function markAt(name: string) {
+  const mark = screen.getByRole('slider', { name }).querySelector('span') as HTMLElement
+  return { left: mark.style.left, top: mark.style.top }
+}
+
 /** A 200 × 100 box at the origin, so pointer coordinates are percentages of it. */
 function sized(el: HTMLElement) {
   el.getBoundingClientRect = () => ({ left: 0, top: 0, width: 200, height: 100, right: 200, bottom: 100, x: 0, y: 0, toJSON() {} })
@@ -31,19 +40,65 @@ function sized(el: HTMLElement) {
 describe('the colour picker', () => {
   it('starts at hue 200 and the middle of the area without changing the colour', () => {
     const onChange = vi.fn()
-    render(<Harness onChange={onChange} />)
+    render(<Harness onChange={onChange} initial={middle} />)
     expect(screen.getByRole('slider', { name: 'Main: hue' })).toHaveAttribute('aria-valuenow', '200')
     expect(screen.getByRole('slider', { name: 'Main: saturation and lightness' })).toHaveAttribute(
       'aria-valuetext',
       'saturation 50%, lightness 50%',
     )
-    expect(screen.getByLabelText('HEX')).toHaveValue('#000000')
+    expect(markAt('Main: saturation and lightness')).toEqual({ left: '50%', top: '50%' })
+    expect(screen.getByLabelText('HEX')).toHaveValue(middle)
     expect(onChange).not.toHaveBeenCalled()
+  })
+
+  it('puts the mark on black, the bottom row, keeping the starting hue and saturation', () => {
+    const onChange = vi.fn()
+    render(<Harness onChange={onChange} />)
+    expect(screen.getByRole('slider', { name: 'Main: hue' })).toHaveAttribute('aria-valuenow', '200')
+    expect(markAt('Main: saturation and lightness')).toEqual({ left: '50%', top: '100%' })
+    expect(onChange).not.toHaveBeenCalled()
+  })
+
+  it('moves the marks onto a typed hex or channel value', async () => {
+    render(<Harness onChange={vi.fn()} initial={middle} />)
+    const hex = screen.getByLabelText('HEX')
+    await userEvent.clear(hex)
+    await userEvent.type(hex, '#FF0000')
+    expect(markAt('Main: saturation and lightness')).toEqual({ left: '100%', top: '50%' })
+    expect(markAt('Main: hue')).toEqual({ left: '0%', top: '' })
+    const green = screen.getByLabelText('g')
+    await userEvent.clear(green)
+    await userEvent.type(green, '255')
+    // #FFFF00: hue 60, full saturation, lightness 50.
+    expect(screen.getByRole('slider', { name: 'Main: hue' })).toHaveAttribute('aria-valuenow', '60')
+    expect(markAt('Main: saturation and lightness')).toEqual({ left: '100%', top: '50%' })
+    const blue = screen.getByLabelText('b')
+    await userEvent.clear(blue)
+    await userEvent.type(blue, '255')
+    // White: any hue and saturation draw it, so those stay; the mark goes to the top row.
+    expect(screen.getByRole('slider', { name: 'Main: hue' })).toHaveAttribute('aria-valuenow', '60')
+    expect(markAt('Main: saturation and lightness')).toEqual({ left: '100%', top: '0%' })
+  })
+
+  it('moves the marks onto a colour the parent sets, and onto the colour it mounts with', () => {
+    const { rerender, unmount } = render(
+      <ColorPicker label="Main" value="#00FF00" onChange={vi.fn()} initialHue={300} initialPosition={{ x: 30, y: 70 }} />,
+    )
+    expect(screen.getByRole('slider', { name: 'Main: hue' })).toHaveAttribute('aria-valuenow', '120')
+    expect(markAt('Main: saturation and lightness')).toEqual({ left: '100%', top: '50%' })
+    rerender(<ColorPicker label="Main" value="#808080" onChange={vi.fn()} initialHue={300} initialPosition={{ x: 30, y: 70 }} />)
+    // Grey: the hue stays, the mark goes to the left edge at half lightness.
+    expect(screen.getByRole('slider', { name: 'Main: hue' })).toHaveAttribute('aria-valuenow', '120')
+    expect(markAt('Main: saturation and lightness')).toEqual({ left: '0%', top: '50%' })
+    unmount()
+    // Leaving the tab and coming back mounts the picker again: the marks sit on the colour, not on the defaults.
+    render(<ColorPicker label="Main" value="#FF00FF" onChange={vi.fn()} initialHue={300} initialPosition={{ x: 30, y: 70 }} />)
+    expect(markAt('Main: saturation and lightness')).toEqual({ left: '100%', top: '50%' })
   })
 
   it('follows the pointer while it is held and commits on release', () => {
     const onChange = vi.fn()
-    render(<Harness onChange={onChange} />)
+    render(<Harness onChange={onChange} initial={middle} />)
     const area = sized(screen.getByRole('slider', { name: 'Main: saturation and lightness' }))
     fireEvent.pointerDown(area, { clientX: 20, clientY: 10, pointerId: 1 })
     fireEvent.pointerMove(area, { clientX: 150, clientY: 25, pointerId: 1 })
@@ -58,7 +113,7 @@ describe('the colour picker', () => {
 
   it('drags the hue strip and commits the area colour in the new hue', () => {
     const onChange = vi.fn()
-    render(<Harness onChange={onChange} />)
+    render(<Harness onChange={onChange} initial={middle} />)
     const strip = sized(screen.getByRole('slider', { name: 'Main: hue' }))
     fireEvent.pointerDown(strip, { clientX: 0, clientY: 5, pointerId: 1 })
     fireEvent.pointerMove(strip, { clientX: 100, clientY: 5, pointerId: 1 })

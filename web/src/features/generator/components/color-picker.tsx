@@ -6,9 +6,9 @@ import {
   clampChannel,
   colorAt,
   hexToRgb,
+  marksFor,
   parseHex,
   percentWithin,
-  pickerStateOf,
   rgbToHex,
   type PickerPosition,
   type Rgb,
@@ -28,28 +28,24 @@ interface ColorPickerProps {
 /**
  * A hue strip, a saturation/lightness area, RGB channels and a hex field.
  * Dragging updates the marks while the pointer is held and commits the colour
- * on release; arrow keys move the marks and commit at once.
+ * on release; arrow keys move the marks and commit at once. Whatever sets the
+ * colour (a typed hex or channel, another picker's state, a remount), the marks
+ * move to where the area draws it.
  */
 export function ColorPicker({ label, value, onChange, initialHue, initialPosition, placeholder }: ColorPickerProps) {
   const id = useId()
-  const [hue, setHue] = useState(initialHue)
-  const [position, setPosition] = useState(initialPosition)
+  const [marks, setMarks] = useState(() => ({ ...marksFor(value, initialHue, initialPosition), of: value }))
+  // A colour set from outside the marks (typed, or given by the parent): move the marks onto it while rendering.
+  if (marks.of !== value) setMarks({ ...marksFor(value, marks.hue, marks.position), of: value })
+  const { hue, position } = marks
+  const setHue = (next: number) => setMarks((m) => ({ ...m, hue: next }))
+  const setPosition = (next: PickerPosition) => setMarks((m) => ({ ...m, position: next }))
   const [hexDraft, setHexDraft] = useState<string | null>(null)
   const area = useRef<HTMLDivElement>(null)
   const strip = useRef<HTMLDivElement>(null)
   const dragging = useRef<'area' | 'hue' | null>(null)
 
   const rgb = hexToRgb(value) ?? { r: 0, g: 0, b: 0 }
-
-  // Moves the marks to a colour typed in the channel or hex fields.
-  const follow = (hex: string) => {
-    const state = pickerStateOf(hex)
-    if (state) {
-      if (state.position.x > 0) setHue(state.hue)
-      setPosition(state.position)
-    }
-    onChange(hex)
-  }
 
   const pointAt = (el: HTMLDivElement, e: PointerEvent) => {
     const box = el.getBoundingClientRect()
@@ -96,16 +92,16 @@ export function ColorPicker({ label, value, onChange, initialHue, initialPositio
     }
   }
 
-  const setChannel = (channel: keyof Rgb, raw: string) => follow(rgbToHex({ ...rgb, [channel]: clampChannel(raw) }))
+  const setChannel = (channel: keyof Rgb, raw: string) => onChange(rgbToHex({ ...rgb, [channel]: clampChannel(raw) }))
 
   const commitHex = (raw: string) => {
     const hex = parseHex(raw)
-    if (hex) follow(hex)
+    if (hex) onChange(hex)
     setHexDraft(null)
   }
 
   return (
-    <fieldset className="grid gap-3">
+    <fieldset className="@container grid gap-3">
       <legend className="mb-2 flex items-center gap-2 text-sm font-medium text-slate-700">
         <span className="size-4 rounded border border-slate-300" style={{ background: value }} aria-hidden="true" />
         {label}
@@ -118,7 +114,8 @@ export function ColorPicker({ label, value, onChange, initialHue, initialPositio
         aria-valuetext={`saturation ${Math.round(position.x)}%, lightness ${Math.round(100 - position.y)}%`}
         className="relative h-36 cursor-crosshair touch-none rounded-lg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-primary"
         style={{
-          background: `linear-gradient(to bottom, rgba(255,255,255,0.5), rgba(255,255,255,0) 50%, rgba(0,0,0,0) 50%, #000), linear-gradient(to right, hsl(${hue} 0% 50%), hsl(${hue} 100% 50%))`,
+          // White at the top and black at the bottom, as colorAt reads a point: lightness 100 − y.
+          background: `linear-gradient(to bottom, #fff, rgba(255,255,255,0) 50%, rgba(0,0,0,0) 50%, #000), linear-gradient(to right, hsl(${hue} 0% 50%), hsl(${hue} 100% 50%))`,
         }}
         onPointerDown={(e) => start('area', e)}
         onPointerMove={move}
@@ -150,7 +147,8 @@ export function ColorPicker({ label, value, onChange, initialHue, initialPositio
           style={{ left: `${(hue / 360) * 100}%`, background: `hsl(${hue} 100% 50%)` }}
         />
       </div>
-      <div className="grid grid-cols-[1fr_1fr_1fr_1.6fr] gap-2">
+      {/* Channels beside the hex field where the picker is wide enough for "255" in each, else the hex field below them. */}
+      <div className="grid grid-cols-3 gap-2 @xs:grid-cols-[1fr_1fr_1fr_1.6fr]">
         {(['r', 'g', 'b'] as const).map((channel) => (
           <div key={channel} className="grid gap-1">
             <Label htmlFor={`${id}-${channel}`} className="text-xs uppercase text-slate-500">
@@ -162,13 +160,14 @@ export function ColorPicker({ label, value, onChange, initialHue, initialPositio
               min={0}
               max={255}
               inputMode="numeric"
-              className="px-2"
+              // No spin buttons: they take the room of a digit; the arrow keys still step the value.
+              className="px-2 tabular-nums [appearance:textfield] [&::-webkit-inner-spin-button]:appearance-none [&::-webkit-outer-spin-button]:appearance-none"
               value={rgb[channel]}
               onChange={(e) => setChannel(channel, e.target.value)}
             />
           </div>
         ))}
-        <div className="grid gap-1">
+        <div className="col-span-3 grid gap-1 @xs:col-span-1">
           <Label htmlFor={`${id}-hex`} className="text-xs text-slate-500">
             HEX
           </Label>
@@ -180,7 +179,7 @@ export function ColorPicker({ label, value, onChange, initialHue, initialPositio
             onChange={(e) => {
               setHexDraft(e.target.value)
               const hex = parseHex(e.target.value)
-              if (hex && e.target.value.replace('#', '').length === 6) follow(hex)
+              if (hex && e.target.value.replace('#', '').length === 6) onChange(hex)
             }}
             onBlur={(e) => commitHex(e.target.value)}
             onKeyDown={(e) => {

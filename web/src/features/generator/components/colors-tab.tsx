@@ -53,7 +53,7 @@ export function ColorsTab({ style, onChange, signedIn }: ColorsTabProps) {
         </TabsTrigger>
       </TabsList>
 
-      <TabsContent value="shape" className="grid gap-6">
+      <TabsContent value="shape" className="@container grid gap-6">
         <div className="grid gap-3">
           <OptionGroup
             label="Color mode"
@@ -75,7 +75,8 @@ export function ColorsTab({ style, onChange, signedIn }: ColorsTabProps) {
           )}
         </div>
 
-        <div className={style.colorMode === 'gradient' ? 'grid gap-6 md:grid-cols-2' : 'grid gap-6'}>
+        {/* Two pickers side by side only where each still has room for its RGB boxes (not in the dashboard's narrow column). */}
+        <div className={style.colorMode === 'gradient' ? 'grid gap-6 @xl:grid-cols-2' : 'grid gap-6'}>
           <ColorPicker
             label={style.colorMode === 'gradient' ? 'First color' : 'QR code color'}
             value={style.fgColor}

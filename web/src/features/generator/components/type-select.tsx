@@ -1,8 +1,8 @@
 import { Label } from '@/components/ui/label'
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select'
 import { qrTypes, type QrType } from '@/lib/qr-types'
-import { cn } from '@/lib/utils'
 import { isBlockedType, needsAccount } from '../lib/qr-types'
+import { Badge } from '@/components/ui/badge'
 
 /** The types by label, in a list of limited height that scrolls; badges mark the types a choice may refuse. */
 export function TypeSelect({
@@ -34,14 +34,9 @@ export function TypeSelect({
                 value={type}
                 aside={
                   badge && (
-                    <span
-                      className={cn(
-                        'rounded-full px-2 py-0.5 text-[10px] font-semibold uppercase tracking-wide',
-                        badge === 'Soon' ? 'bg-amber-100 text-amber-800' : 'bg-violet-100 text-violet-700',
-                      )}
-                    >
+                    <Badge tone={badge === 'Soon' ? 'amber' : 'violet'} className="text-[10px] uppercase tracking-wide">
                       {badge}
-                    </span>
+                    </Badge>
                   )
                 }
               >

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { clampChannel, colorAt, hexToRgb, hslToRgb, parseHex, percentWithin, pickerStateOf, rgbToHex, rgbToHsl } from './color'
+import { clampChannel, colorAt, hexToRgb, hslToRgb, parseHex, marksFor, percentWithin, pickerStateOf, rgbToHex, rgbToHsl } from './color'
 
 describe('hex input', () => {
   it('accepts six or three digits, with or without #', () => {
@@ -54,6 +54,17 @@ describe('the hue and position model', () => {
   it('places a typed colour back in the picker', () => {
     expect(pickerStateOf('#FF00FF')).toEqual({ hue: 300, position: { x: 100, y: 50 } })
     expect(pickerStateOf('nope')).toBeNull()
+  })
+
+  it('puts the marks where the area draws a colour, keeping what the colour leaves open', () => {
+    // Already on it (a drag's fractional point): unchanged.
+    const point = { x: 33.3, y: 41.7 }
+    expect(marksFor(colorAt(10, point), 10, point)).toEqual({ hue: 10, position: point })
+    expect(marksFor('#FF00FF', 300, { x: 30, y: 70 })).toEqual({ hue: 300, position: { x: 100, y: 50 } })
+    expect(marksFor('#000000', 200, { x: 50, y: 50 })).toEqual({ hue: 200, position: { x: 50, y: 100 } })
+    expect(marksFor('#FFFFFF', 200, { x: 40, y: 50 })).toEqual({ hue: 200, position: { x: 40, y: 0 } })
+    expect(marksFor('#808080', 200, { x: 40, y: 50 })).toEqual({ hue: 200, position: { x: 0, y: 50 } })
+    expect(marksFor('nope', 200, { x: 40, y: 50 })).toEqual({ hue: 200, position: { x: 40, y: 50 } })
   })
 
   it('keeps pointer positions inside the area', () => {

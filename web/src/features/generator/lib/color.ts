@@ -83,3 +83,17 @@ export function percentWithin(offset: number, size: number): number {
   if (size <= 0) return 0
   return Math.min(100, Math.max(0, (offset / size) * 100))
 }
+
+/**
+ * Where the marks go so that they sit on a colour. Marks that already point at
+ * it stay where they are (a drag keeps its exact point); otherwise they move to
+ * the colour, keeping the hue for greys (every hue draws them) and the
+ * saturation for black and white (the whole bottom or top row draws them).
+ */
+export function marksFor(hex: string, hue: number, position: PickerPosition): { hue: number; position: PickerPosition } {
+  const state = pickerStateOf(hex)
+  if (!state || colorAt(hue, position) === parseHex(hex)) return { hue, position }
+  const { x, y } = state.position
+  const blackOrWhite = y === 0 || y === 100
+  return { hue: x === 0 || blackOrWhite ? hue : state.hue, position: { x: blackOrWhite ? position.x : x, y } }
+}
