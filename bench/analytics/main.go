@@ -106,10 +106,6 @@ func bench(ctx context.Context, db string, events, codes, runs int, viewTime tim
 	if err != nil {
 		return false, err
 	}
-	// What the recorder does every few seconds: roll the scans up.
-	if err := st.RollUp(ctx); err != nil {
-		return false, err
-	}
 	fmt.Printf("%s: seeded %d scans over %d codes in %v; days of %s\n", db, events, codes, time.Since(start).Round(time.Second), loc)
 
 	local := now.In(loc)

@@ -36,19 +36,6 @@ type Sink interface {
 	Secret(ctx context.Context, name string, newValue []byte) ([]byte, error)
 }
 
-// Roller is a Sink that keeps rollups of what it saves, brought up to date
-// by RollUp (store.Store). The recorder calls it every rollEvery, and once
-// rollAfter scans were saved since the last time, so a busy code's rollup
-// is written once for many batches.
-type Roller interface {
-	RollUp(ctx context.Context) error
-}
-
-const (
-	rollEvery = 5 * time.Second
-	rollAfter = 50_000
-)
-
 // BatchSizer is a Sink that knows the batch it writes best. The recorder
 // then flushes at that many waiting scans and writes up to that many in a
 // transaction (at least maxTx).
@@ -125,10 +112,9 @@ type Recorder struct {
 	dropLog, refuseLog, failLog              Throttle
 
 	// Owned by the run goroutine.
-	unrolled int // scans saved since the last RollUp
-	key      []byte
-	salts    map[string][]byte // UTC date → salt
-	clients  map[string]Client // user agent → parsed
+	key     []byte
+	salts   map[string][]byte // UTC date → salt
+	clients map[string]Client // user agent → parsed
 }
 
 // NewRecorder starts a recorder writing to sink.
@@ -285,23 +271,6 @@ func (r *Recorder) run() {
 		}
 		backoff, retryAt = 0, time.Time{}
 	}
-	roller, _ := r.sink.(Roller)
-	rollTick := time.NewTicker(rollEvery)
-	defer rollTick.Stop()
-	rollUp := func() {
-		if roller == nil || r.unrolled == 0 {
-			return
-		}
-		if err := roller.RollUp(context.Background()); err != nil {
-			// The scans are saved and counted from the events meanwhile;
-			// the next roll takes them.
-			if ok, held := r.failLog.Allow(time.Now()); ok {
-				r.log.Error("rolling up scans; will retry", "unlogged", held, "err", err)
-			}
-			return
-		}
-		r.unrolled = 0
-	}
 	for {
 		in := r.in
 		if len(pending) >= maxPending {
@@ -313,12 +282,7 @@ func (r *Recorder) run() {
 			pending = r.drain(pending, r.perTx)
 			if len(pending) >= r.batch && !time.Now().Before(retryAt) {
 				flush(context.Background())
-				if r.unrolled >= rollAfter {
-					rollUp()
-				}
 			}
-		case <-rollTick.C:
-			rollUp()
 		case <-tick.C:
 			if len(pending) > 0 && !time.Now().Before(retryAt) {
 				flush(context.Background())
@@ -380,7 +344,6 @@ func (r *Recorder) flush(ctx context.Context, pending *[]Scan) error {
 			events = append(events, e)
 		}
 		n, err := r.save(ctx, events)
-		r.unrolled += n
 		r.release(chunk[:n])
 		*pending = (*pending)[n:]
 		if err != nil {

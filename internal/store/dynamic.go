@@ -346,8 +346,8 @@ func (s *Store) DynamicPasswordHash(ctx context.Context, id int64) (string, erro
 func (s *Store) DeleteDynamicCode(ctx context.Context, userID, id int64, now time.Time) (string, error) {
 	var shortCode string
 	err := s.inTx(ctx, "delete dynamic code", func(tx *sql.Tx) error {
-		// rollupLock comes before the code's row lock.
-		if err := s.rollupLock(ctx, sqlTx{tx}); err != nil {
+		// The owner's rollup lock comes before the code's row (rollupLock).
+		if err := s.rollupLock(ctx, sqlTx{tx}, []int64{userID}); err != nil {
 			return fail("lock the owner's rollups", err)
 		}
 		err := tx.QueryRowContext(ctx, `

@@ -114,9 +114,6 @@ func RebuildRollups(ctx context.Context, s *Store) error {
 				return err
 			}
 		}
-		if _, err := tx.ExecContext(ctx, "UPDATE scan_rollup_state SET rolled_through = 0"); err != nil {
-			return err
-		}
 		return s.backfillRollups(ctx, tx)
 	})
 }

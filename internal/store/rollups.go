@@ -16,18 +16,14 @@ import (
 // Scan rollups (issue 15). The analytics views read one row per UTC day of
 // a code (scan_code_days) or of all a user's live codes (scan_user_days)
 // instead of every scan event, so their cost follows the days in a range,
-// not the scans. The recorder's batches are rolled up together every few
-// seconds (RollUp), not one by one: a busy code meets many batches, and
-// its day row is then read and written once for all of them. Rolled up
-// are the events up to scan_rollup_state.rolled_through; the views count
-// the few after it from the events themselves, in the same snapshot, so
-// their answers never lag (ScanReport). DeleteDynamicCode takes a deleted
-// code's share out of its owner's days. scan_visitors and
-// scan_user_visitors keep the visitor hashes of each code's and user's
-// days, so a visitor counts once per code and once per user however many
-// codes the visitor scanned. Everything that writes events or rollups
-// holds rollupLock, so event ids grow in commit order and rolled_through
-// never passes an event still to commit.
+// not the scans. RecordScans adds each batch to them in its transaction;
+// DeleteDynamicCode takes a deleted code's share out of its owner's days.
+// scan_visitors and scan_user_visitors keep the visitor hashes of each
+// code's and user's days, so a batch counts a visitor once per code and
+// once per user however many codes the visitor scanned. On PostgreSQL, where several instances record at once,
+// every change to a user's rollups holds a transaction lock on the user
+// (rollupLock), taken after any code row locks, so changes to one user's
+// rows are serialised and cannot deadlock.
 
 // dayTally is one UTC day of scans, of one bot flag, of a code or of a
 // user's codes: what the analytics views need of that day's events.
@@ -277,22 +273,17 @@ var (
 // rollupSQL is the statements that add a batch to the rollups, built once
 // per store.
 type rollupSQL struct {
-	liveOwners                   string                 // $1: idKinds rows
+	owners, liveOwners           string                 // $1: idKinds rows
 	addVisitors, addUserVisitors string                 // $1…: visitorKinds, userVisitorKinds rows
 	readDays                     map[rollupTable]string // $1, $2: first and last day; $3: idKinds rows
 	writeDays                    map[rollupTable]string // $1…: dayKinds rows
-	rolledThrough                string                 // the last event rolled up
-	setRolledThrough             string                 // $1: the last event rolled up
-	pending                      string                 // $1 events after, $2 at most
 }
 
 func (s *Store) buildRollupSQL() *rollupSQL {
+	owners := `SELECT id, user_id FROM dynamic_qr_codes WHERE id IN (SELECT c0 FROM ` + s.rowsSQL(1, idKinds) + ` ids)`
 	q := &rollupSQL{
-		liveOwners:       `SELECT id, user_id FROM dynamic_qr_codes WHERE id IN (SELECT c0 FROM ` + s.rowsSQL(1, idKinds) + ` ids) AND NOT is_deleted`,
-		rolledThrough:    `SELECT rolled_through FROM scan_rollup_state`,
-		setRolledThrough: `UPDATE scan_rollup_state SET rolled_through = $1`,
-		pending: `SELECT id, dynamic_qr_code_id, scanned_at, device_type, os, browser, referrer, visitor_hash, is_bot, country
-			FROM scan_events WHERE id > $1 ORDER BY id LIMIT $2`,
+		owners:     owners,
+		liveOwners: owners + ` AND NOT is_deleted`,
 		addVisitors: `INSERT INTO scan_visitors (dynamic_qr_code_id, day, is_bot, visitor_hash)
 			SELECT c0, c1, c2, c3 FROM ` + s.rowsSQL(1, visitorKinds) + ` v WHERE true
 			ON CONFLICT DO NOTHING RETURNING dynamic_qr_code_id, is_bot, visitor_hash`,
@@ -313,34 +304,54 @@ func (s *Store) buildRollupSQL() *rollupSQL {
 
 // statements lists q's statements, to prepare.
 func (q *rollupSQL) statements() []string {
-	list := []string{q.liveOwners, q.addVisitors, q.addUserVisitors, q.rolledThrough, q.setRolledThrough, q.pending}
+	list := []string{q.owners, q.liveOwners, q.addVisitors, q.addUserVisitors}
 	for _, t := range []rollupTable{codeDays, userDays} {
 		list = append(list, q.readDays[t], q.writeDays[t])
 	}
 	return list
 }
 
-// rollupLock makes tx the only writer of scan events and rollups until it
-// ends, on PostgreSQL, where several instances record at once (SQLite has
-// a single writer already). It comes first in the transaction, before any
-// row lock.
-func (s *Store) rollupLock(ctx context.Context, tx rollupTx) error {
+// rollupLock makes the rest of tx the only writer of the users' rollups
+// and codes' scan counts on PostgreSQL (SQLite has a single writer
+// already). Users are locked in id order, and before any code row the
+// transaction changes, so two batches of one user's codes never wait for
+// each other's code rows in opposite orders.
+func (s *Store) rollupLock(ctx context.Context, tx rollupTx, users []int64) error {
 	if s.dialect != Postgres {
 		return nil
 	}
-	return tx.exec(ctx, `SELECT pg_advisory_xact_lock(hashtext('squarely.scan_rollups.' || current_schema()))`)
+	for _, u := range slices.Sorted(slices.Values(users)) {
+		// Offset past hashtext's int4 range, which the migration lock uses.
+		if err := tx.exec(ctx, `SELECT pg_advisory_xact_lock($1)`, u+1<<40); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
-// rollUp adds the events of live codes to the rollups, under rollupLock.
+// rollUp adds the events of live codes to the rollups, in the transaction
+// that saves them.
 func (s *Store) rollUp(ctx context.Context, tx rollupTx, events []ScanEvent) error {
+	owners, err := s.lockOwners(ctx, tx, events)
+	if err != nil {
+		return err
+	}
+	return s.rollUpLocked(ctx, tx, events, owners)
+}
+
+// lockOwners takes the rollup locks of the owners of the events' codes
+// and maps each live code to its owner. On PostgreSQL it must come before
+// the transaction locks any code row (see rollupLock).
+func (s *Store) lockOwners(ctx context.Context, tx rollupTx, events []ScanEvent) (map[int64]int64, error) {
 	codes := map[int64]bool{}
 	for i := range events {
 		codes[events[i].CodeID] = true
 	}
-	owners, err := s.liveOwners(ctx, tx, slices.Sorted(maps.Keys(codes)))
-	if err != nil {
-		return err
-	}
+	return s.liveOwners(ctx, tx, slices.Sorted(maps.Keys(codes)))
+}
+
+// rollUpLocked is rollUp once lockOwners has given the owners.
+func (s *Store) rollUpLocked(ctx context.Context, tx rollupTx, events []ScanEvent, owners map[int64]int64) error {
 	code, user := map[rollupKey]*dayTally{}, map[rollupKey]*dayTally{}
 	var seen []visit
 	for i := range events {
@@ -374,19 +385,36 @@ func tallyOf(m map[rollupKey]*dayTally, k rollupKey) *dayTally {
 	return t
 }
 
-// liveOwners maps each live code of codes to its owner. A deleted code's
-// deletion, under rollupLock, has taken its scans out of the rollups, so
-// its events are left out.
+// liveOwners maps each live code of codes to its owner, with the owners'
+// rollups locked. A code deleted before the lock was had is left out: its
+// deletion, which holds the lock, has taken its scans out of the rollups
+// and will not see these.
 func (s *Store) liveOwners(ctx context.Context, tx rollupTx, codes []int64) (map[int64]int64, error) {
 	owners := map[int64]int64{}
-	return owners, tx.each(ctx, s.rollup.liveOwners, s.idArgs(codes), func(scan func(...any) error) error {
-		var id, user int64
-		if err := scan(&id, &user); err != nil {
-			return err
+	read := func(query string) error {
+		clear(owners)
+		return tx.each(ctx, query, s.idArgs(codes), func(scan func(...any) error) error {
+			var id, user int64
+			if err := scan(&id, &user); err != nil {
+				return err
+			}
+			owners[id] = user
+			return nil
+		})
+	}
+	if s.dialect == Postgres {
+		if err := read(s.rollup.owners); err != nil {
+			return nil, err
 		}
-		owners[id] = user
-		return nil
-	})
+		users := map[int64]bool{}
+		for _, u := range owners {
+			users[u] = true
+		}
+		if err := s.rollupLock(ctx, tx, slices.Collect(maps.Keys(users))); err != nil {
+			return nil, err
+		}
+	}
+	return owners, read(s.rollup.liveOwners)
 }
 
 // visit is a visitor hash seen on a code's day.
@@ -539,7 +567,8 @@ func (s *Store) eachDay(ctx context.Context, tx rollupTx, query string, args []a
 }
 
 // dropCodeRollups takes the code's scans out of its owner's rollups and
-// removes its own, in the transaction that deletes it, under rollupLock.
+// removes its own, in the transaction that deletes it, which holds the
+// owner's rollupLock.
 func (s *Store) dropCodeRollups(ctx context.Context, tx rollupTx, userID, codeID int64) error {
 	out := map[rollupKey]*dayTally{}
 	// The user's visitors that scanned no other code of theirs that day
@@ -584,74 +613,39 @@ func (s *Store) dropCodeRollups(ctx context.Context, tx rollupTx, userID, codeID
 	return s.applyDays(ctx, tx, userDays, out, -1)
 }
 
-// rollChunk is how many events one RollUp transaction rolls up at most.
-const rollChunk = 50_000
-
-// RollUp rolls up the events recorded since the last time, in
-// transactions of at most rollChunk events. RecordScans calls it every few
-// seconds; the views are exact without it.
-func (s *Store) RollUp(ctx context.Context) error {
-	var stmts map[string]*sql.Stmt
-	if s.dialect == SQLite {
-		var err error
-		if stmts, err = s.rollupStmts(ctx); err != nil {
-			return fail("prepare rollup statements", err)
-		}
-	}
-	for more := true; more; {
-		err := s.inTx(ctx, "roll up scans", func(tx *sql.Tx) error {
-			var err error
-			more, err = s.rollPending(ctx, writerTx{tx, stmts}, rollChunk)
-			return err
-		})
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// rollPending rolls up at most limit of the events after rolled_through
-// and moves it past them; more is whether some may be left.
-func (s *Store) rollPending(ctx context.Context, tx rollupTx, limit int) (more bool, err error) {
-	if err := s.rollupLock(ctx, tx); err != nil {
-		return false, err
-	}
-	var after int64
-	if err := tx.each(ctx, s.rollup.rolledThrough, nil, func(scan func(...any) error) error { return scan(&after) }); err != nil {
-		return false, err
-	}
-	var batch []ScanEvent
-	err = tx.each(ctx, s.rollup.pending, []any{after, limit}, func(scan func(...any) error) error {
-		var e ScanEvent
-		if err := scan(&e.ID, &e.CodeID, scanTime(&e.ScannedAt), &e.DeviceType, &e.OS, &e.Browser, &e.Referrer, &e.VisitorHash, &e.IsBot, &e.Country); err != nil {
-			return err
-		}
-		batch = append(batch, e)
-		return nil
-	})
-	if err != nil || len(batch) == 0 {
-		return false, err
-	}
-	if err := s.rollUp(ctx, tx, batch); err != nil {
-		return false, err
-	}
-	if err := tx.exec(ctx, s.rollup.setRolledThrough, batch[len(batch)-1].ID); err != nil {
-		return false, err
-	}
-	return len(batch) == limit, nil
-}
-
 // backfillRollups rolls up the scans saved before the rollups existed: the
 // Go step of migration 0014, in its transaction.
 func (s *Store) backfillRollups(ctx context.Context, tx *sql.Tx) error {
-	for more := true; more; {
-		var err error
-		if more, err = s.rollPending(ctx, sqlTx{tx}, rollChunk); err != nil {
+	const page = 5000
+	var after int64
+	for {
+		rows, err := tx.QueryContext(ctx, `
+			SELECT id, dynamic_qr_code_id, scanned_at, device_type, os, browser, referrer, visitor_hash, is_bot, country
+			FROM scan_events WHERE id > $1 ORDER BY id LIMIT $2`, after, page)
+		if err != nil {
 			return err
 		}
+		var batch []ScanEvent
+		for rows.Next() {
+			var e ScanEvent
+			if err := rows.Scan(&e.ID, &e.CodeID, scanTime(&e.ScannedAt), &e.DeviceType, &e.OS, &e.Browser, &e.Referrer, &e.VisitorHash, &e.IsBot, &e.Country); err != nil {
+				rows.Close()
+				return err
+			}
+			batch = append(batch, e)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if len(batch) == 0 {
+			return nil
+		}
+		if err := s.rollUp(ctx, sqlTx{tx}, batch); err != nil {
+			return err
+		}
+		after = batch[len(batch)-1].ID
 	}
-	return nil
 }
 
 // rollupStmts prepares the rollups' statements on SQLite's writer, once,

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
-	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -18,9 +17,6 @@ type ScanQuery struct {
 	UserID, CodeID int64
 	From, To       time.Time
 	Bots           bool
-	// after > 0 picks only the events after that id: those not rolled up
-	// yet. The parts of a query (parts) mark the rolled-up one with -1.
-	after int64
 }
 
 // ScanReport is what the picked scans say. Every count but BotScans follows
@@ -57,18 +53,6 @@ const topReferrers = 10
 // slotLayout is how the slot queries spell a quarter hour's start.
 const slotLayout = "2006-01-02T15:04"
 
-// fromEvents is what a query over q's events selects from, given the
-// arguments of its where: scan_events, or with q.after the events after
-// it, read first by id (the few seconds of scans not rolled up), so the
-// code and time indexes are not walked for them.
-func (q ScanQuery) fromEvents(args []any) (with, from string, _ []any) {
-	if q.after <= 0 {
-		return "", "scan_events e", args
-	}
-	args = append(args, q.after)
-	return fmt.Sprintf("WITH tail AS MATERIALIZED (SELECT * FROM scan_events WHERE id > $%d) ", len(args)), "tail e", args
-}
-
 // where is the query's filter on scan_events e and its arguments.
 func (q ScanQuery) where(bots bool) (string, []any) {
 	cond := `e.scanned_at >= $1 AND e.scanned_at < $2 AND `
@@ -96,61 +80,22 @@ func (s *Store) ScanReport(ctx context.Context, q ScanQuery) (*ScanReport, error
 		}
 	}
 	sum := newReportSum()
-	err := s.inSnapshot(ctx, func(tx rollupTx, rolled int64) error {
-		for _, part := range q.parts(rolled) {
-			if part.after < 0 {
-				t, where, args := part.rollupWhere()
-				err := s.eachDay(ctx, tx, daySelect(t)+where, args, func(k rollupKey, d *dayTally) {
-					sum.addDay(k, d, q.Bots)
-				})
-				if err != nil {
-					return fail("read scan rollups", err)
-				}
-				continue
-			}
-			if err := s.addEvents(ctx, tx, part, sum); err != nil {
-				return err
-			}
+	days, edges := q.split()
+	if days.From.Before(days.To) {
+		t, where, args := days.rollupWhere()
+		err := s.eachDay(ctx, sqlTx{s.read}, daySelect(t)+where, args, func(k rollupKey, d *dayTally) {
+			sum.addDay(k, d, q.Bots)
+		})
+		if err != nil {
+			return nil, fail("read scan rollups", err)
 		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
+	}
+	for _, e := range edges {
+		if err := s.addEvents(ctx, e, sum); err != nil {
+			return nil, err
+		}
 	}
 	return sum.report(), nil
-}
-
-// inSnapshot runs fn in a read-only transaction with the last event rolled
-// up, so the rollups and the events after them agree.
-func (s *Store) inSnapshot(ctx context.Context, fn func(tx rollupTx, rolled int64) error) error {
-	opts := &sql.TxOptions{ReadOnly: true}
-	if s.dialect == Postgres {
-		opts.Isolation = sql.LevelRepeatableRead
-	}
-	tx, err := s.read.BeginTx(ctx, opts)
-	if err != nil {
-		return fail("begin a read", err)
-	}
-	defer tx.Rollback()
-	var rolled int64
-	if err := tx.QueryRowContext(ctx, s.rollup.rolledThrough).Scan(&rolled); err != nil {
-		return fail("read how far the rollups go", err)
-	}
-	return fn(sqlTx{tx}, rolled)
-}
-
-// parts cuts q's range into what the rollups answer and what the events
-// do: the whole UTC days within it from the rollups (after < 0) plus their
-// events after rolled, and the parts of a day before and after them (the
-// whole range when it has no whole day) from all their events.
-func (q ScanQuery) parts(rolled int64) []ScanQuery {
-	days, edges := q.split()
-	if !days.From.Before(days.To) {
-		return edges
-	}
-	tail := days
-	days.after, tail.after = -1, rolled
-	return append(edges, days, tail)
 }
 
 // split cuts q's range into the whole UTC days within it and the parts
@@ -252,43 +197,21 @@ func (m *reportSum) report() *ScanReport {
 // addEvents adds the scan events q picks to sum as the rollups would
 // count them: what the partial days at a range's ends come from. One pass
 // over the rows, for an account's many codes cost an index seek each.
-func (s *Store) addEvents(ctx context.Context, tx rollupTx, q ScanQuery, sum *reportSum) error {
+func (s *Store) addEvents(ctx context.Context, q ScanQuery, sum *reportSum) error {
 	days := map[rollupKey]*dayTally{}
 	seen := map[visit]bool{}
 	cond, args := q.where(true)
-	with, from, args := q.fromEvents(args)
-	// Events after the rollups count a visitor the rollups of their day
-	// already have (in scan_visitors for a code, scan_user_visitors for
-	// the account) as no new one.
-	known := `false`
-	if q.after > 0 {
-		day := map[string]string{
-			SQLite:   `substr(e.scanned_at, 1, 10) || 'T00:00:00.000000Z'`,
-			Postgres: `date_trunc('day', e.scanned_at, 'UTC')`,
-		}[s.dialect]
-		known = `EXISTS (SELECT 1 FROM scan_user_visitors v WHERE v.user_id = $3 AND v.day = ` + day + `
-			AND v.is_bot = e.is_bot AND v.visitor_hash = e.visitor_hash)`
-		if q.CodeID > 0 {
-			known = `EXISTS (SELECT 1 FROM scan_visitors v WHERE v.dynamic_qr_code_id = e.dynamic_qr_code_id AND v.day = ` + day + `
-				AND v.is_bot = e.is_bot AND v.visitor_hash = e.visitor_hash)`
-		}
-	}
-	err := tx.each(ctx, with+`
-		SELECT e.scanned_at, e.is_bot, e.device_type, e.os, e.browser, e.referrer, e.visitor_hash, e.country, `+known+`
-		FROM `+from+` WHERE `+cond, args, func(scan func(...any) error) error {
+	err := s.eachRow(ctx, "read scans", `
+		SELECT e.scanned_at, e.is_bot, e.device_type, e.os, e.browser, e.referrer, e.visitor_hash, e.country
+		FROM scan_events e WHERE `+cond, args, func(rows *sql.Rows) error {
 		var e ScanEvent
-		var rolled bool
-		if err := scan(scanTime(&e.ScannedAt), &e.IsBot, &e.DeviceType, &e.OS, &e.Browser, &e.Referrer, &e.VisitorHash, &e.Country, &rolled); err != nil {
+		if err := rows.Scan(scanTime(&e.ScannedAt), &e.IsBot, &e.DeviceType, &e.OS, &e.Browser, &e.Referrer, &e.VisitorHash, &e.Country); err != nil {
 			return err
 		}
 		k := rollupKey{day: utcDay(e.ScannedAt), bot: e.IsBot}
 		d := tallyOf(days, k)
 		d.add(&e)
 		if v := (visit{day: k.day, bot: k.bot, hash: e.VisitorHash}); v.hash != "" && !seen[v] {
-			seen[v] = true
-			if rolled {
-				return nil
-			}
 			seen[v] = true
 			d.Visitors++
 		}
@@ -297,84 +220,49 @@ func (s *Store) addEvents(ctx context.Context, tx rollupTx, q ScanQuery, sum *re
 	for k, d := range days {
 		sum.addDay(k, d, q.Bots)
 	}
-	if err != nil {
-		return fail("read scans", err)
-	}
-	return nil
+	return err
 }
 
 // ScanCount counts the scans q picks, for the comparison with the
 // previous period.
 func (s *Store) ScanCount(ctx context.Context, q ScanQuery) (int64, error) {
 	var total int64
-	err := s.inSnapshot(ctx, func(tx rollupTx, rolled int64) error {
-		for _, part := range q.parts(rolled) {
-			var query string
-			var args []any
-			if part.after < 0 {
-				var t rollupTable
-				var where string
-				t, where, args = part.rollupWhere()
-				if !q.Bots {
-					where += ` AND NOT is_bot`
-				}
-				query = `SELECT COALESCE(sum(scans), 0) FROM ` + t.name + ` ` + where
-			} else {
-				var cond, with, from string
-				cond, args = part.where(q.Bots)
-				with, from, args = part.fromEvents(args)
-				query = with + `SELECT count(*) FROM ` + from + ` WHERE ` + cond
-			}
-			err := tx.each(ctx, query, args, func(scan func(...any) error) error {
-				var n int64
-				err := scan(&n)
-				total += n
-				return err
-			})
-			if err != nil {
-				return fail("count scans", err)
-			}
+	days, edges := q.split()
+	if days.From.Before(days.To) {
+		t, where, args := days.rollupWhere()
+		if !q.Bots {
+			where += ` AND NOT is_bot`
 		}
-		return nil
-	})
-	return total, err
+		if err := s.read.QueryRowContext(ctx, `SELECT COALESCE(sum(scans), 0) FROM `+t.name+` `+where, args...).Scan(&total); err != nil {
+			return 0, fail("count scans", err)
+		}
+	}
+	for _, e := range edges {
+		cond, args := e.where(e.Bots)
+		var n int64
+		if err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM scan_events e WHERE `+cond, args...).Scan(&n); err != nil {
+			return 0, fail("count scans", err)
+		}
+		total += n
+	}
+	return total, nil
 }
 
 // FirstScan is the quarter hour of the oldest scan q's codes kept, ignoring
 // q's range; ok is false when they have none.
 func (s *Store) FirstScan(ctx context.Context, q ScanQuery) (first time.Time, ok bool, err error) {
 	q.From, q.To = time.Time{}, time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
-	found := func(at time.Time) {
-		if !ok || at.Before(first) {
-			first, ok = at, true
-		}
-	}
-	err = s.inSnapshot(ctx, func(tx rollupTx, rolled int64) error {
-		t, where, args := q.rollupWhere()
-		// The first day's rows (one per bot flag) and maybe the next day's:
-		// any quarter hour of a later day is later than the first day's.
-		err := s.eachDay(ctx, tx, daySelect(t)+where+` ORDER BY day LIMIT 2`, args,
-			func(k rollupKey, d *dayTally) {
-				for quarter := range d.Slots {
-					found(k.day.Add(time.Duration(quarter) * 15 * time.Minute))
+	t, where, args := q.rollupWhere()
+	// The first day's rows (one per bot flag) and maybe the next day's:
+	// any quarter hour of a later day is later than the first day's.
+	err = s.eachDay(ctx, sqlTx{s.read}, daySelect(t)+where+` ORDER BY day LIMIT 2`, args,
+		func(k rollupKey, d *dayTally) {
+			for quarter := range d.Slots {
+				if at := k.day.Add(time.Duration(quarter) * 15 * time.Minute); !ok || at.Before(first) {
+					first, ok = at, true
 				}
-			})
-		if err != nil {
-			return err
-		}
-		tail := q
-		tail.after = rolled
-		cond, args := tail.where(true)
-		with, from, args := tail.fromEvents(args)
-		return tx.each(ctx, with+`SELECT min(e.scanned_at) FROM `+from+` WHERE `+cond, args, func(scan func(...any) error) error {
-			var at *time.Time
-			if err := scan(scanNullTime(&at)); err != nil || at == nil {
-				return err
 			}
-			found(at.Truncate(15 * time.Minute))
-			return nil
 		})
-	})
 	if err != nil {
 		return time.Time{}, false, fail("find the first scan", err)
 	}

@@ -157,6 +157,10 @@ func (s *Store) RecordScans(ctx context.Context, events []ScanEvent) error {
 		}
 		return err
 	}
+	rollupStmts, err := s.rollupStmts(ctx)
+	if err != nil {
+		return fail("prepare rollup statements", err)
+	}
 	return s.inTx(ctx, "record scans", func(tx *sql.Tx) error {
 		args := make([]any, 0, 9*scanChunk)
 		for start := 0; start < len(events); start += scanChunk {
@@ -178,6 +182,9 @@ func (s *Store) RecordScans(ctx context.Context, events []ScanEvent) error {
 			if err := exec(tx, countFull, len(chunk), scanCountSQL, args); err != nil {
 				return fail("count scans", err)
 			}
+		}
+		if err := s.rollUp(ctx, writerTx{tx, rollupStmts}, events); err != nil {
+			return fail("roll up scans", err)
 		}
 		return nil
 	})
@@ -212,7 +219,8 @@ func (s *Store) copyScans(ctx context.Context, events []ScanEvent, ids, counts [
 	defer conn.Close()
 	err = conn.Raw(func(dc any) error {
 		return pgx.BeginFunc(ctx, dc.(*stdlib.Conn).Conn(), func(tx pgx.Tx) error {
-			if err := s.rollupLock(ctx, pgxTx{tx}); err != nil {
+			owners, err := s.lockOwners(ctx, pgxTx{tx}, events)
+			if err != nil {
 				return err
 			}
 			rows := pgx.CopyFromSlice(len(events), func(i int) ([]any, error) {
@@ -222,13 +230,15 @@ func (s *Store) copyScans(ctx context.Context, events []ScanEvent, ids, counts [
 			if _, err := tx.CopyFrom(ctx, pgx.Identifier{"scan_events"}, scanColumns, rows); err != nil {
 				return err
 			}
-			if len(ids) == 0 {
-				return nil
+			if len(ids) > 0 {
+				_, err := tx.Exec(ctx, scanCountSet+`
+					FROM unnest($1::bigint[], $2::bigint[], $3::timestamptz[]) AS v (id, n, last)
+					WHERE dynamic_qr_codes.id = v.id`, ids, counts, lasts)
+				if err != nil {
+					return err
+				}
 			}
-			_, err := tx.Exec(ctx, scanCountSet+`
-				FROM unnest($1::bigint[], $2::bigint[], $3::timestamptz[]) AS v (id, n, last)
-				WHERE dynamic_qr_codes.id = v.id`, ids, counts, lasts)
-			return err
+			return s.rollUpLocked(ctx, pgxTx{tx}, events, owners)
 		})
 	})
 	if err != nil {

@@ -45,11 +45,3 @@ CREATE TABLE scan_user_visitors (
     codes        bigint NOT NULL,
     PRIMARY KEY (user_id, day, is_bot, visitor_hash)
 );
-
--- The last scan event rolled up (rollups.go: RollUp); the views count the
--- ones after it from the events.
-CREATE TABLE scan_rollup_state (
-    id             integer PRIMARY KEY CHECK (id = 1),
-    rolled_through bigint NOT NULL
-);
-INSERT INTO scan_rollup_state (id, rolled_through) VALUES (1, 0);
