@@ -362,14 +362,17 @@ func (s *server) answerDeleted(w http.ResponseWriter, err error) {
 }
 
 // setDestination (PUT /api/dynamic-qrcodes/{id}) changes where a code
-// redirects; the image stays the same.
+// redirects and, when given, the type and type fields it was made from
+// (the create view's regenerate); the short code and image stay the same.
 func (s *server) setDestination(w http.ResponseWriter, r *http.Request) {
 	id, ok := pathID(w, r)
 	if !ok {
 		return
 	}
 	var in struct {
-		Destination string `json:"destination"`
+		Destination string          `json:"destination"`
+		QRType      *string         `json:"qrType"`
+		QRData      json.RawMessage `json:"qrData"`
 	}
 	if !decodeJSON(w, r, &in) {
 		return
@@ -379,8 +382,22 @@ func (s *server) setDestination(w http.ResponseWriter, r *http.Request) {
 		fieldError(w, "destination", problem)
 		return
 	}
+	var qrType, qrData string
+	if in.QRType != nil {
+		if qrType = strings.TrimSpace(*in.QRType); !checkType(w, qrType) {
+			return
+		}
+	}
+	if len(in.QRData) > 0 {
+		var obj map[string]any
+		if json.Unmarshal(in.QRData, &obj) != nil || obj == nil {
+			fieldError(w, "qrData", "qrData must be a JSON object")
+			return
+		}
+		qrData = string(in.QRData)
+	}
 	u := auth.UserFrom(r.Context())
-	d, err := s.store.SetDynamicDestination(r.Context(), u.ID, id, dest, s.now())
+	d, err := s.store.SetDynamicContent(r.Context(), u.ID, id, dest, qrType, qrData, s.now())
 	s.answerDynamic(w, d, err)
 }
 

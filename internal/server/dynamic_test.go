@@ -231,6 +231,24 @@ func TestDynamicCodeBadInput(t *testing.T) {
 		}
 	}
 	expect(t, e.do(c, "PUT", "/api/dynamic-qrcodes/"+id, `{"destination":`), http.StatusBadRequest, "Malformed JSON body")
+	// The create view's regenerate also sends the type and its fields.
+	expect(t, e.do(c, "PUT", "/api/dynamic-qrcodes/"+id, `{"destination":"https://example.com/b","qrType":"nope"}`), http.StatusBadRequest, "")
+	expect(t, e.do(c, "PUT", "/api/dynamic-qrcodes/"+id, `{"destination":"https://example.com/b","qrData":[1]}`), http.StatusBadRequest, "qrData must be a JSON object")
+	expect(t, e.do(c, "PUT", "/api/dynamic-qrcodes/"+id, `{"destination":"https://example.com/b","qrData":"{}"}`), http.StatusBadRequest, "qrData must be a JSON object")
+	decodeList(t, e.do(c, "GET", "/api/dynamic-qrcodes", ""), &list)
+	for _, m := range list {
+		if idOf(m) == id && (m["destination"] != "https://example.com" || m["qrType"] != "url") {
+			t.Errorf("refused PUTs changed the code: %v", m)
+		}
+	}
+	m := expect(t, e.do(c, "PUT", "/api/dynamic-qrcodes/"+id, `{"destination":"https://example.com/b","qrType":"pdf","qrData":{"title":"Menu"}}`), http.StatusOK, "")
+	if m["destination"] != "https://example.com/b" || m["qrType"] != "pdf" || fmt.Sprint(m["qrData"]) != "map[title:Menu]" {
+		t.Errorf("PUT with type and fields: %v", m)
+	}
+	m = expect(t, e.do(c, "PUT", "/api/dynamic-qrcodes/"+id, `{"destination":"https://example.com/c"}`), http.StatusOK, "")
+	if m["qrType"] != "pdf" || fmt.Sprint(m["qrData"]) != "map[title:Menu]" {
+		t.Errorf("a PUT of the destination alone changed the type or fields: %v", m)
+	}
 	expect(t, e.do(c, "PATCH", "/api/dynamic-qrcodes/"+id, `{"name":"`+strings.Repeat("x", 101)+`"}`), http.StatusBadRequest, "Name must be at most 100 characters")
 	for _, bidi := range []string{`\u202E`, `\u2066`, `\u200F`, `\u061C`} {
 		expect(t, e.do(c, "PATCH", "/api/dynamic-qrcodes/"+id, `{"name":"Menu`+bidi+`gpj.exe"}`), http.StatusBadRequest, "Name must not contain control or text direction characters")

@@ -301,8 +301,17 @@ func (s *Store) updateDynamic(ctx context.Context, action string, userID, id int
 
 // SetDynamicDestination changes where the user's code redirects.
 func (s *Store) SetDynamicDestination(ctx context.Context, userID, id int64, destination string, now time.Time) (*DynamicCode, error) {
+	return s.SetDynamicContent(ctx, userID, id, destination, "", "", now)
+}
+
+// SetDynamicContent changes where the user's code redirects and, unless
+// empty, the type and type fields (JSON) it was made from; the short code
+// and image stay.
+func (s *Store) SetDynamicContent(ctx context.Context, userID, id int64, destination, qrType, qrData string, now time.Time) (*DynamicCode, error) {
 	return s.updateDynamic(ctx, "set destination", userID, id,
-		`destination = $3, updated_at = $4`, destination, dbTime(now))
+		`destination = $3, updated_at = $4,
+		qr_type = CASE WHEN $5 = '' THEN qr_type ELSE $5 END,
+		qr_data = CASE WHEN $6 = '' THEN qr_data ELSE $6 END`, destination, dbTime(now), qrType, qrData)
 }
 
 // RenameDynamicCode changes the name of the user's code.

@@ -128,9 +128,16 @@ export function updateStaticCode(id: number, form: FormData): Promise<SavedCode>
   return apiJson<SavedCode>('PUT', `/api/qrcodes/${id}`, form)
 }
 
-/** PUT /api/dynamic-qrcodes/{id}: a dynamic code's new destination; its short code stays. */
-export function setDestination(id: number, destination: string): Promise<SavedCode> {
-  return apiJson<SavedCode>('PUT', `/api/dynamic-qrcodes/${id}`, { destination })
+/**
+ * PUT /api/dynamic-qrcodes/{id}: a dynamic code's new destination and, from the create view's
+ * regenerate, the type and fields it is now made from; its short code stays.
+ */
+export function setDestination(
+  id: number,
+  destination: string,
+  content?: { qrType: string; qrData: Record<string, unknown> },
+): Promise<SavedCode> {
+  return apiJson<SavedCode>('PUT', `/api/dynamic-qrcodes/${id}`, { destination, ...content })
 }
 
 /** PUT …/{id}/style: the code's new style (the style fields, logoId, a dynamic code's errorCorrectionLevel). */

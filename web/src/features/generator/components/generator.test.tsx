@@ -640,7 +640,11 @@ describe('regenerating in the signed-in create view', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Generate QR Code' }))
     expect(await screen.findByText('Dynamic QR Code updated')).toBeInTheDocument()
     expect(sentTo(mock, 'POST', '/api/dynamic-qrcodes')).toHaveLength(1)
-    expect(JSON.parse(String(sentTo(mock, 'PUT', '/api/dynamic-qrcodes/9')[0][1]?.body))).toEqual({ destination: 'https://example.com/lunch' })
+    expect(JSON.parse(String(sentTo(mock, 'PUT', '/api/dynamic-qrcodes/9')[0][1]?.body))).toEqual({
+      destination: 'https://example.com/lunch',
+      qrType: 'url',
+      qrData: { url: 'https://example.com/lunch' },
+    })
     const style = Object.fromEntries((sentTo(mock, 'PUT', '/api/dynamic-qrcodes/9/style')[0][1]?.body as FormData).entries())
     expect(style).toMatchObject({ fgColor: '#000000', errorCorrectionLevel: 'M' })
     expect(style).not.toHaveProperty('destination')

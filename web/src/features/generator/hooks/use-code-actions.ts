@@ -228,7 +228,7 @@ export function useCodeActions({ signedIn, variant, onSaved, formKey, onFieldErr
     try {
       if (updating) {
         // The short link stays: only where it leads and how it looks change.
-        await setDestination(updating.id, destination)
+        await setDestination(updating.id, destination, { qrType: req.qrType, qrData: typeFieldValues(req.fields) })
         code = await restyleCode(updating, toFormData(style))
       } else code = await saveDynamicCode(form)
     } catch (error) {
