@@ -135,12 +135,16 @@ func (t sqlTx) each(ctx context.Context, query string, args []any, row func(func
 	if err != nil {
 		return err
 	}
+	defer rows.Close()
 	return eachRow(rows, row)
 }
 
-// eachRow calls row with each of rows' scan, then closes them.
-func eachRow(rows *sql.Rows, row func(func(...any) error) error) error {
-	defer rows.Close()
+// eachRow calls row with each of rows' scan; the caller closes them.
+func eachRow(rows interface {
+	Next() bool
+	Scan(...any) error
+	Err() error
+}, row func(func(...any) error) error) error {
 	for rows.Next() {
 		if err := row(rows.Scan); err != nil {
 			return err
@@ -175,6 +179,7 @@ func (t writerTx) each(ctx context.Context, query string, args []any, row func(f
 	if err != nil {
 		return err
 	}
+	defer rows.Close()
 	return eachRow(rows, row)
 }
 
@@ -191,12 +196,7 @@ func (t pgxTx) each(ctx context.Context, query string, args []any, row func(func
 		return err
 	}
 	defer rows.Close()
-	for rows.Next() {
-		if err := row(rows.Scan); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+	return eachRow(rows, row)
 }
 
 // rowsSQL is a subquery that reads rows passed as query parameters from
