@@ -79,6 +79,10 @@ export default defineConfig({
         SQUARELY_SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
         SQUARELY_MAIL_FROM: 'Squarely <hello@squarely.test>',
         SQUARELY_SMTP_RATE: '100',
+        // Every test signs up accounts of its own, all from 127.0.0.1: more
+        // than the 30 an hour an address may register. The limit itself is
+        // tested in Go (internal/server).
+        SQUARELY_REGISTER_RATE_LIMIT: '1000',
         SQUARELY_STRIPE_SECRET_KEY: 'sk_test_e2e',
         SQUARELY_STRIPE_PUBLISHABLE_KEY: 'pk_test_e2e',
         SQUARELY_STRIPE_PRICING_TABLE_ID: 'prctbl_e2e',
