@@ -72,13 +72,17 @@ web-build: web/node_modules/.package-lock.json
 # `npm ci`: the registry mirror here lacks some other platforms' optional
 # builds (e.g. Tailwind's oxide for Android), which `npm ci` insists on
 # finding in the lock file; with an up-to-date lock `npm install` installs
-# exactly what it pins and leaves it unchanged.
+# exactly what it pins and leaves it unchanged. Up to three tries: the
+# registry sometimes drops a connection mid-install (EIDLETIMEOUT).
+NPM_INSTALL := for try in 1 2 3; do npm install --no-audit --no-fund && break; \
+	[ $$try = 3 ] && exit 1; echo "npm install failed; trying again"; sleep 5; done
+
 web/node_modules/.package-lock.json: web/package-lock.json
-	cd web && npm install --no-audit --no-fund
+	cd web && $(NPM_INSTALL)
 	@touch $@
 
 e2e/node_modules/.package-lock.json: e2e/package-lock.json
-	cd e2e && npm install --no-audit --no-fund
+	cd e2e && $(NPM_INSTALL)
 	@touch $@
 
 clean:
