@@ -1,7 +1,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test'
 
 // Issue 10 item 7: the colour picker's marks sit on the colour the area draws,
-// the RGB boxes show "255" whole, and the dashboard lines up with the header.
+// the RGB boxes show "255" whole, and the dashboard and bulk page line up with the header.
 
 async function signUp(page: Page) {
   const email = `cosmetic-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`
@@ -127,13 +127,18 @@ for (const width of [360, 390, 768, 1024, 1280]) {
   })
 }
 
-for (const width of [768, 1024, 1280]) {
-  test(`at ${width} px the dashboard lines up with the header`, async ({ page }) => {
+for (const [width, path, heading] of [
+  [768, '/dashboard', 'My QR Codes'],
+  [1024, '/dashboard', 'My QR Codes'],
+  [1280, '/dashboard', 'My QR Codes'],
+  [1280, '/bulk-generation', 'Bulk QR Code Generation'],
+] as const) {
+  test(`at ${width} px ${path} lines up with the header`, async ({ page }) => {
     await page.setViewportSize({ width, height: 900 })
     await signUp(page)
-    await page.goto('/dashboard')
+    await page.goto(path)
     const logo = page.getByRole('banner').getByRole('link', { name: 'Squarely home' })
-    const title = page.getByRole('heading', { level: 1, name: 'My QR Codes' })
+    const title = page.getByRole('heading', { level: 1, name: heading })
     await expect(title).toBeVisible()
     const [a, b] = [await logo.boundingBox(), await title.boundingBox()]
     expect(Math.abs(a!.x - b!.x), `header at ${a!.x}, dashboard at ${b!.x}`).toBeLessThanOrEqual(1)

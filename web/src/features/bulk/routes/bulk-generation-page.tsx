@@ -71,7 +71,7 @@ export function BulkGenerationPage() {
 
   return (
     <div className="bg-slate-50/70">
-      <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 lg:py-10">
+      <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6 lg:py-10">
         <h1 className="mb-6 text-3xl font-bold tracking-tight text-slate-900">Bulk QR Code Generation</h1>
         <div className="grid gap-6 lg:grid-cols-2">
           <Card>
