@@ -141,3 +141,27 @@ test('Generate again in the create view updates the code it made; Start a new co
   saved = (await res.json()) as { id: number; name: string; data: string }[]
   expect(saved.map((c) => c.data).sort()).toEqual([`${baseURL}/faq`, `${baseURL}/pricing`])
 })
+
+test('on a phone the restyle preview stays in view while the controls scroll', async ({ page, baseURL }) => {
+  await page.setViewportSize({ width: 390, height: 667 })
+  await signUp(page)
+  const destination = `${baseURL}/about`
+  const created = await page.request.post('/api/dynamic-qrcodes', {
+    multipart: { destination, qrType: 'url', qrData: JSON.stringify({ url: destination }), name: 'Phone card' },
+  })
+  expect(created.status()).toBe(201)
+  await page.goto('/dashboard')
+  await card(page, 'Phone card').getByRole('button', { name: 'Restyle' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Restyle QR Code' })
+  const preview = dialog.getByRole('img', { name: 'QR code preview' })
+  await expect(preview).toBeVisible()
+  // Scroll the dialog to its first controls, then to its last: the preview stays on screen.
+  for (const control of [dialog.getByRole('radiogroup', { name: 'Body style' }), dialog.getByRole('button', { name: 'Save Style' })]) {
+    await control.scrollIntoViewIfNeeded()
+    const box = await preview.boundingBox()
+    expect(box, 'the preview has a box').not.toBeNull()
+    expect(box!.y).toBeGreaterThanOrEqual(0)
+    expect(box!.y + box!.height).toBeLessThanOrEqual(667)
+  }
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+})

@@ -109,15 +109,18 @@ export function RestyleDialog({ code, open, onOpenChange }: RestyleDialogProps) 
               <FrameTab style={style} onChange={patchStyle} />
             </TabsContent>
           </Tabs>
-          <PreviewPanel
-            title="New style"
-            src={preview.isError || !preview.data ? undefined : svgDataUrl(preview.data.qrCode)}
-            data={preview.data?.data}
-            loading={preview.isFetching}
-            error={preview.isError ? preview.error : undefined}
-            width={pixels + (style.enableFrame ? 64 : 0)}
-            hint="Drawing the preview…"
-          />
+          {/* On a phone the preview comes first and stays in view while the controls below scroll. */}
+          <div className="sticky top-0 z-10 order-first bg-white md:static md:order-none">
+            <PreviewPanel
+              title="New style"
+              src={preview.isError || !preview.data ? undefined : svgDataUrl(preview.data.qrCode)}
+              data={preview.data?.data}
+              loading={preview.isFetching}
+              error={preview.isError ? preview.error : undefined}
+              width={pixels + (style.enableFrame ? 64 : 0)}
+              hint="Drawing the preview…"
+            />
+          </div>
         </div>
         <DialogFooter>
           <Button type="button" variant="outline" onClick={() => onOpenChange(false)}>
