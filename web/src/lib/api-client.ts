@@ -65,6 +65,23 @@ export function getQueryFn<T>({ on401 }: { on401: UnauthorizedBehavior }): Query
   }
 }
 
+/** The field messages of a 400 answer, if it has any. */
+export function serverFieldErrors(error: unknown): Record<string, string> | undefined {
+  if (!(error instanceof ApiError) || error.status !== 400) return undefined
+  try {
+    const parsed = JSON.parse(error.body) as { errors?: Record<string, string> }
+    return parsed.errors && typeof parsed.errors === 'object' ? parsed.errors : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** A 400 answer's message for one field, else its general message. */
+export function fieldMessage(error: unknown, field: string): string | undefined {
+  if (!(error instanceof ApiError) || error.status !== 400) return undefined
+  return serverFieldErrors(error)?.[field] ?? serverMessage(error)
+}
+
 /**
  * The server's own words for a failed call: the "message" of a JSON error
  * body, or a short plain-text body. Undefined when there is nothing useful

@@ -4,21 +4,11 @@ import { useForm } from 'react-hook-form'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { TextField } from '@/components/ui/form-field'
-import { ApiError } from '@/lib/api-client'
+import { fieldMessage } from '@/lib/api-client'
 import { useEditDestination } from '../api/codes'
 import { destinationSchema, type DestinationInput } from '../api/schemas'
 import type { DynamicCode } from '../api/types'
 
-/** The server's own word on the destination field, when it refused one. */
-function destinationError(error: unknown) {
-  if (!(error instanceof ApiError) || error.status !== 400) return undefined
-  try {
-    const body = JSON.parse(error.body) as { errors?: { destination?: string }; message?: string }
-    return body.errors?.destination ?? body.message
-  } catch {
-    return undefined
-  }
-}
 
 /** Edit Dynamic QR Code: only the destination changes; the printed image stays valid. */
 export function EditDestinationDialog({ code, open, onOpenChange }: { code: DynamicCode; open: boolean; onOpenChange: (open: boolean) => void }) {
@@ -41,7 +31,7 @@ export function EditDestinationDialog({ code, open, onOpenChange }: { code: Dyna
       {
         onSuccess: () => onOpenChange(false),
         onError: (error) => {
-          const message = destinationError(error)
+          const message = fieldMessage(error, 'destination')
           if (message) setError('destination', { message })
         },
       },

@@ -4,22 +4,12 @@ import { useForm } from 'react-hook-form'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { TextField } from '@/components/ui/form-field'
-import { ApiError } from '@/lib/api-client'
+import { fieldMessage } from '@/lib/api-client'
 import { toast } from '@/lib/use-toast'
 import { useSetCodePassword } from '../api/codes'
 import { codePasswordSchema, type CodePasswordInput } from '../api/schemas'
 import type { DynamicCode } from '../api/types'
 
-/** The server's own word on the password, when it refused one. */
-function passwordError(error: unknown) {
-  if (!(error instanceof ApiError) || error.status !== 400) return undefined
-  try {
-    const body = JSON.parse(error.body) as { errors?: { password?: string }; message?: string }
-    return body.errors?.password ?? body.message
-  } catch {
-    return undefined
-  }
-}
 
 /** Password: set or remove the password a scan of the code asks for before redirecting. */
 export function PasswordDialog({ code, open, onOpenChange }: { code: DynamicCode; open: boolean; onOpenChange: (open: boolean) => void }) {
@@ -45,7 +35,7 @@ export function PasswordDialog({ code, open, onOpenChange }: { code: DynamicCode
           changeOpen(false)
         },
         onError: (error) => {
-          const message = passwordError(error)
+          const message = fieldMessage(error, 'password')
           setError('password', { message: message ?? 'The password could not be saved. Please try again.' })
         },
       },

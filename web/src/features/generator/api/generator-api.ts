@@ -217,13 +217,3 @@ export function saveBlob(blob: Blob, fileName: string) {
   setTimeout(() => URL.revokeObjectURL(url), 0)
 }
 
-/** The field messages of a 400 answer, if it has any. */
-export function serverFieldErrors(error: unknown): Record<string, string> | undefined {
-  if (!(error instanceof ApiError) || error.status !== 400) return undefined
-  try {
-    const parsed = JSON.parse(error.body) as { errors?: Record<string, string> }
-    return parsed.errors && typeof parsed.errors === 'object' ? parsed.errors : undefined
-  } catch {
-    return undefined
-  }
-}

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useRef, useState } from 'react'
 import type { UploadedFile } from '../components/type-fields'
-import { ApiError, serverMessage } from '@/lib/api-client'
+import { ApiError, serverFieldErrors, serverMessage } from '@/lib/api-client'
 import { toast } from '@/lib/use-toast'
 import {
   anonymousSessionId,
@@ -13,7 +13,6 @@ import {
   saveBlob,
   saveDynamicCode,
   saveStaticCode,
-  serverFieldErrors,
   setDestination,
   toFormData,
   trackGeneration,

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import { ApiError, apiJson } from '@/lib/api-client'
+import { apiJson, serverFieldErrors } from '@/lib/api-client'
 import type { Template } from '../content/templates'
 
 /** A template's sample code, drawn by our renderer as a live preview (not recorded). */
@@ -15,11 +15,5 @@ export function useTemplatePreview(template: Template, enabled: boolean) {
 
 /** Whether the server refused the template's type itself (one it cannot make yet). */
 export function isTypeRefused(error: unknown): boolean {
-  if (!(error instanceof ApiError) || error.status !== 400) return false
-  try {
-    const body = JSON.parse(error.body) as { errors?: Record<string, string> }
-    return Boolean(body.errors?.qrType)
-  } catch {
-    return false
-  }
+  return Boolean(serverFieldErrors(error)?.qrType)
 }

@@ -4,23 +4,13 @@ import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
 import { Spinner } from '@/components/ui/spinner'
-import { ApiError, serverMessage } from '@/lib/api-client'
+import { ApiError, serverFieldErrors, serverMessage } from '@/lib/api-client'
 import { siteTitle, usePageTitle } from '@/lib/use-page-title'
 import { toast } from '@/lib/use-toast'
 import { useClients, useCreateClient, useDeleteClient, useRotateClientKey, useUpdateClient, type Client, type ClientInput } from '../api/clients'
 import { ClientApiKey } from '../components/client-api-key'
 import { ClientFormDialog } from '../components/client-form-dialog'
 
-/** The field problems of a 400 answer, for the dialog. */
-function fieldErrors(error: unknown): Record<string, string> | undefined {
-  if (!(error instanceof ApiError) || error.status !== 400) return undefined
-  try {
-    const body = JSON.parse(error.body) as { errors?: Record<string, string> }
-    return body.errors
-  } catch {
-    return undefined
-  }
-}
 
 function failed(description: string, error: unknown) {
   toast({ title: 'Error', description: serverMessage(error) ?? description, variant: 'destructive' })
@@ -154,7 +144,7 @@ export function WhiteLabelAdminPage() {
       </div>
 
       {creating && (
-        <ClientFormDialog open onOpenChange={setCreating} pending={create.isPending} serverErrors={fieldErrors(create.error)} onSubmit={submitCreate} />
+        <ClientFormDialog open onOpenChange={setCreating} pending={create.isPending} serverErrors={serverFieldErrors(create.error)} onSubmit={submitCreate} />
       )}
       {editing && (
         <ClientFormDialog
@@ -163,7 +153,7 @@ export function WhiteLabelAdminPage() {
           onOpenChange={(open) => !open && setEditing(undefined)}
           client={editing}
           pending={update.isPending}
-          serverErrors={fieldErrors(update.error)}
+          serverErrors={serverFieldErrors(update.error)}
           onSubmit={submitEdit}
         />
       )}
