@@ -45,7 +45,8 @@ func (s *Store) UserAnalytics(ctx context.Context, userID int64, since time.Time
 		SELECT
 			(SELECT count(*) FROM qr_codes WHERE user_id = $1 AND NOT is_deleted),
 			(SELECT count(*) FROM dynamic_qr_codes WHERE user_id = $1 AND NOT is_deleted),
-			(SELECT COALESCE(sum(scan_count), 0) FROM dynamic_qr_codes WHERE user_id = $1 AND NOT is_deleted),
+			(SELECT COALESCE(sum(c.scans), 0) FROM dynamic_qr_codes d JOIN scan_counts c ON c.dynamic_qr_code_id = d.id
+				WHERE d.user_id = $1 AND NOT d.is_deleted),
 			(SELECT count(*) FROM qr_downloads WHERE user_id = $1),
 			(SELECT count(*) FROM qr_generations WHERE user_id = $1),
 			(SELECT count(*) FROM qr_downloads WHERE user_id = $1 AND downloaded_at >= $2),
@@ -95,8 +96,10 @@ func (s *Store) UserAnalytics(ctx context.Context, userID int64, since time.Time
 	}
 
 	err = s.eachRow(ctx, "rank dynamic codes", `
-		SELECT id, name, scan_count FROM dynamic_qr_codes WHERE user_id = $1 AND NOT is_deleted
-		ORDER BY scan_count DESC, id DESC LIMIT $2`, []any{userID, topCodes},
+		SELECT d.id, d.name, COALESCE(c.scans, 0) AS scans
+		FROM dynamic_qr_codes d LEFT JOIN scan_counts c ON c.dynamic_qr_code_id = d.id
+		WHERE d.user_id = $1 AND NOT d.is_deleted
+		ORDER BY scans DESC, d.id DESC LIMIT $2`, []any{userID, topCodes},
 		func(rows *sql.Rows) error {
 			var p DynamicPerformance
 			if err := rows.Scan(&p.ID, &p.Name, &p.Scans); err != nil {

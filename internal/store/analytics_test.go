@@ -59,7 +59,7 @@ func TestUserAnalytics(t *testing.T) {
 		var dyn []*store.DynamicCode
 		for i, n := range []int{5, 9, 1, 7, 100} {
 			d := storetest.CreateDynamic(t, s, u.ID, fmt.Sprintf("stat%04d", i))
-			exec(t, s, `UPDATE dynamic_qr_codes SET scan_count = $2 WHERE id = $1`, d.ID, n)
+			exec(t, s, `INSERT INTO scan_counts (dynamic_qr_code_id, scans, last_scanned_at) VALUES ($1, $2, $3)`, d.ID, n, now.Format(time.RFC3339Nano))
 			dyn = append(dyn, d)
 		}
 		if _, err := s.DeleteDynamicCode(ctx, u.ID, dyn[4].ID, now); err != nil {

@@ -49,7 +49,8 @@ type DynamicCode struct {
 const dynamicColumns = `
 	id, client_id, COALESCE(user_id, 0), name, short_code, destination,
 	qr_type, COALESCE(qr_data, ''), COALESCE(platform, ''),
-	scan_count, last_scanned_at,` + styleSelect + `,
+	COALESCE((SELECT scans FROM scan_counts WHERE dynamic_qr_code_id = dynamic_qr_codes.id), 0),
+	(SELECT last_scanned_at FROM scan_counts WHERE dynamic_qr_code_id = dynamic_qr_codes.id),` + styleSelect + `,
 	password_hash IS NOT NULL, is_paused, paused_at, is_deleted, deleted_at, created_at, updated_at`
 
 func scanDynamic(row interface{ Scan(...any) error }) (*DynamicCode, error) {
@@ -260,7 +261,7 @@ func (s *Store) Redirects(ctx context.Context, shortCodes []string) (map[string]
 // each wait on the database.
 func (s *Store) RecentRedirects(ctx context.Context, limit int) (map[string]Redirect, error) {
 	rows, err := s.read.QueryContext(ctx, redirectQuery(`TRUE`)+`
-		ORDER BY COALESCE(d.last_scanned_at, d.created_at) DESC LIMIT $1`, limit)
+		ORDER BY COALESCE((SELECT last_scanned_at FROM scan_counts WHERE dynamic_qr_code_id = d.id), d.created_at) DESC LIMIT $1`, limit)
 	if err != nil {
 		return nil, fail("fetch recent redirects", err)
 	}

@@ -114,6 +114,9 @@ var (
 type rollupTx interface {
 	exec(ctx context.Context, query string, args ...any) error
 	each(ctx context.Context, query string, args []any, row func(scan func(dest ...any) error) error) error
+	// cached is the writer's cache of the rows in a recorder's batch on
+	// SQLite, else nil.
+	cached() *writerCache
 }
 
 // sqlTx runs a rollupTx on database/sql: a transaction, or the read pool
@@ -129,6 +132,8 @@ func (t sqlTx) exec(ctx context.Context, query string, args ...any) error {
 	_, err := t.tx.ExecContext(ctx, query, args...)
 	return err
 }
+
+func (sqlTx) cached() *writerCache { return nil }
 
 func (t sqlTx) each(ctx context.Context, query string, args []any, row func(func(...any) error) error) error {
 	rows, err := t.tx.QueryContext(ctx, query, args...)
@@ -156,10 +161,14 @@ func eachRow(rows interface {
 // writerTx is sqlTx on SQLite's writer with the rollups' statements
 // prepared once per store (rollupStmts): they are the same for every batch,
 // and SQLite would spend about as long parsing each again as running it.
+// cache has begun the batch.
 type writerTx struct {
 	tx    *sql.Tx
 	stmts map[string]*sql.Stmt
+	cache *writerCache
 }
+
+func (t writerTx) cached() *writerCache { return t.cache }
 
 func (t writerTx) exec(ctx context.Context, query string, args ...any) error {
 	st := t.stmts[query]
@@ -184,6 +193,8 @@ func (t writerTx) each(ctx context.Context, query string, args []any, row func(f
 }
 
 type pgxTx struct{ tx pgx.Tx }
+
+func (pgxTx) cached() *writerCache { return nil }
 
 func (t pgxTx) exec(ctx context.Context, query string, args ...any) error {
 	_, err := t.tx.Exec(ctx, query, args...)
@@ -391,6 +402,28 @@ func tallyOf(m map[rollupKey]*dayTally, k rollupKey) *dayTally {
 // and will not see these.
 func (s *Store) liveOwners(ctx context.Context, tx rollupTx, codes []int64) (map[int64]int64, error) {
 	owners := map[int64]int64{}
+	if c := tx.cached(); c != nil {
+		var unknown []int64
+		for _, code := range codes {
+			if owner, ok := c.owners[code]; ok {
+				owners[code] = owner
+			} else {
+				unknown = append(unknown, code)
+			}
+		}
+		if len(unknown) == 0 {
+			return owners, nil
+		}
+		err := tx.each(ctx, s.rollup.liveOwners, s.idArgs(unknown), func(scan func(...any) error) error {
+			var id, user int64
+			if err := scan(&id, &user); err != nil {
+				return err
+			}
+			owners[id], c.newOwners[id] = user, user
+			return nil
+		})
+		return owners, err
+	}
 	read := func(query string) error {
 		clear(owners)
 		return tx.each(ctx, query, s.idArgs(codes), func(scan func(...any) error) error {
@@ -437,7 +470,14 @@ func (s *Store) countVisitors(ctx context.Context, tx rollupTx, seen []visit, co
 		hash string
 	}
 	byDay := map[userDay]map[visit]bool{}
+	c := tx.cached()
 	for _, v := range seen {
+		if c != nil {
+			if c.visits[v] {
+				continue // in scan_visitors already
+			}
+			c.newVisits = append(c.newVisits, v)
+		}
 		k := userDay{v.user, v.day}
 		if byDay[k] == nil {
 			byDay[k] = map[visit]bool{}
@@ -499,7 +539,11 @@ func (s *Store) applyDays(ctx context.Context, tx rollupTx, t rollupTable, days 
 	}
 	owners := map[int64]bool{}
 	var first, last time.Time
+	c := tx.cached()
 	for k := range days {
+		if c != nil && c.days[t][k] != nil {
+			continue
+		}
 		owners[k.owner] = true
 		if first.IsZero() || k.day.Before(first) {
 			first = k.day
@@ -516,18 +560,36 @@ func (s *Store) applyDays(ctx context.Context, tx rollupTx, t rollupTable, days 
 			rows[k].merge(d, sign)
 		}
 	}
-	err := s.eachDay(ctx, tx, s.rollup.readDays[t],
-		append([]any{dbTime(first), dbTime(last)}, s.idArgs(slices.Collect(maps.Keys(owners)))...), func(k rollupKey, had *dayTally) {
-			if row := rows[k]; row != nil {
-				row.merge(had, 1)
+	if c != nil {
+		// The cached row takes the batch in place: a failed batch empties
+		// the cache.
+		for k, row := range rows {
+			if had := c.days[t][k]; had != nil {
+				had.merge(row, 1)
+				rows[k] = had
 			}
-		})
-	if err != nil {
-		return err
+		}
+	}
+	if len(owners) > 0 {
+		err := s.eachDay(ctx, tx, s.rollup.readDays[t],
+			append([]any{dbTime(first), dbTime(last)}, s.idArgs(slices.Collect(maps.Keys(owners)))...), func(k rollupKey, had *dayTally) {
+				if row := rows[k]; row != nil && (c == nil || c.days[t][k] == nil) {
+					row.merge(had, 1)
+				}
+			})
+		if err != nil {
+			return err
+		}
 	}
 	var keep [][]any
 	for k, row := range rows {
+		if c != nil {
+			c.newDays[t][k] = row // nil below if deleted
+		}
 		if row.Scans == 0 {
+			if c != nil {
+				c.newDays[t][k] = nil
+			}
 			err := tx.exec(ctx, `DELETE FROM `+t.name+` WHERE `+t.owner+` = $1 AND day = $2 AND is_bot = $3`, k.owner, dbTime(k.day), k.bot)
 			if err != nil {
 				return err
@@ -570,6 +632,9 @@ func (s *Store) eachDay(ctx context.Context, tx rollupTx, query string, args []a
 // removes its own, in the transaction that deletes it, which holds the
 // owner's rollupLock.
 func (s *Store) dropCodeRollups(ctx context.Context, tx rollupTx, userID, codeID int64) error {
+	if s.cache != nil {
+		s.cache.reset()
+	}
 	out := map[rollupKey]*dayTally{}
 	// The user's visitors that scanned no other code of theirs that day
 	// go with the code.

@@ -142,3 +142,64 @@ func TestRollupsEqualRecount(t *testing.T) {
 		}
 	})
 }
+
+// TestRollupsWithTwoSQLiteProcesses records one user's scans through two
+// stores open on one SQLite file, in turns, as two processes would: each
+// store's writer cache must notice the other's commits (and its deletion
+// of a code) rather than write back rows it read before them.
+func TestRollupsWithTwoSQLiteProcesses(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	open := func() *store.Store {
+		s, err := store.Open(ctx, "", dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	a, b := open(), open()
+	user := storetest.CreateUser(t, a, "two@example.com")
+	codes := []*store.DynamicCode{
+		storetest.CreateDynamic(t, a, user.ID, "twoproc0"),
+		storetest.CreateDynamic(t, a, user.ID, "twoproc1"),
+	}
+	utcDay := time.Date(2026, 5, 4, 0, 0, 0, 0, time.UTC)
+	day := utcDay.Add(10 * time.Hour)
+	scan := func(s *store.Store, i int) {
+		t.Helper()
+		var events []store.ScanEvent
+		for j := range 3 {
+			events = append(events, store.ScanEvent{
+				CodeID: codes[j%2].ID, ScannedAt: day.Add(time.Duration(i*3+j) * time.Minute),
+				DeviceType: "mobile", Country: []string{"DE", "FR"}[i%2], VisitorHash: fmt.Sprintf("v%d", i),
+			})
+		}
+		if err := s.RecordScans(ctx, events); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, s := range []*store.Store{a, b, a, b, a} {
+		scan(s, i)
+	}
+	if _, err := b.DeleteDynamicCode(ctx, user.ID, codes[1].ID, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	scan(a, 5)
+	for _, s := range []*store.Store{a, b} {
+		for _, q := range []store.ScanQuery{{UserID: user.ID}, {UserID: user.ID, CodeID: codes[0].ID}} {
+			q.From, q.To = utcDay, utcDay.AddDate(0, 0, 1) // read from the rollups alone
+			got, err := s.ScanReport(ctx, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := store.RecountReport(ctx, s, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%+v:\nrollups %+v\nrecount %+v", q, got, want)
+			}
+		}
+	}
+}

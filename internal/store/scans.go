@@ -53,25 +53,25 @@ func scanInsertSQL(rows int) string {
 	return q.String()
 }
 
-// scanCountSet adds a batch's human scans v.n of a code to its count.
-// Batches from several instances may commit out of order, so
-// last_scanned_at keeps the latest time v.last.
-const scanCountSet = `UPDATE dynamic_qr_codes SET scan_count = scan_count + v.n,
-	last_scanned_at = CASE WHEN last_scanned_at IS NULL OR last_scanned_at < v.last
-		THEN v.last ELSE last_scanned_at END`
+// scanCountAdd adds a batch's human scans of a code to its scan_counts
+// row. Batches from several instances may commit out of order, so
+// last_scanned_at keeps the latest time.
+const scanCountAdd = ` ON CONFLICT (dynamic_qr_code_id) DO UPDATE SET scans = scan_counts.scans + excluded.scans,
+	last_scanned_at = CASE WHEN scan_counts.last_scanned_at < excluded.last_scanned_at
+		THEN excluded.last_scanned_at ELSE scan_counts.last_scanned_at END`
 
-// scanCountSQL counts the scans of codes codes, joined to a VALUES list
-// (id, human scans, latest scan).
+// scanCountSQL counts the scans of codes codes from a VALUES list (id,
+// human scans, latest scan).
 func scanCountSQL(codes int) string {
 	var q strings.Builder
-	q.WriteString(`WITH v (id, n, last) AS (VALUES `)
+	q.WriteString(`INSERT INTO scan_counts (dynamic_qr_code_id, scans, last_scanned_at) VALUES `)
 	for i := range codes {
 		if i > 0 {
 			q.WriteByte(',')
 		}
 		q.WriteString("(?, ?, ?)")
 	}
-	q.WriteString(`) ` + scanCountSet + ` FROM v WHERE dynamic_qr_codes.id = v.id`)
+	q.WriteString(scanCountAdd)
 	return q.String()
 }
 
@@ -106,7 +106,7 @@ func (s *Store) fullChunkStmts(ctx context.Context) (insert, count *sql.Stmt, er
 }
 
 // RecordScans saves the events in one transaction, adds each code's human
-// scans to its scan_count, moving last_scanned_at to its latest human
+// scans to its scan_counts row, moving last_scanned_at to its latest human
 // scan, and adds the events of live codes to the rollups (rollups.go).
 // Bots are saved and rolled up apart, but counted nowhere else.
 func (s *Store) RecordScans(ctx context.Context, events []ScanEvent) error {
@@ -161,7 +161,12 @@ func (s *Store) RecordScans(ctx context.Context, events []ScanEvent) error {
 	if err != nil {
 		return fail("prepare rollup statements", err)
 	}
-	return s.inTx(ctx, "record scans", func(tx *sql.Tx) error {
+	began := false
+	err = s.inTx(ctx, "record scans", func(tx *sql.Tx) error {
+		if err := s.cache.begin(ctx, tx); err != nil {
+			return fail("record scans", err)
+		}
+		began = true
 		args := make([]any, 0, 9*scanChunk)
 		for start := 0; start < len(events); start += scanChunk {
 			chunk := events[start:min(start+scanChunk, len(events))]
@@ -183,11 +188,15 @@ func (s *Store) RecordScans(ctx context.Context, events []ScanEvent) error {
 				return fail("count scans", err)
 			}
 		}
-		if err := s.rollUp(ctx, writerTx{tx, rollupStmts}, events); err != nil {
+		if err := s.rollUp(ctx, writerTx{tx, rollupStmts, s.cache}, events); err != nil {
 			return fail("roll up scans", err)
 		}
 		return nil
 	})
+	if began {
+		s.cache.end(err == nil)
+	}
+	return err
 }
 
 var scanColumns = []string{"dynamic_qr_code_id", "scanned_at", "device_type", "os", "browser", "referrer", "visitor_hash", "is_bot", "country"}
@@ -231,9 +240,8 @@ func (s *Store) copyScans(ctx context.Context, events []ScanEvent, ids, counts [
 				return err
 			}
 			if len(ids) > 0 {
-				_, err := tx.Exec(ctx, scanCountSet+`
-					FROM unnest($1::bigint[], $2::bigint[], $3::timestamptz[]) AS v (id, n, last)
-					WHERE dynamic_qr_codes.id = v.id`, ids, counts, lasts)
+				_, err := tx.Exec(ctx, `INSERT INTO scan_counts (dynamic_qr_code_id, scans, last_scanned_at)
+					SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::timestamptz[])`+scanCountAdd, ids, counts, lasts)
 				if err != nil {
 					return err
 				}

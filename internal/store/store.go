@@ -71,6 +71,7 @@ type Store struct {
 	write   *sql.DB // statements that change data; the same pool as read on PostgreSQL
 	batch   batchStmts
 	rollup  *rollupSQL
+	cache   *writerCache // SQLite's writer only
 }
 
 // Open opens the database named by databaseURL, or the SQLite file
@@ -111,7 +112,11 @@ func openSQLite(dataDir string) (*Store, error) {
 		return nil, fmt.Errorf("store: unable to create the data directory: %w", err)
 	}
 	dsn := filepath.Join(dataDir, "squarely.db") + "?" + sqlitePragmas
-	write, err := sql.Open("sqlite", dsn+"&_txlock=immediate")
+	// The writer's page cache holds the pages the recorder's batches keep
+	// changing (scan counts, rollups, the events' index) instead of reading
+	// them back from the file each time: 64 MiB at most, against SQLite's
+	// default 2 MiB (BENCHMARKS.md, "Scan counts in a narrow table").
+	write, err := sql.Open("sqlite", dsn+"&_txlock=immediate&_pragma=cache_size(-65536)")
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to open SQLite: %w", err)
 	}
@@ -123,7 +128,7 @@ func openSQLite(dataDir string) (*Store, error) {
 	}
 	read.SetMaxOpenConns(sqliteReadConns)
 	read.SetMaxIdleConns(sqliteReadConns)
-	s := &Store{dialect: SQLite, read: read, write: write}
+	s := &Store{dialect: SQLite, read: read, write: write, cache: newWriterCache()}
 	s.rollup = s.buildRollupSQL()
 	return s, nil
 }
