@@ -108,11 +108,9 @@ func (s *Store) recount(ctx context.Context, q ScanQuery, sum *reportSum) error 
 // RebuildRollups empties the rollups and rolls the scan events up again,
 // as migration 0014 does for scans saved before it.
 func RebuildRollups(ctx context.Context, s *Store) error {
-	if s.cache != nil {
-		s.cache.reset()
-	}
 	return s.inTx(ctx, "rebuild rollups", func(tx *sql.Tx) error {
-		for _, table := range []string{"scan_code_days", "scan_user_days", "scan_visitors", "scan_user_visitors"} {
+		// Emptying rollup_versions puts the writers' caches out of date.
+		for _, table := range []string{"scan_code_days", "scan_user_days", "scan_visitors", "scan_user_visitors", "rollup_versions"} {
 			if _, err := tx.ExecContext(ctx, "DELETE FROM "+table); err != nil {
 				return err
 			}

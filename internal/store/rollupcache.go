@@ -2,33 +2,37 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"sync"
 )
 
-// writerCache keeps, on SQLite, what the recorder's batches would
-// otherwise read back from the rollups every time: each live code's owner,
-// the day rows the batches wrote and the visits scan_visitors holds. SQLite
-// has a single writer, so the rows are exactly what the file holds as long
-// as nothing else writes them: the cache is emptied when a code is deleted
-// (the only other change to the rollups in this process), when another
-// connection has committed (PRAGMA data_version) and when a batch fails.
-// In the redirect benchmark's pattern it takes reading and decoding a row
-// per code out of every batch (BENCHMARKS.md, "Scan counts in a narrow
-// table"). PostgreSQL, where several instances write, has none.
+// writerCache keeps what the recorder's batches would otherwise read back
+// from the database every time: each code's owner, which codes are live,
+// the day rows the batches wrote and the visits scan_visitors holds. In
+// the redirect benchmark's pattern that is a row read and decoded per code
+// in every batch (BENCHMARKS.md, "Scan counts in a narrow table").
+//
+// Other instances, other processes on a SQLite file, and deletions change
+// the rollups too, so every batch bumps its users' rows in
+// rollup_versions, as does every deletion of a code, while holding the
+// user's rollup lock on PostgreSQL (SQLite has a single writer). A batch
+// that finds a version other than the one its cache last wrote empties
+// the cache first. A failed batch empties it too. The owner of a code
+// never changes, so owners are kept across.
 type writerCache struct {
-	// mu is held from the start of a batch's transaction until its writes
-	// are in the cache, after the commit: the next batch, which can begin
-	// once the commit frees the writer, must not read the cache before.
-	mu      sync.Mutex
-	version int64 // data_version when the cache was last known to be in step
-	owners  map[int64]int64
-	days    map[rollupTable]map[rollupKey]*dayTally
-	visits  map[visit]bool
+	// mu is held for a whole batch, from before its transaction until its
+	// writes are in the cache, after the commit: the next batch of this
+	// store must not read the cache before.
+	mu       sync.Mutex
+	owner    map[int64]int64 // code → user, deleted codes included
+	live     map[int64]bool
+	versions map[int64]int64 // user → rollup_versions.version; no entry: nothing cached of the user
+	days     map[rollupTable]map[rollupKey]*dayTally
+	visits   map[visit]bool
 	// What the batch in progress writes, moved into the cache on commit.
-	newOwners map[int64]int64
-	newDays   map[rollupTable]map[rollupKey]*dayTally
-	newVisits []visit
+	newLive     []int64
+	newVersions map[int64]int64
+	newDays     map[rollupTable]map[rollupKey]*dayTally // nil: deleted
+	newVisits   []visit
 }
 
 // Bounds on the cache: beyond them it is emptied and fills again from the
@@ -36,43 +40,35 @@ type writerCache struct {
 const (
 	maxCachedDays   = 20000
 	maxCachedVisits = 200000
+	maxCachedCodes  = 200000
 )
 
 func newWriterCache() *writerCache {
-	c := &writerCache{}
+	c := &writerCache{owner: map[int64]int64{}}
 	c.clear()
 	return c
 }
 
+// clear forgets all but the owners.
 func (c *writerCache) clear() {
-	c.owners = map[int64]int64{}
+	c.live = map[int64]bool{}
+	c.versions = map[int64]int64{}
 	c.days = map[rollupTable]map[rollupKey]*dayTally{codeDays: {}, userDays: {}}
 	c.visits = map[visit]bool{}
 	c.startBatch()
 }
 
 func (c *writerCache) startBatch() {
-	c.newOwners = map[int64]int64{}
+	c.newLive = nil
+	c.newVersions = map[int64]int64{}
 	c.newDays = map[rollupTable]map[rollupKey]*dayTally{codeDays: {}, userDays: {}}
 	c.newVisits = nil
 }
 
-// begin starts a batch in tx, which holds the writer; unless it fails,
-// end must follow once tx is over.
-func (c *writerCache) begin(ctx context.Context, tx *sql.Tx) error {
+// begin starts a batch; end must follow once its transaction is over.
+func (c *writerCache) begin() {
 	c.mu.Lock()
-	var version int64
-	if err := tx.QueryRowContext(ctx, `PRAGMA data_version`).Scan(&version); err != nil {
-		c.clear()
-		c.mu.Unlock()
-		return err
-	}
-	if version != c.version {
-		c.clear()
-		c.version = version
-	}
 	c.startBatch()
-	return nil
 }
 
 // end moves a committed batch's writes into the cache, or empties it when
@@ -83,8 +79,11 @@ func (c *writerCache) end(committed bool) {
 		c.clear()
 		return
 	}
-	for code, owner := range c.newOwners {
-		c.owners[code] = owner
+	for _, code := range c.newLive {
+		c.live[code] = true
+	}
+	for user, v := range c.newVersions {
+		c.versions[user] = v
 	}
 	for t, rows := range c.newDays {
 		for k, d := range rows {
@@ -101,12 +100,25 @@ func (c *writerCache) end(committed bool) {
 	if len(c.days[codeDays])+len(c.days[userDays]) > maxCachedDays || len(c.visits) > maxCachedVisits {
 		c.clear()
 	}
+	if len(c.owner) > maxCachedCodes {
+		clear(c.owner)
+	}
 	c.startBatch()
 }
 
-// reset empties the cache: the rollups changed outside a batch.
-func (c *writerCache) reset() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.clear()
+// bumpVersions counts the batch as a change to the users' rollups, and
+// empties the cache when another writer has changed any of them since
+// this cache last did. On PostgreSQL the users' rollup locks are held.
+func (s *Store) bumpVersions(ctx context.Context, tx rollupTx, c *writerCache, users []int64) error {
+	return tx.each(ctx, s.rollup.bumpVersions, s.idArgs(users), func(scan func(...any) error) error {
+		var user, version int64
+		if err := scan(&user, &version); err != nil {
+			return err
+		}
+		if had, ok := c.versions[user]; ok && had != version-1 {
+			c.clear()
+		}
+		c.newVersions[user] = version
+		return nil
+	})
 }

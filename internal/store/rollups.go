@@ -192,9 +192,13 @@ func (t writerTx) each(ctx context.Context, query string, args []any, row func(f
 	return eachRow(rows, row)
 }
 
-type pgxTx struct{ tx pgx.Tx }
+// pgxTx is a rollupTx on pgx; cache, when not nil, has begun the batch.
+type pgxTx struct {
+	tx    pgx.Tx
+	cache *writerCache
+}
 
-func (pgxTx) cached() *writerCache { return nil }
+func (t pgxTx) cached() *writerCache { return t.cache }
 
 func (t pgxTx) exec(ctx context.Context, query string, args ...any) error {
 	_, err := t.tx.Exec(ctx, query, args...)
@@ -285,6 +289,7 @@ var (
 // per store.
 type rollupSQL struct {
 	owners, liveOwners           string                 // $1: idKinds rows
+	bumpVersions                 string                 // $1: idKinds rows (users)
 	addVisitors, addUserVisitors string                 // $1…: visitorKinds, userVisitorKinds rows
 	readDays                     map[rollupTable]string // $1, $2: first and last day; $3: idKinds rows
 	writeDays                    map[rollupTable]string // $1…: dayKinds rows
@@ -302,6 +307,10 @@ func (s *Store) buildRollupSQL() *rollupSQL {
 			SELECT c0, c1, c2, c3, c4 FROM ` + s.rowsSQL(1, userVisitorKinds) + ` v WHERE true
 			ON CONFLICT (user_id, day, is_bot, visitor_hash) DO UPDATE SET codes = scan_user_visitors.codes + excluded.codes
 			RETURNING is_bot, visitor_hash, codes`,
+		bumpVersions: `INSERT INTO rollup_versions (user_id, version)
+			SELECT c0, 1 FROM ` + s.rowsSQL(1, idKinds) + ` u WHERE true
+			ON CONFLICT (user_id) DO UPDATE SET version = rollup_versions.version + 1
+			RETURNING user_id, version`,
 		readDays: map[rollupTable]string{}, writeDays: map[rollupTable]string{},
 	}
 	for _, t := range []rollupTable{codeDays, userDays} {
@@ -315,7 +324,7 @@ func (s *Store) buildRollupSQL() *rollupSQL {
 
 // statements lists q's statements, to prepare.
 func (q *rollupSQL) statements() []string {
-	list := []string{q.owners, q.liveOwners, q.addVisitors, q.addUserVisitors}
+	list := []string{q.owners, q.liveOwners, q.bumpVersions, q.addVisitors, q.addUserVisitors}
 	for _, t := range []rollupTable{codeDays, userDays} {
 		list = append(list, q.readDays[t], q.writeDays[t])
 	}
@@ -401,29 +410,10 @@ func tallyOf(m map[rollupKey]*dayTally, k rollupKey) *dayTally {
 // deletion, which holds the lock, has taken its scans out of the rollups
 // and will not see these.
 func (s *Store) liveOwners(ctx context.Context, tx rollupTx, codes []int64) (map[int64]int64, error) {
-	owners := map[int64]int64{}
 	if c := tx.cached(); c != nil {
-		var unknown []int64
-		for _, code := range codes {
-			if owner, ok := c.owners[code]; ok {
-				owners[code] = owner
-			} else {
-				unknown = append(unknown, code)
-			}
-		}
-		if len(unknown) == 0 {
-			return owners, nil
-		}
-		err := tx.each(ctx, s.rollup.liveOwners, s.idArgs(unknown), func(scan func(...any) error) error {
-			var id, user int64
-			if err := scan(&id, &user); err != nil {
-				return err
-			}
-			owners[id], c.newOwners[id] = user, user
-			return nil
-		})
-		return owners, err
+		return s.liveOwnersCached(ctx, tx, c, codes)
 	}
+	owners := map[int64]int64{}
 	read := func(query string) error {
 		clear(owners)
 		return tx.each(ctx, query, s.idArgs(codes), func(scan func(...any) error) error {
@@ -448,6 +438,67 @@ func (s *Store) liveOwners(ctx context.Context, tx rollupTx, codes []int64) (map
 		}
 	}
 	return owners, read(s.rollup.liveOwners)
+}
+
+// liveOwnersCached is liveOwners with the writer's cache: only the codes
+// it does not know are read, and it is checked against rollup_versions
+// once the users' locks are held.
+func (s *Store) liveOwnersCached(ctx context.Context, tx rollupTx, c *writerCache, codes []int64) (map[int64]int64, error) {
+	// Owners never change, deleted codes included: any cached one holds.
+	var unknown []int64
+	for _, code := range codes {
+		if _, ok := c.owner[code]; !ok {
+			unknown = append(unknown, code)
+		}
+	}
+	if len(unknown) > 0 {
+		err := tx.each(ctx, s.rollup.owners, s.idArgs(unknown), func(scan func(...any) error) error {
+			var id, user int64
+			if err := scan(&id, &user); err != nil {
+				return err
+			}
+			c.owner[id] = user
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	users := map[int64]bool{}
+	for _, code := range codes {
+		if user, ok := c.owner[code]; ok {
+			users[user] = true
+		}
+	}
+	list := slices.Collect(maps.Keys(users))
+	if err := s.rollupLock(ctx, tx, list); err != nil {
+		return nil, err
+	}
+	if err := s.bumpVersions(ctx, tx, c, list); err != nil {
+		return nil, err
+	}
+	live := map[int64]int64{}
+	var check []int64
+	for _, code := range codes {
+		if c.live[code] {
+			live[code] = c.owner[code]
+		} else if _, ok := c.owner[code]; ok {
+			check = append(check, code)
+		}
+	}
+	if len(check) == 0 {
+		return live, nil
+	}
+	err := tx.each(ctx, s.rollup.liveOwners, s.idArgs(check), func(scan func(...any) error) error {
+		var id, user int64
+		if err := scan(&id, &user); err != nil {
+			return err
+		}
+		live[id] = user
+		c.newLive = append(c.newLive, id)
+		return nil
+	})
+	return live, err
 }
 
 // visit is a visitor hash seen on a code's day.
@@ -632,13 +683,16 @@ func (s *Store) eachDay(ctx context.Context, tx rollupTx, query string, args []a
 // removes its own, in the transaction that deletes it, which holds the
 // owner's rollupLock.
 func (s *Store) dropCodeRollups(ctx context.Context, tx rollupTx, userID, codeID int64) error {
-	if s.cache != nil {
-		s.cache.reset()
+	// The writers' caches of the user's rollups are out of date.
+	err := tx.exec(ctx, `INSERT INTO rollup_versions (user_id, version) VALUES ($1, 1)
+		ON CONFLICT (user_id) DO UPDATE SET version = rollup_versions.version + 1`, userID)
+	if err != nil {
+		return err
 	}
 	out := map[rollupKey]*dayTally{}
 	// The user's visitors that scanned no other code of theirs that day
 	// go with the code.
-	err := tx.exec(ctx, `UPDATE scan_user_visitors SET codes = codes - 1
+	err = tx.exec(ctx, `UPDATE scan_user_visitors SET codes = codes - 1
 		WHERE user_id = $1 AND (day, is_bot, visitor_hash) IN (
 			SELECT day, is_bot, visitor_hash FROM scan_visitors WHERE dynamic_qr_code_id = $2)`, userID, codeID)
 	if err != nil {

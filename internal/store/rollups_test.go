@@ -143,63 +143,83 @@ func TestRollupsEqualRecount(t *testing.T) {
 	})
 }
 
-// TestRollupsWithTwoSQLiteProcesses records one user's scans through two
-// stores open on one SQLite file, in turns, as two processes would: each
-// store's writer cache must notice the other's commits (and its deletion
-// of a code) rather than write back rows it read before them.
-func TestRollupsWithTwoSQLiteProcesses(t *testing.T) {
+// TestRollupsWithTwoWriters records one user's scans through two stores
+// on one database, as two instances (or two processes on a SQLite file)
+// would: in turns, at once, and with a deletion through one of them. Each
+// store's writer cache must notice the other's changes rather than write
+// back rows it read before them.
+func TestRollupsWithTwoWriters(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	open := func() *store.Store {
-		s, err := store.Open(ctx, "", dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		return s
-	}
-	a, b := open(), open()
-	user := storetest.CreateUser(t, a, "two@example.com")
-	codes := []*store.DynamicCode{
-		storetest.CreateDynamic(t, a, user.ID, "twoproc0"),
-		storetest.CreateDynamic(t, a, user.ID, "twoproc1"),
-	}
-	utcDay := time.Date(2026, 5, 4, 0, 0, 0, 0, time.UTC)
-	day := utcDay.Add(10 * time.Hour)
-	scan := func(s *store.Store, i int) {
-		t.Helper()
-		var events []store.ScanEvent
-		for j := range 3 {
-			events = append(events, store.ScanEvent{
-				CodeID: codes[j%2].ID, ScannedAt: day.Add(time.Duration(i*3+j) * time.Minute),
-				DeviceType: "mobile", Country: []string{"DE", "FR"}[i%2], VisitorHash: fmt.Sprintf("v%d", i),
-			})
-		}
-		if err := s.RecordScans(ctx, events); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for i, s := range []*store.Store{a, b, a, b, a} {
-		scan(s, i)
-	}
-	if _, err := b.DeleteDynamicCode(ctx, user.ID, codes[1].ID, time.Now()); err != nil {
-		t.Fatal(err)
-	}
-	scan(a, 5)
-	for _, s := range []*store.Store{a, b} {
-		for _, q := range []store.ScanQuery{{UserID: user.ID}, {UserID: user.ID, CodeID: codes[0].ID}} {
-			q.From, q.To = utcDay, utcDay.AddDate(0, 0, 1) // read from the rollups alone
-			got, err := s.ScanReport(ctx, q)
-			if err != nil {
+	for _, db := range []string{"sqlite", "postgres"} {
+		t.Run(db, func(t *testing.T) {
+			dir, url := t.TempDir(), ""
+			if db == "postgres" {
+				dir, url = "", storetest.PostgresURL(t)
+			}
+			open := func() *store.Store {
+				s, err := store.Open(ctx, url, dir)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { s.Close() })
+				return s
+			}
+			a, b := open(), open()
+			user := storetest.CreateUser(t, a, "two@example.com")
+			var codes []*store.DynamicCode
+			for i := range 4 {
+				codes = append(codes, storetest.CreateDynamic(t, a, user.ID, fmt.Sprintf("twowrite%d", i)))
+			}
+			utcDay := time.Date(2026, 5, 4, 0, 0, 0, 0, time.UTC)
+			batch := func(i int, of []*store.DynamicCode) []store.ScanEvent {
+				var events []store.ScanEvent
+				for j := range 6 {
+					events = append(events, store.ScanEvent{
+						CodeID: of[j%len(of)].ID, ScannedAt: utcDay.Add(time.Duration(i*6+j) * time.Minute),
+						DeviceType: "mobile", Country: []string{"DE", "FR", "NP"}[(i+j)%3], VisitorHash: fmt.Sprintf("v%d", (i+j)%5),
+					})
+				}
+				return events
+			}
+			record := func(s *store.Store, events []store.ScanEvent) {
+				if err := s.RecordScans(ctx, events); err != nil {
+					t.Error(err)
+				}
+			}
+			for i, s := range []*store.Store{a, b, a, b, a} {
+				record(s, batch(i, codes))
+			}
+			// At once, on disjoint codes and on the same ones.
+			for i := range 8 {
+				var wg sync.WaitGroup
+				wg.Go(func() { record(a, batch(10+i, codes[:2])) })
+				wg.Go(func() { record(b, batch(20+i, codes[2:])) })
+				wg.Wait()
+				wg.Go(func() { record(a, batch(30+i, codes)) })
+				wg.Go(func() { record(b, batch(40+i, codes)) })
+				wg.Wait()
+			}
+			if _, err := b.DeleteDynamicCode(ctx, user.ID, codes[1].ID, time.Now()); err != nil {
 				t.Fatal(err)
 			}
-			want, err := store.RecountReport(ctx, s, q)
-			if err != nil {
-				t.Fatal(err)
+			record(a, batch(50, codes))
+			record(b, batch(51, codes))
+			for _, s := range []*store.Store{a, b} {
+				for _, q := range []store.ScanQuery{{UserID: user.ID}, {UserID: user.ID, CodeID: codes[0].ID}, {UserID: user.ID, CodeID: codes[3].ID}} {
+					q.From, q.To = utcDay, utcDay.AddDate(0, 0, 1) // read from the rollups alone
+					got, err := s.ScanReport(ctx, q)
+					if err != nil {
+						t.Fatal(err)
+					}
+					want, err := store.RecountReport(ctx, s, q)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !reflect.DeepEqual(got, want) {
+						t.Fatalf("%+v:\nrollups %+v\nrecount %+v", q, got, want)
+					}
+				}
 			}
-			if !reflect.DeepEqual(got, want) {
-				t.Fatalf("%+v:\nrollups %+v\nrecount %+v", q, got, want)
-			}
-		}
+		})
 	}
 }

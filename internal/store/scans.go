@@ -161,12 +161,8 @@ func (s *Store) RecordScans(ctx context.Context, events []ScanEvent) error {
 	if err != nil {
 		return fail("prepare rollup statements", err)
 	}
-	began := false
+	s.cache.begin()
 	err = s.inTx(ctx, "record scans", func(tx *sql.Tx) error {
-		if err := s.cache.begin(ctx, tx); err != nil {
-			return fail("record scans", err)
-		}
-		began = true
 		args := make([]any, 0, 9*scanChunk)
 		for start := 0; start < len(events); start += scanChunk {
 			chunk := events[start:min(start+scanChunk, len(events))]
@@ -193,9 +189,7 @@ func (s *Store) RecordScans(ctx context.Context, events []ScanEvent) error {
 		}
 		return nil
 	})
-	if began {
-		s.cache.end(err == nil)
-	}
+	s.cache.end(err == nil)
 	return err
 }
 
@@ -221,6 +215,14 @@ func (s *Store) ScanBatchSize() int {
 // database/sql cannot COPY, so the transaction runs on the pooled
 // connection's pgx.Conn.
 func (s *Store) copyScans(ctx context.Context, events []ScanEvent, ids, counts []int64, lasts []time.Time) error {
+	s.cache.begin()
+	err := s.copyScansTx(ctx, events, ids, counts, lasts)
+	s.cache.end(err == nil)
+	return err
+}
+
+// copyScansTx is copyScans' transaction, with the writer's cache begun.
+func (s *Store) copyScansTx(ctx context.Context, events []ScanEvent, ids, counts []int64, lasts []time.Time) error {
 	conn, err := s.write.Conn(ctx)
 	if err != nil {
 		return fail("record scans", err)
@@ -228,7 +230,7 @@ func (s *Store) copyScans(ctx context.Context, events []ScanEvent, ids, counts [
 	defer conn.Close()
 	err = conn.Raw(func(dc any) error {
 		return pgx.BeginFunc(ctx, dc.(*stdlib.Conn).Conn(), func(tx pgx.Tx) error {
-			owners, err := s.lockOwners(ctx, pgxTx{tx}, events)
+			owners, err := s.lockOwners(ctx, pgxTx{tx, s.cache}, events)
 			if err != nil {
 				return err
 			}
@@ -246,7 +248,7 @@ func (s *Store) copyScans(ctx context.Context, events []ScanEvent, ids, counts [
 					return err
 				}
 			}
-			return s.rollUpLocked(ctx, pgxTx{tx}, events, owners)
+			return s.rollUpLocked(ctx, pgxTx{tx, s.cache}, events, owners)
 		})
 	})
 	if err != nil {

@@ -71,7 +71,7 @@ type Store struct {
 	write   *sql.DB // statements that change data; the same pool as read on PostgreSQL
 	batch   batchStmts
 	rollup  *rollupSQL
-	cache   *writerCache // SQLite's writer only
+	cache   *writerCache // the recorder's
 }
 
 // Open opens the database named by databaseURL, or the SQLite file
@@ -142,7 +142,7 @@ func openPostgres(databaseURL string) (*Store, error) {
 	db.SetMaxOpenConns(20)
 	db.SetMaxIdleConns(10)
 	db.SetConnMaxIdleTime(5 * time.Minute)
-	s := &Store{dialect: Postgres, read: db, write: db}
+	s := &Store{dialect: Postgres, read: db, write: db, cache: newWriterCache()}
 	s.rollup = s.buildRollupSQL()
 	return s, nil
 }

@@ -16,3 +16,12 @@ SELECT id, scan_count, last_scanned_at FROM dynamic_qr_codes WHERE last_scanned_
 
 ALTER TABLE dynamic_qr_codes DROP COLUMN scan_count;
 ALTER TABLE dynamic_qr_codes DROP COLUMN last_scanned_at;
+
+-- How many times each user's rollups have changed: every batch of the
+-- recorder and every deletion of a code adds one, so a writer that caches
+-- the rollups (store/rollupcache.go) can tell when another instance, or
+-- process, has changed them since.
+CREATE TABLE rollup_versions (
+    user_id bigint PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+    version bigint NOT NULL
+);
