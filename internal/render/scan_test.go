@@ -368,3 +368,34 @@ func TestScanBoundaries(t *testing.T) {
 	}
 	runCases(t, cases)
 }
+
+// TestScanCircleEyes reads the circle ring and the circle centre (rounded
+// squares: see eyeRadii), with each other and with square parts, at every
+// version they are offered, 2 to 40, one code per version, at the scales
+// the product renders (5 to 12.5 px per module and the default size),
+// each in all three formats: the gate for any change to their shapes.
+func TestScanCircleEyes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("decodes many images")
+	}
+	parts := [][2]string{{ShapeCircle, ShapeCircle}, {ShapeCircle, ShapeSquare}, {ShapeSquare, ShapeCircle}}
+	dots := []string{ShapeSquare, ShapeCircle, ShapeRounded}
+	levels := []qr.Level{qr.L, qr.M, qr.Q, qr.H}
+	ppms := []float64{5, 5.6, 6.5, 8, 9.5, 10, 11, 12.5, 0} // 0: the default download size
+	url := payloads[0].data
+	var cases []scanCase
+	for v := 2; v <= 40; v++ {
+		i := v - 2
+		ppm := ppms[i%len(ppms)]
+		if ppm == 0 {
+			ppm = float64(DefaultPixels) / float64(17+4*v+2*QuietZone)
+		}
+		p := parts[i%len(parts)]
+		s := Style{Eyes: p[0], EyeCenters: p[1], Dots: dots[i/len(parts)%len(dots)]}
+		cases = append(cases, scanCase{
+			name: fmt.Sprintf("circle-eyes-v%d-%s-%s-%s", v, p[0], p[1], s.Dots), data: url[:min(len(url), 5+v)],
+			level: levels[i%len(levels)], version: v, style: s, ppm: ppm,
+		})
+	}
+	runCases(t, cases)
+}
