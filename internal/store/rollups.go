@@ -416,14 +416,7 @@ func (s *Store) liveOwners(ctx context.Context, tx rollupTx, codes []int64) (map
 	owners := map[int64]int64{}
 	read := func(query string) error {
 		clear(owners)
-		return tx.each(ctx, query, s.idArgs(codes), func(scan func(...any) error) error {
-			var id, user int64
-			if err := scan(&id, &user); err != nil {
-				return err
-			}
-			owners[id] = user
-			return nil
-		})
+		return s.eachOwner(ctx, tx, query, codes, func(id, user int64) { owners[id] = user })
 	}
 	if s.dialect == Postgres {
 		if err := read(s.rollup.owners); err != nil {
@@ -452,14 +445,7 @@ func (s *Store) liveOwnersCached(ctx context.Context, tx rollupTx, c *writerCach
 		}
 	}
 	if len(unknown) > 0 {
-		err := tx.each(ctx, s.rollup.owners, s.idArgs(unknown), func(scan func(...any) error) error {
-			var id, user int64
-			if err := scan(&id, &user); err != nil {
-				return err
-			}
-			c.owner[id] = user
-			return nil
-		})
+		err := s.eachOwner(ctx, tx, s.rollup.owners, unknown, func(id, user int64) { c.owner[id] = user })
 		if err != nil {
 			return nil, err
 		}
@@ -489,16 +475,24 @@ func (s *Store) liveOwnersCached(ctx context.Context, tx rollupTx, c *writerCach
 	if len(check) == 0 {
 		return live, nil
 	}
-	err := tx.each(ctx, s.rollup.liveOwners, s.idArgs(check), func(scan func(...any) error) error {
+	err := s.eachOwner(ctx, tx, s.rollup.liveOwners, check, func(id, user int64) {
+		live[id] = user
+		c.newLive = append(c.newLive, id)
+	})
+	return live, err
+}
+
+// eachOwner calls fn with each (code, owner) row of an owners or
+// liveOwners query of codes.
+func (s *Store) eachOwner(ctx context.Context, tx rollupTx, query string, codes []int64, fn func(id, user int64)) error {
+	return tx.each(ctx, query, s.idArgs(codes), func(scan func(...any) error) error {
 		var id, user int64
 		if err := scan(&id, &user); err != nil {
 			return err
 		}
-		live[id] = user
-		c.newLive = append(c.newLive, id)
+		fn(id, user)
 		return nil
 	})
-	return live, err
 }
 
 // visit is a visitor hash seen on a code's day.
