@@ -118,3 +118,18 @@ func RebuildRollups(ctx context.Context, s *Store) error {
 		return s.backfillRollups(ctx, tx)
 	})
 }
+
+// SetOpenDay makes day the first open day of the code rollups, as if every
+// day before it had closed (its rows are left as they are).
+func SetOpenDay(ctx context.Context, s *Store, day time.Time) error {
+	_, err := s.write.ExecContext(ctx, `UPDATE code_days_open SET day = $1`, dbTime(day))
+	return err
+}
+
+// OpenDay is the first open day of the code rollups.
+func OpenDay(ctx context.Context, s *Store) (time.Time, error) {
+	return s.openDay(ctx, sqlTx{s.read})
+}
+
+// CloseGrace is how long after its end a day closes.
+const CloseGrace = closeGrace

@@ -88,7 +88,7 @@ func (s *Store) migrate(ctx context.Context) error {
 		return fmt.Errorf("store: unable to create schema_migrations: %w", err)
 	}
 	// Go steps run after their migration's SQL, in its transaction.
-	steps := map[int]func(context.Context, *sql.Tx) error{14: s.backfillRollups}
+	steps := map[int]func(context.Context, *sql.Tx) error{14: s.backfillRollups, 16: s.openCodeDays}
 	for _, m := range list {
 		if err := applyMigration(ctx, conn, m, steps[m.version]); err != nil {
 			return err

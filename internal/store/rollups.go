@@ -16,13 +16,15 @@ import (
 // Scan rollups (issue 15). The analytics views read one row per UTC day of
 // a code (scan_code_days) or of all a user's live codes (scan_user_days)
 // instead of every scan event, so their cost follows the days in a range,
-// not the scans. RecordScans adds each batch to them in its transaction;
-// DeleteDynamicCode takes a deleted code's share out of its owner's days.
-// scan_visitors and scan_user_visitors keep the visitor hashes of each
-// code's and user's days, so a batch counts a visitor once per code and
-// once per user however many codes the visitor scanned. On PostgreSQL, where several instances record at once,
-// every change to a user's rollups holds a transaction lock on the user
-// (rollupLock), taken after any code row locks, so changes to one user's
+// not the scans. RecordScans adds each batch to them in its transaction,
+// except to the code rows of open days, which are written when the day
+// closes (opendays.go); DeleteDynamicCode takes a deleted code's share out
+// of its owner's days. scan_visitors and scan_user_visitors keep the
+// visitor hashes of each code's and user's days, so a batch counts a
+// visitor once per code and once per user however many codes the visitor
+// scanned. On PostgreSQL, where several instances record at once, every
+// change to a user's rollups holds a transaction lock on the user
+// (rollupLock), taken before any code row lock, so changes to one user's
 // rows are serialised and cannot deadlock.
 
 // dayTally is one UTC day of scans, of one bot flag, of a code or of a
@@ -324,7 +326,7 @@ func (s *Store) buildRollupSQL() *rollupSQL {
 
 // statements lists q's statements, to prepare.
 func (q *rollupSQL) statements() []string {
-	list := []string{q.owners, q.liveOwners, q.bumpVersions, q.addVisitors, q.addUserVisitors}
+	list := []string{q.owners, q.liveOwners, q.bumpVersions, q.addVisitors, q.addUserVisitors, openDaySQL}
 	for _, t := range []rollupTable{codeDays, userDays} {
 		list = append(list, q.readDays[t], q.writeDays[t])
 	}
@@ -339,6 +341,11 @@ func (q *rollupSQL) statements() []string {
 func (s *Store) rollupLock(ctx context.Context, tx rollupTx, users []int64) error {
 	if s.dialect != Postgres {
 		return nil
+	}
+	// Shared with every other writer, before the users: a day is not
+	// closed under a batch (opendays.go).
+	if err := tx.exec(ctx, `SELECT pg_advisory_xact_lock_shared($1)`, closeLock); err != nil {
+		return err
 	}
 	for _, u := range slices.Sorted(slices.Values(users)) {
 		// Offset past hashtext's int4 range, which the migration lock uses.
@@ -370,8 +377,19 @@ func (s *Store) lockOwners(ctx context.Context, tx rollupTx, events []ScanEvent)
 	return s.liveOwners(ctx, tx, slices.Sorted(maps.Keys(codes)))
 }
 
-// rollUpLocked is rollUp once lockOwners has given the owners.
+// rollUpLocked is rollUp once lockOwners has given the owners: it reads
+// the first open day under their locks.
 func (s *Store) rollUpLocked(ctx context.Context, tx rollupTx, events []ScanEvent, owners map[int64]int64) error {
+	open, err := s.openDay(ctx, tx)
+	if err != nil {
+		return err
+	}
+	return s.addToRollups(ctx, tx, events, owners, open)
+}
+
+// addToRollups adds the events of live codes to their owners' rows and
+// visitor sets, and to their codes' rows of the days before open.
+func (s *Store) addToRollups(ctx context.Context, tx rollupTx, events []ScanEvent, owners map[int64]int64, open time.Time) error {
 	code, user := map[rollupKey]*dayTally{}, map[rollupKey]*dayTally{}
 	var seen []visit
 	for i := range events {
@@ -381,7 +399,9 @@ func (s *Store) rollUpLocked(ctx context.Context, tx rollupTx, events []ScanEven
 			continue
 		}
 		day := utcDay(e.ScannedAt)
-		tallyOf(code, rollupKey{e.CodeID, day, e.IsBot}).add(e)
+		if day.Before(open) {
+			tallyOf(code, rollupKey{e.CodeID, day, e.IsBot}).add(e)
+		}
 		tallyOf(user, rollupKey{owner, day, e.IsBot}).add(e)
 		if e.VisitorHash != "" {
 			seen = append(seen, visit{code: e.CodeID, user: owner, day: day, bot: e.IsBot, hash: e.VisitorHash})
@@ -390,6 +410,8 @@ func (s *Store) rollUpLocked(ctx context.Context, tx rollupTx, events []ScanEven
 	if err := s.countVisitors(ctx, tx, seen, code, user); err != nil {
 		return err
 	}
+	// An open day's visitors are counted when it closes.
+	maps.DeleteFunc(code, func(k rollupKey, _ *dayTally) bool { return !k.day.Before(open) })
 	if err := s.applyDays(ctx, tx, codeDays, code, 1); err != nil {
 		return err
 	}
@@ -710,13 +732,26 @@ func (s *Store) dropCodeRollups(ctx context.Context, tx rollupTx, userID, codeID
 	if err := tx.exec(ctx, `DELETE FROM scan_user_visitors WHERE user_id = $1 AND codes = 0`, userID); err != nil {
 		return err
 	}
-	err = s.eachDay(ctx, tx, daySelect(codeDays)+`WHERE dynamic_qr_code_id = $1`, []any{codeID},
+	// The code's scans: its rows for the closed days, its events for the
+	// open ones.
+	open, err := s.openDay(ctx, tx)
+	if err != nil {
+		return err
+	}
+	err = s.eachDay(ctx, tx, daySelect(codeDays)+`WHERE dynamic_qr_code_id = $1 AND day < $2`, []any{codeID, dbTime(open)},
 		func(k rollupKey, d *dayTally) {
 			d.Visitors = 0 // the user's share is counted above
 			tallyOf(out, rollupKey{userID, k.day, k.bot}).merge(d, 1)
 		})
 	if err != nil {
 		return err
+	}
+	recent, err := s.codeEventsAfter(ctx, tx, userID, codeID, open)
+	if err != nil {
+		return err
+	}
+	for k, d := range recent {
+		tallyOf(out, k).merge(d, 1)
 	}
 	for _, table := range []string{"scan_visitors", "scan_code_days"} {
 		if err := tx.exec(ctx, `DELETE FROM `+table+` WHERE dynamic_qr_code_id = $1`, codeID); err != nil {
@@ -754,7 +789,12 @@ func (s *Store) backfillRollups(ctx context.Context, tx *sql.Tx) error {
 		if len(batch) == 0 {
 			return nil
 		}
-		if err := s.rollUp(ctx, sqlTx{tx}, batch); err != nil {
+		// Before migration 0016 every day is closed.
+		owners, err := s.lockOwners(ctx, sqlTx{tx}, batch)
+		if err != nil {
+			return err
+		}
+		if err := s.addToRollups(ctx, sqlTx{tx}, batch, owners, farFuture); err != nil {
 			return err
 		}
 		after = batch[len(batch)-1].ID

@@ -14,10 +14,13 @@ import (
 )
 
 // TestRollupsEqualRecount records random batches of scans, some at once,
-// deletes a code halfway, and checks that every view read through the
-// rollups equals a recount of the scan events: any range, time zone, code
-// or account, with and without bots; then that rebuilding the rollups from
-// the events (migration 0014's step) gives them back.
+// over days of which the later half are open (their code rows not written
+// yet), deletes a code halfway, and checks that every view read through
+// the rollups equals a recount of the scan events: any range, time zone,
+// code or account, with and without bots. Then it closes some days while
+// more batches are recorded, deletes another code, and checks again; then
+// that rebuilding the rollups from the events (migration 0014's step)
+// gives them back, and closing the remaining days keeps them.
 func TestRollupsEqualRecount(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
@@ -62,12 +65,23 @@ func TestRollupsEqualRecount(t *testing.T) {
 			}
 			return events
 		}
-		record := func(batches int) {
+		if err := store.SetOpenDay(ctx, s, start.AddDate(0, 0, 6)); err != nil {
+			t.Fatal(err)
+		}
+		// record saves batches at once, and closes the days that have ended
+		// by closeAt alongside them.
+		record := func(batches int, closeAt time.Time) {
 			var wg sync.WaitGroup
-			errs := make(chan error, batches)
+			errs := make(chan error, batches+1)
 			for i := range batches {
 				events := batch(1+rng.IntN(300), i%3)
 				wg.Go(func() { errs <- s.RecordScans(ctx, events) })
+			}
+			if !closeAt.IsZero() {
+				wg.Go(func() {
+					_, err := s.CloseScanDays(ctx, closeAt)
+					errs <- err
+				})
 			}
 			wg.Wait()
 			close(errs)
@@ -78,11 +92,11 @@ func TestRollupsEqualRecount(t *testing.T) {
 			}
 		}
 
-		record(12)
+		record(12, time.Time{})
 		if _, err := s.DeleteDynamicCode(ctx, alice.ID, codes[1].ID, time.Now()); err != nil {
 			t.Fatal(err)
 		}
-		record(12) // with scans of the deleted code, which count nowhere
+		record(12, time.Time{}) // with scans of the deleted code, which count nowhere
 
 		var zones []*time.Location
 		for _, name := range []string{"UTC", "America/New_York", "Asia/Kathmandu", "Australia/Adelaide"} {
@@ -123,10 +137,23 @@ func TestRollupsEqualRecount(t *testing.T) {
 			}
 		}
 		t.Run("recorded", check)
+		// Three more days close while batches are saved.
+		record(12, start.AddDate(0, 0, 9).Add(store.CloseGrace))
+		if open, err := store.OpenDay(ctx, s); err != nil || !open.Equal(start.AddDate(0, 0, 9)) {
+			t.Fatalf("open day %v, %v; want %v", open, err, start.AddDate(0, 0, 9))
+		}
+		if _, err := s.DeleteDynamicCode(ctx, alice.ID, codes[4].ID, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		t.Run("closed", check)
 		if err := store.RebuildRollups(ctx, s); err != nil {
 			t.Fatal(err)
 		}
 		t.Run("rebuilt", check)
+		if n, err := s.CloseScanDays(ctx, start.AddDate(0, 0, 13).Add(store.CloseGrace)); err != nil || n != 4 {
+			t.Fatalf("closed %d days, %v; want 4", n, err)
+		}
+		t.Run("all closed", check)
 		if r, err := s.ScanReport(ctx, store.ScanQuery{UserID: alice.ID, CodeID: codes[1].ID, From: start, To: start.AddDate(0, 1, 0)}); err == nil {
 			t.Errorf("the deleted code still reports: %+v", r)
 		}
@@ -221,4 +248,60 @@ func checkRecount(t *testing.T, s *store.Store, q store.ScanQuery) *store.ScanRe
 		t.Fatalf("%+v in %s:\nrollups %+v\nrecount %+v", q, q.From.Location(), got, want)
 	}
 	return want
+}
+
+// TestOpenDays follows a code through its open days: the views read its
+// events until a day closes, which happens only closeGrace after the day
+// ends, writes the day's rows, and leaves later scans of that day (after
+// an outage) to be added to them.
+func TestOpenDays(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		u := storetest.CreateUser(t, s, "open@example.com")
+		code := storetest.CreateDynamic(t, s, u.ID, "opendays")
+		day := time.Date(2026, 10, 31, 0, 0, 0, 0, time.UTC) // a month's end
+		if err := store.SetOpenDay(ctx, s, day); err != nil {
+			t.Fatal(err)
+		}
+		scan := func(at time.Time, hash string) {
+			t.Helper()
+			err := s.RecordScans(ctx, []store.ScanEvent{{CodeID: code.ID, ScannedAt: at, DeviceType: "mobile", Country: "NP", VisitorHash: hash}})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		views := func() {
+			t.Helper()
+			for _, q := range []store.ScanQuery{{UserID: u.ID, CodeID: code.ID}, {UserID: u.ID}} {
+				q.From, q.To = day.AddDate(0, 0, -1), day.AddDate(0, 0, 3)
+				want := checkRecount(t, s, q)
+				first, ok, err := s.FirstScan(ctx, q)
+				if err != nil || !ok || !first.Equal(want.Slots[0].Start) {
+					t.Fatalf("%+v: first scan %v %v %v; want %v", q, first, ok, err, want.Slots[0].Start)
+				}
+			}
+		}
+		scan(day.Add(5*time.Hour+20*time.Minute), "a")
+		scan(day.Add(23*time.Hour), "b")
+		scan(day.Add(25*time.Hour), "a")
+		views() // every scan in open days: the code's view and first scan come from its events
+
+		closeAt := func(at time.Time, want int, open time.Time) {
+			t.Helper()
+			n, err := s.CloseScanDays(ctx, at)
+			got, oerr := store.OpenDay(ctx, s)
+			if err != nil || oerr != nil || n != want || !got.Equal(open) {
+				t.Fatalf("closing at %v: %d days, %v, open %v %v; want %d days, open %v", at, n, err, got, oerr, want, open)
+			}
+		}
+		end := day.AddDate(0, 0, 1)
+		closeAt(end.Add(store.CloseGrace-time.Second), 0, day)
+		closeAt(end.Add(store.CloseGrace), 1, end)
+		views()
+		scan(day.Add(12*time.Hour), "c") // late, into the closed day's row
+		scan(day.Add(2*time.Hour), "a")  // earlier than its first scan
+		views()
+		closeAt(end.AddDate(0, 0, 3), 2, end.AddDate(0, 0, 2))
+		views()
+	})
 }

@@ -80,7 +80,10 @@ func (s *Store) ScanReport(ctx context.Context, q ScanQuery) (*ScanReport, error
 		}
 	}
 	sum := newReportSum()
-	days, edges := q.split()
+	days, edges, err := s.splitOpen(ctx, q)
+	if err != nil {
+		return nil, err
+	}
 	if days.From.Before(days.To) {
 		t, where, args := days.rollupWhere()
 		err := s.eachDay(ctx, sqlTx{s.read}, daySelect(t)+where, args, func(k rollupKey, d *dayTally) {
@@ -227,7 +230,10 @@ func (s *Store) addEvents(ctx context.Context, q ScanQuery, sum *reportSum) erro
 // previous period.
 func (s *Store) ScanCount(ctx context.Context, q ScanQuery) (int64, error) {
 	var total int64
-	days, edges := q.split()
+	days, edges, err := s.splitOpen(ctx, q)
+	if err != nil {
+		return 0, err
+	}
 	if days.From.Before(days.To) {
 		t, where, args := days.rollupWhere()
 		if !q.Bots {
@@ -251,8 +257,12 @@ func (s *Store) ScanCount(ctx context.Context, q ScanQuery) (int64, error) {
 // FirstScan is the quarter hour of the oldest scan q's codes kept, ignoring
 // q's range; ok is false when they have none.
 func (s *Store) FirstScan(ctx context.Context, q ScanQuery) (first time.Time, ok bool, err error) {
-	q.From, q.To = time.Time{}, time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
-	t, where, args := q.rollupWhere()
+	q.From, q.To = time.Time{}, farFuture
+	days, edges, err := s.splitOpen(ctx, q)
+	if err != nil {
+		return time.Time{}, false, err
+	}
+	t, where, args := days.rollupWhere()
 	// The first day's rows (one per bot flag) and maybe the next day's:
 	// any quarter hour of a later day is later than the first day's.
 	err = s.eachDay(ctx, sqlTx{s.read}, daySelect(t)+where+` ORDER BY day LIMIT 2`, args,
@@ -265,6 +275,21 @@ func (s *Store) FirstScan(ctx context.Context, q ScanQuery) (first time.Time, ok
 		})
 	if err != nil {
 		return time.Time{}, false, fail("find the first scan", err)
+	}
+	// A code with no closed day's row: its first event in the open days.
+	for _, e := range edges {
+		if ok {
+			break
+		}
+		cond, args := e.where(true)
+		var at *time.Time
+		if err := s.read.QueryRowContext(ctx, `SELECT min(e.scanned_at) FROM scan_events e WHERE `+cond, args...).Scan(scanNullTime(&at)); err != nil {
+			return time.Time{}, false, fail("find the first scan", err)
+		}
+		if at != nil {
+			t := at.UTC()
+			first, ok = utcDay(t).Add(time.Duration(quarterOfDay(t))*15*time.Minute), true
+		}
 	}
 	return first, ok, nil
 }

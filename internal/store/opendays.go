@@ -1,0 +1,178 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+)
+
+// Open days. A code's day row (scan_code_days) is written once its UTC day
+// has closed, not by every batch: in a batch of scans spread over many
+// codes, those rows were most of the recorder's cost, and with it of the
+// redirect path's CPU (BENCHMARKS.md, "Per-code days written when the day
+// closes"). code_days_open holds the first open day. The recorder adds a
+// batch to the code rows of closed days only (late scans, after an
+// outage); the per-code views read the events of the open days, which
+// are at most a day and a bit of one code's scans. The user's rows
+// (scan_user_days), which a batch meets once per user, and the visitor
+// sets stay up to date with every batch. CloseScanDays closes a day by
+// counting its events: it replaces whatever rows the day has.
+//
+// On PostgreSQL, closing holds closeLock exclusively, and every writer of
+// the rollups holds it shared (rollupLock) before it reads the open day,
+// so a batch either commits before a day is counted or sees it closed.
+
+// closeGrace is how long after a UTC day ends it is closed: scans held by
+// the recorder for a few seconds still land in an open day.
+const closeGrace = 10 * time.Minute
+
+// closeLock is the advisory lock of code_days_open: below every user's
+// rollup lock (user id + 1<<40), above hashtext's int4 range.
+const closeLock = 1 << 40
+
+// farFuture is an open day no scan reaches: every day closed.
+var farFuture = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
+
+const openDaySQL = `SELECT day FROM code_days_open`
+
+// openDay reads the first open day.
+func (s *Store) openDay(ctx context.Context, tx rollupTx) (time.Time, error) {
+	var day time.Time
+	found := false
+	err := tx.each(ctx, openDaySQL, nil, func(scan func(...any) error) error {
+		found = true
+		return scan(scanTime(&day))
+	})
+	if err == nil && !found {
+		err = errors.New("code_days_open has no row")
+	}
+	return day.UTC(), err
+}
+
+// openCodeDays is migration 0016's Go step: today is the first open day.
+func (s *Store) openCodeDays(ctx context.Context, tx *sql.Tx) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO code_days_open (id, day) VALUES (1, $1)`, dbTime(utcDay(time.Now())))
+	return err
+}
+
+// CloseScanDays closes every open day that ended closeGrace or more before
+// now, a day per transaction, and reports how many it closed. The recorder
+// calls it about once a minute; any instance may.
+func (s *Store) CloseScanDays(ctx context.Context, now time.Time) (int, error) {
+	for n := 0; ; n++ {
+		closed, err := s.closeDay(ctx, now)
+		if err != nil || !closed {
+			return n, err
+		}
+	}
+}
+
+// closeDay writes the first open day's code rows from its events and
+// opens the next day, if that day is due.
+func (s *Store) closeDay(ctx context.Context, now time.Time) (closed bool, err error) {
+	err = s.inTx(ctx, "close a day of scans", func(tx *sql.Tx) error {
+		rtx := sqlTx{tx}
+		if s.dialect == Postgres {
+			if err := rtx.exec(ctx, `SELECT pg_advisory_xact_lock($1)`, closeLock); err != nil {
+				return fail("close a day of scans", err)
+			}
+		}
+		day, err := s.openDay(ctx, rtx)
+		if err != nil {
+			return fail("close a day of scans", err)
+		}
+		next := day.AddDate(0, 0, 1)
+		if now.Before(next.Add(closeGrace)) {
+			return nil
+		}
+		rows, err := s.countCodeDay(ctx, rtx, day)
+		if err != nil {
+			return fail("close a day of scans", err)
+		}
+		var keep [][]any
+		for k, d := range rows {
+			keep = append(keep, []any{k.owner, dbTime(k.day), k.bot, d.Scans, d.encode()})
+		}
+		if len(keep) > 0 {
+			if err := rtx.exec(ctx, s.rollup.writeDays[codeDays], s.rowsArgs(dayKinds, keep)...); err != nil {
+				return fail("close a day of scans", err)
+			}
+		}
+		if err := rtx.exec(ctx, `UPDATE code_days_open SET day = $1`, dbTime(next)); err != nil {
+			return fail("close a day of scans", err)
+		}
+		closed = true
+		return nil
+	})
+	return closed, err
+}
+
+// countCodeDay tallies the events of live codes on a UTC day, per code and
+// bot flag, visitors included: what the day's code rows hold. One index
+// seek per live code.
+func (s *Store) countCodeDay(ctx context.Context, tx rollupTx, day time.Time) (map[rollupKey]*dayTally, error) {
+	days := map[rollupKey]*dayTally{}
+	seen := map[visit]bool{}
+	err := tx.each(ctx, `
+		SELECT e.dynamic_qr_code_id, e.scanned_at, e.is_bot, e.device_type, e.os, e.browser, e.referrer, e.visitor_hash, e.country
+		FROM scan_events e
+		WHERE e.dynamic_qr_code_id IN (SELECT id FROM dynamic_qr_codes WHERE NOT is_deleted)
+			AND e.scanned_at >= $1 AND e.scanned_at < $2`,
+		[]any{dbTime(day), dbTime(day.AddDate(0, 0, 1))}, func(scan func(...any) error) error {
+			var e ScanEvent
+			if err := scan(&e.CodeID, scanTime(&e.ScannedAt), &e.IsBot, &e.DeviceType, &e.OS, &e.Browser, &e.Referrer, &e.VisitorHash, &e.Country); err != nil {
+				return err
+			}
+			k := rollupKey{e.CodeID, day, e.IsBot}
+			d := tallyOf(days, k)
+			d.add(&e)
+			if v := (visit{code: e.CodeID, day: day, bot: e.IsBot, hash: e.VisitorHash}); v.hash != "" && !seen[v] {
+				seen[v] = true
+				d.Visitors++
+			}
+			return nil
+		})
+	return days, err
+}
+
+// codeEventsAfter tallies a code's events from open on, per UTC day and
+// bot flag, without visitors: its share of its owner's rows in the open
+// days, which a deletion takes out.
+func (s *Store) codeEventsAfter(ctx context.Context, tx rollupTx, userID, codeID int64, open time.Time) (map[rollupKey]*dayTally, error) {
+	days := map[rollupKey]*dayTally{}
+	err := tx.each(ctx, `
+		SELECT scanned_at, is_bot, device_type, os, browser, referrer, country
+		FROM scan_events WHERE dynamic_qr_code_id = $1 AND scanned_at >= $2`,
+		[]any{codeID, dbTime(open)}, func(scan func(...any) error) error {
+			var e ScanEvent
+			if err := scan(scanTime(&e.ScannedAt), &e.IsBot, &e.DeviceType, &e.OS, &e.Browser, &e.Referrer, &e.Country); err != nil {
+				return err
+			}
+			tallyOf(days, rollupKey{userID, utcDay(e.ScannedAt), e.IsBot}).add(&e)
+			return nil
+		})
+	return days, err
+}
+
+// splitOpen is q.split with, for a code, the open days of the whole-day
+// range moved to the events: their code rows are not written yet.
+func (s *Store) splitOpen(ctx context.Context, q ScanQuery) (days ScanQuery, edges []ScanQuery, err error) {
+	days, edges = q.split()
+	if q.CodeID == 0 || !days.From.Before(days.To) {
+		return days, edges, nil
+	}
+	open, err := s.openDay(ctx, sqlTx{s.read})
+	if err != nil {
+		return days, nil, fail("read the open day", err)
+	}
+	if days.To.After(open) {
+		e := days
+		if open.After(e.From) {
+			e.From = open
+		}
+		days.To = e.From
+		edges = append(edges, e)
+	}
+	return days, edges, nil
+}
