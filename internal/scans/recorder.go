@@ -43,13 +43,21 @@ type BatchSizer interface {
 	ScanBatchSize() int
 }
 
+// DayCloser is a Sink whose rollups close a day some time after it ends
+// (store.CloseScanDays). The recorder closes them between batches, every
+// Options.CloseEvery, so closing never runs beside a batch of this process.
+type DayCloser interface {
+	CloseScanDays(ctx context.Context, now time.Time) (int, error)
+}
+
 // Options tune a Recorder; zero values take the defaults.
 type Options struct {
-	Interval  time.Duration // flush at least this often; default 1 s
-	BatchSize int           // flush as soon as this many scans wait; default the sink's ScanBatchSize, else 500
-	Buffer    int           // scans Record can queue for the recorder's goroutine; default 65536
-	MaxBytes  int64         // bytes of scans held, queued or waiting for the database; default 64 MB
-	Logger    *slog.Logger  // default slog.Default()
+	Interval   time.Duration // flush at least this often; default 1 s
+	CloseEvery time.Duration // ask a DayCloser sink to close days this often; default 1 min
+	BatchSize  int           // flush as soon as this many scans wait; default the sink's ScanBatchSize, else 500
+	Buffer     int           // scans Record can queue for the recorder's goroutine; default 65536
+	MaxBytes   int64         // bytes of scans held, queued or waiting for the database; default 64 MB
+	Logger     *slog.Logger  // default slog.Default()
 }
 
 // Loss bound. Record never waits: a redirect is answered whatever happens
@@ -111,6 +119,9 @@ type Recorder struct {
 	held, heldBytes, saved, dropped, refused atomic.Int64
 	dropLog, refuseLog, failLog              Throttle
 
+	closeEvery time.Duration
+	nextClose  time.Time // owned by the run goroutine
+
 	// Owned by the run goroutine.
 	key     []byte
 	salts   map[string][]byte // UTC date → salt
@@ -130,6 +141,9 @@ func NewRecorder(sink Sink, opt Options) *Recorder {
 			perTx = max(perTx, opt.BatchSize)
 		}
 	}
+	if opt.CloseEvery <= 0 {
+		opt.CloseEvery = time.Minute
+	}
 	if opt.Buffer <= 0 {
 		opt.Buffer = 1 << 16
 	}
@@ -142,7 +156,7 @@ func NewRecorder(sink Sink, opt Options) *Recorder {
 	r := &Recorder{
 		sink: sink, log: opt.Logger, interval: opt.Interval, batch: min(opt.BatchSize, perTx), perTx: perTx,
 		in: make(chan Scan, opt.Buffer), closing: make(chan struct{}), done: make(chan struct{}),
-		salts: map[string][]byte{}, clients: map[string]Client{}, maxBytes: opt.MaxBytes,
+		salts: map[string][]byte{}, clients: map[string]Client{}, maxBytes: opt.MaxBytes, closeEvery: opt.CloseEvery,
 		dropLog: Throttle{Every: logEvery}, refuseLog: Throttle{Every: logEvery}, failLog: Throttle{Every: logEvery},
 	}
 	go r.run()
@@ -287,11 +301,30 @@ func (r *Recorder) run() {
 			if len(pending) > 0 && !time.Now().Before(retryAt) {
 				flush(context.Background())
 			}
+			r.closeDays()
 		case <-r.closing:
 			pending = r.drain(pending, -1)
 			r.closeErr = r.flushAll(r.closeCtx, pending)
 			return
 		}
+	}
+}
+
+// closeDays lets the sink close the days that are due, once per
+// closeEvery; a failure is logged and tried again next time.
+func (r *Recorder) closeDays() {
+	closer, ok := r.sink.(DayCloser)
+	now := time.Now()
+	if !ok || now.Before(r.nextClose) {
+		return
+	}
+	r.nextClose = now.Add(r.closeEvery)
+	ctx, cancel := context.WithTimeout(context.Background(), r.closeEvery)
+	defer cancel()
+	if n, err := closer.CloseScanDays(ctx, now); err != nil {
+		r.log.Error("closing days of scans; will retry", "closed", n, "err", err)
+	} else if n > 0 {
+		r.log.Info("closed days of scans", "days", n)
 	}
 }
 

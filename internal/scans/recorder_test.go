@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -416,5 +417,54 @@ func TestRecorderStoresTheCountry(t *testing.T) {
 	}
 	if strings.Join(got, ",") != "US,DE,," {
 		t.Errorf("countries = %q", got)
+	}
+}
+
+// closingSink is a memSink that also closes days: the first call fails.
+type closingSink struct {
+	*memSink
+	mu    sync.Mutex
+	calls []time.Time
+}
+
+func (c *closingSink) CloseScanDays(_ context.Context, now time.Time) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.calls = append(c.calls, now)
+	if len(c.calls) == 1 {
+		return 0, errors.New("database unavailable")
+	}
+	return 1, nil
+}
+
+// TestRecorderClosesDays checks that the recorder asks a sink that closes
+// days to do so every CloseEvery, not on every tick, and goes on
+// recording and closing after a failed close.
+func TestRecorderClosesDays(t *testing.T) {
+	sink := &closingSink{memSink: &memSink{}}
+	var logs strings.Builder // written by the recorder only, read after Close
+	r := NewRecorder(sink, Options{Interval: 5 * time.Millisecond, CloseEvery: 100 * time.Millisecond, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	began := time.Now()
+	r.Record(Scan{CodeID: 1, At: began})
+	calls := func() []time.Time {
+		sink.mu.Lock()
+		defer sink.mu.Unlock()
+		return slices.Clone(sink.calls)
+	}
+	waitFor(t, "three closes", func() bool { return len(calls()) >= 3 })
+	if err := r.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	got := calls()
+	for i := 1; i < len(got); i++ {
+		if gap := got[i].Sub(got[i-1]); gap < 100*time.Millisecond {
+			t.Errorf("closes %d and %d %v apart; want at least 100ms", i-1, i, gap)
+		}
+	}
+	if len(sink.events()) != 1 {
+		t.Errorf("saved %d scans; want 1", len(sink.events()))
+	}
+	if !strings.Contains(logs.String(), "closing days of scans; will retry") || !strings.Contains(logs.String(), "closed days of scans") {
+		t.Errorf("log lacks the failed and the successful close:\n%s", logs.String())
 	}
 }
