@@ -199,13 +199,16 @@ var scanColumns = []string{"dynamic_qr_code_id", "scanned_at", "device_type", "o
 // PostgreSQL, 16,384: each transaction adds to the count of every code it
 // holds, so larger batches update each hot code less often, but one burst
 // a second (65,536) took the CPU from the redirects long enough to raise
-// p99 (BENCHMARKS.md). SQLite has one writer that the redirects' reads
-// wait beside; small transactions keep p99 low there.
+// p99 (BENCHMARKS.md). On SQLite, 1,000 (two statements of scanChunk):
+// each commit appends to the write-ahead log every index page its scans
+// touched, so larger batches write each page fewer times; larger ones held
+// the single writer long enough to raise p99 (BENCHMARKS.md, "Per-code
+// days written when the day closes").
 func (s *Store) ScanBatchSize() int {
 	if s.dialect == Postgres {
 		return 1 << 14
 	}
-	return scanChunk
+	return 2 * scanChunk
 }
 
 // copyScans is RecordScans on PostgreSQL: the events go in with COPY and

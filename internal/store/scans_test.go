@@ -91,7 +91,7 @@ func TestRecordScansIsAllOrNothing(t *testing.T) {
 }
 
 func TestScanBatchSize(t *testing.T) {
-	if n := storetest.Open(t).ScanBatchSize(); n != 500 {
+	if n := storetest.Open(t).ScanBatchSize(); n != 1000 {
 		t.Errorf("SQLite batch %d", n)
 	}
 	if n := storetest.OpenPostgres(t).ScanBatchSize(); n != 1<<14 {
