@@ -83,10 +83,13 @@ func TestAnalyticsCountriesAndBots(t *testing.T) {
 		nosy, _ := e.signedIn("nosy@example.com")
 		expect(t, e.do(nosy, "GET", "/api/dynamic-qrcodes/"+id+"/breakdown.csv?by=country", ""), http.StatusNotFound, msgCodeMissing)
 
-		// No address is kept: only the country.
+		// No address is kept: only the country. The visitor hash is hex,
+		// so it is left out of the search (it may spell "2a00").
 		codeID, _ := strconv.ParseInt(id, 10, 64)
 		err = st.ScanEvents(context.Background(), uid, codeID, func(ev *store.ScanEvent) error {
-			if row := fmt.Sprint(*ev); strings.Contains(row, "8.8") || strings.Contains(row, "2a00") || strings.Contains(row, "10.0.0.7") {
+			e := *ev
+			e.VisitorHash = ""
+			if row := fmt.Sprint(e); strings.Contains(row, "8.8") || strings.Contains(row, "2a00") || strings.Contains(row, "10.0.0.7") {
 				t.Errorf("an address in a stored scan: %s", row)
 			}
 			return nil
