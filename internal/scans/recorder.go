@@ -120,12 +120,12 @@ type Recorder struct {
 	dropLog, refuseLog, failLog              Throttle
 
 	closeEvery time.Duration
-	nextClose  time.Time // owned by the run goroutine
 
 	// Owned by the run goroutine.
-	key     []byte
-	salts   map[string][]byte // UTC date → salt
-	clients map[string]Client // user agent → parsed
+	nextClose time.Time
+	key       []byte
+	salts     map[string][]byte // UTC date → salt
+	clients   map[string]Client // user agent → parsed
 }
 
 // NewRecorder starts a recorder writing to sink.

@@ -112,8 +112,7 @@ func (s *Store) closeDay(ctx context.Context, now time.Time) (closed bool, err e
 // bot flag, visitors included: what the day's code rows hold. One index
 // seek per live code.
 func (s *Store) countCodeDay(ctx context.Context, tx rollupTx, day time.Time) (map[rollupKey]*dayTally, error) {
-	days := map[rollupKey]*dayTally{}
-	seen := map[visit]bool{}
+	days := newDayCounter()
 	err := tx.each(ctx, `
 		SELECT e.dynamic_qr_code_id, e.scanned_at, e.is_bot, e.device_type, e.os, e.browser, e.referrer, e.visitor_hash, e.country
 		FROM scan_events e
@@ -124,16 +123,10 @@ func (s *Store) countCodeDay(ctx context.Context, tx rollupTx, day time.Time) (m
 			if err := scan(&e.CodeID, scanTime(&e.ScannedAt), &e.IsBot, &e.DeviceType, &e.OS, &e.Browser, &e.Referrer, &e.VisitorHash, &e.Country); err != nil {
 				return err
 			}
-			k := rollupKey{e.CodeID, day, e.IsBot}
-			d := tallyOf(days, k)
-			d.add(&e)
-			if v := (visit{code: e.CodeID, day: day, bot: e.IsBot, hash: e.VisitorHash}); v.hash != "" && !seen[v] {
-				seen[v] = true
-				d.Visitors++
-			}
+			days.add(rollupKey{e.CodeID, day, e.IsBot}, &e)
 			return nil
 		})
-	return days, err
+	return days.tallies, err
 }
 
 // codeEventsAfter tallies a code's events from open on, per UTC day and

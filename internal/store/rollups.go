@@ -418,6 +418,31 @@ func (s *Store) addToRollups(ctx context.Context, tx rollupTx, events []ScanEven
 	return s.applyDays(ctx, tx, userDays, user, 1)
 }
 
+// dayCounter tallies scan events read back from scan_events, counting
+// each visitor hash once per rollup row.
+type dayCounter struct {
+	tallies map[rollupKey]*dayTally
+	seen    map[rollupKey]map[string]bool
+}
+
+func newDayCounter() *dayCounter {
+	return &dayCounter{tallies: map[rollupKey]*dayTally{}, seen: map[rollupKey]map[string]bool{}}
+}
+
+// add counts e in row k.
+func (c *dayCounter) add(k rollupKey, e *ScanEvent) {
+	d := tallyOf(c.tallies, k)
+	d.add(e)
+	if e.VisitorHash == "" || c.seen[k][e.VisitorHash] {
+		return
+	}
+	if c.seen[k] == nil {
+		c.seen[k] = map[string]bool{}
+	}
+	c.seen[k][e.VisitorHash] = true
+	d.Visitors++
+}
+
 func tallyOf(m map[rollupKey]*dayTally, k rollupKey) *dayTally {
 	t := m[k]
 	if t == nil {

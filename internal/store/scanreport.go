@@ -201,8 +201,7 @@ func (m *reportSum) report() *ScanReport {
 // count them: what the partial days at a range's ends come from. One pass
 // over the rows, for an account's many codes cost an index seek each.
 func (s *Store) addEvents(ctx context.Context, q ScanQuery, sum *reportSum) error {
-	days := map[rollupKey]*dayTally{}
-	seen := map[visit]bool{}
+	days := newDayCounter()
 	cond, args := q.where(true)
 	err := s.eachRow(ctx, "read scans", `
 		SELECT e.scanned_at, e.is_bot, e.device_type, e.os, e.browser, e.referrer, e.visitor_hash, e.country
@@ -211,16 +210,10 @@ func (s *Store) addEvents(ctx context.Context, q ScanQuery, sum *reportSum) erro
 		if err := rows.Scan(scanTime(&e.ScannedAt), &e.IsBot, &e.DeviceType, &e.OS, &e.Browser, &e.Referrer, &e.VisitorHash, &e.Country); err != nil {
 			return err
 		}
-		k := rollupKey{day: utcDay(e.ScannedAt), bot: e.IsBot}
-		d := tallyOf(days, k)
-		d.add(&e)
-		if v := (visit{day: k.day, bot: k.bot, hash: e.VisitorHash}); v.hash != "" && !seen[v] {
-			seen[v] = true
-			d.Visitors++
-		}
+		days.add(rollupKey{day: utcDay(e.ScannedAt), bot: e.IsBot}, &e)
 		return nil
 	})
-	for k, d := range days {
+	for k, d := range days.tallies {
 		sum.addDay(k, d, q.Bots)
 	}
 	return err
