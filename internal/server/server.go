@@ -105,7 +105,10 @@ type server struct {
 	// bulkWork caps the heavy bulk requests (checking a spreadsheet,
 	// rendering a job's ZIP) running at once on this instance.
 	bulkWork chan struct{}
-	clients  *clientCache // white-label clients by host and id
+	// bulkByAccount caps the slots one account holds, so one account
+	// cannot fill bulkWork for everyone.
+	bulkByAccount *inFlight
+	clients       *clientCache // white-label clients by host and id
 	// apiCalls counts public API requests per key (SQUARELY_API_RATE_LIMIT).
 	apiCalls *limiter
 }
@@ -135,6 +138,7 @@ func New(d Deps) http.Handler {
 		go s.bulk.Run(context.Background())
 	}
 	s.bulkWork = make(chan struct{}, bulkWorkSlots)
+	s.bulkByAccount = newInFlight(bulkSlotsPerAccount)
 	s.clients = newClientCache(d.Store, d.Config.BaseURL, s.now)
 	if s.web == nil {
 		s.web = web.Dist()
