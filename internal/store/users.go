@@ -144,19 +144,26 @@ func (s *Store) UpdateUserName(ctx context.Context, id int64, firstName, lastNam
 	return mustAffect("update user name", res, err)
 }
 
-// SoftDeleteUser marks the user deleted, keeping the row (and its codes)
-// but signing it out everywhere. Deleting a deleted user keeps the first
+// SoftDeleteUser marks the user deleted at now, keeping the row (and its
+// codes) but signing it out everywhere and ending the newsletter
+// subscription of its address. Deleting a deleted user keeps the first
 // deletion time.
-func (s *Store) SoftDeleteUser(ctx context.Context, id int64) error {
+func (s *Store) SoftDeleteUser(ctx context.Context, id int64, now time.Time) error {
 	return s.inTx(ctx, "delete user", func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx,
 			`UPDATE users SET is_deleted = TRUE, deleted_at = COALESCE(deleted_at, $2) WHERE id = $1`,
-			id, dbTime(time.Now()))
+			id, dbTime(now))
 		if err := mustAffect("delete user", res, err); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE user_id = $1`, id); err != nil {
 			return fail("delete user's sessions", err)
+		}
+		if _, err := tx.ExecContext(ctx, `
+			UPDATE newsletter_subscriptions SET is_deleted = TRUE, deleted_at = $2
+			WHERE NOT is_deleted AND lower(email) = (SELECT `+liveAddress+` FROM users u WHERE u.id = $1)`,
+			id, dbTime(now)); err != nil {
+			return fail("end deleted user's newsletter subscription", err)
 		}
 		return nil
 	})
