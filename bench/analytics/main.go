@@ -102,7 +102,7 @@ func bench(ctx context.Context, db string, events, codes, runs int, viewTime tim
 
 	now := time.Now().UTC()
 	start := time.Now()
-	userID, ids, err := seed(ctx, st, now, events, codes)
+	workspaceID, ids, err := seed(ctx, st, now, events, codes)
 	if err != nil {
 		return false, err
 	}
@@ -119,7 +119,7 @@ func bench(ctx context.Context, db string, events, codes, runs int, viewTime tim
 			if days == 0 {
 				label = "all time"
 			}
-			q := store.ScanQuery{UserID: userID, CodeID: view.code}
+			q := store.ScanQuery{WorkspaceID: workspaceID, CodeID: view.code}
 			var took []time.Duration
 			for began := time.Now(); len(took) < runs && time.Since(began) < viewTime; {
 				t0 := time.Now()
@@ -147,7 +147,7 @@ func bench(ctx context.Context, db string, events, codes, runs int, viewTime tim
 // previous period's count.
 func analyticsView(ctx context.Context, st *store.Store, q store.ScanQuery, today time.Time, days int) error {
 	if q.CodeID > 0 {
-		if _, err := st.DynamicCode(ctx, q.UserID, q.CodeID); err != nil {
+		if _, err := st.DynamicCode(ctx, q.WorkspaceID, q.CodeID); err != nil {
 			return err
 		}
 	}
@@ -178,14 +178,18 @@ func analyticsView(ctx context.Context, st *store.Store, q store.ScanQuery, toda
 
 // seed creates the user, its codes and the events, in batches so memory
 // stays bounded whatever -events says.
-func seed(ctx context.Context, st *store.Store, now time.Time, events, codes int) (userID int64, ids []int64, err error) {
+func seed(ctx context.Context, st *store.Store, now time.Time, events, codes int) (workspaceID int64, ids []int64, err error) {
 	u := &store.User{Username: "bench-analytics@squarely.test", Email: "bench-analytics@squarely.test"}
 	if err := st.CreateUser(ctx, u); err != nil {
 		return 0, nil, err
 	}
+	ws, err := st.PersonalWorkspace(ctx, u.ID)
+	if err != nil {
+		return 0, nil, err
+	}
 	for i := range codes {
 		d := &store.DynamicCode{
-			UserID: u.ID, Name: "Bench " + strconv.Itoa(i+1), ShortCode: fmt.Sprintf("a%07d", i+1),
+			WorkspaceID: ws.ID, UserID: u.ID, Name: "Bench " + strconv.Itoa(i+1), ShortCode: fmt.Sprintf("a%07d", i+1),
 			Destination: "https://example.com/landing/" + strconv.Itoa(i+1), QRType: "url",
 			Style: store.Style{
 				FgColor: "#000000", BgColor: "#FFFFFF", QRStyle: "squares", DotShape: "square",
@@ -237,7 +241,7 @@ func seed(ctx context.Context, st *store.Store, now time.Time, events, codes int
 		}
 		done += len(batch)
 	}
-	return u.ID, ids, nil
+	return ws.ID, ids, nil
 }
 
 // tempSchema creates a PostgreSQL schema of its own and returns base with

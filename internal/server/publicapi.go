@@ -24,8 +24,9 @@ import (
 // The public REST API under /api/v1 (docs/API.md "Public API", the OpenAPI
 // document in openapi.json). Callers authenticate with an API key as a
 // Bearer token, never a cookie, so these routes sit outside the site's
-// session and CSRF middleware. A key acts as its user (or its client's
-// account), and every code goes through the same checks as in the app.
+// session and CSRF middleware. A key acts in its workspace (a client's key
+// in its account's personal workspace) with an editor's permissions, and
+// every code goes through the same checks as in the app.
 
 const (
 	// maxBatchCodes is the most codes one batch call creates.
@@ -49,7 +50,7 @@ func (s *server) publicAPI(v1 *http.ServeMux) http.Handler {
 	return h
 }
 
-// apiKeyAuth lets a request through with the user of its Bearer key,
+// apiKeyAuth lets a request through with the workspace of its Bearer key,
 // counted against the key's rate limit (RateLimit-* headers on every
 // answer, 429 past it). POSTs then go through idempotent.
 func (s *server) apiKeyAuth(next http.HandlerFunc) http.Handler {
@@ -67,7 +68,7 @@ func (s *server) apiKeyAuth(next http.HandlerFunc) http.Handler {
 			return
 		}
 		hash := hashAPIKey(key)
-		u, err := s.store.APIKeyUser(r.Context(), hash)
+		access, err := s.store.APIKeyAccess(r.Context(), hash)
 		if errors.Is(err, store.ErrNotFound) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="squarely", error="invalid_token"`)
 			writeError(w, http.StatusUnauthorized, "Invalid API key")
@@ -91,7 +92,9 @@ func (s *server) apiKeyAuth(next http.HandlerFunc) http.Handler {
 			tooMany(w, reset, fmt.Sprintf("Rate limit of %d requests per minute exceeded", s.cfg.APIRateLimit))
 			return
 		}
-		r = r.WithContext(auth.WithUser(r.Context(), u))
+		// The key acts in its workspace; the audit log names the key.
+		r = r.WithContext(auth.WithUser(r.Context(), access.User))
+		r = withWorkspace(r, access.Workspace, store.Actor{Type: "api_key", ID: access.KeyID, Email: access.User.Username})
 		if r.Method == http.MethodPost {
 			s.idempotent(w, r, hash, next)
 			return
@@ -401,7 +404,7 @@ func (s *server) v1ListCodes(w http.ResponseWriter, r *http.Request) {
 		fieldError(w, "kind", "kind must be static or dynamic")
 		return
 	}
-	ctx, uid := r.Context(), auth.UserFrom(r.Context()).ID
+	ctx, uid := r.Context(), wsID(r)
 	out := []apiCode{}
 	if kind != kindDynamic {
 		list, err := s.store.QRCodes(ctx, uid)
@@ -473,7 +476,7 @@ func (s *server) v1GetCode(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	ctx, uid := r.Context(), auth.UserFrom(r.Context()).ID
+	ctx, uid := r.Context(), wsID(r)
 	if kind == kindDynamic {
 		d, err := s.store.DynamicCode(ctx, uid, id)
 		s.answerAPICode(w, nil, d, err)
@@ -515,7 +518,7 @@ func (s *server) v1UpdateCode(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	ctx, uid, now := r.Context(), auth.UserFrom(r.Context()).ID, s.now()
+	ctx, uid, now := r.Context(), wsID(r), s.now()
 	if kind == kindStatic {
 		var q *store.QRCode
 		var err error
@@ -561,7 +564,7 @@ func (s *server) v1PauseCode(paused bool) http.HandlerFunc {
 		if !ok || !dynamicOnly(w, kind, "can be paused") {
 			return
 		}
-		d, err := s.store.SetDynamicPaused(r.Context(), auth.UserFrom(r.Context()).ID, id, paused, s.now())
+		d, err := s.store.SetDynamicPaused(r.Context(), wsID(r), id, paused, s.now())
 		if err == nil {
 			s.redirects.Invalidate(d.ShortCode)
 		}

@@ -175,7 +175,7 @@ func (s *server) saveStaticCode(w http.ResponseWriter, r *http.Request, form *mu
 		name = payload.Label(qrType) + " " + now.UTC().Format(time.DateOnly)
 	}
 	q := &store.QRCode{
-		ClientID: codeClientID(r, u), UserID: u.ID, Name: name, QRType: qrType, QRMode: "static",
+		ClientID: codeClientID(r, u), WorkspaceID: wsID(r), UserID: u.ID, Name: name, QRType: qrType, QRMode: "static",
 		URL: strings.TrimSpace(p.fields["url"]), QRData: string(fieldsJSON), Content: p.data,
 		TypeColumns: typeColumns(p),
 		Style:       savedStyle(p.style, codeLevel),
@@ -271,7 +271,7 @@ func typeColumns(p *preparedCode) map[string]any {
 // listQRCodes (GET /api/qrcodes, signed in) lists the caller's live static
 // codes, newest first, in one query.
 func (s *server) listQRCodes(w http.ResponseWriter, r *http.Request) {
-	userID := auth.UserFrom(r.Context()).ID
+	userID := wsID(r)
 	list, err := s.store.QRCodes(r.Context(), userID)
 	if err != nil {
 		s.internalError(w, "listing QR codes", err)

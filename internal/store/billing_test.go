@@ -40,7 +40,7 @@ func TestStripeSubscriptionEvents(t *testing.T) {
 		if got := status(); got.SubscriptionStatus != "free" {
 			t.Fatalf("status before the checkout: %q", got.SubscriptionStatus)
 		}
-		link := store.CheckoutLink{UserID: u.ID, CustomerID: "cus_1", SubscriptionID: "sub_1"}
+		link := store.CheckoutLink{WorkspaceID: u.ID, CustomerID: "cus_1", SubscriptionID: "sub_1"}
 		if ok, err := s.ApplyCheckout(ctx, ev("evt_c", 0), link); !ok || err != nil {
 			t.Fatalf("ApplyCheckout = %v, %v", ok, err)
 		}
@@ -62,7 +62,7 @@ func TestStripeSubscriptionEvents(t *testing.T) {
 		}
 
 		// A second checkout with another customer does not relink the user.
-		other := store.CheckoutLink{UserID: u.ID, CustomerID: "cus_2", SubscriptionID: "sub_2"}
+		other := store.CheckoutLink{WorkspaceID: u.ID, CustomerID: "cus_2", SubscriptionID: "sub_2"}
 		if ok, err := s.ApplyCheckout(ctx, ev("evt_c2", 9), other); !ok || err != nil {
 			t.Fatalf("second ApplyCheckout = %v, %v", ok, err)
 		}
@@ -76,7 +76,7 @@ func TestStripeSubscriptionEvents(t *testing.T) {
 			t.Errorf("after resubscribing: %+v", got)
 		}
 		// Checkouts of unknown users, and by e-mail.
-		if ok, err := s.ApplyCheckout(ctx, ev("evt_nobody", 1), store.CheckoutLink{UserID: 999999, CustomerID: "cus_9"}); !ok || err != nil {
+		if ok, err := s.ApplyCheckout(ctx, ev("evt_nobody", 1), store.CheckoutLink{WorkspaceID: 999999, CustomerID: "cus_9"}); !ok || err != nil {
 			t.Errorf("unknown user: %v, %v", ok, err)
 		}
 		v := storetest.CreateUser(t, s, "ByMail@example.com")

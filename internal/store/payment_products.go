@@ -10,6 +10,7 @@ import (
 type PaymentProduct struct {
 	ID                 int64
 	UserID             *int64 // nil when a visitor made the code
+	WorkspaceID        *int64 // whose payments these are; nil for a visitor's
 	ProductName        string // at most 100 characters
 	ProductDescription string
 	ProductPrice       int64 // cents
@@ -23,10 +24,10 @@ func (s *Store) CreatePaymentProduct(ctx context.Context, p *PaymentProduct) err
 	}
 	p.CreatedAt = normTime(p.CreatedAt)
 	err := s.write.QueryRowContext(ctx, `
-		INSERT INTO payment_products (user_id, product_name, product_description, product_price, created_at)
-		VALUES ($1, $2, $3, $4, $5)
+		INSERT INTO payment_products (user_id, workspace_id, product_name, product_description, product_price, created_at)
+		VALUES ($1, $2, $3, $4, $5, $6)
 		RETURNING id`,
-		p.UserID, p.ProductName, p.ProductDescription, p.ProductPrice, dbTime(p.CreatedAt),
+		p.UserID, p.WorkspaceID, p.ProductName, p.ProductDescription, p.ProductPrice, dbTime(p.CreatedAt),
 	).Scan(&p.ID)
 	if err != nil {
 		return fail("create payment product", err)
@@ -39,9 +40,9 @@ func (s *Store) CreatePaymentProduct(ctx context.Context, p *PaymentProduct) err
 func (s *Store) PaymentProduct(ctx context.Context, id int64) (*PaymentProduct, error) {
 	p := new(PaymentProduct)
 	err := s.read.QueryRowContext(ctx, `
-		SELECT id, user_id, product_name, product_description, product_price, created_at
+		SELECT id, user_id, workspace_id, product_name, product_description, product_price, created_at
 		FROM payment_products WHERE id = $1`, id,
-	).Scan(&p.ID, &p.UserID, &p.ProductName, &p.ProductDescription, &p.ProductPrice, scanTime(&p.CreatedAt))
+	).Scan(&p.ID, &p.UserID, &p.WorkspaceID, &p.ProductName, &p.ProductDescription, &p.ProductPrice, scanTime(&p.CreatedAt))
 	if err != nil {
 		return nil, fail("fetch payment product", err)
 	}

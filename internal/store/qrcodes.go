@@ -10,17 +10,18 @@ import (
 )
 
 // QRCode is a saved static code. Every method that reads one takes the
-// owner's id and treats another user's code as not found.
+// workspace's id and treats another workspace's code as not found.
 type QRCode struct {
-	ID       int64
-	ClientID int64
-	UserID   int64
-	Name     string
-	QRType   string
-	QRMode   string // "static"
-	URL      string // the url column: the type's link, when it has one
-	QRData   string // JSON of the type fields under their form names
-	Content  string // the exact text the code encodes
+	ID          int64
+	ClientID    int64
+	WorkspaceID int64 // the owner
+	UserID      int64 // who made it; 0 once unknown
+	Name        string
+	QRType      string
+	QRMode      string // "static"
+	URL         string // the url column: the type's link, when it has one
+	QRData      string // JSON of the type fields under their form names
+	Content     string // the exact text the code encodes
 
 	// TypeColumns are the spec's per-type columns (first_name,
 	// product_price, location_latitude, …; see typeColumns), written for
@@ -51,14 +52,14 @@ var typeColumns = []string{
 }
 
 const qrCodeColumns = `
-	id, client_id, COALESCE(user_id, 0), name, qr_type, qr_mode, COALESCE(url, ''),
+	id, client_id, COALESCE(workspace_id, 0), COALESCE(user_id, 0), name, qr_type, qr_mode, COALESCE(url, ''),
 	qr_data, qr_content,` + styleSelect + `,
 	payment_product_id, is_paused, paused_at, is_deleted, deleted_at, created_at`
 
 func scanQRCode(row interface{ Scan(...any) error }) (*QRCode, error) {
 	q := new(QRCode)
 	dest := []any{
-		&q.ID, &q.ClientID, &q.UserID, &q.Name, &q.QRType, &q.QRMode, &q.URL,
+		&q.ID, &q.ClientID, &q.WorkspaceID, &q.UserID, &q.Name, &q.QRType, &q.QRMode, &q.URL,
 		&q.QRData, &q.Content,
 	}
 	dest = append(dest, q.Style.scanDest()...)
@@ -72,7 +73,8 @@ func scanQRCode(row interface{ Scan(...any) error }) (*QRCode, error) {
 	return q, nil
 }
 
-// CreateQRCode saves a new static code for q.UserID and fills in ID,
+// CreateQRCode saves a new static code of q.WorkspaceID (0: the personal
+// workspace of q.UserID), made by q.UserID, and fills in ID,
 // ClientID (1 if 0), QRMode ("static" if ""), QRData ("{}" if ""), QRStyle
 // ("squares"), ErrorCorrectionLevel ("M") and CreatedAt (now, unless set).
 // A TypeColumns key outside the per-type columns is an error.
@@ -86,6 +88,9 @@ func createQRCode(ctx context.Context, db interface {
 }, q *QRCode) error {
 	if q.ClientID == 0 {
 		q.ClientID = 1
+	}
+	if err := personalByDefault(ctx, db, &q.WorkspaceID, q.UserID); err != nil {
+		return err
 	}
 	if q.QRMode == "" {
 		q.QRMode = "static"
@@ -108,12 +113,12 @@ func createQRCode(ctx context.Context, db interface {
 	q.CreatedAt = normTime(q.CreatedAt)
 
 	cols := slices.Concat(
-		[]string{"client_id", "user_id", "name", "qr_type", "qr_mode", "url", "qr_data", "qr_content"},
+		[]string{"client_id", "workspace_id", "user_id", "name", "qr_type", "qr_mode", "url", "qr_data", "qr_content"},
 		styleInsert,
 		[]string{"payment_product_id", "created_at"},
 	)
 	args := slices.Concat(
-		[]any{q.ClientID, q.UserID, q.Name, q.QRType, q.QRMode, nullIfEmpty(q.URL), q.QRData, q.Content},
+		[]any{q.ClientID, nullIfZero(q.WorkspaceID), nullIfZero(q.UserID), q.Name, q.QRType, q.QRMode, nullIfEmpty(q.URL), q.QRData, q.Content},
 		q.Style.insertArgs(),
 		[]any{q.PaymentProductID, dbTime(q.CreatedAt)},
 	)
@@ -132,11 +137,11 @@ func createQRCode(ctx context.Context, db interface {
 	return nil
 }
 
-// QRCode returns the user's live static code with the given id.
-func (s *Store) QRCode(ctx context.Context, userID, id int64) (*QRCode, error) {
+// QRCode returns the workspace's live static code with the given id.
+func (s *Store) QRCode(ctx context.Context, workspaceID, id int64) (*QRCode, error) {
 	row := s.read.QueryRowContext(ctx,
-		`SELECT `+qrCodeColumns+` FROM qr_codes WHERE id = $1 AND user_id = $2 AND NOT is_deleted`,
-		id, userID)
+		`SELECT `+qrCodeColumns+` FROM qr_codes WHERE id = $1 AND workspace_id = $2 AND NOT is_deleted`,
+		id, workspaceID)
 	q, err := scanQRCode(row)
 	if err != nil {
 		return nil, fail("fetch QR code", err)
@@ -144,12 +149,12 @@ func (s *Store) QRCode(ctx context.Context, userID, id int64) (*QRCode, error) {
 	return q, nil
 }
 
-// QRCodes returns the user's live static codes, newest first.
-func (s *Store) QRCodes(ctx context.Context, userID int64) ([]*QRCode, error) {
+// QRCodes returns the workspace's live static codes, newest first.
+func (s *Store) QRCodes(ctx context.Context, workspaceID int64) ([]*QRCode, error) {
 	rows, err := s.read.QueryContext(ctx, `
 		SELECT `+qrCodeColumns+` FROM qr_codes
-		WHERE user_id = $1 AND NOT is_deleted
-		ORDER BY created_at DESC, id DESC`, userID)
+		WHERE workspace_id = $1 AND NOT is_deleted
+		ORDER BY created_at DESC, id DESC`, workspaceID)
 	if err != nil {
 		return nil, fail("list QR codes", err)
 	}

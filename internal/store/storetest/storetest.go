@@ -171,3 +171,13 @@ func CreateDynamic(t testing.TB, s *store.Store, userID int64, shortCode string)
 	}
 	return d
 }
+
+// Personal returns the id of the user's personal workspace.
+func Personal(t testing.TB, s *store.Store, userID int64) int64 {
+	t.Helper()
+	w, err := s.PersonalWorkspace(context.Background(), userID)
+	if err != nil {
+		t.Fatalf("storetest: PersonalWorkspace(%d): %v", userID, err)
+	}
+	return w.ID
+}
