@@ -27,7 +27,13 @@ export function stubFetch(handlers: Record<string, Handler>) {
 }
 
 /** A signed-in session: GET /api/user answers with this user. */
-export const alice = { id: 1, username: 'alice@example.com', email: 'alice@example.com' }
+export const alice = {
+  id: 1,
+  username: 'alice@example.com',
+  email: 'alice@example.com',
+  emailVerified: true,
+  workspace: { id: 1, name: 'Personal', role: 'owner' as const },
+}
 
 /** Renders the whole app at a path, with a fresh query cache unless one is given. */
 export function renderApp(path: string, queryClient: QueryClient = createQueryClient()) {

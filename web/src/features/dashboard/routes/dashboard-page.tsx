@@ -24,6 +24,8 @@ export interface DashboardPageProps {
   analytics?: (props: { open: boolean; onOpenChange: (open: boolean) => void }) => ReactNode
   /** The Restyle dialog of a card, rendered while open. */
   restyle?: (props: RestyleProps) => ReactNode
+  /** The workspace switcher at the top of the side menu. */
+  workspaceSwitcher?: ReactNode
 }
 
 function viewOf(params: URLSearchParams): DashboardView {
@@ -33,7 +35,7 @@ function viewOf(params: URLSearchParams): DashboardView {
 }
 
 /** /dashboard (and / for signed-in users): the user's codes, the create view and the analytics (spec 01 §2). */
-export function DashboardPage({ createView, analytics, restyle }: DashboardPageProps) {
+export function DashboardPage({ createView, analytics, restyle, workspaceSwitcher }: DashboardPageProps) {
   const [searchParams] = useSearchParams()
   const view = viewOf(searchParams)
   const [analyticsOpen, setAnalyticsOpen] = useState(false)
@@ -63,7 +65,7 @@ export function DashboardPage({ createView, analytics, restyle }: DashboardPageP
         </div>
 
         <div className="grid gap-6 md:grid-cols-[14rem_1fr] lg:gap-10">
-          <SideMenu view={view} onAnalytics={() => setAnalyticsOpen(true)} onPaused={view === 'create' ? () => setComingSoonOpen(true) : undefined} />
+          <SideMenu view={view} workspaceSwitcher={workspaceSwitcher} onAnalytics={() => setAnalyticsOpen(true)} onPaused={view === 'create' ? () => setComingSoonOpen(true) : undefined} />
           <div className="grid min-w-0 content-start gap-6">
             {view === 'create' ? (
               <CreateView>{createView}</CreateView>
