@@ -32,14 +32,14 @@ func TestUserAnalytics(t *testing.T) {
 		var static []int64
 		for i, typ := range []string{"url", "url", "contact", "email"} {
 			var id int64
-			err := store.WriteDB(s).QueryRow(`INSERT INTO qr_codes (user_id, name, qr_type, is_deleted) VALUES ($1, $2, $3, $4) RETURNING id`,
+			err := store.WriteDB(s).QueryRow(`INSERT INTO qr_codes (workspace_id, user_id, name, qr_type, is_deleted) VALUES ((SELECT id FROM workspaces WHERE personal_user_id = $1), $1, $2, $3, $4) RETURNING id`,
 				u.ID, fmt.Sprintf("static %d", i), typ, i == 3).Scan(&id)
 			if err != nil {
 				t.Fatal(err)
 			}
 			static = append(static, id)
 		}
-		exec(t, s, `INSERT INTO qr_codes (user_id, name, qr_type) VALUES ($1, 'theirs', 'url')`, other.ID)
+		exec(t, s, `INSERT INTO qr_codes (workspace_id, user_id, name, qr_type) VALUES ((SELECT id FROM workspaces WHERE personal_user_id = $1), $1, 'theirs', 'url')`, other.ID)
 		// Downloads: static[1] 3 (one old), static[0] 1; generations: static[0] 2, static[2] 1; one unlinked.
 		for _, d := range []struct {
 			code int64

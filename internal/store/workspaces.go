@@ -460,7 +460,7 @@ func (s *Store) CreateInvitation(ctx context.Context, inv *Invitation, tokenHash
 		err := tx.QueryRowContext(ctx, `
 			INSERT INTO workspace_invitations (workspace_id, email, role, token_hash, invited_by, expires_at, created_at)
 			VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
-			inv.WorkspaceID, inv.Email, inv.Role, tokenHash, inv.InvitedBy, dbTime(inv.ExpiresAt), dbTime(inv.CreatedAt)).Scan(&inv.ID)
+			inv.WorkspaceID, inv.Email, inv.Role, tokenHash, nullIfZero(inv.InvitedBy), dbTime(inv.ExpiresAt), dbTime(inv.CreatedAt)).Scan(&inv.ID)
 		if err != nil {
 			return fail("create invitation", err)
 		}
