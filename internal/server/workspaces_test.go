@@ -1,0 +1,292 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/squarely/squarely/internal/store"
+	"github.com/squarely/squarely/internal/store/storetest"
+)
+
+// routeAccess is what each route under /api and /api/v1 needs: a
+// permission in a workspace (read, edit, manage, own), a v1 key, or no
+// workspace at all (public, user: any signed-in account, admin). A route
+// added to routes.go without an entry here fails TestRoleRouteMatrix.
+var routeAccess = map[string]string{
+	"POST /api/register": "public", "POST /api/login": "public", "POST /api/logout": "public",
+	"GET /api/user": "read",
+	"POST /api/generate-qrcode": "public", "POST /api/download-qrcode": "public", "POST /api/track-generation": "public",
+	"GET /api/subdomain-info": "public",
+	"POST /api/qrcodes": "edit", "GET /api/qrcodes": "read", "GET /api/qrcodes/{id}/image": "read",
+	"POST /api/upload-pdf": "edit", "POST /api/upload-image": "public", "POST /api/upload-logo": "edit",
+	"POST /api/dynamic-qrcodes": "edit", "GET /api/dynamic-qrcodes": "read", "GET /api/dynamic-qrcodes/paused": "read",
+	"PUT /api/dynamic-qrcodes/{id}": "edit", "PATCH /api/dynamic-qrcodes/{id}": "edit", "DELETE /api/dynamic-qrcodes/{id}": "edit",
+	"POST /api/dynamic-qrcodes/{id}/pause": "edit", "POST /api/dynamic-qrcodes/{id}/resume": "edit",
+	"GET /api/dynamic-qrcodes/{id}/image": "read", "GET /api/dynamic-qrcodes/{id}/analytics": "read",
+	"GET /api/dynamic-qrcodes/{id}/scans.csv": "read",
+	"PATCH /api/qrcodes/{id}": "edit", "DELETE /api/qrcodes/{id}": "edit",
+	"GET /api/user-analytics": "read", "GET /api/trial-status": "read",
+	"POST /api/activate-trial": "public", "POST /api/set-password": "public",
+	"PUT /api/update-name": "user", "POST /api/delete-account": "user", "POST /api/change-password": "user",
+	"POST /api/forgot-password": "public", "POST /api/verify-email": "public", "POST /api/resend-verification": "user",
+	"GET /api/newsletter/stats": "admin", "POST /api/send-newsletter": "admin", "POST /api/send-welcome-to-all": "admin",
+	"POST /api/send-scan-notifications": "admin", "POST /api/send-pause-notifications": "admin",
+	"GET /api/mailings": "admin", "GET /api/mailings/{id}": "admin", "POST /api/send-test-email": "admin",
+	"GET /api/billing/config": "public", "POST /api/billing/pricing-table": "own", "POST /api/billing-portal": "own",
+	"POST /api/stripe/webhook": "public", "GET /api/payment-product/{id}": "public",
+	"POST /api/create-payment-intent": "public", "GET /api/payment-intent/{id}": "public",
+	"POST /api/bulk-generate-qrcode": "edit", "POST /api/bulk-jobs": "edit", "GET /api/bulk-jobs/{id}": "read",
+	"GET /api/bulk-jobs/{id}/download": "read",
+	"GET /api/api-keys": "manage", "POST /api/api-keys": "manage", "DELETE /api/api-keys/{id}": "manage",
+	"GET /api/white-label/clients": "admin", "POST /api/white-label/clients": "admin",
+	"PUT /api/white-label/clients/{id}": "admin", "DELETE /api/white-label/clients/{id}": "admin",
+	"POST /api/white-label/clients/{id}/rotate-key": "admin", "GET /api/white-label/config": "public",
+	"GET /api/v1/openapi.json": "public",
+	"POST /api/v1/codes": "key", "GET /api/v1/codes": "key", "POST /api/v1/codes/batch": "key",
+	"GET /api/v1/codes/{id}": "key", "PATCH /api/v1/codes/{id}": "key", "DELETE /api/v1/codes/{id}": "key",
+	"POST /api/v1/codes/{id}/pause": "key", "POST /api/v1/codes/{id}/resume": "key",
+	"GET /api/v1/codes/{id}/image": "key", "GET /api/v1/codes/{id}/analytics": "key", "GET /api/v1/codes/{id}/scans.csv": "key",
+	"GET /api/workspaces": "user", "POST /api/workspaces": "user",
+	"PATCH /api/workspaces/{id}": "manage", "DELETE /api/workspaces/{id}": "own",
+	"POST /api/workspaces/{id}/activate": "read", "GET /api/workspaces/{id}/members": "read",
+	"PATCH /api/workspaces/{id}/members/{userId}": "manage", "DELETE /api/workspaces/{id}/members/{userId}": "manage",
+	"GET /api/workspaces/{id}/invitations": "manage", "POST /api/workspaces/{id}/invitations": "manage",
+	"DELETE /api/workspaces/{id}/invitations/{invitationId}": "manage",
+	"POST /api/invitations/accept": "user",
+	"POST /api/contact": "public", "POST /api/newsletter-signup": "public",
+	"GET /api/analytics": "read", "GET /api/analytics/breakdown.csv": "read", "GET /api/dynamic-qrcodes/{id}/breakdown.csv": "read",
+	"PUT /api/dynamic-qrcodes/{id}/password": "edit",
+	"PUT /api/qrcodes/{id}": "edit", "PUT /api/qrcodes/{id}/style": "edit", "PUT /api/dynamic-qrcodes/{id}/style": "edit",
+	"POST /api/qrcodes/{id}/style/preview": "edit", "POST /api/dynamic-qrcodes/{id}/style/preview": "edit",
+	"POST /api/qrcodes/{id}/duplicate": "edit", "POST /api/dynamic-qrcodes/{id}/duplicate": "edit",
+	"GET /api/analytics/report.pdf": "read", "GET /api/dynamic-qrcodes/{id}/report.pdf": "read",
+}
+
+// registeredRoutes reads the patterns routes.go gives the api and v1 muxes.
+func registeredRoutes(t *testing.T) []string {
+	src, err := os.ReadFile("routes.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list []string
+	for _, m := range regexp.MustCompile(`(?m)^\s*(?:api|v1)\.Handle(?:Func)?\("([A-Z]+ /api/[^"]*)"`).FindAllStringSubmatch(string(src), -1) {
+		list = append(list, m[1])
+	}
+	if len(list) < 80 {
+		t.Fatalf("read only %d routes from routes.go", len(list))
+	}
+	return list
+}
+
+// teamFixture is a team workspace with a member of each role, an outsider,
+// and a code of each kind, an API key and an invitation in it.
+type teamFixture struct {
+	ws                  int64
+	members             map[string]*http.Client // by role
+	memberIDs           map[string]int64
+	outsider            *http.Client
+	static, dynamic     int64
+	key, outsiderKey    string
+	keyID, invitationID int64
+}
+
+func newTeam(t *testing.T, e *env) *teamFixture {
+	ctx := context.Background()
+	f := &teamFixture{members: map[string]*http.Client{}, memberIDs: map[string]int64{}}
+	owner, ownerID := e.signedIn("owner@example.com")
+	ws := expect(t, e.do(owner, "POST", "/api/workspaces", `{"name":"Agency"}`), http.StatusCreated, "")
+	f.ws = int64(ws["id"].(float64))
+	if ws["role"] != "owner" || ws["personal"] != false || ws["name"] != "Agency" {
+		t.Fatalf("created workspace = %v", ws)
+	}
+	f.members["owner"], f.memberIDs["owner"] = owner, ownerID
+	// Each member proves their address, then accepts the mailed invitation.
+	for _, role := range []string{"admin", "editor", "viewer"} {
+		email := role + "@example.com"
+		c, id := e.signedIn(email)
+		e.verifyEmail(c, email)
+		expect(t, e.do(owner, "POST", fmt.Sprintf("/api/workspaces/%d/invitations", f.ws), `{"email":"`+email+`","role":"`+role+`"}`), http.StatusCreated, "")
+		token := e.mail.link(t, email, `/invitations/accept\?token=([A-Za-z0-9_-]+)`)
+		expect(t, e.do(c, "POST", "/api/invitations/accept", `{"token":"`+token+`"}`), http.StatusOK, "")
+		f.members[role], f.memberIDs[role] = c, id
+	}
+	for role, c := range f.members {
+		got := expect(t, e.do(c, "POST", fmt.Sprintf("/api/workspaces/%d/activate", f.ws), ""), http.StatusOK, "")
+		if got["role"] != role {
+			t.Fatalf("%s activated as %v", role, got["role"])
+		}
+		u := expect(t, e.do(c, "GET", "/api/user", ""), http.StatusOK, "")
+		if w := u["workspace"].(map[string]any); int64(w["id"].(float64)) != f.ws || w["role"] != role || w["name"] != "Agency" {
+			t.Fatalf("GET /api/user workspace = %v", w)
+		}
+	}
+	f.outsider, _ = e.signedIn("outsider@example.com")
+	q := &store.QRCode{WorkspaceID: f.ws, UserID: ownerID, Name: "Flyer", QRType: "url", URL: "https://example.com/f",
+		QRData: `{"url":"https://example.com/f"}`, Content: "https://example.com/f", Style: storetest.DefaultStyle()}
+	if err := e.store.CreateQRCode(ctx, q); err != nil {
+		t.Fatal(err)
+	}
+	d := storetest.NewDynamic(ownerID, "teamcode")
+	d.WorkspaceID = f.ws
+	if err := e.store.CreateDynamicCode(ctx, d, 0); err != nil {
+		t.Fatal(err)
+	}
+	f.static, f.dynamic = q.ID, d.ID
+	var id float64
+	f.key, id = e.newKey(owner, "team")
+	f.keyID = int64(id)
+	f.outsiderKey, _ = e.newKey(f.outsider, "mine")
+	inv := expect(t, e.do(owner, "POST", fmt.Sprintf("/api/workspaces/%d/invitations", f.ws), `{"email":"later@example.com","role":"editor"}`), http.StatusCreated, "")
+	f.invitationID = int64(inv["id"].(float64))
+	return f
+}
+
+// path fills a pattern's wildcards with the fixture's ids; missing uses an
+// id nothing has.
+func (f *teamFixture) path(pattern string, missing bool) string {
+	_, p, _ := strings.Cut(pattern, " ")
+	id := func(real int64) string {
+		if missing {
+			return "999999"
+		}
+		return strconv.FormatInt(real, 10)
+	}
+	switch {
+	case strings.HasPrefix(p, "/api/workspaces/"):
+		p = strings.Replace(p, "{id}", strconv.FormatInt(f.ws, 10), 1)
+	case strings.HasPrefix(p, "/api/qrcodes/"):
+		p = strings.Replace(p, "{id}", id(f.static), 1)
+	case strings.HasPrefix(p, "/api/dynamic-qrcodes/"):
+		p = strings.Replace(p, "{id}", id(f.dynamic), 1)
+	case strings.HasPrefix(p, "/api/api-keys/"):
+		p = strings.Replace(p, "{id}", id(f.keyID), 1)
+	case strings.HasPrefix(p, "/api/v1/codes/"):
+		p = strings.Replace(p, "{id}", "d_"+id(f.dynamic), 1)
+	default:
+		p = strings.Replace(p, "{id}", "999999", 1)
+	}
+	p = strings.Replace(p, "{userId}", id(f.memberIDs["owner"]), 1)
+	return strings.Replace(p, "{invitationId}", id(f.invitationID), 1)
+}
+
+// fingerprint is everything a refused request could have changed in the
+// team workspace.
+func fingerprint(t *testing.T, st *store.Store, ws int64) string {
+	var out string
+	storetest.QueryRow(t, st, `SELECT
+		(SELECT COALESCE(string_agg(name || '|' || destination || '|' || is_paused || '|' || is_deleted || '|' || COALESCE(password_hash, ''), ',' ORDER BY id), '') FROM dynamic_qr_codes WHERE workspace_id = $1) || ';' ||
+		(SELECT COALESCE(string_agg(name || '|' || is_deleted || '|' || fg_color, ',' ORDER BY id), '') FROM qr_codes WHERE workspace_id = $1) || ';' ||
+		(SELECT COALESCE(string_agg(user_id || '=' || role, ',' ORDER BY user_id), '') FROM workspace_members WHERE workspace_id = $1) || ';' ||
+		(SELECT count(*) FROM api_keys WHERE workspace_id = $1) || ';' ||
+		(SELECT count(*) FROM workspace_invitations WHERE workspace_id = $1) || ';' ||
+		(SELECT count(*) FROM blobs WHERE workspace_id = $1) || ';' ||
+		(SELECT count(*) FROM bulk_jobs WHERE workspace_id = $1) || ';' ||
+		(SELECT count(*) FROM audit_log WHERE workspace_id = $1) || ';' ||
+		(SELECT name || is_deleted FROM workspaces WHERE id = $1)`, []any{ws}, &out)
+	return out
+}
+
+// Every route under /api and /api/v1, for each role of a team workspace and
+// for someone outside it: a role too weak gets 403 with the one message and
+// changes nothing; a strong enough one passes the check; an outsider sees
+// none of the team's codes or settings (404).
+func TestRoleRouteMatrix(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		routes := registeredRoutes(t)
+		for _, r := range routes {
+			if _, ok := routeAccess[r]; !ok {
+				t.Errorf("route %q has no entry in routeAccess", r)
+			}
+		}
+		if t.Failed() {
+			return
+		}
+		f := newTeam(t, e)
+		rank := map[string]int{"viewer": 1, "editor": 2, "admin": 3, "owner": 4}
+		need := map[string]int{"read": 1, "edit": 2, "manage": 3, "own": 4}
+		before := fingerprint(t, st, f.ws)
+
+		// Refused: every role below each route's permission.
+		for _, r := range routes {
+			method, _, _ := strings.Cut(r, " ")
+			n, ok := need[routeAccess[r]]
+			if !ok {
+				continue
+			}
+			for role, c := range f.members {
+				if rank[role] >= n {
+					continue
+				}
+				expect(t, e.do(c, method, f.path(r, false), `{"role":"owner","name":"x","email":"x@example.com"}`), http.StatusForbidden, msgNoPermission)
+			}
+		}
+		if after := fingerprint(t, st, f.ws); after != before {
+			t.Fatalf("refused requests changed the workspace:\n%s\n%s", before, after)
+		}
+
+		// Outsiders: the team's codes and settings do not exist for them.
+		for _, r := range routes {
+			method, p, _ := strings.Cut(r, " ")
+			if _, ok := need[routeAccess[r]]; !ok || !strings.Contains(p, "{") {
+				continue
+			}
+			if got := e.do(f.outsider, method, f.path(r, false), `{}`); got.StatusCode != http.StatusNotFound && got.StatusCode != http.StatusBadRequest {
+				t.Errorf("outsider %s: %d %s", r, got.StatusCode, got.body)
+			}
+		}
+		for _, r := range routes {
+			method, p, _ := strings.Cut(r, " ")
+			if routeAccess[r] != "key" || !strings.Contains(p, "{") {
+				continue
+			}
+			if got := e.api(f.outsiderKey, method, f.path(r, false), `{}`); got.StatusCode != http.StatusNotFound {
+				t.Errorf("outsider's key %s: %d %s", r, got.StatusCode, got.body)
+			}
+			if method == "DELETE" {
+				continue // the matrix below needs the code
+			}
+			if got := e.api(f.key, method, f.path(r, false), `{}`); got.StatusCode == http.StatusForbidden || got.StatusCode == http.StatusNotFound || got.StatusCode == http.StatusUnauthorized {
+				t.Errorf("team key %s: %d %s", r, got.StatusCode, got.body)
+			}
+		}
+
+		// Allowed: every role at or above the permission passes the check.
+		// Deletions aim at ids nothing has, so the fixture stays: past the
+		// check they are 404, never 403.
+		for _, r := range routes {
+			method, _, _ := strings.Cut(r, " ")
+			n, ok := need[routeAccess[r]]
+			if !ok || r == "DELETE /api/workspaces/{id}" {
+				continue
+			}
+			for role, c := range f.members {
+				if rank[role] < n {
+					continue
+				}
+				got := e.do(c, method, f.path(r, method == "DELETE"), `{}`)
+				if got.StatusCode == http.StatusForbidden || got.StatusCode == http.StatusUnauthorized {
+					t.Errorf("%s as %s: %d %s", r, role, got.StatusCode, got.body)
+				}
+			}
+		}
+		// Last, the owner deletes the workspace: its code stops redirecting.
+		expect(t, e.do(f.members["owner"], "DELETE", fmt.Sprintf("/api/workspaces/%d", f.ws), ""), http.StatusNoContent, "")
+		if got := e.do(e.browser(), "GET", "/d/teamcode", ""); got.StatusCode != http.StatusNotFound {
+			t.Errorf("a deleted workspace's code answers %d", got.StatusCode)
+		}
+		if got := e.api(f.key, "GET", "/api/v1/codes", ""); got.StatusCode != http.StatusUnauthorized {
+			t.Errorf("a deleted workspace's key answers %d", got.StatusCode)
+		}
+		u := expect(t, e.do(f.members["viewer"], "GET", "/api/user", ""), http.StatusOK, "")
+		if w := u["workspace"].(map[string]any); w["name"] != "Personal" || w["role"] != "owner" {
+			t.Errorf("after the deletion the viewer acts on %v; want their personal workspace", w)
+		}
+	})
+}
