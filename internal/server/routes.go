@@ -126,6 +126,8 @@ func (s *server) routes() http.Handler {
 	api.Handle("GET /api/workspaces/{id}/invitations", manage(s.listInvitations))
 	api.Handle("POST /api/workspaces/{id}/invitations", manage(s.inviteMember))
 	api.Handle("DELETE /api/workspaces/{id}/invitations/{invitationId}", manage(s.revokeInvitation))
+	api.Handle("GET /api/workspaces/{id}/audit-log", manage(s.auditLog))
+	api.Handle("GET /api/workspaces/{id}/audit-log.csv", manage(s.auditLogCSV))
 	api.Handle("POST /api/invitations/accept", user(s.acceptInvitation))
 	// Public pages (issue 13): the contact form and the footer's newsletter sign-up.
 	api.HandleFunc("POST /api/contact", s.contact)

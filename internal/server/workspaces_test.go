@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -59,7 +60,8 @@ var routeAccess = map[string]string{
 	"GET /api/workspaces/{id}/invitations": "manage", "POST /api/workspaces/{id}/invitations": "manage",
 	"DELETE /api/workspaces/{id}/invitations/{invitationId}": "manage",
 	"POST /api/invitations/accept":                           "user",
-	"POST /api/contact":                                      "public", "POST /api/newsletter-signup": "public",
+	"GET /api/workspaces/{id}/audit-log":                     "manage", "GET /api/workspaces/{id}/audit-log.csv": "manage",
+	"POST /api/contact": "public", "POST /api/newsletter-signup": "public",
 	"GET /api/analytics": "read", "GET /api/analytics/breakdown.csv": "read", "GET /api/dynamic-qrcodes/{id}/breakdown.csv": "read",
 	"PUT /api/dynamic-qrcodes/{id}/password": "edit",
 	"PUT /api/qrcodes/{id}":                  "edit", "PUT /api/qrcodes/{id}/style": "edit", "PUT /api/dynamic-qrcodes/{id}/style": "edit",
@@ -287,6 +289,95 @@ func TestRoleRouteMatrix(t *testing.T) {
 		u := expect(t, e.do(f.members["viewer"], "GET", "/api/user", ""), http.StatusOK, "")
 		if w := u["workspace"].(map[string]any); w["name"] != "Personal" || w["role"] != "owner" {
 			t.Errorf("after the deletion the viewer acts on %v; want their personal workspace", w)
+		}
+	})
+}
+
+// Each kind of change in a workspace leaves one audit entry naming who
+// made it (the signed-in member, or the API key), with a before and after;
+// owners and admins read them as JSON pages or CSV, others may not.
+func TestAuditLogEntries(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		f := newTeam(t, e)
+		owner, editor := f.members["owner"], f.members["editor"]
+		ws := fmt.Sprintf("/api/workspaces/%d", f.ws)
+		d := strconv.FormatInt(f.dynamic, 10)
+		expect(t, e.do(editor, "PATCH", "/api/dynamic-qrcodes/"+d, `{"name":"Dinner"}`), http.StatusOK, "")
+		expect(t, e.do(editor, "PUT", "/api/dynamic-qrcodes/"+d, `{"destination":"https://example.com/dinner"}`), http.StatusOK, "")
+		expect(t, e.do(editor, "POST", "/api/dynamic-qrcodes/"+d+"/pause", ""), http.StatusOK, "")
+		expect(t, e.do(editor, "POST", "/api/dynamic-qrcodes/"+d+"/resume", ""), http.StatusOK, "")
+		expect(t, e.sendForm(editor, "PUT", "/api/dynamic-qrcodes/"+d+"/style", part{"fgColor", "#112233", ""}), http.StatusOK, "")
+		expect(t, e.do(editor, "PATCH", fmt.Sprintf("/api/qrcodes/%d", f.static), `{"name":"Poster"}`), http.StatusOK, "")
+		expect(t, e.do(editor, "DELETE", fmt.Sprintf("/api/qrcodes/%d", f.static), ""), http.StatusNoContent, "")
+		created := expect(t, e.api(f.key, "POST", "/api/v1/codes", `{"kind":"dynamic","qrType":"url","destination":"https://example.com/k"}`), http.StatusCreated, "")
+		expect(t, e.do(owner, "PATCH", ws, `{"name":"Agency Two"}`), http.StatusOK, "")
+		expect(t, e.do(owner, "PATCH", fmt.Sprintf("%s/members/%d", ws, f.memberIDs["viewer"]), `{"role":"editor"}`), http.StatusNoContent, "")
+		expect(t, e.do(owner, "DELETE", fmt.Sprintf("%s/members/%d", ws, f.memberIDs["viewer"]), ""), http.StatusNoContent, "")
+		expect(t, e.do(owner, "DELETE", fmt.Sprintf("/api/api-keys/%d", f.keyID), ""), http.StatusNoContent, "")
+
+		expect(t, e.do(editor, "GET", ws+"/audit-log", ""), http.StatusForbidden, msgNoPermission)
+		var all []map[string]any
+		cursor := ""
+		for page := 0; ; page++ {
+			got := expect(t, e.do(owner, "GET", ws+"/audit-log?limit=4"+cursor, ""), http.StatusOK, "")
+			for _, it := range got["items"].([]any) {
+				all = append(all, it.(map[string]any))
+			}
+			next, _ := got["nextCursor"].(string)
+			if next == "" {
+				break
+			}
+			cursor = "&cursor=" + next
+			if page > 20 {
+				t.Fatal("the cursor does not end")
+			}
+		}
+		type want struct{ action, actorType, actorEmail, targetName, details string }
+		wants := []want{
+			{"api_key.revoked", "user", "owner@example.com", "team", ""},
+			{"member.removed", "user", "owner@example.com", "viewer@example.com", `{"role":"editor"}`},
+			{"member.role_changed", "user", "owner@example.com", "viewer@example.com", `{"role":{"after":"editor","before":"viewer"}}`},
+			{"workspace.renamed", "user", "owner@example.com", "Agency Two", `{"name":{"after":"Agency Two","before":"Agency"}}`},
+			{"code.created", "api_key", "owner@example.com", "", ""},
+			{"code.deleted", "user", "editor@example.com", "Poster", ""},
+			{"code.renamed", "user", "editor@example.com", "Poster", `{"name":{"after":"Poster","before":"Flyer"}}`},
+			{"code.restyled", "user", "editor@example.com", "Dinner", ""},
+			{"code.resumed", "user", "editor@example.com", "Dinner", ""},
+			{"code.paused", "user", "editor@example.com", "Dinner", ""},
+			{"code.destination_changed", "user", "editor@example.com", "Dinner", `{"destination":{"after":"https://example.com/dinner","before":"https://example.com/menu"}}`},
+			{"code.renamed", "user", "editor@example.com", "Dinner", `{"name":{"after":"Dinner","before":"Menu"}}`},
+		}
+		if len(all) < len(wants) {
+			t.Fatalf("%d entries: %v", len(all), all)
+		}
+		for i, w := range wants {
+			it := all[i]
+			actor, target := it["actor"].(map[string]any), it["target"].(map[string]any)
+			details, _ := json.Marshal(it["details"])
+			if it["action"] != w.action || actor["type"] != w.actorType || actor["email"] != w.actorEmail ||
+				(w.targetName != "" && target["name"] != w.targetName) || (w.details != "" && string(details) != w.details) {
+				t.Errorf("entry %d = %v; want %+v", i, it, w)
+			}
+		}
+		if id := all[4]["actor"].(map[string]any)["id"].(float64); int64(id) != f.keyID {
+			t.Errorf("the key's entry names key %v, want %d", id, f.keyID)
+		}
+		if created["id"] == nil {
+			t.Error("the key's code has no id")
+		}
+		// Joining and inviting were logged when the team was made.
+		seen := map[string]int{}
+		for _, it := range all {
+			seen[it["action"].(string)]++
+		}
+		if seen["member.invited"] != 4 || seen["member.joined"] != 3 || seen["workspace.created"] != 1 {
+			t.Errorf("actions seen: %v", seen)
+		}
+		csv := e.do(owner, "GET", ws+"/audit-log.csv", "")
+		if csv.StatusCode != http.StatusOK || strings.Count(string(csv.body), "\n") != len(all)+1 ||
+			!strings.HasPrefix(string(csv.body), "at,actor_type,actor_id,actor_email,action,target_type,target_id,target_name,details\n") {
+			t.Errorf("CSV %d:\n%s", csv.StatusCode, csv.body)
 		}
 	})
 }

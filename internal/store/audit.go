@@ -106,3 +106,54 @@ func (s *Store) AuditLog(ctx context.Context, workspaceID, before int64, limit i
 	}
 	return list, nil
 }
+
+// auditCreated records a new code of either kind.
+func (s *Store) auditCreated(ctx context.Context, tx *sql.Tx, workspaceID int64, t Target) error {
+	return s.audit(ctx, tx, workspaceID, "code.created", t, nil)
+}
+
+// codeState is what the audit log compares of a code before and after a
+// change: each difference is one entry.
+type codeState struct {
+	Name, Destination string
+	Paused, Protected bool
+	Style             Style
+}
+
+// auditChanges records what changed from before to after of the code t.
+func (s *Store) auditChanges(ctx context.Context, tx *sql.Tx, workspaceID int64, t Target, before, after codeState) error {
+	type entry struct {
+		action  string
+		details map[string]any
+	}
+	var list []entry
+	if before.Name != after.Name {
+		list = append(list, entry{"code.renamed", change("name", before.Name, after.Name)})
+	}
+	if before.Destination != after.Destination {
+		list = append(list, entry{"code.destination_changed", change("destination", before.Destination, after.Destination)})
+	}
+	if before.Paused != after.Paused {
+		list = append(list, entry{map[bool]string{true: "code.paused", false: "code.resumed"}[after.Paused], nil})
+	}
+	if before.Protected != after.Protected {
+		list = append(list, entry{"code.password_changed", change("protected", before.Protected, after.Protected)})
+	}
+	if before.Style != after.Style {
+		list = append(list, entry{"code.restyled", nil})
+	}
+	for _, e := range list {
+		if err := s.audit(ctx, tx, workspaceID, e.action, t, e.details); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func dynamicState(d *DynamicCode) codeState {
+	return codeState{d.Name, d.Destination, d.IsPaused, d.Protected, d.Style}
+}
+
+func staticState(q *QRCode) codeState {
+	return codeState{Name: q.Name, Destination: q.Content, Paused: q.IsPaused, Style: q.Style}
+}

@@ -275,7 +275,7 @@ func (s *Store) SaveBulkItems(ctx context.Context, j *BulkJob, items []BulkItem,
 			} else {
 				q := &QRCode{WorkspaceID: j.WorkspaceID, UserID: j.UserID, Name: c.Name, QRType: c.QRType, URL: c.URL, QRData: c.QRData,
 					Content: c.Content, TypeColumns: c.TypeColumns, Style: c.Style, CreatedAt: now}
-				err = createQRCode(ctx, tx, q)
+				err = s.createQRCode(ctx, tx, q)
 				if err == nil {
 					it.Status, it.QRCodeID = ItemDone, &q.ID
 					res, err = tx.ExecContext(ctx, `UPDATE bulk_job_items SET status = 'done', qr_code_id = $1

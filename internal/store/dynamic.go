@@ -133,7 +133,7 @@ func (s *Store) createDynamic(ctx context.Context, tx *sql.Tx, d *DynamicCode, l
 	if err != nil {
 		return fail("create dynamic code", err)
 	}
-	return nil
+	return s.auditCreated(ctx, tx, d.WorkspaceID, Target{"dynamic_code", d.ID, d.Name})
 }
 
 func countLiveDynamic(ctx context.Context, q interface {
@@ -291,6 +291,11 @@ func (s *Store) RecentRedirects(ctx context.Context, limit int) (map[string]Redi
 func (s *Store) updateDynamic(ctx context.Context, action string, workspaceID, id int64, set string, args ...any) (*DynamicCode, error) {
 	var d *DynamicCode
 	err := s.inTx(ctx, action, func(tx *sql.Tx) error {
+		before, err := scanDynamic(tx.QueryRowContext(ctx,
+			`SELECT `+dynamicColumns+` FROM dynamic_qr_codes WHERE id = $1 AND workspace_id = $2 AND NOT is_deleted`, id, workspaceID))
+		if err != nil {
+			return fail(action, err)
+		}
 		params := append([]any{id, workspaceID}, args...)
 		res, err := tx.ExecContext(ctx,
 			`UPDATE dynamic_qr_codes SET `+set+` WHERE id = $1 AND workspace_id = $2 AND NOT is_deleted`, params...)
@@ -301,7 +306,7 @@ func (s *Store) updateDynamic(ctx context.Context, action string, workspaceID, i
 		if d, err = scanDynamic(row); err != nil {
 			return fail(action, err)
 		}
-		return nil
+		return s.auditChanges(ctx, tx, workspaceID, Target{"dynamic_code", id, d.Name}, dynamicState(before), dynamicState(d))
 	})
 	return d, err
 }
@@ -366,12 +371,16 @@ func (s *Store) DeleteDynamicCode(ctx context.Context, workspaceID, id int64, no
 		if err := s.rollupLock(ctx, sqlTx{tx}, []int64{workspaceID}); err != nil {
 			return fail("lock the owner's rollups", err)
 		}
+		var name string
 		err := tx.QueryRowContext(ctx, `
 			UPDATE dynamic_qr_codes SET is_deleted = TRUE, deleted_at = $3, updated_at = $3
 			WHERE id = $1 AND workspace_id = $2 AND NOT is_deleted
-			RETURNING short_code`, id, workspaceID, dbTime(now)).Scan(&shortCode)
+			RETURNING short_code, name`, id, workspaceID, dbTime(now)).Scan(&shortCode, &name)
 		if err != nil {
 			return fail("delete dynamic code", err)
+		}
+		if err := s.audit(ctx, tx, workspaceID, "code.deleted", Target{"dynamic_code", id, name}, nil); err != nil {
+			return err
 		}
 		if err := s.dropCodeRollups(ctx, sqlTx{tx}, workspaceID, id); err != nil {
 			return fail("drop the code's rollups", err)

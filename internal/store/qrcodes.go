@@ -79,13 +79,11 @@ func scanQRCode(row interface{ Scan(...any) error }) (*QRCode, error) {
 // ("squares"), ErrorCorrectionLevel ("M") and CreatedAt (now, unless set).
 // A TypeColumns key outside the per-type columns is an error.
 func (s *Store) CreateQRCode(ctx context.Context, q *QRCode) error {
-	return createQRCode(ctx, s.write, q)
+	return s.inTx(ctx, "create QR code", func(tx *sql.Tx) error { return s.createQRCode(ctx, tx, q) })
 }
 
-// createQRCode is CreateQRCode on q, the write pool or a transaction.
-func createQRCode(ctx context.Context, db interface {
-	QueryRowContext(context.Context, string, ...any) *sql.Row
-}, q *QRCode) error {
+// createQRCode is CreateQRCode inside tx.
+func (s *Store) createQRCode(ctx context.Context, db *sql.Tx, q *QRCode) error {
 	if q.ClientID == 0 {
 		q.ClientID = 1
 	}
@@ -134,7 +132,7 @@ func createQRCode(ctx context.Context, db interface {
 	if err := db.QueryRowContext(ctx, query, args...).Scan(&q.ID); err != nil {
 		return fail("create QR code", err)
 	}
-	return nil
+	return s.auditCreated(ctx, db, q.WorkspaceID, Target{"code", q.ID, q.Name})
 }
 
 // QRCode returns the workspace's live static code with the given id.

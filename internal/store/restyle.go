@@ -25,13 +25,7 @@ func styleSet(first int) string {
 // SetQRCodeStyle replaces the style (logo included) of the workspace's live
 // static code and returns the code.
 func (s *Store) SetQRCodeStyle(ctx context.Context, workspaceID, id int64, st Style) (*QRCode, error) {
-	res, err := s.write.ExecContext(ctx,
-		`UPDATE qr_codes SET `+styleSet(3)+` WHERE id = $1 AND workspace_id = $2 AND NOT is_deleted`,
-		slices.Concat([]any{id, workspaceID}, st.insertArgs())...)
-	if err := mustAffect("restyle QR code", res, err); err != nil {
-		return nil, err
-	}
-	return s.QRCode(ctx, workspaceID, id)
+	return s.updateQRCode(ctx, "restyle QR code", workspaceID, id, styleSet(3), st.insertArgs()...)
 }
 
 // SetDynamicStyle replaces the style (logo included) of the workspace's live
@@ -54,19 +48,14 @@ func (s *Store) UpdateQRCode(ctx context.Context, q *QRCode) (*QRCode, error) {
 	}
 	set := []string{"name = $3", "qr_type = $4", "url = $5", "qr_data = $6", "qr_content = $7", "payment_product_id = $8", styleSet(9)}
 	args := slices.Concat(
-		[]any{q.ID, q.WorkspaceID, q.Name, q.QRType, nullIfEmpty(q.URL), q.QRData, q.Content, q.PaymentProductID},
+		[]any{q.Name, q.QRType, nullIfEmpty(q.URL), q.QRData, q.Content, q.PaymentProductID},
 		q.Style.insertArgs(),
 	)
 	for _, col := range typeColumns {
 		args = append(args, q.TypeColumns[col])
-		set = append(set, fmt.Sprintf("%s = $%d", col, len(args)))
+		set = append(set, fmt.Sprintf("%s = $%d", col, len(args)+2))
 	}
-	res, err := s.write.ExecContext(ctx,
-		`UPDATE qr_codes SET `+strings.Join(set, ", ")+` WHERE id = $1 AND workspace_id = $2 AND NOT is_deleted`, args...)
-	if err := mustAffect("update QR code", res, err); err != nil {
-		return nil, err
-	}
-	return s.QRCode(ctx, q.WorkspaceID, q.ID)
+	return s.updateQRCode(ctx, "update QR code", q.WorkspaceID, q.ID, strings.Join(set, ", "), args...)
 }
 
 // QRCodeCopy is what a duplicate of a static code changes: its name and
@@ -107,7 +96,7 @@ func (s *Store) DuplicateQRCode(ctx context.Context, workspaceID, id int64, c QR
 		if err != nil {
 			return fail("duplicate QR code", err)
 		}
-		return nil
+		return s.audit(ctx, tx, workspaceID, "code.created", Target{"code", newID, c.Name}, map[string]any{"duplicateOf": id})
 	})
 	if err != nil {
 		return nil, err
