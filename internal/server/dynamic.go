@@ -69,6 +69,7 @@ func (s *server) dynamicJSON(d *store.DynamicCode) dynamicCodeResponse {
 			QRData: qrData, Style: codeStyle(d.Style),
 			LogoFilePath: d.LogoFilePath, LogoFileName: d.LogoFileName,
 			ScanCount: d.ScanCount, IsPaused: d.IsPaused, CreatedAt: d.CreatedAt,
+			Tags: tagsJSON(d.Tags), FolderID: d.FolderID,
 		},
 		Destination: d.Destination, ShortCode: d.ShortCode, ShortURL: short,
 		LastScannedAt: d.LastScannedAt, PausedAt: d.PausedAt, UpdatedAt: d.UpdatedAt,

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -217,6 +216,8 @@ type apiCode struct {
 	IsPaused      bool       `json:"isPaused"`
 	LastScannedAt *time.Time `json:"lastScannedAt,omitempty"`
 	CreatedAt     time.Time  `json:"createdAt"`
+	Tags          []tagJSON  `json:"tags"`
+	FolderID      *int64     `json:"folderId"`
 }
 
 const (
@@ -229,6 +230,7 @@ func staticAPICode(q *store.QRCode) apiCode {
 	return apiCode{
 		ID: "s_" + strconv.FormatInt(q.ID, 10), Kind: kindStatic, Name: v.Name, QRType: v.QRType, Data: v.Data,
 		QRData: v.QRData, Style: v.Style, LogoFilePath: v.LogoFilePath, CreatedAt: v.CreatedAt,
+		Tags: v.Tags, FolderID: v.FolderID,
 	}
 }
 
@@ -239,6 +241,7 @@ func (s *server) dynamicAPICode(d *store.DynamicCode) apiCode {
 		QRData: v.QRData, Style: v.Style, LogoFilePath: v.LogoFilePath,
 		Destination: v.Destination, ShortCode: v.ShortCode, URL: v.ShortURL,
 		ScanCount: v.ScanCount, IsPaused: v.IsPaused, LastScannedAt: v.LastScannedAt, CreatedAt: v.CreatedAt,
+		Tags: v.Tags, FolderID: v.FolderID,
 	}
 }
 
@@ -396,40 +399,27 @@ func (c *captureWriter) Write(b []byte) (int, error) {
 	return c.body.Write(b)
 }
 
-// v1ListCodes (GET /api/v1/codes?kind=static|dynamic): the caller's live
-// codes, newest first.
+// v1ListCodes (GET /api/v1/codes, the parameters of GET /api/codes): a
+// page of the workspace's live codes, newest first unless sorted otherwise.
 func (s *server) v1ListCodes(w http.ResponseWriter, r *http.Request) {
-	kind := r.URL.Query().Get("kind")
-	if kind != "" && kind != kindStatic && kind != kindDynamic {
-		fieldError(w, "kind", "kind must be static or dynamic")
+	q, ok := codeQuery(w, r)
+	if !ok {
 		return
 	}
-	ctx, uid := r.Context(), wsID(r)
-	out := []apiCode{}
-	if kind != kindDynamic {
-		list, err := s.store.QRCodes(ctx, uid)
-		if err != nil {
-			s.internalError(w, "listing QR codes", err)
-			return
-		}
-		for _, q := range list {
-			out = append(out, staticAPICode(q))
+	codes, next, ok := s.listPage(w, r, q)
+	if !ok {
+		return
+	}
+	out := make([]apiCode, len(codes))
+	for i, c := range codes {
+		switch c := c.(type) {
+		case *store.QRCode:
+			out[i] = staticAPICode(c)
+		case *store.DynamicCode:
+			out[i] = s.dynamicAPICode(c)
 		}
 	}
-	if kind != kindStatic {
-		for _, paused := range []bool{false, true} {
-			list, err := s.store.DynamicCodes(ctx, uid, paused)
-			if err != nil {
-				s.internalError(w, "listing dynamic codes", err)
-				return
-			}
-			for _, d := range list {
-				out = append(out, s.dynamicAPICode(d))
-			}
-		}
-	}
-	slices.SortStableFunc(out, func(a, b apiCode) int { return b.CreatedAt.Compare(a.CreatedAt) })
-	writeJSON(w, http.StatusOK, map[string]any{"data": out})
+	writeJSON(w, http.StatusOK, map[string]any{"data": out, "nextCursor": nullIfNone(next)})
 }
 
 // codePath reads the {id} path value ("s_12", "d_34"). On failure it has

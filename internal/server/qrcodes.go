@@ -34,6 +34,8 @@ type qrCodeResponse struct {
 	ScanCount    int64     `json:"scanCount"` // static codes are not tracked
 	IsPaused     bool      `json:"isPaused"`
 	CreatedAt    time.Time `json:"createdAt"`
+	Tags         []tagJSON `json:"tags"`
+	FolderID     *int64    `json:"folderId"`
 	// Payments are what a payment code took (payments.go); nil for other types.
 	Payments *paymentStats `json:"payments,omitempty"`
 }
@@ -43,7 +45,7 @@ func qrCodeJSON(q *store.QRCode) qrCodeResponse {
 		ID: q.ID, Name: q.Name, QRType: q.QRType, QRMode: q.QRMode, URL: q.URL, Data: q.Content,
 		QRData: json.RawMessage(q.QRData), Style: codeStyle(q.Style),
 		LogoFilePath: q.LogoFilePath, LogoFileName: q.LogoFileName,
-		IsPaused: q.IsPaused, CreatedAt: q.CreatedAt,
+		IsPaused: q.IsPaused, CreatedAt: q.CreatedAt, Tags: tagsJSON(q.Tags), FolderID: q.FolderID,
 	}
 }
 

@@ -129,6 +129,21 @@ func (s *server) routes() http.Handler {
 	api.Handle("GET /api/workspaces/{id}/audit-log", manage(s.auditLog))
 	api.Handle("GET /api/workspaces/{id}/audit-log.csv", manage(s.auditLogCSV))
 	api.Handle("POST /api/invitations/accept", user(s.acceptInvitation))
+	// Organisation (issue 22, organise.go): tags, folders, each code's, and
+	// one server-side list of both kinds of code.
+	api.Handle("GET /api/tags", read(s.listTags))
+	api.Handle("POST /api/tags", edit(s.createTag))
+	api.Handle("PATCH /api/tags/{id}", edit(s.updateTag))
+	api.Handle("DELETE /api/tags/{id}", edit(s.deleteTag))
+	api.Handle("GET /api/folders", read(s.listFolders))
+	api.Handle("POST /api/folders", edit(s.createFolder))
+	api.Handle("PATCH /api/folders/{id}", edit(s.renameFolder))
+	api.Handle("DELETE /api/folders/{id}", edit(s.deleteFolder))
+	api.Handle("PUT /api/qrcodes/{id}/tags", edit(s.setCodeTags(false)))
+	api.Handle("PUT /api/dynamic-qrcodes/{id}/tags", edit(s.setCodeTags(true)))
+	api.Handle("PUT /api/qrcodes/{id}/folder", edit(s.setCodeFolder(false)))
+	api.Handle("PUT /api/dynamic-qrcodes/{id}/folder", edit(s.setCodeFolder(true)))
+	api.Handle("GET /api/codes", read(s.listCodes))
 	// Public pages (issue 13): the contact form and the footer's newsletter sign-up.
 	api.HandleFunc("POST /api/contact", s.contact)
 	api.HandleFunc("POST /api/newsletter-signup", s.newsletterSignup)

@@ -92,7 +92,8 @@ func scanBulkJob(row interface{ Scan(...any) error }) (*BulkJob, error) {
 const itemsPerInsert = 500
 
 // CreateBulkJob saves a queued job with its items (pending or failed) in
-// one transaction and fills in j.ID. A second job with the owner's
+// one transaction and fills in j.ID (and j.WorkspaceID, when 0: the
+// uploader's personal workspace). A second job with the owner's
 // IdempotencyKey is ErrConflict and saves nothing.
 func (s *Store) CreateBulkJob(ctx context.Context, j *BulkJob, items []BulkItem) error {
 	if j.CreatedAt.IsZero() {
@@ -102,6 +103,9 @@ func (s *Store) CreateBulkJob(ctx context.Context, j *BulkJob, items []BulkItem)
 	j.UpdatedAt = j.CreatedAt
 	j.Status = BulkQueued
 	return s.inTx(ctx, "create bulk job", func(tx *sql.Tx) error {
+		if err := personalByDefault(ctx, tx, &j.WorkspaceID, j.UserID); err != nil {
+			return err
+		}
 		cols := []string{"workspace_id", "user_id", "status", "file_name", "file_sha256", "idempotency_key", "total", "processed",
 			"failed", "dynamic_limit", "created_at", "updated_at"}
 		err := tx.QueryRowContext(ctx, insertReturningID("bulk_jobs", cols),

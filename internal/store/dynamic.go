@@ -39,6 +39,9 @@ type DynamicCode struct {
 	// Protected is set while a password guards the code's scans.
 	Protected bool
 
+	FolderID *int64 // nil: in no folder
+	Tags     []Tag  // read back by the methods that return codes, by name
+
 	IsPaused  bool
 	PausedAt  *time.Time
 	IsDeleted bool
@@ -52,7 +55,7 @@ const dynamicColumns = `
 	qr_type, COALESCE(qr_data, ''), COALESCE(platform, ''),
 	COALESCE((SELECT scans FROM scan_counts WHERE dynamic_qr_code_id = dynamic_qr_codes.id), 0),
 	(SELECT last_scanned_at FROM scan_counts WHERE dynamic_qr_code_id = dynamic_qr_codes.id),` + styleSelect + `,
-	password_hash IS NOT NULL, is_paused, paused_at, is_deleted, deleted_at, created_at, updated_at`
+	password_hash IS NOT NULL, folder_id, is_paused, paused_at, is_deleted, deleted_at, created_at, updated_at`
 
 func scanDynamic(row interface{ Scan(...any) error }) (*DynamicCode, error) {
 	d := new(DynamicCode)
@@ -63,7 +66,7 @@ func scanDynamic(row interface{ Scan(...any) error }) (*DynamicCode, error) {
 	}
 	dest = append(dest, d.Style.scanDest()...)
 	dest = append(dest,
-		&d.Protected, &d.IsPaused, scanNullTime(&d.PausedAt), &d.IsDeleted, scanNullTime(&d.DeletedAt),
+		&d.Protected, &d.FolderID, &d.IsPaused, scanNullTime(&d.PausedAt), &d.IsDeleted, scanNullTime(&d.DeletedAt),
 		scanTime(&d.CreatedAt), scanTime(&d.UpdatedAt),
 	)
 	if err := row.Scan(dest...); err != nil {
@@ -163,7 +166,7 @@ func (s *Store) DynamicCode(ctx context.Context, workspaceID, id int64) (*Dynami
 	if err != nil {
 		return nil, fail("fetch dynamic code", err)
 	}
-	return d, nil
+	return d, s.withTags(ctx, nil, []*DynamicCode{d})
 }
 
 // DynamicCodes returns the workspace's live dynamic codes that are paused (or
@@ -188,7 +191,7 @@ func (s *Store) DynamicCodes(ctx context.Context, workspaceID int64, paused bool
 	if err := rows.Err(); err != nil {
 		return nil, fail("list dynamic codes", err)
 	}
-	return list, nil
+	return list, s.withTags(ctx, nil, list)
 }
 
 // Redirect is what answering a scan needs to know about a short code.
@@ -308,7 +311,10 @@ func (s *Store) updateDynamic(ctx context.Context, action string, workspaceID, i
 		}
 		return s.auditChanges(ctx, tx, workspaceID, Target{"dynamic_code", id, d.Name}, dynamicState(before), dynamicState(d))
 	})
-	return d, err
+	if err != nil {
+		return nil, err
+	}
+	return d, s.withTags(ctx, nil, []*DynamicCode{d})
 }
 
 // SetDynamicDestination changes where the workspace's code redirects.

@@ -50,5 +50,8 @@ func (s *Store) updateQRCode(ctx context.Context, action string, workspaceID, id
 		}
 		return s.auditChanges(ctx, tx, workspaceID, Target{"code", id, q.Name}, staticState(before), staticState(q))
 	})
-	return q, err
+	if err != nil {
+		return nil, err
+	}
+	return q, s.withTags(ctx, []*QRCode{q}, nil)
 }

@@ -17,12 +17,20 @@ type PaymentProduct struct {
 	CreatedAt          time.Time
 }
 
-// CreatePaymentProduct saves p and fills in ID and CreatedAt (now, unless set).
+// CreatePaymentProduct saves p and fills in ID, CreatedAt (now, unless
+// set) and WorkspaceID (unless set: the personal workspace of UserID).
 func (s *Store) CreatePaymentProduct(ctx context.Context, p *PaymentProduct) error {
 	if p.CreatedAt.IsZero() {
 		p.CreatedAt = time.Now()
 	}
 	p.CreatedAt = normTime(p.CreatedAt)
+	if p.WorkspaceID == nil && p.UserID != nil {
+		var ws int64
+		if err := personalByDefault(ctx, s.read, &ws, *p.UserID); err != nil {
+			return err
+		}
+		p.WorkspaceID = &ws
+	}
 	err := s.write.QueryRowContext(ctx, `
 		INSERT INTO payment_products (user_id, workspace_id, product_name, product_description, product_price, created_at)
 		VALUES ($1, $2, $3, $4, $5, $6)

@@ -32,6 +32,9 @@ type QRCode struct {
 
 	PaymentProductID *int64
 
+	FolderID *int64 // nil: in no folder
+	Tags     []Tag  // read back by QRCode and QRCodes, by name
+
 	IsPaused  bool
 	PausedAt  *time.Time
 	IsDeleted bool
@@ -54,7 +57,7 @@ var typeColumns = []string{
 const qrCodeColumns = `
 	id, client_id, COALESCE(workspace_id, 0), COALESCE(user_id, 0), name, qr_type, qr_mode, COALESCE(url, ''),
 	qr_data, qr_content,` + styleSelect + `,
-	payment_product_id, is_paused, paused_at, is_deleted, deleted_at, created_at`
+	payment_product_id, folder_id, is_paused, paused_at, is_deleted, deleted_at, created_at`
 
 func scanQRCode(row interface{ Scan(...any) error }) (*QRCode, error) {
 	q := new(QRCode)
@@ -64,7 +67,7 @@ func scanQRCode(row interface{ Scan(...any) error }) (*QRCode, error) {
 	}
 	dest = append(dest, q.Style.scanDest()...)
 	dest = append(dest,
-		&q.PaymentProductID, &q.IsPaused, scanNullTime(&q.PausedAt), &q.IsDeleted, scanNullTime(&q.DeletedAt),
+		&q.PaymentProductID, &q.FolderID, &q.IsPaused, scanNullTime(&q.PausedAt), &q.IsDeleted, scanNullTime(&q.DeletedAt),
 		scanTime(&q.CreatedAt),
 	)
 	if err := row.Scan(dest...); err != nil {
@@ -144,7 +147,7 @@ func (s *Store) QRCode(ctx context.Context, workspaceID, id int64) (*QRCode, err
 	if err != nil {
 		return nil, fail("fetch QR code", err)
 	}
-	return q, nil
+	return q, s.withTags(ctx, []*QRCode{q}, nil)
 }
 
 // QRCodes returns the workspace's live static codes, newest first.
@@ -168,5 +171,5 @@ func (s *Store) QRCodes(ctx context.Context, workspaceID int64) ([]*QRCode, erro
 	if err := rows.Err(); err != nil {
 		return nil, fail("list QR codes", err)
 	}
-	return list, nil
+	return list, s.withTags(ctx, list, nil)
 }

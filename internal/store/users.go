@@ -88,9 +88,12 @@ func (s *Store) CreateUser(ctx context.Context, u *User) error {
 		if err := createPersonalWorkspace(ctx, tx, u.ID, u.ClientID, u.CreatedAt); err != nil {
 			return err
 		}
-		// A trial started with the account is its personal workspace's.
-		_, err = tx.ExecContext(ctx, `UPDATE workspaces SET trial_activated = $2, trial_start_date = $3, trial_end_date = $4
-			WHERE personal_user_id = $1`, u.ID, u.TrialActivated, dbTimePtr(u.TrialStartDate), dbTimePtr(u.TrialEndDate))
+		// A trial (or subscription) the account starts with is its
+		// personal workspace's.
+		_, err = tx.ExecContext(ctx, `UPDATE workspaces SET trial_activated = $2, trial_start_date = $3, trial_end_date = $4,
+			subscription_status = $5, stripe_customer_id = $6, stripe_subscription_id = $7
+			WHERE personal_user_id = $1`, u.ID, u.TrialActivated, dbTimePtr(u.TrialStartDate), dbTimePtr(u.TrialEndDate),
+			u.SubscriptionStatus, nullIfEmpty(u.StripeCustomerID), nullIfEmpty(u.StripeSubscriptionID))
 		if err != nil {
 			return fail("create user", err)
 		}

@@ -1,0 +1,214 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// One server-side list of a workspace's codes of both kinds (issue 22 item
+// 3): filtered, sorted and paged by a keyset cursor, so a page follows the
+// one before it however many codes are created meanwhile, and a workspace
+// of 100,000 codes is read through its indexes a page at a time.
+
+// CodeQuery picks and orders a page of a workspace's live codes.
+type CodeQuery struct {
+	WorkspaceID int64
+	Search      string // matches name, destination and tag names, ignoring case; "" = all
+	Kind        string // "static", "dynamic" or "" for both
+	Type        string // qr_type; "" = any
+	Status      string // "active", "paused" or "" for both
+	TagID       int64  // 0 = any
+	FolderID    int64  // 0 = any
+	Sort        string // "created" (default), "name" or "scans"
+	Desc        bool
+	Limit       int
+	After       *CodeCursor // the last code of the page before; nil = the first page
+}
+
+// CodeCursor is where a page ends: the sort value of its last code, the
+// code's kind (0 static, 1 dynamic) and id, which break ties.
+type CodeCursor struct {
+	Value any   `json:"v"` // the created time (as stored), the lower-cased name, or the scans
+	Kind  int   `json:"k"`
+	ID    int64 `json:"i"`
+}
+
+// CodeRef is one code of a page: its kind and id, and the cursor that
+// continues after it.
+type CodeRef struct {
+	Dynamic bool
+	ID      int64
+	Cursor  CodeCursor
+}
+
+// ListCodes returns up to q.Limit codes of the page q asks for.
+func (s *Store) ListCodes(ctx context.Context, q CodeQuery) ([]CodeRef, error) {
+	var args []any
+	arg := func(v any) string {
+		args = append(args, v)
+		return fmt.Sprintf("$%d", len(args))
+	}
+	ws := arg(q.WorkspaceID)
+	dir, cmp := "ASC", ">"
+	if q.Desc {
+		dir, cmp = "DESC", "<"
+	}
+	var search string
+	if q.Search != "" {
+		search = arg("%" + likeEscaper.Replace(strings.ToLower(q.Search)) + "%")
+	}
+	var branches []string
+	for kind, k := range []codeKind{staticKind, dynamicKind} {
+		if (q.Kind == "static" && kind == 1) || (q.Kind == "dynamic" && kind == 0) {
+			continue
+		}
+		sortExpr := map[string]string{"created": "c.created_at", "name": "lower(c.name)", "scans": "0"}[q.Sort]
+		destination := "c.qr_content"
+		if kind == 1 {
+			destination = "c.destination"
+			sortExpr = map[string]string{"created": "c.created_at", "name": "lower(c.name)",
+				"scans": "COALESCE((SELECT sc.scans FROM scan_counts sc WHERE sc.dynamic_qr_code_id = c.id), 0)"}[q.Sort]
+		}
+		where := []string{"c.workspace_id = " + ws, "NOT c.is_deleted"}
+		if q.Type != "" {
+			where = append(where, "c.qr_type = "+arg(q.Type))
+		}
+		switch q.Status {
+		case "active":
+			where = append(where, "NOT c.is_paused")
+		case "paused":
+			where = append(where, "c.is_paused")
+		}
+		if q.TagID != 0 {
+			where = append(where, "c.id IN (SELECT "+k.tagColumn+" FROM "+k.tagTable+" WHERE tag_id = "+arg(q.TagID)+")")
+		}
+		if q.FolderID != 0 {
+			where = append(where, "c.folder_id = "+arg(q.FolderID))
+		}
+		if search != "" {
+			where = append(where, `(lower(c.name) LIKE `+search+` ESCAPE '\' OR lower(`+destination+`) LIKE `+search+` ESCAPE '\'
+				OR EXISTS (SELECT 1 FROM `+k.tagTable+` ct JOIN tags t ON t.id = ct.tag_id
+					WHERE ct.`+k.tagColumn+` = c.id AND lower(t.name) LIKE `+search+` ESCAPE '\'))`)
+		}
+		if a := q.After; a != nil {
+			// Ties on the sort value go by kind, then id, in the list's
+			// direction: within a branch the kind is fixed.
+			v := arg(a.Value)
+			switch {
+			case a.Kind == kind:
+				where = append(where, "("+sortExpr+", c.id) "+cmp+" ("+v+", "+arg(a.ID)+")")
+			case (a.Kind < kind) == q.Desc:
+				where = append(where, sortExpr+" "+cmp+" "+v)
+			default:
+				where = append(where, sortExpr+" "+cmp+"= "+v)
+			}
+		}
+		branches = append(branches, fmt.Sprintf(`SELECT * FROM (SELECT %d AS kind, c.id AS id, %s AS sort_value FROM %s c
+			WHERE %s ORDER BY %s %s, c.id %s LIMIT %d) b%d`,
+			kind, sortExpr, k.table, strings.Join(where, " AND "), sortExpr, dir, dir, q.Limit, kind))
+	}
+	query := strings.Join(branches, " UNION ALL ") +
+		fmt.Sprintf(" ORDER BY sort_value %s, kind %s, id %s LIMIT %d", dir, dir, dir, q.Limit)
+	rows, err := s.read.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fail("list codes", err)
+	}
+	defer rows.Close()
+	list := []CodeRef{}
+	for rows.Next() {
+		var c CodeRef
+		var value any
+		if err := rows.Scan(&c.Cursor.Kind, &c.ID, &value); err != nil {
+			return nil, fail("list codes", err)
+		}
+		c.Dynamic = c.Cursor.Kind == 1
+		c.Cursor.ID = c.ID
+		c.Cursor.Value = cursorValue(value)
+		list = append(list, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fail("list codes", err)
+	}
+	return list, nil
+}
+
+// cursorValue is a sort value as a cursor keeps it: times in the stored
+// text layout (what both databases compare with created_at), names as
+// text, scans as a number.
+func cursorValue(v any) any {
+	switch v := v.(type) {
+	case []byte:
+		return string(v)
+	case time.Time:
+		return dbTime(v)
+	}
+	return v
+}
+
+// likeEscaper escapes LIKE's wildcards in a search term (ESCAPE '\').
+var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+
+// CodesByRef reads the codes of a page, in its order, with their tags.
+func (s *Store) CodesByRef(ctx context.Context, workspaceID int64, refs []CodeRef) ([]*QRCode, []*DynamicCode, error) {
+	var sIDs, dIDs []int64
+	for _, r := range refs {
+		if r.Dynamic {
+			dIDs = append(dIDs, r.ID)
+		} else {
+			sIDs = append(sIDs, r.ID)
+		}
+	}
+	statics := map[int64]*QRCode{}
+	dynamics := map[int64]*DynamicCode{}
+	read := func(table, columns string, ids []int64, scan func(interface{ Scan(...any) error }) error) error {
+		if len(ids) == 0 {
+			return nil
+		}
+		list, _ := json.Marshal(ids)
+		rows, err := s.read.QueryContext(ctx, `SELECT `+columns+` FROM `+table+`
+			WHERE workspace_id = $1 AND NOT is_deleted AND id IN (`+s.jsonInts(2)+`)`, workspaceID, string(list))
+		if err != nil {
+			return fail("read codes", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			if err := scan(rows); err != nil {
+				return fail("read codes", err)
+			}
+		}
+		return rows.Err()
+	}
+	err := read("qr_codes", qrCodeColumns, sIDs, func(row interface{ Scan(...any) error }) error {
+		q, err := scanQRCode(row)
+		if err == nil {
+			statics[q.ID] = q
+		}
+		return err
+	})
+	if err == nil {
+		err = read("dynamic_qr_codes", dynamicColumns, dIDs, func(row interface{ Scan(...any) error }) error {
+			d, err := scanDynamic(row)
+			if err == nil {
+				dynamics[d.ID] = d
+			}
+			return err
+		})
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	// A code deleted between the two reads is left out.
+	var sl []*QRCode
+	var dl []*DynamicCode
+	for _, r := range refs {
+		if q, ok := statics[r.ID]; ok && !r.Dynamic {
+			sl = append(sl, q)
+		} else if d, ok := dynamics[r.ID]; ok && r.Dynamic {
+			dl = append(dl, d)
+		}
+	}
+	return sl, dl, s.withTags(ctx, sl, dl)
+}
