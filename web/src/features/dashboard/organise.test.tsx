@@ -92,7 +92,7 @@ describe('the server-side list', () => {
     await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Kind' }), 'dynamic')
     await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Sort by' }), 'scans')
     await waitFor(() =>
-      expect(Object.fromEntries(listUrls(mock).at(-1)!)).toEqual({ q: 'menu', kind: 'dynamic', status: 'active', tag: '2', folder: '5', sort: 'scans', order: 'desc', limit: '24' }),
+      expect(Object.fromEntries(listUrls(mock).at(-1) ?? [])).toEqual({ q: 'menu', kind: 'dynamic', status: 'active', tag: '2', folder: '5', sort: 'scans', order: 'desc', limit: '24' }),
     )
   })
 
@@ -111,7 +111,7 @@ describe('the server-side list', () => {
     expect(screen.getByText('2+')).toBeInTheDocument()
     await userEvent.click(screen.getByRole('button', { name: 'Load more' }))
     expect(await card('Back door')).toBeInTheDocument()
-    expect(listUrls(mock).at(-1)!.get('cursor')).toBe('page2')
+    expect(listUrls(mock).at(-1)?.get('cursor')).toBe('page2')
     expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument()
     expect(screen.getByText('3')).toBeInTheDocument()
 
