@@ -9,7 +9,9 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/store/storetest"
@@ -383,6 +385,195 @@ func TestAuditLogEntries(t *testing.T) {
 		if csv.StatusCode != http.StatusOK || strings.Count(string(csv.body), "\n") != len(all)+1 ||
 			!strings.HasPrefix(string(csv.body), "at,actor_type,actor_id,actor_email,action,target_type,target_id,target_name,details\n") {
 			t.Errorf("CSV %d:\n%s", csv.StatusCode, csv.body)
+		}
+	})
+}
+
+// Tags and folders: names unique per workspace (409), codes carry them,
+// another workspace's tag or folder is 404 and changes nothing.
+func TestTagsAndFolders(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		f := newTeam(t, e)
+		ed := f.members["editor"]
+		tag := expect(t, e.do(ed, "POST", "/api/tags", `{"name":"Menu","color":"#112233"}`), http.StatusCreated, "")
+		expect(t, e.do(ed, "POST", "/api/tags", `{"name":"menu"}`), http.StatusConflict, "A tag with this name already exists")
+		expect(t, e.do(ed, "POST", "/api/tags", `{"name":"x","color":"red"}`), http.StatusBadRequest, "Color must be a hex color such as #3B82F6")
+		expect(t, e.do(ed, "POST", "/api/tags", `{"name":"   "}`), http.StatusBadRequest, "Name is required")
+		other := expect(t, e.do(ed, "POST", "/api/tags", `{"name":"Print"}`), http.StatusCreated, "")
+		if other["color"] != defaultColor {
+			t.Errorf("default color %v", other["color"])
+		}
+		expect(t, e.do(ed, "PATCH", fmt.Sprintf("/api/tags/%v", other["id"]), `{"name":"MENU"}`), http.StatusConflict, "A tag with this name already exists")
+		folder := expect(t, e.do(ed, "POST", "/api/folders", `{"name":"Spring"}`), http.StatusCreated, "")
+		expect(t, e.do(ed, "POST", "/api/folders", `{"name":"SPRING"}`), http.StatusConflict, "A folder with this name already exists")
+		// The outsider's own tag and folder, with the same names: fine.
+		theirs := expect(t, e.do(f.outsider, "POST", "/api/tags", `{"name":"Menu"}`), http.StatusCreated, "")
+		theirFolder := expect(t, e.do(f.outsider, "POST", "/api/folders", `{"name":"Spring"}`), http.StatusCreated, "")
+
+		d := fmt.Sprintf("/api/dynamic-qrcodes/%d", f.dynamic)
+		got := expect(t, e.do(ed, "PUT", d+"/tags", fmt.Sprintf(`{"tagIds":[%v,%v,%v]}`, tag["id"], other["id"], tag["id"])), http.StatusOK, "")
+		if tags := got["tags"].([]any); len(tags) != 2 || tags[0].(map[string]any)["name"] != "Menu" || tags[1].(map[string]any)["name"] != "Print" {
+			t.Errorf("tags = %v", got["tags"])
+		}
+		got = expect(t, e.do(ed, "PUT", d+"/folder", fmt.Sprintf(`{"folderId":%v}`, folder["id"])), http.StatusOK, "")
+		if got["folderId"] != folder["id"] {
+			t.Errorf("folderId = %v", got["folderId"])
+		}
+		before := fingerprint(t, st, f.ws)
+		expect(t, e.do(ed, "PUT", d+"/tags", fmt.Sprintf(`{"tagIds":[%v]}`, theirs["id"])), http.StatusNotFound, msgTagMissing)
+		expect(t, e.do(ed, "PUT", d+"/folder", fmt.Sprintf(`{"folderId":%v}`, theirFolder["id"])), http.StatusNotFound, msgFolderGone)
+		expect(t, e.do(f.outsider, "PUT", d+"/tags", fmt.Sprintf(`{"tagIds":[%v]}`, theirs["id"])), http.StatusNotFound, msgCodeMissing)
+		expect(t, e.do(ed, "PUT", d+"/tags", `{"tagIds":"x"}`), http.StatusBadRequest, "")
+		if after := fingerprint(t, st, f.ws); after != before {
+			t.Errorf("refused changes changed the workspace:\n%s\n%s", before, after)
+		}
+		s := fmt.Sprintf("/api/qrcodes/%d", f.static)
+		got = expect(t, e.do(ed, "PUT", s+"/tags", fmt.Sprintf(`{"tagIds":[%v]}`, other["id"])), http.StatusOK, "")
+		if tags := got["tags"].([]any); len(tags) != 1 || got["folderId"] != nil {
+			t.Errorf("static code = %v", got)
+		}
+		// The lists show them; deleting the folder leaves the code in none.
+		expect(t, e.do(ed, "DELETE", fmt.Sprintf("/api/folders/%v", folder["id"]), ""), http.StatusNoContent, "")
+		got = expect(t, e.do(ed, "GET", "/api/codes?kind=dynamic", ""), http.StatusOK, "")
+		items := got["items"].([]any)
+		if len(items) != 1 || items[0].(map[string]any)["folderId"] != nil || items[0].(map[string]any)["kind"] != "dynamic" {
+			t.Errorf("after the folder went: %v", items)
+		}
+		if r := e.do(f.members["viewer"], "GET", "/api/tags", ""); r.StatusCode != http.StatusOK || !strings.Contains(string(r.body), `"name":"Print"`) {
+			t.Errorf("viewer's tags: %d %s", r.StatusCode, r.body)
+		}
+	})
+}
+
+// GET /api/codes: search over name, destination and tag names, filters,
+// sorts, and a cursor that returns each of 250 codes exactly once while
+// codes are being created.
+func TestCodeListPaging(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		owner, ownerID := e.signedIn("lister@example.com")
+		ws := storetest.Personal(t, st, ownerID)
+		ctx := context.Background()
+		base := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+		want := map[string]bool{}
+		for i := range 250 {
+			// Groups of codes share a creation time, so ties are paged too.
+			at := base.Add(time.Duration(i/10) * time.Minute)
+			if i%2 == 0 {
+				d := storetest.NewDynamic(ownerID, fmt.Sprintf("pg%04d", i))
+				d.WorkspaceID, d.Name, d.CreatedAt = ws, fmt.Sprintf("Code %03d", i), at
+				if i%5 == 0 {
+					d.Destination = "https://example.com/Special"
+				}
+				if err := st.CreateDynamicCode(ctx, d, 0); err != nil {
+					t.Fatal(err)
+				}
+				want[fmt.Sprintf("dynamic %d", d.ID)] = true
+			} else {
+				q := &store.QRCode{WorkspaceID: ws, UserID: ownerID, Name: fmt.Sprintf("Code %03d", i), QRType: "text",
+					QRData: `{}`, Content: "hello", Style: storetest.DefaultStyle(), CreatedAt: at}
+				if err := st.CreateQRCode(ctx, q); err != nil {
+					t.Fatal(err)
+				}
+				want[fmt.Sprintf("static %d", q.ID)] = true
+			}
+		}
+		stop := make(chan struct{})
+		done := make(chan struct{})
+		var once sync.Once
+		stopNew := func() { once.Do(func() { close(stop) }); <-done }
+		defer stopNew()
+		go func() { // newer codes keep arriving while the list is paged
+			defer close(done)
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				d := storetest.NewDynamic(ownerID, fmt.Sprintf("new%05d", i))
+				d.WorkspaceID, d.CreatedAt = ws, time.Now()
+				if err := st.CreateDynamicCode(ctx, d, 0); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+		for _, sort := range []string{"created&order=desc", "created&order=asc", "name&order=asc", "name&order=desc"} {
+			seen := map[string]int{}
+			cursor := ""
+			for pages := 0; ; pages++ {
+				got := expect(t, e.do(owner, "GET", "/api/codes?limit=17&sort="+sort+cursor, ""), http.StatusOK, "")
+				for _, it := range got["items"].([]any) {
+					m := it.(map[string]any)
+					seen[fmt.Sprintf("%v %v", m["kind"], m["id"])]++
+				}
+				next, _ := got["nextCursor"].(string)
+				if next == "" {
+					break
+				}
+				cursor = "&cursor=" + next
+				if pages > 200 {
+					t.Fatal("paging does not end")
+				}
+			}
+			for k := range want {
+				if seen[k] != 1 {
+					t.Errorf("sort %s: %s seen %d times", sort, k, seen[k])
+				}
+			}
+			for k, n := range seen {
+				if n != 1 {
+					t.Errorf("sort %s: %s seen %d times", sort, k, n)
+				}
+			}
+		}
+		stopNew()
+
+		count := func(query string) int {
+			got := expect(t, e.do(owner, "GET", "/api/codes?limit=100&"+query, ""), http.StatusOK, "")
+			return len(got["items"].([]any))
+		}
+		if n := count("q=SPECIAL&kind=dynamic"); n != 25 {
+			t.Errorf("destination search found %d, want 25", n)
+		}
+		if n := count("q=code%20007"); n != 1 {
+			t.Errorf("name search found %d, want 1", n)
+		}
+		if n := count("q=%25"); n != 0 {
+			t.Errorf("a literal %% matched %d codes", n)
+		}
+		tag := expect(t, e.do(owner, "POST", "/api/tags", `{"name":"Window"}`), http.StatusCreated, "")
+		got := expect(t, e.do(owner, "GET", "/api/codes?kind=static&limit=3&sort=name&order=asc", ""), http.StatusOK, "")
+		for _, it := range got["items"].([]any) {
+			expect(t, e.do(owner, "PUT", fmt.Sprintf("/api/qrcodes/%v/tags", it.(map[string]any)["id"]), fmt.Sprintf(`{"tagIds":[%v]}`, tag["id"])), http.StatusOK, "")
+		}
+		if n := count(fmt.Sprintf("tag=%v", tag["id"])); n != 3 {
+			t.Errorf("tag filter found %d, want 3", n)
+		}
+		if n := count("q=window"); n != 3 {
+			t.Errorf("tag-name search found %d, want 3", n)
+		}
+		if n := count("status=paused"); n != 0 {
+			t.Errorf("%d paused", n)
+		}
+		if n := count("type=text"); n != 100 {
+			t.Errorf("type filter found %d, want a full page", n)
+		}
+		top := expect(t, e.do(owner, "GET", "/api/codes?sort=name&order=asc&limit=2&kind=static", ""), http.StatusOK, "")["items"].([]any)
+		if top[0].(map[string]any)["name"] != "Code 001" || top[1].(map[string]any)["name"] != "Code 003" {
+			t.Errorf("by name: %v, %v", top[0].(map[string]any)["name"], top[1].(map[string]any)["name"])
+		}
+		for _, bad := range []string{"limit=0", "limit=101", "limit=x", "sort=size", "order=up", "kind=both", "status=gone",
+			"tag=x", "cursor=nope", "cursor=" + encodeCursor(codeCursor{Sort: "name", Desc: true, At: store.CodeCursor{Value: "a", ID: 1}})} {
+			expect(t, e.do(owner, "GET", "/api/codes?"+bad, ""), http.StatusBadRequest, "")
+		}
+		// The public API pages the same way.
+		key, _ := e.newKey(owner, "k")
+		page := expect(t, e.api(key, "GET", "/api/v1/codes?limit=5&kind=static&sort=name&order=asc", ""), http.StatusOK, "")
+		if data := page["data"].([]any); len(data) != 5 || data[0].(map[string]any)["name"] != "Code 001" || page["nextCursor"] == nil {
+			t.Errorf("v1 page = %v", page)
 		}
 	})
 }
