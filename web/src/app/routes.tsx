@@ -56,7 +56,7 @@ export const routes: RouteObject[] = [
       { path: '/set-password', lazy: page(() => import('@/features/auth/routes/set-password-page'), 'SetPasswordPage') },
       { path: '/verify-email', lazy: page(() => import('@/features/auth/routes/verify-email-page'), 'VerifyEmailPage') },
       // Workspaces (issue 22): the mailed invitation link works signed out too; it signs in and comes back.
-      { path: '/accept-invitation', lazy: page(() => import('./routes/accept-invitation'), 'AcceptInvitationRoute') },
+      { path: '/invitations/accept', lazy: page(() => import('./routes/accept-invitation'), 'AcceptInvitationRoute') },
       {
         element: <RequireUser />,
         children: [

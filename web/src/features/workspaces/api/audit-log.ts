@@ -4,7 +4,8 @@ import { apiJson } from '@/lib/api-client'
 /** One change in a workspace, as GET /api/workspaces/{id}/audit-log lists it (newest first). */
 export interface AuditEntry {
   at: string
-  actor: { type: 'user' | 'apiKey' | string; id: number | null; email?: string | null; name?: string | null }
+  /** A member, or an API key ("api_key", with its maker's e-mail). */
+  actor: { type: string; id: number | null; email?: string | null }
   action: string
   target: { type: string; id: number | string | null; name?: string | null }
   details?: unknown

@@ -122,11 +122,11 @@ export function useRemoveMember(workspaceId: number) {
   })
 }
 
-/** Joins the workspace of a mailed invitation; it becomes the active one. */
+/** Joins the workspace of a mailed invitation; the server makes it the active one and answers it. */
 export function useAcceptInvitation() {
   const refetchAll = useRefetchAll()
   return useMutation({
-    mutationFn: (token: string) => apiJson<unknown>('POST', '/api/invitations/accept', { token }),
+    mutationFn: (token: string) => apiJson<Workspace>('POST', '/api/invitations/accept', { token }),
     onSuccess: refetchAll,
   })
 }

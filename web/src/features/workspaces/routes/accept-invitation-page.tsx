@@ -7,6 +7,7 @@ import { Spinner } from '@/components/ui/spinner'
 import { ApiError, serverMessage } from '@/lib/api-client'
 import { useUser, type User } from '@/lib/auth'
 import { siteTitle, usePageTitle } from '@/lib/use-page-title'
+import { roleLabels } from '@/lib/workspace'
 import { useAcceptInvitation } from '../api/workspaces'
 
 /**
@@ -66,7 +67,7 @@ function Accept({ token, user, onSignOut }: { token: string; user: User; onSignO
       <div className="mt-6 grid gap-4">
         <p className="flex items-center gap-2 text-slate-700" role="status">
           <CheckCircle2 className="size-5 shrink-0 text-green-600" aria-hidden="true" />
-          {user.workspace ? `You joined ${user.workspace.name}.` : 'You joined the workspace.'}
+          You joined {accept.data.name} as {roleLabels[accept.data.role].toLowerCase()}.
         </p>
         <Button asChild>
           <Link to="/dashboard">Go to the shared QR codes</Link>
@@ -123,7 +124,7 @@ function AcceptError({ error, user, onSignOut }: { error: Error; user: User; onS
       </Alert>
     )
   }
-  if (status >= 400 && status < 500) {
+  if (status === 404 || status === 400) {
     return (
       <Alert variant="destructive" className="grid gap-2">
         <p className="font-semibold">This invitation can no longer be used</p>

@@ -71,7 +71,8 @@ function AuditLog({ workspace }: { workspace: ActiveWorkspace }) {
 }
 
 function EntryRow({ entry }: { entry: AuditEntry }) {
-  const who = entry.actor.type === 'user' ? (entry.actor.email ?? 'A former member') : `API key ${entry.actor.name ?? `#${entry.actor.id}`}`
+  const email = entry.actor.email ?? 'A former member'
+  const who = entry.actor.type === 'api_key' ? `API key #${entry.actor.id} (${email})` : email
   const details = describeDetails(entry.details)
   return (
     <li className="grid gap-1 py-3 sm:grid-cols-[11rem_minmax(0,1fr)] sm:gap-4">
