@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // One server-side list of a workspace's codes of both kinds (issue 22 item
@@ -58,7 +59,7 @@ func (s *Store) ListCodes(ctx context.Context, q CodeQuery) ([]CodeRef, error) {
 	}
 	var search string
 	if q.Search != "" {
-		search = arg("%" + likeEscaper.Replace(strings.ToLower(q.Search)) + "%")
+		search = arg(s.searchTerm(q.Search))
 	}
 	var branches []string
 	for kind, k := range []codeKind{staticKind, dynamicKind} {
@@ -66,9 +67,7 @@ func (s *Store) ListCodes(ctx context.Context, q CodeQuery) ([]CodeRef, error) {
 			continue
 		}
 		sortExpr := map[string]string{"created": "c.created_at", "name": "lower(c.name)", "scans": "0"}[q.Sort]
-		destination := "c.qr_content"
 		if kind == 1 {
-			destination = "c.destination"
 			sortExpr = map[string]string{"created": "c.created_at", "name": "lower(c.name)",
 				"scans": "COALESCE((SELECT sc.scans FROM scan_counts sc WHERE sc.dynamic_qr_code_id = c.id), 0)"}[q.Sort]
 		}
@@ -89,9 +88,7 @@ func (s *Store) ListCodes(ctx context.Context, q CodeQuery) ([]CodeRef, error) {
 			where = append(where, "c.folder_id = "+arg(q.FolderID))
 		}
 		if search != "" {
-			where = append(where, `(lower(c.name) LIKE `+search+` ESCAPE '\' OR lower(`+destination+`) LIKE `+search+` ESCAPE '\'
-				OR EXISTS (SELECT 1 FROM `+k.tagTable+` ct JOIN tags t ON t.id = ct.tag_id
-					WHERE ct.`+k.tagColumn+` = c.id AND lower(t.name) LIKE `+search+` ESCAPE '\'))`)
+			where = append(where, s.searchCondition(k, q.Search, search))
 		}
 		if a := q.After; a != nil {
 			// Ties on the sort value go by kind, then id, in the list's
@@ -151,6 +148,29 @@ func cursorValue(v any) any {
 // likeEscaper escapes LIKE's wildcards in a search term (ESCAPE '\').
 var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 
+// minTrigram is the shortest term a trigram index can find.
+const minTrigram = 3
+
+// searchTerm is the parameter searchCondition compares with: on SQLite, for
+// a term the trigram index can find, an FTS5 phrase; else a LIKE pattern.
+func (s *Store) searchTerm(term string) string {
+	term = strings.ToLower(term)
+	if s.dialect == SQLite && utf8.RuneCountInString(term) >= minTrigram {
+		return `"` + strings.ReplaceAll(term, `"`, `""`) + `"`
+	}
+	return "%" + likeEscaper.Replace(term) + "%"
+}
+
+// searchCondition picks the codes of kind k (as c) whose search_text holds
+// the term in parameter p: through the trigram index on SQLite (FTS5) and
+// PostgreSQL (pg_trgm, when the migration could create it).
+func (s *Store) searchCondition(k codeKind, term, p string) string {
+	if s.dialect == SQLite && utf8.RuneCountInString(term) >= minTrigram {
+		return `c.id IN (SELECT rowid FROM ` + k.table + `_search WHERE ` + k.table + `_search MATCH ` + p + `)`
+	}
+	return `c.search_text LIKE ` + p + ` ESCAPE '\'`
+}
+
 // CodesByRef reads the codes of a page, in its order, with their tags.
 func (s *Store) CodesByRef(ctx context.Context, workspaceID int64, refs []CodeRef) ([]*QRCode, []*DynamicCode, error) {
 	var sIDs, dIDs []int64
@@ -168,8 +188,10 @@ func (s *Store) CodesByRef(ctx context.Context, workspaceID int64, refs []CodeRe
 			return nil
 		}
 		list, _ := json.Marshal(ids)
+		// By primary key: the unary plus keeps the planner from walking the
+		// workspace's index instead (SQLite would, without statistics).
 		rows, err := s.read.QueryContext(ctx, `SELECT `+columns+` FROM `+table+`
-			WHERE workspace_id = $1 AND NOT is_deleted AND id IN (`+s.jsonInts(2)+`)`, workspaceID, string(list))
+			WHERE id IN (`+s.jsonInts(2)+`) AND +workspace_id = $1 AND NOT is_deleted`, workspaceID, string(list))
 		if err != nil {
 			return fail("read codes", err)
 		}

@@ -136,6 +136,9 @@ func (s *Store) createDynamic(ctx context.Context, tx *sql.Tx, d *DynamicCode, l
 	if err != nil {
 		return fail("create dynamic code", err)
 	}
+	if err := refreshSearch(ctx, tx, dynamicKind, `id = $1`, d.ID); err != nil {
+		return err
+	}
 	return s.auditCreated(ctx, tx, d.WorkspaceID, Target{"dynamic_code", d.ID, d.Name})
 }
 
@@ -303,6 +306,9 @@ func (s *Store) updateDynamic(ctx context.Context, action string, workspaceID, i
 		res, err := tx.ExecContext(ctx,
 			`UPDATE dynamic_qr_codes SET `+set+` WHERE id = $1 AND workspace_id = $2 AND NOT is_deleted`, params...)
 		if err := mustAffect(action, res, err); err != nil {
+			return err
+		}
+		if err := refreshSearch(ctx, tx, dynamicKind, `id = $1`, id); err != nil {
 			return err
 		}
 		row := tx.QueryRowContext(ctx, `SELECT `+dynamicColumns+` FROM dynamic_qr_codes WHERE id = $1`, id)

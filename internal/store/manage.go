@@ -45,6 +45,9 @@ func (s *Store) updateQRCode(ctx context.Context, action string, workspaceID, id
 		if err := mustAffect(action, res, err); err != nil {
 			return err
 		}
+		if err := refreshSearch(ctx, tx, staticKind, `id = $1`, id); err != nil {
+			return err
+		}
 		if q, err = read(); err != nil {
 			return fail(action, err)
 		}

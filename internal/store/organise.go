@@ -75,6 +75,9 @@ func (s *Store) UpdateTag(ctx context.Context, workspaceID int64, t *Tag) error 
 		if _, err := tx.ExecContext(ctx, `UPDATE tags SET name = $2, color = $3 WHERE id = $1`, t.ID, t.Name, t.Color); err != nil {
 			return fail("update tag", err)
 		}
+		if err := refreshTagged(ctx, tx, t.ID); err != nil {
+			return err
+		}
 		details := map[string]any{}
 		if old.Name != t.Name {
 			details = change("name", old.Name, t.Name)
@@ -90,12 +93,48 @@ func (s *Store) UpdateTag(ctx context.Context, workspaceID int64, t *Tag) error 
 func (s *Store) DeleteTag(ctx context.Context, workspaceID, id int64) error {
 	return s.inTx(ctx, "delete tag", func(tx *sql.Tx) error {
 		var name string
-		err := tx.QueryRowContext(ctx, `DELETE FROM tags WHERE id = $1 AND workspace_id = $2 RETURNING name`, id, workspaceID).Scan(&name)
+		err := tx.QueryRowContext(ctx, `SELECT name FROM tags WHERE id = $1 AND workspace_id = $2`, id, workspaceID).Scan(&name)
 		if err != nil {
+			return fail("delete tag", err)
+		}
+		// Its codes lose it, and are indexed for search without it.
+		for _, k := range []codeKind{staticKind, dynamicKind} {
+			codes, err := s.unlinkTag(ctx, tx, k, id)
+			if err != nil {
+				return err
+			}
+			if err := refreshSearch(ctx, tx, k, `id IN (`+s.jsonInts(1)+`)`, codes); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM tags WHERE id = $1`, id); err != nil {
 			return fail("delete tag", err)
 		}
 		return s.audit(ctx, tx, workspaceID, "tag.deleted", Target{"tag", id, name}, nil)
 	})
+}
+
+// unlinkTag takes the tag off every code of kind k and returns their ids,
+// as a JSON array for jsonInts.
+func (s *Store) unlinkTag(ctx context.Context, tx *sql.Tx, k codeKind, tagID int64) (string, error) {
+	rows, err := tx.QueryContext(ctx, `DELETE FROM `+k.tagTable+` WHERE tag_id = $1 RETURNING `+k.tagColumn, tagID)
+	if err != nil {
+		return "", fail("untag codes", err)
+	}
+	defer rows.Close()
+	ids := []int64{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return "", fail("untag codes", err)
+		}
+		ids = append(ids, id)
+	}
+	if err := rows.Err(); err != nil {
+		return "", fail("untag codes", err)
+	}
+	list, err := json.Marshal(ids)
+	return string(list), err
 }
 
 // Folders returns the workspace's folders by name.
@@ -162,15 +201,39 @@ func (s *Store) DeleteFolder(ctx context.Context, workspaceID, id int64) error {
 	})
 }
 
-// codeKind names the tables of one kind of code.
+// codeKind names the tables of one kind of code, and the column the code
+// list searches as its destination.
 type codeKind struct {
-	table, tagTable, tagColumn, target string
+	table, tagTable, tagColumn, target, destination string
 }
 
 var (
-	staticKind  = codeKind{"qr_codes", "qr_code_tags", "qr_code_id", "code"}
-	dynamicKind = codeKind{"dynamic_qr_codes", "dynamic_qr_code_tags", "dynamic_qr_code_id", "dynamic_code"}
+	staticKind  = codeKind{"qr_codes", "qr_code_tags", "qr_code_id", "code", "qr_content"}
+	dynamicKind = codeKind{"dynamic_qr_codes", "dynamic_qr_code_tags", "dynamic_qr_code_id", "dynamic_code", "destination"}
 )
+
+// refreshSearch rewrites the search_text of the codes of kind k that where
+// picks (over the table's own columns, parameters from $1): their name,
+// destination and tag names, lower-cased, what the code list's q matches.
+func refreshSearch(ctx context.Context, tx *sql.Tx, k codeKind, where string, args ...any) error {
+	_, err := tx.ExecContext(ctx, `UPDATE `+k.table+` SET search_text = lower(name || ' ' || `+k.destination+` || COALESCE((
+		SELECT ' ' || string_agg(t.name, ' ') FROM `+k.tagTable+` ct JOIN tags t ON t.id = ct.tag_id
+		WHERE ct.`+k.tagColumn+` = `+k.table+`.id), '')) WHERE `+where, args...)
+	if err != nil {
+		return fail("index code for search", err)
+	}
+	return nil
+}
+
+// refreshTagged is refreshSearch for every code, of both kinds, with the tag.
+func refreshTagged(ctx context.Context, tx *sql.Tx, tagID int64) error {
+	for _, k := range []codeKind{staticKind, dynamicKind} {
+		if err := refreshSearch(ctx, tx, k, `id IN (SELECT `+k.tagColumn+` FROM `+k.tagTable+` WHERE tag_id = $1)`, tagID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 func kindOf(dynamic bool) codeKind {
 	if dynamic {
@@ -226,6 +289,9 @@ func (s *Store) SetCodeTags(ctx context.Context, workspaceID int64, dynamic bool
 		}
 		after, err := tagNames(ctx, tx, k, id)
 		if err != nil {
+			return err
+		}
+		if err := refreshSearch(ctx, tx, k, `id = $1`, id); err != nil {
 			return err
 		}
 		if strings.Join(before, "\x00") == strings.Join(after, "\x00") {

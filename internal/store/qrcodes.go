@@ -135,6 +135,9 @@ func (s *Store) createQRCode(ctx context.Context, db *sql.Tx, q *QRCode) error {
 	if err := db.QueryRowContext(ctx, query, args...).Scan(&q.ID); err != nil {
 		return fail("create QR code", err)
 	}
+	if err := refreshSearch(ctx, db, staticKind, `id = $1`, q.ID); err != nil {
+		return err
+	}
 	return s.auditCreated(ctx, db, q.WorkspaceID, Target{"code", q.ID, q.Name})
 }
 

@@ -96,6 +96,9 @@ func (s *Store) DuplicateQRCode(ctx context.Context, workspaceID, id int64, c QR
 		if err != nil {
 			return fail("duplicate QR code", err)
 		}
+		if err := refreshSearch(ctx, tx, staticKind, `id = $1`, newID); err != nil {
+			return err
+		}
 		return s.audit(ctx, tx, workspaceID, "code.created", Target{"code", newID, c.Name}, map[string]any{"duplicateOf": id})
 	})
 	if err != nil {

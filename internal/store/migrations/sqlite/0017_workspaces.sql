@@ -118,6 +118,41 @@ CREATE TABLE dynamic_qr_code_tags (
 
 CREATE INDEX dynamic_qr_code_tags_tag_idx ON dynamic_qr_code_tags (tag_id, dynamic_qr_code_id);
 
+-- What the code list's q searches (issue 22): the name, destination (what a
+-- static code encodes) and tag names, lower-cased; the store rewrites it with
+-- each of them.
+ALTER TABLE qr_codes ADD COLUMN search_text TEXT NOT NULL DEFAULT '';
+ALTER TABLE dynamic_qr_codes ADD COLUMN search_text TEXT NOT NULL DEFAULT '';
+UPDATE qr_codes SET search_text = lower(name || ' ' || qr_content);
+UPDATE dynamic_qr_codes SET search_text = lower(name || ' ' || destination);
+
+-- Substring search through FTS5's trigram index, kept in step with
+-- search_text by triggers; the code list matches a phrase of q in it.
+CREATE VIRTUAL TABLE qr_codes_search USING fts5(search_text, content='qr_codes', content_rowid='id', tokenize='trigram');
+CREATE VIRTUAL TABLE dynamic_qr_codes_search USING fts5(search_text, content='dynamic_qr_codes', content_rowid='id', tokenize='trigram');
+INSERT INTO qr_codes_search (qr_codes_search) VALUES ('rebuild');
+INSERT INTO dynamic_qr_codes_search (dynamic_qr_codes_search) VALUES ('rebuild');
+CREATE TRIGGER qr_codes_search_insert AFTER INSERT ON qr_codes BEGIN
+    INSERT INTO qr_codes_search (rowid, search_text) VALUES (new.id, new.search_text);
+END;
+CREATE TRIGGER qr_codes_search_update AFTER UPDATE OF search_text ON qr_codes BEGIN
+    INSERT INTO qr_codes_search (qr_codes_search, rowid, search_text) VALUES ('delete', old.id, old.search_text);
+    INSERT INTO qr_codes_search (rowid, search_text) VALUES (new.id, new.search_text);
+END;
+CREATE TRIGGER qr_codes_search_delete AFTER DELETE ON qr_codes BEGIN
+    INSERT INTO qr_codes_search (qr_codes_search, rowid, search_text) VALUES ('delete', old.id, old.search_text);
+END;
+CREATE TRIGGER dynamic_qr_codes_search_insert AFTER INSERT ON dynamic_qr_codes BEGIN
+    INSERT INTO dynamic_qr_codes_search (rowid, search_text) VALUES (new.id, new.search_text);
+END;
+CREATE TRIGGER dynamic_qr_codes_search_update AFTER UPDATE OF search_text ON dynamic_qr_codes BEGIN
+    INSERT INTO dynamic_qr_codes_search (dynamic_qr_codes_search, rowid, search_text) VALUES ('delete', old.id, old.search_text);
+    INSERT INTO dynamic_qr_codes_search (rowid, search_text) VALUES (new.id, new.search_text);
+END;
+CREATE TRIGGER dynamic_qr_codes_search_delete AFTER DELETE ON dynamic_qr_codes BEGIN
+    INSERT INTO dynamic_qr_codes_search (dynamic_qr_codes_search, rowid, search_text) VALUES ('delete', old.id, old.search_text);
+END;
+
 -- Who changed what, written in the change's transaction.
 CREATE TABLE audit_log (
     id           INTEGER PRIMARY KEY AUTOINCREMENT,
