@@ -12,27 +12,21 @@ package main
 
 import (
 	"context"
-	crand "crypto/rand"
-	"database/sql"
-	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
 	"math/rand/v2"
-	"net/url"
 	"os"
 	"slices"
 	"strconv"
 	"time"
 
-	_ "github.com/jackc/pgx/v5/stdlib"
-
+	"github.com/squarely/squarely/bench/internal/benchdb"
 	"github.com/squarely/squarely/internal/store"
 )
 
 const (
-	defaultPostgres = "postgres://root@127.0.0.1:5432/test?sslmode=disable"
-	budget          = 200 * time.Millisecond
+	budget = 200 * time.Millisecond
 	// spanDays is how far back the seeded scans go: "all time" is a year.
 	spanDays = 365
 	// hotShare of the events go to the first code, so the per-code view
@@ -87,9 +81,9 @@ func bench(ctx context.Context, db string, events, codes, runs int, viewTime tim
 	default:
 		base := os.Getenv("DATABASE_URL")
 		if base == "" {
-			base = defaultPostgres
+			base = benchdb.DefaultPostgres
 		}
-		withSchema, drop, err := tempSchema(ctx, base)
+		withSchema, drop, err := benchdb.TempSchema(ctx, base, "bench_analytics_")
 		if err != nil {
 			return false, err
 		}
@@ -242,33 +236,4 @@ func seed(ctx context.Context, st *store.Store, now time.Time, events, codes int
 		done += len(batch)
 	}
 	return ws.ID, ids, nil
-}
-
-// tempSchema creates a PostgreSQL schema of its own and returns base with
-// search_path set to it, and a func that drops it.
-func tempSchema(ctx context.Context, base string) (string, func() error, error) {
-	var suffix [6]byte
-	crand.Read(suffix[:])
-	schema := "bench_analytics_" + hex.EncodeToString(suffix[:])
-	db, err := sql.Open("pgx", base)
-	if err != nil {
-		return "", nil, err
-	}
-	if _, err := db.ExecContext(ctx, "CREATE SCHEMA "+schema); err != nil {
-		db.Close()
-		return "", nil, err
-	}
-	drop := func() error {
-		defer db.Close()
-		_, err := db.ExecContext(context.Background(), "DROP SCHEMA "+schema+" CASCADE")
-		return err
-	}
-	u, err := url.Parse(base)
-	if err != nil {
-		return "", nil, errors.Join(err, drop())
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String(), drop, nil
 }

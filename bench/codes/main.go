@@ -13,30 +13,24 @@ package main
 
 import (
 	"context"
-	crand "crypto/rand"
 	"database/sql"
-	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
-	_ "github.com/jackc/pgx/v5/stdlib"
-	_ "modernc.org/sqlite"
-
+	"github.com/squarely/squarely/bench/internal/benchdb"
 	"github.com/squarely/squarely/internal/store"
 )
 
 const (
-	defaultPostgres = "postgres://root@127.0.0.1:5432/test?sslmode=disable"
-	budget          = 50 * time.Millisecond
-	pageSize        = 50
-	rowsPerInsert   = 500
+	budget        = 50 * time.Millisecond
+	pageSize      = 50
+	rowsPerInsert = 500
 	// tags are spread over the codes; the filtered one is on 1 code in 100.
 	tags = 20
 )
@@ -84,9 +78,9 @@ func bench(ctx context.Context, db string, codes, runs int) (over bool, err erro
 	default:
 		base := os.Getenv("DATABASE_URL")
 		if base == "" {
-			base = defaultPostgres
+			base = benchdb.DefaultPostgres
 		}
-		withSchema, drop, err := tempSchema(ctx, base)
+		withSchema, drop, err := benchdb.TempSchema(ctx, base, "bench_codes_")
 		if err != nil {
 			return false, err
 		}
@@ -286,32 +280,3 @@ func tagOf(i int) int {
 }
 
 func tagName(i int) string { return fmt.Sprintf("Tag %02d", i) }
-
-// tempSchema creates a PostgreSQL schema of its own and returns base with
-// search_path set to it, and a func that drops it.
-func tempSchema(ctx context.Context, base string) (string, func() error, error) {
-	var suffix [6]byte
-	crand.Read(suffix[:])
-	schema := "bench_codes_" + hex.EncodeToString(suffix[:])
-	db, err := sql.Open("pgx", base)
-	if err != nil {
-		return "", nil, err
-	}
-	if _, err := db.ExecContext(ctx, "CREATE SCHEMA "+schema); err != nil {
-		db.Close()
-		return "", nil, err
-	}
-	drop := func() error {
-		defer db.Close()
-		_, err := db.ExecContext(context.Background(), "DROP SCHEMA "+schema+" CASCADE")
-		return err
-	}
-	u, err := url.Parse(base)
-	if err != nil {
-		return "", nil, errors.Join(err, drop())
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String(), drop, nil
-}

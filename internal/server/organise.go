@@ -439,46 +439,47 @@ func decodeCursor(s string) (codeCursor, bool) {
 	return c, true
 }
 
-// listPage runs q and reads its codes, answering 500 on failure: the
-// codes in order and the cursor of the next page ("" at the end).
-func (s *server) listPage(w http.ResponseWriter, r *http.Request, q store.CodeQuery) ([]any, string, bool) {
+// listPage reads the list parameters, runs the query and shows its codes
+// with static or dynamic: the page in order and the cursor of the next
+// (nil at the end). On failure it has answered (400, 500).
+func listPage[T any](s *server, w http.ResponseWriter, r *http.Request,
+	static func(*store.QRCode) T, dynamic func(*store.DynamicCode) T) ([]T, *string, bool) {
+	q, ok := codeQuery(w, r)
+	if !ok {
+		return nil, nil, false
+	}
 	limit := q.Limit
 	q.Limit++
 	refs, err := s.store.ListCodes(r.Context(), q)
 	if err != nil {
 		s.internalError(w, "listing codes", err)
-		return nil, "", false
+		return nil, nil, false
 	}
-	next := ""
+	var next *string
 	if len(refs) > limit {
 		refs = refs[:limit]
-		next = encodeCursor(codeCursor{Sort: q.Sort, Desc: q.Desc, At: refs[limit-1].Cursor})
+		c := encodeCursor(codeCursor{Sort: q.Sort, Desc: q.Desc, At: refs[limit-1].Cursor})
+		next = &c
 	}
 	statics, dynamics, err := s.store.CodesByRef(r.Context(), q.WorkspaceID, refs)
 	if err != nil {
 		s.internalError(w, "reading codes", err)
-		return nil, "", false
+		return nil, nil, false
 	}
-	order := make([]any, 0, len(refs))
+	// Both lists are in the page's order: merge them back into it.
+	out := make([]T, 0, len(refs))
 	si, di := 0, 0
 	for _, ref := range refs {
 		switch {
 		case ref.Dynamic && di < len(dynamics) && dynamics[di].ID == ref.ID:
-			order = append(order, dynamics[di])
+			out = append(out, dynamic(dynamics[di]))
 			di++
 		case !ref.Dynamic && si < len(statics) && statics[si].ID == ref.ID:
-			order = append(order, statics[si])
+			out = append(out, static(statics[si]))
 			si++
 		}
 	}
-	return order, next, true
-}
-
-func nullIfNone(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
+	return out, next, true
 }
 
 type listedStatic struct {
@@ -493,22 +494,10 @@ type listedDynamic struct {
 
 // listCodes (GET /api/codes?q=&kind=&type=&status=&tag=&folder=&sort=&order=&limit=&cursor=).
 func (s *server) listCodes(w http.ResponseWriter, r *http.Request) {
-	q, ok := codeQuery(w, r)
-	if !ok {
-		return
+	items, next, ok := listPage(s, w, r,
+		func(q *store.QRCode) any { return listedStatic{kindStatic, qrCodeJSON(q)} },
+		func(d *store.DynamicCode) any { return listedDynamic{kindDynamic, s.dynamicJSON(d)} })
+	if ok {
+		writeJSON(w, http.StatusOK, map[string]any{"items": items, "nextCursor": next})
 	}
-	codes, next, ok := s.listPage(w, r, q)
-	if !ok {
-		return
-	}
-	items := make([]any, len(codes))
-	for i, c := range codes {
-		switch c := c.(type) {
-		case *store.QRCode:
-			items[i] = listedStatic{kindStatic, qrCodeJSON(c)}
-		case *store.DynamicCode:
-			items[i] = listedDynamic{kindDynamic, s.dynamicJSON(c)}
-		}
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"items": items, "nextCursor": nullIfNone(next)})
 }

@@ -402,24 +402,10 @@ func (c *captureWriter) Write(b []byte) (int, error) {
 // v1ListCodes (GET /api/v1/codes, the parameters of GET /api/codes): a
 // page of the workspace's live codes, newest first unless sorted otherwise.
 func (s *server) v1ListCodes(w http.ResponseWriter, r *http.Request) {
-	q, ok := codeQuery(w, r)
-	if !ok {
-		return
+	data, next, ok := listPage(s, w, r, staticAPICode, s.dynamicAPICode)
+	if ok {
+		writeJSON(w, http.StatusOK, map[string]any{"data": data, "nextCursor": next})
 	}
-	codes, next, ok := s.listPage(w, r, q)
-	if !ok {
-		return
-	}
-	out := make([]apiCode, len(codes))
-	for i, c := range codes {
-		switch c := c.(type) {
-		case *store.QRCode:
-			out[i] = staticAPICode(c)
-		case *store.DynamicCode:
-			out[i] = s.dynamicAPICode(c)
-		}
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"data": out, "nextCursor": nullIfNone(next)})
 }
 
 // codePath reads the {id} path value ("s_12", "d_34"). On failure it has
