@@ -118,8 +118,9 @@ func bench(ctx context.Context, db string, codes, runs int) (over bool, err erro
 		{"first page (newest)", store.CodeQuery{Sort: "created", Desc: true}},
 		{"page 101 by cursor", deep},
 		{"first page by name", store.CodeQuery{Sort: "name"}},
-		{"search, few matches", store.CodeQuery{Sort: "created", Desc: true, Search: "code 04244"}},
-		{"search, many matches", store.CodeQuery{Sort: "created", Desc: true, Search: "menu"}},
+		{"search, a number", store.CodeQuery{Sort: "created", Desc: true, Search: "48213"}},
+		{"search, a word (2.5%)", store.CodeQuery{Sort: "created", Desc: true, Search: "harbor"}},
+		{"search, every code", store.CodeQuery{Sort: "created", Desc: true, Search: "example"}},
 		{"tag filter (1%)", store.CodeQuery{Sort: "created", Desc: true, TagID: rareTag}},
 		{"dynamic, paused", store.CodeQuery{Sort: "created", Desc: true, Kind: "dynamic", Status: "paused"}},
 	} {
@@ -153,8 +154,10 @@ func bench(ctx context.Context, db string, codes, runs int) (over bool, err erro
 
 // seed makes the user and their workspace through the store, then writes
 // the codes and their tags with multi-row INSERTs: one statement per
-// rowsPerInsert codes instead of one transaction per code. Names are
-// "Code 00001"…, every third a "Menu …"; every tenth dynamic code is paused.
+// rowsPerInsert codes instead of one transaction per code. Names are an
+// adjective, a noun and the number ("Sunny Harbor 00042"), so a word is in
+// 1 name in 40; every destination holds "example"; every tenth dynamic
+// code is paused.
 func seed(ctx context.Context, st *store.Store, raw *sql.DB, db string, codes int) (ws, rareTag int64, err error) {
 	u := &store.User{Username: "bench-codes@squarely.test", Email: "bench-codes@squarely.test"}
 	if err := st.CreateUser(ctx, u); err != nil {
@@ -180,10 +183,7 @@ func seed(ctx context.Context, st *store.Store, raw *sql.DB, db string, codes in
 		return t
 	}
 	name := func(i int) string {
-		if i%3 == 0 {
-			return fmt.Sprintf("Menu %05d", i)
-		}
-		return fmt.Sprintf("Code %05d", i)
+		return fmt.Sprintf("%s %s %05d", adjectives[i%len(adjectives)], nouns[(i/len(adjectives))%len(nouns)], i)
 	}
 	// search is the search_text the store would write: name, destination
 	// and the tag the code gets below, lower-cased.
@@ -269,6 +269,16 @@ func seed(ctx context.Context, st *store.Store, raw *sql.DB, db string, codes in
 	}
 	return w.ID, tagIDs[tags-1], nil
 }
+
+var (
+	adjectives = []string{"Sunny", "Quiet", "Golden", "Rapid", "Little", "Urban", "Fresh", "Bold", "Calm", "Bright",
+		"Hidden", "Royal", "Lucky", "Silver", "Green", "Noble", "Happy", "Wild", "Cozy", "Grand",
+		"Clever", "Brave", "Gentle", "Swift", "Modern", "Classic", "Vivid", "Misty", "Rustic", "Sweet"}
+	nouns = []string{"Harbor", "Bakery", "Garden", "Market", "Studio", "Cafe", "Library", "Theater", "Museum", "Gallery",
+		"Bistro", "Workshop", "Clinic", "Hotel", "Station", "Kitchen", "Florist", "Barber", "Cinema", "Arcade",
+		"Brewery", "Pantry", "Atelier", "Boutique", "Diner", "Tavern", "Chapel", "Academy", "Pharmacy", "Bookshop",
+		"Dairy", "Orchard", "Vineyard", "Forge", "Mill", "Lodge", "Pavilion", "Terrace", "Plaza", "Quarry"}
+)
 
 // tagOf is the tag (0..tags-1) of the i-th code of each kind: round robin,
 // but the last, the filtered one, on one code in 100.
