@@ -577,3 +577,53 @@ func TestCodeListPaging(t *testing.T) {
 		}
 	})
 }
+
+// Through the API: an invitation accepted by another address, or by its
+// own before the address is proven, is 403 and changes nothing; the last
+// owner can neither leave nor be demoted; the personal workspace stays.
+func TestInvitationsAndOwners(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		owner, ownerID := e.signedIn("boss@example.com")
+		ws := expect(t, e.do(owner, "POST", "/api/workspaces", `{"name":"Shop"}`), http.StatusCreated, "")
+		path := fmt.Sprintf("/api/workspaces/%v", ws["id"])
+		expect(t, e.do(owner, "POST", path+"/invitations", `{"email":"Invitee@Example.com","role":"viewer"}`), http.StatusCreated, "")
+		token := e.mail.link(t, "invitee@example.com", `/invitations/accept\?token=([A-Za-z0-9_-]+)`)
+		if !strings.Contains(e.mail.sent[len(e.mail.sent)-1].Text, testConfig(t).BaseURL+"/invitations/accept?token=") {
+			t.Errorf("the invitation links elsewhere: %s", e.mail.sent[len(e.mail.sent)-1].Text)
+		}
+		before := fingerprint(t, st, int64(ws["id"].(float64)))
+		stranger, _ := e.signedIn("stranger@example.com")
+		e.verifyEmail(stranger, "stranger@example.com")
+		expect(t, e.do(stranger, "POST", "/api/invitations/accept", `{"token":"`+token+`"}`), http.StatusForbidden, msgWrongInvitee)
+		invitee, _ := e.signedIn("invitee@example.com")
+		expect(t, e.do(invitee, "POST", "/api/invitations/accept", `{"token":"`+token+`"}`), http.StatusForbidden, msgWrongInvitee)
+		expect(t, e.do(invitee, "POST", "/api/invitations/accept", `{"token":"nope"}`), http.StatusNotFound, msgInvitationBad)
+		if after := fingerprint(t, st, int64(ws["id"].(float64))); after != before {
+			t.Fatalf("refused acceptances changed the workspace:\n%s\n%s", before, after)
+		}
+		e.verifyEmail(invitee, "invitee@example.com")
+		joined := expect(t, e.do(invitee, "POST", "/api/invitations/accept", `{"token":"`+token+`"}`), http.StatusOK, "")
+		if joined["role"] != "viewer" || joined["name"] != "Shop" {
+			t.Errorf("joined %v", joined)
+		}
+		if u := expect(t, e.do(invitee, "GET", "/api/user", ""), http.StatusOK, ""); u["workspace"].(map[string]any)["name"] != "Shop" {
+			t.Errorf("the accepted workspace is not active: %v", u["workspace"])
+		}
+		expect(t, e.do(invitee, "POST", "/api/invitations/accept", `{"token":"`+token+`"}`), http.StatusNotFound, msgInvitationBad)
+
+		me := fmt.Sprintf("%s/members/%d", path, ownerID)
+		expect(t, e.do(owner, "PATCH", me, `{"role":"admin"}`), http.StatusConflict, msgLastOwner)
+		expect(t, e.do(owner, "DELETE", me, ""), http.StatusConflict, msgLastOwner)
+		list := e.do(owner, "GET", "/api/workspaces", "")
+		var all []map[string]any
+		if err := json.Unmarshal(list.body, &all); err != nil || len(all) != 2 || all[0]["personal"] != true || all[1]["name"] != "Shop" {
+			t.Fatalf("workspaces = %s", list.body)
+		}
+		expect(t, e.do(owner, "DELETE", fmt.Sprintf("/api/workspaces/%v", all[0]["id"]), ""), http.StatusConflict, msgPersonal)
+		// A viewer leaves by themselves.
+		inviteeID := int64(expect(t, e.do(invitee, "GET", "/api/user", ""), http.StatusOK, "")["id"].(float64))
+		expect(t, e.do(invitee, "DELETE", fmt.Sprintf("%s/members/%d", path, inviteeID), ""), http.StatusNoContent, "")
+		expect(t, e.do(invitee, "GET", path+"/members", ""), http.StatusNotFound, msgWorkspaceMissing)
+	})
+}
