@@ -25,15 +25,19 @@ export function TagColorPicker({ value, onChange }: { value: string; onChange: (
       <legend className="mb-2 text-sm font-medium text-slate-700">Colour</legend>
       <div className="flex flex-wrap gap-2">
         {tagColors.map((c) => (
-          <label key={c.value} className="relative cursor-pointer" title={c.label}>
-            <input type="radio" name="tag-color" value={c.value} checked={value === c.value} onChange={() => onChange(c.value)} className="peer sr-only" aria-label={c.label} />
-            <span
-              className="grid size-8 place-items-center rounded-full text-white ring-offset-2 peer-checked:ring-2 peer-checked:ring-slate-900 peer-focus-visible:ring-2 peer-focus-visible:ring-primary"
+          <span key={c.value} className="relative grid size-8 place-items-center" title={c.label}>
+            <input
+              type="radio"
+              name="tag-color"
+              value={c.value}
+              checked={value === c.value}
+              onChange={() => onChange(c.value)}
+              aria-label={c.label}
+              className="size-8 cursor-pointer appearance-none rounded-full ring-offset-2 checked:ring-2 checked:ring-slate-900 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-primary"
               style={{ backgroundColor: c.value }}
-            >
-              {value === c.value && <Check aria-hidden="true" className="size-4" />}
-            </span>
-          </label>
+            />
+            {value === c.value && <Check aria-hidden="true" className="pointer-events-none absolute size-4 text-white" />}
+          </span>
         ))}
       </div>
     </fieldset>

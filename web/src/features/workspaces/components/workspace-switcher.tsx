@@ -21,7 +21,7 @@ import { useActivateWorkspace, useCreateWorkspace, useWorkspaces } from '../api/
  * makes it active for the session and refetches everything on screen. Also
  * the way to Members, Activity and a new team workspace. `wide` fills its
  * container (the dashboard's side menu); otherwise it is the header's
- * compact button.
+ * compact button (the initial alone on a phone).
  */
 export function WorkspaceSwitcher({ wide = false }: { wide?: boolean }) {
   const active = useActiveWorkspace()
@@ -53,7 +53,8 @@ export function WorkspaceSwitcher({ wide = false }: { wide?: boolean }) {
           <span className="grid size-6 shrink-0 place-items-center rounded-md bg-primary-50 text-xs font-bold text-primary" aria-hidden="true">
             {active.name.slice(0, 1).toUpperCase()}
           </span>
-          <span className="min-w-0 flex-1 truncate">{active.name}</span>
+          {/* A phone's header has room for the initial only; the menu names every workspace. */}
+          <span className={cn('min-w-0 flex-1 truncate', !wide && 'hidden sm:block')}>{active.name}</span>
           <ChevronsUpDown aria-hidden="true" className="size-4 shrink-0 text-slate-400" />
         </DropdownMenuTrigger>
         <DropdownMenuContent align={wide ? 'start' : 'end'} className="max-w-[calc(100vw-2rem)]">

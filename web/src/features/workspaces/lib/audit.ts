@@ -4,7 +4,7 @@ const actionLabels: Record<string, string> = {
   'workspace.renamed': 'renamed the workspace',
   'member.invited': 'invited',
   'member.invitation_revoked': 'revoked the invitation of',
-  'member.joined': 'joined:',
+  'member.joined': 'joined the workspace',
   'member.role_changed': 'changed the role of',
   'member.removed': 'removed',
   'api_key.created': 'created the API key',

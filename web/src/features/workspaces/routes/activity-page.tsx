@@ -82,7 +82,8 @@ function EntryRow({ entry }: { entry: AuditEntry }) {
       <div className="min-w-0 text-sm">
         <p className="break-words text-slate-900">
           <span className="font-medium">{who}</span> {actionLabel(entry.action)}
-          {entry.target.name && <span className="font-medium"> {entry.target.name}</span>}
+          {/* One who joined is both actor and target: named once. */}
+          {entry.target.name && entry.target.name !== entry.actor.email && <span className="font-medium"> {entry.target.name}</span>}
         </p>
         {details && <p className="break-words text-xs text-slate-600">{details}</p>}
       </div>
