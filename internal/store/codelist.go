@@ -57,9 +57,9 @@ func (s *Store) ListCodes(ctx context.Context, q CodeQuery) ([]CodeRef, error) {
 	if q.Desc {
 		dir, cmp = "DESC", "<"
 	}
-	var search string
+	var pattern string
 	if q.Search != "" {
-		search = arg(s.searchTerm(q.Search))
+		pattern = arg("%" + likeEscaper.Replace(strings.ToLower(q.Search)) + "%")
 	}
 	var branches []string
 	for kind, k := range []codeKind{staticKind, dynamicKind} {
@@ -72,6 +72,20 @@ func (s *Store) ListCodes(ctx context.Context, q CodeQuery) ([]CodeRef, error) {
 				"scans": "COALESCE((SELECT sc.scans FROM scan_counts sc WHERE sc.dynamic_qr_code_id = c.id), 0)"}[q.Sort]
 		}
 		where := []string{"c.workspace_id = " + ws, "NOT c.is_deleted"}
+		if pattern != "" {
+			ids, found, err := s.fewMatches(ctx, k, q.Search)
+			if err != nil {
+				return nil, err
+			}
+			if found {
+				// By primary key (the unary plus keeps SQLite off the
+				// workspace's index), then sorted: a few rows.
+				where = []string{"c.id IN (" + s.jsonInts(len(args)+1) + ")", "+c.workspace_id = " + ws, "NOT c.is_deleted"}
+				arg(ids)
+			} else {
+				where = append(where, `c.search_text LIKE `+pattern+` ESCAPE '\'`)
+			}
+		}
 		if q.Type != "" {
 			where = append(where, "c.qr_type = "+arg(q.Type))
 		}
@@ -86,9 +100,6 @@ func (s *Store) ListCodes(ctx context.Context, q CodeQuery) ([]CodeRef, error) {
 		}
 		if q.FolderID != 0 {
 			where = append(where, "c.folder_id = "+arg(q.FolderID))
-		}
-		if search != "" {
-			where = append(where, s.searchCondition(k, q.Search, search))
 		}
 		if a := q.After; a != nil {
 			// Ties on the sort value go by kind, then id, in the list's
@@ -148,27 +159,44 @@ func cursorValue(v any) any {
 // likeEscaper escapes LIKE's wildcards in a search term (ESCAPE '\').
 var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 
-// minTrigram is the shortest term a trigram index can find.
-const minTrigram = 3
+// fewCodes is the most matches a search looks up by id; past it, the code
+// list walks its index in sort order and keeps the codes that match, which
+// then are at least 1 in 100 of a workspace of 100,000.
+const fewCodes = 1000
 
-// searchTerm is the parameter searchCondition compares with: on SQLite, for
-// a term the trigram index can find, an FTS5 phrase; else a LIKE pattern.
-func (s *Store) searchTerm(term string) string {
+// fewMatches, on SQLite, asks the trigram index (FTS5) which codes of
+// kind k hold term: found with their ids (a JSON array) when there are at
+// most fewCodes, which the list then reads by id; not found when there are
+// more, or the term is too short for trigrams, or on PostgreSQL, whose
+// planner picks between its trigram index and the sort order itself.
+func (s *Store) fewMatches(ctx context.Context, k codeKind, term string) (string, bool, error) {
 	term = strings.ToLower(term)
-	if s.dialect == SQLite && utf8.RuneCountInString(term) >= minTrigram {
-		return `"` + strings.ReplaceAll(term, `"`, `""`) + `"`
+	if s.dialect != SQLite || utf8.RuneCountInString(term) < 3 {
+		return "", false, nil
 	}
-	return "%" + likeEscaper.Replace(term) + "%"
-}
-
-// searchCondition picks the codes of kind k (as c) whose search_text holds
-// the term in parameter p: through the trigram index on SQLite (FTS5) and
-// PostgreSQL (pg_trgm, when the migration could create it).
-func (s *Store) searchCondition(k codeKind, term, p string) string {
-	if s.dialect == SQLite && utf8.RuneCountInString(term) >= minTrigram {
-		return `c.id IN (SELECT rowid FROM ` + k.table + `_search WHERE ` + k.table + `_search MATCH ` + p + `)`
+	phrase := `"` + strings.ReplaceAll(term, `"`, `""`) + `"`
+	rows, err := s.read.QueryContext(ctx, `SELECT rowid FROM `+k.table+`_search WHERE `+k.table+`_search MATCH $1 LIMIT $2`,
+		phrase, fewCodes+1)
+	if err != nil {
+		return "", false, fail("search codes", err)
 	}
-	return `c.search_text LIKE ` + p + ` ESCAPE '\'`
+	defer rows.Close()
+	ids := []int64{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return "", false, fail("search codes", err)
+		}
+		ids = append(ids, id)
+	}
+	if err := rows.Err(); err != nil {
+		return "", false, fail("search codes", err)
+	}
+	if len(ids) > fewCodes {
+		return "", false, nil
+	}
+	list, err := json.Marshal(ids)
+	return string(list), true, err
 }
 
 // CodesByRef reads the codes of a page, in its order, with their tags.
