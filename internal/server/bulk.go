@@ -552,8 +552,26 @@ func (s *server) bulkJob(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	out := bulkJobJSON(j)
+	// A finished job lists its failed rows and why, for the page to show.
+	if (j.Status == store.BulkDone || j.Status == store.BulkFailed) && j.Failed > 0 {
+		for after := 0; ; {
+			page, err := s.store.BulkItems(r.Context(), j.ID, after, zipPage, store.ItemFailed)
+			if err != nil {
+				s.internalError(w, "listing a bulk job's failed rows", err)
+				return
+			}
+			for _, it := range page {
+				out.Errors = append(out.Errors, rowError{Row: it.Row, Column: it.Column, Message: it.Error})
+			}
+			if len(page) < zipPage {
+				break
+			}
+			after = page[len(page)-1].Row
+		}
+	}
 	w.Header().Set("Cache-Control", "no-store")
-	writeJSON(w, http.StatusOK, bulkJobJSON(j))
+	writeJSON(w, http.StatusOK, out)
 }
 
 // bulkJobDownload (GET /api/bulk-jobs/{id}/download?format=png|svg|pdf,

@@ -180,6 +180,10 @@ func TestBulkJobToZIP(t *testing.T) {
 		if done["status"] != store.BulkDone || done["processed"] != 5.0 || done["failed"] != 1.0 {
 			t.Fatalf("job: %v", done)
 		}
+		// The finished job names each failed row and why.
+		if errs, _ := done["errors"].([]any); len(errs) != 1 || fmt.Sprint(errs[0]) != "map[column:url message:Please enter a valid URL row:4]" {
+			t.Errorf("the job's errors: %v", done["errors"])
+		}
 		if storetest.Count(t, st, "qr_codes") != 3 || storetest.Count(t, st, "dynamic_qr_codes") != 1 {
 			t.Fatalf("saved %d static and %d dynamic codes, want 3 and 1", storetest.Count(t, st, "qr_codes"), storetest.Count(t, st, "dynamic_qr_codes"))
 		}
@@ -200,6 +204,12 @@ func TestBulkJobToZIP(t *testing.T) {
 				t.Fatalf("%s download: %d %s", format, r.StatusCode, r.body)
 			}
 			names, files := zipFiles(t, r.body)
+			zr, _ := zip.NewReader(bytes.NewReader(r.body), int64(len(r.body)))
+			for _, f := range zr.File {
+				if !f.Modified.Equal(e.clock.Now().Truncate(time.Second)) {
+					t.Errorf("%s dated %v, want the job's time %v", f.Name, f.Modified, e.clock.Now())
+				}
+			}
 			wantNames := []string{"menu." + format, "menu-2." + format, "qr-code-4." + format, "qr-code-5." + format, "manifest.csv", "errors.csv"}
 			if strings.Join(names, ",") != strings.Join(wantNames, ",") {
 				t.Fatalf("%s entries %v, want %v", format, names, wantNames)
