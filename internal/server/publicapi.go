@@ -40,7 +40,7 @@ const (
 // logging with panic recovery, the Host's white-label client, JSON answers
 // for unknown routes.
 func (s *server) publicAPI(v1 *http.ServeMux) http.Handler {
-	h := frameDenied(apiCSP, jsonFallback(v1))
+	h := frameDenied(apiCSP, gzipJSON(jsonFallback(v1)))
 	h = s.withClient(h)
 	h = s.logRequests(h)
 	if s.cfg.TrustProxy {
