@@ -23,7 +23,7 @@ type Config struct {
 	AdminEmails        []string // SQUARELY_ADMIN_EMAILS: lower-cased
 	GoogleClientID     string   // SQUARELY_GOOGLE_CLIENT_ID
 	GoogleClientSecret string   // SQUARELY_GOOGLE_CLIENT_SECRET
-	LoginRateLimit     int      // SQUARELY_LOGIN_RATE_LIMIT: failed logins per minute per client address
+	LoginRateLimit     int      // SQUARELY_LOGIN_RATE_LIMIT: failed logins per minute per client address and account
 	RegisterRateLimit  int      // SQUARELY_REGISTER_RATE_LIMIT: registrations per hour per client address
 	TrustProxy         bool     // SQUARELY_TRUST_PROXY: believe X-Forwarded-For / X-Forwarded-Proto
 	DynamicLimit       int      // SQUARELY_DYNAMIC_LIMIT: live dynamic codes per workspace without an active subscription

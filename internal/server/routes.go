@@ -171,7 +171,7 @@ func (s *server) routes() http.Handler {
 	api.Handle("GET /api/dynamic-qrcodes/{id}/report.pdf", read(s.reportPDF))
 
 	site := http.NewServeMux()
-	site.Handle("/api/", frameDenied(apiCSP, s.auth.LoadUser(s.loadWorkspace(jsonFallback(api)))))
+	site.Handle("/api/", frameDenied(apiCSP, s.auth.LoadUser(gzipJSON(s.loadWorkspace(jsonFallback(api))))))
 	site.HandleFunc("GET /auth/google", s.auth.GoogleStart)
 	site.HandleFunc("GET /auth/google/callback", s.auth.GoogleCallback)
 	// Uploaded files and their pages (issue 4).
