@@ -7,6 +7,7 @@ import { Toaster } from '@/components/ui/toaster'
 import { userQueryKey } from '@/lib/auth'
 import { createQueryClient } from '@/lib/query-client'
 import { alice, json, stubFetch } from '@/test/render-app'
+import { imageVersion } from '@/lib/code-image'
 import { Generator, type GeneratorProps } from '../index'
 
 type Handlers = Parameters<typeof stubFetch>[0]
@@ -378,7 +379,7 @@ describe('for signed-in users', () => {
     expect(invalidate).toHaveBeenCalledWith({ queryKey: ['/api/qrcodes'] })
     expect(invalidate).toHaveBeenCalledWith({ queryKey: ['/api/dynamic-qrcodes'] })
     expect(jsonBody(mock, '/api/track-generation')).toMatchObject({ qrCodeId: 7, qrType: 'url', hasLogo: false })
-    expect(screen.getByRole('img', { name: 'QR code preview' })).toHaveAttribute('src', '/api/qrcodes/7/image?format=svg')
+    expect(screen.getByRole('img', { name: 'QR code preview' })).toHaveAttribute('src', `/api/qrcodes/7/image?format=svg&v=${imageVersion(saved)}`)
   })
 
   it("sends a location's place name as locationName", async () => {

@@ -9,6 +9,7 @@ import { Label } from '@/components/ui/label'
 import { Switch } from '@/components/ui/switch'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { useUser } from '@/lib/auth'
+import { imageVersion } from '@/lib/code-image'
 import { qrTypeLabel, type QrType } from '@/lib/qr-types'
 import { savedCodePath, type DownloadOptions, type SavedCode } from '../api/generator-api'
 import { useCodeActions } from '../hooks/use-code-actions'
@@ -150,7 +151,7 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
   let shown: { src?: string; data?: string } = { src: preview.svg ? svgDataUrl(preview.svg) : undefined, data: preview.data }
   if (outcome?.kind === 'generated') shown = { src: svgDataUrl(outcome.svg), data: outcome.data }
   if (outcome?.kind === 'saved') {
-    shown = { src: `${savedCodePath(outcome.code)}/image?format=svg`, data: outcome.code.shortUrl ?? outcome.code.data }
+    shown = { src: `${savedCodePath(outcome.code)}/image?format=svg&v=${imageVersion(outcome.code)}`, data: outcome.code.shortUrl ?? outcome.code.data }
   }
 
   /** 'Start a new code': an empty form of the same type; the style stays for the next code. */
