@@ -72,6 +72,7 @@ func (s *server) routes() http.Handler {
 	// Payments (issue 11): subscriptions, payment-code checkout, Stripe's webhook.
 	api.HandleFunc("GET /api/billing/config", s.billingConfig)
 	api.Handle("POST /api/billing/pricing-table", user(s.pricingTable))
+	api.Handle("POST /api/billing/checkout-session", user(s.subscriptionCheckout))
 	api.Handle("POST /api/billing-portal", user(s.billingPortal))
 	api.HandleFunc("POST /api/stripe/webhook", s.stripeWebhook)
 	api.HandleFunc("GET /api/payment-product/{id}", s.paymentProduct)

@@ -280,6 +280,8 @@ func clientPathID(w http.ResponseWriter, r *http.Request) (int64, bool) {
 
 // whiteLabelConfig (GET /api/white-label/config, public) is the brand of
 // the host the request came by: its client's, else the default client's.
+// It also tells whether Google sign-in is configured (googleSignIn), so the
+// sign-in pages and the after-download dialog offer Google only then.
 func (s *server) whiteLabelConfig(w http.ResponseWriter, r *http.Request) {
 	c := requestClient(r)
 	if c == nil {
@@ -293,5 +295,7 @@ func (s *server) whiteLabelConfig(w http.ResponseWriter, r *http.Request) {
 		"name": c.Name, "primaryColor": c.PrimaryColor, "secondaryColor": c.SecondaryColor,
 		"customFavicon": c.CustomFavicon, "customCSS": c.CustomCSS, "logoUrl": c.LogoURL,
 		"removeSquarelyBranding": c.RemoveBranding, "isDefault": c.ID == store.DefaultClientID,
+		// Not the brand's but the site's: the sign-in pages offer Google only when it is configured.
+		"googleSignIn": s.cfg.GoogleEnabled(),
 	})
 }

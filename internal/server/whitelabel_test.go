@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/store/storetest"
 )
@@ -120,6 +121,22 @@ func TestWhiteLabelClientAdmin(t *testing.T) {
 	})
 }
 
+// The sign-in pages learn from the site's config whether to offer Google (issue 21).
+func TestConfigTellsGoogleSignIn(t *testing.T) {
+	st := storetest.Open(t)
+	for want, cfg := range map[bool]func(*config.Config){
+		false: func(*config.Config) {},
+		true: func(c *config.Config) {
+			c.GoogleClientID, c.GoogleClientSecret = "id.apps.googleusercontent.com", "secret"
+		},
+	} {
+		e := start(t, st, withConfig(cfg))
+		if got := expect(t, e.do(e.browser(), "GET", "/api/white-label/config", ""), http.StatusOK, ""); got["googleSignIn"] != want {
+			t.Errorf("googleSignIn = %v, want %v", got["googleSignIn"], want)
+		}
+	}
+}
+
 func TestWhiteLabelThemingByHost(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
 		e := start(t, st)
@@ -143,7 +160,7 @@ func TestWhiteLabelThemingByHost(t *testing.T) {
 			}
 		}
 		for _, host := range []string{"localhost" + port, "unknown.test", "other.localhost" + port, "x.acme.localhost"} {
-			if got := config(host); got["name"] != "Squarely" || got["primaryColor"] != "#3B82F6" || got["isDefault"] != true {
+			if got := config(host); got["name"] != "Squarely" || got["primaryColor"] != "#3B82F6" || got["isDefault"] != true || got["googleSignIn"] != false {
 				t.Errorf("config on %s = %v", host, got)
 			}
 		}
