@@ -58,9 +58,10 @@ func (s *server) paymentsOn(w http.ResponseWriter) bool {
 
 // billingConfig (GET /api/billing/config) tells the web app whether
 // payments are on and what Stripe.js needs: the publishable key and the
-// pricing table's id.
+// pricing table's id, or else the price Checkout sells (priceId).
 func (s *server) billingConfig(w http.ResponseWriter, r *http.Request) {
-	out := map[string]any{"enabled": s.billing != nil}
+	// dynamicLimit: what /subscribe says Premium lifts.
+	out := map[string]any{"enabled": s.billing != nil, "dynamicLimit": s.cfg.DynamicLimit}
 	if s.billing != nil {
 		out["publishableKey"] = s.cfg.StripePublishableKey
 		out["pricingTableId"] = s.cfg.StripePricingTableID

@@ -82,7 +82,7 @@ func (e *env) webhook(body []byte, at time.Time) *response {
 func TestPaymentsOff(t *testing.T) {
 	e := start(t, storetest.Open(t))
 	cfg := expect(t, e.do(e.browser(), "GET", "/api/billing/config", ""), http.StatusOK, "")
-	if cfg["enabled"] != false || cfg["message"] != msgPaymentsOff || cfg["publishableKey"] != nil {
+	if cfg["enabled"] != false || cfg["message"] != msgPaymentsOff || cfg["publishableKey"] != nil || cfg["dynamicLimit"] != float64(12) {
 		t.Errorf("config without keys: %v", cfg)
 	}
 	c, _ := e.signedIn("off@example.com")

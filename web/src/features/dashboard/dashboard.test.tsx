@@ -399,6 +399,14 @@ describe('trial banners and the limit', () => {
     expect(await screen.findByText('Your Free Trial Has Expired')).toBeInTheDocument()
   })
 
+  it('offers no trial to an account that never started one: it would add nothing the account lacks', async () => {
+    stubDashboard()
+    renderApp('/dashboard')
+    await card('Shop front')
+    expect(screen.queryByText(/Try Premium/)).not.toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: 'Start Free Trial' })).not.toBeInTheDocument()
+  })
+
   it('shows no trial banner to subscribers', async () => {
     stubDashboard({ 'GET /api/trial-status': () => json(trial({ subscriptionStatus: 'active', isActive: true, daysRemaining: 2 })) })
     renderApp('/dashboard')
