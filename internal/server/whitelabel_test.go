@@ -60,12 +60,16 @@ func TestWhiteLabelClientAdmin(t *testing.T) {
 			expect(t, e.do(user, call[0], call[1], call[2]), http.StatusForbidden, "Admin access required")
 		}
 
-		// Empty optional fields may come absent; colours default.
+		// Empty optional fields may come absent; colours default. The new
+		// client's key is in the answer whole, once, and it works at once.
 		c := expect(t, e.do(admin, "POST", "/api/white-label/clients", `{"name":" Acme ","subdomain":"Acme","customDomain":"QR.Acme.test"}`), http.StatusCreated, "")
+		firstKey, _ := c["apiKey"].(string)
 		if c["name"] != "Acme" || c["subdomain"] != "acme" || c["customDomain"] != "qr.acme.test" || c["primaryColor"] != "#3B82F6" ||
-			c["secondaryColor"] != "#1E40AF" || c["isActive"] != true || c["apiKeyMasked"] != "" || c["apiKey"] != nil {
+			c["secondaryColor"] != "#1E40AF" || c["isActive"] != true || !strings.HasPrefix(firstKey, "sq_") ||
+			c["apiKeyMasked"] != firstKey[:9]+"…"+firstKey[len(firstKey)-4:] {
 			t.Fatalf("created = %v", c)
 		}
+		expect(t, e.api(firstKey, "GET", "/api/v1/codes", ""), http.StatusOK, "")
 		id := int64(c["id"].(float64))
 		expect(t, e.do(admin, "POST", "/api/white-label/clients", `{"name":"Other","subdomain":"acme"}`), http.StatusConflict,
 			"Another client already uses this custom domain or subdomain")
@@ -106,6 +110,7 @@ func TestWhiteLabelClientAdmin(t *testing.T) {
 		if !strings.HasPrefix(key, "sq_") || rot["apiKeyMasked"] != key[:9]+"…"+key[len(key)-4:] {
 			t.Fatalf("rotation = %v", rot)
 		}
+		expect(t, e.api(firstKey, "GET", "/api/v1/codes", ""), http.StatusUnauthorized, "Invalid API key")
 		var list []map[string]any
 		decodeList(t, e.do(admin, "GET", "/api/white-label/clients", ""), &list)
 		if len(list) != 2 || list[0]["id"] != 1.0 || list[1]["apiKey"] != nil || list[1]["apiKeyMasked"] != rot["apiKeyMasked"] {

@@ -15,6 +15,8 @@ export interface User {
   hasPassword?: boolean
   /** Whether a link mailed to the address was followed (or Google vouched for it). */
   emailVerified?: boolean
+  /** Admins manage mailings and white-label clients. */
+  isAdmin?: boolean
   [field: string]: unknown
 }
 
