@@ -98,7 +98,7 @@ test('reaching /subscribe from another page loads it afresh, so Stripe is allowe
   await expect(page.locator('stripe-pricing-table')).toContainText('for a visitor')
 })
 
-test('a payment code made in the generator opens a checkout that charges the stored price and lands on /payment-success', async ({
+test('a payment code made in the generator opens a checkout that charges the stored price and announces success only once the server confirms it', async ({
   page,
   browser,
 }) => {

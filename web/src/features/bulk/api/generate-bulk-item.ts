@@ -1,4 +1,4 @@
-import { ApiError, apiJson } from '@/lib/api-client'
+import { ApiError, apiJson, serverMessage } from '@/lib/api-client'
 import type { BulkResult } from '../lib/run-bulk'
 
 export type BulkType = 'url' | 'text'
@@ -22,7 +22,8 @@ export async function generateBulkItem(item: string, id: number, options: BulkOp
     })
     return { id, data: item, status: 'success', qrCode: res.qrCode }
   } catch (error) {
-    const message = error instanceof ApiError ? 'Failed to generate QR code' : 'Network error'
+    // The server's reason (an invalid URL, too much data, …) is what the user can act on.
+    const message = error instanceof ApiError ? (serverMessage(error) ?? 'Failed to generate QR code') : 'Network error'
     return { id, data: item, status: 'error', error: message }
   }
 }
