@@ -35,7 +35,7 @@ test('the bulk page fits a 360 px phone, and its file choosers are styled', asyn
 test('a toast on a phone leaves the header uncovered', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 })
   await page.goto('/auth')
-  await page.getByLabel('Email').fill('nobody-here@example.com')
+  await page.getByLabel('Email').first().fill('nobody-here@example.com')
   await page.getByLabel('Password', { exact: true }).fill('wrong-password-1')
   await page.getByRole('button', { name: 'Sign In', exact: true }).click()
   const toast = page.getByRole('status').filter({ hasText: 'Login failed' }).first()
@@ -70,8 +70,9 @@ test('a 40-character frame text fits the preview frame at 390 px', async ({ page
   const img = (await preview.boundingBox())!
   expect(img.x).toBeGreaterThanOrEqual(0)
   expect(img.x + img.width).toBeLessThanOrEqual(390)
-  const fit = await preview.evaluate(async (el: HTMLImageElement) => {
-    const svgText = await (await fetch(el.src)).text()
+  const fit = await preview.evaluate((el: HTMLImageElement) => {
+    // The preview is a data: URL of the server's SVG (the page's policy lets no fetch read it).
+    const svgText = decodeURIComponent(el.src.slice(el.src.indexOf(',') + 1))
     const host = document.createElement('div')
     host.style.cssText = `position:absolute;left:0;top:0;width:${el.getBoundingClientRect().width}px`
     host.innerHTML = svgText
