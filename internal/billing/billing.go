@@ -155,14 +155,14 @@ func (c *Client) PricingTableSession(ctx context.Context, customerID string) (st
 	return cs.ClientSecret, nil
 }
 
-// SubscriptionCheckout is a Stripe Checkout of one monthly price for a user.
+// SubscriptionCheckout is a Stripe Checkout of one monthly price.
 type SubscriptionCheckout struct {
-	PriceID    string
-	UserID     int64  // sent as client_reference_id, as the pricing table does, for the webhook
-	CustomerID string // "" = Stripe creates the customer from Email
-	Email      string
-	SuccessURL string
-	CancelURL  string
+	PriceID     string
+	ReferenceID int64  // the subscriber (a workspace), sent as client_reference_id as the pricing table does, for the webhook
+	CustomerID  string // "" = Stripe creates the customer from Email
+	Email       string
+	SuccessURL  string
+	CancelURL   string
 }
 
 // SubscriptionCheckoutURL creates a Checkout Session in subscription mode
@@ -172,7 +172,7 @@ func (c *Client) SubscriptionCheckoutURL(ctx context.Context, req SubscriptionCh
 	params := &stripe.CheckoutSessionCreateParams{
 		Mode:              stripe.String(string(stripe.CheckoutSessionModeSubscription)),
 		LineItems:         []*stripe.CheckoutSessionCreateLineItemParams{{Price: stripe.String(req.PriceID), Quantity: stripe.Int64(1)}},
-		ClientReferenceID: stripe.String(strconv.FormatInt(req.UserID, 10)),
+		ClientReferenceID: stripe.String(strconv.FormatInt(req.ReferenceID, 10)),
 		SuccessURL:        stripe.String(req.SuccessURL),
 		CancelURL:         stripe.String(req.CancelURL),
 	}

@@ -42,8 +42,8 @@ func TestStripeCallsAgainstStripeMock(t *testing.T) {
 	}
 
 	for _, req := range []billing.SubscriptionCheckout{
-		{PriceID: "price_123", UserID: 42, Email: "buyer@example.com", SuccessURL: "https://qr.example.com/subscribe?checkout=success", CancelURL: "https://qr.example.com/subscribe"},
-		{PriceID: "price_123", UserID: 42, CustomerID: cus, SuccessURL: "https://qr.example.com/subscribe?checkout=success", CancelURL: "https://qr.example.com/subscribe"},
+		{PriceID: "price_123", ReferenceID: 42, Email: "buyer@example.com", SuccessURL: "https://qr.example.com/subscribe?checkout=success", CancelURL: "https://qr.example.com/subscribe"},
+		{PriceID: "price_123", ReferenceID: 42, CustomerID: cus, SuccessURL: "https://qr.example.com/subscribe?checkout=success", CancelURL: "https://qr.example.com/subscribe"},
 	} {
 		if u, err := c.SubscriptionCheckoutURL(ctx, req); err != nil || !strings.HasPrefix(u, "https://") {
 			t.Errorf("SubscriptionCheckoutURL(%+v) = %q, %v", req, u, err)

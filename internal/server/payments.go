@@ -82,28 +82,30 @@ func liveSubscription(status string) bool {
 	return false
 }
 
-// pricingTable (POST /api/billing/pricing-table, signed in) answers the
-// attributes of the /subscribe page's <stripe-pricing-table>: the user's
-// id as client-reference-id, and either their e-mail (first checkout, when
-// Stripe creates their customer) or a customer session of the customer
-// they already have, so a returning subscriber is never given a second
-// customer. A user with a live subscription is refused (409).
+// pricingTable (POST /api/billing/pricing-table, owners of the active
+// workspace) answers the attributes of the /subscribe page's
+// <stripe-pricing-table>: the workspace's id as client-reference-id (the
+// subscription is the workspace's), and either the user's e-mail (first
+// checkout, when Stripe creates the customer) or a customer session of the
+// customer the workspace already has, so a returning subscriber is never
+// given a second customer. A workspace with a live subscription is refused
+// (409).
 func (s *server) pricingTable(w http.ResponseWriter, r *http.Request) {
 	if !s.paymentsOn(w) {
 		return
 	}
-	u := auth.UserFrom(r.Context())
-	if liveSubscription(u.SubscriptionStatus) {
+	u, ws := auth.UserFrom(r.Context()), workspaceFrom(r.Context())
+	if liveSubscription(ws.SubscriptionStatus) {
 		writeError(w, http.StatusConflict, msgAlreadySubscribed)
 		return
 	}
-	out := map[string]any{"clientReferenceId": strconv.FormatInt(u.ID, 10)}
-	if u.StripeCustomerID == "" {
+	out := map[string]any{"clientReferenceId": strconv.FormatInt(ws.ID, 10)}
+	if ws.StripeCustomerID == "" {
 		out["customerEmail"] = u.Username
 		writeJSON(w, http.StatusOK, out)
 		return
 	}
-	secret, err := s.billing.PricingTableSession(r.Context(), u.StripeCustomerID)
+	secret, err := s.billing.PricingTableSession(r.Context(), ws.StripeCustomerID)
 	if err != nil {
 		s.stripeError(w, "creating a customer session", err)
 		return
@@ -112,13 +114,14 @@ func (s *server) pricingTable(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// subscriptionCheckout (POST /api/billing/checkout-session, signed in)
-// starts Stripe Checkout for Premium's monthly price (SQUARELY_STRIPE_PRICE_ID)
-// and answers its url: /subscribe's Subscribe button when there is no pricing
-// table. Like the table it names the user as client_reference_id, so the
-// webhook's checkout.session.completed links the subscription; a returning
-// customer keeps their Stripe customer, and a live subscription is refused
-// (409) so no one pays twice.
+// subscriptionCheckout (POST /api/billing/checkout-session, the active
+// workspace's owners) starts Stripe Checkout for Premium's monthly price
+// (SQUARELY_STRIPE_PRICE_ID) and answers its url: /subscribe's Subscribe
+// button when there is no pricing table. Like the table it names the
+// workspace as client_reference_id, so the webhook's
+// checkout.session.completed links the subscription; a returning customer
+// keeps their Stripe customer, and a live subscription is refused (409) so
+// no one pays twice.
 func (s *server) subscriptionCheckout(w http.ResponseWriter, r *http.Request) {
 	if !s.paymentsOn(w) {
 		return
@@ -127,8 +130,8 @@ func (s *server) subscriptionCheckout(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusServiceUnavailable, msgSubscriptionsOff)
 		return
 	}
-	u := auth.UserFrom(r.Context())
-	if liveSubscription(u.SubscriptionStatus) {
+	u, ws := auth.UserFrom(r.Context()), workspaceFrom(r.Context())
+	if liveSubscription(ws.SubscriptionStatus) {
 		writeError(w, http.StatusConflict, msgAlreadySubscribed)
 		return
 	}
@@ -136,7 +139,7 @@ func (s *server) subscriptionCheckout(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	url, err := s.billing.SubscriptionCheckoutURL(r.Context(), billing.SubscriptionCheckout{
-		PriceID: s.cfg.StripePriceID, UserID: u.ID, CustomerID: u.StripeCustomerID, Email: u.Username,
+		PriceID: s.cfg.StripePriceID, ReferenceID: ws.ID, CustomerID: ws.StripeCustomerID, Email: u.Username,
 		SuccessURL: s.cfg.BaseURL + "/subscribe?checkout=success", CancelURL: s.cfg.BaseURL + "/subscribe",
 	})
 	if err != nil {
@@ -152,12 +155,12 @@ func (s *server) billingPortal(w http.ResponseWriter, r *http.Request) {
 	if !s.paymentsOn(w) {
 		return
 	}
-	u := auth.UserFrom(r.Context())
-	if u.StripeCustomerID == "" {
+	ws := workspaceFrom(r.Context())
+	if ws.StripeCustomerID == "" {
 		writeError(w, http.StatusConflict, msgNoSubscription)
 		return
 	}
-	url, err := s.billing.PortalURL(r.Context(), u.StripeCustomerID, s.cfg.BaseURL+"/subscribe")
+	url, err := s.billing.PortalURL(r.Context(), ws.StripeCustomerID, s.cfg.BaseURL+"/subscribe")
 	if err != nil {
 		s.stripeError(w, "creating a portal session", err)
 		return
@@ -324,7 +327,7 @@ func (s *server) applyEvent(r *http.Request, ev *billing.Event) (bool, error) {
 	case ev.Checkout != nil:
 		c := ev.Checkout
 		link := store.CheckoutLink{Email: strings.TrimSpace(c.Email), CustomerID: c.CustomerID, SubscriptionID: c.SubscriptionID}
-		link.UserID, _ = strconv.ParseInt(c.ClientReferenceID, 10, 64)
+		link.WorkspaceID, _ = strconv.ParseInt(c.ClientReferenceID, 10, 64)
 		if c.CustomerID == "" {
 			return s.store.RecordStripeEvent(ctx, rec)
 		}

@@ -239,7 +239,7 @@ func TestWebhookRefusals(t *testing.T) {
 	if m["duplicate"] != true {
 		t.Errorf("replay: %v", m)
 	}
-	if got, _ := st.User(t.Context(), u.ID); got.StripeCustomerID != "cus_1" || storetest.Count(t, st, "stripe_events") != 1 {
+	if got, _ := st.PersonalWorkspace(t.Context(), u.ID); got.StripeCustomerID != "cus_1" || storetest.Count(t, st, "stripe_events") != 1 {
 		t.Errorf("after the replay: %+v", got)
 	}
 }
@@ -270,6 +270,7 @@ func TestSubscriptionCheckoutSession(t *testing.T) {
 		}
 
 		c, uid := e.signedIn("premium@example.com")
+		ref := strconv.FormatInt(storetest.Personal(t, st, uid), 10) // the subscriber is the workspace
 		out := expect(t, e.do(c, "POST", "/api/billing/checkout-session", ""), http.StatusOK, "")
 		if u, _ := out["url"].(string); !strings.HasPrefix(u, "https://") {
 			t.Errorf("checkout answer %v", out)
@@ -281,7 +282,7 @@ func TestSubscriptionCheckoutSession(t *testing.T) {
 		}
 		f := sessions[0]
 		if f.Get("mode") != "subscription" || f.Get("line_items[0][price]") != "price_premium" || f.Get("line_items[0][quantity]") != "1" ||
-			f.Get("client_reference_id") != strconv.FormatInt(uid, 10) || f.Get("customer_email") != "premium@example.com" || f.Get("customer") != "" ||
+			f.Get("client_reference_id") != ref || f.Get("customer_email") != "premium@example.com" || f.Get("customer") != "" ||
 			f.Get("success_url") != base+"/subscribe?checkout=success" || f.Get("cancel_url") != base+"/subscribe" {
 			t.Errorf("checkout session request %v", f)
 		}
@@ -289,7 +290,7 @@ func TestSubscriptionCheckoutSession(t *testing.T) {
 		// The session completes and the subscription is live: a second checkout is refused, and Stripe is not asked.
 		now := time.Now()
 		expect(t, e.webhook(billingtest.Event("evt_cs", "checkout.session.completed", now.Add(-time.Minute),
-			billingtest.Checkout("cs_1", strconv.FormatInt(uid, 10), "premium@example.com", "cus_9", "sub_9")), now), http.StatusOK, "")
+			billingtest.Checkout("cs_1", ref, "premium@example.com", "cus_9", "sub_9")), now), http.StatusOK, "")
 		expect(t, e.webhook(billingtest.Event("evt_sub", "customer.subscription.updated", now.Add(-30*time.Second),
 			billingtest.Subscription("sub_9", "cus_9", "active", now.Add(-time.Minute))), now), http.StatusOK, "")
 		expect(t, e.do(c, "POST", "/api/billing/checkout-session", ""), http.StatusConflict, msgAlreadySubscribed)
@@ -314,7 +315,7 @@ func TestSubscriptionLifecycle(t *testing.T) {
 		expect(t, e.postForm(c, "/api/dynamic-qrcodes", part{"destination", "https://example.com/2", ""}), http.StatusForbidden, limitMsg)
 		expect(t, e.do(c, "POST", "/api/billing-portal", ""), http.StatusConflict, msgNoSubscription)
 		table := expect(t, e.do(c, "POST", "/api/billing/pricing-table", ""), http.StatusOK, "")
-		if table["customerEmail"] != "subscriber@example.com" || table["clientReferenceId"] != strconv.FormatInt(uid, 10) {
+		if table["customerEmail"] != "subscriber@example.com" || table["clientReferenceId"] != strconv.FormatInt(storetest.Personal(t, st, uid), 10) {
 			t.Errorf("pricing table for a new customer: %v", table)
 		}
 		expect(t, e.do(e.browser(), "POST", "/api/billing/pricing-table", ""), http.StatusUnauthorized, "")
@@ -348,7 +349,7 @@ func TestSubscriptionLifecycle(t *testing.T) {
 		expect(t, e.webhook(sub("evt_late", "incomplete", 0), now), http.StatusOK, "")
 		expect(t, e.webhook(billingtest.Event("evt_inv", "invoice.payment_failed", t0.Add(2*time.Second),
 			map[string]any{"id": "in_1", "object": "invoice", "customer": "cus_1"}), now), http.StatusOK, "")
-		if got, _ := st.User(t.Context(), uid); got.SubscriptionStatus != "active" {
+		if got, _ := st.PersonalWorkspace(t.Context(), uid); got.SubscriptionStatus != "active" {
 			t.Fatalf("after a late event: %q", got.SubscriptionStatus)
 		}
 
@@ -418,7 +419,7 @@ func TestSubscriptionEventsInAnyOrder(t *testing.T) {
 				t.Fatalf("run %d: status %d: %s", run, w.Code, w.Body)
 			}
 		}
-		got, err := st.User(t.Context(), u.ID)
+		got, err := st.PersonalWorkspace(t.Context(), u.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
