@@ -9,10 +9,14 @@ import (
 	"net"
 	"net/mail"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 )
+
+// stripePriceID is the shape of a Stripe price id.
+var stripePriceID = regexp.MustCompile(`^price_[A-Za-z0-9]{1,200}$`)
 
 // Config holds every setting of the server and the command-line tools.
 type Config struct {
@@ -40,6 +44,7 @@ type Config struct {
 	StripeSecretKey      string // SQUARELY_STRIPE_SECRET_KEY
 	StripePublishableKey string // SQUARELY_STRIPE_PUBLISHABLE_KEY: given to the browser
 	StripePricingTableID string // SQUARELY_STRIPE_PRICING_TABLE_ID: the /subscribe page's pricing table
+	StripePriceID        string // SQUARELY_STRIPE_PRICE_ID: Premium's monthly price, sold through Checkout when there is no pricing table
 	StripeWebhookSecret  string // SQUARELY_STRIPE_WEBHOOK_SECRET: signs POST /api/stripe/webhook
 	StripeAPIURL         string // SQUARELY_STRIPE_API_URL: "" = Stripe's; tests point it at stripe-mock
 	// Resource bounds (issue 8).
@@ -139,6 +144,11 @@ func Load(getenv func(string) string) (Config, error) {
 	c.StripePublishableKey = get("SQUARELY_STRIPE_PUBLISHABLE_KEY")
 	c.StripePricingTableID = get("SQUARELY_STRIPE_PRICING_TABLE_ID")
 	c.StripeWebhookSecret = get("SQUARELY_STRIPE_WEBHOOK_SECRET")
+	// Issue 21: without a pricing table /subscribe sells this price through Stripe Checkout.
+	c.StripePriceID = get("SQUARELY_STRIPE_PRICE_ID")
+	if c.StripePriceID != "" && !stripePriceID.MatchString(c.StripePriceID) {
+		fail("SQUARELY_STRIPE_PRICE_ID", "must be a Stripe price id (price_…), got %q", c.StripePriceID)
+	}
 	if (c.StripeSecretKey == "") != (c.StripePublishableKey == "") {
 		fail("SQUARELY_STRIPE_PUBLISHABLE_KEY", "must be set together with SQUARELY_STRIPE_SECRET_KEY")
 	}

@@ -135,7 +135,7 @@ describe('BulkGenerationPage', () => {
     expect(screen.getByText('Bulk generation complete')).toBeInTheDocument()
     expect(screen.getByTestId('bulk-success')).toHaveTextContent('5')
     expect(screen.getByTestId('bulk-failed')).toHaveTextContent('2')
-    expect(screen.getByText('Failed to generate QR code')).toBeInTheDocument()
+    expect(screen.getByText('Please enter a valid URL')).toBeInTheDocument()
     expect(screen.getByText('Network error')).toBeInTheDocument()
     expect(bodies[0]).toEqual({ qrType: 'url', qrData: { url: 'https://a.example' }, fgColor: '#000000', bgColor: '#FFFFFF', data: 'https://a.example' })
     expect(screen.getByRole('button', { name: 'Download All QR Codes (5)' })).toBeEnabled()
