@@ -15,8 +15,15 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	// The binary runs in an empty root filesystem (issue 25): time zones for
+	// analytics and CA roots for outgoing TLS (Stripe, Google, SMTP) are
+	// embedded, used only when the host has none.
+	_ "time/tzdata"
+
+	_ "golang.org/x/crypto/x509roots/fallback"
 
 	"github.com/squarely/squarely/internal/auth"
+	"github.com/squarely/squarely/internal/buildinfo"
 	"github.com/squarely/squarely/internal/bulk"
 	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/mail"
@@ -31,6 +38,10 @@ const usage = `Usage:
   squarely [serve]               serve the web app and API (the default)
   squarely admin grant EMAIL     make the user with this e-mail an admin
   squarely qr [flags] TEXT       write a QR code file (squarely qr -h)
+  squarely version               print the version, commit, build time and Go version
+  squarely healthcheck [--url U] exit 0 if the server's /readyz answers 200, else 1
+  squarely backup FILE           copy the SQLite database to FILE while it serves
+  squarely migrate status        list the database migrations, applied and pending
   squarely -h                    show this help
 
 Settings come from environment variables (SQUARELY_ADDR, SQUARELY_DATA_DIR,
@@ -63,6 +74,21 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 	case "qr":
 		return qrcli.Run(args, os.Stdin, stdout, stderr)
+	case "version":
+		if len(args) == 0 {
+			fmt.Fprintln(stdout, buildinfo.String())
+			return 0
+		}
+	case "healthcheck":
+		return healthcheck(ctx, args, getenv, stdout, stderr)
+	case "backup":
+		if len(args) == 1 {
+			return backup(ctx, args[0], getenv, stdout, stderr)
+		}
+	case "migrate":
+		if len(args) == 1 && args[0] == "status" {
+			return migrateStatus(ctx, getenv, stdout, stderr)
+		}
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/squarely/squarely/internal/config"
+	"github.com/squarely/squarely/internal/store"
+)
+
+// Operations commands (issue 25): what a container image without a shell
+// or curl needs, and a backup that runs beside the server.
+
+// healthcheckTimeout bounds `squarely healthcheck`, under Docker's default
+// 30-second HEALTHCHECK timeout.
+const healthcheckTimeout = 5 * time.Second
+
+// healthcheck exits 0 when the server's /readyz answers 200: by default the
+// one SQUARELY_ADDR names, on the loopback address when it names none.
+func healthcheck(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	flags := flag.NewFlagSet("healthcheck", flag.ContinueOnError)
+	flags.SetOutput(stderr)
+	target := flags.String("url", "", "the readiness URL to ask (default: http://127.0.0.1:PORT/readyz from SQUARELY_ADDR)")
+	if err := flags.Parse(args); err != nil || flags.NArg() > 0 {
+		return 2
+	}
+	if *target == "" {
+		cfg, err := config.Load(getenv)
+		if err != nil {
+			fmt.Fprintf(stderr, "squarely: invalid settings:\n%v\n", err)
+			return 1
+		}
+		*target = "http://" + loopback(cfg.Addr) + "/readyz"
+	}
+	ctx, cancel := context.WithTimeout(ctx, healthcheckTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, *target, nil)
+	if err != nil {
+		fmt.Fprintf(stderr, "squarely: healthcheck: %v\n", err)
+		return 1
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		fmt.Fprintf(stderr, "squarely: healthcheck: %v\n", err)
+		return 1
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		fmt.Fprintf(stderr, "squarely: healthcheck: %s answered %s\n", *target, resp.Status)
+		return 1
+	}
+	fmt.Fprintf(stdout, "%s: %s\n", *target, resp.Status)
+	return 0
+}
+
+// loopback turns a listen address into one to dial: an empty or wildcard
+// host becomes 127.0.0.1.
+func loopback(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return addr
+	}
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		host = "127.0.0.1"
+	}
+	return net.JoinHostPort(host, port)
+}
+
+// backup copies the SQLite database to file while the server runs.
+func backup(ctx context.Context, file string, getenv func(string) string, stdout, stderr io.Writer) int {
+	st, ok := openExisting(ctx, getenv, stderr)
+	if !ok {
+		return 1
+	}
+	defer st.Close()
+	start := time.Now()
+	if err := st.Backup(ctx, file); err != nil {
+		fmt.Fprintf(stderr, "squarely: backup: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "backed up to %s in %s\n", file, time.Since(start).Round(time.Millisecond))
+	return 0
+}
+
+// migrateStatus prints each migration and when it was applied.
+func migrateStatus(ctx context.Context, getenv func(string) string, stdout, stderr io.Writer) int {
+	st, ok := openExisting(ctx, getenv, stderr)
+	if !ok {
+		return 1
+	}
+	defer st.Close()
+	list, err := st.MigrationStatus(ctx)
+	if err != nil {
+		fmt.Fprintf(stderr, "squarely: %v\n", err)
+		return 1
+	}
+	pending := 0
+	for _, m := range list {
+		state := "applied " + m.AppliedAt.UTC().Format(time.RFC3339)
+		if m.AppliedAt.IsZero() {
+			state = "pending"
+			pending++
+		}
+		fmt.Fprintf(stdout, "%04d %-40s %s\n", m.Version, m.Name, state)
+	}
+	fmt.Fprintf(stdout, "%s database, %d pending (applied when `squarely serve` starts)\n", st.Dialect(), pending)
+	return 0
+}
+
+// openExisting reads the settings and opens the database without
+// migrating it.
+func openExisting(ctx context.Context, getenv func(string) string, stderr io.Writer) (*store.Store, bool) {
+	cfg, err := config.Load(getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "squarely: invalid settings:\n%v\n", err)
+		return nil, false
+	}
+	st, err := store.OpenExisting(ctx, cfg.DatabaseURL, cfg.DataDir)
+	if err != nil {
+		fmt.Fprintf(stderr, "squarely: %v\n", err)
+		return nil, false
+	}
+	return st, true
+}
