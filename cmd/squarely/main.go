@@ -26,6 +26,7 @@ import (
 	"github.com/squarely/squarely/internal/buildinfo"
 	"github.com/squarely/squarely/internal/bulk"
 	"github.com/squarely/squarely/internal/config"
+	"github.com/squarely/squarely/internal/logging"
 	"github.com/squarely/squarely/internal/mail"
 	"github.com/squarely/squarely/internal/mailings"
 	"github.com/squarely/squarely/internal/qrcli"
@@ -113,12 +114,12 @@ func open(ctx context.Context, getenv func(string) string, stderr io.Writer) (co
 }
 
 func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) int {
-	log := slog.New(slog.NewTextHandler(stderr, nil))
 	cfg, st, ok := open(ctx, getenv, stderr)
 	if !ok {
 		return 1
 	}
 	defer st.Close()
+	log := logging.New(stderr, cfg.LogFormat, cfg.LogLevel)
 
 	google := auth.NewGoogle(cfg)
 	if google == nil {

@@ -6,6 +6,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/mail"
 	"net/url"
@@ -48,6 +49,9 @@ type Config struct {
 	APIRateLimit int // SQUARELY_API_RATE_LIMIT: /api/v1 requests per minute per API key
 	// Public pages (issue 13).
 	SupportEmail string // SQUARELY_SUPPORT_EMAIL: where contact-form messages are mailed; "" = stored only
+	// Operations (issue 25).
+	LogFormat string     // SQUARELY_LOG_FORMAT: text or json
+	LogLevel  slog.Level // SQUARELY_LOG_LEVEL: debug, info, warn or error
 }
 
 // GoogleEnabled reports whether Google sign-in is configured.
@@ -191,6 +195,17 @@ func Load(getenv func(string) string) (Config, error) {
 			fail("SQUARELY_SUPPORT_EMAIL", "must be one e-mail address, got %q", raw)
 		}
 		c.SupportEmail = raw
+	}
+
+	// Operations (issue 25).
+	c.LogFormat = strings.ToLower(or(get("SQUARELY_LOG_FORMAT"), "text"))
+	if c.LogFormat != "text" && c.LogFormat != "json" {
+		fail("SQUARELY_LOG_FORMAT", "must be text or json, got %q", c.LogFormat)
+	}
+	if raw := get("SQUARELY_LOG_LEVEL"); raw != "" {
+		if err := c.LogLevel.UnmarshalText([]byte(raw)); err != nil || !slices.Contains([]string{"debug", "info", "warn", "error"}, strings.ToLower(raw)) {
+			fail("SQUARELY_LOG_LEVEL", "must be debug, info, warn or error, got %q", raw)
+		}
 	}
 
 	if len(errs) > 0 {

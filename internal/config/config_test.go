@@ -1,6 +1,7 @@
 package config
 
 import (
+	"log/slog"
 	"net/url"
 	"reflect"
 	"strings"
@@ -29,6 +30,7 @@ func TestLoadDefaults(t *testing.T) {
 		SMTPRate:              10,
 		StorageQuotaMB:        500,
 		APIRateLimit:          120,
+		LogFormat:             "text",
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("got %+v\nwant %+v", c, want)
@@ -83,6 +85,7 @@ func TestLoadAll(t *testing.T) {
 		SMTPRate:              2.5,
 		StorageQuotaMB:        2048,
 		APIRateLimit:          30,
+		LogFormat:             "text",
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("got %+v\nwant %+v", c, want)
@@ -184,6 +187,27 @@ func TestLoadStripe(t *testing.T) {
 	} {
 		if _, err := Load(env(m)); err == nil || !strings.Contains(err.Error(), name) {
 			t.Errorf("%v: err = %v, want one naming %s", m, err, name)
+		}
+	}
+}
+
+// Operations (issue 25).
+func TestLoadOperations(t *testing.T) {
+	c, err := Load(env(nil))
+	if err != nil || c.LogFormat != "text" || c.LogLevel != slog.LevelInfo {
+		t.Errorf("defaults: %+v, %v", c, err)
+	}
+	c, err = Load(env(map[string]string{"SQUARELY_LOG_FORMAT": "JSON", "SQUARELY_LOG_LEVEL": "debug"}))
+	if err != nil || c.LogFormat != "json" || c.LogLevel != slog.LevelDebug {
+		t.Errorf("json, debug: %+v, %v", c, err)
+	}
+	for _, tc := range []struct{ name, value, want string }{
+		{"SQUARELY_LOG_FORMAT", "xml", `SQUARELY_LOG_FORMAT: must be text or json, got "xml"`},
+		{"SQUARELY_LOG_LEVEL", "loud", `SQUARELY_LOG_LEVEL: must be debug, info, warn or error, got "loud"`},
+		{"SQUARELY_LOG_LEVEL", "info+2", `SQUARELY_LOG_LEVEL: must be debug, info, warn or error, got "info+2"`},
+	} {
+		if _, err := Load(env(map[string]string{tc.name: tc.value})); err == nil || err.Error() != tc.want {
+			t.Errorf("%s=%s: %v, want %s", tc.name, tc.value, err, tc.want)
 		}
 	}
 }

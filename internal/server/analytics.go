@@ -102,7 +102,7 @@ func (s *server) scansCSV(w http.ResponseWriter, r *http.Request) {
 	}
 	if err != nil {
 		// The header is sent: all that can be done is to log and stop.
-		s.log.Error("writing scans CSV", "code", d.ID, "err", err)
+		s.log.ErrorContext(r.Context(), "writing scans CSV", "code", d.ID, "err", err)
 	}
 }
 

@@ -27,7 +27,7 @@ func (s *server) readyz(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	if err := s.store.Ready(ctx); err != nil {
 		if ok, held := s.lookupLog.Allow(s.now()); ok {
-			s.log.Error("readiness check", "unlogged", held, "err", err)
+			s.log.ErrorContext(r.Context(), "readiness check", "unlogged", held, "err", err)
 		}
 		writeError(w, http.StatusServiceUnavailable, "The database is not ready.")
 		return

@@ -174,7 +174,7 @@ func (s *server) routes() http.Handler {
 	root.HandleFunc("GET /metrics", s.metrics)
 	root.Handle("/api/v1/", s.publicAPI(v1))
 	root.Handle("/", s.middleware(site))
-	return securityHeaders(root)
+	return securityHeaders(s.requestID(root))
 }
 
 // app serves the React app under its CSP.

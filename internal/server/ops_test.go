@@ -1,0 +1,90 @@
+package server
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/squarely/squarely/internal/config"
+	"github.com/squarely/squarely/internal/logging"
+	"github.com/squarely/squarely/internal/store"
+	"github.com/squarely/squarely/internal/store/storetest"
+)
+
+// Operations (issue 25).
+
+// withJSONLogs logs JSON lines, as SQUARELY_LOG_FORMAT=json does.
+func withJSONLogs(e **env) option {
+	return func(d *Deps) { d.Logger = logging.New(logSink{e}, "json", 0) }
+}
+
+// logSink writes to the env's log buffer once start has made it.
+type logSink struct{ e **env }
+
+func (s logSink) Write(p []byte) (int, error) { return (*s.e).logs.Write(p) }
+
+// logLines decodes the JSON log lines whose request_id is id.
+func logLines(t *testing.T, logs, id string) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(logs), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("log line is not JSON: %q", line)
+		}
+		if m["request_id"] == id {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func TestRequestIDs(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		for _, trust := range []bool{false, true} {
+			var e *env
+			e = start(t, st, withJSONLogs(&e), withConfig(func(c *config.Config) { c.TrustProxy = trust }))
+			c := e.browser()
+
+			// Every answer has an id, a fresh one per request; the proxy's is
+			// kept only behind a trusted proxy, and only when well-formed.
+			a := e.do(c, "GET", "/api/user", "", "X-Request-Id", "proxy-id-1")
+			b := e.do(c, "GET", "/d/nothing", "")
+			ida, idb := a.Header.Get("X-Request-Id"), b.Header.Get("X-Request-Id")
+			if trust && ida != "proxy-id-1" || !trust && (ida == "proxy-id-1" || len(ida) != 26) || len(idb) != 26 || ida == idb {
+				t.Errorf("trust %v: ids %q and %q", trust, ida, idb)
+			}
+			for _, bad := range []string{"two words", strings.Repeat("x", 129), "quote\"d"} {
+				r := e.do(c, "GET", "/healthz", "", "X-Request-Id", bad)
+				if id := r.Header.Get("X-Request-Id"); id == bad || len(id) != 26 {
+					t.Errorf("trust %v: id %q kept as %q", trust, bad, id)
+				}
+			}
+			// The request line carries the id.
+			if lines := logLines(t, e.logs.String(), ida); len(lines) != 1 || lines[0]["msg"] != "request" || lines[0]["path"] != "/api/user" {
+				t.Errorf("trust %v: log lines of %s: %v\n%s", trust, ida, lines, e.logs.String())
+			}
+		}
+
+		// A handler's own log line and the request line share the id.
+		var e *env
+		e = start(t, st, withJSONLogs(&e))
+		c := e.browser()
+		body := `{"name":"Ann","email":"ann@example.com","subject":"Hello there","message":"A question about codes","inquiryType":"general"}`
+		r := e.do(c, "POST", "/api/contact", body)
+		expect(t, r, http.StatusCreated, "")
+		lines := logLines(t, e.logs.String(), r.Header.Get("X-Request-Id"))
+		if len(lines) != 2 || !strings.Contains(lines[0]["msg"].(string), "not mailed") || lines[1]["msg"] != "request" {
+			t.Errorf("contact's log lines: %v\n%s", lines, e.logs.String())
+		}
+		// So does an internal error's.
+		st.Close()
+		r = e.do(c, "POST", "/api/contact", strings.Replace(body, "ann@", "bob@", 1))
+		expect(t, r, http.StatusInternalServerError, "Internal server error")
+		lines = logLines(t, e.logs.String(), r.Header.Get("X-Request-Id"))
+		if len(lines) != 2 || lines[0]["msg"] != "internal error" || lines[0]["level"] != "ERROR" || lines[1]["status"] != float64(500) {
+			t.Errorf("internal error's log lines: %v\n%s", lines, e.logs.String())
+		}
+	})
+}
