@@ -29,6 +29,7 @@ import (
 	"github.com/squarely/squarely/internal/logging"
 	"github.com/squarely/squarely/internal/mail"
 	"github.com/squarely/squarely/internal/mailings"
+	"github.com/squarely/squarely/internal/metrics"
 	"github.com/squarely/squarely/internal/qrcli"
 	"github.com/squarely/squarely/internal/scans"
 	"github.com/squarely/squarely/internal/server"
@@ -136,6 +137,11 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 	case cfg.StripeWebhookSecret == "":
 		log.Warn("Stripe webhooks are refused: set SQUARELY_STRIPE_WEBHOOK_SECRET, or subscriptions and payments are never recorded")
 	}
+	var meter *metrics.Metrics
+	if cfg.MetricsEnabled() {
+		meter = metrics.New(st, log)
+		mailer = meter.Mailer(mailer)
+	}
 	recorder := scans.NewRecorder(st, scans.Options{Logger: log})
 	redirects := scans.NewCache(st, nil)
 	primeRedirects(ctx, st, redirects, log)
@@ -144,7 +150,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 	bulkRunner := bulk.NewRunner(st, log, nil)
 	srv := &http.Server{
 		Handler: server.New(server.Deps{Store: st, Config: cfg, Logger: log, Google: google,
-			Recorder: recorder, Redirects: redirects, Mailer: mailer, Mailings: mailingRunner, Bulk: bulkRunner}),
+			Recorder: recorder, Redirects: redirects, Mailer: mailer, Mailings: mailingRunner, Bulk: bulkRunner, Metrics: meter}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       2 * time.Minute, // generous for uploads on slow links
 		WriteTimeout:      2 * time.Minute,
@@ -157,6 +163,14 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 		return 1
 	}
 	log.Info("listening", "addr", ln.Addr().String(), "baseURL", cfg.BaseURL, "database", st.Dialect())
+	if cfg.MetricsAddr != "" {
+		stopMetrics, err := serveMetrics(cfg.MetricsAddr, meter, log)
+		if err != nil {
+			fmt.Fprintf(stderr, "squarely: SQUARELY_METRICS_ADDR: %v\n", err)
+			return 1
+		}
+		defer stopMetrics()
+	}
 
 	// Background work stops, and is waited for, before the store closes.
 	bg, stopBG := context.WithCancel(context.Background())

@@ -5,11 +5,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"time"
 
 	"github.com/squarely/squarely/internal/config"
+	"github.com/squarely/squarely/internal/metrics"
 	"github.com/squarely/squarely/internal/store"
 )
 
@@ -126,4 +128,19 @@ func openExisting(ctx context.Context, getenv func(string) string, stderr io.Wri
 		return nil, false
 	}
 	return st, true
+}
+
+// serveMetrics serves the Prometheus metrics on their own listener (for
+// the monitoring network only) until the returned stop is called.
+func serveMetrics(addr string, m *metrics.Metrics, log *slog.Logger) (stop func(), err error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", m.Handler())
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	go srv.Serve(ln)
+	log.Info("metrics listening", "addr", ln.Addr().String(), "path", "/metrics")
+	return func() { srv.Close() }, nil
 }

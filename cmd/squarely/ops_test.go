@@ -1,13 +1,20 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"io"
+	"net/http"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/store/storetest"
+	"github.com/squarely/squarely/internal/testenv"
 )
 
 func TestMigrateStatusAndBackup(t *testing.T) {
@@ -57,5 +64,43 @@ func TestMigrateStatusAndBackup(t *testing.T) {
 	}
 	if code, _, errOut := runCmd(t, nil, "backup"); code != 2 || !strings.Contains(errOut, "Usage:") {
 		t.Errorf("backup without a file: exit %d", code)
+	}
+}
+
+// TestMetricsListener: SQUARELY_METRICS_ADDR serves the metrics on a
+// listener of its own, in a form promtool accepts.
+func TestMetricsListener(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var logs syncBuffer
+	env := envOf(map[string]string{"SQUARELY_ADDR": "127.0.0.1:0", "SQUARELY_DATA_DIR": t.TempDir(),
+		"SQUARELY_METRICS_ADDR": "127.0.0.1:0", "SQUARELY_LOG_FORMAT": "json"})
+	done := make(chan int, 1)
+	go func() { done <- run(ctx, nil, env, &logs, &logs) }()
+	addr := regexp.MustCompile(`"msg":"metrics listening","addr":"([^"]+)"`)
+	var m []string
+	for deadline := time.Now().Add(10 * time.Second); m == nil; time.Sleep(20 * time.Millisecond) {
+		if m = addr.FindStringSubmatch(logs.String()); m == nil && time.Now().After(deadline) {
+			t.Fatalf("no metrics listener:\n%s", logs.String())
+		}
+	}
+	resp, err := http.Get("http://" + m[1] + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), "squarely_build_info{") ||
+		!strings.Contains(string(body), `squarely_mails_total{result="failed"} 0`) {
+		t.Errorf("metrics: %d\n%s", resp.StatusCode, body)
+	}
+	check := exec.Command(testenv.Command(t, "promtool"), "check", "metrics")
+	check.Stdin = bytes.NewReader(body)
+	if out, err := check.CombinedOutput(); err != nil {
+		t.Errorf("promtool check metrics: %v\n%s", err, out)
+	}
+	cancel()
+	if code := <-done; code != 0 {
+		t.Errorf("exit %d:\n%s", code, logs.String())
 	}
 }

@@ -52,7 +52,16 @@ type Config struct {
 	// Operations (issue 25).
 	LogFormat string     // SQUARELY_LOG_FORMAT: text or json
 	LogLevel  slog.Level // SQUARELY_LOG_LEVEL: debug, info, warn or error
+	// MetricsAddr is SQUARELY_METRICS_ADDR: the Prometheus listener; "" = none.
+	MetricsAddr string
+	// MetricsToken is SQUARELY_METRICS_TOKEN: with it, the public listener's
+	// /metrics answers requests bearing it; "" = no public /metrics.
+	MetricsToken string
 }
+
+// MetricsEnabled reports whether metrics are collected (served on their
+// own listener, the public one, or both).
+func (c Config) MetricsEnabled() bool { return c.MetricsAddr != "" || c.MetricsToken != "" }
 
 // GoogleEnabled reports whether Google sign-in is configured.
 func (c Config) GoogleEnabled() bool { return c.GoogleClientID != "" }
@@ -84,8 +93,8 @@ func Load(getenv func(string) string) (Config, error) {
 		GoogleClientSecret: get("SQUARELY_GOOGLE_CLIENT_SECRET"),
 	}
 
-	_, port, err := net.SplitHostPort(c.Addr)
-	if n, perr := strconv.Atoi(port); err != nil || perr != nil || n < 0 || n > 65535 {
+	_, port, _ := net.SplitHostPort(c.Addr)
+	if !validAddr(c.Addr) {
 		fail("SQUARELY_ADDR", "must be host:port or :port, got %q", c.Addr)
 		port = "8080"
 	}
@@ -160,8 +169,8 @@ func Load(getenv func(string) string) (Config, error) {
 	c.APIRateLimit = positive("SQUARELY_API_RATE_LIMIT", 120)
 
 	if raw := get("SQUARELY_TRUST_PROXY"); raw != "" {
-		c.TrustProxy, err = strconv.ParseBool(raw)
-		if err != nil {
+		var err error
+		if c.TrustProxy, err = strconv.ParseBool(raw); err != nil {
 			fail("SQUARELY_TRUST_PROXY", "must be true or false, got %q", raw)
 		}
 	}
@@ -207,6 +216,12 @@ func Load(getenv func(string) string) (Config, error) {
 			fail("SQUARELY_LOG_LEVEL", "must be debug, info, warn or error, got %q", raw)
 		}
 	}
+	if c.MetricsAddr = get("SQUARELY_METRICS_ADDR"); c.MetricsAddr != "" && !validAddr(c.MetricsAddr) {
+		fail("SQUARELY_METRICS_ADDR", "must be host:port or :port, got %q", c.MetricsAddr)
+	}
+	if c.MetricsToken = get("SQUARELY_METRICS_TOKEN"); c.MetricsToken != "" && len(c.MetricsToken) < 16 {
+		fail("SQUARELY_METRICS_TOKEN", "must be at least 16 characters (e.g. openssl rand -hex 16)")
+	}
 
 	if len(errs) > 0 {
 		return Config{}, errors.Join(errs...)
@@ -251,6 +266,14 @@ func parseSMTPURL(raw string) (*url.URL, string) {
 		}
 	}
 	return u, ""
+}
+
+// validAddr reports whether addr is a listen address: host:port or :port
+// with a numeric port.
+func validAddr(addr string) bool {
+	_, port, err := net.SplitHostPort(addr)
+	n, perr := strconv.Atoi(port)
+	return err == nil && perr == nil && n >= 0 && n <= 65535
 }
 
 func or(s, def string) string {

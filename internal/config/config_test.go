@@ -201,10 +201,19 @@ func TestLoadOperations(t *testing.T) {
 	if err != nil || c.LogFormat != "json" || c.LogLevel != slog.LevelDebug {
 		t.Errorf("json, debug: %+v, %v", c, err)
 	}
+	if c.MetricsEnabled() {
+		t.Error("metrics on by default")
+	}
+	c, err = Load(env(map[string]string{"SQUARELY_METRICS_ADDR": "127.0.0.1:9100"}))
+	if err != nil || c.MetricsAddr != "127.0.0.1:9100" || !c.MetricsEnabled() {
+		t.Errorf("metrics address: %+v, %v", c, err)
+	}
 	for _, tc := range []struct{ name, value, want string }{
 		{"SQUARELY_LOG_FORMAT", "xml", `SQUARELY_LOG_FORMAT: must be text or json, got "xml"`},
 		{"SQUARELY_LOG_LEVEL", "loud", `SQUARELY_LOG_LEVEL: must be debug, info, warn or error, got "loud"`},
 		{"SQUARELY_LOG_LEVEL", "info+2", `SQUARELY_LOG_LEVEL: must be debug, info, warn or error, got "info+2"`},
+		{"SQUARELY_METRICS_ADDR", "9100", `SQUARELY_METRICS_ADDR: must be host:port or :port, got "9100"`},
+		{"SQUARELY_METRICS_TOKEN", "short", `SQUARELY_METRICS_TOKEN: must be at least 16 characters (e.g. openssl rand -hex 16)`},
 	} {
 		if _, err := Load(env(map[string]string{tc.name: tc.value})); err == nil || err.Error() != tc.want {
 			t.Errorf("%s=%s: %v, want %s", tc.name, tc.value, err, tc.want)

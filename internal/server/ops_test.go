@@ -1,15 +1,19 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
+	"os/exec"
 	"strings"
 	"testing"
 
 	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/logging"
+	"github.com/squarely/squarely/internal/metrics"
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/store/storetest"
+	"github.com/squarely/squarely/internal/testenv"
 )
 
 // Operations (issue 25).
@@ -85,6 +89,70 @@ func TestRequestIDs(t *testing.T) {
 		lines = logLines(t, e.logs.String(), r.Header.Get("X-Request-Id"))
 		if len(lines) != 2 || lines[0]["msg"] != "internal error" || lines[0]["level"] != "ERROR" || lines[1]["status"] != float64(500) {
 			t.Errorf("internal error's log lines: %v\n%s", lines, e.logs.String())
+		}
+	})
+}
+
+// promtoolCheck runs `promtool check metrics` on an exposition.
+func promtoolCheck(t *testing.T, exposition []byte) {
+	t.Helper()
+	cmd := exec.Command(testenv.Command(t, "promtool"), "check", "metrics")
+	cmd.Stdin = bytes.NewReader(exposition)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("promtool check metrics: %v\n%s", err, out)
+	}
+}
+
+func TestMetrics(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		const token = "0123456789abcdef-metrics"
+		var e *env
+		e = start(t, st, withJSONLogs(&e), withConfig(func(c *config.Config) { c.MetricsToken = token }),
+			func(d *Deps) { d.Metrics = metrics.New(d.Store, d.Logger) })
+		c := e.browser()
+		expect(t, e.do(c, "GET", "/api/user", ""), http.StatusUnauthorized, "")
+		expect(t, e.do(c, "GET", "/api/user", ""), http.StatusUnauthorized, "")
+		expect(t, e.do(c, "GET", "/api/no-such-thing", ""), http.StatusNotFound, "Not found")
+		e.do(c, "GET", "/d/nothing", "")
+		e.do(c, "GET", "/pricing", "")
+		e.do(c, "BREW", "/api/user", "")
+
+		for _, auth := range []string{"", "Bearer wrong", token, "Bearer " + token + "x"} {
+			r := e.do(c, "GET", "/metrics", "", "Authorization", auth)
+			expect(t, r, http.StatusUnauthorized, "A valid metrics token is required.")
+		}
+		r := e.do(c, "GET", "/metrics", "", "Authorization", "Bearer "+token)
+		body := string(r.body)
+		if r.StatusCode != http.StatusOK {
+			t.Fatalf("metrics with the token: %d %s", r.StatusCode, body)
+		}
+		pools := map[string]string{store.SQLite: `db_name="write"`, store.Postgres: `db_name="main"`}[st.Dialect()]
+		for _, want := range []string{
+			`squarely_http_requests_total{method="GET",route="GET /api/user",status="401"} 2`,
+			`squarely_http_requests_total{method="GET",route="/api/",status="404"} 1`,
+			`squarely_http_requests_total{method="GET",route="GET /d/{shortCode}",status="404"} 1`,
+			`squarely_http_requests_total{method="GET",route="/",status="200"} 1`,
+			`squarely_http_requests_total{method="OTHER",route="/api/",status="405"} 1`,
+			`squarely_http_request_duration_seconds_bucket{method="GET",route="GET /api/user",status="401",le="+Inf"} 2`,
+			"\nsquarely_scans_dropped_total 0\n", "\nsquarely_scans_queued 0\n", "\nsquarely_redirects_stale_total 0\n",
+			`squarely_jobs{kind="bulk",state="queued"} 0`, `squarely_jobs{kind="mailing",state="sending"} 0`,
+			`squarely_mails_total{result="sent"} 0`, `squarely_build_info{build_time=`,
+			"go_goroutines ", "process_resident_memory_bytes ", "go_sql_max_open_connections{" + pools + "}",
+		} {
+			if !strings.Contains(body, want) {
+				t.Errorf("metrics lack %s", want)
+			}
+		}
+		promtoolCheck(t, r.body)
+		// The metrics count a request once, by its pattern, with no personal data.
+		if strings.Contains(body, "nothing") || strings.Contains(body, "no-such-thing") {
+			t.Errorf("metrics name a path:\n%s", body)
+		}
+
+		// Without a token, the public listener has no /metrics.
+		e = start(t, st, func(d *Deps) { d.Metrics = metrics.New(d.Store, d.Logger) })
+		if r := e.do(e.browser(), "GET", "/metrics", "", "Authorization", "Bearer "+token); strings.Contains(string(r.body), "squarely_") {
+			t.Errorf("public /metrics without a token: %d %s", r.StatusCode, r.body)
 		}
 	})
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -105,4 +106,41 @@ func (s *Store) Backup(ctx context.Context, file string) error {
 		return fail("back up", err)
 	}
 	return nil
+}
+
+// Pools returns the database pools for their statistics, by role: "read"
+// and "write" on SQLite, one "main" pool on PostgreSQL.
+func (s *Store) Pools() map[string]*sql.DB {
+	if s.read == s.write {
+		return map[string]*sql.DB{"main": s.write}
+	}
+	return map[string]*sql.DB{"read": s.read, "write": s.write}
+}
+
+// JobCount is how many jobs of a kind are in a state.
+type JobCount struct {
+	Kind, State string
+	Count       int64
+}
+
+// JobCounts counts the background jobs by kind ("bulk", "mailing") and
+// state, for monitoring.
+func (s *Store) JobCounts(ctx context.Context) ([]JobCount, error) {
+	rows, err := s.read.QueryContext(ctx, `
+		SELECT 'bulk', status, COUNT(*) FROM bulk_jobs GROUP BY status
+		UNION ALL
+		SELECT 'mailing', status, COUNT(*) FROM mailings GROUP BY status`)
+	if err != nil {
+		return nil, fail("count jobs", err)
+	}
+	defer rows.Close()
+	var out []JobCount
+	for rows.Next() {
+		var c JobCount
+		if err := rows.Scan(&c.Kind, &c.State, &c.Count); err != nil {
+			return nil, fail("count jobs", err)
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
 }
