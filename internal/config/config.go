@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/mail"
 	"net/url"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -63,6 +64,14 @@ type Config struct {
 // own listener, the public one, or both).
 func (c Config) MetricsEnabled() bool { return c.MetricsAddr != "" || c.MetricsToken != "" }
 
+// secretSettings are the settings that may also be read from a file named
+// by NAME_FILE (Docker and Kubernetes secrets), so they need not sit in the
+// environment.
+var secretSettings = []string{
+	"DATABASE_URL", "SQUARELY_SMTP_URL", "SQUARELY_STRIPE_SECRET_KEY", "SQUARELY_STRIPE_WEBHOOK_SECRET",
+	"SQUARELY_GOOGLE_CLIENT_SECRET", "SQUARELY_METRICS_TOKEN",
+}
+
 // GoogleEnabled reports whether Google sign-in is configured.
 func (c Config) GoogleEnabled() bool { return c.GoogleClientID != "" }
 
@@ -79,10 +88,32 @@ func (c Config) IsAdminEmail(email string) bool {
 // Load reads the settings through getenv (os.Getenv in production) and
 // returns all problems found at once, one line per variable.
 func Load(getenv func(string) string) (Config, error) {
-	get := func(name string) string { return strings.TrimSpace(getenv(name)) }
 	var errs []error
 	fail := func(name, format string, args ...any) {
 		errs = append(errs, fmt.Errorf("%s: %s", name, fmt.Sprintf(format, args...)))
+	}
+	// Secrets may come from files instead (NAME_FILE, issue 25).
+	fromFiles := map[string]string{}
+	for _, name := range secretSettings {
+		file := strings.TrimSpace(getenv(name + "_FILE"))
+		switch {
+		case file == "":
+		case strings.TrimSpace(getenv(name)) != "":
+			fail(name, "is set both directly and by %s_FILE; set one of them", name)
+		default:
+			b, err := os.ReadFile(file)
+			if err != nil {
+				fail(name+"_FILE", "cannot read the file: %v", err)
+				continue
+			}
+			fromFiles[name] = string(b)
+		}
+	}
+	get := func(name string) string {
+		if v, ok := fromFiles[name]; ok {
+			return strings.TrimSpace(v)
+		}
+		return strings.TrimSpace(getenv(name))
 	}
 
 	c := Config{

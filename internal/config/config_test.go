@@ -3,6 +3,8 @@ package config
 import (
 	"log/slog"
 	"net/url"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -218,5 +220,51 @@ func TestLoadOperations(t *testing.T) {
 		if _, err := Load(env(map[string]string{tc.name: tc.value})); err == nil || err.Error() != tc.want {
 			t.Errorf("%s=%s: %v, want %s", tc.name, tc.value, err, tc.want)
 		}
+	}
+}
+
+// Every secret setting may be read from the file NAME_FILE names.
+func TestLoadSecretFiles(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, value string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(value), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	c, err := Load(env(map[string]string{
+		"DATABASE_URL_FILE":                   write("db", "postgres://u:hunter2@db/squarely\n"),
+		"SQUARELY_SMTP_URL_FILE":              write("smtp", "smtps://m:hunter2@mail.example.com\n"),
+		"SQUARELY_MAIL_FROM":                  "a@example.com",
+		"SQUARELY_STRIPE_SECRET_KEY_FILE":     write("sk", "sk_test_file"),
+		"SQUARELY_STRIPE_PUBLISHABLE_KEY":     "pk_test_1",
+		"SQUARELY_STRIPE_WEBHOOK_SECRET_FILE": write("wh", "whsec_file\r\n"),
+		"SQUARELY_GOOGLE_CLIENT_ID":           "id",
+		"SQUARELY_GOOGLE_CLIENT_SECRET_FILE":  write("google", "google-secret"),
+		"SQUARELY_METRICS_TOKEN_FILE":         write("metrics", "0123456789abcdef0123"),
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.DatabaseURL != "postgres://u:hunter2@db/squarely" || c.SMTPURL.Host != "mail.example.com" || c.StripeSecretKey != "sk_test_file" ||
+		c.StripeWebhookSecret != "whsec_file" || c.GoogleClientSecret != "google-secret" || c.MetricsToken != "0123456789abcdef0123" {
+		t.Errorf("from files: %+v", c)
+	}
+
+	for _, name := range secretSettings {
+		_, err := Load(env(map[string]string{name: "x", name + "_FILE": write("both", "y")}))
+		if want := name + ": is set both directly and by " + name + "_FILE; set one of them"; err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s twice: %v", name, err)
+		}
+	}
+	_, err = Load(env(map[string]string{"DATABASE_URL_FILE": filepath.Join(dir, "missing")}))
+	if err == nil || !strings.HasPrefix(err.Error(), "DATABASE_URL_FILE: cannot read the file: ") {
+		t.Errorf("missing file: %v", err)
+	}
+	// A bad value from a file is reported like one from the environment, without the secret.
+	_, err = Load(env(map[string]string{"DATABASE_URL_FILE": write("bad", "mysql://root:hunter2@db/x")}))
+	if err == nil || !strings.HasPrefix(err.Error(), `DATABASE_URL: must be a postgres:// URL`) || strings.Contains(err.Error(), "hunter2") {
+		t.Errorf("bad value in a file: %v", err)
 	}
 }
