@@ -11,11 +11,12 @@ GOBIN   := $(shell $(GO) env GOPATH)/bin
 GOTESTSUM := $(firstword $(wildcard $(GOBIN)/gotestsum) $(shell command -v gotestsum 2>/dev/null))
 GO_TEST_JSON := $(or $(TMPDIR),/tmp)/squarely-go-test.json
 
-.PHONY: build build-static run test lint go-test web-test e2e-test bench bench-redirect bench-bulk bench-analytics web-build clean
+.PHONY: build build-static static-binary run test lint go-test web-test e2e-test bench bench-redirect bench-bulk bench-analytics web-build clean
 
-# What `squarely version` prints (internal/buildinfo).
-VERSION    := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-COMMIT     := $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
+# What `squarely version` prints (internal/buildinfo); a build without git
+# (the Dockerfile's) passes VERSION and COMMIT in the environment.
+VERSION    ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+COMMIT     ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 BUILD_TIME := $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS    := -X github.com/squarely/squarely/internal/buildinfo.Version=$(VERSION) \
 	-X github.com/squarely/squarely/internal/buildinfo.Commit=$(COMMIT) \
@@ -29,6 +30,11 @@ build: web-build
 # the build machine's paths. go-test runs it alone in an empty directory
 # (cmd/squarely TestStaticBinaryInEmptyRoot).
 build-static: web-build
+	$(MAKE) --no-print-directory static-binary
+
+# build-static's Go half, for the Dockerfile's Go stage, which has web/dist
+# from its web stage.
+static-binary:
 	CGO_ENABLED=0 $(GO) build -tags embedweb -trimpath -ldflags '-s -w $(LDFLAGS)' -o $(STATIC_BIN) ./cmd/squarely
 	@if $(GO) version -m $(STATIC_BIN) | grep -q 'CGO_ENABLED=1'; then echo "$(STATIC_BIN) links cgo"; exit 1; fi
 
