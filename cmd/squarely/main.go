@@ -176,6 +176,9 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 	bg, stopBG := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Go(func() { deleteExpiredSessions(bg, st, log) })
+	if cfg.ScanRetentionDays > 0 {
+		wg.Go(func() { deleteOldScans(bg, st, cfg.ScanRetentionDays, time.Now, log) })
+	}
 	// On shutdown the runner finishes the message in flight, records it
 	// and releases its mailing for the next start (or another instance).
 	wg.Go(func() { mailingRunner.Run(bg) })

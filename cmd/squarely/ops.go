@@ -144,3 +144,48 @@ func serveMetrics(addr string, m *metrics.Metrics, log *slog.Logger) (stop func(
 	log.Info("metrics listening", "addr", ln.Addr().String(), "path", "/metrics")
 	return func() { srv.Close() }, nil
 }
+
+// Scan retention: how often and in what bites old scan events go.
+const (
+	retentionEvery = 24 * time.Hour
+	retentionBatch = 5000
+	retentionPause = 100 * time.Millisecond // between batches: the recorder writes meanwhile
+)
+
+// deleteOldScans deletes the scan events older than days, at start and
+// then daily, in batches, until ctx ends. Every instance may run it: the
+// batches of two instances delete different rows or none.
+func deleteOldScans(ctx context.Context, st *store.Store, days int, now func() time.Time, log *slog.Logger) {
+	tick := time.NewTicker(retentionEvery)
+	defer tick.Stop()
+	for {
+		before := now().AddDate(0, 0, -days)
+		var total int64
+		for {
+			n, err := st.DeleteScanEventsBefore(ctx, before, retentionBatch)
+			total += n
+			if err != nil {
+				if ctx.Err() == nil {
+					log.Error("deleting old scan events", "err", err)
+				}
+				break
+			}
+			if n < retentionBatch {
+				break
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(retentionPause):
+			}
+		}
+		if total > 0 {
+			log.Info("deleted old scan events; their days stay in the rollups", "count", total, "retention_days", days)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"log/slog"
 	"net/http"
 	"os/exec"
 	"path/filepath"
@@ -103,4 +104,42 @@ func TestMetricsListener(t *testing.T) {
 	if code := <-done; code != 0 {
 		t.Errorf("exit %d:\n%s", code, logs.String())
 	}
+}
+
+func TestDeleteOldScans(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		ctx := context.Background()
+		u := storetest.CreateUser(t, st, "old@example.com")
+		code := storetest.CreateDynamic(t, st, u.ID, "oldscans")
+		now := time.Now().UTC()
+		var events []store.ScanEvent
+		for day := range 12 { // a scan a day for twelve days
+			events = append(events, store.ScanEvent{CodeID: code.ID, ScannedAt: now.AddDate(0, 0, -day-1), DeviceType: "mobile"})
+		}
+		if err := st.RecordScans(ctx, events); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.CloseScanDays(ctx, now); err != nil {
+			t.Fatal(err)
+		}
+		var logs syncBuffer
+		bg, cancel := context.WithCancel(ctx)
+		done := make(chan struct{})
+		go func() { deleteOldScans(bg, st, 5, time.Now, slog.New(slog.NewTextHandler(&logs, nil))); close(done) }()
+		for deadline := time.Now().Add(5 * time.Second); !strings.Contains(logs.String(), "deleted old scan events"); time.Sleep(10 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("nothing deleted: %s", logs.String())
+			}
+		}
+		cancel()
+		<-done
+		// Days 6 to 12 ago go (the cutoff is the start of the UTC day 5 days ago); the total stays.
+		if !strings.Contains(logs.String(), "count=7") {
+			t.Errorf("log: %s", logs.String())
+		}
+		r, err := st.ScanReport(ctx, store.ScanQuery{UserID: u.ID, From: now.AddDate(0, 0, -30), To: now.Add(time.Hour)})
+		if err != nil || r.Scans != 12 {
+			t.Errorf("after deleting: %+v, %v", r, err)
+		}
+	})
 }

@@ -58,6 +58,9 @@ type Config struct {
 	// MetricsToken is SQUARELY_METRICS_TOKEN: with it, the public listener's
 	// /metrics answers requests bearing it; "" = no public /metrics.
 	MetricsToken string
+	// ScanRetentionDays is SQUARELY_SCAN_RETENTION_DAYS: raw scan events
+	// older than this many days are deleted (the daily rollups stay); 0 = kept.
+	ScanRetentionDays int
 }
 
 // MetricsEnabled reports whether metrics are collected (served on their
@@ -252,6 +255,14 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	if c.MetricsToken = get("SQUARELY_METRICS_TOKEN"); c.MetricsToken != "" && len(c.MetricsToken) < 16 {
 		fail("SQUARELY_METRICS_TOKEN", "must be at least 16 characters (e.g. openssl rand -hex 16)")
+	}
+
+	if raw := get("SQUARELY_SCAN_RETENTION_DAYS"); raw != "" {
+		n, err := strconv.Atoi(raw)
+		if err != nil || n < 0 || n > 36500 {
+			fail("SQUARELY_SCAN_RETENTION_DAYS", "must be a whole number of days from 0 (keep every scan) to 36500, got %q", raw)
+		}
+		c.ScanRetentionDays = n
 	}
 
 	if len(errs) > 0 {

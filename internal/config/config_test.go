@@ -203,8 +203,11 @@ func TestLoadOperations(t *testing.T) {
 	if err != nil || c.LogFormat != "json" || c.LogLevel != slog.LevelDebug {
 		t.Errorf("json, debug: %+v, %v", c, err)
 	}
-	if c.MetricsEnabled() {
-		t.Error("metrics on by default")
+	if c.MetricsEnabled() || c.ScanRetentionDays != 0 {
+		t.Error("metrics on or scans deleted by default")
+	}
+	if c, err := Load(env(map[string]string{"SQUARELY_SCAN_RETENTION_DAYS": "400"})); err != nil || c.ScanRetentionDays != 400 {
+		t.Errorf("retention: %+v, %v", c, err)
 	}
 	c, err = Load(env(map[string]string{"SQUARELY_METRICS_ADDR": "127.0.0.1:9100"}))
 	if err != nil || c.MetricsAddr != "127.0.0.1:9100" || !c.MetricsEnabled() {
@@ -216,6 +219,8 @@ func TestLoadOperations(t *testing.T) {
 		{"SQUARELY_LOG_LEVEL", "info+2", `SQUARELY_LOG_LEVEL: must be debug, info, warn or error, got "info+2"`},
 		{"SQUARELY_METRICS_ADDR", "9100", `SQUARELY_METRICS_ADDR: must be host:port or :port, got "9100"`},
 		{"SQUARELY_METRICS_TOKEN", "short", `SQUARELY_METRICS_TOKEN: must be at least 16 characters (e.g. openssl rand -hex 16)`},
+		{"SQUARELY_SCAN_RETENTION_DAYS", "-1", `SQUARELY_SCAN_RETENTION_DAYS: must be a whole number of days from 0 (keep every scan) to 36500, got "-1"`},
+		{"SQUARELY_SCAN_RETENTION_DAYS", "a year", `SQUARELY_SCAN_RETENTION_DAYS: must be a whole number of days from 0 (keep every scan) to 36500, got "a year"`},
 	} {
 		if _, err := Load(env(map[string]string{tc.name: tc.value})); err == nil || err.Error() != tc.want {
 			t.Errorf("%s=%s: %v, want %s", tc.name, tc.value, err, tc.want)

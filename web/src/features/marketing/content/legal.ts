@@ -25,6 +25,13 @@ export const privacySections: LegalSection[] = [
     ],
   },
   {
+    heading: 'How long we keep it',
+    paragraphs: [
+      'Your account, codes and uploads stay until you delete them or your account. Deleting your account deletes them.',
+      'Each scan is kept as a single record for the retention period this Squarely installation sets (by default, as long as its code exists). Older scan records are deleted; what remains of them is the daily totals per code (scans, visitors, countries, devices, browsers and referring sites), so your analytics keep their counts.',
+    ],
+  },
+  {
     heading: 'Cookies',
     paragraphs: ['We set one session cookie when you sign in. We do not use advertising or tracking cookies.'],
   },
