@@ -44,6 +44,11 @@ const usage = `Usage:
   squarely healthcheck [--url U] exit 0 if the server's /readyz answers 200, else 1
   squarely backup FILE           copy the SQLite database to FILE while it serves
   squarely migrate status        list the database migrations, applied and pending
+  squarely export --user EMAIL [--output FILE]
+                                 write the user's codes, uploads, scans and redirects as a ZIP
+  squarely export-redirects --format nginx|caddy|csv|html [--listen ADDR] [--output PATH]
+                                 write every forwarding dynamic code's redirect, to serve
+                                 the printed codes without Squarely (html needs --output DIR)
   squarely -h                    show this help
 
 Settings come from environment variables (SQUARELY_ADDR, SQUARELY_DATA_DIR,
@@ -87,6 +92,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		if len(args) == 1 {
 			return backup(ctx, args[0], getenv, stdout, stderr)
 		}
+	case "export":
+		return export(ctx, args, getenv, stdout, stderr)
+	case "export-redirects":
+		return exportRedirects(ctx, args, getenv, stdout, stderr)
 	case "migrate":
 		if len(args) == 1 && args[0] == "status" {
 			return migrateStatus(ctx, getenv, stdout, stderr)

@@ -75,7 +75,7 @@ func loopback(addr string) string {
 
 // backup copies the SQLite database to file while the server runs.
 func backup(ctx context.Context, file string, getenv func(string) string, stdout, stderr io.Writer) int {
-	st, ok := openExisting(ctx, getenv, stderr)
+	_, st, ok := openExisting(ctx, getenv, stderr)
 	if !ok {
 		return 1
 	}
@@ -91,7 +91,7 @@ func backup(ctx context.Context, file string, getenv func(string) string, stdout
 
 // migrateStatus prints each migration and when it was applied.
 func migrateStatus(ctx context.Context, getenv func(string) string, stdout, stderr io.Writer) int {
-	st, ok := openExisting(ctx, getenv, stderr)
+	_, st, ok := openExisting(ctx, getenv, stderr)
 	if !ok {
 		return 1
 	}
@@ -112,22 +112,6 @@ func migrateStatus(ctx context.Context, getenv func(string) string, stdout, stde
 	}
 	fmt.Fprintf(stdout, "%s database, %d pending (applied when `squarely serve` starts)\n", st.Dialect(), pending)
 	return 0
-}
-
-// openExisting reads the settings and opens the database without
-// migrating it.
-func openExisting(ctx context.Context, getenv func(string) string, stderr io.Writer) (*store.Store, bool) {
-	cfg, err := config.Load(getenv)
-	if err != nil {
-		fmt.Fprintf(stderr, "squarely: invalid settings:\n%v\n", err)
-		return nil, false
-	}
-	st, err := store.OpenExisting(ctx, cfg.DatabaseURL, cfg.DataDir)
-	if err != nil {
-		fmt.Fprintf(stderr, "squarely: %v\n", err)
-		return nil, false
-	}
-	return st, true
 }
 
 // serveMetrics serves the Prometheus metrics on their own listener (for

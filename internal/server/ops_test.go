@@ -1,12 +1,16 @@
 package server
 
 import (
+	"archive/zip"
 	"bytes"
+	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/logging"
@@ -154,5 +158,58 @@ func TestMetrics(t *testing.T) {
 		if r := e.do(e.browser(), "GET", "/metrics", "", "Authorization", "Bearer "+token); strings.Contains(string(r.body), "squarely_") {
 			t.Errorf("public /metrics without a token: %d %s", r.StatusCode, r.body)
 		}
+	})
+}
+
+func TestAccountExport(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		c := e.browser()
+		expect(t, e.do(c, "GET", "/api/account/export", ""), http.StatusUnauthorized, "")
+		e.register(c, "export@example.com", "correct horse battery")
+		u, err := st.UserByUsername(context.Background(), "export@example.com")
+		if err != nil {
+			t.Fatal(err)
+		}
+		mine := storetest.CreateDynamic(t, st, u.ID, "mine1")
+		other := storetest.CreateUser(t, st, "other@example.com")
+		storetest.CreateDynamic(t, st, other.ID, "theirs1")
+		scan := store.ScanEvent{CodeID: mine.ID, ScannedAt: time.Date(2026, 2, 1, 10, 0, 0, 0, time.UTC), DeviceType: "=cmd", Country: "DE", VisitorHash: "v"}
+		if err := st.RecordScans(context.Background(), []store.ScanEvent{scan}); err != nil {
+			t.Fatal(err)
+		}
+
+		r := e.do(c, "GET", "/api/account/export", "")
+		if r.StatusCode != http.StatusOK || r.Header.Get("Content-Type") != "application/zip" ||
+			!strings.HasPrefix(r.Header.Get("Content-Disposition"), `attachment; filename="squarely-export-2026-03-01.zip"`) {
+			t.Fatalf("export: %d %v", r.StatusCode, r.Header)
+		}
+		zr, err := zip.NewReader(bytes.NewReader(r.body), int64(len(r.body)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files := map[string]string{}
+		for _, f := range zr.File {
+			rc, _ := f.Open()
+			b, _ := io.ReadAll(rc)
+			rc.Close()
+			files[f.Name] = string(b)
+		}
+		if !strings.Contains(files["codes.json"], `"ShortCode": "mine1"`) || strings.Contains(files["codes.json"], "theirs1") ||
+			!strings.Contains(files["codes.json"], `"ShortURL": "http://localhost:8080/d/mine1"`) {
+			t.Errorf("codes.json:\n%s", files["codes.json"])
+		}
+		if files["scans.csv"] != "short_code,scanned_at,device_type,os,browser,referrer,visitor,is_bot,country\nmine1,2026-02-01T10:00:00Z,'=cmd,,,,v,false,DE\n" {
+			t.Errorf("scans.csv:\n%s", files["scans.csv"])
+		}
+		if !strings.Contains(files["redirects/nginx.conf"], `"/d/mine1" "https://example.com/menu";`) || strings.Contains(files["redirects/nginx.conf"], "theirs1") ||
+			files["redirects/html/d/mine1/index.html"] == "" || !strings.Contains(files["redirects/Caddyfile"], "redir /d/mine1 ") {
+			t.Errorf("redirects: %v", files)
+		}
+		// Exports are bounded per account.
+		for range exportsPerHour - 1 {
+			e.do(c, "GET", "/api/account/export", "")
+		}
+		expect(t, e.do(c, "GET", "/api/account/export", ""), http.StatusTooManyRequests, msgExportLimit)
 	})
 }

@@ -134,6 +134,9 @@ func (s *server) routes() http.Handler {
 	api.Handle("GET /api/analytics/report.pdf", user(s.reportPDF))
 	api.Handle("GET /api/dynamic-qrcodes/{id}/report.pdf", user(s.reportPDF))
 
+	// Operations (issue 25): the account's data as a ZIP, redirects included.
+	api.Handle("GET /api/account/export", user(s.accountExport))
+
 	site := http.NewServeMux()
 	site.Handle("/api/", frameDenied(apiCSP, s.auth.LoadUser(jsonFallback(api))))
 	site.HandleFunc("GET /auth/google", s.auth.GoogleStart)
