@@ -180,6 +180,13 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 		}
 		defer stopMetrics()
 	}
+	shutdownTLS := func(context.Context) error { return nil }
+	if cfg.TLS != "" {
+		if shutdownTLS, err = serveTLS(cfg, st, srv.Handler, log); err != nil {
+			fmt.Fprintf(stderr, "squarely: %v\n", err)
+			return 1
+		}
+	}
 
 	// Background work stops, and is waited for, before the store closes.
 	bg, stopBG := context.WithCancel(context.Background())
@@ -225,7 +232,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 	// the rest.
 	requestsCtx, cancelRequests := context.WithTimeout(shutdownCtx, shutdownTimeout*2/3)
 	defer cancelRequests()
-	if err := srv.Shutdown(requestsCtx); err != nil {
+	if err := errors.Join(shutdownTLS(requestsCtx), srv.Shutdown(requestsCtx)); err != nil {
 		log.Error("shutdown", "err", err)
 		srv.Close() // no request may record a scan after the recorder closes
 		code = 1

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -10,6 +12,9 @@ import (
 	"net/http"
 	"time"
 
+	"golang.org/x/crypto/acme/autocert"
+
+	"github.com/squarely/squarely/internal/certs"
 	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/metrics"
 	"github.com/squarely/squarely/internal/store"
@@ -172,4 +177,37 @@ func deleteOldScans(ctx context.Context, st *store.Store, days int, now func() t
 		case <-tick.C:
 		}
 	}
+}
+
+// serveTLS serves handler over HTTPS on SQUARELY_TLS_ADDR and answers
+// SQUARELY_TLS_HTTP_ADDR (ACME HTTP-01, else a redirect to https), beside
+// the plain SQUARELY_ADDR listener, which stays for health checks and
+// proxies. shutdown stops both like http.Server.Shutdown.
+func serveTLS(cfg config.Config, st *store.Store, handler http.Handler, log *slog.Logger) (shutdown func(context.Context) error, err error) {
+	var m *autocert.Manager
+	if cfg.TLS == "acme" {
+		m = certs.NewManager(cfg, st, certs.Options{})
+	}
+	tlsConfig, err := certs.TLSConfig(cfg, m)
+	if err != nil {
+		return nil, err
+	}
+	errorLog := slog.NewLogLogger(log.Handler(), slog.LevelWarn)
+	httpsLn, err := net.Listen("tcp", cfg.TLSAddr)
+	if err != nil {
+		return nil, fmt.Errorf("SQUARELY_TLS_ADDR: %w", err)
+	}
+	httpLn, err := net.Listen("tcp", cfg.TLSHTTPAddr)
+	if err != nil {
+		httpsLn.Close()
+		return nil, fmt.Errorf("SQUARELY_TLS_HTTP_ADDR: %w", err)
+	}
+	https := &http.Server{Handler: handler, TLSConfig: tlsConfig, ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout: 2 * time.Minute, WriteTimeout: 2 * time.Minute, IdleTimeout: 2 * time.Minute, ErrorLog: errorLog}
+	_, port, _ := net.SplitHostPort(httpsLn.Addr().String())
+	plain := &http.Server{Handler: certs.HTTPHandler(port, m), ReadHeaderTimeout: 10 * time.Second, ErrorLog: errorLog}
+	go https.Serve(tls.NewListener(httpsLn, tlsConfig))
+	go plain.Serve(httpLn)
+	log.Info("serving HTTPS", "mode", cfg.TLS, "addr", httpsLn.Addr().String(), "http", httpLn.Addr().String())
+	return func(ctx context.Context) error { return errors.Join(https.Shutdown(ctx), plain.Shutdown(ctx)) }, nil
 }

@@ -3,8 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/squarely/squarely/internal/certs/certstest"
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/store/storetest"
 	"github.com/squarely/squarely/internal/testenv"
@@ -142,4 +145,51 @@ func TestDeleteOldScans(t *testing.T) {
 			t.Errorf("after deleting: %+v, %v", r, err)
 		}
 	})
+}
+
+// TestServeTLSFiles: SQUARELY_TLS=files serves HTTPS with the PEM files
+// and sends plain HTTP on SQUARELY_TLS_HTTP_ADDR to https.
+func TestServeTLSFiles(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	dir := t.TempDir()
+	cert, key, pool := certstest.SelfSigned(t, dir)
+	var logs syncBuffer
+	env := envOf(map[string]string{"SQUARELY_ADDR": "127.0.0.1:0", "SQUARELY_DATA_DIR": dir, "SQUARELY_TLS": "files",
+		"SQUARELY_TLS_CERT": cert, "SQUARELY_TLS_KEY": key, "SQUARELY_TLS_ADDR": "127.0.0.1:0", "SQUARELY_TLS_HTTP_ADDR": "127.0.0.1:0"})
+	done := make(chan int, 1)
+	go func() { done <- run(ctx, nil, env, &logs, &logs) }()
+	addrs := regexp.MustCompile(`msg="serving HTTPS" mode=files addr=(\S+) http=(\S+)`)
+	var m []string
+	for deadline := time.Now().Add(10 * time.Second); m == nil; time.Sleep(20 * time.Millisecond) {
+		if m = addrs.FindStringSubmatch(logs.String()); m == nil && time.Now().After(deadline) {
+			t.Fatalf("no HTTPS listener:\n%s", logs.String())
+		}
+	}
+	client := &http.Client{
+		Transport:     &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}},
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+	_, port, _ := net.SplitHostPort(m[1])
+	resp, err := client.Get("https://localhost:" + port + "/readyz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || resp.TLS == nil {
+		t.Errorf("https /readyz: %d", resp.StatusCode)
+	}
+	resp, err = client.Get("http://" + m[2] + "/d/abc?x=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if _, httpPort, _ := net.SplitHostPort(m[2]); resp.StatusCode != http.StatusMovedPermanently ||
+		resp.Header.Get("Location") != "https://127.0.0.1:"+port+"/d/abc?x=1" || httpPort == port {
+		t.Errorf("plain HTTP: %d to %q", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	cancel()
+	if code := <-done; code != 0 {
+		t.Errorf("exit %d:\n%s", code, logs.String())
+	}
 }

@@ -61,7 +61,20 @@ type Config struct {
 	// ScanRetentionDays is SQUARELY_SCAN_RETENTION_DAYS: raw scan events
 	// older than this many days are deleted (the daily rollups stay); 0 = kept.
 	ScanRetentionDays int
+	// HTTPS served by the binary itself (SQUARELY_TLS): "" = none (a proxy
+	// terminates TLS), "acme" = certificates from an ACME CA, "files" =
+	// TLSCert and TLSKey.
+	TLS           string
+	TLSAddr       string // SQUARELY_TLS_ADDR: the HTTPS listener
+	TLSHTTPAddr   string // SQUARELY_TLS_HTTP_ADDR: HTTP-01 challenges, else redirects to https
+	ACMEDirectory string // SQUARELY_ACME_DIRECTORY: the CA's directory URL
+	ACMEEmail     string // SQUARELY_ACME_EMAIL: the CA's contact for the account; "" = none
+	TLSCert       string // SQUARELY_TLS_CERT: PEM certificate chain file (files)
+	TLSKey        string // SQUARELY_TLS_KEY: PEM private key file (files)
 }
+
+// LetsEncrypt is the default ACME directory.
+const LetsEncrypt = "https://acme-v02.api.letsencrypt.org/directory"
 
 // MetricsEnabled reports whether metrics are collected (served on their
 // own listener, the public one, or both).
@@ -263,6 +276,39 @@ func Load(getenv func(string) string) (Config, error) {
 			fail("SQUARELY_SCAN_RETENTION_DAYS", "must be a whole number of days from 0 (keep every scan) to 36500, got %q", raw)
 		}
 		c.ScanRetentionDays = n
+	}
+
+	c.TLS = strings.ToLower(get("SQUARELY_TLS"))
+	c.TLSAddr = or(get("SQUARELY_TLS_ADDR"), ":443")
+	c.TLSHTTPAddr = or(get("SQUARELY_TLS_HTTP_ADDR"), ":80")
+	c.ACMEDirectory = or(get("SQUARELY_ACME_DIRECTORY"), LetsEncrypt)
+	c.ACMEEmail = get("SQUARELY_ACME_EMAIL")
+	c.TLSCert, c.TLSKey = get("SQUARELY_TLS_CERT"), get("SQUARELY_TLS_KEY")
+	switch c.TLS {
+	case "", "acme", "files":
+	default:
+		fail("SQUARELY_TLS", "must be acme or files (or unset: no HTTPS of its own), got %q", c.TLS)
+	}
+	if c.TLS != "" {
+		for name, addr := range map[string]string{"SQUARELY_TLS_ADDR": c.TLSAddr, "SQUARELY_TLS_HTTP_ADDR": c.TLSHTTPAddr} {
+			if !validAddr(addr) {
+				fail(name, "must be host:port or :port, got %q", addr)
+			}
+		}
+	}
+	if c.TLS == "acme" {
+		if u, err := url.Parse(c.ACMEDirectory); err != nil || u.Scheme != "https" || u.Host == "" {
+			fail("SQUARELY_ACME_DIRECTORY", "must be an https:// URL, got %q", c.ACMEDirectory)
+		}
+		if a, err := mail.ParseAddress(c.ACMEEmail); c.ACMEEmail != "" && (err != nil || a.Address != c.ACMEEmail) {
+			fail("SQUARELY_ACME_EMAIL", "must be one e-mail address, got %q", c.ACMEEmail)
+		}
+		if !strings.HasPrefix(c.BaseURL, "https://") {
+			fail("SQUARELY_BASE_URL", "must be an https:// URL when SQUARELY_TLS=acme (its host gets the certificate), got %q", c.BaseURL)
+		}
+	}
+	if c.TLS == "files" && (c.TLSCert == "" || c.TLSKey == "") {
+		fail("SQUARELY_TLS_CERT", "and SQUARELY_TLS_KEY must both name PEM files when SQUARELY_TLS=files")
 	}
 
 	if len(errs) > 0 {

@@ -32,7 +32,9 @@ func TestLoadDefaults(t *testing.T) {
 		SMTPRate:              10,
 		StorageQuotaMB:        500,
 		APIRateLimit:          120,
-		LogFormat:             "text",
+		LogFormat:             "text", TLSAddr: ":443",
+		TLSHTTPAddr:   ":80",
+		ACMEDirectory: LetsEncrypt,
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("got %+v\nwant %+v", c, want)
@@ -87,7 +89,9 @@ func TestLoadAll(t *testing.T) {
 		SMTPRate:              2.5,
 		StorageQuotaMB:        2048,
 		APIRateLimit:          30,
-		LogFormat:             "text",
+		LogFormat:             "text", TLSAddr: ":443",
+		TLSHTTPAddr:   ":80",
+		ACMEDirectory: LetsEncrypt,
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("got %+v\nwant %+v", c, want)
@@ -206,6 +210,18 @@ func TestLoadOperations(t *testing.T) {
 	if c.MetricsEnabled() || c.ScanRetentionDays != 0 {
 		t.Error("metrics on or scans deleted by default")
 	}
+	c, err = Load(env(map[string]string{"SQUARELY_TLS": "acme", "SQUARELY_BASE_URL": "https://qr.example.com",
+		"SQUARELY_ACME_EMAIL": "ops@example.com", "SQUARELY_TLS_ADDR": "127.0.0.1:8443"}))
+	if err != nil || c.TLS != "acme" || c.TLSAddr != "127.0.0.1:8443" || c.TLSHTTPAddr != ":80" || c.ACMEDirectory != LetsEncrypt {
+		t.Errorf("acme: %+v, %v", c, err)
+	}
+	_, err = Load(env(map[string]string{"SQUARELY_TLS": "acme", "SQUARELY_BASE_URL": "https://qr.example.com",
+		"SQUARELY_ACME_DIRECTORY": "http://ca.example/dir", "SQUARELY_ACME_EMAIL": "ops", "SQUARELY_TLS_HTTP_ADDR": "80"}))
+	for _, name := range []string{"SQUARELY_ACME_DIRECTORY:", "SQUARELY_ACME_EMAIL:", "SQUARELY_TLS_HTTP_ADDR:"} {
+		if err == nil || !strings.Contains(err.Error(), name) {
+			t.Errorf("acme settings: %v lacks %s", err, name)
+		}
+	}
 	if c, err := Load(env(map[string]string{"SQUARELY_SCAN_RETENTION_DAYS": "400"})); err != nil || c.ScanRetentionDays != 400 {
 		t.Errorf("retention: %+v, %v", c, err)
 	}
@@ -219,6 +235,9 @@ func TestLoadOperations(t *testing.T) {
 		{"SQUARELY_LOG_LEVEL", "info+2", `SQUARELY_LOG_LEVEL: must be debug, info, warn or error, got "info+2"`},
 		{"SQUARELY_METRICS_ADDR", "9100", `SQUARELY_METRICS_ADDR: must be host:port or :port, got "9100"`},
 		{"SQUARELY_METRICS_TOKEN", "short", `SQUARELY_METRICS_TOKEN: must be at least 16 characters (e.g. openssl rand -hex 16)`},
+		{"SQUARELY_TLS", "yes", `SQUARELY_TLS: must be acme or files (or unset: no HTTPS of its own), got "yes"`},
+		{"SQUARELY_TLS", "files", `SQUARELY_TLS_CERT: and SQUARELY_TLS_KEY must both name PEM files when SQUARELY_TLS=files`},
+		{"SQUARELY_TLS", "acme", `SQUARELY_BASE_URL: must be an https:// URL when SQUARELY_TLS=acme (its host gets the certificate), got "http://localhost:8080"`},
 		{"SQUARELY_SCAN_RETENTION_DAYS", "-1", `SQUARELY_SCAN_RETENTION_DAYS: must be a whole number of days from 0 (keep every scan) to 36500, got "-1"`},
 		{"SQUARELY_SCAN_RETENTION_DAYS", "a year", `SQUARELY_SCAN_RETENTION_DAYS: must be a whole number of days from 0 (keep every scan) to 36500, got "a year"`},
 	} {

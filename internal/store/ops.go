@@ -144,3 +144,32 @@ func (s *Store) JobCounts(ctx context.Context) ([]JobCount, error) {
 	}
 	return out, rows.Err()
 }
+
+// CertCacheGet returns the ACME cache entry key (a certificate or the
+// account key), or ErrNotFound.
+func (s *Store) CertCacheGet(ctx context.Context, key string) ([]byte, error) {
+	var data []byte
+	if err := s.read.QueryRowContext(ctx, `SELECT data FROM acme_cache WHERE key = $1`, key).Scan(&data); err != nil {
+		return nil, fail("read the certificate cache", err)
+	}
+	return data, nil
+}
+
+// CertCachePut stores the ACME cache entry key, replacing any.
+func (s *Store) CertCachePut(ctx context.Context, key string, data []byte, now time.Time) error {
+	_, err := s.write.ExecContext(ctx, `
+		INSERT INTO acme_cache (key, data, updated_at) VALUES ($1, $2, $3)
+		ON CONFLICT (key) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at`, key, data, dbTime(now))
+	if err != nil {
+		return fail("write the certificate cache", err)
+	}
+	return nil
+}
+
+// CertCacheDelete removes the ACME cache entry key, if any.
+func (s *Store) CertCacheDelete(ctx context.Context, key string) error {
+	if _, err := s.write.ExecContext(ctx, `DELETE FROM acme_cache WHERE key = $1`, key); err != nil {
+		return fail("delete from the certificate cache", err)
+	}
+	return nil
+}
