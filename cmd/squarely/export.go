@@ -18,13 +18,15 @@ import (
 // The exit guarantee (issue 25): a customer's data and every redirect, out
 // of the database the server uses (the same settings).
 
-// export writes a user's data ZIP, as GET /api/account/export does.
+// export writes a workspace's data ZIP, as GET /api/account/export does:
+// the workspace with an id, or a user's personal one.
 func export(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	flags := flag.NewFlagSet("export", flag.ContinueOnError)
 	flags.SetOutput(stderr)
-	email := flags.String("user", "", "the e-mail address of the account to export")
+	email := flags.String("user", "", "export this user's personal workspace (their e-mail address)")
+	id := flags.Int64("workspace", 0, "export the workspace with this id")
 	output := flags.String("output", "", "the ZIP file to write (default: standard output)")
-	if err := flags.Parse(args); err != nil || flags.NArg() > 0 || *email == "" {
+	if err := flags.Parse(args); err != nil || flags.NArg() > 0 || (*email == "") == (*id == 0) {
 		fmt.Fprint(stderr, usage)
 		return 2
 	}
@@ -33,16 +35,23 @@ func export(ctx context.Context, args []string, getenv func(string) string, stdo
 		return 1
 	}
 	defer st.Close()
+	var ws *store.Workspace
 	u, err := st.UserByUsername(ctx, strings.ToLower(strings.TrimSpace(*email)))
+	if err == nil {
+		ws, err = st.PersonalWorkspace(ctx, u.ID)
+	}
+	if *id != 0 {
+		ws, err = st.ExportedWorkspace(ctx, *id)
+	}
 	if errors.Is(err, store.ErrNotFound) {
-		fmt.Fprintf(stderr, "squarely: no user with the e-mail %q\n", *email)
+		fmt.Fprintln(stderr, "squarely: no such user or workspace")
 		return 1
 	} else if err != nil {
 		fmt.Fprintf(stderr, "squarely: %v\n", err)
 		return 1
 	}
 	return writeOutput(*output, stdout, stderr, func(w io.Writer) error {
-		return portability.WriteAccount(ctx, w, st, u, portability.Site{BaseURL: cfg.BaseURL})
+		return portability.WriteWorkspace(ctx, w, st, ws, portability.Site{BaseURL: cfg.BaseURL})
 	})
 }
 

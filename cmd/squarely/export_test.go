@@ -35,7 +35,8 @@ func exportFixture(t *testing.T, st *store.Store) (*store.User, map[string]strin
 		u := storetest.CreateUser(t, st, email)
 		if first == nil {
 			first = u
-			logo := &store.Blob{OwnerID: &u.ID, Kind: "logo", FileName: "../brand logo.png", ContentType: "image/png", Data: []byte("\x89PNG logo bytes")}
+			ws := storetest.Personal(t, st, u.ID)
+			logo := &store.Blob{OwnerID: &u.ID, WorkspaceID: &ws, Kind: "logo", FileName: "../brand logo.png", ContentType: "image/png", Data: []byte("\x89PNG logo bytes")}
 			if err := st.CreateBlob(ctx, logo); err != nil {
 				t.Fatal(err)
 			}
@@ -48,21 +49,21 @@ func exportFixture(t *testing.T, st *store.Store) (*store.User, map[string]strin
 		} {
 			code := fmt.Sprintf("u%dc%d", i, j)
 			d := storetest.CreateDynamic(t, st, u.ID, code)
-			if _, err := st.SetDynamicDestination(ctx, u.ID, d.ID, dest, now); err != nil {
+			if _, err := st.SetDynamicDestination(ctx, d.WorkspaceID, d.ID, dest, now); err != nil {
 				t.Fatal(err)
 			}
 			want[code] = dest
 		}
 		paused := storetest.CreateDynamic(t, st, u.ID, fmt.Sprintf("u%dpaused", i))
-		if _, err := st.SetDynamicPaused(ctx, u.ID, paused.ID, true, now); err != nil {
+		if _, err := st.SetDynamicPaused(ctx, paused.WorkspaceID, paused.ID, true, now); err != nil {
 			t.Fatal(err)
 		}
 		locked := storetest.CreateDynamic(t, st, u.ID, fmt.Sprintf("u%dlocked", i))
-		if _, err := st.SetDynamicPassword(ctx, u.ID, locked.ID, "hash", now); err != nil {
+		if _, err := st.SetDynamicPassword(ctx, locked.WorkspaceID, locked.ID, "hash", now); err != nil {
 			t.Fatal(err)
 		}
 		gone := storetest.CreateDynamic(t, st, u.ID, fmt.Sprintf("u%dgone", i))
-		if _, err := st.DeleteDynamicCode(ctx, u.ID, gone.ID, now); err != nil {
+		if _, err := st.DeleteDynamicCode(ctx, gone.WorkspaceID, gone.ID, now); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -222,7 +223,8 @@ func TestExportRedirectsFormats(t *testing.T) {
 	})
 }
 
-// TestExportUser: `squarely export --user` writes the account's ZIP.
+// TestExportUser: `squarely export --user` writes the ZIP of the user's
+// personal workspace, `--workspace` of the workspace with that id.
 func TestExportUser(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
 		ann, want := exportFixture(t, st)
@@ -258,12 +260,23 @@ func TestExportUser(t *testing.T) {
 		if upload == "" {
 			t.Errorf("the upload is missing: %v", files)
 		}
-		if !strings.Contains(files["codes.json"], `"Account": "`+ann.Email+`"`) || !strings.Contains(files["codes.json"], `"u0paused"`) ||
+		if !strings.Contains(files["codes.json"], fmt.Sprintf(`"WorkspaceID": %d,`, storetest.Personal(t, st, ann.ID))) || !strings.Contains(files["codes.json"], `"u0paused"`) ||
 			!strings.HasPrefix(files["scans.csv"], "short_code,scanned_at,") || files["redirects/nginx.conf"] == "" {
 			t.Errorf("export files: %v", files)
 		}
-		if code, _, errOut := runCmd(t, env, "export", "--user", "nobody@example.com", "--output", file+"2"); code != 1 || !strings.Contains(errOut, "no user") {
-			t.Errorf("unknown user: exit %d %s", code, errOut)
+		byID := filepath.Join(t.TempDir(), "ws.zip")
+		if code, _, errOut := runCmd(t, env, "export", "--workspace", fmt.Sprint(storetest.Personal(t, st, ann.ID)), "--output", byID); code != 0 {
+			t.Errorf("--workspace: exit %d %s", code, errOut)
+		} else if b, _ := os.ReadFile(byID); len(b) < 100 {
+			t.Errorf("--workspace wrote %d bytes", len(b))
+		}
+		for _, args := range [][]string{{"--user", "nobody@example.com"}, {"--workspace", "999999"}} {
+			if code, _, errOut := runCmd(t, env, append([]string{"export", "--output", file + "2"}, args...)...); code != 1 || !strings.Contains(errOut, "no such user or workspace") {
+				t.Errorf("%v: exit %d %s", args, code, errOut)
+			}
+		}
+		if code, _, _ := runCmd(t, env, "export", "--user", ann.Email, "--workspace", "1"); code != 2 {
+			t.Errorf("both --user and --workspace: exit %d", code)
 		}
 		if code, _, _ := runCmd(t, env, "export", "--user", ann.Email, "--output", file); code != 1 {
 			t.Errorf("over an existing file: exit %d", code)

@@ -44,8 +44,9 @@ const usage = `Usage:
   squarely healthcheck [--url U] exit 0 if the server's /readyz answers 200, else 1
   squarely backup FILE           copy the SQLite database to FILE while it serves
   squarely migrate status        list the database migrations, applied and pending
-  squarely export --user EMAIL [--output FILE]
-                                 write the user's codes, uploads, scans and redirects as a ZIP
+  squarely export (--user EMAIL | --workspace ID) [--output FILE]
+                                 write a workspace's codes, uploads, scans and redirects as a
+                                 ZIP (--user: that user's personal workspace)
   squarely export-redirects --format nginx|caddy|csv|html [--listen ADDR] [--output PATH]
                                  write every forwarding dynamic code's redirect, to serve
                                  the printed codes without Squarely (html needs --output DIR)

@@ -140,7 +140,7 @@ func TestDeleteOldScans(t *testing.T) {
 		if !strings.Contains(logs.String(), "count=7") {
 			t.Errorf("log: %s", logs.String())
 		}
-		r, err := st.ScanReport(ctx, store.ScanQuery{UserID: u.ID, From: now.AddDate(0, 0, -30), To: now.Add(time.Hour)})
+		r, err := st.ScanReport(ctx, store.ScanQuery{WorkspaceID: storetest.Personal(t, st, u.ID), From: now.AddDate(0, 0, -30), To: now.Add(time.Hour)})
 		if err != nil || r.Scans != 12 {
 			t.Errorf("after deleting: %+v, %v", r, err)
 		}

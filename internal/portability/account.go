@@ -35,32 +35,33 @@ type exportedDynamic struct {
 	ShortURL string
 }
 
-// WriteAccount streams user u's data as a ZIP to w: codes.json (static and
-// dynamic codes with their styles), uploads/ (every file the user
-// uploaded), scans.csv (every kept scan of every dynamic code) and
+// WriteWorkspace streams workspace ws's data as a ZIP to w: codes.json
+// (static and dynamic codes with their styles), uploads/ (every file
+// uploaded in it), scans.csv (every kept scan of every dynamic code) and
 // redirects/ (the forwarding codes for nginx, Caddy, as CSV and as static
-// pages). site.BaseURL is where u's codes point. Files are read one at a
-// time, so memory holds one upload, not the account.
-func WriteAccount(ctx context.Context, w io.Writer, st *store.Store, u *store.User, site Site) error {
+// pages). site.BaseURL is where its codes point. Files are read one at a
+// time, so memory holds one upload, not the workspace.
+func WriteWorkspace(ctx context.Context, w io.Writer, st *store.Store, ws *store.Workspace, site Site) error {
 	zw := zip.NewWriter(w)
-	static, err := st.QRCodes(ctx, u.ID)
+	static, err := st.QRCodes(ctx, ws.ID)
 	if err != nil {
 		return err
 	}
 	var dynamic []*store.DynamicCode
 	for _, paused := range []bool{false, true} {
-		list, err := st.DynamicCodes(ctx, u.ID, paused)
+		list, err := st.DynamicCodes(ctx, ws.ID, paused)
 		if err != nil {
 			return err
 		}
 		dynamic = append(dynamic, list...)
 	}
 	codes := struct {
-		ExportedAt   time.Time
-		Account      string
-		StaticCodes  []*store.QRCode
-		DynamicCodes []exportedDynamic
-	}{ExportedAt: time.Now().UTC(), Account: u.Email, StaticCodes: static}
+		ExportedAt    time.Time
+		WorkspaceID   int64
+		WorkspaceName string
+		StaticCodes   []*store.QRCode
+		DynamicCodes  []exportedDynamic
+	}{ExportedAt: time.Now().UTC(), WorkspaceID: ws.ID, WorkspaceName: ws.Name, StaticCodes: static}
 	for _, d := range dynamic {
 		codes.DynamicCodes = append(codes.DynamicCodes, exportedDynamic{d, site.BaseURL + "/d/" + d.ShortCode})
 	}
@@ -74,7 +75,7 @@ func WriteAccount(ctx context.Context, w io.Writer, st *store.Store, u *store.Us
 		return err
 	}
 
-	ids, err := st.UserBlobIDs(ctx, u.ID)
+	ids, err := st.WorkspaceBlobIDs(ctx, ws.ID)
 	if err != nil {
 		return err
 	}
@@ -103,7 +104,7 @@ func WriteAccount(ctx context.Context, w io.Writer, st *store.Store, u *store.Us
 	cw := csv.NewWriter(f)
 	cw.Write(append([]string{"short_code"}, ScanHeader...))
 	for _, d := range dynamic {
-		err := st.ScanEvents(ctx, u.ID, d.ID, func(e *store.ScanEvent) error {
+		err := st.ScanEvents(ctx, ws.ID, d.ID, func(e *store.ScanEvent) error {
 			return cw.Write(append([]string{d.ShortCode}, ScanRecord(e)...))
 		})
 		if err != nil {
@@ -115,7 +116,7 @@ func WriteAccount(ctx context.Context, w io.Writer, st *store.Store, u *store.Us
 		return err
 	}
 
-	redirects, err := st.ExportRedirects(ctx, u.ID)
+	redirects, err := st.ExportRedirects(ctx, ws.ID)
 	if err != nil {
 		return err
 	}

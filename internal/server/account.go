@@ -115,7 +115,7 @@ func (s *server) writeFreshUser(w http.ResponseWriter, r *http.Request, id int64
 		s.internalError(w, "reading a user", err)
 		return
 	}
-	writeJSON(w, http.StatusOK, s.userJSON(u))
+	writeJSON(w, http.StatusOK, s.userJSON(r, u))
 }
 
 // deleteAccount (POST /api/delete-account) soft-deletes the signed-in user:
@@ -265,7 +265,7 @@ func (s *server) verifyEmail(w http.ResponseWriter, r *http.Request) {
 		s.internalError(w, "signing in", err)
 		return
 	}
-	writeJSON(w, http.StatusOK, s.userJSON(u))
+	writeJSON(w, http.StatusOK, s.userJSON(r, u))
 }
 
 // resendVerification (POST /api/resend-verification) mails the signed-in

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os/exec"
@@ -206,8 +207,13 @@ func TestAccountExport(t *testing.T) {
 			files["redirects/html/d/mine1/index.html"] == "" || !strings.Contains(files["redirects/Caddyfile"], "redir /d/mine1 ") {
 			t.Errorf("redirects: %v", files)
 		}
-		// Exports are bounded per account.
-		for range exportsPerHour - 1 {
+		// By id: the caller's workspace, not another's.
+		if r := e.do(c, "GET", fmt.Sprintf("/api/workspaces/%d/export", storetest.Personal(t, st, u.ID)), ""); r.StatusCode != http.StatusOK {
+			t.Errorf("own workspace by id: %d %s", r.StatusCode, r.body)
+		}
+		expect(t, e.do(c, "GET", fmt.Sprintf("/api/workspaces/%d/export", storetest.Personal(t, st, other.ID)), ""), http.StatusNotFound, "")
+		// Exports are bounded per workspace.
+		for range exportsPerHour - 2 {
 			e.do(c, "GET", "/api/account/export", "")
 		}
 		expect(t, e.do(c, "GET", "/api/account/export", ""), http.StatusTooManyRequests, msgExportLimit)

@@ -114,7 +114,7 @@ type server struct {
 	// apiCalls counts public API requests per key (SQUARELY_API_RATE_LIMIT).
 	apiCalls *limiter
 	metrics  *metrics.Metrics // nil = off
-	exports  *limiter         // account exports per account
+	exports  *limiter         // workspace exports per workspace
 }
 
 // New returns the handler serving the whole site.
@@ -181,7 +181,7 @@ func New(d Deps) http.Handler {
 	s.apiCalls = s.newLimiter("api-call", d.Config.APIRateLimit, time.Minute)
 	s.contactSenders = s.newLimiter("contact-sender", contactsPerSenderPerHour, time.Hour)
 	s.contactClients = s.newLimiter("contact-client", contactsPerClientPerHour, time.Hour)
-	s.exports = s.newLimiter("account-export", exportsPerHour, time.Hour)
+	s.exports = s.newLimiter("workspace-export", exportsPerHour, time.Hour)
 	s.metrics = d.Metrics
 	if s.metrics != nil {
 		s.metrics.WatchScans(func() metrics.ScanStats {

@@ -39,6 +39,7 @@ func TestDeleteScanEventsBefore(t *testing.T) {
 		if err := s.RecordScans(ctx, events); err != nil {
 			t.Fatal(err)
 		}
+		ws := storetest.Personal(t, s, u.ID)
 		ny, err := time.LoadLocation("America/New_York")
 		if err != nil {
 			t.Fatal(err)
@@ -48,9 +49,9 @@ func TestDeleteScanEventsBefore(t *testing.T) {
 		for _, codeID := range []int64{0, codes[0].ID} {
 			for _, bots := range []bool{false, true} {
 				queries = append(queries,
-					store.ScanQuery{UserID: u.ID, CodeID: codeID, Bots: bots, From: open.AddDate(0, 0, -7), To: open.AddDate(0, 0, 1)},
-					store.ScanQuery{UserID: u.ID, CodeID: codeID, Bots: bots, From: inNY(2026, 3, 3), To: inNY(2026, 3, 9)},
-					store.ScanQuery{UserID: u.ID, CodeID: codeID, Bots: bots, From: inNY(2026, 3, 4), To: inNY(2026, 3, 11)})
+					store.ScanQuery{WorkspaceID: ws, CodeID: codeID, Bots: bots, From: open.AddDate(0, 0, -7), To: open.AddDate(0, 0, 1)},
+					store.ScanQuery{WorkspaceID: ws, CodeID: codeID, Bots: bots, From: inNY(2026, 3, 3), To: inNY(2026, 3, 9)},
+					store.ScanQuery{WorkspaceID: ws, CodeID: codeID, Bots: bots, From: inNY(2026, 3, 4), To: inNY(2026, 3, 11)})
 			}
 		}
 		type view struct {
