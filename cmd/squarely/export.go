@@ -120,15 +120,5 @@ func writeOutput(output string, stdout, stderr io.Writer, write func(io.Writer) 
 // openExisting reads the settings and opens the database without
 // migrating it.
 func openExisting(ctx context.Context, getenv func(string) string, stderr io.Writer) (config.Config, *store.Store, bool) {
-	cfg, err := config.Load(getenv)
-	if err != nil {
-		fmt.Fprintf(stderr, "squarely: invalid settings:\n%v\n", err)
-		return cfg, nil, false
-	}
-	st, err := store.OpenExisting(ctx, cfg.DatabaseURL, cfg.DataDir)
-	if err != nil {
-		fmt.Fprintf(stderr, "squarely: %v\n", err)
-		return cfg, nil, false
-	}
-	return cfg, st, true
+	return openWith(ctx, getenv, stderr, store.OpenExisting)
 }

@@ -111,12 +111,18 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 
 // open reads the settings and opens the store (running migrations).
 func open(ctx context.Context, getenv func(string) string, stderr io.Writer) (config.Config, *store.Store, bool) {
+	return openWith(ctx, getenv, stderr, store.Open)
+}
+
+// openWith reads the settings and opens the store with opener.
+func openWith(ctx context.Context, getenv func(string) string, stderr io.Writer,
+	opener func(ctx context.Context, databaseURL, dataDir string) (*store.Store, error)) (config.Config, *store.Store, bool) {
 	cfg, err := config.Load(getenv)
 	if err != nil {
 		fmt.Fprintf(stderr, "squarely: invalid settings:\n%v\n", err)
 		return cfg, nil, false
 	}
-	st, err := store.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
+	st, err := opener(ctx, cfg.DatabaseURL, cfg.DataDir)
 	if err != nil {
 		fmt.Fprintf(stderr, "squarely: %v\n", err)
 		return cfg, nil, false
