@@ -130,7 +130,7 @@ func (s *server) deleteAccount(w http.ResponseWriter, r *http.Request) {
 	codes, err := s.store.UserShortCodes(r.Context(), u.ID)
 	if err != nil {
 		// The account is deleted; its codes' entries expire on their own.
-		s.log.Error("listing a deleted account's short codes", "user", u.ID, "err", err)
+		s.log.ErrorContext(r.Context(), "listing a deleted account's short codes", "user", u.ID, "err", err)
 	}
 	for _, c := range codes {
 		s.redirects.Invalidate(c)

@@ -157,7 +157,7 @@ func (s *server) register(w http.ResponseWriter, r *http.Request) {
 	}
 	// The account works without the mail; a failure is logged, not fatal.
 	if err := s.sendLink(r.Context(), u, store.LinkVerifyEmail, "account_verify", verifyLinkLifetime); err != nil {
-		s.log.Error("sending a verification link", "user", u.ID, "err", err)
+		s.log.ErrorContext(r.Context(), "sending a verification link", "user", u.ID, "err", err)
 	}
 	writeJSON(w, http.StatusCreated, s.userJSON(r, u))
 }
@@ -336,6 +336,6 @@ func (s *server) currentUser(w http.ResponseWriter, r *http.Request) {
 
 // internalError logs err and answers a JSON 500 that reveals nothing.
 func (s *server) internalError(w http.ResponseWriter, doing string, err error) {
-	s.log.Error("internal error", "doing", doing, "err", err)
+	s.log.ErrorContext(logContext(w), "internal error", "doing", doing, "err", err)
 	writeError(w, http.StatusInternalServerError, "Internal server error")
 }

@@ -608,7 +608,7 @@ func (s *server) bulkJobDownload(w http.ResponseWriter, r *http.Request) {
 	if err := s.writeBulkZIP(r.Context(), w, j, format); err != nil {
 		// The header is sent: all that can be done is to log and stop,
 		// which leaves the client a truncated archive it will reject.
-		s.log.Error("writing a bulk ZIP", "job", j.ID, "err", err)
+		s.log.ErrorContext(r.Context(), "writing a bulk ZIP", "job", j.ID, "err", err)
 	}
 }
 

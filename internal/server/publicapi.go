@@ -178,7 +178,7 @@ func (s *server) idempotent(w http.ResponseWriter, r *http.Request, keyHash stri
 		err = s.store.FinishIdempotent(ctx, keyHash, idem, rec.status, rec.body.String())
 	}
 	if err != nil {
-		s.log.Error("recording an idempotent answer", "err", err)
+		s.log.ErrorContext(r.Context(), "recording an idempotent answer", "err", err)
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/mail"
 	"github.com/squarely/squarely/internal/mailings"
+	"github.com/squarely/squarely/internal/metrics"
 	"github.com/squarely/squarely/internal/scans"
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/web"
@@ -47,6 +48,10 @@ type Deps struct {
 	// Bulk runs bulk jobs; the caller runs it. nil = one the server
 	// starts and never stops, for tests.
 	Bulk *bulk.Runner
+
+	// Metrics counts requests and watches the scan queue; nil = off
+	// (neither SQUARELY_METRICS_ADDR nor SQUARELY_METRICS_TOKEN set).
+	Metrics *metrics.Metrics
 
 	// PasswordCost is the bcrypt cost; 0 = auth.DefaultPasswordCost.
 	PasswordCost int
@@ -116,6 +121,8 @@ type server struct {
 	clients       *clientCache // white-label clients by host and id
 	// apiCalls counts public API requests per key (SQUARELY_API_RATE_LIMIT).
 	apiCalls *limiter
+	metrics  *metrics.Metrics // nil = off
+	exports  *limiter         // workspace exports per workspace
 }
 
 // New returns the handler serving the whole site.
@@ -185,5 +192,13 @@ func New(d Deps) http.Handler {
 	s.apiCalls = s.newLimiter("api-call", d.Config.APIRateLimit, time.Minute)
 	s.contactSenders = s.newLimiter("contact-sender", contactsPerSenderPerHour, time.Hour)
 	s.contactClients = s.newLimiter("contact-client", contactsPerClientPerHour, time.Hour)
+	s.exports = s.newLimiter("workspace-export", exportsPerHour, time.Hour)
+	s.metrics = d.Metrics
+	if s.metrics != nil {
+		s.metrics.WatchScans(func() metrics.ScanStats {
+			st := s.recorder.Stats()
+			return metrics.ScanStats{Queued: st.Queued, Bytes: st.Bytes, Saved: st.Saved, Dropped: st.Dropped, Refused: st.Refused, Stale: s.redirects.Stale()}
+		})
+	}
 	return s.routes()
 }
