@@ -17,6 +17,10 @@ type User struct {
 	Email                string
 	EmailVerified        bool   // a link mailed to Email was followed, or Google vouched for it
 	GoogleID             string // "" = not linked; unique when set
+	// The subscription and trial an account starts with (a trial signed up
+	// for, an import): CreateUser gives them to its personal workspace,
+	// which keeps them from then on (Workspace; since migration 0017 these
+	// columns of users are not updated).
 	StripeCustomerID     string
 	StripeSubscriptionID string
 	SubscriptionStatus   string // "free" unless a subscription says otherwise
