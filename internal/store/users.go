@@ -9,14 +9,14 @@ import (
 // User is an account. Username is the e-mail address the user signed up
 // with; it is unique among live accounts regardless of case.
 type User struct {
-	ID                   int64
-	ClientID             int64
-	Username             string
-	PasswordHash         string // "" = no password (Google-only or password-less account)
-	FirstName, LastName  string
-	Email                string
-	EmailVerified        bool   // a link mailed to Email was followed, or Google vouched for it
-	GoogleID             string // "" = not linked; unique when set
+	ID                  int64
+	ClientID            int64
+	Username            string
+	PasswordHash        string // "" = no password (Google-only or password-less account)
+	FirstName, LastName string
+	Email               string
+	EmailVerified       bool   // a link mailed to Email was followed, or Google vouched for it
+	GoogleID            string // "" = not linked; unique when set
 	// The subscription and trial an account starts with (a trial signed up
 	// for, an import): CreateUser gives them to its personal workspace,
 	// which keeps them from then on (Workspace; since migration 0017 these
