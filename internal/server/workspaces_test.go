@@ -627,3 +627,28 @@ func TestInvitationsAndOwners(t *testing.T) {
 		expect(t, e.do(invitee, "GET", path+"/members", ""), http.StatusNotFound, msgWorkspaceMissing)
 	})
 }
+
+// A key is the workspace's: it keeps working when its maker leaves, and
+// what it makes is the workspace's.
+func TestKeyOutlivesItsMaker(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		f := newTeam(t, e)
+		key, _ := e.newKey(f.members["admin"], "integration")
+		expect(t, e.do(f.members["owner"], "DELETE", fmt.Sprintf("/api/workspaces/%d/members/%d", f.ws, f.memberIDs["admin"]), ""), http.StatusNoContent, "")
+		made := expect(t, e.api(key, "POST", "/api/v1/codes", `{"kind":"dynamic","qrType":"url","destination":"https://example.com/after"}`), http.StatusCreated, "")
+		list := expect(t, e.do(f.members["viewer"], "GET", "/api/codes?kind=dynamic&limit=100", ""), http.StatusOK, "")
+		found := false
+		for _, it := range list["items"].([]any) {
+			found = found || "d_"+strconv.FormatFloat(it.(map[string]any)["id"].(float64), 'f', -1, 64) == made["id"]
+		}
+		if !found {
+			t.Errorf("the key's code %v is not in the team's list", made["id"])
+		}
+		// The removed admin's own list no longer has the team's codes.
+		mine := expect(t, e.do(f.members["admin"], "GET", "/api/codes", ""), http.StatusOK, "")
+		if n := len(mine["items"].([]any)); n != 0 {
+			t.Errorf("the removed member still lists %d codes", n)
+		}
+	})
+}
