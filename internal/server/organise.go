@@ -341,13 +341,13 @@ func codeQuery(w http.ResponseWriter, r *http.Request) (store.CodeQuery, bool) {
 	q := store.CodeQuery{WorkspaceID: wsID(r), Search: strings.TrimSpace(p.Get("q")), Kind: p.Get("kind"), Type: p.Get("type"),
 		Status: p.Get("status"), Sort: p.Get("sort"), Limit: codePageSize}
 	v := &validation{}
-	if utf8.RuneCountInString(q.Search) > maxSearch || !utf8.ValidString(q.Search) {
-		v.add("q", "q must be at most 200 characters")
+	if utf8.RuneCountInString(q.Search) > maxSearch || !utf8.ValidString(q.Search) || strings.ContainsRune(q.Search, 0) {
+		v.add("q", "q must be at most 200 characters of text")
 	}
 	if q.Kind != "" && q.Kind != kindStatic && q.Kind != kindDynamic {
 		v.add("kind", "kind must be static or dynamic")
 	}
-	if len(q.Type) > 50 {
+	if len(q.Type) > 50 || !utf8.ValidString(q.Type) || strings.ContainsRune(q.Type, 0) {
 		v.add("type", "type is not a QR code type")
 	}
 	if q.Status != "" && q.Status != "active" && q.Status != "paused" {

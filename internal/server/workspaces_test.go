@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
 	"regexp"
 	"strconv"
@@ -566,8 +567,12 @@ func TestCodeListPaging(t *testing.T) {
 			t.Errorf("by name: %v, %v", top[0].(map[string]any)["name"], top[1].(map[string]any)["name"])
 		}
 		for _, bad := range []string{"limit=0", "limit=101", "limit=x", "sort=size", "order=up", "kind=both", "status=gone",
-			"tag=x", "cursor=nope", "cursor=" + encodeCursor(codeCursor{Sort: "name", Desc: true, At: store.CodeCursor{Value: "a", ID: 1}})} {
+			"tag=x", "cursor=nope", "q=%00", "q=%ff", "type=%00", "q=" + strings.Repeat("a", 201), "cursor=" + encodeCursor(codeCursor{Sort: "name", Desc: true, At: store.CodeCursor{Value: "a", ID: 1}})} {
 			expect(t, e.do(owner, "GET", "/api/codes?"+bad, ""), http.StatusBadRequest, "")
+		}
+		// FTS5's syntax in a search is only text.
+		for _, odd := range []string{`"`, `a"b*c'`, `NEAR(a b)`, `code OR x`, `-`, `\`, `%_`} {
+			expect(t, e.do(owner, "GET", "/api/codes?q="+url.QueryEscape(odd), ""), http.StatusOK, "")
 		}
 		// The public API pages the same way.
 		key, _ := e.newKey(owner, "k")
