@@ -89,7 +89,9 @@ const (
 
 type workspaceKey struct{}
 
-// workspaceFrom returns the workspace the request acts on, set by s.in.
+// workspaceFrom returns the workspace the request acts on: set by
+// loadWorkspace (a session's), apiKeyAuth (a key's) or s.in (the path's);
+// nil for a visitor.
 func workspaceFrom(ctx context.Context) *store.Workspace {
 	w, _ := ctx.Value(workspaceKey{}).(*store.Workspace)
 	return w
@@ -249,8 +251,7 @@ func (s *server) createWorkspace(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u := auth.UserFrom(r.Context())
-	ctx := store.WithActor(r.Context(), store.Actor{Type: "user", ID: u.ID, Email: u.Username})
-	ws, err := s.store.CreateWorkspace(ctx, u.ID, codeClientID(r, u), name, s.now())
+	ws, err := s.store.CreateWorkspace(r.Context(), u.ID, codeClientID(r, u), name, s.now())
 	if err != nil {
 		s.internalError(w, "creating a workspace", err)
 		return
@@ -500,8 +501,7 @@ func (s *server) acceptInvitation(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u := auth.UserFrom(r.Context())
-	ctx := store.WithActor(r.Context(), store.Actor{Type: "user", ID: u.ID, Email: u.Username})
-	id, err := s.store.AcceptInvitation(ctx, tokenHash(in.Token), u, s.now())
+	id, err := s.store.AcceptInvitation(r.Context(), tokenHash(in.Token), u, s.now())
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		writeError(w, http.StatusNotFound, msgInvitationBad)
