@@ -11,10 +11,14 @@ import (
 	"net/mail"
 	"net/url"
 	"os"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 )
+
+// stripePriceID is the shape of a Stripe price id.
+var stripePriceID = regexp.MustCompile(`^price_[A-Za-z0-9]{1,200}$`)
 
 // Config holds every setting of the server and the command-line tools.
 type Config struct {
@@ -25,7 +29,7 @@ type Config struct {
 	AdminEmails        []string // SQUARELY_ADMIN_EMAILS: lower-cased
 	GoogleClientID     string   // SQUARELY_GOOGLE_CLIENT_ID
 	GoogleClientSecret string   // SQUARELY_GOOGLE_CLIENT_SECRET
-	LoginRateLimit     int      // SQUARELY_LOGIN_RATE_LIMIT: failed logins per minute per client address
+	LoginRateLimit     int      // SQUARELY_LOGIN_RATE_LIMIT: failed logins per minute per client address and account
 	RegisterRateLimit  int      // SQUARELY_REGISTER_RATE_LIMIT: registrations per hour per client address
 	TrustProxy         bool     // SQUARELY_TRUST_PROXY: believe X-Forwarded-For / X-Forwarded-Proto
 	DynamicLimit       int      // SQUARELY_DYNAMIC_LIMIT: live dynamic codes per workspace without an active subscription
@@ -42,6 +46,7 @@ type Config struct {
 	StripeSecretKey      string // SQUARELY_STRIPE_SECRET_KEY
 	StripePublishableKey string // SQUARELY_STRIPE_PUBLISHABLE_KEY: given to the browser
 	StripePricingTableID string // SQUARELY_STRIPE_PRICING_TABLE_ID: the /subscribe page's pricing table
+	StripePriceID        string // SQUARELY_STRIPE_PRICE_ID: Premium's monthly price, sold through Checkout when there is no pricing table
 	StripeWebhookSecret  string // SQUARELY_STRIPE_WEBHOOK_SECRET: signs POST /api/stripe/webhook
 	StripeAPIURL         string // SQUARELY_STRIPE_API_URL: "" = Stripe's; tests point it at stripe-mock
 	// Resource bounds (issue 8).
@@ -199,6 +204,11 @@ func Load(getenv func(string) string) (Config, error) {
 	c.StripePublishableKey = get("SQUARELY_STRIPE_PUBLISHABLE_KEY")
 	c.StripePricingTableID = get("SQUARELY_STRIPE_PRICING_TABLE_ID")
 	c.StripeWebhookSecret = get("SQUARELY_STRIPE_WEBHOOK_SECRET")
+	// Issue 21: without a pricing table /subscribe sells this price through Stripe Checkout.
+	c.StripePriceID = get("SQUARELY_STRIPE_PRICE_ID")
+	if c.StripePriceID != "" && !stripePriceID.MatchString(c.StripePriceID) {
+		fail("SQUARELY_STRIPE_PRICE_ID", "must be a Stripe price id (price_…), got %q", c.StripePriceID)
+	}
 	if (c.StripeSecretKey == "") != (c.StripePublishableKey == "") {
 		fail("SQUARELY_STRIPE_PUBLISHABLE_KEY", "must be set together with SQUARELY_STRIPE_SECRET_KEY")
 	}

@@ -178,18 +178,20 @@ func TestLoadStripe(t *testing.T) {
 		"SQUARELY_STRIPE_SECRET_KEY":       "sk_test_1",
 		"SQUARELY_STRIPE_PUBLISHABLE_KEY":  "pk_test_1",
 		"SQUARELY_STRIPE_PRICING_TABLE_ID": "prctbl_1",
+		"SQUARELY_STRIPE_PRICE_ID":         "price_1Premium",
 		"SQUARELY_STRIPE_WEBHOOK_SECRET":   "whsec_1",
 		"SQUARELY_STRIPE_API_URL":          "http://127.0.0.1:12111/",
 	}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !c.PaymentsEnabled() || c.StripeAPIURL != "http://127.0.0.1:12111" || c.StripePricingTableID != "prctbl_1" || c.StripeWebhookSecret != "whsec_1" {
+	if !c.PaymentsEnabled() || c.StripeAPIURL != "http://127.0.0.1:12111" || c.StripePricingTableID != "prctbl_1" || c.StripePriceID != "price_1Premium" || c.StripeWebhookSecret != "whsec_1" {
 		t.Errorf("got %+v", c)
 	}
 	for name, m := range map[string]map[string]string{
 		"SQUARELY_STRIPE_PUBLISHABLE_KEY": {"SQUARELY_STRIPE_SECRET_KEY": "sk_test_1"},
 		"SQUARELY_STRIPE_API_URL":         {"SQUARELY_STRIPE_API_URL": "localhost:12111"},
+		"SQUARELY_STRIPE_PRICE_ID":        {"SQUARELY_STRIPE_PRICE_ID": "prod_123"},
 	} {
 		if _, err := Load(env(m)); err == nil || !strings.Contains(err.Error(), name) {
 			t.Errorf("%v: err = %v, want one naming %s", m, err, name)

@@ -237,17 +237,28 @@ func (s *server) createAndSignIn(w http.ResponseWriter, r *http.Request, u *stor
 	return true
 }
 
-// takeLoginAttempt counts a password attempt against the client address
-// and the account before the password is checked; refundLoginAttempt takes
-// both back when it was right, so only failures count.
+// loginsPerAddressFactor: a client address may fail this many times
+// SQUARELY_LOGIN_RATE_LIMIT logins a minute across accounts (people behind
+// one address each mistype their own password).
+const loginsPerAddressFactor = 10
+
+// takeLoginAttempt counts a password attempt before the password is
+// checked: per client address and account, per client address across
+// accounts (a looser ceiling), and per account from any address;
+// refundLoginAttempt takes them back when it was right, so only failures
+// count.
 func (s *server) takeLoginAttempt(w http.ResponseWriter, r *http.Request, username string) bool {
-	return s.logins.take(w, clientKey(r), msgTooManyLogins) &&
-		s.accountLogins.take(w, strings.ToLower(username), msgAccountLocked)
+	account := strings.ToLower(username)
+	return s.logins.take(w, clientKey(r)+" "+account, msgTooManyLogins) &&
+		s.addressLogins.take(w, clientKey(r), msgTooManyLogins) &&
+		s.accountLogins.take(w, account, msgAccountLocked)
 }
 
 func (s *server) refundLoginAttempt(r *http.Request, username string) {
-	s.logins.refund(clientKey(r))
-	s.accountLogins.refund(strings.ToLower(username))
+	account := strings.ToLower(username)
+	s.logins.refund(clientKey(r) + " " + account)
+	s.addressLogins.refund(clientKey(r))
+	s.accountLogins.refund(account)
 }
 
 // login (POST /api/login) signs in with username (the e-mail) and password.
@@ -264,8 +275,12 @@ func (s *server) login(w http.ResponseWriter, r *http.Request) {
 	}
 	in.Username = strings.TrimSpace(in.Username)
 	var v validation
-	if in.Username == "" {
+	switch {
+	case in.Username == "":
 		v.add("username", "Username is required")
+	case strings.Contains(in.Username, "@") && !validEmail(in.Username):
+		// Hidden accounts (client API keys, under .invalid) never sign in.
+		v.add("username", "Invalid email address")
 	}
 	if in.Password == "" {
 		v.add("password", "Password is required")

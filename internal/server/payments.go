@@ -32,6 +32,7 @@ const (
 	msgAlreadySubscribed  = "You already have a subscription. Use Manage subscription to change or cancel it."
 	msgNoSubscription     = "You have no subscription to manage yet."
 	msgTooManyCheckouts   = "Too many payment attempts from this address. Please try again later."
+	msgSubscriptionsOff   = "Subscriptions are not configured yet."
 )
 
 // checkoutsPerHour bounds, per client address, the public calls that cost a
@@ -57,12 +58,14 @@ func (s *server) paymentsOn(w http.ResponseWriter) bool {
 
 // billingConfig (GET /api/billing/config) tells the web app whether
 // payments are on and what Stripe.js needs: the publishable key and the
-// pricing table's id.
+// pricing table's id, or else the price Checkout sells (priceId).
 func (s *server) billingConfig(w http.ResponseWriter, r *http.Request) {
-	out := map[string]any{"enabled": s.billing != nil}
+	// dynamicLimit: what /subscribe says Premium lifts.
+	out := map[string]any{"enabled": s.billing != nil, "dynamicLimit": s.cfg.DynamicLimit}
 	if s.billing != nil {
 		out["publishableKey"] = s.cfg.StripePublishableKey
 		out["pricingTableId"] = s.cfg.StripePricingTableID
+		out["priceId"] = s.cfg.StripePriceID
 	} else {
 		out["message"] = msgPaymentsOff
 	}
@@ -109,6 +112,41 @@ func (s *server) pricingTable(w http.ResponseWriter, r *http.Request) {
 	}
 	out["customerSessionClientSecret"] = secret
 	writeJSON(w, http.StatusOK, out)
+}
+
+// subscriptionCheckout (POST /api/billing/checkout-session, the active
+// workspace's owners) starts Stripe Checkout for Premium's monthly price
+// (SQUARELY_STRIPE_PRICE_ID) and answers its url: /subscribe's Subscribe
+// button when there is no pricing table. Like the table it names the
+// workspace as client_reference_id, so the webhook's
+// checkout.session.completed links the subscription; a returning customer
+// keeps their Stripe customer, and a live subscription is refused (409) so
+// no one pays twice.
+func (s *server) subscriptionCheckout(w http.ResponseWriter, r *http.Request) {
+	if !s.paymentsOn(w) {
+		return
+	}
+	if s.cfg.StripePriceID == "" {
+		writeError(w, http.StatusServiceUnavailable, msgSubscriptionsOff)
+		return
+	}
+	u, ws := auth.UserFrom(r.Context()), workspaceFrom(r.Context())
+	if liveSubscription(ws.SubscriptionStatus) {
+		writeError(w, http.StatusConflict, msgAlreadySubscribed)
+		return
+	}
+	if !s.checkouts.take(w, clientKey(r), msgTooManyCheckouts) {
+		return
+	}
+	url, err := s.billing.SubscriptionCheckoutURL(r.Context(), billing.SubscriptionCheckout{
+		PriceID: s.cfg.StripePriceID, ReferenceID: ws.ID, CustomerID: ws.StripeCustomerID, Email: u.Username,
+		SuccessURL: s.cfg.BaseURL + "/subscribe?checkout=success", CancelURL: s.cfg.BaseURL + "/subscribe",
+	})
+	if err != nil {
+		s.stripeError(w, "creating a checkout session", err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"url": url})
 }
 
 // billingPortal (POST /api/billing-portal, signed in) answers the url of

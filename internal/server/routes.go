@@ -76,6 +76,7 @@ func (s *server) routes() http.Handler {
 	// Payments (issue 11): subscriptions, payment-code checkout, Stripe's webhook.
 	api.HandleFunc("GET /api/billing/config", s.billingConfig)
 	api.Handle("POST /api/billing/pricing-table", own(s.pricingTable))
+	api.Handle("POST /api/billing/checkout-session", own(s.subscriptionCheckout))
 	api.Handle("POST /api/billing-portal", own(s.billingPortal))
 	api.HandleFunc("POST /api/stripe/webhook", s.stripeWebhook)
 	api.HandleFunc("GET /api/payment-product/{id}", s.paymentProduct)
@@ -175,7 +176,7 @@ func (s *server) routes() http.Handler {
 	api.Handle("GET /api/workspaces/{id}/export", manage(s.workspaceExport))
 
 	site := http.NewServeMux()
-	site.Handle("/api/", frameDenied(apiCSP, s.auth.LoadUser(s.loadWorkspace(jsonFallback(api)))))
+	site.Handle("/api/", frameDenied(apiCSP, s.auth.LoadUser(gzipJSON(s.loadWorkspace(jsonFallback(api))))))
 	site.HandleFunc("GET /auth/google", s.auth.GoogleStart)
 	site.HandleFunc("GET /auth/google/callback", s.auth.GoogleCallback)
 	// Uploaded files and their pages (issue 4).

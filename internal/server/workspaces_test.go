@@ -41,7 +41,7 @@ var routeAccess = map[string]string{
 	"GET /api/newsletter/stats": "admin", "POST /api/send-newsletter": "admin", "POST /api/send-welcome-to-all": "admin",
 	"POST /api/send-scan-notifications": "admin", "POST /api/send-pause-notifications": "admin",
 	"GET /api/mailings": "admin", "GET /api/mailings/{id}": "admin", "POST /api/send-test-email": "admin",
-	"GET /api/billing/config": "public", "POST /api/billing/pricing-table": "own", "POST /api/billing-portal": "own",
+	"GET /api/billing/config": "public", "POST /api/billing/pricing-table": "own", "POST /api/billing/checkout-session": "own", "POST /api/billing-portal": "own",
 	"POST /api/stripe/webhook": "public", "GET /api/payment-product/{id}": "public",
 	"POST /api/create-payment-intent": "public", "GET /api/payment-intent/{id}": "public",
 	"POST /api/bulk-generate-qrcode": "edit", "POST /api/bulk-jobs": "edit", "GET /api/bulk-jobs/{id}": "read",

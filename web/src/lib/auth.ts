@@ -16,6 +16,8 @@ export interface User {
   hasPassword?: boolean
   /** Whether a link mailed to the address was followed (or Google vouched for it). */
   emailVerified?: boolean
+  /** Admins manage mailings and white-label clients. */
+  isAdmin?: boolean
   /** The session's active workspace: every code route acts on it (issue 22). */
   workspace?: ActiveWorkspace
   [field: string]: unknown

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
 import { alice, json, renderApp, stubFetch } from '@/test/render-app'
+import { imageVersion } from '@/lib/code-image'
 import type { DynamicCode, SavedCode, StaticCode, TrialStatus } from './api/types'
 
 const staticCode: StaticCode = {
@@ -101,14 +102,14 @@ describe('dashboard lists', () => {
     expect(within(dyn).getByTestId('scan-count').parentElement).toHaveTextContent('42 scans')
     expect(within(dyn).getByText('Website')).toBeInTheDocument()
     for (const name of ['Download', 'View', 'Edit', 'Pause', 'Delete']) expect(within(dyn).getByRole('button', { name })).toBeInTheDocument()
-    expect(dyn.querySelector('img')).toHaveAttribute('src', '/api/dynamic-qrcodes/3/image?format=svg')
+    expect(dyn.querySelector('img')).toHaveAttribute('src', `/api/dynamic-qrcodes/3/image?format=svg&v=${imageVersion(dynamicCode)}`)
 
     const stat = await card('Shop front')
     expect(within(stat).queryByText('Dynamic')).not.toBeInTheDocument()
     expect(within(stat).queryByTestId('scan-count')).not.toBeInTheDocument()
     expect(within(stat).queryByRole('button', { name: 'Edit' })).not.toBeInTheDocument()
     expect(within(stat).queryByRole('button', { name: 'Pause' })).not.toBeInTheDocument()
-    expect(stat.querySelector('img')).toHaveAttribute('src', '/api/qrcodes/7/image?format=svg')
+    expect(stat.querySelector('img')).toHaveAttribute('src', `/api/qrcodes/7/image?format=svg&v=${imageVersion(staticCode)}`)
   })
 
   it('pauses a dynamic code and refetches the lists', async () => {
@@ -399,6 +400,14 @@ describe('trial banners and the limit', () => {
     stubDashboard({ 'GET /api/trial-status': () => json(trial({ hasExpired: true })) })
     renderApp('/dashboard')
     expect(await screen.findByText('Your Free Trial Has Expired')).toBeInTheDocument()
+  })
+
+  it('offers no trial to an account that never started one: it would add nothing the account lacks', async () => {
+    stubDashboard()
+    renderApp('/dashboard')
+    await card('Shop front')
+    expect(screen.queryByText(/Try Premium/)).not.toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: 'Start Free Trial' })).not.toBeInTheDocument()
   })
 
   it('shows no trial banner to subscribers', async () => {

@@ -68,7 +68,7 @@ function NameRow({ user }: { user: User }) {
     return (
       <Row label="Name">
         <div className="flex items-center justify-between gap-3">
-          <span className={name ? 'truncate' : 'text-slate-400'} title={name}>
+          <span className={name ? 'truncate' : 'text-slate-500'} title={name}>
             {name || 'Not set'}
           </span>
           <Button type="button" variant="outline" size="sm" onClick={() => setEditing(true)}>

@@ -1,3 +1,5 @@
+import { imageVersion } from '@/lib/code-image'
+
 /** The fields of a saved code the dashboard reads (docs/API.md "Records"). */
 interface CodeBase {
   id: number
@@ -63,9 +65,9 @@ export function codePath(code: SavedCode) {
   return `${code.qrMode === 'dynamic' ? '/api/dynamic-qrcodes' : '/api/qrcodes'}/${code.id}`
 }
 
-/** The server's rendering of a saved code. */
+/** The server's rendering of a saved code; a picture to show is addressed by what it shows (imageVersion). */
 export function codeImageUrl(code: SavedCode, format: 'svg' | 'png', download = false) {
-  return `${codePath(code)}/image?format=${format}${download ? '&download=1' : ''}`
+  return `${codePath(code)}/image?format=${format}${download ? '&download=1' : `&v=${imageVersion(code)}`}`
 }
 
 /** GET /api/trial-status (spec 01 §3 "Trial status"). */
