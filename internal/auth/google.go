@@ -117,7 +117,7 @@ func (s *Service) GoogleCallback(w http.ResponseWriter, r *http.Request) {
 		err = s.SignIn(w, r, u)
 	}
 	if err != nil {
-		s.logger().Warn("Google sign-in failed", "err", err)
+		s.logger().WarnContext(r.Context(), "Google sign-in failed", "err", err)
 		http.Redirect(w, r, "/auth?google=failed", http.StatusFound)
 		return
 	}

@@ -102,7 +102,7 @@ func (s *Service) LoadUser(next http.Handler) http.Handler {
 			s.setCookie(w, r, "", -1)
 			next.ServeHTTP(w, r)
 		case err != nil:
-			s.logger().Error("loading session", "err", err)
+			s.logger().ErrorContext(r.Context(), "loading session", "err", err)
 			writeMessage(w, http.StatusInternalServerError, "Internal server error")
 		default:
 			c, _ := r.Cookie(CookieName)

@@ -104,7 +104,7 @@ func (s *server) auditLogCSV(w http.ResponseWriter, r *http.Request) {
 		list, err := s.store.AuditLog(r.Context(), wsID(r), before, auditCSVBatch)
 		if err != nil {
 			// The header is sent: all that can be done is to log and stop.
-			s.log.Error("writing the audit log CSV", "err", err)
+			s.log.ErrorContext(r.Context(), "writing the audit log CSV", "err", err)
 			break
 		}
 		for _, e := range list {
@@ -118,6 +118,6 @@ func (s *server) auditLogCSV(w http.ResponseWriter, r *http.Request) {
 	}
 	cw.Flush()
 	if err := cw.Error(); err != nil {
-		s.log.Error("writing the audit log CSV", "err", err)
+		s.log.ErrorContext(r.Context(), "writing the audit log CSV", "err", err)
 	}
 }

@@ -56,7 +56,7 @@ func (s *server) userJSON(r *http.Request, u *store.User) userResponse {
 	if ws == nil || auth.UserFrom(r.Context()) == nil || auth.UserFrom(r.Context()).ID != u.ID {
 		var err error
 		if ws, err = s.store.PersonalWorkspace(r.Context(), u.ID); err != nil {
-			s.log.Error("reading a personal workspace", "user", u.ID, "err", err)
+			s.log.ErrorContext(r.Context(), "reading a personal workspace", "user", u.ID, "err", err)
 			out.SubscriptionStatus = "free"
 			return out
 		}

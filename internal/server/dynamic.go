@@ -246,7 +246,7 @@ func (s *server) saveDynamicCode(w http.ResponseWriter, r *http.Request, form *m
 		// early count, and the store refused this one) would be an orphan.
 		if form.file != nil {
 			if err := s.store.DeleteBlob(context.WithoutCancel(ctx), logo.ID); err != nil {
-				s.log.Error("removing the logo of a refused dynamic code", "blob", logo.ID, "err", err)
+				s.log.ErrorContext(r.Context(), "removing the logo of a refused dynamic code", "blob", logo.ID, "err", err)
 			}
 		}
 		return nil, false
