@@ -10,7 +10,7 @@ GOBIN   := $(shell $(GO) env GOPATH)/bin
 GOTESTSUM := $(firstword $(wildcard $(GOBIN)/gotestsum) $(shell command -v gotestsum 2>/dev/null))
 GO_TEST_JSON := $(or $(TMPDIR),/tmp)/squarely-go-test.json
 
-.PHONY: build run test lint go-test web-test e2e-test bench bench-redirect bench-bulk bench-analytics web-build clean
+.PHONY: build run test lint go-test web-test e2e-test bench bench-redirect bench-bulk bench-analytics bench-lighthouse web-build clean
 
 build: web-build
 	$(GO) build -tags embedweb -o $(BIN) ./cmd/squarely
@@ -64,6 +64,11 @@ bench-bulk: build
 bench-analytics:
 	nice $(GO) run ./bench/analytics
 
+# Lighthouse 12's mobile audit of /, /templates, /faq, /blog and a post, three
+# runs each, medians against the targets of issue 21. See bench/lighthouse.mjs.
+bench-lighthouse: build bench/node_modules/.package-lock.json
+	node bench/lighthouse.mjs
+
 web-build: web/node_modules/.package-lock.json
 	cd web && npm run --silent build
 
@@ -83,6 +88,10 @@ web/node_modules/.package-lock.json: web/package-lock.json
 
 e2e/node_modules/.package-lock.json: e2e/package-lock.json
 	cd e2e && $(NPM_INSTALL)
+	@touch $@
+
+bench/node_modules/.package-lock.json: bench/package-lock.json
+	cd bench && $(NPM_INSTALL)
 	@touch $@
 
 clean:

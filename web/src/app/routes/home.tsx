@@ -26,8 +26,13 @@ export function HomeRoute() {
       </Suspense>
     )
   }
+  // The fallback (which the prerendered page shows) takes the generator's
+  // height at each breakpoint, so nothing below it moves when it arrives.
   const generator = (
-    <WhenNearScreen eager={searchParams.has('qr')} fallback={<Spinner label="Loading the generator..." className="min-h-[32rem]" />}>
+    <WhenNearScreen
+      eager={searchParams.has('qr')}
+      fallback={<Spinner label="Loading the generator..." className="min-h-[1126px] md:min-h-[1026px] lg:min-h-[580px]" />}
+    >
       <Generator variant="landing" />
     </WhenNearScreen>
   )
