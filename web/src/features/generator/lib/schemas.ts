@@ -1,4 +1,6 @@
-import { z } from 'zod'
+// zod/mini: the generator loads below the landing page's first screen, and
+// the mini build costs a phone a fraction of zod's full one (BENCHMARKS.md).
+import * as z from 'zod/mini'
 import type { QrType } from '@/lib/qr-types'
 
 /**
@@ -21,13 +23,15 @@ export function webUrlProblem(s: string): string | undefined {
 }
 
 /** A required web address: required, then valid, then http or https. */
-const webUrl = z.string().superRefine((value, ctx) => {
-  const s = value.trim()
-  const message = s ? webUrlProblem(s) : 'URL is required'
-  if (message) ctx.addIssue({ code: 'custom', message })
-})
+const webUrl = z.string().check(
+  z.superRefine((value, ctx) => {
+    const s = value.trim()
+    const message = s ? webUrlProblem(s) : 'URL is required'
+    if (message) ctx.addIssue({ code: 'custom', message })
+  }),
+)
 
-const required = (message: string) => z.string().trim().min(1, message)
+const required = (message: string) => z.string().check(z.trim(), z.minLength(1, message))
 const optional = z.string()
 const isEmail = (s: string) => z.email().safeParse(s).success
 
@@ -36,16 +40,14 @@ export const typeSchemas = {
   contact: z.object({
     firstName: required('First name is required'),
     lastName: optional,
-    email: z.string().refine((s) => s.trim() === '' || isEmail(s.trim()), 'Please enter a valid email'),
+    email: z.string().check(z.refine((s) => s.trim() === '' || isEmail(s.trim()), 'Please enter a valid email')),
     phoneNumber: required('Phone number is required'),
     notes: optional,
-    imageUrl: z
-      .string()
-      .refine((s) => s.trim() === '' || webUrlProblem(s.trim()) === undefined, 'Please enter a valid image URL'),
+    imageUrl: z.string().check(z.refine((s) => s.trim() === '' || webUrlProblem(s.trim()) === undefined, 'Please enter a valid image URL')),
   }),
   payment: z.object({
     productName: required('Product name is required'),
-    productPrice: z.number().min(0.01, 'Price must be greater than 0'),
+    productPrice: z.number().check(z.gte(0.01, 'Price must be greater than 0')),
     productDescription: required('Product description is required'),
   }),
   pdf: z.object({
@@ -65,11 +67,11 @@ export const typeSchemas = {
     url: webUrl,
   }),
   email: z.object({
-    email: z
-      .string()
-      .trim()
-      .min(1, 'Email is required')
-      .refine((s) => s === '' || isEmail(s), 'Please enter a valid email'),
+    email: z.string().check(
+      z.trim(),
+      z.minLength(1, 'Email is required'),
+      z.refine((s) => s === '' || isEmail(s), 'Please enter a valid email'),
+    ),
     subject: optional,
     body: optional,
   }),
@@ -96,22 +98,24 @@ export const typeSchemas = {
     label: optional,
     message: optional,
   }),
-  text: z.object({ text: z.string().min(1, 'Text is required') }),
+  text: z.object({ text: z.string().check(z.minLength(1, 'Text is required')) }),
   // Spaces count in a network name and a password (the server keeps them too).
   wifi: z
     .object({
-      ssid: z.string().min(1, 'Network name is required'),
+      ssid: z.string().check(z.minLength(1, 'Network name is required')),
       encryption: z.enum(['WPA', 'WEP', 'nopass'], 'Encryption must be WPA, WEP or nopass'),
       password: optional,
       hidden: z.enum(['true', 'false'], 'Hidden must be true or false'),
     })
     // Checked even while other fields are wrong, so every message shows at once.
-    .refine((v) => v?.encryption === 'nopass' || (v?.password ?? '') !== '', {
-      path: ['password'],
-      message: 'Password is required',
-      when: () => true,
-    }),
-} satisfies Record<QrType, z.ZodObject>
+    .check(
+      z.refine((v) => v?.encryption === 'nopass' || (v?.password ?? '') !== '', {
+        path: ['password'],
+        message: 'Password is required',
+        when: () => true,
+      }),
+    ),
+} satisfies Record<QrType, z.ZodMiniObject>
 
 /** The values of one type's form: its fields by name (productPrice is a number). */
 export type TypeValues = Record<string, string | number>
