@@ -25,8 +25,8 @@ export interface Template {
 }
 
 // The data sits in JSON so that the Go test drawing each template's sample
-// code (internal/server, TestSampleCodes) reads the very same fields; JSON
-// has no types, and the page tests read every template through Template.
+// code (internal/server, TestSampleCodes) reads the very same fields. JSON
+// widens its strings (a category is any string to TypeScript), hence the cast.
 export const templates = templateData as unknown as Template[]
 
 /** The templates of a category ('all' for every one). */
