@@ -11,7 +11,7 @@ GOBIN   := $(shell $(GO) env GOPATH)/bin
 GOTESTSUM := $(firstword $(wildcard $(GOBIN)/gotestsum) $(shell command -v gotestsum 2>/dev/null))
 GO_TEST_JSON := $(or $(TMPDIR),/tmp)/squarely-go-test.json
 
-.PHONY: build build-static static-binary run test lint go-test web-test e2e-test bench bench-redirect bench-bulk bench-analytics bench-codes web-build clean
+.PHONY: build build-static static-binary run test lint go-test web-test e2e-test bench bench-redirect bench-bulk bench-analytics bench-codes bench-lighthouse web-build clean
 
 # What `squarely version` prints (internal/buildinfo); a build without git
 # (the Dockerfile's) passes VERSION and COMMIT in the environment.
@@ -95,6 +95,11 @@ bench-analytics:
 bench-codes:
 	nice $(GO) run ./bench/codes
 
+# Lighthouse 12's mobile audit of /, /templates, /faq, /blog and a post, three
+# runs each, medians against the targets of issue 21. See bench/lighthouse.mjs.
+bench-lighthouse: build bench/node_modules/.package-lock.json
+	node bench/lighthouse.mjs
+
 web-build: web/node_modules/.package-lock.json
 	cd web && npm run --silent build
 
@@ -114,6 +119,10 @@ web/node_modules/.package-lock.json: web/package-lock.json
 
 e2e/node_modules/.package-lock.json: e2e/package-lock.json
 	cd e2e && $(NPM_INSTALL)
+	@touch $@
+
+bench/node_modules/.package-lock.json: bench/package-lock.json
+	cd bench && $(NPM_INSTALL)
 	@touch $@
 
 clean:

@@ -1,41 +1,20 @@
 // node bench/page-weight.mjs [http://127.0.0.1:PORT]: what each public page
-// costs a phone (issue 13). Starts bin/squarely (make build first) on a
-// temporary data directory unless given the address of a running one, opens
-// every route of /sitemap.xml in Chromium with a phone's viewport, and sums
-// the JavaScript it loaded (and for / also after scrolling to the
-// generator) as sent plain, with gzip and with brotli, fetched again with
-// each Accept-Encoding. Prints a markdown table for BENCHMARKS.md.
-import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+// costs a phone (issues 13, 21). Starts bin/squarely (make build first) on a
+// free port and a temporary data directory unless given the address of a
+// running one, opens every route of /sitemap.xml in Chromium with a phone's
+// viewport, and sums the JavaScript it loaded (and for / also after
+// scrolling to the generator) as sent plain, with gzip and with brotli,
+// fetched again with each Accept-Encoding. Prints a markdown table for
+// BENCHMARKS.md, and exits non-zero when a page's brotli JavaScript is over
+// its budget (server.mjs: 150 KB for / with the generator, 90 KB for the rest).
 import { request } from 'node:http'
 import { createRequire } from 'node:module'
-import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
+import { budgets, publicPaths, root, squarely } from './server.mjs'
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const { chromium } = createRequire(join(root, 'e2e', 'package.json'))('@playwright/test')
-
-let base = process.argv[2]
-let server
-const dataDir = mkdtempSync(join(tmpdir(), 'squarely-weight-'))
-if (!base) {
-  const addr = '127.0.0.1:18187'
-  base = `http://${addr}`
-  server = spawn(join(root, 'bin', 'squarely'), [], {
-    env: { ...process.env, SQUARELY_ADDR: addr, SQUARELY_DATA_DIR: dataDir, SQUARELY_BASE_URL: base },
-    stdio: 'ignore',
-  })
-  for (let i = 0; ; i++) {
-    try {
-      await fetch(`${base}/`)
-      break
-    } catch (err) {
-      if (i > 100) throw err
-      await new Promise((r) => setTimeout(r, 100))
-    }
-  }
-}
+const server = await squarely(process.argv[2])
+const base = server.base
 
 /** Body length of GET url with Accept-Encoding accept, as sent (not decoded). */
 function sentBytes(url, accept) {
@@ -60,14 +39,14 @@ async function weigh(urls) {
   return sum
 }
 
-const sitemap = await (await fetch(`${base}/sitemap.xml`)).text()
-const paths = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]).pathname)
+const paths = await publicPaths(base)
 
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox'] })
 const kb = (n) => (n / 1024).toFixed(1)
-console.log('| route | HTML plain / gzip KB | JS files | JS plain KB | JS gzip KB | JS brotli KB |')
-console.log('|---|---|---|---|---|---|')
-async function row(label, path, scroll) {
+console.log('| route | HTML plain / gzip KB | JS files | JS plain KB | JS gzip KB | JS brotli KB | budget KB |')
+console.log('|---|---|---|---|---|---|---|')
+const over = []
+async function row(label, path, scroll, budget) {
   // A fresh context per page: a first visit, with nothing cached.
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })
   const page = await context.newPage()
@@ -84,10 +63,15 @@ async function row(label, path, scroll) {
   await context.close()
   const js = await weigh([...scripts])
   const html = { plain: await sentBytes(base + path, 'identity'), gzip: await sentBytes(base + path, 'gzip') }
-  console.log(`| ${label} | ${kb(html.plain)} / ${kb(html.gzip)} | ${js.files} | ${kb(js.plain)} | ${kb(js.gzip)} | ${kb(js.br)} |`)
+  const within = js.br <= budget
+  if (!within) over.push(`${label}: ${kb(js.br)} KB of brotli JavaScript, budget ${kb(budget)} KB`)
+  console.log(`| ${label} | ${kb(html.plain)} / ${kb(html.gzip)} | ${js.files} | ${kb(js.plain)} | ${kb(js.gzip)} | ${kb(js.br)} | ${kb(budget)}${within ? '' : ' **over**'} |`)
 }
-for (const path of paths) await row(path, path, false)
-await row('/ after scrolling to the generator', '/', true)
+for (const path of paths) await row(path, path, false, path === '/' ? budgets.landing : budgets.other)
+await row('/ after scrolling to the generator', '/', true, budgets.landing)
 await browser.close()
-server?.kill()
-rmSync(dataDir, { recursive: true, force: true })
+server.stop()
+if (over.length) {
+  console.error(`over budget:\n  ${over.join('\n  ')}`)
+  process.exit(1)
+}

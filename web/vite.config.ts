@@ -20,7 +20,11 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // The manifest tells scripts/prerender.mjs the built name of src/public.ts.
+    manifest: true,
     rolldownOptions: {
+      // index.html starts the app; src/public.ts starts the prerendered public pages.
+      input: { index: 'index.html', public: 'src/public.ts' },
       output: {
         // React changes less often than our code: its own chunk stays cached across deploys.
         // Other libraries go with the pages that use them, so a page loads only its own code.

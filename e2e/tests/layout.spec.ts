@@ -42,6 +42,8 @@ for (const width of widths) {
     await page.setViewportSize({ width, height: 900 })
     await page.goto('/')
     const generator = page.locator('#qr-generator')
+    // Below a phone's first screen, the generator loads as the visitor scrolls to it.
+    await generator.scrollIntoViewIfNeeded()
     await generator.getByLabel('Website URL').fill(longUrl)
     const preview = generator.getByRole('img', { name: 'QR code preview' })
     await expect(preview).toBeVisible()

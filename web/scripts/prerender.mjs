@@ -16,17 +16,27 @@ const ssrDir = join(dist, '.ssr')
 const ssr = await import(pathToFileURL(join(ssrDir, 'prerender.js')).href)
 const template = await readFile(join(dist, 'index.html'), 'utf8')
 await writeFile(join(dist, 'spa.html'), template)
+// Public pages start with src/public.ts, which loads the app only when the
+// page needs it: neither the app's entry nor its preloads go in their HTML.
+const manifest = JSON.parse(await readFile(join(dist, '.vite', 'manifest.json'), 'utf8'))
+const appScript = /<script type="module" crossorigin src="[^"]+"><\/script>/
+const preloads = /\s*<link rel="modulepreload" crossorigin href="[^"]+">/g
+if (!appScript.test(template)) throw new Error('prerender: index.html has no module script')
+const publicTemplate = template
+  .replace(preloads, '')
+  .replace(appScript, `<script type="module" crossorigin src="/${manifest['src/public.ts'].file}"></script>`)
 
 const pages = ssr.publicPages()
 for (const page of pages) {
   const markup = await ssr.renderPage(page.path)
   const file = page.path === '/' ? join(dist, 'index.html') : join(dist, page.path.slice(1), 'index.html')
   await mkdir(dirname(file), { recursive: true })
-  await writeFile(file, ssr.pageDocument(template, page, markup))
+  await writeFile(file, ssr.pageDocument(publicTemplate, page, markup))
 }
 await writeFile(join(dist, 'sitemap.xml'), ssr.sitemap(pages))
 await writeFile(join(dist, 'robots.txt'), ssr.robots())
 await rm(ssrDir, { recursive: true, force: true })
+await rm(join(dist, '.vite'), { recursive: true, force: true })
 console.log(`prerendered ${pages.length} pages`)
 
 // Precompressed copies, kept only when they save something.

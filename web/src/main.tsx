@@ -1,17 +1,6 @@
-import { StrictMode } from 'react'
-import { createRoot } from 'react-dom/client'
-import { App } from './app/app'
-import { routerReady } from './app/router'
+import { startApp } from './app/start'
 import './index.css'
 
-const root = document.getElementById('root')
-if (!root) throw new Error('index.html has no #root element')
-
-// Public pages arrive prerendered (scripts/prerender.mjs); the app replaces
-// that HTML once the page's own code is in, so the swap shows no spinner.
-await routerReady()
-createRoot(root).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-)
+// The entry of the pages that are not prerendered (sign-in, dashboard and
+// the other signed-in pages); prerendered public pages start with public.ts.
+await startApp({ hydrate: false })

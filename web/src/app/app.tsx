@@ -1,10 +1,11 @@
+import type { QueryClient } from '@tanstack/react-query'
 import { WhiteLabelTheme } from '@/features/white-label/components/white-label-theme'
 import { AppProvider } from './provider'
 import { AppRouter } from './router'
 
-export function App() {
+export function App({ queryClient }: { queryClient?: QueryClient }) {
   return (
-    <AppProvider>
+    <AppProvider queryClient={queryClient}>
       <WhiteLabelTheme />
       <AppRouter />
     </AppProvider>

@@ -26,8 +26,16 @@ export function HomeRoute() {
       </Suspense>
     )
   }
+  // The placeholder (which the prerendered page shows) and the spinner take
+  // the generator's height at each breakpoint, so nothing below moves when it
+  // arrives. The placeholder is still: no animation runs for a load not begun.
+  const height = 'min-h-[1126px] md:min-h-[1026px] lg:min-h-[580px]'
   const generator = (
-    <WhenNearScreen eager={searchParams.has('qr')} fallback={<Spinner label="Loading the generator..." className="min-h-[32rem]" />}>
+    <WhenNearScreen
+      eager={searchParams.has('qr')}
+      placeholder={<div className={height} />}
+      fallback={<Spinner label="Loading the generator..." className={height} />}
+    >
       <Generator variant="landing" />
     </WhenNearScreen>
   )

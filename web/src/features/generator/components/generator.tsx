@@ -1,7 +1,6 @@
-import { zodResolver } from '@hookform/resolvers/zod'
 import { ArrowDown, Frame, Loader2, Palette, Plus, Sparkles, Target } from 'lucide-react'
 import { useId, useRef, useState, type MouseEvent } from 'react'
-import { useForm, useWatch, type Resolver } from 'react-hook-form'
+import { useForm, useWatch } from 'react-hook-form'
 import { Link } from 'react-router'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
@@ -17,7 +16,7 @@ import { useLivePreview } from '../hooks/use-live-preview'
 import { useInitialPreselection, useSubdomainPreselection, type Preselection } from '../hooks/use-preselection'
 import { keepDesign, restoreDesign, type Design } from '../lib/pending-design'
 import { dynamicDestinationField, isBlockedType, needsAccount } from '../lib/qr-types'
-import { typeDefaults, typeSchemas, withSampleData, type TypeValues } from '../lib/schemas'
+import { typeDefaults, typeResolver, withSampleData, type TypeValues } from '../lib/schemas'
 import { defaultStyle, previewPixels, styleFields, type StyleState } from '../lib/style'
 import { acceptPreviewUrl } from '../lib/url-preview'
 import { ColorsTab } from './colors-tab'
@@ -41,7 +40,6 @@ export interface GeneratorProps {
   onSaved?: (code: SavedCode) => void
 }
 
-const resolverFor = (type: QrType) => zodResolver(typeSchemas[type]) as unknown as Resolver<TypeValues>
 
 /** Where a preselection lands: a blocked or premium type is refused with its dialog, as if chosen by hand. */
 function startingPoint(pre: Preselection | null, signedIn: boolean, kept: Design | null) {
@@ -64,7 +62,7 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
   const [start] = useState(() => startingPoint(preselection, signedIn, kept))
   const [qrType, setQrType] = useState<QrType>(start.type)
   const form = useForm<TypeValues>({
-    resolver: resolverFor(qrType),
+    resolver: typeResolver(qrType),
     defaultValues: start.values ?? typeDefaults(start.type),
     mode: 'onTouched',
   })

@@ -2,7 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { useEffect, useRef, useState } from 'react'
 import { generateCode, type CodeBody } from '../api/generator-api'
 import type { QrType } from '@/lib/qr-types'
-import { typeSchemas, type TypeValues } from '../lib/schemas'
+import { typeProblems, type TypeValues } from '../lib/schemas'
 import { createUrlPreviewScheduler } from '../lib/url-preview'
 import { useDebouncedValue } from '@/lib/use-debounced-value'
 
@@ -46,7 +46,7 @@ export interface LivePreview {
  * follows its timers; other types preview once their fields are valid.
  */
 export function useLivePreview(type: QrType, values: TypeValues, style: Record<string, unknown>): LivePreview {
-  const valid = typeSchemas[type].safeParse(values).success
+  const valid = Object.keys(typeProblems(type, values)).length === 0
   const url = type === 'url' ? String(values.url ?? '') : ''
   const address = useUrlPreviewAddress(url, valid, type === 'url')
 

@@ -1,9 +1,12 @@
-import { z } from 'zod'
+import type { Resolver } from 'react-hook-form'
 import type { QrType } from '@/lib/qr-types'
 
 /**
- * The form rules of spec 01 §5, one schema per type, with its messages word
- * for word. The server applies the same rules; these are for speed.
+ * The form rules of spec 01 §5, one set per type, with its messages word
+ * for word. The server applies the same rules; these are for speed. Plain
+ * functions rather than a schema library: the generator loads below the
+ * landing page's first screen, and zod's core alone would cost a phone
+ * 24 KB of brotli JavaScript there (BENCHMARKS.md).
  */
 
 /** Why s is not a usable web address, or undefined when it is. */
@@ -20,98 +23,116 @@ export function webUrlProblem(s: string): string | undefined {
   return undefined
 }
 
-/** A required web address: required, then valid, then http or https. */
-const webUrl = z.string().superRefine((value, ctx) => {
-  const s = value.trim()
-  const message = s ? webUrlProblem(s) : 'URL is required'
-  if (message) ctx.addIssue({ code: 'custom', message })
-})
+/** A field's rule: why its value is refused, or undefined; values is the whole form, for rules across fields. */
+interface Rule {
+  problem: (value: unknown, values: Record<string, unknown>) => string | undefined
+  /** The value the form submits is trimmed. */
+  trim?: boolean
+}
 
-const required = (message: string) => z.string().trim().min(1, message)
-const optional = z.string()
-const isEmail = (s: string) => z.email().safeParse(s).success
+const text = (value: unknown) => (typeof value === 'string' ? value : '')
+// The address rule zod's email() used (its default pattern).
+const emailPattern = /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/
+const isEmail = (s: string) => emailPattern.test(s)
+
+/** A required web address: required, then valid, then http or https. */
+const webUrl: Rule = {
+  problem: (value) => {
+    const s = text(value).trim()
+    return s ? webUrlProblem(s) : 'URL is required'
+  },
+}
+const required = (message: string): Rule => ({ problem: (value) => (text(value).trim() === '' ? message : undefined), trim: true })
+const optional: Rule = { problem: () => undefined }
+const oneOf = (choices: string[], message: string): Rule => ({ problem: (value) => (choices.includes(text(value)) ? undefined : message) })
 
 export const typeSchemas = {
-  url: z.object({ url: webUrl }),
-  contact: z.object({
+  url: { url: webUrl },
+  contact: {
     firstName: required('First name is required'),
     lastName: optional,
-    email: z.string().refine((s) => s.trim() === '' || isEmail(s.trim()), 'Please enter a valid email'),
+    email: { problem: (v) => (text(v).trim() === '' || isEmail(text(v).trim()) ? undefined : 'Please enter a valid email') },
     phoneNumber: required('Phone number is required'),
     notes: optional,
-    imageUrl: z
-      .string()
-      .refine((s) => s.trim() === '' || webUrlProblem(s.trim()) === undefined, 'Please enter a valid image URL'),
-  }),
-  payment: z.object({
+    imageUrl: { problem: (v) => (text(v).trim() === '' || webUrlProblem(text(v).trim()) === undefined ? undefined : 'Please enter a valid image URL') },
+  },
+  payment: {
     productName: required('Product name is required'),
-    productPrice: z.number().min(0.01, 'Price must be greater than 0'),
+    productPrice: { problem: (v) => (typeof v === 'number' && v >= 0.01 ? undefined : 'Price must be greater than 0') },
     productDescription: required('Product description is required'),
-  }),
-  pdf: z.object({
-    pdfFile: required('Please select a PDF file'),
-    title: required('Title is required'),
-    description: optional,
-  }),
-  social: z.object({ platform: required('Platform is required'), url: webUrl }),
-  images: z.object({
-    imageFile: required('Please select an image file'),
-    title: required('Title is required'),
-    description: optional,
-  }),
-  ratings: z.object({
-    businessName: required('Business name is required'),
-    platform: required('Platform is required'),
-    url: webUrl,
-  }),
-  email: z.object({
-    email: z
-      .string()
-      .trim()
-      .min(1, 'Email is required')
-      .refine((s) => s === '' || isEmail(s), 'Please enter a valid email'),
+  },
+  pdf: { pdfFile: required('Please select a PDF file'), title: required('Title is required'), description: optional },
+  social: { platform: required('Platform is required'), url: webUrl },
+  images: { imageFile: required('Please select an image file'), title: required('Title is required'), description: optional },
+  ratings: { businessName: required('Business name is required'), platform: required('Platform is required'), url: webUrl },
+  email: {
+    email: {
+      problem: (v) => {
+        const s = text(v).trim()
+        if (s === '') return 'Email is required'
+        return isEmail(s) ? undefined : 'Please enter a valid email'
+      },
+      trim: true,
+    },
     subject: optional,
     body: optional,
-  }),
-  location: z.object({ address: required('Address is required'), name: optional, description: optional }),
-  events: z.object({
+  },
+  location: { address: required('Address is required'), name: optional, description: optional },
+  events: {
     title: required('Event title is required'),
     startDate: required('Start date is required'),
     endDate: optional,
     location: required('Location is required'),
     description: optional,
-  }),
-  apps: z.object({
+  },
+  apps: {
     appName: required('App name is required'),
     platform: required('Platform is required'),
     url: webUrl,
     appDescription: optional,
     appDeveloper: optional,
     appCategory: optional,
-  }),
-  sms: z.object({ phoneNumber: required('Phone number is required'), message: optional }),
-  bitcoin: z.object({
-    address: required('Bitcoin address is required'),
-    amount: optional,
-    label: optional,
-    message: optional,
-  }),
-  text: z.object({ text: z.string().min(1, 'Text is required') }),
-  // Spaces count in a network name and a password (the server keeps them too).
-  wifi: z
-    .object({
-      ssid: z.string().min(1, 'Network name is required'),
-      encryption: z.enum(['WPA', 'WEP', 'nopass'], 'Encryption must be WPA, WEP or nopass'),
-      password: optional,
-      hidden: z.enum(['true', 'false'], 'Hidden must be true or false'),
-    })
-    // Checked even while other fields are wrong, so every message shows at once.
-    .refine((v) => v?.encryption === 'nopass' || (v?.password ?? '') !== '', {
-      path: ['password'],
-      message: 'Password is required',
-      when: () => true,
-    }),
-} satisfies Record<QrType, z.ZodObject>
+  },
+  sms: { phoneNumber: required('Phone number is required'), message: optional },
+  bitcoin: { address: required('Bitcoin address is required'), amount: optional, label: optional, message: optional },
+  text: { text: { problem: (v) => (text(v) === '' ? 'Text is required' : undefined) } },
+  // Spaces count in a network name and a password (the server keeps them
+  // too). The password's rule is checked even while other fields are
+  // wrong, so every message shows at once.
+  wifi: {
+    ssid: { problem: (v) => (text(v) === '' ? 'Network name is required' : undefined) },
+    encryption: oneOf(['WPA', 'WEP', 'nopass'], 'Encryption must be WPA, WEP or nopass'),
+    password: { problem: (v, values) => (values.encryption === 'nopass' || text(v) !== '' ? undefined : 'Password is required') },
+    hidden: oneOf(['true', 'false'], 'Hidden must be true or false'),
+  },
+} satisfies Record<QrType, Record<string, Rule>>
+
+/** What is wrong with a type's form: a message by field, empty when it is valid. */
+export function typeProblems(type: QrType, values: Record<string, unknown>): Record<string, string> {
+  const problems: Record<string, string> = {}
+  for (const [field, rule] of Object.entries<Rule>(typeSchemas[type])) {
+    const message = rule.problem(values[field], values)
+    if (message) problems[field] = message
+  }
+  return problems
+}
+
+/** The form's resolver for react-hook-form: the type's rules; it submits the type's fields, required ones trimmed. */
+export function typeResolver(type: QrType): Resolver<TypeValues> {
+  return (values) => {
+    const problems = Object.entries(typeProblems(type, values))
+    if (problems.length > 0) {
+      return { values: {}, errors: Object.fromEntries(problems.map(([field, message]) => [field, { type: 'validate', message }])) }
+    }
+    // The type's fields only, as they are submitted.
+    const out: TypeValues = {}
+    for (const [field, rule] of Object.entries<Rule>(typeSchemas[type])) {
+      const value = values[field]
+      out[field] = rule.trim && typeof value === 'string' ? value.trim() : value
+    }
+    return { values: out, errors: {} }
+  }
+}
 
 /** The values of one type's form: its fields by name (productPrice is a number). */
 export type TypeValues = Record<string, string | number>
@@ -122,7 +143,7 @@ const startValues: TypeValues = { productPrice: 0, encryption: 'WPA', hidden: 'f
 /** The empty form of a type: every field blank but those of startValues. */
 export function typeDefaults(type: QrType): TypeValues {
   const values: TypeValues = {}
-  for (const key of Object.keys(typeSchemas[type].shape)) {
+  for (const key of Object.keys(typeSchemas[type])) {
     values[key] = startValues[key] ?? ''
   }
   return values
@@ -154,6 +175,5 @@ export function withSampleData(type: QrType, data: unknown): TypeValues {
  * refused for it (rules across fields, like a WiFi password's, included).
  */
 export function isRequiredField(type: QrType, field: string): boolean {
-  const result = typeSchemas[type].safeParse(typeDefaults(type))
-  return !result.success && result.error.issues.some((issue) => issue.path[0] === field)
+  return field in typeProblems(type, typeDefaults(type))
 }

@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react'
 import { ArrowRight, BarChart3, Layers, Palette, PencilLine, QrCode, ShieldCheck, Sparkles } from 'lucide-react'
 import { Link } from 'react-router'
-import { LogoMark } from '@/components/logo'
 import { Accordion, AccordionContent, AccordionItem, AccordionTrigger } from '@/components/ui/accordion'
 import { Button } from '@/components/ui/button'
 import { siteTitle, usePageTitle } from '@/lib/use-page-title'
@@ -161,16 +160,23 @@ export function LandingPage({ generator, trialBanner }: LandingPageProps) {
   )
 }
 
-/** A decorative, framed brand mark in the style of the product's "SCAN ME" frames; not a scannable code. */
+/**
+ * A real code in the product's styles, framed like its "SCAN ME" frames: our
+ * renderer drew it (web/public/codes/hero.svg, kept by internal/server
+ * TestSampleCodes, which reads it back with zbarimg). Square, its size set
+ * before it loads, so nothing moves when it arrives.
+ */
 function HeroArt() {
   return (
-    <div aria-hidden="true" className="relative mx-auto w-full max-w-[13rem] md:max-w-xs">
+    <div className="relative mx-auto w-full max-w-[13rem] md:max-w-xs">
       <div className="absolute -inset-8 rounded-[3rem] bg-gradient-to-br from-primary/30 to-secondary/20 blur-2xl" />
       <div className="relative rounded-3xl bg-secondary p-4 pb-0 shadow-2xl">
         <div className="rounded-2xl bg-white p-6">
-          <LogoMark className="size-full" />
+          <img src="/codes/hero.svg" alt="QR code for squarely.io" width={320} height={320} className="aspect-square size-full" />
         </div>
-        <p className="py-4 text-center text-lg font-bold tracking-[0.3em] text-white">SCAN ME</p>
+        <p aria-hidden="true" className="py-4 text-center text-lg font-bold tracking-[0.3em] text-white">
+          SCAN ME
+        </p>
       </div>
     </div>
   )

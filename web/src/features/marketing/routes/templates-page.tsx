@@ -2,10 +2,8 @@ import { Clock, Star } from 'lucide-react'
 import { useState } from 'react'
 import { Link, useNavigate } from 'react-router'
 import { Button } from '@/components/ui/button'
-import { Spinner } from '@/components/ui/spinner'
 import { isBlockedType, isQrType, qrTypeLabel } from '@/lib/qr-types'
 import { siteTitle, usePageTitle } from '@/lib/use-page-title'
-import { isTypeRefused, useTemplatePreview } from '../api/template-preview'
 import { PageHeader } from '../components/page-header'
 import { pageMeta } from '../content/meta'
 import { templateCategories, templatesIn, type Template } from '../content/templates'
@@ -49,11 +47,8 @@ export function TemplatesPage() {
 
 function TemplateCard({ template }: { template: Template }) {
   const navigate = useNavigate()
-  // The shared type table decides what the generator can make today; should
-  // the server still refuse the type, its answer to the preview says so too.
-  const makeable = isQrType(template.qrType) && !isBlockedType(template.qrType)
-  const preview = useTemplatePreview(template, makeable)
-  const available = makeable && !isTypeRefused(preview.error)
+  // The shared type table decides what the generator can make today.
+  const available = isQrType(template.qrType) && !isBlockedType(template.qrType)
 
   const useTemplate = () => {
     try {
@@ -83,12 +78,16 @@ function TemplateCard({ template }: { template: Template }) {
           <p className="flex items-center gap-2 px-4 text-center text-sm text-slate-500">
             <Clock className="size-4 shrink-0" aria-hidden="true" /> This type is not available in the generator yet.
           </p>
-        ) : preview.data ? (
-          <img src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(preview.data)}`} alt={`Sample QR code: ${template.title}`} className="size-40" />
-        ) : preview.isError ? (
-          <p className="px-4 text-center text-sm text-slate-500">The preview could not be drawn right now.</p>
         ) : (
-          <Spinner label="Drawing preview..." className="min-h-0" />
+          // Drawn by our renderer and kept as a file (internal/server TestSampleCodes): no request to the generator.
+          <img
+            src={`/codes/templates/${template.id}.svg`}
+            alt={`Sample QR code: ${template.title}`}
+            width={160}
+            height={160}
+            loading="lazy"
+            className="size-40"
+          />
         )}
       </div>
       <Button className="mt-auto" disabled={!available} onClick={useTemplate}>

@@ -1,0 +1,45 @@
+import { StrictMode, useEffect } from 'react'
+import { createRoot, hydrateRoot } from 'react-dom/client'
+import { userQueryKey, type User } from '@/lib/auth'
+import { createQueryClient } from '@/lib/query-client'
+import { whiteLabelConfigKey, type WhiteLabelConfig } from '@/lib/white-label'
+import { App } from './app'
+import { routerReady } from './router'
+
+/** What the page already asked the server before the app started; the app does not ask again. */
+export interface Known {
+  user?: User | null
+  whiteLabel?: WhiteLabelConfig
+}
+
+/** Calls done once React has committed the first render, hydrated or not. */
+function Started({ done }: { done: () => void }) {
+  useEffect(done, [done])
+  return null
+}
+
+/**
+ * Starts the app in #root and resolves once it runs. hydrate adopts the
+ * prerendered HTML in place (same nodes: nothing moves, focus stays), which
+ * needs the page rendered as the prerender did, for a visitor; otherwise
+ * the app replaces what is there. Either way the first page's code is in
+ * before React renders, so no spinner takes the page's place.
+ */
+export async function startApp({ hydrate, known = {} }: { hydrate: boolean; known?: Known }): Promise<void> {
+  const root = document.getElementById('root')
+  if (!root) throw new Error('index.html has no #root element')
+  const queryClient = createQueryClient()
+  if (known.user !== undefined) queryClient.setQueryData(userQueryKey, known.user)
+  if (known.whiteLabel) queryClient.setQueryData(whiteLabelConfigKey, known.whiteLabel)
+  await routerReady()
+  return new Promise((resolve) => {
+    const app = (
+      <StrictMode>
+        <App queryClient={queryClient} />
+        <Started done={resolve} />
+      </StrictMode>
+    )
+    if (hydrate) hydrateRoot(root, app)
+    else createRoot(root).render(app)
+  })
+}
