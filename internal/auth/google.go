@@ -105,23 +105,35 @@ func (s *Service) GoogleStart(w http.ResponseWriter, r *http.Request) {
 
 // GoogleCallback (GET /auth/google/callback) checks the state, exchanges the
 // code with the PKCE verifier, reads the user's identity, finds or creates
-// their account, signs them in and goes to /. Any failure goes to
-// /auth?google=failed and is logged with its reason.
+// their account and signs them in (see finishRedirect).
 func (s *Service) GoogleCallback(w http.ResponseWriter, r *http.Request) {
 	if s.Google == nil {
 		http.Redirect(w, r, "/auth?google=unavailable", http.StatusFound)
 		return
 	}
 	u, err := s.googleCallback(w, r)
+	s.finishRedirect(w, r, "Google", "google", u, err)
+}
+
+// finishRedirect ends a sign-in through a provider's redirect (Google,
+// OIDC) that found u, or failed with err: it signs u in and goes to /, or
+// when u has a second factor goes to the sign-in page to ask for it
+// (/auth?twoFactor=required); failures go to /auth?{param}=failed and are
+// logged with their reason.
+func (s *Service) finishRedirect(w http.ResponseWriter, r *http.Request, provider, param string, u *store.User, err error) {
+	var methods []string
 	if err == nil {
-		err = s.SignIn(w, r, u)
+		methods, err = s.SignInOrChallenge(w, r, u)
 	}
-	if err != nil {
-		s.logger().Warn("Google sign-in failed", "err", err)
-		http.Redirect(w, r, "/auth?google=failed", http.StatusFound)
-		return
+	switch {
+	case err != nil:
+		s.logger().Warn(provider+" sign-in failed", "err", err)
+		http.Redirect(w, r, "/auth?"+param+"=failed", http.StatusFound)
+	case methods != nil:
+		http.Redirect(w, r, "/auth?twoFactor=required", http.StatusFound)
+	default:
+		http.Redirect(w, r, "/", http.StatusFound)
 	}
-	http.Redirect(w, r, "/", http.StatusFound)
 }
 
 func (s *Service) googleCallback(w http.ResponseWriter, r *http.Request) (*store.User, error) {

@@ -236,8 +236,8 @@ func (s *server) refundLoginAttempt(r *http.Request, username string) {
 	s.accountLogins.refund(strings.ToLower(username))
 }
 
-// login (POST /api/login) signs in with username (the e-mail) and password.
-// Failures are limited per client address and per account; while limited,
+// login (POST /api/login) signs in with username (the e-mail) and password,
+// or with a second factor on asks for it (signInOrChallenge). Failures are limited per client address and per account; while limited,
 // even the right password is refused, so guessing cannot go on behind the
 // 429s. An account without a password is mailed a link to choose one.
 func (s *server) login(w http.ResponseWriter, r *http.Request) {
@@ -284,11 +284,7 @@ func (s *server) login(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.refundLoginAttempt(r, in.Username)
-	if err := s.auth.SignIn(w, r, u); err != nil {
-		s.internalError(w, "signing in", err)
-		return
-	}
-	writeJSON(w, http.StatusOK, s.userJSON(u))
+	s.signInOrChallenge(w, r, u, http.StatusOK)
 }
 
 // logout (POST /api/logout) ends the session server-side; fine without one.

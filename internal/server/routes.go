@@ -19,6 +19,17 @@ func (s *server) routes() http.Handler {
 	api.HandleFunc("POST /api/login", s.login)
 	api.HandleFunc("POST /api/logout", s.logout)
 	api.Handle("GET /api/user", user(s.currentUser))
+	// Account security (issue 27): second factors, the sign-in's second step.
+	api.HandleFunc("GET /api/login/2fa", s.pendingLogin)
+	api.HandleFunc("POST /api/login/2fa", s.loginSecondFactor)
+	api.Handle("GET /api/2fa", user(s.twoFactorStatus))
+	api.Handle("POST /api/2fa/totp/setup", user(s.setupTOTP))
+	api.Handle("POST /api/2fa/totp/enable", user(s.enableTOTP))
+	api.Handle("POST /api/2fa/disable", user(s.disableTwoFactor))
+	api.Handle("POST /api/2fa/recovery-codes", user(s.regenerateRecoveryCodes))
+	api.Handle("GET /api/sessions", user(s.listSessions))
+	api.Handle("DELETE /api/sessions/{id}", user(s.deleteSession))
+	api.Handle("POST /api/sessions/revoke-others", user(s.revokeOtherSessions))
 
 	// Generator: previews, downloads, saved static codes, uploads (issue 4).
 	api.HandleFunc("POST /api/generate-qrcode", s.generateQRCode)

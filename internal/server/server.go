@@ -149,6 +149,7 @@ func New(d Deps) http.Handler {
 		PasswordCost: d.PasswordCost,
 		Hashed:       d.PasswordHashed,
 	}
+	s.auth.NewDevice = s.mailNewDevice
 	s.logins = s.newLimiter("login", d.Config.LoginRateLimit, time.Minute)
 	s.accountLogins = s.newLimiter("login-account", d.Config.LoginAccountRateLimit, time.Hour)
 	s.signup = s.newLimiter("signup", d.Config.RegisterRateLimit, time.Hour)
