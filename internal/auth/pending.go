@@ -52,7 +52,7 @@ func (s *Service) SignInOrChallenge(w http.ResponseWriter, r *http.Request, u *s
 	if err := s.Store.CreatePendingLogin(r.Context(), hashToken(raw), u.ID, now, now.Add(PendingLifetime)); err != nil {
 		return nil, err
 	}
-	s.setPendingCookie(w, r, base64.RawURLEncoding.EncodeToString(raw), int(PendingLifetime/time.Second))
+	s.setLaxCookie(w, r, PendingCookie, "/api/", base64.RawURLEncoding.EncodeToString(raw), int(PendingLifetime/time.Second))
 	return methods, nil
 }
 
@@ -78,20 +78,8 @@ func (s *Service) CompletePending(w http.ResponseWriter, r *http.Request, u *sto
 	if err != nil || !ended {
 		return false, err
 	}
-	s.setPendingCookie(w, r, "", -1)
+	s.setLaxCookie(w, r, PendingCookie, "/api/", "", -1)
 	return true, s.SignIn(w, r, u)
-}
-
-func (s *Service) setPendingCookie(w http.ResponseWriter, r *http.Request, token string, maxAge int) {
-	http.SetCookie(w, &http.Cookie{
-		Name:     PendingCookie,
-		Value:    token,
-		Path:     "/api/",
-		MaxAge:   maxAge,
-		HttpOnly: true,
-		Secure:   s.IsHTTPS(r),
-		SameSite: http.SameSiteLaxMode, // set on Google's and OIDC's redirect back
-	})
 }
 
 func pendingID(r *http.Request) (string, bool) { return tokenID(r, PendingCookie) }

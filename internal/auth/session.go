@@ -84,15 +84,7 @@ func (s *Service) rememberDevice(w http.ResponseWriter, r *http.Request, u *stor
 		raw := make([]byte, 32)
 		rand.Read(raw)
 		id = hashToken(raw)
-		http.SetCookie(w, &http.Cookie{
-			Name:     DeviceCookie,
-			Value:    base64.RawURLEncoding.EncodeToString(raw),
-			Path:     "/",
-			MaxAge:   int(deviceLifetime / time.Second),
-			HttpOnly: true,
-			Secure:   s.IsHTTPS(r),
-			SameSite: http.SameSiteLaxMode,
-		})
+		s.setLaxCookie(w, r, DeviceCookie, "/", base64.RawURLEncoding.EncodeToString(raw), int(deviceLifetime/time.Second))
 	}
 	isNew, err := s.Store.RememberDevice(r.Context(), u.ID, id, sess.CreatedAt)
 	if err != nil {

@@ -9,9 +9,11 @@ import (
 	"net"
 	"net/mail"
 	"net/url"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Config holds every setting of the server and the command-line tools.
@@ -48,7 +50,15 @@ type Config struct {
 	APIRateLimit int // SQUARELY_API_RATE_LIMIT: /api/v1 requests per minute per API key
 	// Public pages (issue 13).
 	SupportEmail string // SQUARELY_SUPPORT_EMAIL: where contact-form messages are mailed; "" = stored only
+	// Single sign-on with any OpenID Connect provider (issue 27).
+	OIDCIssuer       string // SQUARELY_OIDC_ISSUER: the provider's issuer URL; "" = off
+	OIDCClientID     string // SQUARELY_OIDC_CLIENT_ID
+	OIDCClientSecret string // SQUARELY_OIDC_CLIENT_SECRET, or the file named by SQUARELY_OIDC_CLIENT_SECRET_FILE; "" = a public client (PKCE only)
+	OIDCName         string // SQUARELY_OIDC_NAME: the sign-in button's label
 }
+
+// OIDCEnabled reports whether OpenID Connect sign-in is configured.
+func (c Config) OIDCEnabled() bool { return c.OIDCIssuer != "" }
 
 // GoogleEnabled reports whether Google sign-in is configured.
 func (c Config) GoogleEnabled() bool { return c.GoogleClientID != "" }
@@ -191,6 +201,35 @@ func Load(getenv func(string) string) (Config, error) {
 			fail("SQUARELY_SUPPORT_EMAIL", "must be one e-mail address, got %q", raw)
 		}
 		c.SupportEmail = raw
+	}
+
+	// Single sign-on (issue 27). The secret may come from a file (a
+	// mounted secret) so it stays out of the environment.
+	c.OIDCIssuer = strings.TrimRight(get("SQUARELY_OIDC_ISSUER"), "/")
+	c.OIDCClientID = get("SQUARELY_OIDC_CLIENT_ID")
+	c.OIDCClientSecret = get("SQUARELY_OIDC_CLIENT_SECRET")
+	c.OIDCName = or(get("SQUARELY_OIDC_NAME"), "Single sign-on")
+	if file := get("SQUARELY_OIDC_CLIENT_SECRET_FILE"); file != "" {
+		if c.OIDCClientSecret != "" {
+			fail("SQUARELY_OIDC_CLIENT_SECRET_FILE", "set it or SQUARELY_OIDC_CLIENT_SECRET, not both")
+		} else if b, err := os.ReadFile(file); err != nil {
+			fail("SQUARELY_OIDC_CLIENT_SECRET_FILE", "%v", err)
+		} else {
+			c.OIDCClientSecret = strings.TrimSpace(string(b))
+		}
+	}
+	if c.OIDCIssuer != "" {
+		if u, err := url.Parse(c.OIDCIssuer); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			fail("SQUARELY_OIDC_ISSUER", "must be the provider's absolute http:// or https:// issuer URL, got %q", c.OIDCIssuer)
+		}
+		if c.OIDCClientID == "" {
+			fail("SQUARELY_OIDC_CLIENT_ID", "must be set when SQUARELY_OIDC_ISSUER is set")
+		}
+	} else if c.OIDCClientID != "" || c.OIDCClientSecret != "" {
+		fail("SQUARELY_OIDC_ISSUER", "must be set when SQUARELY_OIDC_CLIENT_ID or its secret is set")
+	}
+	if n := utf8.RuneCountInString(c.OIDCName); n > 40 {
+		fail("SQUARELY_OIDC_NAME", "must be at most 40 characters, got %d", n)
 	}
 
 	if len(errs) > 0 {

@@ -2,6 +2,8 @@ package config
 
 import (
 	"net/url"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -29,6 +31,7 @@ func TestLoadDefaults(t *testing.T) {
 		SMTPRate:              10,
 		StorageQuotaMB:        500,
 		APIRateLimit:          120,
+		OIDCName:              "Single sign-on",
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("got %+v\nwant %+v", c, want)
@@ -83,6 +86,7 @@ func TestLoadAll(t *testing.T) {
 		SMTPRate:              2.5,
 		StorageQuotaMB:        2048,
 		APIRateLimit:          30,
+		OIDCName:              "Single sign-on",
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("got %+v\nwant %+v", c, want)
@@ -185,5 +189,46 @@ func TestLoadStripe(t *testing.T) {
 		if _, err := Load(env(m)); err == nil || !strings.Contains(err.Error(), name) {
 			t.Errorf("%v: err = %v, want one naming %s", m, err, name)
 		}
+	}
+}
+
+func TestLoadOIDC(t *testing.T) {
+	c, err := Load(env(nil))
+	if err != nil || c.OIDCEnabled() || c.OIDCName != "Single sign-on" {
+		t.Fatalf("defaults: %+v, %v", c, err)
+	}
+	secret := filepath.Join(t.TempDir(), "secret")
+	if err := os.WriteFile(secret, []byte("s3cret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err = Load(env(map[string]string{
+		"SQUARELY_OIDC_ISSUER":             "https://id.example.com/realms/acme/",
+		"SQUARELY_OIDC_CLIENT_ID":          "squarely",
+		"SQUARELY_OIDC_CLIENT_SECRET_FILE": secret,
+		"SQUARELY_OIDC_NAME":               "Acme login",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.OIDCEnabled() || c.OIDCIssuer != "https://id.example.com/realms/acme" || c.OIDCClientSecret != "s3cret" || c.OIDCName != "Acme login" {
+		t.Errorf("got %+v", c)
+	}
+	for name, m := range map[string]map[string]string{
+		"SQUARELY_OIDC_CLIENT_ID":          {"SQUARELY_OIDC_ISSUER": "https://id.example.com"},
+		"SQUARELY_OIDC_ISSUER":             {"SQUARELY_OIDC_ISSUER": "id.example.com", "SQUARELY_OIDC_CLIENT_ID": "x"},
+		"SQUARELY_OIDC_CLIENT_SECRET_FILE": {"SQUARELY_OIDC_ISSUER": "https://id.example.com", "SQUARELY_OIDC_CLIENT_ID": "x", "SQUARELY_OIDC_CLIENT_SECRET_FILE": "/nonexistent/secret"},
+		"SQUARELY_OIDC_NAME":               {"SQUARELY_OIDC_NAME": strings.Repeat("x", 41)},
+	} {
+		if _, err := Load(env(m)); err == nil || !strings.Contains(err.Error(), name) {
+			t.Errorf("%v: err = %v, want one naming %s", m, err, name)
+		}
+	}
+	both := map[string]string{"SQUARELY_OIDC_ISSUER": "https://id.example.com", "SQUARELY_OIDC_CLIENT_ID": "x",
+		"SQUARELY_OIDC_CLIENT_SECRET": "a", "SQUARELY_OIDC_CLIENT_SECRET_FILE": secret}
+	if _, err := Load(env(both)); err == nil || !strings.Contains(err.Error(), "not both") {
+		t.Errorf("secret and file: err = %v", err)
+	}
+	if _, err := Load(env(map[string]string{"SQUARELY_OIDC_CLIENT_ID": "x"})); err == nil || !strings.Contains(err.Error(), "SQUARELY_OIDC_ISSUER") {
+		t.Errorf("client id without issuer: err = %v", err)
 	}
 }

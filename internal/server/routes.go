@@ -30,6 +30,7 @@ func (s *server) routes() http.Handler {
 	api.Handle("GET /api/sessions", user(s.listSessions))
 	api.Handle("DELETE /api/sessions/{id}", user(s.deleteSession))
 	api.Handle("POST /api/sessions/revoke-others", user(s.revokeOtherSessions))
+	api.HandleFunc("GET /api/auth/providers", s.signInProviders)
 
 	// Generator: previews, downloads, saved static codes, uploads (issue 4).
 	api.HandleFunc("POST /api/generate-qrcode", s.generateQRCode)
@@ -149,6 +150,8 @@ func (s *server) routes() http.Handler {
 	site.Handle("/api/", frameDenied(apiCSP, s.auth.LoadUser(jsonFallback(api))))
 	site.HandleFunc("GET /auth/google", s.auth.GoogleStart)
 	site.HandleFunc("GET /auth/google/callback", s.auth.GoogleCallback)
+	site.HandleFunc("GET /auth/oidc", s.auth.OIDCStart) // issue 27
+	site.HandleFunc("GET /auth/oidc/callback", s.auth.OIDCCallback)
 	// Uploaded files and their pages (issue 4).
 	site.HandleFunc("GET /logo/{id}", s.serveBlob("logo"))
 	site.HandleFunc("GET /pdf/{id}", s.filePageHandler("pdf", "/pdf/"))

@@ -115,3 +115,13 @@ func (s *server) mailNewDevice(r *http.Request, u *store.User, sess *store.Sessi
 		s.log.Error("mailing a new-device sign-in", "user", u.ID, "err", err)
 	}
 }
+
+// signInProviders (GET /api/auth/providers) tells the sign-in page which
+// buttons to show: Google, and the OpenID Connect provider by its label.
+func (s *server) signInProviders(w http.ResponseWriter, r *http.Request) {
+	var oidc any
+	if s.auth.OIDC != nil {
+		oidc = map[string]string{"name": s.auth.OIDC.Name}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"google": s.auth.Google != nil, "oidc": oidc})
+}
