@@ -26,13 +26,19 @@ const (
 )
 
 // SecondFactors returns the methods that can finish a sign-in of u, or
-// nil when u has no second factor.
+// nil when u has no second factor. TOTP turns the second factor on;
+// passkeys then serve as one too (alone, a passkey signs in without a
+// password, see the server's passkeys).
 func (s *Service) SecondFactors(ctx context.Context, u *store.User) ([]string, error) {
 	f, err := s.Store.TwoFactorOf(ctx, u.ID)
 	if err != nil || !f.TOTP {
 		return nil, err
 	}
-	return []string{MethodTOTP, MethodRecovery}, nil
+	methods := []string{MethodTOTP}
+	if f.Passkeys > 0 {
+		methods = append(methods, MethodWebAuthn)
+	}
+	return append(methods, MethodRecovery), nil
 }
 
 // SignInOrChallenge signs u in when u has no second factor and returns nil

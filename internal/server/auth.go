@@ -170,11 +170,15 @@ func checkNames(v *validation, firstName, lastName string) {
 		switch {
 		case utf8.RuneCountInString(f.value) > maxNameLength:
 			v.add(f.field, f.label+" must be at most 100 characters")
-		case strings.ContainsFunc(f.value, func(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) }):
+		case strings.ContainsFunc(f.value, isControlOrFormat):
 			v.add(f.field, f.label+" must not contain control or formatting characters")
 		}
 	}
 }
+
+// isControlOrFormat reports control and invisible formatting characters,
+// which names must not contain.
+func isControlOrFormat(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) }
 
 // hashPassword hashes password under the per-address cap on hashes running
 // at once; otherwise it has answered (429 or 500).

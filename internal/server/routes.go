@@ -31,6 +31,12 @@ func (s *server) routes() http.Handler {
 	api.Handle("DELETE /api/sessions/{id}", user(s.deleteSession))
 	api.Handle("POST /api/sessions/revoke-others", user(s.revokeOtherSessions))
 	api.HandleFunc("GET /api/auth/providers", s.signInProviders)
+	api.Handle("POST /api/webauthn/register/begin", user(s.beginPasskeyRegistration))
+	api.Handle("POST /api/webauthn/register/finish", user(s.finishPasskeyRegistration))
+	api.Handle("GET /api/webauthn/credentials", user(s.listPasskeys))
+	api.Handle("DELETE /api/webauthn/credentials/{id}", user(s.deletePasskey))
+	api.HandleFunc("POST /api/webauthn/login/begin", s.beginPasskeyLogin)
+	api.HandleFunc("POST /api/webauthn/login/finish", s.finishPasskeyLogin)
 
 	// Generator: previews, downloads, saved static codes, uploads (issue 4).
 	api.HandleFunc("POST /api/generate-qrcode", s.generateQRCode)

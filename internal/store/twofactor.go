@@ -14,6 +14,7 @@ import (
 type TwoFactor struct {
 	TOTP          bool // a TOTP secret is enabled
 	RecoveryCodes int  // unused recovery codes
+	Passkeys      int  // WebAuthn credentials, of any relying party
 }
 
 // TwoFactorOf returns the second factors of the user.
@@ -21,8 +22,9 @@ func (s *Store) TwoFactorOf(ctx context.Context, userID int64) (TwoFactor, error
 	var f TwoFactor
 	err := s.read.QueryRowContext(ctx, `
 		SELECT EXISTS (SELECT 1 FROM user_totp WHERE user_id = $1 AND enabled_at IS NOT NULL),
-		       (SELECT COUNT(*) FROM recovery_codes WHERE user_id = $1 AND used_at IS NULL)`,
-		userID).Scan(&f.TOTP, &f.RecoveryCodes)
+		       (SELECT COUNT(*) FROM recovery_codes WHERE user_id = $1 AND used_at IS NULL),
+		       (SELECT COUNT(*) FROM webauthn_credentials WHERE user_id = $1)`,
+		userID).Scan(&f.TOTP, &f.RecoveryCodes, &f.Passkeys)
 	if err != nil {
 		return f, fail("read second factors", err)
 	}

@@ -1,7 +1,7 @@
 -- Account security (issue 27): TOTP second factor and its recovery codes,
 -- sign-ins waiting for their second factor, the devices a user has signed
 -- in from, what each session shows in the sessions list, OpenID Connect
--- identities. Keep in step with ../postgres/0020_account_security.sql.
+-- identities and passkeys. Keep in step with ../postgres/0020_account_security.sql.
 
 -- One TOTP secret per user: set up (enabled_at NULL) until a code proves
 -- the authenticator app has it. The secret stays readable: computing codes
@@ -59,3 +59,35 @@ CREATE TABLE user_identities (
     PRIMARY KEY (issuer, subject),
     UNIQUE (user_id, issuer)
 );
+
+-- Passkeys (WebAuthn credentials), each bound to the relying party id it
+-- was registered for (the base URL's host, or a white-label client's own
+-- domain). credential_id is base64url; data is go-webauthn's credential
+-- record as JSON (public key, sign count, flags).
+CREATE TABLE webauthn_credentials (
+    id            INTEGER PRIMARY KEY AUTOINCREMENT,
+    user_id       INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    rp_id         TEXT NOT NULL,
+    credential_id TEXT NOT NULL UNIQUE,
+    name          TEXT NOT NULL,
+    data          TEXT NOT NULL,
+    created_at    TEXT NOT NULL,
+    last_used_at  TEXT
+);
+
+CREATE INDEX webauthn_credentials_user_id_idx ON webauthn_credentials (user_id);
+
+-- A WebAuthn ceremony between its begin and finish calls: the challenge
+-- and what go-webauthn needs to check the answer, single-use, keyed by the
+-- SHA-256 of a cookie token. user_id is NULL for a sign-in by passkey
+-- alone, whose user is known only from the answer.
+CREATE TABLE webauthn_ceremonies (
+    id         TEXT PRIMARY KEY,
+    user_id    INTEGER REFERENCES users (id) ON DELETE CASCADE,
+    kind       TEXT NOT NULL CHECK (kind IN ('register', 'login')),
+    name       TEXT NOT NULL DEFAULT '',
+    data       TEXT NOT NULL,
+    expires_at TEXT NOT NULL
+);
+
+CREATE INDEX webauthn_ceremonies_expires_at_idx ON webauthn_ceremonies (expires_at);
