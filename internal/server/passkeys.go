@@ -8,6 +8,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
@@ -36,24 +37,38 @@ const (
 	msgVerifyBeforeKey = "Confirm your email address before adding a passkey"
 )
 
-// relyingParty is the WebAuthn relying party of the request's host. A
-// white-label client served on its own domain is its own party (its
-// passkeys work only there); everything else, the site and the clients'
-// subdomains of it, is the party of SQUARELY_BASE_URL's host, so one
-// passkey works on all of them.
-func (s *server) relyingParty(r *http.Request) (*webauthn.WebAuthn, error) {
-	base, err := url.Parse(s.cfg.BaseURL)
-	if err != nil {
-		return nil, err
-	}
+// relyingParty returns the WebAuthn relying party of the request's host,
+// or has answered. A white-label client served on its own domain is its
+// own party (its passkeys work only there); everything else, the site and
+// the clients' subdomains of it, is the party of SQUARELY_BASE_URL's host,
+// so one passkey works on all of them.
+func (s *server) relyingParty(w http.ResponseWriter, r *http.Request) (*webauthn.WebAuthn, bool) {
+	base, _ := url.Parse(s.cfg.BaseURL) // config.Load checked it
 	id, name, origin := base.Hostname(), "Squarely", s.cfg.BaseURL
 	if c := requestClient(r); c != nil {
 		name, origin = c.Name, s.clients.siteURL(c)
 		if c.CustomDomain != "" {
 			id = c.CustomDomain
 		}
+	} else if ip, err := netip.ParseAddr(id); err == nil && ip.IsLoopback() && strings.EqualFold(hostOnly(r.Host), "localhost") {
+		// Browsers refuse IP addresses as relying party ids: a site run on
+		// a loopback address (development, the browser tests) takes
+		// passkeys at localhost, the same machine, instead.
+		id, origin = "localhost", base.Scheme+"://localhost"
+		if base.Port() != "" {
+			origin += ":" + base.Port()
+		}
 	}
-	return webauthn.New(&webauthn.Config{RPID: id, RPDisplayName: name, RPOrigins: []string{origin}})
+	if _, err := netip.ParseAddr(id); err == nil {
+		writeError(w, http.StatusServiceUnavailable, "Passkeys need the site's domain name: they do not work on an IP address")
+		return nil, false
+	}
+	rp, err := webauthn.New(&webauthn.Config{RPID: id, RPDisplayName: name, RPOrigins: []string{origin}})
+	if err != nil {
+		s.internalError(w, "configuring WebAuthn", err)
+		return nil, false
+	}
+	return rp, true
 }
 
 // passkeyUser is a user as go-webauthn sees it, with the passkeys of one
@@ -179,9 +194,8 @@ func (s *server) beginPasskeyRegistration(w http.ResponseWriter, r *http.Request
 		writeError(w, http.StatusForbidden, msgVerifyBeforeKey)
 		return
 	}
-	rp, err := s.relyingParty(r)
-	if err != nil {
-		s.internalError(w, "configuring WebAuthn", err)
+	rp, ok := s.relyingParty(w, r)
+	if !ok {
 		return
 	}
 	pu, err := s.loadPasskeyUser(r, u, rp.Config.RPID)
@@ -212,9 +226,8 @@ func (s *server) finishPasskeyRegistration(w http.ResponseWriter, r *http.Reques
 		writeError(w, http.StatusBadRequest, msgCeremonyGone)
 		return
 	}
-	rp, err := s.relyingParty(r)
-	if err != nil {
-		s.internalError(w, "configuring WebAuthn", err)
+	rp, ok := s.relyingParty(w, r)
+	if !ok {
 		return
 	}
 	pu, err := s.loadPasskeyUser(r, u, rp.Config.RPID)
@@ -301,9 +314,8 @@ func (s *server) deletePasskey(w http.ResponseWriter, r *http.Request) {
 // user's passkeys allowed), or else a sign-in by passkey alone (any
 // passkey of this relying party, user verification required).
 func (s *server) beginPasskeyLogin(w http.ResponseWriter, r *http.Request) {
-	rp, err := s.relyingParty(r)
-	if err != nil {
-		s.internalError(w, "configuring WebAuthn", err)
+	rp, ok := s.relyingParty(w, r)
+	if !ok {
 		return
 	}
 	pending, err := s.auth.PendingUser(r)
@@ -351,9 +363,8 @@ func (s *server) finishPasskeyLogin(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	rp, err := s.relyingParty(r)
-	if err != nil {
-		s.internalError(w, "configuring WebAuthn", err)
+	rp, ok := s.relyingParty(w, r)
+	if !ok {
 		return
 	}
 	parsed, err := protocol.ParseCredentialRequestResponseBytes(body)

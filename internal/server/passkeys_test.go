@@ -286,3 +286,19 @@ func TestPasskeysWhiteLabelDomain(t *testing.T) {
 		expect(t, e.onHost(b, "squarely.test", "POST", "/api/webauthn/login/finish", k.get(o)), http.StatusUnauthorized, msgPasskeyRefused)
 	})
 }
+
+// TestPasskeysLoopbackSite checks that a site on a loopback IP address
+// (which browsers refuse as a relying party id) takes passkeys at localhost.
+func TestPasskeysLoopbackSite(t *testing.T) {
+	e := start(t, storetest.Open(t), withConfig(func(c *config.Config) { c.BaseURL = "http://127.0.0.1:8080" }))
+	c := e.verifiedUser("lo@example.com", "secret1")
+	expect(t, e.onHost(c, "localhost:8080", "POST", "/api/login", loginBody("lo@example.com", "secret1")), http.StatusOK, "")
+	opts := expect(t, e.onHost(c, "localhost:8080", "POST", "/api/webauthn/register/begin", `{}`), http.StatusOK, "")
+	k := newSoftKey(t, "http://localhost:8080", "localhost")
+	expect(t, e.onHost(c, "localhost:8080", "POST", "/api/webauthn/register/finish", k.create(opts)), http.StatusCreated, "")
+	b := e.browser()
+	o := expect(t, e.onHost(b, "localhost:8080", "POST", "/api/webauthn/login/begin", `{}`), http.StatusOK, "")
+	expect(t, e.onHost(b, "localhost:8080", "POST", "/api/webauthn/login/finish", k.get(o)), http.StatusOK, "")
+	// On the IP address itself passkeys cannot work, and say so.
+	expect(t, e.do(b, "POST", "/api/webauthn/login/begin", `{}`), http.StatusServiceUnavailable, "Passkeys need the site's domain name: they do not work on an IP address")
+}
