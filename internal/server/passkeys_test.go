@@ -182,6 +182,9 @@ func TestPasskeys(t *testing.T) {
 				expect(t, e.registerPasskey(c, k, name), http.StatusBadRequest, msgPasskeyRefused)
 			}
 			expect(t, e.do(c, "POST", "/api/webauthn/register/finish", `{}`), http.StatusBadRequest, msgCeremonyGone)
+			expect(t, e.do(c, "POST", "/api/webauthn/register/begin", `{}`), http.StatusOK, "")
+			expect(t, e.do(c, "POST", "/api/webauthn/register/finish", `{"id":"`+strings.Repeat("a", 70<<10)+`"}`), http.StatusRequestEntityTooLarge, "")
+			expect(t, e.do(c, "POST", "/api/webauthn/register/begin", `{"name":5}`), http.StatusBadRequest, "")
 			opts := expect(t, e.do(c, "POST", "/api/webauthn/register/begin", `{"name":"x"}`), http.StatusOK, "")
 			expect(t, e.do(c, "POST", "/api/webauthn/register/finish", `{"id":`), http.StatusBadRequest, msgPasskeyRefused)
 			// The ceremony was used up by the malformed answer.
@@ -250,7 +253,9 @@ func TestPasskeys(t *testing.T) {
 			other := e.verifiedUser("del@example.com", "secret1")
 			id := fmt.Sprint(p1["id"])
 			expect(t, e.do(other, "DELETE", "/api/webauthn/credentials/"+id, ""), http.StatusNotFound, msgPasskeyNotFound)
-			expect(t, e.do(c, "DELETE", "/api/webauthn/credentials/abc", ""), http.StatusNotFound, msgPasskeyNotFound)
+			for _, bad := range []string{"abc", "-1", "0", "1.5", "9223372036854775808", "%00"} {
+				expect(t, e.do(c, "DELETE", "/api/webauthn/credentials/"+bad, ""), http.StatusNotFound, msgPasskeyNotFound)
+			}
 			expect(t, e.do(c, "DELETE", "/api/webauthn/credentials/"+id, ""), http.StatusOK, "Passkey removed")
 			expect(t, e.do(c, "DELETE", "/api/webauthn/credentials/"+id, ""), http.StatusNotFound, msgPasskeyNotFound)
 			expect(t, e.passkeyLogin(e.browser(), laptop), http.StatusUnauthorized, msgPasskeyRefused)
