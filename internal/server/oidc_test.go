@@ -145,36 +145,6 @@ func startWithOIDC(t *testing.T, st *store.Store, f *fakeOP) *env {
 	return e
 }
 
-// oidcFlow walks /auth/oidc to the provider in browser c and returns the
-// callback URL the provider sent it back to.
-func (e *env) oidcFlow(c *http.Client) *url.URL {
-	e.t.Helper()
-	r := e.do(c, "GET", "/auth/oidc", "")
-	if r.StatusCode != http.StatusFound {
-		e.t.Fatalf("/auth/oidc: %d %s", r.StatusCode, r.body)
-	}
-	resp, err := c.Get(r.Header.Get("Location"))
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusFound {
-		e.t.Fatalf("provider: %d", resp.StatusCode)
-	}
-	callback, _ := url.Parse(resp.Header.Get("Location"))
-	return callback
-}
-
-// oidcCallback follows callback in c and returns where it sends the browser.
-func (e *env) oidcCallback(c *http.Client, callback *url.URL) string {
-	e.t.Helper()
-	r := e.do(c, "GET", callback.RequestURI(), "")
-	if r.StatusCode != http.StatusFound {
-		e.t.Fatalf("callback: %d %s", r.StatusCode, r.body)
-	}
-	return r.Header.Get("Location")
-}
-
 func TestOIDCSignIn(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
 		f := newFakeOP(t)
@@ -189,7 +159,7 @@ func TestOIDCSignIn(t *testing.T) {
 		t.Run("good login creates, then finds, the account", func(t *testing.T) {
 			f.set(map[string]any{"sub": "op-1", "email": "Olga@Example.com", "email_verified": true, "given_name": "Olga", "family_name": "Ek"}, "")
 			c := e.browser()
-			if to := e.oidcCallback(c, e.oidcFlow(c)); to != "/" {
+			if to := e.followCallback(c, e.providerFlow(c, "/auth/oidc")); to != "/" {
 				t.Fatalf("went to %q, want /", to)
 			}
 			u := expect(t, e.do(c, "GET", "/api/user", ""), http.StatusOK, "")
@@ -197,7 +167,7 @@ func TestOIDCSignIn(t *testing.T) {
 				t.Errorf("user %v", u)
 			}
 			c2 := e.browser()
-			e.oidcCallback(c2, e.oidcFlow(c2))
+			e.followCallback(c2, e.providerFlow(c2, "/auth/oidc"))
 			if again := expect(t, e.do(c2, "GET", "/api/user", ""), http.StatusOK, ""); again["id"] != u["id"] {
 				t.Errorf("second sign-in gave user %v, want %v", again["id"], u["id"])
 			}
@@ -208,7 +178,7 @@ func TestOIDCSignIn(t *testing.T) {
 			want := expect(t, e.do(reg, "GET", "/api/user", ""), http.StatusOK, "")
 			f.set(map[string]any{"sub": "op-pia", "email": "pia@example.com", "email_verified": "true"}, "")
 			c := e.browser()
-			e.oidcCallback(c, e.oidcFlow(c))
+			e.followCallback(c, e.providerFlow(c, "/auth/oidc"))
 			if u := expect(t, e.do(c, "GET", "/api/user", ""), http.StatusOK, ""); u["id"] != want["id"] {
 				t.Errorf("signed in as %v, want %v", u["id"], want["id"])
 			}
@@ -217,11 +187,11 @@ func TestOIDCSignIn(t *testing.T) {
 		t.Run("bad state", func(t *testing.T) {
 			f.set(map[string]any{"sub": "op-state", "email": "state@example.com", "email_verified": true}, "")
 			c := e.browser()
-			cb := e.oidcFlow(c)
+			cb := e.providerFlow(c, "/auth/oidc")
 			q := cb.Query()
 			q.Set("state", "forged")
 			cb.RawQuery = q.Encode()
-			if to := e.oidcCallback(c, cb); to != "/auth?oidc=failed" {
+			if to := e.followCallback(c, cb); to != "/auth?oidc=failed" {
 				t.Fatalf("went to %q", to)
 			}
 			expect(t, e.do(c, "GET", "/api/user", ""), http.StatusUnauthorized, "")
@@ -234,18 +204,18 @@ func TestOIDCSignIn(t *testing.T) {
 		t.Run("replayed code", func(t *testing.T) {
 			f.set(map[string]any{"sub": "op-1", "email": "olga@example.com", "email_verified": true}, "")
 			c := e.browser()
-			used := e.oidcFlow(c)
-			if to := e.oidcCallback(c, used); to != "/" {
+			used := e.providerFlow(c, "/auth/oidc")
+			if to := e.followCallback(c, used); to != "/" {
 				t.Fatalf("went to %q", to)
 			}
 			// An attacker who saw the callback URL starts a flow of their own
 			// and presents the used code with their state.
 			a := e.browser()
-			fresh := e.oidcFlow(a)
+			fresh := e.providerFlow(a, "/auth/oidc")
 			q := used.Query()
 			q.Set("state", fresh.Query().Get("state"))
 			used.RawQuery = q.Encode()
-			if to := e.oidcCallback(a, used); to != "/auth?oidc=failed" {
+			if to := e.followCallback(a, used); to != "/auth?oidc=failed" {
 				t.Fatalf("replayed code went to %q", to)
 			}
 			expect(t, e.do(a, "GET", "/api/user", ""), http.StatusUnauthorized, "")
@@ -255,7 +225,7 @@ func TestOIDCSignIn(t *testing.T) {
 		t.Run("wrong nonce", func(t *testing.T) {
 			f.set(map[string]any{"sub": "op-1", "email": "olga@example.com", "email_verified": true}, "a-nonce-from-another-flow")
 			c := e.browser()
-			if to := e.oidcCallback(c, e.oidcFlow(c)); to != "/auth?oidc=failed" {
+			if to := e.followCallback(c, e.providerFlow(c, "/auth/oidc")); to != "/auth?oidc=failed" {
 				t.Fatalf("went to %q", to)
 			}
 			expect(t, e.do(c, "GET", "/api/user", ""), http.StatusUnauthorized, "")
@@ -270,7 +240,7 @@ func TestOIDCSignIn(t *testing.T) {
 			} {
 				f.set(claims, "")
 				c := e.browser()
-				if to := e.oidcCallback(c, e.oidcFlow(c)); to != "/auth?oidc=failed" {
+				if to := e.followCallback(c, e.providerFlow(c, "/auth/oidc")); to != "/auth?oidc=failed" {
 					t.Fatalf("%v went to %q", claims, to)
 				}
 				expect(t, e.do(c, "GET", "/api/user", ""), http.StatusUnauthorized, "")
@@ -289,7 +259,7 @@ func TestOIDCSignIn(t *testing.T) {
 			secret, _ := e.enableTOTP(c)
 			f.set(map[string]any{"sub": "op-tfa", "email": "tfa@example.com", "email_verified": true}, "")
 			b := e.browser()
-			if to := e.oidcCallback(b, e.oidcFlow(b)); to != "/auth?twoFactor=required" {
+			if to := e.followCallback(b, e.providerFlow(b, "/auth/oidc")); to != "/auth?twoFactor=required" {
 				t.Fatalf("went to %q", to)
 			}
 			expect(t, e.do(b, "GET", "/api/user", ""), http.StatusUnauthorized, "")

@@ -71,6 +71,21 @@ func (s *server) relyingParty(w http.ResponseWriter, r *http.Request) (*webauthn
 	return rp, true
 }
 
+// passkeyParty returns the request's relying party and u with its
+// passkeys there, or has answered.
+func (s *server) passkeyParty(w http.ResponseWriter, r *http.Request, u *store.User) (*webauthn.WebAuthn, *passkeyUser, bool) {
+	rp, ok := s.relyingParty(w, r)
+	if !ok {
+		return nil, nil, false
+	}
+	pu, err := s.loadPasskeyUser(r, u, rp.Config.RPID)
+	if err != nil {
+		s.internalError(w, "reading passkeys", err)
+		return nil, nil, false
+	}
+	return rp, pu, true
+}
+
 // passkeyUser is a user as go-webauthn sees it, with the passkeys of one
 // relying party.
 type passkeyUser struct {
@@ -194,13 +209,8 @@ func (s *server) beginPasskeyRegistration(w http.ResponseWriter, r *http.Request
 		writeError(w, http.StatusForbidden, msgVerifyBeforeKey)
 		return
 	}
-	rp, ok := s.relyingParty(w, r)
+	rp, pu, ok := s.passkeyParty(w, r, u)
 	if !ok {
-		return
-	}
-	pu, err := s.loadPasskeyUser(r, u, rp.Config.RPID)
-	if err != nil {
-		s.internalError(w, "reading passkeys", err)
 		return
 	}
 	options, session, err := rp.BeginRegistration(pu,
@@ -226,13 +236,8 @@ func (s *server) finishPasskeyRegistration(w http.ResponseWriter, r *http.Reques
 		writeError(w, http.StatusBadRequest, msgCeremonyGone)
 		return
 	}
-	rp, ok := s.relyingParty(w, r)
+	rp, pu, ok := s.passkeyParty(w, r, u)
 	if !ok {
-		return
-	}
-	pu, err := s.loadPasskeyUser(r, u, rp.Config.RPID)
-	if err != nil {
-		s.internalError(w, "reading passkeys", err)
 		return
 	}
 	parsed, err := protocol.ParseCredentialCreationResponseBytes(body)

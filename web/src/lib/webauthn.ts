@@ -23,6 +23,16 @@ function descriptors(list: unknown): PublicKeyCredentialDescriptor[] | undefined
   return (list as Json[]).map((d) => ({ ...d, type: 'public-key', id: toBytes(String(d.id)) }))
 }
 
+/** A credential as the server's finish calls read it: its response's own fields beside clientDataJSON. */
+function credentialJSON(credential: PublicKeyCredential, response: Json): Json {
+  return {
+    id: credential.id,
+    rawId: fromBytes(credential.rawId),
+    type: credential.type,
+    response: { clientDataJSON: fromBytes(credential.response.clientDataJSON), ...response },
+  }
+}
+
 /** Whether this browser can use passkeys at all. */
 export function passkeysSupported(): boolean {
   return typeof window !== 'undefined' && 'PublicKeyCredential' in window && !!navigator.credentials
@@ -41,16 +51,10 @@ export async function createPasskey(options: { publicKey: Json }): Promise<Json>
   const credential = (await navigator.credentials.create({ publicKey })) as PublicKeyCredential | null
   if (!credential) throw new Error('No passkey was created')
   const response = credential.response as AuthenticatorAttestationResponse
-  return {
-    id: credential.id,
-    rawId: fromBytes(credential.rawId),
-    type: credential.type,
-    response: {
-      clientDataJSON: fromBytes(response.clientDataJSON),
-      attestationObject: fromBytes(response.attestationObject),
-      transports: response.getTransports?.() ?? [],
-    },
-  }
+  return credentialJSON(credential, {
+    attestationObject: fromBytes(response.attestationObject),
+    transports: response.getTransports?.() ?? [],
+  })
 }
 
 /** navigator.credentials.get with options from /api/webauthn/login/begin; the JSON for …/finish. */
@@ -64,15 +68,9 @@ export async function getPasskey(options: { publicKey: Json }): Promise<Json> {
   const credential = (await navigator.credentials.get({ publicKey })) as PublicKeyCredential | null
   if (!credential) throw new Error('No passkey was chosen')
   const response = credential.response as AuthenticatorAssertionResponse
-  return {
-    id: credential.id,
-    rawId: fromBytes(credential.rawId),
-    type: credential.type,
-    response: {
-      clientDataJSON: fromBytes(response.clientDataJSON),
-      authenticatorData: fromBytes(response.authenticatorData),
-      signature: fromBytes(response.signature),
-      userHandle: fromBytes(response.userHandle),
-    },
-  }
+  return credentialJSON(credential, {
+    authenticatorData: fromBytes(response.authenticatorData),
+    signature: fromBytes(response.signature),
+    userHandle: fromBytes(response.userHandle),
+  })
 }
