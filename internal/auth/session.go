@@ -66,7 +66,11 @@ func (s *Service) SignIn(w http.ResponseWriter, r *http.Request, u *store.User) 
 		return err
 	}
 	s.setCookie(w, r, token, int(SessionLifetime/time.Second))
-	return s.rememberDevice(w, r, u, sess)
+	// The sign-in stands without the device check: it only decides a mail.
+	if err := s.rememberDevice(w, r, u, sess); err != nil {
+		s.logger().Error("remembering a sign-in's device", "user", u.ID, "err", err)
+	}
+	return nil
 }
 
 // DeviceCookie marks a browser for as long as it keeps it, so a sign-in

@@ -1,4 +1,5 @@
 import { Loader2, MonitorSmartphone } from 'lucide-react'
+import { useEffect } from 'react'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
@@ -43,6 +44,10 @@ export function SessionsCard() {
   const end = useEndSession()
   const endOthers = useEndOtherSessions()
   const others = sessions.data?.filter((s) => !s.current).length ?? 0
+  // The new-sign-in mail links to #sessions: show the list once it is there.
+  useEffect(() => {
+    if (sessions.data && window.location.hash === '#sessions') document.getElementById('sessions')?.scrollIntoView()
+  }, [sessions.data])
   return (
     <Card id="sessions">
       <CardHeader>
