@@ -20,10 +20,10 @@ import (
 
 var tables = []string{
 	"api_idempotency", "api_keys", "blobs", "bulk_job_items", "bulk_jobs", "clients", "code_days_open", "contact_messages",
-	"dynamic_qr_codes", "mail_unsubscribes", "mailing_recipients", "mailings", "newsletter_subscriptions",
-	"password_tokens", "payment_products", "payments", "qr_codes", "qr_downloads", "qr_generations",
-	"rate_limits", "rollup_versions", "scan_code_days", "scan_counts", "scan_events", "scan_user_days", "scan_user_visitors", "scan_visitors", "schema_migrations", "secrets", "sessions", "stripe_events",
-	"stripe_subscriptions", "users",
+	"dynamic_qr_codes", "known_devices", "mail_unsubscribes", "mailing_recipients", "mailings", "newsletter_subscriptions",
+	"password_tokens", "payment_products", "payments", "pending_logins", "qr_codes", "qr_downloads", "qr_generations",
+	"rate_limits", "recovery_codes", "rollup_versions", "scan_code_days", "scan_counts", "scan_events", "scan_user_days", "scan_user_visitors", "scan_visitors", "schema_migrations", "secrets", "sessions", "stripe_events",
+	"stripe_subscriptions", "user_identities", "user_totp", "users", "webauthn_ceremonies", "webauthn_credentials",
 }
 
 func TestOpenRejectsOtherURLs(t *testing.T) {
