@@ -10,7 +10,7 @@ GOBIN   := $(shell $(GO) env GOPATH)/bin
 GOTESTSUM := $(firstword $(wildcard $(GOBIN)/gotestsum) $(shell command -v gotestsum 2>/dev/null))
 GO_TEST_JSON := $(or $(TMPDIR),/tmp)/squarely-go-test.json
 
-.PHONY: build run test lint go-test web-test e2e-test bench bench-redirect bench-bulk bench-analytics web-build clean
+.PHONY: build run test lint go-test web-test e2e-test bench bench-redirect bench-bulk bench-analytics bench-codes web-build clean
 
 build: web-build
 	$(GO) build -tags embedweb -o $(BIN) ./cmd/squarely
@@ -63,6 +63,11 @@ bench-bulk: build
 # (issue 15). See bench/analytics.
 bench-analytics:
 	nice $(GO) run ./bench/analytics
+
+# The code list (GET /api/codes) in one workspace of 100,000 codes on SQLite
+# and PostgreSQL: p50/p95 of pages, searches and filters (issue 22). See bench/codes.
+bench-codes:
+	nice $(GO) run ./bench/codes
 
 web-build: web/node_modules/.package-lock.json
 	cd web && npm run --silent build

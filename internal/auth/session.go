@@ -237,6 +237,7 @@ func hashToken(raw []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// SessionID returns the stored id of the request's session cookie, if it
-// holds a well-formed token (signed in or not).
+// SessionID returns the stored id (token hash) of the request's session
+// cookie, if it holds a well-formed token: what a session's settings, such
+// as its active workspace, are kept under.
 func SessionID(r *http.Request) (string, bool) { return sessionID(r) }

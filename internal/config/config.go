@@ -28,7 +28,7 @@ type Config struct {
 	LoginRateLimit     int      // SQUARELY_LOGIN_RATE_LIMIT: failed logins per minute per client address
 	RegisterRateLimit  int      // SQUARELY_REGISTER_RATE_LIMIT: registrations per hour per client address
 	TrustProxy         bool     // SQUARELY_TRUST_PROXY: believe X-Forwarded-For / X-Forwarded-Proto
-	DynamicLimit       int      // SQUARELY_DYNAMIC_LIMIT: live dynamic codes per user without an active subscription
+	DynamicLimit       int      // SQUARELY_DYNAMIC_LIMIT: live dynamic codes per workspace without an active subscription
 
 	// Accounts (issues 8 and 9).
 	LoginAccountRateLimit int // SQUARELY_LOGIN_ACCOUNT_RATE_LIMIT: failed logins per hour per account, from any address
@@ -45,7 +45,7 @@ type Config struct {
 	StripeWebhookSecret  string // SQUARELY_STRIPE_WEBHOOK_SECRET: signs POST /api/stripe/webhook
 	StripeAPIURL         string // SQUARELY_STRIPE_API_URL: "" = Stripe's; tests point it at stripe-mock
 	// Resource bounds (issue 8).
-	StorageQuotaMB int // SQUARELY_STORAGE_QUOTA_MB: megabytes of uploaded files an account may keep
+	StorageQuotaMB int // SQUARELY_STORAGE_QUOTA_MB: megabytes of uploaded files a workspace may keep
 	// Public API (issue 14).
 	APIRateLimit int // SQUARELY_API_RATE_LIMIT: /api/v1 requests per minute per API key
 	// Public pages (issue 13).

@@ -115,7 +115,7 @@ func (s *server) writeFreshUser(w http.ResponseWriter, r *http.Request, id int64
 		s.internalError(w, "reading a user", err)
 		return
 	}
-	writeJSON(w, http.StatusOK, s.userJSON(u))
+	writeJSON(w, http.StatusOK, s.userJSON(r, u))
 }
 
 // deleteAccount (POST /api/delete-account) soft-deletes the signed-in user:

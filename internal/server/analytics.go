@@ -53,7 +53,7 @@ type topDynamicCode struct {
 // is the last 30 days.
 func (s *server) userAnalytics(w http.ResponseWriter, r *http.Request) {
 	u := auth.UserFrom(r.Context())
-	a, err := s.store.UserAnalytics(r.Context(), u.ID, s.now().Add(-analyticsWindow))
+	a, err := s.store.UserAnalytics(r.Context(), wsID(r), u.ID, s.now().Add(-analyticsWindow))
 	if err != nil {
 		s.internalError(w, "reading analytics", err)
 		return
@@ -89,7 +89,7 @@ func (s *server) scansCSV(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Content-Type-Options", "nosniff")
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"scanned_at", "device_type", "os", "browser", "referrer", "visitor", "is_bot", "country"})
-	err := s.store.ScanEvents(r.Context(), d.UserID, d.ID, func(e *store.ScanEvent) error {
+	err := s.store.ScanEvents(r.Context(), d.WorkspaceID, d.ID, func(e *store.ScanEvent) error {
 		return cw.Write([]string{
 			e.ScannedAt.UTC().Format(time.RFC3339),
 			csvCell(e.DeviceType), csvCell(e.OS), csvCell(e.Browser), csvCell(e.Referrer),

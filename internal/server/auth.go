@@ -13,44 +13,58 @@ import (
 )
 
 // userResponse is the user as the API shows it; never the password hash.
+// The subscription and trial are those of the workspace the request acts
+// on (issue 22), shown in Workspace.
 type userResponse struct {
-	ID                 int64      `json:"id"`
-	Username           string     `json:"username"`
-	Email              string     `json:"email"`
-	FirstName          string     `json:"firstName"`
-	LastName           string     `json:"lastName"`
-	ClientID           int64      `json:"clientId"`
-	GoogleID           string     `json:"googleId,omitempty"`
-	SubscriptionStatus string     `json:"subscriptionStatus"`
-	TrialActivated     bool       `json:"trialActivated"`
-	TrialStartDate     *time.Time `json:"trialStartDate"`
-	TrialEndDate       *time.Time `json:"trialEndDate"`
-	IsAdmin            bool       `json:"isAdmin"`
-	CreatedAt          time.Time  `json:"createdAt"`
+	ID                 int64         `json:"id"`
+	Username           string        `json:"username"`
+	Email              string        `json:"email"`
+	FirstName          string        `json:"firstName"`
+	LastName           string        `json:"lastName"`
+	ClientID           int64         `json:"clientId"`
+	GoogleID           string        `json:"googleId,omitempty"`
+	SubscriptionStatus string        `json:"subscriptionStatus"`
+	TrialActivated     bool          `json:"trialActivated"`
+	TrialStartDate     *time.Time    `json:"trialStartDate"`
+	TrialEndDate       *time.Time    `json:"trialEndDate"`
+	IsAdmin            bool          `json:"isAdmin"`
+	CreatedAt          time.Time     `json:"createdAt"`
+	Workspace          *workspaceRef `json:"workspace"`
 	// HasPassword tells the Change Password dialog whether to ask for the
 	// current one; EmailVerified whether the address was proven.
 	HasPassword   bool `json:"hasPassword"`
 	EmailVerified bool `json:"emailVerified"`
 }
 
-func (s *server) userJSON(u *store.User) userResponse {
-	return userResponse{
-		ID:                 u.ID,
-		Username:           u.Username,
-		Email:              u.Email,
-		FirstName:          u.FirstName,
-		LastName:           u.LastName,
-		ClientID:           u.ClientID,
-		GoogleID:           u.GoogleID,
-		SubscriptionStatus: u.SubscriptionStatus,
-		TrialActivated:     u.TrialActivated,
-		TrialStartDate:     u.TrialStartDate,
-		TrialEndDate:       u.TrialEndDate,
-		IsAdmin:            s.auth.IsAdmin(u),
-		CreatedAt:          u.CreatedAt,
-		HasPassword:        u.PasswordHash != "",
-		EmailVerified:      u.EmailVerified,
+// userJSON shows u with the workspace r acts on, or, on a route outside
+// one (signing in, registering), u's personal workspace.
+func (s *server) userJSON(r *http.Request, u *store.User) userResponse {
+	out := userResponse{
+		ID:            u.ID,
+		Username:      u.Username,
+		Email:         u.Email,
+		FirstName:     u.FirstName,
+		LastName:      u.LastName,
+		ClientID:      u.ClientID,
+		GoogleID:      u.GoogleID,
+		IsAdmin:       s.auth.IsAdmin(u),
+		CreatedAt:     u.CreatedAt,
+		HasPassword:   u.PasswordHash != "",
+		EmailVerified: u.EmailVerified,
 	}
+	ws := workspaceFrom(r.Context())
+	if ws == nil || auth.UserFrom(r.Context()) == nil || auth.UserFrom(r.Context()).ID != u.ID {
+		var err error
+		if ws, err = s.store.PersonalWorkspace(r.Context(), u.ID); err != nil {
+			s.log.Error("reading a personal workspace", "user", u.ID, "err", err)
+			out.SubscriptionStatus = "free"
+			return out
+		}
+	}
+	out.SubscriptionStatus = ws.SubscriptionStatus
+	out.TrialActivated, out.TrialStartDate, out.TrialEndDate = ws.TrialActivated, ws.TrialStartDate, ws.TrialEndDate
+	out.Workspace = &workspaceRef{ID: ws.ID, Name: ws.Name, Role: ws.Role}
+	return out
 }
 
 const maxNameLength = 100 // characters, for firstName and lastName
@@ -145,7 +159,7 @@ func (s *server) register(w http.ResponseWriter, r *http.Request) {
 	if err := s.sendLink(r.Context(), u, store.LinkVerifyEmail, "account_verify", verifyLinkLifetime); err != nil {
 		s.log.Error("sending a verification link", "user", u.ID, "err", err)
 	}
-	writeJSON(w, http.StatusCreated, s.userJSON(u))
+	writeJSON(w, http.StatusCreated, s.userJSON(r, u))
 }
 
 // checkNewPassword adds a new password's problem to v under field: at
@@ -302,7 +316,7 @@ func (s *server) logout(w http.ResponseWriter, r *http.Request) {
 
 // currentUser (GET /api/user) returns the signed-in user.
 func (s *server) currentUser(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, s.userJSON(auth.UserFrom(r.Context())))
+	writeJSON(w, http.StatusOK, s.userJSON(r, auth.UserFrom(r.Context())))
 }
 
 // internalError logs err and answers a JSON 500 that reveals nothing.

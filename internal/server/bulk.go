@@ -230,9 +230,9 @@ func (s *server) createBulkJob(w http.ResponseWriter, r *http.Request) {
 	}
 
 	j := &store.BulkJob{
-		UserID: u.ID, FileName: form.file.name, FileSHA256: digest, IdempotencyKey: key,
+		WorkspaceID: wsID(r), UserID: u.ID, FileName: form.file.name, FileSHA256: digest, IdempotencyKey: key,
 		Total: len(items), Processed: len(rowErrors), Failed: len(rowErrors),
-		DynamicLimit: s.dynamicLimit(u), CreatedAt: s.now(),
+		DynamicLimit: s.dynamicLimit(workspaceFrom(r.Context())), CreatedAt: s.now(),
 	}
 	err = s.store.CreateBulkJob(ctx, j, items)
 	if errors.Is(err, store.ErrConflict) && key != "" && s.answerRepeat(w, r, u, key, digest) {
@@ -491,11 +491,11 @@ func bulkEntryName(raw string) string {
 // user's dynamic limit leaves (the same limit and count as one code's
 // creation); the runner's save enforces it again, atomically.
 func (s *server) applyDynamicLimit(r *http.Request, u *store.User, items []store.BulkItem) error {
-	limit := s.dynamicLimit(u)
+	limit := s.dynamicLimit(workspaceFrom(r.Context()))
 	if limit == 0 {
 		return nil
 	}
-	n, err := s.store.CountDynamicCodes(r.Context(), u.ID)
+	n, err := s.store.CountDynamicCodes(r.Context(), wsID(r))
 	if err != nil {
 		return err
 	}
@@ -521,7 +521,7 @@ func (s *server) ownJob(w http.ResponseWriter, r *http.Request) (*store.BulkJob,
 		writeError(w, http.StatusNotFound, msgJobMissing)
 		return nil, false
 	}
-	j, err := s.store.BulkJob(r.Context(), auth.UserFrom(r.Context()).ID, id)
+	j, err := s.store.BulkJob(r.Context(), wsID(r), id)
 	if errors.Is(err, store.ErrNotFound) {
 		writeError(w, http.StatusNotFound, msgJobMissing)
 		return nil, false

@@ -69,6 +69,7 @@ func (s *server) dynamicJSON(d *store.DynamicCode) dynamicCodeResponse {
 			QRData: qrData, Style: codeStyle(d.Style),
 			LogoFilePath: d.LogoFilePath, LogoFileName: d.LogoFileName,
 			ScanCount: d.ScanCount, IsPaused: d.IsPaused, CreatedAt: d.CreatedAt,
+			Tags: tagsJSON(d.Tags), FolderID: d.FolderID,
 		},
 		Destination: d.Destination, ShortCode: d.ShortCode, ShortURL: short,
 		LastScannedAt: d.LastScannedAt, PausedAt: d.PausedAt, UpdatedAt: d.UpdatedAt,
@@ -98,10 +99,10 @@ func checkDestination(raw string) (string, string) {
 	return dest, ""
 }
 
-// dynamicLimit is the caller's limit on live dynamic codes: none (0) with
-// an active subscription, else SQUARELY_DYNAMIC_LIMIT, trial or not.
-func (s *server) dynamicLimit(u *store.User) int {
-	if u.SubscriptionStatus == subscribed {
+// dynamicLimit is the workspace's limit on live dynamic codes: none (0)
+// with an active subscription, else SQUARELY_DYNAMIC_LIMIT, trial or not.
+func (s *server) dynamicLimit(ws *store.Workspace) int {
+	if ws.SubscriptionStatus == subscribed {
 		return 0
 	}
 	return s.cfg.DynamicLimit
@@ -210,9 +211,9 @@ func (s *server) saveDynamicCode(w http.ResponseWriter, r *http.Request, form *m
 
 	// An early count spares saving a logo for a refused code; the store
 	// enforces the limit again, atomically.
-	limit := s.dynamicLimit(u)
+	limit := s.dynamicLimit(workspaceFrom(ctx))
 	if limit > 0 {
-		n, err := s.store.CountDynamicCodes(ctx, u.ID)
+		n, err := s.store.CountDynamicCodes(ctx, wsID(r))
 		if err != nil {
 			s.internalError(w, "counting dynamic codes", err)
 			return nil, false
@@ -233,7 +234,7 @@ func (s *server) saveDynamicCode(w http.ResponseWriter, r *http.Request, form *m
 		name = payload.Label(qrType) + " " + now.UTC().Format(time.DateOnly)
 	}
 	d := &store.DynamicCode{
-		ClientID: clientID, UserID: u.ID, Name: name, Destination: dest, QRType: qrType, QRData: qrData,
+		ClientID: clientID, WorkspaceID: wsID(r), UserID: u.ID, Name: name, Destination: dest, QRType: qrType, QRData: qrData,
 		Style:     savedStyle(style, level),
 		CreatedAt: now,
 	}
@@ -276,7 +277,7 @@ func (s *server) insertDynamic(w http.ResponseWriter, r *http.Request, d *store.
 // newest first.
 func (s *server) listDynamicCodes(paused bool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		list, err := s.store.DynamicCodes(r.Context(), auth.UserFrom(r.Context()).ID, paused)
+		list, err := s.store.DynamicCodes(r.Context(), wsID(r), paused)
 		if err != nil {
 			s.internalError(w, "listing dynamic codes", err)
 			return
@@ -300,8 +301,8 @@ func pathID(w http.ResponseWriter, r *http.Request) (int64, bool) {
 	return id, true
 }
 
-// fetchCode is a store lookup of one of a user's codes by id.
-type fetchCode[T any] func(ctx context.Context, userID, id int64) (T, error)
+// fetchCode is a store lookup of one of a workspace's codes by id.
+type fetchCode[T any] func(ctx context.Context, workspaceID, id int64) (T, error)
 
 // ownCode fetches the caller's code named by the {id} path value. On
 // failure it has answered: 404 when the code is not the caller's (or the
@@ -312,7 +313,7 @@ func ownCode[T any](s *server, w http.ResponseWriter, r *http.Request, fetch fet
 	if !ok {
 		return zero, false
 	}
-	c, err := fetch(r.Context(), auth.UserFrom(r.Context()).ID, id)
+	c, err := fetch(r.Context(), wsID(r), id)
 	if errors.Is(err, store.ErrNotFound) {
 		writeError(w, http.StatusNotFound, msgCodeMissing)
 		return zero, false
@@ -396,8 +397,7 @@ func (s *server) setDestination(w http.ResponseWriter, r *http.Request) {
 		}
 		qrData = string(in.QRData)
 	}
-	u := auth.UserFrom(r.Context())
-	d, err := s.store.SetDynamicContent(r.Context(), u.ID, id, dest, qrType, qrData, s.now())
+	d, err := s.store.SetDynamicContent(r.Context(), wsID(r), id, dest, qrType, qrData, s.now())
 	s.answerDynamic(w, d, err)
 }
 
@@ -421,7 +421,7 @@ func renameCode[T any](w http.ResponseWriter, r *http.Request, read fetchCode[T]
 		fieldError(w, "name", problem)
 		return
 	}
-	ctx, uid := r.Context(), auth.UserFrom(r.Context()).ID
+	ctx, uid := r.Context(), wsID(r)
 	var c T
 	var err error
 	if name == "" {
@@ -455,8 +455,7 @@ func (s *server) pauseDynamicCode(paused bool) http.HandlerFunc {
 		if !ok {
 			return
 		}
-		u := auth.UserFrom(r.Context())
-		d, err := s.store.SetDynamicPaused(r.Context(), u.ID, id, paused, s.now())
+		d, err := s.store.SetDynamicPaused(r.Context(), wsID(r), id, paused, s.now())
 		s.answerDynamic(w, d, err)
 	}
 }
@@ -468,7 +467,7 @@ func (s *server) deleteDynamicCode(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	code, err := s.store.DeleteDynamicCode(r.Context(), auth.UserFrom(r.Context()).ID, id, s.now())
+	code, err := s.store.DeleteDynamicCode(r.Context(), wsID(r), id, s.now())
 	if err == nil {
 		s.redirectChanged(r.Context(), code)
 	}
@@ -481,7 +480,7 @@ func (s *server) deleteQRCode(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	s.answerDeleted(w, s.store.DeleteQRCode(r.Context(), auth.UserFrom(r.Context()).ID, id, s.now()))
+	s.answerDeleted(w, s.store.DeleteQRCode(r.Context(), wsID(r), id, s.now()))
 }
 
 // dynamicCodeImage (GET /api/dynamic-qrcodes/{id}/image?format=svg|png|pdf

@@ -343,7 +343,7 @@ func (s *server) trackGeneration(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusNotFound, "QR code not found")
 			return
 		}
-		if _, err := s.store.QRCode(r.Context(), u.ID, *in.QRCodeID); err != nil {
+		if _, err := s.store.QRCode(r.Context(), wsID(r), *in.QRCodeID); err != nil {
 			if errors.Is(err, store.ErrNotFound) {
 				writeError(w, http.StatusNotFound, "QR code not found")
 				return

@@ -443,5 +443,5 @@ func (s *server) finishPasskeyLogin(w http.ResponseWriter, r *http.Request) {
 		s.internalError(w, "signing in", err)
 		return
 	}
-	writeJSON(w, http.StatusOK, s.userJSON(pu.u))
+	writeJSON(w, http.StatusOK, s.userJSON(r, pu.u))
 }

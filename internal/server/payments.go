@@ -79,28 +79,30 @@ func liveSubscription(status string) bool {
 	return false
 }
 
-// pricingTable (POST /api/billing/pricing-table, signed in) answers the
-// attributes of the /subscribe page's <stripe-pricing-table>: the user's
-// id as client-reference-id, and either their e-mail (first checkout, when
-// Stripe creates their customer) or a customer session of the customer
-// they already have, so a returning subscriber is never given a second
-// customer. A user with a live subscription is refused (409).
+// pricingTable (POST /api/billing/pricing-table, owners of the active
+// workspace) answers the attributes of the /subscribe page's
+// <stripe-pricing-table>: the workspace's id as client-reference-id (the
+// subscription is the workspace's), and either the user's e-mail (first
+// checkout, when Stripe creates the customer) or a customer session of the
+// customer the workspace already has, so a returning subscriber is never
+// given a second customer. A workspace with a live subscription is refused
+// (409).
 func (s *server) pricingTable(w http.ResponseWriter, r *http.Request) {
 	if !s.paymentsOn(w) {
 		return
 	}
-	u := auth.UserFrom(r.Context())
-	if liveSubscription(u.SubscriptionStatus) {
+	u, ws := auth.UserFrom(r.Context()), workspaceFrom(r.Context())
+	if liveSubscription(ws.SubscriptionStatus) {
 		writeError(w, http.StatusConflict, msgAlreadySubscribed)
 		return
 	}
-	out := map[string]any{"clientReferenceId": strconv.FormatInt(u.ID, 10)}
-	if u.StripeCustomerID == "" {
+	out := map[string]any{"clientReferenceId": strconv.FormatInt(ws.ID, 10)}
+	if ws.StripeCustomerID == "" {
 		out["customerEmail"] = u.Username
 		writeJSON(w, http.StatusOK, out)
 		return
 	}
-	secret, err := s.billing.PricingTableSession(r.Context(), u.StripeCustomerID)
+	secret, err := s.billing.PricingTableSession(r.Context(), ws.StripeCustomerID)
 	if err != nil {
 		s.stripeError(w, "creating a customer session", err)
 		return
@@ -115,12 +117,12 @@ func (s *server) billingPortal(w http.ResponseWriter, r *http.Request) {
 	if !s.paymentsOn(w) {
 		return
 	}
-	u := auth.UserFrom(r.Context())
-	if u.StripeCustomerID == "" {
+	ws := workspaceFrom(r.Context())
+	if ws.StripeCustomerID == "" {
 		writeError(w, http.StatusConflict, msgNoSubscription)
 		return
 	}
-	url, err := s.billing.PortalURL(r.Context(), u.StripeCustomerID, s.cfg.BaseURL+"/subscribe")
+	url, err := s.billing.PortalURL(r.Context(), ws.StripeCustomerID, s.cfg.BaseURL+"/subscribe")
 	if err != nil {
 		s.stripeError(w, "creating a portal session", err)
 		return
@@ -287,7 +289,7 @@ func (s *server) applyEvent(r *http.Request, ev *billing.Event) (bool, error) {
 	case ev.Checkout != nil:
 		c := ev.Checkout
 		link := store.CheckoutLink{Email: strings.TrimSpace(c.Email), CustomerID: c.CustomerID, SubscriptionID: c.SubscriptionID}
-		link.UserID, _ = strconv.ParseInt(c.ClientReferenceID, 10, 64)
+		link.WorkspaceID, _ = strconv.ParseInt(c.ClientReferenceID, 10, 64)
 		if c.CustomerID == "" {
 			return s.store.RecordStripeEvent(ctx, rec)
 		}

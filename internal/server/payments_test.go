@@ -238,7 +238,7 @@ func TestWebhookRefusals(t *testing.T) {
 	if m["duplicate"] != true {
 		t.Errorf("replay: %v", m)
 	}
-	if got, _ := st.User(t.Context(), u.ID); got.StripeCustomerID != "cus_1" || storetest.Count(t, st, "stripe_events") != 1 {
+	if got, _ := st.PersonalWorkspace(t.Context(), u.ID); got.StripeCustomerID != "cus_1" || storetest.Count(t, st, "stripe_events") != 1 {
 		t.Errorf("after the replay: %+v", got)
 	}
 }
@@ -256,7 +256,7 @@ func TestSubscriptionLifecycle(t *testing.T) {
 		expect(t, e.postForm(c, "/api/dynamic-qrcodes", part{"destination", "https://example.com/2", ""}), http.StatusForbidden, limitMsg)
 		expect(t, e.do(c, "POST", "/api/billing-portal", ""), http.StatusConflict, msgNoSubscription)
 		table := expect(t, e.do(c, "POST", "/api/billing/pricing-table", ""), http.StatusOK, "")
-		if table["customerEmail"] != "subscriber@example.com" || table["clientReferenceId"] != strconv.FormatInt(uid, 10) {
+		if table["customerEmail"] != "subscriber@example.com" || table["clientReferenceId"] != strconv.FormatInt(storetest.Personal(t, st, uid), 10) {
 			t.Errorf("pricing table for a new customer: %v", table)
 		}
 		expect(t, e.do(e.browser(), "POST", "/api/billing/pricing-table", ""), http.StatusUnauthorized, "")
@@ -290,7 +290,7 @@ func TestSubscriptionLifecycle(t *testing.T) {
 		expect(t, e.webhook(sub("evt_late", "incomplete", 0), now), http.StatusOK, "")
 		expect(t, e.webhook(billingtest.Event("evt_inv", "invoice.payment_failed", t0.Add(2*time.Second),
 			map[string]any{"id": "in_1", "object": "invoice", "customer": "cus_1"}), now), http.StatusOK, "")
-		if got, _ := st.User(t.Context(), uid); got.SubscriptionStatus != "active" {
+		if got, _ := st.PersonalWorkspace(t.Context(), uid); got.SubscriptionStatus != "active" {
 			t.Fatalf("after a late event: %q", got.SubscriptionStatus)
 		}
 
@@ -360,7 +360,7 @@ func TestSubscriptionEventsInAnyOrder(t *testing.T) {
 				t.Fatalf("run %d: status %d: %s", run, w.Code, w.Body)
 			}
 		}
-		got, err := st.User(t.Context(), u.ID)
+		got, err := st.PersonalWorkspace(t.Context(), u.ID)
 		if err != nil {
 			t.Fatal(err)
 		}

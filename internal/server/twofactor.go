@@ -42,7 +42,7 @@ func (s *server) signInOrChallenge(w http.ResponseWriter, r *http.Request, u *st
 		writeJSON(w, http.StatusOK, map[string]any{"twoFactorRequired": true, "methods": methods})
 		return
 	}
-	writeJSON(w, status, s.userJSON(u))
+	writeJSON(w, status, s.userJSON(r, u))
 }
 
 // twoFactorStatus (GET /api/2fa) says what the signed-in user has set up.
@@ -320,5 +320,5 @@ func (s *server) finishPending(w http.ResponseWriter, r *http.Request, u *store.
 		writeError(w, http.StatusUnauthorized, msgPendingGone)
 		return
 	}
-	writeJSON(w, http.StatusOK, s.userJSON(u))
+	writeJSON(w, http.StatusOK, s.userJSON(r, u))
 }

@@ -11,12 +11,12 @@ import (
 )
 
 // ScanQuery picks the scans a report counts: those of one live dynamic code
-// of the user (CodeID > 0) or of all the user's live dynamic codes, scanned
+// of the workspace (CodeID > 0) or of all the workspace's live dynamic codes, scanned
 // in [From, To). Bots are counted only when Bots is set.
 type ScanQuery struct {
-	UserID, CodeID int64
-	From, To       time.Time
-	Bots           bool
+	WorkspaceID, CodeID int64
+	From, To            time.Time
+	Bots                bool
 }
 
 // ScanReport is what the picked scans say. Every count but BotScans follows
@@ -56,12 +56,12 @@ const slotLayout = "2006-01-02T15:04"
 // where is the query's filter on scan_events e and its arguments.
 func (q ScanQuery) where(bots bool) (string, []any) {
 	cond := `e.scanned_at >= $1 AND e.scanned_at < $2 AND `
-	args := []any{dbTime(q.From), dbTime(q.To), q.UserID}
+	args := []any{dbTime(q.From), dbTime(q.To), q.WorkspaceID}
 	if q.CodeID > 0 {
-		cond += `e.dynamic_qr_code_id = (SELECT id FROM dynamic_qr_codes WHERE id = $4 AND user_id = $3 AND NOT is_deleted)`
+		cond += `e.dynamic_qr_code_id = (SELECT id FROM dynamic_qr_codes WHERE id = $4 AND workspace_id = $3 AND NOT is_deleted)`
 		args = append(args, q.CodeID)
 	} else {
-		cond += `e.dynamic_qr_code_id IN (SELECT id FROM dynamic_qr_codes WHERE user_id = $3 AND NOT is_deleted)`
+		cond += `e.dynamic_qr_code_id IN (SELECT id FROM dynamic_qr_codes WHERE workspace_id = $3 AND NOT is_deleted)`
 	}
 	if !bots {
 		cond += ` AND NOT e.is_bot`
@@ -75,7 +75,7 @@ func (q ScanQuery) where(bots bool) (string, []any) {
 // starts and ends inside UTC days) from the scan events.
 func (s *Store) ScanReport(ctx context.Context, q ScanQuery) (*ScanReport, error) {
 	if q.CodeID > 0 {
-		if _, err := s.DynamicCode(ctx, q.UserID, q.CodeID); err != nil {
+		if _, err := s.DynamicCode(ctx, q.WorkspaceID, q.CodeID); err != nil {
 			return nil, err
 		}
 	}
@@ -126,13 +126,13 @@ func (q ScanQuery) split() (days ScanQuery, edges []ScanQuery) {
 // the user's and live, or of the user.
 func (q ScanQuery) rollupWhere() (rollupTable, string, []any) {
 	where := `WHERE day >= $1 AND day < $2`
-	args := []any{dbTime(q.From), dbTime(q.To), q.UserID}
+	args := []any{dbTime(q.From), dbTime(q.To), q.WorkspaceID}
 	if q.CodeID > 0 {
 		args = append(args, q.CodeID)
 		return codeDays, where + ` AND dynamic_qr_code_id = (SELECT id FROM dynamic_qr_codes
-			WHERE id = $4 AND user_id = $3 AND NOT is_deleted)`, args
+			WHERE id = $4 AND workspace_id = $3 AND NOT is_deleted)`, args
 	}
-	return userDays, where + ` AND user_id = $3`, args
+	return userDays, where + ` AND workspace_id = $3`, args
 }
 
 // reportSum adds up a report from rollup days and scan events.

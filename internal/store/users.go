@@ -52,7 +52,7 @@ func scanUser(row interface{ Scan(...any) error }, extra ...any) (*User, error) 
 	return u, nil
 }
 
-// CreateUser saves a new user and fills in ID, CreatedAt (now, unless set),
+// CreateUser saves a new user, with their personal workspace, and fills in ID, CreatedAt (now, unless set),
 // ClientID (1 if 0) and SubscriptionStatus ("free" if ""). It returns
 // ErrConflict when a live account already has the username (in any case)
 // or the Google ID.
@@ -75,16 +75,30 @@ func (s *Store) CreateUser(ctx context.Context, u *User) error {
 			is_admin, is_deleted, deleted_at, created_at, email_verified)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
 		RETURNING id`
-	err := s.write.QueryRowContext(ctx, query,
-		u.ClientID, u.Username, nullIfEmpty(u.PasswordHash), u.FirstName, u.LastName, u.Email,
-		nullIfEmpty(u.GoogleID), nullIfEmpty(u.StripeCustomerID), nullIfEmpty(u.StripeSubscriptionID),
-		u.SubscriptionStatus, u.TrialActivated, dbTimePtr(u.TrialStartDate), dbTimePtr(u.TrialEndDate),
-		u.IsAdmin, u.IsDeleted, dbTimePtr(u.DeletedAt), dbTime(u.CreatedAt), u.EmailVerified,
-	).Scan(&u.ID)
-	if err != nil {
-		return fail("create user", err)
-	}
-	return nil
+	return s.inTx(ctx, "create user", func(tx *sql.Tx) error {
+		err := tx.QueryRowContext(ctx, query,
+			u.ClientID, u.Username, nullIfEmpty(u.PasswordHash), u.FirstName, u.LastName, u.Email,
+			nullIfEmpty(u.GoogleID), nullIfEmpty(u.StripeCustomerID), nullIfEmpty(u.StripeSubscriptionID),
+			u.SubscriptionStatus, u.TrialActivated, dbTimePtr(u.TrialStartDate), dbTimePtr(u.TrialEndDate),
+			u.IsAdmin, u.IsDeleted, dbTimePtr(u.DeletedAt), dbTime(u.CreatedAt), u.EmailVerified,
+		).Scan(&u.ID)
+		if err != nil {
+			return fail("create user", err)
+		}
+		if err := createPersonalWorkspace(ctx, tx, u.ID, u.ClientID, u.CreatedAt); err != nil {
+			return err
+		}
+		// A trial (or subscription) the account starts with is its
+		// personal workspace's.
+		_, err = tx.ExecContext(ctx, `UPDATE workspaces SET trial_activated = $2, trial_start_date = $3, trial_end_date = $4,
+			subscription_status = $5, stripe_customer_id = $6, stripe_subscription_id = $7
+			WHERE personal_user_id = $1`, u.ID, u.TrialActivated, dbTimePtr(u.TrialStartDate), dbTimePtr(u.TrialEndDate),
+			u.SubscriptionStatus, nullIfEmpty(u.StripeCustomerID), nullIfEmpty(u.StripeSubscriptionID))
+		if err != nil {
+			return fail("create user", err)
+		}
+		return nil
+	})
 }
 
 // User returns the user with the given id, soft-deleted or not.
@@ -144,9 +158,10 @@ func (s *Store) UpdateUserName(ctx context.Context, id int64, firstName, lastNam
 	return mustAffect("update user name", res, err)
 }
 
-// SoftDeleteUser marks the user deleted, keeping the row (and its codes)
-// but signing it out everywhere. Deleting a deleted user keeps the first
-// deletion time.
+// SoftDeleteUser marks the user deleted, keeping the row but signing it
+// out everywhere. Their personal workspace is deleted with them (its codes
+// stop redirecting); the team workspaces they belong to keep their codes
+// working (leaveTeams). Deleting a deleted user keeps the first deletion time.
 func (s *Store) SoftDeleteUser(ctx context.Context, id int64) error {
 	return s.inTx(ctx, "delete user", func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx,
@@ -158,7 +173,7 @@ func (s *Store) SoftDeleteUser(ctx context.Context, id int64) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE user_id = $1`, id); err != nil {
 			return fail("delete user's sessions", err)
 		}
-		return nil
+		return leaveTeams(ctx, tx, id, time.Now())
 	})
 }
 
@@ -205,26 +220,16 @@ func endAccess(ctx context.Context, tx *sql.Tx, userID int64, keepSession string
 	return nil
 }
 
-// UserShortCodes returns the short codes of every dynamic code the user
-// has ever made, deleted or not, so callers can drop them from caches.
+// UserShortCodes returns the short codes of every dynamic code of the
+// user's personal workspace, deleted or not, so callers can drop them from
+// caches when the account goes.
 func (s *Store) UserShortCodes(ctx context.Context, userID int64) ([]string, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT short_code FROM dynamic_qr_codes WHERE user_id = $1`, userID)
+	var ws int64
+	err := s.read.QueryRowContext(ctx, `SELECT id FROM workspaces WHERE personal_user_id = $1`, userID).Scan(&ws)
 	if err != nil {
 		return nil, fail("list user's short codes", err)
 	}
-	defer rows.Close()
-	var codes []string
-	for rows.Next() {
-		var c string
-		if err := rows.Scan(&c); err != nil {
-			return nil, fail("list user's short codes", err)
-		}
-		codes = append(codes, c)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fail("list user's short codes", err)
-	}
-	return codes, nil
+	return s.workspaceShortCodes(ctx, ws)
 }
 
 // inTx runs fn in a write transaction, committing when it returns nil.

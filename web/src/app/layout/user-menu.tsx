@@ -11,6 +11,7 @@ import {
 } from '@/components/ui/dropdown-menu'
 import { ChangePasswordDialog } from '@/features/account/components/change-password-dialog'
 import { useLogout } from '@/features/auth/api/logout'
+import { WorkspaceSwitcher } from '@/features/workspaces/components/workspace-switcher'
 import type { User } from '@/lib/auth'
 
 function initials(user: User) {
@@ -19,6 +20,7 @@ function initials(user: User) {
   return source.slice(0, 1).toUpperCase()
 }
 
+/** The active workspace's switcher and the account menu. */
 export function UserMenu({ user }: { user: User }) {
   const [passwordOpen, setPasswordOpen] = useState(false)
   const logout = useLogout()
@@ -26,6 +28,7 @@ export function UserMenu({ user }: { user: User }) {
 
   return (
     <>
+      <WorkspaceSwitcher />
       <DropdownMenu>
         <DropdownMenuTrigger
           aria-label="Account menu"

@@ -54,9 +54,8 @@ type Handlers = Parameters<typeof stubFetch>[0]
 function stubDashboard(handlers: Handlers = {}) {
   return stubFetch({
     'GET /api/user': () => json(alice),
-    'GET /api/qrcodes': () => json([staticCode]),
-    'GET /api/dynamic-qrcodes': () => json([dynamicCode]),
-    'GET /api/dynamic-qrcodes/paused': () => json([{ ...dynamicCode, id: 4, name: 'Old flyer', isPaused: true }]),
+    'GET /api/codes': (_, url) =>
+      json({ items: url.searchParams.get('status') === 'paused' ? [{ ...dynamicCode, id: 4, name: 'Old flyer', isPaused: true }] : [dynamicCode, staticCode], nextCursor: null }),
     'GET /api/trial-status': () => json({ dynamicQRUsed: 1, dynamicQRLimit: 12, canCreateDynamicQR: true }),
     ...handlers,
   })
@@ -152,12 +151,13 @@ describe('Duplicate', () => {
       'POST /api/qrcodes/7/duplicate': () => json({ ...staticCode, id: 8, name: 'Shop front (copy)' }, 201),
     })
     renderApp('/dashboard')
-    const before = calls(mock, 'GET', '/api/qrcodes').length
+    const lists = () => mock.mock.calls.filter(([u]) => String(u).startsWith('/api/codes?')).length
+    const before = lists()
     await userEvent.click(within(await card('Shop front')).getByRole('button', { name: 'Duplicate' }))
     expect(await screen.findByText('Code duplicated')).toBeInTheDocument()
     expect(screen.getByText('"Shop front (copy)" is in My QR Codes.')).toBeInTheDocument()
     expect(calls(mock, 'POST', '/api/qrcodes/7/duplicate')).toHaveLength(1)
-    await waitFor(() => expect(calls(mock, 'GET', '/api/qrcodes').length).toBeGreaterThan(before))
+    await waitFor(() => expect(lists()).toBeGreaterThan(before))
   })
 
   it("shows the server's limit message for a dynamic copy past the limit", async () => {

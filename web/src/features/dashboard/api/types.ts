@@ -9,6 +9,35 @@ interface CodeBase {
   createdAt: string
   /** A payment code's successful payments and their total in cents (issue 11). */
   payments?: { count: number; total: number }
+  /** The workspace's tags on the code (issue 22): ids, or the tags themselves. */
+  tags?: (number | TagRef)[]
+  /** The folder the code is in, or null. */
+  folderId?: number | null
+}
+
+/** A tag as a code record may carry it. */
+export interface TagRef {
+  id: number
+  name?: string
+  color?: string
+}
+
+/** A workspace tag (GET /api/tags). */
+export interface Tag {
+  id: number
+  name: string
+  color: string
+}
+
+/** A workspace folder (GET /api/folders). */
+export interface Folder {
+  id: number
+  name: string
+}
+
+/** The ids of a code's tags, whichever way the record carries them. */
+export function tagIdsOf(code: SavedCode): number[] {
+  return (code.tags ?? []).map((t) => (typeof t === 'number' ? t : t.id))
 }
 
 export interface StaticCode extends CodeBase {

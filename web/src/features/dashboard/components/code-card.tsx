@@ -16,6 +16,8 @@ import { PreviewDialog } from './preview-dialog'
 import { useRestyleSlot } from './restyle-slot'
 import { Badge } from '@/components/ui/badge'
 import { countOf, nounFor } from '@/lib/count'
+import { useCan } from '@/lib/workspace'
+import { CodeLabels } from './code-labels'
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' })
 
@@ -83,9 +85,11 @@ export function CodeCard({
   const restyle = useRestyleSlot()
   const dynamic = code.qrMode === 'dynamic' ? code : null
   const closeOr = (which: Dialog) => (open: boolean) => setDialog(open ? which : null)
+  // A viewer of the workspace only looks: the server refuses their changes, so no buttons for them.
+  const mayEdit = useCan('editCodes')
   // An active dynamic code: its destination can change and it can be paused.
-  const editable = dynamic && !paused ? dynamic : null
-  const deleteButton = (
+  const editable = mayEdit && dynamic && !paused ? dynamic : null
+  const deleteButton = mayEdit && (
     <Button size="sm" variant="outline" className="w-9 px-0 text-red-600 hover:bg-red-50 hover:text-red-700" aria-label="Delete" title="Delete" onClick={() => setDialog('delete')}>
       <Trash2 aria-hidden="true" />
     </Button>
@@ -140,7 +144,7 @@ export function CodeCard({
       </button>
 
       <div className="grid gap-0.5 px-4 pb-3 pt-3">
-        <CodeName name={code.name} onRename={(name) => rename.mutate({ code, name })} />
+        <CodeName name={code.name} onRename={mayEdit ? (name) => rename.mutate({ code, name }) : undefined} />
         <p className="text-xs text-slate-500">
           Created <time dateTime={code.createdAt}>{formatDate(code.createdAt)}</time>
         </p>
@@ -163,9 +167,11 @@ export function CodeCard({
         )}
       </div>
 
+      <CodeLabels code={code} editable={!paused} />
+
       <div className="mt-auto grid gap-1.5 border-t border-slate-100 p-3">
         <div className="flex gap-1.5">
-          {paused && dynamic ? (
+          {paused && dynamic && mayEdit ? (
             <Button size="sm" className="flex-1" onClick={() => resume.mutate(dynamic)} disabled={resume.isPending}>
               <Play aria-hidden="true" />
               Resume
@@ -198,7 +204,7 @@ export function CodeCard({
             {deleteButton}
           </div>
         )}
-        {!paused && (
+        {!paused && mayEdit && (
           <div className="flex gap-1.5">
             {restyle && (
               <Button size="sm" variant="outline" className="flex-1" onClick={() => setDialog('restyle')}>
