@@ -44,7 +44,8 @@ async function logOut(page: Page) {
   await expect(page.getByRole('link', { name: 'Log in' })).toBeVisible()
 }
 
-test('turn on two-factor authentication, sign out, sign in with a code and with a recovery code', async ({ page }) => {
+test('turn on two-factor authentication, sign out, sign in with a code and with a recovery code', async ({ page, browser }) => {
+  test.setTimeout(90_000) // five sign-ins and two browsers
   const email = uniqueEmail()
   await registerVerified(page, email)
   await page.goto('/account-settings')
@@ -61,6 +62,7 @@ test('turn on two-factor authentication, sign out, sign in with a code and with 
   const codes = page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem')
   await expect(codes).toHaveCount(10)
   const recovery = (await codes.first().textContent())!
+  const recovery2 = (await codes.nth(1).textContent())!
   await page.getByRole('button', { name: 'I have saved them' }).click()
   await expect(page.getByText('Recovery codes left: 10')).toBeVisible()
 
@@ -95,6 +97,30 @@ test('turn on two-factor authentication, sign out, sign in with a code and with 
   await expect(page.getByText(`Welcome back, ${email}!`, { exact: true })).toBeVisible()
   await page.goto('/account-settings')
   await expect(page.getByText('Recovery codes left: 9')).toBeVisible()
+
+  // Another browser signs in: the account is mailed, and the session can be ended from here at once.
+  const other = await (await browser.newContext()).newPage()
+  await other.goto('/auth')
+  await other.getByLabel('Email', { exact: true }).fill(email)
+  await other.getByLabel('Password', { exact: true }).fill(password)
+  await other.getByRole('button', { name: 'Sign In', exact: true }).click()
+  await other.getByRole('button', { name: 'Use a recovery code' }).click()
+  await other.getByLabel('Recovery code').fill(recovery2)
+  await other.getByRole('button', { name: 'Verify' }).click()
+  await expect(other.getByRole('button', { name: 'Account menu' })).toBeVisible()
+  const alert = await waitForMail(email, (m) => m.subject === 'New sign-in to your Squarely account')
+  expect(alert.text).toContain('/account-settings#sessions')
+  expect(alert.text, alert.text).toMatch(/Device: (Headless )?Chrome on Linux/) // Headless under Playwright
+
+  await page.reload()
+  const sessions = page.getByRole('list', { name: 'Sessions' })
+  await expect(sessions.getByRole('listitem')).toHaveCount(2)
+  await sessions.getByRole('button', { name: 'End' }).click()
+  await expect(page.getByText('Session ended', { exact: true })).toBeVisible()
+  await expect(sessions.getByRole('listitem')).toHaveCount(1)
+  await other.reload()
+  await expect(other.getByRole('link', { name: 'Log in' })).toBeVisible()
+  await other.context().close()
 })
 
 test.describe('passkeys', () => {
