@@ -206,6 +206,8 @@ func (l oidcLinks) claim(ctx context.Context, u *store.User, sub string) error {
 	return l.st.ClaimWithIdentity(ctx, u.ID, l.issuer, sub, l.now)
 }
 
+// create saves the account, then its link. Should the link fail, the
+// account stands verified and the next sign-in links it by its e-mail.
 func (l oidcLinks) create(ctx context.Context, u *store.User, sub string) error {
 	if err := l.st.CreateUser(ctx, u); err != nil {
 		return err
