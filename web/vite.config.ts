@@ -7,7 +7,7 @@ import { defineConfig } from 'vite'
 // Paths the Go server owns; in development the Vite server forwards them to it.
 // Anchored patterns, so that /d/{code} does not swallow /dashboard.
 const backend = 'http://localhost:8080'
-const proxied = ['^/api/', '^/auth/google', '^/d/', '^/logo/', '^/pdf/', '^/images/']
+const proxied = ['^/api/', '^/auth/google', '^/auth/oidc', '^/d/', '^/logo/', '^/pdf/', '^/images/']
 
 export default defineConfig({
   plugins: [react(), tailwindcss()],

@@ -145,6 +145,12 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 	if google == nil {
 		log.Info("Google sign-in is off: set SQUARELY_GOOGLE_CLIENT_ID and SQUARELY_GOOGLE_CLIENT_SECRET to turn it on")
 	}
+	oidcClient := auth.NewOIDC(cfg)
+	if oidcClient == nil {
+		log.Info("OpenID Connect sign-in is off: set SQUARELY_OIDC_ISSUER and SQUARELY_OIDC_CLIENT_ID to turn it on")
+	} else {
+		log.Info("OpenID Connect sign-in is on", "issuer", cfg.OIDCIssuer, "button", cfg.OIDCName, "redirect", oidcClient.RedirectURL)
+	}
 	mailer, err := newMailer(cfg, log)
 	if err != nil {
 		fmt.Fprintf(stderr, "squarely: %v\n", err)
@@ -168,7 +174,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 	mailingRunner := mailings.NewRunner(mailings.Options{Store: st, Mailer: mailer, BaseURL: cfg.BaseURL, Logger: log})
 	bulkRunner := bulk.NewRunner(st, log, nil)
 	srv := &http.Server{
-		Handler: server.New(server.Deps{Store: st, Config: cfg, Logger: log, Google: google,
+		Handler: server.New(server.Deps{Store: st, Config: cfg, Logger: log, Google: google, OIDC: oidcClient,
 			Recorder: recorder, Redirects: redirects, Mailer: mailer, Mailings: mailingRunner, Bulk: bulkRunner, Metrics: meter}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       2 * time.Minute, // generous for uploads on slow links

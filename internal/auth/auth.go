@@ -23,6 +23,10 @@ type Service struct {
 	Now    func() time.Time // nil = time.Now
 	Logger *slog.Logger     // nil = slog.Default()
 	Google *Google          // nil = Google sign-in is off
+	OIDC   *OIDC            // nil = OpenID Connect sign-in is off
+	// NewDevice, when set, is called after a sign-in from a browser the
+	// user has not signed in from before (not the account's first).
+	NewDevice func(r *http.Request, u *store.User, sess *store.Session)
 
 	// PasswordCost is the bcrypt cost; 0 = DefaultPasswordCost. Tests
 	// lower it to keep the suite fast.

@@ -88,15 +88,7 @@ func (s *Service) GoogleStart(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	state, verifier := rand.Text(), oauth2.GenerateVerifier()
-	http.SetCookie(w, &http.Cookie{
-		Name:     googleCookie,
-		Value:    state + "." + verifier,
-		Path:     "/auth/google",
-		MaxAge:   int((10 * time.Minute).Seconds()),
-		HttpOnly: true,
-		Secure:   s.IsHTTPS(r),
-		SameSite: http.SameSiteLaxMode, // sent on Google's top-level redirect back
-	})
+	s.setLaxCookie(w, r, googleCookie, "/auth/google", state+"."+verifier, int((10 * time.Minute).Seconds()))
 	url := s.Google.oauth().AuthCodeURL(state,
 		oauth2.S256ChallengeOption(verifier),
 		oauth2.SetAuthURLParam("prompt", "select_account"))
@@ -105,23 +97,35 @@ func (s *Service) GoogleStart(w http.ResponseWriter, r *http.Request) {
 
 // GoogleCallback (GET /auth/google/callback) checks the state, exchanges the
 // code with the PKCE verifier, reads the user's identity, finds or creates
-// their account, signs them in and goes to /. Any failure goes to
-// /auth?google=failed and is logged with its reason.
+// their account and signs them in (see finishRedirect).
 func (s *Service) GoogleCallback(w http.ResponseWriter, r *http.Request) {
 	if s.Google == nil {
 		http.Redirect(w, r, "/auth?google=unavailable", http.StatusFound)
 		return
 	}
 	u, err := s.googleCallback(w, r)
+	s.finishRedirect(w, r, "Google", "google", u, err)
+}
+
+// finishRedirect ends a sign-in through a provider's redirect (Google,
+// OIDC) that found u, or failed with err: it signs u in and goes to /, or
+// when u has a second factor goes to the sign-in page to ask for it
+// (/auth?twoFactor=required); failures go to /auth?{param}=failed and are
+// logged with their reason.
+func (s *Service) finishRedirect(w http.ResponseWriter, r *http.Request, provider, param string, u *store.User, err error) {
+	var methods []string
 	if err == nil {
-		err = s.SignIn(w, r, u)
+		methods, err = s.SignInOrChallenge(w, r, u)
 	}
-	if err != nil {
-		s.logger().WarnContext(r.Context(), "Google sign-in failed", "err", err)
-		http.Redirect(w, r, "/auth?google=failed", http.StatusFound)
-		return
+	switch {
+	case err != nil:
+		s.logger().WarnContext(r.Context(), provider+" sign-in failed", "err", err)
+		http.Redirect(w, r, "/auth?"+param+"=failed", http.StatusFound)
+	case methods != nil:
+		http.Redirect(w, r, "/auth?twoFactor=required", http.StatusFound)
+	default:
+		http.Redirect(w, r, "/", http.StatusFound)
 	}
-	http.Redirect(w, r, "/", http.StatusFound)
 }
 
 func (s *Service) googleCallback(w http.ResponseWriter, r *http.Request) (*store.User, error) {
@@ -129,7 +133,7 @@ func (s *Service) googleCallback(w http.ResponseWriter, r *http.Request) (*store
 	if err != nil {
 		return nil, errors.New("no state cookie (expired, or the flow did not start here)")
 	}
-	http.SetCookie(w, &http.Cookie{Name: googleCookie, Path: "/auth/google", MaxAge: -1, HttpOnly: true, Secure: s.IsHTTPS(r), SameSite: http.SameSiteLaxMode})
+	s.setLaxCookie(w, r, googleCookie, "/auth/google", "", -1)
 	state, verifier, _ := strings.Cut(c.Value, ".")
 	q := r.URL.Query()
 	if e := q.Get("error"); e != "" {
@@ -179,61 +183,40 @@ func (g *Google) userInfo(ctx context.Context, client *http.Client) (*googleIden
 	return &id, nil
 }
 
-// googleUser finds the account for a Google identity: the one linked to its
-// Google id; else the one whose username is its e-mail, but only when Google
-// has verified that e-mail (otherwise anyone could claim an address): linked
-// now when its address was proven, claimed (see ClaimWithGoogle) when not;
-// else a new password-less account named by the e-mail, verified.
-func (s *Service) googleUser(ctx context.Context, id *googleIdentity) (*store.User, error) {
-	u, err := s.Store.UserByGoogleID(ctx, id.Sub)
-	if err == nil {
-		if u.IsDeleted {
-			return nil, errors.New("the linked account is deleted")
-		}
-		return u, nil
-	}
-	if !errors.Is(err, store.ErrNotFound) {
-		return nil, err
-	}
+// googleLinks ties Google identities to accounts through users.google_id.
+type googleLinks struct{ st *store.Store }
 
-	email := strings.ToLower(strings.TrimSpace(id.Email))
-	if email == "" || !id.EmailVerified {
-		return nil, fmt.Errorf("google has not verified the e-mail %q", id.Email)
+func (googleLinks) provider() string { return "google" }
+
+func (g googleLinks) find(ctx context.Context, sub string) (*store.User, error) {
+	return g.st.UserByGoogleID(ctx, sub)
+}
+
+func (googleLinks) linked(_ context.Context, u *store.User) (bool, error) {
+	return u.GoogleID != "", nil
+}
+
+func (g googleLinks) link(ctx context.Context, u *store.User, sub string) error {
+	if err := g.st.LinkGoogleID(ctx, u.ID, sub); err != nil {
+		return err
 	}
-	u, err = s.Store.UserByUsername(ctx, email)
-	switch {
-	case err == nil && u.IsDeleted:
-		return nil, fmt.Errorf("the account of %q is deleted", email)
-	case err == nil && u.GoogleID != "":
-		return nil, fmt.Errorf("the account of %q is linked to another Google account", email)
-	case err == nil && !u.EmailVerified:
-		// Nobody has proven this address yet, and Google just did: the
-		// account goes to this Google identity, and whatever an unproven
-		// holder set up (password, sessions, links) ends.
-		if err := s.Store.ClaimWithGoogle(ctx, u.ID, id.Sub); err != nil {
-			return nil, err
-		}
-		return s.Store.User(ctx, u.ID)
-	case err == nil:
-		if err := s.Store.LinkGoogleID(ctx, u.ID, id.Sub); err != nil {
-			return nil, err
-		}
-		u.GoogleID = id.Sub
-		return u, nil
-	case errors.Is(err, store.ErrNotFound):
-		u = &store.User{
-			Username:      email,
-			Email:         email,
-			EmailVerified: true, // Google has verified it
-			GoogleID:      id.Sub,
-			FirstName:     id.GivenName,
-			LastName:      id.FamilyName,
-		}
-		if err := s.Store.CreateUser(ctx, u); err != nil {
-			return nil, err
-		}
-		return u, nil
-	default:
-		return nil, err
-	}
+	u.GoogleID = sub
+	return nil
+}
+
+func (g googleLinks) claim(ctx context.Context, u *store.User, sub string) error {
+	return g.st.ClaimWithGoogle(ctx, u.ID, sub)
+}
+
+func (g googleLinks) create(ctx context.Context, u *store.User, sub string) error {
+	u.GoogleID = sub
+	return g.st.CreateUser(ctx, u)
+}
+
+// googleUser finds or creates the account of a Google identity.
+func (s *Service) googleUser(ctx context.Context, id *googleIdentity) (*store.User, error) {
+	return s.identityUser(ctx, googleLinks{s.Store}, identity{
+		Subject: id.Sub, Email: id.Email, EmailVerified: bool(id.EmailVerified),
+		GivenName: id.GivenName, FamilyName: id.FamilyName,
+	})
 }

@@ -7,10 +7,12 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
+	"net"
 	"net/http"
 	"strings"
 	"time"
 
+	"github.com/squarely/squarely/internal/geo"
 	"github.com/squarely/squarely/internal/store"
 )
 
@@ -49,18 +51,74 @@ func (s *Service) SignIn(w http.ResponseWriter, r *http.Request, u *store.User) 
 	rand.Read(raw)
 	token := base64.RawURLEncoding.EncodeToString(raw)
 	now := s.now()
-	err := s.Store.CreateSession(r.Context(), &store.Session{
+	ip := clientIP(r)
+	sess := &store.Session{
 		ID:         hashToken(raw),
 		UserID:     u.ID,
 		CreatedAt:  now,
 		LastSeenAt: now,
 		ExpiresAt:  now.Add(SessionLifetime),
-	})
-	if err != nil {
+		IP:         ip,
+		UserAgent:  userAgent(r),
+		Country:    geo.Country(ip),
+	}
+	if err := s.Store.CreateSession(r.Context(), sess); err != nil {
 		return err
 	}
 	s.setCookie(w, r, token, int(SessionLifetime/time.Second))
+	// The sign-in stands without the device check: it only decides a mail.
+	if err := s.rememberDevice(w, r, u, sess); err != nil {
+		s.logger().Error("remembering a sign-in's device", "user", u.ID, "err", err)
+	}
 	return nil
+}
+
+// DeviceCookie marks a browser for as long as it keeps it, so a sign-in
+// from a browser the user has not used before can be told apart.
+const DeviceCookie = "squarely_device"
+
+const deviceLifetime = 2 * 365 * 24 * time.Hour
+
+// rememberDevice records the browser's device cookie (giving it one
+// first) among the user's devices, and calls NewDevice when the user had
+// signed in elsewhere but never from it.
+func (s *Service) rememberDevice(w http.ResponseWriter, r *http.Request, u *store.User, sess *store.Session) error {
+	id, ok := tokenID(r, DeviceCookie)
+	if !ok {
+		raw := make([]byte, 32)
+		rand.Read(raw)
+		id = hashToken(raw)
+		s.setLaxCookie(w, r, DeviceCookie, "/", base64.RawURLEncoding.EncodeToString(raw), int(deviceLifetime/time.Second))
+	}
+	isNew, err := s.Store.RememberDevice(r.Context(), u.ID, id, sess.CreatedAt)
+	if err != nil {
+		return err
+	}
+	if isNew && s.NewDevice != nil {
+		s.NewDevice(r, u, sess)
+	}
+	return nil
+}
+
+// clientIP is the request's client address without its port.
+func clientIP(r *http.Request) string {
+	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+		return host
+	}
+	return r.RemoteAddr
+}
+
+// maxUserAgent bounds the User-Agent kept with a session, in bytes.
+const maxUserAgent = 512
+
+// userAgent is the request's User-Agent as kept with a session: at most
+// maxUserAgent bytes, invalid UTF-8 (a rune cut in two included) dropped.
+func userAgent(r *http.Request) string {
+	ua := r.UserAgent()
+	if len(ua) > maxUserAgent {
+		ua = ua[:maxUserAgent]
+	}
+	return strings.ToValidUTF8(ua, "")
 }
 
 // SignOut ends the request's session, if any, and clears the cookie.
@@ -158,8 +216,12 @@ func (s *Service) setCookie(w http.ResponseWriter, r *http.Request, token string
 
 // sessionID returns the stored id (token hash) for the request's cookie,
 // if it holds a well-formed token.
-func sessionID(r *http.Request) (string, bool) {
-	c, err := r.Cookie(CookieName)
+func sessionID(r *http.Request) (string, bool) { return tokenID(r, CookieName) }
+
+// tokenID returns the stored id (token hash) of the random token in the
+// request's cookie name, if it holds a well-formed one.
+func tokenID(r *http.Request, name string) (string, bool) {
+	c, err := r.Cookie(name)
 	if err != nil {
 		return "", false
 	}

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // stripePriceID is the shape of a Stripe price id.
@@ -76,6 +77,11 @@ type Config struct {
 	ACMEEmail     string // SQUARELY_ACME_EMAIL: the CA's contact for the account; "" = none
 	TLSCert       string // SQUARELY_TLS_CERT: PEM certificate chain file (files)
 	TLSKey        string // SQUARELY_TLS_KEY: PEM private key file (files)
+	// Single sign-on with any OpenID Connect provider (issue 27).
+	OIDCIssuer       string // SQUARELY_OIDC_ISSUER: the provider's issuer URL; "" = off
+	OIDCClientID     string // SQUARELY_OIDC_CLIENT_ID
+	OIDCClientSecret string // SQUARELY_OIDC_CLIENT_SECRET, or the file SQUARELY_OIDC_CLIENT_SECRET_FILE names; "" = a public client (PKCE only)
+	OIDCName         string // SQUARELY_OIDC_NAME: the sign-in button's label
 }
 
 // LetsEncrypt is the default ACME directory.
@@ -90,8 +96,11 @@ func (c Config) MetricsEnabled() bool { return c.MetricsAddr != "" || c.MetricsT
 // environment.
 var secretSettings = []string{
 	"DATABASE_URL", "SQUARELY_SMTP_URL", "SQUARELY_STRIPE_SECRET_KEY", "SQUARELY_STRIPE_WEBHOOK_SECRET",
-	"SQUARELY_GOOGLE_CLIENT_SECRET", "SQUARELY_METRICS_TOKEN",
+	"SQUARELY_GOOGLE_CLIENT_SECRET", "SQUARELY_METRICS_TOKEN", "SQUARELY_OIDC_CLIENT_SECRET",
 }
+
+// OIDCEnabled reports whether OpenID Connect sign-in is configured.
+func (c Config) OIDCEnabled() bool { return c.OIDCIssuer != "" }
 
 // GoogleEnabled reports whether Google sign-in is configured.
 func (c Config) GoogleEnabled() bool { return c.GoogleClientID != "" }
@@ -319,6 +328,25 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	if c.TLS == "files" && (c.TLSCert == "" || c.TLSKey == "") {
 		fail("SQUARELY_TLS_CERT", "and SQUARELY_TLS_KEY must both name PEM files when SQUARELY_TLS=files")
+	}
+
+	// Single sign-on (issue 27); its secret may come from a file like the others (secretSettings).
+	c.OIDCIssuer = strings.TrimRight(get("SQUARELY_OIDC_ISSUER"), "/")
+	c.OIDCClientID = get("SQUARELY_OIDC_CLIENT_ID")
+	c.OIDCClientSecret = get("SQUARELY_OIDC_CLIENT_SECRET")
+	c.OIDCName = or(get("SQUARELY_OIDC_NAME"), "Single sign-on")
+	if c.OIDCIssuer != "" {
+		if u, err := url.Parse(c.OIDCIssuer); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			fail("SQUARELY_OIDC_ISSUER", "must be the provider's absolute http:// or https:// issuer URL, got %q", c.OIDCIssuer)
+		}
+		if c.OIDCClientID == "" {
+			fail("SQUARELY_OIDC_CLIENT_ID", "must be set when SQUARELY_OIDC_ISSUER is set")
+		}
+	} else if c.OIDCClientID != "" || c.OIDCClientSecret != "" {
+		fail("SQUARELY_OIDC_ISSUER", "must be set when SQUARELY_OIDC_CLIENT_ID or its secret is set")
+	}
+	if n := utf8.RuneCountInString(c.OIDCName); n > 40 {
+		fail("SQUARELY_OIDC_NAME", "must be at most 40 characters, got %d", n)
 	}
 
 	if len(errs) > 0 {

@@ -35,6 +35,7 @@ func TestLoadDefaults(t *testing.T) {
 		LogFormat:             "text", TLSAddr: ":443",
 		TLSHTTPAddr:   ":80",
 		ACMEDirectory: LetsEncrypt,
+		OIDCName:      "Single sign-on",
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("got %+v\nwant %+v", c, want)
@@ -92,6 +93,7 @@ func TestLoadAll(t *testing.T) {
 		LogFormat:             "text", TLSAddr: ":443",
 		TLSHTTPAddr:   ":80",
 		ACMEDirectory: LetsEncrypt,
+		OIDCName:      "Single sign-on",
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("got %+v\nwant %+v", c, want)
@@ -292,5 +294,46 @@ func TestLoadSecretFiles(t *testing.T) {
 	_, err = Load(env(map[string]string{"DATABASE_URL_FILE": write("bad", "mysql://root:hunter2@db/x")}))
 	if err == nil || !strings.HasPrefix(err.Error(), `DATABASE_URL: must be a postgres:// URL`) || strings.Contains(err.Error(), "hunter2") {
 		t.Errorf("bad value in a file: %v", err)
+	}
+}
+
+func TestLoadOIDC(t *testing.T) {
+	c, err := Load(env(nil))
+	if err != nil || c.OIDCEnabled() || c.OIDCName != "Single sign-on" {
+		t.Fatalf("defaults: %+v, %v", c, err)
+	}
+	secret := filepath.Join(t.TempDir(), "secret")
+	if err := os.WriteFile(secret, []byte("s3cret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err = Load(env(map[string]string{
+		"SQUARELY_OIDC_ISSUER":             "https://id.example.com/realms/acme/",
+		"SQUARELY_OIDC_CLIENT_ID":          "squarely",
+		"SQUARELY_OIDC_CLIENT_SECRET_FILE": secret,
+		"SQUARELY_OIDC_NAME":               "Acme login",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.OIDCEnabled() || c.OIDCIssuer != "https://id.example.com/realms/acme" || c.OIDCClientSecret != "s3cret" || c.OIDCName != "Acme login" {
+		t.Errorf("got %+v", c)
+	}
+	for name, m := range map[string]map[string]string{
+		"SQUARELY_OIDC_CLIENT_ID":          {"SQUARELY_OIDC_ISSUER": "https://id.example.com"},
+		"SQUARELY_OIDC_ISSUER":             {"SQUARELY_OIDC_ISSUER": "id.example.com", "SQUARELY_OIDC_CLIENT_ID": "x"},
+		"SQUARELY_OIDC_CLIENT_SECRET_FILE": {"SQUARELY_OIDC_ISSUER": "https://id.example.com", "SQUARELY_OIDC_CLIENT_ID": "x", "SQUARELY_OIDC_CLIENT_SECRET_FILE": "/nonexistent/secret"},
+		"SQUARELY_OIDC_NAME":               {"SQUARELY_OIDC_NAME": strings.Repeat("x", 41)},
+	} {
+		if _, err := Load(env(m)); err == nil || !strings.Contains(err.Error(), name) {
+			t.Errorf("%v: err = %v, want one naming %s", m, err, name)
+		}
+	}
+	both := map[string]string{"SQUARELY_OIDC_ISSUER": "https://id.example.com", "SQUARELY_OIDC_CLIENT_ID": "x",
+		"SQUARELY_OIDC_CLIENT_SECRET": "a", "SQUARELY_OIDC_CLIENT_SECRET_FILE": secret}
+	if _, err := Load(env(both)); err == nil || !strings.Contains(err.Error(), "is set both directly and by SQUARELY_OIDC_CLIENT_SECRET_FILE") {
+		t.Errorf("secret and file: err = %v", err)
+	}
+	if _, err := Load(env(map[string]string{"SQUARELY_OIDC_CLIENT_ID": "x"})); err == nil || !strings.Contains(err.Error(), "SQUARELY_OIDC_ISSUER") {
+		t.Errorf("client id without issuer: err = %v", err)
 	}
 }

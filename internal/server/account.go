@@ -246,7 +246,8 @@ func (s *server) mailPasswordReset(email string) {
 
 // verifyEmail (POST /api/verify-email {token}) proves the address a
 // verification link was mailed to: the account becomes verified, every
-// session of it ends, and the follower of the link is signed in.
+// session of it ends, and the follower of the link is signed in (after
+// its second factor, when it has one).
 func (s *server) verifyEmail(w http.ResponseWriter, r *http.Request) {
 	var in struct {
 		Token string `json:"token"`
@@ -274,11 +275,7 @@ func (s *server) verifyEmail(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.logins.refund(key)
-	if err := s.auth.SignIn(w, r, u); err != nil {
-		s.internalError(w, "signing in", err)
-		return
-	}
-	writeJSON(w, http.StatusOK, s.userJSON(r, u))
+	s.signInOrChallenge(w, r, u, http.StatusOK)
 }
 
 // resendVerification (POST /api/resend-verification) mails the signed-in

@@ -184,11 +184,15 @@ func checkNames(v *validation, firstName, lastName string) {
 		switch {
 		case utf8.RuneCountInString(f.value) > maxNameLength:
 			v.add(f.field, f.label+" must be at most 100 characters")
-		case strings.ContainsFunc(f.value, func(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) }):
+		case strings.ContainsFunc(f.value, isControlOrFormat):
 			v.add(f.field, f.label+" must not contain control or formatting characters")
 		}
 	}
 }
+
+// isControlOrFormat reports control and invisible formatting characters,
+// which names must not contain.
+func isControlOrFormat(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) }
 
 // hashPassword hashes password under the per-address cap on hashes running
 // at once; otherwise it has answered (429 or 500).
@@ -261,8 +265,8 @@ func (s *server) refundLoginAttempt(r *http.Request, username string) {
 	s.accountLogins.refund(account)
 }
 
-// login (POST /api/login) signs in with username (the e-mail) and password.
-// Failures are limited per client address and per account; while limited,
+// login (POST /api/login) signs in with username (the e-mail) and password,
+// or with a second factor on asks for it (signInOrChallenge). Failures are limited per client address and per account; while limited,
 // even the right password is refused, so guessing cannot go on behind the
 // 429s. An account without a password is mailed a link to choose one.
 func (s *server) login(w http.ResponseWriter, r *http.Request) {
@@ -313,11 +317,7 @@ func (s *server) login(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.refundLoginAttempt(r, in.Username)
-	if err := s.auth.SignIn(w, r, u); err != nil {
-		s.internalError(w, "signing in", err)
-		return
-	}
-	writeJSON(w, http.StatusOK, s.userJSON(r, u))
+	s.signInOrChallenge(w, r, u, http.StatusOK)
 }
 
 // logout (POST /api/logout) ends the session server-side; fine without one.

@@ -106,9 +106,21 @@ func startWithGoogle(t *testing.T, st *store.Store, f *fakeGoogle) *env {
 // tamper applied to the callback URL, and returns where it ends.
 func (e *env) googleSignIn(c *http.Client, tamper func(*url.URL)) string {
 	e.t.Helper()
-	r := e.do(c, "GET", "/auth/google", "")
+	callback := e.providerFlow(c, "/auth/google")
+	if tamper != nil {
+		tamper(callback)
+	}
+	return e.followCallback(c, callback)
+}
+
+// providerFlow walks a sign-in's start (start: /auth/google, /auth/oidc)
+// to the provider in browser c and returns the callback URL the provider
+// sends it back to.
+func (e *env) providerFlow(c *http.Client, start string) *url.URL {
+	e.t.Helper()
+	r := e.do(c, "GET", start, "")
 	if r.StatusCode != http.StatusFound {
-		e.t.Fatalf("/auth/google: %d %s", r.StatusCode, r.body)
+		e.t.Fatalf("%s: %d %s", start, r.StatusCode, r.body)
 	}
 	resp, err := c.Get(r.Header.Get("Location")) // the provider
 	if err != nil {
@@ -119,10 +131,14 @@ func (e *env) googleSignIn(c *http.Client, tamper func(*url.URL)) string {
 		e.t.Fatalf("provider: %d", resp.StatusCode)
 	}
 	callback, _ := url.Parse(resp.Header.Get("Location"))
-	if tamper != nil {
-		tamper(callback)
-	}
-	r = e.do(c, "GET", callback.RequestURI(), "")
+	return callback
+}
+
+// followCallback follows a provider's callback URL in c and returns where
+// it sends the browser.
+func (e *env) followCallback(c *http.Client, callback *url.URL) string {
+	e.t.Helper()
+	r := e.do(c, "GET", callback.RequestURI(), "")
 	if r.StatusCode != http.StatusFound {
 		e.t.Fatalf("callback: %d %s", r.StatusCode, r.body)
 	}

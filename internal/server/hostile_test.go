@@ -132,6 +132,12 @@ func TestSignedInRoutesAndMalformedIDs(t *testing.T) {
 			{"PUT", "/api/update-name", `{"firstName":"x"}`}, {"POST", "/api/delete-account", ""},
 			{"POST", "/api/change-password", `{}`}, {"POST", "/api/resend-verification", ""},
 			{"GET", "/api/analytics", ""}, {"GET", "/api/analytics/breakdown.csv?by=country", ""},
+			// Account security (issue 27).
+			{"GET", "/api/2fa", ""}, {"POST", "/api/2fa/totp/setup", ""}, {"POST", "/api/2fa/totp/enable", `{"code":"123456"}`},
+			{"POST", "/api/2fa/disable", `{"password":"x"}`}, {"POST", "/api/2fa/recovery-codes", `{"password":"x"}`},
+			{"GET", "/api/sessions", ""}, {"DELETE", "/api/sessions/x", ""}, {"POST", "/api/sessions/revoke-others", ""},
+			{"POST", "/api/webauthn/register/begin", `{}`}, {"POST", "/api/webauthn/register/finish", `{}`},
+			{"GET", "/api/webauthn/credentials", ""}, {"DELETE", "/api/webauthn/credentials/1", ""},
 		}
 		idRoutes := []route{
 			{"GET", "/api/qrcodes/%s/image", ""}, {"PATCH", "/api/qrcodes/%s", `{"name":"x"}`}, {"DELETE", "/api/qrcodes/%s", ""},

@@ -23,6 +23,24 @@ func (s *server) routes() http.Handler {
 	api.HandleFunc("POST /api/login", s.login)
 	api.HandleFunc("POST /api/logout", s.logout)
 	api.Handle("GET /api/user", read(s.currentUser))
+	// Account security (issue 27): second factors, the sign-in's second step.
+	api.HandleFunc("GET /api/login/2fa", s.pendingLogin)
+	api.HandleFunc("POST /api/login/2fa", s.loginSecondFactor)
+	api.Handle("GET /api/2fa", user(s.twoFactorStatus))
+	api.Handle("POST /api/2fa/totp/setup", user(s.setupTOTP))
+	api.Handle("POST /api/2fa/totp/enable", user(s.enableTOTP))
+	api.Handle("POST /api/2fa/disable", user(s.disableTwoFactor))
+	api.Handle("POST /api/2fa/recovery-codes", user(s.regenerateRecoveryCodes))
+	api.Handle("GET /api/sessions", user(s.listSessions))
+	api.Handle("DELETE /api/sessions/{id}", user(s.deleteSession))
+	api.Handle("POST /api/sessions/revoke-others", user(s.revokeOtherSessions))
+	api.HandleFunc("GET /api/auth/providers", s.signInProviders)
+	api.Handle("POST /api/webauthn/register/begin", user(s.beginPasskeyRegistration))
+	api.Handle("POST /api/webauthn/register/finish", user(s.finishPasskeyRegistration))
+	api.Handle("GET /api/webauthn/credentials", user(s.listPasskeys))
+	api.Handle("DELETE /api/webauthn/credentials/{id}", user(s.deletePasskey))
+	api.HandleFunc("POST /api/webauthn/login/begin", s.beginPasskeyLogin)
+	api.HandleFunc("POST /api/webauthn/login/finish", s.finishPasskeyLogin)
 
 	// Generator: previews, downloads, saved static codes, uploads (issue 4).
 	api.HandleFunc("POST /api/generate-qrcode", s.generateQRCode)
@@ -179,6 +197,8 @@ func (s *server) routes() http.Handler {
 	site.Handle("/api/", frameDenied(apiCSP, s.auth.LoadUser(gzipJSON(s.loadWorkspace(jsonFallback(api))))))
 	site.HandleFunc("GET /auth/google", s.auth.GoogleStart)
 	site.HandleFunc("GET /auth/google/callback", s.auth.GoogleCallback)
+	site.HandleFunc("GET /auth/oidc", s.auth.OIDCStart) // issue 27
+	site.HandleFunc("GET /auth/oidc/callback", s.auth.OIDCCallback)
 	// Uploaded files and their pages (issue 4).
 	site.HandleFunc("GET /logo/{id}", s.serveBlob("logo"))
 	site.HandleFunc("GET /pdf/{id}", s.filePageHandler("pdf", "/pdf/"))

@@ -30,6 +30,7 @@ type Deps struct {
 	Logger *slog.Logger     // nil = slog.Default()
 	Now    func() time.Time // nil = time.Now; tests move the clock
 	Google *auth.Google     // nil = Google sign-in is off
+	OIDC   *auth.OIDC       // nil = OpenID Connect sign-in is off
 	Web    fs.FS            // the React app; nil = web.Dist()
 
 	// Recorder saves scans of dynamic codes; the caller closes it after the
@@ -162,9 +163,11 @@ func New(d Deps) http.Handler {
 		Now:          s.now,
 		Logger:       s.log,
 		Google:       d.Google,
+		OIDC:         d.OIDC,
 		PasswordCost: d.PasswordCost,
 		Hashed:       d.PasswordHashed,
 	}
+	s.auth.NewDevice = s.mailNewDevice
 	s.logins = s.newLimiter("login", d.Config.LoginRateLimit, time.Minute)
 	s.addressLogins = s.newLimiter("login-address", loginsPerAddressFactor*d.Config.LoginRateLimit, time.Minute)
 	s.accountLogins = s.newLimiter("login-account", d.Config.LoginAccountRateLimit, time.Hour)

@@ -133,8 +133,9 @@ func (s *server) activateTrial(w http.ResponseWriter, r *http.Request) {
 }
 
 // setPassword (POST /api/set-password {token, password}) sets the password
-// of the account a set-password link was sent to, and signs it in.
-// Following the link proves the address and ends every other session.
+// of the account a set-password link was sent to, and signs it in (after
+// its second factor, when it has one). Following the link proves the
+// address and ends every other session.
 // Attempts count as failed logins until one succeeds, and the link is
 // checked before the password is hashed, so guessing links costs no CPU.
 func (s *server) setPassword(w http.ResponseWriter, r *http.Request) {
@@ -181,9 +182,5 @@ func (s *server) setPassword(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.logins.refund(key)
-	if err := s.auth.SignIn(w, r, u); err != nil {
-		s.internalError(w, "signing in", err)
-		return
-	}
-	writeJSON(w, http.StatusOK, s.userJSON(r, u))
+	s.signInOrChallenge(w, r, u, http.StatusOK)
 }

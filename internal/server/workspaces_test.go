@@ -77,6 +77,14 @@ var routeAccess = map[string]string{
 	"POST /api/qrcodes/{id}/duplicate": "edit", "POST /api/dynamic-qrcodes/{id}/duplicate": "edit",
 	"GET /api/analytics/report.pdf": "read", "GET /api/dynamic-qrcodes/{id}/report.pdf": "read",
 	"GET /api/account/export": "manage", "GET /api/workspaces/{id}/export": "manage",
+	// Account security (issue 27): the account's own, whatever the workspace.
+	"GET /api/login/2fa": "public", "POST /api/login/2fa": "public", "GET /api/auth/providers": "public",
+	"POST /api/webauthn/login/begin": "public", "POST /api/webauthn/login/finish": "public",
+	"GET /api/2fa": "user", "POST /api/2fa/totp/setup": "user", "POST /api/2fa/totp/enable": "user",
+	"POST /api/2fa/disable": "user", "POST /api/2fa/recovery-codes": "user",
+	"GET /api/sessions": "user", "DELETE /api/sessions/{id}": "user", "POST /api/sessions/revoke-others": "user",
+	"POST /api/webauthn/register/begin": "user", "POST /api/webauthn/register/finish": "user",
+	"GET /api/webauthn/credentials": "user", "DELETE /api/webauthn/credentials/{id}": "user",
 }
 
 // registeredRoutes reads the patterns routes.go gives the api and v1 muxes.

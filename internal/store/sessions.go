@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"time"
 )
@@ -17,6 +18,8 @@ type Session struct {
 	CreatedAt  time.Time
 	LastSeenAt time.Time
 	ExpiresAt  time.Time
+	// Where and with what the session started, for the sessions list.
+	IP, UserAgent, Country string
 }
 
 // CreateSession saves a session. CreatedAt defaults to now and LastSeenAt
@@ -35,9 +38,10 @@ func (s *Store) CreateSession(ctx context.Context, sess *Session) error {
 	sess.LastSeenAt = normTime(sess.LastSeenAt)
 	sess.ExpiresAt = normTime(sess.ExpiresAt)
 	_, err := s.write.ExecContext(ctx, `
-		INSERT INTO sessions (id, user_id, created_at, last_seen_at, expires_at)
-		VALUES ($1, $2, $3, $4, $5)`,
-		sess.ID, sess.UserID, dbTime(sess.CreatedAt), dbTime(sess.LastSeenAt), dbTime(sess.ExpiresAt))
+		INSERT INTO sessions (id, user_id, created_at, last_seen_at, expires_at, ip, user_agent, country)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+		sess.ID, sess.UserID, dbTime(sess.CreatedAt), dbTime(sess.LastSeenAt), dbTime(sess.ExpiresAt),
+		sess.IP, sess.UserAgent, sess.Country)
 	if err != nil {
 		return fail("create session", err)
 	}
@@ -95,4 +99,78 @@ func (s *Store) DeleteExpiredSessions(ctx context.Context, now time.Time) (int64
 		return 0, fail("delete expired sessions", err)
 	}
 	return n, nil
+}
+
+// UserSessions returns the user's unexpired sessions, the most recently
+// seen first.
+func (s *Store) UserSessions(ctx context.Context, userID int64, now time.Time) ([]Session, error) {
+	rows, err := s.read.QueryContext(ctx, `
+		SELECT id, user_id, created_at, last_seen_at, expires_at, ip, user_agent, country
+		FROM sessions WHERE user_id = $1 AND expires_at > $2
+		ORDER BY last_seen_at DESC, created_at DESC`, userID, dbTime(now))
+	if err != nil {
+		return nil, fail("list sessions", err)
+	}
+	defer rows.Close()
+	var list []Session
+	for rows.Next() {
+		var x Session
+		if err := rows.Scan(&x.ID, &x.UserID, scanTime(&x.CreatedAt), scanTime(&x.LastSeenAt), scanTime(&x.ExpiresAt),
+			&x.IP, &x.UserAgent, &x.Country); err != nil {
+			return nil, fail("list sessions", err)
+		}
+		list = append(list, x)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fail("list sessions", err)
+	}
+	return list, nil
+}
+
+// DeleteUserSession ends one session of the user; ErrNotFound when the
+// user has no such session (another user's id included).
+func (s *Store) DeleteUserSession(ctx context.Context, userID int64, id string) error {
+	res, err := s.write.ExecContext(ctx, `DELETE FROM sessions WHERE id = $1 AND user_id = $2`, id, userID)
+	return mustAffect("delete session", res, err)
+}
+
+// DeleteOtherSessions ends every session of the user but keep and reports
+// how many it ended.
+func (s *Store) DeleteOtherSessions(ctx context.Context, userID int64, keep string) (int64, error) {
+	res, err := s.write.ExecContext(ctx, `DELETE FROM sessions WHERE user_id = $1 AND id <> $2`, userID, keep)
+	if err != nil {
+		return 0, fail("delete other sessions", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, fail("delete other sessions", err)
+	}
+	return n, nil
+}
+
+// RememberDevice records that the user signed in from the device (the
+// SHA-256 of its cookie) and reports whether the device is new to the
+// user while the user had signed in from another one before: the sign-ins
+// worth telling the user about (not an account's first).
+func (s *Store) RememberDevice(ctx context.Context, userID int64, deviceHash string, now time.Time) (newDevice bool, err error) {
+	err = s.inTx(ctx, "remember device", func(tx *sql.Tx) error {
+		var others int
+		if err := tx.QueryRowContext(ctx,
+			`SELECT COUNT(*) FROM known_devices WHERE user_id = $1 AND device_hash <> $2`, userID, deviceHash).Scan(&others); err != nil {
+			return fail("count known devices", err)
+		}
+		res, err := tx.ExecContext(ctx, `
+			INSERT INTO known_devices (user_id, device_hash, created_at) VALUES ($1, $2, $3)
+			ON CONFLICT (user_id, device_hash) DO NOTHING`, userID, deviceHash, dbTime(now))
+		if err != nil {
+			return fail("remember device", err)
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return fail("remember device", err)
+		}
+		newDevice = n == 1 && others > 0
+		return nil
+	})
+	return newDevice, err
 }

@@ -1,8 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { z } from 'zod'
 import { apiJson, serverMessage } from '@/lib/api-client'
-import { userQueryKey, type User } from '@/lib/auth'
+import { userQueryKey } from '@/lib/auth'
 import { toast } from '@/lib/use-toast'
+import { isChallenge, type SignInAnswer } from './second-factor'
 
 export const loginInputSchema = z.object({
   username: z.string().min(1, 'Username is required'),
@@ -11,8 +12,9 @@ export const loginInputSchema = z.object({
 
 export type LoginInput = z.infer<typeof loginInputSchema>
 
+/** The user, or with a second factor on, the challenge (no session yet: see second-factor.ts). */
 export function login(input: LoginInput) {
-  return apiJson<User>('POST', '/api/login', input)
+  return apiJson<SignInAnswer>('POST', '/api/login', input)
 }
 
 export function useLogin() {
@@ -20,6 +22,7 @@ export function useLogin() {
   return useMutation({
     mutationFn: login,
     onSuccess: (user) => {
+      if (isChallenge(user)) return // the form asks for the second factor
       queryClient.setQueryData(userQueryKey, user)
       toast({ title: 'Login successful', description: `Welcome back, ${user.username}!` })
     },

@@ -1,8 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { z } from 'zod'
 import { apiJson, serverMessage } from '@/lib/api-client'
-import { userQueryKey, type User } from '@/lib/auth'
+import { userQueryKey } from '@/lib/auth'
 import { toast } from '@/lib/use-toast'
+import { isChallenge, type SignInAnswer } from './second-factor'
 
 // The page a trial account's e-mailed link opens: the same rules as the
 // change-password form (spec 02 §5), with the token from the link.
@@ -19,7 +20,7 @@ export const setPasswordInputSchema = z
 export type SetPasswordInput = z.infer<typeof setPasswordInputSchema>
 
 export function setPassword(token: string, input: SetPasswordInput) {
-  return apiJson<User>('POST', '/api/set-password', { token, password: input.password })
+  return apiJson<SignInAnswer>('POST', '/api/set-password', { token, password: input.password })
 }
 
 export function useSetPassword(token: string) {
@@ -27,6 +28,10 @@ export function useSetPassword(token: string) {
   return useMutation({
     mutationFn: (input: SetPasswordInput) => setPassword(token, input),
     onSuccess: (user) => {
+      if (isChallenge(user)) {
+        toast({ title: 'Password set', description: 'Now confirm it is you with your second factor.' })
+        return
+      }
       queryClient.setQueryData(userQueryKey, user)
       toast({ title: 'Password set', description: `Welcome, ${user.username}!` })
     },

@@ -1,16 +1,19 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { apiJson } from '@/lib/api-client'
-import { userQueryKey, type User } from '@/lib/auth'
+import { userQueryKey } from '@/lib/auth'
+import { isChallenge, type SignInAnswer } from './second-factor'
 
 /** POST /api/verify-email: proves the address, ends the account's other sessions and signs this browser in. */
 export function verifyEmail(token: string) {
-  return apiJson<User>('POST', '/api/verify-email', { token })
+  return apiJson<SignInAnswer>('POST', '/api/verify-email', { token })
 }
 
 export function useVerifyEmail() {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: verifyEmail,
-    onSuccess: (user) => queryClient.setQueryData(userQueryKey, user),
+    onSuccess: (answer) => {
+      if (!isChallenge(answer)) queryClient.setQueryData(userQueryKey, answer)
+    },
   })
 }

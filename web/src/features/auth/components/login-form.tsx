@@ -1,16 +1,25 @@
 import { zodResolver } from '@hookform/resolvers/zod'
-import { Loader2 } from 'lucide-react'
+import { KeyRound, Loader2 } from 'lucide-react'
 import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { Button } from '@/components/ui/button'
 import { TextField } from '@/components/ui/form-field'
+import { passkeysSupported } from '@/lib/webauthn'
+import { useGoogleSignIn } from '@/lib/white-label'
 import { loginInputSchema, useLogin, type LoginInput } from '../api/login'
+import { isChallenge, useSignInProviders, useSignInStep, type SecondFactorMethod } from '../api/second-factor'
 import { ForgotPasswordForm } from './forgot-password-form'
 import { GoogleButton } from './google-button'
+import { OrDivider } from './or-divider'
+import { SecondFactorForm } from './second-factor-form'
 
 export function LoginForm({ onSwitch }: { onSwitch: () => void }) {
   const [forgotten, setForgotten] = useState(false)
+  const [methods, setMethods] = useState<SecondFactorMethod[] | null>(null)
   const loginMutation = useLogin()
+  const passkey = useSignInStep()
+  const providers = useSignInProviders()
+  const google = useGoogleSignIn()
   const {
     register,
     handleSubmit,
@@ -18,16 +27,28 @@ export function LoginForm({ onSwitch }: { onSwitch: () => void }) {
   } = useForm<LoginInput>({ resolver: zodResolver(loginInputSchema), defaultValues: { username: '', password: '' } })
 
   if (forgotten) return <ForgotPasswordForm onBack={() => setForgotten(false)} />
+  if (methods) return <SecondFactorForm methods={methods} onCancel={() => setMethods(null)} />
 
+  const oidc = providers.data?.oidc
   return (
     <div className="grid gap-6">
-      <form noValidate className="grid gap-4" onSubmit={handleSubmit((values) => loginMutation.mutate(values))}>
+      <form
+        noValidate
+        className="grid gap-4"
+        onSubmit={handleSubmit((values) =>
+          loginMutation.mutate(values, {
+            onSuccess: (answer) => {
+              if (isChallenge(answer)) setMethods(answer.methods)
+            },
+          }),
+        )}
+      >
         <TextField
           id="login-username"
           label="Email"
           error={errors.username?.message}
           type="email"
-          autoComplete="username"
+          autoComplete="username webauthn"
           placeholder="you@example.com"
           {...register('username')}
         />
@@ -49,7 +70,21 @@ export function LoginForm({ onSwitch }: { onSwitch: () => void }) {
           Sign In
         </Button>
       </form>
-      <GoogleButton>Sign in with Google</GoogleButton>
+      {/* GoogleButton brings its own divider; the others need one when Google is off. */}
+      {!google && (oidc || passkeysSupported()) && <OrDivider />}
+      <div className="grid gap-3">
+        <GoogleButton>Sign in with Google</GoogleButton>
+        {oidc && (
+          <Button type="button" variant="outline" className="w-full" onClick={() => window.location.assign('/auth/oidc')}>
+            {oidc.name}
+          </Button>
+        )}
+        {passkeysSupported() && (
+          <Button type="button" variant="outline" className="w-full" disabled={passkey.isPending} onClick={() => passkey.mutate({ passkey: true })}>
+            <KeyRound aria-hidden="true" /> Sign in with a passkey
+          </Button>
+        )}
+      </div>
       <p className="text-center text-sm text-slate-600">
         New to Squarely?{' '}
         <button type="button" onClick={onSwitch} className="cursor-pointer font-semibold text-primary hover:underline">

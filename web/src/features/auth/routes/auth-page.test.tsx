@@ -48,6 +48,50 @@ describe('login form', () => {
     expect(mock.mock.calls.filter(([, init]) => (init?.method ?? 'GET') !== 'GET')).toEqual([])
   })
 
+  it('asks for the second factor after a right password and signs in with the code', async () => {
+    const mock = stubFetch({
+      'GET /api/user': signedOut,
+      'POST /api/login': () => json({ twoFactorRequired: true, methods: ['totp', 'recovery'] }),
+      'POST /api/login/2fa': () => json(alice),
+    })
+    const { router } = renderApp('/auth')
+    await userEvent.type(await screen.findByLabelText('Email'), 'alice@example.com')
+    await userEvent.type(screen.getByLabelText('Password'), 'secret1')
+    await userEvent.click(screen.getByRole('button', { name: 'Sign In' }))
+    expect(await screen.findByRole('heading', { name: 'Two-factor authentication' })).toBeInTheDocument()
+    expect(screen.queryByText('Login successful')).not.toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: 'Use a passkey' })).not.toBeInTheDocument()
+    await userEvent.type(screen.getByLabelText('Authentication code'), '123456')
+    await userEvent.click(screen.getByRole('button', { name: 'Verify' }))
+    expect(await screen.findByText('Welcome back, alice@example.com!')).toBeInTheDocument()
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'))
+    expect(bodyOf(mock, '/api/login/2fa')).toEqual({ code: '123456' })
+  })
+
+  it('takes a recovery code instead and shows a wrong one on the field', async () => {
+    const mock = stubFetch({
+      'GET /api/user': signedOut,
+      'POST /api/login': () => json({ twoFactorRequired: true, methods: ['totp', 'recovery'] }),
+      'POST /api/login/2fa': () => json({ message: 'Invalid recovery code', errors: { recoveryCode: 'Invalid recovery code' } }, 401),
+    })
+    renderApp('/auth')
+    await userEvent.type(await screen.findByLabelText('Email'), 'alice@example.com')
+    await userEvent.type(screen.getByLabelText('Password'), 'secret1')
+    await userEvent.click(screen.getByRole('button', { name: 'Sign In' }))
+    await userEvent.click(await screen.findByRole('button', { name: 'Use a recovery code' }))
+    await userEvent.type(screen.getByLabelText('Recovery code'), 'abcde-fghij')
+    await userEvent.click(screen.getByRole('button', { name: 'Verify' }))
+    expect(await screen.findByText('Login failed')).toBeInTheDocument()
+    expect(screen.getByLabelText('Recovery code')).toHaveAttribute('aria-invalid', 'true')
+    expect(bodyOf(mock, '/api/login/2fa')).toEqual({ recoveryCode: 'abcde-fghij' })
+  })
+
+  it('shows the single sign-on button by its configured name only when it is on', async () => {
+    stubFetch({ 'GET /api/user': signedOut, 'GET /api/auth/providers': () => json({ google: false, oidc: { name: 'Acme SSO' } }) })
+    renderApp('/auth')
+    expect(await screen.findByRole('button', { name: 'Acme SSO' })).toBeInTheDocument()
+  })
+
   it('signs in: e-mail sent as username, welcome toast, redirect to /', async () => {
     const mock = stubFetch({ 'GET /api/user': signedOut, 'POST /api/login': () => json(alice) })
     const { router } = renderApp('/auth')

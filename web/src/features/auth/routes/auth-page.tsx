@@ -5,13 +5,19 @@ import { Card } from '@/components/ui/card'
 import { Spinner } from '@/components/ui/spinner'
 import { useUser } from '@/lib/auth'
 import { siteTitle, usePageTitle } from '@/lib/use-page-title'
+import { usePendingLogin } from '../api/second-factor'
 import { LoginForm } from '../components/login-form'
 import { RegisterForm } from '../components/register-form'
+import { SecondFactorForm } from '../components/second-factor-form'
 
-/** What the server's Google callback reports through ?google=…. */
+/** What the server's Google and OpenID Connect callbacks report through ?google=… and ?oidc=…. */
 const googleMessages: Record<string, string> = {
   unavailable: 'Google sign-in is not available',
   failed: 'Google sign-in failed',
+}
+const oidcMessages: Record<string, string> = {
+  unavailable: 'Single sign-on is not available',
+  failed: 'Single sign-on failed',
 }
 
 /**
@@ -34,9 +40,12 @@ export function AuthPage() {
   const { data: user, isLoading } = useUser()
   const [searchParams, setSearchParams] = useSearchParams()
   const isRegister = searchParams.get('mode') === 'register'
-  const googleMessage = googleMessages[searchParams.get('google') ?? '']
+  const providerMessage = googleMessages[searchParams.get('google') ?? ''] ?? oidcMessages[searchParams.get('oidc') ?? '']
+  // Google and OIDC sign-ins of an account with a second factor come back with ?twoFactor=required.
+  const twoFactor = searchParams.get('twoFactor') === 'required'
+  const pending = usePendingLogin(twoFactor && !user)
 
-  if (isLoading) return <Spinner />
+  if (isLoading || pending.isLoading) return <Spinner />
   if (user) return <Navigate to={nextPath(searchParams)} replace />
 
   const next = searchParams.get('next')
@@ -72,12 +81,19 @@ export function AuthPage() {
           <p className="mt-1 mb-6 text-sm text-slate-600">
             {isRegister ? 'Start making QR codes in under a minute.' : 'Sign in to manage your QR codes.'}
           </p>
-          {googleMessage && (
+          {providerMessage && (
             <Alert variant="destructive" className="mb-6">
-              {googleMessage}
+              {providerMessage}
             </Alert>
           )}
-          {isRegister ? (
+          {twoFactor && !pending.data && (
+            <Alert variant="destructive" className="mb-6">
+              Your sign-in has expired. Please sign in again.
+            </Alert>
+          )}
+          {twoFactor && pending.data ? (
+            <SecondFactorForm methods={pending.data.methods} onCancel={() => switchTo('login')} />
+          ) : isRegister ? (
             <RegisterForm onSwitch={() => switchTo('login')} />
           ) : (
             <LoginForm onSwitch={() => switchTo('register')} />

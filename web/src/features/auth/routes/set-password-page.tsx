@@ -7,6 +7,7 @@ import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { TextField } from '@/components/ui/form-field'
 import { siteTitle, usePageTitle } from '@/lib/use-page-title'
+import { isChallenge } from '../api/second-factor'
 import { setPasswordInputSchema, useSetPassword, type SetPasswordInput } from '../api/set-password'
 
 /** /set-password?token=…: where the free-trial e-mail's link lands. */
@@ -24,7 +25,7 @@ export function SetPasswordPage() {
     defaultValues: { password: '', confirmPassword: '' },
   })
 
-  if (mutation.isSuccess) return <Navigate to="/" replace />
+  if (mutation.isSuccess) return <Navigate to={isChallenge(mutation.data) ? '/auth?twoFactor=required' : '/'} replace />
 
   return (
     <div className="bg-gradient-to-b from-primary-50 to-white px-4 py-12 sm:py-20">

@@ -1,11 +1,12 @@
 import { CheckCircle2 } from 'lucide-react'
-import { Link, useSearchParams } from 'react-router'
+import { Link, Navigate, useSearchParams } from 'react-router'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { Spinner } from '@/components/ui/spinner'
 import { serverMessage } from '@/lib/api-client'
 import { siteTitle, usePageTitle } from '@/lib/use-page-title'
+import { isChallenge } from '../api/second-factor'
 import { useVerifyEmail } from '../api/verify-email'
 
 /**
@@ -22,6 +23,8 @@ export function VerifyEmailPage() {
   let body
   if (token === '') {
     body = <Alert className="mt-6">This link is incomplete. Please open the link from your e-mail again.</Alert>
+  } else if (mutation.isSuccess && isChallenge(mutation.data)) {
+    body = <Navigate to="/auth?twoFactor=required" replace />
   } else if (mutation.isSuccess) {
     body = (
       <div className="mt-6 grid gap-4">

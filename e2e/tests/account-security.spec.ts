@@ -1,0 +1,161 @@
+import { createHmac } from 'node:crypto'
+import { expect, test, type Page } from '@playwright/test'
+import { waitForMail } from '../support/smtp-sink'
+
+const password = 'e2e-secret-1'
+
+function uniqueEmail() {
+  return `e2e-sec-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`
+}
+
+/** RFC 6238 TOTP (HMAC-SHA-1, 30 s, 6 digits) of a base32 secret, `offset` steps from now. */
+function totp(secret: string, offset = 0): string {
+  let bits = ''
+  for (const ch of secret.replace(/=+$/, '').toUpperCase()) {
+    bits += 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'.indexOf(ch).toString(2).padStart(5, '0')
+  }
+  const key = Buffer.from(bits.match(/.{8}/g)!.map((b) => parseInt(b, 2)))
+  const counter = Buffer.alloc(8)
+  counter.writeBigUInt64BE(BigInt(Math.floor(Date.now() / 1000 / 30) + offset))
+  const mac = createHmac('sha1', key).update(counter).digest()
+  const at = mac[mac.length - 1] & 0x0f
+  return String((mac.readUInt32BE(at) & 0x7fffffff) % 1_000_000).padStart(6, '0')
+}
+
+/** Registers email and confirms it through the mailed link, signed in; `origin` replaces the link's. */
+async function registerVerified(page: Page, email: string, origin?: string) {
+  await page.goto('/auth')
+  await page.getByRole('button', { name: 'Create a free account' }).click()
+  await page.getByLabel('Email', { exact: true }).fill(email)
+  await page.getByLabel('Password', { exact: true }).fill(password)
+  await page.getByRole('button', { name: 'Create Account' }).click()
+  await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible()
+  const mail = await waitForMail(email, (m) => m.subject === 'Confirm your Squarely email address')
+  let link = /(http\S+\/verify-email\?token=[\w-]+)/.exec(mail.text)![1]
+  if (origin) link = origin + new URL(link).pathname + new URL(link).search
+  await page.goto(link)
+  await page.getByRole('button', { name: 'Confirm my email' }).click()
+  await expect(page.getByText('Your email address is confirmed.')).toBeVisible()
+}
+
+async function logOut(page: Page) {
+  await page.getByRole('button', { name: 'Account menu' }).click()
+  await page.getByRole('menu').getByRole('menuitem', { name: 'Log out' }).click()
+  await expect(page.getByRole('link', { name: 'Log in' })).toBeVisible()
+}
+
+test('turn on two-factor authentication, sign out, sign in with a code and with a recovery code', async ({ page, browser }) => {
+  test.setTimeout(90_000) // five sign-ins and two browsers
+  const email = uniqueEmail()
+  await registerVerified(page, email)
+  await page.goto('/account-settings')
+  await page.getByRole('button', { name: 'Set up two-factor authentication' }).click()
+  await expect(page.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible()
+  const secret = (await page.getByTestId('totp-secret').textContent())!.trim()
+  expect(secret).toMatch(/^[A-Z2-7]{32}$/)
+
+  await page.getByLabel('Code from the app').fill(totp(secret, 3))
+  await page.getByRole('button', { name: 'Enable' }).click()
+  await expect(page.getByText('Invalid code')).toBeVisible()
+  await page.getByLabel('Code from the app').fill(totp(secret))
+  await page.getByRole('button', { name: 'Enable' }).click()
+  const codes = page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem')
+  await expect(codes).toHaveCount(10)
+  const recovery = (await codes.first().textContent())!
+  const recovery2 = (await codes.nth(1).textContent())!
+  await page.getByRole('button', { name: 'I have saved them' }).click()
+  await expect(page.getByText('Recovery codes left: 10')).toBeVisible()
+
+  await logOut(page)
+  await page.goto('/auth')
+  await page.getByLabel('Email', { exact: true }).fill(email)
+  await page.getByLabel('Password', { exact: true }).fill(password)
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click()
+  // The password alone signs nobody in.
+  await expect(page.getByRole('heading', { name: 'Two-factor authentication' })).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Account menu' })).toHaveCount(0)
+  await page.getByLabel('Authentication code').fill('000000')
+  await page.getByRole('button', { name: 'Verify' }).click()
+  await expect(page.getByText('Invalid code').first()).toBeVisible()
+  // The enabling code's step is used up; the next step's code is within the drift.
+  await page.getByLabel('Authentication code').fill(totp(secret, 1))
+  await page.getByRole('button', { name: 'Verify' }).click()
+  await expect(page.getByText(`Welcome back, ${email}!`, { exact: true })).toBeVisible()
+  await expect(page).toHaveURL('/')
+
+  // The sessions list shows this browser; the recovery code works once.
+  await page.goto('/account-settings')
+  await expect(page.getByRole('list', { name: 'Sessions' }).getByText('This device')).toBeVisible()
+  await logOut(page)
+  await page.goto('/auth')
+  await page.getByLabel('Email', { exact: true }).fill(email)
+  await page.getByLabel('Password', { exact: true }).fill(password)
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click()
+  await page.getByRole('button', { name: 'Use a recovery code' }).click()
+  await page.getByLabel('Recovery code').fill(recovery)
+  await page.getByRole('button', { name: 'Verify' }).click()
+  await expect(page.getByText(`Welcome back, ${email}!`, { exact: true })).toBeVisible()
+  await page.goto('/account-settings')
+  await expect(page.getByText('Recovery codes left: 9')).toBeVisible()
+
+  // Another browser signs in: the account is mailed, and the session can be ended from here at once.
+  const other = await (await browser.newContext()).newPage()
+  await other.goto('/auth')
+  await other.getByLabel('Email', { exact: true }).fill(email)
+  await other.getByLabel('Password', { exact: true }).fill(password)
+  await other.getByRole('button', { name: 'Sign In', exact: true }).click()
+  await other.getByRole('button', { name: 'Use a recovery code' }).click()
+  await other.getByLabel('Recovery code').fill(recovery2)
+  await other.getByRole('button', { name: 'Verify' }).click()
+  await expect(other.getByRole('button', { name: 'Account menu' })).toBeVisible()
+  const alert = await waitForMail(email, (m) => m.subject === 'New sign-in to your Squarely account')
+  expect(alert.text).toContain('/account-settings#sessions')
+  expect(alert.text, alert.text).toMatch(/Device: (Headless )?Chrome on Linux/) // Headless under Playwright
+
+  await page.reload()
+  const sessions = page.getByRole('list', { name: 'Sessions' })
+  await expect(sessions.getByRole('listitem')).toHaveCount(2)
+  await sessions.getByRole('button', { name: 'End' }).click()
+  await expect(page.getByText('Session ended', { exact: true })).toBeVisible()
+  await expect(sessions.getByRole('listitem')).toHaveCount(1)
+  await other.reload()
+  await expect(other.getByRole('link', { name: 'Log in' })).toBeVisible()
+  await other.context().close()
+})
+
+test.describe('passkeys', () => {
+  // Browsers refuse IP addresses as relying party ids: the site on 127.0.0.1 takes passkeys at localhost.
+  const origin = `http://localhost:${new URL(`http://${process.env.SQUARELY_E2E_ADDR ?? '127.0.0.1:18080'}`).port}`
+  test.use({ baseURL: origin })
+
+  test('register a passkey with the virtual authenticator and sign in without a password', async ({ page }) => {
+    const cdp = await page.context().newCDPSession(page)
+    await cdp.send('WebAuthn.enable')
+    await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
+    })
+
+    const email = uniqueEmail()
+    await registerVerified(page, email, origin)
+    await page.goto('/account-settings')
+    await page.getByLabel('Passkey name').fill('Virtual key')
+    await page.getByRole('button', { name: 'Add a passkey' }).click()
+    await expect(page.getByText('Passkey added', { exact: true })).toBeVisible()
+    await expect(page.getByRole('list', { name: 'Passkeys' }).getByText('Virtual key')).toBeVisible()
+
+    await logOut(page)
+    await page.goto('/auth')
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).click()
+    await expect(page.getByText(`Welcome back, ${email}!`, { exact: true })).toBeVisible()
+    await expect(page).toHaveURL(origin + '/')
+    await page.goto('/account-settings')
+    await expect(page.getByRole('list', { name: 'Passkeys' }).getByText(/last used/)).toBeVisible()
+  })
+})

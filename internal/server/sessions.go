@@ -1,0 +1,127 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/squarely/squarely/internal/auth"
+	"github.com/squarely/squarely/internal/mail"
+	"github.com/squarely/squarely/internal/scans"
+	"github.com/squarely/squarely/internal/store"
+)
+
+// The signed-in devices a user can see and end (issue 27), and the mail
+// about a sign-in from a new one.
+
+// sessionsPage is where the account's sessions are listed and ended.
+const sessionsPage = "/account-settings#sessions"
+
+type sessionResponse struct {
+	ID         string    `json:"id"`
+	Current    bool      `json:"current"`
+	CreatedAt  time.Time `json:"createdAt"`
+	LastSeenAt time.Time `json:"lastSeenAt"`
+	IP         string    `json:"ip"`
+	UserAgent  string    `json:"userAgent"`
+	Location   string    `json:"location"` // ISO country code, "" when unknown
+}
+
+// listSessions (GET /api/sessions) answers the signed-in user's sessions,
+// the most recently used first; current marks the one asking.
+func (s *server) listSessions(w http.ResponseWriter, r *http.Request) {
+	list, err := s.store.UserSessions(r.Context(), auth.UserFrom(r.Context()).ID, s.now())
+	if err != nil {
+		s.internalError(w, "listing sessions", err)
+		return
+	}
+	current, _ := auth.SessionID(r)
+	out := make([]sessionResponse, 0, len(list))
+	for _, x := range list {
+		out = append(out, sessionResponse{
+			ID: x.ID, Current: x.ID == current, CreatedAt: x.CreatedAt, LastSeenAt: x.LastSeenAt,
+			IP: x.IP, UserAgent: x.UserAgent, Location: x.Country,
+		})
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// deleteSession (DELETE /api/sessions/{id}) ends one of the user's
+// sessions at once: its next request is signed out. Ending the current
+// one signs out.
+func (s *server) deleteSession(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	err := s.store.DeleteUserSession(r.Context(), auth.UserFrom(r.Context()).ID, id)
+	if errors.Is(err, store.ErrNotFound) {
+		writeError(w, http.StatusNotFound, "Session not found")
+		return
+	}
+	if err != nil {
+		s.internalError(w, "ending a session", err)
+		return
+	}
+	if current, _ := auth.SessionID(r); current == id {
+		if err := s.auth.SignOut(w, r); err != nil {
+			s.internalError(w, "signing out", err)
+			return
+		}
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"message": "Session ended"})
+}
+
+// revokeOtherSessions (POST /api/sessions/revoke-others) ends every
+// session of the user but the one asking.
+func (s *server) revokeOtherSessions(w http.ResponseWriter, r *http.Request) {
+	current, _ := auth.SessionID(r)
+	n, err := s.store.DeleteOtherSessions(r.Context(), auth.UserFrom(r.Context()).ID, current)
+	if err != nil {
+		s.internalError(w, "ending sessions", err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"message": "Signed out of every other session", "ended": n})
+}
+
+// mailNewDevice tells u about a sign-in from a browser u has not used
+// before: when, with what, from which country, and where to end it. A
+// failure is logged; the sign-in goes on.
+func (s *server) mailNewDevice(r *http.Request, u *store.User, sess *store.Session) {
+	c := scans.ParseUserAgent(sess.UserAgent)
+	device := "an unknown browser"
+	switch {
+	case c.Browser != "" && c.OS != "":
+		device = c.Browser + " on " + c.OS
+	case c.Browser != "":
+		device = c.Browser
+	}
+	country := sess.Country
+	if country == "" {
+		country = "unknown"
+	}
+	m, err := mail.Render(u.Email, "account_new_device", mail.Data{BaseURL: s.cfg.BaseURL, Fields: map[string]any{
+		"Time":    sess.CreatedAt.UTC().Format("2 January 2006, 15:04 UTC"),
+		"Device":  device,
+		"Country": country,
+		"IP":      sess.IP,
+		"Link":    s.cfg.BaseURL + sessionsPage,
+	}})
+	if err == nil {
+		// The mail outlives a client that hangs up once signed in.
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), 30*time.Second)
+		defer cancel()
+		err = s.mailer.Send(ctx, m)
+	}
+	if err != nil {
+		s.log.Error("mailing a new-device sign-in", "user", u.ID, "err", err)
+	}
+}
+
+// signInProviders (GET /api/auth/providers) tells the sign-in page which
+// buttons to show: Google, and the OpenID Connect provider by its label.
+func (s *server) signInProviders(w http.ResponseWriter, r *http.Request) {
+	var oidc any
+	if s.auth.OIDC != nil {
+		oidc = map[string]string{"name": s.auth.OIDC.Name}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"google": s.auth.Google != nil, "oidc": oidc})
+}

@@ -1,0 +1,150 @@
+package server
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/squarely/squarely/internal/config"
+	"github.com/squarely/squarely/internal/store"
+	"github.com/squarely/squarely/internal/store/storetest"
+)
+
+const chromeOnWindows = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"
+
+// sessionsOf lists the sessions through the API in browser c.
+func (e *env) sessionsOf(c *http.Client) []map[string]any {
+	e.t.Helper()
+	r := e.do(c, "GET", "/api/sessions", "")
+	if r.StatusCode != http.StatusOK {
+		e.t.Fatalf("GET /api/sessions: %d %s", r.StatusCode, r.body)
+	}
+	var list []map[string]any
+	if err := json.Unmarshal(r.body, &list); err != nil {
+		e.t.Fatal(err)
+	}
+	return list
+}
+
+func TestSessionsListAndEnd(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st, withConfig(func(c *config.Config) { c.TrustProxy = true }))
+		home := e.browser()
+		e.register(home, "sam@example.com", "secret1")
+		mailsBefore := len(e.mail.sent)
+
+		// A sign-in from another browser: listed with its address, agent and country, and mailed.
+		away := e.browser()
+		expect(t, e.do(away, "POST", "/api/login", loginBody("sam@example.com", "secret1"),
+			"X-Forwarded-For", "8.8.8.8", "User-Agent", chromeOnWindows), http.StatusOK, "")
+		list := e.sessionsOf(home)
+		if len(list) != 2 {
+			t.Fatalf("%d sessions, want 2: %v", len(list), list)
+		}
+		newest, first := list[0], list[1]
+		if newest["ip"] != "8.8.8.8" { // both were last seen at the same instant
+			newest, first = first, newest
+		}
+		if newest["current"] != false || newest["ip"] != "8.8.8.8" || newest["location"] != "US" || newest["userAgent"] != chromeOnWindows {
+			t.Errorf("the new session is listed as %v", newest)
+		}
+		if first["current"] != true || first["location"] != "" || first["id"] == newest["id"] {
+			t.Errorf("the current session is listed as %v", first)
+		}
+		awayID := currentSession(t, e.sessionsOf(away))
+		if awayID != newest["id"] {
+			t.Error("the other browser does not see its own session as current")
+		}
+		e.mail.mu.Lock()
+		sent := e.mail.sent[mailsBefore:]
+		e.mail.mu.Unlock()
+		if len(sent) != 1 || sent[0].To != "sam@example.com" || sent[0].Subject != "New sign-in to your Squarely account" ||
+			!strings.Contains(sent[0].Text, "Device: Chrome on Windows") || !strings.Contains(sent[0].Text, "Country: US") ||
+			!strings.Contains(sent[0].Text, "When: 1 March 2026, 12:00 UTC") ||
+			!strings.Contains(sent[0].Text, testConfig(t).BaseURL+"/account-settings#sessions") {
+			t.Fatalf("new-device mails %+v", sent)
+		}
+		// Signing in again from a known browser mails nothing.
+		expect(t, e.do(away, "POST", "/api/login", loginBody("sam@example.com", "secret1"), "X-Forwarded-For", "8.8.8.8"), http.StatusOK, "")
+		if n := len(e.mail.sent) - mailsBefore; n != 1 {
+			t.Errorf("%d mails after a sign-in from a known browser, want still 1", n)
+		}
+		awayID = currentSession(t, e.sessionsOf(away)) // the sign-in started a new session
+
+		// Another user cannot see or end these sessions.
+		other := e.browser()
+		e.register(other, "eve@example.com", "secret1")
+		expect(t, e.do(other, "DELETE", "/api/sessions/"+awayID, ""), http.StatusNotFound, "Session not found")
+		expect(t, e.do(other, "DELETE", "/api/sessions/nope", ""), http.StatusNotFound, "Session not found")
+		expect(t, e.do(e.browser(), "DELETE", "/api/sessions/"+awayID, ""), http.StatusUnauthorized, "")
+		expect(t, e.do(e.browser(), "GET", "/api/sessions", ""), http.StatusUnauthorized, "")
+		if len(e.sessionsOf(other)) != 1 {
+			t.Error("eve sees sessions that are not hers")
+		}
+
+		// Ending one session signs that browser out at once.
+		expect(t, e.do(home, "DELETE", "/api/sessions/"+awayID, ""), http.StatusOK, "Session ended")
+		expect(t, e.do(away, "GET", "/api/user", ""), http.StatusUnauthorized, "")
+		expect(t, e.do(home, "GET", "/api/user", ""), http.StatusOK, "")
+
+		// Revoke others keeps only the asking session.
+		for range 3 {
+			expect(t, e.do(e.browser(), "POST", "/api/login", loginBody("sam@example.com", "secret1")), http.StatusOK, "")
+		}
+		if n := len(e.sessionsOf(home)); n != 4 {
+			t.Fatalf("%d sessions, want 4", n)
+		}
+		m := expect(t, e.do(home, "POST", "/api/sessions/revoke-others", ""), http.StatusOK, "")
+		if m["ended"] != float64(3) {
+			t.Errorf("revoke-others answered %v", m)
+		}
+		if list := e.sessionsOf(home); len(list) != 1 || list[0]["current"] != true {
+			t.Errorf("after revoke-others: %v", list)
+		}
+		if len(e.sessionsOf(other)) != 1 {
+			t.Error("revoke-others ended another user's session")
+		}
+
+		// Ending the current session signs out.
+		homeID := currentSession(t, e.sessionsOf(home))
+		r := e.do(home, "DELETE", "/api/sessions/"+homeID, "")
+		expect(t, r, http.StatusOK, "")
+		if c := r.cookie(); c == nil || c.MaxAge >= 0 {
+			t.Errorf("ending the current session left the cookie: %+v", c)
+		}
+		expect(t, e.do(home, "GET", "/api/user", ""), http.StatusUnauthorized, "")
+	})
+}
+
+func TestSessionLastSeenWrittenOncePerMinute(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		c := e.browser()
+		e.register(c, "lea@example.com", "secret1")
+		seen := func() string { return e.sessionsOf(c)[0]["lastSeenAt"].(string) }
+		first := seen()
+		e.clock.Advance(59 * time.Second)
+		if got := seen(); got != first {
+			t.Errorf("lastSeenAt moved to %s within a minute", got)
+		}
+		e.clock.Advance(2 * time.Second)
+		e.do(c, "GET", "/api/user", "")
+		if got := seen(); got == first || !strings.HasPrefix(got, "2026-03-01T12:01:01") {
+			t.Errorf("lastSeenAt %s after a minute, want 12:01:01", got)
+		}
+	})
+}
+
+// currentSession returns the id of the session marked current.
+func currentSession(t *testing.T, list []map[string]any) string {
+	t.Helper()
+	for _, x := range list {
+		if x["current"] == true {
+			return x["id"].(string)
+		}
+	}
+	t.Fatalf("no current session in %v", list)
+	return ""
+}

@@ -1,0 +1,71 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { apiJson, getQueryFn, serverMessage } from '@/lib/api-client'
+import { userQueryKey, type User } from '@/lib/auth'
+import { toast } from '@/lib/use-toast'
+import { getPasskey } from '@/lib/webauthn'
+
+export type SecondFactorMethod = 'totp' | 'webauthn' | 'recovery'
+
+/** A right password (or mailed link) of an account with a second factor: no session until it comes. */
+export interface TwoFactorChallenge {
+  twoFactorRequired: true
+  methods: SecondFactorMethod[]
+}
+
+/** What login, set-password and verify-email answer. */
+export type SignInAnswer = User | TwoFactorChallenge
+
+export function isChallenge(answer: SignInAnswer): answer is TwoFactorChallenge {
+  return 'twoFactorRequired' in answer && answer.twoFactorRequired === true
+}
+
+/** GET /api/login/2fa: the methods of this browser's pending sign-in, null when it has none (expired). */
+export function usePendingLogin(enabled: boolean) {
+  return useQuery({
+    queryKey: ['/api/login/2fa'],
+    queryFn: getQueryFn<{ methods: SecondFactorMethod[] }>({ on401: 'returnNull' }),
+    enabled,
+  })
+}
+
+/** A sign-in by passkey: the pending sign-in's second factor when there is one, else without a password. */
+export async function passkeySignIn(): Promise<User> {
+  const options = await apiJson<{ publicKey: Record<string, unknown> }>('POST', '/api/webauthn/login/begin', {})
+  const credential = await getPasskey(options)
+  return apiJson<User>('POST', '/api/webauthn/login/finish', credential)
+}
+
+export type SecondFactorInput = { code: string } | { recoveryCode: string } | { passkey: true }
+
+function secondFactor(input: SecondFactorInput) {
+  if ('passkey' in input) return passkeySignIn()
+  return apiJson<User>('POST', '/api/login/2fa', input)
+}
+
+/** Finishes a sign-in: a code, a recovery code or a passkey; the session starts on success. */
+export function useSignInStep() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: secondFactor,
+    onSuccess: (user) => {
+      queryClient.setQueryData(userQueryKey, user)
+      toast({ title: 'Login successful', description: `Welcome back, ${user.username}!` })
+    },
+    onError: (error) => {
+      toast({
+        title: 'Login failed',
+        description: serverMessage(error) ?? (error instanceof Error ? error.message : 'Please try again.'),
+        variant: 'destructive',
+      })
+    },
+  })
+}
+
+/** GET /api/auth/providers: which sign-in buttons to show. */
+export function useSignInProviders() {
+  return useQuery({
+    queryKey: ['/api/auth/providers'],
+    queryFn: getQueryFn<{ google: boolean; oidc: { name: string } | null }>({ on401: 'throw' }),
+    staleTime: Infinity,
+  })
+}
