@@ -157,7 +157,7 @@ func (s *server) register(w http.ResponseWriter, r *http.Request) {
 	}
 	// The account works without the mail; a failure is logged, not fatal.
 	if err := s.sendLink(r.Context(), u, store.LinkVerifyEmail, "account_verify", verifyLinkLifetime); err != nil {
-		s.log.Error("sending a verification link", "user", u.ID, "err", err)
+		s.log.ErrorContext(r.Context(), "sending a verification link", "user", u.ID, "err", err)
 	}
 	writeJSON(w, http.StatusCreated, s.userJSON(r, u))
 }
@@ -237,17 +237,28 @@ func (s *server) createAndSignIn(w http.ResponseWriter, r *http.Request, u *stor
 	return true
 }
 
-// takeLoginAttempt counts a password attempt against the client address
-// and the account before the password is checked; refundLoginAttempt takes
-// both back when it was right, so only failures count.
+// loginsPerAddressFactor: a client address may fail this many times
+// SQUARELY_LOGIN_RATE_LIMIT logins a minute across accounts (people behind
+// one address each mistype their own password).
+const loginsPerAddressFactor = 10
+
+// takeLoginAttempt counts a password attempt before the password is
+// checked: per client address and account, per client address across
+// accounts (a looser ceiling), and per account from any address;
+// refundLoginAttempt takes them back when it was right, so only failures
+// count.
 func (s *server) takeLoginAttempt(w http.ResponseWriter, r *http.Request, username string) bool {
-	return s.logins.take(w, clientKey(r), msgTooManyLogins) &&
-		s.accountLogins.take(w, strings.ToLower(username), msgAccountLocked)
+	account := strings.ToLower(username)
+	return s.logins.take(w, clientKey(r)+" "+account, msgTooManyLogins) &&
+		s.addressLogins.take(w, clientKey(r), msgTooManyLogins) &&
+		s.accountLogins.take(w, account, msgAccountLocked)
 }
 
 func (s *server) refundLoginAttempt(r *http.Request, username string) {
-	s.logins.refund(clientKey(r))
-	s.accountLogins.refund(strings.ToLower(username))
+	account := strings.ToLower(username)
+	s.logins.refund(clientKey(r) + " " + account)
+	s.addressLogins.refund(clientKey(r))
+	s.accountLogins.refund(account)
 }
 
 // login (POST /api/login) signs in with username (the e-mail) and password.
@@ -264,8 +275,12 @@ func (s *server) login(w http.ResponseWriter, r *http.Request) {
 	}
 	in.Username = strings.TrimSpace(in.Username)
 	var v validation
-	if in.Username == "" {
+	switch {
+	case in.Username == "":
 		v.add("username", "Username is required")
+	case strings.Contains(in.Username, "@") && !validEmail(in.Username):
+		// Hidden accounts (client API keys, under .invalid) never sign in.
+		v.add("username", "Invalid email address")
 	}
 	if in.Password == "" {
 		v.add("password", "Password is required")
@@ -321,6 +336,6 @@ func (s *server) currentUser(w http.ResponseWriter, r *http.Request) {
 
 // internalError logs err and answers a JSON 500 that reveals nothing.
 func (s *server) internalError(w http.ResponseWriter, doing string, err error) {
-	s.log.Error("internal error", "doing", doing, "err", err)
+	s.log.ErrorContext(logContext(w), "internal error", "doing", doing, "err", err)
 	writeError(w, http.StatusInternalServerError, "Internal server error")
 }

@@ -242,6 +242,13 @@ func (s *server) saveDynamicCode(w http.ResponseWriter, r *http.Request, form *m
 		d.LogoFilePath, d.LogoFileName = logoPath(logo.ID), logo.FileName
 	}
 	if !s.insertDynamic(w, r, d, limit) {
+		// A logo stored for this code alone (parallel creates passed the
+		// early count, and the store refused this one) would be an orphan.
+		if form.file != nil {
+			if err := s.store.DeleteBlob(context.WithoutCancel(ctx), logo.ID); err != nil {
+				s.log.Error("removing the logo of a refused dynamic code", "blob", logo.ID, "err", err)
+			}
+		}
 		return nil, false
 	}
 	return d, true

@@ -170,7 +170,7 @@ func (s *server) billingPortal(w http.ResponseWriter, r *http.Request) {
 
 // stripeError logs a failed Stripe call and answers 502.
 func (s *server) stripeError(w http.ResponseWriter, doing string, err error) {
-	s.log.Error("stripe error", "doing", doing, "err", err)
+	s.log.ErrorContext(logContext(w), "stripe error", "doing", doing, "err", err)
 	writeError(w, http.StatusBadGateway, msgStripeFailed)
 }
 
@@ -250,7 +250,7 @@ func (s *server) createPaymentIntent(w http.ResponseWriter, r *http.Request) {
 		Amount: p.ProductPrice, ProductID: p.ID, CodeID: codeID, ProductName: p.ProductName,
 	})
 	if err != nil {
-		s.log.Error("stripe error", "doing", "creating a payment intent", "err", err)
+		s.log.ErrorContext(r.Context(), "stripe error", "doing", "creating a payment intent", "err", err)
 		writeError(w, http.StatusBadGateway, msgPaymentSetupFailed)
 		return
 	}
@@ -300,12 +300,12 @@ func (s *server) stripeWebhook(w http.ResponseWriter, r *http.Request) {
 	}
 	ev, err := s.billing.ParseEvent(body, r.Header.Get("Stripe-Signature"))
 	if errors.Is(err, billing.ErrSignature) {
-		s.log.Warn("stripe webhook refused", "err", err)
+		s.log.WarnContext(r.Context(), "stripe webhook refused", "err", err)
 		writeError(w, http.StatusBadRequest, msgBadSignature)
 		return
 	}
 	if err != nil {
-		s.log.Warn("stripe webhook unreadable", "err", err)
+		s.log.WarnContext(r.Context(), "stripe webhook unreadable", "err", err)
 		writeError(w, http.StatusBadRequest, msgBadEvent)
 		return
 	}
@@ -314,7 +314,7 @@ func (s *server) stripeWebhook(w http.ResponseWriter, r *http.Request) {
 		s.internalError(w, "applying a Stripe event", err)
 		return
 	}
-	s.log.Info("stripe event", "id", ev.ID, "type", ev.Type, "applied", applied)
+	s.log.InfoContext(r.Context(), "stripe event", "id", ev.ID, "type", ev.Type, "applied", applied)
 	writeJSON(w, http.StatusOK, map[string]any{"received": true, "duplicate": !applied})
 }
 
@@ -350,7 +350,7 @@ func (s *server) applyEvent(r *http.Request, ev *billing.Event) (bool, error) {
 	}
 	// Failed invoices and events of no interest are kept as seen.
 	if ev.Type == billing.EventInvoicePaymentFailed {
-		s.log.Warn("stripe invoice payment failed", "invoice", ev.ObjectID, "event", ev.ID)
+		s.log.WarnContext(r.Context(), "stripe invoice payment failed", "invoice", ev.ObjectID, "event", ev.ID)
 	}
 	return s.store.RecordStripeEvent(ctx, rec)
 }

@@ -40,7 +40,7 @@ const (
 // logging with panic recovery, the Host's white-label client, JSON answers
 // for unknown routes.
 func (s *server) publicAPI(v1 *http.ServeMux) http.Handler {
-	h := frameDenied(apiCSP, jsonFallback(v1))
+	h := frameDenied(apiCSP, gzipJSON(jsonFallback(v1)))
 	h = s.withClient(h)
 	h = s.logRequests(h)
 	if s.cfg.TrustProxy {
@@ -56,19 +56,25 @@ func (s *server) apiKeyAuth(next http.HandlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		key, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 		key = strings.TrimSpace(key)
-		if !ok || !strings.HasPrefix(key, apiKeyPrefix) {
+		if !ok || key == "" {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="squarely"`)
 			writeError(w, http.StatusUnauthorized, "Missing API key: send Authorization: Bearer sq_…")
 			return
 		}
-		// Guessing keys counts as failed logins of the address.
-		addr := clientKey(r)
-		if !s.logins.take(w, addr, "Too many invalid API keys. Please try again later.") {
-			return
-		}
+		// The key is looked up before any limiter: a valid key works
+		// whatever else comes from its address (failed logins, bad keys).
+		// Keys are 238 random bits, so the lookup cannot be guessed into;
+		// invalid keys are counted per address on their own, to bound the
+		// lookups of a key-guessing client.
 		hash := hashAPIKey(key)
-		access, err := s.store.APIKeyAccess(r.Context(), hash)
+		access, err := (*store.APIKeyAccess)(nil), store.ErrNotFound
+		if strings.HasPrefix(key, apiKeyPrefix) {
+			access, err = s.store.APIKeyAccess(r.Context(), hash)
+		}
 		if errors.Is(err, store.ErrNotFound) {
+			if !s.badKeys.take(w, clientKey(r), "Too many invalid API keys. Please try again later.") {
+				return
+			}
 			w.Header().Set("WWW-Authenticate", `Bearer realm="squarely", error="invalid_token"`)
 			writeError(w, http.StatusUnauthorized, "Invalid API key")
 			return
@@ -77,7 +83,6 @@ func (s *server) apiKeyAuth(next http.HandlerFunc) http.Handler {
 			s.internalError(w, "checking an API key", err)
 			return
 		}
-		s.logins.refund(addr) // only invalid keys count
 		allowed, remaining, reset, err := s.apiCalls.takeQuota(hash)
 		if err != nil {
 			s.internalError(w, "counting an API call", err)
@@ -173,7 +178,7 @@ func (s *server) idempotent(w http.ResponseWriter, r *http.Request, keyHash stri
 		err = s.store.FinishIdempotent(ctx, keyHash, idem, rec.status, rec.body.String())
 	}
 	if err != nil {
-		s.log.Error("recording an idempotent answer", "err", err)
+		s.log.ErrorContext(r.Context(), "recording an idempotent answer", "err", err)
 	}
 }
 

@@ -171,8 +171,12 @@ func (s *server) routes() http.Handler {
 	api.Handle("GET /api/analytics/report.pdf", read(s.reportPDF))
 	api.Handle("GET /api/dynamic-qrcodes/{id}/report.pdf", read(s.reportPDF))
 
+	// Operations (issue 25): a workspace's data as a ZIP, redirects included.
+	api.Handle("GET /api/account/export", manage(s.workspaceExport))
+	api.Handle("GET /api/workspaces/{id}/export", manage(s.workspaceExport))
+
 	site := http.NewServeMux()
-	site.Handle("/api/", frameDenied(apiCSP, s.auth.LoadUser(s.loadWorkspace(jsonFallback(api)))))
+	site.Handle("/api/", frameDenied(apiCSP, s.auth.LoadUser(gzipJSON(s.loadWorkspace(jsonFallback(api))))))
 	site.HandleFunc("GET /auth/google", s.auth.GoogleStart)
 	site.HandleFunc("GET /auth/google/callback", s.auth.GoogleCallback)
 	// Uploaded files and their pages (issue 4).
@@ -208,10 +212,16 @@ func (s *server) routes() http.Handler {
 	// Operations: load balancer checks and counters (issue 8, health.go).
 	root.HandleFunc("GET /healthz", s.healthz)
 	root.HandleFunc("GET /readyz", s.readyz)
-	root.HandleFunc("GET /metrics", s.metrics)
 	root.Handle("/api/v1/", s.publicAPI(v1))
-	root.Handle("/", s.middleware(site))
-	return securityHeaders(root)
+	root.Handle("/", s.middleware(notePattern(site)))
+	// Metrics (issue 25): on the public listener only with a bearer token.
+	if s.metrics == nil {
+		return securityHeaders(s.requestID(root))
+	}
+	if s.cfg.MetricsToken != "" {
+		root.Handle("GET /metrics", s.metricsToken(s.metrics.Handler()))
+	}
+	return securityHeaders(s.requestID(s.observe(notePattern(root))))
 }
 
 // app serves the React app under its CSP.
@@ -224,6 +234,7 @@ func jsonFallback(api *http.ServeMux) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h, pattern := api.Handler(r)
 		if pattern != "" {
+			noteRoute(r, pattern)
 			api.ServeHTTP(w, r)
 			return
 		}

@@ -363,7 +363,7 @@ func (s *server) breakdownCSV(w http.ResponseWriter, r *http.Request) {
 	}
 	cw.Flush()
 	if err := cw.Error(); err != nil {
-		s.log.Error("writing a breakdown CSV", "err", err)
+		s.log.ErrorContext(r.Context(), "writing a breakdown CSV", "err", err)
 	}
 }
 

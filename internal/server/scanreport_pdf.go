@@ -37,7 +37,7 @@ func (s *server) reportPDF(w http.ResponseWriter, r *http.Request) {
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Content-Type-Options", "nosniff")
 	if _, err := w.Write(layoutReport(subject, sr, rep)); err != nil {
-		s.log.Debug("writing a PDF report", "err", err)
+		s.log.DebugContext(r.Context(), "writing a PDF report", "err", err)
 	}
 }
 

@@ -127,7 +127,7 @@ func (s *server) activateTrial(w http.ResponseWriter, r *http.Request) {
 	}
 	// The account works without the mail; a failure is logged, not fatal.
 	if err := s.sendLink(ctx, u, store.LinkSetPassword, "trial_password", trialLinkLifetime); err != nil {
-		s.log.Error("sending a set-password link", "user", u.ID, "err", err)
+		s.log.ErrorContext(r.Context(), "sending a set-password link", "user", u.ID, "err", err)
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"message": msgTrialActivated, "user": s.userJSON(r, u)})
 }

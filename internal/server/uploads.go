@@ -402,7 +402,7 @@ func (s *server) renderLogo(ctx context.Context, b *store.Blob) ([]byte, error) 
 		return nil, err
 	}
 	if err := s.store.ReplaceBlobData(context.WithoutCancel(ctx), b.ID, "image/png", data); err != nil {
-		s.log.Error("storing a normalised logo; it is normalised again on its next use", "logo", b.ID, "err", err)
+		s.log.ErrorContext(ctx, "storing a normalised logo; it is normalised again on its next use", "logo", b.ID, "err", err)
 	}
 	b.Data, b.ContentType = data, "image/png"
 	return data, nil

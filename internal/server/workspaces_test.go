@@ -75,6 +75,7 @@ var routeAccess = map[string]string{
 	"POST /api/qrcodes/{id}/style/preview": "edit", "POST /api/dynamic-qrcodes/{id}/style/preview": "edit",
 	"POST /api/qrcodes/{id}/duplicate": "edit", "POST /api/dynamic-qrcodes/{id}/duplicate": "edit",
 	"GET /api/analytics/report.pdf": "read", "GET /api/dynamic-qrcodes/{id}/report.pdf": "read",
+	"GET /api/account/export": "manage", "GET /api/workspaces/{id}/export": "manage",
 }
 
 // registeredRoutes reads the patterns routes.go gives the api and v1 muxes.

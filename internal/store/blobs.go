@@ -76,6 +76,13 @@ func (s *Store) ReplaceBlobData(ctx context.Context, id int64, contentType strin
 	return mustAffect("replace blob data", res, err)
 }
 
+// DeleteBlob removes a blob no record refers to yet: a logo stored for a
+// code whose creation was then refused.
+func (s *Store) DeleteBlob(ctx context.Context, id int64) error {
+	res, err := s.write.ExecContext(ctx, `DELETE FROM blobs WHERE id = $1`, id)
+	return mustAffect("delete blob", res, err)
+}
+
 const blobIDTries = 5
 
 // randomBlobID draws an id in [1, 2^53].

@@ -126,7 +126,7 @@ func TestDynamicCodeLifecycle(t *testing.T) {
 		if r, err := s.RedirectByShortCode(ctx, "older001"); err != nil || r.ID != older.ID {
 			t.Fatalf("live code: %+v, %v", r, err)
 		}
-		if err := s.SoftDeleteUser(ctx, u.ID); err != nil {
+		if err := s.SoftDeleteUser(ctx, u.ID, time.Now()); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := s.RedirectByShortCode(ctx, "older001"); !errors.Is(err, store.ErrNotFound) {

@@ -93,10 +93,8 @@ func (s *Store) ScanReport(ctx context.Context, q ScanQuery) (*ScanReport, error
 			return nil, fail("read scan rollups", err)
 		}
 	}
-	for _, e := range edges {
-		if err := s.addEvents(ctx, e, sum); err != nil {
-			return nil, err
-		}
+	if err := s.addEdges(ctx, edges, sum); err != nil {
+		return nil, err
 	}
 	return sum.report(), nil
 }
@@ -236,7 +234,21 @@ func (s *Store) ScanCount(ctx context.Context, q ScanQuery) (int64, error) {
 			return 0, fail("count scans", err)
 		}
 	}
+	kept := time.Time{}
+	if len(edges) > 0 {
+		if kept, err = s.EventsFrom(ctx); err != nil {
+			return 0, err
+		}
+	}
 	for _, e := range edges {
+		if !e.To.After(kept) { // events deleted (retention.go)
+			sum := newReportSum()
+			if err := s.addRolledUpSlots(ctx, e, sum); err != nil {
+				return 0, err
+			}
+			total += sum.r.Scans
+			continue
+		}
 		cond, args := e.where(e.Bots)
 		var n int64
 		if err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM scan_events e WHERE `+cond, args...).Scan(&n); err != nil {

@@ -84,6 +84,19 @@ func Open(ctx context.Context, databaseURL, dataDir string) (*Store, error) {
 // open is Open applying the migrations up to version upTo (0: all), so
 // that tests can build a database as an older binary left it.
 func open(ctx context.Context, databaseURL, dataDir string, upTo int) (*Store, error) {
+	s, err := connect(ctx, databaseURL, dataDir)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.migrate(ctx, upTo); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// connect opens the database and checks that it answers.
+func connect(ctx context.Context, databaseURL, dataDir string) (*Store, error) {
 	var (
 		s   *Store
 		err error
@@ -102,10 +115,6 @@ func open(ctx context.Context, databaseURL, dataDir string, upTo int) (*Store, e
 	if err := s.write.PingContext(ctx); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("store: unable to connect to %s: %w", s.dialect, err)
-	}
-	if err := s.migrate(ctx, upTo); err != nil {
-		s.Close()
-		return nil, err
 	}
 	return s, nil
 }

@@ -19,10 +19,10 @@ import (
 )
 
 var tables = []string{
-	"api_idempotency", "api_keys", "audit_log", "blobs", "bulk_job_items", "bulk_jobs", "clients", "code_days_open", "contact_messages",
+	"acme_cache", "api_idempotency", "api_keys", "audit_log", "blobs", "bulk_job_items", "bulk_jobs", "clients", "code_days_open", "contact_messages",
 	"dynamic_qr_code_tags", "dynamic_qr_codes", "folders", "mail_unsubscribes", "mailing_recipients", "mailings", "newsletter_subscriptions",
 	"password_tokens", "payment_products", "payments", "qr_code_tags", "qr_codes", "qr_downloads", "qr_generations",
-	"rate_limits", "scan_code_days", "scan_counts", "scan_events", "scan_visitors", "scan_workspace_days", "scan_workspace_visitors",
+	"rate_limits", "scan_code_days", "scan_counts", "scan_events", "scan_retention", "scan_visitors", "scan_workspace_days", "scan_workspace_visitors",
 	"schema_migrations", "secrets", "sessions", "stripe_events", "stripe_subscriptions", "tags", "users",
 	"workspace_invitations", "workspace_members", "workspace_rollup_versions", "workspaces",
 }

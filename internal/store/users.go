@@ -158,22 +158,29 @@ func (s *Store) UpdateUserName(ctx context.Context, id int64, firstName, lastNam
 	return mustAffect("update user name", res, err)
 }
 
-// SoftDeleteUser marks the user deleted, keeping the row but signing it
-// out everywhere. Their personal workspace is deleted with them (its codes
-// stop redirecting); the team workspaces they belong to keep their codes
-// working (leaveTeams). Deleting a deleted user keeps the first deletion time.
-func (s *Store) SoftDeleteUser(ctx context.Context, id int64) error {
+// SoftDeleteUser marks the user deleted at now, keeping the row but
+// signing it out everywhere and ending the newsletter subscription of its
+// address. Their personal workspace is deleted with them (its codes stop
+// redirecting); the team workspaces they belong to keep their codes working
+// (leaveTeams). Deleting a deleted user keeps the first deletion time.
+func (s *Store) SoftDeleteUser(ctx context.Context, id int64, now time.Time) error {
 	return s.inTx(ctx, "delete user", func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx,
 			`UPDATE users SET is_deleted = TRUE, deleted_at = COALESCE(deleted_at, $2) WHERE id = $1`,
-			id, dbTime(time.Now()))
+			id, dbTime(now))
 		if err := mustAffect("delete user", res, err); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE user_id = $1`, id); err != nil {
 			return fail("delete user's sessions", err)
 		}
-		return leaveTeams(ctx, tx, id, time.Now())
+		if _, err := tx.ExecContext(ctx, `
+			UPDATE newsletter_subscriptions SET is_deleted = TRUE, deleted_at = $2
+			WHERE NOT is_deleted AND lower(email) = (SELECT `+liveAddress+` FROM users u WHERE u.id = $1)`,
+			id, dbTime(now)); err != nil {
+			return fail("end deleted user's newsletter subscription", err)
+		}
+		return leaveTeams(ctx, tx, id, now)
 	})
 }
 

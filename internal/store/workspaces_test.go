@@ -269,7 +269,7 @@ func TestDepartureKeepsCodes(t *testing.T) {
 		if err := s.CreateDynamicCode(ctx, d, 0); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.SoftDeleteUser(ctx, owner.ID); err != nil {
+		if err := s.SoftDeleteUser(ctx, owner.ID, time.Now()); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := s.RedirectByShortCode(ctx, "team1"); err != nil {

@@ -189,3 +189,20 @@ func Personal(t testing.TB, s *store.Store, userID int64) int64 {
 	}
 	return w.ID
 }
+
+// Settings returns the DATABASE_URL and SQUARELY_DATA_DIR that reach the
+// database of a store opened here, for tests of commands that open it
+// from the settings.
+func Settings(t testing.TB, s *store.Store) (databaseURL, dataDir string) {
+	t.Helper()
+	sourcesMu.Lock()
+	src, ok := sources[s]
+	sourcesMu.Unlock()
+	if !ok {
+		t.Fatal("storetest: Settings needs a store opened by storetest")
+	}
+	if src.driver == "sqlite" {
+		return "", filepath.Dir(src.dsn)
+	}
+	return src.dsn, t.TempDir()
+}

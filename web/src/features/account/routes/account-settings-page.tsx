@@ -11,6 +11,7 @@ import { siteTitle, usePageTitle } from '@/lib/use-page-title'
 import { useDeleteAccount } from '../api/delete-account'
 import { useResendVerification } from '../api/resend-verification'
 import { useUpdateName, type NameInput } from '../api/update-name'
+import { ExportCard } from '../components/export-card'
 import { subscriptionLabel } from '../labels'
 import { nameSchema } from '../schemas'
 
@@ -172,6 +173,7 @@ export function AccountSettingsPage({ more }: { more?: ReactNode }) {
         </CardContent>
       </Card>
       {more}
+      <ExportCard />
       <DangerZone />
     </div>
   )
