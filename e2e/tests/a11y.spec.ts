@@ -131,6 +131,16 @@ test('closing a dialog returns focus to the control that opened it', async ({ pa
   await dialog.getByRole('button', { name: /save/i }).click()
   await expect(dialog).toHaveCount(0)
   await expect(edit).toBeFocused()
+
+  // Opened from a menu item, which leaves with its menu: focus goes back to the menu's button.
+  const menuButton = page.getByRole('button', { name: 'Account menu' })
+  await menuButton.click()
+  await page.getByRole('menuitem', { name: 'Change Password' }).click()
+  const password = page.getByRole('dialog')
+  await expect(password).toBeVisible()
+  await page.keyboard.press('Escape')
+  await expect(password).toHaveCount(0)
+  await expect(menuButton).toBeFocused()
 })
 
 test('a keyboard user choosing events, sms or bitcoin gets the Future Feature dialog', async ({ page }) => {

@@ -7,6 +7,26 @@ export const Dialog = DialogPrimitive.Root
 export const DialogTrigger = DialogPrimitive.Trigger
 export const DialogClose = DialogPrimitive.Close
 
+// The last control that had focus: a dialog opened from a menu item opens as
+// the item leaves the page, when the page's focus is already nowhere.
+let lastFocused: HTMLElement | null = null
+if (typeof document !== 'undefined') {
+  document.addEventListener('focusin', (e) => {
+    if (e.target instanceof HTMLElement) lastFocused = e.target
+  })
+}
+
+/**
+ * What to hand focus back to: the focused control, or for an item of a menu
+ * (which closes with its menu) the button that opened the menu, which names
+ * the menu (aria-labelledby).
+ */
+function openerOf(el: Element | null): HTMLElement | null {
+  const focused = el instanceof HTMLElement && el !== document.body ? el : lastFocused
+  const labelledBy = focused?.closest('[role="menu"]')?.getAttribute('aria-labelledby')
+  return (labelledBy && document.getElementById(labelledBy)) || focused
+}
+
 /**
  * A dialog's window. Closing it (Escape, Cancel, ×, or after its action)
  * hands focus back to the control that had it when the dialog opened: Radix
@@ -25,7 +45,7 @@ export function DialogContent({ className, children, onOpenAutoFocus, onCloseAut
         )}
         onOpenAutoFocus={(event) => {
           // Runs before focus moves in: the active element is still the opener.
-          opener.current = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null
+          opener.current = openerOf(document.activeElement)
           onOpenAutoFocus?.(event)
         }}
         onCloseAutoFocus={(event) => {

@@ -32,7 +32,7 @@ export function ResultsList({ results }: { results: BulkResult[] }) {
               </p>
               {r.error && (
                 // The server's reason (an invalid URL, too much data, …) is what the user can act on.
-                <p className="line-clamp-2 text-xs leading-4 text-red-700" title={r.error}>
+                <p className="line-clamp-2 text-xs leading-4 text-red-700" title={r.reason ?? r.error}>
                   {r.reason ?? r.error}
                 </p>
               )}
