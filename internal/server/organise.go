@@ -484,10 +484,28 @@ type listedDynamic struct {
 
 // listCodes (GET /api/codes?q=&kind=&type=&status=&tag=&folder=&sort=&order=&limit=&cursor=).
 func (s *server) listCodes(w http.ResponseWriter, r *http.Request) {
-	items, next, ok := listPage(s, w, r,
-		func(q *store.QRCode) any { return listedStatic{kindStatic, qrCodeJSON(q)} },
+	// A payment code's card shows what it took: the workspace's totals are
+	// read once, and only when the page holds a payment code.
+	var totals map[int64]store.PaymentTotal
+	var totalsErr error
+	static := func(q *store.QRCode) any {
+		out := qrCodeJSON(q)
+		if q.PaymentProductID != nil {
+			if totals == nil && totalsErr == nil {
+				totals, totalsErr = s.store.PaymentTotals(r.Context(), wsID(r))
+			}
+			t := totals[*q.PaymentProductID]
+			out.Payments = &paymentStats{Count: t.Count, Total: t.Total}
+		}
+		return listedStatic{kindStatic, out}
+	}
+	items, next, ok := listPage(s, w, r, static,
 		func(d *store.DynamicCode) any { return listedDynamic{kindDynamic, s.dynamicJSON(d)} })
-	if ok {
+	switch {
+	case !ok:
+	case totalsErr != nil:
+		s.internalError(w, "totalling payments", totalsErr)
+	default:
 		writeJSON(w, http.StatusOK, map[string]any{"items": items, "nextCursor": next})
 	}
 }

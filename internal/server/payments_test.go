@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -195,6 +196,14 @@ func TestPaymentCheckout(t *testing.T) {
 		decodeList(t, e.do(seller, "GET", "/api/qrcodes", ""), &list)
 		if len(list) != 1 || fmt.Sprint(list[0]["payments"]) != "map[count:2 total:2500]" {
 			t.Errorf("seller's list: %v", list)
+		}
+		// The dashboard's list (GET /api/codes) shows the same totals on the card.
+		var page struct{ Items []map[string]any }
+		if r := e.do(seller, "GET", "/api/codes", ""); r.StatusCode != http.StatusOK || json.Unmarshal(r.body, &page) != nil {
+			t.Fatalf("GET /api/codes: %d %s", r.StatusCode, r.body)
+		}
+		if len(page.Items) != 1 || fmt.Sprint(page.Items[0]["payments"]) != "map[count:2 total:2500]" {
+			t.Errorf("seller's code list: %v", page.Items)
 		}
 		if n := storetest.Count(t, st, "payments"); n != 3 {
 			t.Errorf("%d payments stored, want 3", n)
