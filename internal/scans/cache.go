@@ -71,6 +71,7 @@ type Target struct {
 	Protected bool     // a password guards it: the scan asks for it first
 	Location  []string // the Location header value: the destination
 	ClientID  int64    // the owner's white-label client, whose brand its pages wear
+	Router    *Router  // smart routing (routing.go), nil for a plain code
 }
 
 type entry struct {
@@ -253,7 +254,8 @@ func (c *Cache) entry(r store.Redirect, found bool) entry {
 	e := entry{refreshAt: now.Add(refreshAfter).UnixNano(), expires: now.Add(TTL).UnixNano()}
 	if found {
 		e.found = true
-		e.target = Target{ID: r.ID, Paused: r.Paused, Protected: r.Protected, Location: []string{location(r.Destination)}, ClientID: r.ClientID}
+		e.target = Target{ID: r.ID, Paused: r.Paused, Protected: r.Protected, Location: []string{location(r.Destination)}, ClientID: r.ClientID,
+			Router: NewRouter(r.Routing, r.AppData)}
 	}
 	return e
 }

@@ -1,6 +1,7 @@
 package scans
 
 import (
+	"cmp"
 	"context"
 	"crypto/hmac"
 	"crypto/rand"
@@ -28,6 +29,7 @@ type Scan struct {
 	UserAgent  string
 	Referrer   string
 	RemoteAddr string // the client's address (host:port or host)
+	Route      string // what served it (store.RouteDefault when empty)
 }
 
 // Sink is where scans go: store.Store.
@@ -450,6 +452,7 @@ func (r *Recorder) event(ctx context.Context, s Scan) (store.ScanEvent, error) {
 		VisitorHash: VisitorHash(salt, host(s.RemoteAddr), s.UserAgent),
 		IsBot:       c.IsBot,
 		Country:     geo.Country(s.RemoteAddr),
+		Route:       cmp.Or(s.Route, store.RouteDefault),
 	}, nil
 }
 

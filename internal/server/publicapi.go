@@ -214,6 +214,9 @@ type apiCode struct {
 	IsPaused      bool       `json:"isPaused"`
 	LastScannedAt *time.Time `json:"lastScannedAt,omitempty"`
 	CreatedAt     time.Time  `json:"createdAt"`
+	// Routing is a dynamic code's smart routing, null when unset; static
+	// codes leave it out.
+	Routing any `json:"routing,omitempty"`
 }
 
 const (
@@ -236,7 +239,16 @@ func (s *server) dynamicAPICode(d *store.DynamicCode) apiCode {
 		QRData: v.QRData, Style: v.Style, LogoFilePath: v.LogoFilePath,
 		Destination: v.Destination, ShortCode: v.ShortCode, URL: v.ShortURL,
 		ScanCount: v.ScanCount, IsPaused: v.IsPaused, LastScannedAt: v.LastScannedAt, CreatedAt: v.CreatedAt,
+		Routing: routingOrNull(v.Routing),
 	}
+}
+
+// routingOrNull shows an unset routing as null rather than leaving it out.
+func routingOrNull(rt *store.Routing) any {
+	if rt == nil {
+		return json.RawMessage("null")
+	}
+	return rt
 }
 
 // codeFields turns a JSON code description into the app's form fields:

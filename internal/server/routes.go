@@ -133,6 +133,9 @@ func (s *server) routes() http.Handler {
 	// PDF analytics report (issue 15 item 4): the same query as the JSON views.
 	api.Handle("GET /api/analytics/report.pdf", user(s.reportPDF))
 	api.Handle("GET /api/dynamic-qrcodes/{id}/report.pdf", user(s.reportPDF))
+	// Smart dynamic codes (issue 23, routing.go): rules, split, schedule, limit.
+	api.Handle("PUT /api/dynamic-qrcodes/{id}/routing", user(s.setRouting))
+	v1.Handle("PUT /api/v1/codes/{id}/routing", key(s.v1SetRouting))
 
 	site := http.NewServeMux()
 	site.Handle("/api/", frameDenied(apiCSP, s.auth.LoadUser(jsonFallback(api))))

@@ -41,6 +41,10 @@ type dayTally struct {
 	OS        map[string]int64
 	Browsers  map[string]int64
 	Referrers map[string]int64
+	// Routes counts the scans served by a rule, a split variant or the
+	// end of a schedule or limit (issue 23); the rest were served by the
+	// code's destination (RouteDefault), so plain codes' rows carry none.
+	Routes map[string]int64
 }
 
 // add counts one scan event.
@@ -52,6 +56,9 @@ func (t *dayTally) add(e *ScanEvent) {
 	bump(&t.OS, e.OS, 1)
 	bump(&t.Browsers, e.Browser, 1)
 	bump(&t.Referrers, e.Referrer, 1)
+	if e.Route != "" && e.Route != RouteDefault {
+		bump(&t.Routes, e.Route, 1)
+	}
 }
 
 // merge adds sign × o to t.
@@ -64,6 +71,7 @@ func (t *dayTally) merge(o *dayTally, sign int64) {
 	mergeCounts(&t.OS, o.OS, sign)
 	mergeCounts(&t.Browsers, o.Browsers, sign)
 	mergeCounts(&t.Referrers, o.Referrers, sign)
+	mergeCounts(&t.Routes, o.Routes, sign)
 }
 
 // bump adds n to m[k], dropping keys that reach zero.
