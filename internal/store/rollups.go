@@ -797,11 +797,18 @@ func (s *Store) dropCodeRollups(ctx context.Context, tx rollupTx, userID, codeID
 // backfillRollups rolls up the scans saved before the rollups existed: the
 // Go step of migration 0014, in its transaction.
 func (s *Store) backfillRollups(ctx context.Context, tx *sql.Tx) error {
+	// Scan events have no route before migration 0019.
+	return s.rollUpEvents(ctx, tx, `'`+RouteDefault+`'`)
+}
+
+// rollUpEvents adds every scan event to the rollups, reading its route
+// from the SQL expression route.
+func (s *Store) rollUpEvents(ctx context.Context, tx *sql.Tx, route string) error {
 	const page = 5000
 	var after int64
 	for {
 		rows, err := tx.QueryContext(ctx, `
-			SELECT id, dynamic_qr_code_id, scanned_at, device_type, os, browser, referrer, visitor_hash, is_bot, country
+			SELECT id, dynamic_qr_code_id, scanned_at, device_type, os, browser, referrer, visitor_hash, is_bot, country, `+route+`
 			FROM scan_events WHERE id > $1 ORDER BY id LIMIT $2`, after, page)
 		if err != nil {
 			return err
@@ -809,7 +816,7 @@ func (s *Store) backfillRollups(ctx context.Context, tx *sql.Tx) error {
 		var batch []ScanEvent
 		for rows.Next() {
 			var e ScanEvent
-			if err := rows.Scan(&e.ID, &e.CodeID, scanTime(&e.ScannedAt), &e.DeviceType, &e.OS, &e.Browser, &e.Referrer, &e.VisitorHash, &e.IsBot, &e.Country); err != nil {
+			if err := rows.Scan(&e.ID, &e.CodeID, scanTime(&e.ScannedAt), &e.DeviceType, &e.OS, &e.Browser, &e.Referrer, &e.VisitorHash, &e.IsBot, &e.Country, &e.Route); err != nil {
 				rows.Close()
 				return err
 			}

@@ -57,6 +57,7 @@ func TestRollupsEqualRecount(t *testing.T) {
 					Referrer:    pick("", "", "https://a.example", "https://b.example", "https://c.example"),
 					VisitorHash: pick(hash, hash, hash, ""),
 					Country:     pick("DE", "US", "NP", "AU", ""),
+					Route:       pick("", store.RouteDefault, "rule:0", "rule:3", "split:1", store.RouteEnded),
 				}
 				// The hash covers the user agent, which decides a bot.
 				if h := events[i].VisitorHash; h != "" && h < "v2" {
