@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"golang.org/x/text/language"
 
@@ -331,7 +332,8 @@ func checkSplit(v *validation, in any) []store.SplitVariant {
 // code (checkDestination).
 func checkRoutingDestination(v *validation, path string, in any) string {
 	s, ok := in.(string)
-	if !ok {
+	// JSON decoding turns invalid UTF-8 into U+FFFD, which no typed URL holds.
+	if !ok || strings.ContainsRune(s, utf8.RuneError) {
 		v.add(path, msgURLInvalid)
 		return ""
 	}
