@@ -31,6 +31,8 @@ const dynamicCode: DynamicCode = {
   createdAt: '2026-11-21T08:00:00Z',
   updatedAt: '2026-11-21T08:00:00Z',
   isProtected: false,
+  routing: null,
+  limitScans: 0,
 }
 
 const pausedCode: DynamicCode = { ...dynamicCode, id: 4, name: 'Old flyer', isPaused: true, pausedAt: '2026-11-21T09:00:00Z' }

@@ -34,6 +34,8 @@ const dynamicCode = {
   createdAt: '2026-11-21T08:00:00Z',
   updatedAt: '2026-11-21T08:00:00Z',
   isProtected: false,
+  routing: null,
+  limitScans: 0,
   // The record's style, which the dialog starts from.
   fgColor: '#1A237E',
   bgColor: '#FFFFFF',

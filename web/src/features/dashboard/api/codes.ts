@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { apiJson, apiRequest, serverMessage } from '@/lib/api-client'
 import { toast } from '@/lib/use-toast'
-import { codePath, type DynamicCode, type SavedCode, type StaticCode } from './types'
+import { codePath, type DynamicCode, type Routing, type SavedCode, type StaticCode } from './types'
 import { countOf } from '@/lib/count'
 
 export const staticCodesKey = ['/api/qrcodes']
@@ -88,6 +88,17 @@ export function useEditDestination() {
     'edit',
     'Destination updated',
   )
+}
+
+/** Replaces a dynamic code's smart routing (null removes it); refusals carry errors by field path. */
+export function useSetRouting() {
+  const invalidate = useInvalidateCodes()
+  return useMutation({
+    mutationFn: ({ code, routing }: { code: DynamicCode; routing: Routing | null }) =>
+      apiJson<DynamicCode>('PUT', `${codePath(code)}/routing`, routing),
+    onSuccess: () => toast({ title: 'Routing saved' }),
+    onSettled: invalidate,
+  })
 }
 
 /** Sets a dynamic code's password, or removes it when password is empty. */

@@ -15,6 +15,7 @@ import { PasswordDialog } from './password-dialog'
 import { PreviewDialog } from './preview-dialog'
 import { useRestyleSlot } from './restyle-slot'
 import { Badge } from '@/components/ui/badge'
+import { routingBadges } from '../lib/routing-badges'
 import { countOf, nounFor } from '@/lib/count'
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' })
@@ -123,6 +124,11 @@ export function CodeCard({
                   Protected
                 </Badge>
               )}
+              {routingBadges(dynamic).map((label) => (
+                <Badge key={label} tone={label === 'Ended' ? 'amber' : 'sky'} data-testid="routing-badge">
+                  {label}
+                </Badge>
+              ))}
             </>
           )}
           {code.payments && <PaymentStats {...code.payments} />}

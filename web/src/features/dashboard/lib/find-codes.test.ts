@@ -21,6 +21,8 @@ const poster: DynamicCode = {
   updatedAt: '2026-11-02T10:00:00Z',
   createdAt: '2026-11-02T10:00:00Z',
   isProtected: false,
+  routing: null,
+  limitScans: 0,
 }
 const codes: SavedCode[] = [menu, card, poster]
 const names = (list: SavedCode[]) => list.map((c) => c.name)
