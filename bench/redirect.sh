@@ -10,6 +10,11 @@
 # the server's CPU time per request, and exits non-zero when a target is
 # missed: ratio >= 55%, p99 at most twice the bare handler's p99 of the
 # same run, no scan lost.
+#
+# Then the same load on as many smart codes (issue 23: 10 rules the
+# bench's iPhone meets none of, and a 3-way split), on the same server
+# right after: their rate must be at least 95% of the plain codes' and
+# their p99 at most 1.2 times theirs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -45,6 +50,7 @@ else
 fi
 echo "bench: seeding $CODES dynamic codes on $db"
 "$tmp/seed" codes "$CODES" "$tmp/codes.txt"
+"$tmp/seed" smart-codes "$CODES" "$tmp/smart.txt"
 export BENCH_CODES="$tmp/codes.txt"
 
 # wait_for FILE PATTERN: until the pattern shows in the file (10 s at most).
@@ -58,7 +64,8 @@ wait_for() {
   return 1
 }
 
-# load URL NAME: wrk against URL; its figures land in $tmp/NAME.txt.
+# load URL NAME: wrk against URL, on the short codes in $BENCH_CODES;
+# its figures land in $tmp/NAME.txt.
 load() {
   wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" --latency -s bench/redirect.lua "$1" > "$tmp/$2.txt"
   sed -n 's/^bench: //p' "$tmp/$2.txt"
@@ -83,6 +90,9 @@ load "http://$addr" squarely | sed 's/^/  /'
 sleep 3
 read -ra stat < "/proc/$server_pid/stat"
 cpu_ticks=$(( stat[13] + stat[14] ))
+echo "bench: squarely, smart codes (10 rules, 3-way split)"
+BENCH_CODES="$tmp/smart.txt" load "http://$addr" smart | sed 's/^/  /'
+sleep 3
 kill -TERM "$server_pid"
 status=0; wait "$server_pid" || status=$?; server_pid=
 if [ "$status" != 0 ]; then
@@ -94,26 +104,34 @@ fi
 recorded=$("$tmp/seed" count)
 bare_rate=$(figure bare rate); sq_rate=$(figure squarely rate)
 sq_requests=$(figure squarely requests); sq_p99=$(figure squarely p99_us)
-bad=$(( $(figure squarely bad_status) + $(figure squarely socket_errors) ))
+bad=$(( $(figure squarely bad_status) + $(figure squarely socket_errors) + $(figure smart bad_status) + $(figure smart socket_errors) ))
 ratio=$(awk -v a="$sq_rate" -v b="$bare_rate" 'BEGIN { printf "%.1f", 100 * a / b }')
+smart_rate=$(figure smart rate); smart_p99=$(figure smart p99_us)
+smart_ratio=$(awk -v a="$smart_rate" -v b="$sq_rate" 'BEGIN { printf "%.1f", 100 * a / b }')
+smart_p99_ratio=$(awk -v a="$smart_p99" -v b="$sq_p99" 'BEGIN { printf "%.2f", a / b }')
+answered=$(( sq_requests + $(figure smart requests) ))
 
 # wrk counts the responses it read before its time ran out; up to one
 # request per connection may have been answered (and recorded) after that.
-lost=$(( sq_requests - recorded ))
-extra=$(( recorded - sq_requests ))
+lost=$(( answered - recorded ))
+extra=$(( recorded - answered ))
 
 echo
 echo "bench: results ($db, $CODES codes, $CONNS connections, $DURATION, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
 printf '  bare:     %8s req/s  p99 %s ms\n' "$bare_rate" "$(awk -v u="$(figure bare p99_us)" 'BEGIN { printf "%.2f", u / 1000 }')"
 printf '  squarely: %8s req/s  p99 %s ms\n' "$sq_rate" "$(awk -v u="$sq_p99" 'BEGIN { printf "%.2f", u / 1000 }')"
 printf '  ratio:    %7s%%\n' "$ratio"
+printf '  smart:    %8s req/s  p99 %s ms  (%s%% of the plain codes'"'"' rate, p99 %s×)\n' "$smart_rate" \
+  "$(awk -v u="$smart_p99" 'BEGIN { printf "%.2f", u / 1000 }')" "$smart_ratio" "$smart_p99_ratio"
 printf '  server CPU: %s µs per request\n' "$(awk -v t="$cpu_ticks" -v hz="$(getconf CLK_TCK)" -v r="$sq_requests" 'BEGIN { printf "%.1f", t * 1e6 / hz / r }')"
-printf '  scans:    %s answered by wrk, %s recorded\n' "$sq_requests" "$recorded"
+printf '  scans:    %s answered by wrk, %s recorded\n' "$answered" "$recorded"
 
 fail=0
 bare_p99=$(figure bare p99_us)
 awk -v r="$ratio" 'BEGIN { exit !(r >= 55) }' || { echo "  MISSED: ratio below 55%"; fail=1; }
 [ "$sq_p99" -le $(( 2 * bare_p99 )) ] || { echo "  MISSED: p99 above twice the bare handler's"; fail=1; }
+awk -v r="$smart_ratio" 'BEGIN { exit !(r >= 95) }' || { echo "  MISSED: smart codes below 95% of the plain codes' rate"; fail=1; }
+[ "$(( 10 * smart_p99 ))" -le $(( 12 * sq_p99 )) ] || { echo "  MISSED: smart codes' p99 above 1.2 times the plain codes'"; fail=1; }
 [ "$bad" -eq 0 ] || { echo "  MISSED: $bad non-3xx answers or socket errors"; fail=1; }
 if [ "$lost" -gt 0 ]; then
   echo "  MISSED: $lost answered scans were not recorded"; fail=1
