@@ -6,6 +6,7 @@ import (
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"log/slog"
@@ -486,12 +487,24 @@ func (r *Recorder) salt(ctx context.Context, t time.Time) ([]byte, error) {
 // address: SHA-256 of the day's salt, the address and the user agent, as
 // 32 hex digits.
 func VisitorHash(salt []byte, addr, userAgent string) string {
+	sum := visitorSum(salt, 0, addr, userAgent)
+	return hex.EncodeToString(sum[:16])
+}
+
+// visitorSum is the SHA-256 behind a visitor hash; a code id other than 0
+// goes in after the salt (StickyBucket's per-code hash).
+func visitorSum(salt []byte, code int64, addr, userAgent string) [sha256.Size]byte {
 	h := sha256.New()
 	h.Write(salt)
+	if code != 0 {
+		h.Write(binary.BigEndian.AppendUint64(make([]byte, 0, 8), uint64(code)))
+	}
 	h.Write([]byte(addr))
 	h.Write([]byte{0})
 	h.Write([]byte(userAgent))
-	return hex.EncodeToString(h.Sum(nil)[:16])
+	var sum [sha256.Size]byte
+	h.Sum(sum[:0])
+	return sum
 }
 
 // host strips the port from a RemoteAddr.

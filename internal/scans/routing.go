@@ -5,6 +5,7 @@ import (
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"slices"
@@ -143,23 +144,35 @@ func (rt *Router) Route(v Visit, def []string) Decision {
 	if (!rt.startsAt.IsZero() && v.At.Before(rt.startsAt)) || (!rt.expires.IsZero() && !v.At.Before(rt.expires)) {
 		return rt.Ended()
 	}
+	// What the visitor is, worked out once and only if a rule asks.
 	var os uint8
-	osKnown := false
+	var country, lang string
+	var countryKnown, langKnown bool
 	for i := range rt.rules {
 		c := &rt.rules[i]
 		if c.os != 0 {
-			if !osKnown {
-				os, osKnown = osBit(v.UserAgent), true
+			if os == 0 {
+				os = osBit(v.UserAgent)
 			}
 			if c.os&os == 0 {
 				continue
 			}
 		}
-		if len(c.countries) > 0 && !slices.Contains(c.countries, geo.Country(v.RemoteAddr)) {
-			continue
+		if len(c.countries) > 0 {
+			if !countryKnown {
+				country, countryKnown = geo.Country(v.RemoteAddr), true
+			}
+			if !slices.Contains(c.countries, country) {
+				continue
+			}
 		}
-		if len(c.languages) > 0 && !slices.Contains(c.languages, Language(v.AcceptLanguage)) {
-			continue
+		if len(c.languages) > 0 {
+			if !langKnown {
+				lang, langKnown = Language(v.AcceptLanguage), true
+			}
+			if !slices.Contains(c.languages, lang) {
+				continue
+			}
 		}
 		if c.zone != nil {
 			local := v.At.In(c.zone)
@@ -357,7 +370,6 @@ func (k *StickyKey) Get(ctx context.Context) ([]byte, error) {
 // StickyBucket is a visitor's split bucket of code id, 0–99: their visitor
 // hash under the sticky key and the code, so each code splits on its own.
 func StickyBucket(key []byte, codeID int64, addr, userAgent string) int {
-	h := VisitorHash(key, strconv.FormatInt(codeID, 10)+"\x00"+host(addr), userAgent)
-	n, _ := strconv.ParseUint(h[:8], 16, 32)
-	return int(n % 100)
+	sum := visitorSum(key, codeID, host(addr), userAgent)
+	return int(binary.BigEndian.Uint64(sum[:8]) % 100)
 }

@@ -360,7 +360,9 @@ func checkTime(v *validation, path string, in any) *time.Time {
 
 // routeScan decides where a scan of a routed code goes. take counts the
 // scan against a scan limit (a GET that redirects); otherwise the limit is
-// only read. On failure it has answered 503 and returns false.
+// only read. Bots (link previews, crawlers) never use up a limit, as they
+// are left out of scanCount: a coupon's 100 scans are 100 people's. On
+// failure it has answered 503 and returns false.
 func (s *server) routeScan(w http.ResponseWriter, r *http.Request, t scans.Target, take bool) (scans.Decision, bool) {
 	ctx := r.Context()
 	key, err := s.sticky.Get(ctx)
@@ -375,7 +377,7 @@ func (s *server) routeScan(w http.ResponseWriter, r *http.Request, t scans.Targe
 		return d, true
 	}
 	within := false
-	if take {
+	if take && !scans.ParseUserAgent(r.UserAgent()).IsBot {
 		within, err = s.store.TakeLimitedScan(ctx, t.ID)
 	} else {
 		var reached bool

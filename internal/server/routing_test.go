@@ -234,12 +234,16 @@ func TestRoutingExactLimitOnTwoInstances(t *testing.T) {
 				t.Fatal(err)
 			}
 			servers := []*env{start(t, a), start(t, b)}
+			// A link preview is redirected without using up the limit.
+			if r := servers[0].do(servers[0].browser(), "GET", "/d/limited1", "", "User-Agent", slackUA); r.StatusCode != http.StatusFound {
+				t.Fatalf("a bot's scan: %d", r.StatusCode)
+			}
 			var mu sync.Mutex
 			statuses := map[int]int{}
 			var wg sync.WaitGroup
 			for i := range 40 {
 				wg.Go(func() {
-					r := servers[i%2].do(servers[i%2].browser(), "GET", "/d/limited1", "")
+					r := servers[i%2].do(servers[i%2].browser(), "GET", "/d/limited1", "", "User-Agent", iPhoneUA)
 					mu.Lock()
 					statuses[r.StatusCode]++
 					mu.Unlock()
@@ -378,6 +382,39 @@ func TestPublicAPIRouting(t *testing.T) {
 		got := expect(t, e.api(key, "GET", "/api/v1/codes/d_"+idOf(d), ""), http.StatusOK, "")
 		if _, ok := got["routing"]; !ok {
 			t.Errorf("the API's record has no routing: %v", got)
+		}
+	})
+}
+
+// TestRoutingProtectedLimitedCode: a protected code with a scan limit
+// takes its scan when it is unlocked (the redirect), not when the password
+// page is shown, nor on HEAD; once used up it shows the ended page.
+func TestRoutingProtectedLimitedCode(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		c, _ := e.signedIn("protected-limit@example.com")
+		code, id := routedCode(t, e, c, `{"scanLimit":1}`)
+		expect(t, e.do(c, "PUT", "/api/dynamic-qrcodes/"+id+"/password", `{"password":"open-sesame"}`), http.StatusOK, "")
+		phone := e.browser()
+		for range 2 {
+			if r := e.do(phone, "GET", "/d/"+code, "", "User-Agent", iPhoneUA); r.StatusCode != http.StatusOK || !strings.Contains(string(r.body), "Password required") {
+				t.Fatalf("the password page: %d", r.StatusCode)
+			}
+		}
+		if r := e.do(phone, "HEAD", "/d/"+code, "", "User-Agent", iPhoneUA); r.StatusCode != http.StatusOK {
+			t.Fatalf("HEAD: %d", r.StatusCode)
+		}
+		unlock := func() *response {
+			return e.do(phone, "POST", "/d/"+code, "password=open-sesame", "Content-Type", "application/x-www-form-urlencoded", "User-Agent", iPhoneUA)
+		}
+		if r := unlock(); r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "https://example.com/default" {
+			t.Fatalf("the first unlock: %d %s", r.StatusCode, r.Header.Get("Location"))
+		}
+		if r := unlock(); r.StatusCode != http.StatusGone || !strings.Contains(string(r.body), "This QR code is no longer active") {
+			t.Fatalf("the second unlock: %d %s", r.StatusCode, r.body)
+		}
+		if r := e.do(phone, "GET", "/d/"+code, "", "User-Agent", iPhoneUA); r.StatusCode != http.StatusGone {
+			t.Fatalf("a scan once used up: %d", r.StatusCode)
 		}
 	})
 }
