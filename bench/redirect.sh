@@ -50,7 +50,7 @@ else
 fi
 echo "bench: seeding $CODES dynamic codes on $db"
 "$tmp/seed" codes "$CODES" "$tmp/codes.txt"
-"$tmp/seed" smart-codes "$CODES" "$tmp/smart.txt"
+"$tmp/seed" smart-codes "$CODES" "$tmp/smart-codes.txt"
 export BENCH_CODES="$tmp/codes.txt"
 
 # wait_for FILE PATTERN: until the pattern shows in the file (10 s at most).
@@ -84,15 +84,18 @@ SQUARELY_ADDR=127.0.0.1:0 SQUARELY_BASE_URL=http://127.0.0.1 "$BIN" serve 2> "$t
 server_pid=$!
 wait_for "$tmp/server.log" 'msg=listening'
 addr=$(sed -n 's/.*msg=listening addr=\([^ ]*\).*/\1/p' "$tmp/server.log")
+# cpu: the server's CPU ticks so far (user + system).
+cpu() { read -ra stat < "/proc/$server_pid/stat"; echo $(( stat[13] + stat[14] )); }
+start_ticks=$(cpu)
 load "http://$addr" squarely | sed 's/^/  /'
-# The server's CPU (user + system) once the recorder has caught up: per
-# request, it moves less from run to run than the bare handler's rate.
+# The server's CPU of each load (start-up left out) once the recorder has
+# caught up: per request, it moves less from run to run than the rates.
 sleep 3
-read -ra stat < "/proc/$server_pid/stat"
-cpu_ticks=$(( stat[13] + stat[14] ))
+cpu_ticks=$(( $(cpu) - start_ticks ))
 echo "bench: squarely, smart codes (10 rules, 3-way split)"
-BENCH_CODES="$tmp/smart.txt" load "http://$addr" smart | sed 's/^/  /'
+BENCH_CODES="$tmp/smart-codes.txt" load "http://$addr" smart | sed 's/^/  /'
 sleep 3
+smart_ticks=$(( $(cpu) - start_ticks - cpu_ticks ))
 kill -TERM "$server_pid"
 status=0; wait "$server_pid" || status=$?; server_pid=
 if [ "$status" != 0 ]; then
@@ -123,7 +126,9 @@ printf '  squarely: %8s req/s  p99 %s ms\n' "$sq_rate" "$(awk -v u="$sq_p99" 'BE
 printf '  ratio:    %7s%%\n' "$ratio"
 printf '  smart:    %8s req/s  p99 %s ms  (%s%% of the plain codes'"'"' rate, p99 %s×)\n' "$smart_rate" \
   "$(awk -v u="$smart_p99" 'BEGIN { printf "%.2f", u / 1000 }')" "$smart_ratio" "$smart_p99_ratio"
-printf '  server CPU: %s µs per request\n' "$(awk -v t="$cpu_ticks" -v hz="$(getconf CLK_TCK)" -v r="$sq_requests" 'BEGIN { printf "%.1f", t * 1e6 / hz / r }')"
+per_request() { awk -v t="$1" -v hz="$(getconf CLK_TCK)" -v r="$2" 'BEGIN { printf "%.1f", t * 1e6 / hz / r }'; }
+printf '  server CPU: %s µs per request, %s on the smart codes\n' "$(per_request "$cpu_ticks" "$sq_requests")" \
+  "$(per_request "$smart_ticks" "$(figure smart requests)")"
 printf '  scans:    %s answered by wrk, %s recorded\n' "$answered" "$recorded"
 
 fail=0

@@ -78,9 +78,12 @@ type variant struct {
 	route    string
 }
 
-// NewRouter compiles r (may be nil) and, for a code of type apps, its type
-// fields; nil when the code needs no routing.
-func NewRouter(r *store.Routing, appData string) *Router {
+// NewRouter compiles a routing as stored (store.Redirect.Routing, "" for
+// none) and, for a code of type apps, its type fields; nil when the code
+// needs no routing. A routing that does not parse (the server validates
+// what it saves) routes nothing.
+func NewRouter(routing, appData string) *Router {
+	r, _ := store.ParseRouting(routing)
 	rt := &Router{}
 	if appData != "" {
 		var links struct {

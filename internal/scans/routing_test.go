@@ -1,6 +1,7 @@
 package scans
 
 import (
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -71,11 +72,10 @@ func TestOSName(t *testing.T) {
 
 // TestRouterNoRoutingNoRouter: plain codes keep today's path.
 func TestRouterNoRoutingNoRouter(t *testing.T) {
-	if NewRouter(nil, "") != nil || NewRouter(nil, `{"appStoreUrl":"https://apps.apple.com/x"}`) != nil {
+	if NewRouter("", "") != nil || NewRouter("", `{"appStoreUrl":"https://apps.apple.com/x"}`) != nil {
 		t.Fatal("a router for a code that needs none")
 	}
-	limit := int64(3)
-	rt := NewRouter(&store.Routing{ScanLimit: &limit}, "")
+	rt := NewRouter(`{"scanLimit":3}`, "")
 	d := rt.Route(Visit{At: time.Now()}, []string{"https://example.com/"})
 	if !rt.Limited || d.Route != store.RouteDefault || d.Location[0] != "https://example.com/" {
 		t.Fatalf("limited code: %+v %+v", rt, d)
@@ -109,7 +109,7 @@ func BenchmarkRoute(b *testing.B) {
 	rule := func(w store.RuleWhen) store.RoutingRule {
 		return store.RoutingRule{When: w, Destination: "https://example.com/r"}
 	}
-	rt := NewRouter(&store.Routing{
+	rt := NewRouter(routingText(b, &store.Routing{
 		Rules: []store.RoutingRule{
 			rule(store.RuleWhen{OS: []string{"android"}}), rule(store.RuleWhen{OS: []string{"windows", "macos"}}),
 			rule(store.RuleWhen{OS: []string{"ios"}, Country: []string{"DE"}}), rule(store.RuleWhen{OS: []string{"ios"}, Language: []string{"fr"}}),
@@ -119,7 +119,7 @@ func BenchmarkRoute(b *testing.B) {
 			rule(store.RuleWhen{OS: []string{"other"}, From: "00:00", To: "00:01", TimeZone: "America/New_York"}),
 		},
 		Split: []store.SplitVariant{{Destination: "https://example.com/a", Weight: 50}, {Destination: "https://example.com/b", Weight: 30}, {Destination: "https://example.com/c", Weight: 20}},
-	}, "")
+	}), "")
 	key := []byte("0123456789abcdef0123456789abcdef")
 	ua := "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
 	at := time.Date(2026, 3, 4, 12, 0, 0, 0, time.UTC)
@@ -132,4 +132,13 @@ func BenchmarkRoute(b *testing.B) {
 			b.Fatal(d.Route)
 		}
 	}
+}
+
+// routingText is r as the store keeps it.
+func routingText(t testing.TB, r *store.Routing) string {
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

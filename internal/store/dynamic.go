@@ -197,7 +197,9 @@ type Redirect struct {
 	Paused      bool
 	Protected   bool  // a password guards it (DynamicPasswordHash)
 	ClientID    int64 // the owner's white-label client: the brand of the code's pages
-	Routing     *Routing
+	// Routing is the code's routing as stored (JSON, "" for none): the
+	// redirect cache compiles it only when it changed (ParseRouting).
+	Routing string
 	// AppData is the type fields (JSON) of a code of type apps, whose
 	// store links send phones to their store; "" for other types.
 	AppData string
@@ -208,7 +210,7 @@ type Redirect struct {
 func redirectQuery(match string) string {
 	return `
 		SELECT d.short_code, d.id, d.destination, d.is_paused, d.password_hash IS NOT NULL, u.client_id,
-			d.routing, CASE WHEN d.qr_type = 'apps' THEN COALESCE(d.qr_data, '') ELSE '' END
+			COALESCE(d.routing, ''), CASE WHEN d.qr_type = 'apps' THEN COALESCE(d.qr_data, '') ELSE '' END
 		FROM dynamic_qr_codes d JOIN users u ON u.id = d.user_id
 		WHERE ` + match + ` AND NOT d.is_deleted AND NOT u.is_deleted`
 }
@@ -216,7 +218,7 @@ func redirectQuery(match string) string {
 func scanRedirect(row interface{ Scan(...any) error }) (string, Redirect, error) {
 	var code string
 	var r Redirect
-	err := row.Scan(&code, &r.ID, &r.Destination, &r.Paused, &r.Protected, &r.ClientID, scanRouting(&r.Routing), &r.AppData)
+	err := row.Scan(&code, &r.ID, &r.Destination, &r.Paused, &r.Protected, &r.ClientID, &r.Routing, &r.AppData)
 	return code, r, err
 }
 

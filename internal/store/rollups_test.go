@@ -170,19 +170,7 @@ func TestRollupsWithTwoWriters(t *testing.T) {
 	ctx := context.Background()
 	for _, db := range []string{"sqlite", "postgres"} {
 		t.Run(db, func(t *testing.T) {
-			dir, url := t.TempDir(), ""
-			if db == "postgres" {
-				dir, url = "", storetest.PostgresURL(t)
-			}
-			open := func() *store.Store {
-				s, err := store.Open(ctx, url, dir)
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { s.Close() })
-				return s
-			}
-			a, b := open(), open()
+			a, b := storetest.OpenTwice(t, db)
 			user := storetest.CreateUser(t, a, "two@example.com")
 			var codes []*store.DynamicCode
 			for i := range 4 {

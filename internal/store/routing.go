@@ -58,6 +58,13 @@ func encodeRouting(r *Routing) (any, error) {
 	return string(b), err
 }
 
+// ParseRouting reads a routing as stored (Redirect.Routing); nil for "".
+func ParseRouting(text string) (*Routing, error) {
+	var r *Routing
+	err := routingScanner{&r}.Scan(text)
+	return r, err
+}
+
 // scanRouting reads the routing column.
 func scanRouting(into **Routing) sql.Scanner { return routingScanner{into} }
 
@@ -70,6 +77,9 @@ func (s routingScanner) Scan(v any) error {
 	case nil:
 		return nil
 	case string:
+		if v == "" {
+			return nil
+		}
 		text = []byte(v)
 	case []byte:
 		text = v

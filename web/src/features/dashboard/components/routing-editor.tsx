@@ -119,18 +119,12 @@ export function RoutingTabs({ code, onSaved }: { code: DynamicCode; onSaved: () 
         {draft.rules.map((rule, i) => (
           <fieldset key={i} className="grid gap-3 rounded-lg border border-slate-200 p-3">
             <legend className="px-1 text-sm font-semibold">Rule {i + 1}</legend>
-            <div className="flex flex-wrap gap-x-3 gap-y-1 text-sm" role="group" aria-label={`Rule ${i + 1} devices`}>
-              {osOptions.map(([value, label]) => (
-                <label key={value} className="flex items-center gap-1">
-                  <input
-                    type="checkbox"
-                    checked={rule.when.os?.includes(value) ?? false}
-                    onChange={(e) => setRule(i, { ...rule, when: { ...rule.when, os: toggle(rule.when.os, value, e.target.checked) } })}
-                  />
-                  {label}
-                </label>
-              ))}
-            </div>
+            <CheckboxGroup
+              label={`Rule ${i + 1} devices`}
+              options={osOptions}
+              value={rule.when.os}
+              onChange={(os) => setRule(i, { ...rule, when: { ...rule.when, os } })}
+            />
             <div className="grid gap-3 sm:grid-cols-2">
               <MultiSelect
                 id={`rule-${i}-country`}
@@ -147,18 +141,12 @@ export function RoutingTabs({ code, onSaved }: { code: DynamicCode; onSaved: () 
                 onChange={(language) => setRule(i, { ...rule, when: { ...rule.when, language } })}
               />
             </div>
-            <div className="flex flex-wrap gap-x-3 gap-y-1 text-sm" role="group" aria-label={`Rule ${i + 1} days`}>
-              {dayOptions.map(([value, label]) => (
-                <label key={value} className="flex items-center gap-1">
-                  <input
-                    type="checkbox"
-                    checked={rule.when.days?.includes(value) ?? false}
-                    onChange={(e) => setRule(i, { ...rule, when: { ...rule.when, days: toggle(rule.when.days, value, e.target.checked) } })}
-                  />
-                  {label}
-                </label>
-              ))}
-            </div>
+            <CheckboxGroup
+              label={`Rule ${i + 1} days`}
+              options={dayOptions}
+              value={rule.when.days}
+              onChange={(days) => setRule(i, { ...rule, when: { ...rule.when, days } })}
+            />
             <div className="grid gap-3 sm:grid-cols-3">
               <Field id={`rule-${i}-from`} label="From">
                 <Input id={`rule-${i}-from`} type="time" value={rule.when.from ?? ''} onChange={(e) => setRule(i, { ...rule, when: { ...rule.when, from: e.target.value } })} />
@@ -315,6 +303,30 @@ function Field({ id, label, className, children }: { id: string; label: string; 
     <div className={`grid gap-1 ${className ?? ''}`}>
       <Label htmlFor={id}>{label}</Label>
       {children}
+    </div>
+  )
+}
+
+/** Checkboxes that pick any of options (value, label) into a list. */
+function CheckboxGroup({
+  label,
+  options,
+  value,
+  onChange,
+}: {
+  label: string
+  options: readonly (readonly [string, string])[]
+  value: string[] | undefined
+  onChange: (value: string[]) => void
+}) {
+  return (
+    <div className="flex flex-wrap gap-x-3 gap-y-1 text-sm" role="group" aria-label={label}>
+      {options.map(([option, text]) => (
+        <label key={option} className="flex items-center gap-1">
+          <input type="checkbox" checked={value?.includes(option) ?? false} onChange={(e) => onChange(toggle(value, option, e.target.checked))} />
+          {text}
+        </label>
+      ))}
     </div>
   )
 }
