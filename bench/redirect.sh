@@ -64,10 +64,10 @@ wait_for() {
   return 1
 }
 
-# load URL NAME: wrk against URL, on the short codes in $BENCH_CODES;
-# its figures land in $tmp/NAME.txt.
+# load URL NAME [DURATION]: wrk against URL, on the short codes in
+# $BENCH_CODES; its figures land in $tmp/NAME.txt.
 load() {
-  wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" --latency -s bench/redirect.lua "$1" > "$tmp/$2.txt"
+  wrk -t"$THREADS" -c"$CONNS" -d"${3:-$DURATION}" --latency -s bench/redirect.lua "$1" > "$tmp/$2.txt"
   sed -n 's/^bench: //p' "$tmp/$2.txt"
 }
 figure() { sed -n "s/^bench: $2=//p" "$tmp/$1.txt"; }
@@ -86,16 +86,23 @@ wait_for "$tmp/server.log" 'msg=listening'
 addr=$(sed -n 's/.*msg=listening addr=\([^ ]*\).*/\1/p' "$tmp/server.log")
 # cpu: the server's CPU ticks so far (user + system).
 cpu() { read -ra stat < "/proc/$server_pid/stat"; echo $(( stat[13] + stat[14] )); }
+# Each set of codes gets a 2-second warm-up load first, left out of its
+# figures (not of the scans checked): a cached code unscanned for 5
+# seconds is loaded again, so without it the smart codes, idle during the
+# plain codes' load, would start cold and the plain codes primed.
+load "http://$addr" warm 2s > /dev/null
 start_ticks=$(cpu)
 load "http://$addr" squarely | sed 's/^/  /'
-# The server's CPU of each load (start-up left out) once the recorder has
-# caught up: per request, it moves less from run to run than the rates.
+# The server's CPU of each load once the recorder has caught up: per
+# request, it moves less from run to run than the rates.
 sleep 3
 cpu_ticks=$(( $(cpu) - start_ticks ))
 echo "bench: squarely, smart codes (10 rules, 3-way split)"
+BENCH_CODES="$tmp/smart-codes.txt" load "http://$addr" smart-warm 2s > /dev/null
+start_ticks=$(cpu)
 BENCH_CODES="$tmp/smart-codes.txt" load "http://$addr" smart | sed 's/^/  /'
 sleep 3
-smart_ticks=$(( $(cpu) - start_ticks - cpu_ticks ))
+smart_ticks=$(( $(cpu) - start_ticks ))
 kill -TERM "$server_pid"
 status=0; wait "$server_pid" || status=$?; server_pid=
 if [ "$status" != 0 ]; then
@@ -112,10 +119,11 @@ ratio=$(awk -v a="$sq_rate" -v b="$bare_rate" 'BEGIN { printf "%.1f", 100 * a / 
 smart_rate=$(figure smart rate); smart_p99=$(figure smart p99_us)
 smart_ratio=$(awk -v a="$smart_rate" -v b="$sq_rate" 'BEGIN { printf "%.1f", 100 * a / b }')
 smart_p99_ratio=$(awk -v a="$smart_p99" -v b="$sq_p99" 'BEGIN { printf "%.2f", a / b }')
-answered=$(( sq_requests + $(figure smart requests) ))
+answered=$(( sq_requests + $(figure smart requests) + $(figure warm requests) + $(figure smart-warm requests) ))
 
 # wrk counts the responses it read before its time ran out; up to one
-# request per connection may have been answered (and recorded) after that.
+# request per connection of each load may have been answered (and
+# recorded) after that.
 lost=$(( answered - recorded ))
 extra=$(( recorded - answered ))
 
@@ -140,7 +148,7 @@ awk -v r="$smart_ratio" 'BEGIN { exit !(r >= 95) }' || { echo "  MISSED: smart c
 [ "$bad" -eq 0 ] || { echo "  MISSED: $bad non-3xx answers or socket errors"; fail=1; }
 if [ "$lost" -gt 0 ]; then
   echo "  MISSED: $lost answered scans were not recorded"; fail=1
-elif [ "$extra" -gt "$CONNS" ]; then
+elif [ "$extra" -gt $(( 4 * CONNS )) ]; then
   echo "  MISSED: $extra more scans recorded than requests sent"; fail=1
 fi
 [ "$fail" = 0 ] && echo "  all targets met"
