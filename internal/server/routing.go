@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
 	"strconv"
@@ -37,7 +38,7 @@ var appLinksNotice = notice{Title: "Get the app", Heading: "Get the app", Text: 
 // removes it. Bad input is 400 with errors by field path, another user's
 // code 404, and either changes nothing.
 func (s *server) setRouting(w http.ResponseWriter, r *http.Request) {
-	if d, err, ok := s.saveRouting(w, r); ok {
+	if d, ok, err := s.saveRouting(w, r); ok {
 		s.answerDynamic(w, d, err)
 	}
 }
@@ -48,7 +49,7 @@ func (s *server) v1SetRouting(w http.ResponseWriter, r *http.Request) {
 	if !ok || !dynamicOnly(w, kind, "have routing") {
 		return
 	}
-	if d, err, ok := s.saveRouting(w, r); ok {
+	if d, ok, err := s.saveRouting(w, r); ok {
 		if err == nil {
 			s.redirectChanged(r.Context(), d.ShortCode)
 		}
@@ -56,25 +57,26 @@ func (s *server) v1SetRouting(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// saveRouting reads and saves the routing of the code named by {id}; when
-// the input is refused it has answered and returns false.
-func (s *server) saveRouting(w http.ResponseWriter, r *http.Request) (*store.DynamicCode, error, bool) {
+// saveRouting reads and saves the routing of the code named by {id},
+// answering the store's outcome; when the input is refused it has
+// answered and ok is false.
+func (s *server) saveRouting(w http.ResponseWriter, r *http.Request) (d *store.DynamicCode, ok bool, err error) {
 	id, ok := pathID(w, r)
 	if !ok {
-		return nil, nil, false
+		return nil, false, nil
 	}
 	var in any
 	if !decodeJSON(w, r, &in) {
-		return nil, nil, false
+		return nil, false, nil
 	}
 	var v validation
 	routing := checkRouting(&v, in)
 	if v.failed(w) {
-		return nil, nil, false
+		return nil, false, nil
 	}
 	u := auth.UserFrom(r.Context())
-	d, err := s.store.SetDynamicRouting(r.Context(), u.ID, id, routing, s.now())
-	return d, err, true
+	d, err = s.store.SetDynamicRouting(r.Context(), u.ID, id, routing, s.now())
+	return d, true, err
 }
 
 // routingJSON is a code's routing as the API shows it, null when unset.
@@ -104,7 +106,8 @@ func checkRouting(v *validation, in any) *store.Routing {
 		return nil
 	}
 	rt := &store.Routing{}
-	for key, val := range obj {
+	for _, key := range fields(obj) {
+		val := obj[key]
 		switch key {
 		case "rules":
 			list, ok := val.([]any)
@@ -157,7 +160,8 @@ func checkRule(v *validation, path string, in any) store.RoutingRule {
 		v.add(path, "Must be an object")
 		return ru
 	}
-	for key, val := range obj {
+	for _, key := range fields(obj) {
+		val := obj[key]
 		switch key {
 		case "when":
 			ru.When = checkWhen(v, path+".when", val)
@@ -182,7 +186,8 @@ func checkWhen(v *validation, path string, in any) store.RuleWhen {
 		}
 		return w
 	}
-	for key, val := range obj {
+	for _, key := range fields(obj) {
+		val := obj[key]
 		p := path + "." + key
 		switch key {
 		case "os":
@@ -224,19 +229,18 @@ func checkWhen(v *validation, path string, in any) store.RuleWhen {
 			v.add(p, "Unknown field")
 		}
 	}
-	if (w.From == "") != (w.To == "") {
-		v.add(path+"."+cond(w.From == "", "from", "to"), "Give both from and to")
+	switch {
+	case w.From == "" && w.To != "":
+		v.add(path+".from", "Give both from and to")
+	case w.To == "" && w.From != "":
+		v.add(path+".to", "Give both from and to")
 	}
 	return w
 }
 
-// cond is a if c, else b.
-func cond(c bool, a, b string) string {
-	if c {
-		return a
-	}
-	return b
-}
+// fields are a JSON object's keys in order, so the first error reported
+// (the message) is the same on every try.
+func fields(obj map[string]any) []string { return slices.Sorted(maps.Keys(obj)) }
 
 // primaryLanguage checks a BCP 47 primary language subtag, answering it
 // in canonical form (lower case).
@@ -301,7 +305,8 @@ func checkSplit(v *validation, in any) []store.SplitVariant {
 			continue
 		}
 		var sv store.SplitVariant
-		for key, val := range obj {
+		for _, key := range fields(obj) {
+			val := obj[key]
 			switch key {
 			case "destination":
 				sv.Destination = checkRoutingDestination(v, path+".destination", val)
