@@ -370,17 +370,24 @@ func checkTime(v *validation, path string, in any) *time.Time {
 // failure it has answered 503 and returns false.
 func (s *server) routeScan(w http.ResponseWriter, r *http.Request, t scans.Target, take bool) (scans.Decision, bool) {
 	ctx := r.Context()
-	key, err := s.sticky.Get(ctx)
-	if err != nil {
-		return s.routeFailed(w, r, "reading the split key", err)
-	}
+	// The split's key is read from the database once per process, and
+	// only when a split decides.
+	var keyErr error
 	d := t.Router.Route(scans.Visit{
 		UserAgent: r.UserAgent(), AcceptLanguage: r.Header.Get("Accept-Language"), RemoteAddr: r.RemoteAddr, At: s.now(),
-		Bucket: func() int { return scans.StickyBucket(key, t.ID, r.RemoteAddr, r.UserAgent()) },
+		Bucket: func() int {
+			key, err := s.sticky.Get(ctx)
+			keyErr = err
+			return scans.StickyBucket(key, t.ID, r.RemoteAddr, r.UserAgent())
+		},
 	}, t.Location)
+	if keyErr != nil {
+		return s.routeFailed(w, r, "reading the split key", keyErr)
+	}
 	if !t.Router.Limited || d.Route == store.RouteEnded {
 		return d, true
 	}
+	var err error
 	within := false
 	if take && !scans.ParseUserAgent(r.UserAgent()).IsBot {
 		within, err = s.store.TakeLimitedScan(ctx, t.ID)
