@@ -12,27 +12,21 @@ package main
 
 import (
 	"context"
-	crand "crypto/rand"
-	"database/sql"
-	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
 	"math/rand/v2"
-	"net/url"
 	"os"
 	"slices"
 	"strconv"
 	"time"
 
-	_ "github.com/jackc/pgx/v5/stdlib"
-
+	"github.com/squarely/squarely/bench/internal/benchdb"
 	"github.com/squarely/squarely/internal/store"
 )
 
 const (
-	defaultPostgres = "postgres://root@127.0.0.1:5432/test?sslmode=disable"
-	budget          = 200 * time.Millisecond
+	budget = 200 * time.Millisecond
 	// spanDays is how far back the seeded scans go: "all time" is a year.
 	spanDays = 365
 	// hotShare of the events go to the first code, so the per-code view
@@ -87,9 +81,9 @@ func bench(ctx context.Context, db string, events, codes, runs int, viewTime tim
 	default:
 		base := os.Getenv("DATABASE_URL")
 		if base == "" {
-			base = defaultPostgres
+			base = benchdb.DefaultPostgres
 		}
-		withSchema, drop, err := tempSchema(ctx, base)
+		withSchema, drop, err := benchdb.TempSchema(ctx, base, "bench_analytics_")
 		if err != nil {
 			return false, err
 		}
@@ -102,7 +96,7 @@ func bench(ctx context.Context, db string, events, codes, runs int, viewTime tim
 
 	now := time.Now().UTC()
 	start := time.Now()
-	userID, ids, err := seed(ctx, st, now, events, codes)
+	workspaceID, ids, err := seed(ctx, st, now, events, codes)
 	if err != nil {
 		return false, err
 	}
@@ -119,7 +113,7 @@ func bench(ctx context.Context, db string, events, codes, runs int, viewTime tim
 			if days == 0 {
 				label = "all time"
 			}
-			q := store.ScanQuery{UserID: userID, CodeID: view.code}
+			q := store.ScanQuery{WorkspaceID: workspaceID, CodeID: view.code}
 			var took []time.Duration
 			for began := time.Now(); len(took) < runs && time.Since(began) < viewTime; {
 				t0 := time.Now()
@@ -147,7 +141,7 @@ func bench(ctx context.Context, db string, events, codes, runs int, viewTime tim
 // previous period's count.
 func analyticsView(ctx context.Context, st *store.Store, q store.ScanQuery, today time.Time, days int) error {
 	if q.CodeID > 0 {
-		if _, err := st.DynamicCode(ctx, q.UserID, q.CodeID); err != nil {
+		if _, err := st.DynamicCode(ctx, q.WorkspaceID, q.CodeID); err != nil {
 			return err
 		}
 	}
@@ -178,14 +172,18 @@ func analyticsView(ctx context.Context, st *store.Store, q store.ScanQuery, toda
 
 // seed creates the user, its codes and the events, in batches so memory
 // stays bounded whatever -events says.
-func seed(ctx context.Context, st *store.Store, now time.Time, events, codes int) (userID int64, ids []int64, err error) {
+func seed(ctx context.Context, st *store.Store, now time.Time, events, codes int) (workspaceID int64, ids []int64, err error) {
 	u := &store.User{Username: "bench-analytics@squarely.test", Email: "bench-analytics@squarely.test"}
 	if err := st.CreateUser(ctx, u); err != nil {
 		return 0, nil, err
 	}
+	ws, err := st.PersonalWorkspace(ctx, u.ID)
+	if err != nil {
+		return 0, nil, err
+	}
 	for i := range codes {
 		d := &store.DynamicCode{
-			UserID: u.ID, Name: "Bench " + strconv.Itoa(i+1), ShortCode: fmt.Sprintf("a%07d", i+1),
+			WorkspaceID: ws.ID, UserID: u.ID, Name: "Bench " + strconv.Itoa(i+1), ShortCode: fmt.Sprintf("a%07d", i+1),
 			Destination: "https://example.com/landing/" + strconv.Itoa(i+1), QRType: "url",
 			Style: store.Style{
 				FgColor: "#000000", BgColor: "#FFFFFF", QRStyle: "squares", DotShape: "square",
@@ -237,34 +235,5 @@ func seed(ctx context.Context, st *store.Store, now time.Time, events, codes int
 		}
 		done += len(batch)
 	}
-	return u.ID, ids, nil
-}
-
-// tempSchema creates a PostgreSQL schema of its own and returns base with
-// search_path set to it, and a func that drops it.
-func tempSchema(ctx context.Context, base string) (string, func() error, error) {
-	var suffix [6]byte
-	crand.Read(suffix[:])
-	schema := "bench_analytics_" + hex.EncodeToString(suffix[:])
-	db, err := sql.Open("pgx", base)
-	if err != nil {
-		return "", nil, err
-	}
-	if _, err := db.ExecContext(ctx, "CREATE SCHEMA "+schema); err != nil {
-		db.Close()
-		return "", nil, err
-	}
-	drop := func() error {
-		defer db.Close()
-		_, err := db.ExecContext(context.Background(), "DROP SCHEMA "+schema+" CASCADE")
-		return err
-	}
-	u, err := url.Parse(base)
-	if err != nil {
-		return "", nil, errors.Join(err, drop())
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String(), drop, nil
+	return ws.ID, ids, nil
 }

@@ -230,7 +230,7 @@ func count(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	a, err := st.UserAnalytics(ctx, u.ID, time.Now())
+	a, err := st.UserAnalytics(ctx, u.ID, u.ID, time.Now())
 	if err != nil {
 		return err
 	}

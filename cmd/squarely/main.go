@@ -15,12 +15,21 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	// The binary runs in an empty root filesystem (issue 25): time zones for
+	// analytics and CA roots for outgoing TLS (Stripe, Google, SMTP) are
+	// embedded, used only when the host has none.
+	_ "time/tzdata"
+
+	_ "golang.org/x/crypto/x509roots/fallback"
 
 	"github.com/squarely/squarely/internal/auth"
+	"github.com/squarely/squarely/internal/buildinfo"
 	"github.com/squarely/squarely/internal/bulk"
 	"github.com/squarely/squarely/internal/config"
+	"github.com/squarely/squarely/internal/logging"
 	"github.com/squarely/squarely/internal/mail"
 	"github.com/squarely/squarely/internal/mailings"
+	"github.com/squarely/squarely/internal/metrics"
 	"github.com/squarely/squarely/internal/qrcli"
 	"github.com/squarely/squarely/internal/scans"
 	"github.com/squarely/squarely/internal/server"
@@ -31,6 +40,16 @@ const usage = `Usage:
   squarely [serve]               serve the web app and API (the default)
   squarely admin grant EMAIL     make the user with this e-mail an admin
   squarely qr [flags] TEXT       write a QR code file (squarely qr -h)
+  squarely version               print the version, commit, build time and Go version
+  squarely healthcheck [--url U] exit 0 if the server's /readyz answers 200, else 1
+  squarely backup FILE           copy the SQLite database to FILE while it serves
+  squarely migrate status        list the database migrations, applied and pending
+  squarely export (--user EMAIL | --workspace ID) [--output FILE]
+                                 write a workspace's codes, uploads, scans and redirects as a
+                                 ZIP (--user: that user's personal workspace)
+  squarely export-redirects --format nginx|caddy|csv|html [--listen ADDR] [--output PATH]
+                                 write every forwarding dynamic code's redirect, to serve
+                                 the printed codes without Squarely (html needs --output DIR)
   squarely -h                    show this help
 
 Settings come from environment variables (SQUARELY_ADDR, SQUARELY_DATA_DIR,
@@ -63,6 +82,25 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 	case "qr":
 		return qrcli.Run(args, os.Stdin, stdout, stderr)
+	case "version":
+		if len(args) == 0 {
+			fmt.Fprintln(stdout, buildinfo.String())
+			return 0
+		}
+	case "healthcheck":
+		return healthcheck(ctx, args, getenv, stdout, stderr)
+	case "backup":
+		if len(args) == 1 {
+			return backup(ctx, args[0], getenv, stdout, stderr)
+		}
+	case "export":
+		return export(ctx, args, getenv, stdout, stderr)
+	case "export-redirects":
+		return exportRedirects(ctx, args, getenv, stdout, stderr)
+	case "migrate":
+		if len(args) == 1 && args[0] == "status" {
+			return migrateStatus(ctx, getenv, stdout, stderr)
+		}
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -73,12 +111,18 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 
 // open reads the settings and opens the store (running migrations).
 func open(ctx context.Context, getenv func(string) string, stderr io.Writer) (config.Config, *store.Store, bool) {
+	return openWith(ctx, getenv, stderr, store.Open)
+}
+
+// openWith reads the settings and opens the store with opener.
+func openWith(ctx context.Context, getenv func(string) string, stderr io.Writer,
+	opener func(ctx context.Context, databaseURL, dataDir string) (*store.Store, error)) (config.Config, *store.Store, bool) {
 	cfg, err := config.Load(getenv)
 	if err != nil {
 		fmt.Fprintf(stderr, "squarely: invalid settings:\n%v\n", err)
 		return cfg, nil, false
 	}
-	st, err := store.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
+	st, err := opener(ctx, cfg.DatabaseURL, cfg.DataDir)
 	if err != nil {
 		fmt.Fprintf(stderr, "squarely: %v\n", err)
 		return cfg, nil, false
@@ -87,13 +131,16 @@ func open(ctx context.Context, getenv func(string) string, stderr io.Writer) (co
 }
 
 func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) int {
-	log := slog.New(slog.NewTextHandler(stderr, nil))
 	cfg, st, ok := open(ctx, getenv, stderr)
 	if !ok {
 		return 1
 	}
 	defer st.Close()
+	log := logging.New(stderr, cfg.LogFormat, cfg.LogLevel)
 
+	if indexed, err := st.CodeSearchIndexed(ctx); err == nil && !indexed {
+		log.Warn("Code search reads every code of a workspace: the pg_trgm extension was not available when migration 0017 ran (README, Running on PostgreSQL, has the SQL that adds its indexes)")
+	}
 	google := auth.NewGoogle(cfg)
 	if google == nil {
 		log.Info("Google sign-in is off: set SQUARELY_GOOGLE_CLIENT_ID and SQUARELY_GOOGLE_CLIENT_SECRET to turn it on")
@@ -109,6 +156,11 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 	case cfg.StripeWebhookSecret == "":
 		log.Warn("Stripe webhooks are refused: set SQUARELY_STRIPE_WEBHOOK_SECRET, or subscriptions and payments are never recorded")
 	}
+	var meter *metrics.Metrics
+	if cfg.MetricsEnabled() {
+		meter = metrics.New(st, log)
+		mailer = meter.Mailer(mailer)
+	}
 	recorder := scans.NewRecorder(st, scans.Options{Logger: log})
 	redirects := scans.NewCache(st, nil)
 	primeRedirects(ctx, st, redirects, log)
@@ -117,7 +169,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 	bulkRunner := bulk.NewRunner(st, log, nil)
 	srv := &http.Server{
 		Handler: server.New(server.Deps{Store: st, Config: cfg, Logger: log, Google: google,
-			Recorder: recorder, Redirects: redirects, Mailer: mailer, Mailings: mailingRunner, Bulk: bulkRunner}),
+			Recorder: recorder, Redirects: redirects, Mailer: mailer, Mailings: mailingRunner, Bulk: bulkRunner, Metrics: meter}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       2 * time.Minute, // generous for uploads on slow links
 		WriteTimeout:      2 * time.Minute,
@@ -130,11 +182,29 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 		return 1
 	}
 	log.Info("listening", "addr", ln.Addr().String(), "baseURL", cfg.BaseURL, "database", st.Dialect())
+	if cfg.MetricsAddr != "" {
+		stopMetrics, err := serveMetrics(cfg.MetricsAddr, meter, log)
+		if err != nil {
+			fmt.Fprintf(stderr, "squarely: SQUARELY_METRICS_ADDR: %v\n", err)
+			return 1
+		}
+		defer stopMetrics()
+	}
+	shutdownTLS := func(context.Context) error { return nil }
+	if cfg.TLS != "" {
+		if shutdownTLS, err = serveTLS(cfg, st, srv.Handler, log); err != nil {
+			fmt.Fprintf(stderr, "squarely: %v\n", err)
+			return 1
+		}
+	}
 
 	// Background work stops, and is waited for, before the store closes.
 	bg, stopBG := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Go(func() { deleteExpiredSessions(bg, st, log) })
+	if cfg.ScanRetentionDays > 0 {
+		wg.Go(func() { deleteOldScans(bg, st, cfg.ScanRetentionDays, time.Now, log) })
+	}
 	// On shutdown the runner finishes the message in flight, records it
 	// and releases its mailing for the next start (or another instance).
 	wg.Go(func() { mailingRunner.Run(bg) })
@@ -172,7 +242,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 	// the rest.
 	requestsCtx, cancelRequests := context.WithTimeout(shutdownCtx, shutdownTimeout*2/3)
 	defer cancelRequests()
-	if err := srv.Shutdown(requestsCtx); err != nil {
+	if err := errors.Join(shutdownTLS(requestsCtx), srv.Shutdown(requestsCtx)); err != nil {
 		log.Error("shutdown", "err", err)
 		srv.Close() // no request may record a scan after the recorder closes
 		code = 1

@@ -69,7 +69,8 @@ test('the bulk page: 7 lines with one invalid, counters, toast, and one ZIP of S
   await expect(page.getByText('Generated 6 QR codes successfully. 1 failed.', { exact: true })).toBeVisible()
   await expect(page.getByTestId('bulk-success')).toHaveText('6')
   await expect(page.getByTestId('bulk-failed')).toHaveText('1')
-  await expect(page.getByText('Failed to generate QR code')).toBeVisible()
+  // The failed line shows the server's reason (issue 21).
+  await expect(page.getByRole('list', { name: 'Generated QR codes' }).getByText('Please enter a valid URL', { exact: true })).toBeVisible()
 
   const downloading = page.waitForEvent('download')
   await page.getByRole('button', { name: 'Download All QR Codes (6)' }).click()

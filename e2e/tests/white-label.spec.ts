@@ -66,10 +66,8 @@ test("an admin creates a client; the client's domain and subdomain show its bran
 
   const acme = page.locator('[data-testid^="client-"]').filter({ has: page.getByRole('heading', { name: 'Acme' }) })
   await expect(acme).toContainText(customDomain)
-  await expect(acme.getByTestId('client-api-key')).toHaveText('No key yet')
-
-  // The key: masked, shown by the toggle, copied, then masked for good after a reload.
-  await acme.getByRole('button', { name: 'Create key' }).click()
+  // The key comes with the client (issue 21): masked, shown by the toggle, copied, then masked for good after a reload.
+  await expect(acme.getByText('Copy this key now: it will not be shown again.')).toBeVisible()
   const keyText = acme.getByTestId('client-api-key')
   await expect(keyText).toHaveText(/^sq_[0-9A-Za-z]{6}…[0-9A-Za-z]{4}$/)
   const masked = await keyText.innerText()
@@ -110,6 +108,18 @@ test("an admin creates a client; the client's domain and subdomain show its bran
   // The site's own host keeps the default brand.
   await visitorPage.goto(`${baseURL}/about`)
   await expect(visitorPage).not.toHaveTitle('Acme - QR Code Generator')
-  expect(await primaryColour(visitorPage)).toBe('#3B82F6')
+  // The site's own primary is #2563EB: white text on the default client's #3B82F6 fails WCAG AA contrast.
+  expect(await primaryColour(visitorPage)).toBe('#2563EB')
   await visitor.close()
+})
+
+test('a signed-in user who is not an admin is not offered Add Client', async ({ page }) => {
+  const email = `wl-user-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`
+  const res = await page.request.post('/api/register', {
+    data: { username: email, firstName: '', lastName: '', email, password: 'e2e-secret-1', confirmPassword: 'e2e-secret-1' },
+  })
+  expect(res.status()).toBe(201)
+  await page.goto('/white-label-admin')
+  await expect(page.getByText('Admin access required')).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Add Client' })).toHaveCount(0)
 })

@@ -174,3 +174,8 @@ func hashToken(raw []byte) string {
 	sum := sha256.Sum256(raw)
 	return hex.EncodeToString(sum[:])
 }
+
+// SessionID returns the stored id (token hash) of the request's session
+// cookie, if it holds a well-formed token: what a session's settings, such
+// as its active workspace, are kept under.
+func SessionID(r *http.Request) (string, bool) { return sessionID(r) }

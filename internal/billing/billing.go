@@ -155,6 +155,39 @@ func (c *Client) PricingTableSession(ctx context.Context, customerID string) (st
 	return cs.ClientSecret, nil
 }
 
+// SubscriptionCheckout is a Stripe Checkout of one monthly price.
+type SubscriptionCheckout struct {
+	PriceID     string
+	ReferenceID int64  // the subscriber (a workspace), sent as client_reference_id as the pricing table does, for the webhook
+	CustomerID  string // "" = Stripe creates the customer from Email
+	Email       string
+	SuccessURL  string
+	CancelURL   string
+}
+
+// SubscriptionCheckoutURL creates a Checkout Session in subscription mode
+// and returns the address of its payment page. Its completion comes back
+// through the webhook (checkout.session.completed) like the pricing table's.
+func (c *Client) SubscriptionCheckoutURL(ctx context.Context, req SubscriptionCheckout) (string, error) {
+	params := &stripe.CheckoutSessionCreateParams{
+		Mode:              stripe.String(string(stripe.CheckoutSessionModeSubscription)),
+		LineItems:         []*stripe.CheckoutSessionCreateLineItemParams{{Price: stripe.String(req.PriceID), Quantity: stripe.Int64(1)}},
+		ClientReferenceID: stripe.String(strconv.FormatInt(req.ReferenceID, 10)),
+		SuccessURL:        stripe.String(req.SuccessURL),
+		CancelURL:         stripe.String(req.CancelURL),
+	}
+	if req.CustomerID != "" {
+		params.Customer = stripe.String(req.CustomerID)
+	} else {
+		params.CustomerEmail = stripe.String(req.Email)
+	}
+	cs, err := c.sc.V1CheckoutSessions.Create(ctx, params)
+	if err != nil {
+		return "", fmt.Errorf("billing: unable to create a checkout session: %w", err)
+	}
+	return cs.URL, nil
+}
+
 // PortalURL returns the address of a customer portal session, where the
 // customer manages their subscription and comes back to returnURL.
 func (c *Client) PortalURL(ctx context.Context, customerID, returnURL string) (string, error) {

@@ -41,6 +41,15 @@ func TestStripeCallsAgainstStripeMock(t *testing.T) {
 		t.Errorf("PortalURL = %q, %v", u, err)
 	}
 
+	for _, req := range []billing.SubscriptionCheckout{
+		{PriceID: "price_123", ReferenceID: 42, Email: "buyer@example.com", SuccessURL: "https://qr.example.com/subscribe?checkout=success", CancelURL: "https://qr.example.com/subscribe"},
+		{PriceID: "price_123", ReferenceID: 42, CustomerID: cus, SuccessURL: "https://qr.example.com/subscribe?checkout=success", CancelURL: "https://qr.example.com/subscribe"},
+	} {
+		if u, err := c.SubscriptionCheckoutURL(ctx, req); err != nil || !strings.HasPrefix(u, "https://") {
+			t.Errorf("SubscriptionCheckoutURL(%+v) = %q, %v", req, u, err)
+		}
+	}
+
 	// An unreachable Stripe comes back as an error, not a zero value.
 	down := billing.New(billing.Config{SecretKey: "sk_test_123", APIURL: "http://127.0.0.1:1"})
 	if _, err := down.CreatePaymentIntent(ctx, billing.PaymentIntentRequest{Amount: 100, ProductID: 1}); err == nil {

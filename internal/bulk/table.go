@@ -10,10 +10,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/xuri/excelize/v2"
 )
 
 // MaxRows is the most data rows (the header not counted) a file may hold.
@@ -35,10 +34,6 @@ type Row struct {
 	Line  int
 	Cells []string
 }
-
-// maxUnzipped bounds what an XLSX file may inflate to: a 10 MB upload
-// cannot become gigabytes in memory.
-const maxUnzipped = 64 << 20
 
 // Errors of ReadTable, for the client's message.
 var (
@@ -130,6 +125,12 @@ func readCSV(data []byte) ([]Row, error) {
 		if blank(rec) {
 			continue
 		}
+		if len(rec) > maxColumns {
+			if !blank(rec[maxColumns:]) {
+				return nil, ErrTooWide
+			}
+			rec = slices.Clone(rec[:maxColumns]) // the empty tail's headers go
+		}
 		if len(rows) > MaxRows { // the header and MaxRows rows
 			return nil, ErrTooMany
 		}
@@ -161,39 +162,4 @@ func delimiter(data []byte) rune {
 		return ';'
 	}
 	return ','
-}
-
-func readXLSX(data []byte) ([]Row, error) {
-	f, err := excelize.OpenReader(bytes.NewReader(data), excelize.Options{UnzipSizeLimit: maxUnzipped, UnzipXMLSizeLimit: maxUnzipped})
-	if err != nil {
-		return nil, ErrBadXLSX
-	}
-	defer f.Close()
-	sheets := f.GetSheetList()
-	if len(sheets) == 0 {
-		return nil, ErrEmpty
-	}
-	it, err := f.Rows(sheets[0])
-	if err != nil {
-		return nil, ErrBadXLSX
-	}
-	defer it.Close()
-	var rows []Row
-	for line := 1; it.Next(); line++ {
-		cells, err := it.Columns()
-		if err != nil {
-			return nil, ErrBadXLSX
-		}
-		if blank(cells) {
-			continue
-		}
-		if len(rows) > MaxRows {
-			return nil, ErrTooMany
-		}
-		rows = append(rows, Row{Line: line, Cells: cells})
-	}
-	if it.Error() != nil {
-		return nil, ErrBadXLSX
-	}
-	return rows, nil
 }

@@ -6,13 +6,19 @@ package config
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/mail"
 	"net/url"
+	"os"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 )
+
+// stripePriceID is the shape of a Stripe price id.
+var stripePriceID = regexp.MustCompile(`^price_[A-Za-z0-9]{1,200}$`)
 
 // Config holds every setting of the server and the command-line tools.
 type Config struct {
@@ -23,10 +29,10 @@ type Config struct {
 	AdminEmails        []string // SQUARELY_ADMIN_EMAILS: lower-cased
 	GoogleClientID     string   // SQUARELY_GOOGLE_CLIENT_ID
 	GoogleClientSecret string   // SQUARELY_GOOGLE_CLIENT_SECRET
-	LoginRateLimit     int      // SQUARELY_LOGIN_RATE_LIMIT: failed logins per minute per client address
+	LoginRateLimit     int      // SQUARELY_LOGIN_RATE_LIMIT: failed logins per minute per client address and account
 	RegisterRateLimit  int      // SQUARELY_REGISTER_RATE_LIMIT: registrations per hour per client address
 	TrustProxy         bool     // SQUARELY_TRUST_PROXY: believe X-Forwarded-For / X-Forwarded-Proto
-	DynamicLimit       int      // SQUARELY_DYNAMIC_LIMIT: live dynamic codes per user without an active subscription
+	DynamicLimit       int      // SQUARELY_DYNAMIC_LIMIT: live dynamic codes per workspace without an active subscription
 
 	// Accounts (issues 8 and 9).
 	LoginAccountRateLimit int // SQUARELY_LOGIN_ACCOUNT_RATE_LIMIT: failed logins per hour per account, from any address
@@ -40,14 +46,51 @@ type Config struct {
 	StripeSecretKey      string // SQUARELY_STRIPE_SECRET_KEY
 	StripePublishableKey string // SQUARELY_STRIPE_PUBLISHABLE_KEY: given to the browser
 	StripePricingTableID string // SQUARELY_STRIPE_PRICING_TABLE_ID: the /subscribe page's pricing table
+	StripePriceID        string // SQUARELY_STRIPE_PRICE_ID: Premium's monthly price, sold through Checkout when there is no pricing table
 	StripeWebhookSecret  string // SQUARELY_STRIPE_WEBHOOK_SECRET: signs POST /api/stripe/webhook
 	StripeAPIURL         string // SQUARELY_STRIPE_API_URL: "" = Stripe's; tests point it at stripe-mock
 	// Resource bounds (issue 8).
-	StorageQuotaMB int // SQUARELY_STORAGE_QUOTA_MB: megabytes of uploaded files an account may keep
+	StorageQuotaMB int // SQUARELY_STORAGE_QUOTA_MB: megabytes of uploaded files a workspace may keep
 	// Public API (issue 14).
 	APIRateLimit int // SQUARELY_API_RATE_LIMIT: /api/v1 requests per minute per API key
 	// Public pages (issue 13).
 	SupportEmail string // SQUARELY_SUPPORT_EMAIL: where contact-form messages are mailed; "" = stored only
+	// Operations (issue 25).
+	LogFormat string     // SQUARELY_LOG_FORMAT: text or json
+	LogLevel  slog.Level // SQUARELY_LOG_LEVEL: debug, info, warn or error
+	// MetricsAddr is SQUARELY_METRICS_ADDR: the Prometheus listener; "" = none.
+	MetricsAddr string
+	// MetricsToken is SQUARELY_METRICS_TOKEN: with it, the public listener's
+	// /metrics answers requests bearing it; "" = no public /metrics.
+	MetricsToken string
+	// ScanRetentionDays is SQUARELY_SCAN_RETENTION_DAYS: raw scan events
+	// older than this many days are deleted (the daily rollups stay); 0 = kept.
+	ScanRetentionDays int
+	// HTTPS served by the binary itself (SQUARELY_TLS): "" = none (a proxy
+	// terminates TLS), "acme" = certificates from an ACME CA, "files" =
+	// TLSCert and TLSKey.
+	TLS           string
+	TLSAddr       string // SQUARELY_TLS_ADDR: the HTTPS listener
+	TLSHTTPAddr   string // SQUARELY_TLS_HTTP_ADDR: HTTP-01 challenges, else redirects to https
+	ACMEDirectory string // SQUARELY_ACME_DIRECTORY: the CA's directory URL
+	ACMEEmail     string // SQUARELY_ACME_EMAIL: the CA's contact for the account; "" = none
+	TLSCert       string // SQUARELY_TLS_CERT: PEM certificate chain file (files)
+	TLSKey        string // SQUARELY_TLS_KEY: PEM private key file (files)
+}
+
+// LetsEncrypt is the default ACME directory.
+const LetsEncrypt = "https://acme-v02.api.letsencrypt.org/directory"
+
+// MetricsEnabled reports whether metrics are collected (served on their
+// own listener, the public one, or both).
+func (c Config) MetricsEnabled() bool { return c.MetricsAddr != "" || c.MetricsToken != "" }
+
+// secretSettings are the settings that may also be read from a file named
+// by NAME_FILE (Docker and Kubernetes secrets), so they need not sit in the
+// environment.
+var secretSettings = []string{
+	"DATABASE_URL", "SQUARELY_SMTP_URL", "SQUARELY_STRIPE_SECRET_KEY", "SQUARELY_STRIPE_WEBHOOK_SECRET",
+	"SQUARELY_GOOGLE_CLIENT_SECRET", "SQUARELY_METRICS_TOKEN",
 }
 
 // GoogleEnabled reports whether Google sign-in is configured.
@@ -66,10 +109,32 @@ func (c Config) IsAdminEmail(email string) bool {
 // Load reads the settings through getenv (os.Getenv in production) and
 // returns all problems found at once, one line per variable.
 func Load(getenv func(string) string) (Config, error) {
-	get := func(name string) string { return strings.TrimSpace(getenv(name)) }
 	var errs []error
 	fail := func(name, format string, args ...any) {
 		errs = append(errs, fmt.Errorf("%s: %s", name, fmt.Sprintf(format, args...)))
+	}
+	// Secrets may come from files instead (NAME_FILE, issue 25).
+	fromFiles := map[string]string{}
+	for _, name := range secretSettings {
+		file := strings.TrimSpace(getenv(name + "_FILE"))
+		switch {
+		case file == "":
+		case strings.TrimSpace(getenv(name)) != "":
+			fail(name, "is set both directly and by %s_FILE; set one of them", name)
+		default:
+			b, err := os.ReadFile(file)
+			if err != nil {
+				fail(name+"_FILE", "cannot read the file: %v", err)
+				continue
+			}
+			fromFiles[name] = string(b)
+		}
+	}
+	get := func(name string) string {
+		if v, ok := fromFiles[name]; ok {
+			return strings.TrimSpace(v)
+		}
+		return strings.TrimSpace(getenv(name))
 	}
 
 	c := Config{
@@ -80,8 +145,8 @@ func Load(getenv func(string) string) (Config, error) {
 		GoogleClientSecret: get("SQUARELY_GOOGLE_CLIENT_SECRET"),
 	}
 
-	_, port, err := net.SplitHostPort(c.Addr)
-	if n, perr := strconv.Atoi(port); err != nil || perr != nil || n < 0 || n > 65535 {
+	_, port, _ := net.SplitHostPort(c.Addr)
+	if !validAddr(c.Addr) {
 		fail("SQUARELY_ADDR", "must be host:port or :port, got %q", c.Addr)
 		port = "8080"
 	}
@@ -139,6 +204,11 @@ func Load(getenv func(string) string) (Config, error) {
 	c.StripePublishableKey = get("SQUARELY_STRIPE_PUBLISHABLE_KEY")
 	c.StripePricingTableID = get("SQUARELY_STRIPE_PRICING_TABLE_ID")
 	c.StripeWebhookSecret = get("SQUARELY_STRIPE_WEBHOOK_SECRET")
+	// Issue 21: without a pricing table /subscribe sells this price through Stripe Checkout.
+	c.StripePriceID = get("SQUARELY_STRIPE_PRICE_ID")
+	if c.StripePriceID != "" && !stripePriceID.MatchString(c.StripePriceID) {
+		fail("SQUARELY_STRIPE_PRICE_ID", "must be a Stripe price id (price_…), got %q", c.StripePriceID)
+	}
 	if (c.StripeSecretKey == "") != (c.StripePublishableKey == "") {
 		fail("SQUARELY_STRIPE_PUBLISHABLE_KEY", "must be set together with SQUARELY_STRIPE_SECRET_KEY")
 	}
@@ -156,8 +226,8 @@ func Load(getenv func(string) string) (Config, error) {
 	c.APIRateLimit = positive("SQUARELY_API_RATE_LIMIT", 120)
 
 	if raw := get("SQUARELY_TRUST_PROXY"); raw != "" {
-		c.TrustProxy, err = strconv.ParseBool(raw)
-		if err != nil {
+		var err error
+		if c.TrustProxy, err = strconv.ParseBool(raw); err != nil {
 			fail("SQUARELY_TRUST_PROXY", "must be true or false, got %q", raw)
 		}
 	}
@@ -191,6 +261,64 @@ func Load(getenv func(string) string) (Config, error) {
 			fail("SQUARELY_SUPPORT_EMAIL", "must be one e-mail address, got %q", raw)
 		}
 		c.SupportEmail = raw
+	}
+
+	// Operations (issue 25).
+	c.LogFormat = strings.ToLower(or(get("SQUARELY_LOG_FORMAT"), "text"))
+	if c.LogFormat != "text" && c.LogFormat != "json" {
+		fail("SQUARELY_LOG_FORMAT", "must be text or json, got %q", c.LogFormat)
+	}
+	if raw := get("SQUARELY_LOG_LEVEL"); raw != "" {
+		if err := c.LogLevel.UnmarshalText([]byte(raw)); err != nil || !slices.Contains([]string{"debug", "info", "warn", "error"}, strings.ToLower(raw)) {
+			fail("SQUARELY_LOG_LEVEL", "must be debug, info, warn or error, got %q", raw)
+		}
+	}
+	if c.MetricsAddr = get("SQUARELY_METRICS_ADDR"); c.MetricsAddr != "" && !validAddr(c.MetricsAddr) {
+		fail("SQUARELY_METRICS_ADDR", "must be host:port or :port, got %q", c.MetricsAddr)
+	}
+	if c.MetricsToken = get("SQUARELY_METRICS_TOKEN"); c.MetricsToken != "" && len(c.MetricsToken) < 16 {
+		fail("SQUARELY_METRICS_TOKEN", "must be at least 16 characters (e.g. openssl rand -hex 16)")
+	}
+
+	if raw := get("SQUARELY_SCAN_RETENTION_DAYS"); raw != "" {
+		n, err := strconv.Atoi(raw)
+		if err != nil || n < 0 || n > 36500 {
+			fail("SQUARELY_SCAN_RETENTION_DAYS", "must be a whole number of days from 0 (keep every scan) to 36500, got %q", raw)
+		}
+		c.ScanRetentionDays = n
+	}
+
+	c.TLS = strings.ToLower(get("SQUARELY_TLS"))
+	c.TLSAddr = or(get("SQUARELY_TLS_ADDR"), ":443")
+	c.TLSHTTPAddr = or(get("SQUARELY_TLS_HTTP_ADDR"), ":80")
+	c.ACMEDirectory = or(get("SQUARELY_ACME_DIRECTORY"), LetsEncrypt)
+	c.ACMEEmail = get("SQUARELY_ACME_EMAIL")
+	c.TLSCert, c.TLSKey = get("SQUARELY_TLS_CERT"), get("SQUARELY_TLS_KEY")
+	switch c.TLS {
+	case "", "acme", "files":
+	default:
+		fail("SQUARELY_TLS", "must be acme or files (or unset: no HTTPS of its own), got %q", c.TLS)
+	}
+	if c.TLS != "" {
+		for name, addr := range map[string]string{"SQUARELY_TLS_ADDR": c.TLSAddr, "SQUARELY_TLS_HTTP_ADDR": c.TLSHTTPAddr} {
+			if !validAddr(addr) {
+				fail(name, "must be host:port or :port, got %q", addr)
+			}
+		}
+	}
+	if c.TLS == "acme" {
+		if u, err := url.Parse(c.ACMEDirectory); err != nil || u.Scheme != "https" || u.Host == "" {
+			fail("SQUARELY_ACME_DIRECTORY", "must be an https:// URL, got %q", c.ACMEDirectory)
+		}
+		if a, err := mail.ParseAddress(c.ACMEEmail); c.ACMEEmail != "" && (err != nil || a.Address != c.ACMEEmail) {
+			fail("SQUARELY_ACME_EMAIL", "must be one e-mail address, got %q", c.ACMEEmail)
+		}
+		if !strings.HasPrefix(c.BaseURL, "https://") {
+			fail("SQUARELY_BASE_URL", "must be an https:// URL when SQUARELY_TLS=acme (its host gets the certificate), got %q", c.BaseURL)
+		}
+	}
+	if c.TLS == "files" && (c.TLSCert == "" || c.TLSKey == "") {
+		fail("SQUARELY_TLS_CERT", "and SQUARELY_TLS_KEY must both name PEM files when SQUARELY_TLS=files")
 	}
 
 	if len(errs) > 0 {
@@ -236,6 +364,14 @@ func parseSMTPURL(raw string) (*url.URL, string) {
 		}
 	}
 	return u, ""
+}
+
+// validAddr reports whether addr is a listen address: host:port or :port
+// with a numeric port.
+func validAddr(addr string) bool {
+	_, port, err := net.SplitHostPort(addr)
+	n, perr := strconv.Atoi(port)
+	return err == nil && perr == nil && n >= 0 && n <= 65535
 }
 
 func or(s, def string) string {

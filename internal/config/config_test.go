@@ -1,7 +1,10 @@
 package config
 
 import (
+	"log/slog"
 	"net/url"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -29,6 +32,9 @@ func TestLoadDefaults(t *testing.T) {
 		SMTPRate:              10,
 		StorageQuotaMB:        500,
 		APIRateLimit:          120,
+		LogFormat:             "text", TLSAddr: ":443",
+		TLSHTTPAddr:   ":80",
+		ACMEDirectory: LetsEncrypt,
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("got %+v\nwant %+v", c, want)
@@ -83,6 +89,9 @@ func TestLoadAll(t *testing.T) {
 		SMTPRate:              2.5,
 		StorageQuotaMB:        2048,
 		APIRateLimit:          30,
+		LogFormat:             "text", TLSAddr: ":443",
+		TLSHTTPAddr:   ":80",
+		ACMEDirectory: LetsEncrypt,
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("got %+v\nwant %+v", c, want)
@@ -169,21 +178,119 @@ func TestLoadStripe(t *testing.T) {
 		"SQUARELY_STRIPE_SECRET_KEY":       "sk_test_1",
 		"SQUARELY_STRIPE_PUBLISHABLE_KEY":  "pk_test_1",
 		"SQUARELY_STRIPE_PRICING_TABLE_ID": "prctbl_1",
+		"SQUARELY_STRIPE_PRICE_ID":         "price_1Premium",
 		"SQUARELY_STRIPE_WEBHOOK_SECRET":   "whsec_1",
 		"SQUARELY_STRIPE_API_URL":          "http://127.0.0.1:12111/",
 	}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !c.PaymentsEnabled() || c.StripeAPIURL != "http://127.0.0.1:12111" || c.StripePricingTableID != "prctbl_1" || c.StripeWebhookSecret != "whsec_1" {
+	if !c.PaymentsEnabled() || c.StripeAPIURL != "http://127.0.0.1:12111" || c.StripePricingTableID != "prctbl_1" || c.StripePriceID != "price_1Premium" || c.StripeWebhookSecret != "whsec_1" {
 		t.Errorf("got %+v", c)
 	}
 	for name, m := range map[string]map[string]string{
 		"SQUARELY_STRIPE_PUBLISHABLE_KEY": {"SQUARELY_STRIPE_SECRET_KEY": "sk_test_1"},
 		"SQUARELY_STRIPE_API_URL":         {"SQUARELY_STRIPE_API_URL": "localhost:12111"},
+		"SQUARELY_STRIPE_PRICE_ID":        {"SQUARELY_STRIPE_PRICE_ID": "prod_123"},
 	} {
 		if _, err := Load(env(m)); err == nil || !strings.Contains(err.Error(), name) {
 			t.Errorf("%v: err = %v, want one naming %s", m, err, name)
 		}
+	}
+}
+
+// Operations (issue 25).
+func TestLoadOperations(t *testing.T) {
+	c, err := Load(env(nil))
+	if err != nil || c.LogFormat != "text" || c.LogLevel != slog.LevelInfo {
+		t.Errorf("defaults: %+v, %v", c, err)
+	}
+	c, err = Load(env(map[string]string{"SQUARELY_LOG_FORMAT": "JSON", "SQUARELY_LOG_LEVEL": "debug"}))
+	if err != nil || c.LogFormat != "json" || c.LogLevel != slog.LevelDebug {
+		t.Errorf("json, debug: %+v, %v", c, err)
+	}
+	if c.MetricsEnabled() || c.ScanRetentionDays != 0 {
+		t.Error("metrics on or scans deleted by default")
+	}
+	c, err = Load(env(map[string]string{"SQUARELY_TLS": "acme", "SQUARELY_BASE_URL": "https://qr.example.com",
+		"SQUARELY_ACME_EMAIL": "ops@example.com", "SQUARELY_TLS_ADDR": "127.0.0.1:8443"}))
+	if err != nil || c.TLS != "acme" || c.TLSAddr != "127.0.0.1:8443" || c.TLSHTTPAddr != ":80" || c.ACMEDirectory != LetsEncrypt {
+		t.Errorf("acme: %+v, %v", c, err)
+	}
+	_, err = Load(env(map[string]string{"SQUARELY_TLS": "acme", "SQUARELY_BASE_URL": "https://qr.example.com",
+		"SQUARELY_ACME_DIRECTORY": "http://ca.example/dir", "SQUARELY_ACME_EMAIL": "ops", "SQUARELY_TLS_HTTP_ADDR": "80"}))
+	for _, name := range []string{"SQUARELY_ACME_DIRECTORY:", "SQUARELY_ACME_EMAIL:", "SQUARELY_TLS_HTTP_ADDR:"} {
+		if err == nil || !strings.Contains(err.Error(), name) {
+			t.Errorf("acme settings: %v lacks %s", err, name)
+		}
+	}
+	if c, err := Load(env(map[string]string{"SQUARELY_SCAN_RETENTION_DAYS": "400"})); err != nil || c.ScanRetentionDays != 400 {
+		t.Errorf("retention: %+v, %v", c, err)
+	}
+	c, err = Load(env(map[string]string{"SQUARELY_METRICS_ADDR": "127.0.0.1:9100"}))
+	if err != nil || c.MetricsAddr != "127.0.0.1:9100" || !c.MetricsEnabled() {
+		t.Errorf("metrics address: %+v, %v", c, err)
+	}
+	for _, tc := range []struct{ name, value, want string }{
+		{"SQUARELY_LOG_FORMAT", "xml", `SQUARELY_LOG_FORMAT: must be text or json, got "xml"`},
+		{"SQUARELY_LOG_LEVEL", "loud", `SQUARELY_LOG_LEVEL: must be debug, info, warn or error, got "loud"`},
+		{"SQUARELY_LOG_LEVEL", "info+2", `SQUARELY_LOG_LEVEL: must be debug, info, warn or error, got "info+2"`},
+		{"SQUARELY_METRICS_ADDR", "9100", `SQUARELY_METRICS_ADDR: must be host:port or :port, got "9100"`},
+		{"SQUARELY_METRICS_TOKEN", "short", `SQUARELY_METRICS_TOKEN: must be at least 16 characters (e.g. openssl rand -hex 16)`},
+		{"SQUARELY_TLS", "yes", `SQUARELY_TLS: must be acme or files (or unset: no HTTPS of its own), got "yes"`},
+		{"SQUARELY_TLS", "files", `SQUARELY_TLS_CERT: and SQUARELY_TLS_KEY must both name PEM files when SQUARELY_TLS=files`},
+		{"SQUARELY_TLS", "acme", `SQUARELY_BASE_URL: must be an https:// URL when SQUARELY_TLS=acme (its host gets the certificate), got "http://localhost:8080"`},
+		{"SQUARELY_SCAN_RETENTION_DAYS", "-1", `SQUARELY_SCAN_RETENTION_DAYS: must be a whole number of days from 0 (keep every scan) to 36500, got "-1"`},
+		{"SQUARELY_SCAN_RETENTION_DAYS", "a year", `SQUARELY_SCAN_RETENTION_DAYS: must be a whole number of days from 0 (keep every scan) to 36500, got "a year"`},
+	} {
+		if _, err := Load(env(map[string]string{tc.name: tc.value})); err == nil || err.Error() != tc.want {
+			t.Errorf("%s=%s: %v, want %s", tc.name, tc.value, err, tc.want)
+		}
+	}
+}
+
+// Every secret setting may be read from the file NAME_FILE names.
+func TestLoadSecretFiles(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, value string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(value), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	c, err := Load(env(map[string]string{
+		"DATABASE_URL_FILE":                   write("db", "postgres://u:hunter2@db/squarely\n"),
+		"SQUARELY_SMTP_URL_FILE":              write("smtp", "smtps://m:hunter2@mail.example.com\n"),
+		"SQUARELY_MAIL_FROM":                  "a@example.com",
+		"SQUARELY_STRIPE_SECRET_KEY_FILE":     write("sk", "sk_test_file"),
+		"SQUARELY_STRIPE_PUBLISHABLE_KEY":     "pk_test_1",
+		"SQUARELY_STRIPE_WEBHOOK_SECRET_FILE": write("wh", "whsec_file\r\n"),
+		"SQUARELY_GOOGLE_CLIENT_ID":           "id",
+		"SQUARELY_GOOGLE_CLIENT_SECRET_FILE":  write("google", "google-secret"),
+		"SQUARELY_METRICS_TOKEN_FILE":         write("metrics", "0123456789abcdef0123"),
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.DatabaseURL != "postgres://u:hunter2@db/squarely" || c.SMTPURL.Host != "mail.example.com" || c.StripeSecretKey != "sk_test_file" ||
+		c.StripeWebhookSecret != "whsec_file" || c.GoogleClientSecret != "google-secret" || c.MetricsToken != "0123456789abcdef0123" {
+		t.Errorf("from files: %+v", c)
+	}
+
+	for _, name := range secretSettings {
+		_, err := Load(env(map[string]string{name: "x", name + "_FILE": write("both", "y")}))
+		if want := name + ": is set both directly and by " + name + "_FILE; set one of them"; err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s twice: %v", name, err)
+		}
+	}
+	_, err = Load(env(map[string]string{"DATABASE_URL_FILE": filepath.Join(dir, "missing")}))
+	if err == nil || !strings.HasPrefix(err.Error(), "DATABASE_URL_FILE: cannot read the file: ") {
+		t.Errorf("missing file: %v", err)
+	}
+	// A bad value from a file is reported like one from the environment, without the secret.
+	_, err = Load(env(map[string]string{"DATABASE_URL_FILE": write("bad", "mysql://root:hunter2@db/x")}))
+	if err == nil || !strings.HasPrefix(err.Error(), `DATABASE_URL: must be a postgres:// URL`) || strings.Contains(err.Error(), "hunter2") {
+		t.Errorf("bad value in a file: %v", err)
 	}
 }

@@ -323,7 +323,7 @@ func TestMailingsSkipUnsubscribedAndDeletedAddresses(t *testing.T) {
 		}
 		// After the mailings were queued: user1 is deleted, user2 and the
 		// late subscriber unsubscribe. Each takes effect at once.
-		if err := st.SoftDeleteUser(ctx, 2); err != nil { // user1
+		if err := st.SoftDeleteUser(ctx, 2, time.Now()); err != nil { // user1
 			t.Fatal(err)
 		}
 		for _, e := range []string{"user2@example.com", "late@example.com"} {

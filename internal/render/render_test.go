@@ -154,6 +154,23 @@ func TestFrameDimensions(t *testing.T) {
 	}
 }
 
+// A 40-character frame text is pinned to the width it was fitted at, inside
+// the frame, whatever font the viewer has (issue 21).
+func TestFrameTextPinnedToItsWidth(t *testing.T) {
+	m := encode(t, "https://example.com/a", qr.M, Style{})
+	sc := layout(t, m, Style{Pixels: 320, Frame: Frame{Enabled: true, Text: "SCAN TO SEE OUR FULL MENU AND PRICES NOW"}})
+	svg := svgOf(t, sc)
+	got := regexp.MustCompile(`<svg[^>]* viewBox="([-0-9.]+) [-0-9.]+ ([0-9.]+) [0-9.]+"[\s\S]*<text x="([-0-9.]+)"[^>]* textLength="([0-9.]+)" lengthAdjust="spacingAndGlyphs"`).FindStringSubmatch(svg)
+	if got == nil {
+		t.Fatalf("no viewBox or pinned text in %s", svg)
+	}
+	num := func(s string) float64 { f, _ := strconv.ParseFloat(s, 64); return f }
+	left, width, mid, length := num(got[1]), num(got[2]), num(got[3]), num(got[4])
+	if length <= 0 || mid-length/2 < left || mid+length/2 > left+width {
+		t.Errorf("text of length %v centred at %v leaves the frame [%v, %v]", length, mid, left, left+width)
+	}
+}
+
 func TestSVGHasNoClipOrMaskAndEmbedsTheLogo(t *testing.T) {
 	s := styled
 	s.Logo = logoPNG(t)

@@ -55,6 +55,7 @@ type text struct {
 	s     string
 	x, y  float32
 	size  float32
+	width float32 // as measured in Helvetica-Bold at size
 	color color.RGBA
 }
 
@@ -476,7 +477,7 @@ func (sc *Scene) layoutFrame(f Frame) error {
 		size *= sc.w * textRoom / w
 	}
 	base := (bandTop+bandBottom)/2 + size*capHeight/2
-	sc.text = &text{s: t, x: sc.x + sc.w/2, y: base, size: size, color: tc}
+	sc.text = &text{s: t, x: sc.x + sc.w/2, y: base, size: size, width: helveticaBoldWidth(t) * size, color: tc}
 	return nil
 }
 

@@ -164,7 +164,12 @@ func (sc *Scene) appendSceneSVG(b []byte) []byte {
 		b = appendNum(b, t.y)
 		b = append(b, `" font-size="`...)
 		b = appendNum(b, t.size)
-		b = append(b, `" text-anchor="middle" font-family="Helvetica, Arial, 'Liberation Sans', sans-serif" font-weight="bold" fill="`...)
+		// The width the text was fitted at: a viewer whose font runs wider
+		// than Helvetica-Bold squeezes it to fit instead of spilling out of
+		// the frame.
+		b = append(b, `" textLength="`...)
+		b = appendNum(b, t.width)
+		b = append(b, `" lengthAdjust="spacingAndGlyphs" text-anchor="middle" font-family="Helvetica, Arial, 'Liberation Sans', sans-serif" font-weight="bold" fill="`...)
 		b = appendHex(b, t.color)
 		b = append(b, `">`...)
 		var esc bytes.Buffer

@@ -115,7 +115,7 @@ func (s *server) writeFreshUser(w http.ResponseWriter, r *http.Request, id int64
 		s.internalError(w, "reading a user", err)
 		return
 	}
-	writeJSON(w, http.StatusOK, s.userJSON(u))
+	writeJSON(w, http.StatusOK, s.userJSON(r, u))
 }
 
 // deleteAccount (POST /api/delete-account) soft-deletes the signed-in user:
@@ -123,14 +123,14 @@ func (s *server) writeFreshUser(w http.ResponseWriter, r *http.Request, id int64
 // redirecting at once (their cached redirects are dropped).
 func (s *server) deleteAccount(w http.ResponseWriter, r *http.Request) {
 	u := auth.UserFrom(r.Context())
-	if err := s.store.SoftDeleteUser(r.Context(), u.ID); err != nil {
-		s.internalError(w, "deleting an account", err)
-		return
-	}
 	codes, err := s.store.UserShortCodes(r.Context(), u.ID)
 	if err != nil {
-		// The account is deleted; its codes' entries expire on their own.
-		s.log.Error("listing a deleted account's short codes", "user", u.ID, "err", err)
+		// The account goes all the same; its codes' entries expire on their own.
+		s.log.ErrorContext(r.Context(), "listing a deleted account's short codes", "user", u.ID, "err", err)
+	}
+	if err := s.store.SoftDeleteUser(r.Context(), u.ID, s.now()); err != nil {
+		s.internalError(w, "deleting an account", err)
+		return
 	}
 	for _, c := range codes {
 		s.redirects.Invalidate(c)
@@ -200,8 +200,8 @@ func (s *server) changePassword(w http.ResponseWriter, r *http.Request) {
 
 // forgotPassword (POST /api/forgot-password {email}) mails the account of
 // the address, if there is one, a set-password link that works once for an
-// hour. The answer is the same either way; requests are limited per address
-// and per e-mail whether or not it has an account.
+// hour. The answer is the same either way, and as fast; requests are
+// limited per address and per e-mail whether or not it has an account.
 func (s *server) forgotPassword(w http.ResponseWriter, r *http.Request) {
 	var in struct {
 		Email string `json:"email"`
@@ -217,18 +217,31 @@ func (s *server) forgotPassword(w http.ResponseWriter, r *http.Request) {
 	if !s.takeMail(w, r, email) {
 		return
 	}
-	u, err := s.store.UserByUsername(r.Context(), email)
-	switch {
-	case err == nil:
-		if err := s.sendLink(r.Context(), u, store.LinkSetPassword, "account_password", resetLinkLifetime); err != nil {
-			s.internalError(w, "mailing a set-password link", err)
-			return
-		}
-	case !errors.Is(err, store.ErrNotFound):
-		s.internalError(w, "looking up a user", err)
-		return
-	}
+	// Looking the address up and mailing happen after the answer, so the
+	// answer takes the same time whether or not the address has an account.
+	go s.mailPasswordReset(email)
 	writeJSON(w, http.StatusOK, map[string]string{"message": msgForgotMailed})
+}
+
+// forgotMailTimeout bounds forgot-password's lookup and mail, which no
+// request waits for.
+const forgotMailTimeout = time.Minute
+
+// mailPasswordReset mails the account of email, if there is one, a
+// set-password link; failures are logged, since no one waits for them.
+func (s *server) mailPasswordReset(email string) {
+	ctx, cancel := context.WithTimeout(context.Background(), forgotMailTimeout)
+	defer cancel()
+	u, err := s.store.UserByUsername(ctx, email)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+	case err != nil:
+		s.log.Error("looking up a user for a set-password link", "err", err)
+	default:
+		if err := s.sendLink(ctx, u, store.LinkSetPassword, "account_password", resetLinkLifetime); err != nil {
+			s.log.Error("mailing a set-password link", "user", u.ID, "err", err)
+		}
+	}
 }
 
 // verifyEmail (POST /api/verify-email {token}) proves the address a
@@ -265,7 +278,7 @@ func (s *server) verifyEmail(w http.ResponseWriter, r *http.Request) {
 		s.internalError(w, "signing in", err)
 		return
 	}
-	writeJSON(w, http.StatusOK, s.userJSON(u))
+	writeJSON(w, http.StatusOK, s.userJSON(r, u))
 }
 
 // resendVerification (POST /api/resend-verification) mails the signed-in

@@ -199,6 +199,7 @@ func TestForgotPassword(t *testing.T) {
 		}
 		known := forgot("Forgot@Example.com")
 		unknown := forgot("nobody@example.com")
+		e.mail.sentTo(t, "forgot@example.com", 2) // the verification link, then this one
 		expect(t, known, http.StatusOK, msgForgotMailed)
 		if string(known.body) != string(unknown.body) || unknown.StatusCode != known.StatusCode {
 			t.Errorf("answers differ: %s / %s", known.body, unknown.body)
@@ -223,7 +224,9 @@ func TestForgotPassword(t *testing.T) {
 		expect(t, e.do(e.browser(), "POST", "/api/login", loginBody("forgot@example.com", "found-secret")), http.StatusOK, "")
 
 		// A link works for one hour.
+		before := e.mail.sentTo(t, "forgot@example.com", 0)
 		expect(t, forgot("forgot@example.com"), http.StatusOK, msgForgotMailed)
+		e.mail.sentTo(t, "forgot@example.com", before+1)
 		late := e.mail.link(t, "forgot@example.com", passwordLinkPattern)
 		e.clock.Advance(time.Hour)
 		expect(t, e.do(e.browser(), "POST", "/api/set-password", `{"token":"`+late+`","password":"late-secret"}`), http.StatusBadRequest, msgPasswordLinkBad)
@@ -431,12 +434,14 @@ func TestLoginLimitPerAccountAcrossAddressesAndInstances(t *testing.T) {
 		// Another account from the same addresses is not affected.
 		a.register(a.browser(), "other@example.com", "other-secret")
 		expect(t, b.do(b.browser(), "POST", "/api/login", loginBody("other@example.com", "other-secret"), "X-Forwarded-For", "203.0.113.1"), http.StatusOK, "")
-		// The per-address limit is shared between the instances too.
-		for i := range 12 {
+		// The ceiling per address across accounts is shared between the
+		// instances too.
+		limit := testConfig(t).LoginRateLimit
+		for i := range loginsPerAddressFactor*limit + 2 {
 			e := []*env{a, b}[i%2]
-			r := e.do(e.browser(), "POST", "/api/login", loginBody(fmt.Sprintf("u%d@example.com", i), "wrong"), "X-Forwarded-For", "198.51.100.7")
+			r := e.do(e.browser(), "POST", "/api/login", loginBody(fmt.Sprintf("u%d@example.com", i), "wrong"), "X-Forwarded-For", "198.51.100.8")
 			want := http.StatusUnauthorized
-			if i >= testConfig(t).LoginRateLimit {
+			if i >= loginsPerAddressFactor*limit {
 				want = http.StatusTooManyRequests
 			}
 			expect(t, r, want, "")

@@ -201,7 +201,7 @@ func (s *server) sendTestEmail(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := s.mailer.Send(r.Context(), msg); err != nil {
-		s.log.Warn("test e-mail not sent", "to", to, "err", err)
+		s.log.WarnContext(r.Context(), "test e-mail not sent", "to", to, "err", err)
 		writeError(w, http.StatusBadGateway, "The test e-mail could not be sent. The server log says why.")
 		return
 	}
@@ -233,7 +233,7 @@ func (s *server) unsubscribe(w http.ResponseWriter, r *http.Request) {
 	status := http.StatusOK
 	email, ok := "", false
 	if key, err := mailings.UnsubscribeKey(r.Context(), s.store); err != nil {
-		s.log.Error("internal error", "doing", "loading the unsubscribe key", "err", err)
+		s.log.ErrorContext(r.Context(), "internal error", "doing", "loading the unsubscribe key", "err", err)
 		status, page.Title, page.Text = http.StatusInternalServerError, "Something went wrong", "Please try the link again later."
 	} else {
 		email, ok = mailings.ParseUnsubscribeToken(key, r.URL.Query().Get("token"))
@@ -246,7 +246,7 @@ func (s *server) unsubscribe(w http.ResponseWriter, r *http.Request) {
 		page.Title, page.Text, page.Form = "Unsubscribe", "Stop newsletters and notifications from Squarely to "+email+"?", true
 	default:
 		if err := s.store.Unsubscribe(r.Context(), email, s.now()); err != nil {
-			s.log.Error("internal error", "doing", "unsubscribing", "err", err)
+			s.log.ErrorContext(r.Context(), "internal error", "doing", "unsubscribing", "err", err)
 			status, page.Title, page.Text = http.StatusInternalServerError, "Something went wrong", "You are not unsubscribed yet. Please try again later."
 			break
 		}

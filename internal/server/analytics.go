@@ -3,12 +3,10 @@ package server
 import (
 	"encoding/csv"
 	"net/http"
-	"strconv"
-	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/squarely/squarely/internal/auth"
+	"github.com/squarely/squarely/internal/portability"
 	"github.com/squarely/squarely/internal/store"
 )
 
@@ -53,7 +51,7 @@ type topDynamicCode struct {
 // is the last 30 days.
 func (s *server) userAnalytics(w http.ResponseWriter, r *http.Request) {
 	u := auth.UserFrom(r.Context())
-	a, err := s.store.UserAnalytics(r.Context(), u.ID, s.now().Add(-analyticsWindow))
+	a, err := s.store.UserAnalytics(r.Context(), wsID(r), u.ID, s.now().Add(-analyticsWindow))
 	if err != nil {
 		s.internalError(w, "reading analytics", err)
 		return
@@ -88,13 +86,9 @@ func (s *server) scansCSV(w http.ResponseWriter, r *http.Request) {
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Content-Type-Options", "nosniff")
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"scanned_at", "device_type", "os", "browser", "referrer", "visitor", "is_bot", "country"})
-	err := s.store.ScanEvents(r.Context(), d.UserID, d.ID, func(e *store.ScanEvent) error {
-		return cw.Write([]string{
-			e.ScannedAt.UTC().Format(time.RFC3339),
-			csvCell(e.DeviceType), csvCell(e.OS), csvCell(e.Browser), csvCell(e.Referrer),
-			e.VisitorHash, strconv.FormatBool(e.IsBot), e.Country,
-		})
+	cw.Write(portability.ScanHeader)
+	err := s.store.ScanEvents(r.Context(), d.WorkspaceID, d.ID, func(e *store.ScanEvent) error {
+		return cw.Write(portability.ScanRecord(e))
 	})
 	cw.Flush()
 	if err == nil {
@@ -102,21 +96,9 @@ func (s *server) scansCSV(w http.ResponseWriter, r *http.Request) {
 	}
 	if err != nil {
 		// The header is sent: all that can be done is to log and stop.
-		s.log.Error("writing scans CSV", "code", d.ID, "err", err)
+		s.log.ErrorContext(r.Context(), "writing scans CSV", "code", d.ID, "err", err)
 	}
 }
 
-// csvCell guards against formula injection: a spreadsheet runs a cell that
-// starts with = + - @ (or a tab or carriage return before one), and some
-// (with East Asian input) their full-width and small forms too, so such a
-// cell gets a leading apostrophe. encoding/csv does the quoting.
-func csvCell(v string) string {
-	r, _ := utf8.DecodeRuneInString(v)
-	if strings.ContainsRune(formulaStarts, r) {
-		return "'" + v
-	}
-	return v
-}
-
-// formulaStarts are the first characters csvCell guards.
-const formulaStarts = "=+-@\t\r＝＋－＠﹦﹢﹣﹫−"
+// csvCell guards a CSV cell against formula injection.
+var csvCell = portability.CSVCell

@@ -67,7 +67,7 @@ func apiKeyJSON(k *store.APIKey) apiKeyResponse {
 
 // listAPIKeys (GET /api/api-keys, signed in) lists the caller's keys, masked.
 func (s *server) listAPIKeys(w http.ResponseWriter, r *http.Request) {
-	list, err := s.store.APIKeys(r.Context(), auth.UserFrom(r.Context()).ID)
+	list, err := s.store.APIKeys(r.Context(), wsID(r))
 	if err != nil {
 		s.internalError(w, "listing API keys", err)
 		return
@@ -100,7 +100,7 @@ func (s *server) createAPIKey(w http.ResponseWriter, r *http.Request) {
 	u := auth.UserFrom(r.Context())
 	// The count races with a parallel creation at worst by a few keys:
 	// the bound is against hoarding, not a billing limit.
-	list, err := s.store.APIKeys(r.Context(), u.ID)
+	list, err := s.store.APIKeys(r.Context(), wsID(r))
 	if err != nil {
 		s.internalError(w, "listing API keys", err)
 		return
@@ -110,7 +110,7 @@ func (s *server) createAPIKey(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	key, parts := newAPIKey()
-	k := &store.APIKey{UserID: u.ID, Name: name, Prefix: parts.Prefix, Last4: parts.Last4}
+	k := &store.APIKey{WorkspaceID: wsID(r), UserID: u.ID, Name: name, Prefix: parts.Prefix, Last4: parts.Last4}
 	if err := s.store.CreateAPIKey(r.Context(), k, parts.Hash, s.now()); err != nil {
 		s.internalError(w, "creating an API key", err)
 		return
@@ -127,7 +127,7 @@ func (s *server) deleteAPIKey(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	err := s.store.DeleteAPIKey(r.Context(), auth.UserFrom(r.Context()).ID, id)
+	err := s.store.DeleteAPIKey(r.Context(), wsID(r), id)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		writeError(w, http.StatusNotFound, "API key not found")

@@ -13,44 +13,58 @@ import (
 )
 
 // userResponse is the user as the API shows it; never the password hash.
+// The subscription and trial are those of the workspace the request acts
+// on (issue 22), shown in Workspace.
 type userResponse struct {
-	ID                 int64      `json:"id"`
-	Username           string     `json:"username"`
-	Email              string     `json:"email"`
-	FirstName          string     `json:"firstName"`
-	LastName           string     `json:"lastName"`
-	ClientID           int64      `json:"clientId"`
-	GoogleID           string     `json:"googleId,omitempty"`
-	SubscriptionStatus string     `json:"subscriptionStatus"`
-	TrialActivated     bool       `json:"trialActivated"`
-	TrialStartDate     *time.Time `json:"trialStartDate"`
-	TrialEndDate       *time.Time `json:"trialEndDate"`
-	IsAdmin            bool       `json:"isAdmin"`
-	CreatedAt          time.Time  `json:"createdAt"`
+	ID                 int64         `json:"id"`
+	Username           string        `json:"username"`
+	Email              string        `json:"email"`
+	FirstName          string        `json:"firstName"`
+	LastName           string        `json:"lastName"`
+	ClientID           int64         `json:"clientId"`
+	GoogleID           string        `json:"googleId,omitempty"`
+	SubscriptionStatus string        `json:"subscriptionStatus"`
+	TrialActivated     bool          `json:"trialActivated"`
+	TrialStartDate     *time.Time    `json:"trialStartDate"`
+	TrialEndDate       *time.Time    `json:"trialEndDate"`
+	IsAdmin            bool          `json:"isAdmin"`
+	CreatedAt          time.Time     `json:"createdAt"`
+	Workspace          *workspaceRef `json:"workspace"`
 	// HasPassword tells the Change Password dialog whether to ask for the
 	// current one; EmailVerified whether the address was proven.
 	HasPassword   bool `json:"hasPassword"`
 	EmailVerified bool `json:"emailVerified"`
 }
 
-func (s *server) userJSON(u *store.User) userResponse {
-	return userResponse{
-		ID:                 u.ID,
-		Username:           u.Username,
-		Email:              u.Email,
-		FirstName:          u.FirstName,
-		LastName:           u.LastName,
-		ClientID:           u.ClientID,
-		GoogleID:           u.GoogleID,
-		SubscriptionStatus: u.SubscriptionStatus,
-		TrialActivated:     u.TrialActivated,
-		TrialStartDate:     u.TrialStartDate,
-		TrialEndDate:       u.TrialEndDate,
-		IsAdmin:            s.auth.IsAdmin(u),
-		CreatedAt:          u.CreatedAt,
-		HasPassword:        u.PasswordHash != "",
-		EmailVerified:      u.EmailVerified,
+// userJSON shows u with the workspace r acts on, or, on a route outside
+// one (signing in, registering), u's personal workspace.
+func (s *server) userJSON(r *http.Request, u *store.User) userResponse {
+	out := userResponse{
+		ID:            u.ID,
+		Username:      u.Username,
+		Email:         u.Email,
+		FirstName:     u.FirstName,
+		LastName:      u.LastName,
+		ClientID:      u.ClientID,
+		GoogleID:      u.GoogleID,
+		IsAdmin:       s.auth.IsAdmin(u),
+		CreatedAt:     u.CreatedAt,
+		HasPassword:   u.PasswordHash != "",
+		EmailVerified: u.EmailVerified,
 	}
+	ws := workspaceFrom(r.Context())
+	if ws == nil || auth.UserFrom(r.Context()) == nil || auth.UserFrom(r.Context()).ID != u.ID {
+		var err error
+		if ws, err = s.store.PersonalWorkspace(r.Context(), u.ID); err != nil {
+			s.log.Error("reading a personal workspace", "user", u.ID, "err", err)
+			out.SubscriptionStatus = "free"
+			return out
+		}
+	}
+	out.SubscriptionStatus = ws.SubscriptionStatus
+	out.TrialActivated, out.TrialStartDate, out.TrialEndDate = ws.TrialActivated, ws.TrialStartDate, ws.TrialEndDate
+	out.Workspace = &workspaceRef{ID: ws.ID, Name: ws.Name, Role: ws.Role}
+	return out
 }
 
 const maxNameLength = 100 // characters, for firstName and lastName
@@ -143,9 +157,9 @@ func (s *server) register(w http.ResponseWriter, r *http.Request) {
 	}
 	// The account works without the mail; a failure is logged, not fatal.
 	if err := s.sendLink(r.Context(), u, store.LinkVerifyEmail, "account_verify", verifyLinkLifetime); err != nil {
-		s.log.Error("sending a verification link", "user", u.ID, "err", err)
+		s.log.ErrorContext(r.Context(), "sending a verification link", "user", u.ID, "err", err)
 	}
-	writeJSON(w, http.StatusCreated, s.userJSON(u))
+	writeJSON(w, http.StatusCreated, s.userJSON(r, u))
 }
 
 // checkNewPassword adds a new password's problem to v under field: at
@@ -223,17 +237,28 @@ func (s *server) createAndSignIn(w http.ResponseWriter, r *http.Request, u *stor
 	return true
 }
 
-// takeLoginAttempt counts a password attempt against the client address
-// and the account before the password is checked; refundLoginAttempt takes
-// both back when it was right, so only failures count.
+// loginsPerAddressFactor: a client address may fail this many times
+// SQUARELY_LOGIN_RATE_LIMIT logins a minute across accounts (people behind
+// one address each mistype their own password).
+const loginsPerAddressFactor = 10
+
+// takeLoginAttempt counts a password attempt before the password is
+// checked: per client address and account, per client address across
+// accounts (a looser ceiling), and per account from any address;
+// refundLoginAttempt takes them back when it was right, so only failures
+// count.
 func (s *server) takeLoginAttempt(w http.ResponseWriter, r *http.Request, username string) bool {
-	return s.logins.take(w, clientKey(r), msgTooManyLogins) &&
-		s.accountLogins.take(w, strings.ToLower(username), msgAccountLocked)
+	account := strings.ToLower(username)
+	return s.logins.take(w, clientKey(r)+" "+account, msgTooManyLogins) &&
+		s.addressLogins.take(w, clientKey(r), msgTooManyLogins) &&
+		s.accountLogins.take(w, account, msgAccountLocked)
 }
 
 func (s *server) refundLoginAttempt(r *http.Request, username string) {
-	s.logins.refund(clientKey(r))
-	s.accountLogins.refund(strings.ToLower(username))
+	account := strings.ToLower(username)
+	s.logins.refund(clientKey(r) + " " + account)
+	s.addressLogins.refund(clientKey(r))
+	s.accountLogins.refund(account)
 }
 
 // login (POST /api/login) signs in with username (the e-mail) and password.
@@ -250,8 +275,12 @@ func (s *server) login(w http.ResponseWriter, r *http.Request) {
 	}
 	in.Username = strings.TrimSpace(in.Username)
 	var v validation
-	if in.Username == "" {
+	switch {
+	case in.Username == "":
 		v.add("username", "Username is required")
+	case strings.Contains(in.Username, "@") && !validEmail(in.Username):
+		// Hidden accounts (client API keys, under .invalid) never sign in.
+		v.add("username", "Invalid email address")
 	}
 	if in.Password == "" {
 		v.add("password", "Password is required")
@@ -288,7 +317,7 @@ func (s *server) login(w http.ResponseWriter, r *http.Request) {
 		s.internalError(w, "signing in", err)
 		return
 	}
-	writeJSON(w, http.StatusOK, s.userJSON(u))
+	writeJSON(w, http.StatusOK, s.userJSON(r, u))
 }
 
 // logout (POST /api/logout) ends the session server-side; fine without one.
@@ -302,11 +331,11 @@ func (s *server) logout(w http.ResponseWriter, r *http.Request) {
 
 // currentUser (GET /api/user) returns the signed-in user.
 func (s *server) currentUser(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, s.userJSON(auth.UserFrom(r.Context())))
+	writeJSON(w, http.StatusOK, s.userJSON(r, auth.UserFrom(r.Context())))
 }
 
 // internalError logs err and answers a JSON 500 that reveals nothing.
 func (s *server) internalError(w http.ResponseWriter, doing string, err error) {
-	s.log.Error("internal error", "doing", doing, "err", err)
+	s.log.ErrorContext(logContext(w), "internal error", "doing", doing, "err", err)
 	writeError(w, http.StatusInternalServerError, "Internal server error")
 }

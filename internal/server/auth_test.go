@@ -325,7 +325,7 @@ func TestDeletedUser(t *testing.T) {
 		c := e.browser()
 		u := e.register(c, "gone@example.com", "secret1")
 		expect(t, e.do(c, "GET", "/api/user", ""), http.StatusOK, "")
-		if err := st.SoftDeleteUser(context.Background(), int64(u["id"].(float64))); err != nil {
+		if err := st.SoftDeleteUser(context.Background(), int64(u["id"].(float64)), time.Now()); err != nil {
 			t.Fatal(err)
 		}
 		expect(t, e.do(c, "GET", "/api/user", ""), http.StatusUnauthorized, "Not authenticated")

@@ -234,7 +234,8 @@ func TestStoredLogoNormalisedOnFirstUse(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
 		e := start(t, st)
 		c, uid := e.signedIn("legacy@example.com")
-		b := &store.Blob{OwnerID: &uid, Kind: "logo", FileName: "old.png", ContentType: "image/png", Data: floodPNG(t)}
+		ws := storetest.Personal(t, st, uid)
+		b := &store.Blob{OwnerID: &uid, WorkspaceID: &ws, Kind: "logo", FileName: "old.png", ContentType: "image/png", Data: floodPNG(t)}
 		if err := st.CreateBlob(context.Background(), b); err != nil {
 			t.Fatal(err)
 		}

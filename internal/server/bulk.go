@@ -103,6 +103,9 @@ const (
 	// bulkWorkSlots bounds the spreadsheet checks and ZIP renderings that
 	// run at once on an instance: each may use every core.
 	bulkWorkSlots = 2
+	// bulkSlotsPerAccount is how many of them one account may hold.
+	bulkSlotsPerAccount = 1
+	msgBulkOwnBusy      = "Your other bulk upload or download is still running; please wait for it to finish"
 	// bulkPNGPixels is the size of a job's PNG and SVG images.
 	bulkPNGPixels = 512
 	// zipPage rows are rendered in parallel, then written in order.
@@ -141,16 +144,24 @@ func bulkJobJSON(j *store.BulkJob) bulkJobResponse {
 	}
 }
 
-// takeBulkSlot reserves one of the instance's bulk work slots, or answers
-// 429. The caller releases it with <-s.bulkWork.
-func (s *server) takeBulkSlot(w http.ResponseWriter) bool {
+// takeBulkSlot reserves one of the instance's bulk work slots for the
+// signed-in account, at most bulkSlotsPerAccount of them, or answers 429.
+// The caller calls release when done.
+func (s *server) takeBulkSlot(w http.ResponseWriter, r *http.Request) (release func(), ok bool) {
+	account := strconv.FormatInt(auth.UserFrom(r.Context()).ID, 10)
+	w.Header().Set("Retry-After", "5")
+	if !s.bulkByAccount.enter(account) {
+		writeError(w, http.StatusTooManyRequests, msgBulkOwnBusy)
+		return nil, false
+	}
 	select {
 	case s.bulkWork <- struct{}{}:
-		return true
+		w.Header().Del("Retry-After")
+		return func() { <-s.bulkWork; s.bulkByAccount.leave(account) }, true
 	default:
-		w.Header().Set("Retry-After", "5")
+		s.bulkByAccount.leave(account)
 		writeError(w, http.StatusTooManyRequests, msgBulkBusy)
-		return false
+		return nil, false
 	}
 }
 
@@ -165,10 +176,11 @@ func (s *server) createBulkJob(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "Idempotency-Key must be at most 100 printable ASCII characters")
 		return
 	}
-	if !s.takeBulkSlot(w) {
+	release, ok := s.takeBulkSlot(w, r)
+	if !ok {
 		return
 	}
-	defer func() { <-s.bulkWork }()
+	defer release()
 
 	form := readMultipart(w, r, "file", maxBulkFile, msgBulkTooBig)
 	if form == nil {
@@ -230,9 +242,9 @@ func (s *server) createBulkJob(w http.ResponseWriter, r *http.Request) {
 	}
 
 	j := &store.BulkJob{
-		UserID: u.ID, FileName: form.file.name, FileSHA256: digest, IdempotencyKey: key,
+		WorkspaceID: wsID(r), UserID: u.ID, FileName: form.file.name, FileSHA256: digest, IdempotencyKey: key,
 		Total: len(items), Processed: len(rowErrors), Failed: len(rowErrors),
-		DynamicLimit: s.dynamicLimit(u), CreatedAt: s.now(),
+		DynamicLimit: s.dynamicLimit(workspaceFrom(r.Context())), CreatedAt: s.now(),
 	}
 	err = s.store.CreateBulkJob(ctx, j, items)
 	if errors.Is(err, store.ErrConflict) && key != "" && s.answerRepeat(w, r, u, key, digest) {
@@ -491,11 +503,11 @@ func bulkEntryName(raw string) string {
 // user's dynamic limit leaves (the same limit and count as one code's
 // creation); the runner's save enforces it again, atomically.
 func (s *server) applyDynamicLimit(r *http.Request, u *store.User, items []store.BulkItem) error {
-	limit := s.dynamicLimit(u)
+	limit := s.dynamicLimit(workspaceFrom(r.Context()))
 	if limit == 0 {
 		return nil
 	}
-	n, err := s.store.CountDynamicCodes(r.Context(), u.ID)
+	n, err := s.store.CountDynamicCodes(r.Context(), wsID(r))
 	if err != nil {
 		return err
 	}
@@ -521,7 +533,7 @@ func (s *server) ownJob(w http.ResponseWriter, r *http.Request) (*store.BulkJob,
 		writeError(w, http.StatusNotFound, msgJobMissing)
 		return nil, false
 	}
-	j, err := s.store.BulkJob(r.Context(), auth.UserFrom(r.Context()).ID, id)
+	j, err := s.store.BulkJob(r.Context(), wsID(r), id)
 	if errors.Is(err, store.ErrNotFound) {
 		writeError(w, http.StatusNotFound, msgJobMissing)
 		return nil, false
@@ -540,8 +552,26 @@ func (s *server) bulkJob(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	out := bulkJobJSON(j)
+	// A finished job lists its failed rows and why, for the page to show.
+	if (j.Status == store.BulkDone || j.Status == store.BulkFailed) && j.Failed > 0 {
+		for after := 0; ; {
+			page, err := s.store.BulkItems(r.Context(), j.ID, after, zipPage, store.ItemFailed)
+			if err != nil {
+				s.internalError(w, "listing a bulk job's failed rows", err)
+				return
+			}
+			for _, it := range page {
+				out.Errors = append(out.Errors, rowError{Row: it.Row, Column: it.Column, Message: it.Error})
+			}
+			if len(page) < zipPage {
+				break
+			}
+			after = page[len(page)-1].Row
+		}
+	}
 	w.Header().Set("Cache-Control", "no-store")
-	writeJSON(w, http.StatusOK, bulkJobJSON(j))
+	writeJSON(w, http.StatusOK, out)
 }
 
 // bulkJobDownload (GET /api/bulk-jobs/{id}/download?format=png|svg|pdf,
@@ -566,10 +596,11 @@ func (s *server) bulkJobDownload(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusConflict, "The job is still running; download it when it is done")
 		return
 	}
-	if !s.takeBulkSlot(w) {
+	release, ok := s.takeBulkSlot(w, r)
+	if !ok {
 		return
 	}
-	defer func() { <-s.bulkWork }()
+	defer release()
 
 	w.Header().Set("Content-Type", "application/zip")
 	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="bulk-job-%d-%s.zip"`, j.ID, format))
@@ -577,7 +608,7 @@ func (s *server) bulkJobDownload(w http.ResponseWriter, r *http.Request) {
 	if err := s.writeBulkZIP(r.Context(), w, j, format); err != nil {
 		// The header is sent: all that can be done is to log and stop,
 		// which leaves the client a truncated archive it will reject.
-		s.log.Error("writing a bulk ZIP", "job", j.ID, "err", err)
+		s.log.ErrorContext(r.Context(), "writing a bulk ZIP", "job", j.ID, "err", err)
 	}
 }
 

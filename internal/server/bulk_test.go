@@ -2,13 +2,16 @@ package server
 
 import (
 	"archive/zip"
+	"bufio"
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
 	"mime/multipart"
+	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -177,6 +180,10 @@ func TestBulkJobToZIP(t *testing.T) {
 		if done["status"] != store.BulkDone || done["processed"] != 5.0 || done["failed"] != 1.0 {
 			t.Fatalf("job: %v", done)
 		}
+		// The finished job names each failed row and why.
+		if errs, _ := done["errors"].([]any); len(errs) != 1 || fmt.Sprint(errs[0]) != "map[column:url message:Please enter a valid URL row:4]" {
+			t.Errorf("the job's errors: %v", done["errors"])
+		}
 		if storetest.Count(t, st, "qr_codes") != 3 || storetest.Count(t, st, "dynamic_qr_codes") != 1 {
 			t.Fatalf("saved %d static and %d dynamic codes, want 3 and 1", storetest.Count(t, st, "qr_codes"), storetest.Count(t, st, "dynamic_qr_codes"))
 		}
@@ -197,6 +204,12 @@ func TestBulkJobToZIP(t *testing.T) {
 				t.Fatalf("%s download: %d %s", format, r.StatusCode, r.body)
 			}
 			names, files := zipFiles(t, r.body)
+			zr, _ := zip.NewReader(bytes.NewReader(r.body), int64(len(r.body)))
+			for _, f := range zr.File {
+				if !f.Modified.Equal(e.clock.Now().Truncate(time.Second)) {
+					t.Errorf("%s dated %v, want the job's time %v", f.Name, f.Modified, e.clock.Now())
+				}
+			}
 			wantNames := []string{"menu." + format, "menu-2." + format, "qr-code-4." + format, "qr-code-5." + format, "manifest.csv", "errors.csv"}
 			if strings.Join(names, ",") != strings.Join(wantNames, ",") {
 				t.Fatalf("%s entries %v, want %v", format, names, wantNames)
@@ -334,5 +347,97 @@ func TestBulkJobIdempotentUnderBurst(t *testing.T) {
 		if n := storetest.Count(t, st, "bulk_jobs"); n != 1 {
 			t.Fatalf("%d jobs from one key", n)
 		}
+	})
+}
+
+// TestBulkSlotsPerAccount: one account holds at most one of the
+// instance's bulk slots, so its checks cannot keep other accounts out.
+func TestBulkSlotsPerAccount(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		hog, _ := e.signedIn("hog@example.com")
+		other, _ := e.signedIn("other@example.com")
+		sheet := "url\nhttps://example.com/a\n"
+		var body bytes.Buffer
+		mw := multipart.NewWriter(&body)
+		mw.WriteField("dryRun", "true")
+		fw, _ := mw.CreateFormFile("file", "slow.csv")
+		fw.Write([]byte(sheet))
+		mw.Close()
+
+		// The hog sends two checks whose bodies stop half way, written by
+		// hand on connections of their own so that the headers go out at
+		// once: each would hold a slot for as long as its body trickles.
+		u, _ := url.Parse(e.srv.URL)
+		var cookies []string
+		for _, c := range hog.Jar.Cookies(u) {
+			cookies = append(cookies, c.String())
+		}
+		type answer struct {
+			status int
+			body   string
+		}
+		var conns []net.Conn
+		answers := make(chan answer, 2)
+		for range 2 {
+			conn, err := net.Dial("tcp", u.Host)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { conn.Close() }) // a failed test must not leave the requests hanging
+			conns = append(conns, conn)
+			fmt.Fprintf(conn, "POST /api/bulk-jobs HTTP/1.1\r\nHost: %s\r\nCookie: %s\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n",
+				u.Host, strings.Join(cookies, "; "), mw.FormDataContentType(), body.Len())
+			conn.Write(body.Bytes()[:20])
+			go func() {
+				resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+				if err != nil {
+					answers <- answer{}
+					return
+				}
+				b, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				answers <- answer{resp.StatusCode, string(b)}
+			}()
+		}
+		// Meanwhile another account's checks all find a slot.
+		for range 20 {
+			expect(t, e.postSheet(other, "a.csv", sheet, true), http.StatusOK, "")
+			time.Sleep(10 * time.Millisecond)
+		}
+		// A burst from the hog gets nothing more.
+		var wg sync.WaitGroup
+		statuses := make(chan int, 6)
+		for range 6 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				statuses <- e.postSheet(hog, "a.csv", sheet, true).StatusCode
+			}()
+		}
+		wg.Wait()
+		close(statuses)
+		for s := range statuses {
+			if s != http.StatusTooManyRequests {
+				t.Errorf("the hog's burst: status %d, want 429", s)
+			}
+		}
+		expect(t, e.postSheet(other, "a.csv", sheet, true), http.StatusOK, "")
+		// Of the two slow checks one ran, the other was refused.
+		for _, conn := range conns {
+			conn.Write(body.Bytes()[20:])
+		}
+		got := map[int]int{}
+		for range 2 {
+			a := <-answers
+			got[a.status]++
+			if a.status == http.StatusTooManyRequests && !strings.Contains(a.body, msgBulkOwnBusy) {
+				t.Errorf("the refused slow check: %s", a.body)
+			}
+		}
+		if got[http.StatusOK] != 1 || got[http.StatusTooManyRequests] != 1 {
+			t.Errorf("slow checks: %v, want one 200 and one 429", got)
+		}
+		expect(t, e.postSheet(hog, "a.csv", sheet, true), http.StatusOK, "")
 	})
 }

@@ -169,7 +169,7 @@ func (s *server) withClient(next http.Handler) http.Handler {
 		c, err := s.clients.byHost(r.Context(), r.Host)
 		if err != nil {
 			// The default brand is a safe answer while the store is down.
-			s.log.Error("resolving the white-label client", "err", err)
+			s.log.ErrorContext(r.Context(), "resolving the white-label client", "err", err)
 		}
 		if c != nil {
 			r = r.WithContext(context.WithValue(r.Context(), whiteLabelKey{}, c))

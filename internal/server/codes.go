@@ -139,7 +139,7 @@ func (s *server) prepareCode(w http.ResponseWriter, r *http.Request, u *store.Us
 		}
 		// PDFs need an account, so they have an owner; images may be a
 		// visitor's, and their pages are public anyway.
-		if b == nil || b.Kind != kind || (kind == "pdf" && !ownedBy(b, u)) {
+		if b == nil || b.Kind != kind || (kind == "pdf" && !ownedBy(b, r)) {
 			writeJSON(w, http.StatusNotFound, apiError{Message: msg, Errors: map[string]string{fileField: msg}})
 			return nil, false
 		}
@@ -164,6 +164,7 @@ func (s *server) prepareCode(w http.ResponseWriter, r *http.Request, u *store.Us
 		}
 		p.product = &store.PaymentProduct{
 			UserID:             ownerOf(u),
+			WorkspaceID:        workspaceOf(r),
 			ProductName:        strings.TrimSpace(p.fields["productName"]),
 			ProductDescription: strings.TrimSpace(p.fields["productDescription"]),
 			ProductPrice:       payload.PriceCents(p.fields["productPrice"]),
@@ -203,7 +204,7 @@ func (s *server) requestLogo(w http.ResponseWriter, r *http.Request, u *store.Us
 			s.internalError(w, "fetching a logo", err)
 			return nil, false
 		}
-		if b == nil || b.Kind != "logo" || !ownedBy(b, u) {
+		if b == nil || b.Kind != "logo" || !ownedBy(b, r) {
 			writeJSON(w, http.StatusNotFound, apiError{Message: "Logo not found", Errors: map[string]string{"logoId": "Logo not found"}})
 			return nil, false
 		}
@@ -273,8 +274,10 @@ func (s *server) renderCode(w http.ResponseWriter, r *http.Request, data string,
 	return buf.Bytes()
 }
 
-func ownedBy(b *store.Blob, u *store.User) bool {
-	return u != nil && b.OwnerID != nil && *b.OwnerID == u.ID
+// ownedBy reports whether b is a file of the workspace r acts on.
+func ownedBy(b *store.Blob, r *http.Request) bool {
+	ws := workspaceFrom(r.Context())
+	return ws != nil && b.WorkspaceID != nil && *b.WorkspaceID == ws.ID
 }
 
 // writeFieldErrors answers 400 with the type's field errors; the message is

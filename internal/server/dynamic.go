@@ -73,6 +73,7 @@ func (s *server) dynamicJSON(d *store.DynamicCode) dynamicCodeResponse {
 			QRData: qrData, Style: codeStyle(d.Style),
 			LogoFilePath: d.LogoFilePath, LogoFileName: d.LogoFileName,
 			ScanCount: d.ScanCount, IsPaused: d.IsPaused, CreatedAt: d.CreatedAt,
+			Tags: tagsJSON(d.Tags), FolderID: d.FolderID,
 		},
 		Destination: d.Destination, ShortCode: d.ShortCode, ShortURL: short,
 		LastScannedAt: d.LastScannedAt, PausedAt: d.PausedAt, UpdatedAt: d.UpdatedAt,
@@ -103,10 +104,10 @@ func checkDestination(raw string) (string, string) {
 	return dest, ""
 }
 
-// dynamicLimit is the caller's limit on live dynamic codes: none (0) with
-// an active subscription, else SQUARELY_DYNAMIC_LIMIT, trial or not.
-func (s *server) dynamicLimit(u *store.User) int {
-	if u.SubscriptionStatus == subscribed {
+// dynamicLimit is the workspace's limit on live dynamic codes: none (0)
+// with an active subscription, else SQUARELY_DYNAMIC_LIMIT, trial or not.
+func (s *server) dynamicLimit(ws *store.Workspace) int {
+	if ws.SubscriptionStatus == subscribed {
 		return 0
 	}
 	return s.cfg.DynamicLimit
@@ -216,9 +217,9 @@ func (s *server) saveDynamicCode(w http.ResponseWriter, r *http.Request, form *m
 
 	// An early count spares saving a logo for a refused code; the store
 	// enforces the limit again, atomically.
-	limit := s.dynamicLimit(u)
+	limit := s.dynamicLimit(workspaceFrom(ctx))
 	if limit > 0 {
-		n, err := s.store.CountDynamicCodes(ctx, u.ID)
+		n, err := s.store.CountDynamicCodes(ctx, wsID(r))
 		if err != nil {
 			s.internalError(w, "counting dynamic codes", err)
 			return nil, false
@@ -239,7 +240,7 @@ func (s *server) saveDynamicCode(w http.ResponseWriter, r *http.Request, form *m
 		name = payload.Label(qrType) + " " + now.UTC().Format(time.DateOnly)
 	}
 	d := &store.DynamicCode{
-		ClientID: clientID, UserID: u.ID, Name: name, Destination: dest, QRType: qrType, QRData: qrData,
+		ClientID: clientID, WorkspaceID: wsID(r), UserID: u.ID, Name: name, Destination: dest, QRType: qrType, QRData: qrData,
 		Style:     savedStyle(style, level),
 		CreatedAt: now,
 	}
@@ -247,6 +248,13 @@ func (s *server) saveDynamicCode(w http.ResponseWriter, r *http.Request, form *m
 		d.LogoFilePath, d.LogoFileName = logoPath(logo.ID), logo.FileName
 	}
 	if !s.insertDynamic(w, r, d, limit) {
+		// A logo stored for this code alone (parallel creates passed the
+		// early count, and the store refused this one) would be an orphan.
+		if form.file != nil {
+			if err := s.store.DeleteBlob(context.WithoutCancel(ctx), logo.ID); err != nil {
+				s.log.Error("removing the logo of a refused dynamic code", "blob", logo.ID, "err", err)
+			}
+		}
 		return nil, false
 	}
 	return d, true
@@ -282,7 +290,7 @@ func (s *server) insertDynamic(w http.ResponseWriter, r *http.Request, d *store.
 // newest first.
 func (s *server) listDynamicCodes(paused bool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		list, err := s.store.DynamicCodes(r.Context(), auth.UserFrom(r.Context()).ID, paused)
+		list, err := s.store.DynamicCodes(r.Context(), wsID(r), paused)
 		if err != nil {
 			s.internalError(w, "listing dynamic codes", err)
 			return
@@ -298,16 +306,22 @@ func (s *server) listDynamicCodes(paused bool) http.HandlerFunc {
 // pathID reads the {id} path value; a malformed id is answered as not
 // found, like another user's.
 func pathID(w http.ResponseWriter, r *http.Request) (int64, bool) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	return idParam(w, r, "id", msgCodeMissing)
+}
+
+// idParam reads the path value name as an id; a malformed one is answered
+// 404 with missing, like an id of someone else's.
+func idParam(w http.ResponseWriter, r *http.Request, name, missing string) (int64, bool) {
+	id, err := strconv.ParseInt(r.PathValue(name), 10, 64)
 	if err != nil || id <= 0 {
-		writeError(w, http.StatusNotFound, msgCodeMissing)
+		writeError(w, http.StatusNotFound, missing)
 		return 0, false
 	}
 	return id, true
 }
 
-// fetchCode is a store lookup of one of a user's codes by id.
-type fetchCode[T any] func(ctx context.Context, userID, id int64) (T, error)
+// fetchCode is a store lookup of one of a workspace's codes by id.
+type fetchCode[T any] func(ctx context.Context, workspaceID, id int64) (T, error)
 
 // ownCode fetches the caller's code named by the {id} path value. On
 // failure it has answered: 404 when the code is not the caller's (or the
@@ -318,7 +332,7 @@ func ownCode[T any](s *server, w http.ResponseWriter, r *http.Request, fetch fet
 	if !ok {
 		return zero, false
 	}
-	c, err := fetch(r.Context(), auth.UserFrom(r.Context()).ID, id)
+	c, err := fetch(r.Context(), wsID(r), id)
 	if errors.Is(err, store.ErrNotFound) {
 		writeError(w, http.StatusNotFound, msgCodeMissing)
 		return zero, false
@@ -407,8 +421,7 @@ func (s *server) setDestination(w http.ResponseWriter, r *http.Request) {
 	if v.failed(w) {
 		return
 	}
-	u := auth.UserFrom(r.Context())
-	d, err := s.store.SetDynamicContent(r.Context(), u.ID, id, dest, qrType, qrData, s.now())
+	d, err := s.store.SetDynamicContent(r.Context(), wsID(r), id, dest, qrType, qrData, s.now())
 	s.answerDynamic(w, d, err)
 }
 
@@ -432,7 +445,7 @@ func renameCode[T any](w http.ResponseWriter, r *http.Request, read fetchCode[T]
 		fieldError(w, "name", problem)
 		return
 	}
-	ctx, uid := r.Context(), auth.UserFrom(r.Context()).ID
+	ctx, uid := r.Context(), wsID(r)
 	var c T
 	var err error
 	if name == "" {
@@ -466,8 +479,7 @@ func (s *server) pauseDynamicCode(paused bool) http.HandlerFunc {
 		if !ok {
 			return
 		}
-		u := auth.UserFrom(r.Context())
-		d, err := s.store.SetDynamicPaused(r.Context(), u.ID, id, paused, s.now())
+		d, err := s.store.SetDynamicPaused(r.Context(), wsID(r), id, paused, s.now())
 		s.answerDynamic(w, d, err)
 	}
 }
@@ -479,7 +491,7 @@ func (s *server) deleteDynamicCode(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	code, err := s.store.DeleteDynamicCode(r.Context(), auth.UserFrom(r.Context()).ID, id, s.now())
+	code, err := s.store.DeleteDynamicCode(r.Context(), wsID(r), id, s.now())
 	if err == nil {
 		s.redirectChanged(r.Context(), code)
 	}
@@ -492,7 +504,7 @@ func (s *server) deleteQRCode(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	s.answerDeleted(w, s.store.DeleteQRCode(r.Context(), auth.UserFrom(r.Context()).ID, id, s.now()))
+	s.answerDeleted(w, s.store.DeleteQRCode(r.Context(), wsID(r), id, s.now()))
 }
 
 // dynamicCodeImage (GET /api/dynamic-qrcodes/{id}/image?format=svg|png|pdf

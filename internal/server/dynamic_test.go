@@ -354,13 +354,15 @@ func TestDynamicLimit(t *testing.T) {
 		c, _ := e.signedIn("limit@example.com")
 		const msg = "You have reached your limit of 3 dynamic QR codes. Please upgrade to create more."
 
-		// Concurrent creations at the limit: exactly the free slots pass.
+		// Concurrent creations at the limit: exactly the free slots pass,
+		// and the logos sent with the refused ones are not left behind.
 		e.createDynamic(c, "https://example.com/0")
 		var wg sync.WaitGroup
 		statuses := make([]int, 6)
+		logo := string(pngBytes(t, 16, 16))
 		for i := range statuses {
 			wg.Go(func() {
-				statuses[i] = e.postForm(c, "/api/dynamic-qrcodes", part{"destination", "https://example.com/n", ""}).StatusCode
+				statuses[i] = e.postForm(c, "/api/dynamic-qrcodes", part{"destination", "https://example.com/n", ""}, part{"logoFile", logo, "logo.png"}).StatusCode
 			})
 		}
 		wg.Wait()
@@ -376,6 +378,9 @@ func TestDynamicLimit(t *testing.T) {
 		}
 		if created != 2 {
 			t.Fatalf("%d created concurrently at the limit, want 2 (statuses %v)", created, statuses)
+		}
+		if n := storetest.Count(t, st, "blobs"); n != created {
+			t.Errorf("%d logos stored for %d codes with one", n, created)
 		}
 		expect(t, e.postForm(c, "/api/dynamic-qrcodes", part{"destination", "https://example.com/4", ""}), http.StatusForbidden, msg)
 		status := expect(t, e.do(c, "GET", "/api/trial-status", ""), http.StatusOK, "")

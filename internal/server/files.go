@@ -42,7 +42,7 @@ func (s *server) blobOfKind(w http.ResponseWriter, r *http.Request, kind string,
 	}
 	b, err := fetch(r.Context(), id)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
-		s.log.Error("internal error", "doing", "fetching a file", "err", err)
+		s.log.ErrorContext(r.Context(), "internal error", "doing", "fetching a file", "err", err)
 		http.Error(w, "Internal server error", http.StatusInternalServerError)
 		return nil
 	}
@@ -119,7 +119,7 @@ func (s *server) filePageHandler(kind, prefix string) http.HandlerFunc {
 			"Brand":       s.blobBrand(r, b),
 		})
 		if err != nil {
-			s.log.Error("internal error", "doing", "rendering a file page", "err", err)
+			s.log.ErrorContext(r.Context(), "internal error", "doing", "rendering a file page", "err", err)
 			http.Error(w, "Internal server error", http.StatusInternalServerError)
 			return
 		}
@@ -140,7 +140,7 @@ func (s *server) blobBrand(r *http.Request, b *store.Blob) scanBrand {
 	}
 	u, err := s.store.User(r.Context(), *b.OwnerID)
 	if err != nil {
-		s.log.Error("reading a file's owner for its page", "err", err)
+		s.log.ErrorContext(r.Context(), "reading a file's owner for its page", "err", err)
 		return productBrand
 	}
 	return s.clientBrand(r.Context(), u.ClientID)

@@ -84,6 +84,25 @@ func (b *mailbox) Send(_ context.Context, m mail.Message) error {
 	return nil
 }
 
+// sentTo waits until at least n messages to to have been sent (some are
+// sent after the answer) and returns how many there are.
+func (b *mailbox) sentTo(t *testing.T, to string, n int) int {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		b.mu.Lock()
+		got := 0
+		for _, m := range b.sent {
+			if m.To == to {
+				got++
+			}
+		}
+		b.mu.Unlock()
+		if got >= n || time.Now().After(deadline) {
+			return got
+		}
+	}
+}
+
 // link returns the first match of pattern's group 1 in the text of the
 // newest message to to; the test fails without one.
 func (b *mailbox) link(t *testing.T, to, pattern string) string {

@@ -2,15 +2,16 @@ package server
 
 import (
 	"context"
-	"fmt"
+	"crypto/subtle"
 	"net/http"
 	"time"
 )
 
-// Operations: checks for load balancers and counters for monitoring
+// Operations: checks for load balancers and metrics for monitoring
 // (docs/API.md, "Operations and limits"). They are mounted beside the
 // redirects, outside the site's middleware: a probe needs no session and
-// is not worth a log line.
+// is not worth a log line. The metrics themselves are internal/metrics,
+// served on SQUARELY_METRICS_ADDR by cmd/squarely.
 
 // readyTimeout bounds the readiness check's wait for the database.
 const readyTimeout = 2 * time.Second
@@ -27,7 +28,7 @@ func (s *server) readyz(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	if err := s.store.Ready(ctx); err != nil {
 		if ok, held := s.lookupLog.Allow(s.now()); ok {
-			s.log.Error("readiness check", "unlogged", held, "err", err)
+			s.log.ErrorContext(r.Context(), "readiness check", "unlogged", held, "err", err)
 		}
 		writeError(w, http.StatusServiceUnavailable, "The database is not ready.")
 		return
@@ -35,23 +36,61 @@ func (s *server) readyz(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
 }
 
-// metrics (GET /metrics) answers the instance's counters in Prometheus'
-// text format. They hold no personal data: only totals of this process.
-func (s *server) metrics(w http.ResponseWriter, r *http.Request) {
-	st := s.recorder.Stats()
-	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	for _, m := range []struct {
-		name, kind, help string
-		value            int64
-	}{
-		{"squarely_scans_queued", "gauge", "Scans held in memory, waiting to be saved.", st.Queued},
-		{"squarely_scans_queued_bytes", "gauge", "Bytes of the scans held in memory.", st.Bytes},
-		{"squarely_scans_saved_total", "counter", "Scans saved to the database.", st.Saved},
-		{"squarely_scans_dropped_total", "counter", "Scans dropped because the queue was full or closed.", st.Dropped},
-		{"squarely_scans_refused_total", "counter", "Scans the database refused for their data.", st.Refused},
-		{"squarely_redirects_stale_total", "counter", "Redirects answered from an expired cache entry while the database failed.", s.redirects.Stale()},
-	} {
-		fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s %s\n%s %d\n", m.name, m.help, m.name, m.kind, m.name, m.value)
+// metricsToken (GET /metrics on the public listener, only when
+// SQUARELY_METRICS_TOKEN is set) answers the metrics to a request bearing
+// the token, and 401 to any other.
+func (s *server) metricsToken(next http.Handler) http.Handler {
+	want := []byte("Bearer " + s.cfg.MetricsToken)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), want) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="metrics"`)
+			writeError(w, http.StatusUnauthorized, "A valid metrics token is required.")
+			return
+		}
+		w.Header().Set("Cache-Control", "no-store")
+		next.ServeHTTP(w, r)
+	})
+}
+
+// routeKey is the context key of the routeSlot observe leaves for the
+// innermost ServeMux to fill.
+type routeKey struct{}
+
+type routeSlot struct{ pattern string }
+
+// observe counts each request in the metrics by the pattern of the route
+// that served it. The pattern is set by the ServeMux deepest in the
+// handler chain (notePattern), on a request this middleware does not see,
+// so it is passed back through a slot in the context.
+func (s *server) observe(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		slot := &routeSlot{}
+		rw := &recordingWriter{ResponseWriter: w}
+		defer func() {
+			status := rw.status
+			if status == 0 {
+				status = http.StatusOK
+			}
+			s.metrics.Observe(slot.pattern, r.Method, status, time.Since(start))
+		}()
+		next.ServeHTTP(rw, r.WithContext(context.WithValue(r.Context(), routeKey{}, slot)))
+	})
+}
+
+// notePattern records mux's matching pattern for observe, unless a mux
+// nested deeper has already: ServeMux sets r.Pattern on the request it is
+// given, so it is read after mux returns, innermost first.
+func notePattern(mux *http.ServeMux) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mux.ServeHTTP(w, r)
+		noteRoute(r, r.Pattern)
+	})
+}
+
+// noteRoute records pattern as r's route for observe, if none is yet.
+func noteRoute(r *http.Request, pattern string) {
+	if slot, ok := r.Context().Value(routeKey{}).(*routeSlot); ok && slot.pattern == "" {
+		slot.pattern = pattern
 	}
 }

@@ -38,7 +38,7 @@ func TestNULCharactersRefused(t *testing.T) {
 		}
 
 		ctx := context.Background()
-		a, err := st.UserAnalytics(ctx, uid, e.clock.Now().Add(-analyticsWindow))
+		a, err := st.UserAnalytics(ctx, uid, uid, e.clock.Now().Add(-analyticsWindow))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"net/http"
 	"reflect"
 	"strings"
+	"sync"
 )
 
 // maxJSONBody limits JSON request bodies; upload routes set their own limit.
@@ -21,10 +23,56 @@ type apiError struct {
 	Errors  map[string]string `json:"errors,omitempty"` // field → message
 }
 
+// writeJSON answers v as JSON with status: gzipped from compressedJSONMin
+// bytes when the client accepts it (gzipJSON), with Vary: Accept-Encoding
+// on every answer that size either way.
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
+	var buf bytes.Buffer
+	json.NewEncoder(&buf).Encode(v)
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	if buf.Len() >= compressedJSONMin {
+		h.Add("Vary", "Accept-Encoding")
+		if _, ok := w.(acceptsGzip); ok {
+			h.Set("Content-Encoding", "gzip")
+			w.WriteHeader(status)
+			zw := gzipWriters.Get().(*gzip.Writer)
+			zw.Reset(w)
+			zw.Write(buf.Bytes())
+			zw.Close()
+			gzipWriters.Put(zw)
+			return
+		}
+	}
 	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(v)
+	w.Write(buf.Bytes())
+}
+
+// compressedJSONMin is the size from which a JSON answer is gzipped: below
+// it, the gzip frame and the header cost about what they save.
+const compressedJSONMin = 1024
+
+// gzipWriters keeps gzip writers (each holds its compression state)
+// between answers.
+var gzipWriters = sync.Pool{New: func() any { return gzip.NewWriter(io.Discard) }}
+
+// acceptsGzip is the ResponseWriter of a request whose client accepts
+// gzip: writeJSON compresses through it. Streamed answers (ZIPs, CSVs,
+// images) never see it, as they do not go through writeJSON.
+type acceptsGzip struct{ http.ResponseWriter }
+
+// Unwrap lets http.ResponseController reach the writer underneath.
+func (a acceptsGzip) Unwrap() http.ResponseWriter { return a.ResponseWriter }
+
+// gzipJSON marks the requests to next whose client accepts gzip, for
+// writeJSON.
+func gzipJSON(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if acceptsEncoding(r.Header.Get("Accept-Encoding"), "gzip") {
+			w = acceptsGzip{w}
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 func writeError(w http.ResponseWriter, status int, message string) {

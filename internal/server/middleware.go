@@ -1,11 +1,14 @@
 package server
 
 import (
+	"context"
 	"net/http"
 	"net/netip"
 	"runtime/debug"
 	"strings"
 	"time"
+
+	"github.com/squarely/squarely/internal/logging"
 )
 
 // middleware wraps the whole site, outermost first: the client address
@@ -93,6 +96,28 @@ func forwardedFor(next http.Handler) http.Handler {
 	})
 }
 
+// requestID gives every request an id (issue 25): the proxy's
+// X-Request-Id when SQUARELY_TRUST_PROXY says it is ours and the id is
+// well-formed, else a fresh one. It is returned in X-Request-Id and
+// carried in the request's context, so every log line of the request
+// names it.
+func (s *server) requestID(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := r.Header.Get("X-Request-Id")
+		if !s.cfg.TrustProxy || !logging.ValidRequestID(id) {
+			id = logging.NewRequestID()
+		}
+		w.Header().Set("X-Request-Id", id)
+		next.ServeHTTP(w, r.WithContext(logging.WithRequestID(r.Context(), id)))
+	})
+}
+
+// logContext is the context to log with where only the response is at
+// hand: it carries the request id requestID set on the response.
+func logContext(w http.ResponseWriter) context.Context {
+	return logging.WithRequestID(context.Background(), w.Header().Get("X-Request-Id"))
+}
+
 // logRequests logs one line per request: method, path (never the query,
 // which may hold tokens), status, duration and bytes written. A panic in a
 // handler is logged with its stack and answered with a JSON 500.
@@ -105,7 +130,7 @@ func (s *server) logRequests(next http.Handler) http.Handler {
 				if v == http.ErrAbortHandler {
 					panic(v)
 				}
-				s.log.Error("panic serving request", "method", r.Method, "path", r.URL.Path, "panic", v, "stack", string(debug.Stack()))
+				s.log.ErrorContext(r.Context(), "panic serving request", "method", r.Method, "path", r.URL.Path, "panic", v, "stack", string(debug.Stack()))
 				if rw.status == 0 {
 					writeError(rw, http.StatusInternalServerError, "Internal server error")
 				}
@@ -113,7 +138,7 @@ func (s *server) logRequests(next http.Handler) http.Handler {
 			if rw.status == 0 {
 				rw.status = http.StatusOK
 			}
-			s.log.Info("request", "method", r.Method, "path", r.URL.Path, "status", rw.status,
+			s.log.InfoContext(r.Context(), "request", "method", r.Method, "path", r.URL.Path, "status", rw.status,
 				"duration", time.Since(start), "bytes", rw.bytes)
 		}()
 		next.ServeHTTP(rw, r)

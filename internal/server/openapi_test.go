@@ -1,8 +1,8 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"os"
 	"regexp"
@@ -11,15 +11,25 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
 	"github.com/squarely/squarely/internal/store/storetest"
 )
 
-// openAPI is the parts of the document the test reads.
+// openAPI is the document as the tests read it: its operations, and a
+// JSON Schema compiler (santhosh-tekuri/jsonschema, draft 2020-12 as
+// OpenAPI 3.1 uses) holding it, which asserts formats, lengths and ranges
+// too.
 type openAPI struct {
-	OpenAPI string                                `json:"openapi"`
-	Paths   map[string]map[string]json.RawMessage `json:"paths"`
-	raw     map[string]any
+	OpenAPI  string                                `json:"openapi"`
+	Paths    map[string]map[string]json.RawMessage `json:"paths"`
+	raw      map[string]any
+	compiler *jsonschema.Compiler
 }
+
+// openAPIURL names the document for the compiler; its schemas' $refs
+// (#/components/…) resolve within it.
+const openAPIURL = "https://squarely.test/api/v1/openapi.json"
 
 func loadOpenAPI(t *testing.T) *openAPI {
 	t.Helper()
@@ -28,139 +38,85 @@ func loadOpenAPI(t *testing.T) *openAPI {
 		t.Fatal(err)
 	}
 	json.Unmarshal(openAPIDocument, &doc.raw)
+	parsed, err := jsonschema.UnmarshalJSON(bytes.NewReader(openAPIDocument))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc.compiler = jsonschema.NewCompiler()
+	doc.compiler.DefaultDraft(jsonschema.Draft2020)
+	doc.compiler.AssertFormat()
+	if err := doc.compiler.AddResource(openAPIURL, parsed); err != nil {
+		t.Fatal(err)
+	}
 	return doc
 }
 
-// resolve follows a local $ref.
-func (d *openAPI) resolve(node map[string]any) map[string]any {
-	for {
-		ref, ok := node["$ref"].(string)
+// pointer is the JSON pointer of the path's parts.
+func pointer(parts ...string) string {
+	var b strings.Builder
+	for _, p := range parts {
+		b.WriteString("/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(p))
+	}
+	return b.String()
+}
+
+// response is the response object the operation documents for status, a
+// $ref to a shared one followed, and its JSON pointer.
+func (d *openAPI) response(method, path string, status int) (map[string]any, string) {
+	ptr := pointer("paths", path, strings.ToLower(method), "responses", strconv.Itoa(status))
+	var op map[string]any
+	json.Unmarshal(d.Paths[path][strings.ToLower(method)], &op)
+	resp, _ := op["responses"].(map[string]any)[strconv.Itoa(status)].(map[string]any)
+	for resp != nil {
+		ref, ok := resp["$ref"].(string)
 		if !ok {
-			return node
+			break
 		}
+		ptr = strings.TrimPrefix(ref, "#")
 		var cur any = d.raw
-		for _, p := range strings.Split(strings.TrimPrefix(ref, "#/"), "/") {
-			cur = cur.(map[string]any)[p]
+		for _, p := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {
+			cur, _ = cur.(map[string]any)[strings.NewReplacer("~1", "/", "~0", "~").Replace(p)]
 		}
-		node = cur.(map[string]any)
+		resp, _ = cur.(map[string]any)
 	}
-}
-
-// validate reports where v does not match schema (types, required,
-// properties, items, additionalProperties, enum, pattern).
-func (d *openAPI) validate(schema map[string]any, v any, at string) []string {
-	schema = d.resolve(schema)
-	var problems []string
-	if types := schemaTypes(schema["type"]); len(types) > 0 && !slices.Contains(types, jsonType(v)) &&
-		!(jsonType(v) == "integer" && slices.Contains(types, "number")) {
-		return []string{fmt.Sprintf("%s: %s, want %v", at, jsonType(v), types)}
-	}
-	if enum, ok := schema["enum"].([]any); ok && !slices.Contains(enum, v) {
-		problems = append(problems, fmt.Sprintf("%s: %v not in %v", at, v, enum))
-	}
-	if p, ok := schema["pattern"].(string); ok {
-		if s, _ := v.(string); !regexp.MustCompile(p).MatchString(s) {
-			problems = append(problems, fmt.Sprintf("%s: %q does not match %s", at, s, p))
-		}
-	}
-	switch x := v.(type) {
-	case map[string]any:
-		for _, r := range asList(schema["required"]) {
-			if _, ok := x[r.(string)]; !ok {
-				problems = append(problems, fmt.Sprintf("%s: missing %s", at, r))
-			}
-		}
-		props, _ := schema["properties"].(map[string]any)
-		for k, val := range x {
-			if ps, ok := props[k].(map[string]any); ok {
-				problems = append(problems, d.validate(ps, val, at+"."+k)...)
-			} else if ap, ok := schema["additionalProperties"].(map[string]any); ok {
-				problems = append(problems, d.validate(ap, val, at+"."+k)...)
-			} else if props != nil {
-				problems = append(problems, fmt.Sprintf("%s: undocumented property %s", at, k))
-			}
-		}
-	case []any:
-		if items, ok := schema["items"].(map[string]any); ok {
-			for i, val := range x {
-				problems = append(problems, d.validate(items, val, at+"["+strconv.Itoa(i)+"]")...)
-			}
-		}
-	}
-	return problems
-}
-
-func asList(v any) []any { l, _ := v.([]any); return l }
-
-func schemaTypes(v any) []string {
-	switch t := v.(type) {
-	case string:
-		return []string{t}
-	case []any:
-		var out []string
-		for _, s := range t {
-			out = append(out, s.(string))
-		}
-		return out
-	}
-	return nil
-}
-
-func jsonType(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "boolean"
-	case float64:
-		if x == float64(int64(x)) {
-			return "integer"
-		}
-		return "number"
-	case string:
-		return "string"
-	case []any:
-		return "array"
-	default:
-		return "object"
-	}
+	return resp, ptr
 }
 
 // check validates an answer against the document: its status must be
 // documented for the operation, and a JSON body must match the schema.
 func (d *openAPI) check(t *testing.T, method, path string, r *response) {
 	t.Helper()
-	var op map[string]any
-	json.Unmarshal(d.Paths[path][strings.ToLower(method)], &op)
-	if op == nil {
+	if d.Paths[path][strings.ToLower(method)] == nil {
 		t.Fatalf("%s %s is not documented", method, path)
 	}
-	resp, ok := op["responses"].(map[string]any)[strconv.Itoa(r.StatusCode)].(map[string]any)
-	if !ok {
+	resp, ptr := d.response(method, path, r.StatusCode)
+	if resp == nil {
 		t.Errorf("%s %s answered %d, which is not documented (body %s)", method, path, r.StatusCode, r.body)
 		return
 	}
-	resp = d.resolve(resp)
 	content, _ := resp["content"].(map[string]any)
 	if content == nil {
 		return
 	}
 	ct, _, _ := strings.Cut(r.Header.Get("Content-Type"), ";")
-	media, ok := content[ct].(map[string]any)
-	if !ok {
+	if _, ok := content[ct]; !ok {
 		t.Errorf("%s %s %d: Content-Type %q not documented", method, path, r.StatusCode, ct)
 		return
 	}
 	if ct != "application/json" {
 		return
 	}
-	var body any
-	if err := json.Unmarshal(r.body, &body); err != nil {
+	schema, err := d.compiler.Compile(openAPIURL + "#" + ptr + pointer("content", ct, "schema"))
+	if err != nil {
+		t.Fatalf("%s %s %d: the schema does not compile: %v", method, path, r.StatusCode, err)
+	}
+	body, err := jsonschema.UnmarshalJSON(bytes.NewReader(r.body))
+	if err != nil {
 		t.Errorf("%s %s: %v", method, path, err)
 		return
 	}
-	for _, p := range d.validate(media["schema"].(map[string]any), body, "body") {
-		t.Errorf("%s %s %d: %s", method, path, r.StatusCode, p)
+	if err := schema.Validate(body); err != nil {
+		t.Errorf("%s %s %d: %v\nbody %s", method, path, r.StatusCode, err, r.body)
 	}
 }
 
@@ -242,5 +198,41 @@ func TestOpenAPIAnswers(t *testing.T) {
 		doc.check(t, "GET", item, e.api(otherKey, "GET", p, ""))
 		check("DELETE", item, p, "")
 		check("GET", item, p, "")
+	}
+}
+
+// TestOpenAPIValidatorChecks: the validator the answers go through refuses
+// what the document rules out, formats, lengths and ranges included, so a
+// passing TestOpenAPIAnswers means something.
+func TestOpenAPIValidatorChecks(t *testing.T) {
+	doc := loadOpenAPI(t)
+	e := start(t, storetest.Open(t))
+	c, _ := e.signedIn("strict@example.com")
+	key, _ := e.newKey(c, "k")
+	r := e.api(key, "POST", "/api/v1/codes", `{"kind":"dynamic","qrType":"url","destination":"https://example.com","qrData":{"url":"https://example.com"}}`)
+	doc.check(t, "POST", "/api/v1/codes", r) // the real answer passes
+	_, ptr := doc.response("POST", "/api/v1/codes", r.StatusCode)
+	schema, err := doc.compiler.Compile(openAPIURL + "#" + ptr + pointer("content", "application/json", "schema"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for field, bad := range map[string]any{
+		"createdAt":    "yesterday",
+		"name":         strings.Repeat("n", 101),
+		"fgColor":      "red",
+		"scanCount":    -1,
+		"destination":  "not a uri",
+		"shortCode":    "short",
+		"dotShape":     "star",
+		"undocumented": true,
+	} {
+		var body map[string]any
+		json.Unmarshal(r.body, &body)
+		body[field] = bad
+		b, _ := json.Marshal(body)
+		v, _ := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+		if err := schema.Validate(v); err == nil {
+			t.Errorf("%s = %v passes the schema", field, bad)
+		}
 	}
 }

@@ -32,6 +32,7 @@ const (
 	msgAlreadySubscribed  = "You already have a subscription. Use Manage subscription to change or cancel it."
 	msgNoSubscription     = "You have no subscription to manage yet."
 	msgTooManyCheckouts   = "Too many payment attempts from this address. Please try again later."
+	msgSubscriptionsOff   = "Subscriptions are not configured yet."
 )
 
 // checkoutsPerHour bounds, per client address, the public calls that cost a
@@ -57,12 +58,14 @@ func (s *server) paymentsOn(w http.ResponseWriter) bool {
 
 // billingConfig (GET /api/billing/config) tells the web app whether
 // payments are on and what Stripe.js needs: the publishable key and the
-// pricing table's id.
+// pricing table's id, or else the price Checkout sells (priceId).
 func (s *server) billingConfig(w http.ResponseWriter, r *http.Request) {
-	out := map[string]any{"enabled": s.billing != nil}
+	// dynamicLimit: what /subscribe says Premium lifts.
+	out := map[string]any{"enabled": s.billing != nil, "dynamicLimit": s.cfg.DynamicLimit}
 	if s.billing != nil {
 		out["publishableKey"] = s.cfg.StripePublishableKey
 		out["pricingTableId"] = s.cfg.StripePricingTableID
+		out["priceId"] = s.cfg.StripePriceID
 	} else {
 		out["message"] = msgPaymentsOff
 	}
@@ -79,28 +82,30 @@ func liveSubscription(status string) bool {
 	return false
 }
 
-// pricingTable (POST /api/billing/pricing-table, signed in) answers the
-// attributes of the /subscribe page's <stripe-pricing-table>: the user's
-// id as client-reference-id, and either their e-mail (first checkout, when
-// Stripe creates their customer) or a customer session of the customer
-// they already have, so a returning subscriber is never given a second
-// customer. A user with a live subscription is refused (409).
+// pricingTable (POST /api/billing/pricing-table, owners of the active
+// workspace) answers the attributes of the /subscribe page's
+// <stripe-pricing-table>: the workspace's id as client-reference-id (the
+// subscription is the workspace's), and either the user's e-mail (first
+// checkout, when Stripe creates the customer) or a customer session of the
+// customer the workspace already has, so a returning subscriber is never
+// given a second customer. A workspace with a live subscription is refused
+// (409).
 func (s *server) pricingTable(w http.ResponseWriter, r *http.Request) {
 	if !s.paymentsOn(w) {
 		return
 	}
-	u := auth.UserFrom(r.Context())
-	if liveSubscription(u.SubscriptionStatus) {
+	u, ws := auth.UserFrom(r.Context()), workspaceFrom(r.Context())
+	if liveSubscription(ws.SubscriptionStatus) {
 		writeError(w, http.StatusConflict, msgAlreadySubscribed)
 		return
 	}
-	out := map[string]any{"clientReferenceId": strconv.FormatInt(u.ID, 10)}
-	if u.StripeCustomerID == "" {
+	out := map[string]any{"clientReferenceId": strconv.FormatInt(ws.ID, 10)}
+	if ws.StripeCustomerID == "" {
 		out["customerEmail"] = u.Username
 		writeJSON(w, http.StatusOK, out)
 		return
 	}
-	secret, err := s.billing.PricingTableSession(r.Context(), u.StripeCustomerID)
+	secret, err := s.billing.PricingTableSession(r.Context(), ws.StripeCustomerID)
 	if err != nil {
 		s.stripeError(w, "creating a customer session", err)
 		return
@@ -109,18 +114,53 @@ func (s *server) pricingTable(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
+// subscriptionCheckout (POST /api/billing/checkout-session, the active
+// workspace's owners) starts Stripe Checkout for Premium's monthly price
+// (SQUARELY_STRIPE_PRICE_ID) and answers its url: /subscribe's Subscribe
+// button when there is no pricing table. Like the table it names the
+// workspace as client_reference_id, so the webhook's
+// checkout.session.completed links the subscription; a returning customer
+// keeps their Stripe customer, and a live subscription is refused (409) so
+// no one pays twice.
+func (s *server) subscriptionCheckout(w http.ResponseWriter, r *http.Request) {
+	if !s.paymentsOn(w) {
+		return
+	}
+	if s.cfg.StripePriceID == "" {
+		writeError(w, http.StatusServiceUnavailable, msgSubscriptionsOff)
+		return
+	}
+	u, ws := auth.UserFrom(r.Context()), workspaceFrom(r.Context())
+	if liveSubscription(ws.SubscriptionStatus) {
+		writeError(w, http.StatusConflict, msgAlreadySubscribed)
+		return
+	}
+	if !s.checkouts.take(w, clientKey(r), msgTooManyCheckouts) {
+		return
+	}
+	url, err := s.billing.SubscriptionCheckoutURL(r.Context(), billing.SubscriptionCheckout{
+		PriceID: s.cfg.StripePriceID, ReferenceID: ws.ID, CustomerID: ws.StripeCustomerID, Email: u.Username,
+		SuccessURL: s.cfg.BaseURL + "/subscribe?checkout=success", CancelURL: s.cfg.BaseURL + "/subscribe",
+	})
+	if err != nil {
+		s.stripeError(w, "creating a checkout session", err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"url": url})
+}
+
 // billingPortal (POST /api/billing-portal, signed in) answers the url of
 // Stripe's customer portal, where a subscriber manages their plan.
 func (s *server) billingPortal(w http.ResponseWriter, r *http.Request) {
 	if !s.paymentsOn(w) {
 		return
 	}
-	u := auth.UserFrom(r.Context())
-	if u.StripeCustomerID == "" {
+	ws := workspaceFrom(r.Context())
+	if ws.StripeCustomerID == "" {
 		writeError(w, http.StatusConflict, msgNoSubscription)
 		return
 	}
-	url, err := s.billing.PortalURL(r.Context(), u.StripeCustomerID, s.cfg.BaseURL+"/subscribe")
+	url, err := s.billing.PortalURL(r.Context(), ws.StripeCustomerID, s.cfg.BaseURL+"/subscribe")
 	if err != nil {
 		s.stripeError(w, "creating a portal session", err)
 		return
@@ -130,7 +170,7 @@ func (s *server) billingPortal(w http.ResponseWriter, r *http.Request) {
 
 // stripeError logs a failed Stripe call and answers 502.
 func (s *server) stripeError(w http.ResponseWriter, doing string, err error) {
-	s.log.Error("stripe error", "doing", doing, "err", err)
+	s.log.ErrorContext(logContext(w), "stripe error", "doing", doing, "err", err)
 	writeError(w, http.StatusBadGateway, msgStripeFailed)
 }
 
@@ -210,7 +250,7 @@ func (s *server) createPaymentIntent(w http.ResponseWriter, r *http.Request) {
 		Amount: p.ProductPrice, ProductID: p.ID, CodeID: codeID, ProductName: p.ProductName,
 	})
 	if err != nil {
-		s.log.Error("stripe error", "doing", "creating a payment intent", "err", err)
+		s.log.ErrorContext(r.Context(), "stripe error", "doing", "creating a payment intent", "err", err)
 		writeError(w, http.StatusBadGateway, msgPaymentSetupFailed)
 		return
 	}
@@ -260,12 +300,12 @@ func (s *server) stripeWebhook(w http.ResponseWriter, r *http.Request) {
 	}
 	ev, err := s.billing.ParseEvent(body, r.Header.Get("Stripe-Signature"))
 	if errors.Is(err, billing.ErrSignature) {
-		s.log.Warn("stripe webhook refused", "err", err)
+		s.log.WarnContext(r.Context(), "stripe webhook refused", "err", err)
 		writeError(w, http.StatusBadRequest, msgBadSignature)
 		return
 	}
 	if err != nil {
-		s.log.Warn("stripe webhook unreadable", "err", err)
+		s.log.WarnContext(r.Context(), "stripe webhook unreadable", "err", err)
 		writeError(w, http.StatusBadRequest, msgBadEvent)
 		return
 	}
@@ -274,7 +314,7 @@ func (s *server) stripeWebhook(w http.ResponseWriter, r *http.Request) {
 		s.internalError(w, "applying a Stripe event", err)
 		return
 	}
-	s.log.Info("stripe event", "id", ev.ID, "type", ev.Type, "applied", applied)
+	s.log.InfoContext(r.Context(), "stripe event", "id", ev.ID, "type", ev.Type, "applied", applied)
 	writeJSON(w, http.StatusOK, map[string]any{"received": true, "duplicate": !applied})
 }
 
@@ -287,7 +327,7 @@ func (s *server) applyEvent(r *http.Request, ev *billing.Event) (bool, error) {
 	case ev.Checkout != nil:
 		c := ev.Checkout
 		link := store.CheckoutLink{Email: strings.TrimSpace(c.Email), CustomerID: c.CustomerID, SubscriptionID: c.SubscriptionID}
-		link.UserID, _ = strconv.ParseInt(c.ClientReferenceID, 10, 64)
+		link.WorkspaceID, _ = strconv.ParseInt(c.ClientReferenceID, 10, 64)
 		if c.CustomerID == "" {
 			return s.store.RecordStripeEvent(ctx, rec)
 		}
@@ -310,7 +350,7 @@ func (s *server) applyEvent(r *http.Request, ev *billing.Event) (bool, error) {
 	}
 	// Failed invoices and events of no interest are kept as seen.
 	if ev.Type == billing.EventInvoicePaymentFailed {
-		s.log.Warn("stripe invoice payment failed", "invoice", ev.ObjectID, "event", ev.ID)
+		s.log.WarnContext(r.Context(), "stripe invoice payment failed", "invoice", ev.ObjectID, "event", ev.ID)
 	}
 	return s.store.RecordStripeEvent(ctx, rec)
 }

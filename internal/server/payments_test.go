@@ -82,13 +82,14 @@ func (e *env) webhook(body []byte, at time.Time) *response {
 func TestPaymentsOff(t *testing.T) {
 	e := start(t, storetest.Open(t))
 	cfg := expect(t, e.do(e.browser(), "GET", "/api/billing/config", ""), http.StatusOK, "")
-	if cfg["enabled"] != false || cfg["message"] != msgPaymentsOff || cfg["publishableKey"] != nil {
+	if cfg["enabled"] != false || cfg["message"] != msgPaymentsOff || cfg["publishableKey"] != nil || cfg["dynamicLimit"] != float64(12) {
 		t.Errorf("config without keys: %v", cfg)
 	}
 	c, _ := e.signedIn("off@example.com")
 	expect(t, e.do(c, "POST", "/api/create-payment-intent", `{"amount":100,"productId":1}`), http.StatusServiceUnavailable, msgPaymentsOff)
 	expect(t, e.do(c, "POST", "/api/billing-portal", ""), http.StatusServiceUnavailable, msgPaymentsOff)
 	expect(t, e.do(c, "POST", "/api/billing/pricing-table", ""), http.StatusServiceUnavailable, msgPaymentsOff)
+	expect(t, e.do(c, "POST", "/api/billing/checkout-session", ""), http.StatusServiceUnavailable, msgPaymentsOff)
 	expect(t, e.do(c, "GET", "/api/payment-intent/pi_123", ""), http.StatusServiceUnavailable, msgPaymentsOff)
 	body := billingtest.Event("evt_off", "customer.subscription.updated", time.Now(), billingtest.Subscription("sub_1", "cus_1", "active", time.Now()))
 	expect(t, e.webhook(body, time.Now()), http.StatusServiceUnavailable, msgWebhooksOff)
@@ -238,7 +239,7 @@ func TestWebhookRefusals(t *testing.T) {
 	if m["duplicate"] != true {
 		t.Errorf("replay: %v", m)
 	}
-	if got, _ := st.User(t.Context(), u.ID); got.StripeCustomerID != "cus_1" || storetest.Count(t, st, "stripe_events") != 1 {
+	if got, _ := st.PersonalWorkspace(t.Context(), u.ID); got.StripeCustomerID != "cus_1" || storetest.Count(t, st, "stripe_events") != 1 {
 		t.Errorf("after the replay: %+v", got)
 	}
 }
@@ -246,6 +247,64 @@ func TestWebhookRefusals(t *testing.T) {
 // TestSubscriptionLifecycle follows a subscriber through Stripe's webhooks:
 // the subscription lifts the dynamic limit and hides the trial, the portal
 // opens, a second checkout is refused, and the cancellation restores the limit.
+// Issue 21: without a pricing table, /subscribe's Subscribe button starts
+// Stripe Checkout for SQUARELY_STRIPE_PRICE_ID (against stripe-mock).
+func TestSubscriptionCheckoutSession(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		apiURL, calls := recordStripe(t)
+		// Stripe on, no price: the page is told, and the button's call says why it cannot.
+		noPrice := start(t, st, withStripe(apiURL))
+		if cfg := expect(t, noPrice.do(noPrice.browser(), "GET", "/api/billing/config", ""), http.StatusOK, ""); cfg["priceId"] != "" {
+			t.Errorf("config without a price: %v", cfg)
+		}
+		c0, _ := noPrice.signedIn("noprice@example.com")
+		expect(t, noPrice.do(c0, "POST", "/api/billing/checkout-session", ""), http.StatusServiceUnavailable, msgSubscriptionsOff)
+
+		e := start(t, st, withStripe(apiURL), withConfig(func(c *config.Config) { c.StripePricingTableID, c.StripePriceID = "", "price_premium" }))
+		if cfg := expect(t, e.do(e.browser(), "GET", "/api/billing/config", ""), http.StatusOK, ""); cfg["priceId"] != "price_premium" || cfg["pricingTableId"] != "" {
+			t.Errorf("config with a price: %v", cfg)
+		}
+		expect(t, e.do(e.browser(), "POST", "/api/billing/checkout-session", ""), http.StatusUnauthorized, "")
+		if n := len(calls.to("/v1/checkout/sessions")); n != 0 {
+			t.Fatalf("%d checkout sessions before any was asked for", n)
+		}
+
+		c, uid := e.signedIn("premium@example.com")
+		ref := strconv.FormatInt(storetest.Personal(t, st, uid), 10) // the subscriber is the workspace
+		out := expect(t, e.do(c, "POST", "/api/billing/checkout-session", ""), http.StatusOK, "")
+		if u, _ := out["url"].(string); !strings.HasPrefix(u, "https://") {
+			t.Errorf("checkout answer %v", out)
+		}
+		base := testConfig(t).BaseURL
+		sessions := calls.to("/v1/checkout/sessions")
+		if len(sessions) != 1 {
+			t.Fatalf("checkout sessions: %v", sessions)
+		}
+		f := sessions[0]
+		if f.Get("mode") != "subscription" || f.Get("line_items[0][price]") != "price_premium" || f.Get("line_items[0][quantity]") != "1" ||
+			f.Get("client_reference_id") != ref || f.Get("customer_email") != "premium@example.com" || f.Get("customer") != "" ||
+			f.Get("success_url") != base+"/subscribe?checkout=success" || f.Get("cancel_url") != base+"/subscribe" {
+			t.Errorf("checkout session request %v", f)
+		}
+
+		// The session completes and the subscription is live: a second checkout is refused, and Stripe is not asked.
+		now := time.Now()
+		expect(t, e.webhook(billingtest.Event("evt_cs", "checkout.session.completed", now.Add(-time.Minute),
+			billingtest.Checkout("cs_1", ref, "premium@example.com", "cus_9", "sub_9")), now), http.StatusOK, "")
+		expect(t, e.webhook(billingtest.Event("evt_sub", "customer.subscription.updated", now.Add(-30*time.Second),
+			billingtest.Subscription("sub_9", "cus_9", "active", now.Add(-time.Minute))), now), http.StatusOK, "")
+		expect(t, e.do(c, "POST", "/api/billing/checkout-session", ""), http.StatusConflict, msgAlreadySubscribed)
+
+		// Canceled: a new checkout goes to the same Stripe customer.
+		expect(t, e.webhook(billingtest.Event("evt_del", "customer.subscription.deleted", now.Add(-10*time.Second),
+			billingtest.Subscription("sub_9", "cus_9", "canceled", now.Add(-time.Minute))), now), http.StatusOK, "")
+		expect(t, e.do(c, "POST", "/api/billing/checkout-session", ""), http.StatusOK, "")
+		if s := calls.to("/v1/checkout/sessions"); len(s) != 2 || s[1].Get("customer") != "cus_9" || s[1].Get("customer_email") != "" {
+			t.Errorf("returning customer's checkout: %v", s)
+		}
+	})
+}
+
 func TestSubscriptionLifecycle(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
 		apiURL, calls := recordStripe(t)
@@ -256,7 +315,7 @@ func TestSubscriptionLifecycle(t *testing.T) {
 		expect(t, e.postForm(c, "/api/dynamic-qrcodes", part{"destination", "https://example.com/2", ""}), http.StatusForbidden, limitMsg)
 		expect(t, e.do(c, "POST", "/api/billing-portal", ""), http.StatusConflict, msgNoSubscription)
 		table := expect(t, e.do(c, "POST", "/api/billing/pricing-table", ""), http.StatusOK, "")
-		if table["customerEmail"] != "subscriber@example.com" || table["clientReferenceId"] != strconv.FormatInt(uid, 10) {
+		if table["customerEmail"] != "subscriber@example.com" || table["clientReferenceId"] != strconv.FormatInt(storetest.Personal(t, st, uid), 10) {
 			t.Errorf("pricing table for a new customer: %v", table)
 		}
 		expect(t, e.do(e.browser(), "POST", "/api/billing/pricing-table", ""), http.StatusUnauthorized, "")
@@ -290,7 +349,7 @@ func TestSubscriptionLifecycle(t *testing.T) {
 		expect(t, e.webhook(sub("evt_late", "incomplete", 0), now), http.StatusOK, "")
 		expect(t, e.webhook(billingtest.Event("evt_inv", "invoice.payment_failed", t0.Add(2*time.Second),
 			map[string]any{"id": "in_1", "object": "invoice", "customer": "cus_1"}), now), http.StatusOK, "")
-		if got, _ := st.User(t.Context(), uid); got.SubscriptionStatus != "active" {
+		if got, _ := st.PersonalWorkspace(t.Context(), uid); got.SubscriptionStatus != "active" {
 			t.Fatalf("after a late event: %q", got.SubscriptionStatus)
 		}
 
@@ -360,7 +419,7 @@ func TestSubscriptionEventsInAnyOrder(t *testing.T) {
 				t.Fatalf("run %d: status %d: %s", run, w.Code, w.Body)
 			}
 		}
-		got, err := st.User(t.Context(), u.ID)
+		got, err := st.PersonalWorkspace(t.Context(), u.ID)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/squarely/squarely/internal/auth"
 	"github.com/squarely/squarely/internal/store"
 )
 
@@ -110,9 +109,8 @@ func (s *server) setCodePassword(w http.ResponseWriter, r *http.Request) {
 	if v.failed(w) {
 		return
 	}
-	u := auth.UserFrom(r.Context())
 	// Refuse another user's code before spending a hash on it.
-	if _, err := s.store.DynamicCode(r.Context(), u.ID, id); err != nil {
+	if _, err := s.store.DynamicCode(r.Context(), wsID(r), id); err != nil {
 		s.answerDynamic(w, nil, err)
 		return
 	}
@@ -122,6 +120,6 @@ func (s *server) setCodePassword(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	d, err := s.store.SetDynamicPassword(r.Context(), u.ID, id, hash, s.now())
+	d, err := s.store.SetDynamicPassword(r.Context(), wsID(r), id, hash, s.now())
 	s.answerDynamic(w, d, err)
 }

@@ -91,7 +91,7 @@ func (s *server) contact(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := s.mailContactMessage(r, m); err != nil {
-		s.log.Error("mailing a contact message; it is stored", "id", m.ID, "err", err)
+		s.log.ErrorContext(r.Context(), "mailing a contact message; it is stored", "id", m.ID, "err", err)
 	}
 	writeJSON(w, http.StatusCreated, map[string]any{"message": msgContactSent, "id": m.ID})
 }
@@ -99,7 +99,7 @@ func (s *server) contact(w http.ResponseWriter, r *http.Request) {
 // mailContactMessage sends m to the support address, if one is set.
 func (s *server) mailContactMessage(r *http.Request, m *store.ContactMessage) error {
 	if s.cfg.SupportEmail == "" {
-		s.log.Warn("contact message stored, not mailed: SQUARELY_SUPPORT_EMAIL is not set", "id", m.ID)
+		s.log.WarnContext(r.Context(), "contact message stored, not mailed: SQUARELY_SUPPORT_EMAIL is not set", "id", m.ID)
 		return nil
 	}
 	msg, err := mail.Render(s.cfg.SupportEmail, "contact_message", mail.Data{BaseURL: s.cfg.BaseURL, Fields: map[string]any{

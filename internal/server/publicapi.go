@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -24,8 +23,9 @@ import (
 // The public REST API under /api/v1 (docs/API.md "Public API", the OpenAPI
 // document in openapi.json). Callers authenticate with an API key as a
 // Bearer token, never a cookie, so these routes sit outside the site's
-// session and CSRF middleware. A key acts as its user (or its client's
-// account), and every code goes through the same checks as in the app.
+// session and CSRF middleware. A key acts in its workspace (a client's key
+// in its account's personal workspace) with an editor's permissions, and
+// every code goes through the same checks as in the app.
 
 const (
 	// maxBatchCodes is the most codes one batch call creates.
@@ -40,7 +40,7 @@ const (
 // logging with panic recovery, the Host's white-label client, JSON answers
 // for unknown routes.
 func (s *server) publicAPI(v1 *http.ServeMux) http.Handler {
-	h := frameDenied(apiCSP, jsonFallback(v1))
+	h := frameDenied(apiCSP, gzipJSON(jsonFallback(v1)))
 	h = s.withClient(h)
 	h = s.logRequests(h)
 	if s.cfg.TrustProxy {
@@ -49,26 +49,32 @@ func (s *server) publicAPI(v1 *http.ServeMux) http.Handler {
 	return h
 }
 
-// apiKeyAuth lets a request through with the user of its Bearer key,
+// apiKeyAuth lets a request through with the workspace of its Bearer key,
 // counted against the key's rate limit (RateLimit-* headers on every
 // answer, 429 past it). POSTs then go through idempotent.
 func (s *server) apiKeyAuth(next http.HandlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		key, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 		key = strings.TrimSpace(key)
-		if !ok || !strings.HasPrefix(key, apiKeyPrefix) {
+		if !ok || key == "" {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="squarely"`)
 			writeError(w, http.StatusUnauthorized, "Missing API key: send Authorization: Bearer sq_…")
 			return
 		}
-		// Guessing keys counts as failed logins of the address.
-		addr := clientKey(r)
-		if !s.logins.take(w, addr, "Too many invalid API keys. Please try again later.") {
-			return
-		}
+		// The key is looked up before any limiter: a valid key works
+		// whatever else comes from its address (failed logins, bad keys).
+		// Keys are 238 random bits, so the lookup cannot be guessed into;
+		// invalid keys are counted per address on their own, to bound the
+		// lookups of a key-guessing client.
 		hash := hashAPIKey(key)
-		u, err := s.store.APIKeyUser(r.Context(), hash)
+		access, err := (*store.APIKeyAccess)(nil), store.ErrNotFound
+		if strings.HasPrefix(key, apiKeyPrefix) {
+			access, err = s.store.APIKeyAccess(r.Context(), hash)
+		}
 		if errors.Is(err, store.ErrNotFound) {
+			if !s.badKeys.take(w, clientKey(r), "Too many invalid API keys. Please try again later.") {
+				return
+			}
 			w.Header().Set("WWW-Authenticate", `Bearer realm="squarely", error="invalid_token"`)
 			writeError(w, http.StatusUnauthorized, "Invalid API key")
 			return
@@ -77,7 +83,6 @@ func (s *server) apiKeyAuth(next http.HandlerFunc) http.Handler {
 			s.internalError(w, "checking an API key", err)
 			return
 		}
-		s.logins.refund(addr) // only invalid keys count
 		allowed, remaining, reset, err := s.apiCalls.takeQuota(hash)
 		if err != nil {
 			s.internalError(w, "counting an API call", err)
@@ -91,7 +96,9 @@ func (s *server) apiKeyAuth(next http.HandlerFunc) http.Handler {
 			tooMany(w, reset, fmt.Sprintf("Rate limit of %d requests per minute exceeded", s.cfg.APIRateLimit))
 			return
 		}
-		r = r.WithContext(auth.WithUser(r.Context(), u))
+		// The key acts in its workspace; the audit log names the key.
+		r = r.WithContext(auth.WithUser(r.Context(), access.User))
+		r = withWorkspace(r, access.Workspace, store.Actor{Type: "api_key", ID: access.KeyID, Email: access.User.Username})
 		if r.Method == http.MethodPost {
 			s.idempotent(w, r, hash, next)
 			return
@@ -171,7 +178,7 @@ func (s *server) idempotent(w http.ResponseWriter, r *http.Request, keyHash stri
 		err = s.store.FinishIdempotent(ctx, keyHash, idem, rec.status, rec.body.String())
 	}
 	if err != nil {
-		s.log.Error("recording an idempotent answer", "err", err)
+		s.log.ErrorContext(r.Context(), "recording an idempotent answer", "err", err)
 	}
 }
 
@@ -214,6 +221,8 @@ type apiCode struct {
 	IsPaused      bool       `json:"isPaused"`
 	LastScannedAt *time.Time `json:"lastScannedAt,omitempty"`
 	CreatedAt     time.Time  `json:"createdAt"`
+	Tags          []tagJSON  `json:"tags"`
+	FolderID      *int64     `json:"folderId"`
 	// Routing is a dynamic code's smart routing, null when unset; static
 	// codes leave it out.
 	Routing any `json:"routing,omitempty"`
@@ -229,6 +238,7 @@ func staticAPICode(q *store.QRCode) apiCode {
 	return apiCode{
 		ID: "s_" + strconv.FormatInt(q.ID, 10), Kind: kindStatic, Name: v.Name, QRType: v.QRType, Data: v.Data,
 		QRData: v.QRData, Style: v.Style, LogoFilePath: v.LogoFilePath, CreatedAt: v.CreatedAt,
+		Tags: v.Tags, FolderID: v.FolderID,
 	}
 }
 
@@ -239,6 +249,7 @@ func (s *server) dynamicAPICode(d *store.DynamicCode) apiCode {
 		QRData: v.QRData, Style: v.Style, LogoFilePath: v.LogoFilePath,
 		Destination: v.Destination, ShortCode: v.ShortCode, URL: v.ShortURL,
 		ScanCount: v.ScanCount, IsPaused: v.IsPaused, LastScannedAt: v.LastScannedAt, CreatedAt: v.CreatedAt,
+		Tags: v.Tags, FolderID: v.FolderID,
 		Routing: routingOrNull(v.Routing),
 	}
 }
@@ -405,40 +416,13 @@ func (c *captureWriter) Write(b []byte) (int, error) {
 	return c.body.Write(b)
 }
 
-// v1ListCodes (GET /api/v1/codes?kind=static|dynamic): the caller's live
-// codes, newest first.
+// v1ListCodes (GET /api/v1/codes, the parameters of GET /api/codes): a
+// page of the workspace's live codes, newest first unless sorted otherwise.
 func (s *server) v1ListCodes(w http.ResponseWriter, r *http.Request) {
-	kind := r.URL.Query().Get("kind")
-	if kind != "" && kind != kindStatic && kind != kindDynamic {
-		fieldError(w, "kind", "kind must be static or dynamic")
-		return
+	data, next, ok := listPage(s, w, r, staticAPICode, s.dynamicAPICode)
+	if ok {
+		writeJSON(w, http.StatusOK, map[string]any{"data": data, "nextCursor": next})
 	}
-	ctx, uid := r.Context(), auth.UserFrom(r.Context()).ID
-	out := []apiCode{}
-	if kind != kindDynamic {
-		list, err := s.store.QRCodes(ctx, uid)
-		if err != nil {
-			s.internalError(w, "listing QR codes", err)
-			return
-		}
-		for _, q := range list {
-			out = append(out, staticAPICode(q))
-		}
-	}
-	if kind != kindStatic {
-		for _, paused := range []bool{false, true} {
-			list, err := s.store.DynamicCodes(ctx, uid, paused)
-			if err != nil {
-				s.internalError(w, "listing dynamic codes", err)
-				return
-			}
-			for _, d := range list {
-				out = append(out, s.dynamicAPICode(d))
-			}
-		}
-	}
-	slices.SortStableFunc(out, func(a, b apiCode) int { return b.CreatedAt.Compare(a.CreatedAt) })
-	writeJSON(w, http.StatusOK, map[string]any{"data": out})
 }
 
 // codePath reads the {id} path value ("s_12", "d_34"). On failure it has
@@ -485,7 +469,7 @@ func (s *server) v1GetCode(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	ctx, uid := r.Context(), auth.UserFrom(r.Context()).ID
+	ctx, uid := r.Context(), wsID(r)
 	if kind == kindDynamic {
 		d, err := s.store.DynamicCode(ctx, uid, id)
 		s.answerAPICode(w, nil, d, err)
@@ -527,7 +511,7 @@ func (s *server) v1UpdateCode(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	ctx, uid, now := r.Context(), auth.UserFrom(r.Context()).ID, s.now()
+	ctx, uid, now := r.Context(), wsID(r), s.now()
 	if kind == kindStatic {
 		var q *store.QRCode
 		var err error
@@ -573,7 +557,7 @@ func (s *server) v1PauseCode(paused bool) http.HandlerFunc {
 		if !ok || !dynamicOnly(w, kind, "can be paused") {
 			return
 		}
-		d, err := s.store.SetDynamicPaused(r.Context(), auth.UserFrom(r.Context()).ID, id, paused, s.now())
+		d, err := s.store.SetDynamicPaused(r.Context(), wsID(r), id, paused, s.now())
 		if err == nil {
 			s.redirects.Invalidate(d.ShortCode)
 		}

@@ -232,13 +232,13 @@ func TestPublicAPIOwnership(t *testing.T) {
 		rot := expect(t, e.do(admin, "POST", fmt.Sprintf("/api/white-label/clients/%d/rotate-key", int64(cl["id"].(float64))), ""), http.StatusOK, "")
 		clientKey := rot["apiKey"].(string)
 		cc := expect(t, e.api(clientKey, "POST", "/api/v1/codes", `{"kind":"dynamic","qrType":"url","destination":"https://acme.example"}`), http.StatusCreated, "")
-		acct, err := st.APIKeyUser(t.Context(), hashAPIKey(clientKey))
+		acct, err := st.APIKeyAccess(t.Context(), hashAPIKey(clientKey))
 		if err != nil {
 			t.Fatal(err)
 		}
 		var ccID int64
 		fmt.Sscanf(cc["id"].(string), "d_%d", &ccID)
-		if got, err := st.DynamicCode(t.Context(), acct.ID, ccID); err != nil || got.ClientID != int64(cl["id"].(float64)) {
+		if got, err := st.DynamicCode(t.Context(), acct.Workspace.ID, ccID); err != nil || got.ClientID != int64(cl["id"].(float64)) {
 			t.Fatalf("client code = %+v, %v; want client %v", got, err, cl["id"])
 		}
 

@@ -34,6 +34,8 @@ type qrCodeResponse struct {
 	ScanCount    int64     `json:"scanCount"` // static codes are not tracked
 	IsPaused     bool      `json:"isPaused"`
 	CreatedAt    time.Time `json:"createdAt"`
+	Tags         []tagJSON `json:"tags"`
+	FolderID     *int64    `json:"folderId"`
 	// Payments are what a payment code took (payments.go); nil for other types.
 	Payments *paymentStats `json:"payments,omitempty"`
 }
@@ -43,7 +45,7 @@ func qrCodeJSON(q *store.QRCode) qrCodeResponse {
 		ID: q.ID, Name: q.Name, QRType: q.QRType, QRMode: q.QRMode, URL: q.URL, Data: q.Content,
 		QRData: json.RawMessage(q.QRData), Style: codeStyle(q.Style),
 		LogoFilePath: q.LogoFilePath, LogoFileName: q.LogoFileName,
-		IsPaused: q.IsPaused, CreatedAt: q.CreatedAt,
+		IsPaused: q.IsPaused, CreatedAt: q.CreatedAt, Tags: tagsJSON(q.Tags), FolderID: q.FolderID,
 	}
 }
 
@@ -175,7 +177,7 @@ func (s *server) saveStaticCode(w http.ResponseWriter, r *http.Request, form *mu
 		name = payload.Label(qrType) + " " + now.UTC().Format(time.DateOnly)
 	}
 	q := &store.QRCode{
-		ClientID: codeClientID(r, u), UserID: u.ID, Name: name, QRType: qrType, QRMode: "static",
+		ClientID: codeClientID(r, u), WorkspaceID: wsID(r), UserID: u.ID, Name: name, QRType: qrType, QRMode: "static",
 		URL: strings.TrimSpace(p.fields["url"]), QRData: string(fieldsJSON), Content: p.data,
 		TypeColumns: typeColumns(p),
 		Style:       savedStyle(p.style, codeLevel),
@@ -271,7 +273,7 @@ func typeColumns(p *preparedCode) map[string]any {
 // listQRCodes (GET /api/qrcodes, signed in) lists the caller's live static
 // codes, newest first, in one query.
 func (s *server) listQRCodes(w http.ResponseWriter, r *http.Request) {
-	userID := auth.UserFrom(r.Context()).ID
+	userID := wsID(r)
 	list, err := s.store.QRCodes(r.Context(), userID)
 	if err != nil {
 		s.internalError(w, "listing QR codes", err)

@@ -67,7 +67,7 @@ func (l *limiter) take(w http.ResponseWriter, key, message string) bool {
 	l.sweep(ctx, start)
 	n, err := l.store.CountAttempt(ctx, l.name, key, start)
 	if err != nil {
-		l.log.Error("internal error", "doing", "counting an attempt", "limiter", l.name, "err", err)
+		l.log.ErrorContext(logContext(w), "internal error", "doing", "counting an attempt", "limiter", l.name, "err", err)
 		writeError(w, http.StatusInternalServerError, "Internal server error")
 		return false
 	}

@@ -91,14 +91,14 @@ func (s *server) lookupScan(w http.ResponseWriter, r *http.Request) (scans.Targe
 			return t, false
 		}
 		if ok, held := s.lookupLog.Allow(s.now()); ok {
-			s.log.Error("looking up a short code", "code", code, "unlogged", held, "err", err)
+			s.log.ErrorContext(r.Context(), "looking up a short code", "code", code, "unlogged", held, "err", err)
 		}
 		if errors.Is(err, scans.ErrStale) {
 			err = nil
 		}
 	}
 	if s.log.Enabled(r.Context(), slog.LevelDebug) {
-		s.log.Debug("redirect", "code", code, "found", found, "paused", t.Paused, "protected", t.Protected)
+		s.log.DebugContext(r.Context(), "redirect", "code", code, "found", found, "paused", t.Paused, "protected", t.Protected)
 	}
 	switch {
 	case err != nil:
@@ -120,7 +120,7 @@ func (s *server) lookupScan(w http.ResponseWriter, r *http.Request) (scans.Targe
 func (s *server) redirectChanged(ctx context.Context, code string) {
 	s.redirects.Invalidate(code)
 	if err := s.store.NotifyRedirect(context.WithoutCancel(ctx), code); err != nil {
-		s.log.Error("announcing a changed redirect; other instances see it when their cache expires", "code", code, "err", err)
+		s.log.ErrorContext(ctx, "announcing a changed redirect; other instances see it when their cache expires", "code", code, "err", err)
 	}
 }
 

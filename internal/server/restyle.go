@@ -150,7 +150,7 @@ func (s *server) restyleQRCode(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	q, err := s.store.SetQRCodeStyle(r.Context(), q.UserID, q.ID, st)
+	q, err := s.store.SetQRCodeStyle(r.Context(), q.WorkspaceID, q.ID, st)
 	answerCode(s, w, "restyling a QR code", q, err, func(q *store.QRCode) any { return qrCodeJSON(q) })
 }
 
@@ -170,7 +170,7 @@ func (s *server) restyleDynamicCode(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	d, err := s.store.SetDynamicStyle(r.Context(), d.UserID, d.ID, st, s.now())
+	d, err := s.store.SetDynamicStyle(r.Context(), d.WorkspaceID, d.ID, st, s.now())
 	s.answerDynamic(w, d, err)
 }
 
@@ -224,7 +224,7 @@ func (s *server) duplicateQRCode(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	q, err := s.store.DuplicateQRCode(r.Context(), q.UserID, q.ID, c)
+	q, err := s.store.DuplicateQRCode(r.Context(), q.WorkspaceID, q.ID, c)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		writeError(w, http.StatusNotFound, msgCodeMissing)
@@ -251,7 +251,7 @@ func (s *server) copyProduct(w http.ResponseWriter, r *http.Request, q *store.QR
 		return "", nil, false
 	}
 	c := &store.PaymentProduct{
-		UserID: p.UserID, ProductName: p.ProductName, ProductDescription: p.ProductDescription,
+		UserID: p.UserID, WorkspaceID: p.WorkspaceID, ProductName: p.ProductName, ProductDescription: p.ProductDescription,
 		ProductPrice: p.ProductPrice, CreatedAt: s.now(),
 	}
 	if err := s.store.CreatePaymentProduct(ctx, c); err != nil {
@@ -277,10 +277,10 @@ func (s *server) duplicateDynamicCode(w http.ResponseWriter, r *http.Request) {
 	}
 	now := s.now()
 	c := &store.DynamicCode{
-		ClientID: d.ClientID, UserID: d.UserID, Name: copyName(d.Name), Destination: d.Destination,
+		ClientID: d.ClientID, WorkspaceID: d.WorkspaceID, UserID: auth.UserFrom(r.Context()).ID, Name: copyName(d.Name), Destination: d.Destination,
 		QRType: d.QRType, QRData: d.QRData, Platform: d.Platform, Style: d.Style, CreatedAt: now, UpdatedAt: now,
 	}
-	if s.insertDynamic(w, r, c, s.dynamicLimit(auth.UserFrom(r.Context()))) {
+	if s.insertDynamic(w, r, c, s.dynamicLimit(workspaceFrom(r.Context()))) {
 		writeJSON(w, http.StatusCreated, s.dynamicJSON(c))
 	}
 }

@@ -9,45 +9,49 @@ import (
 // routes is the table of every route. API routes go on api (paths under
 // /api/, JSON in and out); everything else on site. Wrap a handler in
 // user(…) to require a signed-in user (401 otherwise), or in
-// s.auth.RequireAdmin for admins only (403).
+// s.auth.RequireAdmin for admins only (403). A route that acts on a
+// workspace's work is wrapped in the permission it needs instead (issue 22,
+// workspaces.go): read (every role), edit (editors up), manage (admins up)
+// or own (owners); a weaker role gets 403.
 func (s *server) routes() http.Handler {
 	user := func(h http.HandlerFunc) http.Handler { return s.auth.RequireUser(h) }
+	read, edit, manage, own := s.in(permRead), s.in(permEdit), s.in(permManage), s.in(permOwn)
 
 	api := http.NewServeMux()
 	// Account and session (spec 01 §7 "Session").
 	api.HandleFunc("POST /api/register", s.register)
 	api.HandleFunc("POST /api/login", s.login)
 	api.HandleFunc("POST /api/logout", s.logout)
-	api.Handle("GET /api/user", user(s.currentUser))
+	api.Handle("GET /api/user", read(s.currentUser))
 
 	// Generator: previews, downloads, saved static codes, uploads (issue 4).
 	api.HandleFunc("POST /api/generate-qrcode", s.generateQRCode)
 	api.HandleFunc("POST /api/download-qrcode", s.downloadQRCode)
 	api.HandleFunc("POST /api/track-generation", s.trackGeneration)
 	api.HandleFunc("GET /api/subdomain-info", s.subdomainInfo)
-	api.Handle("POST /api/qrcodes", user(s.createQRCode))
-	api.Handle("GET /api/qrcodes", user(s.listQRCodes))
-	api.Handle("GET /api/qrcodes/{id}/image", user(s.qrCodeImage))
-	api.Handle("POST /api/upload-pdf", user(s.uploadPDF))
+	api.Handle("POST /api/qrcodes", edit(s.createQRCode))
+	api.Handle("GET /api/qrcodes", read(s.listQRCodes))
+	api.Handle("GET /api/qrcodes/{id}/image", read(s.qrCodeImage))
+	api.Handle("POST /api/upload-pdf", edit(s.uploadPDF))
 	api.HandleFunc("POST /api/upload-image", s.uploadImage)
-	api.Handle("POST /api/upload-logo", user(s.uploadLogo))
+	api.Handle("POST /api/upload-logo", edit(s.uploadLogo))
 
 	// Dashboard: dynamic codes, rename and delete, analytics, trial (issue 5).
-	api.Handle("POST /api/dynamic-qrcodes", user(s.createDynamicCode))
-	api.Handle("GET /api/dynamic-qrcodes", user(s.listDynamicCodes(false)))
-	api.Handle("GET /api/dynamic-qrcodes/paused", user(s.listDynamicCodes(true)))
-	api.Handle("PUT /api/dynamic-qrcodes/{id}", user(s.setDestination))
-	api.Handle("PATCH /api/dynamic-qrcodes/{id}", user(s.renameDynamicCode))
-	api.Handle("DELETE /api/dynamic-qrcodes/{id}", user(s.deleteDynamicCode))
-	api.Handle("POST /api/dynamic-qrcodes/{id}/pause", user(s.pauseDynamicCode(true)))
-	api.Handle("POST /api/dynamic-qrcodes/{id}/resume", user(s.pauseDynamicCode(false)))
-	api.Handle("GET /api/dynamic-qrcodes/{id}/image", user(s.dynamicCodeImage))
-	api.Handle("GET /api/dynamic-qrcodes/{id}/analytics", user(s.codeAnalytics))
-	api.Handle("GET /api/dynamic-qrcodes/{id}/scans.csv", user(s.scansCSV))
-	api.Handle("PATCH /api/qrcodes/{id}", user(s.renameQRCode))
-	api.Handle("DELETE /api/qrcodes/{id}", user(s.deleteQRCode))
-	api.Handle("GET /api/user-analytics", user(s.userAnalytics))
-	api.Handle("GET /api/trial-status", user(s.trialStatus))
+	api.Handle("POST /api/dynamic-qrcodes", edit(s.createDynamicCode))
+	api.Handle("GET /api/dynamic-qrcodes", read(s.listDynamicCodes(false)))
+	api.Handle("GET /api/dynamic-qrcodes/paused", read(s.listDynamicCodes(true)))
+	api.Handle("PUT /api/dynamic-qrcodes/{id}", edit(s.setDestination))
+	api.Handle("PATCH /api/dynamic-qrcodes/{id}", edit(s.renameDynamicCode))
+	api.Handle("DELETE /api/dynamic-qrcodes/{id}", edit(s.deleteDynamicCode))
+	api.Handle("POST /api/dynamic-qrcodes/{id}/pause", edit(s.pauseDynamicCode(true)))
+	api.Handle("POST /api/dynamic-qrcodes/{id}/resume", edit(s.pauseDynamicCode(false)))
+	api.Handle("GET /api/dynamic-qrcodes/{id}/image", read(s.dynamicCodeImage))
+	api.Handle("GET /api/dynamic-qrcodes/{id}/analytics", read(s.codeAnalytics))
+	api.Handle("GET /api/dynamic-qrcodes/{id}/scans.csv", read(s.scansCSV))
+	api.Handle("PATCH /api/qrcodes/{id}", edit(s.renameQRCode))
+	api.Handle("DELETE /api/qrcodes/{id}", edit(s.deleteQRCode))
+	api.Handle("GET /api/user-analytics", read(s.userAnalytics))
+	api.Handle("GET /api/trial-status", read(s.trialStatus))
 	api.HandleFunc("POST /api/activate-trial", s.activateTrial)
 	api.HandleFunc("POST /api/set-password", s.setPassword)
 
@@ -71,74 +75,111 @@ func (s *server) routes() http.Handler {
 	api.Handle("POST /api/send-test-email", admin(s.sendTestEmail))
 	// Payments (issue 11): subscriptions, payment-code checkout, Stripe's webhook.
 	api.HandleFunc("GET /api/billing/config", s.billingConfig)
-	api.Handle("POST /api/billing/pricing-table", user(s.pricingTable))
-	api.Handle("POST /api/billing-portal", user(s.billingPortal))
+	api.Handle("POST /api/billing/pricing-table", own(s.pricingTable))
+	api.Handle("POST /api/billing/checkout-session", own(s.subscriptionCheckout))
+	api.Handle("POST /api/billing-portal", own(s.billingPortal))
 	api.HandleFunc("POST /api/stripe/webhook", s.stripeWebhook)
 	api.HandleFunc("GET /api/payment-product/{id}", s.paymentProduct)
 	api.HandleFunc("POST /api/create-payment-intent", s.createPaymentIntent)
 	api.HandleFunc("GET /api/payment-intent/{id}", s.paymentStatus)
 	// Bulk generation (issue 12).
-	api.Handle("POST /api/bulk-generate-qrcode", user(s.bulkGenerateQRCode))
-	api.Handle("POST /api/bulk-jobs", user(s.createBulkJob))
-	api.Handle("GET /api/bulk-jobs/{id}", user(s.bulkJob))
-	api.Handle("GET /api/bulk-jobs/{id}/download", user(s.bulkJobDownload))
+	api.Handle("POST /api/bulk-generate-qrcode", edit(s.bulkGenerateQRCode))
+	api.Handle("POST /api/bulk-jobs", edit(s.createBulkJob))
+	api.Handle("GET /api/bulk-jobs/{id}", read(s.bulkJob))
+	api.Handle("GET /api/bulk-jobs/{id}/download", read(s.bulkJobDownload))
 	// White-label and public API (issue 14): personal API keys, the admins'
 	// client management, the host's brand; /api/v1 authenticates with API
 	// keys instead of the session, so it is mounted beside /d/ below.
-	api.Handle("GET /api/api-keys", user(s.listAPIKeys))
-	api.Handle("POST /api/api-keys", user(s.createAPIKey))
-	api.Handle("DELETE /api/api-keys/{id}", user(s.deleteAPIKey))
+	api.Handle("GET /api/api-keys", manage(s.listAPIKeys))
+	api.Handle("POST /api/api-keys", manage(s.createAPIKey))
+	api.Handle("DELETE /api/api-keys/{id}", manage(s.deleteAPIKey))
 	api.Handle("GET /api/white-label/clients", admin(s.listClients))
 	api.Handle("POST /api/white-label/clients", admin(s.createClient))
 	api.Handle("PUT /api/white-label/clients/{id}", admin(s.updateClient))
 	api.Handle("DELETE /api/white-label/clients/{id}", admin(s.deleteClient))
 	api.Handle("POST /api/white-label/clients/{id}/rotate-key", admin(s.rotateClientKey))
 	api.HandleFunc("GET /api/white-label/config", s.whiteLabelConfig)
-	key := s.apiKeyAuth
+	key := func(p permission, h http.HandlerFunc) http.Handler { return s.apiKeyAuth(s.in(p)(h).ServeHTTP) }
 	v1 := http.NewServeMux()
 	v1.HandleFunc("GET /api/v1/openapi.json", serveOpenAPI)
-	v1.Handle("POST /api/v1/codes", key(s.v1CreateCode))
-	v1.Handle("GET /api/v1/codes", key(s.v1ListCodes))
-	v1.Handle("POST /api/v1/codes/batch", key(s.v1BatchCodes))
-	v1.Handle("GET /api/v1/codes/{id}", key(s.v1GetCode))
-	v1.Handle("PATCH /api/v1/codes/{id}", key(s.v1UpdateCode))
-	v1.Handle("DELETE /api/v1/codes/{id}", key(s.v1DeleteCode))
-	v1.Handle("POST /api/v1/codes/{id}/pause", key(s.v1PauseCode(true)))
-	v1.Handle("POST /api/v1/codes/{id}/resume", key(s.v1PauseCode(false)))
-	v1.Handle("GET /api/v1/codes/{id}/image", key(s.v1CodeImage))
-	v1.Handle("GET /api/v1/codes/{id}/analytics", key(s.v1CodeAnalytics))
-	v1.Handle("GET /api/v1/codes/{id}/scans.csv", key(s.v1ScansCSV))
+	v1.Handle("POST /api/v1/codes", key(permEdit, s.v1CreateCode))
+	v1.Handle("GET /api/v1/codes", key(permRead, s.v1ListCodes))
+	v1.Handle("POST /api/v1/codes/batch", key(permEdit, s.v1BatchCodes))
+	v1.Handle("GET /api/v1/codes/{id}", key(permRead, s.v1GetCode))
+	v1.Handle("PATCH /api/v1/codes/{id}", key(permEdit, s.v1UpdateCode))
+	v1.Handle("DELETE /api/v1/codes/{id}", key(permEdit, s.v1DeleteCode))
+	v1.Handle("POST /api/v1/codes/{id}/pause", key(permEdit, s.v1PauseCode(true)))
+	v1.Handle("POST /api/v1/codes/{id}/resume", key(permEdit, s.v1PauseCode(false)))
+	v1.Handle("GET /api/v1/codes/{id}/image", key(permRead, s.v1CodeImage))
+	v1.Handle("GET /api/v1/codes/{id}/analytics", key(permRead, s.v1CodeAnalytics))
+	v1.Handle("GET /api/v1/codes/{id}/scans.csv", key(permRead, s.v1ScansCSV))
+	// Workspaces (issue 22, workspaces.go): the caller's workspaces, the
+	// session's active one, members, invitations. Under
+	// /api/workspaces/{id} the permission is checked in that workspace.
+	api.Handle("GET /api/workspaces", user(s.listWorkspaces))
+	api.Handle("POST /api/workspaces", user(s.createWorkspace))
+	api.Handle("PATCH /api/workspaces/{id}", manage(s.renameWorkspace))
+	api.Handle("DELETE /api/workspaces/{id}", own(s.deleteWorkspace))
+	api.Handle("POST /api/workspaces/{id}/activate", read(s.activateWorkspace))
+	api.Handle("GET /api/workspaces/{id}/members", read(s.listMembers))
+	api.Handle("PATCH /api/workspaces/{id}/members/{userId}", manage(s.setMemberRole))
+	api.Handle("DELETE /api/workspaces/{id}/members/{userId}", read(s.removeMember))
+	api.Handle("GET /api/workspaces/{id}/invitations", manage(s.listInvitations))
+	api.Handle("POST /api/workspaces/{id}/invitations", manage(s.inviteMember))
+	api.Handle("DELETE /api/workspaces/{id}/invitations/{invitationId}", manage(s.revokeInvitation))
+	api.Handle("GET /api/workspaces/{id}/audit-log", manage(s.auditLog))
+	api.Handle("GET /api/workspaces/{id}/audit-log.csv", manage(s.auditLogCSV))
+	api.Handle("POST /api/invitations/accept", user(s.acceptInvitation))
+	// Organisation (issue 22, organise.go): tags, folders, each code's, and
+	// one server-side list of both kinds of code.
+	api.Handle("GET /api/tags", read(s.listTags))
+	api.Handle("POST /api/tags", edit(s.createTag))
+	api.Handle("PATCH /api/tags/{id}", edit(s.updateTag))
+	api.Handle("DELETE /api/tags/{id}", edit(s.deleteTag))
+	api.Handle("GET /api/folders", read(s.listFolders))
+	api.Handle("POST /api/folders", edit(s.createFolder))
+	api.Handle("PATCH /api/folders/{id}", edit(s.renameFolder))
+	api.Handle("DELETE /api/folders/{id}", edit(s.deleteFolder))
+	api.Handle("PUT /api/qrcodes/{id}/tags", edit(s.setCodeTags(false)))
+	api.Handle("PUT /api/dynamic-qrcodes/{id}/tags", edit(s.setCodeTags(true)))
+	api.Handle("PUT /api/qrcodes/{id}/folder", edit(s.setCodeFolder(false)))
+	api.Handle("PUT /api/dynamic-qrcodes/{id}/folder", edit(s.setCodeFolder(true)))
+	api.Handle("GET /api/codes", read(s.listCodes))
 	// Public pages (issue 13): the contact form and the footer's newsletter sign-up.
 	api.HandleFunc("POST /api/contact", s.contact)
 	api.HandleFunc("POST /api/newsletter-signup", s.newsletterSignup)
 
 	// Analytics (issue 15): the account's scans over a range (one code's: above)
 	// and each breakdown of either as CSV.
-	api.Handle("GET /api/analytics", user(s.accountAnalytics))
-	api.Handle("GET /api/analytics/breakdown.csv", user(s.breakdownCSV))
-	api.Handle("GET /api/dynamic-qrcodes/{id}/breakdown.csv", user(s.breakdownCSV))
+	api.Handle("GET /api/analytics", read(s.accountAnalytics))
+	api.Handle("GET /api/analytics/breakdown.csv", read(s.breakdownCSV))
+	api.Handle("GET /api/dynamic-qrcodes/{id}/breakdown.csv", read(s.breakdownCSV))
 	// Password-protected dynamic codes (issue 10): the owner sets or clears
 	// the password; the scan's page posts it to POST /d/{shortCode} below.
-	api.Handle("PUT /api/dynamic-qrcodes/{id}/password", user(s.setCodePassword))
+	api.Handle("PUT /api/dynamic-qrcodes/{id}/password", edit(s.setCodePassword))
 	// Restyle, duplicate and update saved codes (issue 10, restyle.go): a
 	// restyle keeps what a code encodes; the preview saves nothing.
-	api.Handle("PUT /api/qrcodes/{id}", user(s.updateQRCode))
-	api.Handle("PUT /api/qrcodes/{id}/style", user(s.restyleQRCode))
-	api.Handle("PUT /api/dynamic-qrcodes/{id}/style", user(s.restyleDynamicCode))
-	api.Handle("POST /api/qrcodes/{id}/style/preview", user(s.previewStyle(false)))
-	api.Handle("POST /api/dynamic-qrcodes/{id}/style/preview", user(s.previewStyle(true)))
-	api.Handle("POST /api/qrcodes/{id}/duplicate", user(s.duplicateQRCode))
-	api.Handle("POST /api/dynamic-qrcodes/{id}/duplicate", user(s.duplicateDynamicCode))
+	api.Handle("PUT /api/qrcodes/{id}", edit(s.updateQRCode))
+	api.Handle("PUT /api/qrcodes/{id}/style", edit(s.restyleQRCode))
+	api.Handle("PUT /api/dynamic-qrcodes/{id}/style", edit(s.restyleDynamicCode))
+	api.Handle("POST /api/qrcodes/{id}/style/preview", edit(s.previewStyle(false)))
+	api.Handle("POST /api/dynamic-qrcodes/{id}/style/preview", edit(s.previewStyle(true)))
+	api.Handle("POST /api/qrcodes/{id}/duplicate", edit(s.duplicateQRCode))
+	api.Handle("POST /api/dynamic-qrcodes/{id}/duplicate", edit(s.duplicateDynamicCode))
 
 	// PDF analytics report (issue 15 item 4): the same query as the JSON views.
-	api.Handle("GET /api/analytics/report.pdf", user(s.reportPDF))
-	api.Handle("GET /api/dynamic-qrcodes/{id}/report.pdf", user(s.reportPDF))
+	api.Handle("GET /api/analytics/report.pdf", read(s.reportPDF))
+	api.Handle("GET /api/dynamic-qrcodes/{id}/report.pdf", read(s.reportPDF))
+
+	// Operations (issue 25): a workspace's data as a ZIP, redirects included.
+	api.Handle("GET /api/account/export", manage(s.workspaceExport))
+	api.Handle("GET /api/workspaces/{id}/export", manage(s.workspaceExport))
 	// Smart dynamic codes (issue 23, routing.go): rules, split, schedule, limit.
-	api.Handle("PUT /api/dynamic-qrcodes/{id}/routing", user(s.setRouting))
-	v1.Handle("PUT /api/v1/codes/{id}/routing", key(s.v1SetRouting))
+	api.Handle("PUT /api/dynamic-qrcodes/{id}/routing", edit(s.setRouting))
+	v1.Handle("PUT /api/v1/codes/{id}/routing", key(permEdit, s.v1SetRouting))
 
 	site := http.NewServeMux()
-	site.Handle("/api/", frameDenied(apiCSP, s.auth.LoadUser(jsonFallback(api))))
+	site.Handle("/api/", frameDenied(apiCSP, s.auth.LoadUser(gzipJSON(s.loadWorkspace(jsonFallback(api))))))
 	site.HandleFunc("GET /auth/google", s.auth.GoogleStart)
 	site.HandleFunc("GET /auth/google/callback", s.auth.GoogleCallback)
 	// Uploaded files and their pages (issue 4).
@@ -174,10 +215,16 @@ func (s *server) routes() http.Handler {
 	// Operations: load balancer checks and counters (issue 8, health.go).
 	root.HandleFunc("GET /healthz", s.healthz)
 	root.HandleFunc("GET /readyz", s.readyz)
-	root.HandleFunc("GET /metrics", s.metrics)
 	root.Handle("/api/v1/", s.publicAPI(v1))
-	root.Handle("/", s.middleware(site))
-	return securityHeaders(root)
+	root.Handle("/", s.middleware(notePattern(site)))
+	// Metrics (issue 25): on the public listener only with a bearer token.
+	if s.metrics == nil {
+		return securityHeaders(s.requestID(root))
+	}
+	if s.cfg.MetricsToken != "" {
+		root.Handle("GET /metrics", s.metricsToken(s.metrics.Handler()))
+	}
+	return securityHeaders(s.requestID(s.observe(notePattern(root))))
 }
 
 // app serves the React app under its CSP.
@@ -190,6 +237,7 @@ func jsonFallback(api *http.ServeMux) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h, pattern := api.Handler(r)
 		if pattern != "" {
+			noteRoute(r, pattern)
 			api.ServeHTTP(w, r)
 			return
 		}

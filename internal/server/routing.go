@@ -13,7 +13,6 @@ import (
 
 	"golang.org/x/text/language"
 
-	"github.com/squarely/squarely/internal/auth"
 	"github.com/squarely/squarely/internal/geo"
 	"github.com/squarely/squarely/internal/scans"
 	"github.com/squarely/squarely/internal/store"
@@ -74,8 +73,7 @@ func (s *server) saveRouting(w http.ResponseWriter, r *http.Request) (d *store.D
 	if v.failed(w) {
 		return nil, false, nil
 	}
-	u := auth.UserFrom(r.Context())
-	d, err = s.store.SetDynamicRouting(r.Context(), u.ID, id, routing, s.now())
+	d, err = s.store.SetDynamicRouting(r.Context(), wsID(r), id, routing, s.now())
 	return d, true, err
 }
 

@@ -217,8 +217,9 @@ func TestRoutingExactLimitOnTwoInstances(t *testing.T) {
 			a, b := storetest.OpenTwice(t, db)
 			u := storetest.CreateUser(t, a, "limit@example.com")
 			d := storetest.CreateDynamic(t, a, u.ID, "limited1")
+			ws := storetest.Personal(t, a, u.ID)
 			limit := int64(5)
-			if _, err := a.SetDynamicRouting(ctx, u.ID, d.ID, &store.Routing{ScanLimit: &limit}, time.Now()); err != nil {
+			if _, err := a.SetDynamicRouting(ctx, ws, d.ID, &store.Routing{ScanLimit: &limit}, time.Now()); err != nil {
 				t.Fatal(err)
 			}
 			servers := []*env{start(t, a), start(t, b)}
@@ -241,7 +242,7 @@ func TestRoutingExactLimitOnTwoInstances(t *testing.T) {
 			if statuses[http.StatusFound] != 5 || statuses[http.StatusGone] != 35 {
 				t.Fatalf("statuses %v, want 5 redirects and 35 ended", statuses)
 			}
-			got, err := a.DynamicCode(ctx, u.ID, d.ID)
+			got, err := a.DynamicCode(ctx, ws, d.ID)
 			if err != nil || got.LimitScans != 5 {
 				t.Fatalf("limit scans %v, %v", got, err)
 			}
@@ -403,6 +404,16 @@ func TestRoutingProtectedLimitedCode(t *testing.T) {
 		}
 		if r := e.do(phone, "GET", "/d/"+code, "", "User-Agent", iPhoneUA); r.StatusCode != http.StatusGone {
 			t.Fatalf("a scan once used up: %d", r.StatusCode)
+		}
+		// The dashboard's list carries what the card's badges show.
+		list := expect(t, e.do(c, "GET", "/api/codes?kind=dynamic", ""), http.StatusOK, "")
+		items := list["items"].([]any)
+		if len(items) != 1 {
+			t.Fatalf("listed %d codes, want 1", len(items))
+		}
+		item := items[0].(map[string]any)
+		if rt, ok := item["routing"].(map[string]any); !ok || rt["scanLimit"] != 1.0 || item["limitScans"] != 1.0 {
+			t.Errorf("the list's record: routing %v, limitScans %v", item["routing"], item["limitScans"])
 		}
 	})
 }

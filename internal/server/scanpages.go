@@ -44,7 +44,7 @@ func (s *server) clientBrand(ctx context.Context, id int64) scanBrand {
 	}
 	c, err := s.clients.byID(ctx, id)
 	if err != nil {
-		s.log.Error("reading a client for a scan page", "err", err)
+		s.log.ErrorContext(ctx, "reading a client for a scan page", "err", err)
 	}
 	return brandOf(c)
 }
@@ -58,7 +58,7 @@ func (s *server) hostBrand(r *http.Request) scanBrand {
 	}
 	c, err := s.clients.byHost(r.Context(), r.Host)
 	if err != nil {
-		s.log.Error("resolving the white-label client of a scan page", "err", err)
+		s.log.ErrorContext(r.Context(), "resolving the white-label client of a scan page", "err", err)
 	}
 	return brandOf(c)
 }
@@ -121,7 +121,7 @@ func (s *server) scanPage(w http.ResponseWriter, status int, b scanBrand, n noti
 	var buf bytes.Buffer
 	n.Brand = b
 	if err := scanPages.ExecuteTemplate(&buf, "notice", n); err != nil {
-		s.log.Error("internal error", "doing", "rendering a scan page", "err", err)
+		s.log.ErrorContext(logContext(w), "internal error", "doing", "rendering a scan page", "err", err)
 		http.Error(w, "Internal server error", http.StatusInternalServerError)
 		return
 	}

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/squarely/squarely/internal/auth"
 	"github.com/squarely/squarely/internal/geo"
 	"github.com/squarely/squarely/internal/store"
 )
@@ -197,18 +196,18 @@ func (s *server) codeAnalytics(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	s.scanReport(w, r, store.ScanQuery{UserID: auth.UserFrom(r.Context()).ID, CodeID: id})
+	s.scanReport(w, r, store.ScanQuery{WorkspaceID: wsID(r), CodeID: id})
 }
 
 // accountAnalytics (GET /api/analytics): every live dynamic code of the user.
 func (s *server) accountAnalytics(w http.ResponseWriter, r *http.Request) {
-	s.scanReport(w, r, store.ScanQuery{UserID: auth.UserFrom(r.Context()).ID})
+	s.scanReport(w, r, store.ScanQuery{WorkspaceID: wsID(r)})
 }
 
 func (s *server) scanReport(w http.ResponseWriter, r *http.Request, q store.ScanQuery) {
 	if q.CodeID > 0 {
 		// Checked before the query is, so another user's code is a 404 whatever the query.
-		if _, err := s.store.DynamicCode(r.Context(), q.UserID, q.CodeID); errors.Is(err, store.ErrNotFound) {
+		if _, err := s.store.DynamicCode(r.Context(), q.WorkspaceID, q.CodeID); errors.Is(err, store.ErrNotFound) {
 			writeError(w, http.StatusNotFound, msgCodeMissing)
 			return
 		} else if err != nil {
@@ -328,13 +327,13 @@ func series(sr scanRange, slots []store.ScanSlot) ([]seriesPoint, string) {
 // /api/dynamic-qrcodes/{id}/breakdown.csv, same query plus by=…) is one
 // breakdown of the report as a two-column CSV.
 func (s *server) breakdownCSV(w http.ResponseWriter, r *http.Request) {
-	q := store.ScanQuery{UserID: auth.UserFrom(r.Context()).ID}
+	q := store.ScanQuery{WorkspaceID: wsID(r)}
 	if r.PathValue("id") != "" {
 		id, ok := pathID(w, r)
 		if !ok {
 			return
 		}
-		if _, err := s.store.DynamicCode(r.Context(), q.UserID, id); errors.Is(err, store.ErrNotFound) {
+		if _, err := s.store.DynamicCode(r.Context(), q.WorkspaceID, id); errors.Is(err, store.ErrNotFound) {
 			writeError(w, http.StatusNotFound, msgCodeMissing)
 			return
 		} else if err != nil {
@@ -416,7 +415,7 @@ func (s *server) breakdownCSV(w http.ResponseWriter, r *http.Request) {
 	}
 	cw.Flush()
 	if err := cw.Error(); err != nil {
-		s.log.Error("writing a breakdown CSV", "err", err)
+		s.log.ErrorContext(r.Context(), "writing a breakdown CSV", "err", err)
 	}
 }
 

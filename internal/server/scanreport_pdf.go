@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/squarely/squarely/internal/auth"
 	"github.com/squarely/squarely/internal/report"
 	"github.com/squarely/squarely/internal/store"
 )
@@ -19,7 +18,7 @@ import (
 // /api/dynamic-qrcodes/{id}/report.pdf, the query of the JSON views) is the
 // analytics of the range as a printable PDF.
 func (s *server) reportPDF(w http.ResponseWriter, r *http.Request) {
-	q := store.ScanQuery{UserID: auth.UserFrom(r.Context()).ID}
+	q := store.ScanQuery{WorkspaceID: wsID(r)}
 	subject := "All dynamic QR codes"
 	if r.PathValue("id") != "" {
 		d, ok := ownCode(s, w, r, s.store.DynamicCode)
@@ -38,7 +37,7 @@ func (s *server) reportPDF(w http.ResponseWriter, r *http.Request) {
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Content-Type-Options", "nosniff")
 	if _, err := w.Write(layoutReport(subject, sr, rep)); err != nil {
-		s.log.Debug("writing a PDF report", "err", err)
+		s.log.DebugContext(r.Context(), "writing a PDF report", "err", err)
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/mail"
 	"github.com/squarely/squarely/internal/mailings"
+	"github.com/squarely/squarely/internal/metrics"
 	"github.com/squarely/squarely/internal/scans"
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/web"
@@ -48,6 +49,10 @@ type Deps struct {
 	// starts and never stops, for tests.
 	Bulk *bulk.Runner
 
+	// Metrics counts requests and watches the scan queue; nil = off
+	// (neither SQUARELY_METRICS_ADDR nor SQUARELY_METRICS_TOKEN set).
+	Metrics *metrics.Metrics
+
 	// PasswordCost is the bcrypt cost; 0 = auth.DefaultPasswordCost.
 	PasswordCost int
 	// PasswordHashed, when set, is called after each bcrypt computation;
@@ -56,16 +61,21 @@ type Deps struct {
 }
 
 type server struct {
-	store         *store.Store
-	cfg           config.Config
-	log           *slog.Logger
-	now           func() time.Time
-	auth          *auth.Service
-	web           fs.FS
-	pages         http.Handler // the React app's files and prerendered pages (spa.go)
-	logins        *limiter     // failed logins per client address
-	accountLogins *limiter     // failed logins per account, from any address
-	signup        *limiter     // registrations per client address
+	store *store.Store
+	cfg   config.Config
+	log   *slog.Logger
+	now   func() time.Time
+	auth  *auth.Service
+	web   fs.FS
+	pages http.Handler // the React app's files and prerendered pages (spa.go)
+	// logins counts failed logins per client address and account (and
+	// wrong mailed-link tokens per address); addressLogins is the looser
+	// ceiling per client address, whatever the account, so one address's
+	// wrong passwords do not lock another account out from it.
+	logins, addressLogins *limiter
+	accountLogins         *limiter // failed logins per account, from any address
+	badKeys               *limiter // invalid API keys per client address
+	signup                *limiter // registrations per client address
 	// accountMails and accountMailsFrom count the account links mailed
 	// (verification, set-password, claim) per e-mail address and per
 	// client address.
@@ -106,9 +116,14 @@ type server struct {
 	// bulkWork caps the heavy bulk requests (checking a spreadsheet,
 	// rendering a job's ZIP) running at once on this instance.
 	bulkWork chan struct{}
-	clients  *clientCache // white-label clients by host and id
+	// bulkByAccount caps the slots one account holds, so one account
+	// cannot fill bulkWork for everyone.
+	bulkByAccount *inFlight
+	clients       *clientCache // white-label clients by host and id
 	// apiCalls counts public API requests per key (SQUARELY_API_RATE_LIMIT).
 	apiCalls *limiter
+	metrics  *metrics.Metrics // nil = off
+	exports  *limiter         // workspace exports per workspace
 }
 
 // New returns the handler serving the whole site.
@@ -137,6 +152,7 @@ func New(d Deps) http.Handler {
 		go s.bulk.Run(context.Background())
 	}
 	s.bulkWork = make(chan struct{}, bulkWorkSlots)
+	s.bulkByAccount = newInFlight(bulkSlotsPerAccount)
 	s.clients = newClientCache(d.Store, d.Config.BaseURL, s.now)
 	if s.web == nil {
 		s.web = web.Dist()
@@ -152,7 +168,9 @@ func New(d Deps) http.Handler {
 		Hashed:       d.PasswordHashed,
 	}
 	s.logins = s.newLimiter("login", d.Config.LoginRateLimit, time.Minute)
+	s.addressLogins = s.newLimiter("login-address", loginsPerAddressFactor*d.Config.LoginRateLimit, time.Minute)
 	s.accountLogins = s.newLimiter("login-account", d.Config.LoginAccountRateLimit, time.Hour)
+	s.badKeys = s.newLimiter("api-key-invalid", d.Config.LoginRateLimit, time.Minute)
 	s.signup = s.newLimiter("signup", d.Config.RegisterRateLimit, time.Hour)
 	s.accountMails = s.newLimiter("account-mail", d.Config.AccountMailRateLimit, time.Hour)
 	s.accountMailsFrom = s.newLimiter("account-mail-from", 10*d.Config.AccountMailRateLimit, time.Hour)
@@ -176,5 +194,13 @@ func New(d Deps) http.Handler {
 	s.apiCalls = s.newLimiter("api-call", d.Config.APIRateLimit, time.Minute)
 	s.contactSenders = s.newLimiter("contact-sender", contactsPerSenderPerHour, time.Hour)
 	s.contactClients = s.newLimiter("contact-client", contactsPerClientPerHour, time.Hour)
+	s.exports = s.newLimiter("workspace-export", exportsPerHour, time.Hour)
+	s.metrics = d.Metrics
+	if s.metrics != nil {
+		s.metrics.WatchScans(func() metrics.ScanStats {
+			st := s.recorder.Stats()
+			return metrics.ScanStats{Queued: st.Queued, Bytes: st.Bytes, Saved: st.Saved, Dropped: st.Dropped, Refused: st.Refused, Stale: s.redirects.Stale()}
+		})
+	}
 	return s.routes()
 }

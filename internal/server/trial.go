@@ -38,27 +38,27 @@ type trialStatus struct {
 // trialStatus (GET /api/trial-status, signed in). daysRemaining counts
 // started days (2.1 days left is 3); an active subscriber can always create.
 func (s *server) trialStatus(w http.ResponseWriter, r *http.Request) {
-	u := auth.UserFrom(r.Context())
-	used, err := s.store.CountDynamicCodes(r.Context(), u.ID)
+	ws := workspaceFrom(r.Context())
+	used, err := s.store.CountDynamicCodes(r.Context(), ws.ID)
 	if err != nil {
 		s.internalError(w, "counting dynamic codes", err)
 		return
 	}
 	now := s.now()
 	st := trialStatus{
-		SubscriptionStatus: u.SubscriptionStatus,
+		SubscriptionStatus: ws.SubscriptionStatus,
 		DynamicQRUsed:      used,
 		DynamicQRLimit:     s.cfg.DynamicLimit,
 	}
-	if u.TrialActivated && u.TrialEndDate != nil {
-		left := u.TrialEndDate.Sub(now)
+	if ws.TrialActivated && ws.TrialEndDate != nil {
+		left := ws.TrialEndDate.Sub(now)
 		st.IsActive = left > 0
 		st.HasExpired = !st.IsActive
 		if st.IsActive {
 			st.DaysRemaining = int(math.Ceil(left.Hours() / 24))
 		}
 	}
-	limit := s.dynamicLimit(u)
+	limit := s.dynamicLimit(ws)
 	st.CanCreateDynamicQR = limit == 0 || used < limit
 	writeJSON(w, http.StatusOK, st)
 }
@@ -91,7 +91,13 @@ func (s *server) activateTrial(w http.ResponseWriter, r *http.Request) {
 	end := now.Add(trialLength)
 
 	if u := auth.UserFrom(ctx); u != nil {
-		err := s.store.ActivateTrial(ctx, u.ID, now, end)
+		// The trial is the active workspace's, a matter for its owners.
+		ws := workspaceFrom(ctx)
+		if ws == nil || !allowed(ws.Role, permOwn) {
+			writeError(w, http.StatusForbidden, msgNoPermission)
+			return
+		}
+		err := s.store.ActivateTrial(ctx, ws.ID, now, end)
 		if errors.Is(err, store.ErrConflict) {
 			writeError(w, http.StatusConflict, msgTrialUsed)
 			return
@@ -100,12 +106,14 @@ func (s *server) activateTrial(w http.ResponseWriter, r *http.Request) {
 			s.internalError(w, "activating a trial", err)
 			return
 		}
-		fresh, err := s.store.User(ctx, u.ID)
+		fresh, err := s.store.MemberWorkspace(ctx, u.ID, ws.ID)
 		if err != nil {
-			s.internalError(w, "reading a user", err)
+			s.internalError(w, "reading a workspace", err)
 			return
 		}
-		writeJSON(w, http.StatusOK, map[string]any{"message": msgTrialActivated, "user": s.userJSON(fresh)})
+		actor, _ := store.ActorFrom(ctx)
+		r = withWorkspace(r, fresh, actor)
+		writeJSON(w, http.StatusOK, map[string]any{"message": msgTrialActivated, "user": s.userJSON(r, u)})
 		return
 	}
 
@@ -119,9 +127,9 @@ func (s *server) activateTrial(w http.ResponseWriter, r *http.Request) {
 	}
 	// The account works without the mail; a failure is logged, not fatal.
 	if err := s.sendLink(ctx, u, store.LinkSetPassword, "trial_password", trialLinkLifetime); err != nil {
-		s.log.Error("sending a set-password link", "user", u.ID, "err", err)
+		s.log.ErrorContext(r.Context(), "sending a set-password link", "user", u.ID, "err", err)
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"message": msgTrialActivated, "user": s.userJSON(u)})
+	writeJSON(w, http.StatusOK, map[string]any{"message": msgTrialActivated, "user": s.userJSON(r, u)})
 }
 
 // setPassword (POST /api/set-password {token, password}) sets the password
@@ -177,5 +185,5 @@ func (s *server) setPassword(w http.ResponseWriter, r *http.Request) {
 		s.internalError(w, "signing in", err)
 		return
 	}
-	writeJSON(w, http.StatusOK, s.userJSON(u))
+	writeJSON(w, http.StatusOK, s.userJSON(r, u))
 }

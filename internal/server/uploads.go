@@ -231,6 +231,7 @@ func (s *server) uploadPDF(w http.ResponseWriter, r *http.Request) {
 	}
 	b := &store.Blob{
 		OwnerID:     ownerOf(auth.UserFrom(r.Context())),
+		WorkspaceID: workspaceOf(r),
 		Kind:        "pdf",
 		FileName:    orDefault(form.file.name, "document.pdf"),
 		ContentType: "application/pdf",
@@ -285,6 +286,7 @@ func (s *server) uploadImage(w http.ResponseWriter, r *http.Request) {
 	}
 	b := &store.Blob{
 		OwnerID:     ownerOf(u),
+		WorkspaceID: workspaceOf(r),
 		Kind:        "image",
 		FileName:    orDefault(form.file.name, "image"),
 		ContentType: ct,
@@ -335,7 +337,7 @@ func (s *server) saveLogo(w http.ResponseWriter, r *http.Request, u *store.User,
 	if !s.normalizeLogo(w, r, f) {
 		return nil, false
 	}
-	b := &store.Blob{OwnerID: ownerOf(u), Kind: "logo", FileName: orDefault(f.name, "logo"), ContentType: "image/png", Data: f.data, CreatedAt: s.now()}
+	b := &store.Blob{OwnerID: ownerOf(u), WorkspaceID: workspaceOf(r), Kind: "logo", FileName: orDefault(f.name, "logo"), ContentType: "image/png", Data: f.data, CreatedAt: s.now()}
 	if !s.storeBlob(w, r, b, "saving a logo") {
 		return nil, false
 	}
@@ -400,7 +402,7 @@ func (s *server) renderLogo(ctx context.Context, b *store.Blob) ([]byte, error) 
 		return nil, err
 	}
 	if err := s.store.ReplaceBlobData(context.WithoutCancel(ctx), b.ID, "image/png", data); err != nil {
-		s.log.Error("storing a normalised logo; it is normalised again on its next use", "logo", b.ID, "err", err)
+		s.log.ErrorContext(ctx, "storing a normalised logo; it is normalised again on its next use", "logo", b.ID, "err", err)
 	}
 	b.Data, b.ContentType = data, "image/png"
 	return data, nil

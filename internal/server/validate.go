@@ -51,7 +51,9 @@ func nameProblem(name string) string {
 }
 
 // validEmail accepts a plain address (no display name) whose domain has a
-// dot, as browsers' and zod's e-mail checks do.
+// dot, as browsers' and zod's e-mail checks do, and is not under the
+// reserved .invalid domain (RFC 2606): no mail reaches it, and the hidden
+// users of client API keys live there.
 func validEmail(s string) bool {
 	if len(s) > 254 {
 		return false
@@ -61,5 +63,8 @@ func validEmail(s string) bool {
 		return false
 	}
 	domain := s[strings.LastIndexByte(s, '@')+1:]
+	if strings.HasSuffix(strings.ToLower(domain), ".invalid") {
+		return false
+	}
 	return strings.Contains(domain, ".") && !strings.HasPrefix(domain, ".") && !strings.HasSuffix(domain, ".") && !strings.Contains(domain, "..")
 }

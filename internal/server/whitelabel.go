@@ -33,7 +33,7 @@ var (
 )
 
 // clientResponse is a client as the admin page shows it. Its key appears
-// whole (apiKey) only in the answer of a rotation.
+// whole (apiKey) only in the answers of its creation and of a rotation.
 type clientResponse struct {
 	ID                     int64     `json:"id"`
 	Name                   string    `json:"name"`
@@ -199,14 +199,21 @@ func (s *server) listClients(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// createClient (POST /api/white-label/clients, admins). 201.
+// createClient (POST /api/white-label/clients, admins). 201 with the new
+// client's API key whole, once (spec 02 §2: a client has its key from the
+// start). Should the key fail after the client is saved, the client stays
+// and its card offers Create key.
 func (s *server) createClient(w http.ResponseWriter, r *http.Request) {
 	c, ok := s.readClient(w, r)
 	if !ok {
 		return
 	}
-	err := s.store.CreateClient(r.Context(), c, s.now())
-	s.answerClient(w, http.StatusCreated, c, err)
+	if err := s.store.CreateClient(r.Context(), c, s.now()); err != nil {
+		s.answerClient(w, http.StatusCreated, c, err)
+		return
+	}
+	s.clients.invalidate()
+	s.giveClientKey(w, r, c.ID, http.StatusCreated)
 }
 
 // updateClient (PUT /api/white-label/clients/{id}, admins) replaces a
@@ -250,21 +257,25 @@ func (s *server) deleteClient(w http.ResponseWriter, r *http.Request) {
 // replaces the client's API key; the answer holds the new key whole, once.
 // The old key stops working at once.
 func (s *server) rotateClientKey(w http.ResponseWriter, r *http.Request) {
-	id, ok := clientPathID(w, r)
-	if !ok {
-		return
+	if id, ok := clientPathID(w, r); ok {
+		s.giveClientKey(w, r, id, http.StatusOK)
 	}
+}
+
+// giveClientKey gives client id a new API key and answers the client with
+// the key whole (status), or the reason it could not.
+func (s *server) giveClientKey(w http.ResponseWriter, r *http.Request, id int64, status int) {
 	key, parts := newAPIKey()
 	c, err := s.store.SetClientKey(r.Context(), id, parts, s.now())
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		writeError(w, http.StatusNotFound, "Client not found")
 	case err != nil:
-		s.internalError(w, "rotating a client key", err)
+		s.internalError(w, "setting a client key", err)
 	default:
 		out := s.clientJSON(c)
 		out.APIKey = key
-		writeJSON(w, http.StatusOK, out)
+		writeJSON(w, status, out)
 	}
 }
 
@@ -280,6 +291,8 @@ func clientPathID(w http.ResponseWriter, r *http.Request) (int64, bool) {
 
 // whiteLabelConfig (GET /api/white-label/config, public) is the brand of
 // the host the request came by: its client's, else the default client's.
+// It also tells whether Google sign-in is configured (googleSignIn), so the
+// sign-in pages and the after-download dialog offer Google only then.
 func (s *server) whiteLabelConfig(w http.ResponseWriter, r *http.Request) {
 	c := requestClient(r)
 	if c == nil {
@@ -293,5 +306,7 @@ func (s *server) whiteLabelConfig(w http.ResponseWriter, r *http.Request) {
 		"name": c.Name, "primaryColor": c.PrimaryColor, "secondaryColor": c.SecondaryColor,
 		"customFavicon": c.CustomFavicon, "customCSS": c.CustomCSS, "logoUrl": c.LogoURL,
 		"removeSquarelyBranding": c.RemoveBranding, "isDefault": c.ID == store.DefaultClientID,
+		// Not the brand's but the site's: the sign-in pages offer Google only when it is configured.
+		"googleSignIn": s.cfg.GoogleEnabled(),
 	})
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/store/storetest"
 )
@@ -59,12 +60,16 @@ func TestWhiteLabelClientAdmin(t *testing.T) {
 			expect(t, e.do(user, call[0], call[1], call[2]), http.StatusForbidden, "Admin access required")
 		}
 
-		// Empty optional fields may come absent; colours default.
+		// Empty optional fields may come absent; colours default. The new
+		// client's key is in the answer whole, once, and it works at once.
 		c := expect(t, e.do(admin, "POST", "/api/white-label/clients", `{"name":" Acme ","subdomain":"Acme","customDomain":"QR.Acme.test"}`), http.StatusCreated, "")
+		firstKey, _ := c["apiKey"].(string)
 		if c["name"] != "Acme" || c["subdomain"] != "acme" || c["customDomain"] != "qr.acme.test" || c["primaryColor"] != "#3B82F6" ||
-			c["secondaryColor"] != "#1E40AF" || c["isActive"] != true || c["apiKeyMasked"] != "" || c["apiKey"] != nil {
+			c["secondaryColor"] != "#1E40AF" || c["isActive"] != true || !strings.HasPrefix(firstKey, "sq_") ||
+			c["apiKeyMasked"] != firstKey[:9]+"…"+firstKey[len(firstKey)-4:] {
 			t.Fatalf("created = %v", c)
 		}
+		expect(t, e.api(firstKey, "GET", "/api/v1/codes", ""), http.StatusOK, "")
 		id := int64(c["id"].(float64))
 		expect(t, e.do(admin, "POST", "/api/white-label/clients", `{"name":"Other","subdomain":"acme"}`), http.StatusConflict,
 			"Another client already uses this custom domain or subdomain")
@@ -105,6 +110,7 @@ func TestWhiteLabelClientAdmin(t *testing.T) {
 		if !strings.HasPrefix(key, "sq_") || rot["apiKeyMasked"] != key[:9]+"…"+key[len(key)-4:] {
 			t.Fatalf("rotation = %v", rot)
 		}
+		expect(t, e.api(firstKey, "GET", "/api/v1/codes", ""), http.StatusUnauthorized, "Invalid API key")
 		var list []map[string]any
 		decodeList(t, e.do(admin, "GET", "/api/white-label/clients", ""), &list)
 		if len(list) != 2 || list[0]["id"] != 1.0 || list[1]["apiKey"] != nil || list[1]["apiKeyMasked"] != rot["apiKeyMasked"] {
@@ -118,6 +124,22 @@ func TestWhiteLabelClientAdmin(t *testing.T) {
 		expect(t, e.do(admin, "DELETE", fmt.Sprintf("/api/white-label/clients/%d", id), ""), http.StatusNotFound, "Client not found")
 		expect(t, e.api(key, "GET", "/api/v1/codes", ""), http.StatusUnauthorized, "Invalid API key")
 	})
+}
+
+// The sign-in pages learn from the site's config whether to offer Google (issue 21).
+func TestConfigTellsGoogleSignIn(t *testing.T) {
+	st := storetest.Open(t)
+	for want, cfg := range map[bool]func(*config.Config){
+		false: func(*config.Config) {},
+		true: func(c *config.Config) {
+			c.GoogleClientID, c.GoogleClientSecret = "id.apps.googleusercontent.com", "secret"
+		},
+	} {
+		e := start(t, st, withConfig(cfg))
+		if got := expect(t, e.do(e.browser(), "GET", "/api/white-label/config", ""), http.StatusOK, ""); got["googleSignIn"] != want {
+			t.Errorf("googleSignIn = %v, want %v", got["googleSignIn"], want)
+		}
+	}
 }
 
 func TestWhiteLabelThemingByHost(t *testing.T) {
@@ -143,7 +165,7 @@ func TestWhiteLabelThemingByHost(t *testing.T) {
 			}
 		}
 		for _, host := range []string{"localhost" + port, "unknown.test", "other.localhost" + port, "x.acme.localhost"} {
-			if got := config(host); got["name"] != "Squarely" || got["primaryColor"] != "#3B82F6" || got["isDefault"] != true {
+			if got := config(host); got["name"] != "Squarely" || got["primaryColor"] != "#3B82F6" || got["isDefault"] != true || got["googleSignIn"] != false {
 				t.Errorf("config on %s = %v", host, got)
 			}
 		}
@@ -164,6 +186,14 @@ func TestWhiteLabelThemingByHost(t *testing.T) {
 		code := d["shortCode"].(string)
 		if d["url"] != "http://qr.acme.test/d/"+code {
 			t.Errorf("client code URL = %v, want its custom domain", d["url"])
+		}
+		// A team workspace belongs to the client of the host it was made on
+		// (issue 22).
+		w := expect(t, e.onHost(b, "acme.localhost"+port, "POST", "/api/workspaces", `{"name":"Team"}`), http.StatusCreated, "")
+		var wsClient int64
+		storetest.QueryRow(t, st, `SELECT client_id FROM workspaces WHERE id = $1`, []any{int64(w["id"].(float64))}, &wsClient)
+		if wsClient != id {
+			t.Errorf("workspace made on Acme's host belongs to client %d, want %d", wsClient, id)
 		}
 		for _, host := range []string{"qr.acme.test", "localhost" + port, "unknown.test"} {
 			r := e.onHost(e.browser(), host, "GET", "/d/"+code, "")

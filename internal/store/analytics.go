@@ -37,21 +37,21 @@ type DynamicPerformance struct {
 // topCodes is how many codes each ranking lists (spec 01 §9).
 const topCodes = 3
 
-// UserAnalytics sums up the user's codes and activity; recent activity
-// counts from since on.
-func (s *Store) UserAnalytics(ctx context.Context, userID int64, since time.Time) (*UserAnalytics, error) {
+// UserAnalytics sums up the workspace's codes and the user's activity
+// (generations and downloads); recent activity counts from since on.
+func (s *Store) UserAnalytics(ctx context.Context, workspaceID, userID int64, since time.Time) (*UserAnalytics, error) {
 	a := &UserAnalytics{TypeDistribution: map[string]int64{}}
 	err := s.read.QueryRowContext(ctx, `
 		SELECT
-			(SELECT count(*) FROM qr_codes WHERE user_id = $1 AND NOT is_deleted),
-			(SELECT count(*) FROM dynamic_qr_codes WHERE user_id = $1 AND NOT is_deleted),
+			(SELECT count(*) FROM qr_codes WHERE workspace_id = $1 AND NOT is_deleted),
+			(SELECT count(*) FROM dynamic_qr_codes WHERE workspace_id = $1 AND NOT is_deleted),
 			(SELECT COALESCE(sum(c.scans), 0) FROM dynamic_qr_codes d JOIN scan_counts c ON c.dynamic_qr_code_id = d.id
-				WHERE d.user_id = $1 AND NOT d.is_deleted),
-			(SELECT count(*) FROM qr_downloads WHERE user_id = $1),
-			(SELECT count(*) FROM qr_generations WHERE user_id = $1),
-			(SELECT count(*) FROM qr_downloads WHERE user_id = $1 AND downloaded_at >= $2),
-			(SELECT count(*) FROM qr_generations WHERE user_id = $1 AND generated_at >= $2)`,
-		userID, dbTime(since),
+				WHERE d.workspace_id = $1 AND NOT d.is_deleted),
+			(SELECT count(*) FROM qr_downloads WHERE user_id = $3),
+			(SELECT count(*) FROM qr_generations WHERE user_id = $3),
+			(SELECT count(*) FROM qr_downloads WHERE user_id = $3 AND downloaded_at >= $2),
+			(SELECT count(*) FROM qr_generations WHERE user_id = $3 AND generated_at >= $2)`,
+		workspaceID, dbTime(since), userID,
 	).Scan(&a.StaticQRCodes, &a.DynamicQRCodes, &a.TotalScans, &a.TotalDownloads, &a.TotalGenerations,
 		&a.RecentDownloads, &a.RecentGenerations)
 	if err != nil {
@@ -61,10 +61,10 @@ func (s *Store) UserAnalytics(ctx context.Context, userID int64, since time.Time
 
 	err = s.eachRow(ctx, "count codes by type", `
 		SELECT qr_type, count(*) FROM (
-			SELECT qr_type FROM qr_codes WHERE user_id = $1 AND NOT is_deleted
+			SELECT qr_type FROM qr_codes WHERE workspace_id = $1 AND NOT is_deleted
 			UNION ALL
-			SELECT qr_type FROM dynamic_qr_codes WHERE user_id = $1 AND NOT is_deleted
-		) c GROUP BY qr_type`, []any{userID}, func(rows *sql.Rows) error {
+			SELECT qr_type FROM dynamic_qr_codes WHERE workspace_id = $1 AND NOT is_deleted
+		) c GROUP BY qr_type`, []any{workspaceID}, func(rows *sql.Rows) error {
 		var t string
 		var n int64
 		if err := rows.Scan(&t, &n); err != nil {
@@ -81,8 +81,8 @@ func (s *Store) UserAnalytics(ctx context.Context, userID int64, since time.Time
 		SELECT q.id, q.name, q.qr_type,
 			(SELECT count(*) FROM qr_downloads WHERE qr_code_id = q.id) AS downloads,
 			(SELECT count(*) FROM qr_generations WHERE qr_code_id = q.id) AS generations
-		FROM qr_codes q WHERE q.user_id = $1 AND NOT q.is_deleted
-		ORDER BY downloads DESC, generations DESC, q.id DESC LIMIT $2`, []any{userID, topCodes},
+		FROM qr_codes q WHERE q.workspace_id = $1 AND NOT q.is_deleted
+		ORDER BY downloads DESC, generations DESC, q.id DESC LIMIT $2`, []any{workspaceID, topCodes},
 		func(rows *sql.Rows) error {
 			var p StaticPerformance
 			if err := rows.Scan(&p.ID, &p.Name, &p.QRType, &p.Downloads, &p.Generations); err != nil {
@@ -98,8 +98,8 @@ func (s *Store) UserAnalytics(ctx context.Context, userID int64, since time.Time
 	err = s.eachRow(ctx, "rank dynamic codes", `
 		SELECT d.id, d.name, COALESCE(c.scans, 0) AS scans
 		FROM dynamic_qr_codes d LEFT JOIN scan_counts c ON c.dynamic_qr_code_id = d.id
-		WHERE d.user_id = $1 AND NOT d.is_deleted
-		ORDER BY scans DESC, d.id DESC LIMIT $2`, []any{userID, topCodes},
+		WHERE d.workspace_id = $1 AND NOT d.is_deleted
+		ORDER BY scans DESC, d.id DESC LIMIT $2`, []any{workspaceID, topCodes},
 		func(rows *sql.Rows) error {
 			var p DynamicPerformance
 			if err := rows.Scan(&p.ID, &p.Name, &p.Scans); err != nil {

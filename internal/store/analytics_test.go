@@ -32,14 +32,14 @@ func TestUserAnalytics(t *testing.T) {
 		var static []int64
 		for i, typ := range []string{"url", "url", "contact", "email"} {
 			var id int64
-			err := store.WriteDB(s).QueryRow(`INSERT INTO qr_codes (user_id, name, qr_type, is_deleted) VALUES ($1, $2, $3, $4) RETURNING id`,
+			err := store.WriteDB(s).QueryRow(`INSERT INTO qr_codes (workspace_id, user_id, name, qr_type, is_deleted) VALUES ((SELECT id FROM workspaces WHERE personal_user_id = $1), $1, $2, $3, $4) RETURNING id`,
 				u.ID, fmt.Sprintf("static %d", i), typ, i == 3).Scan(&id)
 			if err != nil {
 				t.Fatal(err)
 			}
 			static = append(static, id)
 		}
-		exec(t, s, `INSERT INTO qr_codes (user_id, name, qr_type) VALUES ($1, 'theirs', 'url')`, other.ID)
+		exec(t, s, `INSERT INTO qr_codes (workspace_id, user_id, name, qr_type) VALUES ((SELECT id FROM workspaces WHERE personal_user_id = $1), $1, 'theirs', 'url')`, other.ID)
 		// Downloads: static[1] 3 (one old), static[0] 1; generations: static[0] 2, static[2] 1; one unlinked.
 		for _, d := range []struct {
 			code int64
@@ -66,7 +66,7 @@ func TestUserAnalytics(t *testing.T) {
 			t.Fatal(err)
 		}
 
-		a, err := s.UserAnalytics(ctx, u.ID, now.AddDate(0, 0, -30))
+		a, err := s.UserAnalytics(ctx, u.ID, u.ID, now.AddDate(0, 0, -30))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -93,7 +93,8 @@ func TestUserAnalytics(t *testing.T) {
 			t.Errorf("TopDynamic = %+v\nwant %+v", a.TopDynamic, wantDyn)
 		}
 
-		empty, err := s.UserAnalytics(ctx, storetest.CreateUser(t, s, "new@example.com").ID, now)
+		newcomer := storetest.CreateUser(t, s, "new@example.com").ID
+		empty, err := s.UserAnalytics(ctx, newcomer, newcomer, now)
 		if err != nil || empty.TotalQRCodes != 0 || len(empty.TypeDistribution) != 0 || empty.TopStatic != nil {
 			t.Errorf("new user's analytics = %+v, %v", empty, err)
 		}
@@ -126,7 +127,7 @@ func TestScanReport(t *testing.T) {
 		if _, err := s.DeleteDynamicCode(ctx, u.ID, gone.ID, at(30, 0, 0)); err != nil {
 			t.Fatal(err)
 		}
-		q := store.ScanQuery{UserID: u.ID, CodeID: d.ID, From: at(1, 0, 0), To: at(1, 0, 0).AddDate(0, 1, 0)}
+		q := store.ScanQuery{WorkspaceID: u.ID, CodeID: d.ID, From: at(1, 0, 0), To: at(1, 0, 0).AddDate(0, 1, 0)}
 		r, err := s.ScanReport(ctx, q)
 		if err != nil {
 			t.Fatal(err)
@@ -169,13 +170,13 @@ func TestScanReport(t *testing.T) {
 		}
 
 		other := storetest.CreateUser(t, s, "nosy@example.com")
-		if _, err := s.ScanReport(ctx, store.ScanQuery{UserID: other.ID, CodeID: d.ID, From: q.From, To: q.To}); !errors.Is(err, store.ErrNotFound) {
+		if _, err := s.ScanReport(ctx, store.ScanQuery{WorkspaceID: other.ID, CodeID: d.ID, From: q.From, To: q.To}); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("another user's code: %v", err)
 		}
-		if r, err := s.ScanReport(ctx, store.ScanQuery{UserID: other.ID, From: q.From, To: q.To}); err != nil || r.Scans != 0 || len(r.Slots) != 0 {
+		if r, err := s.ScanReport(ctx, store.ScanQuery{WorkspaceID: other.ID, From: q.From, To: q.To}); err != nil || r.Scans != 0 || len(r.Slots) != 0 {
 			t.Errorf("another user's account: %+v %v", r, err)
 		}
-		if _, ok, err := s.FirstScan(ctx, store.ScanQuery{UserID: other.ID}); ok || err != nil {
+		if _, ok, err := s.FirstScan(ctx, store.ScanQuery{WorkspaceID: other.ID}); ok || err != nil {
 			t.Errorf("first scan of an account without scans: %v %v", ok, err)
 		}
 	})

@@ -24,7 +24,7 @@ type StripeEvent struct {
 // CheckoutLink is what a completed subscription checkout tells: the user
 // (by id, else by e-mail) who now has CustomerID and SubscriptionID.
 type CheckoutLink struct {
-	UserID         int64 // 0 = unknown; then Email names the user
+	WorkspaceID    int64 // 0 = unknown; then Email names the user whose personal workspace pays
 	Email          string
 	CustomerID     string
 	SubscriptionID string
@@ -83,34 +83,36 @@ func (s *Store) RecordStripeEvent(ctx context.Context, ev StripeEvent) (bool, er
 	return s.applyStripeEvent(ctx, ev, func(*sql.Tx) error { return nil })
 }
 
-// ApplyCheckout links the checkout's customer and subscription to its user,
-// then sets the user's subscription from what events have said of it. A
-// user keeps their first customer: a checkout naming another one is
-// recorded but does not relink them. Unknown users are recorded and skipped.
+// ApplyCheckout links the checkout's customer and subscription to its
+// workspace, then sets the workspace's subscription from what events have
+// said of it. A workspace keeps its first customer: a checkout naming another
+// one is recorded but does not relink it. Unknown workspaces are recorded and
+// skipped.
 func (s *Store) ApplyCheckout(ctx context.Context, ev StripeEvent, c CheckoutLink) (bool, error) {
 	return s.applyStripeEvent(ctx, ev, func(tx *sql.Tx) error {
-		var userID int64
+		var workspaceID int64
 		var customer sql.NullString
 		var err error
-		if c.UserID != 0 {
+		if c.WorkspaceID != 0 {
 			err = tx.QueryRowContext(ctx,
-				`SELECT id, stripe_customer_id FROM users WHERE id = $1 AND NOT is_deleted`, c.UserID).Scan(&userID, &customer)
+				`SELECT id, stripe_customer_id FROM workspaces WHERE id = $1 AND NOT is_deleted`, c.WorkspaceID).Scan(&workspaceID, &customer)
 		} else {
-			err = tx.QueryRowContext(ctx,
-				`SELECT id, stripe_customer_id FROM users WHERE lower(username) = lower($1) AND NOT is_deleted`, c.Email).Scan(&userID, &customer)
+			err = tx.QueryRowContext(ctx, `
+				SELECT w.id, w.stripe_customer_id FROM workspaces w JOIN users u ON u.id = w.personal_user_id
+				WHERE lower(u.username) = lower($1) AND NOT u.is_deleted`, c.Email).Scan(&workspaceID, &customer)
 		}
 		if err == sql.ErrNoRows {
 			return nil
 		}
 		if err != nil {
-			return fail("find the user of a checkout", err)
+			return fail("find the workspace of a checkout", err)
 		}
 		if customer.Valid && customer.String != c.CustomerID {
 			return nil
 		}
 		if _, err := tx.ExecContext(ctx, `
-			UPDATE users SET stripe_customer_id = $2, stripe_subscription_id = $3 WHERE id = $1`,
-			userID, c.CustomerID, nullIfEmpty(c.SubscriptionID)); err != nil {
+			UPDATE workspaces SET stripe_customer_id = $2, stripe_subscription_id = $3 WHERE id = $1`,
+			workspaceID, c.CustomerID, nullIfEmpty(c.SubscriptionID)); err != nil {
 			return fail("link a Stripe customer", err)
 		}
 		return syncCustomer(ctx, tx, c.CustomerID)
@@ -118,7 +120,7 @@ func (s *Store) ApplyCheckout(ctx context.Context, ev StripeEvent, c CheckoutLin
 }
 
 // ApplySubscription keeps the subscription's state, unless the store holds
-// a newer one, and updates the user of its customer.
+// a newer one, and updates the workspace of its customer.
 func (s *Store) ApplySubscription(ctx context.Context, ev StripeEvent, sub Subscription) (bool, error) {
 	return s.applyStripeEvent(ctx, ev, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `
@@ -134,7 +136,7 @@ func (s *Store) ApplySubscription(ctx context.Context, ev StripeEvent, sub Subsc
 	})
 }
 
-// syncCustomer gives the users of a Stripe customer the status of that
+// syncCustomer gives the workspaces of a Stripe customer the status of that
 // customer's newest subscription, which is what they pay for now.
 func syncCustomer(ctx context.Context, tx *sql.Tx, customerID string) error {
 	var subID, status string
@@ -148,7 +150,7 @@ func syncCustomer(ctx context.Context, tx *sql.Tx, customerID string) error {
 		return fail("find a customer's subscription", err)
 	}
 	if _, err := tx.ExecContext(ctx, `
-		UPDATE users SET stripe_subscription_id = $2, subscription_status = $3 WHERE stripe_customer_id = $1`,
+		UPDATE workspaces SET stripe_subscription_id = $2, subscription_status = $3 WHERE stripe_customer_id = $1`,
 		customerID, subID, status); err != nil {
 		return fail("update a subscriber", err)
 	}
@@ -183,14 +185,14 @@ func (s *Store) ApplyPayment(ctx context.Context, ev StripeEvent, p Payment) (bo
 	})
 }
 
-// PaymentTotals returns, per payment product of the user, the successful
-// payments it took. Products without any are absent.
-func (s *Store) PaymentTotals(ctx context.Context, userID int64) (map[int64]PaymentTotal, error) {
+// PaymentTotals returns, per payment product of the workspace, the
+// successful payments it took. Products without any are absent.
+func (s *Store) PaymentTotals(ctx context.Context, workspaceID int64) (map[int64]PaymentTotal, error) {
 	rows, err := s.read.QueryContext(ctx, `
 		SELECT p.product_id, COUNT(*), COALESCE(SUM(p.amount), 0)
 		FROM payments p JOIN payment_products pp ON pp.id = p.product_id
-		WHERE pp.user_id = $1 AND p.status = 'succeeded'
-		GROUP BY p.product_id`, userID)
+		WHERE pp.workspace_id = $1 AND p.status = 'succeeded'
+		GROUP BY p.product_id`, workspaceID)
 	if err != nil {
 		return nil, fail("total payments", err)
 	}
@@ -226,18 +228,18 @@ func (s *Store) PaymentCodeID(ctx context.Context, productID int64) (int64, erro
 	return id, nil
 }
 
-// SetStripeCustomer gives a live user a Stripe customer unless they have
-// one, and returns the one they have now: a user never gets two.
-func (s *Store) SetStripeCustomer(ctx context.Context, userID int64, customerID string) (string, error) {
+// SetStripeCustomer gives a live workspace a Stripe customer unless it has
+// one, and returns the one it has now: a workspace never gets two.
+func (s *Store) SetStripeCustomer(ctx context.Context, workspaceID int64, customerID string) (string, error) {
 	var current string
 	err := s.inTx(ctx, "set a Stripe customer", func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `
-			UPDATE users SET stripe_customer_id = $2 WHERE id = $1 AND stripe_customer_id IS NULL AND NOT is_deleted`,
-			userID, customerID); err != nil {
+			UPDATE workspaces SET stripe_customer_id = $2 WHERE id = $1 AND stripe_customer_id IS NULL AND NOT is_deleted`,
+			workspaceID, customerID); err != nil {
 			return fail("set a Stripe customer", err)
 		}
-		err := tx.QueryRowContext(ctx, `SELECT COALESCE(stripe_customer_id, '') FROM users WHERE id = $1 AND NOT is_deleted`,
-			userID).Scan(&current)
+		err := tx.QueryRowContext(ctx, `SELECT COALESCE(stripe_customer_id, '') FROM workspaces WHERE id = $1 AND NOT is_deleted`,
+			workspaceID).Scan(&current)
 		if err != nil {
 			return fail("set a Stripe customer", err)
 		}

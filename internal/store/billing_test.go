@@ -20,8 +20,8 @@ func TestStripeSubscriptionEvents(t *testing.T) {
 		sub := func(status string) store.Subscription {
 			return store.Subscription{ID: "sub_1", CustomerID: "cus_1", Status: status, StartedAt: t0}
 		}
-		status := func() *store.User {
-			got, err := s.User(ctx, u.ID)
+		status := func() *store.Workspace {
+			got, err := s.PersonalWorkspace(ctx, u.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -40,7 +40,7 @@ func TestStripeSubscriptionEvents(t *testing.T) {
 		if got := status(); got.SubscriptionStatus != "free" {
 			t.Fatalf("status before the checkout: %q", got.SubscriptionStatus)
 		}
-		link := store.CheckoutLink{UserID: u.ID, CustomerID: "cus_1", SubscriptionID: "sub_1"}
+		link := store.CheckoutLink{WorkspaceID: storetest.Personal(t, s, u.ID), CustomerID: "cus_1", SubscriptionID: "sub_1"}
 		if ok, err := s.ApplyCheckout(ctx, ev("evt_c", 0), link); !ok || err != nil {
 			t.Fatalf("ApplyCheckout = %v, %v", ok, err)
 		}
@@ -62,7 +62,7 @@ func TestStripeSubscriptionEvents(t *testing.T) {
 		}
 
 		// A second checkout with another customer does not relink the user.
-		other := store.CheckoutLink{UserID: u.ID, CustomerID: "cus_2", SubscriptionID: "sub_2"}
+		other := store.CheckoutLink{WorkspaceID: storetest.Personal(t, s, u.ID), CustomerID: "cus_2", SubscriptionID: "sub_2"}
 		if ok, err := s.ApplyCheckout(ctx, ev("evt_c2", 9), other); !ok || err != nil {
 			t.Fatalf("second ApplyCheckout = %v, %v", ok, err)
 		}
@@ -76,14 +76,14 @@ func TestStripeSubscriptionEvents(t *testing.T) {
 			t.Errorf("after resubscribing: %+v", got)
 		}
 		// Checkouts of unknown users, and by e-mail.
-		if ok, err := s.ApplyCheckout(ctx, ev("evt_nobody", 1), store.CheckoutLink{UserID: 999999, CustomerID: "cus_9"}); !ok || err != nil {
+		if ok, err := s.ApplyCheckout(ctx, ev("evt_nobody", 1), store.CheckoutLink{WorkspaceID: 999999, CustomerID: "cus_9"}); !ok || err != nil {
 			t.Errorf("unknown user: %v, %v", ok, err)
 		}
 		v := storetest.CreateUser(t, s, "ByMail@example.com")
 		if _, err := s.ApplyCheckout(ctx, ev("evt_mail", 1), store.CheckoutLink{Email: "bymail@EXAMPLE.com", CustomerID: "cus_m"}); err != nil {
 			t.Fatal(err)
 		}
-		if got, _ := s.User(ctx, v.ID); got.StripeCustomerID != "cus_m" {
+		if got, _ := s.PersonalWorkspace(ctx, v.ID); got.StripeCustomerID != "cus_m" {
 			t.Errorf("linked by e-mail: %+v", got)
 		}
 		if n := storetest.Count(t, s, "stripe_events"); n != 9 {
@@ -99,7 +99,8 @@ func TestPaymentsAndCustomers(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		u := storetest.CreateUser(t, s, "seller@example.com")
-		p := &store.PaymentProduct{UserID: &u.ID, ProductName: "Tea", ProductPrice: 450}
+		ws := storetest.Personal(t, s, u.ID)
+		p := &store.PaymentProduct{UserID: &u.ID, WorkspaceID: &ws, ProductName: "Tea", ProductPrice: 450}
 		if err := s.CreatePaymentProduct(ctx, p); err != nil {
 			t.Fatal(err)
 		}
@@ -121,7 +122,7 @@ func TestPaymentsAndCustomers(t *testing.T) {
 			t.Error("a duplicate payment event was applied")
 		}
 		pay("evt_5", "pi_3", "failed", 5)
-		totals, err := s.PaymentTotals(ctx, u.ID)
+		totals, err := s.PaymentTotals(ctx, ws)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -141,11 +142,11 @@ func TestPaymentsAndCustomers(t *testing.T) {
 			t.Errorf("PaymentCodeID without a code = %d, %v", id, err)
 		}
 
-		first, err := s.SetStripeCustomer(ctx, u.ID, "cus_a")
+		first, err := s.SetStripeCustomer(ctx, storetest.Personal(t, s, u.ID), "cus_a")
 		if err != nil || first != "cus_a" {
 			t.Fatalf("SetStripeCustomer = %q, %v", first, err)
 		}
-		if again, err := s.SetStripeCustomer(ctx, u.ID, "cus_b"); err != nil || again != "cus_a" {
+		if again, err := s.SetStripeCustomer(ctx, storetest.Personal(t, s, u.ID), "cus_b"); err != nil || again != "cus_a" {
 			t.Errorf("second SetStripeCustomer = %q, %v; want the first customer", again, err)
 		}
 	})

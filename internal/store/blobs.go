@@ -14,7 +14,8 @@ import (
 // database, not on a disk, so every instance can serve every upload.
 type Blob struct {
 	ID          int64
-	OwnerID     *int64 // nil for an upload without an account
+	OwnerID     *int64 // who uploaded it; nil for an upload without an account
+	WorkspaceID *int64 // whose quota it counts against; nil without an account
 	Kind        string // "logo", "pdf" or "image"
 	FileName    string
 	ContentType string
@@ -51,9 +52,9 @@ func (s *Store) insertBlob(ctx context.Context, db interface {
 	for try := 1; try <= blobIDTries; try++ {
 		b.ID = randomBlobID()
 		_, err = db.ExecContext(ctx, `
-			INSERT INTO blobs (id, owner_id, kind, file_name, content_type, size, sha256, data, title, description, created_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-			b.ID, b.OwnerID, b.Kind, b.FileName, b.ContentType, b.Size, b.SHA256, b.Data, b.Title, b.Description,
+			INSERT INTO blobs (id, owner_id, workspace_id, kind, file_name, content_type, size, sha256, data, title, description, created_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+			b.ID, b.OwnerID, b.WorkspaceID, b.Kind, b.FileName, b.ContentType, b.Size, b.SHA256, b.Data, b.Title, b.Description,
 			dbTime(b.CreatedAt))
 		if err == nil || !isUniqueViolation(err) {
 			break
@@ -75,6 +76,13 @@ func (s *Store) ReplaceBlobData(ctx context.Context, id int64, contentType strin
 	return mustAffect("replace blob data", res, err)
 }
 
+// DeleteBlob removes a blob no record refers to yet: a logo stored for a
+// code whose creation was then refused.
+func (s *Store) DeleteBlob(ctx context.Context, id int64) error {
+	res, err := s.write.ExecContext(ctx, `DELETE FROM blobs WHERE id = $1`, id)
+	return mustAffect("delete blob", res, err)
+}
+
 const blobIDTries = 5
 
 // randomBlobID draws an id in [1, 2^53].
@@ -88,9 +96,9 @@ func randomBlobID() int64 {
 func (s *Store) Blob(ctx context.Context, id int64) (*Blob, error) {
 	b := new(Blob)
 	err := s.read.QueryRowContext(ctx, `
-		SELECT id, owner_id, kind, file_name, content_type, size, sha256, data, title, description, created_at
+		SELECT id, owner_id, workspace_id, kind, file_name, content_type, size, sha256, data, title, description, created_at
 		FROM blobs WHERE id = $1`, id,
-	).Scan(&b.ID, &b.OwnerID, &b.Kind, &b.FileName, &b.ContentType, &b.Size, &b.SHA256, &b.Data,
+	).Scan(&b.ID, &b.OwnerID, &b.WorkspaceID, &b.Kind, &b.FileName, &b.ContentType, &b.Size, &b.SHA256, &b.Data,
 		&b.Title, &b.Description, scanTime(&b.CreatedAt))
 	if err != nil {
 		return nil, fail("fetch blob", err)

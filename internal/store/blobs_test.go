@@ -93,12 +93,13 @@ func TestCreateBlobWithinQuota(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		u := storetest.CreateUser(t, s, "quota@example.com")
+		ws := storetest.Personal(t, s, u.ID)
 		var wg sync.WaitGroup
 		var mu sync.Mutex
 		stored, refused := 0, 0
 		for range 20 {
 			wg.Go(func() {
-				err := s.CreateBlobWithin(ctx, &store.Blob{OwnerID: &u.ID, Kind: "image", FileName: "f", ContentType: "image/png", Data: make([]byte, 30)}, 100)
+				err := s.CreateBlobWithin(ctx, &store.Blob{OwnerID: &u.ID, WorkspaceID: &ws, Kind: "image", FileName: "f", ContentType: "image/png", Data: make([]byte, 30)}, 100)
 				mu.Lock()
 				defer mu.Unlock()
 				switch {
@@ -112,7 +113,7 @@ func TestCreateBlobWithinQuota(t *testing.T) {
 			})
 		}
 		wg.Wait()
-		used, err := s.BlobBytes(ctx, u.ID)
+		used, err := s.BlobBytes(ctx, ws)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -27,11 +27,12 @@ const (
 var ErrItemTaken = errors.New("store: bulk item already saved")
 
 // BulkJob is one uploaded spreadsheet being turned into saved codes. Every
-// method that reads one for a user takes the owner's id and treats another
-// user's job as not found.
+// method that reads one for a workspace takes its id and treats another
+// workspace's job as not found.
 type BulkJob struct {
 	ID             int64
-	UserID         int64
+	WorkspaceID    int64 // the owner of the job and its codes
+	UserID         int64 // who uploaded it
 	Status         string
 	FileName       string
 	FileSHA256     string // what an Idempotency-Key stands for
@@ -72,12 +73,12 @@ type BulkCode struct {
 	Destination string         `json:"destination,omitempty"`
 }
 
-const bulkJobColumns = `id, user_id, status, file_name, file_sha256, COALESCE(idempotency_key, ''),
+const bulkJobColumns = `id, COALESCE(workspace_id, 0), user_id, status, file_name, file_sha256, COALESCE(idempotency_key, ''),
 	total, processed, failed, dynamic_limit, attempts, error, created_at, updated_at`
 
 func scanBulkJob(row interface{ Scan(...any) error }) (*BulkJob, error) {
 	j := new(BulkJob)
-	err := row.Scan(&j.ID, &j.UserID, &j.Status, &j.FileName, &j.FileSHA256, &j.IdempotencyKey,
+	err := row.Scan(&j.ID, &j.WorkspaceID, &j.UserID, &j.Status, &j.FileName, &j.FileSHA256, &j.IdempotencyKey,
 		&j.Total, &j.Processed, &j.Failed, &j.DynamicLimit, &j.Attempts, &j.Error,
 		scanTime(&j.CreatedAt), scanTime(&j.UpdatedAt))
 	if err != nil {
@@ -91,7 +92,8 @@ func scanBulkJob(row interface{ Scan(...any) error }) (*BulkJob, error) {
 const itemsPerInsert = 500
 
 // CreateBulkJob saves a queued job with its items (pending or failed) in
-// one transaction and fills in j.ID. A second job with the owner's
+// one transaction and fills in j.ID (and j.WorkspaceID, when 0: the
+// uploader's personal workspace). A second job with the owner's
 // IdempotencyKey is ErrConflict and saves nothing.
 func (s *Store) CreateBulkJob(ctx context.Context, j *BulkJob, items []BulkItem) error {
 	if j.CreatedAt.IsZero() {
@@ -101,10 +103,13 @@ func (s *Store) CreateBulkJob(ctx context.Context, j *BulkJob, items []BulkItem)
 	j.UpdatedAt = j.CreatedAt
 	j.Status = BulkQueued
 	return s.inTx(ctx, "create bulk job", func(tx *sql.Tx) error {
-		cols := []string{"user_id", "status", "file_name", "file_sha256", "idempotency_key", "total", "processed",
+		if err := personalByDefault(ctx, tx, &j.WorkspaceID, j.UserID); err != nil {
+			return err
+		}
+		cols := []string{"workspace_id", "user_id", "status", "file_name", "file_sha256", "idempotency_key", "total", "processed",
 			"failed", "dynamic_limit", "created_at", "updated_at"}
 		err := tx.QueryRowContext(ctx, insertReturningID("bulk_jobs", cols),
-			j.UserID, j.Status, j.FileName, j.FileSHA256, nullIfEmpty(j.IdempotencyKey), j.Total, j.Processed,
+			j.WorkspaceID, j.UserID, j.Status, j.FileName, j.FileSHA256, nullIfEmpty(j.IdempotencyKey), j.Total, j.Processed,
 			j.Failed, j.DynamicLimit, dbTime(j.CreatedAt), dbTime(j.UpdatedAt)).Scan(&j.ID)
 		if err != nil {
 			return fail("create bulk job", err)
@@ -134,10 +139,10 @@ func (s *Store) CreateBulkJob(ctx context.Context, j *BulkJob, items []BulkItem)
 	})
 }
 
-// BulkJob returns the user's job with the given id.
-func (s *Store) BulkJob(ctx context.Context, userID, id int64) (*BulkJob, error) {
+// BulkJob returns the workspace's job with the given id.
+func (s *Store) BulkJob(ctx context.Context, workspaceID, id int64) (*BulkJob, error) {
 	j, err := scanBulkJob(s.read.QueryRowContext(ctx,
-		`SELECT `+bulkJobColumns+` FROM bulk_jobs WHERE id = $1 AND user_id = $2`, id, userID))
+		`SELECT `+bulkJobColumns+` FROM bulk_jobs WHERE id = $1 AND workspace_id = $2`, id, workspaceID))
 	if err != nil {
 		return nil, fail("fetch bulk job", err)
 	}
@@ -250,6 +255,14 @@ func (s *Store) BulkItems(ctx context.Context, jobID int64, afterRow, limit int,
 // ErrItemTaken, and nothing is saved.
 func (s *Store) SaveBulkItems(ctx context.Context, j *BulkJob, items []BulkItem, now, leaseUntil time.Time, limitMessage string) error {
 	return s.inTx(ctx, "save bulk items", func(tx *sql.Tx) error {
+		// A runner saves in the background: the audit log names the uploader.
+		if _, ok := ActorFrom(ctx); !ok {
+			var email string
+			if err := tx.QueryRowContext(ctx, `SELECT username FROM users WHERE id = $1`, j.UserID).Scan(&email); err != nil {
+				return fail("save bulk items", err)
+			}
+			ctx = WithActor(ctx, Actor{Type: "user", ID: j.UserID, Email: email})
+		}
 		failed := 0
 		for i := range items {
 			it := &items[i]
@@ -257,7 +270,7 @@ func (s *Store) SaveBulkItems(ctx context.Context, j *BulkJob, items []BulkItem,
 			var res sql.Result
 			var err error
 			if c.Dynamic {
-				d := &DynamicCode{UserID: j.UserID, Name: c.Name, ShortCode: NewShortCode(), Destination: c.Destination,
+				d := &DynamicCode{WorkspaceID: j.WorkspaceID, UserID: j.UserID, Name: c.Name, ShortCode: NewShortCode(), Destination: c.Destination,
 					QRType: c.QRType, QRData: c.QRData, Style: c.Style, CreatedAt: now}
 				err = s.createDynamic(ctx, tx, d, j.DynamicLimit)
 				switch {
@@ -272,9 +285,9 @@ func (s *Store) SaveBulkItems(ctx context.Context, j *BulkJob, items []BulkItem,
 						WHERE job_id = $3 AND row_number = $4 AND status = 'pending'`, d.ID, d.ShortCode, j.ID, it.Row)
 				}
 			} else {
-				q := &QRCode{UserID: j.UserID, Name: c.Name, QRType: c.QRType, URL: c.URL, QRData: c.QRData,
+				q := &QRCode{WorkspaceID: j.WorkspaceID, UserID: j.UserID, Name: c.Name, QRType: c.QRType, URL: c.URL, QRData: c.QRData,
 					Content: c.Content, TypeColumns: c.TypeColumns, Style: c.Style, CreatedAt: now}
-				err = createQRCode(ctx, tx, q)
+				err = s.createQRCode(ctx, tx, q)
 				if err == nil {
 					it.Status, it.QRCodeID = ItemDone, &q.ID
 					res, err = tx.ExecContext(ctx, `UPDATE bulk_job_items SET status = 'done', qr_code_id = $1

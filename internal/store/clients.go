@@ -158,8 +158,12 @@ func (s *Store) DeleteClient(ctx context.Context, id int64, now time.Time) error
 			apiUser.Int64, dbTime(now)); err != nil {
 			return fail("delete client", err)
 		}
+		if _, err := tx.ExecContext(ctx, `UPDATE workspaces SET is_deleted = true, deleted_at = $2 WHERE personal_user_id = $1`,
+			apiUser.Int64, dbTime(now)); err != nil {
+			return fail("delete client", err)
+		}
 	}
-	for _, table := range []string{"users", "qr_codes", "dynamic_qr_codes"} {
+	for _, table := range []string{"users", "workspaces", "qr_codes", "dynamic_qr_codes"} {
 		if _, err := tx.ExecContext(ctx, `UPDATE `+table+` SET client_id = $2 WHERE client_id = $1`, id, DefaultClientID); err != nil {
 			return fail("delete client", err)
 		}
@@ -193,6 +197,9 @@ func (s *Store) SetClientKey(ctx context.Context, id int64, k KeyParts, now time
 			id, clientAccountName(id), dbTime(now)).Scan(&apiUser.Int64)
 		if err != nil {
 			return nil, fail("rotate client key", err)
+		}
+		if err := createPersonalWorkspace(ctx, tx, apiUser.Int64, id, now); err != nil {
+			return nil, err
 		}
 	}
 	_, err = tx.ExecContext(ctx, `

@@ -36,13 +36,17 @@ func TestClientsByHostAndKeys(t *testing.T) {
 
 		// A client's key acts as its own account, until the key is rotated
 		// or the client made inactive.
-		if _, err := s.APIKeyUser(ctx, "none:1"); err == nil {
+		if _, err := s.APIKeyAccess(ctx, "none:1"); err == nil {
 			t.Error("the default client's marker works as a key")
 		}
 		if _, err := s.SetClientKey(ctx, c.ID, store.KeyParts{Hash: "h1", Prefix: "sq_abcdef", Last4: "wxyz"}, now); err != nil {
 			t.Fatal(err)
 		}
-		u, err := s.APIKeyUser(ctx, "h1")
+		a, err := s.APIKeyAccess(ctx, "h1")
+		if err != nil || a.User.ClientID != c.ID || a.Workspace.ClientID != c.ID {
+			t.Fatalf("client key access = %+v, %v", a, err)
+		}
+		u := a.User
 		if err != nil || u.ClientID != c.ID {
 			t.Fatalf("client key user = %+v, %v", u, err)
 		}
@@ -50,17 +54,17 @@ func TestClientsByHostAndKeys(t *testing.T) {
 		if err != nil || got.APIKeyPrefix != "sq_ghijkl" || got.APIKeyLast4 != "abcd" {
 			t.Fatalf("rotate = %+v, %v", got, err)
 		}
-		if _, err := s.APIKeyUser(ctx, "h1"); !errors.Is(err, store.ErrNotFound) {
+		if _, err := s.APIKeyAccess(ctx, "h1"); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("rotated key: %v, want ErrNotFound", err)
 		}
-		if u2, err := s.APIKeyUser(ctx, "h2"); err != nil || u2.ID != u.ID {
-			t.Errorf("new key acts as %+v, %v; want the same account %d", u2, err, u.ID)
+		if a2, err := s.APIKeyAccess(ctx, "h2"); err != nil || a2.User.ID != u.ID {
+			t.Errorf("new key acts as %+v, %v; want the same account %d", a2, err, u.ID)
 		}
 		c.IsActive = false
 		if _, err := s.UpdateClient(ctx, c, now); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.APIKeyUser(ctx, "h2"); !errors.Is(err, store.ErrNotFound) {
+		if _, err := s.APIKeyAccess(ctx, "h2"); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("inactive client's key: %v, want ErrNotFound", err)
 		}
 		if _, err := s.ActiveClientByHost(ctx, "qr.acme.test", "squarely.test"); !errors.Is(err, store.ErrNotFound) {
@@ -92,12 +96,12 @@ func TestAPIKeysAndIdempotency(t *testing.T) {
 		now := time.Now()
 		alice := storetest.CreateUser(t, s, "alice@example.com")
 		bob := storetest.CreateUser(t, s, "bob@example.com")
-		k := &store.APIKey{UserID: alice.ID, Name: "shop", Prefix: "sq_aaaaaa", Last4: "1234"}
+		k := &store.APIKey{WorkspaceID: storetest.Personal(t, s, alice.ID), UserID: alice.ID, Name: "shop", Prefix: "sq_aaaaaa", Last4: "1234"}
 		if err := s.CreateAPIKey(ctx, k, "hash-a", now); err != nil {
 			t.Fatal(err)
 		}
-		if u, err := s.APIKeyUser(ctx, "hash-a"); err != nil || u.ID != alice.ID {
-			t.Fatalf("APIKeyUser = %+v, %v", u, err)
+		if a, err := s.APIKeyAccess(ctx, "hash-a"); err != nil || a.User.ID != alice.ID || a.Workspace.ID != k.WorkspaceID {
+			t.Fatalf("APIKeyAccess = %+v, %v", a, err)
 		}
 		if list, err := s.APIKeys(ctx, bob.ID); err != nil || len(list) != 0 {
 			t.Errorf("bob's keys = %v, %v", list, err)
@@ -108,7 +112,7 @@ func TestAPIKeysAndIdempotency(t *testing.T) {
 		if err := s.DeleteAPIKey(ctx, alice.ID, k.ID); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.APIKeyUser(ctx, "hash-a"); !errors.Is(err, store.ErrNotFound) {
+		if _, err := s.APIKeyAccess(ctx, "hash-a"); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("revoked key: %v", err)
 		}
 

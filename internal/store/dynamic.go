@@ -15,13 +15,14 @@ import (
 var ErrLimit = errors.New("store: dynamic code limit reached")
 
 // DynamicCode is a code that encodes {base}/d/{ShortCode} and redirects to
-// Destination, which its owner may change after printing. Every method
-// that reads or changes one takes the owner's id and treats another user's
-// code as not found.
+// Destination, which its workspace may change after printing. Every method
+// that reads or changes one takes the workspace's id and treats another
+// workspace's code as not found.
 type DynamicCode struct {
 	ID          int64
 	ClientID    int64
-	UserID      int64
+	WorkspaceID int64 // the owner
+	UserID      int64 // who made it; 0 once unknown
 	Name        string
 	ShortCode   string // unique, at most 20 characters
 	Destination string
@@ -43,6 +44,9 @@ type DynamicCode struct {
 	Routing    *Routing
 	LimitScans int64
 
+	FolderID *int64 // nil: in no folder
+	Tags     []Tag  // read back by the methods that return codes, by name
+
 	IsPaused  bool
 	PausedAt  *time.Time
 	IsDeleted bool
@@ -52,22 +56,22 @@ type DynamicCode struct {
 }
 
 const dynamicColumns = `
-	id, client_id, COALESCE(user_id, 0), name, short_code, destination,
+	id, client_id, workspace_id, COALESCE(user_id, 0), name, short_code, destination,
 	qr_type, COALESCE(qr_data, ''), COALESCE(platform, ''),
 	COALESCE((SELECT scans FROM scan_counts WHERE dynamic_qr_code_id = dynamic_qr_codes.id), 0),
 	(SELECT last_scanned_at FROM scan_counts WHERE dynamic_qr_code_id = dynamic_qr_codes.id),` + styleSelect + `,
-	password_hash IS NOT NULL, routing, limit_scans, is_paused, paused_at, is_deleted, deleted_at, created_at, updated_at`
+	password_hash IS NOT NULL, folder_id, routing, limit_scans, is_paused, paused_at, is_deleted, deleted_at, created_at, updated_at`
 
 func scanDynamic(row interface{ Scan(...any) error }) (*DynamicCode, error) {
 	d := new(DynamicCode)
 	dest := []any{
-		&d.ID, &d.ClientID, &d.UserID, &d.Name, &d.ShortCode, &d.Destination,
+		&d.ID, &d.ClientID, &d.WorkspaceID, &d.UserID, &d.Name, &d.ShortCode, &d.Destination,
 		&d.QRType, &d.QRData, &d.Platform,
 		&d.ScanCount, scanNullTime(&d.LastScannedAt),
 	}
 	dest = append(dest, d.Style.scanDest()...)
 	dest = append(dest,
-		&d.Protected, scanRouting(&d.Routing), &d.LimitScans, &d.IsPaused, scanNullTime(&d.PausedAt), &d.IsDeleted, scanNullTime(&d.DeletedAt),
+		&d.Protected, &d.FolderID, scanRouting(&d.Routing), &d.LimitScans, &d.IsPaused, scanNullTime(&d.PausedAt), &d.IsDeleted, scanNullTime(&d.DeletedAt),
 		scanTime(&d.CreatedAt), scanTime(&d.UpdatedAt),
 	)
 	if err := row.Scan(dest...); err != nil {
@@ -76,11 +80,13 @@ func scanDynamic(row interface{ Scan(...any) error }) (*DynamicCode, error) {
 	return d, nil
 }
 
-// CreateDynamicCode saves a new dynamic code for d.UserID and fills in ID,
+// CreateDynamicCode saves a new dynamic code of d.WorkspaceID (0: the
+// personal workspace of d.UserID, as for codes made outside the app) and
+// fills in ID,
 // ClientID (1 if 0), CreatedAt and UpdatedAt (now, unless set). With limit
-// > 0 it first counts the owner's live dynamic codes and returns ErrLimit
+// > 0 it first counts the workspace's live dynamic codes and returns ErrLimit
 // when there are limit or more; the count and the insert share one write
-// transaction with the owner's row locked, so concurrent creations cannot
+// transaction with the workspace's row locked, so concurrent creations cannot
 // both pass at the limit. A taken ShortCode is ErrConflict: the caller
 // draws a new one and tries again.
 func (s *Store) CreateDynamicCode(ctx context.Context, d *DynamicCode, limit int) error {
@@ -91,6 +97,9 @@ func (s *Store) CreateDynamicCode(ctx context.Context, d *DynamicCode, limit int
 func (s *Store) createDynamic(ctx context.Context, tx *sql.Tx, d *DynamicCode, limit int) error {
 	if d.ClientID == 0 {
 		d.ClientID = 1
+	}
+	if err := personalByDefault(ctx, tx, &d.WorkspaceID, d.UserID); err != nil {
+		return err
 	}
 	if d.CreatedAt.IsZero() {
 		d.CreatedAt = time.Now()
@@ -105,12 +114,12 @@ func (s *Store) createDynamic(ctx context.Context, tx *sql.Tx, d *DynamicCode, l
 		// transaction (BEGIN IMMEDIATE); PostgreSQL needs the row lock.
 		if s.dialect == Postgres {
 			var id int64
-			err := tx.QueryRowContext(ctx, `SELECT id FROM users WHERE id = $1 FOR UPDATE`, d.UserID).Scan(&id)
+			err := tx.QueryRowContext(ctx, `SELECT id FROM workspaces WHERE id = $1 FOR UPDATE`, d.WorkspaceID).Scan(&id)
 			if err != nil {
-				return fail("lock user", err)
+				return fail("lock workspace", err)
 			}
 		}
-		n, err := countLiveDynamic(ctx, tx, d.UserID)
+		n, err := countLiveDynamic(ctx, tx, d.WorkspaceID)
 		if err != nil {
 			return err
 		}
@@ -119,12 +128,12 @@ func (s *Store) createDynamic(ctx context.Context, tx *sql.Tx, d *DynamicCode, l
 		}
 	}
 	cols := slices.Concat(
-		[]string{"client_id", "user_id", "name", "short_code", "destination", "qr_type", "qr_data", "platform"},
+		[]string{"client_id", "workspace_id", "user_id", "name", "short_code", "destination", "qr_type", "qr_data", "platform"},
 		styleInsert,
 		[]string{"created_at", "updated_at"},
 	)
 	args := slices.Concat(
-		[]any{d.ClientID, d.UserID, d.Name, d.ShortCode, d.Destination, d.QRType, nullIfEmpty(d.QRData), nullIfEmpty(d.Platform)},
+		[]any{d.ClientID, d.WorkspaceID, nullIfZero(d.UserID), d.Name, d.ShortCode, d.Destination, d.QRType, nullIfEmpty(d.QRData), nullIfEmpty(d.Platform)},
 		d.Style.insertArgs(),
 		[]any{dbTime(d.CreatedAt), dbTime(d.UpdatedAt)},
 	)
@@ -132,15 +141,18 @@ func (s *Store) createDynamic(ctx context.Context, tx *sql.Tx, d *DynamicCode, l
 	if err != nil {
 		return fail("create dynamic code", err)
 	}
-	return nil
+	if err := refreshSearch(ctx, tx, dynamicKind, `id = $1`, d.ID); err != nil {
+		return err
+	}
+	return s.auditCreated(ctx, tx, d.WorkspaceID, Target{"dynamic_code", d.ID, d.Name})
 }
 
 func countLiveDynamic(ctx context.Context, q interface {
 	QueryRowContext(context.Context, string, ...any) *sql.Row
-}, userID int64) (int, error) {
+}, workspaceID int64) (int, error) {
 	var n int
 	err := q.QueryRowContext(ctx,
-		`SELECT count(*) FROM dynamic_qr_codes WHERE user_id = $1 AND NOT is_deleted`, userID).Scan(&n)
+		`SELECT count(*) FROM dynamic_qr_codes WHERE workspace_id = $1 AND NOT is_deleted`, workspaceID).Scan(&n)
 	if err != nil {
 		return 0, fail("count dynamic codes", err)
 	}
@@ -148,30 +160,30 @@ func countLiveDynamic(ctx context.Context, q interface {
 }
 
 // CountDynamicCodes returns how many live (not deleted) dynamic codes the
-// user has: what the limit counts.
-func (s *Store) CountDynamicCodes(ctx context.Context, userID int64) (int, error) {
-	return countLiveDynamic(ctx, s.read, userID)
+// workspace has: what the limit counts.
+func (s *Store) CountDynamicCodes(ctx context.Context, workspaceID int64) (int, error) {
+	return countLiveDynamic(ctx, s.read, workspaceID)
 }
 
-// DynamicCode returns the user's live dynamic code with the given id.
-func (s *Store) DynamicCode(ctx context.Context, userID, id int64) (*DynamicCode, error) {
+// DynamicCode returns the workspace's live dynamic code with the given id.
+func (s *Store) DynamicCode(ctx context.Context, workspaceID, id int64) (*DynamicCode, error) {
 	row := s.read.QueryRowContext(ctx,
-		`SELECT `+dynamicColumns+` FROM dynamic_qr_codes WHERE id = $1 AND user_id = $2 AND NOT is_deleted`,
-		id, userID)
+		`SELECT `+dynamicColumns+` FROM dynamic_qr_codes WHERE id = $1 AND workspace_id = $2 AND NOT is_deleted`,
+		id, workspaceID)
 	d, err := scanDynamic(row)
 	if err != nil {
 		return nil, fail("fetch dynamic code", err)
 	}
-	return d, nil
+	return d, s.withTags(ctx, nil, []*DynamicCode{d})
 }
 
-// DynamicCodes returns the user's live dynamic codes that are paused (or
+// DynamicCodes returns the workspace's live dynamic codes that are paused (or
 // not), newest first.
-func (s *Store) DynamicCodes(ctx context.Context, userID int64, paused bool) ([]*DynamicCode, error) {
+func (s *Store) DynamicCodes(ctx context.Context, workspaceID int64, paused bool) ([]*DynamicCode, error) {
 	rows, err := s.read.QueryContext(ctx, `
 		SELECT `+dynamicColumns+` FROM dynamic_qr_codes
-		WHERE user_id = $1 AND NOT is_deleted AND is_paused = $2
-		ORDER BY created_at DESC, id DESC`, userID, paused)
+		WHERE workspace_id = $1 AND NOT is_deleted AND is_paused = $2
+		ORDER BY created_at DESC, id DESC`, workspaceID, paused)
 	if err != nil {
 		return nil, fail("list dynamic codes", err)
 	}
@@ -187,7 +199,7 @@ func (s *Store) DynamicCodes(ctx context.Context, userID int64, paused bool) ([]
 	if err := rows.Err(); err != nil {
 		return nil, fail("list dynamic codes", err)
 	}
-	return list, nil
+	return list, s.withTags(ctx, nil, list)
 }
 
 // Redirect is what answering a scan needs to know about a short code.
@@ -196,7 +208,7 @@ type Redirect struct {
 	Destination string
 	Paused      bool
 	Protected   bool  // a password guards it (DynamicPasswordHash)
-	ClientID    int64 // the owner's white-label client: the brand of the code's pages
+	ClientID    int64 // the workspace's white-label client: the brand of the code's pages
 	// Routing is the code's routing as stored (JSON, "" for none): the
 	// redirect cache compiles it only when it changed (ParseRouting).
 	Routing string
@@ -206,13 +218,13 @@ type Redirect struct {
 }
 
 // redirectQuery selects the short code and Redirect of each live dynamic
-// code (neither it nor its owner deleted) whose short code matches.
+// code (neither it nor its workspace deleted) whose short code matches.
 func redirectQuery(match string) string {
 	return `
-		SELECT d.short_code, d.id, d.destination, d.is_paused, d.password_hash IS NOT NULL, u.client_id,
+		SELECT d.short_code, d.id, d.destination, d.is_paused, d.password_hash IS NOT NULL, w.client_id,
 			COALESCE(d.routing, ''), CASE WHEN d.qr_type = 'apps' THEN COALESCE(d.qr_data, '') ELSE '' END
-		FROM dynamic_qr_codes d JOIN users u ON u.id = d.user_id
-		WHERE ` + match + ` AND NOT d.is_deleted AND NOT u.is_deleted`
+		FROM dynamic_qr_codes d JOIN workspaces w ON w.id = d.workspace_id
+		WHERE ` + match + ` AND NOT d.is_deleted AND NOT w.is_deleted`
 }
 
 func scanRedirect(row interface{ Scan(...any) error }) (string, Redirect, error) {
@@ -223,8 +235,8 @@ func scanRedirect(row interface{ Scan(...any) error }) (string, Redirect, error)
 }
 
 // RedirectByShortCode returns the redirect of a live dynamic code, or
-// ErrNotFound for an unknown or deleted one, or one whose owner deleted
-// their account.
+// ErrNotFound for an unknown or deleted one, or one whose workspace was
+// deleted.
 func (s *Store) RedirectByShortCode(ctx context.Context, shortCode string) (Redirect, error) {
 	_, r, err := scanRedirect(s.read.QueryRowContext(ctx, redirectQuery(`d.short_code = $1`), shortCode))
 	if err != nil {
@@ -293,61 +305,72 @@ func (s *Store) RecentRedirects(ctx context.Context, limit int) (map[string]Redi
 	return found, nil
 }
 
-// updateDynamic runs an UPDATE … SET set on the user's live code and
+// updateDynamic runs an UPDATE … SET set on the workspace's live code and
 // returns the code as it is afterwards.
-func (s *Store) updateDynamic(ctx context.Context, action string, userID, id int64, set string, args ...any) (*DynamicCode, error) {
+func (s *Store) updateDynamic(ctx context.Context, action string, workspaceID, id int64, set string, args ...any) (*DynamicCode, error) {
 	var d *DynamicCode
 	err := s.inTx(ctx, action, func(tx *sql.Tx) error {
-		params := append([]any{id, userID}, args...)
+		before, err := scanDynamic(tx.QueryRowContext(ctx,
+			`SELECT `+dynamicColumns+` FROM dynamic_qr_codes WHERE id = $1 AND workspace_id = $2 AND NOT is_deleted`, id, workspaceID))
+		if err != nil {
+			return fail(action, err)
+		}
+		params := append([]any{id, workspaceID}, args...)
 		res, err := tx.ExecContext(ctx,
-			`UPDATE dynamic_qr_codes SET `+set+` WHERE id = $1 AND user_id = $2 AND NOT is_deleted`, params...)
+			`UPDATE dynamic_qr_codes SET `+set+` WHERE id = $1 AND workspace_id = $2 AND NOT is_deleted`, params...)
 		if err := mustAffect(action, res, err); err != nil {
+			return err
+		}
+		if err := refreshSearch(ctx, tx, dynamicKind, `id = $1`, id); err != nil {
 			return err
 		}
 		row := tx.QueryRowContext(ctx, `SELECT `+dynamicColumns+` FROM dynamic_qr_codes WHERE id = $1`, id)
 		if d, err = scanDynamic(row); err != nil {
 			return fail(action, err)
 		}
-		return nil
+		return s.auditChanges(ctx, tx, workspaceID, Target{"dynamic_code", id, d.Name}, dynamicState(before), dynamicState(d))
 	})
-	return d, err
+	if err != nil {
+		return nil, err
+	}
+	return d, s.withTags(ctx, nil, []*DynamicCode{d})
 }
 
-// SetDynamicDestination changes where the user's code redirects.
-func (s *Store) SetDynamicDestination(ctx context.Context, userID, id int64, destination string, now time.Time) (*DynamicCode, error) {
-	return s.SetDynamicContent(ctx, userID, id, destination, "", "", now)
+// SetDynamicDestination changes where the workspace's code redirects.
+func (s *Store) SetDynamicDestination(ctx context.Context, workspaceID, id int64, destination string, now time.Time) (*DynamicCode, error) {
+	return s.SetDynamicContent(ctx, workspaceID, id, destination, "", "", now)
 }
 
-// SetDynamicContent changes where the user's code redirects and, unless
+// SetDynamicContent changes where the workspace's code redirects and, unless
 // empty, the type and type fields (JSON) it was made from; the short code
 // and image stay.
-func (s *Store) SetDynamicContent(ctx context.Context, userID, id int64, destination, qrType, qrData string, now time.Time) (*DynamicCode, error) {
-	return s.updateDynamic(ctx, "set destination", userID, id,
+func (s *Store) SetDynamicContent(ctx context.Context, workspaceID, id int64, destination, qrType, qrData string, now time.Time) (*DynamicCode, error) {
+	return s.updateDynamic(ctx, "set destination", workspaceID, id,
 		`destination = $3, updated_at = $4,
 		qr_type = CASE WHEN $5 = '' THEN qr_type ELSE $5 END,
 		qr_data = CASE WHEN $6 = '' THEN qr_data ELSE $6 END`, destination, dbTime(now), qrType, qrData)
 }
 
-// RenameDynamicCode changes the name of the user's code.
-func (s *Store) RenameDynamicCode(ctx context.Context, userID, id int64, name string, now time.Time) (*DynamicCode, error) {
-	return s.updateDynamic(ctx, "rename dynamic code", userID, id,
+// RenameDynamicCode changes the name of the workspace's code.
+func (s *Store) RenameDynamicCode(ctx context.Context, workspaceID, id int64, name string, now time.Time) (*DynamicCode, error) {
+	return s.updateDynamic(ctx, "rename dynamic code", workspaceID, id,
 		`name = $3, updated_at = $4`, name, dbTime(now))
 }
 
-// SetDynamicPaused pauses or resumes the user's code. Pausing a paused
+// SetDynamicPaused pauses or resumes the workspace's code. Pausing a paused
 // code keeps its first PausedAt.
-func (s *Store) SetDynamicPaused(ctx context.Context, userID, id int64, paused bool, now time.Time) (*DynamicCode, error) {
+func (s *Store) SetDynamicPaused(ctx context.Context, workspaceID, id int64, paused bool, now time.Time) (*DynamicCode, error) {
 	set := `is_paused = FALSE, paused_at = NULL, updated_at = $3`
 	if paused {
 		set = `is_paused = TRUE, paused_at = COALESCE(paused_at, $3), updated_at = $3`
 	}
-	return s.updateDynamic(ctx, fmt.Sprintf("set paused=%t", paused), userID, id, set, dbTime(now))
+	return s.updateDynamic(ctx, fmt.Sprintf("set paused=%t", paused), workspaceID, id, set, dbTime(now))
 }
 
-// SetDynamicPassword sets the bcrypt hash that guards the user's code's
+// SetDynamicPassword sets the bcrypt hash that guards the workspace's code's
 // scans; an empty hash removes the password.
-func (s *Store) SetDynamicPassword(ctx context.Context, userID, id int64, hash string, now time.Time) (*DynamicCode, error) {
-	return s.updateDynamic(ctx, "set password", userID, id, `password_hash = NULLIF($3, ''), updated_at = $4`, hash, dbTime(now))
+func (s *Store) SetDynamicPassword(ctx context.Context, workspaceID, id int64, hash string, now time.Time) (*DynamicCode, error) {
+	return s.updateDynamic(ctx, "set password", workspaceID, id, `password_hash = NULLIF($3, ''), updated_at = $4`, hash, dbTime(now))
 }
 
 // DynamicPasswordHash returns the password hash of a live code by id, ""
@@ -362,25 +385,29 @@ func (s *Store) DynamicPasswordHash(ctx context.Context, id int64) (string, erro
 	return hash.String, nil
 }
 
-// DeleteDynamicCode soft-deletes the user's code: its short code stops
+// DeleteDynamicCode soft-deletes the workspace's code: its short code stops
 // redirecting and it no longer counts against the limit, but its row and
 // scans stay (out of the rollups: the account's analytics leave it out).
 // It returns the deleted code's short code.
-func (s *Store) DeleteDynamicCode(ctx context.Context, userID, id int64, now time.Time) (string, error) {
+func (s *Store) DeleteDynamicCode(ctx context.Context, workspaceID, id int64, now time.Time) (string, error) {
 	var shortCode string
 	err := s.inTx(ctx, "delete dynamic code", func(tx *sql.Tx) error {
-		// The owner's rollup lock comes before the code's row (rollupLock).
-		if err := s.rollupLock(ctx, sqlTx{tx}, []int64{userID}); err != nil {
+		// The workspace's rollup lock comes before the code's row (rollupLock).
+		if err := s.rollupLock(ctx, sqlTx{tx}, []int64{workspaceID}); err != nil {
 			return fail("lock the owner's rollups", err)
 		}
+		var name string
 		err := tx.QueryRowContext(ctx, `
 			UPDATE dynamic_qr_codes SET is_deleted = TRUE, deleted_at = $3, updated_at = $3
-			WHERE id = $1 AND user_id = $2 AND NOT is_deleted
-			RETURNING short_code`, id, userID, dbTime(now)).Scan(&shortCode)
+			WHERE id = $1 AND workspace_id = $2 AND NOT is_deleted
+			RETURNING short_code, name`, id, workspaceID, dbTime(now)).Scan(&shortCode, &name)
 		if err != nil {
 			return fail("delete dynamic code", err)
 		}
-		if err := s.dropCodeRollups(ctx, sqlTx{tx}, userID, id); err != nil {
+		if err := s.audit(ctx, tx, workspaceID, "code.deleted", Target{"dynamic_code", id, name}, nil); err != nil {
+			return err
+		}
+		if err := s.dropCodeRollups(ctx, sqlTx{tx}, workspaceID, id); err != nil {
 			return fail("drop the code's rollups", err)
 		}
 		return nil

@@ -12,6 +12,12 @@ import (
 func ReadDB(s *Store) *sql.DB  { return s.read }
 func WriteDB(s *Store) *sql.DB { return s.write }
 
+// OpenUpTo is Open with the migrations up to version upTo only: a database
+// as an older binary left it.
+func OpenUpTo(ctx context.Context, databaseURL, dataDir string, upTo int) (*Store, error) {
+	return open(ctx, databaseURL, dataDir, upTo)
+}
+
 // RecountReport is the report of q counted from the scan events alone,
 // what the rollups must always equal.
 func RecountReport(ctx context.Context, s *Store, q ScanQuery) (*ScanReport, error) {
@@ -110,8 +116,8 @@ func (s *Store) recount(ctx context.Context, q ScanQuery, sum *reportSum) error 
 // as migration 0014 does for scans saved before it.
 func RebuildRollups(ctx context.Context, s *Store) error {
 	return s.inTx(ctx, "rebuild rollups", func(tx *sql.Tx) error {
-		// Emptying rollup_versions puts the writers' caches out of date.
-		for _, table := range []string{"scan_code_days", "scan_user_days", "scan_visitors", "scan_user_visitors", "rollup_versions"} {
+		// Emptying workspace_rollup_versions puts the writers' caches out of date.
+		for _, table := range []string{"scan_code_days", "scan_workspace_days", "scan_visitors", "scan_workspace_visitors", "workspace_rollup_versions"} {
 			if _, err := tx.ExecContext(ctx, "DELETE FROM "+table); err != nil {
 				return err
 			}

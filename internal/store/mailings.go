@@ -116,8 +116,13 @@ func mailingAudience(ctx context.Context, tx *sql.Tx, kind string, now time.Time
 	var args []any
 	switch kind {
 	case MailingNewsletter:
+		// A subscription from before its address's account was deleted
+		// ended with the account (subscriptions older than that rule).
 		query = `SELECT lower(n.email), 0, '', '', '', 0 FROM newsletter_subscriptions n
-			WHERE NOT n.is_deleted AND` + notUnsubscribed + `lower(n.email)) ORDER BY n.id`
+			WHERE NOT n.is_deleted AND` + notUnsubscribed + `lower(n.email))
+			AND NOT EXISTS (SELECT 1 FROM users u WHERE u.is_deleted AND ` + liveAddress + ` = lower(n.email)
+			                AND u.deleted_at >= n.subscribed_at)
+			ORDER BY n.id`
 	case MailingWelcome:
 		query = `SELECT ` + liveAddress + `, u.id, u.first_name, '', '', 0 FROM users u
 			WHERE NOT u.is_deleted AND` + notUnsubscribed + liveAddress + `) ORDER BY u.id`

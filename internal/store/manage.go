@@ -2,25 +2,59 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"time"
 )
 
-// RenameQRCode changes the name of the user's live static code and
+// RenameQRCode changes the name of the workspace's live static code and
 // returns the code.
-func (s *Store) RenameQRCode(ctx context.Context, userID, id int64, name string) (*QRCode, error) {
-	res, err := s.write.ExecContext(ctx,
-		`UPDATE qr_codes SET name = $3 WHERE id = $1 AND user_id = $2 AND NOT is_deleted`, id, userID, name)
-	if err := mustAffect("rename QR code", res, err); err != nil {
-		return nil, err
-	}
-	return s.QRCode(ctx, userID, id)
+func (s *Store) RenameQRCode(ctx context.Context, workspaceID, id int64, name string) (*QRCode, error) {
+	return s.updateQRCode(ctx, "rename QR code", workspaceID, id, `name = $3`, name)
 }
 
-// DeleteQRCode soft-deletes the user's live static code: it leaves the
+// DeleteQRCode soft-deletes the workspace's live static code: it leaves the
 // dashboard and the counts, its row and history stay.
-func (s *Store) DeleteQRCode(ctx context.Context, userID, id int64, now time.Time) error {
-	res, err := s.write.ExecContext(ctx,
-		`UPDATE qr_codes SET is_deleted = TRUE, deleted_at = $3 WHERE id = $1 AND user_id = $2 AND NOT is_deleted`,
-		id, userID, dbTime(now))
-	return mustAffect("delete QR code", res, err)
+func (s *Store) DeleteQRCode(ctx context.Context, workspaceID, id int64, now time.Time) error {
+	return s.inTx(ctx, "delete QR code", func(tx *sql.Tx) error {
+		var name string
+		err := tx.QueryRowContext(ctx,
+			`UPDATE qr_codes SET is_deleted = TRUE, deleted_at = $3 WHERE id = $1 AND workspace_id = $2 AND NOT is_deleted RETURNING name`,
+			id, workspaceID, dbTime(now)).Scan(&name)
+		if err != nil {
+			return fail("delete QR code", err)
+		}
+		return s.audit(ctx, tx, workspaceID, "code.deleted", Target{"code", id, name}, nil)
+	})
+}
+
+// updateQRCode runs an UPDATE … SET set on the workspace's live static
+// code, records what changed, and returns the code as it is afterwards.
+func (s *Store) updateQRCode(ctx context.Context, action string, workspaceID, id int64, set string, args ...any) (*QRCode, error) {
+	var q *QRCode
+	err := s.inTx(ctx, action, func(tx *sql.Tx) error {
+		read := func() (*QRCode, error) {
+			return scanQRCode(tx.QueryRowContext(ctx,
+				`SELECT `+qrCodeColumns+` FROM qr_codes WHERE id = $1 AND workspace_id = $2 AND NOT is_deleted`, id, workspaceID))
+		}
+		before, err := read()
+		if err != nil {
+			return fail(action, err)
+		}
+		res, err := tx.ExecContext(ctx, `UPDATE qr_codes SET `+set+` WHERE id = $1 AND workspace_id = $2 AND NOT is_deleted`,
+			append([]any{id, workspaceID}, args...)...)
+		if err := mustAffect(action, res, err); err != nil {
+			return err
+		}
+		if err := refreshSearch(ctx, tx, staticKind, `id = $1`, id); err != nil {
+			return err
+		}
+		if q, err = read(); err != nil {
+			return fail(action, err)
+		}
+		return s.auditChanges(ctx, tx, workspaceID, Target{"code", id, q.Name}, staticState(before), staticState(q))
+	})
+	if err != nil {
+		return nil, err
+	}
+	return q, s.withTags(ctx, []*QRCode{q}, nil)
 }

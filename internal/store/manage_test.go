@@ -16,7 +16,7 @@ func TestRenameAndDeleteQRCode(t *testing.T) {
 		u := storetest.CreateUser(t, s, "owner@example.com")
 		other := storetest.CreateUser(t, s, "other@example.com")
 		var id int64
-		err := store.WriteDB(s).QueryRow(`INSERT INTO qr_codes (user_id, name) VALUES ($1, 'Old') RETURNING id`, u.ID).Scan(&id)
+		err := store.WriteDB(s).QueryRow(`INSERT INTO qr_codes (workspace_id, user_id, name) VALUES ((SELECT id FROM workspaces WHERE personal_user_id = $1), $1, 'Old') RETURNING id`, u.ID).Scan(&id)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -52,12 +52,13 @@ func migrations(dialect string) ([]migration, error) {
 	return list, nil
 }
 
-// migrate applies the migrations not yet recorded in schema_migrations.
+// migrate applies the migrations not yet recorded in schema_migrations,
+// up to version upTo (0: all).
 // Everything runs on one connection: on SQLite that is the only writer, on
 // PostgreSQL it holds a session advisory lock, keyed by the current schema,
 // so instances starting together apply each migration once and stores in
 // different schemas do not wait for each other.
-func (s *Store) migrate(ctx context.Context) error {
+func (s *Store) migrate(ctx context.Context, upTo int) error {
 	list, err := migrations(s.dialect)
 	if err != nil {
 		return err
@@ -90,6 +91,9 @@ func (s *Store) migrate(ctx context.Context) error {
 	// Go steps run after their migration's SQL, in its transaction.
 	steps := map[int]func(context.Context, *sql.Tx) error{14: s.backfillRollups, 16: s.openCodeDays}
 	for _, m := range list {
+		if upTo > 0 && m.version > upTo {
+			break
+		}
 		if err := applyMigration(ctx, conn, m, steps[m.version]); err != nil {
 			return err
 		}

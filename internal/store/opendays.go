@@ -15,7 +15,7 @@ import (
 // batch to the code rows of closed days only (late scans, after an
 // outage); the per-code views read the events of the open days, which
 // are at most a day and a bit of one code's scans. The user's rows
-// (scan_user_days), which a batch meets once per user, and the visitor
+// (scan_workspace_days), which a batch meets once per user, and the visitor
 // sets stay up to date with every batch. CloseScanDays closes a day by
 // counting its events: it replaces whatever rows the day has.
 //

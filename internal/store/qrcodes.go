@@ -10,17 +10,18 @@ import (
 )
 
 // QRCode is a saved static code. Every method that reads one takes the
-// owner's id and treats another user's code as not found.
+// workspace's id and treats another workspace's code as not found.
 type QRCode struct {
-	ID       int64
-	ClientID int64
-	UserID   int64
-	Name     string
-	QRType   string
-	QRMode   string // "static"
-	URL      string // the url column: the type's link, when it has one
-	QRData   string // JSON of the type fields under their form names
-	Content  string // the exact text the code encodes
+	ID          int64
+	ClientID    int64
+	WorkspaceID int64 // the owner
+	UserID      int64 // who made it; 0 once unknown
+	Name        string
+	QRType      string
+	QRMode      string // "static"
+	URL         string // the url column: the type's link, when it has one
+	QRData      string // JSON of the type fields under their form names
+	Content     string // the exact text the code encodes
 
 	// TypeColumns are the spec's per-type columns (first_name,
 	// product_price, location_latitude, …; see typeColumns), written for
@@ -30,6 +31,9 @@ type QRCode struct {
 	Style
 
 	PaymentProductID *int64
+
+	FolderID *int64 // nil: in no folder
+	Tags     []Tag  // read back by QRCode and QRCodes, by name
 
 	IsPaused  bool
 	PausedAt  *time.Time
@@ -51,19 +55,19 @@ var typeColumns = []string{
 }
 
 const qrCodeColumns = `
-	id, client_id, COALESCE(user_id, 0), name, qr_type, qr_mode, COALESCE(url, ''),
+	id, client_id, COALESCE(workspace_id, 0), COALESCE(user_id, 0), name, qr_type, qr_mode, COALESCE(url, ''),
 	qr_data, qr_content,` + styleSelect + `,
-	payment_product_id, is_paused, paused_at, is_deleted, deleted_at, created_at`
+	payment_product_id, folder_id, is_paused, paused_at, is_deleted, deleted_at, created_at`
 
 func scanQRCode(row interface{ Scan(...any) error }) (*QRCode, error) {
 	q := new(QRCode)
 	dest := []any{
-		&q.ID, &q.ClientID, &q.UserID, &q.Name, &q.QRType, &q.QRMode, &q.URL,
+		&q.ID, &q.ClientID, &q.WorkspaceID, &q.UserID, &q.Name, &q.QRType, &q.QRMode, &q.URL,
 		&q.QRData, &q.Content,
 	}
 	dest = append(dest, q.Style.scanDest()...)
 	dest = append(dest,
-		&q.PaymentProductID, &q.IsPaused, scanNullTime(&q.PausedAt), &q.IsDeleted, scanNullTime(&q.DeletedAt),
+		&q.PaymentProductID, &q.FolderID, &q.IsPaused, scanNullTime(&q.PausedAt), &q.IsDeleted, scanNullTime(&q.DeletedAt),
 		scanTime(&q.CreatedAt),
 	)
 	if err := row.Scan(dest...); err != nil {
@@ -72,20 +76,22 @@ func scanQRCode(row interface{ Scan(...any) error }) (*QRCode, error) {
 	return q, nil
 }
 
-// CreateQRCode saves a new static code for q.UserID and fills in ID,
+// CreateQRCode saves a new static code of q.WorkspaceID (0: the personal
+// workspace of q.UserID), made by q.UserID, and fills in ID,
 // ClientID (1 if 0), QRMode ("static" if ""), QRData ("{}" if ""), QRStyle
 // ("squares"), ErrorCorrectionLevel ("M") and CreatedAt (now, unless set).
 // A TypeColumns key outside the per-type columns is an error.
 func (s *Store) CreateQRCode(ctx context.Context, q *QRCode) error {
-	return createQRCode(ctx, s.write, q)
+	return s.inTx(ctx, "create QR code", func(tx *sql.Tx) error { return s.createQRCode(ctx, tx, q) })
 }
 
-// createQRCode is CreateQRCode on q, the write pool or a transaction.
-func createQRCode(ctx context.Context, db interface {
-	QueryRowContext(context.Context, string, ...any) *sql.Row
-}, q *QRCode) error {
+// createQRCode is CreateQRCode inside tx.
+func (s *Store) createQRCode(ctx context.Context, db *sql.Tx, q *QRCode) error {
 	if q.ClientID == 0 {
 		q.ClientID = 1
+	}
+	if err := personalByDefault(ctx, db, &q.WorkspaceID, q.UserID); err != nil {
+		return err
 	}
 	if q.QRMode == "" {
 		q.QRMode = "static"
@@ -108,12 +114,12 @@ func createQRCode(ctx context.Context, db interface {
 	q.CreatedAt = normTime(q.CreatedAt)
 
 	cols := slices.Concat(
-		[]string{"client_id", "user_id", "name", "qr_type", "qr_mode", "url", "qr_data", "qr_content"},
+		[]string{"client_id", "workspace_id", "user_id", "name", "qr_type", "qr_mode", "url", "qr_data", "qr_content"},
 		styleInsert,
 		[]string{"payment_product_id", "created_at"},
 	)
 	args := slices.Concat(
-		[]any{q.ClientID, q.UserID, q.Name, q.QRType, q.QRMode, nullIfEmpty(q.URL), q.QRData, q.Content},
+		[]any{q.ClientID, nullIfZero(q.WorkspaceID), nullIfZero(q.UserID), q.Name, q.QRType, q.QRMode, nullIfEmpty(q.URL), q.QRData, q.Content},
 		q.Style.insertArgs(),
 		[]any{q.PaymentProductID, dbTime(q.CreatedAt)},
 	)
@@ -129,27 +135,30 @@ func createQRCode(ctx context.Context, db interface {
 	if err := db.QueryRowContext(ctx, query, args...).Scan(&q.ID); err != nil {
 		return fail("create QR code", err)
 	}
-	return nil
+	if err := refreshSearch(ctx, db, staticKind, `id = $1`, q.ID); err != nil {
+		return err
+	}
+	return s.auditCreated(ctx, db, q.WorkspaceID, Target{"code", q.ID, q.Name})
 }
 
-// QRCode returns the user's live static code with the given id.
-func (s *Store) QRCode(ctx context.Context, userID, id int64) (*QRCode, error) {
+// QRCode returns the workspace's live static code with the given id.
+func (s *Store) QRCode(ctx context.Context, workspaceID, id int64) (*QRCode, error) {
 	row := s.read.QueryRowContext(ctx,
-		`SELECT `+qrCodeColumns+` FROM qr_codes WHERE id = $1 AND user_id = $2 AND NOT is_deleted`,
-		id, userID)
+		`SELECT `+qrCodeColumns+` FROM qr_codes WHERE id = $1 AND workspace_id = $2 AND NOT is_deleted`,
+		id, workspaceID)
 	q, err := scanQRCode(row)
 	if err != nil {
 		return nil, fail("fetch QR code", err)
 	}
-	return q, nil
+	return q, s.withTags(ctx, []*QRCode{q}, nil)
 }
 
-// QRCodes returns the user's live static codes, newest first.
-func (s *Store) QRCodes(ctx context.Context, userID int64) ([]*QRCode, error) {
+// QRCodes returns the workspace's live static codes, newest first.
+func (s *Store) QRCodes(ctx context.Context, workspaceID int64) ([]*QRCode, error) {
 	rows, err := s.read.QueryContext(ctx, `
 		SELECT `+qrCodeColumns+` FROM qr_codes
-		WHERE user_id = $1 AND NOT is_deleted
-		ORDER BY created_at DESC, id DESC`, userID)
+		WHERE workspace_id = $1 AND NOT is_deleted
+		ORDER BY created_at DESC, id DESC`, workspaceID)
 	if err != nil {
 		return nil, fail("list QR codes", err)
 	}
@@ -165,5 +174,5 @@ func (s *Store) QRCodes(ctx context.Context, userID int64) ([]*QRCode, error) {
 	if err := rows.Err(); err != nil {
 		return nil, fail("list QR codes", err)
 	}
-	return list, nil
+	return list, s.withTags(ctx, list, nil)
 }

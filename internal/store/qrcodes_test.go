@@ -57,7 +57,7 @@ func TestQRCodeRoundTrip(t *testing.T) {
 			t.Errorf("QRData %s, want %s", got.QRData, q.QRData)
 		}
 		want := *q
-		want.TypeColumns, want.QRData, got.QRData = nil, "", ""
+		want.TypeColumns, want.QRData, got.QRData, want.Tags = nil, "", "", []store.Tag{}
 		want.CreatedAt = want.CreatedAt.Truncate(time.Microsecond)
 		if !reflect.DeepEqual(*got, want) {
 			t.Errorf("QRCode() =\n%+v\nwant\n%+v", *got, want)

@@ -22,27 +22,21 @@ func styleSet(first int) string {
 	return strings.Join(set, ", ")
 }
 
-// SetQRCodeStyle replaces the style (logo included) of the user's live
+// SetQRCodeStyle replaces the style (logo included) of the workspace's live
 // static code and returns the code.
-func (s *Store) SetQRCodeStyle(ctx context.Context, userID, id int64, st Style) (*QRCode, error) {
-	res, err := s.write.ExecContext(ctx,
-		`UPDATE qr_codes SET `+styleSet(3)+` WHERE id = $1 AND user_id = $2 AND NOT is_deleted`,
-		slices.Concat([]any{id, userID}, st.insertArgs())...)
-	if err := mustAffect("restyle QR code", res, err); err != nil {
-		return nil, err
-	}
-	return s.QRCode(ctx, userID, id)
+func (s *Store) SetQRCodeStyle(ctx context.Context, workspaceID, id int64, st Style) (*QRCode, error) {
+	return s.updateQRCode(ctx, "restyle QR code", workspaceID, id, styleSet(3), st.insertArgs()...)
 }
 
-// SetDynamicStyle replaces the style (logo included) of the user's live
+// SetDynamicStyle replaces the style (logo included) of the workspace's live
 // dynamic code; its short code and destination stay.
-func (s *Store) SetDynamicStyle(ctx context.Context, userID, id int64, st Style, now time.Time) (*DynamicCode, error) {
+func (s *Store) SetDynamicStyle(ctx context.Context, workspaceID, id int64, st Style, now time.Time) (*DynamicCode, error) {
 	args := slices.Concat(st.insertArgs(), []any{dbTime(now)})
-	return s.updateDynamic(ctx, "restyle dynamic code", userID, id,
+	return s.updateDynamic(ctx, "restyle dynamic code", workspaceID, id,
 		styleSet(3)+fmt.Sprintf(", updated_at = $%d", 3+len(styleInsert)), args...)
 }
 
-// UpdateQRCode replaces what the user's live static code q.ID encodes and
+// UpdateQRCode replaces what the workspace's live static code q.ID encodes and
 // how it looks: name, type, url, qrData, content, style, payment product
 // and type columns (those TypeColumns leaves out become NULL). The owner,
 // client and creation time stay. It returns the code as stored.
@@ -54,19 +48,14 @@ func (s *Store) UpdateQRCode(ctx context.Context, q *QRCode) (*QRCode, error) {
 	}
 	set := []string{"name = $3", "qr_type = $4", "url = $5", "qr_data = $6", "qr_content = $7", "payment_product_id = $8", styleSet(9)}
 	args := slices.Concat(
-		[]any{q.ID, q.UserID, q.Name, q.QRType, nullIfEmpty(q.URL), q.QRData, q.Content, q.PaymentProductID},
+		[]any{q.Name, q.QRType, nullIfEmpty(q.URL), q.QRData, q.Content, q.PaymentProductID},
 		q.Style.insertArgs(),
 	)
 	for _, col := range typeColumns {
 		args = append(args, q.TypeColumns[col])
-		set = append(set, fmt.Sprintf("%s = $%d", col, len(args)))
+		set = append(set, fmt.Sprintf("%s = $%d", col, len(args)+2))
 	}
-	res, err := s.write.ExecContext(ctx,
-		`UPDATE qr_codes SET `+strings.Join(set, ", ")+` WHERE id = $1 AND user_id = $2 AND NOT is_deleted`, args...)
-	if err := mustAffect("update QR code", res, err); err != nil {
-		return nil, err
-	}
-	return s.QRCode(ctx, q.UserID, q.ID)
+	return s.updateQRCode(ctx, "update QR code", q.WorkspaceID, q.ID, strings.Join(set, ", "), args...)
 }
 
 // QRCodeCopy is what a duplicate of a static code changes: its name and
@@ -82,20 +71,20 @@ type QRCodeCopy struct {
 
 // copiedQRColumns are the qr_codes columns a duplicate takes as they are.
 var copiedQRColumns = slices.Concat(
-	[]string{"client_id", "user_id", "qr_type", "qr_mode", "url", "qr_data"}, styleInsert, typeColumns)
+	[]string{"client_id", "workspace_id", "user_id", "qr_type", "qr_mode", "url", "qr_data"}, styleInsert, typeColumns)
 
-// DuplicateQRCode saves a copy of the user's live static code, every
+// DuplicateQRCode saves a copy of the workspace's live static code, every
 // column included (the per-type ones too), as a new code that is neither
 // paused nor deleted, and returns it.
-func (s *Store) DuplicateQRCode(ctx context.Context, userID, id int64, c QRCodeCopy) (*QRCode, error) {
+func (s *Store) DuplicateQRCode(ctx context.Context, workspaceID, id int64, c QRCodeCopy) (*QRCode, error) {
 	cols := strings.Join(copiedQRColumns, ", ")
 	var newID int64
 	err := s.inTx(ctx, "duplicate QR code", func(tx *sql.Tx) error {
 		err := tx.QueryRowContext(ctx, `
 			INSERT INTO qr_codes (`+cols+`, name, qr_content, payment_product_id)
 			SELECT `+cols+`, name, qr_content, payment_product_id
-			FROM qr_codes WHERE id = $1 AND user_id = $2 AND NOT is_deleted
-			RETURNING id`, id, userID).Scan(&newID)
+			FROM qr_codes WHERE id = $1 AND workspace_id = $2 AND NOT is_deleted
+			RETURNING id`, id, workspaceID).Scan(&newID)
 		if err != nil {
 			return fail("duplicate QR code", err)
 		}
@@ -107,10 +96,13 @@ func (s *Store) DuplicateQRCode(ctx context.Context, userID, id int64, c QRCodeC
 		if err != nil {
 			return fail("duplicate QR code", err)
 		}
-		return nil
+		if err := refreshSearch(ctx, tx, staticKind, `id = $1`, newID); err != nil {
+			return err
+		}
+		return s.audit(ctx, tx, workspaceID, "code.created", Target{"code", newID, c.Name}, map[string]any{"duplicateOf": id})
 	})
 	if err != nil {
 		return nil, err
 	}
-	return s.QRCode(ctx, userID, newID)
+	return s.QRCode(ctx, workspaceID, newID)
 }

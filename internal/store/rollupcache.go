@@ -13,7 +13,7 @@ import (
 //
 // Other instances, other processes on a SQLite file, and deletions change
 // the rollups too, so every batch bumps its users' rows in
-// rollup_versions, as does every deletion of a code, while holding the
+// workspace_rollup_versions, as does every deletion of a code, while holding the
 // user's rollup lock on PostgreSQL (SQLite has a single writer). A batch
 // that finds a version other than the one its cache last wrote empties
 // the cache first. A failed batch empties it too. The owner of a code
@@ -25,7 +25,7 @@ type writerCache struct {
 	mu       sync.Mutex
 	owner    map[int64]int64 // code → user, deleted codes included
 	live     map[int64]bool
-	versions map[int64]int64 // user → rollup_versions.version; no entry: nothing cached of the user
+	versions map[int64]int64 // user → workspace_rollup_versions.version; no entry: nothing cached of the user
 	days     map[rollupTable]map[rollupKey]*dayTally
 	visits   map[visit]bool
 	// What the batch in progress writes, moved into the cache on commit.

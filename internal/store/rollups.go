@@ -14,18 +14,19 @@ import (
 )
 
 // Scan rollups (issue 15). The analytics views read one row per UTC day of
-// a code (scan_code_days) or of all a user's live codes (scan_user_days)
+// a code (scan_code_days) or of all a workspace's live codes (scan_workspace_days)
 // instead of every scan event, so their cost follows the days in a range,
 // not the scans. RecordScans adds each batch to them in its transaction,
 // except to the code rows of open days, which are written when the day
 // closes (opendays.go); DeleteDynamicCode takes a deleted code's share out
-// of its owner's days. scan_visitors and scan_user_visitors keep the
+// of its owner's days. scan_visitors and scan_workspace_visitors keep the
 // visitor hashes of each code's and user's days, so a batch counts a
 // visitor once per code and once per user however many codes the visitor
 // scanned. On PostgreSQL, where several instances record at once, every
 // change to a user's rollups holds a transaction lock on the user
 // (rollupLock), taken before any code row lock, so changes to one user's
-// rows are serialised and cannot deadlock.
+// rows are serialised and cannot deadlock. Since issue 22 the owner of a
+// code, the "user" of these names, is its workspace.
 
 // dayTally is one UTC day of scans, of one bot flag, of a code or of a
 // user's codes: what the analytics views need of that day's events.
@@ -33,7 +34,7 @@ type dayTally struct {
 	Scans int64
 	// Visitors counts distinct visitor hashes of the day (the hash's salt
 	// turns over daily): per code in scan_code_days, per user in
-	// scan_user_days, where one visitor of two codes counts once.
+	// scan_workspace_days, where one visitor of two codes counts once.
 	Visitors  int64
 	Slots     map[int]int64 // quarter hour of the day, 0–95
 	Countries map[string]int64
@@ -116,7 +117,7 @@ type rollupTable struct{ name, owner string }
 
 var (
 	codeDays = rollupTable{"scan_code_days", "dynamic_qr_code_id"}
-	userDays = rollupTable{"scan_user_days", "user_id"}
+	userDays = rollupTable{"scan_workspace_days", "workspace_id"}
 )
 
 // rollupTx is the transaction rollups change in: database/sql's, or pgx's
@@ -306,21 +307,21 @@ type rollupSQL struct {
 }
 
 func (s *Store) buildRollupSQL() *rollupSQL {
-	owners := `SELECT id, user_id FROM dynamic_qr_codes WHERE id IN (SELECT c0 FROM ` + s.rowsSQL(1, idKinds) + ` ids)`
+	owners := `SELECT id, workspace_id FROM dynamic_qr_codes WHERE id IN (SELECT c0 FROM ` + s.rowsSQL(1, idKinds) + ` ids)`
 	q := &rollupSQL{
 		owners:     owners,
 		liveOwners: owners + ` AND NOT is_deleted`,
 		addVisitors: `INSERT INTO scan_visitors (dynamic_qr_code_id, day, is_bot, visitor_hash)
 			SELECT c0, c1, c2, c3 FROM ` + s.rowsSQL(1, visitorKinds) + ` v WHERE true
 			ON CONFLICT DO NOTHING RETURNING dynamic_qr_code_id, is_bot, visitor_hash`,
-		addUserVisitors: `INSERT INTO scan_user_visitors (user_id, day, is_bot, visitor_hash, codes)
+		addUserVisitors: `INSERT INTO scan_workspace_visitors (workspace_id, day, is_bot, visitor_hash, codes)
 			SELECT c0, c1, c2, c3, c4 FROM ` + s.rowsSQL(1, userVisitorKinds) + ` v WHERE true
-			ON CONFLICT (user_id, day, is_bot, visitor_hash) DO UPDATE SET codes = scan_user_visitors.codes + excluded.codes
+			ON CONFLICT (workspace_id, day, is_bot, visitor_hash) DO UPDATE SET codes = scan_workspace_visitors.codes + excluded.codes
 			RETURNING is_bot, visitor_hash, codes`,
-		bumpVersions: `INSERT INTO rollup_versions (user_id, version)
+		bumpVersions: `INSERT INTO workspace_rollup_versions (workspace_id, version)
 			SELECT c0, 1 FROM ` + s.rowsSQL(1, idKinds) + ` u WHERE true
-			ON CONFLICT (user_id) DO UPDATE SET version = rollup_versions.version + 1
-			RETURNING user_id, version`,
+			ON CONFLICT (workspace_id) DO UPDATE SET version = workspace_rollup_versions.version + 1
+			RETURNING workspace_id, version`,
 		readDays: map[rollupTable]string{}, writeDays: map[rollupTable]string{},
 	}
 	for _, t := range []rollupTable{codeDays, userDays} {
@@ -489,7 +490,7 @@ func (s *Store) liveOwners(ctx context.Context, tx rollupTx, codes []int64) (map
 }
 
 // liveOwnersCached is liveOwners with the writer's cache: only the codes
-// it does not know are read, and it is checked against rollup_versions
+// it does not know are read, and it is checked against workspace_rollup_versions
 // once the users' locks are held.
 func (s *Store) liveOwnersCached(ctx context.Context, tx rollupTx, c *writerCache, codes []int64) (map[int64]int64, error) {
 	// Owners never change, deleted codes included: any cached one holds.
@@ -559,7 +560,7 @@ type visit struct {
 }
 
 // countVisitors counts in code and user the visits new to scan_visitors
-// and scan_user_visitors, and records them there.
+// and scan_workspace_visitors, and records them there.
 func (s *Store) countVisitors(ctx context.Context, tx rollupTx, seen []visit, code, user map[rollupKey]*dayTally) error {
 	type userDay struct {
 		user int64
@@ -733,22 +734,22 @@ func (s *Store) eachDay(ctx context.Context, tx rollupTx, query string, args []a
 // owner's rollupLock.
 func (s *Store) dropCodeRollups(ctx context.Context, tx rollupTx, userID, codeID int64) error {
 	// The writers' caches of the user's rollups are out of date.
-	err := tx.exec(ctx, `INSERT INTO rollup_versions (user_id, version) VALUES ($1, 1)
-		ON CONFLICT (user_id) DO UPDATE SET version = rollup_versions.version + 1`, userID)
+	err := tx.exec(ctx, `INSERT INTO workspace_rollup_versions (workspace_id, version) VALUES ($1, 1)
+		ON CONFLICT (workspace_id) DO UPDATE SET version = workspace_rollup_versions.version + 1`, userID)
 	if err != nil {
 		return err
 	}
 	out := map[rollupKey]*dayTally{}
 	// The user's visitors that scanned no other code of theirs that day
 	// go with the code.
-	err = tx.exec(ctx, `UPDATE scan_user_visitors SET codes = codes - 1
-		WHERE user_id = $1 AND (day, is_bot, visitor_hash) IN (
+	err = tx.exec(ctx, `UPDATE scan_workspace_visitors SET codes = codes - 1
+		WHERE workspace_id = $1 AND (day, is_bot, visitor_hash) IN (
 			SELECT day, is_bot, visitor_hash FROM scan_visitors WHERE dynamic_qr_code_id = $2)`, userID, codeID)
 	if err != nil {
 		return err
 	}
-	err = tx.each(ctx, `SELECT day, is_bot, count(*) FROM scan_user_visitors
-		WHERE user_id = $1 AND codes = 0 GROUP BY day, is_bot`, []any{userID},
+	err = tx.each(ctx, `SELECT day, is_bot, count(*) FROM scan_workspace_visitors
+		WHERE workspace_id = $1 AND codes = 0 GROUP BY day, is_bot`, []any{userID},
 		func(scan func(...any) error) error {
 			k := rollupKey{owner: userID}
 			var n int64
@@ -762,7 +763,7 @@ func (s *Store) dropCodeRollups(ctx context.Context, tx rollupTx, userID, codeID
 	if err != nil {
 		return err
 	}
-	if err := tx.exec(ctx, `DELETE FROM scan_user_visitors WHERE user_id = $1 AND codes = 0`, userID); err != nil {
+	if err := tx.exec(ctx, `DELETE FROM scan_workspace_visitors WHERE workspace_id = $1 AND codes = 0`, userID); err != nil {
 		return err
 	}
 	// The code's scans: its rows for the closed days, its events for the

@@ -109,7 +109,7 @@ func TestRollupsEqualRecount(t *testing.T) {
 		}
 		check := func(t *testing.T) {
 			t.Helper()
-			views := []store.ScanQuery{{UserID: alice.ID}, {UserID: bob.ID}, {UserID: alice.ID, CodeID: codes[0].ID}, {UserID: bob.ID, CodeID: codes[7].ID}}
+			views := []store.ScanQuery{{WorkspaceID: alice.ID}, {WorkspaceID: bob.ID}, {WorkspaceID: alice.ID, CodeID: codes[0].ID}, {WorkspaceID: bob.ID, CodeID: codes[7].ID}}
 			for _, v := range views {
 				for _, loc := range zones {
 					for range 6 {
@@ -155,7 +155,7 @@ func TestRollupsEqualRecount(t *testing.T) {
 			t.Fatalf("closed %d days, %v; want 4", n, err)
 		}
 		t.Run("all closed", check)
-		if r, err := s.ScanReport(ctx, store.ScanQuery{UserID: alice.ID, CodeID: codes[1].ID, From: start, To: start.AddDate(0, 1, 0)}); err == nil {
+		if r, err := s.ScanReport(ctx, store.ScanQuery{WorkspaceID: alice.ID, CodeID: codes[1].ID, From: start, To: start.AddDate(0, 1, 0)}); err == nil {
 			t.Errorf("the deleted code still reports: %+v", r)
 		}
 	})
@@ -211,7 +211,7 @@ func TestRollupsWithTwoWriters(t *testing.T) {
 			record(a, batch(50, codes))
 			record(b, batch(51, codes))
 			for _, s := range []*store.Store{a, b} {
-				for _, q := range []store.ScanQuery{{UserID: user.ID}, {UserID: user.ID, CodeID: codes[0].ID}, {UserID: user.ID, CodeID: codes[3].ID}} {
+				for _, q := range []store.ScanQuery{{WorkspaceID: user.ID}, {WorkspaceID: user.ID, CodeID: codes[0].ID}, {WorkspaceID: user.ID, CodeID: codes[3].ID}} {
 					q.From, q.To = utcDay, utcDay.AddDate(0, 0, 1) // read from the rollups alone
 					checkRecount(t, s, q)
 				}
@@ -261,7 +261,7 @@ func TestOpenDays(t *testing.T) {
 		}
 		views := func() {
 			t.Helper()
-			for _, q := range []store.ScanQuery{{UserID: u.ID, CodeID: code.ID}, {UserID: u.ID}} {
+			for _, q := range []store.ScanQuery{{WorkspaceID: u.ID, CodeID: code.ID}, {WorkspaceID: u.ID}} {
 				q.From, q.To = day.AddDate(0, 0, -1), day.AddDate(0, 0, 3)
 				want := checkRecount(t, s, q)
 				first, ok, err := s.FirstScan(ctx, q)

@@ -92,9 +92,9 @@ func (s routingScanner) Scan(v any) error {
 	return nil
 }
 
-// SetDynamicRouting sets the routing of the user's code, or removes it
-// (nil). The scans counted against a scan limit stay counted.
-func (s *Store) SetDynamicRouting(ctx context.Context, userID, id int64, r *Routing, now time.Time) (*DynamicCode, error) {
+// SetDynamicRouting sets the routing of the workspace's code, or removes
+// it (nil). The scans counted against a scan limit stay counted.
+func (s *Store) SetDynamicRouting(ctx context.Context, workspaceID, id int64, r *Routing, now time.Time) (*DynamicCode, error) {
 	text, err := encodeRouting(r)
 	if err != nil {
 		return nil, fail("encode routing", err)
@@ -103,7 +103,7 @@ func (s *Store) SetDynamicRouting(ctx context.Context, userID, id int64, r *Rout
 	if r != nil && r.ScanLimit != nil {
 		limit = *r.ScanLimit
 	}
-	return s.updateDynamic(ctx, "set routing", userID, id, `routing = $3, scan_limit = $4, updated_at = $5`, text, limit, dbTime(now))
+	return s.updateDynamic(ctx, "set routing", workspaceID, id, `routing = $3, scan_limit = $4, updated_at = $5`, text, limit, dbTime(now))
 }
 
 // TakeLimitedScan counts one redirected scan against the scan limit of

@@ -11,12 +11,12 @@ import (
 )
 
 // ScanQuery picks the scans a report counts: those of one live dynamic code
-// of the user (CodeID > 0) or of all the user's live dynamic codes, scanned
+// of the workspace (CodeID > 0) or of all the workspace's live dynamic codes, scanned
 // in [From, To). Bots are counted only when Bots is set.
 type ScanQuery struct {
-	UserID, CodeID int64
-	From, To       time.Time
-	Bots           bool
+	WorkspaceID, CodeID int64
+	From, To            time.Time
+	Bots                bool
 }
 
 // ScanReport is what the picked scans say. Every count but BotScans follows
@@ -59,12 +59,12 @@ const slotLayout = "2006-01-02T15:04"
 // where is the query's filter on scan_events e and its arguments.
 func (q ScanQuery) where(bots bool) (string, []any) {
 	cond := `e.scanned_at >= $1 AND e.scanned_at < $2 AND `
-	args := []any{dbTime(q.From), dbTime(q.To), q.UserID}
+	args := []any{dbTime(q.From), dbTime(q.To), q.WorkspaceID}
 	if q.CodeID > 0 {
-		cond += `e.dynamic_qr_code_id = (SELECT id FROM dynamic_qr_codes WHERE id = $4 AND user_id = $3 AND NOT is_deleted)`
+		cond += `e.dynamic_qr_code_id = (SELECT id FROM dynamic_qr_codes WHERE id = $4 AND workspace_id = $3 AND NOT is_deleted)`
 		args = append(args, q.CodeID)
 	} else {
-		cond += `e.dynamic_qr_code_id IN (SELECT id FROM dynamic_qr_codes WHERE user_id = $3 AND NOT is_deleted)`
+		cond += `e.dynamic_qr_code_id IN (SELECT id FROM dynamic_qr_codes WHERE workspace_id = $3 AND NOT is_deleted)`
 	}
 	if !bots {
 		cond += ` AND NOT e.is_bot`
@@ -78,7 +78,7 @@ func (q ScanQuery) where(bots bool) (string, []any) {
 // starts and ends inside UTC days) from the scan events.
 func (s *Store) ScanReport(ctx context.Context, q ScanQuery) (*ScanReport, error) {
 	if q.CodeID > 0 {
-		if _, err := s.DynamicCode(ctx, q.UserID, q.CodeID); err != nil {
+		if _, err := s.DynamicCode(ctx, q.WorkspaceID, q.CodeID); err != nil {
 			return nil, err
 		}
 	}
@@ -96,10 +96,8 @@ func (s *Store) ScanReport(ctx context.Context, q ScanQuery) (*ScanReport, error
 			return nil, fail("read scan rollups", err)
 		}
 	}
-	for _, e := range edges {
-		if err := s.addEvents(ctx, e, sum); err != nil {
-			return nil, err
-		}
+	if err := s.addEdges(ctx, edges, sum); err != nil {
+		return nil, err
 	}
 	return sum.report(), nil
 }
@@ -129,13 +127,13 @@ func (q ScanQuery) split() (days ScanQuery, edges []ScanQuery) {
 // the user's and live, or of the user.
 func (q ScanQuery) rollupWhere() (rollupTable, string, []any) {
 	where := `WHERE day >= $1 AND day < $2`
-	args := []any{dbTime(q.From), dbTime(q.To), q.UserID}
+	args := []any{dbTime(q.From), dbTime(q.To), q.WorkspaceID}
 	if q.CodeID > 0 {
 		args = append(args, q.CodeID)
 		return codeDays, where + ` AND dynamic_qr_code_id = (SELECT id FROM dynamic_qr_codes
-			WHERE id = $4 AND user_id = $3 AND NOT is_deleted)`, args
+			WHERE id = $4 AND workspace_id = $3 AND NOT is_deleted)`, args
 	}
-	return userDays, where + ` AND user_id = $3`, args
+	return userDays, where + ` AND workspace_id = $3`, args
 }
 
 // reportSum adds up a report from rollup days and scan events.
@@ -247,7 +245,21 @@ func (s *Store) ScanCount(ctx context.Context, q ScanQuery) (int64, error) {
 			return 0, fail("count scans", err)
 		}
 	}
+	kept := time.Time{}
+	if len(edges) > 0 {
+		if kept, err = s.EventsFrom(ctx); err != nil {
+			return 0, err
+		}
+	}
 	for _, e := range edges {
+		if !e.To.After(kept) { // events deleted (retention.go)
+			sum := newReportSum()
+			if err := s.addRolledUpSlots(ctx, e, sum); err != nil {
+				return 0, err
+			}
+			total += sum.r.Scans
+			continue
+		}
 		cond, args := e.where(e.Bots)
 		var n int64
 		if err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM scan_events e WHERE `+cond, args...).Scan(&n); err != nil {

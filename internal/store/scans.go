@@ -265,14 +265,14 @@ func (s *Store) copyScansTx(ctx context.Context, events []ScanEvent, ids, counts
 	return nil
 }
 
-// ScanEvents calls fn with each event of the user's live dynamic code,
+// ScanEvents calls fn with each event of the workspace's live dynamic code,
 // oldest first, until fn fails. fn must not keep the pointer.
-func (s *Store) ScanEvents(ctx context.Context, userID, codeID int64, fn func(*ScanEvent) error) error {
+func (s *Store) ScanEvents(ctx context.Context, workspaceID, codeID int64, fn func(*ScanEvent) error) error {
 	rows, err := s.read.QueryContext(ctx, `
 		SELECT e.id, e.dynamic_qr_code_id, e.scanned_at, e.device_type, e.os, e.browser, e.referrer, e.visitor_hash, e.is_bot, e.country, e.route
 		FROM scan_events e JOIN dynamic_qr_codes d ON d.id = e.dynamic_qr_code_id
-		WHERE d.id = $1 AND d.user_id = $2 AND NOT d.is_deleted
-		ORDER BY e.scanned_at, e.id`, codeID, userID)
+		WHERE d.id = $1 AND d.workspace_id = $2 AND NOT d.is_deleted
+		ORDER BY e.scanned_at, e.id`, codeID, workspaceID)
 	if err != nil {
 		return fail("list scans", err)
 	}

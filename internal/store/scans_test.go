@@ -125,7 +125,7 @@ func TestRedirects(t *testing.T) {
 			t.Errorf("no codes: %v, %v", got, err)
 		}
 		// A deleted owner's codes are not served.
-		if err := s.SoftDeleteUser(ctx, u.ID); err != nil {
+		if err := s.SoftDeleteUser(ctx, u.ID, time.Now()); err != nil {
 			t.Fatal(err)
 		}
 		if got, err := s.Redirects(ctx, []string{"bulkLive"}); err != nil || len(got) != 0 {

@@ -78,6 +78,25 @@ type Store struct {
 // dataDir/squarely.db when databaseURL is empty, and applies any pending
 // migrations.
 func Open(ctx context.Context, databaseURL, dataDir string) (*Store, error) {
+	return open(ctx, databaseURL, dataDir, 0)
+}
+
+// open is Open applying the migrations up to version upTo (0: all), so
+// that tests can build a database as an older binary left it.
+func open(ctx context.Context, databaseURL, dataDir string, upTo int) (*Store, error) {
+	s, err := connect(ctx, databaseURL, dataDir)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.migrate(ctx, upTo); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// connect opens the database and checks that it answers.
+func connect(ctx context.Context, databaseURL, dataDir string) (*Store, error) {
 	var (
 		s   *Store
 		err error
@@ -96,10 +115,6 @@ func Open(ctx context.Context, databaseURL, dataDir string) (*Store, error) {
 	if err := s.write.PingContext(ctx); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("store: unable to connect to %s: %w", s.dialect, err)
-	}
-	if err := s.migrate(ctx); err != nil {
-		s.Close()
-		return nil, err
 	}
 	return s, nil
 }

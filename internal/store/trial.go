@@ -7,15 +7,16 @@ import (
 	"time"
 )
 
-// ActivateTrial starts the free trial of a live user: trial_activated set,
-// running from start to end. A user whose trial was ever activated gets
-// ErrConflict (a trial is used once); an unknown or deleted user ErrNotFound.
-func (s *Store) ActivateTrial(ctx context.Context, userID int64, start, end time.Time) error {
+// ActivateTrial starts the free trial of a live workspace: trial_activated
+// set, running from start to end. A workspace whose trial was ever activated
+// gets ErrConflict (a trial is used once); an unknown or deleted one
+// ErrNotFound.
+func (s *Store) ActivateTrial(ctx context.Context, workspaceID int64, start, end time.Time) error {
 	// One conditional UPDATE, so two concurrent activations cannot both pass.
 	res, err := s.write.ExecContext(ctx,
-		`UPDATE users SET trial_activated = TRUE, trial_start_date = $2, trial_end_date = $3
+		`UPDATE workspaces SET trial_activated = TRUE, trial_start_date = $2, trial_end_date = $3
 		WHERE id = $1 AND NOT is_deleted AND NOT trial_activated`,
-		userID, dbTime(start), dbTime(end))
+		workspaceID, dbTime(start), dbTime(end))
 	if err != nil {
 		return fail("activate trial", err)
 	}
@@ -26,9 +27,9 @@ func (s *Store) ActivateTrial(ctx context.Context, userID int64, start, end time
 	if n == 1 {
 		return nil
 	}
-	// Nothing changed: the trial was used, or there is no such live user.
+	// Nothing changed: the trial was used, or there is no such live workspace.
 	var live bool
-	err = s.write.QueryRowContext(ctx, `SELECT TRUE FROM users WHERE id = $1 AND NOT is_deleted`, userID).Scan(&live)
+	err = s.write.QueryRowContext(ctx, `SELECT TRUE FROM workspaces WHERE id = $1 AND NOT is_deleted`, workspaceID).Scan(&live)
 	if err != nil {
 		return fail("activate trial", err)
 	}

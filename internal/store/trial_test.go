@@ -16,17 +16,17 @@ func TestActivateTrial(t *testing.T) {
 		u := storetest.CreateUser(t, s, "trial@example.com")
 		start := time.Date(2026, 7, 1, 9, 0, 0, 0, time.UTC)
 		end := start.Add(72 * time.Hour)
-		if err := s.ActivateTrial(ctx, u.ID, start, end); err != nil {
+		if err := s.ActivateTrial(ctx, storetest.Personal(t, s, u.ID), start, end); err != nil {
 			t.Fatal(err)
 		}
-		got, _ := s.User(ctx, u.ID)
+		got, _ := s.PersonalWorkspace(ctx, u.ID)
 		if !got.TrialActivated || !got.TrialStartDate.Equal(start) || !got.TrialEndDate.Equal(end) {
 			t.Fatalf("after activation: %+v", got)
 		}
-		if err := s.ActivateTrial(ctx, u.ID, end, end.Add(time.Hour)); !errors.Is(err, store.ErrConflict) {
+		if err := s.ActivateTrial(ctx, storetest.Personal(t, s, u.ID), end, end.Add(time.Hour)); !errors.Is(err, store.ErrConflict) {
 			t.Fatalf("second activation: err = %v, want ErrConflict", err)
 		}
-		if got, _ := s.User(ctx, u.ID); !got.TrialStartDate.Equal(start) {
+		if got, _ := s.PersonalWorkspace(ctx, u.ID); !got.TrialStartDate.Equal(start) {
 			t.Errorf("second activation moved the start to %v", got.TrialStartDate)
 		}
 		if err := s.ActivateTrial(ctx, 999999, start, end); !errors.Is(err, store.ErrNotFound) {
@@ -102,7 +102,7 @@ func TestTokenAndTrialRaces(t *testing.T) {
 			return err
 		}, store.ErrNotFound)
 		race("ActivateTrial", func(i int) error {
-			return s.ActivateTrial(ctx, u.ID, now.Add(time.Duration(i)*time.Minute), now.Add(72*time.Hour))
+			return s.ActivateTrial(ctx, storetest.Personal(t, s, u.ID), now.Add(time.Duration(i)*time.Minute), now.Add(72*time.Hour))
 		}, store.ErrConflict)
 	})
 }

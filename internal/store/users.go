@@ -9,14 +9,18 @@ import (
 // User is an account. Username is the e-mail address the user signed up
 // with; it is unique among live accounts regardless of case.
 type User struct {
-	ID                   int64
-	ClientID             int64
-	Username             string
-	PasswordHash         string // "" = no password (Google-only or password-less account)
-	FirstName, LastName  string
-	Email                string
-	EmailVerified        bool   // a link mailed to Email was followed, or Google vouched for it
-	GoogleID             string // "" = not linked; unique when set
+	ID                  int64
+	ClientID            int64
+	Username            string
+	PasswordHash        string // "" = no password (Google-only or password-less account)
+	FirstName, LastName string
+	Email               string
+	EmailVerified       bool   // a link mailed to Email was followed, or Google vouched for it
+	GoogleID            string // "" = not linked; unique when set
+	// The subscription and trial an account starts with (a trial signed up
+	// for, an import): CreateUser gives them to its personal workspace,
+	// which keeps them from then on (Workspace; since migration 0017 these
+	// columns of users are not updated).
 	StripeCustomerID     string
 	StripeSubscriptionID string
 	SubscriptionStatus   string // "free" unless a subscription says otherwise
@@ -52,7 +56,7 @@ func scanUser(row interface{ Scan(...any) error }, extra ...any) (*User, error) 
 	return u, nil
 }
 
-// CreateUser saves a new user and fills in ID, CreatedAt (now, unless set),
+// CreateUser saves a new user, with their personal workspace, and fills in ID, CreatedAt (now, unless set),
 // ClientID (1 if 0) and SubscriptionStatus ("free" if ""). It returns
 // ErrConflict when a live account already has the username (in any case)
 // or the Google ID.
@@ -75,16 +79,30 @@ func (s *Store) CreateUser(ctx context.Context, u *User) error {
 			is_admin, is_deleted, deleted_at, created_at, email_verified)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
 		RETURNING id`
-	err := s.write.QueryRowContext(ctx, query,
-		u.ClientID, u.Username, nullIfEmpty(u.PasswordHash), u.FirstName, u.LastName, u.Email,
-		nullIfEmpty(u.GoogleID), nullIfEmpty(u.StripeCustomerID), nullIfEmpty(u.StripeSubscriptionID),
-		u.SubscriptionStatus, u.TrialActivated, dbTimePtr(u.TrialStartDate), dbTimePtr(u.TrialEndDate),
-		u.IsAdmin, u.IsDeleted, dbTimePtr(u.DeletedAt), dbTime(u.CreatedAt), u.EmailVerified,
-	).Scan(&u.ID)
-	if err != nil {
-		return fail("create user", err)
-	}
-	return nil
+	return s.inTx(ctx, "create user", func(tx *sql.Tx) error {
+		err := tx.QueryRowContext(ctx, query,
+			u.ClientID, u.Username, nullIfEmpty(u.PasswordHash), u.FirstName, u.LastName, u.Email,
+			nullIfEmpty(u.GoogleID), nullIfEmpty(u.StripeCustomerID), nullIfEmpty(u.StripeSubscriptionID),
+			u.SubscriptionStatus, u.TrialActivated, dbTimePtr(u.TrialStartDate), dbTimePtr(u.TrialEndDate),
+			u.IsAdmin, u.IsDeleted, dbTimePtr(u.DeletedAt), dbTime(u.CreatedAt), u.EmailVerified,
+		).Scan(&u.ID)
+		if err != nil {
+			return fail("create user", err)
+		}
+		if err := createPersonalWorkspace(ctx, tx, u.ID, u.ClientID, u.CreatedAt); err != nil {
+			return err
+		}
+		// A trial (or subscription) the account starts with is its
+		// personal workspace's.
+		_, err = tx.ExecContext(ctx, `UPDATE workspaces SET trial_activated = $2, trial_start_date = $3, trial_end_date = $4,
+			subscription_status = $5, stripe_customer_id = $6, stripe_subscription_id = $7
+			WHERE personal_user_id = $1`, u.ID, u.TrialActivated, dbTimePtr(u.TrialStartDate), dbTimePtr(u.TrialEndDate),
+			u.SubscriptionStatus, nullIfEmpty(u.StripeCustomerID), nullIfEmpty(u.StripeSubscriptionID))
+		if err != nil {
+			return fail("create user", err)
+		}
+		return nil
+	})
 }
 
 // User returns the user with the given id, soft-deleted or not.
@@ -144,21 +162,29 @@ func (s *Store) UpdateUserName(ctx context.Context, id int64, firstName, lastNam
 	return mustAffect("update user name", res, err)
 }
 
-// SoftDeleteUser marks the user deleted, keeping the row (and its codes)
-// but signing it out everywhere. Deleting a deleted user keeps the first
-// deletion time.
-func (s *Store) SoftDeleteUser(ctx context.Context, id int64) error {
+// SoftDeleteUser marks the user deleted at now, keeping the row but
+// signing it out everywhere and ending the newsletter subscription of its
+// address. Their personal workspace is deleted with them (its codes stop
+// redirecting); the team workspaces they belong to keep their codes working
+// (leaveTeams). Deleting a deleted user keeps the first deletion time.
+func (s *Store) SoftDeleteUser(ctx context.Context, id int64, now time.Time) error {
 	return s.inTx(ctx, "delete user", func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx,
 			`UPDATE users SET is_deleted = TRUE, deleted_at = COALESCE(deleted_at, $2) WHERE id = $1`,
-			id, dbTime(time.Now()))
+			id, dbTime(now))
 		if err := mustAffect("delete user", res, err); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE user_id = $1`, id); err != nil {
 			return fail("delete user's sessions", err)
 		}
-		return nil
+		if _, err := tx.ExecContext(ctx, `
+			UPDATE newsletter_subscriptions SET is_deleted = TRUE, deleted_at = $2
+			WHERE NOT is_deleted AND lower(email) = (SELECT `+liveAddress+` FROM users u WHERE u.id = $1)`,
+			id, dbTime(now)); err != nil {
+			return fail("end deleted user's newsletter subscription", err)
+		}
+		return leaveTeams(ctx, tx, id, now)
 	})
 }
 
@@ -205,10 +231,17 @@ func endAccess(ctx context.Context, tx *sql.Tx, userID int64, keepSession string
 	return nil
 }
 
-// UserShortCodes returns the short codes of every dynamic code the user
-// has ever made, deleted or not, so callers can drop them from caches.
+// UserShortCodes returns the short codes of every dynamic code, deleted or
+// not, that deleting the account stops: those of its personal workspace
+// and of the team workspaces no one else is in. Ask before the deletion,
+// so callers can drop them from caches after it.
 func (s *Store) UserShortCodes(ctx context.Context, userID int64) ([]string, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT short_code FROM dynamic_qr_codes WHERE user_id = $1`, userID)
+	rows, err := s.read.QueryContext(ctx, `
+		SELECT d.short_code FROM dynamic_qr_codes d JOIN workspaces w ON w.id = d.workspace_id
+		WHERE w.personal_user_id = $1 OR (w.personal_user_id IS NULL
+			AND w.id IN (SELECT workspace_id FROM workspace_members WHERE user_id = $1)
+			AND NOT EXISTS (SELECT 1 FROM workspace_members m JOIN users u ON u.id = m.user_id
+				WHERE m.workspace_id = w.id AND m.user_id <> $1 AND NOT u.is_deleted))`, userID)
 	if err != nil {
 		return nil, fail("list user's short codes", err)
 	}

@@ -178,7 +178,7 @@ func TestSetAdmin(t *testing.T) {
 		if err := s.SetAdmin(ctx, "nobody@example.com", true); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("unknown user: %v, want ErrNotFound", err)
 		}
-		if err := s.SoftDeleteUser(ctx, u.ID); err != nil {
+		if err := s.SoftDeleteUser(ctx, u.ID, time.Now()); err != nil {
 			t.Fatal(err)
 		}
 		if err := s.SetAdmin(ctx, "admin@example.com", true); !errors.Is(err, store.ErrNotFound) {
@@ -216,7 +216,7 @@ func TestSoftDeleteUser(t *testing.T) {
 		if err := s.CreateSession(ctx, sess); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.SoftDeleteUser(ctx, u.ID); err != nil {
+		if err := s.SoftDeleteUser(ctx, u.ID, time.Now()); err != nil {
 			t.Fatal(err)
 		}
 		got, err := s.User(ctx, u.ID)
@@ -243,7 +243,7 @@ func TestSoftDeleteUser(t *testing.T) {
 		}
 
 		// Deleting again keeps the first deletion time.
-		if err := s.SoftDeleteUser(ctx, u.ID); err != nil {
+		if err := s.SoftDeleteUser(ctx, u.ID, time.Now()); err != nil {
 			t.Fatal(err)
 		}
 		again, _ := s.User(ctx, u.ID)
@@ -260,7 +260,7 @@ func TestSoftDeleteUser(t *testing.T) {
 			t.Errorf("UserByUsername after re-sign-up = %v, %v; want user %d", byName, err, fresh.ID)
 		}
 
-		if err := s.SoftDeleteUser(ctx, 999); !errors.Is(err, store.ErrNotFound) {
+		if err := s.SoftDeleteUser(ctx, 999, time.Now()); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("deleting an unknown user: %v, want ErrNotFound", err)
 		}
 	})

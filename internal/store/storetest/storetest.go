@@ -70,22 +70,30 @@ func remember(t testing.TB, s *store.Store, driver, dsn string) {
 // request stored nothing, where ids cannot tell (blob ids are random).
 func Count(t testing.TB, s *store.Store, table string) int {
 	t.Helper()
+	var n int
+	QueryRow(t, s, "SELECT COUNT(*) FROM "+table, nil, &n)
+	return n
+}
+
+// QueryRow runs query with args over a connection of its own to a store
+// opened here and scans its one row into dest: for tests outside the store
+// that check or arrange rows directly.
+func QueryRow(t testing.TB, s *store.Store, query string, args []any, dest ...any) {
+	t.Helper()
 	sourcesMu.Lock()
 	src, ok := sources[s]
 	sourcesMu.Unlock()
 	if !ok {
-		t.Fatal("storetest: Count needs a store opened by storetest")
+		t.Fatal("storetest: QueryRow needs a store opened by storetest")
 	}
 	db, err := sql.Open(src.driver, src.dsn)
 	if err != nil {
 		t.Fatalf("storetest: %v", err)
 	}
 	defer db.Close()
-	var n int
-	if err := db.QueryRow("SELECT COUNT(*) FROM " + table).Scan(&n); err != nil {
-		t.Fatalf("storetest: counting %s: %v", table, err)
+	if err := db.QueryRow(query, args...).Scan(dest...); err != nil {
+		t.Fatalf("storetest: %s: %v", query, err)
 	}
-	return n
 }
 
 // OpenEach runs fn as the subtests "sqlite" and "postgres", each with a
@@ -189,4 +197,31 @@ func CreateDynamic(t testing.TB, s *store.Store, userID int64, shortCode string)
 		t.Fatalf("storetest: CreateDynamicCode(%q): %v", shortCode, err)
 	}
 	return d
+}
+
+// Personal returns the id of the user's personal workspace.
+func Personal(t testing.TB, s *store.Store, userID int64) int64 {
+	t.Helper()
+	w, err := s.PersonalWorkspace(context.Background(), userID)
+	if err != nil {
+		t.Fatalf("storetest: PersonalWorkspace(%d): %v", userID, err)
+	}
+	return w.ID
+}
+
+// Settings returns the DATABASE_URL and SQUARELY_DATA_DIR that reach the
+// database of a store opened here, for tests of commands that open it
+// from the settings.
+func Settings(t testing.TB, s *store.Store) (databaseURL, dataDir string) {
+	t.Helper()
+	sourcesMu.Lock()
+	src, ok := sources[s]
+	sourcesMu.Unlock()
+	if !ok {
+		t.Fatal("storetest: Settings needs a store opened by storetest")
+	}
+	if src.driver == "sqlite" {
+		return "", filepath.Dir(src.dsn)
+	}
+	return src.dsn, t.TempDir()
 }

@@ -55,6 +55,8 @@ export const routes: RouteObject[] = [
       { path: '/newsletter', lazy: page(() => import('@/features/admin/routes/newsletter-page'), 'NewsletterPage') },
       { path: '/set-password', lazy: page(() => import('@/features/auth/routes/set-password-page'), 'SetPasswordPage') },
       { path: '/verify-email', lazy: page(() => import('@/features/auth/routes/verify-email-page'), 'VerifyEmailPage') },
+      // Workspaces (issue 22): the mailed invitation link works signed out too; it signs in and comes back.
+      { path: '/invitations/accept', lazy: page(() => import('./routes/accept-invitation'), 'AcceptInvitationRoute') },
       {
         element: <RequireUser />,
         children: [
@@ -62,6 +64,8 @@ export const routes: RouteObject[] = [
           { path: '/account-settings', lazy: page(() => import('./routes/account-settings'), 'AccountSettingsRoute') },
           { path: '/white-label-admin', lazy: page(() => import('@/features/white-label/routes/white-label-admin-page'), 'WhiteLabelAdminPage') },
           { path: '/bulk-generation', lazy: page(() => import('@/features/bulk/routes/bulk-generation-page'), 'BulkGenerationPage') },
+          { path: '/workspace/members', lazy: page(() => import('@/features/workspaces/routes/members-page'), 'MembersPage') },
+          { path: '/workspace/activity', lazy: page(() => import('@/features/workspaces/routes/activity-page'), 'ActivityPage') },
         ],
       },
       { path: '*', element: <NotFoundPage /> },

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { getQueryFn } from './api-client'
 import { toast } from './use-toast'
+import type { ActiveWorkspace } from './workspace'
 
 /** The signed-in user as GET /api/user returns it; username is the e-mail. */
 export interface User {
@@ -15,6 +16,10 @@ export interface User {
   hasPassword?: boolean
   /** Whether a link mailed to the address was followed (or Google vouched for it). */
   emailVerified?: boolean
+  /** Admins manage mailings and white-label clients. */
+  isAdmin?: boolean
+  /** The session's active workspace: every code route acts on it (issue 22). */
+  workspace?: ActiveWorkspace
   [field: string]: unknown
 }
 

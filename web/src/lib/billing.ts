@@ -6,6 +6,10 @@ export interface BillingConfig {
   enabled: boolean
   publishableKey?: string
   pricingTableId?: string
+  /** The Premium price /subscribe sells through Stripe Checkout when there is no pricing table. */
+  priceId?: string
+  /** Dynamic codes an account may have without a subscription. */
+  dynamicLimit?: number
   message?: string
 }
 

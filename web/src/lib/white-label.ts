@@ -10,6 +10,8 @@ export interface WhiteLabelConfig {
   logoUrl: string
   removeSquarelyBranding: boolean
   isDefault: boolean
+  /** Whether Google sign-in is configured: the site's, not the brand's. */
+  googleSignIn: boolean
 }
 
 export const CONFIG_ERROR = 'Failed to fetch white label configuration'
@@ -41,4 +43,10 @@ export function useWhiteLabelConfig() {
 export function useBrand(): WhiteLabelConfig | undefined {
   const { data } = useQuery({ queryKey: whiteLabelConfigKey, queryFn: fetchConfig, enabled: false })
   return data && !data.isDefault ? data : undefined
+}
+
+/** Whether to offer Google sign-in: only once the server said it is configured. */
+export function useGoogleSignIn() {
+  const { data } = useWhiteLabelConfig()
+  return data?.googleSignIn === true
 }

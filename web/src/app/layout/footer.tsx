@@ -92,7 +92,7 @@ export function Footer() {
         )}
       </div>
       <div className="border-t border-slate-800">
-        <div className="mx-auto flex max-w-6xl flex-col items-center justify-between gap-3 px-4 py-6 text-sm text-slate-500 sm:flex-row sm:px-6">
+        <div className="mx-auto flex max-w-6xl flex-col items-center justify-between gap-3 px-4 py-6 text-sm text-slate-400 sm:flex-row sm:px-6">
           <p>© {new Date().getFullYear()} Squarely. All rights reserved.</p>
           <div className="flex gap-6">
             <Link to="/privacy" className="hover:text-white">

@@ -11,7 +11,9 @@ import {
 } from '@/components/ui/dropdown-menu'
 import { ChangePasswordDialog } from '@/features/account/components/change-password-dialog'
 import { useLogout } from '@/features/auth/api/logout'
+import { WorkspaceSwitcher } from '@/features/workspaces/components/workspace-switcher'
 import type { User } from '@/lib/auth'
+import { can } from '@/lib/workspace'
 
 function initials(user: User) {
   const name = [user.firstName, user.lastName].filter(Boolean).join(' ')
@@ -19,6 +21,7 @@ function initials(user: User) {
   return source.slice(0, 1).toUpperCase()
 }
 
+/** The active workspace's switcher and the account menu. */
 export function UserMenu({ user }: { user: User }) {
   const [passwordOpen, setPasswordOpen] = useState(false)
   const logout = useLogout()
@@ -26,6 +29,7 @@ export function UserMenu({ user }: { user: User }) {
 
   return (
     <>
+      <WorkspaceSwitcher />
       <DropdownMenu>
         <DropdownMenuTrigger
           aria-label="Account menu"
@@ -47,11 +51,14 @@ export function UserMenu({ user }: { user: User }) {
           <DropdownMenuItem onSelect={() => setPasswordOpen(true)}>
             <KeyRound aria-hidden="true" /> Change Password
           </DropdownMenuItem>
-          <DropdownMenuItem asChild>
-            <Link to="/bulk-generation">
-              <Layers aria-hidden="true" /> Bulk Generation
-            </Link>
-          </DropdownMenuItem>
+          {/* Bulk generation saves codes: not for a workspace's viewers. */}
+          {can(user.workspace?.role, 'editCodes') && (
+            <DropdownMenuItem asChild>
+              <Link to="/bulk-generation">
+                <Layers aria-hidden="true" /> Bulk Generation
+              </Link>
+            </DropdownMenuItem>
+          )}
           <DropdownMenuItem asChild>
             <Link to="/subscribe">
               <CreditCard aria-hidden="true" /> Subscription

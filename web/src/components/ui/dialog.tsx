@@ -1,13 +1,20 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog'
 import { X } from 'lucide-react'
-import type { ComponentProps } from 'react'
+import { useRef, type ComponentProps } from 'react'
 import { cn } from '@/lib/utils'
 
 export const Dialog = DialogPrimitive.Root
 export const DialogTrigger = DialogPrimitive.Trigger
 export const DialogClose = DialogPrimitive.Close
 
-export function DialogContent({ className, children, ...props }: ComponentProps<typeof DialogPrimitive.Content>) {
+/**
+ * A dialog's window. Closing it (Escape, Cancel, ×, or after its action)
+ * hands focus back to the control that had it when the dialog opened: Radix
+ * does that only for a DialogTrigger, and ours are mostly opened by state.
+ * When that control is gone (a deleted card's button), Radix's own choice stands.
+ */
+export function DialogContent({ className, children, onOpenAutoFocus, onCloseAutoFocus, ...props }: ComponentProps<typeof DialogPrimitive.Content>) {
+  const opener = useRef<HTMLElement | null>(null)
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-slate-900/50 backdrop-blur-sm data-[state=open]:animate-fade-in" />
@@ -16,6 +23,18 @@ export function DialogContent({ className, children, ...props }: ComponentProps<
           'fixed left-1/2 top-1/2 z-50 grid w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 gap-4 rounded-2xl bg-white p-6 shadow-xl data-[state=open]:animate-pop-in',
           className,
         )}
+        onOpenAutoFocus={(event) => {
+          // Runs before focus moves in: the active element is still the opener.
+          opener.current = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null
+          onOpenAutoFocus?.(event)
+        }}
+        onCloseAutoFocus={(event) => {
+          onCloseAutoFocus?.(event)
+          const el = opener.current
+          if (event.defaultPrevented || !el?.isConnected) return
+          event.preventDefault()
+          el.focus({ preventScroll: true })
+        }}
         {...props}
       >
         {children}

@@ -13,3 +13,17 @@ export function Input({ className, type = 'text', ...props }: ComponentProps<'in
     />
   )
 }
+
+/** A file chooser styled as the site's buttons; it shrinks with its row rather than pushing the page sideways. */
+export function FileInput({ className, ...props }: Omit<ComponentProps<'input'>, 'type'>) {
+  return (
+    <input
+      type="file"
+      className={cn(
+        'block w-full min-w-0 cursor-pointer text-sm text-slate-600 file:mr-3 file:cursor-pointer file:rounded-lg file:border-0 file:bg-primary-50 file:px-3 file:py-2 file:text-sm file:font-semibold file:text-secondary hover:file:bg-primary-100 focus-visible:rounded-lg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-primary',
+        className,
+      )}
+      {...props}
+    />
+  )
+}

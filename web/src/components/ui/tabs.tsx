@@ -26,5 +26,11 @@ export function TabsTrigger({ className, ...props }: ComponentProps<typeof TabsP
 }
 
 export function TabsContent({ className, ...props }: ComponentProps<typeof TabsPrimitive.Content>) {
-  return <TabsPrimitive.Content className={cn('mt-4 focus-visible:outline-none', className)} {...props} />
+  // A panel takes the focus after its tab (Radix makes it focusable): a ring shows where the keyboard is.
+  return (
+    <TabsPrimitive.Content
+      className={cn('mt-4 rounded-lg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-primary focus-visible:ring-offset-4', className)}
+      {...props}
+    />
+  )
 }

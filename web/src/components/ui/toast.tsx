@@ -10,9 +10,10 @@ export function ToastViewport({ className, ...props }: ComponentProps<typeof Toa
   return (
     <ToastPrimitive.Viewport
       className={cn(
-        // Top on phones and tablets, bottom left on wide screens: never over the
-        // generator's download buttons, which sit low on a phone and on the right on a desktop.
-        'fixed top-0 z-[100] flex max-h-screen w-full flex-col-reverse gap-2 p-4 md:max-w-[420px] lg:bottom-0 lg:left-0 lg:top-auto lg:flex-col',
+        // Top on phones and tablets, just under the 4rem header (so its menu and logo stay
+        // usable), bottom left on wide screens: never over the generator's download
+        // buttons, which sit low on a phone and on the right on a desktop.
+        'fixed top-16 z-[100] flex max-h-[calc(100dvh-4rem)] w-full lg:max-h-screen flex-col-reverse gap-2 p-4 md:max-w-[420px] lg:bottom-0 lg:left-0 lg:top-auto lg:flex-col',
         className,
       )}
       {...props}

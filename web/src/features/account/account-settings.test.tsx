@@ -20,6 +20,7 @@ describe('account settings', () => {
     expect(screen.getByText('Free')).toBeInTheDocument()
     expect(screen.getByText('Google account')).toBeInTheDocument()
     expect(screen.queryByText('Not confirmed')).not.toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'Download my data' })).toHaveAttribute('href', '/api/account/export')
   })
 
   it('edits the name: trimmed, Save, the toast and the refetched user; Cancel restores', async () => {

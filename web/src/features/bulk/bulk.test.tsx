@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest'
 import { alice, json, renderApp, stubFetch } from '@/test/render-app'
 import { countItems, fileToInput, parseItems } from './lib/parse-input'
 import { BATCH_SIZE, countResults, runBulk, svgEntries } from './lib/run-bulk'
-import { crc32, zipStore } from './lib/zip'
+import { generateBulkItem } from './api/generate-bulk-item'
+import { crc32, dosDateTime, zipStore } from './lib/zip'
 
 describe('bulk input parsing', () => {
   it('keeps trimmed non-blank lines in order', () => {
@@ -22,6 +23,14 @@ describe('bulk input parsing', () => {
   it('uses only the first comma-separated column of a CSV file', () => {
     expect(fileToInput('list.CSV', 'https://a.example,Menu\n\n https://b.example ,Door,x\n')).toBe('https://a.example\nhttps://b.example')
     expect(fileToInput('list.txt', 'a,b\nc')).toBe('a,b\nc')
+  })
+
+  it('skips a CSV header row', () => {
+    expect(fileToInput('list.csv', 'url,name\nhttps://a.example,Menu\n')).toBe('https://a.example')
+    expect(fileToInput('list.csv', '\uFEFF"Data",x\nfirst\nsecond')).toBe('first\nsecond')
+    expect(fileToInput('list.csv', 'Text\nhello')).toBe('hello')
+    expect(fileToInput('list.csv', 'https://a.example\nurl')).toBe('https://a.example\nurl')
+    expect(fileToInput('list.txt', 'url\nhttps://a.example')).toBe('url\nhttps://a.example')
   })
 })
 
@@ -54,6 +63,23 @@ describe('bulk runs', () => {
 describe('store-only ZIP', () => {
   it('computes the standard CRC-32', () => {
     expect(crc32(new TextEncoder().encode('123456789'))).toBe(0xcbf43926)
+  })
+
+  it('dates every entry with the time it is made', () => {
+    const when = new Date(2026, 10, 26, 9, 41, 37)
+    const zip = zipStore([{ name: 'a.svg', data: new TextEncoder().encode('<svg/>') }], when)
+    const view = new DataView(zip.buffer)
+    const centralAt = view.getUint32(zip.length - 22 + 16, true)
+    for (const [time, date] of [
+      [10, 12],
+      [centralAt + 12, centralAt + 14],
+    ]) {
+      const t = view.getUint16(time, true)
+      const d = view.getUint16(date, true)
+      expect([(d >> 9) + 1980, (d >> 5) & 15, d & 31, t >> 11, (t >> 5) & 63, (t & 31) * 2]).toEqual([2026, 11, 26, 9, 41, 36])
+    }
+    // Without a date: now, not 1980.
+    expect(dosDateTime(new Date()).date >> 9).toBe(new Date().getFullYear() - 1980)
   })
 
   it('lays out local headers, data, a central directory and its end', () => {
@@ -109,7 +135,7 @@ describe('BulkGenerationPage', () => {
     expect(screen.getByText('Bulk generation complete')).toBeInTheDocument()
     expect(screen.getByTestId('bulk-success')).toHaveTextContent('5')
     expect(screen.getByTestId('bulk-failed')).toHaveTextContent('2')
-    expect(screen.getByText('Failed to generate QR code')).toBeInTheDocument()
+    expect(screen.getByText('Please enter a valid URL')).toBeInTheDocument()
     expect(screen.getByText('Network error')).toBeInTheDocument()
     expect(bodies[0]).toEqual({ qrType: 'url', qrData: { url: 'https://a.example' }, fgColor: '#000000', bgColor: '#FFFFFF', data: 'https://a.example' })
     expect(screen.getByRole('button', { name: 'Download All QR Codes (5)' })).toBeEnabled()
@@ -126,4 +152,26 @@ describe('BulkGenerationPage', () => {
     await waitFor(() => expect(screen.getByTestId('bulk-success')).toHaveTextContent('10000'), { timeout: 30_000 })
     expect(screen.getAllByRole('listitem').length).toBeLessThan(40)
   }, 60_000)
+})
+
+describe('generateBulkItem', () => {
+  it('completes a bare address as the generator does and keeps the server reason of a failure', async () => {
+    const sent: string[] = []
+    stubFetch({
+      'POST /api/bulk-generate-qrcode': (init) => {
+        const { data } = JSON.parse(String(init?.body)) as { data: string }
+        sent.push(data)
+        return data === 'not a url' ? json({ message: 'Please enter a valid URL', errors: { data: 'Please enter a valid URL' } }, 400) : json({ qrCode: '<svg/>' })
+      },
+    })
+    const colours = { fgColor: '#000000', bgColor: '#FFFFFF' }
+    expect(await generateBulkItem('example.com/c', 1, { qrType: 'url', ...colours })).toMatchObject({ status: 'success', data: 'https://example.com/c' })
+    expect(await generateBulkItem('not a url', 2, { qrType: 'url', ...colours })).toMatchObject({
+      status: 'error',
+      error: 'Failed to generate QR code',
+      reason: 'Please enter a valid URL',
+    })
+    expect(await generateBulkItem('example.com/c', 3, { qrType: 'text', ...colours })).toMatchObject({ status: 'success', data: 'example.com/c' })
+    expect(sent).toEqual(['https://example.com/c', 'not a url', 'example.com/c'])
+  })
 })

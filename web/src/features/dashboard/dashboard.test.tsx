@@ -2,38 +2,9 @@ import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
 import { alice, json, renderApp, stubFetch } from '@/test/render-app'
-import type { DynamicCode, StaticCode, TrialStatus } from './api/types'
-
-const staticCode: StaticCode = {
-  id: 7,
-  name: 'Shop front',
-  qrType: 'url',
-  qrMode: 'static',
-  data: 'https://shop.example.com',
-  scanCount: 0,
-  isPaused: false,
-  createdAt: '2026-11-20T08:00:00Z',
-}
-
-const dynamicCode: DynamicCode = {
-  id: 3,
-  name: 'Menu card',
-  qrType: 'url',
-  qrMode: 'dynamic',
-  data: 'http://localhost/d/AbC123xy',
-  destination: 'https://menu.example.com',
-  shortCode: 'AbC123xy',
-  shortUrl: 'http://localhost/d/AbC123xy',
-  scanCount: 42,
-  lastScannedAt: null,
-  isPaused: false,
-  pausedAt: null,
-  createdAt: '2026-11-21T08:00:00Z',
-  updatedAt: '2026-11-21T08:00:00Z',
-  isProtected: false,
-  routing: null,
-  limitScans: 0,
-}
+import { imageVersion } from '@/lib/code-image'
+import type { DynamicCode, SavedCode, StaticCode, TrialStatus } from './api/types'
+import { dynamicCode, staticCode } from './test-fixtures'
 
 const pausedCode: DynamicCode = { ...dynamicCode, id: 4, name: 'Old flyer', isPaused: true, pausedAt: '2026-11-21T09:00:00Z' }
 
@@ -50,18 +21,24 @@ const trial = (over: Partial<TrialStatus> = {}): TrialStatus => ({
 
 type Handlers = Parameters<typeof stubFetch>[0]
 
+/** One page of GET /api/codes, the last. */
+const page = (items: SavedCode[]) => json({ items, nextCursor: null })
+
+/** The server's list: the active codes (dynamic first, the newer here) or, for status=paused, the paused ones. */
 function stubDashboard(handlers: Handlers = {}, lists: { statics?: StaticCode[]; dynamics?: DynamicCode[]; paused?: DynamicCode[] } = {}) {
   return stubFetch({
     'GET /api/user': () => json(alice),
-    'GET /api/qrcodes': () => json(lists.statics ?? [staticCode]),
-    'GET /api/dynamic-qrcodes': () => json(lists.dynamics ?? [dynamicCode]),
-    'GET /api/dynamic-qrcodes/paused': () => json(lists.paused ?? [pausedCode]),
+    'GET /api/codes': (_, url) =>
+      page(url.searchParams.get('status') === 'paused' ? (lists.paused ?? [pausedCode]) : [...(lists.dynamics ?? [dynamicCode]), ...(lists.statics ?? [staticCode])]),
     'GET /api/trial-status': () => json(trial()),
     ...handlers,
   })
 }
 
 const calls = (mock: ReturnType<typeof stubFetch>, method: string, url: string) => mock.mock.calls.filter(([u, init]) => u === url && (init?.method ?? 'GET') === method)
+
+/** The requests for pages of the code list. */
+const listCalls = (mock: ReturnType<typeof stubFetch>) => mock.mock.calls.filter(([u]) => String(u).startsWith('/api/codes?'))
 
 async function card(name: string) {
   const heading = await screen.findByRole('heading', { name })
@@ -72,7 +49,7 @@ async function card(name: string) {
 
 describe('dashboard lists', () => {
   it("shows 'Loading your QR codes...' while the lists load", async () => {
-    stubDashboard({ 'GET /api/qrcodes': () => new Promise<Response>(() => {}) })
+    stubDashboard({ 'GET /api/codes': () => new Promise<Response>(() => {}) })
     renderApp('/dashboard')
     expect(await screen.findByText('Loading your QR codes...')).toBeInTheDocument()
   })
@@ -84,7 +61,7 @@ describe('dashboard lists', () => {
     expect(screen.getByText('Create your first QR code to get started')).toBeInTheDocument()
   })
 
-  it('merges static and dynamic codes newest first, with the dynamic badge and scan count', async () => {
+  it("shows both kinds in the server's order, with the dynamic badge and scan count", async () => {
     stubDashboard()
     renderApp('/dashboard')
     const list = await screen.findByRole('list', { name: 'QR codes' })
@@ -97,21 +74,21 @@ describe('dashboard lists', () => {
     expect(within(dyn).getByTestId('scan-count').parentElement).toHaveTextContent('42 scans')
     expect(within(dyn).getByText('Website')).toBeInTheDocument()
     for (const name of ['Download', 'View', 'Edit', 'Pause', 'Delete']) expect(within(dyn).getByRole('button', { name })).toBeInTheDocument()
-    expect(dyn.querySelector('img')).toHaveAttribute('src', '/api/dynamic-qrcodes/3/image?format=svg')
+    expect(dyn.querySelector('img')).toHaveAttribute('src', `/api/dynamic-qrcodes/3/image?format=svg&v=${imageVersion(dynamicCode)}`)
 
     const stat = await card('Shop front')
     expect(within(stat).queryByText('Dynamic')).not.toBeInTheDocument()
     expect(within(stat).queryByTestId('scan-count')).not.toBeInTheDocument()
     expect(within(stat).queryByRole('button', { name: 'Edit' })).not.toBeInTheDocument()
     expect(within(stat).queryByRole('button', { name: 'Pause' })).not.toBeInTheDocument()
-    expect(stat.querySelector('img')).toHaveAttribute('src', '/api/qrcodes/7/image?format=svg')
+    expect(stat.querySelector('img')).toHaveAttribute('src', `/api/qrcodes/7/image?format=svg&v=${imageVersion(staticCode)}`)
   })
 
   it('pauses a dynamic code and refetches the lists', async () => {
     const mock = stubDashboard({ 'POST /api/dynamic-qrcodes/3/pause': () => json({ ...dynamicCode, isPaused: true }) })
     renderApp('/dashboard')
     await userEvent.click(within(await card('Menu card')).getByRole('button', { name: 'Pause' }))
-    await waitFor(() => expect(calls(mock, 'GET', '/api/dynamic-qrcodes')).toHaveLength(2))
+    await waitFor(() => expect(listCalls(mock)).toHaveLength(2))
     expect(calls(mock, 'POST', '/api/dynamic-qrcodes/3/pause')).toHaveLength(1)
     expect(calls(mock, 'GET', '/api/trial-status')).toHaveLength(2)
   })
@@ -192,7 +169,7 @@ describe('delete', () => {
   it('removes the card after a successful delete', async () => {
     let statics = [staticCode]
     stubDashboard({
-      'GET /api/qrcodes': () => json(statics),
+      'GET /api/codes': () => page(statics),
       'DELETE /api/qrcodes/7': () => {
         statics = []
         return new Response(null, { status: 204 })
@@ -341,7 +318,7 @@ describe('password', () => {
   it('validates, then PUTs the password and shows the code protected', async () => {
     let protectedNow = false
     const mock = stubDashboard({
-      'GET /api/dynamic-qrcodes': () => json([{ ...dynamicCode, isProtected: protectedNow }]),
+      'GET /api/codes': () => page([{ ...dynamicCode, isProtected: protectedNow }]),
       'PUT /api/dynamic-qrcodes/3/password': () => {
         protectedNow = true
         return json({ ...dynamicCode, isProtected: true })
@@ -421,10 +398,7 @@ describe('download', () => {
 
 describe('counts', () => {
   it("says '1 scan' and '1 QR code' in the singular", async () => {
-    stubDashboard({
-      'GET /api/qrcodes': () => json([]),
-      'GET /api/dynamic-qrcodes': () => json([{ ...dynamicCode, scanCount: 1 }]),
-    })
+    stubDashboard({}, { statics: [], dynamics: [{ ...dynamicCode, scanCount: 1 }] })
     renderApp('/dashboard')
     const dyn = await card('Menu card')
     expect(within(dyn).getByTestId('scan-count').parentElement).toHaveTextContent(/^1 scan$/)
@@ -476,6 +450,14 @@ describe('trial banners and the limit', () => {
     stubDashboard({ 'GET /api/trial-status': () => json(trial({ hasExpired: true })) })
     renderApp('/dashboard')
     expect(await screen.findByText('Your Free Trial Has Expired')).toBeInTheDocument()
+  })
+
+  it('offers no trial to an account that never started one: it would add nothing the account lacks', async () => {
+    stubDashboard()
+    renderApp('/dashboard')
+    await card('Shop front')
+    expect(screen.queryByText(/Try Premium/)).not.toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: 'Start Free Trial' })).not.toBeInTheDocument()
   })
 
   it('shows no trial banner to subscribers', async () => {

@@ -2,40 +2,14 @@ import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import { alice, json, renderApp, stubFetch } from '@/test/render-app'
-import type { DynamicCode, StaticCode } from './api/types'
+import type { DynamicCode } from './api/types'
+import { dynamicCode as menuCard, staticCode } from './test-fixtures'
 
 // The Restyle and Duplicate actions of the cards, with the app's wiring:
 // the restyle dialog is the generator's.
 
-const staticCode: StaticCode = {
-  id: 7,
-  name: 'Shop front',
-  qrType: 'url',
-  qrMode: 'static',
-  data: 'https://shop.example.com',
-  scanCount: 0,
-  isPaused: false,
-  createdAt: '2026-11-20T08:00:00Z',
-}
-
 const dynamicCode = {
-  id: 3,
-  name: 'Menu card',
-  qrType: 'url',
-  qrMode: 'dynamic',
-  data: 'http://localhost/d/AbC123xy',
-  destination: 'https://menu.example.com',
-  shortCode: 'AbC123xy',
-  shortUrl: 'http://localhost/d/AbC123xy',
-  scanCount: 42,
-  lastScannedAt: null,
-  isPaused: false,
-  pausedAt: null,
-  createdAt: '2026-11-21T08:00:00Z',
-  updatedAt: '2026-11-21T08:00:00Z',
-  isProtected: false,
-  routing: null,
-  limitScans: 0,
+  ...menuCard,
   // The record's style, which the dialog starts from.
   fgColor: '#1A237E',
   bgColor: '#FFFFFF',
@@ -56,9 +30,8 @@ type Handlers = Parameters<typeof stubFetch>[0]
 function stubDashboard(handlers: Handlers = {}) {
   return stubFetch({
     'GET /api/user': () => json(alice),
-    'GET /api/qrcodes': () => json([staticCode]),
-    'GET /api/dynamic-qrcodes': () => json([dynamicCode]),
-    'GET /api/dynamic-qrcodes/paused': () => json([{ ...dynamicCode, id: 4, name: 'Old flyer', isPaused: true }]),
+    'GET /api/codes': (_, url) =>
+      json({ items: url.searchParams.get('status') === 'paused' ? [{ ...dynamicCode, id: 4, name: 'Old flyer', isPaused: true }] : [dynamicCode, staticCode], nextCursor: null }),
     'GET /api/trial-status': () => json({ dynamicQRUsed: 1, dynamicQRLimit: 12, canCreateDynamicQR: true }),
     ...handlers,
   })
@@ -154,12 +127,13 @@ describe('Duplicate', () => {
       'POST /api/qrcodes/7/duplicate': () => json({ ...staticCode, id: 8, name: 'Shop front (copy)' }, 201),
     })
     renderApp('/dashboard')
-    const before = calls(mock, 'GET', '/api/qrcodes').length
+    const lists = () => mock.mock.calls.filter(([u]) => String(u).startsWith('/api/codes?')).length
+    const before = lists()
     await userEvent.click(within(await card('Shop front')).getByRole('button', { name: 'Duplicate' }))
     expect(await screen.findByText('Code duplicated')).toBeInTheDocument()
     expect(screen.getByText('"Shop front (copy)" is in My QR Codes.')).toBeInTheDocument()
     expect(calls(mock, 'POST', '/api/qrcodes/7/duplicate')).toHaveLength(1)
-    await waitFor(() => expect(calls(mock, 'GET', '/api/qrcodes').length).toBeGreaterThan(before))
+    await waitFor(() => expect(lists()).toBeGreaterThan(before))
   })
 
   it("shows the server's limit message for a dynamic copy past the limit", async () => {

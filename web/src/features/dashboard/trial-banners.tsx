@@ -1,8 +1,6 @@
-import { AlertTriangle, Clock, Loader2, Sparkles } from 'lucide-react'
+import { AlertTriangle, Clock, Sparkles } from 'lucide-react'
 import { Link } from 'react-router'
 import { Button } from '@/components/ui/button'
-import { useActivateTrial } from '@/lib/activate-trial'
-import { useUser } from '@/lib/auth'
 import { useTrialStatus } from './api/trial-status'
 import type { TrialStatus } from './api/types'
 import { countOf } from '@/lib/count'
@@ -15,39 +13,15 @@ function UpgradeLink({ children = 'Upgrade Now' }: { children?: string }) {
   )
 }
 
-/** A signed-in user who never had the trial starts it here (spec 01 §6: activate trial by e-mail). */
-function StartTrialBanner({ status }: { status: TrialStatus }) {
-  const { data: user } = useUser()
-  const activate = useActivateTrial()
-  const email = user?.email || user?.username || ''
-  return (
-    <div role="status" className="flex flex-col gap-3 rounded-2xl border border-primary-100 bg-gradient-to-r from-primary-50 to-violet-50 p-4 sm:flex-row sm:items-center">
-      <span className="grid size-10 shrink-0 place-items-center rounded-xl bg-white text-primary shadow-sm">
-        <Sparkles className="size-5" aria-hidden="true" />
-      </span>
-      <div className="flex-1 text-sm">
-        <p className="font-semibold text-slate-900">Try Premium Free for 3 Days</p>
-        <p className="text-slate-600">
-          Unlock dynamic QR codes, analytics and logos. Create up to {status.dynamicQRLimit} dynamic QR codes, no credit card required.
-        </p>
-      </div>
-      <Button type="button" size="sm" className="shrink-0" disabled={activate.isPending || email === ''} onClick={() => activate.mutate(email)}>
-        {activate.isPending && <Loader2 className="animate-spin" aria-hidden="true" />}
-        Start Free Trial
-      </Button>
-    </div>
-  )
-}
-
-/** Whether the user has never started the trial and has no subscription. */
-function trialUnused(status: TrialStatus) {
-  return status.subscriptionStatus !== 'active' && !status.isActive && !status.hasExpired
-}
-
-/** The trial banner for the user's status: none for subscribers, an offer before the trial, days remaining during it, an upgrade call once it ended. */
+/**
+ * The trial banner for the user's status: none for subscribers, days
+ * remaining during the trial, an upgrade call once it ended. A signed-in
+ * account already has everything the trial offers (dynamic codes up to the
+ * same limit, analytics, logos), so one that never started it is offered
+ * nothing: only a subscription adds more.
+ */
 export function TrialBanner({ status }: { status: TrialStatus }) {
   if (status.subscriptionStatus === 'active') return null
-  if (trialUnused(status)) return <StartTrialBanner status={status} />
   if (status.isActive) {
     const days = `${countOf(status.daysRemaining, 'day')} remaining`
     return (
@@ -58,7 +32,8 @@ export function TrialBanner({ status }: { status: TrialStatus }) {
         <div className="flex-1 text-sm">
           <p className="font-semibold text-slate-900">Free Trial Active: {days}</p>
           <p className="text-slate-600">
-            Dynamic QR codes, analytics and logos are unlocked. You can create up to {status.dynamicQRLimit} dynamic QR codes during your trial.
+            Dynamic QR codes, analytics and logos are yours: up to {status.dynamicQRLimit} dynamic QR codes, during the trial and after it.
+            Subscribe for unlimited dynamic codes.
           </p>
         </div>
         <UpgradeLink />

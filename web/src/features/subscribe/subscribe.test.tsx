@@ -9,15 +9,50 @@ const slow = { timeout: 10_000 }
 const on = { 'GET /api/billing/config': () => json({ enabled: true, publishableKey: 'pk_test_1', pricingTableId: 'prctbl_1' }) }
 
 describe('subscribe page', { timeout: 20_000 }, () => {
-  it('says plainly that payments are not available without Stripe', async () => {
+  it('states the price and says plainly that subscriptions are not configured without Stripe', async () => {
     stubFetch({
       'GET /api/user': () => json({ message: 'Not authenticated' }, 401),
-      'GET /api/billing/config': () => json({ enabled: false, message: 'Payments are not available yet.' }),
+      'GET /api/billing/config': () => json({ enabled: false, message: 'Payments are not available yet.', dynamicLimit: 12 }),
     })
     renderApp('/subscribe')
-    expect(await screen.findByTestId('payments-off', undefined, slow)).toHaveTextContent('Payments are not available yet.')
+    expect(await screen.findByTestId('payments-off', undefined, slow)).toHaveTextContent('Subscriptions are not configured yet')
     expect(screen.getByRole('heading', { level: 1, name: 'Choose Your Plan' })).toBeInTheDocument()
     expect(screen.getByText(/3-day free trial/)).toBeInTheDocument()
+    expect(screen.getByTestId('premium-price')).toHaveTextContent('$9.99/month')
+    expect(screen.getByTestId('premium-plan')).toHaveTextContent('Unlimited dynamic QR codes: free accounts and the trial stop at 12')
+    expect(screen.queryByRole('button', { name: /Subscribe for/ })).not.toBeInTheDocument()
+  })
+
+  it('says subscriptions are not configured when Stripe has neither a pricing table nor a price', async () => {
+    stubFetch({ 'GET /api/user': () => json(alice), 'GET /api/billing/config': () => json({ enabled: true, publishableKey: 'pk_test_1', pricingTableId: '', priceId: '' }) })
+    const { container } = renderApp('/subscribe')
+    expect(await screen.findByTestId('payments-off', undefined, slow)).toHaveTextContent('Subscriptions are not configured yet')
+    expect(container.querySelector('stripe-pricing-table')).toBeNull()
+  })
+
+  it('without a pricing table, Subscribe starts Stripe Checkout for the price', async () => {
+    const assign = vi.fn()
+    vi.stubGlobal('location', { ...window.location, assign })
+    const mock = stubFetch({
+      'GET /api/user': () => json(alice),
+      'GET /api/billing/config': () => json({ enabled: true, publishableKey: 'pk_test_1', pricingTableId: '', priceId: 'price_1' }),
+      'POST /api/billing/checkout-session': () => json({ url: 'https://checkout.stripe.com/c/pay/cs_test_1' }),
+    })
+    const { container } = renderApp('/subscribe')
+    await userEvent.click(await screen.findByRole('button', { name: 'Subscribe for $9.99/month' }, slow))
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('https://checkout.stripe.com/c/pay/cs_test_1'), slow)
+    expect(mock.mock.calls.some(([url, init]) => url === '/api/billing/checkout-session' && init?.method === 'POST')).toBe(true)
+    expect(container.querySelector('stripe-pricing-table')).toBeNull()
+    expect(screen.getByTestId('premium-price')).toHaveTextContent('$9.99/month')
+  })
+
+  it('sends a visitor to create an account before the checkout', async () => {
+    stubFetch({
+      'GET /api/user': () => json({ message: 'Not authenticated' }, 401),
+      'GET /api/billing/config': () => json({ enabled: true, publishableKey: 'pk_test_1', pricingTableId: '', priceId: 'price_1' }),
+    })
+    renderApp('/subscribe')
+    expect(await screen.findByRole('link', { name: 'Create an account to subscribe' }, slow)).toHaveAttribute('href', '/auth?mode=register')
   })
 
   it("gives a signed-in user's pricing table their e-mail and id", async () => {

@@ -32,7 +32,7 @@ const fullKey = 'sq_abcdef' + 'x'.repeat(30) + 'wxyz'
 
 function stubAdmin(extra: Parameters<typeof stubFetch>[0] = {}) {
   return stubFetch({
-    'GET /api/user': () => json(alice),
+    'GET /api/user': () => json({ ...alice, isAdmin: true }),
     'GET /api/white-label/clients': () => json([base, acme]),
     ...extra,
   })
@@ -55,10 +55,19 @@ describe('white-label admin page', { timeout: 30_000 }, () => {
     })
     renderApp('/white-label-admin')
     expect(await screen.findByText('Admin access required', {}, pageLoad)).toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: 'Add Client' })).not.toBeInTheDocument()
   })
 
-  it('creates a client, sending empty optional fields as absent', async () => {
-    const fetchMock = stubAdmin({ 'POST /api/white-label/clients': () => json({ ...acme, id: 3, name: 'Beta' }, 201) })
+  it('creates a client, sending empty optional fields as absent, and shows its new key once', async () => {
+    const beta: Client = { ...acme, id: 3, name: 'Beta', subdomain: '' }
+    let list = [base, acme]
+    const fetchMock = stubAdmin({
+      'GET /api/white-label/clients': () => json(list),
+      'POST /api/white-label/clients': () => {
+        list = [base, acme, beta]
+        return json({ ...beta, apiKey: fullKey }, 201)
+      },
+    })
     renderApp('/white-label-admin')
     await userEvent.click(await screen.findByRole('button', { name: 'Add Client' }, pageLoad))
     const dialog = await screen.findByRole('dialog', { name: 'Create New Client' })
@@ -67,6 +76,10 @@ describe('white-label admin page', { timeout: 30_000 }, () => {
     await userEvent.type(within(dialog).getByLabelText('Name'), '  Beta ')
     await userEvent.click(within(dialog).getByRole('button', { name: 'Create Client' }))
     expect(await screen.findByText('Client created successfully')).toBeInTheDocument()
+    const card = await screen.findByTestId('client-3')
+    await userEvent.click(within(card).getByRole('button', { name: 'Show API key of Beta' }))
+    expect(within(card).getByTestId('client-api-key')).toHaveTextContent(fullKey)
+    expect(within(card).getByRole('button', { name: 'Copy API key of Beta' })).toBeInTheDocument()
     const post = fetchMock.mock.calls.find(([, init]) => init?.method === 'POST')
     expect(JSON.parse(post?.[1]?.body as string)).toEqual({
       name: 'Beta',

@@ -11,6 +11,7 @@ import { siteTitle, usePageTitle } from '@/lib/use-page-title'
 import { useDeleteAccount } from '../api/delete-account'
 import { useResendVerification } from '../api/resend-verification'
 import { useUpdateName, type NameInput } from '../api/update-name'
+import { ExportCard } from '../components/export-card'
 import { subscriptionLabel } from '../labels'
 import { nameSchema } from '../schemas'
 
@@ -67,7 +68,7 @@ function NameRow({ user }: { user: User }) {
     return (
       <Row label="Name">
         <div className="flex items-center justify-between gap-3">
-          <span className={name ? 'truncate' : 'text-slate-400'} title={name}>
+          <span className={name ? 'truncate' : 'text-slate-500'} title={name}>
             {name || 'Not set'}
           </span>
           <Button type="button" variant="outline" size="sm" onClick={() => setEditing(true)}>
@@ -172,6 +173,7 @@ export function AccountSettingsPage({ more }: { more?: ReactNode }) {
         </CardContent>
       </Card>
       {more}
+      <ExportCard />
       <DangerZone />
     </div>
   )

@@ -58,7 +58,8 @@ export function ApiDocsPage() {
           <li>Each key has a per-minute rate limit. Answers carry <code>RateLimit-Limit</code>, <code>RateLimit-Remaining</code> and <code>RateLimit-Reset</code>; past the limit you get 429 with <code>Retry-After</code>.</li>
           <li>Errors are JSON: <code>{'{"message": "…", "errors": {"field": "…"}}'}</code>.</li>
         </ul>
-        <pre className="overflow-x-auto rounded-lg bg-slate-900 p-4 text-sm text-slate-100">
+        {/* Focusable so a keyboard user can scroll it sideways. */}
+        <pre tabIndex={0} className="overflow-x-auto rounded-lg bg-slate-900 p-4 text-sm text-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-primary">
           <code>{example}</code>
         </pre>
       </section>

@@ -14,8 +14,8 @@ export function useLogout() {
     onSuccess: async () => {
       queryClient.setQueryData(userQueryKey, null)
       toast({ title: 'Logged out', description: 'You have been successfully logged out' })
-      // The saved-code list belonged to the session that just ended.
-      await queryClient.invalidateQueries({ queryKey: ['/api/qrcodes'] })
+      // The saved-code lists belonged to the session that just ended.
+      await Promise.all([['/api/codes'], ['/api/qrcodes']].map((queryKey) => queryClient.invalidateQueries({ queryKey })))
     },
     onError: (error) => {
       toast({

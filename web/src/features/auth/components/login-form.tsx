@@ -7,7 +7,6 @@ import { TextField } from '@/components/ui/form-field'
 import { loginInputSchema, useLogin, type LoginInput } from '../api/login'
 import { ForgotPasswordForm } from './forgot-password-form'
 import { GoogleButton } from './google-button'
-import { OrDivider } from './or-divider'
 
 export function LoginForm({ onSwitch }: { onSwitch: () => void }) {
   const [forgotten, setForgotten] = useState(false)
@@ -50,7 +49,6 @@ export function LoginForm({ onSwitch }: { onSwitch: () => void }) {
           Sign In
         </Button>
       </form>
-      <OrDivider />
       <GoogleButton>Sign in with Google</GoogleButton>
       <p className="text-center text-sm text-slate-600">
         New to Squarely?{' '}

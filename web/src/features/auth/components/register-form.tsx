@@ -6,7 +6,6 @@ import { Button } from '@/components/ui/button'
 import { TextField } from '@/components/ui/form-field'
 import { registerInputSchema, useRegister, type RegisterInput } from '../api/register'
 import { GoogleButton } from './google-button'
-import { OrDivider } from './or-divider'
 
 export function RegisterForm({ onSwitch }: { onSwitch: () => void }) {
   const registerMutation = useRegister()
@@ -45,7 +44,6 @@ export function RegisterForm({ onSwitch }: { onSwitch: () => void }) {
           Create Account
         </Button>
       </form>
-      <OrDivider />
       <GoogleButton>Sign up with Google</GoogleButton>
       <p className="text-center text-sm text-slate-600">
         Already have an account?{' '}

@@ -4,6 +4,8 @@ import { describe, expect, it, vi } from 'vitest'
 import { alice, json, renderApp, stubFetch } from '@/test/render-app'
 
 const signedOut = () => json({ message: 'Not authenticated' }, 401)
+/** The site's config with Google sign-in configured. */
+const googleOn = () => json({ isDefault: true, googleSignIn: true })
 
 function bodyOf(mock: ReturnType<typeof stubFetch>, url: string) {
   const call = mock.mock.calls.find(([u]) => u === url)
@@ -12,12 +14,12 @@ function bodyOf(mock: ReturnType<typeof stubFetch>, url: string) {
 
 describe('login form', () => {
   it('has the fields and actions of the contract', async () => {
-    stubFetch({ 'GET /api/user': signedOut })
+    stubFetch({ 'GET /api/user': signedOut, 'GET /api/white-label/config': googleOn })
     renderApp('/auth')
     expect(await screen.findByLabelText('Email')).toHaveAttribute('type', 'email')
     expect(screen.getByLabelText('Password')).toHaveAttribute('type', 'password')
     expect(screen.getByRole('button', { name: 'Forgot my password' })).toBeInTheDocument()
-    expect(screen.getByRole('button', { name: 'Sign in with Google' })).toBeInTheDocument()
+    expect(await screen.findByRole('button', { name: 'Sign in with Google' })).toBeInTheDocument()
     expect(screen.getByRole('button', { name: 'Create a free account' })).toBeInTheDocument()
   })
 
@@ -42,7 +44,8 @@ describe('login form', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Sign In' }))
     expect(await screen.findByText('Username is required')).toBeInTheDocument()
     expect(screen.getByText('Password is required')).toBeInTheDocument()
-    expect(mock).toHaveBeenCalledTimes(1)
+    // Only reads: the session, and the site's config (whether to offer Google).
+    expect(mock.mock.calls.filter(([, init]) => (init?.method ?? 'GET') !== 'GET')).toEqual([])
   })
 
   it('signs in: e-mail sent as username, welcome toast, redirect to /', async () => {
@@ -77,8 +80,19 @@ describe('login form', () => {
     expect(await screen.findByText('Invalid username or password')).toBeInTheDocument()
   })
 
+  it('offers no Google button when Google sign-in is not configured', async () => {
+    const mock = stubFetch({ 'GET /api/user': signedOut, 'GET /api/white-label/config': () => json({ isDefault: true, googleSignIn: false }) })
+    renderApp('/auth')
+    await screen.findByRole('button', { name: 'Sign In' })
+    await waitFor(() => expect(mock.mock.calls.some(([u]) => u === '/api/white-label/config')).toBe(true))
+    expect(screen.queryByRole('button', { name: /Google/ })).not.toBeInTheDocument()
+    await userEvent.click(screen.getByRole('button', { name: 'Create a free account' }))
+    await screen.findByRole('button', { name: 'Create Account' })
+    expect(screen.queryByRole('button', { name: /Google/ })).not.toBeInTheDocument()
+  })
+
   it('navigates the whole page to /auth/google', async () => {
-    stubFetch({ 'GET /api/user': signedOut })
+    stubFetch({ 'GET /api/user': signedOut, 'GET /api/white-label/config': googleOn })
     const assign = vi.fn()
     vi.spyOn(window, 'location', 'get').mockReturnValue({ ...window.location, assign })
     renderApp('/auth')
@@ -94,10 +108,10 @@ describe('register form', () => {
   }
 
   it('switches back and forth', async () => {
-    stubFetch({ 'GET /api/user': signedOut })
+    stubFetch({ 'GET /api/user': signedOut, 'GET /api/white-label/config': googleOn })
     renderApp('/auth')
     await openRegister()
-    expect(screen.getByRole('button', { name: 'Sign up with Google' })).toBeInTheDocument()
+    expect(await screen.findByRole('button', { name: 'Sign up with Google' })).toBeInTheDocument()
     await userEvent.click(screen.getByRole('button', { name: 'Sign In' }))
     expect(await screen.findByRole('button', { name: 'Create a free account' })).toBeInTheDocument()
   })

@@ -14,6 +14,15 @@ const googleMessages: Record<string, string> = {
   failed: 'Google sign-in failed',
 }
 
+/**
+ * Where to go once signed in: ?next= when it is a path of this site (a
+ * mailed invitation sends people here and back), else home.
+ */
+function nextPath(params: URLSearchParams) {
+  const next = params.get('next') ?? ''
+  return next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/'
+}
+
 const perks = [
   { icon: QrCode, text: 'Static QR codes, free forever' },
   { icon: Palette, text: 'Colours, shapes, logos and frames' },
@@ -28,10 +37,11 @@ export function AuthPage() {
   const googleMessage = googleMessages[searchParams.get('google') ?? '']
 
   if (isLoading) return <Spinner />
-  if (user) return <Navigate to="/" replace />
+  if (user) return <Navigate to={nextPath(searchParams)} replace />
 
+  const next = searchParams.get('next')
   const switchTo = (mode: 'login' | 'register') =>
-    setSearchParams(mode === 'register' ? { mode } : {}, { replace: true })
+    setSearchParams({ ...(mode === 'register' && { mode }), ...(next && { next }) }, { replace: true })
 
   return (
     <div className="bg-gradient-to-b from-primary-50 to-white px-4 py-12 sm:py-20">

@@ -1,4 +1,5 @@
-import { ApiError, apiJson } from '@/lib/api-client'
+import { acceptPreviewUrl } from '@/features/generator/lib/url-preview'
+import { ApiError, apiJson, serverMessage } from '@/lib/api-client'
 import type { BulkResult } from '../lib/run-bulk'
 
 export type BulkType = 'url' | 'text'
@@ -9,8 +10,13 @@ export interface BulkOptions {
   bgColor: string
 }
 
-/** POST /api/bulk-generate-qrcode for one item (spec 02 §7); failures become error results (spec 02 §8). */
-export async function generateBulkItem(item: string, id: number, options: BulkOptions): Promise<BulkResult> {
+/**
+ * POST /api/bulk-generate-qrcode for one item (spec 02 §7); failures become
+ * error results (spec 02 §8) with the server's reason. A url item gets the
+ * generator's rule first: a bare address such as example.com/c gets https://.
+ */
+export async function generateBulkItem(raw: string, id: number, options: BulkOptions): Promise<BulkResult> {
+  const item = options.qrType === 'url' ? (acceptPreviewUrl(raw) ?? raw) : raw
   const qrData = options.qrType === 'url' ? { url: item } : { data: item }
   try {
     const res = await apiJson<{ qrCode: string }>('POST', '/api/bulk-generate-qrcode', {
@@ -22,7 +28,7 @@ export async function generateBulkItem(item: string, id: number, options: BulkOp
     })
     return { id, data: item, status: 'success', qrCode: res.qrCode }
   } catch (error) {
-    const message = error instanceof ApiError ? 'Failed to generate QR code' : 'Network error'
-    return { id, data: item, status: 'error', error: message }
+    if (!(error instanceof ApiError)) return { id, data: item, status: 'error', error: 'Network error' }
+    return { id, data: item, status: 'error', error: 'Failed to generate QR code', reason: serverMessage(error) }
   }
 }

@@ -27,8 +27,15 @@ export function ResultsList({ results }: { results: BulkResult[] }) {
             style={{ top: (first + i) * ROW_HEIGHT, height: ROW_HEIGHT }}
           >
             <div className="min-w-0">
-              <p className="truncate text-sm text-slate-900">{r.data}</p>
-              {r.error && <p className="truncate text-xs text-red-600">{r.error}</p>}
+              <p className="truncate text-sm text-slate-900" title={r.data}>
+                {r.data}
+              </p>
+              {r.error && (
+                // The server's reason (an invalid URL, too much data, …) is what the user can act on.
+                <p className="line-clamp-2 text-xs leading-4 text-red-700" title={r.error}>
+                  {r.reason ?? r.error}
+                </p>
+              )}
             </div>
             <Badge tone={r.status === 'success' ? 'emerald' : 'red'} className="font-medium">
               {r.status}

@@ -2,6 +2,7 @@ import { FileSpreadsheet, Loader2 } from 'lucide-react'
 import { useState } from 'react'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
+import { FileInput } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { serverMessage } from '@/lib/api-client'
 import { toast } from '@/lib/use-toast'
@@ -76,6 +77,8 @@ export function SpreadsheetJob() {
     }
   }
 
+  // The rows refused up front, then any the job failed on while saving (the job's answer names them when it can).
+  const shownErrors = [...errors, ...(job?.errors ?? []).filter((e) => !errors.some((x) => x.row === e.row && x.column === e.column))]
   const percent = job && job.total > 0 ? Math.round((job.processed / job.total) * 100) : 0
   return (
     <Card className="mt-6">
@@ -89,9 +92,9 @@ export function SpreadsheetJob() {
       <CardContent className="grid gap-4">
         <div className="grid gap-1.5">
           <Label htmlFor="bulk-sheet">Spreadsheet (.csv or .xlsx)</Label>
-          <div className="flex items-center gap-2">
-            <FileSpreadsheet className="size-4 text-slate-500" aria-hidden="true" />
-            <input id="bulk-sheet" type="file" accept=".csv,.xlsx" className="text-sm" onChange={(e) => choose(e.target.files?.[0])} />
+          <div className="flex min-w-0 items-center gap-2">
+            <FileSpreadsheet className="size-4 shrink-0 text-slate-500" aria-hidden="true" />
+            <FileInput id="bulk-sheet" accept=".csv,.xlsx" onChange={(e) => choose(e.target.files?.[0])} />
           </div>
         </div>
         <div className="flex flex-wrap gap-2">
@@ -146,7 +149,7 @@ export function SpreadsheetJob() {
           </div>
         )}
 
-        {errors.length > 0 && (
+        {shownErrors.length > 0 && (
           <div className="max-h-64 overflow-y-auto rounded-lg border border-slate-200">
             <table className="w-full text-left text-sm">
               <caption className="sr-only">Rows with errors</caption>
@@ -158,8 +161,8 @@ export function SpreadsheetJob() {
                 </tr>
               </thead>
               <tbody>
-                {errors.slice(0, SHOWN_ERRORS).map((e) => (
-                  <tr key={e.row} className="border-t border-slate-100">
+                {shownErrors.slice(0, SHOWN_ERRORS).map((e) => (
+                  <tr key={`${e.row}-${e.column}`} className="border-t border-slate-100">
                     <td className="px-3 py-1.5">{e.row}</td>
                     <td className="px-3 py-1.5 font-mono">{e.column}</td>
                     <td className="px-3 py-1.5 text-red-700">{e.message}</td>

@@ -30,12 +30,21 @@ export function countItems(text: string): number {
   return blank ? count : count + 1
 }
 
-/** The text an uploaded file puts in the text area: a CSV's first column, any other file as it is. */
+// What a CSV's first cell says when its first row is a header, not an item.
+const HEADER_NAMES = new Set(['url', 'urls', 'link', 'links', 'data', 'text', 'texts', 'content', 'item', 'items', 'value', 'destination'])
+
+/**
+ * The text an uploaded file puts in the text area: a CSV's first column
+ * without its header row (a first cell such as url, data or text), any other
+ * file as it is.
+ */
 export function fileToInput(fileName: string, content: string): string {
   if (!fileName.toLowerCase().endsWith('.csv')) return content
-  return content
+  const cells = content
     .split(/\r\n|\r|\n/)
     .filter((line) => line.trim() !== '')
     .map((line) => line.split(',')[0].trim())
-    .join('\n')
+  const first = cells[0]?.replace(/^\uFEFF/, '').replace(/^"(.*)"$/, '$1').trim().toLowerCase()
+  if (first !== undefined && HEADER_NAMES.has(first)) cells.shift()
+  return cells.join('\n')
 }

@@ -7,6 +7,8 @@ export interface BulkResult {
   status: 'success' | 'error'
   qrCode?: string
   error?: string
+  /** Why the server refused the item (its message, e.g. "Please enter a valid URL"). */
+  reason?: string
 }
 
 export interface BulkCounts {

@@ -26,14 +26,20 @@ export interface ZipEntry {
   data: Uint8Array
 }
 
-// DOS date and time of 1980-01-01 00:00, the earliest ZIP can say: the
-// archive's bytes then depend on its entries alone.
-const DOS_TIME = 0
-const DOS_DATE = (0 << 9) | (1 << 5) | 1
 const UTF8_NAMES = 0x0800
 
-/** The bytes of a ZIP archive holding entries, stored as they are. */
-export function zipStore(entries: ZipEntry[]): Uint8Array<ArrayBuffer> {
+/** ZIP's DOS date and time fields for d, in local time as archivers show them (two-second steps, 1980 at the earliest). */
+export function dosDateTime(d: Date): { time: number; date: number } {
+  if (d.getFullYear() < 1980) return { time: 0, date: (1 << 5) | 1 }
+  return {
+    time: (d.getHours() << 11) | (d.getMinutes() << 5) | (d.getSeconds() >> 1),
+    date: ((d.getFullYear() - 1980) << 9) | ((d.getMonth() + 1) << 5) | d.getDate(),
+  }
+}
+
+/** The bytes of a ZIP archive holding entries, stored as they are, each dated modified. */
+export function zipStore(entries: ZipEntry[], modified = new Date()): Uint8Array<ArrayBuffer> {
+  const { time: DOS_TIME, date: DOS_DATE } = dosDateTime(modified)
   const encoder = new TextEncoder()
   const locals: Uint8Array[] = []
   const centrals: Uint8Array[] = []

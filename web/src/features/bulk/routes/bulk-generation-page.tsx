@@ -2,6 +2,7 @@ import { Download, Loader2, Upload } from 'lucide-react'
 import { useDeferredValue, useMemo, useState } from 'react'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
+import { FileInput } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select'
 import { siteTitle, usePageTitle } from '@/lib/use-page-title'
@@ -81,13 +82,11 @@ export function BulkGenerationPage() {
             <CardContent className="grid gap-5">
               <div className="grid gap-1.5">
                 <Label htmlFor="bulk-file">Upload a file (.csv or .txt)</Label>
-                <div className="flex items-center gap-2">
-                  <Upload className="size-4 text-slate-500" aria-hidden="true" />
-                  <input
+                <div className="flex min-w-0 items-center gap-2">
+                  <Upload className="size-4 shrink-0 text-slate-500" aria-hidden="true" />
+                  <FileInput
                     id="bulk-file"
-                    type="file"
                     accept=".csv,.txt"
-                    className="text-sm"
                     onChange={(e) => {
                       const file = e.target.files?.[0]
                       if (file) void readFile(file)

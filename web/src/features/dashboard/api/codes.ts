@@ -1,51 +1,48 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { keepPreviousData, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query'
 import { apiJson, apiRequest, serverMessage } from '@/lib/api-client'
 import { toast } from '@/lib/use-toast'
-import { codePath, type DynamicCode, type Routing, type SavedCode, type StaticCode } from './types'
+import { codeListParams, type CodeQuery, type CodeStatus } from '../lib/code-query'
+import { codePath, type DynamicCode, type Routing, type SavedCode } from './types'
 import { countOf } from '@/lib/count'
 
-export const staticCodesKey = ['/api/qrcodes']
-export const dynamicCodesKey = ['/api/dynamic-qrcodes']
-export const pausedCodesKey = ['/api/dynamic-qrcodes/paused']
+/** The server-side list of both kinds (issue 22); every page of it shares this key's prefix. */
+export const codesKey = ['/api/codes']
 
-/** Newest first; ties (same second) keep the higher id first. */
-function newestFirst(a: SavedCode, b: SavedCode) {
-  return Date.parse(b.createdAt) - Date.parse(a.createdAt) || b.id - a.id
+interface CodePage {
+  items: (SavedCode & { kind?: 'static' | 'dynamic' })[]
+  nextCursor: string | null
 }
 
-/** The active list: saved static codes and active dynamic codes, merged newest first. */
-export function useActiveCodes() {
-  const statics = useQuery(queryOptions<StaticCode[]>({ queryKey: staticCodesKey }))
-  const dynamics = useQuery(queryOptions<DynamicCode[]>({ queryKey: dynamicCodesKey }))
-  const codes =
-    statics.data && dynamics.data
-      ? [...statics.data.map((c) => ({ ...c, qrMode: 'static' as const })), ...dynamics.data.map((c) => ({ ...c, qrMode: 'dynamic' as const }))].sort(newestFirst)
-      : undefined
-  return {
-    codes,
-    isLoading: statics.isLoading || dynamics.isLoading,
-    error: statics.error ?? dynamics.error,
-  }
-}
-
-export function usePausedCodes() {
-  return useQuery(
-    queryOptions<DynamicCode[]>({
-      queryKey: pausedCodesKey,
-      select: (codes) => codes.map((c) => ({ ...c, qrMode: 'dynamic' as const })).sort(newestFirst),
-    }),
-  )
+/**
+ * The codes of a status that the query keeps, a page at a time by the
+ * server's cursor (stable while codes are added). A record's "kind" is its
+ * qrMode.
+ */
+export function useCodeList(query: CodeQuery, status: CodeStatus) {
+  const first = codeListParams(query, status).toString()
+  return useInfiniteQuery({
+    queryKey: [...codesKey, first],
+    queryFn: async ({ pageParam }) => {
+      const page = await apiJson<CodePage>('GET', `/api/codes?${codeListParams(query, status, pageParam)}`)
+      return { ...page, items: page.items.map(({ kind, ...code }) => ({ ...code, qrMode: kind ?? code.qrMode }) as SavedCode) }
+    },
+    initialPageParam: '',
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+    // Typing in the search keeps the cards on screen until the new answer.
+    placeholderData: keepPreviousData,
+  })
 }
 
 /**
  * Refetches every list a change can touch (a pause moves a code between
- * lists) and the trial status and analytics, which count codes.
+ * lists), the analytics' list of dynamic codes, and the trial status and
+ * analytics, which count codes.
  */
 function useInvalidateCodes() {
   const queryClient = useQueryClient()
   return () =>
     Promise.all(
-      [staticCodesKey, dynamicCodesKey, pausedCodesKey, ['/api/trial-status'], ['/api/user-analytics']].map((queryKey) =>
+      [codesKey, ['/api/dynamic-qrcodes'], ['/api/trial-status'], ['/api/user-analytics']].map((queryKey) =>
         queryClient.invalidateQueries({ queryKey }),
       ),
     )

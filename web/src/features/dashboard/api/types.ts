@@ -1,3 +1,5 @@
+import { imageVersion } from '@/lib/code-image'
+
 /** The fields of a saved code the dashboard reads (docs/API.md "Records"). */
 interface CodeBase {
   id: number
@@ -9,6 +11,35 @@ interface CodeBase {
   createdAt: string
   /** A payment code's successful payments and their total in cents (issue 11). */
   payments?: { count: number; total: number }
+  /** The workspace's tags on the code (issue 22): ids, or the tags themselves. */
+  tags?: (number | TagRef)[]
+  /** The folder the code is in, or null. */
+  folderId?: number | null
+}
+
+/** A tag as a code record may carry it. */
+export interface TagRef {
+  id: number
+  name?: string
+  color?: string
+}
+
+/** A workspace tag (GET /api/tags). */
+export interface Tag {
+  id: number
+  name: string
+  color: string
+}
+
+/** A workspace folder (GET /api/folders). */
+export interface Folder {
+  id: number
+  name: string
+}
+
+/** The ids of a code's tags, whichever way the record carries them. */
+export function tagIdsOf(code: SavedCode): number[] {
+  return (code.tags ?? []).map((t) => (typeof t === 'number' ? t : t.id))
 }
 
 export interface StaticCode extends CodeBase {
@@ -66,9 +97,9 @@ export function codePath(code: SavedCode) {
   return `${code.qrMode === 'dynamic' ? '/api/dynamic-qrcodes' : '/api/qrcodes'}/${code.id}`
 }
 
-/** The server's rendering of a saved code. */
+/** The server's rendering of a saved code; a picture to show is addressed by what it shows (imageVersion). */
 export function codeImageUrl(code: SavedCode, format: 'svg' | 'png', download = false) {
-  return `${codePath(code)}/image?format=${format}${download ? '&download=1' : ''}`
+  return `${codePath(code)}/image?format=${format}${download ? '&download=1' : `&v=${imageVersion(code)}`}`
 }
 
 /** GET /api/trial-status (spec 01 §3 "Trial status"). */

@@ -17,6 +17,8 @@ import { useRestyleSlot } from './restyle-slot'
 import { Badge } from '@/components/ui/badge'
 import { routingBadges } from '../lib/routing-badges'
 import { countOf, nounFor } from '@/lib/count'
+import { useCan } from '@/lib/workspace'
+import { CodeLabels } from './code-labels'
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' })
 
@@ -62,6 +64,9 @@ async function copyShortLink(url: string) {
   }
 }
 
+/** A labelled card button: grows to share its row, wraps to the next when the row is full. */
+const wide = 'flex-1 basis-24'
+
 type Dialog = 'preview' | 'edit' | 'password' | 'delete' | 'restyle' | null
 
 /** One saved code. The paused view's cards offer Resume, View and Delete only. */
@@ -84,13 +89,10 @@ export function CodeCard({
   const restyle = useRestyleSlot()
   const dynamic = code.qrMode === 'dynamic' ? code : null
   const closeOr = (which: Dialog) => (open: boolean) => setDialog(open ? which : null)
+  // A viewer of the workspace only looks: the server refuses their changes, so no buttons for them.
+  const mayEdit = useCan('editCodes')
   // An active dynamic code: its destination can change and it can be paused.
-  const editable = dynamic && !paused ? dynamic : null
-  const deleteButton = (
-    <Button size="sm" variant="outline" className="w-9 px-0 text-red-600 hover:bg-red-50 hover:text-red-700" aria-label="Delete" title="Delete" onClick={() => setDialog('delete')}>
-      <Trash2 aria-hidden="true" />
-    </Button>
-  )
+  const editable = mayEdit && dynamic && !paused ? dynamic : null
 
   return (
     <Card className="flex flex-col overflow-hidden transition-shadow hover:shadow-md" data-testid="qr-card">
@@ -146,7 +148,7 @@ export function CodeCard({
       </button>
 
       <div className="grid gap-0.5 px-4 pb-3 pt-3">
-        <CodeName name={code.name} onRename={(name) => rename.mutate({ code, name })} />
+        <CodeName name={code.name} onRename={mayEdit ? (name) => rename.mutate({ code, name }) : undefined} />
         <p className="text-xs text-slate-500">
           Created <time dateTime={code.createdAt}>{formatDate(code.createdAt)}</time>
         </p>
@@ -169,54 +171,60 @@ export function CodeCard({
         )}
       </div>
 
-      <div className="mt-auto grid gap-1.5 border-t border-slate-100 p-3">
-        <div className="flex gap-1.5">
-          {paused && dynamic ? (
-            <Button size="sm" className="flex-1" onClick={() => resume.mutate(dynamic)} disabled={resume.isPending}>
-              <Play aria-hidden="true" />
-              Resume
-            </Button>
-          ) : (
-            <Button size="sm" variant="secondary" className="flex-1" onClick={() => void downloadPng(code)}>
-              <Download aria-hidden="true" />
-              Download
-            </Button>
-          )}
-          <Button size="sm" variant="outline" className="flex-1" onClick={() => setDialog('preview')}>
-            <Eye aria-hidden="true" />
-            View
+      <CodeLabels code={code} editable={!paused} />
+
+      {/* One wrapping row: at any card width each button keeps its label and stays inside the card. */}
+      <div className="mt-auto flex flex-wrap gap-1.5 border-t border-slate-100 p-3">
+        {paused && dynamic && mayEdit ? (
+          <Button size="sm" className={wide} onClick={() => resume.mutate(dynamic)} disabled={resume.isPending}>
+            <Play aria-hidden="true" />
+            Resume
           </Button>
-          {!editable && deleteButton}
-        </div>
+        ) : (
+          <Button size="sm" variant="secondary" className={wide} onClick={() => void downloadPng(code)}>
+            <Download aria-hidden="true" />
+            Download
+          </Button>
+        )}
+        <Button size="sm" variant="outline" className={wide} onClick={() => setDialog('preview')}>
+          <Eye aria-hidden="true" />
+          View
+        </Button>
         {editable && (
-          <div className="flex gap-1.5">
-            <Button size="sm" variant="outline" className="flex-1" onClick={() => setDialog('edit')}>
+          <>
+            <Button size="sm" variant="outline" className={wide} onClick={() => setDialog('edit')}>
               <Pencil aria-hidden="true" />
               Edit
             </Button>
-            <Button size="sm" variant="outline" className="flex-1" onClick={() => pause.mutate(editable)} disabled={pause.isPending}>
+            <Button size="sm" variant="outline" className={wide} onClick={() => pause.mutate(editable)} disabled={pause.isPending}>
               <Pause aria-hidden="true" />
               Pause
             </Button>
-            <Button size="sm" variant="outline" className="w-9 px-0" aria-label="Password" title="Password" onClick={() => setDialog('password')}>
-              <Lock aria-hidden="true" />
-            </Button>
-            {deleteButton}
-          </div>
+          </>
         )}
-        {!paused && (
-          <div className="flex gap-1.5">
+        {!paused && mayEdit && (
+          <>
             {restyle && (
-              <Button size="sm" variant="outline" className="flex-1" onClick={() => setDialog('restyle')}>
+              <Button size="sm" variant="outline" className={wide} onClick={() => setDialog('restyle')}>
                 <Paintbrush aria-hidden="true" />
                 Restyle
               </Button>
             )}
-            <Button size="sm" variant="outline" className="flex-1" onClick={() => duplicate.mutate(code)} disabled={duplicate.isPending}>
+            <Button size="sm" variant="outline" className={wide} onClick={() => duplicate.mutate(code)} disabled={duplicate.isPending}>
               <CopyPlus aria-hidden="true" />
               Duplicate
             </Button>
-          </div>
+          </>
+        )}
+        {editable && (
+          <Button size="sm" variant="outline" className="w-9 shrink-0 px-0" aria-label="Password" title="Password" onClick={() => setDialog('password')}>
+            <Lock aria-hidden="true" />
+          </Button>
+        )}
+        {mayEdit && (
+          <Button size="sm" variant="outline" className="w-9 shrink-0 px-0 text-red-600 hover:bg-red-50 hover:text-red-700" aria-label="Delete" title="Delete" onClick={() => setDialog('delete')}>
+            <Trash2 aria-hidden="true" />
+          </Button>
         )}
       </div>
 

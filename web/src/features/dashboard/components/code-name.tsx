@@ -6,8 +6,9 @@ import { Input } from '@/components/ui/input'
 /**
  * A code's name with the pencil to rename it (spec 01 §4): Enter or the tick
  * saves, Escape or the cross cancels; an unchanged or blank name just closes.
+ * Without onRename (a viewer) the name shows alone.
  */
-export function CodeName({ name, onRename }: { name: string; onRename: (name: string) => void }) {
+export function CodeName({ name, onRename }: { name: string; onRename?: (name: string) => void }) {
   const [draft, setDraft] = useState<string | null>(null)
 
   if (draft === null) {
@@ -16,9 +17,11 @@ export function CodeName({ name, onRename }: { name: string; onRename: (name: st
         <h3 className="truncate font-semibold text-slate-900" title={name}>
           {name}
         </h3>
-        <Button variant="ghost" size="icon" className="size-7 shrink-0 text-slate-400 hover:text-slate-700" aria-label={`Rename ${name}`} onClick={() => setDraft(name)}>
-          <Pencil aria-hidden="true" className="!size-3.5" />
-        </Button>
+        {onRename && (
+          <Button variant="ghost" size="icon" className="size-7 shrink-0 text-slate-400 hover:text-slate-700" aria-label={`Rename ${name}`} onClick={() => setDraft(name)}>
+            <Pencil aria-hidden="true" className="!size-3.5" />
+          </Button>
+        )}
       </div>
     )
   }
@@ -26,7 +29,7 @@ export function CodeName({ name, onRename }: { name: string; onRename: (name: st
   const close = () => setDraft(null)
   const save = () => {
     const next = draft.trim()
-    if (next && next !== name) onRename(next)
+    if (next && next !== name) onRename?.(next)
     close()
   }
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {

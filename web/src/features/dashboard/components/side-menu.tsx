@@ -1,7 +1,8 @@
-import { BarChart3, ChevronDown, CirclePause, LayoutGrid, Menu, PlusCircle, QrCode, X } from 'lucide-react'
+import { Activity, BarChart3, ChevronDown, CirclePause, LayoutGrid, Menu, PlusCircle, QrCode, Users, X } from 'lucide-react'
 import { useEffect, useState, type ReactNode } from 'react'
 import { Link } from 'react-router'
 import { Button } from '@/components/ui/button'
+import { useCan } from '@/lib/workspace'
 import { cn } from '@/lib/utils'
 
 export type DashboardView = 'active' | 'paused' | 'create'
@@ -11,6 +12,8 @@ interface SideMenuProps {
   onAnalytics: () => void
   /** Paused Codes as a button instead of a link (the create view opens its Coming Soon dialog). */
   onPaused?: () => void
+  /** The workspace switcher, composed by the app (features do not import each other). */
+  workspaceSwitcher?: ReactNode
 }
 
 const itemClass = (active: boolean) =>
@@ -19,8 +22,9 @@ const itemClass = (active: boolean) =>
     active ? 'bg-primary-50 text-primary' : 'text-slate-600 hover:bg-slate-100 hover:text-slate-900',
   )
 
-function MenuItems({ view, onAnalytics, onPaused, onNavigate }: SideMenuProps & { onNavigate: () => void }) {
+function MenuItems({ view, onAnalytics, onPaused, workspaceSwitcher, onNavigate }: SideMenuProps & { onNavigate: () => void }) {
   const [open, setOpen] = useState(true)
+  const manager = useCan('manageMembers')
   const link = (search: string, target: DashboardView, icon: ReactNode, label: string) => (
     <Link to={{ search }} onClick={onNavigate} className={itemClass(view === target)} aria-current={view === target ? 'page' : undefined}>
       {icon}
@@ -29,6 +33,7 @@ function MenuItems({ view, onAnalytics, onPaused, onNavigate }: SideMenuProps & 
   )
   return (
     <ul className="grid gap-1">
+      {workspaceSwitcher && <li className="mb-2">{workspaceSwitcher}</li>}
       <li>
         <button type="button" className={cn(itemClass(false), 'justify-between text-slate-900')} aria-expanded={open} aria-controls="dashboard-codes-menu" onClick={() => setOpen((o) => !o)}>
           <span className="flex items-center gap-3">
@@ -74,6 +79,20 @@ function MenuItems({ view, onAnalytics, onPaused, onNavigate }: SideMenuProps & 
           Analytics
         </button>
       </li>
+      <li>
+        <Link to="/workspace/members" onClick={onNavigate} className={itemClass(false)}>
+          <Users aria-hidden="true" />
+          Members
+        </Link>
+      </li>
+      {manager && (
+        <li>
+          <Link to="/workspace/activity" onClick={onNavigate} className={itemClass(false)}>
+            <Activity aria-hidden="true" />
+            Activity
+          </Link>
+        </li>
+      )}
     </ul>
   )
 }

@@ -1,16 +1,21 @@
 import { ArrowLeft, CirclePause, Plus, QrCode, Search } from 'lucide-react'
-import { useState, type ReactNode } from 'react'
+import { useEffect, useRef, useState, type ReactNode } from 'react'
+import { useDebouncedValue } from '@/lib/use-debounced-value'
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { hasPendingDesign } from '@/lib/pending-design'
 import { siteTitle, usePageTitle } from '@/lib/use-page-title'
-import { useActiveCodes, usePausedCodes } from '../api/codes'
+import { useCodeList } from '../api/codes'
+import { useFolders, useTags } from '../api/organise'
 import { codeKey, type SavedCode } from '../api/types'
 import { BulkBar } from '../components/bulk-bar'
 import { CodeGrid, EmptyState } from '../components/code-grid'
 import { CodeToolbar } from '../components/code-toolbar'
-import { emptyQuery, findCodes, type CodeQuery } from '../lib/find-codes'
+import { emptyQuery, isFiltered, type CodeQuery, type CodeStatus } from '../lib/code-query'
+import { OrganiseDialog } from '../components/organise-dialog'
+import { can, useActiveWorkspace, useCan } from '@/lib/workspace'
+import { Alert } from '@/components/ui/alert'
 import { RestyleSlot, type RestyleProps } from '../components/restyle-slot'
 import { SideMenu, type DashboardView } from '../components/side-menu'
 import { DynamicLimitAlert, TrialBanners } from '../trial-banners'
@@ -24,6 +29,8 @@ export interface DashboardPageProps {
   analytics?: (props: { open: boolean; onOpenChange: (open: boolean) => void }) => ReactNode
   /** The Restyle dialog of a card, rendered while open. */
   restyle?: (props: RestyleProps) => ReactNode
+  /** The workspace switcher at the top of the side menu. */
+  workspaceSwitcher?: ReactNode
 }
 
 function viewOf(params: URLSearchParams): DashboardView {
@@ -33,11 +40,12 @@ function viewOf(params: URLSearchParams): DashboardView {
 }
 
 /** /dashboard (and / for signed-in users): the user's codes, the create view and the analytics (spec 01 §2). */
-export function DashboardPage({ createView, analytics, restyle }: DashboardPageProps) {
+export function DashboardPage({ createView, analytics, restyle, workspaceSwitcher }: DashboardPageProps) {
   const [searchParams] = useSearchParams()
   const view = viewOf(searchParams)
   const [analyticsOpen, setAnalyticsOpen] = useState(false)
   const [comingSoonOpen, setComingSoonOpen] = useState(false)
+  const mayEdit = useCan('editCodes')
   usePageTitle(view === 'create' ? 'Create QR Code - Dashboard' : siteTitle('Dashboard'))
 
   // Signed up from a locked feature with a design in progress: carry on with it in the create view.
@@ -52,7 +60,7 @@ export function DashboardPage({ createView, analytics, restyle }: DashboardPageP
             <h1 className="text-3xl font-bold tracking-tight text-slate-900">My QR Codes</h1>
             <p className="mt-1 text-sm text-slate-600">Create, track and manage every code you have printed.</p>
           </div>
-          {view !== 'create' && (
+          {view !== 'create' && mayEdit && (
             <Button asChild>
               <Link to={{ search: '?create=true' }}>
                 <Plus aria-hidden="true" />
@@ -63,7 +71,7 @@ export function DashboardPage({ createView, analytics, restyle }: DashboardPageP
         </div>
 
         <div className="grid gap-6 md:grid-cols-[14rem_1fr] lg:gap-10">
-          <SideMenu view={view} onAnalytics={() => setAnalyticsOpen(true)} onPaused={view === 'create' ? () => setComingSoonOpen(true) : undefined} />
+          <SideMenu view={view} workspaceSwitcher={workspaceSwitcher} onAnalytics={() => setAnalyticsOpen(true)} onPaused={view === 'create' ? () => setComingSoonOpen(true) : undefined} />
           <div className="grid min-w-0 content-start gap-6">
             {view === 'create' ? (
               <CreateView>{createView}</CreateView>
@@ -83,12 +91,15 @@ export function DashboardPage({ createView, analytics, restyle }: DashboardPageP
   )
 }
 
-/** The list's query and selection; the selection keeps only codes still shown. */
-function useListControls(codes: SavedCode[] | undefined) {
+/** The list's query, its pages from the server, and the selection, which keeps only codes still shown. */
+function useListControls(status: CodeStatus) {
   const [query, setQuery] = useState<CodeQuery>(emptyQuery)
+  // Typing a search sends one request once the text settles, not one a key.
+  const search = useDebouncedValue(query.search, 300)
+  const list = useCodeList({ ...query, search }, status)
+  const codes = list.data?.pages.flatMap((p) => p.items)
   const [picked, setPicked] = useState<Set<string>>(() => new Set())
-  const shown = codes && findCodes(codes, query)
-  const selected = shown?.filter((c) => picked.has(codeKey(c))) ?? []
+  const selected = codes?.filter((c) => picked.has(codeKey(c))) ?? []
   const onSelect = (code: SavedCode, on: boolean) =>
     setPicked((prev) => {
       const next = new Set(prev)
@@ -96,90 +107,143 @@ function useListControls(codes: SavedCode[] | undefined) {
       else next.delete(codeKey(code))
       return next
     })
-  return { query, setQuery, shown, selected, picked, onSelect, clear: () => setPicked(new Set()) }
+  return { query, setQuery, list, codes, selected, picked, onSelect, clear: () => setPicked(new Set()) }
 }
 
-function ActiveView() {
-  const { codes, isLoading, error } = useActiveCodes()
-  const list = useListControls(codes)
+/** The number of codes loaded, with a + while the server has more pages. */
+function loadedCount(codes: SavedCode[], more: boolean) {
+  return `${codes.length}${more ? '+' : ''}`
+}
+
+/**
+ * Active or paused codes, with the filters (kept on screen while filtering
+ * finds nothing), the selection's actions, and more pages as the list's end
+ * comes into view or on Load more.
+ */
+function CodeList({ status }: { status: CodeStatus }) {
+  const { query, setQuery, list, codes, selected, picked, onSelect, clear } = useListControls(status)
+  const mayEdit = useCan('editCodes')
+  const tags = useTags().data
+  const folders = useFolders().data
+  const [organising, setOrganising] = useState(false)
+  const paused = status === 'paused'
+  const filtered = isFiltered(query)
   return (
-    <section aria-labelledby="active-codes-heading" className="grid gap-4">
-      <div className="flex items-center gap-2">
-        <h2 id="active-codes-heading" className="text-lg font-semibold text-slate-900">
-          Active Codes
-        </h2>
-        {codes && <Badge className="bg-slate-200/70 font-medium">{codes.length}</Badge>}
-      </div>
-      {codes && codes.length > 0 && <CodeToolbar query={list.query} onChange={list.setQuery} />}
-      <BulkBar selected={list.selected} paused={false} onDone={list.clear} />
+    <>
+      {codes && (codes.length > 0 || filtered) && (
+        <CodeToolbar query={query} onChange={setQuery} showKind={!paused} tags={tags} folders={folders} onOrganise={mayEdit ? () => setOrganising(true) : undefined} />
+      )}
+      {mayEdit && <BulkBar selected={selected} paused={paused} onDone={clear} />}
       <CodeGrid
-        codes={list.shown}
-        isLoading={isLoading}
-        error={error}
-        selected={list.picked}
-        onSelect={list.onSelect}
+        codes={codes}
+        isLoading={list.isPending}
+        error={list.error}
+        paused={paused}
+        selected={picked}
+        onSelect={mayEdit ? onSelect : undefined}
         empty={
-          codes && codes.length > 0 ? (
+          filtered ? (
             <EmptyState icon={<Search aria-hidden="true" />} title="No codes match" />
+          ) : paused ? (
+            <EmptyState icon={<CirclePause aria-hidden="true" />} title="No paused dynamic QR codes" />
           ) : (
-          <EmptyState icon={<QrCode aria-hidden="true" />} title="No QR codes yet">
-            <p className="text-sm text-slate-600">Create your first QR code to get started</p>
-            <Button asChild className="mt-2">
-              <Link to={{ search: '?create=true' }}>
-                <Plus aria-hidden="true" />
-                Create QR Code
-              </Link>
-            </Button>
-          </EmptyState>
+            <EmptyState icon={<QrCode aria-hidden="true" />} title="No QR codes yet">
+              <p className="text-sm text-slate-600">Create your first QR code to get started</p>
+              {mayEdit && (
+                <Button asChild className="mt-2">
+                  <Link to={{ search: '?create=true' }}>
+                    <Plus aria-hidden="true" />
+                    Create QR Code
+                  </Link>
+                </Button>
+              )}
+            </EmptyState>
           )
         }
       />
+      {list.hasNextPage && <MorePages onMore={() => void list.fetchNextPage()} loading={list.isFetchingNextPage} />}
+      {mayEdit && <OrganiseDialog open={organising} onOpenChange={setOrganising} />}
+    </>
+  )
+}
+
+/** Loads the next page when it scrolls near the screen; the button does the same for keyboards and as a fallback. */
+function MorePages({ onMore, loading }: { onMore: () => void; loading: boolean }) {
+  const spot = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    const el = spot.current
+    if (!el || loading || typeof IntersectionObserver === 'undefined') return
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && onMore(), { rootMargin: '600px' })
+    observer.observe(el)
+    return () => observer.disconnect()
+  }, [onMore, loading])
+  return (
+    <div ref={spot} className="flex justify-center">
+      <Button variant="outline" onClick={onMore} disabled={loading}>
+        {loading ? 'Loading...' : 'Load more'}
+      </Button>
+    </div>
+  )
+}
+
+/**
+ * The view's heading and how many codes it has: the unfiltered list's
+ * (the same query, so the same request, as the list before any filter).
+ */
+function CountedHeading({ status }: { status: CodeStatus }) {
+  const list = useCodeList(emptyQuery, status)
+  const codes = list.data?.pages.flatMap((p) => p.items)
+  const count = codes && loadedCount(codes, list.hasNextPage)
+  const paused = status === 'paused'
+  return (
+    <div className="flex items-center gap-2">
+      <h2 id={`${status}-codes-heading`} className="text-lg font-semibold text-slate-900">
+        {paused ? 'Paused Codes' : 'Active Codes'}
+      </h2>
+      {count && (paused ? <Badge tone="amber">{count} paused</Badge> : <Badge className="bg-slate-200/70 font-medium">{count}</Badge>)}
+    </div>
+  )
+}
+
+function ActiveView() {
+  return (
+    <section aria-labelledby="active-codes-heading" className="grid gap-4">
+      <CountedHeading status="active" />
+      <CodeList status="active" />
     </section>
   )
 }
 
 function PausedView() {
-  const { data: codes, isLoading, error } = usePausedCodes()
   const navigate = useNavigate()
-  const list = useListControls(codes)
   return (
     <section aria-labelledby="paused-codes-heading" className="grid gap-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <div className="flex items-center gap-2">
-          <h2 id="paused-codes-heading" className="text-lg font-semibold text-slate-900">
-            Paused Codes
-          </h2>
-          {codes && <Badge tone="amber">{codes.length} paused</Badge>}
-        </div>
+        <CountedHeading status="paused" />
         <Button variant="outline" size="sm" onClick={() => navigate({ search: '' })}>
           <ArrowLeft aria-hidden="true" />
           Back to Active
         </Button>
       </div>
       <p className="text-sm text-slate-600">Paused codes show a notice instead of redirecting. Resume a code to send its scans to the destination again.</p>
-      {codes && codes.length > 0 && <CodeToolbar query={list.query} onChange={list.setQuery} showKind={false} />}
-      <BulkBar selected={list.selected} paused onDone={list.clear} />
-      <CodeGrid
-        codes={list.shown}
-        isLoading={isLoading}
-        error={error}
-        paused
-        selected={list.picked}
-        onSelect={list.onSelect}
-        empty={
-          codes && codes.length > 0 ? (
-            <EmptyState icon={<Search aria-hidden="true" />} title="No codes match" />
-          ) : (
-            <EmptyState icon={<CirclePause aria-hidden="true" />} title="No paused dynamic QR codes" />
-          )
-        }
-      />
+      <CodeList status="paused" />
     </section>
   )
 }
 
 function CreateView({ children }: { children: ReactNode }) {
   const { data: status } = useTrialStatus()
+  const workspace = useActiveWorkspace()
+  if (!can(workspace?.role, 'editCodes')) {
+    return (
+      <section aria-labelledby="create-heading" className="grid gap-4">
+        <h2 id="create-heading" className="text-lg font-semibold text-slate-900">
+          Create QR Code
+        </h2>
+        <Alert>You are a viewer in {workspace?.name ?? 'this workspace'}: you can look at its codes, but not create or change them. Ask an owner or admin for the editor role.</Alert>
+      </section>
+    )
+  }
   return (
     <section aria-labelledby="create-heading" className="grid gap-4">
       <h2 id="create-heading" className="text-lg font-semibold text-slate-900">

@@ -202,8 +202,8 @@ export interface TrialStatus {
 
 export const trialStatusQueryKey = ['/api/trial-status']
 
-/** The query keys of the saved-code lists, refreshed after a save. */
-export const savedListKeys = [['/api/qrcodes'], ['/api/dynamic-qrcodes']]
+/** The query keys of the saved-code lists (the dashboard reads /api/codes), refreshed after a save. */
+export const savedListKeys = [['/api/codes'], ['/api/qrcodes'], ['/api/dynamic-qrcodes']]
 
 /** Saves a blob as a file through a temporary link. */
 export function saveBlob(blob: Blob, fileName: string) {

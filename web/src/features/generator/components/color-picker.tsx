@@ -111,6 +111,9 @@ export function ColorPicker({ label, value, onChange, initialHue, initialPositio
         role="slider"
         tabIndex={0}
         aria-label={`${label}: saturation and lightness`}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={Math.round(position.x)}
         aria-valuetext={`saturation ${Math.round(position.x)}%, lightness ${Math.round(100 - position.y)}%`}
         className="relative h-36 cursor-crosshair touch-none rounded-lg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-primary"
         style={{

@@ -11,11 +11,15 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog'
 import { cn } from '@/lib/utils'
+import { useGoogleSignIn } from '@/lib/white-label'
 
 interface DialogProps {
   open: boolean
   onOpenChange: (open: boolean) => void
 }
+
+/** A dialog opened by choosing from a list, which is gone by then: where focus goes back to on closing. */
+type ReturnFocus = { onCloseAutoFocus?: (event: Event) => void }
 
 /** The round badge over each dialog's title; className gives its colours. */
 function HeaderIcon({ icon: Icon, className }: { icon: LucideIcon; className: string }) {
@@ -27,10 +31,10 @@ function HeaderIcon({ icon: Icon, className }: { icon: LucideIcon; className: st
 }
 
 /** A visitor chose a type that needs an account (pdf). */
-export function PremiumFeatureDialog({ open, onOpenChange }: DialogProps) {
+export function PremiumFeatureDialog({ open, onOpenChange, onCloseAutoFocus }: DialogProps & ReturnFocus) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent>
+      <DialogContent onCloseAutoFocus={onCloseAutoFocus}>
         <DialogHeader>
           <HeaderIcon icon={Lock} className="bg-violet-100 text-violet-700" />
           <DialogTitle>Premium Feature</DialogTitle>
@@ -53,10 +57,10 @@ export function PremiumFeatureDialog({ open, onOpenChange }: DialogProps) {
 }
 
 /** A type that is not available yet (events, sms, bitcoin); the choice is not applied. */
-export function FutureFeatureDialog({ open, onOpenChange, typeLabel }: DialogProps & { typeLabel?: string }) {
+export function FutureFeatureDialog({ open, onOpenChange, typeLabel, onCloseAutoFocus }: DialogProps & ReturnFocus & { typeLabel?: string }) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent>
+      <DialogContent onCloseAutoFocus={onCloseAutoFocus}>
         <DialogHeader>
           <HeaderIcon icon={Clock} className="bg-amber-100 text-amber-700" />
           <DialogTitle>Future Feature</DialogTitle>
@@ -118,8 +122,9 @@ export function AnalyticsUpsellDialog({ open, onOpenChange }: DialogProps) {
   )
 }
 
-/** Shown to a visitor a second after a download. */
+/** Shown to a visitor a second after a download; Google is offered only when it is configured. */
 export function AccountPromptDialog({ open, onOpenChange }: DialogProps) {
+  const google = useGoogleSignIn()
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent>
@@ -131,10 +136,12 @@ export function AccountPromptDialog({ open, onOpenChange }: DialogProps) {
           </DialogDescription>
         </DialogHeader>
         <div className="grid gap-2">
-          <Button asChild size="lg">
-            <a href="/auth/google">Sign up with Google</a>
-          </Button>
-          <Button asChild size="lg" variant="outline">
+          {google && (
+            <Button asChild size="lg">
+              <a href="/auth/google">Sign up with Google</a>
+            </Button>
+          )}
+          <Button asChild size="lg" variant={google ? 'outline' : 'default'}>
             <Link to="/auth?mode=register" onClick={() => onOpenChange(false)}>
               Sign up with Email
             </Link>

@@ -7,6 +7,7 @@ import { Toaster } from '@/components/ui/toaster'
 import { userQueryKey } from '@/lib/auth'
 import { createQueryClient } from '@/lib/query-client'
 import { alice, json, stubFetch } from '@/test/render-app'
+import { imageVersion } from '@/lib/code-image'
 import { Generator, type GeneratorProps } from '../index'
 
 type Handlers = Parameters<typeof stubFetch>[0]
@@ -260,6 +261,7 @@ describe('for visitors', () => {
           return new Promise<Response>((resolve) => (release = resolve))
         },
         'POST /api/download-qrcode': () => new Response('png', { headers: { 'Content-Type': 'image/png' } }),
+        'GET /api/white-label/config': () => json({ isDefault: true, googleSignIn: true }),
       },
     })
     const createObjectURL = vi.fn(() => 'blob:code')
@@ -289,7 +291,32 @@ describe('for visitors', () => {
     const dialog = await screen.findByRole('dialog', {}, { timeout: 2000 })
     expect(within(dialog).getByRole('link', { name: 'Sign up with Google' })).toHaveAttribute('href', '/auth/google')
     expect(within(dialog).getByRole('link', { name: 'Sign up with Email' })).toHaveAttribute('href', '/auth?mode=register')
-    expect(within(dialog).getByRole('button', { name: 'Maybe later' })).toBeInTheDocument()
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Maybe later' }))
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
+
+    // Once per visit: a second download is not followed by the dialog.
+    await userEvent.click(screen.getByRole('button', { name: 'Download PNG' }))
+    await waitFor(() => expect(clicked).toHaveBeenCalledTimes(2))
+    await new Promise((resolve) => setTimeout(resolve, 1500))
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument()
+  })
+
+  it('offers only e-mail sign-up after a download when Google sign-in is off', async () => {
+    renderGenerator({
+      handlers: {
+        'POST /api/generate-qrcode': () => json({ id: 41, qrCode: svg, data: 'https://example.com' }),
+        'POST /api/download-qrcode': () => new Response('png', { headers: { 'Content-Type': 'image/png' } }),
+        'GET /api/white-label/config': () => json({ isDefault: true, googleSignIn: false }),
+      },
+    })
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:code'), revokeObjectURL: vi.fn() }))
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {})
+    await userEvent.type(field('Website URL'), 'https://example.com')
+    await userEvent.click(screen.getByRole('button', { name: 'Generate QR Code' }))
+    await userEvent.click(await screen.findByRole('button', { name: 'Download PNG' }))
+    const dialog = await screen.findByRole('dialog', {}, { timeout: 2000 })
+    expect(within(dialog).getByRole('link', { name: 'Sign up with Email' })).toBeInTheDocument()
+    expect(within(dialog).queryByRole('link', { name: /Google/ })).not.toBeInTheDocument()
   })
 
   it("shows the visitor's download failure", async () => {
@@ -378,7 +405,7 @@ describe('for signed-in users', () => {
     expect(invalidate).toHaveBeenCalledWith({ queryKey: ['/api/qrcodes'] })
     expect(invalidate).toHaveBeenCalledWith({ queryKey: ['/api/dynamic-qrcodes'] })
     expect(jsonBody(mock, '/api/track-generation')).toMatchObject({ qrCodeId: 7, qrType: 'url', hasLogo: false })
-    expect(screen.getByRole('img', { name: 'QR code preview' })).toHaveAttribute('src', '/api/qrcodes/7/image?format=svg')
+    expect(screen.getByRole('img', { name: 'QR code preview' })).toHaveAttribute('src', `/api/qrcodes/7/image?format=svg&v=${imageVersion(saved)}`)
   })
 
   it("sends a location's place name as locationName", async () => {

@@ -9,6 +9,7 @@ import { Label } from '@/components/ui/label'
 import { Switch } from '@/components/ui/switch'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { useUser } from '@/lib/auth'
+import { imageVersion } from '@/lib/code-image'
 import { qrTypeLabel, type QrType } from '@/lib/qr-types'
 import { savedCodePath, type DownloadOptions, type SavedCode } from '../api/generator-api'
 import { useCodeActions } from '../hooks/use-code-actions'
@@ -106,15 +107,21 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
   })
   const { outcome } = actions
 
-  /** Choosing a type: blocked and premium ones open their dialog and change nothing; others reset the form. */
+  /**
+   * Choosing a type: blocked and premium ones open their dialog and change
+   * nothing; others reset the form. The dialog opens once the list has
+   * closed: chosen with the keyboard, the list hands focus back to its
+   * button as it closes, which would otherwise land outside the new dialog
+   * and dismiss it (and the dialog then returns focus to that button).
+   */
   const selectType = (next: QrType) => {
     if (isBlockedType(next)) {
       setRefusedType(next)
-      setDialog('future')
+      setTimeout(() => setDialog('future'))
       return
     }
     if (needsAccount(next) && !signedIn) {
-      setDialog('premium')
+      setTimeout(() => setDialog('premium'))
       return
     }
     setQrType(next)
@@ -124,6 +131,13 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
   }
 
   useSubdomainPreselection(preselection !== null, selectType)
+  /** Closing a type's dialog hands focus back to the type list's button, where the choice was made. */
+  const backToTypeList = (event: Event) => {
+    const trigger = document.getElementById(`${id}-type`)
+    if (!trigger) return
+    event.preventDefault()
+    trigger.focus({ preventScroll: true })
+  }
 
   const setScanTracking = (on: boolean) => {
     if (!signedIn) {
@@ -150,7 +164,7 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
   let shown: { src?: string; data?: string } = { src: preview.svg ? svgDataUrl(preview.svg) : undefined, data: preview.data }
   if (outcome?.kind === 'generated') shown = { src: svgDataUrl(outcome.svg), data: outcome.data }
   if (outcome?.kind === 'saved') {
-    shown = { src: `${savedCodePath(outcome.code)}/image?format=svg`, data: outcome.code.shortUrl ?? outcome.code.data }
+    shown = { src: `${savedCodePath(outcome.code)}/image?format=svg&v=${imageVersion(outcome.code)}`, data: outcome.code.shortUrl ?? outcome.code.data }
   }
 
   /** 'Start a new code': an empty form of the same type; the style stays for the next code. */
@@ -334,16 +348,19 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
           )}
           {!outcome && (
             <p className="mt-4 text-center text-xs text-slate-500">
-              Static codes are free forever. Press Generate QR Code to download a PNG.
+              {signedIn
+                ? 'Press Generate QR Code to save it to your codes, then download it as PNG, SVG or PDF.'
+                : 'Static codes are free forever. Press Generate QR Code, then download it as PNG, SVG or PDF.'}
             </p>
           )}
         </PreviewPanel>
       </aside>
 
-      <PremiumFeatureDialog open={dialog === 'premium'} onOpenChange={(open) => setDialog(open ? 'premium' : null)} />
+      <PremiumFeatureDialog open={dialog === 'premium'} onOpenChange={(open) => setDialog(open ? 'premium' : null)} onCloseAutoFocus={backToTypeList} />
       <FutureFeatureDialog
         open={dialog === 'future'}
         onOpenChange={(open) => setDialog(open ? 'future' : null)}
+        onCloseAutoFocus={backToTypeList}
         typeLabel={refusedType ? qrTypeLabel(refusedType) : undefined}
       />
       <AnalyticsUpsellDialog open={dialog === 'analytics'} onOpenChange={(open) => setDialog(open ? 'analytics' : null)} />

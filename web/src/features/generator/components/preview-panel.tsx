@@ -30,9 +30,12 @@ interface PreviewPanelProps {
 export function PreviewPanel({ src, data, loading, error, width, title, hint, onDownload, downloading, children }: PreviewPanelProps) {
   const downloads = useRef<HTMLDivElement>(null)
   const canDownload = onDownload !== undefined
-  // On a phone the panel sits below the form: bring the buttons into view once there is something to download.
+  // Once there is something to download the buttons take the focus (Generate, disabled while it
+  // works, has dropped it) and, on a phone where the panel sits below the form, come into view.
   useEffect(() => {
-    if (canDownload) downloads.current?.scrollIntoView?.({ block: 'nearest', behavior: 'smooth' })
+    if (!canDownload) return
+    downloads.current?.querySelector('button')?.focus({ preventScroll: true })
+    downloads.current?.scrollIntoView?.({ block: 'nearest', behavior: 'smooth' })
   }, [canDownload])
   return (
     <div className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">

@@ -34,6 +34,20 @@ import { styleFields, type StyleState } from '../lib/style'
 /** How long after a visitor's download the account dialog opens. */
 export const ACCOUNT_PROMPT_DELAY_MS = 1000
 
+/** The sessionStorage key marking that this visit has had the account dialog: once is an offer, every download a nag. */
+export const ACCOUNT_PROMPT_SHOWN_KEY = 'squarely.accountPromptShown'
+
+/** Whether this visit (this tab's session) has had the account dialog already; marks it as had. */
+function accountPromptHad() {
+  try {
+    if (sessionStorage.getItem(ACCOUNT_PROMPT_SHOWN_KEY)) return true
+    sessionStorage.setItem(ACCOUNT_PROMPT_SHOWN_KEY, '1')
+  } catch {
+    // Storage refused (a private window's quota, say): show it, as the spec has it.
+  }
+  return false
+}
+
 /** What the last press of 'Generate QR Code' produced: a visitor's generation or a saved code. */
 export type Outcome =
   | { kind: 'generated'; svg: string; data: string; body: CodeBody; generationId?: number; type: QrType }
@@ -287,7 +301,7 @@ export function useCodeActions({ signedIn, variant, onSaved, formKey, onFieldErr
           : await downloadSaved(outcome.code, format)
       saveBlob(blob, `${outcome.type}.${format}`)
       toast({ title: 'QR Code Downloaded' })
-      if (!signedIn) {
+      if (!signedIn && !accountPromptHad()) {
         clearTimeout(promptTimer.current)
         promptTimer.current = setTimeout(onAccountPrompt, ACCOUNT_PROMPT_DELAY_MS)
       }

@@ -25,6 +25,13 @@ export const privacySections: LegalSection[] = [
     ],
   },
   {
+    heading: 'How long we keep it',
+    paragraphs: [
+      'Your account, codes and uploads stay until you delete them or your account. Deleting your account deletes them.',
+      'Each scan is kept as a single record for the retention period this Squarely installation sets (by default, as long as its code exists). Older scan records are deleted; what remains of them is the daily totals per code (scans, visitors, countries, devices, browsers and referring sites), so your analytics keep their counts.',
+    ],
+  },
+  {
     heading: 'Cookies',
     paragraphs: ['We set one session cookie when you sign in. We do not use advertising or tracking cookies.'],
   },
@@ -32,6 +39,7 @@ export const privacySections: LegalSection[] = [
     heading: 'Your choices',
     paragraphs: [
       'You can delete codes at any time and delete your account from Account Settings. To leave the newsletter or ask what we hold about you, write to us through the contact page.',
+      'You can download everything we keep for your account from Account Settings ("Download my data"): your codes, uploads and scans, and your dynamic codes\u2019 redirects in forms a web server can serve without us.',
     ],
   },
 ]

@@ -18,7 +18,7 @@ describe('the landing page', () => {
     expect(container.querySelector('#qr-generator')).toHaveTextContent('the generator')
     expect(screen.getByText('the trial')).toBeInTheDocument()
     for (const claim of ['10M+', '50K+', '99.9%', '24/7']) expect(screen.getByText(claim)).toBeInTheDocument()
-    expect(screen.getByText(/Static QR codes are free forever, and downloads are PNG/)).toBeInTheDocument()
+    expect(screen.getByText(/Static QR codes are free forever and download as PNG, SVG or PDF/)).toBeInTheDocument()
   })
 
   it('has 8 FAQ questions, one open at a time', async () => {

@@ -103,7 +103,7 @@ export function LandingPage({ generator, trialBanner }: LandingPageProps) {
           <div className="mb-8 max-w-2xl">
             <h2 className="text-3xl font-bold tracking-tight text-slate-900">Make a QR code in seconds</h2>
             <p className="mt-2 text-lg text-slate-600">
-              Static QR codes are free forever, and downloads are PNG: no account needed.
+              Static QR codes are free forever and download as PNG, SVG or PDF: no account needed.
             </p>
           </div>
           {generator}

@@ -2,13 +2,17 @@ import { PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js'
 import { useState, type FormEvent } from 'react'
 import { useNavigate } from 'react-router'
 import { Button } from '@/components/ui/button'
+import { apiJson } from '@/lib/api-client'
 import { formatCents } from '@/lib/billing'
 import { toast } from '@/lib/use-toast'
+import type { PaymentIntentStatus } from '../api/payment'
 
 /**
  * The card form (spec 02 §4 "Payment form"): idle, processing, then success,
  * failure or processing. Stripe confirms the card and redirects only when the
- * card needs it (3-D Secure); both roads end on /payment-success.
+ * card needs it (3-D Secure); both roads end on /payment-success. Success is
+ * announced only once the server has read the payment's status from Stripe
+ * (GET /api/payment-intent/{id}), never on the browser's word alone.
  */
 export function CheckoutForm({ amount }: { amount: number }) {
   const stripe = useStripe()
@@ -28,12 +32,17 @@ export function CheckoutForm({ amount }: { amount: number }) {
       })
       if (error) {
         toast({ title: 'Payment failed', description: error.message ?? 'An error occurred with your payment', variant: 'destructive' })
-      } else if (paymentIntent?.status === 'succeeded') {
+        return
+      }
+      const confirmed = paymentIntent
+        ? await apiJson<PaymentIntentStatus>('GET', `/api/payment-intent/${encodeURIComponent(paymentIntent.id)}`)
+        : undefined
+      if (confirmed?.status === 'succeeded') {
         toast({ title: 'Payment successful!' })
-        void navigate(`/payment-success?payment_intent=${encodeURIComponent(paymentIntent.id)}`)
-      } else if (paymentIntent?.status === 'processing') {
+        void navigate(`/payment-success?payment_intent=${encodeURIComponent(confirmed.id)}`)
+      } else if (confirmed?.status === 'processing') {
         toast({ title: 'Payment processing' })
-        void navigate(`/payment-success?payment_intent=${encodeURIComponent(paymentIntent.id)}`)
+        void navigate(`/payment-success?payment_intent=${encodeURIComponent(confirmed.id)}`)
       } else {
         toast({ title: 'Payment error', description: 'There was an error processing your payment', variant: 'destructive' })
       }

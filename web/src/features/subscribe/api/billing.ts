@@ -17,6 +17,20 @@ export function usePricingTable(userId: number | undefined, enabled: boolean) {
   })
 }
 
+/** POST /api/billing/checkout-session, then off to Stripe Checkout for the Premium price. */
+export function useSubscribeCheckout() {
+  return useMutation({
+    mutationFn: () => apiJson<{ url: string }>('POST', '/api/billing/checkout-session'),
+    onSuccess: ({ url }) => window.location.assign(url),
+    onError: (error) =>
+      toast({
+        title: 'Error',
+        description: serverMessage(error) ?? 'Could not start the checkout. Please try again.',
+        variant: 'destructive',
+      }),
+  })
+}
+
 /** POST /api/billing-portal, then off to Stripe's customer portal. */
 export function useManageSubscription() {
   return useMutation({

@@ -5,6 +5,7 @@ import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
 import { Spinner } from '@/components/ui/spinner'
 import { ApiError, serverFieldErrors, serverMessage } from '@/lib/api-client'
+import { useUser } from '@/lib/auth'
 import { siteTitle, usePageTitle } from '@/lib/use-page-title'
 import { toast } from '@/lib/use-toast'
 import { useClients, useCreateClient, useDeleteClient, useRotateClientKey, useUpdateClient, type Client, type ClientInput } from '../api/clients'
@@ -18,6 +19,7 @@ function failed(description: string, error: unknown) {
 
 export function WhiteLabelAdminPage() {
   usePageTitle(siteTitle('White Label Clients'))
+  const { data: user } = useUser()
   const clients = useClients()
   const create = useCreateClient()
   const update = useUpdateClient()
@@ -30,8 +32,11 @@ export function WhiteLabelAdminPage() {
 
   function submitCreate(input: ClientInput) {
     create.mutate(input, {
-      onSuccess: () => {
+      onSuccess: (created) => {
         setCreating(false)
+        // Its key comes whole in this answer only: the card shows it, with show and copy, until a reload.
+        const { id, apiKey } = created as Client
+        if (apiKey) setFreshKeys((keys) => ({ ...keys, [id]: apiKey }))
         toast({ title: 'Success', description: 'Client created successfully' })
       },
       onError: (error) => failed('Failed to create client', error),
@@ -77,14 +82,17 @@ export function WhiteLabelAdminPage() {
           <h1 className="text-3xl font-bold">White Label Clients</h1>
           <p className="text-slate-600">Run the site under a client's brand on its own domain or subdomain.</p>
         </div>
-        <Button
-          onClick={() => {
-            create.reset()
-            setCreating(true)
-          }}
-        >
-          <Plus aria-hidden="true" /> Add Client
-        </Button>
+        {/* Only admins may create clients: the server refuses everyone else. */}
+        {user?.isAdmin && (
+          <Button
+            onClick={() => {
+              create.reset()
+              setCreating(true)
+            }}
+          >
+            <Plus aria-hidden="true" /> Add Client
+          </Button>
+        )}
       </div>
 
       {clients.isPending && <Spinner />}

@@ -1,0 +1,124 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/squarely/squarely/internal/config"
+	"github.com/squarely/squarely/internal/portability"
+	"github.com/squarely/squarely/internal/store"
+)
+
+// The exit guarantee (issue 25): a customer's data and every redirect, out
+// of the database the server uses (the same settings).
+
+// export writes a workspace's data ZIP, as GET /api/account/export does:
+// the workspace with an id, or a user's personal one.
+func export(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	flags := flag.NewFlagSet("export", flag.ContinueOnError)
+	flags.SetOutput(stderr)
+	email := flags.String("user", "", "export this user's personal workspace (their e-mail address)")
+	id := flags.Int64("workspace", 0, "export the workspace with this id")
+	output := flags.String("output", "", "the ZIP file to write (default: standard output)")
+	if err := flags.Parse(args); err != nil || flags.NArg() > 0 || (*email == "") == (*id == 0) {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	cfg, st, ok := openExisting(ctx, getenv, stderr)
+	if !ok {
+		return 1
+	}
+	defer st.Close()
+	var ws *store.Workspace
+	u, err := st.UserByUsername(ctx, strings.ToLower(strings.TrimSpace(*email)))
+	if err == nil {
+		ws, err = st.PersonalWorkspace(ctx, u.ID)
+	}
+	if *id != 0 {
+		ws, err = st.ExportedWorkspace(ctx, *id)
+	}
+	if errors.Is(err, store.ErrNotFound) {
+		fmt.Fprintln(stderr, "squarely: no such user or workspace")
+		return 1
+	} else if err != nil {
+		fmt.Fprintf(stderr, "squarely: %v\n", err)
+		return 1
+	}
+	return writeOutput(*output, stdout, stderr, func(w io.Writer) error {
+		return portability.WriteWorkspace(ctx, w, st, ws, portability.Site{BaseURL: cfg.BaseURL})
+	})
+}
+
+// exportRedirects writes every forwarding dynamic code's redirect.
+func exportRedirects(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	flags := flag.NewFlagSet("export-redirects", flag.ContinueOnError)
+	flags.SetOutput(stderr)
+	format := flags.String("format", "", "nginx, caddy, csv or html")
+	listen := flags.String("listen", "80", "the address nginx or Caddy listens on (port or host:port)")
+	output := flags.String("output", "", "the file to write (default: standard output); for html, the directory")
+	if err := flags.Parse(args); err != nil || flags.NArg() > 0 || !slices.Contains(portability.Formats, *format) {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	if *format == "html" && *output == "" {
+		fmt.Fprintln(stderr, "squarely: export-redirects --format html needs --output DIR: it writes a page per code")
+		return 2
+	}
+	cfg, st, ok := openExisting(ctx, getenv, stderr)
+	if !ok {
+		return 1
+	}
+	defer st.Close()
+	list, err := st.ExportRedirects(ctx, 0)
+	if err != nil {
+		fmt.Fprintf(stderr, "squarely: %v\n", err)
+		return 1
+	}
+	site := portability.Site{BaseURL: cfg.BaseURL, Listen: *listen}
+	if *format == "html" {
+		if err := portability.WriteHTMLDir(*output, list); err != nil {
+			fmt.Fprintf(stderr, "squarely: %v\n", err)
+			return 1
+		}
+		fmt.Fprintf(stderr, "wrote %d pages under %s/d/\n", len(list), *output)
+		return 0
+	}
+	write := map[string]func(io.Writer, portability.Site, []store.ExportedRedirect) error{
+		"nginx": portability.WriteNginx, "caddy": portability.WriteCaddy, "csv": portability.WriteCSV,
+	}[*format]
+	return writeOutput(*output, stdout, stderr, func(w io.Writer) error { return write(w, site, list) })
+}
+
+// writeOutput runs write on the file output (created new) or stdout.
+func writeOutput(output string, stdout, stderr io.Writer, write func(io.Writer) error) int {
+	w, closeFile := stdout, func() error { return nil }
+	if output != "" {
+		f, err := os.OpenFile(output, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if err != nil {
+			fmt.Fprintf(stderr, "squarely: %v\n", err)
+			return 1
+		}
+		w, closeFile = f, f.Close
+	}
+	err := write(w)
+	if cerr := closeFile(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "squarely: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// openExisting reads the settings and opens the database without
+// migrating it.
+func openExisting(ctx context.Context, getenv func(string) string, stderr io.Writer) (config.Config, *store.Store, bool) {
+	return openWith(ctx, getenv, stderr, store.OpenExisting)
+}

@@ -1,0 +1,165 @@
+// Package portability is the exit guarantee (issue 25): a customer's data
+// as a ZIP (WriteAccount), and every forwarding dynamic code as a
+// configuration that serves /d/{code} without Squarely: nginx, Caddy, CSV
+// or a folder of static HTML pages.
+package portability
+
+import (
+	"archive/zip"
+	"encoding/csv"
+	"fmt"
+	"html"
+	"io"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/squarely/squarely/internal/store"
+)
+
+// Formats are the names export-redirects accepts.
+var Formats = []string{"nginx", "caddy", "csv", "html"}
+
+// Site is where the exported redirects are served: the host printed in the
+// codes (SQUARELY_BASE_URL's) and the address to listen on.
+type Site struct {
+	BaseURL string // scheme://host[:port], as in the codes
+	Listen  string // nginx's listen value: "80", "127.0.0.1:8081", …
+}
+
+func (s Site) host() string {
+	u, err := url.Parse(s.BaseURL)
+	if err != nil {
+		return "_"
+	}
+	return u.Hostname()
+}
+
+// configSafe makes a destination safe to quote in nginx's and Caddy's
+// configuration: bytes those would read as syntax or variables ($, {, },
+// quotes, backslash, ;, space, controls) and non-ASCII are
+// percent-encoded, which a browser reads as the same URL.
+func configSafe(dest string) string {
+	var b strings.Builder
+	for i := 0; i < len(dest); i++ {
+		c := dest[i]
+		if c <= ' ' || c >= 0x7f || strings.IndexByte("\"'\\${};`", c) >= 0 {
+			fmt.Fprintf(&b, "%%%02X", c)
+		} else {
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// WriteNginx writes a file to include inside nginx's http block: a map
+// from each /d/{code} to its destination and a server answering it with a
+// 302 (404 for any other code).
+func WriteNginx(w io.Writer, site Site, list []store.ExportedRedirect) error {
+	listen := site.Listen
+	if listen == "" {
+		listen = "80"
+	}
+	fmt.Fprintf(w, "# Squarely's dynamic codes, exported %s: %d redirects.\n", time.Now().UTC().Format(time.RFC3339), len(list))
+	fmt.Fprintf(w, "# Include this file inside nginx's http block (include /etc/nginx/conf.d/squarely.conf;).\n")
+	fmt.Fprintf(w, "# Long short codes need a larger bucket than nginx's default.\nmap_hash_bucket_size 128;\n\n")
+	fmt.Fprintf(w, "map $uri $squarely_destination {\n\tdefault \"\";\n")
+	for _, r := range list {
+		fmt.Fprintf(w, "\t\"/d/%s\" \"%s\";\n", configSafe(r.ShortCode), configSafe(r.Destination))
+	}
+	fmt.Fprintf(w, "}\n\nserver {\n\tlisten %s;\n\tserver_name %s;\n\n", listen, site.host())
+	fmt.Fprintf(w, "\tlocation /d/ {\n\t\tif ($squarely_destination = \"\") {\n\t\t\treturn 404;\n\t\t}\n")
+	_, err := fmt.Fprintf(w, "\t\treturn 302 $squarely_destination;\n\t}\n}\n")
+	return err
+}
+
+// WriteCaddy writes a Caddyfile whose site answers each /d/{code} with a
+// 302 to its destination and any other path under /d/ with 404.
+func WriteCaddy(w io.Writer, site Site, list []store.ExportedRedirect) error {
+	port, bind := "80", ""
+	if site.Listen != "" {
+		if h, p, err := net.SplitHostPort(site.Listen); err == nil {
+			port, bind = p, h
+		} else {
+			port = site.Listen
+		}
+	}
+	fmt.Fprintf(w, "# Squarely's dynamic codes, exported %s: %d redirects.\n", time.Now().UTC().Format(time.RFC3339), len(list))
+	fmt.Fprintf(w, "http://%s:%s {\n", site.host(), port)
+	if bind != "" {
+		fmt.Fprintf(w, "\tbind %s\n", bind)
+	}
+	for _, r := range list {
+		fmt.Fprintf(w, "\tredir /d/%s \"%s\" 302\n", configSafe(r.ShortCode), configSafe(r.Destination))
+	}
+	_, err := fmt.Fprintf(w, "\trespond /d/* 404\n}\n")
+	return err
+}
+
+// WriteCSV writes code, destination and the URL printed in the code.
+func WriteCSV(w io.Writer, site Site, list []store.ExportedRedirect) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"short_code", "destination", "short_url"})
+	for _, r := range list {
+		cw.Write([]string{r.ShortCode, CSVCell(r.Destination), site.BaseURL + "/d/" + r.ShortCode})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// htmlPage is the static page of one code: a meta refresh, and a link for
+// the browsers that do not follow it.
+func htmlPage(dest string) []byte {
+	d := html.EscapeString(dest)
+	return []byte(`<!doctype html><html><head><meta charset="utf-8"><meta name="robots" content="noindex">` +
+		`<meta http-equiv="refresh" content="0; url=` + d + `"><title>Redirecting…</title></head>` +
+		`<body><p>Redirecting to <a href="` + d + `">` + d + `</a>.</p></body></html>` + "\n")
+}
+
+// WriteHTMLDir writes d/{code}/index.html for each code under dir, to
+// publish on any static host at the codes' host.
+func WriteHTMLDir(dir string, list []store.ExportedRedirect) error {
+	for _, r := range list {
+		page := filepath.Join(dir, "d", r.ShortCode)
+		if err := os.MkdirAll(page, 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(page, "index.html"), htmlPage(r.Destination), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeHTMLZip writes the same pages into a ZIP under prefix.
+func writeHTMLZip(zw *zip.Writer, prefix string, list []store.ExportedRedirect) error {
+	for _, r := range list {
+		f, err := zw.Create(prefix + "d/" + r.ShortCode + "/index.html")
+		if err != nil {
+			return err
+		}
+		if _, err := f.Write(htmlPage(r.Destination)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CSVCell guards against formula injection: a spreadsheet runs a cell that
+// starts with = + - @ (or a tab or carriage return before one), and some
+// (with East Asian input) their full-width and small forms too, so such a
+// cell gets a leading apostrophe. encoding/csv does the quoting.
+func CSVCell(v string) string {
+	r, _ := utf8.DecodeRuneInString(v)
+	if strings.ContainsRune(formulaStarts, r) {
+		return "'" + v
+	}
+	return v
+}
+
+// formulaStarts are the first characters CSVCell guards.
+const formulaStarts = "=+-@\t\r＝＋－＠﹦﹢﹣﹫−"

@@ -1,0 +1,528 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/squarely/squarely/internal/auth"
+	"github.com/squarely/squarely/internal/mail"
+	"github.com/squarely/squarely/internal/store"
+)
+
+// Workspaces (issue 22): teams share codes with roles. Every route that
+// touches a workspace's work goes through one wrapper, s.in(permission),
+// which finds the workspace the request acts on (the session's active one,
+// the {id} of /api/workspaces/{id}/…, or an API key's), checks the
+// caller's role against the permission table below, and puts both the
+// workspace and the actor (for the audit log) in the request's context.
+
+// permission is what a route does to a workspace.
+type permission int
+
+const (
+	permRead   permission = iota // read codes, images, analytics
+	permEdit                     // create, edit, pause, restyle, delete codes; uploads; bulk
+	permManage                   // members, invitations, settings, API keys, audit log
+	permOwn                      // billing, deleting the workspace, roles of owners
+)
+
+// minimumRole is the one table that decides what each role may do.
+var minimumRole = map[permission]string{
+	permRead:   store.RoleViewer,
+	permEdit:   store.RoleEditor,
+	permManage: store.RoleAdmin,
+	permOwn:    store.RoleOwner,
+}
+
+// roleRank orders the roles, weakest first; 0 is no role.
+func roleRank(role string) int {
+	switch role {
+	case store.RoleViewer:
+		return 1
+	case store.RoleEditor:
+		return 2
+	case store.RoleAdmin:
+		return 3
+	case store.RoleOwner:
+		return 4
+	}
+	return 0
+}
+
+// allowed reports whether role may do what p names.
+func allowed(role string, p permission) bool {
+	return roleRank(role) >= roleRank(minimumRole[p])
+}
+
+// mayChangeMember reports whether a member of role actor may change a
+// member whose role is current into next ("" = remove them): owners may do
+// anything, admins anything that neither touches an owner nor makes one.
+func mayChangeMember(actor, current, next string) bool {
+	if allowed(actor, permOwn) {
+		return true
+	}
+	return allowed(actor, permManage) && current != store.RoleOwner && next != store.RoleOwner
+}
+
+const (
+	msgNoPermission      = "You do not have permission to do this in this workspace"
+	msgWorkspaceMissing  = "Workspace not found"
+	msgMemberMissing     = "Member not found"
+	msgLastOwner         = "A workspace must keep at least one owner"
+	msgPersonal          = "Your personal workspace cannot be deleted or left"
+	msgInvitationBad     = "This invitation is invalid or has expired"
+	msgInvitationMissing = "Invitation not found"
+	msgWrongInvitee      = "This invitation was sent to another email address. Sign in with that address, confirmed, to accept it."
+	maxWorkspaceName     = 100
+	invitationLifetime   = 7 * 24 * time.Hour
+	// invitationPath is the app's page the mailed link opens; it signs in
+	// or registers with the invited address, then accepts.
+	invitationPath = "/invitations/accept"
+)
+
+type workspaceKey struct{}
+
+// workspaceFrom returns the workspace the request acts on: set by
+// loadWorkspace (a session's), apiKeyAuth (a key's) or s.in (the path's);
+// nil for a visitor.
+func workspaceFrom(ctx context.Context) *store.Workspace {
+	w, _ := ctx.Value(workspaceKey{}).(*store.Workspace)
+	return w
+}
+
+// withWorkspace returns r acting on ws, as actor.
+func withWorkspace(r *http.Request, ws *store.Workspace, actor store.Actor) *http.Request {
+	ctx := context.WithValue(r.Context(), workspaceKey{}, ws)
+	return r.WithContext(store.WithActor(ctx, actor))
+}
+
+// loadWorkspace puts the session's active workspace, and the signed-in
+// user as the actor, into the request of a signed-in user, for every route
+// under /api/: the public ones (previews, uploads) use it when there is one.
+func (s *server) loadWorkspace(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		u := auth.UserFrom(r.Context())
+		if u == nil {
+			next.ServeHTTP(w, r)
+			return
+		}
+		sid, _ := auth.SessionID(r)
+		ws, err := s.store.ActiveWorkspace(r.Context(), u.ID, sid)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			next.ServeHTTP(w, r) // s.in answers 404
+		case err != nil:
+			s.internalError(w, "finding the workspace", err)
+		default:
+			next.ServeHTTP(w, withWorkspace(r, ws, store.Actor{Type: "user", ID: u.ID, Email: u.Username}))
+		}
+	})
+}
+
+// in wraps a route that needs permission p in a workspace: the session's
+// active one (loadWorkspace), an API key's (apiKeyAuth), or, under
+// /api/workspaces/{id}/, that one. Signed out is 401; a workspace the
+// caller is not a member of 404; a role too weak 403.
+func (s *server) in(p permission) func(http.HandlerFunc) http.Handler {
+	return func(h http.HandlerFunc) http.Handler {
+		return s.auth.RequireUser(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			ws := workspaceFrom(r.Context())
+			if strings.HasPrefix(r.URL.Path, "/api/workspaces/") {
+				var ok bool
+				if ws, ok = s.pathWorkspace(w, r); !ok {
+					return
+				}
+				actor, _ := store.ActorFrom(r.Context())
+				r = withWorkspace(r, ws, actor)
+			}
+			if ws == nil {
+				writeError(w, http.StatusNotFound, msgWorkspaceMissing)
+				return
+			}
+			if !allowed(ws.Role, p) {
+				writeError(w, http.StatusForbidden, msgNoPermission)
+				return
+			}
+			h(w, r)
+		}))
+	}
+}
+
+// pathWorkspace is the caller's workspace named by the {id} path value;
+// on failure it has answered (404 unless a member, 500).
+func (s *server) pathWorkspace(w http.ResponseWriter, r *http.Request) (*store.Workspace, bool) {
+	id, ok := idParam(w, r, "id", msgWorkspaceMissing)
+	if !ok {
+		return nil, false
+	}
+	ws, err := s.store.MemberWorkspace(r.Context(), auth.UserFrom(r.Context()).ID, id)
+	if errors.Is(err, store.ErrNotFound) {
+		writeError(w, http.StatusNotFound, msgWorkspaceMissing)
+		return nil, false
+	}
+	if err != nil {
+		s.internalError(w, "finding the workspace", err)
+		return nil, false
+	}
+	return ws, true
+}
+
+// wsID is the id of the workspace a route wrapped in s.in acts on.
+func wsID(r *http.Request) int64 { return workspaceFrom(r.Context()).ID }
+
+// workspaceOf is the workspace a signed-in editor's request saves into
+// (uploads, payment products on the public routes), nil for a visitor or
+// a role that may not edit: what they make is kept like a visitor's.
+func workspaceOf(r *http.Request) *int64 {
+	if ws := workspaceFrom(r.Context()); ws != nil && allowed(ws.Role, permEdit) {
+		return &ws.ID
+	}
+	return nil
+}
+
+// workspaceRef is the workspace as GET /api/user shows it.
+type workspaceRef struct {
+	ID   int64  `json:"id"`
+	Name string `json:"name"`
+	Role string `json:"role"`
+}
+
+// workspaceJSON is a workspace in GET /api/workspaces.
+type workspaceJSON struct {
+	ID       int64  `json:"id"`
+	Name     string `json:"name"`
+	Role     string `json:"role"`
+	Personal bool   `json:"personal"`
+}
+
+func toWorkspaceJSON(ws *store.Workspace) workspaceJSON {
+	return workspaceJSON{ID: ws.ID, Name: ws.Name, Role: ws.Role, Personal: ws.Personal}
+}
+
+// workspaceName reads and checks the {"name"} of a workspace; on failure
+// it has answered.
+func workspaceName(w http.ResponseWriter, r *http.Request) (string, bool) {
+	var in struct {
+		Name string `json:"name"`
+	}
+	if !decodeJSON(w, r, &in) {
+		return "", false
+	}
+	name := strings.TrimSpace(in.Name)
+	switch {
+	case name == "":
+		fieldError(w, "name", "Name is required")
+	case utf8.RuneCountInString(name) > maxWorkspaceName:
+		fieldError(w, "name", "Name must be at most 100 characters")
+	case strings.ContainsFunc(name, func(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) }):
+		fieldError(w, "name", "Name must not contain control or formatting characters")
+	default:
+		return name, true
+	}
+	return "", false
+}
+
+// listWorkspaces (GET /api/workspaces) lists the caller's workspaces.
+func (s *server) listWorkspaces(w http.ResponseWriter, r *http.Request) {
+	list, err := s.store.Workspaces(r.Context(), auth.UserFrom(r.Context()).ID)
+	if err != nil {
+		s.internalError(w, "listing workspaces", err)
+		return
+	}
+	out := make([]workspaceJSON, len(list))
+	for i, ws := range list {
+		out[i] = toWorkspaceJSON(ws)
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// createWorkspace (POST /api/workspaces {name}) makes a team workspace of
+// the host's client, the caller its owner. 201 with the workspace.
+func (s *server) createWorkspace(w http.ResponseWriter, r *http.Request) {
+	name, ok := workspaceName(w, r)
+	if !ok {
+		return
+	}
+	u := auth.UserFrom(r.Context())
+	ws, err := s.store.CreateWorkspace(r.Context(), u.ID, codeClientID(r, u), name, s.now())
+	if err != nil {
+		s.internalError(w, "creating a workspace", err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, toWorkspaceJSON(ws))
+}
+
+// renameWorkspace (PATCH /api/workspaces/{id} {name}, admin).
+func (s *server) renameWorkspace(w http.ResponseWriter, r *http.Request) {
+	name, ok := workspaceName(w, r)
+	if !ok {
+		return
+	}
+	ws := workspaceFrom(r.Context())
+	if err := s.store.RenameWorkspace(r.Context(), ws.ID, name); err != nil {
+		s.internalError(w, "renaming a workspace", err)
+		return
+	}
+	ws.Name = name
+	writeJSON(w, http.StatusOK, toWorkspaceJSON(ws))
+}
+
+// deleteWorkspace (DELETE /api/workspaces/{id}, owner; not the personal
+// one): its codes stop redirecting at once. 204.
+func (s *server) deleteWorkspace(w http.ResponseWriter, r *http.Request) {
+	ws := workspaceFrom(r.Context())
+	if ws.Personal {
+		writeError(w, http.StatusConflict, msgPersonal)
+		return
+	}
+	codes, err := s.store.DeleteWorkspace(r.Context(), ws.ID, s.now())
+	if err != nil {
+		s.internalError(w, "deleting a workspace", err)
+		return
+	}
+	for _, c := range codes {
+		s.redirects.Invalidate(c)
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// activateWorkspace (POST /api/workspaces/{id}/activate, any member) makes
+// the workspace the session's active one and answers it.
+func (s *server) activateWorkspace(w http.ResponseWriter, r *http.Request) {
+	ws := workspaceFrom(r.Context())
+	sid, ok := auth.SessionID(r)
+	if !ok {
+		writeError(w, http.StatusUnauthorized, "Not authenticated")
+		return
+	}
+	if err := s.store.SetSessionWorkspace(r.Context(), sid, ws.ID); err != nil {
+		s.internalError(w, "activating a workspace", err)
+		return
+	}
+	writeJSON(w, http.StatusOK, toWorkspaceJSON(ws))
+}
+
+type memberJSON struct {
+	UserID   int64     `json:"userId"`
+	Email    string    `json:"email"`
+	Role     string    `json:"role"`
+	JoinedAt time.Time `json:"joinedAt"`
+}
+
+// listMembers (GET /api/workspaces/{id}/members, any member).
+func (s *server) listMembers(w http.ResponseWriter, r *http.Request) {
+	list, err := s.store.Members(r.Context(), workspaceFrom(r.Context()).ID)
+	if err != nil {
+		s.internalError(w, "listing members", err)
+		return
+	}
+	out := make([]memberJSON, len(list))
+	for i, m := range list {
+		out[i] = memberJSON{UserID: m.UserID, Email: m.Email, Role: m.Role, JoinedAt: m.JoinedAt}
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// validRole reports whether role is one of the four.
+func validRole(role string) bool { return roleRank(role) > 0 }
+
+// memberChanged answers the outcome of a change to a member.
+func (s *server) memberChanged(w http.ResponseWriter, err error, ok func()) {
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		writeError(w, http.StatusNotFound, msgMemberMissing)
+	case errors.Is(err, store.ErrForbidden):
+		writeError(w, http.StatusForbidden, msgNoPermission)
+	case errors.Is(err, store.ErrLastOwner):
+		writeError(w, http.StatusConflict, msgLastOwner)
+	case errors.Is(err, store.ErrPersonal):
+		writeError(w, http.StatusConflict, msgPersonal)
+	case err != nil:
+		s.internalError(w, "changing a member", err)
+	default:
+		ok()
+	}
+}
+
+// setMemberRole (PATCH /api/workspaces/{id}/members/{userId} {role}, admin;
+// owners' roles and making owners: owner).
+func (s *server) setMemberRole(w http.ResponseWriter, r *http.Request) {
+	userID, ok := idParam(w, r, "userId", msgMemberMissing)
+	if !ok {
+		return
+	}
+	var in struct {
+		Role string `json:"role"`
+	}
+	if !decodeJSON(w, r, &in) {
+		return
+	}
+	if !validRole(in.Role) {
+		fieldError(w, "role", "Role must be owner, admin, editor or viewer")
+		return
+	}
+	ws := workspaceFrom(r.Context())
+	err := s.store.SetMemberRole(r.Context(), ws.ID, userID, in.Role, func(current string) bool {
+		return mayChangeMember(ws.Role, current, in.Role)
+	})
+	s.memberChanged(w, err, func() { w.WriteHeader(http.StatusNoContent) })
+}
+
+// removeMember (DELETE /api/workspaces/{id}/members/{userId}): an admin
+// removes a member (an owner, owners too); anyone may remove themselves
+// (leave). Their codes stay the workspace's.
+func (s *server) removeMember(w http.ResponseWriter, r *http.Request) {
+	userID, ok := idParam(w, r, "userId", msgMemberMissing)
+	if !ok {
+		return
+	}
+	ws := workspaceFrom(r.Context())
+	self := userID == auth.UserFrom(r.Context()).ID
+	err := s.store.RemoveMember(r.Context(), ws.ID, userID, func(current string) bool {
+		return self || mayChangeMember(ws.Role, current, "")
+	})
+	s.memberChanged(w, err, func() { w.WriteHeader(http.StatusNoContent) })
+}
+
+type invitationJSON struct {
+	ID        int64     `json:"id"`
+	Email     string    `json:"email"`
+	Role      string    `json:"role"`
+	ExpiresAt time.Time `json:"expiresAt"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+// inviteMember (POST /api/workspaces/{id}/invitations {email, role}, admin;
+// inviting an owner: owner) mails a link with a single-use token, valid 7
+// days, to {base}/invitations/accept?token=…; the database keeps its hash.
+func (s *server) inviteMember(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Email string `json:"email"`
+		Role  string `json:"role"`
+	}
+	if !decodeJSON(w, r, &in) {
+		return
+	}
+	email := strings.ToLower(strings.TrimSpace(in.Email))
+	v := &validation{}
+	if !validEmail(email) {
+		v.add("email", "Please enter a valid email address")
+	}
+	if !validRole(in.Role) {
+		v.add("role", "Role must be owner, admin, editor or viewer")
+	}
+	if v.failed(w) {
+		return
+	}
+	ws := workspaceFrom(r.Context())
+	if !mayChangeMember(ws.Role, "", in.Role) {
+		writeError(w, http.StatusForbidden, msgNoPermission)
+		return
+	}
+	if !s.takeMail(w, r, email) {
+		return
+	}
+	u := auth.UserFrom(r.Context())
+	raw := make([]byte, 32)
+	rand.Read(raw)
+	token := base64.RawURLEncoding.EncodeToString(raw)
+	inv := &store.Invitation{WorkspaceID: ws.ID, Email: email, Role: in.Role, InvitedBy: u.ID,
+		CreatedAt: s.now(), ExpiresAt: s.now().Add(invitationLifetime)}
+	if err := s.store.CreateInvitation(r.Context(), inv, tokenHash(token)); err != nil {
+		s.internalError(w, "creating an invitation", err)
+		return
+	}
+	m, err := mail.Render(email, "workspace_invitation", mail.Data{BaseURL: s.cfg.BaseURL, Fields: map[string]any{
+		"Link": s.cfg.BaseURL + invitationPath + "?token=" + token, "Workspace": ws.Name,
+		"Inviter": u.Username, "Role": in.Role, "Email": email,
+	}})
+	if err == nil {
+		err = s.mailer.Send(r.Context(), m)
+	}
+	if err != nil {
+		s.internalError(w, "mailing an invitation", err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, invitationJSON{ID: inv.ID, Email: inv.Email, Role: inv.Role, ExpiresAt: inv.ExpiresAt, CreatedAt: inv.CreatedAt})
+}
+
+// listInvitations (GET /api/workspaces/{id}/invitations, admin): the
+// pending ones, newest first.
+func (s *server) listInvitations(w http.ResponseWriter, r *http.Request) {
+	list, err := s.store.Invitations(r.Context(), workspaceFrom(r.Context()).ID, s.now())
+	if err != nil {
+		s.internalError(w, "listing invitations", err)
+		return
+	}
+	out := make([]invitationJSON, len(list))
+	for i, inv := range list {
+		out[i] = invitationJSON{ID: inv.ID, Email: inv.Email, Role: inv.Role, ExpiresAt: inv.ExpiresAt, CreatedAt: inv.CreatedAt}
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// revokeInvitation (DELETE /api/workspaces/{id}/invitations/{invitationId}, admin). 204.
+func (s *server) revokeInvitation(w http.ResponseWriter, r *http.Request) {
+	id, ok := idParam(w, r, "invitationId", msgInvitationMissing)
+	if !ok {
+		return
+	}
+	err := s.store.DeleteInvitation(r.Context(), workspaceFrom(r.Context()).ID, id)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		writeError(w, http.StatusNotFound, msgInvitationMissing)
+	case err != nil:
+		s.internalError(w, "revoking an invitation", err)
+	default:
+		w.WriteHeader(http.StatusNoContent)
+	}
+}
+
+// acceptInvitation (POST /api/invitations/accept {token}, signed in) joins
+// the caller to the invitation's workspace when their verified address is
+// the invited one (403 otherwise, and the invitation stays), and makes it
+// the session's active workspace. 404 for an unknown, used or expired token.
+func (s *server) acceptInvitation(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Token string `json:"token"`
+	}
+	if !decodeJSON(w, r, &in) {
+		return
+	}
+	if in.Token == "" {
+		fieldError(w, "token", "Token is required")
+		return
+	}
+	u := auth.UserFrom(r.Context())
+	id, err := s.store.AcceptInvitation(r.Context(), tokenHash(in.Token), u, s.now())
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		writeError(w, http.StatusNotFound, msgInvitationBad)
+		return
+	case errors.Is(err, store.ErrWrongInvitee):
+		writeError(w, http.StatusForbidden, msgWrongInvitee)
+		return
+	case err != nil:
+		s.internalError(w, "accepting an invitation", err)
+		return
+	}
+	if sid, ok := auth.SessionID(r); ok {
+		if err := s.store.SetSessionWorkspace(r.Context(), sid, id); err != nil {
+			s.internalError(w, "activating a workspace", err)
+			return
+		}
+	}
+	ws, err := s.store.MemberWorkspace(r.Context(), u.ID, id)
+	if err != nil {
+		s.internalError(w, "reading a workspace", err)
+		return
+	}
+	writeJSON(w, http.StatusOK, toWorkspaceJSON(ws))
+}

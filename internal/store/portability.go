@@ -1,0 +1,79 @@
+package store
+
+import (
+	"context"
+	"slices"
+	"strings"
+)
+
+// Portability (issue 25): what a customer takes with them.
+
+// ExportedRedirect is a dynamic code that forwards its scans without
+// Squarely's help: live, not paused, without a password.
+type ExportedRedirect struct {
+	ShortCode, Destination string
+	ClientID               int64 // the workspace's white-label client
+}
+
+// ExportRedirects lists the forwarding codes of a workspace, or of every
+// workspace when workspaceID is 0, by short code. A paused code shows a page and a
+// protected one asks for its password, so neither can be a plain
+// redirect; they are left out.
+func (s *Store) ExportRedirects(ctx context.Context, workspaceID int64) ([]ExportedRedirect, error) {
+	match, args := `TRUE`, []any{}
+	if workspaceID != 0 {
+		match, args = `d.workspace_id = $1`, []any{workspaceID}
+	}
+	rows, err := s.read.QueryContext(ctx, redirectQuery(match), args...)
+	if err != nil {
+		return nil, fail("export redirects", err)
+	}
+	defer rows.Close()
+	var out []ExportedRedirect
+	for rows.Next() {
+		code, r, err := scanRedirect(rows)
+		if err != nil {
+			return nil, fail("export redirects", err)
+		}
+		if !r.Paused && !r.Protected {
+			out = append(out, ExportedRedirect{ShortCode: code, Destination: r.Destination, ClientID: r.ClientID})
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fail("export redirects", err)
+	}
+	slices.SortFunc(out, func(a, b ExportedRedirect) int { return strings.Compare(a.ShortCode, b.ShortCode) })
+	return out, nil
+}
+
+// WorkspaceBlobIDs lists the ids of the files uploaded in a workspace,
+// oldest first: an export reads them one at a time (Blob), so memory holds
+// one file.
+func (s *Store) WorkspaceBlobIDs(ctx context.Context, workspaceID int64) ([]int64, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT id FROM blobs WHERE workspace_id = $1 ORDER BY created_at, id`, workspaceID)
+	if err != nil {
+		return nil, fail("list uploads", err)
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, fail("list uploads", err)
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
+
+// ExportedWorkspace returns a live workspace by id, for the export
+// command (Role is one member's).
+func (s *Store) ExportedWorkspace(ctx context.Context, id int64) (*Workspace, error) {
+	w, err := scanWorkspace(s.read.QueryRowContext(ctx, `SELECT `+workspaceColumns+`
+		FROM workspace_members m JOIN workspaces w ON w.id = m.workspace_id
+		WHERE w.id = $1 AND NOT w.is_deleted ORDER BY m.user_id LIMIT 1`, id))
+	if err != nil {
+		return nil, fail("fetch workspace", err)
+	}
+	return w, nil
+}

@@ -1,0 +1,44 @@
+import { ArrowLeft } from 'lucide-react'
+import type { ReactNode } from 'react'
+import { Link, NavLink } from 'react-router'
+import { roleLabels, useCan, type ActiveWorkspace } from '@/lib/workspace'
+import { cn } from '@/lib/utils'
+
+const tabClass = ({ isActive }: { isActive: boolean }) =>
+  cn(
+    'rounded-md px-3 py-1.5 text-sm font-medium transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-primary',
+    isActive ? 'bg-white text-primary shadow-sm' : 'text-slate-600 hover:text-slate-900',
+  )
+
+/** The frame of the workspace's pages: its name, the caller's role, and Members / Activity. */
+export function WorkspacePage({ workspace, title, children }: { workspace: ActiveWorkspace; title: string; children: ReactNode }) {
+  const manager = useCan('manageMembers')
+  return (
+    <div className="bg-slate-50/70">
+      <div className="mx-auto grid max-w-6xl gap-6 px-4 py-8 sm:px-6 lg:py-10">
+        <Link to="/dashboard" className="inline-flex w-fit items-center gap-1.5 text-sm font-medium text-slate-600 hover:text-primary">
+          <ArrowLeft aria-hidden="true" className="size-4" /> My QR Codes
+        </Link>
+        <div className="flex flex-wrap items-end justify-between gap-4">
+          <div className="min-w-0">
+            <h1 className="text-3xl font-bold tracking-tight text-slate-900">{title}</h1>
+            <p className="mt-1 text-sm text-slate-600">
+              <span className="break-words font-medium text-slate-800">{workspace.name}</span> · you are {roleLabels[workspace.role].toLowerCase()}
+            </p>
+          </div>
+          {manager && (
+            <nav aria-label="Workspace" className="flex gap-1 rounded-lg bg-slate-200/60 p-1">
+              <NavLink to="/workspace/members" className={tabClass}>
+                Members
+              </NavLink>
+              <NavLink to="/workspace/activity" className={tabClass}>
+                Activity
+              </NavLink>
+            </nav>
+          )}
+        </div>
+        {children}
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,289 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { describe, expect, it, vi } from 'vitest'
+import { alice, json, renderApp, stubFetch } from '@/test/render-app'
+import { describeDetails } from './lib/audit'
+
+// Issue 22: the workspace switcher, the Members and Activity pages and the
+// mailed invitation's page.
+
+type Role = 'owner' | 'admin' | 'editor' | 'viewer'
+type Handlers = Parameters<typeof stubFetch>[0]
+
+const personal = { id: 1, name: 'Personal', role: 'owner' as const, personal: true }
+const agency = { id: 9, name: 'Agency', role: 'admin' as const, personal: false }
+
+const members = [
+  { userId: 1, email: 'alice@example.com', role: 'admin', joinedAt: '2026-11-01T10:00:00Z' },
+  { userId: 2, email: 'olga@example.com', role: 'owner', joinedAt: '2026-10-01T10:00:00Z' },
+  { userId: 3, email: 'bob@example.com', role: 'viewer', joinedAt: '2026-11-02T10:00:00Z' },
+]
+
+function stub(role: Role, handlers: Handlers = {}) {
+  return stubFetch({
+    'GET /api/user': () => json({ ...alice, workspace: { id: 9, name: 'Agency', role } }),
+    'GET /api/workspaces': () => json([personal, { ...agency, role }]),
+    'GET /api/workspaces/9/members': () => json(members.map((m) => (m.userId === 1 ? { ...m, role } : m))),
+    'GET /api/workspaces/9/invitations': () =>
+      json([{ id: 4, email: 'carol@example.com', role: 'editor', createdAt: '2026-11-20T10:00:00Z', expiresAt: '2026-11-27T10:00:00Z' }]),
+    ...handlers,
+  })
+}
+
+const sent = (mock: ReturnType<typeof stubFetch>, method: string, url: string) =>
+  mock.mock.calls.filter(([u, init]) => u === url && init?.method === method).map(([, init]) => (init?.body ? JSON.parse(String(init.body)) : null))
+
+const row = (list: HTMLElement, text: string) => {
+  const item = within(list)
+    .getAllByRole('listitem')
+    .find((li) => li.textContent?.includes(text))
+  if (!item) throw new Error(`no row for ${text}`)
+  return item
+}
+
+describe('workspace switcher', () => {
+  it('names the active workspace in the header and activates another, refetching the session', async () => {
+    const mock = stub('admin', { 'POST /api/workspaces/1/activate': () => json(personal) })
+    renderApp('/faq')
+    await userEvent.click(await screen.findByRole('button', { name: 'Workspace: Agency' }))
+    const menu = await screen.findByRole('menu')
+    expect(within(menu).getByRole('menuitem', { name: /Agency/ })).toHaveAttribute('aria-current', 'true')
+    expect(within(menu).getByRole('menuitem', { name: 'Members' })).toHaveAttribute('href', '/workspace/members')
+    const userFetches = () => mock.mock.calls.filter(([u]) => u === '/api/user').length
+    const before = userFetches()
+    await userEvent.click(within(menu).getByRole('menuitem', { name: /Personal/ }))
+    await waitFor(() => expect(sent(mock, 'POST', '/api/workspaces/1/activate')).toHaveLength(1))
+    await waitFor(() => expect(userFetches()).toBeGreaterThan(before))
+    expect(await screen.findByText('Workspace switched')).toBeInTheDocument()
+  })
+
+  it('creates a team workspace and makes it active', async () => {
+    const mock = stub('owner', {
+      'POST /api/workspaces': () => json({ id: 12, name: 'Bakery', role: 'owner', personal: false }, 201),
+      'POST /api/workspaces/12/activate': () => json({ id: 12, name: 'Bakery', role: 'owner', personal: false }),
+    })
+    renderApp('/faq')
+    await userEvent.click(await screen.findByRole('button', { name: 'Workspace: Agency' }))
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Create workspace' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Create workspace' })
+    await userEvent.type(within(dialog).getByLabelText('Workspace name'), '  Bakery ')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create workspace' }))
+    await waitFor(() => expect(sent(mock, 'POST', '/api/workspaces/12/activate')).toHaveLength(1))
+    expect(sent(mock, 'POST', '/api/workspaces')).toEqual([{ name: 'Bakery' }])
+    expect(await screen.findByText('Workspace created')).toBeInTheDocument()
+  })
+})
+
+describe('members page', () => {
+  it('lets an admin invite, change roles of non-owners, remove them and revoke invitations', async () => {
+    vi.spyOn(window, 'confirm').mockReturnValue(true)
+    const mock = stub('admin', {
+      'POST /api/workspaces/9/invitations': () => json({ id: 5, email: 'dan@example.com', role: 'editor' }, 201),
+      'PATCH /api/workspaces/9/members/3': () => new Response(null, { status: 204 }),
+      'DELETE /api/workspaces/9/members/3': () => new Response(null, { status: 204 }),
+      'DELETE /api/workspaces/9/invitations/4': () => new Response(null, { status: 204 }),
+    })
+    renderApp('/workspace/members')
+    const people = await screen.findByRole('list', { name: 'Members' })
+    await waitFor(() => expect(within(people).getAllByRole('listitem')).toHaveLength(3))
+    // An admin cannot touch an owner, nor hand out the owner role.
+    expect(within(row(people, 'olga@example.com')).queryByRole('combobox')).not.toBeInTheDocument()
+    expect(within(row(people, 'olga@example.com')).queryByRole('button', { name: /Remove/ })).not.toBeInTheDocument()
+    const bobRole = within(row(people, 'bob@example.com')).getByRole('combobox', { name: 'Role of bob@example.com' })
+    expect(within(bobRole).queryByRole('option', { name: 'Owner' })).not.toBeInTheDocument()
+    expect(within(row(people, 'alice@example.com')).getByRole('button', { name: 'Leave' })).toBeInTheDocument()
+
+    await userEvent.selectOptions(bobRole, 'editor')
+    await waitFor(() => expect(sent(mock, 'PATCH', '/api/workspaces/9/members/3')).toEqual([{ role: 'editor' }]))
+
+    await userEvent.click(within(row(people, 'bob@example.com')).getByRole('button', { name: 'Remove bob@example.com' }))
+    await waitFor(() => expect(sent(mock, 'DELETE', '/api/workspaces/9/members/3')).toHaveLength(1))
+
+    await userEvent.type(screen.getByLabelText('Email'), 'not-an-address')
+    await userEvent.click(screen.getByRole('button', { name: 'Send invitation' }))
+    expect(await screen.findByText('Please enter a valid email')).toBeInTheDocument()
+    await userEvent.clear(screen.getByLabelText('Email'))
+    await userEvent.type(screen.getByLabelText('Email'), 'dan@example.com')
+    await userEvent.selectOptions(screen.getByLabelText('Role'), 'editor')
+    await userEvent.click(screen.getByRole('button', { name: 'Send invitation' }))
+    await waitFor(() => expect(sent(mock, 'POST', '/api/workspaces/9/invitations')).toEqual([{ email: 'dan@example.com', role: 'editor' }]))
+    expect(await screen.findByText('Invitation sent')).toBeInTheDocument()
+
+    const pending = screen.getByRole('list', { name: 'Pending invitations' })
+    await userEvent.click(within(await within(pending).findByRole('listitem')).getByRole('button', { name: 'Revoke the invitation of carol@example.com' }))
+    await waitFor(() => expect(sent(mock, 'DELETE', '/api/workspaces/9/invitations/4')).toHaveLength(1))
+  })
+
+  it('shows the server refusing an invitation on the field', async () => {
+    stub('owner', {
+      'POST /api/workspaces/9/invitations': () =>
+        json({ message: 'Please enter a valid email address', errors: { email: 'Please enter a valid email address' } }, 400),
+    })
+    renderApp('/workspace/members')
+    await userEvent.type(await screen.findByLabelText('Email'), 'x@y.zz')
+    await userEvent.click(screen.getByRole('button', { name: 'Send invitation' }))
+    expect(await screen.findByText('Please enter a valid email address')).toBeInTheDocument()
+    // Owners may make owners.
+    expect(within(screen.getByLabelText('Role')).getByRole('option', { name: 'Owner' })).toBeInTheDocument()
+  })
+
+  it('offers no Leave in the personal workspace', async () => {
+    stubFetch({
+      'GET /api/user': () => json({ ...alice, workspace: { id: 1, name: 'Personal', role: 'owner' } }),
+      'GET /api/workspaces': () => json([personal, agency]),
+      'GET /api/workspaces/1/members': () => json([{ userId: 1, email: 'alice@example.com', role: 'owner', joinedAt: '2026-11-01T10:00:00Z' }]),
+      'GET /api/workspaces/1/invitations': () => json([]),
+    })
+    renderApp('/workspace/members')
+    const people = await screen.findByRole('list', { name: 'Members' })
+    await within(people).findByText(/alice@example.com/)
+    // The list of workspaces has said which one is personal by the time the invitations show.
+    expect(await screen.findByText('No pending invitations.')).toBeInTheDocument()
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Delete workspace' })).not.toBeInTheDocument())
+    expect(within(people).queryByRole('button', { name: 'Leave' })).not.toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Rename workspace' })).toBeInTheDocument()
+  })
+
+  it('shows a viewer the members only: no invitation form, role pickers, removals or pending list', async () => {
+    const mock = stub('viewer')
+    renderApp('/workspace/members')
+    const people = await screen.findByRole('list', { name: 'Members' })
+    await waitFor(() => expect(within(people).getAllByRole('listitem')).toHaveLength(3))
+    expect(screen.queryByRole('button', { name: 'Send invitation' })).not.toBeInTheDocument()
+    expect(within(people).queryByRole('combobox')).not.toBeInTheDocument()
+    expect(within(people).queryByRole('button', { name: /Remove/ })).not.toBeInTheDocument()
+    expect(screen.queryByRole('list', { name: 'Pending invitations' })).not.toBeInTheDocument()
+    expect(screen.queryByRole('link', { name: 'Activity' })).not.toBeInTheDocument()
+    expect(mock.mock.calls.some(([u]) => u === '/api/workspaces/9/invitations')).toBe(false)
+  })
+})
+
+describe('activity page', () => {
+  it('lists the audit log newest first, pages by the cursor and links the CSV', async () => {
+    const entry = (n: number, action: string, details: unknown = {}) => ({
+      at: `2026-11-2${n}T10:00:00Z`,
+      actor: { type: 'user', id: 1, email: 'alice@example.com' },
+      action,
+      target: { type: 'code', id: n, name: `Code ${n}` },
+      details,
+    })
+    const mock = stub('owner', {
+      'GET /api/workspaces/9/audit-log': (_, url) =>
+        url.searchParams.get('cursor') === 'older'
+          ? json({ items: [entry(1, 'code.created')], nextCursor: null })
+          : json({ items: [entry(3, 'code.renamed', { name: { before: 'Old', after: 'New' } }), { ...entry(2, 'code.paused'), actor: { type: 'api_key', id: 6, email: 'bot@example.com' } }], nextCursor: 'older' }),
+    })
+    renderApp('/workspace/activity')
+    const log = await screen.findByRole('list', { name: 'Activity' })
+    expect(within(log).getAllByRole('listitem')[0]).toHaveTextContent('alice@example.com renamed the code Code 3')
+    expect(within(log).getAllByRole('listitem')[0]).toHaveTextContent('name: Old → New')
+    expect(within(log).getAllByRole('listitem')[1]).toHaveTextContent('API key #6 (bot@example.com) paused Code 2')
+    expect(screen.getByRole('link', { name: 'Download CSV' })).toHaveAttribute('href', '/api/workspaces/9/audit-log.csv')
+    await userEvent.click(screen.getByRole('button', { name: 'Show older' }))
+    await waitFor(() => expect(within(log).getAllByRole('listitem')).toHaveLength(3))
+    expect(screen.queryByRole('button', { name: 'Show older' })).not.toBeInTheDocument()
+    const urls = mock.mock.calls.map(([u]) => String(u)).filter((u) => u.startsWith('/api/workspaces/9/audit-log?'))
+    expect(urls).toEqual(['/api/workspaces/9/audit-log?limit=50', '/api/workspaces/9/audit-log?limit=50&cursor=older'])
+  })
+
+  it('tells an editor the activity is for owners and admins, without asking the server', async () => {
+    const mock = stub('editor')
+    renderApp('/workspace/activity')
+    expect(await screen.findByText('Only owners and admins of Agency can see its activity.')).toBeInTheDocument()
+    expect(mock.mock.calls.some(([u]) => String(u).includes('audit-log'))).toBe(false)
+  })
+
+  it('words the details of an entry', () => {
+    expect(describeDetails({ destination: { before: 'https://a.example', after: 'https://b.example' } })).toBe('destination: https://a.example → https://b.example')
+    expect(describeDetails({ duplicateOf: 4 })).toBe('duplicateOf: 4')
+    expect(describeDetails({ tags: { before: [], after: ['Print', 'Spring'] } })).toBe('tags: (none) → Print, Spring')
+    expect(describeDetails(null)).toBe('')
+  })
+})
+
+describe('accepting an invitation', () => {
+  it('sends a signed-out visitor to sign in or register and back to the link', async () => {
+    stubFetch({ 'GET /api/user': () => new Response('', { status: 401 }) })
+    renderApp('/invitations/accept?token=tok123')
+    const back = encodeURIComponent('/invitations/accept?token=tok123')
+    expect(await screen.findByRole('link', { name: 'Sign in to accept' })).toHaveAttribute('href', `/auth?next=${back}`)
+    expect(screen.getByRole('link', { name: 'Create an account' })).toHaveAttribute('href', `/auth?mode=register&next=${back}`)
+  })
+
+  it('goes to ?next= after signing in', async () => {
+    let signedIn = false
+    stubFetch({
+      'GET /api/user': () => (signedIn ? json(alice) : new Response('', { status: 401 })),
+      'POST /api/login': () => {
+        signedIn = true
+        return json(alice)
+      },
+    })
+    const { router } = renderApp(`/auth?next=${encodeURIComponent('/invitations/accept?token=tok123')}`)
+    await userEvent.type(await screen.findByLabelText('Email'), 'alice@example.com')
+    await userEvent.type(screen.getByLabelText('Password'), 'secret-1')
+    await userEvent.click(screen.getByRole('button', { name: 'Sign In' }))
+    await waitFor(() => expect(router.state.location.pathname).toBe('/invitations/accept'))
+    expect(router.state.location.search).toBe('?token=tok123')
+  })
+
+  it('never follows ?next= off the site', async () => {
+    stubFetch({ 'GET /api/user': () => json(alice) })
+    const { router } = renderApp('/auth?next=//evil.example/x')
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'))
+  })
+
+  it('accepts on the button and says which workspace was joined', async () => {
+    const mock = stubFetch({
+      'GET /api/user': () => json(alice),
+      'POST /api/invitations/accept': () => json({ id: 9, name: 'Agency', role: 'viewer', personal: false }),
+    })
+    renderApp('/invitations/accept?token=tok123')
+    await userEvent.click(await screen.findByRole('button', { name: 'Accept invitation' }))
+    expect(await screen.findByText('You joined Agency as viewer.')).toBeInTheDocument()
+    expect(sent(mock, 'POST', '/api/invitations/accept')).toEqual([{ token: 'tok123' }])
+    expect(screen.getByRole('link', { name: 'Go to the shared QR codes' })).toHaveAttribute('href', '/dashboard')
+  })
+
+  it('explains an invitation for another address and offers to sign out', async () => {
+    stubFetch({
+      'GET /api/user': () => json(alice),
+      'POST /api/invitations/accept': () =>
+        json({ message: 'This invitation was sent to another email address. Sign in with that address, confirmed, to accept it.' }, 403),
+      'POST /api/logout': () => new Response(null, { status: 200 }),
+    })
+    renderApp('/invitations/accept?token=tok123')
+    await userEvent.click(await screen.findByRole('button', { name: 'Accept invitation' }))
+    expect(await screen.findByText('This invitation is for another email address')).toBeInTheDocument()
+    await userEvent.click(screen.getByRole('button', { name: 'Sign out' }))
+    expect(await screen.findByRole('link', { name: 'Sign in to accept' })).toBeInTheDocument()
+  })
+
+  it('asks an unconfirmed address to confirm first', async () => {
+    stubFetch({
+      'GET /api/user': () => json({ ...alice, emailVerified: false }),
+      'POST /api/invitations/accept': () => json({ message: 'This invitation was sent to another email address. Sign in with that address, confirmed, to accept it.' }, 403),
+    })
+    renderApp('/invitations/accept?token=tok123')
+    expect(await screen.findByText(/Only a confirmed address can join/)).toBeInTheDocument()
+    await userEvent.click(screen.getByRole('button', { name: 'Accept invitation' }))
+    expect(await screen.findByText('Confirm your email address first')).toBeInTheDocument()
+  })
+
+  it('says an expired or used link can no longer be used', async () => {
+    stubFetch({
+      'GET /api/user': () => json(alice),
+      'POST /api/invitations/accept': () => json({ message: 'This invitation is invalid or has expired' }, 404),
+    })
+    renderApp('/invitations/accept?token=old')
+    await userEvent.click(await screen.findByRole('button', { name: 'Accept invitation' }))
+    expect(await screen.findByText('This invitation can no longer be used')).toBeInTheDocument()
+    expect(screen.getByText(/This invitation is invalid or has expired/)).toBeInTheDocument()
+  })
+
+  it('says a link without a token is incomplete', async () => {
+    stubFetch({ 'GET /api/user': () => json(alice) })
+    renderApp('/invitations/accept')
+    expect(await screen.findByText('This link is incomplete. Please open the link from your e-mail again.')).toBeInTheDocument()
+  })
+})
