@@ -5,6 +5,7 @@
 //	seed schema URL          create a fresh PostgreSQL schema; print URL with search_path set to it
 //	seed drop-schema URL     drop the schema URL's search_path names
 //	seed codes N FILE        create N dynamic codes for the bench user; write their short codes to FILE
+//	seed smart-codes N FILE  the same, each with smart routing: 10 rules no phone of the bench meets and a 3-way split
 //	seed count               print the bench user's recorded human scans
 package main
 
@@ -51,7 +52,13 @@ func run(ctx context.Context, args []string) error {
 		if err != nil || n <= 0 {
 			return fmt.Errorf("N must be a positive number, got %q", args[1])
 		}
-		return seedCodes(ctx, n, args[2])
+		return seedCodes(ctx, n, args[2], false)
+	case args[0] == "smart-codes" && len(args) == 3:
+		n, err := strconv.Atoi(args[1])
+		if err != nil || n <= 0 {
+			return fmt.Errorf("N must be a positive number, got %q", args[1])
+		}
+		return seedCodes(ctx, n, args[2], true)
 	case args[0] == "count" && len(args) == 1:
 		return count(ctx)
 	}
@@ -107,21 +114,56 @@ func open(ctx context.Context) (*store.Store, error) {
 	return store.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
 }
 
-// seedCodes creates the bench user and n codes named b0000001… with four
-// writers (PostgreSQL takes them in parallel; SQLite serialises them).
-func seedCodes(ctx context.Context, n int, file string) error {
+// smartRouting is the routing of the smart bench codes (issue 23): every
+// rule is tried for the bench's iPhone and none matches, so each scan
+// checks 10 rules (OS, country, language, days and a time window in a
+// time zone) and then picks a split variant by its visitor hash.
+func smartRouting(i int) *store.Routing {
+	dest := func(what string) string { return "https://example.com/" + what + "/" + strconv.Itoa(i) }
+	rule := func(w store.RuleWhen, what string) store.RoutingRule {
+		return store.RoutingRule{When: w, Destination: dest(what)}
+	}
+	return &store.Routing{
+		Rules: []store.RoutingRule{
+			rule(store.RuleWhen{OS: []string{"android"}}, "android"),
+			rule(store.RuleWhen{OS: []string{"windows", "macos", "linux"}}, "desktop"),
+			rule(store.RuleWhen{OS: []string{"ios"}, Country: []string{"DE", "AT", "CH"}}, "ios-dach"),
+			rule(store.RuleWhen{OS: []string{"ios"}, Language: []string{"fr"}}, "ios-fr"),
+			rule(store.RuleWhen{Country: []string{"US", "CA"}}, "na"),
+			rule(store.RuleWhen{Country: []string{"FR", "BE", "LU"}}, "fr"),
+			rule(store.RuleWhen{Language: []string{"de", "nl"}}, "de"),
+			rule(store.RuleWhen{Language: []string{"es", "pt", "it"}}, "south"),
+			rule(store.RuleWhen{Days: []string{"sun"}, From: "23:58", To: "23:59", TimeZone: "Europe/Berlin"}, "late"),
+			rule(store.RuleWhen{OS: []string{"other"}, From: "00:00", To: "00:01", TimeZone: "America/New_York"}, "midnight"),
+		},
+		Split: []store.SplitVariant{{Destination: dest("a"), Weight: 50}, {Destination: dest("b"), Weight: 30}, {Destination: dest("c"), Weight: 20}},
+	}
+}
+
+// seedCodes creates n codes for the bench user (created on first use),
+// named b0000001… or, smart, s0000001… with routing, with four writers
+// (PostgreSQL takes them in parallel; SQLite serialises them).
+func seedCodes(ctx context.Context, n int, file string, smart bool) error {
 	st, err := open(ctx)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	u := &store.User{Username: benchUser, Email: benchUser}
-	if err := st.CreateUser(ctx, u); err != nil {
+	u, err := st.UserByUsername(ctx, benchUser)
+	if errors.Is(err, store.ErrNotFound) {
+		u = &store.User{Username: benchUser, Email: benchUser}
+		err = st.CreateUser(ctx, u)
+	}
+	if err != nil {
 		return err
+	}
+	prefix := "b"
+	if smart {
+		prefix = "s"
 	}
 	codes := make([]string, n)
 	for i := range codes {
-		codes[i] = fmt.Sprintf("b%07d", i+1)
+		codes[i] = fmt.Sprintf("%s%07d", prefix, i+1)
 	}
 	var (
 		wg   sync.WaitGroup
@@ -142,7 +184,11 @@ func seedCodes(ctx context.Context, n int, file string) error {
 					},
 					CreatedAt: time.Now(),
 				}
-				if err := st.CreateDynamicCode(ctx, d, 0); err != nil {
+				err := st.CreateDynamicCode(ctx, d, 0)
+				if err == nil && smart {
+					_, err = st.SetDynamicRouting(ctx, u.ID, d.ID, smartRouting(i), time.Now())
+				}
+				if err != nil {
 					mu.Lock()
 					errs = append(errs, err)
 					mu.Unlock()

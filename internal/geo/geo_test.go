@@ -1,6 +1,12 @@
 package geo
 
-import "testing"
+import (
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
 
 func TestCountry(t *testing.T) {
 	for addr, want := range map[string]string{
@@ -37,5 +43,32 @@ func BenchmarkCountry(b *testing.B) {
 	addrs := []string{"8.8.8.8:443", "81.2.69.142", "[2a00:1450:4001::1]:80", "10.0.0.1"}
 	for i := 0; b.Loop(); i++ {
 		Country(addrs[i%len(addrs)])
+	}
+}
+
+// TestCountries: the list KnownCountry searches is sorted and without
+// repeats, and the app offers exactly the same codes
+// (web/src/features/dashboard/lib/countries.ts).
+func TestCountries(t *testing.T) {
+	if !slices.IsSorted(Countries) || len(slices.Compact(slices.Clone(Countries))) != len(Countries) || len(Countries) != 250 {
+		t.Fatalf("Countries: %d codes, sorted %v", len(Countries), slices.IsSorted(Countries))
+	}
+	for code, known := range map[string]bool{"DE": true, "XK": true, "ZW": true, "AD": true, "ZZ": false, "EU": false, "de": false, "": false} {
+		if KnownCountry(code) != known {
+			t.Errorf("KnownCountry(%q) = %v", code, !known)
+		}
+	}
+	src, err := os.ReadFile("../../web/src/features/dashboard/lib/countries.ts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, list, _ := strings.Cut(string(src), "export const countryCodes = [")
+	list, _, _ = strings.Cut(list, "]")
+	var app []string
+	for _, m := range regexp.MustCompile(`'([A-Z]{2})'`).FindAllStringSubmatch(list, -1) {
+		app = append(app, m[1])
+	}
+	if !slices.Equal(app, Countries) {
+		t.Errorf("the app's countries differ from the server's: %d against %d", len(app), len(Countries))
 	}
 }

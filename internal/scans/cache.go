@@ -71,10 +71,12 @@ type Target struct {
 	Protected bool     // a password guards it: the scan asks for it first
 	Location  []string // the Location header value: the destination
 	ClientID  int64    // the owner's white-label client, whose brand its pages wear
+	Router    *Router  // smart routing (routing.go), nil for a plain code
 }
 
 type entry struct {
 	target     Target
+	routing    string // what target.Router was compiled from (routingKey)
 	found      bool
 	refreshAt  int64 // unix nanoseconds
 	expires    int64 // unix nanoseconds
@@ -181,7 +183,7 @@ func (c *Cache) Lookup(ctx context.Context, code string) (t Target, ok bool, err
 		c.stale.Add(1)
 		return e.target, e.found, fmt.Errorf("%w: %w", ErrStale, err)
 	}
-	e = c.entry(r, found)
+	e = c.entry(sh, code, r, found)
 	c.keep(sh, code, gen, e)
 	return e.target, e.found, nil
 }
@@ -247,16 +249,33 @@ func (c *Cache) loadBatches(b *missBatch) {
 	}
 }
 
-// entry is a freshly loaded entry.
-func (c *Cache) entry(r store.Redirect, found bool) entry {
+// entry is a freshly loaded entry of code in sh. Its router is the one
+// cached for the code when the routing is unchanged: a hot routed code is
+// reloaded every few seconds, and parsing its routing each time cost more
+// than routing its scans (BENCHMARKS.md).
+func (c *Cache) entry(sh *shard, code string, r store.Redirect, found bool) entry {
 	now := c.now()
 	e := entry{refreshAt: now.Add(refreshAfter).UnixNano(), expires: now.Add(TTL).UnixNano()}
 	if found {
 		e.found = true
 		e.target = Target{ID: r.ID, Paused: r.Paused, Protected: r.Protected, Location: []string{location(r.Destination)}, ClientID: r.ClientID}
+		if r.Routing != "" || r.AppData != "" {
+			e.routing = routingKey(r)
+			sh.mu.RLock()
+			old, ok := sh.m[code]
+			sh.mu.RUnlock()
+			if ok && old.found && old.routing == e.routing {
+				e.target.Router = old.target.Router
+			} else {
+				e.target.Router = NewRouter(r.Routing, r.AppData)
+			}
+		}
 	}
 	return e
 }
+
+// routingKey is what a code's router is compiled from.
+func routingKey(r store.Redirect) string { return r.Routing + "\x00" + r.AppData }
 
 // keep stores a loaded entry unless the code was invalidated since gen was
 // read: what was loaded may predate the change.
@@ -324,7 +343,7 @@ func (c *Cache) refresh() {
 		}
 		for _, d := range batch {
 			r, found := live[d.code]
-			c.keep(d.sh, d.code, d.gen, c.entry(r, found))
+			c.keep(d.sh, d.code, d.gen, c.entry(d.sh, d.code, r, found))
 		}
 	}
 }
@@ -337,7 +356,7 @@ func (c *Cache) Prime(redirects map[string]store.Redirect) {
 		sh.mu.RLock()
 		gen := sh.gen
 		sh.mu.RUnlock()
-		c.keep(sh, code, gen, c.entry(r, true))
+		c.keep(sh, code, gen, c.entry(sh, code, r, true))
 	}
 }
 

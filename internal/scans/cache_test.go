@@ -338,3 +338,25 @@ func TestCachePrime(t *testing.T) {
 		t.Errorf("Lookup = %+v %v %v after %d loads", tg, ok, err, l.count()+l.batchCount())
 	}
 }
+
+// TestCacheKeepsUnchangedRouter: reloading a routed code whose routing did
+// not change keeps its compiled router; a changed routing is compiled anew.
+func TestCacheKeepsUnchangedRouter(t *testing.T) {
+	ctx := context.Background()
+	routing := `{"rules":[{"when":{"os":["ios"]},"destination":"https://ios.example"}]}`
+	l := &fakeLoader{codes: map[string]store.Redirect{"abc": {ID: 1, Destination: "https://a.example", Routing: routing}}}
+	clk := &fakeClock{t: time.Unix(1000, 0)}
+	c := NewCache(l, clk.now)
+	first, _, _ := c.Lookup(ctx, "abc")
+	clk.advance(TTL)
+	again, _, _ := c.Lookup(ctx, "abc")
+	if l.count() != 2 || first.Router == nil || again.Router != first.Router {
+		t.Fatalf("loads %d, routers %p then %p", l.count(), first.Router, again.Router)
+	}
+	l.set("abc", store.Redirect{ID: 1, Destination: "https://a.example", Routing: `{"scanLimit":5}`})
+	clk.advance(TTL)
+	changed, _, _ := c.Lookup(ctx, "abc")
+	if changed.Router == first.Router || !changed.Router.Limited {
+		t.Fatalf("a changed routing kept the old router: %+v", changed.Router)
+	}
+}

@@ -1,10 +1,12 @@
 package scans
 
 import (
+	"cmp"
 	"context"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"log/slog"
@@ -28,6 +30,7 @@ type Scan struct {
 	UserAgent  string
 	Referrer   string
 	RemoteAddr string // the client's address (host:port or host)
+	Route      string // what served it (store.RouteDefault when empty)
 }
 
 // Sink is where scans go: store.Store.
@@ -450,6 +453,7 @@ func (r *Recorder) event(ctx context.Context, s Scan) (store.ScanEvent, error) {
 		VisitorHash: VisitorHash(salt, host(s.RemoteAddr), s.UserAgent),
 		IsBot:       c.IsBot,
 		Country:     geo.Country(s.RemoteAddr),
+		Route:       cmp.Or(s.Route, store.RouteDefault),
 	}, nil
 }
 
@@ -483,12 +487,24 @@ func (r *Recorder) salt(ctx context.Context, t time.Time) ([]byte, error) {
 // address: SHA-256 of the day's salt, the address and the user agent, as
 // 32 hex digits.
 func VisitorHash(salt []byte, addr, userAgent string) string {
+	sum := visitorSum(salt, 0, addr, userAgent)
+	return hex.EncodeToString(sum[:16])
+}
+
+// visitorSum is the SHA-256 behind a visitor hash; a code id other than 0
+// goes in after the salt (StickyBucket's per-code hash).
+func visitorSum(salt []byte, code int64, addr, userAgent string) [sha256.Size]byte {
 	h := sha256.New()
 	h.Write(salt)
+	if code != 0 {
+		h.Write(binary.BigEndian.AppendUint64(make([]byte, 0, 8), uint64(code)))
+	}
 	h.Write([]byte(addr))
 	h.Write([]byte{0})
 	h.Write([]byte(userAgent))
-	return hex.EncodeToString(h.Sum(nil)[:16])
+	var sum [sha256.Size]byte
+	h.Sum(sum[:0])
+	return sum
 }
 
 // host strips the port from a RemoteAddr.

@@ -53,6 +53,10 @@ type dynamicCodeResponse struct {
 	PausedAt      *time.Time `json:"pausedAt"`
 	UpdatedAt     time.Time  `json:"updatedAt"`
 	IsProtected   bool       `json:"isProtected"` // a password guards its scans (protect.go)
+	// Routing is the code's smart routing (routing.go), null when unset;
+	// LimitScans counts the redirects taken against its scanLimit.
+	Routing    *store.Routing `json:"routing"`
+	LimitScans int64          `json:"limitScans"`
 	// ErrorCorrectionLevel is what the code is drawn at (a logo raises it to H).
 	ErrorCorrectionLevel string `json:"errorCorrectionLevel"`
 }
@@ -74,6 +78,7 @@ func (s *server) dynamicJSON(d *store.DynamicCode) dynamicCodeResponse {
 		Destination: d.Destination, ShortCode: d.ShortCode, ShortURL: short,
 		LastScannedAt: d.LastScannedAt, PausedAt: d.PausedAt, UpdatedAt: d.UpdatedAt,
 		IsProtected: d.Protected, ErrorCorrectionLevel: d.ErrorCorrectionLevel,
+		Routing: routingJSON(d.Routing), LimitScans: d.LimitScans,
 	}
 }
 
@@ -157,6 +162,7 @@ func (s *server) saveDynamicCode(w http.ResponseWriter, r *http.Request, form *m
 		if json.Unmarshal([]byte(qrData), &obj) != nil || obj == nil {
 			v.add("qrData", "qrData must be a JSON object")
 		}
+		checkAppLinks(&v, qrType, json.RawMessage(qrData))
 	}
 	if qs := strings.TrimSpace(form.get("qrStyle")); qs != "" && qs != "squares" {
 		v.add("qrStyle", "qrStyle must be squares")
@@ -409,6 +415,11 @@ func (s *server) setDestination(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		qrData = string(in.QRData)
+	}
+	var v validation
+	checkAppLinks(&v, qrType, in.QRData)
+	if v.failed(w) {
+		return
 	}
 	d, err := s.store.SetDynamicContent(r.Context(), wsID(r), id, dest, qrType, qrData, s.now())
 	s.answerDynamic(w, d, err)

@@ -187,6 +187,9 @@ func TestOpenAPIAnswers(t *testing.T) {
 		check("PATCH", item, p, `{"destination":"https://example.com/next"}`)
 		check("POST", item+"/pause", p+"/pause", "")
 		check("POST", item+"/resume", p+"/resume", "")
+		check("PUT", item+"/routing", p+"/routing", `{"rules":[{"when":{"os":["ios"]},"destination":"https://example.com/ios"}],"scanLimit":10}`)
+		check("PUT", item+"/routing", p+"/routing", `{"scanLimit":0}`)
+		check("PUT", item+"/routing", p+"/routing", `null`)
 		for _, f := range []string{"png", "svg", "pdf", "bmp"} {
 			check("GET", item+"/image", p+"/image?format="+f, "")
 		}

@@ -76,6 +76,12 @@ func (s *server) unlockCode(w http.ResponseWriter, r *http.Request) {
 		s.codePasswordsFrom.refund(clientKey(r))
 		s.codePasswords.refund(codeKey)
 	}
+	if t.Router != nil {
+		if d, ok := s.routeScan(w, r, t, true); ok {
+			s.answerRouted(w, r, t, d, http.StatusSeeOther)
+		}
+		return
+	}
 	w.Header()["Location"] = t.Location
 	w.WriteHeader(http.StatusSeeOther)
 }

@@ -223,6 +223,9 @@ type apiCode struct {
 	CreatedAt     time.Time  `json:"createdAt"`
 	Tags          []tagJSON  `json:"tags"`
 	FolderID      *int64     `json:"folderId"`
+	// Routing is a dynamic code's smart routing, null when unset; static
+	// codes leave it out.
+	Routing any `json:"routing,omitempty"`
 }
 
 const (
@@ -247,7 +250,16 @@ func (s *server) dynamicAPICode(d *store.DynamicCode) apiCode {
 		Destination: v.Destination, ShortCode: v.ShortCode, URL: v.ShortURL,
 		ScanCount: v.ScanCount, IsPaused: v.IsPaused, LastScannedAt: v.LastScannedAt, CreatedAt: v.CreatedAt,
 		Tags: v.Tags, FolderID: v.FolderID,
+		Routing: routingOrNull(v.Routing),
 	}
+}
+
+// routingOrNull shows an unset routing as null rather than leaving it out.
+func routingOrNull(rt *store.Routing) any {
+	if rt == nil {
+		return json.RawMessage("null")
+	}
+	return rt
 }
 
 // codeFields turns a JSON code description into the app's form fields:

@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"github.com/squarely/squarely/internal/scans"
+	"github.com/squarely/squarely/internal/store"
 )
 
 // The redirect hot path (GET /d/{shortCode}). routes.go mounts it in front
@@ -42,15 +43,32 @@ func (s *server) redirect(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if r.Method == http.MethodGet {
-		s.recorder.Record(scans.Scan{CodeID: t.ID, At: s.now(), UserAgent: r.UserAgent(), Referrer: r.Referer(), RemoteAddr: r.RemoteAddr})
+	if t.Router == nil {
+		if r.Method == http.MethodGet {
+			s.recorder.Record(scans.Scan{CodeID: t.ID, At: s.now(), UserAgent: r.UserAgent(), Referrer: r.Referer(), RemoteAddr: r.RemoteAddr})
+		}
+		if t.Protected {
+			s.scanPage(w, http.StatusOK, s.clientBrand(r.Context(), t.ClientID), passwordNotice)
+			return
+		}
+		w.Header()["Location"] = t.Location
+		w.WriteHeader(http.StatusFound)
+		return
 	}
-	if t.Protected {
+	// A routed code (routing.go). A protected one takes its limited scan
+	// when it is unlocked, the redirect.
+	d, ok := s.routeScan(w, r, t, r.Method == http.MethodGet && !t.Protected)
+	if !ok {
+		return
+	}
+	if r.Method == http.MethodGet {
+		s.recorder.Record(scans.Scan{CodeID: t.ID, At: s.now(), UserAgent: r.UserAgent(), Referrer: r.Referer(), RemoteAddr: r.RemoteAddr, Route: d.Route})
+	}
+	if t.Protected && d.Route != store.RouteEnded {
 		s.scanPage(w, http.StatusOK, s.clientBrand(r.Context(), t.ClientID), passwordNotice)
 		return
 	}
-	w.Header()["Location"] = t.Location
-	w.WriteHeader(http.StatusFound)
+	s.answerRouted(w, r, t, d, http.StatusFound)
 }
 
 // lookupScan finds the live, unpaused code a scan names; otherwise it has

@@ -192,6 +192,9 @@ func (s *server) routes() http.Handler {
 	// Operations (issue 25): a workspace's data as a ZIP, redirects included.
 	api.Handle("GET /api/account/export", manage(s.workspaceExport))
 	api.Handle("GET /api/workspaces/{id}/export", manage(s.workspaceExport))
+	// Smart dynamic codes (issue 23, routing.go): rules, split, schedule, limit.
+	api.Handle("PUT /api/dynamic-qrcodes/{id}/routing", edit(s.setRouting))
+	v1.Handle("PUT /api/v1/codes/{id}/routing", key(permEdit, s.v1SetRouting))
 
 	site := http.NewServeMux()
 	site.Handle("/api/", frameDenied(apiCSP, s.auth.LoadUser(gzipJSON(s.loadWorkspace(jsonFallback(api))))))

@@ -78,7 +78,8 @@ form{display:flex;flex-direction:column;gap:12px;text-align:left}
 label{font-weight:600}
 input{font:inherit;padding:10px 12px;border:1px solid #cbd5e1;border-radius:8px}
 button{font:inherit;font-weight:600;padding:10px 12px;border:0;border-radius:8px;background:{{.Primary}};color:#fff;cursor:pointer}
-.error{color:#b91c1c;margin:0}{{end}}
+.error{color:#b91c1c;margin:0}
+.store{display:block;font-weight:600;padding:10px 12px;border-radius:8px;background:{{.Primary}};color:#fff;text-decoration:none}{{end}}
 {{define "brand"}}<div class="brand"><i></i>{{.Name}}</div>{{end}}
 {{define "notice"}}<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -86,7 +87,8 @@ button{font:inherit;font-weight:600;padding:10px 12px;border:0;border-radius:8px
 {{end}}<title>{{.Title}}</title>
 <style>{{template "style" .Brand}}</style>
 </head><body>{{template "brand" .Brand}}<main class="notice"><h1>{{.Heading}}</h1>
-<p>{{.Text}}</p>{{if .Form}}
+<p>{{.Text}}</p>{{range .Links}}
+<p><a class="store" href="{{.URL}}">{{.Label}}</a></p>{{end}}{{if .Form}}
 <form method="post">{{if .Error}}<p class="error" role="alert">{{.Error}}</p>{{end}}
 <label for="password">Password</label>
 <input id="password" name="password" type="password" required autofocus autocomplete="off">
@@ -99,8 +101,12 @@ type notice struct {
 	Title, Heading, Text string
 	Form                 bool   // the password form
 	Error                string // above the form
+	Links                []noticeLink
 	Brand                scanBrand
 }
+
+// noticeLink is a button-like link on a notice page (the app links page).
+type noticeLink struct{ Label, URL string }
 
 var (
 	pausedNotice   = notice{Title: "QR code paused", Heading: "This QR code is paused", Text: "Its owner has paused it for now. Please try again later."}

@@ -151,7 +151,43 @@ type scanReportResponse struct {
 	OS             map[string]int64 `json:"os"`
 	Browsers       map[string]int64 `json:"browsers"`
 	Referrers      []referrerCount  `json:"referrers"`
-	Attribution    string           `json:"attribution"`
+	// Routes are a code's scans by what served them (issue 23), in
+	// routeOrder; empty for the account's report.
+	Routes      []routeScans `json:"routes"`
+	Attribution string       `json:"attribution"`
+}
+
+type routeScans struct {
+	Route string `json:"route"`
+	Scans int64  `json:"scans"`
+}
+
+// routeOrder sorts routes as the routing object lists them: rules, split
+// variants, then the code's destination and the end.
+func routeOrder(a, b string) int {
+	rank := func(r string) (int, int) {
+		kind, n, _ := strings.Cut(r, ":")
+		i, _ := strconv.Atoi(n)
+		return map[string]int{"rule": 0, "split": 1, store.RouteDefault: 2, store.RouteEnded: 3}[kind], i
+	}
+	ka, ia := rank(a)
+	kb, ib := rank(b)
+	return cmp.Or(cmp.Compare(ka, kb), cmp.Compare(ia, ib), strings.Compare(a, b))
+}
+
+// splitShare is a split variant's share of the split's scans, "" for
+// other routes.
+func splitShare(routes []routeScans, i int) string {
+	if !strings.HasPrefix(routes[i].Route, "split:") {
+		return ""
+	}
+	var total int64
+	for _, r := range routes {
+		if strings.HasPrefix(r.Route, "split:") {
+			total += r.Scans
+		}
+	}
+	return strconv.FormatInt(routes[i].Scans*100/total, 10) + "%"
 }
 
 // codeAnalytics (GET /api/dynamic-qrcodes/{id}/analytics, owner only).
@@ -217,6 +253,12 @@ func (s *server) buildScanReport(r *http.Request, q store.ScanQuery, sr scanRang
 		PeakHours: make([]int64, 24), Countries: []countryScans{}, UnknownCountry: rep.Countries[""],
 		Devices: rep.Devices, OS: rep.OS, Browsers: rep.Browsers,
 		Referrers: make([]referrerCount, len(rep.Referrers)), Attribution: geo.Attribution,
+		Routes: []routeScans{},
+	}
+	if q.CodeID > 0 {
+		for _, route := range slices.SortedFunc(maps.Keys(rep.Routes), routeOrder) {
+			out.Routes = append(out.Routes, routeScans{Route: route, Scans: rep.Routes[route]})
+		}
 	}
 	if sr.bots {
 		out.HumanScans -= rep.BotScans
@@ -350,6 +392,10 @@ func (s *server) breakdownCSV(w http.ResponseWriter, r *http.Request) {
 		for _, rc := range rep.Referrers {
 			rows = append(rows, []string{rc.Referrer, strconv.FormatInt(rc.Count, 10)})
 		}
+	case "route":
+		for i, rs := range rep.Routes {
+			rows = append(rows, []string{rs.Route, strconv.FormatInt(rs.Scans, 10), splitShare(rep.Routes, i)})
+		}
 	}
 	h := w.Header()
 	h.Set("Content-Type", "text/csv; charset=utf-8")
@@ -357,9 +403,15 @@ func (s *server) breakdownCSV(w http.ResponseWriter, r *http.Request) {
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Content-Type-Options", "nosniff")
 	cw := csv.NewWriter(w)
-	cw.Write([]string{by, "scans"})
+	if by == "route" {
+		// A split variant's share of the split's scans.
+		cw.Write([]string{by, "scans", "split_share"})
+	} else {
+		cw.Write([]string{by, "scans"})
+	}
 	for _, row := range rows {
-		cw.Write([]string{csvCell(row[0]), row[1]})
+		row[0] = csvCell(row[0])
+		cw.Write(row)
 	}
 	cw.Flush()
 	if err := cw.Error(); err != nil {
@@ -368,4 +420,4 @@ func (s *server) breakdownCSV(w http.ResponseWriter, r *http.Request) {
 }
 
 // breakdowns are the by= values of breakdownCSV.
-var breakdowns = []string{"time", "hour", "country", "device", "os", "browser", "referrer"}
+var breakdowns = []string{"time", "hour", "country", "device", "os", "browser", "referrer", "route"}

@@ -132,6 +132,16 @@ func layoutReport(subject string, sr scanRange, rep *scanReportResponse) []byte 
 		}
 	}
 	table("Peak hours ("+rep.TimeZone+")", hours)
+	if len(rep.Routes) > 0 {
+		routes := make([][2]string, len(rep.Routes))
+		for i, rs := range rep.Routes {
+			routes[i] = [2]string{rs.Route, count(rs.Scans)}
+			if share := splitShare(rep.Routes, i); share != "" {
+				routes[i][0] += ", " + share + " of the split"
+			}
+		}
+		table("Routes", routes)
+	}
 
 	d.Y += 16
 	line(8, false, rep.Attribution)

@@ -99,9 +99,10 @@ type server struct {
 	uploading                            *inFlight
 	normalizing                          sync.Mutex // one stored full-size logo normalised at a time (renderLogo)
 
-	redirects *scans.Cache    // short code → destination, for /d/{shortCode}
-	recorder  *scans.Recorder // scans, saved off the request path
-	lookupLog scans.Throttle  // failed redirect lookups, logged at a bounded rate
+	redirects *scans.Cache     // short code → destination, for /d/{shortCode}
+	recorder  *scans.Recorder  // scans, saved off the request path
+	lookupLog scans.Throttle   // failed redirect lookups, logged at a bounded rate
+	sticky    *scans.StickyKey // the salt of smart codes' split buckets (routing.go)
 	mailer    mail.Mailer
 	mailings  *mailings.Runner
 
@@ -143,6 +144,7 @@ func New(d Deps) http.Handler {
 		s.redirects = scans.NewCache(d.Store, nil)
 	}
 	s.lookupLog.Every = 10 * time.Second
+	s.sticky = scans.NewStickyKey(d.Store)
 	if s.now == nil {
 		s.now = time.Now
 	}

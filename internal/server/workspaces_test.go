@@ -85,6 +85,7 @@ var routeAccess = map[string]string{
 	"GET /api/sessions": "user", "DELETE /api/sessions/{id}": "user", "POST /api/sessions/revoke-others": "user",
 	"POST /api/webauthn/register/begin": "user", "POST /api/webauthn/register/finish": "user",
 	"GET /api/webauthn/credentials": "user", "DELETE /api/webauthn/credentials/{id}": "user",
+	"PUT /api/dynamic-qrcodes/{id}/routing": "edit", "PUT /api/v1/codes/{id}/routing": "key",
 }
 
 // registeredRoutes reads the patterns routes.go gives the api and v1 muxes.

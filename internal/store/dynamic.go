@@ -39,6 +39,11 @@ type DynamicCode struct {
 	// Protected is set while a password guards the code's scans.
 	Protected bool
 
+	// Routing is the code's smart routing, nil when unset; LimitScans
+	// counts the redirected scans taken against its scan limit.
+	Routing    *Routing
+	LimitScans int64
+
 	FolderID *int64 // nil: in no folder
 	Tags     []Tag  // read back by the methods that return codes, by name
 
@@ -55,7 +60,7 @@ const dynamicColumns = `
 	qr_type, COALESCE(qr_data, ''), COALESCE(platform, ''),
 	COALESCE((SELECT scans FROM scan_counts WHERE dynamic_qr_code_id = dynamic_qr_codes.id), 0),
 	(SELECT last_scanned_at FROM scan_counts WHERE dynamic_qr_code_id = dynamic_qr_codes.id),` + styleSelect + `,
-	password_hash IS NOT NULL, folder_id, is_paused, paused_at, is_deleted, deleted_at, created_at, updated_at`
+	password_hash IS NOT NULL, folder_id, routing, limit_scans, is_paused, paused_at, is_deleted, deleted_at, created_at, updated_at`
 
 func scanDynamic(row interface{ Scan(...any) error }) (*DynamicCode, error) {
 	d := new(DynamicCode)
@@ -66,7 +71,7 @@ func scanDynamic(row interface{ Scan(...any) error }) (*DynamicCode, error) {
 	}
 	dest = append(dest, d.Style.scanDest()...)
 	dest = append(dest,
-		&d.Protected, &d.FolderID, &d.IsPaused, scanNullTime(&d.PausedAt), &d.IsDeleted, scanNullTime(&d.DeletedAt),
+		&d.Protected, &d.FolderID, scanRouting(&d.Routing), &d.LimitScans, &d.IsPaused, scanNullTime(&d.PausedAt), &d.IsDeleted, scanNullTime(&d.DeletedAt),
 		scanTime(&d.CreatedAt), scanTime(&d.UpdatedAt),
 	)
 	if err := row.Scan(dest...); err != nil {
@@ -204,20 +209,28 @@ type Redirect struct {
 	Paused      bool
 	Protected   bool  // a password guards it (DynamicPasswordHash)
 	ClientID    int64 // the workspace's white-label client: the brand of the code's pages
+	// Routing is the code's routing as stored (JSON, "" for none): the
+	// redirect cache compiles it only when it changed (ParseRouting).
+	Routing string
+	// AppData is the type fields (JSON) of a code of type apps, whose
+	// store links send phones to their store; "" for other types.
+	AppData string
 }
 
 // redirectQuery selects the short code and Redirect of each live dynamic
 // code (neither it nor its workspace deleted) whose short code matches.
 func redirectQuery(match string) string {
 	return `
-		SELECT d.short_code, d.id, d.destination, d.is_paused, d.password_hash IS NOT NULL, w.client_id FROM dynamic_qr_codes d JOIN workspaces w ON w.id = d.workspace_id
+		SELECT d.short_code, d.id, d.destination, d.is_paused, d.password_hash IS NOT NULL, w.client_id,
+			COALESCE(d.routing, ''), CASE WHEN d.qr_type = 'apps' THEN COALESCE(d.qr_data, '') ELSE '' END
+		FROM dynamic_qr_codes d JOIN workspaces w ON w.id = d.workspace_id
 		WHERE ` + match + ` AND NOT d.is_deleted AND NOT w.is_deleted`
 }
 
 func scanRedirect(row interface{ Scan(...any) error }) (string, Redirect, error) {
 	var code string
 	var r Redirect
-	err := row.Scan(&code, &r.ID, &r.Destination, &r.Paused, &r.Protected, &r.ClientID)
+	err := row.Scan(&code, &r.ID, &r.Destination, &r.Paused, &r.Protected, &r.ClientID, &r.Routing, &r.AppData)
 	return code, r, err
 }
 

@@ -92,6 +92,7 @@ func (s *Store) recount(ctx context.Context, q ScanQuery, sum *reportSum) error 
 	}{
 		{"country", r.Countries, ""}, {"referrer", sum.referrers, ""},
 		{"device_type", r.Devices, "Unknown"}, {"os", r.OS, "Unknown"}, {"browser", r.Browsers, "Unknown"},
+		{"route", r.Routes, RouteDefault},
 	} {
 		err = s.eachRow(ctx, "count scans by "+g.column, `
 			SELECT e.`+g.column+`, count(*) FROM scan_events e WHERE `+cond+`
@@ -121,7 +122,7 @@ func RebuildRollups(ctx context.Context, s *Store) error {
 				return err
 			}
 		}
-		return s.backfillRollups(ctx, tx)
+		return s.rollUpEvents(ctx, tx, "route")
 	})
 }
 

@@ -42,6 +42,10 @@ type dayTally struct {
 	OS        map[string]int64
 	Browsers  map[string]int64
 	Referrers map[string]int64
+	// Routes counts the scans served by a rule, a split variant or the
+	// end of a schedule or limit (issue 23); the rest were served by the
+	// code's destination (RouteDefault), so plain codes' rows carry none.
+	Routes map[string]int64
 }
 
 // add counts one scan event.
@@ -53,6 +57,9 @@ func (t *dayTally) add(e *ScanEvent) {
 	bump(&t.OS, e.OS, 1)
 	bump(&t.Browsers, e.Browser, 1)
 	bump(&t.Referrers, e.Referrer, 1)
+	if e.Route != "" && e.Route != RouteDefault {
+		bump(&t.Routes, e.Route, 1)
+	}
 }
 
 // merge adds sign × o to t.
@@ -65,6 +72,7 @@ func (t *dayTally) merge(o *dayTally, sign int64) {
 	mergeCounts(&t.OS, o.OS, sign)
 	mergeCounts(&t.Browsers, o.Browsers, sign)
 	mergeCounts(&t.Referrers, o.Referrers, sign)
+	mergeCounts(&t.Routes, o.Routes, sign)
 }
 
 // bump adds n to m[k], dropping keys that reach zero.
@@ -790,11 +798,18 @@ func (s *Store) dropCodeRollups(ctx context.Context, tx rollupTx, userID, codeID
 // backfillRollups rolls up the scans saved before the rollups existed: the
 // Go step of migration 0014, in its transaction.
 func (s *Store) backfillRollups(ctx context.Context, tx *sql.Tx) error {
+	// Scan events have no route before migration 0019.
+	return s.rollUpEvents(ctx, tx, `'`+RouteDefault+`'`)
+}
+
+// rollUpEvents adds every scan event to the rollups, reading its route
+// from the SQL expression route.
+func (s *Store) rollUpEvents(ctx context.Context, tx *sql.Tx, route string) error {
 	const page = 5000
 	var after int64
 	for {
 		rows, err := tx.QueryContext(ctx, `
-			SELECT id, dynamic_qr_code_id, scanned_at, device_type, os, browser, referrer, visitor_hash, is_bot, country
+			SELECT id, dynamic_qr_code_id, scanned_at, device_type, os, browser, referrer, visitor_hash, is_bot, country, `+route+`
 			FROM scan_events WHERE id > $1 ORDER BY id LIMIT $2`, after, page)
 		if err != nil {
 			return err
@@ -802,7 +817,7 @@ func (s *Store) backfillRollups(ctx context.Context, tx *sql.Tx) error {
 		var batch []ScanEvent
 		for rows.Next() {
 			var e ScanEvent
-			if err := rows.Scan(&e.ID, &e.CodeID, scanTime(&e.ScannedAt), &e.DeviceType, &e.OS, &e.Browser, &e.Referrer, &e.VisitorHash, &e.IsBot, &e.Country); err != nil {
+			if err := rows.Scan(&e.ID, &e.CodeID, scanTime(&e.ScannedAt), &e.DeviceType, &e.OS, &e.Browser, &e.Referrer, &e.VisitorHash, &e.IsBot, &e.Country, &e.Route); err != nil {
 				rows.Close()
 				return err
 			}

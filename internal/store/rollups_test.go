@@ -57,6 +57,7 @@ func TestRollupsEqualRecount(t *testing.T) {
 					Referrer:    pick("", "", "https://a.example", "https://b.example", "https://c.example"),
 					VisitorHash: pick(hash, hash, hash, ""),
 					Country:     pick("DE", "US", "NP", "AU", ""),
+					Route:       pick("", store.RouteDefault, "rule:0", "rule:3", "split:1", store.RouteEnded),
 				}
 				// The hash covers the user agent, which decides a bot.
 				if h := events[i].VisitorHash; h != "" && h < "v2" {
@@ -169,19 +170,7 @@ func TestRollupsWithTwoWriters(t *testing.T) {
 	ctx := context.Background()
 	for _, db := range []string{"sqlite", "postgres"} {
 		t.Run(db, func(t *testing.T) {
-			dir, url := t.TempDir(), ""
-			if db == "postgres" {
-				dir, url = "", storetest.PostgresURL(t)
-			}
-			open := func() *store.Store {
-				s, err := store.Open(ctx, url, dir)
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { s.Close() })
-				return s
-			}
-			a, b := open(), open()
+			a, b := storetest.OpenTwice(t, db)
 			user := storetest.CreateUser(t, a, "two@example.com")
 			var codes []*store.DynamicCode
 			for i := range 4 {

@@ -34,6 +34,9 @@ type ScanReport struct {
 	OS        map[string]int64
 	Browsers  map[string]int64
 	Referrers []ReferrerCount // most frequent first, at most topReferrers
+	// Routes counts the scans by what served them (issue 23): RouteDefault,
+	// rule:N, split:N or RouteEnded; routes with no scans are left out.
+	Routes map[string]int64
 }
 
 // ScanSlot is the scans of one quarter hour.
@@ -142,7 +145,7 @@ type reportSum struct {
 
 func newReportSum() *reportSum {
 	return &reportSum{
-		r:     &ScanReport{Countries: map[string]int64{}, Devices: map[string]int64{}, OS: map[string]int64{}, Browsers: map[string]int64{}},
+		r:     &ScanReport{Routes: map[string]int64{}, Countries: map[string]int64{}, Devices: map[string]int64{}, OS: map[string]int64{}, Browsers: map[string]int64{}},
 		slots: map[time.Time]int64{}, referrers: map[string]int64{},
 	}
 }
@@ -158,11 +161,19 @@ func (m *reportSum) addDay(k rollupKey, d *dayTally, bots bool) {
 	}
 	m.r.Scans += d.Scans
 	m.r.UniqueVisitors += d.Visitors
+	// The scans not served by a named route went to the destination.
+	routed := int64(0)
+	for _, n := range d.Routes {
+		routed += n
+	}
+	if n := d.Scans - routed; n > 0 {
+		m.r.Routes[RouteDefault] += n
+	}
 	for q, n := range d.Slots {
 		m.slots[k.day.Add(time.Duration(q)*15*time.Minute)] += n
 	}
 	for _, g := range []struct{ into, from map[string]int64 }{
-		{m.r.Countries, d.Countries}, {m.referrers, d.Referrers},
+		{m.r.Countries, d.Countries}, {m.referrers, d.Referrers}, {m.r.Routes, d.Routes},
 	} {
 		for v, n := range g.from {
 			g.into[v] += n
@@ -202,10 +213,10 @@ func (s *Store) addEvents(ctx context.Context, q ScanQuery, sum *reportSum) erro
 	days := newDayCounter()
 	cond, args := q.where(true)
 	err := s.eachRow(ctx, "read scans", `
-		SELECT e.scanned_at, e.is_bot, e.device_type, e.os, e.browser, e.referrer, e.visitor_hash, e.country
+		SELECT e.scanned_at, e.is_bot, e.device_type, e.os, e.browser, e.referrer, e.visitor_hash, e.country, e.route
 		FROM scan_events e WHERE `+cond, args, func(rows *sql.Rows) error {
 		var e ScanEvent
-		if err := rows.Scan(scanTime(&e.ScannedAt), &e.IsBot, &e.DeviceType, &e.OS, &e.Browser, &e.Referrer, &e.VisitorHash, &e.Country); err != nil {
+		if err := rows.Scan(scanTime(&e.ScannedAt), &e.IsBot, &e.DeviceType, &e.OS, &e.Browser, &e.Referrer, &e.VisitorHash, &e.Country, &e.Route); err != nil {
 			return err
 		}
 		days.add(rollupKey{day: utcDay(e.ScannedAt), bot: e.IsBot}, &e)

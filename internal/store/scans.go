@@ -26,23 +26,28 @@ type ScanEvent struct {
 	VisitorHash string
 	IsBot       bool
 	Country     string // ISO 3166-1 alpha-2, "" when unknown
+	Route       string // what served it (issue 23): rule:N, split:N, default or ended
 }
 
 // scanChunk bounds the rows of one INSERT and the codes of one UPDATE of
-// RecordScans on SQLite: 9 parameters a row stays far below its limit.
-const scanChunk = 500
+// RecordScans on SQLite: scanParams parameters a row stays far below its
+// limit.
+const (
+	scanChunk  = 500
+	scanParams = 10
+)
 
 // scanInsertSQL inserts rows scan events. Its parameters are plain ?:
 // SQLite looks $N names up in a list, quadratic over thousands of them.
 func scanInsertSQL(rows int) string {
 	var q strings.Builder
-	q.WriteString(`INSERT INTO scan_events (dynamic_qr_code_id, scanned_at, device_type, os, browser, referrer, visitor_hash, is_bot, country) VALUES `)
+	q.WriteString(`INSERT INTO scan_events (dynamic_qr_code_id, scanned_at, device_type, os, browser, referrer, visitor_hash, is_bot, country, route) VALUES `)
 	for i := range rows {
 		if i > 0 {
 			q.WriteByte(',')
 		}
 		q.WriteByte('(')
-		for j := range 9 {
+		for j := range scanParams {
 			if j > 0 {
 				q.WriteByte(',')
 			}
@@ -163,12 +168,12 @@ func (s *Store) RecordScans(ctx context.Context, events []ScanEvent) error {
 	}
 	s.cache.begin()
 	err = s.inTx(ctx, "record scans", func(tx *sql.Tx) error {
-		args := make([]any, 0, 9*scanChunk)
+		args := make([]any, 0, scanParams*scanChunk)
 		for start := 0; start < len(events); start += scanChunk {
 			chunk := events[start:min(start+scanChunk, len(events))]
 			args = args[:0]
 			for _, e := range chunk {
-				args = append(args, e.CodeID, dbTime(e.ScannedAt), e.DeviceType, e.OS, e.Browser, e.Referrer, e.VisitorHash, e.IsBot, e.Country)
+				args = append(args, e.CodeID, dbTime(e.ScannedAt), e.DeviceType, e.OS, e.Browser, e.Referrer, e.VisitorHash, e.IsBot, e.Country, e.Route)
 			}
 			if err := exec(tx, insertFull, len(chunk), scanInsertSQL, args); err != nil {
 				return fail("record scans", err)
@@ -193,7 +198,7 @@ func (s *Store) RecordScans(ctx context.Context, events []ScanEvent) error {
 	return err
 }
 
-var scanColumns = []string{"dynamic_qr_code_id", "scanned_at", "device_type", "os", "browser", "referrer", "visitor_hash", "is_bot", "country"}
+var scanColumns = []string{"dynamic_qr_code_id", "scanned_at", "device_type", "os", "browser", "referrer", "visitor_hash", "is_bot", "country", "route"}
 
 // ScanBatchSize is how many scans the recorder should write at a time. On
 // PostgreSQL, 16,384: each transaction adds to the count of every code it
@@ -239,7 +244,7 @@ func (s *Store) copyScansTx(ctx context.Context, events []ScanEvent, ids, counts
 			}
 			rows := pgx.CopyFromSlice(len(events), func(i int) ([]any, error) {
 				e := &events[i]
-				return []any{e.CodeID, normTime(e.ScannedAt), e.DeviceType, e.OS, e.Browser, e.Referrer, e.VisitorHash, e.IsBot, e.Country}, nil
+				return []any{e.CodeID, normTime(e.ScannedAt), e.DeviceType, e.OS, e.Browser, e.Referrer, e.VisitorHash, e.IsBot, e.Country, e.Route}, nil
 			})
 			if _, err := tx.CopyFrom(ctx, pgx.Identifier{"scan_events"}, scanColumns, rows); err != nil {
 				return err
@@ -264,7 +269,7 @@ func (s *Store) copyScansTx(ctx context.Context, events []ScanEvent, ids, counts
 // oldest first, until fn fails. fn must not keep the pointer.
 func (s *Store) ScanEvents(ctx context.Context, workspaceID, codeID int64, fn func(*ScanEvent) error) error {
 	rows, err := s.read.QueryContext(ctx, `
-		SELECT e.id, e.dynamic_qr_code_id, e.scanned_at, e.device_type, e.os, e.browser, e.referrer, e.visitor_hash, e.is_bot, e.country
+		SELECT e.id, e.dynamic_qr_code_id, e.scanned_at, e.device_type, e.os, e.browser, e.referrer, e.visitor_hash, e.is_bot, e.country, e.route
 		FROM scan_events e JOIN dynamic_qr_codes d ON d.id = e.dynamic_qr_code_id
 		WHERE d.id = $1 AND d.workspace_id = $2 AND NOT d.is_deleted
 		ORDER BY e.scanned_at, e.id`, codeID, workspaceID)
@@ -274,7 +279,7 @@ func (s *Store) ScanEvents(ctx context.Context, workspaceID, codeID int64, fn fu
 	defer rows.Close()
 	var e ScanEvent
 	for rows.Next() {
-		err := rows.Scan(&e.ID, &e.CodeID, scanTime(&e.ScannedAt), &e.DeviceType, &e.OS, &e.Browser, &e.Referrer, &e.VisitorHash, &e.IsBot, &e.Country)
+		err := rows.Scan(&e.ID, &e.CodeID, scanTime(&e.ScannedAt), &e.DeviceType, &e.OS, &e.Browser, &e.Referrer, &e.VisitorHash, &e.IsBot, &e.Country, &e.Route)
 		if err != nil {
 			return fail("list scans", err)
 		}

@@ -104,6 +104,25 @@ func OpenEach(t *testing.T, fn func(t *testing.T, s *store.Store)) {
 	t.Run("postgres", func(t *testing.T) { fn(t, OpenPostgres(t)) })
 }
 
+// OpenTwice returns two stores on one fresh database, as two instances (or
+// two processes on a SQLite file) have: db is "sqlite" or "postgres".
+func OpenTwice(t *testing.T, db string) (a, b *store.Store) {
+	t.Helper()
+	dir, url := t.TempDir(), ""
+	if db == "postgres" {
+		dir, url = "", PostgresURL(t)
+	}
+	open := func() *store.Store {
+		s, err := store.Open(context.Background(), url, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	return open(), open()
+}
+
 // PostgresURL creates an empty schema in the TEST_DATABASE_URL database
 // and returns a URL whose connections use it (search_path), for tests that
 // open stores themselves. The schema is dropped when the test ends.

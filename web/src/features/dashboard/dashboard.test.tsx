@@ -231,6 +231,84 @@ describe('edit destination', () => {
   })
 })
 
+describe('smart routing', () => {
+  async function openTab(tab: string) {
+    await userEvent.click(within(await card('Menu card')).getByRole('button', { name: 'Edit' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Dynamic QR Code' })
+    await userEvent.click(within(dialog).getByRole('tab', { name: tab }))
+    return dialog
+  }
+
+  it('adds the UTM parameters to the destination', async () => {
+    stubDashboard()
+    renderApp('/dashboard')
+    const dialog = await openTab('Destination')
+    await userEvent.type(within(dialog).getByLabelText('utm_source'), 'flyer')
+    await userEvent.type(within(dialog).getByLabelText('utm_medium'), 'print qr')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add UTM to URL' }))
+    expect(within(dialog).getByLabelText('Destination URL')).toHaveValue('https://menu.example.com/?utm_source=flyer&utm_medium=print+qr')
+  })
+
+  it('builds rules, reorders them and PUTs only the conditions set', async () => {
+    const mock = stubDashboard({ 'PUT /api/dynamic-qrcodes/3/routing': () => json(dynamicCode) })
+    renderApp('/dashboard')
+    const dialog = await openTab('Rules')
+    const add = within(dialog).getByRole('button', { name: 'Add rule' })
+    await userEvent.click(add)
+    await userEvent.click(add)
+    await userEvent.click(within(within(dialog).getByRole('group', { name: 'Rule 1 devices' })).getByLabelText('Android'))
+    await userEvent.type(within(dialog).getByLabelText('Rule 1 URL'), 'https://example.com/android')
+    await userEvent.selectOptions(within(dialog).getAllByLabelText('Countries')[1], ['DE', 'AT'])
+    await userEvent.type(within(dialog).getByLabelText('Rule 2 URL'), 'https://example.com/dach')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Move rule 2 up' }))
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save Routing' }))
+    await waitFor(() => expect(calls(mock, 'PUT', '/api/dynamic-qrcodes/3/routing')).toHaveLength(1))
+    expect(JSON.parse(String(calls(mock, 'PUT', '/api/dynamic-qrcodes/3/routing')[0][1]?.body))).toEqual({
+      rules: [
+        { when: { country: ['AT', 'DE'] }, destination: 'https://example.com/dach' },
+        { when: { os: ['android'] }, destination: 'https://example.com/android' },
+      ],
+      split: [],
+      startsAt: null,
+      expiresAt: null,
+      scanLimit: null,
+      afterEnd: null,
+    })
+  })
+
+  it("lists the server's refusals by field path and keeps the dialog open", async () => {
+    stubDashboard({
+      'PUT /api/dynamic-qrcodes/3/routing': () =>
+        json({ message: 'Weights must add up to 100', errors: { split: 'Weights must add up to 100' } }, 400),
+    })
+    renderApp('/dashboard')
+    const dialog = await openTab('Split')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add variant' }))
+    await userEvent.type(within(dialog).getByLabelText('Variant 1 URL'), 'https://example.com/a')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save Routing' }))
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('split: Weights must add up to 100')
+  })
+
+  it('shows the routing badges on the card', async () => {
+    const routed: DynamicCode = {
+      ...dynamicCode,
+      routing: {
+        rules: [{ when: { os: ['ios'] }, destination: 'https://example.com/ios' }],
+        split: [],
+        startsAt: null,
+        expiresAt: null,
+        scanLimit: 10,
+        afterEnd: null,
+      },
+      limitScans: 7,
+    }
+    stubDashboard({}, { dynamics: [routed] })
+    renderApp('/dashboard')
+    const badges = within(await card('Menu card')).getAllByTestId('routing-badge')
+    expect(badges.map((b) => b.textContent)).toEqual(['Rules', 'Ends in 3 scans'])
+  })
+})
+
 describe('password', () => {
   async function openPassword(name = 'Menu card') {
     await userEvent.click(within(await card(name)).getByRole('button', { name: 'Password' }))

@@ -29,4 +29,6 @@ export const dynamicCode: DynamicCode = {
   createdAt: '2026-11-21T08:00:00Z',
   updatedAt: '2026-11-21T08:00:00Z',
   isProtected: false,
+  routing: null,
+  limitScans: 0,
 }

@@ -2,7 +2,7 @@ import { keepPreviousData, useInfiniteQuery, useMutation, useQueryClient } from 
 import { apiJson, apiRequest, serverMessage } from '@/lib/api-client'
 import { toast } from '@/lib/use-toast'
 import { codeListParams, type CodeQuery, type CodeStatus } from '../lib/code-query'
-import { codePath, type DynamicCode, type SavedCode } from './types'
+import { codePath, type DynamicCode, type Routing, type SavedCode } from './types'
 import { countOf } from '@/lib/count'
 
 /** The server-side list of both kinds (issue 22); every page of it shares this key's prefix. */
@@ -85,6 +85,17 @@ export function useEditDestination() {
     'edit',
     'Destination updated',
   )
+}
+
+/** Replaces a dynamic code's smart routing (null removes it); refusals carry errors by field path. */
+export function useSetRouting() {
+  const invalidate = useInvalidateCodes()
+  return useMutation({
+    mutationFn: ({ code, routing }: { code: DynamicCode; routing: Routing | null }) =>
+      apiJson<DynamicCode>('PUT', `${codePath(code)}/routing`, routing),
+    onSuccess: () => toast({ title: 'Routing saved' }),
+    onSettled: invalidate,
+  })
 }
 
 /** Sets a dynamic code's password, or removes it when password is empty. */

@@ -56,6 +56,38 @@ export interface DynamicCode extends CodeBase {
   updatedAt: string
   /** A password guards its scans (PUT …/password). */
   isProtected: boolean
+  /** Smart routing (PUT …/routing, docs/API.md "Smart routing"); null when unset. */
+  routing: Routing | null
+  /** Redirects counted against routing.scanLimit. */
+  limitScans: number
+}
+
+/** A dynamic code's smart routing (issue 23). */
+export interface Routing {
+  rules: RoutingRule[]
+  split: SplitVariant[]
+  startsAt: string | null
+  expiresAt: string | null
+  scanLimit: number | null
+  afterEnd: string | null
+}
+
+export interface RoutingRule {
+  when: {
+    os?: string[]
+    country?: string[]
+    language?: string[]
+    days?: string[]
+    from?: string
+    to?: string
+    timeZone?: string
+  }
+  destination: string
+}
+
+export interface SplitVariant {
+  destination: string
+  weight: number
 }
 
 export type SavedCode = StaticCode | DynamicCode

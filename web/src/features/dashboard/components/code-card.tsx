@@ -15,6 +15,7 @@ import { PasswordDialog } from './password-dialog'
 import { PreviewDialog } from './preview-dialog'
 import { useRestyleSlot } from './restyle-slot'
 import { Badge } from '@/components/ui/badge'
+import { routingBadges } from '../lib/routing-badges'
 import { countOf, nounFor } from '@/lib/count'
 import { useCan } from '@/lib/workspace'
 import { CodeLabels } from './code-labels'
@@ -125,6 +126,11 @@ export function CodeCard({
                   Protected
                 </Badge>
               )}
+              {routingBadges(dynamic).map((label) => (
+                <Badge key={label} tone={label === 'Ended' ? 'amber' : 'sky'} data-testid="routing-badge">
+                  {label}
+                </Badge>
+              ))}
             </>
           )}
           {code.payments && <PaymentStats {...code.payments} />}

@@ -1,0 +1,448 @@
+package server
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"golang.org/x/text/language"
+
+	"github.com/squarely/squarely/internal/geo"
+	"github.com/squarely/squarely/internal/scans"
+	"github.com/squarely/squarely/internal/store"
+)
+
+// Smart routing of dynamic codes (issue 23, docs/API.md "Smart routing"):
+// the owner sets a routing object; each scan is then routed by it from the
+// redirect cache (scans.Router), and the scan event records the route.
+
+const (
+	maxRoutingRules = 20
+	maxSplit        = 10
+)
+
+var endedNotice = notice{Title: "QR code no longer active", Heading: "This QR code is no longer active",
+	Text: "Its campaign has ended. Thank you for scanning."}
+
+var appLinksNotice = notice{Title: "Get the app", Heading: "Get the app", Text: "Choose your store:"}
+
+// setRouting (PUT /api/dynamic-qrcodes/{id}/routing, and the public API's
+// PUT /api/v1/codes/{id}/routing) replaces a code's routing object; null
+// removes it. Bad input is 400 with errors by field path, another user's
+// code 404, and either changes nothing.
+func (s *server) setRouting(w http.ResponseWriter, r *http.Request) {
+	if d, ok, err := s.saveRouting(w, r); ok {
+		s.answerDynamic(w, d, err)
+	}
+}
+
+// v1SetRouting is setRouting under the public API's code ids (d_N).
+func (s *server) v1SetRouting(w http.ResponseWriter, r *http.Request) {
+	kind, _, ok := codePath(w, r)
+	if !ok || !dynamicOnly(w, kind, "have routing") {
+		return
+	}
+	if d, ok, err := s.saveRouting(w, r); ok {
+		if err == nil {
+			s.redirectChanged(r.Context(), d.ShortCode)
+		}
+		s.answerAPICode(w, nil, d, err)
+	}
+}
+
+// saveRouting reads and saves the routing of the code named by {id},
+// answering the store's outcome; when the input is refused it has
+// answered and ok is false.
+func (s *server) saveRouting(w http.ResponseWriter, r *http.Request) (d *store.DynamicCode, ok bool, err error) {
+	id, ok := pathID(w, r)
+	if !ok {
+		return nil, false, nil
+	}
+	var in any
+	if !decodeJSON(w, r, &in) {
+		return nil, false, nil
+	}
+	var v validation
+	routing := checkRouting(&v, in)
+	if v.failed(w) {
+		return nil, false, nil
+	}
+	d, err = s.store.SetDynamicRouting(r.Context(), wsID(r), id, routing, s.now())
+	return d, true, err
+}
+
+// routingJSON is a code's routing as the API shows it, null when unset.
+func routingJSON(rt *store.Routing) *store.Routing {
+	if rt == nil {
+		return nil
+	}
+	out := *rt
+	if out.Rules == nil {
+		out.Rules = []store.RoutingRule{}
+	}
+	if out.Split == nil {
+		out.Split = []store.SplitVariant{}
+	}
+	return &out
+}
+
+// checkRouting reads a routing object from decoded JSON, adding what is
+// wrong to v by field path; nil for null.
+func checkRouting(v *validation, in any) *store.Routing {
+	if in == nil {
+		return nil
+	}
+	obj, ok := in.(map[string]any)
+	if !ok {
+		v.add("routing", "Routing must be an object or null")
+		return nil
+	}
+	rt := &store.Routing{}
+	for _, key := range fields(obj) {
+		val := obj[key]
+		switch key {
+		case "rules":
+			list, ok := val.([]any)
+			if val != nil && !ok {
+				v.add("rules", "Must be a list")
+			}
+			if len(list) > maxRoutingRules {
+				v.add("rules", fmt.Sprintf("At most %d rules", maxRoutingRules))
+			}
+			for i, item := range list {
+				rt.Rules = append(rt.Rules, checkRule(v, "rules."+strconv.Itoa(i), item))
+			}
+		case "split":
+			rt.Split = checkSplit(v, val)
+		case "startsAt":
+			rt.StartsAt = checkTime(v, key, val)
+		case "expiresAt":
+			rt.ExpiresAt = checkTime(v, key, val)
+		case "scanLimit":
+			if val == nil {
+				break
+			}
+			n, ok := val.(float64)
+			if !ok || n != float64(int64(n)) || n < 1 || n > 1e12 {
+				v.add(key, "Must be a whole number of at least 1")
+				break
+			}
+			limit := int64(n)
+			rt.ScanLimit = &limit
+		case "afterEnd":
+			if val == nil {
+				break
+			}
+			dest := checkRoutingDestination(v, key, val)
+			rt.AfterEnd = &dest
+		default:
+			v.add(key, "Unknown field")
+		}
+	}
+	if rt.StartsAt != nil && rt.ExpiresAt != nil && !rt.StartsAt.Before(*rt.ExpiresAt) {
+		v.add("expiresAt", "Must be after startsAt")
+	}
+	return rt
+}
+
+func checkRule(v *validation, path string, in any) store.RoutingRule {
+	var ru store.RoutingRule
+	obj, ok := in.(map[string]any)
+	if !ok {
+		v.add(path, "Must be an object")
+		return ru
+	}
+	for _, key := range fields(obj) {
+		val := obj[key]
+		switch key {
+		case "when":
+			ru.When = checkWhen(v, path+".when", val)
+		case "destination":
+			ru.Destination = checkRoutingDestination(v, path+".destination", val)
+		default:
+			v.add(path+"."+key, "Unknown field")
+		}
+	}
+	if _, ok := obj["destination"]; !ok {
+		v.add(path+".destination", msgURLRequired)
+	}
+	return ru
+}
+
+func checkWhen(v *validation, path string, in any) store.RuleWhen {
+	var w store.RuleWhen
+	obj, ok := in.(map[string]any)
+	if !ok {
+		if in != nil {
+			v.add(path, "Must be an object")
+		}
+		return w
+	}
+	for _, key := range fields(obj) {
+		val := obj[key]
+		p := path + "." + key
+		switch key {
+		case "os":
+			w.OS = checkList(v, p, val, "Unknown operating system: use "+strings.Join(scans.OSNames, ", "), func(s string) (string, bool) {
+				return s, slices.Contains(scans.OSNames, s)
+			})
+		case "country":
+			w.Country = checkList(v, p, val, "Not an ISO 3166-1 alpha-2 country code", func(s string) (string, bool) {
+				s = strings.ToUpper(s)
+				return s, geo.KnownCountry(s)
+			})
+		case "language":
+			w.Language = checkList(v, p, val, "Not a language subtag (BCP 47), such as de or en", primaryLanguage)
+		case "days":
+			w.Days = checkList(v, p, val, "Days are "+strings.Join(scans.DayNames, ", "), func(s string) (string, bool) {
+				return s, slices.Contains(scans.DayNames, s)
+			})
+		case "from", "to":
+			s, ok := val.(string)
+			if _, valid := scans.Minutes(s); !ok || !valid {
+				v.add(p, "Must be a time HH:MM")
+			}
+			if key == "from" {
+				w.From = s
+			} else {
+				w.To = s
+			}
+		case "timeZone":
+			s, ok := val.(string)
+			if ok && s != "" {
+				_, err := scans.LoadZone(s)
+				ok = err == nil
+			}
+			if !ok {
+				v.add(p, "Unknown time zone: use an IANA name such as Europe/Berlin")
+			}
+			w.TimeZone = s
+		default:
+			v.add(p, "Unknown field")
+		}
+	}
+	switch {
+	case w.From == "" && w.To != "":
+		v.add(path+".from", "Give both from and to")
+	case w.To == "" && w.From != "":
+		v.add(path+".to", "Give both from and to")
+	}
+	return w
+}
+
+// fields are a JSON object's keys in order, so the first error reported
+// (the message) is the same on every try.
+func fields(obj map[string]any) []string { return slices.Sorted(maps.Keys(obj)) }
+
+// primaryLanguage checks a BCP 47 primary language subtag, answering it
+// in canonical form (lower case).
+func primaryLanguage(s string) (string, bool) {
+	s = strings.ToLower(s)
+	if len(s) < 2 || len(s) > 3 || strings.ContainsFunc(s, func(r rune) bool { return r < 'a' || r > 'z' }) {
+		return s, false
+	}
+	b, err := language.ParseBase(s)
+	if err != nil {
+		return s, false
+	}
+	return b.String(), true
+}
+
+// checkList reads a non-empty list of strings, each passed through ok
+// (which may normalise it); a value it refuses is reported as msg.
+func checkList(v *validation, path string, in any, msg string, ok func(string) (string, bool)) []string {
+	list, isList := in.([]any)
+	if !isList || len(list) == 0 {
+		v.add(path, "Must be a non-empty list")
+		return nil
+	}
+	out := make([]string, 0, len(list))
+	for _, item := range list {
+		s, isString := item.(string)
+		norm, valid := ok(s)
+		if !isString || !valid {
+			v.add(path, msg)
+			return nil
+		}
+		if !slices.Contains(out, norm) {
+			out = append(out, norm)
+		}
+	}
+	return out
+}
+
+func checkSplit(v *validation, in any) []store.SplitVariant {
+	if in == nil {
+		return nil
+	}
+	list, ok := in.([]any)
+	switch {
+	case !ok:
+		v.add("split", "Must be a list")
+		return nil
+	case len(list) == 0:
+		return nil
+	case len(list) == 1:
+		v.add("split", "A split needs at least 2 destinations")
+	case len(list) > maxSplit:
+		v.add("split", fmt.Sprintf("At most %d destinations", maxSplit))
+	}
+	var out []store.SplitVariant
+	sum := 0
+	for i, item := range list {
+		path := "split." + strconv.Itoa(i)
+		obj, ok := item.(map[string]any)
+		if !ok {
+			v.add(path, "Must be an object")
+			continue
+		}
+		var sv store.SplitVariant
+		for _, key := range fields(obj) {
+			val := obj[key]
+			switch key {
+			case "destination":
+				sv.Destination = checkRoutingDestination(v, path+".destination", val)
+			case "weight":
+				n, ok := val.(float64)
+				if !ok || n != float64(int(n)) || n < 1 || n > 100 {
+					v.add(path+".weight", "Must be a whole number from 1 to 100")
+					continue
+				}
+				sv.Weight = int(n)
+			default:
+				v.add(path+"."+key, "Unknown field")
+			}
+		}
+		if _, ok := obj["destination"]; !ok {
+			v.add(path+".destination", msgURLRequired)
+		}
+		sum += sv.Weight
+		out = append(out, sv)
+	}
+	if sum != 100 {
+		v.add("split", "Weights must add up to 100")
+	}
+	return out
+}
+
+// checkRoutingDestination applies the destination rules of every dynamic
+// code (checkDestination).
+func checkRoutingDestination(v *validation, path string, in any) string {
+	s, ok := in.(string)
+	// JSON decoding turns invalid UTF-8 into U+FFFD, which no typed URL holds.
+	if !ok || strings.ContainsRune(s, utf8.RuneError) {
+		v.add(path, msgURLInvalid)
+		return ""
+	}
+	dest, problem := checkDestination(s)
+	if problem != "" {
+		v.add(path, problem)
+	}
+	return dest
+}
+
+func checkTime(v *validation, path string, in any) *time.Time {
+	if in == nil {
+		return nil
+	}
+	s, ok := in.(string)
+	t, err := time.Parse(time.RFC3339, s)
+	if !ok || err != nil {
+		v.add(path, "Must be a date and time (RFC 3339), such as 2026-12-01T09:00:00Z")
+		return nil
+	}
+	t = t.UTC()
+	return &t
+}
+
+// routeScan decides where a scan of a routed code goes. take counts the
+// scan against a scan limit (a GET that redirects); otherwise the limit is
+// only read. Bots (link previews, crawlers) never use up a limit, as they
+// are left out of scanCount: a coupon's 100 scans are 100 people's. On
+// failure it has answered 503 and returns false.
+func (s *server) routeScan(w http.ResponseWriter, r *http.Request, t scans.Target, take bool) (scans.Decision, bool) {
+	ctx := r.Context()
+	// The split's key is read from the database once per process, and
+	// only when a split decides.
+	var keyErr error
+	d := t.Router.Route(scans.Visit{
+		UserAgent: r.UserAgent(), AcceptLanguage: r.Header.Get("Accept-Language"), RemoteAddr: r.RemoteAddr, At: s.now(),
+		Bucket: func() int {
+			key, err := s.sticky.Get(ctx)
+			keyErr = err
+			return scans.StickyBucket(key, t.ID, r.RemoteAddr, r.UserAgent())
+		},
+	}, t.Location)
+	if keyErr != nil {
+		return s.routeFailed(w, r, "reading the split key", keyErr)
+	}
+	if !t.Router.Limited || d.Route == store.RouteEnded {
+		return d, true
+	}
+	var err error
+	within := false
+	if take && !scans.ParseUserAgent(r.UserAgent()).IsBot {
+		within, err = s.store.TakeLimitedScan(ctx, t.ID)
+	} else {
+		var reached bool
+		reached, err = s.store.LimitReached(ctx, t.ID)
+		within = !reached
+	}
+	if err != nil {
+		return s.routeFailed(w, r, "counting a limited scan", err)
+	}
+	if !within {
+		return t.Router.Ended(), true
+	}
+	return d, true
+}
+
+func (s *server) routeFailed(w http.ResponseWriter, r *http.Request, doing string, err error) (scans.Decision, bool) {
+	if r.Context().Err() == nil {
+		if ok, held := s.lookupLog.Allow(s.now()); ok {
+			s.log.Error(doing, "unlogged", held, "err", err)
+		}
+		w.Header().Set("Retry-After", "5")
+		page(w, http.StatusServiceUnavailable, unavailablePage)
+	}
+	return scans.Decision{}, false
+}
+
+// answerRouted answers a routed scan: a redirect with status, the ended
+// page (410) or the app links page.
+func (s *server) answerRouted(w http.ResponseWriter, r *http.Request, t scans.Target, d scans.Decision, status int) {
+	switch {
+	case d.Location != nil:
+		w.Header()["Location"] = d.Location
+		w.WriteHeader(status)
+	case d.Route == store.RouteEnded:
+		s.scanPage(w, http.StatusGone, s.clientBrand(r.Context(), t.ClientID), endedNotice)
+	default:
+		n := appLinksNotice
+		n.Links = []noticeLink{{"App Store", t.Router.AppStore[0]}, {"Google Play", t.Router.AppsPlay[0]}}
+		s.scanPage(w, http.StatusOK, s.clientBrand(r.Context(), t.ClientID), n)
+	}
+}
+
+// checkAppLinks checks the store links of a code of type apps, in its
+// type fields: appStoreUrl and playStoreUrl follow the destination rules.
+func checkAppLinks(v *validation, qrType string, qrData json.RawMessage) {
+	if qrType != "apps" || len(qrData) == 0 {
+		return
+	}
+	var fields map[string]any
+	if json.Unmarshal(qrData, &fields) != nil {
+		return
+	}
+	for _, k := range []string{"appStoreUrl", "playStoreUrl"} {
+		if val, ok := fields[k]; ok && val != "" {
+			checkRoutingDestination(v, "qrData."+k, val)
+		}
+	}
+}
