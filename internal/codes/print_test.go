@@ -3,10 +3,10 @@ package codes
 import (
 	"bytes"
 	"compress/zlib"
-	"io"
 	"encoding/binary"
 	"fmt"
 	"image/png"
+	"io"
 	"math"
 	"os"
 	"os/exec"

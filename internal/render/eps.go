@@ -73,9 +73,9 @@ func (sc *Scene) appendEPSLogo(out []byte) []byte {
 	if sc.cmyk {
 		comps, space = 4, "/DeviceCMYK"
 	}
-	out = append(out, space+" setcolorspace << /ImageType 1 /Width " + strconv.Itoa(b.Dx()) + " /Height " + strconv.Itoa(b.Dy()) +
-		" /BitsPerComponent 8 /Decode [" + decodeRange(comps) + "] /ImageMatrix [" + strconv.Itoa(b.Dx()) + " 0 0 -" +
-		strconv.Itoa(b.Dy()) + " 0 " + strconv.Itoa(b.Dy()) + "] /DataSource currentfile /ASCIIHexDecode filter >> image\n"...)
+	out = append(out, space+" setcolorspace << /ImageType 1 /Width "+strconv.Itoa(b.Dx())+" /Height "+strconv.Itoa(b.Dy())+
+		" /BitsPerComponent 8 /Decode ["+decodeRange(comps)+"] /ImageMatrix ["+strconv.Itoa(b.Dx())+" 0 0 -"+
+		strconv.Itoa(b.Dy())+" 0 "+strconv.Itoa(b.Dy())+"] /DataSource currentfile /ASCIIHexDecode filter >> image\n"...)
 	bg := sc.bg
 	pix := l.img.Pix
 	row := make([]byte, 0, 4*b.Dx())
