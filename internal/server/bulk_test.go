@@ -320,7 +320,7 @@ func TestBulkJobRefusesBadInput(t *testing.T) {
 		for _, path := range []string{"/api/bulk-jobs/" + idOf(job), "/api/bulk-jobs/" + idOf(job) + "/download", "/api/bulk-jobs/x", "/api/bulk-jobs/-1"} {
 			expect(t, e.do(other, "GET", path, ""), http.StatusNotFound, msgJobMissing)
 		}
-		expect(t, e.do(c, "GET", "/api/bulk-jobs/"+idOf(job)+"/download?format=gif", ""), http.StatusBadRequest, "format must be png, svg or pdf")
+		expect(t, e.do(c, "GET", "/api/bulk-jobs/"+idOf(job)+"/download?format=gif", ""), http.StatusBadRequest, "format must be png, svg, pdf or eps")
 		expect(t, e.postSheet(c, "a.csv", "url\nhttps://a.example\n", false, "Idempotency-Key", strings.Repeat("k", 101)),
 			http.StatusBadRequest, "Idempotency-Key must be at most 100 printable ASCII characters")
 		expect(t, e.do(c, "POST", "/api/bulk-jobs", `{"file":"x"}`), http.StatusUnsupportedMediaType, "")
