@@ -55,13 +55,13 @@ lint: web/node_modules/.package-lock.json
 go-test: export SQUARELY_STATIC_BINARY = $(CURDIR)/$(STATIC_BIN)
 go-test:
 ifneq ($(GOTESTSUM),)
-	$(GOTESTSUM) --format pkgname --jsonfile $(GO_TEST_JSON) -- -count=1 ./...
+	$(GOTESTSUM) --format pkgname --jsonfile $(GO_TEST_JSON) -- -count=1 -timeout 30m ./...
 	@if [ "$${CI:-}" = true ] && grep '"Action":"skip"' $(GO_TEST_JSON) | grep -q '"Test":'; then \
 	  echo "CI=true: these Go tests were skipped:"; \
 	  grep '"Action":"skip"' $(GO_TEST_JSON) | grep '"Test":' | sed -E 's/.*"Package":"([^"]*)".*"Test":"([^"]*)".*/  \1 \2/'; \
 	  exit 1; fi
 else
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -timeout 30m ./...
 endif
 
 web-test: web/node_modules/.package-lock.json

@@ -138,6 +138,9 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 	defer st.Close()
 	log := logging.New(stderr, cfg.LogFormat, cfg.LogLevel)
 
+	if indexed, err := st.CodeSearchIndexed(ctx); err == nil && !indexed {
+		log.Warn("Code search reads every code of a workspace: the pg_trgm extension was not available when migration 0017 ran (README, Running on PostgreSQL, has the SQL that adds its indexes)")
+	}
 	google := auth.NewGoogle(cfg)
 	if google == nil {
 		log.Info("Google sign-in is off: set SQUARELY_GOOGLE_CLIENT_ID and SQUARELY_GOOGLE_CLIENT_SECRET to turn it on")

@@ -174,7 +174,19 @@ test('an invited viewer joins from the mailed link, sees the shared codes, canno
   await expect(log).toContainText(`${bob} joined the workspace`)
   await expect(log).toContainText(`${alice} invited`)
 
-  // At a phone's width B's pages fit, and the side menu's switcher goes back to the personal workspace.
+  // At a phone's width A's pages fit with every control, B's too, and B's
+  // side menu switches back to the personal workspace.
+  await page.setViewportSize({ width: 390, height: 844 })
+  for (const path of ['/workspace/members', '/workspace/activity', '/dashboard']) {
+    await page.goto(path)
+    await expect(page.getByRole('banner').getByRole('button', { name: `Workspace: ${team}` })).toBeVisible()
+    expect(await overflow(page), path).toBeLessThanOrEqual(0)
+  }
+  await page.goto('/workspace/members')
+  for (const control of [page.getByRole('button', { name: 'Send invitation' }), page.getByRole('combobox', { name: `Role of ${bob}` }), page.getByRole('button', { name: `Remove ${bob}` })]) {
+    const box = await control.boundingBox()
+    expect(box && box.x >= 0 && box.x + box.width <= 390, String(control)).toBe(true)
+  }
   await b.setViewportSize({ width: 390, height: 844 })
   for (const path of ['/dashboard', '/workspace/members']) {
     await b.goto(path)

@@ -357,11 +357,12 @@ func (s *server) trackGeneration(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if in.QRCodeID != nil {
-		if u == nil {
+		ws := workspaceFrom(r.Context())
+		if u == nil || ws == nil {
 			writeError(w, http.StatusNotFound, "QR code not found")
 			return
 		}
-		if _, err := s.store.QRCode(r.Context(), wsID(r), *in.QRCodeID); err != nil {
+		if _, err := s.store.QRCode(r.Context(), ws.ID, *in.QRCodeID); err != nil {
 			if errors.Is(err, store.ErrNotFound) {
 				writeError(w, http.StatusNotFound, "QR code not found")
 				return

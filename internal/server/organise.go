@@ -68,16 +68,6 @@ func checkName(v *validation, field, name string, max int) {
 	}
 }
 
-// organiseID reads the {id} of a tag or folder; on failure it has answered 404.
-func organiseID(w http.ResponseWriter, r *http.Request, missing string) (int64, bool) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id <= 0 {
-		writeError(w, http.StatusNotFound, missing)
-		return 0, false
-	}
-	return id, true
-}
-
 // organised answers a change to a tag or folder.
 func (s *server) organised(w http.ResponseWriter, err error, missing, taken string, ok func()) {
 	switch {
@@ -145,7 +135,7 @@ func (s *server) createTag(w http.ResponseWriter, r *http.Request) {
 
 // updateTag (PATCH /api/tags/{id} {name?, color?}).
 func (s *server) updateTag(w http.ResponseWriter, r *http.Request) {
-	id, ok := organiseID(w, r, msgTagMissing)
+	id, ok := idParam(w, r, "id", msgTagMissing)
 	if !ok {
 		return
 	}
@@ -169,7 +159,7 @@ func (s *server) updateTag(w http.ResponseWriter, r *http.Request) {
 
 // deleteTag (DELETE /api/tags/{id}) — 204; its codes lose it.
 func (s *server) deleteTag(w http.ResponseWriter, r *http.Request) {
-	id, ok := organiseID(w, r, msgTagMissing)
+	id, ok := idParam(w, r, "id", msgTagMissing)
 	if !ok {
 		return
 	}
@@ -218,7 +208,7 @@ func (s *server) createFolder(w http.ResponseWriter, r *http.Request) {
 
 // renameFolder (PATCH /api/folders/{id} {name}).
 func (s *server) renameFolder(w http.ResponseWriter, r *http.Request) {
-	id, ok := organiseID(w, r, msgFolderGone)
+	id, ok := idParam(w, r, "id", msgFolderGone)
 	if !ok {
 		return
 	}
@@ -233,7 +223,7 @@ func (s *server) renameFolder(w http.ResponseWriter, r *http.Request) {
 
 // deleteFolder (DELETE /api/folders/{id}) — 204; its codes stay, in no folder.
 func (s *server) deleteFolder(w http.ResponseWriter, r *http.Request) {
-	id, ok := organiseID(w, r, msgFolderGone)
+	id, ok := idParam(w, r, "id", msgFolderGone)
 	if !ok {
 		return
 	}
@@ -351,13 +341,13 @@ func codeQuery(w http.ResponseWriter, r *http.Request) (store.CodeQuery, bool) {
 	q := store.CodeQuery{WorkspaceID: wsID(r), Search: strings.TrimSpace(p.Get("q")), Kind: p.Get("kind"), Type: p.Get("type"),
 		Status: p.Get("status"), Sort: p.Get("sort"), Limit: codePageSize}
 	v := &validation{}
-	if utf8.RuneCountInString(q.Search) > maxSearch || !utf8.ValidString(q.Search) {
-		v.add("q", "q must be at most 200 characters")
+	if utf8.RuneCountInString(q.Search) > maxSearch || !utf8.ValidString(q.Search) || strings.ContainsRune(q.Search, 0) {
+		v.add("q", "q must be at most 200 characters of text")
 	}
 	if q.Kind != "" && q.Kind != kindStatic && q.Kind != kindDynamic {
 		v.add("kind", "kind must be static or dynamic")
 	}
-	if len(q.Type) > 50 {
+	if len(q.Type) > 50 || !utf8.ValidString(q.Type) || strings.ContainsRune(q.Type, 0) {
 		v.add("type", "type is not a QR code type")
 	}
 	if q.Status != "" && q.Status != "active" && q.Status != "paused" {

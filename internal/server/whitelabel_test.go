@@ -187,6 +187,14 @@ func TestWhiteLabelThemingByHost(t *testing.T) {
 		if d["url"] != "http://qr.acme.test/d/"+code {
 			t.Errorf("client code URL = %v, want its custom domain", d["url"])
 		}
+		// A team workspace belongs to the client of the host it was made on
+		// (issue 22).
+		w := expect(t, e.onHost(b, "acme.localhost"+port, "POST", "/api/workspaces", `{"name":"Team"}`), http.StatusCreated, "")
+		var wsClient int64
+		storetest.QueryRow(t, st, `SELECT client_id FROM workspaces WHERE id = $1`, []any{int64(w["id"].(float64))}, &wsClient)
+		if wsClient != id {
+			t.Errorf("workspace made on Acme's host belongs to client %d, want %d", wsClient, id)
+		}
 		for _, host := range []string{"qr.acme.test", "localhost" + port, "unknown.test"} {
 			r := e.onHost(e.browser(), host, "GET", "/d/"+code, "")
 			if r.StatusCode != http.StatusFound || r.Header.Get("Location") != "https://acme.test/menu" {

@@ -6,7 +6,6 @@ import (
 	"encoding/base64"
 	"errors"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -73,15 +72,16 @@ func mayChangeMember(actor, current, next string) bool {
 }
 
 const (
-	msgNoPermission     = "You do not have permission to do this in this workspace"
-	msgWorkspaceMissing = "Workspace not found"
-	msgMemberMissing    = "Member not found"
-	msgLastOwner        = "A workspace must keep at least one owner"
-	msgPersonal         = "Your personal workspace cannot be deleted or left"
-	msgInvitationBad    = "This invitation is invalid or has expired"
-	msgWrongInvitee     = "This invitation was sent to another email address. Sign in with that address, confirmed, to accept it."
-	maxWorkspaceName    = 100
-	invitationLifetime  = 7 * 24 * time.Hour
+	msgNoPermission      = "You do not have permission to do this in this workspace"
+	msgWorkspaceMissing  = "Workspace not found"
+	msgMemberMissing     = "Member not found"
+	msgLastOwner         = "A workspace must keep at least one owner"
+	msgPersonal          = "Your personal workspace cannot be deleted or left"
+	msgInvitationBad     = "This invitation is invalid or has expired"
+	msgInvitationMissing = "Invitation not found"
+	msgWrongInvitee      = "This invitation was sent to another email address. Sign in with that address, confirmed, to accept it."
+	maxWorkspaceName     = 100
+	invitationLifetime   = 7 * 24 * time.Hour
 	// invitationPath is the app's page the mailed link opens; it signs in
 	// or registers with the invited address, then accepts.
 	invitationPath = "/invitations/accept"
@@ -89,7 +89,9 @@ const (
 
 type workspaceKey struct{}
 
-// workspaceFrom returns the workspace the request acts on, set by s.in.
+// workspaceFrom returns the workspace the request acts on: set by
+// loadWorkspace (a session's), apiKeyAuth (a key's) or s.in (the path's);
+// nil for a visitor.
 func workspaceFrom(ctx context.Context) *store.Workspace {
 	w, _ := ctx.Value(workspaceKey{}).(*store.Workspace)
 	return w
@@ -156,9 +158,8 @@ func (s *server) in(p permission) func(http.HandlerFunc) http.Handler {
 // pathWorkspace is the caller's workspace named by the {id} path value;
 // on failure it has answered (404 unless a member, 500).
 func (s *server) pathWorkspace(w http.ResponseWriter, r *http.Request) (*store.Workspace, bool) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id <= 0 {
-		writeError(w, http.StatusNotFound, msgWorkspaceMissing)
+	id, ok := idParam(w, r, "id", msgWorkspaceMissing)
+	if !ok {
 		return nil, false
 	}
 	ws, err := s.store.MemberWorkspace(r.Context(), auth.UserFrom(r.Context()).ID, id)
@@ -250,8 +251,7 @@ func (s *server) createWorkspace(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u := auth.UserFrom(r.Context())
-	ctx := store.WithActor(r.Context(), store.Actor{Type: "user", ID: u.ID, Email: u.Username})
-	ws, err := s.store.CreateWorkspace(ctx, u.ID, codeClientID(r, u), name, s.now())
+	ws, err := s.store.CreateWorkspace(r.Context(), u.ID, codeClientID(r, u), name, s.now())
 	if err != nil {
 		s.internalError(w, "creating a workspace", err)
 		return
@@ -330,16 +330,6 @@ func (s *server) listMembers(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// memberID reads the {userId} path value; on failure it has answered 404.
-func memberID(w http.ResponseWriter, r *http.Request) (int64, bool) {
-	id, err := strconv.ParseInt(r.PathValue("userId"), 10, 64)
-	if err != nil || id <= 0 {
-		writeError(w, http.StatusNotFound, msgMemberMissing)
-		return 0, false
-	}
-	return id, true
-}
-
 // validRole reports whether role is one of the four.
 func validRole(role string) bool { return roleRank(role) > 0 }
 
@@ -364,7 +354,7 @@ func (s *server) memberChanged(w http.ResponseWriter, err error, ok func()) {
 // setMemberRole (PATCH /api/workspaces/{id}/members/{userId} {role}, admin;
 // owners' roles and making owners: owner).
 func (s *server) setMemberRole(w http.ResponseWriter, r *http.Request) {
-	userID, ok := memberID(w, r)
+	userID, ok := idParam(w, r, "userId", msgMemberMissing)
 	if !ok {
 		return
 	}
@@ -389,7 +379,7 @@ func (s *server) setMemberRole(w http.ResponseWriter, r *http.Request) {
 // removes a member (an owner, owners too); anyone may remove themselves
 // (leave). Their codes stay the workspace's.
 func (s *server) removeMember(w http.ResponseWriter, r *http.Request) {
-	userID, ok := memberID(w, r)
+	userID, ok := idParam(w, r, "userId", msgMemberMissing)
 	if !ok {
 		return
 	}
@@ -480,15 +470,14 @@ func (s *server) listInvitations(w http.ResponseWriter, r *http.Request) {
 
 // revokeInvitation (DELETE /api/workspaces/{id}/invitations/{invitationId}, admin). 204.
 func (s *server) revokeInvitation(w http.ResponseWriter, r *http.Request) {
-	id, err := strconv.ParseInt(r.PathValue("invitationId"), 10, 64)
-	if err == nil && id > 0 {
-		err = s.store.DeleteInvitation(r.Context(), workspaceFrom(r.Context()).ID, id)
-	} else {
-		err = store.ErrNotFound
+	id, ok := idParam(w, r, "invitationId", msgInvitationMissing)
+	if !ok {
+		return
 	}
+	err := s.store.DeleteInvitation(r.Context(), workspaceFrom(r.Context()).ID, id)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		writeError(w, http.StatusNotFound, "Invitation not found")
+		writeError(w, http.StatusNotFound, msgInvitationMissing)
 	case err != nil:
 		s.internalError(w, "revoking an invitation", err)
 	default:
@@ -512,8 +501,7 @@ func (s *server) acceptInvitation(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u := auth.UserFrom(r.Context())
-	ctx := store.WithActor(r.Context(), store.Actor{Type: "user", ID: u.ID, Email: u.Username})
-	id, err := s.store.AcceptInvitation(ctx, tokenHash(in.Token), u, s.now())
+	id, err := s.store.AcceptInvitation(r.Context(), tokenHash(in.Token), u, s.now())
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		writeError(w, http.StatusNotFound, msgInvitationBad)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
 	"regexp"
 	"strconv"
@@ -567,8 +568,12 @@ func TestCodeListPaging(t *testing.T) {
 			t.Errorf("by name: %v, %v", top[0].(map[string]any)["name"], top[1].(map[string]any)["name"])
 		}
 		for _, bad := range []string{"limit=0", "limit=101", "limit=x", "sort=size", "order=up", "kind=both", "status=gone",
-			"tag=x", "cursor=nope", "cursor=" + encodeCursor(codeCursor{Sort: "name", Desc: true, At: store.CodeCursor{Value: "a", ID: 1}})} {
+			"tag=x", "cursor=nope", "q=%00", "q=%ff", "type=%00", "q=" + strings.Repeat("a", 201), "cursor=" + encodeCursor(codeCursor{Sort: "name", Desc: true, At: store.CodeCursor{Value: "a", ID: 1}})} {
 			expect(t, e.do(owner, "GET", "/api/codes?"+bad, ""), http.StatusBadRequest, "")
+		}
+		// FTS5's syntax in a search is only text.
+		for _, odd := range []string{`"`, `a"b*c'`, `NEAR(a b)`, `code OR x`, `-`, `\`, `%_`} {
+			expect(t, e.do(owner, "GET", "/api/codes?q="+url.QueryEscape(odd), ""), http.StatusOK, "")
 		}
 		// The public API pages the same way.
 		key, _ := e.newKey(owner, "k")
@@ -626,5 +631,30 @@ func TestInvitationsAndOwners(t *testing.T) {
 		inviteeID := int64(expect(t, e.do(invitee, "GET", "/api/user", ""), http.StatusOK, "")["id"].(float64))
 		expect(t, e.do(invitee, "DELETE", fmt.Sprintf("%s/members/%d", path, inviteeID), ""), http.StatusNoContent, "")
 		expect(t, e.do(invitee, "GET", path+"/members", ""), http.StatusNotFound, msgWorkspaceMissing)
+	})
+}
+
+// A key is the workspace's: it keeps working when its maker leaves, and
+// what it makes is the workspace's.
+func TestKeyOutlivesItsMaker(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		f := newTeam(t, e)
+		key, _ := e.newKey(f.members["admin"], "integration")
+		expect(t, e.do(f.members["owner"], "DELETE", fmt.Sprintf("/api/workspaces/%d/members/%d", f.ws, f.memberIDs["admin"]), ""), http.StatusNoContent, "")
+		made := expect(t, e.api(key, "POST", "/api/v1/codes", `{"kind":"dynamic","qrType":"url","destination":"https://example.com/after"}`), http.StatusCreated, "")
+		list := expect(t, e.do(f.members["viewer"], "GET", "/api/codes?kind=dynamic&limit=100", ""), http.StatusOK, "")
+		found := false
+		for _, it := range list["items"].([]any) {
+			found = found || "d_"+strconv.FormatFloat(it.(map[string]any)["id"].(float64), 'f', -1, 64) == made["id"]
+		}
+		if !found {
+			t.Errorf("the key's code %v is not in the team's list", made["id"])
+		}
+		// The removed admin's own list no longer has the team's codes.
+		mine := expect(t, e.do(f.members["admin"], "GET", "/api/codes", ""), http.StatusOK, "")
+		if n := len(mine["items"].([]any)); n != 0 {
+			t.Errorf("the removed member still lists %d codes", n)
+		}
 	})
 }

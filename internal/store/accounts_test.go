@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sort"
 	"sync"
 	"testing"
@@ -158,9 +159,26 @@ func TestUserShortCodes(t *testing.T) {
 		storetest.CreateDynamic(t, s, u.ID, "aaa111")
 		storetest.CreateDynamic(t, s, u.ID, "bbb222")
 		storetest.CreateDynamic(t, s, other.ID, "ccc333")
-		got, err := s.UserShortCodes(context.Background(), u.ID)
+		// A team of u's alone stops with u; one other is in does not.
+		ctx := context.Background()
+		for i, mates := range [][]int64{nil, {other.ID}} {
+			w, err := s.CreateWorkspace(ctx, u.ID, 1, "Team", time.Now())
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range mates {
+				store.WriteDB(s).Exec(`INSERT INTO workspace_members (workspace_id, user_id, role, joined_at) VALUES ($1, $2, 'editor', $3)`,
+					w.ID, m, "2026-01-01T00:00:00.000000Z")
+			}
+			d := storetest.NewDynamic(u.ID, fmt.Sprintf("team%d", i))
+			d.WorkspaceID = w.ID
+			if err := s.CreateDynamicCode(ctx, d, 0); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := s.UserShortCodes(ctx, u.ID)
 		sort.Strings(got)
-		if err != nil || len(got) != 2 || got[0] != "aaa111" || got[1] != "bbb222" {
+		if err != nil || len(got) != 3 || got[0] != "aaa111" || got[1] != "bbb222" || got[2] != "team0" {
 			t.Errorf("UserShortCodes = %v, %v", got, err)
 		}
 	})

@@ -66,15 +66,7 @@ func (s *Store) APIKeys(ctx context.Context, workspaceID int64) ([]*APIKey, erro
 // DeleteAPIKey revokes one of a workspace's keys. ErrNotFound when it is
 // not the workspace's.
 func (s *Store) DeleteAPIKey(ctx context.Context, workspaceID, id int64) error {
-	return s.inTx(ctx, "delete API key", func(tx *sql.Tx) error {
-		var name string
-		err := tx.QueryRowContext(ctx, `DELETE FROM api_keys WHERE id = $1 AND workspace_id = $2 RETURNING name`,
-			id, workspaceID).Scan(&name)
-		if err != nil {
-			return fail("delete API key", err)
-		}
-		return s.audit(ctx, tx, workspaceID, "api_key.revoked", Target{"api_key", id, name}, nil)
-	})
+	return s.deleteAudited(ctx, "api_keys", "name", "api_key", "api_key.revoked", workspaceID, id)
 }
 
 // APIKeyAccess is what a valid key acts as: its workspace (Role is what

@@ -255,6 +255,14 @@ func (s *Store) BulkItems(ctx context.Context, jobID int64, afterRow, limit int,
 // ErrItemTaken, and nothing is saved.
 func (s *Store) SaveBulkItems(ctx context.Context, j *BulkJob, items []BulkItem, now, leaseUntil time.Time, limitMessage string) error {
 	return s.inTx(ctx, "save bulk items", func(tx *sql.Tx) error {
+		// A runner saves in the background: the audit log names the uploader.
+		if _, ok := ActorFrom(ctx); !ok {
+			var email string
+			if err := tx.QueryRowContext(ctx, `SELECT username FROM users WHERE id = $1`, j.UserID).Scan(&email); err != nil {
+				return fail("save bulk items", err)
+			}
+			ctx = WithActor(ctx, Actor{Type: "user", ID: j.UserID, Email: email})
+		}
 		failed := 0
 		for i := range items {
 			it := &items[i]

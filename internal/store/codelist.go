@@ -159,6 +159,21 @@ func cursorValue(v any) any {
 // likeEscaper escapes LIKE's wildcards in a search term (ESCAPE '\').
 var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 
+// CodeSearchIndexed reports whether a trigram index serves the code
+// list's search: always on SQLite (FTS5); on PostgreSQL when migration 0017
+// could create the pg_trgm extension and its indexes.
+func (s *Store) CodeSearchIndexed(ctx context.Context) (bool, error) {
+	if s.dialect == SQLite {
+		return true, nil
+	}
+	var ok bool
+	err := s.read.QueryRowContext(ctx, `SELECT to_regclass('dynamic_qr_codes_search_idx') IS NOT NULL`).Scan(&ok)
+	if err != nil {
+		return false, fail("check the search index", err)
+	}
+	return ok, nil
+}
+
 // fewCodes is the most matches a search looks up by id; past it, the code
 // list walks its index in sort order and keeps the codes that match, which
 // then are at least 1 in 100 of a workspace of 100,000.

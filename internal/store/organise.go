@@ -191,14 +191,7 @@ func (s *Store) RenameFolder(ctx context.Context, workspaceID int64, f *Folder) 
 // DeleteFolder deletes one of the workspace's folders; its codes stay,
 // in no folder.
 func (s *Store) DeleteFolder(ctx context.Context, workspaceID, id int64) error {
-	return s.inTx(ctx, "delete folder", func(tx *sql.Tx) error {
-		var name string
-		err := tx.QueryRowContext(ctx, `DELETE FROM folders WHERE id = $1 AND workspace_id = $2 RETURNING name`, id, workspaceID).Scan(&name)
-		if err != nil {
-			return fail("delete folder", err)
-		}
-		return s.audit(ctx, tx, workspaceID, "folder.deleted", Target{"folder", id, name}, nil)
-	})
+	return s.deleteAudited(ctx, "folders", "name", "folder", "folder.deleted", workspaceID, id)
 }
 
 // codeKind names the tables of one kind of code, and the column the code

@@ -9,14 +9,18 @@ import (
 // User is an account. Username is the e-mail address the user signed up
 // with; it is unique among live accounts regardless of case.
 type User struct {
-	ID                   int64
-	ClientID             int64
-	Username             string
-	PasswordHash         string // "" = no password (Google-only or password-less account)
-	FirstName, LastName  string
-	Email                string
-	EmailVerified        bool   // a link mailed to Email was followed, or Google vouched for it
-	GoogleID             string // "" = not linked; unique when set
+	ID                  int64
+	ClientID            int64
+	Username            string
+	PasswordHash        string // "" = no password (Google-only or password-less account)
+	FirstName, LastName string
+	Email               string
+	EmailVerified       bool   // a link mailed to Email was followed, or Google vouched for it
+	GoogleID            string // "" = not linked; unique when set
+	// The subscription and trial an account starts with (a trial signed up
+	// for, an import): CreateUser gives them to its personal workspace,
+	// which keeps them from then on (Workspace; since migration 0017 these
+	// columns of users are not updated).
 	StripeCustomerID     string
 	StripeSubscriptionID string
 	SubscriptionStatus   string // "free" unless a subscription says otherwise
@@ -227,16 +231,33 @@ func endAccess(ctx context.Context, tx *sql.Tx, userID int64, keepSession string
 	return nil
 }
 
-// UserShortCodes returns the short codes of every dynamic code of the
-// user's personal workspace, deleted or not, so callers can drop them from
-// caches when the account goes.
+// UserShortCodes returns the short codes of every dynamic code, deleted or
+// not, that deleting the account stops: those of its personal workspace
+// and of the team workspaces no one else is in. Ask before the deletion,
+// so callers can drop them from caches after it.
 func (s *Store) UserShortCodes(ctx context.Context, userID int64) ([]string, error) {
-	var ws int64
-	err := s.read.QueryRowContext(ctx, `SELECT id FROM workspaces WHERE personal_user_id = $1`, userID).Scan(&ws)
+	rows, err := s.read.QueryContext(ctx, `
+		SELECT d.short_code FROM dynamic_qr_codes d JOIN workspaces w ON w.id = d.workspace_id
+		WHERE w.personal_user_id = $1 OR (w.personal_user_id IS NULL
+			AND w.id IN (SELECT workspace_id FROM workspace_members WHERE user_id = $1)
+			AND NOT EXISTS (SELECT 1 FROM workspace_members m JOIN users u ON u.id = m.user_id
+				WHERE m.workspace_id = w.id AND m.user_id <> $1 AND NOT u.is_deleted))`, userID)
 	if err != nil {
 		return nil, fail("list user's short codes", err)
 	}
-	return s.workspaceShortCodes(ctx, ws)
+	defer rows.Close()
+	var codes []string
+	for rows.Next() {
+		var c string
+		if err := rows.Scan(&c); err != nil {
+			return nil, fail("list user's short codes", err)
+		}
+		codes = append(codes, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fail("list user's short codes", err)
+	}
+	return codes, nil
 }
 
 // inTx runs fn in a write transaction, committing when it returns nil.

@@ -494,15 +494,7 @@ func (s *Store) Invitations(ctx context.Context, workspaceID int64, now time.Tim
 
 // DeleteInvitation revokes one of the workspace's invitations.
 func (s *Store) DeleteInvitation(ctx context.Context, workspaceID, id int64) error {
-	return s.inTx(ctx, "revoke invitation", func(tx *sql.Tx) error {
-		var email string
-		err := tx.QueryRowContext(ctx, `DELETE FROM workspace_invitations WHERE id = $1 AND workspace_id = $2 RETURNING email`,
-			id, workspaceID).Scan(&email)
-		if err != nil {
-			return fail("revoke invitation", err)
-		}
-		return s.audit(ctx, tx, workspaceID, "member.invitation_revoked", Target{"invitation", id, email}, nil)
-	})
+	return s.deleteAudited(ctx, "workspace_invitations", "email", "invitation", "member.invitation_revoked", workspaceID, id)
 }
 
 // AcceptInvitation joins the user to the workspace of the unexpired

@@ -306,3 +306,12 @@ func TestAuditActor(t *testing.T) {
 		}
 	})
 }
+
+// The test databases can have the trigram index; CI's PostgreSQL must.
+func TestCodeSearchIndexed(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
+		if ok, err := s.CodeSearchIndexed(context.Background()); err != nil || !ok {
+			t.Errorf("CodeSearchIndexed = %v, %v", ok, err)
+		}
+	})
+}

@@ -24,6 +24,8 @@ const abilities = {
   editCodes: ['owner', 'admin', 'editor'],
   /** Invite, change roles, remove members (admins: not owners); see the audit log; rename the workspace. */
   manageMembers: ['owner', 'admin'],
+  /** Create and revoke the workspace's API keys. */
+  manageKeys: ['owner', 'admin'],
   /** Delete the workspace; make or unmake owners. */
   own: ['owner'],
 } satisfies Record<string, Role[]>

@@ -13,6 +13,7 @@ import { ChangePasswordDialog } from '@/features/account/components/change-passw
 import { useLogout } from '@/features/auth/api/logout'
 import { WorkspaceSwitcher } from '@/features/workspaces/components/workspace-switcher'
 import type { User } from '@/lib/auth'
+import { can } from '@/lib/workspace'
 
 function initials(user: User) {
   const name = [user.firstName, user.lastName].filter(Boolean).join(' ')
@@ -50,11 +51,14 @@ export function UserMenu({ user }: { user: User }) {
           <DropdownMenuItem onSelect={() => setPasswordOpen(true)}>
             <KeyRound aria-hidden="true" /> Change Password
           </DropdownMenuItem>
-          <DropdownMenuItem asChild>
-            <Link to="/bulk-generation">
-              <Layers aria-hidden="true" /> Bulk Generation
-            </Link>
-          </DropdownMenuItem>
+          {/* Bulk generation saves codes: not for a workspace's viewers. */}
+          {can(user.workspace?.role, 'editCodes') && (
+            <DropdownMenuItem asChild>
+              <Link to="/bulk-generation">
+                <Layers aria-hidden="true" /> Bulk Generation
+              </Link>
+            </DropdownMenuItem>
+          )}
           <DropdownMenuItem asChild>
             <Link to="/subscribe">
               <CreditCard aria-hidden="true" /> Subscription

@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
-import { json, renderApp, stubFetch } from '@/test/render-app'
+import { alice, json, renderApp, stubFetch } from '@/test/render-app'
 import { render } from '@testing-library/react'
 import { MemoryRouter } from 'react-router'
 import { AppProvider } from '@/app/provider'
@@ -24,6 +24,7 @@ describe('ApiKeysCard', { timeout: 30_000 }, () => {
   it('creates a key and shows it whole once, with copy', async () => {
     const whole = 'sq_abcdef' + 'y'.repeat(31)
     const fetchMock = stubFetch({
+      'GET /api/user': () => json(alice),
       'GET /api/api-keys': () => json([]),
       'POST /api/api-keys': () => json({ ...key, id: 6, name: 'CRM', key: whole }, 201),
     })
@@ -31,7 +32,7 @@ describe('ApiKeysCard', { timeout: 30_000 }, () => {
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true })
     renderCard()
     expect(await screen.findByText('No API keys yet.')).toBeInTheDocument()
-    await userEvent.click(screen.getByRole('button', { name: 'Create key' }))
+    await userEvent.click(await screen.findByRole('button', { name: 'Create key' }))
     expect(await screen.findByText('Name is required')).toBeInTheDocument()
     await userEvent.type(screen.getByLabelText('Key name'), 'CRM')
     await userEvent.click(screen.getByRole('button', { name: 'Create key' }))
@@ -45,6 +46,7 @@ describe('ApiKeysCard', { timeout: 30_000 }, () => {
 
   it('lists keys masked and revokes one', async () => {
     const fetchMock = stubFetch({
+      'GET /api/user': () => json(alice),
       'GET /api/api-keys': () => json([key]),
       'DELETE /api/api-keys/5': () => new Response(null, { status: 204 }),
     })
@@ -52,9 +54,22 @@ describe('ApiKeysCard', { timeout: 30_000 }, () => {
     renderCard()
     const item = (await screen.findByText('Shop')).closest('li') as HTMLElement
     expect(within(item).getByText(/sq_abcdef…wxyz/)).toBeInTheDocument()
-    await userEvent.click(within(item).getByRole('button', { name: 'Revoke Shop' }))
+    await userEvent.click(await within(item).findByRole('button', { name: 'Revoke Shop' }))
     expect(await screen.findByText('API key revoked')).toBeInTheDocument()
     expect(fetchMock.mock.calls.some(([url, init]) => url === '/api/api-keys/5' && init?.method === 'DELETE')).toBe(true)
+  })
+
+  it("shows an editor the workspace's keys without creating or revoking (issue 22)", async () => {
+    stubFetch({
+      'GET /api/user': () => json({ ...alice, workspace: { id: 9, name: 'Agency', role: 'editor' } }),
+      'GET /api/api-keys': () => json([key]),
+    })
+    renderCard()
+    const item = (await screen.findByText('Shop')).closest('li') as HTMLElement
+    expect(await screen.findByText(/Only its owners and admins create and revoke keys/)).toBeInTheDocument()
+    expect(screen.getByText(/belongs to the workspace Agency/)).toBeInTheDocument()
+    expect(within(item).queryByRole('button', { name: 'Revoke Shop' })).not.toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: 'Create key' })).not.toBeInTheDocument()
   })
 })
 

@@ -4,35 +4,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { alice, json, renderApp, stubFetch } from '@/test/render-app'
 import { imageVersion } from '@/lib/code-image'
 import type { DynamicCode, SavedCode, StaticCode, TrialStatus } from './api/types'
-
-const staticCode: StaticCode = {
-  id: 7,
-  name: 'Shop front',
-  qrType: 'url',
-  qrMode: 'static',
-  data: 'https://shop.example.com',
-  scanCount: 0,
-  isPaused: false,
-  createdAt: '2026-11-20T08:00:00Z',
-}
-
-const dynamicCode: DynamicCode = {
-  id: 3,
-  name: 'Menu card',
-  qrType: 'url',
-  qrMode: 'dynamic',
-  data: 'http://localhost/d/AbC123xy',
-  destination: 'https://menu.example.com',
-  shortCode: 'AbC123xy',
-  shortUrl: 'http://localhost/d/AbC123xy',
-  scanCount: 42,
-  lastScannedAt: null,
-  isPaused: false,
-  pausedAt: null,
-  createdAt: '2026-11-21T08:00:00Z',
-  updatedAt: '2026-11-21T08:00:00Z',
-  isProtected: false,
-}
+import { dynamicCode, staticCode } from './test-fixtures'
 
 const pausedCode: DynamicCode = { ...dynamicCode, id: 4, name: 'Old flyer', isPaused: true, pausedAt: '2026-11-21T09:00:00Z' }
 

@@ -3,42 +3,13 @@ import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import { alice, json, renderApp, stubFetch } from '@/test/render-app'
 import type { DynamicCode, StaticCode } from './api/types'
+import { dynamicCode as menuCard, staticCode as shopFront } from './test-fixtures'
 
 // Issue 22: the dashboard lists GET /api/codes with the server's filters and
 // cursor, shows tags and folders on the cards, and hides what a viewer may not do.
 
-const staticCode: StaticCode = {
-  id: 7,
-  name: 'Shop front',
-  qrType: 'url',
-  qrMode: 'static',
-  data: 'https://shop.example.com',
-  scanCount: 0,
-  isPaused: false,
-  createdAt: '2026-11-20T08:00:00Z',
-  tags: [2],
-  folderId: 5,
-}
-
-const dynamicCode: DynamicCode = {
-  id: 3,
-  name: 'Menu card',
-  qrType: 'url',
-  qrMode: 'dynamic',
-  data: 'http://localhost/d/AbC123xy',
-  destination: 'https://menu.example.com',
-  shortCode: 'AbC123xy',
-  shortUrl: 'http://localhost/d/AbC123xy',
-  scanCount: 42,
-  lastScannedAt: null,
-  isPaused: false,
-  pausedAt: null,
-  createdAt: '2026-11-21T08:00:00Z',
-  updatedAt: '2026-11-21T08:00:00Z',
-  isProtected: false,
-  tags: [],
-  folderId: null,
-}
+const staticCode: StaticCode = { ...shopFront, tags: [2], folderId: 5 }
+const dynamicCode: DynamicCode = { ...menuCard, tags: [], folderId: null }
 
 const tags = [
   { id: 1, name: 'Spring', color: '#16a34a' },

@@ -2,38 +2,14 @@ import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import { alice, json, renderApp, stubFetch } from '@/test/render-app'
-import type { DynamicCode, StaticCode } from './api/types'
+import type { DynamicCode } from './api/types'
+import { dynamicCode as menuCard, staticCode } from './test-fixtures'
 
 // The Restyle and Duplicate actions of the cards, with the app's wiring:
 // the restyle dialog is the generator's.
 
-const staticCode: StaticCode = {
-  id: 7,
-  name: 'Shop front',
-  qrType: 'url',
-  qrMode: 'static',
-  data: 'https://shop.example.com',
-  scanCount: 0,
-  isPaused: false,
-  createdAt: '2026-11-20T08:00:00Z',
-}
-
 const dynamicCode = {
-  id: 3,
-  name: 'Menu card',
-  qrType: 'url',
-  qrMode: 'dynamic',
-  data: 'http://localhost/d/AbC123xy',
-  destination: 'https://menu.example.com',
-  shortCode: 'AbC123xy',
-  shortUrl: 'http://localhost/d/AbC123xy',
-  scanCount: 42,
-  lastScannedAt: null,
-  isPaused: false,
-  pausedAt: null,
-  createdAt: '2026-11-21T08:00:00Z',
-  updatedAt: '2026-11-21T08:00:00Z',
-  isProtected: false,
+  ...menuCard,
   // The record's style, which the dialog starts from.
   fgColor: '#1A237E',
   bgColor: '#FFFFFF',

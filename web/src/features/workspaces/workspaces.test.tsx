@@ -127,6 +127,23 @@ describe('members page', () => {
     expect(within(screen.getByLabelText('Role')).getByRole('option', { name: 'Owner' })).toBeInTheDocument()
   })
 
+  it('offers no Leave in the personal workspace', async () => {
+    stubFetch({
+      'GET /api/user': () => json({ ...alice, workspace: { id: 1, name: 'Personal', role: 'owner' } }),
+      'GET /api/workspaces': () => json([personal, agency]),
+      'GET /api/workspaces/1/members': () => json([{ userId: 1, email: 'alice@example.com', role: 'owner', joinedAt: '2026-11-01T10:00:00Z' }]),
+      'GET /api/workspaces/1/invitations': () => json([]),
+    })
+    renderApp('/workspace/members')
+    const people = await screen.findByRole('list', { name: 'Members' })
+    await within(people).findByText(/alice@example.com/)
+    // The list of workspaces has said which one is personal by the time the invitations show.
+    expect(await screen.findByText('No pending invitations.')).toBeInTheDocument()
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Delete workspace' })).not.toBeInTheDocument())
+    expect(within(people).queryByRole('button', { name: 'Leave' })).not.toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Rename workspace' })).toBeInTheDocument()
+  })
+
   it('shows a viewer the members only: no invitation form, role pickers, removals or pending list', async () => {
     const mock = stub('viewer')
     renderApp('/workspace/members')

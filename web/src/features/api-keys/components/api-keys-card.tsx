@@ -8,6 +8,7 @@ import { TextField } from '@/components/ui/form-field'
 import { Spinner } from '@/components/ui/spinner'
 import { serverMessage } from '@/lib/api-client'
 import { toast } from '@/lib/use-toast'
+import { useActiveWorkspace, useCan } from '@/lib/workspace'
 import { useApiKeys, useCreateApiKey, useRevokeApiKey, type ApiKey } from '../api/api-keys'
 
 /**
@@ -21,6 +22,9 @@ export function ApiKeysCard() {
   const [name, setName] = useState('')
   const [nameError, setNameError] = useState<string>()
   const [created, setCreated] = useState<ApiKey>()
+  const workspace = useActiveWorkspace()
+  // Owners and admins manage the workspace's keys; the others see them only.
+  const mayManage = useCan('manageKeys')
 
   function submit(event: FormEvent) {
     event.preventDefault()
@@ -61,19 +65,22 @@ export function ApiKeysCard() {
           <KeyRound className="size-5" aria-hidden="true" /> API keys
         </CardTitle>
         <CardDescription>
-          Create codes from your own systems with the <Link to="/docs/api" className="text-primary underline">Squarely API</Link>. A key acts as
-          you: keep it secret.
+          Create codes from your own systems with the <Link to="/docs/api" className="text-primary underline">Squarely API</Link>. A key belongs to
+          the workspace {workspace?.name} and acts in it as an editor would: keep it secret.
+          {!mayManage && ' Only its owners and admins create and revoke keys.'}
         </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
-        <form className="flex flex-wrap items-end gap-2" onSubmit={submit} noValidate>
-          <div className="min-w-48 flex-1">
-            <TextField id="api-key-name" label="Key name" placeholder="e.g. Online shop" value={name} onChange={(e) => setName(e.target.value)} error={nameError} maxLength={100} />
-          </div>
-          <Button type="submit" disabled={create.isPending}>
-            {create.isPending ? 'Creating...' : 'Create key'}
-          </Button>
-        </form>
+        {mayManage && (
+          <form className="flex flex-wrap items-end gap-2" onSubmit={submit} noValidate>
+            <div className="min-w-48 flex-1">
+              <TextField id="api-key-name" label="Key name" placeholder="e.g. Online shop" value={name} onChange={(e) => setName(e.target.value)} error={nameError} maxLength={100} />
+            </div>
+            <Button type="submit" disabled={create.isPending}>
+              {create.isPending ? 'Creating...' : 'Create key'}
+            </Button>
+          </form>
+        )}
 
         {created?.key && (
           <Alert>
@@ -103,9 +110,11 @@ export function ApiKeysCard() {
                   {key.masked} · created {new Date(key.createdAt).toLocaleDateString()}
                 </p>
               </div>
-              <Button size="sm" variant="ghost" aria-label={`Revoke ${key.name}`} disabled={revoke.isPending} onClick={() => revokeKey(key)}>
-                <Trash2 aria-hidden="true" /> Revoke
-              </Button>
+              {mayManage && (
+                <Button size="sm" variant="ghost" aria-label={`Revoke ${key.name}`} disabled={revoke.isPending} onClick={() => revokeKey(key)}>
+                  <Trash2 aria-hidden="true" /> Revoke
+                </Button>
+              )}
             </li>
           ))}
         </ul>

@@ -47,7 +47,7 @@ export function CodeToolbar({
           </Button>
         )}
       </div>
-      <div className="grid grid-cols-2 gap-2 lg:flex lg:flex-wrap [&>select]:min-w-0 lg:[&>select]:flex-1">
+      <div className="grid grid-cols-2 gap-2 lg:flex lg:flex-wrap [&>select]:min-w-0 lg:[&>select]:flex-auto">
         <NativeSelect aria-label="Type" value={query.type} onChange={(e) => onChange({ ...query, type: e.target.value })}>
           <option value="">All types</option>
           {qrTypes.map((t) => (

@@ -1,5 +1,6 @@
 import { ArrowLeft, CirclePause, Plus, QrCode, Search } from 'lucide-react'
 import { useEffect, useRef, useState, type ReactNode } from 'react'
+import { useDebouncedValue } from '@/lib/use-debounced-value'
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
@@ -90,20 +91,11 @@ export function DashboardPage({ createView, analytics, restyle, workspaceSwitche
   )
 }
 
-/** The value, once it has stopped changing for a moment: typing a search sends one request, not one a key. */
-function useSettled<T>(value: T, ms = 300): T {
-  const [settled, setSettled] = useState(value)
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms)
-    return () => clearTimeout(timer)
-  }, [value, ms])
-  return settled
-}
-
 /** The list's query, its pages from the server, and the selection, which keeps only codes still shown. */
 function useListControls(status: CodeStatus) {
   const [query, setQuery] = useState<CodeQuery>(emptyQuery)
-  const search = useSettled(query.search)
+  // Typing a search sends one request once the text settles, not one a key.
+  const search = useDebouncedValue(query.search, 300)
   const list = useCodeList({ ...query, search }, status)
   const codes = list.data?.pages.flatMap((p) => p.items)
   const [picked, setPicked] = useState<Set<string>>(() => new Set())

@@ -4,19 +4,10 @@ import { generateCode, type CodeBody } from '../api/generator-api'
 import type { QrType } from '@/lib/qr-types'
 import { typeSchemas, type TypeValues } from '../lib/schemas'
 import { createUrlPreviewScheduler } from '../lib/url-preview'
+import { useDebouncedValue } from '@/lib/use-debounced-value'
 
 /** How long other changes (other types' fields, colours, frame text) settle before a preview is asked for. */
 export const PREVIEW_DEBOUNCE_MS = 300
-
-/** value, once it has stayed the same for delay ms. */
-export function useDebouncedValue<T>(value: T, delay: number): T {
-  const [settled, setSettled] = useState(value)
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), delay)
-    return () => clearTimeout(timer)
-  }, [value, delay])
-  return settled
-}
 
 /**
  * The address the url type previews, per spec 01 §5's two timers; null

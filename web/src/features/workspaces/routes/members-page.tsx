@@ -151,6 +151,8 @@ function MemberList({ workspace }: { workspace: ActiveWorkspace }) {
   const changeRole = useChangeRole(workspace.id)
   const remove = useRemoveMember(workspace.id)
   const navigate = useNavigate()
+  // Nobody leaves their personal workspace (the server refuses it too).
+  const personal = useWorkspaces().data?.find((w) => w.id === workspace.id)?.personal ?? true
   // Admins manage everyone but owners; owners manage everyone.
   const mayManage = (m: Member) => can(workspace.role, 'manageMembers') && (m.role !== 'owner' || workspace.role === 'owner')
 
@@ -216,9 +218,11 @@ function MemberList({ workspace }: { workspace: ActiveWorkspace }) {
                 <Badge tone={m.role === 'owner' ? 'violet' : 'neutral'}>{roleLabels[m.role]}</Badge>
               )}
               {m.userId === me ? (
-                <Button size="sm" variant="ghost" onClick={() => leave(m)} disabled={remove.isPending}>
-                  <LogOut aria-hidden="true" /> Leave
-                </Button>
+                !personal && (
+                  <Button size="sm" variant="ghost" onClick={() => leave(m)} disabled={remove.isPending}>
+                    <LogOut aria-hidden="true" /> Leave
+                  </Button>
+                )
               ) : (
                 mayManage(m) && (
                   <Button size="sm" variant="ghost" className="text-red-600 hover:bg-red-50 hover:text-red-700" aria-label={`Remove ${m.email}`} onClick={() => removeMember(m)} disabled={remove.isPending}>
