@@ -493,3 +493,6 @@ func (sc *Scene) pixelScale() (s float64, w, h int) {
 	s = float64(sc.pixels) / float64(sc.n)
 	return s, int(math.Round(float64(sc.w) * s)), int(math.Round(float64(sc.h) * s))
 }
+
+// Modules is the code's width in modules, quiet zone included.
+func (sc *Scene) Modules() int { return sc.n }

@@ -61,6 +61,10 @@ type generateRequest struct {
 	SizeMm     float64 `json:"sizeMm"`
 	DPI        int     `json:"dpi"`
 	ColorSpace string  `json:"colorSpace"`
+	// Preflight only (issue 26): the reader's distance, and whether a size
+	// that will not scan is a 400.
+	DistanceCm float64 `json:"distanceCm"`
+	Strict     bool    `json:"strict"`
 
 	style codes.Style
 	raw   map[string]json.RawMessage // every member, for the type fields

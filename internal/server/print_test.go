@@ -106,3 +106,44 @@ func TestDownloadPrint(t *testing.T) {
 		expect(t, e.do(ann, "GET", img0+"?format=svg&colorSpace=cmyk", ""), http.StatusBadRequest, "colorSpace cmyk applies to PDF and EPS files")
 	})
 }
+
+// TestPreflight: POST /api/preflight answers the figures for the
+// generator's body at a size and distance, warns, and with strict=true
+// refuses a size that will not scan. It records nothing.
+func TestPreflight(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		c := e.browser()
+		pre := func(extra map[string]any) *response {
+			m := map[string]any{"qrType": "url", "url": "https://example.com/poster"}
+			for k, v := range extra {
+				m[k] = v
+			}
+			return e.do(c, "POST", "/api/preflight", body(t, m))
+		}
+		m := expect(t, pre(map[string]any{"sizeMm": 20, "distanceCm": 200}), http.StatusOK, "")
+		// Version 4 at level H (26 bytes): 33 modules + 8 of quiet zone.
+		if m["ok"] != false || m["moduleMm"] != 0.49 || m["modules"] != 41.0 || m["maxDistanceCm"] != 20.0 || m["minSizeMm"] != 200.0 {
+			t.Errorf("20 mm at 2 m: %v", m)
+		}
+		if w, _ := m["warnings"].([]any); len(w) != 1 || w[0] != "At 20 mm this code scans from up to 20 cm; to be read at 2 m, print it at least 200 mm wide" {
+			t.Errorf("warnings %v", m["warnings"])
+		}
+		m = expect(t, pre(map[string]any{"sizeMm": 200, "distanceCm": 200, "strict": true}), http.StatusOK, "")
+		if m["ok"] != true || len(m["warnings"].([]any)) != 0 {
+			t.Errorf("200 mm at 2 m: %v", m)
+		}
+		expect(t, pre(map[string]any{"sizeMm": 20, "distanceCm": 200, "strict": true}), http.StatusBadRequest,
+			"At 20 mm this code scans from up to 20 cm; to be read at 2 m, print it at least 200 mm wide")
+		expect(t, pre(map[string]any{}), http.StatusBadRequest, "sizeMm is required")
+		expect(t, pre(map[string]any{"sizeMm": 5}), http.StatusBadRequest, "sizeMm must be between 10 and 2000")
+		expect(t, pre(map[string]any{"sizeMm": 50, "distanceCm": -3}), http.StatusBadRequest, "distanceCm must be between 1 and 10000")
+		if r := pre(map[string]any{"sizeMm": "big"}); r.StatusCode != http.StatusBadRequest {
+			t.Errorf("sizeMm as a string: %d", r.StatusCode)
+		}
+		expect(t, pre(map[string]any{"sizeMm": 50, "fgColor": "#EEEEEE"}), http.StatusBadRequest, "Not enough contrast with the background (1.16:1, at least 3:1 is needed to scan)")
+		if _, err := st.Generation(context.Background(), 1); err == nil {
+			t.Error("a preflight recorded a generation")
+		}
+	})
+}
