@@ -235,6 +235,32 @@ const (
 	DefaultDPI = 300
 )
 
+// FormPrint reads sizeMm, dpi and colorSpace from a query or form and
+// checks them for format f. Problems are *render.StyleError.
+func FormPrint(get func(string) string, f Format) (Print, error) {
+	var p Print
+	var ok bool
+	if v := strings.TrimSpace(get("sizeMm")); v != "" {
+		var err error
+		if p.SizeMm, err = strconv.ParseFloat(v, 64); err != nil {
+			return p, &render.StyleError{Field: "sizeMm", Message: "sizeMm must be a number of millimetres"}
+		}
+	}
+	if v := strings.TrimSpace(get("dpi")); v != "" {
+		var err error
+		if p.DPI, err = strconv.Atoi(v); err != nil {
+			return p, &render.StyleError{Field: "dpi", Message: "dpi must be a whole number"}
+		}
+	}
+	if p.CMYK, ok = ParseColorSpace(get("colorSpace")); !ok {
+		return p, &render.StyleError{Field: "colorSpace", Message: ColorSpaceMessage}
+	}
+	return p, p.Check(f)
+}
+
+// ColorSpaceMessage is the answer to a colorSpace ParseColorSpace refuses.
+const ColorSpaceMessage = "colorSpace must be rgb or cmyk"
+
 // ParseColorSpace reads colorSpace: "" or "rgb" is false, "cmyk" true.
 func ParseColorSpace(v string) (cmyk, ok bool) {
 	switch strings.ToLower(strings.TrimSpace(v)) {
