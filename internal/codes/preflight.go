@@ -41,7 +41,7 @@ func CheckPreflight(data string, s Style, opt Options, sizeMm, distanceCm float6
 		return Preflight{}, &render.StyleError{Field: "sizeMm", Message: fmt.Sprintf("sizeMm must be between %d and %d", MinSizeMm, MaxSizeMm)}
 	}
 	if !(distanceCm >= 0 && distanceCm <= MaxDistanceCm) {
-		return Preflight{}, &render.StyleError{Field: "distanceCm", Message: fmt.Sprintf("distanceCm must be between 1 and %d", MaxDistanceCm)}
+		return Preflight{}, &render.StyleError{Field: "distanceCm", Message: fmt.Sprintf("distanceCm must be between 0 (none) and %d", MaxDistanceCm)}
 	}
 	opt.Format, opt.Print = SVG, Print{}
 	sc, err := layout(data, s, opt)

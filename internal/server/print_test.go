@@ -137,7 +137,7 @@ func TestPreflight(t *testing.T) {
 			"At 20 mm this code scans from up to 20 cm; to be read at 2 m, print it at least 200 mm wide")
 		expect(t, pre(map[string]any{}), http.StatusBadRequest, "sizeMm is required")
 		expect(t, pre(map[string]any{"sizeMm": 5}), http.StatusBadRequest, "sizeMm must be between 10 and 2000")
-		expect(t, pre(map[string]any{"sizeMm": 50, "distanceCm": -3}), http.StatusBadRequest, "distanceCm must be between 1 and 10000")
+		expect(t, pre(map[string]any{"sizeMm": 50, "distanceCm": -3}), http.StatusBadRequest, "distanceCm must be between 0 (none) and 10000")
 		if r := pre(map[string]any{"sizeMm": "big"}); r.StatusCode != http.StatusBadRequest {
 			t.Errorf("sizeMm as a string: %d", r.StatusCode)
 		}
