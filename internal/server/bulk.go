@@ -490,7 +490,7 @@ func (s *server) checkRow(row bulk.Row, ordinal int, cols []string, now time.Tim
 // an image extension (the download's format adds its own).
 func bulkEntryName(raw string) string {
 	name := safeFileName(raw)
-	for _, ext := range []string{".png", ".svg", ".pdf"} {
+	for _, ext := range []string{".png", ".svg", ".pdf", ".eps"} {
 		if len(name) > len(ext) && strings.EqualFold(name[len(name)-len(ext):], ext) {
 			name = name[:len(name)-len(ext)]
 		}
@@ -574,7 +574,7 @@ func (s *server) bulkJob(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// bulkJobDownload (GET /api/bulk-jobs/{id}/download?format=png|svg|pdf,
+// bulkJobDownload (GET /api/bulk-jobs/{id}/download?format=png|svg|pdf|eps,
 // signed in, owner only) streams a finished job's ZIP: one image per saved
 // row, named by its fileName (else qr-code-{n}) and made unique, then
 // manifest.csv (row, name, data, short code, file) and errors.csv (row,
