@@ -219,6 +219,8 @@ func TestPrintScans(t *testing.T) {
 		{styled, Options{Format: EPS, Print: Print{SizeMm: 50}}},
 		{styled, Options{Format: EPS, Print: Print{SizeMm: 50, CMYK: true}}},
 		{Style{DotShape: "rounded"}, Options{Format: EPS, Print: Print{SizeMm: 25, CMYK: true}}},
+		{Style{}, Options{Format: EPS, Logo: testLogo(t), Print: Print{SizeMm: 40, CMYK: true}}},
+		{Style{}, Options{Format: PDF, Logo: testLogo(t), Print: Print{SizeMm: 40, CMYK: true}}},
 	} {
 		c.opt.Level = qr.M
 		name := fmt.Sprintf("%d-%s", i, c.opt.Format)
