@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { expect, test, type Download, type Locator, type Page } from '@playwright/test'
 
 // The generator against the real binary: previews come from the Go renderer,
@@ -282,4 +282,54 @@ test('Scan tracking makes a dynamic code whose PNG scans to its short link, whic
   const redirect = await page.request.get(new URL(short).pathname, { maxRedirects: 0 })
   expect(redirect.status()).toBe(302)
   expect(redirect.headers().location).toBe(url)
+})
+
+// Print output (issue 26): a physical size shows the preflight, and the
+// files carry their size; zbar and ZXing read them.
+test('a visitor picks a print size, sees how far it scans, and downloads a 50 mm PNG and a CMYK EPS that scan', async ({
+  page,
+}, testInfo) => {
+  await page.goto('/')
+  const generator = page.locator('#qr-generator')
+  await generator.getByRole('combobox', { name: 'QR code type' }).click()
+  await page.getByRole('option', { name: 'Website', exact: true }).click()
+  const url = `https://example.com/print/${Date.now()}`
+  await generator.getByLabel('Website URL').fill(url)
+  await generator.getByRole('button', { name: 'Generate QR Code' }).click()
+  await expect(page.getByText('QR Code generated', { exact: true })).toBeVisible()
+
+  await generator.getByLabel('Print size').selectOption('20')
+  await generator.getByLabel('Read from').selectOption('200')
+  const note = generator.getByTestId('preflight')
+  await expect(note).toContainText('At 20 mm this code scans from up to 20 cm')
+  await expect(note).toContainText('to be read at 2 m, print it at least 200 mm wide')
+  await generator.getByLabel('Print size').selectOption('200')
+  await expect(note).toContainText('At 200 mm this code scans from up to 200 cm')
+  await expect(note).not.toContainText('print it at least')
+
+  await generator.getByLabel('Print size').selectOption('50')
+  await generator.getByLabel('PNG resolution').selectOption('300')
+  let downloading = page.waitForEvent('download')
+  await generator.getByRole('button', { name: 'Download PNG' }).click()
+  const png = testInfo.outputPath('print.png')
+  await (await downloading).saveAs(png)
+  const bytes = readFileSync(png)
+  expect(bytes.readUInt32BE(16)).toBe(591) // IHDR width: round(50 / 25.4 × 300)
+  expect(bytes.subarray(33, 41).toString('latin1')).toContain('pHYs')
+  expect(bytes.readUInt32BE(41)).toBe(11811) // pixels per metre at 300 dpi
+  expect(decode(png)).toBe(url)
+
+  await generator.getByLabel('CMYK for print (PDF, EPS)').click()
+  downloading = page.waitForEvent('download')
+  await generator.getByRole('button', { name: 'EPS' }).click()
+  const download = await downloading
+  expect(download.suggestedFilename()).toBe('url.eps')
+  const eps = testInfo.outputPath('print.eps')
+  await download.saveAs(eps)
+  const text = readFileSync(eps, 'latin1')
+  expect(text).toContain('%%BoundingBox: 0 0 142 142') // 50 mm = 141.73 pt
+  expect(text).toContain('0 0 0 1 k')
+  const raster = testInfo.outputPath('print-eps.png')
+  execFileSync('gs', ['-q', '-dSAFER', '-dBATCH', '-dNOPAUSE', '-sDEVICE=png16m', '-dEPSCrop', '-r300', `-sOutputFile=${raster}`, eps])
+  expect(decode(raster)).toBe(url)
 })

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -178,13 +179,17 @@ const (
 	PNG Format = "png"
 	SVG Format = "svg"
 	PDF Format = "pdf"
+	EPS Format = "eps"
 )
 
-// ParseFormat reads "png", "svg" or "pdf" (any case).
+// ParseFormat reads "png", "svg", "pdf" or "eps" (any case).
 func ParseFormat(s string) (Format, bool) {
 	f := Format(strings.ToLower(strings.TrimSpace(s)))
-	return f, f == PNG || f == SVG || f == PDF
+	return f, f == PNG || f == SVG || f == PDF || f == EPS
 }
+
+// FormatMessage is the answer to a format ParseFormat refuses.
+const FormatMessage = "format must be png, svg, pdf or eps"
 
 // ContentType is the media type of files in format f.
 func (f Format) ContentType() string {
@@ -193,6 +198,8 @@ func (f Format) ContentType() string {
 		return "image/svg+xml"
 	case PDF:
 		return "application/pdf"
+	case EPS:
+		return "application/postscript"
 	}
 	return "image/png"
 }
@@ -205,7 +212,112 @@ type Options struct {
 	Logo   []byte   // PNG, JPEG, GIF or WebP, or nil
 	// Transparent leaves the background out (render.Style.Transparent).
 	Transparent bool
+	Print       Print // physical size and colour space; zero for screen use
 }
+
+// Print is how a code is written for print (docs/API.md "Print output").
+type Print struct {
+	// SizeMm is the width of the code with its quiet zone (a frame adds
+	// its share) in millimetres, 10-2000; 0 leaves the size to Pixels (PNG)
+	// or the renderer's 72 mm (PDF, EPS). Not for SVG, which is unitless
+	// here.
+	SizeMm float64
+	DPI    int  // PNG density with SizeMm, 72-1200; 0 = DefaultDPI
+	CMYK   bool // PDF and EPS in DeviceCMYK (colorSpace=cmyk)
+}
+
+// Print limits and the default density.
+const (
+	MinSizeMm  = 10
+	MaxSizeMm  = 2000
+	MinDPI     = 72
+	MaxDPI     = 1200
+	DefaultDPI = 300
+)
+
+// FormPrint reads sizeMm, dpi and colorSpace from a query or form and
+// checks them for format f. Problems are *render.StyleError.
+func FormPrint(get func(string) string, f Format) (Print, error) {
+	var p Print
+	var ok bool
+	if v := strings.TrimSpace(get("sizeMm")); v != "" {
+		var err error
+		if p.SizeMm, err = strconv.ParseFloat(v, 64); err != nil {
+			return p, &render.StyleError{Field: "sizeMm", Message: "sizeMm must be a number of millimetres"}
+		}
+	}
+	if v := strings.TrimSpace(get("dpi")); v != "" {
+		var err error
+		if p.DPI, err = strconv.Atoi(v); err != nil {
+			return p, &render.StyleError{Field: "dpi", Message: "dpi must be a whole number"}
+		}
+	}
+	if p.CMYK, ok = ParseColorSpace(get("colorSpace")); !ok {
+		return p, &render.StyleError{Field: "colorSpace", Message: ColorSpaceMessage}
+	}
+	return p, p.Check(f)
+}
+
+// ColorSpaceMessage is the answer to a colorSpace ParseColorSpace refuses.
+const ColorSpaceMessage = "colorSpace must be rgb or cmyk"
+
+// ParseColorSpace reads colorSpace: "" or "rgb" is false, "cmyk" true.
+func ParseColorSpace(v string) (cmyk, ok bool) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "", "rgb":
+		return false, true
+	case "cmyk":
+		return true, true
+	}
+	return false, false
+}
+
+// Check refuses print options that do not fit format f, with a
+// *render.StyleError naming the field (sizeMm, dpi or colorSpace).
+func (p Print) Check(f Format) error {
+	bad := func(field, msg string) error { return &render.StyleError{Field: field, Message: msg} }
+	if p.SizeMm != 0 {
+		if f == SVG {
+			return bad("sizeMm", "sizeMm applies to PNG, PDF and EPS files")
+		}
+		if !(p.SizeMm >= MinSizeMm && p.SizeMm <= MaxSizeMm) {
+			return bad("sizeMm", fmt.Sprintf("sizeMm must be between %d and %d", MinSizeMm, MaxSizeMm))
+		}
+	}
+	if p.DPI != 0 {
+		if f != PNG || p.SizeMm == 0 {
+			return bad("dpi", "dpi applies to PNG files with a sizeMm")
+		}
+		if p.DPI < MinDPI || p.DPI > MaxDPI {
+			return bad("dpi", fmt.Sprintf("dpi must be between %d and %d", MinDPI, MaxDPI))
+		}
+	}
+	if p.CMYK && f != PDF && f != EPS {
+		return bad("colorSpace", "colorSpace cmyk applies to PDF and EPS files")
+	}
+	if f == PNG && p.SizeMm != 0 {
+		if px := p.Pixels(); px > MaxPrintPixels {
+			return bad("sizeMm", fmt.Sprintf("At %d dpi a PNG can be at most %d mm wide (%d pixels); choose a lower dpi, or PDF or EPS, which have no pixel limit",
+				p.dpi(), int(MaxPrintPixels*25.4/float64(p.dpi())), MaxPrintPixels))
+		}
+	}
+	return nil
+}
+
+// MaxPrintPixels bounds a print PNG's code part, as the renderer does
+// every PNG (its memory).
+const MaxPrintPixels = 4096
+
+func (p Print) dpi() int {
+	if p.DPI == 0 {
+		return DefaultDPI
+	}
+	return p.DPI
+}
+
+// Pixels is the PNG width of the code part for SizeMm at the density:
+// round(sizeMm / 25.4 × dpi).
+func (p Print) Pixels() int { return int(math.Round(p.SizeMm / 25.4 * float64(p.dpi()))) }
 
 // PreviewPixels is the generator's medium preview size; downloads are
 // DownloadScale times larger (spec 01 §9: scale factor 3).
@@ -219,16 +331,25 @@ const (
 // can fix are recognised by Refusal.
 func Write(w io.Writer, data string, s Style, opt Options) error {
 	scene, err := layout(data, s, opt)
-	if err != nil {
-		return err
+	if err == nil {
+		switch opt.Format {
+		case SVG:
+			err = scene.WriteSVG(w)
+		case PDF:
+			err = scene.WritePDF(w)
+		case EPS:
+			err = scene.WriteEPS(w)
+		default:
+			err = scene.WritePNG(w)
+		}
 	}
-	switch opt.Format {
-	case SVG:
-		return scene.WriteSVG(w)
-	case PDF:
-		return scene.WritePDF(w)
+	// A print size names the PNG's pixels: a size the renderer refuses is
+	// the sizeMm's (or dpi's) to change.
+	if se, ok := errors.AsType[*render.StyleError](err); ok && se.Field == "size" && opt.Print.SizeMm != 0 {
+		p := opt.Print
+		return &render.StyleError{Field: "sizeMm", Message: fmt.Sprintf("%s (%g mm at %d dpi is %d pixels): print it larger or at a higher dpi", se.Message, p.SizeMm, p.dpi(), p.Pixels())}
 	}
-	return scene.WritePNG(w)
+	return err
 }
 
 // Check is Write without the image: it encodes data and lays it out with
@@ -242,6 +363,17 @@ func Check(data string, s Style, level qr.Level) error {
 func layout(data string, s Style, opt Options) (*render.Scene, error) {
 	rs := s.Render(opt.Logo, opt.Pixels)
 	rs.Transparent = opt.Transparent
+	p := opt.Print
+	if err := p.Check(opt.Format); err != nil {
+		return nil, err
+	}
+	if p.SizeMm != 0 {
+		if opt.Format == PNG {
+			rs.Pixels, rs.DPI = p.Pixels(), p.dpi()
+		}
+		rs.Points = p.SizeMm / 25.4 * 72
+	}
+	rs.CMYK = p.CMYK
 	m, err := render.Encode([]byte(data), opt.Level, rs)
 	if err != nil {
 		return nil, err

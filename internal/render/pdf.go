@@ -17,44 +17,11 @@ func (sc *Scene) WritePDF(w io.Writer) error {
 	pw, ph := sc.w*s, sc.h*s
 	pdf := &PDFWriter{}
 
-	var content []byte
-	// From here on, user space is module space: y down, origin at the
-	// code's top-left corner.
-	content = append(content, "q "...)
-	content = appendNums(content, s, 0, 0, -s, -sc.x*s, ph+sc.y*s)
-	content = append(content, " cm\n"...)
-	gradient := false
-	paths := sc.shapes()
-	for i := range paths {
-		p := &paths[i]
-		if len(p.cmds) == 0 {
-			continue
-		}
-		if p.paint.gradient {
-			gradient = true
-			content = append(content, "q\n"...)
-			content = appendPDFPath(content, p)
-			content = append(content, "W n /Sh1 sh Q\n"...)
-			continue
-		}
-		if p.paint.color.A == 0 {
-			continue // a left-out background (Style.Transparent)
-		}
-		content = appendRGB(content, p.paint.color)
-		content = append(content, " rg\n"...)
-		content = appendPDFPath(content, p)
-		content = append(content, "f\n"...)
-	}
-	if l := sc.logo; l != nil {
-		content = append(content, "q "...)
-		content = appendNums(content, l.w, 0, 0, -l.h, l.x, l.y+l.h)
-		content = append(content, " cm /Im1 Do Q\n"...)
-	}
-	content = append(content, "Q\n"...)
+	content, gradient := sc.appendVector(nil, s, ph, func(b []byte) []byte { return append(b, "/Im1 Do"...) })
 	if t := sc.text; t != nil {
 		tw := helveticaBoldWidth(t.s) * t.size
-		content = appendRGB(content, t.color)
-		content = append(content, " rg BT /F1 "...)
+		content = sc.appendFill(content, t.color)
+		content = append(content, " BT /F1 "...)
 		content = appendNum(content, t.size*s)
 		content = append(content, " Tf "...)
 		content = appendNums(content, (t.x-tw/2-sc.x)*s, ph-(t.y-sc.y)*s)
@@ -77,29 +44,20 @@ func (sc *Scene) WritePDF(w io.Writer) error {
 		res = append(res, " >> "...)
 	}
 	if gradient {
-		g := sc.grad
-		sh := []byte("<< /ShadingType 2 /ColorSpace /DeviceRGB /Coords [")
-		sh = appendNums(sh, g.x0, g.y0, g.x1, g.y1)
-		sh = append(sh, "] /Function << /FunctionType 2 /Domain [0 1] /C0 ["...)
-		sh = appendRGB(sh, g.from)
-		sh = append(sh, "] /C1 ["...)
-		sh = appendRGB(sh, g.to)
-		sh = append(sh, "] /N 1 >> /Extend [true true] >>"...)
 		res = append(res, "/Shading << /Sh1 "...)
-		res = pdf.Ref(res, pdf.Object(string(sh)))
+		res = pdf.Ref(res, pdf.Object(string(sc.appendShading(nil))))
 		res = append(res, " >> "...)
 	}
 	if l := sc.logo; l != nil {
 		b := l.img.Bounds()
-		rgb := make([]byte, 0, 3*b.Dx()*b.Dy())
 		alpha := make([]byte, 0, b.Dx()*b.Dy())
-		for i := 0; i < len(l.img.Pix); i += 4 {
-			rgb = append(rgb, l.img.Pix[i:i+3]...)
-			alpha = append(alpha, l.img.Pix[i+3])
+		for i := 3; i < len(l.img.Pix); i += 4 {
+			alpha = append(alpha, l.img.Pix[i])
 		}
 		dims := " /Width " + strconv.Itoa(b.Dx()) + " /Height " + strconv.Itoa(b.Dy()) + " /BitsPerComponent 8"
 		mask := pdf.Stream("/Type /XObject /Subtype /Image /ColorSpace /DeviceGray"+dims, alpha)
-		img := pdf.Stream("/Type /XObject /Subtype /Image /ColorSpace /DeviceRGB"+dims+" /SMask "+strconv.Itoa(mask)+" 0 R", rgb)
+		img := pdf.Stream("/Type /XObject /Subtype /Image /ColorSpace "+sc.colorSpace()+dims+" /SMask "+strconv.Itoa(mask)+" 0 R",
+			sc.logoSamples(nil))
 		res = append(res, "/XObject << /Im1 "...)
 		res = pdf.Ref(res, img)
 		res = append(res, " >> "...)
@@ -239,7 +197,115 @@ func appendNums(b []byte, v ...float32) []byte {
 	return b
 }
 
-// appendRGB writes a colour as three PDF numbers from 0 to 1.
-func appendRGB(b []byte, c color.RGBA) []byte {
+// appendVector writes the code, the frame and the logo (drawn by logo in
+// the unit square) as PDF content operators, which the EPS prolog defines
+// in PostScript too; s is points per module and ph the page height. It
+// reports whether the gradient shading /Sh1 is used.
+func (sc *Scene) appendVector(b []byte, s, ph float32, logo func([]byte) []byte) ([]byte, bool) {
+	// From here on, user space is module space: y down, origin at the
+	// code's top-left corner.
+	b = append(b, "q "...)
+	b = appendNums(b, s, 0, 0, -s, -sc.x*s, ph+sc.y*s)
+	b = append(b, " cm\n"...)
+	gradient := false
+	paths := sc.shapes()
+	for i := range paths {
+		p := &paths[i]
+		if len(p.cmds) == 0 {
+			continue
+		}
+		if p.paint.gradient {
+			gradient = true
+			b = append(b, "q\n"...)
+			b = appendPDFPath(b, p)
+			b = append(b, "W n /Sh1 sh Q\n"...)
+			continue
+		}
+		if p.paint.color.A == 0 {
+			continue // a left-out background (Style.Transparent)
+		}
+		b = sc.appendFill(b, p.paint.color)
+		b = append(b, '\n')
+		b = appendPDFPath(b, p)
+		b = append(b, "f\n"...)
+	}
+	if l := sc.logo; l != nil {
+		b = append(b, "q "...)
+		b = appendNums(b, l.w, 0, 0, -l.h, l.x, l.y+l.h)
+		b = append(b, " cm "...)
+		b = logo(b)
+		b = append(b, " Q\n"...)
+	}
+	return append(b, "Q\n"...), gradient
+}
+
+// appendShading writes the gradient as an axial shading dictionary, the
+// same in PDF and PostScript.
+func (sc *Scene) appendShading(b []byte) []byte {
+	g := sc.grad
+	b = append(b, "<< /ShadingType 2 /ColorSpace "...)
+	b = append(b, sc.colorSpace()...)
+	b = append(b, " /Coords ["...)
+	b = appendNums(b, g.x0, g.y0, g.x1, g.y1)
+	b = append(b, "] /Function << /FunctionType 2 /Domain [0 1] /C0 ["...)
+	b = sc.appendColor(b, g.from)
+	b = append(b, "] /C1 ["...)
+	b = sc.appendColor(b, g.to)
+	return append(b, "] /N 1 >> /Extend [true true] >>"...)
+}
+
+// colorSpace names the device colour space of the scene's PDF and EPS.
+func (sc *Scene) colorSpace() string {
+	if sc.cmyk {
+		return "/DeviceCMYK"
+	}
+	return "/DeviceRGB"
+}
+
+// appendFill sets the fill colour: "r g b rg", or "c m y k k" in CMYK.
+func (sc *Scene) appendFill(b []byte, c color.RGBA) []byte {
+	b = sc.appendColor(b, c)
+	if sc.cmyk {
+		return append(b, " k"...)
+	}
+	return append(b, " rg"...)
+}
+
+// appendColor writes a colour's components from 0 to 1 in the scene's
+// colour space.
+func (sc *Scene) appendColor(b []byte, c color.RGBA) []byte {
+	if sc.cmyk {
+		cc, m, y, k := toCMYK(c.R, c.G, c.B)
+		return appendNums(b, cc, m, y, k)
+	}
 	return appendNums(b, float32(c.R)/255, float32(c.G)/255, float32(c.B)/255)
+}
+
+// toCMYK is the naive device conversion with full black generation: grey
+// and black go to the K plate alone (black is 0 0 0 1, the true black
+// print shops ask for, not a four-plate rich black), colours take their
+// darkest share as K. No ICC profile is implied.
+func toCMYK(r, g, b uint8) (c, m, y, k float32) {
+	mx := max(r, g, b)
+	if mx == 0 {
+		return 0, 0, 0, 1
+	}
+	k = 1 - float32(mx)/255
+	f := float32(mx)
+	return 1 - float32(r)/f, 1 - float32(g)/f, 1 - float32(b)/f, k
+}
+
+// logoSamples appends the logo's colour samples, 8 bits each, in the
+// scene's colour space (its alpha goes in a mask or is composited).
+func (sc *Scene) logoSamples(b []byte) []byte {
+	pix := sc.logo.img.Pix
+	for i := 0; i < len(pix); i += 4 {
+		if !sc.cmyk {
+			b = append(b, pix[i:i+3]...)
+			continue
+		}
+		c, m, y, k := toCMYK(pix[i], pix[i+1], pix[i+2])
+		b = append(b, uint8(c*255+0.5), uint8(m*255+0.5), uint8(y*255+0.5), uint8(k*255+0.5))
+	}
+	return b
 }

@@ -1,6 +1,8 @@
 package render
 
 import (
+	"bufio"
+	"encoding/binary"
 	"fmt"
 	"image"
 	"image/draw"
@@ -37,6 +39,9 @@ func (sc *Scene) WritePNG(w io.Writer) error {
 	s, pw, ph := sc.pixelScale()
 	if need := sc.minPixels(); sc.pixels < need {
 		return &StyleError{"size", fmt.Sprintf("The image must be at least %d pixels for this code", need)}
+	}
+	if sc.dpi > 0 {
+		w = &physWriter{w: w, dpi: sc.dpi}
 	}
 	if sc.plain {
 		return sc.writeBitmapPNG(w, pw)
@@ -205,4 +210,45 @@ func (sc *Scene) fillGradient(img *image.RGBA, mask *image.Alpha, r image.Rectan
 			px[j+2] = uint8(float64(px[j+2])*(1-k) + (fb+tb*t)*k + 0.5)
 		}
 	}
+}
+
+// physWriter passes a PNG through, adding a pHYs chunk (the physical
+// pixel density, which image/png does not write) right after the IHDR
+// chunk, where the format wants it.
+type physWriter struct {
+	w    io.Writer
+	n    int // bytes passed so far
+	dpi  int
+	done bool
+}
+
+// pngHead is the signature and the IHDR chunk: 8 + 4+4+13+4 bytes.
+const pngHead = 33
+
+func (p *physWriter) Write(b []byte) (int, error) {
+	if p.done {
+		return p.w.Write(b)
+	}
+	head := min(len(b), pngHead-p.n)
+	if _, err := p.w.Write(b[:head]); err != nil {
+		return 0, err
+	}
+	p.n += head
+	if p.n < pngHead {
+		return head, nil
+	}
+	p.done = true
+	// Pixels per metre on both axes, unit 1 (the metre).
+	var d [9]byte
+	ppm := uint32(math.Round(float64(p.dpi) / 0.0254))
+	binary.BigEndian.PutUint32(d[0:], ppm)
+	binary.BigEndian.PutUint32(d[4:], ppm)
+	d[8] = 1
+	bw := bufio.NewWriterSize(p.w, 32)
+	writeChunk(bw, "pHYs", d[:])
+	if err := bw.Flush(); err != nil {
+		return head, err
+	}
+	n, err := p.w.Write(b[head:])
+	return head + n, err
 }

@@ -24,7 +24,9 @@ type Scene struct {
 	text       *text
 	look       look
 	pixels     int     // PNG/SVG size of the code part
-	points     float64 // PDF size of the code part
+	points     float64 // PDF and EPS size of the code part
+	dpi        int     // PNG density, 0 for none (Style.DPI)
+	cmyk       bool    // PDF and EPS colours in DeviceCMYK (Style.CMYK)
 
 	// plain is set for square dots and eyes in solid colours with no logo
 	// and no frame: the PNG is then a 1-bit image (bitmap.go) and the SVG
@@ -151,6 +153,10 @@ func Layout(m *qr.Matrix, s Style) (*Scene, error) {
 	if sc.points, err = pointsField(s.Points); err != nil {
 		return nil, err
 	}
+	if s.DPI < 0 || s.DPI > maxDPI {
+		return nil, &StyleError{"dpi", fmt.Sprintf("dpi must be between 1 and %d", maxDPI)}
+	}
+	sc.dpi, sc.cmyk = s.DPI, s.CMYK
 
 	// The logo's pad hides whole modules (see padSide).
 	lk := look{dots: dots, eyes: eyes, centers: centers, dot: dotPaint, eye: eyePaint, center: centerPaint}
@@ -420,8 +426,9 @@ func pointsField(v float64) (float64, error) {
 	if v == 0 {
 		return DefaultPoints, nil
 	}
-	if !(v >= minPoints && v <= maxPoints) {
-		return 0, &StyleError{"size", fmt.Sprintf("The PDF size must be between %d and %d points", minPoints, maxPoints)}
+	// A hair of slack: sizes arrive in millimetres, converted.
+	if !(v >= minPoints-1e-9 && v <= maxPoints+1e-9) {
+		return 0, &StyleError{"size", fmt.Sprintf("The PDF size must be between %.0f and %.0f points (10 mm to 2 m)", minPoints, maxPoints)}
 	}
 	return v, nil
 }
@@ -486,3 +493,6 @@ func (sc *Scene) pixelScale() (s float64, w, h int) {
 	s = float64(sc.pixels) / float64(sc.n)
 	return s, int(math.Round(float64(sc.w) * s)), int(math.Round(float64(sc.h) * s))
 }
+
+// Modules is the code's width in modules, quiet zone included.
+func (sc *Scene) Modules() int { return sc.n }

@@ -41,23 +41,24 @@ const (
 	DefaultFrameText      = "SCAN ME"
 	DefaultFrameColor     = "#000000"
 	DefaultFrameTextColor = "#FFFFFF"
-	DefaultPixels         = 960            // the 320 px preview at the download scale factor 3
-	DefaultPoints         = 72 / 25.4 * 72 // 72 mm
-	MinContrast           = 3.0            // WCAG contrast ratio a code needs to scan
-	QuietZone             = 4              // light modules around the symbol
-	maxPixels             = 4096           // bounds memory: a framed 4096 px RGBA image is ~105 MB
-	maxPoints             = 2000           // about 70 cm
-	minPoints             = 36             // half an inch
-	maxFrameText          = 40             // characters; longer text would be unreadably small
-	maxLogoBytes          = 5 << 20        // uploads beyond this are not logos
-	maxLogoPixels         = 4096 * 4096    // refuse decompression bombs before decoding
-	logoMaxSide           = 512            // logos are resampled to at most this many pixels a side
-	minPixelsPerModule    = 2              // PNG of a plain code (crisp modules): below this decoders cannot separate modules
-	minStyledPixels       = 5              // PNG of a styled (anti-aliased) code: shapes need a few pixels
-	frameExtraW           = 64.0 / 320     // the frame adds 64 px wide at 320 px
-	frameExtraH           = 96.0 / 320     // and 96 px high
-	framePad              = 16.0 / 320     // white inner padding around the code
-	frameRadius           = 24.0 / 320     // corner radius of a rounded frame
+	DefaultPixels         = 960              // the 320 px preview at the download scale factor 3
+	DefaultPoints         = 72 / 25.4 * 72   // 72 mm
+	MinContrast           = 3.0              // WCAG contrast ratio a code needs to scan
+	QuietZone             = 4                // light modules around the symbol
+	maxPixels             = 4096             // bounds memory: a framed 4096 px RGBA image is ~105 MB
+	maxDPI                = 1200             // the densest print offered
+	maxPoints             = 2000 / 25.4 * 72 // 2 m: the largest print size offered (sizeMm)
+	minPoints             = 10 / 25.4 * 72   // 1 cm: the smallest
+	maxFrameText          = 40               // characters; longer text would be unreadably small
+	maxLogoBytes          = 5 << 20          // uploads beyond this are not logos
+	maxLogoPixels         = 4096 * 4096      // refuse decompression bombs before decoding
+	logoMaxSide           = 512              // logos are resampled to at most this many pixels a side
+	minPixelsPerModule    = 2                // PNG of a plain code (crisp modules): below this decoders cannot separate modules
+	minStyledPixels       = 5                // PNG of a styled (anti-aliased) code: shapes need a few pixels
+	frameExtraW           = 64.0 / 320       // the frame adds 64 px wide at 320 px
+	frameExtraH           = 96.0 / 320       // and 96 px high
+	framePad              = 16.0 / 320       // white inner padding around the code
+	frameRadius           = 24.0 / 320       // corner radius of a rounded frame
 )
 
 // Style says how a code looks. Empty fields take the defaults above.
@@ -94,6 +95,12 @@ type Style struct {
 	// Points is the PDF size of the code with its quiet zone; default
 	// 72 mm. A frame adds proportionally, as for Pixels.
 	Points float64
+	// DPI, when set, is written into the PNG as its physical density (a
+	// pHYs chunk), so Pixels at DPI is the print size.
+	DPI int
+	// CMYK writes PDF and EPS colours in DeviceCMYK, black as pure K, for
+	// print shops that separate plates.
+	CMYK bool
 }
 
 // Frame is an optional box around the code with a text band below it.

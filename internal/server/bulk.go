@@ -490,7 +490,7 @@ func (s *server) checkRow(row bulk.Row, ordinal int, cols []string, now time.Tim
 // an image extension (the download's format adds its own).
 func bulkEntryName(raw string) string {
 	name := safeFileName(raw)
-	for _, ext := range []string{".png", ".svg", ".pdf"} {
+	for _, ext := range []string{".png", ".svg", ".pdf", ".eps"} {
 		if len(name) > len(ext) && strings.EqualFold(name[len(name)-len(ext):], ext) {
 			name = name[:len(name)-len(ext)]
 		}
@@ -574,7 +574,7 @@ func (s *server) bulkJob(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// bulkJobDownload (GET /api/bulk-jobs/{id}/download?format=png|svg|pdf,
+// bulkJobDownload (GET /api/bulk-jobs/{id}/download?format=png|svg|pdf|eps,
 // signed in, owner only) streams a finished job's ZIP: one image per saved
 // row, named by its fileName (else qr-code-{n}) and made unique, then
 // manifest.csv (row, name, data, short code, file) and errors.csv (row,
@@ -588,9 +588,14 @@ func (s *server) bulkJobDownload(w http.ResponseWriter, r *http.Request) {
 	format := codes.PNG
 	if raw := r.URL.Query().Get("format"); raw != "" {
 		if format, ok = codes.ParseFormat(raw); !ok {
-			fieldError(w, "format", "format must be png, svg or pdf")
+			fieldError(w, "format", codes.FormatMessage)
 			return
 		}
+	}
+	printOpt, err := codes.FormPrint(r.URL.Query().Get, format)
+	if err != nil {
+		renderRefused(w, err)
+		return
 	}
 	if j.Status != store.BulkDone && j.Status != store.BulkFailed {
 		writeError(w, http.StatusConflict, "The job is still running; download it when it is done")
@@ -605,14 +610,14 @@ func (s *server) bulkJobDownload(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/zip")
 	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="bulk-job-%d-%s.zip"`, j.ID, format))
 	w.Header().Set("Cache-Control", "no-store")
-	if err := s.writeBulkZIP(r.Context(), w, j, format); err != nil {
+	if err := s.writeBulkZIP(r.Context(), w, j, format, printOpt); err != nil {
 		// The header is sent: all that can be done is to log and stop,
 		// which leaves the client a truncated archive it will reject.
 		s.log.ErrorContext(r.Context(), "writing a bulk ZIP", "job", j.ID, "err", err)
 	}
 }
 
-func (s *server) writeBulkZIP(ctx context.Context, w io.Writer, j *store.BulkJob, format codes.Format) error {
+func (s *server) writeBulkZIP(ctx context.Context, w io.Writer, j *store.BulkJob, format codes.Format, printOpt codes.Print) error {
 	zw := zip.NewWriter(w)
 	zw.RegisterCompressor(zip.Deflate, fastDeflate)
 	method := zip.Store // PNG is compressed already
@@ -625,6 +630,7 @@ func (s *server) writeBulkZIP(ctx context.Context, w io.Writer, j *store.BulkJob
 	ew.Write([]string{"row", "column", "message"})
 	taken := map[string]bool{}
 	images := make([][]byte, zipPage)
+	refused := make([]string, zipPage) // a row's print size refused, as field: message
 	for after := 0; ; {
 		page, err := s.store.BulkItems(ctx, j.ID, after, zipPage, "")
 		if err != nil {
@@ -634,13 +640,18 @@ func (s *server) writeBulkZIP(ctx context.Context, w io.Writer, j *store.BulkJob
 			break
 		}
 		after = page[len(page)-1].Row
-		if err := s.renderPage(page, images, format); err != nil {
+		if err := s.renderPage(page, images, refused, format, printOpt); err != nil {
 			return err
 		}
 		for i, it := range page {
 			row := strconv.Itoa(it.Row)
 			if it.Status != store.ItemDone {
 				ew.Write([]string{row, csvCell(it.Column), csvCell(it.Error)})
+				continue
+			}
+			if images[i] == nil {
+				field, msg, _ := strings.Cut(refused[i], ": ")
+				ew.Write([]string{row, field, csvCell(msg)})
 				continue
 			}
 			name := uniqueEntry(taken, it.Code.FileName, string(format))
@@ -703,7 +714,10 @@ func (s *server) bulkData(it store.BulkItem) string {
 }
 
 // renderPage renders the saved items of page into images, in parallel.
-func (s *server) renderPage(page []store.BulkItem, images [][]byte, format codes.Format) error {
+// A row whose code the print size cannot hold (a larger version needs
+// more pixels) gets its reason in refused and no image, so one row does
+// not cut the archive short.
+func (s *server) renderPage(page []store.BulkItem, images [][]byte, refused []string, format codes.Format, printOpt codes.Print) error {
 	workers := runtime.GOMAXPROCS(0)
 	errs := make([]error, workers)
 	var wg sync.WaitGroup
@@ -716,7 +730,12 @@ func (s *server) renderPage(page []store.BulkItem, images [][]byte, format codes
 				}
 				level, _ := qr.ParseLevel(it.Code.Style.ErrorCorrectionLevel)
 				var buf bytes.Buffer
-				err := codes.Write(&buf, s.bulkData(it), codeStyle(it.Code.Style), codes.Options{Format: format, Level: level, Pixels: bulkPNGPixels})
+				err := codes.Write(&buf, s.bulkData(it), codeStyle(it.Code.Style), codes.Options{Format: format, Level: level, Pixels: bulkPNGPixels, Print: printOpt})
+				images[i], refused[i] = nil, ""
+				if field, msg, ok := codes.Refusal(err); ok && printOpt != (codes.Print{}) {
+					refused[i] = field + ": " + msg
+					continue
+				}
 				if err != nil {
 					errs[wk] = fmt.Errorf("row %d: %w", it.Row, err)
 					return

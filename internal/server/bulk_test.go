@@ -7,6 +7,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"image/png"
 	"io"
 	"mime/multipart"
 	"net"
@@ -240,14 +241,32 @@ func TestBulkJobToZIP(t *testing.T) {
 				t.Errorf("the dynamic entry decodes to %q", got)
 			}
 		}
+		// Print output (issue 26): every entry at the print size, in CMYK;
+		// bad print options are refused before the archive starts.
+		r := e.do(c, "GET", "/api/bulk-jobs/"+id+"/download?format=eps&sizeMm=30&colorSpace=cmyk", "")
+		names, files := zipFiles(t, r.body)
+		if r.StatusCode != http.StatusOK || len(names) != 6 || names[0] != "menu.eps" {
+			t.Fatalf("EPS ZIP: %d %v", r.StatusCode, names)
+		}
+		if eps := files["menu.eps"]; !bytes.Contains(eps, []byte("%%BoundingBox: 0 0 86 86")) || !bytes.Contains(eps, []byte("0 0 0 1 k")) {
+			t.Errorf("menu.eps: %.300s", eps)
+		}
+		r = e.do(c, "GET", "/api/bulk-jobs/"+id+"/download?format=png&sizeMm=25.4&dpi=600", "")
+		_, files = zipFiles(t, r.body)
+		if img, err := png.Decode(bytes.NewReader(files["menu.png"])); err != nil || img.Bounds().Dx() != 600 {
+			t.Errorf("menu.png of an inch at 600 dpi: %v", err)
+		}
+		expect(t, e.do(c, "GET", "/api/bulk-jobs/"+id+"/download?format=svg&sizeMm=30", ""), http.StatusBadRequest, "sizeMm applies to PNG, PDF and EPS files")
+		expect(t, e.do(c, "GET", "/api/bulk-jobs/"+id+"/download?format=png&dpi=300", ""), http.StatusBadRequest, "dpi applies to PNG files with a sizeMm")
+
 		// Spreadsheet input: an XLSX with the header row.
 		x := xlsxOf(t, [][]any{{"url", "name"}, {"https://example.com/x1", "X1"}, {"https://example.com/x2", "X2"}})
 		xj := expect(t, e.postSheet(c, "codes.xlsx", x, false), http.StatusAccepted, "")
 		if m := e.waitJob(c, idOf(xj)); m["processed"] != 2.0 || m["failed"] != 0.0 {
 			t.Fatalf("xlsx job: %v", m)
 		}
-		r := e.do(c, "GET", "/api/bulk-jobs/"+idOf(xj)+"/download?format=png", "")
-		_, files := zipFiles(t, r.body)
+		r = e.do(c, "GET", "/api/bulk-jobs/"+idOf(xj)+"/download?format=png", "")
+		_, files = zipFiles(t, r.body)
 		if got := dec.read(files["qr-code-2.png"], "png"); got != "https://example.com/x2" {
 			t.Errorf("xlsx row 2 decodes to %q", got)
 		}
@@ -320,7 +339,7 @@ func TestBulkJobRefusesBadInput(t *testing.T) {
 		for _, path := range []string{"/api/bulk-jobs/" + idOf(job), "/api/bulk-jobs/" + idOf(job) + "/download", "/api/bulk-jobs/x", "/api/bulk-jobs/-1"} {
 			expect(t, e.do(other, "GET", path, ""), http.StatusNotFound, msgJobMissing)
 		}
-		expect(t, e.do(c, "GET", "/api/bulk-jobs/"+idOf(job)+"/download?format=gif", ""), http.StatusBadRequest, "format must be png, svg or pdf")
+		expect(t, e.do(c, "GET", "/api/bulk-jobs/"+idOf(job)+"/download?format=gif", ""), http.StatusBadRequest, "format must be png, svg, pdf or eps")
 		expect(t, e.postSheet(c, "a.csv", "url\nhttps://a.example\n", false, "Idempotency-Key", strings.Repeat("k", 101)),
 			http.StatusBadRequest, "Idempotency-Key must be at most 100 printable ASCII characters")
 		expect(t, e.do(c, "POST", "/api/bulk-jobs", `{"file":"x"}`), http.StatusUnsupportedMediaType, "")

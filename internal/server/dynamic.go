@@ -553,7 +553,7 @@ func (s *server) serveCodeImage(w http.ResponseWriter, r *http.Request, c savedI
 		}
 		return
 	}
-	file := s.renderCode(w, r, c.data, c.style, codes.Options{Format: img.format, Level: c.level, Pixels: img.pixels, Logo: logo})
+	file := s.renderCode(w, r, c.data, c.style, codes.Options{Format: img.format, Level: c.level, Pixels: img.pixels, Logo: logo, Print: img.print})
 	if file == nil {
 		return
 	}
@@ -581,6 +581,7 @@ type imageRequest struct {
 	format   codes.Format
 	pixels   int // of the code part; PNGs at the download scale
 	download bool
+	print    codes.Print // ?sizeMm=, ?dpi=, ?colorSpace= (issue 26)
 }
 
 // imageQuery reads ?format=svg|png|pdf (default svg), ?size= (preview
@@ -591,7 +592,7 @@ func imageQuery(w http.ResponseWriter, r *http.Request) (imageRequest, bool) {
 	if v := q.Get("format"); v != "" {
 		f, ok := codes.ParseFormat(v)
 		if !ok {
-			fieldError(w, "format", "format must be png, svg or pdf")
+			fieldError(w, "format", codes.FormatMessage)
 			return img, false
 		}
 		img.format = f
@@ -611,6 +612,11 @@ func imageQuery(w http.ResponseWriter, r *http.Request) (imageRequest, bool) {
 			return img, false
 		}
 		img.pixels *= codes.DownloadScale
+	}
+	var err error
+	if img.print, err = codes.FormPrint(q.Get, img.format); err != nil {
+		renderRefused(w, err)
+		return img, false
 	}
 	img.download, _ = codes.FormBool(q.Get("download"))
 	return img, true

@@ -253,7 +253,7 @@ func TestDynamicCodeBadInput(t *testing.T) {
 	for _, bidi := range []string{`\u202E`, `\u2066`, `\u200F`, `\u061C`} {
 		expect(t, e.do(c, "PATCH", "/api/dynamic-qrcodes/"+id, `{"name":"Menu`+bidi+`gpj.exe"}`), http.StatusBadRequest, "Name must not contain control or text direction characters")
 	}
-	expect(t, e.do(c, "GET", "/api/dynamic-qrcodes/"+id+"/image?format=gif", ""), http.StatusBadRequest, "format must be png, svg or pdf")
+	expect(t, e.do(c, "GET", "/api/dynamic-qrcodes/"+id+"/image?format=gif", ""), http.StatusBadRequest, "format must be png, svg, pdf or eps")
 	for _, path := range []string{"/api/dynamic-qrcodes/abc/pause", "/api/dynamic-qrcodes/-1/pause", "/api/dynamic-qrcodes/99999/pause"} {
 		expect(t, e.do(c, "POST", path, ""), http.StatusNotFound, msgCodeMissing)
 	}

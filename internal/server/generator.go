@@ -57,6 +57,14 @@ type generateRequest struct {
 	Pixels               int    `json:"pixels"`
 	Transparent          bool   `json:"transparent"`
 	ErrorCorrectionLevel string `json:"errorCorrectionLevel"`
+	// Print output (issue 26): physical size, PNG density, CMYK.
+	SizeMm     float64 `json:"sizeMm"`
+	DPI        int     `json:"dpi"`
+	ColorSpace string  `json:"colorSpace"`
+	// Preflight only (issue 26): the reader's distance, and whether a size
+	// that will not scan is a 400.
+	DistanceCm float64 `json:"distanceCm"`
+	Strict     bool    `json:"strict"`
 
 	style codes.Style
 	raw   map[string]json.RawMessage // every member, for the type fields
@@ -181,10 +189,24 @@ func (s *server) downloadQRCode(w http.ResponseWriter, r *http.Request) {
 	if in.Format != "" {
 		f, ok := codes.ParseFormat(in.Format)
 		if !ok {
-			fieldError(w, "format", "format must be png, svg or pdf")
+			fieldError(w, "format", codes.FormatMessage)
 			return
 		}
 		format = f
+	}
+	cmyk, ok := codes.ParseColorSpace(in.ColorSpace)
+	if !ok {
+		fieldError(w, "colorSpace", codes.ColorSpaceMessage)
+		return
+	}
+	printOpt := codes.Print{SizeMm: in.SizeMm, DPI: in.DPI, CMYK: cmyk}
+	if err := printOpt.Check(format); err != nil {
+		renderRefused(w, err)
+		return
+	}
+	if in.Pixels != 0 && printOpt.SizeMm != 0 {
+		fieldError(w, "pixels", "Set either pixels or sizeMm, not both")
+		return
 	}
 	if pixels > maxDownloadPreview {
 		fieldError(w, "size", "size must be between 64 and 640 pixels for a download")
@@ -245,7 +267,7 @@ func (s *server) downloadQRCode(w http.ResponseWriter, r *http.Request) {
 	if p.logo != nil {
 		level = qr.H // a logo hides modules: only H recovers them
 	}
-	opt := codes.Options{Format: format, Level: level, Pixels: filePixels, Logo: p.logoData(), Transparent: in.Transparent}
+	opt := codes.Options{Format: format, Level: level, Pixels: filePixels, Logo: p.logoData(), Transparent: in.Transparent, Print: printOpt}
 	file := s.renderCode(w, r, p.data, p.style, opt)
 	if file == nil {
 		return

@@ -425,7 +425,7 @@ func TestDownload(t *testing.T) {
 		})), http.StatusNotFound, "Generation not found")
 		expect(t, e.do(c, "POST", "/api/download-qrcode", body(t, map[string]any{
 			"qrType": "url", "url": want, "format": "gif",
-		})), http.StatusBadRequest, "format must be png, svg or pdf")
+		})), http.StatusBadRequest, "format must be png, svg, pdf or eps")
 		expect(t, e.do(c, "POST", "/api/download-qrcode", body(t, map[string]any{
 			"qrType": "url", "url": want, "gradientColor": "#7C3AED",
 		})), http.StatusForbidden, premiumMessage)

@@ -565,7 +565,7 @@ func (s *server) v1PauseCode(paused bool) http.HandlerFunc {
 	}
 }
 
-// v1CodeImage (GET /api/v1/codes/{id}/image?format=png|svg|pdf): the app's
+// v1CodeImage (GET /api/v1/codes/{id}/image?format=png|svg|pdf|eps): the app's
 // image of either kind.
 func (s *server) v1CodeImage(w http.ResponseWriter, r *http.Request) {
 	kind, _, ok := codePath(w, r)

@@ -190,7 +190,7 @@ func TestPublicAPICodes(t *testing.T) {
 		if got := dec.read(e.api(key, "GET", sp+"/image?format=png", "").body, "png"); got != "https://example.com/a" {
 			t.Errorf("static image decodes to %q", got)
 		}
-		expect(t, e.api(key, "GET", dp+"/image?format=gif", ""), http.StatusBadRequest, "format must be png, svg or pdf")
+		expect(t, e.api(key, "GET", dp+"/image?format=gif", ""), http.StatusBadRequest, "format must be png, svg, pdf or eps")
 		a := expect(t, e.api(key, "GET", dp+"/analytics", ""), http.StatusOK, "")
 		if a["totalScans"] == nil {
 			t.Fatalf("analytics = %v", a)

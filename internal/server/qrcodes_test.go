@@ -197,7 +197,7 @@ func TestListQRCodesAndOwnership(t *testing.T) {
 		expect(t, e.do(bob, "GET", "/api/qrcodes/"+ids[0]+"/image", ""), http.StatusNotFound, "QR code not found")
 		expect(t, e.do(ann, "GET", "/api/qrcodes/999/image", ""), http.StatusNotFound, "QR code not found")
 		expect(t, e.do(ann, "GET", "/api/qrcodes/abc/image", ""), http.StatusNotFound, "QR code not found")
-		expect(t, e.do(ann, "GET", "/api/qrcodes/"+ids[0]+"/image?format=gif", ""), http.StatusBadRequest, "format must be png, svg or pdf")
+		expect(t, e.do(ann, "GET", "/api/qrcodes/"+ids[0]+"/image?format=gif", ""), http.StatusBadRequest, "format must be png, svg, pdf or eps")
 		expect(t, e.do(ann, "GET", "/api/qrcodes/"+ids[0]+"/image?size=9", ""), http.StatusBadRequest, "size must be between 64 and 1200 pixels")
 		// A PNG is drawn at 3× in memory: at most 640 (1920 px), like a download.
 		expect(t, e.do(ann, "GET", "/api/qrcodes/"+ids[0]+"/image?format=png&size=1200", ""), http.StatusBadRequest, "size must be between 64 and 640 pixels for a PNG")

@@ -48,6 +48,7 @@ func (s *server) routes() http.Handler {
 	// Generator: previews, downloads, saved static codes, uploads (issue 4).
 	api.HandleFunc("POST /api/generate-qrcode", s.generateQRCode)
 	api.HandleFunc("POST /api/download-qrcode", s.downloadQRCode)
+	api.HandleFunc("POST /api/preflight", s.preflight) // print preflight (issue 26)
 	api.HandleFunc("POST /api/track-generation", s.trackGeneration)
 	api.HandleFunc("GET /api/subdomain-info", s.subdomainInfo)
 	api.Handle("POST /api/qrcodes", edit(s.createQRCode))

@@ -35,7 +35,7 @@ type Generation struct {
 // Download is a code downloaded as a file.
 type Download struct {
 	CodeEvent
-	DownloadType string // png, svg or pdf
+	DownloadType string // png, svg, pdf or eps
 	DownloadedAt time.Time
 }
 

@@ -24,4 +24,25 @@ describe('downloadGenerated', () => {
     expect(body.errorCorrectionLevel).toBeUndefined()
     expect(body.transparent).toBeUndefined()
   })
+
+  it('sends the print size instead of pixels, the dpi for PNGs only and CMYK for PDF and EPS only', async () => {
+    const opts = { pixels: 2048, sizeMm: 50, dpi: 600, cmyk: true, distanceCm: 200 }
+    const sent = async (format: 'png' | 'svg' | 'pdf' | 'eps') => {
+      vi.unstubAllGlobals()
+      const mock = stubFetch({ 'POST /api/download-qrcode': png })
+      await downloadGenerated({ qrType: 'url', url: 'https://a.example' }, format, undefined, opts)
+      return sentBody(mock)
+    }
+    let body = await sent('png')
+    expect(body).toMatchObject({ sizeMm: 50, dpi: 600 })
+    expect(body.pixels).toBeUndefined()
+    expect(body.colorSpace).toBeUndefined()
+    expect(body.distanceCm).toBeUndefined()
+    body = await sent('eps')
+    expect(body).toMatchObject({ format: 'eps', sizeMm: 50, colorSpace: 'cmyk' })
+    expect(body.dpi).toBeUndefined()
+    body = await sent('svg')
+    expect(body.sizeMm).toBeUndefined()
+    expect(body.colorSpace).toBeUndefined()
+  })
 })

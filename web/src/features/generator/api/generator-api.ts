@@ -37,7 +37,7 @@ export interface UploadAnswer {
   logoUrl?: string
 }
 
-export type DownloadFormat = 'png' | 'svg' | 'pdf'
+export type DownloadFormat = 'png' | 'svg' | 'pdf' | 'eps'
 
 const SESSION_KEY = 'qrSessionId'
 
@@ -69,11 +69,35 @@ export function generateCode(body: CodeBody, signal?: AbortSignal): Promise<Gene
   })
 }
 
-/** What a download may choose (docs/API.md): PNG width, no background, error correction without a logo. */
+/** What a download may choose (docs/API.md): PNG width, no background, error correction without a logo, print output. */
 export interface DownloadOptions {
   pixels?: number
   transparent?: boolean
   errorCorrectionLevel?: 'L' | 'M' | 'Q' | 'H'
+  /** Printed width with the quiet zone (PNG, PDF, EPS); replaces pixels. */
+  sizeMm?: number
+  /** PNG density with sizeMm. */
+  dpi?: number
+  /** PDF and EPS colours for print. */
+  cmyk?: boolean
+  /** How far away the reader stands, for the preflight only. */
+  distanceCm?: number
+}
+
+/** POST /api/preflight's answer (docs/API.md "Print preflight"). */
+export interface PreflightAnswer {
+  ok: boolean
+  modules: number
+  moduleMm: number
+  minModuleMm: number
+  maxDistanceCm: number
+  minSizeMm: number
+  warnings: string[]
+}
+
+/** What a print size means for the code: scanning distance, module size, warnings. */
+export function preflight(body: CodeBody, sizeMm: number, distanceCm?: number): Promise<PreflightAnswer> {
+  return apiJson<PreflightAnswer>('POST', '/api/preflight', { ...body, sizeMm, distanceCm })
 }
 
 /** A file from POST /api/download-qrcode: the same body as the generation, plus the format and options. */
@@ -87,7 +111,10 @@ export async function downloadGenerated(
     ...body,
     format,
     generationId,
-    pixels: format === 'png' ? options.pixels : undefined,
+    pixels: format === 'png' && !options.sizeMm ? options.pixels : undefined,
+    sizeMm: format !== 'svg' ? options.sizeMm : undefined,
+    dpi: format === 'png' && options.sizeMm ? options.dpi : undefined,
+    colorSpace: (format === 'pdf' || format === 'eps') && options.cmyk ? 'cmyk' : undefined,
     transparent: options.transparent || undefined,
     errorCorrectionLevel: body.logoId === undefined ? options.errorCorrectionLevel : undefined,
   })

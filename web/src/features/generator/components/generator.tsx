@@ -342,7 +342,7 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
           downloading={actions.downloading}
         >
           {outcome?.kind === 'generated' && (
-            <DownloadOptionsFields value={downloadOptions} onChange={setDownloadOptions} hasLogo={logo !== null} />
+            <DownloadOptionsFields value={downloadOptions} onChange={setDownloadOptions} hasLogo={logo !== null} body={outcome.body} />
           )}
           {!outcome && (
             <p className="mt-4 text-center text-xs text-slate-500">

@@ -86,7 +86,7 @@ export function PreviewPanel({ src, data, loading, error, width, title, hint, on
             {downloading === 'png' ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Download aria-hidden="true" />}
             Download PNG
           </Button>
-          <div className="grid grid-cols-2 gap-2">
+          <div className="grid grid-cols-3 gap-2">
             <Button type="button" variant="outline" onClick={() => onDownload('svg')} disabled={downloading != null}>
               <FileImage aria-hidden="true" />
               SVG
@@ -94,6 +94,10 @@ export function PreviewPanel({ src, data, loading, error, width, title, hint, on
             <Button type="button" variant="outline" onClick={() => onDownload('pdf')} disabled={downloading != null}>
               <FileText aria-hidden="true" />
               PDF
+            </Button>
+            <Button type="button" variant="outline" onClick={() => onDownload('eps')} disabled={downloading != null}>
+              <FileText aria-hidden="true" />
+              EPS
             </Button>
           </div>
         </div>

@@ -1,0 +1,188 @@
+package render
+
+import (
+	"bufio"
+	"encoding/hex"
+	"io"
+	"math"
+	"strconv"
+
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/sfnt"
+	"golang.org/x/image/math/fixed"
+)
+
+// epsProlog defines the PDF content operators appendVector writes as
+// PostScript procedures, in a dictionary of their own so the file does not
+// disturb the document it is placed in. Shadings need LanguageLevel 3.
+const epsProlog = `/SquarelyDict 24 dict def SquarelyDict begin
+/q {gsave} bind def /Q {grestore} bind def
+/cm {6 array astore concat} bind def
+/m {moveto} bind def /l {lineto} bind def /c {curveto} bind def /h {closepath} bind def
+/re {4 2 roll moveto 1 index 0 rlineto 0 exch rlineto neg 0 rlineto closepath} bind def
+/f {fill} bind def /W {clip} bind def /n {newpath} bind def
+/rg {setrgbcolor} bind def /k {setcmykcolor} bind def
+/sh {load shfill} bind def
+`
+
+// WriteEPS writes the scene as an EPS 3.0 file (PostScript LanguageLevel
+// 3) whose bounding box is the code (Style.Points square, plus the frame's
+// share): the same vector paths and shading as the PDF. PostScript has no
+// soft masks, so the logo is composited onto the background colour of its
+// pad; the frame text is drawn as Go Bold glyph outlines (the font the PNG
+// uses), so the file needs no font.
+func (sc *Scene) WriteEPS(w io.Writer) error {
+	s := float32(sc.points) / float32(sc.n)
+	pw, ph := sc.w*s, sc.h*s
+	bw := bufio.NewWriter(w)
+	bw.WriteString("%!PS-Adobe-3.0 EPSF-3.0\n%%BoundingBox: 0 0 ")
+	bw.WriteString(strconv.Itoa(int(math.Ceil(float64(pw)))) + " " + strconv.Itoa(int(math.Ceil(float64(ph)))) + "\n%%HiResBoundingBox: ")
+	bw.Write(appendNums(nil, 0, 0, pw, ph))
+	bw.WriteString("\n%%Creator: Squarely\n%%LanguageLevel: 3\n")
+	if sc.cmyk {
+		bw.WriteString("%%DocumentProcessColors: Cyan Magenta Yellow Black\n")
+	}
+	bw.WriteString("%%Pages: 1\n%%EndComments\n%%BeginProlog\n" + epsProlog)
+	if sc.grad != (gradient{}) {
+		bw.WriteString("/Sh1 ")
+		bw.Write(sc.appendShading(nil))
+		bw.WriteString(" def\n")
+	}
+	bw.WriteString("end\n%%EndProlog\n%%Page: 1 1\nSquarelyDict begin\n")
+
+	body, _ := sc.appendVector(nil, s, ph, sc.appendEPSLogo)
+	// The text goes in module space, before the final Q.
+	body = body[:len(body)-len("Q\n")]
+	if sc.text != nil {
+		var err error
+		if body, err = sc.appendTextOutline(body); err != nil {
+			return err
+		}
+	}
+	bw.Write(body)
+	bw.WriteString("Q\nend\nshowpage\n%%EOF\n")
+	return bw.Flush()
+}
+
+// appendEPSLogo writes the logo as an inline image in the unit square,
+// composited onto the scene's background (the colour of the pad under it).
+func (sc *Scene) appendEPSLogo(out []byte) []byte {
+	l := sc.logo
+	b := l.img.Bounds()
+	comps, space := 3, "/DeviceRGB"
+	if sc.cmyk {
+		comps, space = 4, "/DeviceCMYK"
+	}
+	out = append(out, space+" setcolorspace << /ImageType 1 /Width "+strconv.Itoa(b.Dx())+" /Height "+strconv.Itoa(b.Dy())+
+		" /BitsPerComponent 8 /Decode ["+decodeRange(comps)+"] /ImageMatrix ["+strconv.Itoa(b.Dx())+" 0 0 -"+
+		strconv.Itoa(b.Dy())+" 0 "+strconv.Itoa(b.Dy())+"] /DataSource currentfile /ASCIIHexDecode filter >> image\n"...)
+	bg := sc.bg
+	pix := l.img.Pix
+	row := make([]byte, 0, 4*b.Dx())
+	for i := 0; i < len(pix); i += 4 {
+		a := uint32(pix[i+3])
+		r := uint8((uint32(pix[i])*a + uint32(bg.R)*(255-a) + 127) / 255)
+		g := uint8((uint32(pix[i+1])*a + uint32(bg.G)*(255-a) + 127) / 255)
+		bl := uint8((uint32(pix[i+2])*a + uint32(bg.B)*(255-a) + 127) / 255)
+		if sc.cmyk {
+			c, m, y, k := toCMYK(r, g, bl)
+			row = append(row, uint8(c*255+0.5), uint8(m*255+0.5), uint8(y*255+0.5), uint8(k*255+0.5))
+		} else {
+			row = append(row, r, g, bl)
+		}
+		if len(row) >= 36 || i+4 == len(pix) {
+			out = hex.AppendEncode(out, row)
+			out = append(out, '\n')
+			row = row[:0]
+		}
+	}
+	return append(out, '>')
+}
+
+func decodeRange(comps int) string {
+	s := "0 1"
+	for range comps - 1 {
+		s += " 0 1"
+	}
+	return s
+}
+
+// appendTextOutline writes the frame text as filled Go Bold glyph
+// outlines in module space (y down, as the font's outlines are), centred
+// and shrunk to the frame's width as the PNG does.
+func (sc *Scene) appendTextOutline(b []byte) ([]byte, error) {
+	t := sc.text
+	f, err := goBold()
+	if err != nil {
+		return nil, err
+	}
+	// Outlines at 1000 units per em, scaled to the text's size.
+	const em = 1000
+	ppem := fixed.I(em)
+	var buf sfnt.Buffer
+	var adv fixed.Int26_6
+	glyphs := make([]sfnt.GlyphIndex, 0, len(t.s))
+	for _, r := range t.s {
+		gi, err := f.GlyphIndex(&buf, r)
+		if err != nil {
+			return nil, err
+		}
+		a, err := f.GlyphAdvance(&buf, gi, ppem, font.HintingNone)
+		if err != nil {
+			return nil, err
+		}
+		glyphs = append(glyphs, gi)
+		adv += a
+	}
+	size := t.size
+	width := float32(adv) / 64 / em * size
+	if room := textRoom * sc.w; width > room {
+		size *= room / width
+		width = room
+	}
+	k := size / em
+	pen := t.x - width/2
+	b = sc.appendFill(b, t.color)
+	b = append(b, '\n')
+	for _, gi := range glyphs {
+		segs, err := f.LoadGlyph(&buf, gi, ppem, nil)
+		if err != nil {
+			return nil, err
+		}
+		at := func(p fixed.Point26_6) (float32, float32) {
+			return pen + float32(p.X)/64*k, t.y + float32(p.Y)/64*k
+		}
+		var cx, cy float32 // the current point, for quadratics
+		for _, sg := range segs {
+			switch sg.Op {
+			case sfnt.SegmentOpMoveTo:
+				cx, cy = at(sg.Args[0])
+				b = appendNums(b, cx, cy)
+				b = append(b, " m\n"...)
+			case sfnt.SegmentOpLineTo:
+				cx, cy = at(sg.Args[0])
+				b = appendNums(b, cx, cy)
+				b = append(b, " l\n"...)
+			case sfnt.SegmentOpQuadTo:
+				qx, qy := at(sg.Args[0])
+				x, y := at(sg.Args[1])
+				// The cubic with the same curve as the quadratic.
+				b = appendNums(b, cx+2*(qx-cx)/3, cy+2*(qy-cy)/3, x+2*(qx-x)/3, y+2*(qy-y)/3, x, y)
+				b = append(b, " c\n"...)
+				cx, cy = x, y
+			case sfnt.SegmentOpCubeTo:
+				x1, y1 := at(sg.Args[0])
+				x2, y2 := at(sg.Args[1])
+				cx, cy = at(sg.Args[2])
+				b = appendNums(b, x1, y1, x2, y2, cx, cy)
+				b = append(b, " c\n"...)
+			}
+		}
+		a, err := f.GlyphAdvance(&buf, gi, ppem, font.HintingNone)
+		if err != nil {
+			return nil, err
+		}
+		pen += float32(a) / 64 * k
+	}
+	return append(b, "f\n"...), nil
+}

@@ -1,0 +1,50 @@
+package server
+
+import (
+	"net/http"
+
+	"github.com/squarely/squarely/internal/auth"
+	"github.com/squarely/squarely/internal/codes"
+	"github.com/squarely/squarely/internal/qr"
+)
+
+// preflight (POST /api/preflight) measures the generator's code at a
+// print size: module size, the farthest it scans from, the smallest print
+// for a reader's distance, and warnings. It records nothing; with
+// strict=true a size that will not scan is a 400 on sizeMm.
+func (s *server) preflight(w http.ResponseWriter, r *http.Request) {
+	in, req, _, ok := readGenerateRequest(w, r)
+	if !ok {
+		return
+	}
+	if in.SizeMm == 0 {
+		fieldError(w, "sizeMm", "sizeMm is required")
+		return
+	}
+	u := auth.UserFrom(r.Context())
+	if !s.admitPreview(w, r, u) {
+		return
+	}
+	req.temporary = true // a check, like a live preview: no product, no record
+	p, ok := s.prepareCode(w, r, u, req)
+	if !ok {
+		return
+	}
+	level := codeLevel
+	if p.logo != nil {
+		level = qr.H
+	}
+	pf, err := codes.CheckPreflight(p.data, p.style, codes.Options{Level: level, Logo: p.logoData()}, in.SizeMm, in.DistanceCm)
+	if err != nil {
+		if !renderRefused(w, err) {
+			s.internalError(w, "preflight", err)
+		}
+		return
+	}
+	if in.Strict && !pf.OK {
+		fieldError(w, "sizeMm", pf.Warnings[0])
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, http.StatusOK, pf)
+}
