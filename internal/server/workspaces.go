@@ -161,12 +161,11 @@ func (s *server) inWorkspace(p permission, needs2FA bool) func(http.HandlerFunc)
 				return
 			}
 			if needs2FA && ws.Require2FA && !keyRequest(r) {
-				f, err := s.store.TwoFactorOf(r.Context(), auth.UserFrom(r.Context()).ID)
-				if err != nil {
-					s.internalError(w, "reading second factors", err)
+				has, ok := s.hasTOTP(w, r)
+				if !ok {
 					return
 				}
-				if !f.TOTP {
+				if !has {
 					writeJSON(w, http.StatusForbidden, apiError{Message: msgTwoFactorRequired, Code: "two_factor_required"})
 					return
 				}
@@ -185,6 +184,17 @@ func (s *server) inWorkspace(p permission, needs2FA bool) func(http.HandlerFunc)
 func keyRequest(r *http.Request) bool {
 	a, _ := store.ActorFrom(r.Context())
 	return a.Type == "api_key"
+}
+
+// hasTOTP reports whether the signed-in user has TOTP enabled; on failure
+// (ok false) it has answered.
+func (s *server) hasTOTP(w http.ResponseWriter, r *http.Request) (has, ok bool) {
+	f, err := s.store.TwoFactorOf(r.Context(), auth.UserFrom(r.Context()).ID)
+	if err != nil {
+		s.internalError(w, "reading second factors", err)
+		return false, false
+	}
+	return f.TOTP, true
 }
 
 // pathWorkspace is the caller's workspace named by the {id} path value;
@@ -328,12 +338,11 @@ func (s *server) updateWorkspace(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if *in.Require2FA {
-			f, err := s.store.TwoFactorOf(r.Context(), auth.UserFrom(r.Context()).ID)
-			if err != nil {
-				s.internalError(w, "reading second factors", err)
+			has, ok := s.hasTOTP(w, r)
+			if !ok {
 				return
 			}
-			if !f.TOTP {
+			if !has {
 				fieldError(w, "require2fa", msgRequire2FAOwnTOTP)
 				return
 			}
