@@ -106,7 +106,9 @@ describe('dashboard lists', () => {
 describe('workspace requiring two-factor authentication', () => {
   it('shows a panel linking to Account Settings instead of an error', async () => {
     const message = 'This workspace requires two-factor authentication. Set it up in Account Settings to continue.'
-    stubDashboard({ 'GET /api/codes': () => json({ message, code: 'two_factor_required' }, 403) })
+    // Every workspace route refuses alike; the account's stay open.
+    const refused = () => json({ message, code: 'two_factor_required' }, 403)
+    stubDashboard({ 'GET /api/codes': refused, 'GET /api/trial-status': refused, 'GET /api/tags': refused, 'GET /api/folders': refused })
     renderApp('/dashboard')
     expect(await screen.findByRole('heading', { name: 'Two-factor authentication required' })).toBeInTheDocument()
     expect(screen.getByText(message)).toBeInTheDocument()
