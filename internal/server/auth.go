@@ -63,7 +63,7 @@ func (s *server) userJSON(r *http.Request, u *store.User) userResponse {
 	}
 	out.SubscriptionStatus = ws.SubscriptionStatus
 	out.TrialActivated, out.TrialStartDate, out.TrialEndDate = ws.TrialActivated, ws.TrialStartDate, ws.TrialEndDate
-	out.Workspace = &workspaceRef{ID: ws.ID, Name: ws.Name, Role: ws.Role}
+	out.Workspace = &workspaceRef{ID: ws.ID, Name: ws.Name, Role: ws.Role, Require2FA: ws.Require2FA}
 	return out
 }
 

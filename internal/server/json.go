@@ -21,6 +21,7 @@ const maxJSONBody = 1 << 20
 type apiError struct {
 	Message string            `json:"message"`
 	Errors  map[string]string `json:"errors,omitempty"` // field → message
+	Code    string            `json:"code,omitempty"`   // for the app to act on, e.g. two_factor_required
 }
 
 // writeJSON answers v as JSON with status: gzipped from compressedJSONMin

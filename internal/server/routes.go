@@ -16,13 +16,16 @@ import (
 func (s *server) routes() http.Handler {
 	user := func(h http.HandlerFunc) http.Handler { return s.auth.RequireUser(h) }
 	read, edit, manage, own := s.in(permRead), s.in(permEdit), s.in(permManage), s.in(permOwn)
+	// A member yet to set up the 2FA their workspace requires still needs
+	// these (issue 27): who they are, and switching workspace.
+	beforeTwoFactor := s.beforeTwoFactor(permRead)
 
 	api := http.NewServeMux()
 	// Account and session (spec 01 §7 "Session").
 	api.HandleFunc("POST /api/register", s.register)
 	api.HandleFunc("POST /api/login", s.login)
 	api.HandleFunc("POST /api/logout", s.logout)
-	api.Handle("GET /api/user", read(s.currentUser))
+	api.Handle("GET /api/user", beforeTwoFactor(s.currentUser))
 	// Account security (issue 27): second factors, the sign-in's second step.
 	api.HandleFunc("GET /api/login/2fa", s.pendingLogin)
 	api.HandleFunc("POST /api/login/2fa", s.loginSecondFactor)
@@ -137,9 +140,9 @@ func (s *server) routes() http.Handler {
 	// /api/workspaces/{id} the permission is checked in that workspace.
 	api.Handle("GET /api/workspaces", user(s.listWorkspaces))
 	api.Handle("POST /api/workspaces", user(s.createWorkspace))
-	api.Handle("PATCH /api/workspaces/{id}", manage(s.renameWorkspace))
+	api.Handle("PATCH /api/workspaces/{id}", manage(s.updateWorkspace))
 	api.Handle("DELETE /api/workspaces/{id}", own(s.deleteWorkspace))
-	api.Handle("POST /api/workspaces/{id}/activate", read(s.activateWorkspace))
+	api.Handle("POST /api/workspaces/{id}/activate", beforeTwoFactor(s.activateWorkspace))
 	api.Handle("GET /api/workspaces/{id}/members", read(s.listMembers))
 	api.Handle("PATCH /api/workspaces/{id}/members/{userId}", manage(s.setMemberRole))
 	api.Handle("DELETE /api/workspaces/{id}/members/{userId}", read(s.removeMember))

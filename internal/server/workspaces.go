@@ -80,6 +80,8 @@ const (
 	msgInvitationBad     = "This invitation is invalid or has expired"
 	msgInvitationMissing = "Invitation not found"
 	msgWrongInvitee      = "This invitation was sent to another email address. Sign in with that address, confirmed, to accept it."
+	msgTwoFactorRequired = "This workspace requires two-factor authentication. Set it up in Account Settings to continue."
+	msgRequire2FAOwnTOTP = "Set up two-factor authentication for your own account in Account Settings before requiring it of members"
 	maxWorkspaceName     = 100
 	invitationLifetime   = 7 * 24 * time.Hour
 	// invitationPath is the app's page the mailed link opens; it signs in
@@ -129,8 +131,20 @@ func (s *server) loadWorkspace(next http.Handler) http.Handler {
 // in wraps a route that needs permission p in a workspace: the session's
 // active one (loadWorkspace), an API key's (apiKeyAuth), or, under
 // /api/workspaces/{id}/, that one. Signed out is 401; a workspace the
-// caller is not a member of 404; a role too weak 403.
+// caller is not a member of 404; a signed-in member without TOTP in a
+// workspace that requires it 403 two_factor_required; a role too weak 403.
 func (s *server) in(p permission) func(http.HandlerFunc) http.Handler {
+	return s.inWorkspace(p, true)
+}
+
+// beforeTwoFactor is in for the few workspace routes a member who still
+// has to set up the second factor the workspace requires needs anyway:
+// who they are (GET /api/user) and switching workspace.
+func (s *server) beforeTwoFactor(p permission) func(http.HandlerFunc) http.Handler {
+	return s.inWorkspace(p, false)
+}
+
+func (s *server) inWorkspace(p permission, needs2FA bool) func(http.HandlerFunc) http.Handler {
 	return func(h http.HandlerFunc) http.Handler {
 		return s.auth.RequireUser(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			ws := workspaceFrom(r.Context())
@@ -146,6 +160,16 @@ func (s *server) in(p permission) func(http.HandlerFunc) http.Handler {
 				writeError(w, http.StatusNotFound, msgWorkspaceMissing)
 				return
 			}
+			if needs2FA && ws.Require2FA && !keyRequest(r) {
+				has, ok := s.hasTOTP(w, r)
+				if !ok {
+					return
+				}
+				if !has {
+					writeJSON(w, http.StatusForbidden, apiError{Message: msgTwoFactorRequired, Code: "two_factor_required"})
+					return
+				}
+			}
 			if !allowed(ws.Role, p) {
 				writeError(w, http.StatusForbidden, msgNoPermission)
 				return
@@ -153,6 +177,24 @@ func (s *server) in(p permission) func(http.HandlerFunc) http.Handler {
 			h(w, r)
 		}))
 	}
+}
+
+// keyRequest reports whether r is an API key's (apiKeyAuth), which a
+// workspace's 2FA requirement does not concern: it is no person signing in.
+func keyRequest(r *http.Request) bool {
+	a, _ := store.ActorFrom(r.Context())
+	return a.Type == "api_key"
+}
+
+// hasTOTP reports whether the signed-in user has TOTP enabled; on failure
+// (ok false) it has answered.
+func (s *server) hasTOTP(w http.ResponseWriter, r *http.Request) (has, ok bool) {
+	f, err := s.store.TwoFactorOf(r.Context(), auth.UserFrom(r.Context()).ID)
+	if err != nil {
+		s.internalError(w, "reading second factors", err)
+		return false, false
+	}
+	return f.TOTP, true
 }
 
 // pathWorkspace is the caller's workspace named by the {id} path value;
@@ -189,21 +231,23 @@ func workspaceOf(r *http.Request) *int64 {
 
 // workspaceRef is the workspace as GET /api/user shows it.
 type workspaceRef struct {
-	ID   int64  `json:"id"`
-	Name string `json:"name"`
-	Role string `json:"role"`
+	ID         int64  `json:"id"`
+	Name       string `json:"name"`
+	Role       string `json:"role"`
+	Require2FA bool   `json:"require2fa"`
 }
 
 // workspaceJSON is a workspace in GET /api/workspaces.
 type workspaceJSON struct {
-	ID       int64  `json:"id"`
-	Name     string `json:"name"`
-	Role     string `json:"role"`
-	Personal bool   `json:"personal"`
+	ID         int64  `json:"id"`
+	Name       string `json:"name"`
+	Role       string `json:"role"`
+	Personal   bool   `json:"personal"`
+	Require2FA bool   `json:"require2fa"`
 }
 
 func toWorkspaceJSON(ws *store.Workspace) workspaceJSON {
-	return workspaceJSON{ID: ws.ID, Name: ws.Name, Role: ws.Role, Personal: ws.Personal}
+	return workspaceJSON{ID: ws.ID, Name: ws.Name, Role: ws.Role, Personal: ws.Personal, Require2FA: ws.Require2FA}
 }
 
 // workspaceName reads and checks the {"name"} of a workspace; on failure
@@ -215,7 +259,13 @@ func workspaceName(w http.ResponseWriter, r *http.Request) (string, bool) {
 	if !decodeJSON(w, r, &in) {
 		return "", false
 	}
-	name := strings.TrimSpace(in.Name)
+	return checkWorkspaceName(w, in.Name)
+}
+
+// checkWorkspaceName trims and checks a workspace's name; on failure it
+// has answered.
+func checkWorkspaceName(w http.ResponseWriter, name string) (string, bool) {
+	name = strings.TrimSpace(name)
 	switch {
 	case name == "":
 		fieldError(w, "name", "Name is required")
@@ -259,18 +309,57 @@ func (s *server) createWorkspace(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, toWorkspaceJSON(ws))
 }
 
-// renameWorkspace (PATCH /api/workspaces/{id} {name}, admin).
-func (s *server) renameWorkspace(w http.ResponseWriter, r *http.Request) {
-	name, ok := workspaceName(w, r)
-	if !ok {
+// updateWorkspace (PATCH /api/workspaces/{id} {name?, require2fa?}):
+// renaming needs an admin; requiring 2FA of the members, an owner who has
+// TOTP themselves (so they do not lock themselves out).
+func (s *server) updateWorkspace(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Name       *string `json:"name"`
+		Require2FA *bool   `json:"require2fa"`
+	}
+	if !decodeJSON(w, r, &in) {
+		return
+	}
+	if in.Name == nil && in.Require2FA == nil {
+		fieldError(w, "name", "Name is required")
 		return
 	}
 	ws := workspaceFrom(r.Context())
-	if err := s.store.RenameWorkspace(r.Context(), ws.ID, name); err != nil {
-		s.internalError(w, "renaming a workspace", err)
-		return
+	var name string
+	if in.Name != nil {
+		var ok bool
+		if name, ok = checkWorkspaceName(w, *in.Name); !ok {
+			return
+		}
 	}
-	ws.Name = name
+	if in.Require2FA != nil {
+		if !allowed(ws.Role, permOwn) {
+			writeError(w, http.StatusForbidden, msgNoPermission)
+			return
+		}
+		if *in.Require2FA {
+			has, ok := s.hasTOTP(w, r)
+			if !ok {
+				return
+			}
+			if !has {
+				fieldError(w, "require2fa", msgRequire2FAOwnTOTP)
+				return
+			}
+		}
+		if err := s.store.SetRequire2FA(r.Context(), ws.ID, *in.Require2FA); err != nil {
+			s.internalError(w, "setting the workspace's 2FA requirement", err)
+			return
+		}
+		ws.Require2FA = *in.Require2FA
+	}
+	if in.Name != nil {
+		if err := s.store.RenameWorkspace(r.Context(), ws.ID, name); err != nil {
+			s.internalError(w, "renaming a workspace", err)
+			return
+		}
+		ws.Name = name
+	}
 	writeJSON(w, http.StatusOK, toWorkspaceJSON(ws))
 }
 

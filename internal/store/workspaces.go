@@ -47,19 +47,20 @@ type Workspace struct {
 	TrialStartDate       *time.Time
 	TrialEndDate         *time.Time
 	CreatedAt            time.Time
+	Require2FA           bool // members need TOTP before its session routes (issue 27)
 	Role                 string
 }
 
 const workspaceColumns = `
 	w.id, w.client_id, w.name, w.personal_user_id IS NOT NULL,
 	COALESCE(w.stripe_customer_id, ''), COALESCE(w.stripe_subscription_id, ''), w.subscription_status,
-	w.trial_activated, w.trial_start_date, w.trial_end_date, w.created_at, m.role`
+	w.trial_activated, w.trial_start_date, w.trial_end_date, w.created_at, w.require_2fa, m.role`
 
 func scanWorkspace(row interface{ Scan(...any) error }) (*Workspace, error) {
 	w := new(Workspace)
 	err := row.Scan(&w.ID, &w.ClientID, &w.Name, &w.Personal,
 		&w.StripeCustomerID, &w.StripeSubscriptionID, &w.SubscriptionStatus,
-		&w.TrialActivated, scanNullTime(&w.TrialStartDate), scanNullTime(&w.TrialEndDate), scanTime(&w.CreatedAt), &w.Role)
+		&w.TrialActivated, scanNullTime(&w.TrialStartDate), scanNullTime(&w.TrialEndDate), scanTime(&w.CreatedAt), &w.Require2FA, &w.Role)
 	if err != nil {
 		return nil, err
 	}
@@ -184,6 +185,27 @@ func (s *Store) RenameWorkspace(ctx context.Context, workspaceID int64, name str
 			return fail("rename workspace", err)
 		}
 		return s.audit(ctx, tx, workspaceID, "workspace.renamed", Target{"workspace", workspaceID, name}, change("name", old, name))
+	})
+}
+
+// SetRequire2FA sets whether the workspace requires its members to have
+// TOTP; a change is audited.
+func (s *Store) SetRequire2FA(ctx context.Context, workspaceID int64, on bool) error {
+	return s.inTx(ctx, "set workspace 2FA requirement", func(tx *sql.Tx) error {
+		var name string
+		var old bool
+		err := tx.QueryRowContext(ctx, `SELECT name, require_2fa FROM workspaces WHERE id = $1 AND NOT is_deleted`,
+			workspaceID).Scan(&name, &old)
+		if err != nil {
+			return fail("set workspace 2FA requirement", err)
+		}
+		if old == on {
+			return nil // nothing changed, nothing to audit
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE workspaces SET require_2fa = $2 WHERE id = $1`, workspaceID, on); err != nil {
+			return fail("set workspace 2FA requirement", err)
+		}
+		return s.audit(ctx, tx, workspaceID, "workspace.require_2fa_changed", Target{"workspace", workspaceID, name}, change("require2fa", old, on))
 	})
 }
 

@@ -101,3 +101,14 @@ export function serverMessage(error: unknown): string | undefined {
     return body.startsWith('<') || body.length > 200 ? undefined : body
   }
 }
+
+/** The machine-readable "code" of a JSON error body (e.g. two_factor_required), if it has one. */
+export function serverErrorCode(error: unknown): string | undefined {
+  if (!(error instanceof ApiError)) return undefined
+  try {
+    const parsed: unknown = JSON.parse(error.body)
+    return parsed && typeof parsed === 'object' && 'code' in parsed && typeof parsed.code === 'string' ? parsed.code : undefined
+  } catch {
+    return undefined
+  }
+}

@@ -12,6 +12,8 @@ export interface ActiveWorkspace {
   id: number
   name: string
   role: Role
+  /** Members need two-factor authentication to open its codes (issue 27). */
+  require2fa?: boolean
 }
 
 /**

@@ -103,6 +103,27 @@ describe('dashboard lists', () => {
   })
 })
 
+describe('workspace requiring two-factor authentication', () => {
+  it('shows a panel linking to Account Settings instead of an error', async () => {
+    const message = 'This workspace requires two-factor authentication. Set it up in Account Settings to continue.'
+    // Every workspace route refuses alike; the account's stay open.
+    const refused = () => json({ message, code: 'two_factor_required' }, 403)
+    stubDashboard({ 'GET /api/codes': refused, 'GET /api/trial-status': refused, 'GET /api/tags': refused, 'GET /api/folders': refused })
+    renderApp('/dashboard')
+    expect(await screen.findByRole('heading', { name: 'Two-factor authentication required' })).toBeInTheDocument()
+    expect(screen.getByText(message)).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'Set up two-factor authentication' })).toHaveAttribute('href', '/account-settings')
+    expect(screen.queryByText(/couldn.t load your QR codes/)).not.toBeInTheDocument()
+  })
+
+  it('keeps the error for any other refusal', async () => {
+    stubDashboard({ 'GET /api/codes': () => json({ message: 'You do not have permission to do this in this workspace' }, 403) })
+    renderApp('/dashboard')
+    expect(await screen.findByText(/couldn.t load your QR codes/)).toBeInTheDocument()
+    expect(screen.queryByRole('heading', { name: 'Two-factor authentication required' })).not.toBeInTheDocument()
+  })
+})
+
 describe('rename', () => {
   async function startRename(name = 'Shop front') {
     await userEvent.click(within(await card(name)).getByRole('button', { name: `Rename ${name}` }))

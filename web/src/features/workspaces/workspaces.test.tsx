@@ -158,6 +158,42 @@ describe('members page', () => {
   })
 })
 
+describe('two-factor requirement', () => {
+  it('gives the owner a switch that PATCHes require2fa and shows the server refusing it', async () => {
+    let on = false
+    const mock = stub('owner', {
+      'GET /api/user': () => json({ ...alice, workspace: { id: 9, name: 'Agency', role: 'owner', require2fa: on } }),
+      'PATCH /api/workspaces/9': (init) => {
+        const body = JSON.parse(String(init?.body)) as { require2fa: boolean }
+        if (sent(mock, 'PATCH', '/api/workspaces/9').length === 1) {
+          const message = 'Set up two-factor authentication for your own account in Account Settings before requiring it of members'
+          return json({ message, errors: { require2fa: message } }, 400)
+        }
+        on = body.require2fa
+        return json({ ...agency, role: 'owner', require2fa: on })
+      },
+    })
+    renderApp('/workspace/members')
+    const toggle = await screen.findByRole('switch', { name: 'Require two-factor authentication' })
+    expect(toggle).toHaveAttribute('aria-checked', 'false')
+    await userEvent.click(toggle)
+    expect(await screen.findByText(/before requiring it of members/)).toBeInTheDocument()
+    expect(toggle).toHaveAttribute('aria-checked', 'false')
+    await userEvent.click(toggle)
+    await waitFor(() => expect(screen.getByRole('switch', { name: 'Require two-factor authentication' })).toHaveAttribute('aria-checked', 'true'))
+    expect(sent(mock, 'PATCH', '/api/workspaces/9')).toEqual([{ require2fa: true }, { require2fa: true }])
+    expect(screen.queryByText(/before requiring it of members/)).not.toBeInTheDocument()
+  })
+
+  it('is not offered to admins', async () => {
+    stub('admin')
+    renderApp('/workspace/members')
+    await screen.findByRole('list', { name: 'Members' })
+    expect(await screen.findByRole('button', { name: 'Rename workspace' })).toBeInTheDocument()
+    expect(screen.queryByRole('switch', { name: 'Require two-factor authentication' })).not.toBeInTheDocument()
+  })
+})
+
 describe('activity page', () => {
   it('lists the audit log newest first, pages by the cursor and links the CSV', async () => {
     const entry = (n: number, action: string, details: unknown = {}) => ({

@@ -1,5 +1,8 @@
+import { ShieldAlert } from 'lucide-react'
 import type { ReactNode } from 'react'
+import { Link } from 'react-router'
 import { Spinner } from '@/components/ui/spinner'
+import { serverErrorCode, serverMessage } from '@/lib/api-client'
 import { codeKey, type SavedCode } from '../api/types'
 import { CodeCard } from './code-card'
 
@@ -23,6 +26,21 @@ export function CodeGrid({
   onSelect?: (code: SavedCode, on: boolean) => void
 }) {
   if (isLoading) return <Spinner label="Loading your QR codes..." />
+  // The workspace requires 2FA and the member has none yet (issue 27): say how to get in.
+  if (serverErrorCode(error) === 'two_factor_required') {
+    return (
+      <section aria-labelledby="two-factor-required" className="grid justify-items-center gap-3 rounded-2xl border border-amber-200 bg-amber-50 p-8 text-center">
+        <ShieldAlert className="size-8 text-amber-700" aria-hidden="true" />
+        <h2 id="two-factor-required" className="text-lg font-semibold text-slate-900">
+          Two-factor authentication required
+        </h2>
+        <p className="max-w-prose text-sm text-slate-700">{serverMessage(error)}</p>
+        <Link to="/account-settings" className="font-medium text-primary underline underline-offset-4">
+          Set up two-factor authentication
+        </Link>
+      </section>
+    )
+  }
   if (error || !codes) {
     return (
       <p role="alert" className="rounded-2xl border border-red-200 bg-red-50 p-6 text-center text-sm text-red-800">

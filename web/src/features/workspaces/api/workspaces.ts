@@ -8,6 +8,8 @@ export interface Workspace {
   name: string
   role: Role
   personal: boolean
+  /** Members need two-factor authentication to open its codes (issue 27). */
+  require2fa?: boolean
 }
 
 export interface Member {
@@ -68,6 +70,15 @@ export function useRenameWorkspace() {
   const refetchAll = useRefetchAll()
   return useMutation({
     mutationFn: ({ id, name }: { id: number; name: string }) => apiJson<Workspace>('PATCH', `/api/workspaces/${id}`, { name }),
+    onSuccess: refetchAll,
+  })
+}
+
+/** Turns the workspace's two-factor requirement on or off (owners, with 2FA themselves to turn it on). */
+export function useRequire2FA() {
+  const refetchAll = useRefetchAll()
+  return useMutation({
+    mutationFn: ({ id, require2fa }: { id: number; require2fa: boolean }) => apiJson<Workspace>('PATCH', `/api/workspaces/${id}`, { require2fa }),
     onSuccess: refetchAll,
   })
 }

@@ -2,6 +2,7 @@
 const actionLabels: Record<string, string> = {
   'workspace.created': 'created the workspace',
   'workspace.renamed': 'renamed the workspace',
+  'workspace.require_2fa_changed': 'changed the two-factor requirement of',
   'member.invited': 'invited',
   'member.invitation_revoked': 'revoked the invitation of',
   'member.joined': 'joined the workspace',
