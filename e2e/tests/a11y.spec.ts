@@ -127,7 +127,7 @@ test('closing a dialog returns focus to the control that opened it', async ({ pa
   await edit.focus()
   await page.keyboard.press('Enter')
   const dialog = page.getByRole('dialog')
-  await dialog.getByLabel(/destination/i).fill(`${baseURL}/contact`)
+  await dialog.getByLabel('Destination URL').fill(`${baseURL}/contact`)
   await dialog.getByRole('button', { name: /save/i }).click()
   await expect(dialog).toHaveCount(0)
   await expect(edit).toBeFocused()

@@ -34,15 +34,23 @@ async function expectButtonsInside(item: Locator, names: string[]) {
     const button = item.getByRole('button', { name, exact: true })
     // The site scrolls smoothly; an instant scroll keeps the boxes still while they are measured.
     await button.evaluate((el) => window.scrollBy({ top: el.getBoundingClientRect().top - window.innerHeight / 2, behavior: 'instant' }))
-    const b = await button.boundingBox()
-    const c = await item.boundingBox()
-    expect(b, name).not.toBeNull()
-    expect(c).not.toBeNull()
-    expect(b!.width, `${name} has a size`).toBeGreaterThan(16)
-    expect(b!.x, `${name} starts inside the card`).toBeGreaterThanOrEqual(c!.x - 0.5)
-    expect(b!.y, `${name} starts inside the card`).toBeGreaterThanOrEqual(c!.y - 0.5)
-    expect(b!.x + b!.width, `${name} ends inside the card`).toBeLessThanOrEqual(c!.x + c!.width + 0.5)
-    expect(b!.y + b!.height, `${name} ends inside the card`).toBeLessThanOrEqual(c!.y + c!.height + 0.5)
+    // Both boxes in one frame, measured again until the page settles (the
+    // list's filters and labels load after the cards): a button that stays
+    // outside its card fails.
+    await expect(async () => {
+      const { b, c } = await button.evaluate((el) => {
+        const box = (e: Element) => {
+          const r = e.getBoundingClientRect()
+          return { x: r.x, y: r.y, width: r.width, height: r.height }
+        }
+        return { b: box(el), c: box(el.closest('[data-testid="qr-card"]')!) }
+      })
+      expect(b.width, `${name} has a size`).toBeGreaterThan(16)
+      expect(b.x, `${name} starts inside the card`).toBeGreaterThanOrEqual(c.x - 0.5)
+      expect(b.y, `${name} starts inside the card`).toBeGreaterThanOrEqual(c.y - 0.5)
+      expect(b.x + b.width, `${name} ends inside the card`).toBeLessThanOrEqual(c.x + c.width + 0.5)
+      expect(b.y + b.height, `${name} ends inside the card`).toBeLessThanOrEqual(c.y + c.height + 0.5)
+    }).toPass({ timeout: 5_000 })
     const hit = await button.evaluate((el) => {
       const r = el.getBoundingClientRect()
       const at = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)

@@ -85,7 +85,7 @@ test('a visitor makes a Website code, downloads a PNG that scans, and is invited
 
   // Nor do the sign-in forms offer Google.
   await page.goto('/auth')
-  await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Sign In', exact: true })).toBeVisible()
   await page.getByRole('button', { name: 'Create a free account' }).click()
   await expect(page.getByRole('button', { name: 'Create Account' })).toBeVisible()
   await expect(page.getByRole('button', { name: /Google/ })).toHaveCount(0)

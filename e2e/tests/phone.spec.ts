@@ -57,6 +57,8 @@ test('a 40-character frame text fits the preview frame at 390 px', async ({ page
   await page.setViewportSize({ width: 390, height: 844 })
   await page.goto('/')
   const generator = page.locator('#qr-generator')
+  // Below a phone's first screen, the generator loads as the visitor scrolls to it.
+  await generator.scrollIntoViewIfNeeded()
   await generator.getByLabel('Website URL').fill('https://example.com/frame')
   await generator.getByRole('tab', { name: 'Frame' }).click()
   await generator.getByRole('switch', { name: 'Add a frame' }).click()
