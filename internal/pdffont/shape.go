@@ -1,0 +1,191 @@
+package pdffont
+
+import (
+	"slices"
+	"sync"
+	"unicode"
+
+	"github.com/go-text/typesetting/bidi"
+	"github.com/go-text/typesetting/di"
+	"github.com/go-text/typesetting/font"
+	"github.com/go-text/typesetting/shaping"
+	"golang.org/x/image/math/fixed"
+)
+
+// MaxRunes caps the text one Shape call lays out; the rest is cut off.
+// Frame text is at most 40 characters and report lines are clipped well
+// below this, so it only bounds the work a caller's mistake can cause.
+const MaxRunes = 1000
+
+// shapeSize is the size text is shaped at: large, so that the shaper's
+// 26.6 fixed-point positions lose nothing that print would show.
+const shapeSize = fixed.Int26_6(4096 << 6)
+
+// Line is text shaped for one line, in ems (one em is the font size).
+type Line struct {
+	Text  string  // the text drawn: the input without what no font has
+	Width float32 // advance width
+	runs  []run   // in visual order, left to right
+}
+
+// run is glyphs of one font, in visual order.
+type run struct {
+	font   int // index in fonts
+	glyphs []glyph
+}
+
+type glyph struct {
+	id      uint16
+	adv     float32 // ems
+	dx, dy  float32 // offset from the pen, ems, y up
+	text    string  // the characters of its cluster, on the cluster's first glyph
+	cluster bool    // first glyph of its cluster
+}
+
+// shaper is per-goroutine state: Faces cache lookups and are not safe for
+// concurrent use, unlike the Fonts they share.
+type shaper struct {
+	hb    shaping.HarfbuzzShaper
+	seg   shaping.Segmenter
+	para  bidi.Paragraph
+	faces []*font.Face
+	bold  bool
+}
+
+var shapers = sync.Pool{New: func() any { return &shaper{faces: make([]*font.Face, len(fonts))} }}
+
+func (s *shaper) face(i int) *font.Face {
+	if s.faces[i] == nil {
+		f, _ := fonts[i].load()
+		s.faces[i] = font.NewFace(f)
+	}
+	return s.faces[i]
+}
+
+// fontFor is the index of the first font with a glyph for r, or -1.
+func (s *shaper) fontFor(r rune) int {
+	first := 0
+	if s.bold {
+		first = 1
+	}
+	if _, ok := s.face(first).NominalGlyph(r); ok {
+		return first
+	}
+	for i := firstFallback; i < len(fonts); i++ {
+		if _, ok := s.face(i).NominalGlyph(r); ok {
+			return i
+		}
+	}
+	return -1
+}
+
+// ResolveFace implements shaping.Fontmap for the segmenter.
+func (s *shaper) ResolveFace(r rune) *font.Face {
+	i := s.fontFor(r)
+	if i < 0 {
+		i = s.fontFor(' ')
+	}
+	return s.face(i)
+}
+
+// Shape lays s out on one line in Go Regular or Go Bold, with the Noto
+// fonts for the scripts Go's fonts lack. Right-to-left text is ordered
+// for display and Arabic letters take their joined forms. Control
+// characters and characters no font has (emoji) are dropped.
+func Shape(s string, bold bool) Line {
+	sh := shapers.Get().(*shaper)
+	defer shapers.Put(sh)
+	sh.bold = bold
+
+	text := make([]rune, 0, min(len(s), MaxRunes))
+	for _, r := range s {
+		if len(text) == MaxRunes {
+			break
+		}
+		// Joiners and direction marks stay: they steer shaping and bidi.
+		if r >= 0x200c && r <= 0x200f || !unicode.IsControl(r) && sh.fontFor(r) >= 0 {
+			text = append(text, r)
+		}
+	}
+	l := Line{Text: string(text)}
+	if len(text) == 0 {
+		return l
+	}
+	// The bidi algorithm's runs, each shaped in runs of one script and
+	// font, then put in visual order by their levels.
+	var items []item
+	levels := sh.para.Segment(text, bidi.Neutral)
+	for i := range levels.NumRuns() {
+		br := levels.Run(i)
+		in := shaping.Input{Text: text, RunStart: br.Start, RunEnd: br.End, Direction: di.DirectionLTR, Size: shapeSize}
+		if !br.IsLeftToRight() {
+			in.Direction = di.DirectionRTL
+		}
+		for _, part := range sh.seg.Split(in, sh) {
+			items = append(items, item{sh.hb.Shape(part), br.Level})
+		}
+	}
+	reorder(items)
+	for _, it := range items {
+		o := it.out
+		r := run{font: sh.indexOf(o.Face)}
+		scale := 1 / float32(o.Face.Upem())
+		prev := -1
+		for _, g := range o.Glyphs {
+			gl := glyph{
+				id:  uint16(g.GlyphID),
+				adv: o.ToFontUnit(g.Advance) * scale,
+				dx:  o.ToFontUnit(g.XOffset) * scale,
+				dy:  o.ToFontUnit(g.YOffset) * scale,
+			}
+			if g.ClusterIndex != prev {
+				prev = g.ClusterIndex
+				gl.cluster = true
+				gl.text = string(text[g.ClusterIndex : g.ClusterIndex+g.RuneCount])
+			}
+			l.Width += gl.adv
+			r.glyphs = append(r.glyphs, gl)
+		}
+		l.runs = append(l.runs, r)
+	}
+	return l
+}
+
+func (s *shaper) indexOf(f *font.Face) int {
+	for i, g := range s.faces {
+		if g == f {
+			return i
+		}
+	}
+	panic("pdffont: a face the segmenter was not given")
+}
+
+type item struct {
+	out   shaping.Output
+	level bidi.Level
+}
+
+// reorder puts items in visual order, left to right, by Unicode's rule
+// L2: from the highest level to the lowest odd one, reverse every stretch
+// of items at that level or higher. (Each right-to-left item's glyphs
+// already come from the shaper in visual order.)
+func reorder(items []item) {
+	var highest bidi.Level
+	lowestOdd := bidi.Level(127)
+	for _, it := range items {
+		highest = max(highest, it.level)
+		if it.level%2 == 1 {
+			lowestOdd = min(lowestOdd, it.level)
+		}
+	}
+	for lvl := highest; lvl >= lowestOdd; lvl-- {
+		for i := 0; i < len(items); i++ {
+			j := i
+			for j < len(items) && items[j].level >= lvl {
+				j++
+			}
+			slices.Reverse(items[i:j])
+			i = j
+		}
+	}
+}
