@@ -189,3 +189,25 @@ func reorder(items []item) {
 		}
 	}
 }
+
+// Fit is Shape, cut short with an ellipsis if the line would be wider
+// than width ems, so that long names stay inside the page.
+func Fit(s string, bold bool, width float32) Line {
+	l := Shape(s, bold)
+	if l.Width <= width {
+		return l
+	}
+	// The longest prefix (of what Shape kept) that fits with the ellipsis.
+	runes := []rune(l.Text)
+	lo, hi := 0, len(runes)-1
+	fit := Shape("…", bold)
+	for lo <= hi {
+		mid := (lo + hi) / 2
+		if c := Shape(string(runes[:mid])+"…", bold); c.Width <= width {
+			fit, lo = c, mid+1
+		} else {
+			hi = mid - 1
+		}
+	}
+	return fit
+}

@@ -217,12 +217,23 @@ func (f *sfnt) subset(used []uint16) []byte {
 	post = append(post, make([]byte, 32-len(post))...)
 
 	out := writeSFNT([]table{
-		{"glyf", glyf}, {"head", head}, {"hhea", hhea}, {"hmtx", hmtx},
+		{"cmap", emptyCmap}, {"glyf", glyf}, {"head", head}, {"hhea", hhea}, {"hmtx", hmtx},
 		{"loca", loca}, {"maxp", maxp}, {"post", post},
 	})
-	headAt := 12 + 16*7 + len4(glyf) // head follows glyf
+	headAt := 12 + 16*8 + len4(emptyCmap) + len4(glyf) // head follows cmap and glyf
 	binary.BigEndian.PutUint32(out[headAt+8:], 0xB1B0AFBA-checksum(out))
 	return out
+}
+
+// emptyCmap maps no character (a format 4 subtable with only its closing
+// segment): the PDF selects glyphs by ID, but font parsers want a cmap.
+var emptyCmap = []byte{
+	0, 0, 0, 1, // version, one subtable
+	0, 3, 0, 1, 0, 0, 0, 12, // Windows Unicode BMP, at offset 12
+	0, 4, 0, 24, 0, 0, // format 4, length, language
+	0, 2, 0, 2, 0, 0, 0, 0, // one segment: segCountX2, searchRange, entrySelector, rangeShift
+	0xff, 0xff, 0, 0, 0xff, 0xff, // endCode, reservedPad, startCode
+	0, 1, 0, 0, // idDelta, idRangeOffset
 }
 
 type table struct {

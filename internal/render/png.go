@@ -154,8 +154,8 @@ func (sc *Scene) rasterise(s float64, pw, ph int) (image.Image, error) {
 		d := &font.Drawer{Dst: img, Src: image.NewUniform(t.color), Face: face}
 		x, y := tx(t.x, t.y)
 		adv := d.MeasureString(t.s)
-		// Go Bold runs wider than the Helvetica the layout measured with:
-		// shrink it to the same room.
+		// Go Bold alone measures characters it lacks differently from the
+		// shaped line the layout measured: shrink it to the same room.
 		if room := textRoom * float64(sc.w) * s; float64(adv)/64 > room {
 			if d.Face, err = pngFace(float64(t.size) * s * room * 64 / float64(adv)); err != nil {
 				return nil, err

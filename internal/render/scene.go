@@ -7,6 +7,7 @@ import (
 	"math"
 	"unicode/utf8"
 
+	"github.com/squarely/squarely/internal/pdffont"
 	"github.com/squarely/squarely/internal/qr"
 )
 
@@ -55,9 +56,10 @@ type logo struct {
 // text is centred on x with its baseline at y; size is the em in modules.
 type text struct {
 	s     string
+	line  pdffont.Line // s shaped in Go Bold and the Noto fallbacks
 	x, y  float32
 	size  float32
-	width float32 // as measured in Helvetica-Bold at size
+	width float32 // line's width at size
 	color color.RGBA
 }
 
@@ -477,14 +479,15 @@ func (sc *Scene) layoutFrame(f Frame) error {
 	sc.paths = append(sc.paths, box, inner)
 
 	// The band below the padding; the text is sized to its height and
-	// shrunk to fit the width, measured in Helvetica-Bold.
+	// shrunk to fit the width, measured in the fonts PDF and EPS draw it in.
 	bandTop, bandBottom := n+pad, sc.y+sc.h
 	size := (bandBottom - bandTop) * 0.5
-	if w := helveticaBoldWidth(t) * size; w > sc.w*textRoom {
+	line := pdffont.Shape(t, true)
+	if w := line.Width * size; w > sc.w*textRoom {
 		size *= sc.w * textRoom / w
 	}
 	base := (bandTop+bandBottom)/2 + size*capHeight/2
-	sc.text = &text{s: t, x: sc.x + sc.w/2, y: base, size: size, width: helveticaBoldWidth(t) * size, color: tc}
+	sc.text = &text{s: t, line: line, x: sc.x + sc.w/2, y: base, size: size, width: line.Width * size, color: tc}
 	return nil
 }
 
