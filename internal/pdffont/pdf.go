@@ -30,17 +30,24 @@ type glyphText struct {
 
 // Show appends PDF content operators that draw l at size points with its
 // left end at (x, y) on the baseline, in PDF coordinates, and records the
-// glyphs. Glyphs are drawn in visual order; the ToUnicode CMap maps each
-// cluster's first glyph to the cluster's characters, from which text
-// extraction (pdftotext) rebuilds the logical order of right-to-left
-// text. (An ActualText span would carry the logical text, but poppler
-// reorders it as if it were visual, reversing Arabic.)
+// glyphs. Glyphs are drawn in visual order. A line that runs left to right
+// throughout is marked with its text as ActualText, so extraction reads
+// the characters as written whatever the shaper did (Devanagari vowel
+// signs drawn before their consonant, conjuncts). Right-to-left lines are
+// not: poppler reorders ActualText as if it were visual, reversing it,
+// while from the ToUnicode map of the glyphs in visual order it rebuilds
+// the logical order itself.
 func (f *Fonts) Show(b []byte, l Line, size, x, y float32) []byte {
 	if len(l.runs) == 0 {
 		return b
 	}
 	if f.used == nil {
 		f.used = make([][]glyphText, len(fonts))
+	}
+	if !l.rtl {
+		b = append(b, "/Span << /ActualText <FEFF"...)
+		b = hex.AppendEncode(b, utf16BE(l.Text))
+		b = append(b, "> >> BDC "...)
 	}
 	b = append(b, "BT "...)
 	b = appendNum(b, x)
@@ -82,7 +89,11 @@ func (f *Fonts) Show(b []byte, l Line, size, x, y float32) []byte {
 	if rise != 0 {
 		b = append(b, " 0 Ts"...)
 	}
-	return append(b, " ET\n"...)
+	b = append(b, " ET"...)
+	if !l.rtl {
+		b = append(b, " EMC"...)
+	}
+	return append(b, '\n')
 }
 
 // width is glyph g's width in the W array: thousandths of an em, rounded
@@ -164,7 +175,7 @@ func writeFont(w Writer, e *embedded, used []glyphText) int {
 		strconv.Itoa(cid) + " 0 R] /ToUnicode " + strconv.Itoa(toUnicode) + " 0 R >>")
 }
 
-// toUnicodeCMap maps each glyph to its cluster's characters: a joined
+// toUnicodeCMap maps each glyph to the characters it stands for: a joined
 // Arabic form to its letter, a ligature to its letters.
 func toUnicodeCMap(ids []uint16, text map[uint16]string) []byte {
 	b := []byte("/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n" +

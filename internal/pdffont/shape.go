@@ -26,6 +26,7 @@ type Line struct {
 	Text  string  // the text drawn: the input without what no font has
 	Width float32 // advance width
 	runs  []run   // in visual order, left to right
+	rtl   bool    // some of it runs right to left
 }
 
 // run is glyphs of one font, in visual order.
@@ -35,11 +36,10 @@ type run struct {
 }
 
 type glyph struct {
-	id      uint16
-	adv     float32 // ems
-	dx, dy  float32 // offset from the pen, ems, y up
-	text    string  // the characters of its cluster, on the cluster's first glyph
-	cluster bool    // first glyph of its cluster
+	id     uint16
+	adv    float32 // ems
+	dx, dy float32 // offset from the pen, ems, y up
+	text   string  // the characters it stands for (clusterText)
 }
 
 // shaper is per-goroutine state: Faces cache lookups and are not safe for
@@ -128,27 +128,58 @@ func Shape(s string, bold bool) Line {
 	reorder(items)
 	for _, it := range items {
 		o := it.out
+		l.rtl = l.rtl || it.level%2 == 1
 		r := run{font: sh.indexOf(o.Face)}
 		scale := 1 / float32(o.Face.Upem())
-		prev := -1
-		for _, g := range o.Glyphs {
-			gl := glyph{
-				id:  uint16(g.GlyphID),
-				adv: o.ToFontUnit(g.Advance) * scale,
-				dx:  o.ToFontUnit(g.XOffset) * scale,
-				dy:  o.ToFontUnit(g.YOffset) * scale,
+		for i := 0; i < len(o.Glyphs); {
+			// A cluster's glyphs are adjacent.
+			c := o.Glyphs[i]
+			j := i + 1
+			for j < len(o.Glyphs) && o.Glyphs[j].ClusterIndex == c.ClusterIndex {
+				j++
 			}
-			if g.ClusterIndex != prev {
-				prev = g.ClusterIndex
-				gl.cluster = true
-				gl.text = string(text[g.ClusterIndex : g.ClusterIndex+g.RuneCount])
+			texts := clusterText(o.Face, o.Glyphs[i:j], text[c.ClusterIndex:c.ClusterIndex+c.RuneCount])
+			for k, g := range o.Glyphs[i:j] {
+				gl := glyph{
+					id:   uint16(g.GlyphID),
+					adv:  o.ToFontUnit(g.Advance) * scale,
+					dx:   o.ToFontUnit(g.XOffset) * scale,
+					dy:   o.ToFontUnit(g.YOffset) * scale,
+					text: texts[k],
+				}
+				l.Width += gl.adv
+				r.glyphs = append(r.glyphs, gl)
 			}
-			l.Width += gl.adv
-			r.glyphs = append(r.glyphs, gl)
+			i = j
 		}
 		l.runs = append(l.runs, r)
 	}
 	return l
+}
+
+// clusterText shares a cluster's characters among its glyphs for the
+// ToUnicode map: a glyph that is a character's own (its cmap glyph) takes
+// that character, the first glyph takes what is left (joined forms,
+// ligatures, conjuncts), so a glyph reused elsewhere keeps its meaning.
+func clusterText(face *font.Face, glyphs []shaping.Glyph, runes []rune) []string {
+	texts := make([]string, len(glyphs))
+	taken := make([]bool, len(runes))
+	for k, g := range glyphs {
+		for ri, r := range runes {
+			if id, ok := face.NominalGlyph(r); ok && !taken[ri] && id == g.GlyphID {
+				texts[k], taken[ri] = string(r), true
+				break
+			}
+		}
+	}
+	var rest []rune
+	for ri, r := range runes {
+		if !taken[ri] {
+			rest = append(rest, r)
+		}
+	}
+	texts[0] += string(rest)
+	return texts
 }
 
 func (s *shaper) indexOf(f *font.Face) int {
