@@ -1,8 +1,9 @@
 // Package pdffont shapes text in any script the product prints and embeds
 // the fonts it needs in PDF files as subsets: Type0 fonts over a
-// CIDFontType2 (TrueType outlines, Identity-H, a glyph's CID is its glyph
-// ID) with a W array and a ToUnicode CMap, so the text prints as drawn and
-// pdftotext gets it back.
+// CIDFontType2 (TrueType outlines, Identity-H; a glyph's CID is its ID in
+// the full font, which a CIDToGIDMap maps to the subset's) with a W array
+// and a ToUnicode CMap, so the text prints as drawn and pdftotext gets it
+// back.
 //
 // Go's fonts cover Latin, Greek and Cyrillic; Noto subsets compiled into
 // the binary (fonts/, OFL) cover Arabic, Hebrew, Devanagari, Thai, and the

@@ -130,7 +130,7 @@ func writeFont(w Writer, e *embedded, used []glyphText) int {
 		}
 	}
 	ids := slices.Sorted(maps.Keys(text))
-	ttf := sf.subset(ids)
+	ttf, cidToGID := sf.subset(ids)
 
 	// The subset tag: six capitals that differ between different subsets.
 	h := fnv.New32a()
@@ -169,7 +169,7 @@ func writeFont(w Writer, e *embedded, used []glyphText) int {
 	widths = append(widths, ']')
 	cid := w.Object("<< /Type /Font /Subtype /CIDFontType2 /BaseFont " + name +
 		" /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /FontDescriptor " +
-		strconv.Itoa(desc) + " 0 R /CIDToGIDMap /Identity /W " + string(widths) + " >>")
+		strconv.Itoa(desc) + " 0 R /CIDToGIDMap " + strconv.Itoa(w.Stream("", cidToGID)) + " 0 R /W " + string(widths) + " >>")
 	toUnicode := w.Stream("", toUnicodeCMap(ids, text))
 	return w.Object("<< /Type /Font /Subtype /Type0 /BaseFont " + name + " /Encoding /Identity-H /DescendantFonts [" +
 		strconv.Itoa(cid) + " 0 R] /ToUnicode " + strconv.Itoa(toUnicode) + " 0 R >>")

@@ -3,6 +3,7 @@ package pdffont
 import (
 	"encoding/binary"
 	"errors"
+	"maps"
 	"slices"
 )
 
@@ -162,13 +163,15 @@ func stripHints(g []byte) []byte {
 	return append(out, g[at+2+n:]...)
 }
 
-// subset returns a TrueType font with the glyphs in used (and the glyphs
-// their composites are built from) and every other glyph left empty, so
-// that glyph IDs stay those of the full font and a content stream can be
-// written before the document knows every glyph it uses. The empty
-// glyphs' loca and hmtx entries repeat and compress to almost nothing.
-func (f *sfnt) subset(used []uint16) []byte {
-	keep := map[uint16]bool{0: true} // .notdef, which the format requires
+// subset returns a TrueType font with the glyphs in used and the glyphs
+// their composites are built from, renumbered in order from 0 (.notdef,
+// which the format requires), and the map from the font's glyph IDs to
+// the subset's: 2 bytes, big-endian, for each ID up to the highest used,
+// 0 for the others. A PDF uses it as the CIDToGIDMap so that content
+// streams, written before the document knows every glyph, can use the
+// font's own glyph IDs as CIDs.
+func (f *sfnt) subset(used []uint16) (ttf, cidToGID []byte) {
+	keep := map[uint16]bool{0: true}
 	queue := slices.Clone(used)
 	for len(queue) > 0 {
 		g := queue[len(queue)-1]
@@ -181,22 +184,27 @@ func (f *sfnt) subset(used []uint16) []byte {
 			components(d, func(at int) { queue = append(queue, binary.BigEndian.Uint16(d[at:])) })
 		}
 	}
-	last := 0
-	for g := range keep {
-		last = max(last, int(g))
+	old := slices.Sorted(maps.Keys(keep))
+	n := len(old)
+	newID := make(map[uint16]uint16, n)
+	for i, g := range old {
+		newID[g] = uint16(i)
 	}
-	n := last + 1
+	cidToGID = make([]byte, 2*(int(old[n-1])+1))
+	for i, g := range old {
+		binary.BigEndian.PutUint16(cidToGID[2*int(g):], uint16(i))
+	}
 
 	var glyf []byte
 	loca := make([]byte, 0, 4*(n+1))
 	hmtx := make([]byte, 0, 4*n)
-	for g := range uint16(n) {
+	for _, g := range old {
 		loca = binary.BigEndian.AppendUint32(loca, uint32(len(glyf)))
-		if !keep[g] {
-			hmtx = append(hmtx, 0, 0, 0, 0)
-			continue
-		}
+		at := len(glyf)
 		glyf = append(glyf, stripHints(f.glyph(g))...)
+		if d := glyf[at:]; len(d) >= 10 && int16(binary.BigEndian.Uint16(d)) < 0 {
+			components(d, func(at int) { binary.BigEndian.PutUint16(d[at:], newID[binary.BigEndian.Uint16(d[at:])]) })
+		}
 		if len(glyf)%2 == 1 {
 			glyf = append(glyf, 0)
 		}
@@ -222,7 +230,7 @@ func (f *sfnt) subset(used []uint16) []byte {
 	})
 	headAt := 12 + 16*8 + len4(emptyCmap) + len4(glyf) // head follows cmap and glyf
 	binary.BigEndian.PutUint32(out[headAt+8:], 0xB1B0AFBA-checksum(out))
-	return out
+	return out, cidToGID
 }
 
 // emptyCmap maps no character (a format 4 subtable with only its closing
