@@ -48,7 +48,7 @@ $PY - <<'PYEOF'
 from fontTools.ttLib import TTFont, newTable
 from fontTools.pens.cu2quPen import Cu2QuPen
 from fontTools.pens.ttGlyphPen import TTGlyphPen
-f = TTFont('cjk-cff.otf')
+f = TTFont('cjk-cff.otf', recalcTimestamp=False)  # reproducible: keep head.modified
 order = f.getGlyphOrder()
 gs = f.getGlyphSet()
 glyf = newTable('glyf')
