@@ -67,6 +67,17 @@ func TestArabicIsJoinedAndRightToLeft(t *testing.T) {
 	}
 }
 
+// Punctuation inside Arabic stays in the Arabic font, so the run stays
+// whole (and extraction keeps it one word).
+func TestPunctuationStaysInItsScriptsFont(t *testing.T) {
+	if _, text, used := glyphs(Shape("بحث.مثال", false)); !slices.Equal(used, []int{2}) || text != "لاثم.ثحب" {
+		t.Errorf("fonts %v, visual %q", used, text)
+	}
+	if _, _, used := glyphs(Shape("a.b", true)); !slices.Equal(used, []int{1}) {
+		t.Errorf("fonts %v for Latin, want Go Bold", used)
+	}
+}
+
 func must(f *font.Font, _ *sfnt) *font.Font { return f }
 
 func TestMixedDirectionsFollowTheBidiAlgorithm(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"github.com/go-text/typesetting/bidi"
 	"github.com/go-text/typesetting/di"
 	"github.com/go-text/typesetting/font"
+	"github.com/go-text/typesetting/language"
 	"github.com/go-text/typesetting/shaping"
 	"golang.org/x/image/math/fixed"
 )
@@ -45,11 +46,12 @@ type glyph struct {
 // shaper is per-goroutine state: Faces cache lookups and are not safe for
 // concurrent use, unlike the Fonts they share.
 type shaper struct {
-	hb    shaping.HarfbuzzShaper
-	seg   shaping.Segmenter
-	para  bidi.Paragraph
-	faces []*font.Face
-	bold  bool
+	hb     shaping.HarfbuzzShaper
+	seg    shaping.Segmenter
+	para   bidi.Paragraph
+	faces  []*font.Face
+	bold   bool
+	script language.Script // being segmented (SetScript)
 }
 
 var shapers = sync.Pool{New: func() any { return &shaper{faces: make([]*font.Face, len(fonts))} }}
@@ -62,8 +64,16 @@ func (s *shaper) face(i int) *font.Face {
 	return s.faces[i]
 }
 
-// fontFor is the index of the first font with a glyph for r, or -1.
+// fontFor is the index of the font for r, or -1 if none has it: the
+// font of the script being segmented if it has r (so that digits and
+// punctuation in an Arabic run stay in the Arabic font, and extraction
+// keeps the run whole), else the first font with it.
 func (s *shaper) fontFor(r rune) int {
+	if f := scriptFonts[s.script]; f != 0 {
+		if _, ok := s.face(f).NominalGlyph(r); ok {
+			return f
+		}
+	}
 	first := 0
 	if s.bold {
 		first = 1
@@ -78,6 +88,16 @@ func (s *shaper) fontFor(r rune) int {
 	}
 	return -1
 }
+
+// scriptFonts are the fallback fonts by the script they are for.
+var scriptFonts = map[language.Script]int{
+	language.Arabic: 2, language.Hebrew: 3, language.Devanagari: 4, language.Thai: 5,
+	language.Han: 6, language.Hiragana: 6, language.Katakana: 6, language.Hangul: 6,
+}
+
+// SetScript implements shaping.FontmapScript: the segmenter names the
+// script of the runes it asks ResolveFace about next.
+func (s *shaper) SetScript(sc language.Script) { s.script = sc }
 
 // ResolveFace implements shaping.Fontmap for the segmenter.
 func (s *shaper) ResolveFace(r rune) *font.Face {
@@ -95,7 +115,7 @@ func (s *shaper) ResolveFace(r rune) *font.Face {
 func Shape(s string, bold bool) Line {
 	sh := shapers.Get().(*shaper)
 	defer shapers.Put(sh)
-	sh.bold = bold
+	sh.bold, sh.script = bold, 0
 
 	text := make([]rune, 0, min(len(s), MaxRunes))
 	for _, r := range s {
