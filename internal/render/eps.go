@@ -50,7 +50,11 @@ func (sc *Scene) WriteEPS(w io.Writer) error {
 	// The text goes in module space, before the final Q.
 	body = body[:len(body)-len("Q\n")]
 	if sc.text != nil {
-		body = sc.appendTextOutline(body)
+		p := sc.textPath()
+		body = sc.appendFill(body, p.paint.color)
+		body = append(body, '\n')
+		body = appendPDFPath(body, &p)
+		body = append(body, "f\n"...)
 	}
 	bw.Write(body)
 	bw.WriteString("Q\nend\nshowpage\n%%EOF\n")
@@ -98,30 +102,4 @@ func decodeRange(comps int) string {
 		s += " 0 1"
 	}
 	return s
-}
-
-// appendTextOutline writes the frame text as filled glyph outlines of the
-// fonts the PDF embeds, in module space (y down), centred in the band.
-func (sc *Scene) appendTextOutline(b []byte) []byte {
-	t := sc.text
-	left := t.x - t.width/2
-	b = sc.appendFill(b, t.color)
-	b = append(b, '\n')
-	var cx, cy float32 // the current point, for quadratics
-	t.line.Outline(func(op byte, p []float32) {
-		for i := 0; i < len(p); i += 2 {
-			p[i], p[i+1] = left+p[i]*t.size, t.y-p[i+1]*t.size
-		}
-		if op == 'q' {
-			// The cubic with the same curve as the quadratic.
-			qx, qy, x, y := p[0], p[1], p[2], p[3]
-			b = appendNums(b, cx+2*(qx-cx)/3, cy+2*(qy-cy)/3, x+2*(qx-x)/3, y+2*(qy-y)/3, x, y)
-			op = 'c'
-		} else {
-			b = appendNums(b, p...)
-		}
-		cx, cy = p[len(p)-2], p[len(p)-1]
-		b = append(b, ' ', op, '\n')
-	})
-	return append(b, "f\n"...)
 }

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -31,22 +32,26 @@ var frameScripts = []struct{ name, text, font string }{
 	{"thai", "สแกนเลย", "NotoSansThai-Bold"},
 }
 
-// band rasterises a PDF (with pdftoppm, or Ghostscript if gs) or an EPS
-// (Ghostscript) of a square-framed scene, white text on black, and returns
-// the text band's pixels, true where light: glyph pixels.
-func band(t *testing.T, sc *Scene, file string, gs bool) bitmap {
+// band rasterises a PDF or EPS of a square-framed scene, white text on
+// black, with tool (pdftoppm or gs) at dpi, or reads a PNG (tool ""), and
+// returns the text band's pixels, true where light: glyph pixels.
+func band(t *testing.T, sc *Scene, file, tool string, dpi int) bitmap {
 	t.Helper()
-	out := strings.TrimSuffix(file, filepath.Ext(file))
+	out := strings.TrimSuffix(file, filepath.Ext(file)) + "-" + tool + strconv.Itoa(dpi)
 	var cmd *exec.Cmd
-	if gs {
-		out += "-gs"
+	switch tool {
+	case "gs":
 		cmd = exec.Command(testenv.Command(t, "gs"), "-q", "-dSAFER", "-dBATCH", "-dNOPAUSE", "-sDEVICE=pnggray",
-			"-dEPSCrop", "-r150", "-sOutputFile="+out+".png", file)
-	} else {
-		cmd = exec.Command(testenv.Command(t, "pdftoppm"), "-gray", "-png", "-r", "150", "-singlefile", file, out)
+			"-dEPSCrop", "-r"+strconv.Itoa(dpi), "-sOutputFile="+out+".png", file)
+	case "pdftoppm":
+		cmd = exec.Command(testenv.Command(t, "pdftoppm"), "-gray", "-png", "-r", strconv.Itoa(dpi), "-singlefile", file, out)
+	default:
+		out = strings.TrimSuffix(file, ".png")
 	}
-	if msg, err := cmd.CombinedOutput(); err != nil || len(msg) > 0 {
-		t.Fatalf("%s: %v %s", cmd.Path, err, msg)
+	if cmd != nil {
+		if msg, err := cmd.CombinedOutput(); err != nil || len(msg) > 0 {
+			t.Fatalf("%s: %v %s", cmd.Path, err, msg)
+		}
 	}
 	f, err := os.Open(out + ".png")
 	if err != nil {
@@ -121,19 +126,24 @@ func TestFrameTextInAnyScript(t *testing.T) {
 			m := encode(t, data, qr.M, Style{})
 			files := map[string]*Scene{}
 			for _, text := range []string{c.text, strings.Repeat("?", utf8.RuneCountInString(c.text))} {
-				sc := layout(t, m, Style{Points: 200, Frame: Frame{Enabled: true, Style: FrameSquare, Text: text}})
-				var pdf, eps bytes.Buffer
+				frame := Frame{Enabled: true, Style: FrameSquare, Text: text}
+				sc := layout(t, m, Style{Points: 200, Frame: frame})
+				var pdf, eps, img bytes.Buffer
 				if err := sc.WritePDF(&pdf); err != nil {
 					t.Fatal(err)
 				}
 				if err := sc.WriteEPS(&eps); err != nil {
 					t.Fatal(err)
 				}
+				// 400 px for the code: 480 px wide, as the PDF at 144 dpi.
+				if err := layout(t, m, Style{Pixels: 400, Frame: frame}).WritePNG(&img); err != nil {
+					t.Fatal(err)
+				}
 				name := filepath.Join(dir, c.name)
 				if text != c.text {
 					name += "-fallback"
 				}
-				for ext, b := range map[string][]byte{".pdf": pdf.Bytes(), ".eps": eps.Bytes()} {
+				for ext, b := range map[string][]byte{".pdf": pdf.Bytes(), ".eps": eps.Bytes(), ".png": img.Bytes()} {
 					if err := os.WriteFile(name+ext, b, 0o600); err != nil {
 						t.Fatal(err)
 					}
@@ -153,7 +163,7 @@ func TestFrameTextInAnyScript(t *testing.T) {
 
 			eps := strings.TrimSuffix(file, ".pdf") + ".eps"
 			sc := files[file]
-			text, fallback := band(t, sc, file, false), band(t, sc, filepath.Join(dir, c.name+"-fallback.pdf"), false)
+			text, fallback := band(t, sc, file, "pdftoppm", 150), band(t, sc, filepath.Join(dir, c.name+"-fallback.pdf"), "pdftoppm", 150)
 			if lit := share(text, nil); lit < 0.02 {
 				t.Errorf("%.1f%% of the band is glyph pixels: the text did not print", lit*100)
 			}
@@ -163,14 +173,19 @@ func TestFrameTextInAnyScript(t *testing.T) {
 			// The EPS outlines are the PDF's glyphs: both through Ghostscript,
 			// they cover the same pixels but for edges (Ghostscript widens thin
 			// fills by a pixel here and there, not glyphs it rasterises).
-			pdfGS, epsGS := band(t, sc, file, true), band(t, sc, eps, true)
+			pdfGS, epsGS := band(t, sc, file, "gs", 150), band(t, sc, eps, "gs", 150)
 			if n, m := offEdge(pdfGS, epsGS), offEdge(epsGS, pdfGS); float64(n+m) > share(pdfGS, nil)*float64(len(pdfGS.px))/100 {
 				t.Errorf("EPS and PDF glyphs differ beyond their edges: %d and %d pixels", n, m)
+			}
+			// So are the PNG's, at the same scale.
+			pdf144, png := band(t, sc, file, "gs", 144), band(t, sc, strings.TrimSuffix(file, ".pdf")+".png", "", 0)
+			if n, m := offEdge(pdf144, png), offEdge(png, pdf144); float64(n+m) > share(pdf144, nil)*float64(len(pdf144.px))/100 {
+				t.Errorf("PNG and PDF glyphs differ beyond their edges: %d and %d pixels", n, m)
 			}
 			t.Logf("band: %.2f%% glyph pixels, %.2f%% differ from '?'; PDF %d bytes",
 				share(text, nil)*100, share(text, &fallback)*100, len(pdf))
 
-			got, err := exec.Command(zbar, "--raw", "-q", "-Sbinary", strings.TrimSuffix(file, ".pdf")+".png").Output()
+			got, err := exec.Command(zbar, "--raw", "-q", "-Sbinary", strings.TrimSuffix(file, ".pdf")+"-pdftoppm150.png").Output()
 			if err != nil || string(got) != data {
 				t.Errorf("zbar read %q from the PDF (%v), want %q", got, err, data)
 			}

@@ -491,6 +491,43 @@ func (sc *Scene) layoutFrame(f Frame) error {
 	return nil
 }
 
+// capHeight of Go Bold in ems, to centre capitals vertically.
+const capHeight = 0.723
+
+// textPath is the frame text as the glyph outlines of the fonts the PDF
+// embeds, in module space (y down), for the formats that draw text as
+// shapes: EPS (no fonts needed) and PNG.
+func (sc *Scene) textPath() path {
+	t := sc.text
+	p := path{paint: paint{color: t.color}}
+	left := t.x - t.width/2
+	var cx, cy float32 // the current point, for quadratics
+	t.line.Outline(func(op byte, pts []float32) {
+		for i := 0; i < len(pts); i += 2 {
+			pts[i], pts[i+1] = left+pts[i]*t.size, t.y-pts[i+1]*t.size
+		}
+		switch op {
+		case 'm':
+			if len(p.cmds) > 0 {
+				p.close()
+			}
+			p.moveTo(pts[0], pts[1])
+		case 'l':
+			p.lineTo(pts[0], pts[1])
+		case 'q': // as the cubic with the same curve
+			qx, qy, x, y := pts[0], pts[1], pts[2], pts[3]
+			p.cubicTo(cx+2*(qx-cx)/3, cy+2*(qy-cy)/3, x+2*(qx-x)/3, y+2*(qy-y)/3, x, y)
+		case 'c':
+			p.cubicTo(pts[0], pts[1], pts[2], pts[3], pts[4], pts[5])
+		}
+		cx, cy = pts[len(pts)-2], pts[len(pts)-1]
+	})
+	if len(p.cmds) > 0 {
+		p.close()
+	}
+	return p
+}
+
 // pixelScale is the PNG/SVG pixels per module and the image size.
 func (sc *Scene) pixelScale() (s float64, w, h int) {
 	s = float64(sc.pixels) / float64(sc.n)
