@@ -104,6 +104,10 @@ func TestDropsWhatNoFontHas(t *testing.T) {
 	if l := Shape(strings.Repeat("ab", MaxRunes), false); utf8.RuneCountInString(l.Text) != MaxRunes {
 		t.Errorf("%d runes shaped, want the cap %d", utf8.RuneCountInString(l.Text), MaxRunes)
 	}
+	// A combining accent (which Go's fonts lack) is composed first.
+	if l := Shape("Café", false); l.Text != "Café" {
+		t.Errorf("decomposed é shaped as %q", l.Text)
+	}
 	// Invalid UTF-8 decodes to U+FFFD, which Go's fonts have.
 	if l := Shape("a\xffb", false); l.Text != "a\uFFFDb" {
 		t.Errorf("invalid UTF-8 shaped as %q", l.Text)
@@ -195,4 +199,39 @@ func TestShapeConcurrently(t *testing.T) {
 	for s := range errs {
 		t.Errorf("%q shaped differently in parallel", s)
 	}
+}
+
+// fakeWriter numbers objects as a PDF writer would, keeping their bodies.
+type fakeWriter struct{ objects []string }
+
+func (w *fakeWriter) Object(body string) int {
+	w.objects = append(w.objects, body)
+	return len(w.objects)
+}
+
+func (w *fakeWriter) Stream(dict string, data []byte) int { return w.Object(dict + string(data)) }
+
+// FuzzShape: any text shapes, shows and writes without a panic, with a
+// finite width and every glyph drawn in a font that is written.
+func FuzzShape(f *testing.F) {
+	for _, s := range append(samples, "", "\xff\xfe", "\u0301\u0301", "\u202eabc\u202c", "\u2067امسح\u2069 x", "a\u200db", "(ﷺ)", "👩‍👩‍👧", "\u0e31\u0e31") {
+		f.Add(s, true)
+	}
+	f.Fuzz(func(t *testing.T, s string, bold bool) {
+		l := Shape(s, bold)
+		if !(l.Width >= 0 && l.Width < 1e6) {
+			t.Fatalf("width %v", l.Width)
+		}
+		var fonts Fonts
+		content := fonts.Show(nil, l, 12, 0, 0)
+		res := fonts.Write(&fakeWriter{})
+		if bytes.Count(content, []byte("BT")) != bytes.Count(content, []byte(" ET")) {
+			t.Fatalf("unbalanced text object: %s", content)
+		}
+		for _, r := range l.runs {
+			if !strings.Contains(res, "/P"+string(rune('0'+r.font))+" ") {
+				t.Fatalf("font %d used but not written: %q", r.font, res)
+			}
+		}
+	})
 }

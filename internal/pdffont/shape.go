@@ -11,6 +11,7 @@ import (
 	"github.com/go-text/typesetting/language"
 	"github.com/go-text/typesetting/shaping"
 	"golang.org/x/image/math/fixed"
+	"golang.org/x/text/unicode/norm"
 )
 
 // MaxRunes caps the text one Shape call lays out; the rest is cut off.
@@ -110,13 +111,24 @@ func (s *shaper) ResolveFace(r rune) *font.Face {
 
 // Shape lays s out on one line in Go Regular or Go Bold, with the Noto
 // fonts for the scripts Go's fonts lack. Right-to-left text is ordered
-// for display and Arabic letters take their joined forms. Control
-// characters and characters no font has (emoji) are dropped.
+// for display and Arabic letters take their joined forms. The text is
+// composed (NFC) first; control characters and characters no font has
+// (emoji) are dropped.
 func Shape(s string, bold bool) Line {
 	sh := shapers.Get().(*shaper)
 	defer shapers.Put(sh)
 	sh.bold, sh.script = bold, 0
 
+	// Composed forms: the fonts have é, not always e and a combining accent.
+	n := 0
+	for i := range s {
+		if n == MaxRunes {
+			s = s[:i]
+			break
+		}
+		n++
+	}
+	s = norm.NFC.String(s)
 	text := make([]rune, 0, min(len(s), MaxRunes))
 	for _, r := range s {
 		if len(text) == MaxRunes {
