@@ -20,12 +20,7 @@ type Writer interface {
 // Fonts records the glyphs a document's content streams use, font by
 // font, and writes the fonts at the end. The zero value is ready to use.
 type Fonts struct {
-	used [][]glyphText // by font index
-}
-
-type glyphText struct {
-	id   uint16
-	text string
+	used []map[uint16]string // by font index: glyph ID → the characters it stands for
 }
 
 // Show appends PDF content operators that draw l at size points with its
@@ -42,7 +37,7 @@ func (f *Fonts) Show(b []byte, l Line, size, x, y float32) []byte {
 		return b
 	}
 	if f.used == nil {
-		f.used = make([][]glyphText, len(fonts))
+		f.used = make([]map[uint16]string, len(fonts))
 	}
 	if !l.rtl {
 		b = append(b, "/Span << /ActualText <FEFF"...)
@@ -57,13 +52,20 @@ func (f *Fonts) Show(b []byte, l Line, size, x, y float32) []byte {
 	var rise float32
 	for _, r := range l.runs {
 		_, sf := fonts[r.font].load()
+		used := f.used[r.font]
+		if used == nil {
+			used = map[uint16]string{}
+			f.used[r.font] = used
+		}
 		b = append(b, " /P"...)
 		b = strconv.AppendInt(b, int64(r.font), 10)
 		b = append(b, ' ')
 		b = appendNum(b, size)
 		b = append(b, " Tf ["...)
 		for _, g := range r.glyphs {
-			f.used[r.font] = append(f.used[r.font], glyphText{g.id, g.text})
+			if t, ok := used[g.id]; !ok || t == "" {
+				used[g.id] = g.text // a glyph's first text wins
+			}
 			if g.dy != rise {
 				// A mark set above or below: the text rise moves it.
 				rise = g.dy
@@ -121,14 +123,8 @@ func (f *Fonts) Write(w Writer) string {
 
 // writeFont writes one font's Type0 dictionary and what it refers to, and
 // returns the Type0 dictionary's object number.
-func writeFont(w Writer, e *embedded, used []glyphText) int {
+func writeFont(w Writer, e *embedded, text map[uint16]string) int {
 	_, sf := e.load()
-	text := map[uint16]string{}
-	for _, g := range used {
-		if t, ok := text[g.id]; !ok || t == "" {
-			text[g.id] = g.text // a glyph's first text wins
-		}
-	}
 	ids := slices.Sorted(maps.Keys(text))
 	ttf, cidToGID := sf.subset(ids)
 

@@ -15,8 +15,8 @@ import (
 )
 
 // MaxRunes caps the text one Shape call lays out; the rest is cut off.
-// Frame text is at most 40 characters and report lines are clipped well
-// below this, so it only bounds the work a caller's mistake can cause.
+// Frame text is at most 40 characters and report lines are cut at the
+// page's width, so it only bounds the work a long name can cause.
 const MaxRunes = 1000
 
 // shapeSize is the size text is shaped at: large, so that the shaper's
