@@ -135,7 +135,9 @@ func Shape(s string, bold bool) Line {
 			break
 		}
 		// Joiners and direction marks stay: they steer shaping and bidi.
-		if r >= 0x200c && r <= 0x200f || !unicode.IsControl(r) && sh.fontFor(r) >= 0 {
+		// Line and paragraph separators go, with controls: this is one line
+		// (and the bidi algorithm stops at a paragraph's end).
+		if r >= 0x200c && r <= 0x200f || !unicode.IsControl(r) && !unicode.In(r, unicode.Zl, unicode.Zp) && sh.fontFor(r) >= 0 {
 			text = append(text, r)
 		}
 	}
