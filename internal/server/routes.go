@@ -198,6 +198,10 @@ func (s *server) routes() http.Handler {
 	api.Handle("GET /api/workspaces/{id}/export", manage(s.workspaceExport))
 	// Smart dynamic codes (issue 23, routing.go): rules, split, schedule, limit.
 	api.Handle("PUT /api/dynamic-qrcodes/{id}/routing", edit(s.setRouting))
+	// Saved UTM presets (issue 23 item 3, utmpresets.go) for the UTM builder.
+	api.Handle("GET /api/utm-presets", read(s.listUTMPresets))
+	api.Handle("POST /api/utm-presets", edit(s.createUTMPreset))
+	api.Handle("DELETE /api/utm-presets/{id}", edit(s.deleteUTMPreset))
 	v1.Handle("PUT /api/v1/codes/{id}/routing", key(permEdit, s.v1SetRouting))
 
 	site := http.NewServeMux()
