@@ -26,6 +26,9 @@ const actionLabels: Record<string, string> = {
   'folder.created': 'created the folder',
   'folder.renamed': 'renamed the folder',
   'folder.deleted': 'deleted the folder',
+  'brand_kit.created': 'created the brand kit',
+  'brand_kit.updated': 'changed the brand kit',
+  'brand_kit.deleted': 'deleted the brand kit',
 }
 
 export function actionLabel(action: string) {
