@@ -172,12 +172,5 @@ func (s *Store) UpdateBrandKit(ctx context.Context, workspaceID int64, k *BrandK
 // DeleteBrandKit deletes one of the workspace's kits; codes made with it
 // keep their style.
 func (s *Store) DeleteBrandKit(ctx context.Context, workspaceID, id int64) error {
-	return s.inTx(ctx, "delete brand kit", func(tx *sql.Tx) error {
-		var name string
-		err := tx.QueryRowContext(ctx, `DELETE FROM brand_kits WHERE id = $1 AND workspace_id = $2 RETURNING name`, id, workspaceID).Scan(&name)
-		if err != nil {
-			return fail("delete brand kit", err)
-		}
-		return s.audit(ctx, tx, workspaceID, "brand_kit.deleted", Target{"brand_kit", id, name}, nil)
-	})
+	return s.deleteAudited(ctx, "brand_kits", "name", "brand_kit", "brand_kit.deleted", workspaceID, id)
 }
