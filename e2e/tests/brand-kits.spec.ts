@@ -163,6 +163,20 @@ test('the default brand kit is set on the kits page and preselected for a new co
   await page.getByLabel('Website URL').fill(`${baseURL}/harbour`)
   await expect.poll(async () => (await previewSvg(page)).includes('#0B3D91')).toBe(true)
 
+  // The restyle dialog applies a kit to a saved code in one step.
+  const made2 = await page.request.post('/api/qrcodes', { multipart: { qrType: 'url', url: `${baseURL}/dock`, name: 'Dock sign' } })
+  expect(made2.status()).toBe(201)
+  await page.goto('/dashboard')
+  const card = page.getByTestId('qr-card').filter({ has: page.getByRole('heading', { name: 'Dock sign', exact: true }) })
+  await card.getByRole('button', { name: 'Restyle' }).click()
+  const restyle = page.getByRole('dialog', { name: 'Restyle QR Code' })
+  await restyle.getByLabel('Brand kit').selectOption({ label: 'Harbour blue (default)' })
+  await expect(restyle.getByRole('radiogroup', { name: 'Body style' }).getByRole('radio', { name: 'Circle' })).toBeChecked()
+  await restyle.getByRole('button', { name: 'Save Style' }).click()
+  await expect(page.getByText('Code restyled', { exact: true })).toBeVisible()
+  const restyled = (await (await page.request.get('/api/qrcodes')).json()) as { name: string; fgColor: string; dotShape: string }[]
+  expect(restyled.find((c) => c.name === 'Dock sign')).toMatchObject({ fgColor: '#0B3D91', dotShape: 'circle' })
+
   page.once('dialog', (d) => void d.accept())
   await page.goto('/workspace/brand-kits')
   await page.getByRole('button', { name: 'Delete Harbour blue' }).click()
