@@ -247,6 +247,16 @@ func TestBrandKitApplied(t *testing.T) {
 		if after := e.api(key, "GET", p+"/image?format=png", ""); !bytes.Equal(after.body, kitImage.body) {
 			t.Error("the restyled code's image differs from its image drawn with the kit")
 		}
+		batch := expect(t, e.api(key, "POST", "/api/v1/codes/batch", `{"codes":[{"qrType":"text","text":"one","brandKit":`+kitID+`},{"qrType":"text","text":"two","brandKit":`+theirKit+`}]}`), http.StatusOK, "")
+		results := batch["results"].([]any)
+		if batch["created"] != 1.0 || results[0].(map[string]any)["code"].(map[string]any)["fgColor"] != "#8B0000" || results[1].(map[string]any)["status"] != 404.0 {
+			t.Errorf("batch with kits = %v", batch)
+		}
+		flight := expect(t, e.do(c, "POST", "/api/preflight", `{"qrType":"text","text":"hi","sizeMm":30,"brandKit":`+kitID+`}`), http.StatusOK, "")
+		if flight["moduleMm"] == nil {
+			t.Errorf("preflight with a kit = %v", flight)
+		}
+		expect(t, e.do(c, "POST", "/api/preflight", `{"qrType":"text","text":"hi","sizeMm":30,"brandKit":`+theirKit+`}`), http.StatusNotFound, msgKitMissing)
 		var kits []map[string]any
 		decodeList(t, e.api(key, "GET", "/api/v1/brand-kits", ""), &kits)
 		if len(kits) != 1 || idOf(kits[0]) != kitID {
