@@ -36,7 +36,7 @@ type exportedDynamic struct {
 }
 
 // WriteWorkspace streams workspace ws's data as a ZIP to w: codes.json
-// (static and dynamic codes with their styles), uploads/ (every file
+// (static and dynamic codes with their styles, and the brand kits), uploads/ (every file
 // uploaded in it), scans.csv (every kept scan of every dynamic code) and
 // redirects/ (the forwarding codes for nginx, Caddy, as CSV and as static
 // pages). site.BaseURL is where its codes point. Files are read one at a
@@ -55,13 +55,18 @@ func WriteWorkspace(ctx context.Context, w io.Writer, st *store.Store, ws *store
 		}
 		dynamic = append(dynamic, list...)
 	}
+	kits, err := st.BrandKits(ctx, ws.ID)
+	if err != nil {
+		return err
+	}
 	codes := struct {
 		ExportedAt    time.Time
 		WorkspaceID   int64
 		WorkspaceName string
 		StaticCodes   []*store.QRCode
 		DynamicCodes  []exportedDynamic
-	}{ExportedAt: time.Now().UTC(), WorkspaceID: ws.ID, WorkspaceName: ws.Name, StaticCodes: static}
+		BrandKits     []*store.BrandKit
+	}{ExportedAt: time.Now().UTC(), WorkspaceID: ws.ID, WorkspaceName: ws.Name, StaticCodes: static, BrandKits: kits}
 	for _, d := range dynamic {
 		codes.DynamicCodes = append(codes.DynamicCodes, exportedDynamic{d, site.BaseURL + "/d/" + d.ShortCode})
 	}

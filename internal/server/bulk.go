@@ -213,7 +213,11 @@ func (s *server) createBulkJob(w http.ResponseWriter, r *http.Request) {
 		fieldError(w, "file", problem)
 		return
 	}
-	items := s.checkRows(table, columns)
+	kits, ok := s.bulkKits(w, r, columns)
+	if !ok {
+		return
+	}
+	items := s.checkRows(table, columns, kits)
 	if err := s.applyDynamicLimit(r, u, items); err != nil {
 		s.internalError(w, "counting dynamic codes", err)
 		return
@@ -299,7 +303,7 @@ var bulkStyleColumns = []string{
 var bulkKnownColumns = func() map[string]string {
 	m := map[string]string{}
 	add := func(n string) { m[strings.ToLower(n)] = n }
-	for _, n := range []string{"type", "name", "fileName", "dynamic"} {
+	for _, n := range []string{"type", "name", "fileName", "dynamic", "brandKit"} {
 		add(n)
 	}
 	m["qrtype"] = "type"
@@ -333,14 +337,14 @@ func bulkColumns(header []string) ([]string, string) {
 		}
 		name, ok := bulkKnownColumns[strings.ToLower(h)]
 		if !ok {
-			return nil, fmt.Sprintf("Unknown column %q in the header row: the first row must name the columns (type, url, text, name, fileName, dynamic, the type fields and the style fields)", truncate(h, 40))
+			return nil, fmt.Sprintf("Unknown column %q in the header row: the first row must name the columns (type, url, text, name, fileName, dynamic, brandKit, the type fields and the style fields)", truncate(h, 40))
 		}
 		if seen[name] {
 			return nil, fmt.Sprintf("The column %q appears twice in the header row", name)
 		}
 		seen[name] = true
 		cols[i] = name
-		if name != "name" && name != "fileName" && name != "dynamic" && !slices.Contains(bulkStyleColumns, name) {
+		if !slices.Contains([]string{"name", "fileName", "dynamic", "brandKit"}, name) && !slices.Contains(bulkStyleColumns, name) {
 			hasContent = true
 		}
 	}
@@ -350,9 +354,32 @@ func bulkColumns(header []string) ([]string, string) {
 	return cols, ""
 }
 
+// bulkKits are the workspace's brand kits by lower-case name, read when
+// the header has a brandKit column (nil otherwise). On failure it has
+// answered.
+func (s *server) bulkKits(w http.ResponseWriter, r *http.Request, cols []string) (map[string]codes.Style, bool) {
+	if !slices.Contains(cols, "brandKit") {
+		return nil, true
+	}
+	list, err := s.store.BrandKits(r.Context(), wsID(r))
+	if err != nil {
+		s.internalError(w, "listing brand kits", err)
+		return nil, false
+	}
+	kits := make(map[string]codes.Style, len(list))
+	for _, k := range list {
+		if kits[strings.ToLower(k.Name)], err = kitStyle(k); err != nil {
+			s.internalError(w, "reading a brand kit", err)
+			return nil, false
+		}
+	}
+	return kits, true
+}
+
 // checkRows checks every row on every core and returns one item per row:
-// pending with the code to save, or failed with its first error.
-func (s *server) checkRows(t *bulk.Table, cols []string) []store.BulkItem {
+// pending with the code to save, or failed with its first error. kits are
+// the brand kits a brandKit column may name.
+func (s *server) checkRows(t *bulk.Table, cols []string, kits map[string]codes.Style) []store.BulkItem {
 	items := make([]store.BulkItem, len(t.Rows))
 	now := s.now()
 	workers := runtime.GOMAXPROCS(0)
@@ -360,7 +387,7 @@ func (s *server) checkRows(t *bulk.Table, cols []string) []store.BulkItem {
 	for wk := range workers {
 		wg.Go(func() {
 			for i := wk; i < len(t.Rows); i += workers {
-				items[i] = s.checkRow(t.Rows[i], i+1, cols, now)
+				items[i] = s.checkRow(t.Rows[i], i+1, cols, kits, now)
 			}
 		})
 	}
@@ -369,7 +396,7 @@ func (s *server) checkRows(t *bulk.Table, cols []string) []store.BulkItem {
 }
 
 // checkRow checks one row, the ordinal-th of the file.
-func (s *server) checkRow(row bulk.Row, ordinal int, cols []string, now time.Time) store.BulkItem {
+func (s *server) checkRow(row bulk.Row, ordinal int, cols []string, kits map[string]codes.Style, now time.Time) store.BulkItem {
 	values := map[string]string{}
 	for i, c := range row.Cells {
 		if i < len(cols) && cols[i] != "" {
@@ -419,6 +446,15 @@ func (s *server) checkRow(row bulk.Row, ordinal int, cols []string, now time.Tim
 		return refuse("type", fe.Error())
 	}
 
+	// A brand kit styles the row; the row's own style cells win. Its logo
+	// is not applied: bulk codes have none.
+	if kit := values["brandKit"]; kit != "" {
+		st, ok := kits[strings.ToLower(kit)]
+		if !ok {
+			return refuse("brandKit", fmt.Sprintf("No brand kit of this workspace is named %q", truncate(kit, 60)))
+		}
+		underKit(values, st)
+	}
 	style, err := codes.FormStyle(func(k string) string { return values[k] })
 	if err == nil {
 		style, err = style.Normalize()

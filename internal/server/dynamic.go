@@ -140,6 +140,9 @@ func (s *server) createDynamicCode(w http.ResponseWriter, r *http.Request) {
 // saves it, under the same rules wherever it comes from (the app's form,
 // the public API). On failure it has answered.
 func (s *server) saveDynamicCode(w http.ResponseWriter, r *http.Request, form *multipartForm) (*store.DynamicCode, bool) {
+	if !s.applyBrandKit(w, r, form) {
+		return nil, false
+	}
 	u := auth.UserFrom(r.Context())
 	ctx := r.Context()
 
@@ -536,13 +539,24 @@ type savedImage struct {
 	details  map[string]any // the download record's details
 }
 
-// serveCodeImage answers a saved code's image as ?format=, ?size= and
-// ?download= ask (imageQuery). download=1 makes it an attachment named by
+// serveCodeImage answers a saved code's image as ?format=, ?size=,
+// ?download= (imageQuery) and ?brandKit= ask. download=1 makes it an attachment named by
 // the type and records the download.
 func (s *server) serveCodeImage(w http.ResponseWriter, r *http.Request, c savedImage) {
 	img, ok := imageQuery(w, r)
 	if !ok {
 		return
+	}
+	// ?brandKit= draws the code as the kit would style it, saving nothing.
+	if raw := r.URL.Query().Get("brandKit"); raw != "" {
+		k, st, ok := s.workspaceKit(w, r, raw)
+		if !ok {
+			return
+		}
+		c.style, c.logoPath = st, ""
+		if k.LogoID != nil {
+			c.logoPath = logoPath(*k.LogoID)
+		}
 	}
 	logo, err := s.savedLogo(r, c.logoPath)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -65,6 +66,9 @@ type generateRequest struct {
 	// that will not scan is a 400.
 	DistanceCm float64 `json:"distanceCm"`
 	Strict     bool    `json:"strict"`
+	// A brand kit of the workspace (issue 26): the style fields left empty,
+	// and the logo when logoId is absent, are the kit's.
+	BrandKit *int64 `json:"brandKit"`
 
 	style codes.Style
 	raw   map[string]json.RawMessage // every member, for the type fields
@@ -86,7 +90,7 @@ func (g *generateRequest) UnmarshalJSON(b []byte) error {
 // the code request (a type field of the wrong JSON type is 400), the
 // preview size in pixels (default 320) and the session id. On failure it
 // has answered.
-func readGenerateRequest(w http.ResponseWriter, r *http.Request) (*generateRequest, codeRequest, int, bool) {
+func (s *server) readGenerateRequest(w http.ResponseWriter, r *http.Request) (*generateRequest, codeRequest, int, bool) {
 	g := new(generateRequest)
 	if !decodeJSON(w, r, g) {
 		return nil, codeRequest{}, 0, false
@@ -108,6 +112,21 @@ func readGenerateRequest(w http.ResponseWriter, r *http.Request) (*generateReque
 	if !checkSessionID(w, g.SessionID) {
 		return nil, codeRequest{}, 0, false
 	}
+	if g.BrandKit != nil {
+		k, st, ok := s.workspaceKit(w, r, strconv.FormatInt(*g.BrandKit, 10))
+		if !ok {
+			return nil, codeRequest{}, 0, false
+		}
+		style, err := kitUnderJSON(st, g.raw)
+		if err != nil {
+			s.internalError(w, "applying a brand kit", err)
+			return nil, codeRequest{}, 0, false
+		}
+		g.style = style
+		if g.LogoID == nil {
+			g.LogoID = k.LogoID
+		}
+	}
 	req := codeRequest{
 		qrType: t, fields: fields, style: g.style, logoID: g.LogoID,
 		scanTracking: g.ScanTracking, temporary: g.Temporary,
@@ -127,7 +146,7 @@ func checkSessionID(w http.ResponseWriter, id string) bool {
 // generateQRCode (POST /api/generate-qrcode) renders the form as SVG for
 // the preview and, unless it is a temporary preview, records the generation.
 func (s *server) generateQRCode(w http.ResponseWriter, r *http.Request) {
-	in, req, pixels, ok := readGenerateRequest(w, r)
+	in, req, pixels, ok := s.readGenerateRequest(w, r)
 	if !ok {
 		return
 	}
@@ -181,7 +200,7 @@ func (s *server) codeEvent(r *http.Request, u *store.User, sessionID string, p *
 // generation encoded (a payment code keeps its product); the generation must
 // be the caller's (same user, or same anonymous session).
 func (s *server) downloadQRCode(w http.ResponseWriter, r *http.Request) {
-	in, req, pixels, ok := readGenerateRequest(w, r)
+	in, req, pixels, ok := s.readGenerateRequest(w, r)
 	if !ok {
 		return
 	}

@@ -12,6 +12,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // maxJSONBody limits JSON request bodies; upload routes set their own limit.
@@ -108,6 +109,8 @@ func decodeJSON(w http.ResponseWriter, r *http.Request, dst any) bool {
 		writeError(w, http.StatusBadRequest, "Request body must hold a single JSON value")
 	case errors.Is(err, errNUL):
 		writeError(w, http.StatusBadRequest, msgNUL)
+	case errors.Is(err, errNotUTF8):
+		writeError(w, http.StatusBadRequest, "Request body must be UTF-8 text")
 	case errors.As(err, &typeErr) && typeErr.Field != "":
 		want := jsonKind(typeErr.Type)
 		writeJSON(w, http.StatusBadRequest, apiError{
@@ -125,6 +128,7 @@ func decodeJSON(w http.ResponseWriter, r *http.Request, dst any) bool {
 var (
 	errTrailingData = errors.New("trailing data after the JSON value")
 	errNUL          = errors.New("a JSON string holds a NUL character")
+	errNotUTF8      = errors.New("the JSON body is not UTF-8")
 )
 
 // msgNUL refuses text holding NUL characters, which PostgreSQL cannot store.
@@ -134,6 +138,10 @@ const msgNUL = "Text must not contain NUL characters"
 // included, may hold a NUL: it would fail in PostgreSQL (a 500) and means
 // nothing in any field.
 func decodeValue(b []byte, dst any) error {
+	// encoding/json would read invalid bytes as U+FFFD and keep the damage.
+	if !utf8.Valid(b) {
+		return errNotUTF8
+	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	if err := dec.Decode(dst); err != nil {
 		return err

@@ -180,11 +180,17 @@ func TestOpenAPIAnswers(t *testing.T) {
 	check("POST", "/api/v1/codes/batch", "/api/v1/codes/batch", `{"codes":[]}`)
 	check("GET", "/api/v1/codes", "/api/v1/codes", "")
 	check("GET", "/api/v1/codes", "/api/v1/codes?kind=bad", "")
+	kit := idOf(expect(t, e.do(c, "POST", "/api/brand-kits", `{"name":"Doc","fgColor":"#112233","isDefault":true}`), http.StatusCreated, ""))
+	check("GET", "/api/v1/brand-kits", "/api/v1/brand-kits", "")
+	check("POST", "/api/v1/codes", "/api/v1/codes", `{"qrType":"url","url":"https://example.com/kit","brandKit":`+kit+`}`)
 	for _, id := range []string{s["id"].(string), d["id"].(string)} {
 		p := "/api/v1/codes/" + id
 		check("GET", item, p, "")
 		check("PATCH", item, p, `{"name":"New name"}`)
 		check("PATCH", item, p, `{"destination":"https://example.com/next"}`)
+		check("PATCH", item, p, `{"brandKit":`+kit+`}`)
+		check("PATCH", item, p, `{"brandKit":999999}`)
+		check("GET", item+"/image", p+"/image?brandKit="+kit, "")
 		check("POST", item+"/pause", p+"/pause", "")
 		check("POST", item+"/resume", p+"/resume", "")
 		check("PUT", item+"/routing", p+"/routing", `{"rules":[{"when":{"os":["ios"]},"destination":"https://example.com/ios"}],"scanLimit":10}`)

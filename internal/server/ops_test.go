@@ -180,6 +180,7 @@ func TestAccountExport(t *testing.T) {
 			t.Fatal(err)
 		}
 
+		expect(t, e.do(c, "POST", "/api/brand-kits", `{"name":"Export kit","fgColor":"#123456"}`), http.StatusCreated, "")
 		r := e.do(c, "GET", "/api/account/export", "")
 		if r.StatusCode != http.StatusOK || r.Header.Get("Content-Type") != "application/zip" ||
 			!strings.HasPrefix(r.Header.Get("Content-Disposition"), `attachment; filename="squarely-export-2026-03-01.zip"`) {
@@ -197,7 +198,8 @@ func TestAccountExport(t *testing.T) {
 			files[f.Name] = string(b)
 		}
 		if !strings.Contains(files["codes.json"], `"ShortCode": "mine1"`) || strings.Contains(files["codes.json"], "theirs1") ||
-			!strings.Contains(files["codes.json"], `"ShortURL": "http://localhost:8080/d/mine1"`) {
+			!strings.Contains(files["codes.json"], `"ShortURL": "http://localhost:8080/d/mine1"`) ||
+			!strings.Contains(files["codes.json"], `"Name": "Export kit"`) || !strings.Contains(files["codes.json"], `#123456`) {
 			t.Errorf("codes.json:\n%s", files["codes.json"])
 		}
 		if files["scans.csv"] != "short_code,scanned_at,device_type,os,browser,referrer,visitor,is_bot,country\nmine1,2026-02-01T10:00:00Z,'=cmd,,,,v,false,DE\n" {

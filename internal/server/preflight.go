@@ -13,7 +13,7 @@ import (
 // for a reader's distance, and warnings. It records nothing; with
 // strict=true a size that will not scan is a 400 on sizeMm.
 func (s *server) preflight(w http.ResponseWriter, r *http.Request) {
-	in, req, _, ok := readGenerateRequest(w, r)
+	in, req, _, ok := s.readGenerateRequest(w, r)
 	if !ok {
 		return
 	}

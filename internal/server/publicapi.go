@@ -479,8 +479,10 @@ func (s *server) v1GetCode(w http.ResponseWriter, r *http.Request) {
 	s.answerAPICode(w, q, nil, err)
 }
 
-// v1UpdateCode (PATCH /api/v1/codes/{id} {name?, destination?}): renames
-// a code and sets a dynamic code's destination, with the app's rules.
+// v1UpdateCode (PATCH /api/v1/codes/{id} {name?, destination?,
+// brandKit?}): renames a code, sets a dynamic code's destination and
+// restyles it with a brand kit (its style and logo), with the app's rules.
+// Everything is checked before anything changes.
 func (s *server) v1UpdateCode(w http.ResponseWriter, r *http.Request) {
 	kind, id, ok := codePath(w, r)
 	if !ok {
@@ -489,9 +491,16 @@ func (s *server) v1UpdateCode(w http.ResponseWriter, r *http.Request) {
 	var in struct {
 		Name        *string `json:"name"`
 		Destination *string `json:"destination"`
+		BrandKit    *int64  `json:"brandKit"`
 	}
 	if !decodeJSON(w, r, &in) {
 		return
+	}
+	var restyle *newStyle
+	if in.BrandKit != nil {
+		if restyle, ok = s.kitRestyle(w, r, kind, *in.BrandKit); !ok {
+			return
+		}
 	}
 	var name, dest string
 	if in.Name != nil {
@@ -520,12 +529,26 @@ func (s *server) v1UpdateCode(w http.ResponseWriter, r *http.Request) {
 		} else {
 			q, err = s.store.QRCode(ctx, uid, id)
 		}
+		if err == nil && restyle != nil {
+			st, ok := s.columns(w, r, restyle)
+			if !ok {
+				return
+			}
+			q, err = s.store.SetQRCodeStyle(ctx, uid, id, st)
+		}
 		s.answerAPICode(w, q, nil, err)
 		return
 	}
 	d, err := s.store.DynamicCode(ctx, uid, id)
 	if err == nil && name != "" {
 		d, err = s.store.RenameDynamicCode(ctx, uid, id, name, now)
+	}
+	if err == nil && restyle != nil {
+		st, ok := s.columns(w, r, restyle)
+		if !ok {
+			return
+		}
+		d, err = s.store.SetDynamicStyle(ctx, uid, id, st, now)
 	}
 	if err == nil && dest != "" {
 		d, err = s.store.SetDynamicDestination(ctx, uid, id, dest, now)
@@ -534,6 +557,28 @@ func (s *server) v1UpdateCode(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.answerAPICode(w, nil, d, err)
+}
+
+// kitRestyle is the code of the {id} path value (of kind) styled with the
+// workspace's brand kit id, drawn once to check that it scans. On failure
+// it has answered.
+func (s *server) kitRestyle(w http.ResponseWriter, r *http.Request, kind string, id int64) (*newStyle, bool) {
+	var t restyleTarget
+	var ok bool
+	if kind == kindDynamic {
+		_, t, ok = s.dynamicTarget(w, r)
+	} else {
+		_, t, ok = s.staticTarget(w, r)
+	}
+	if !ok {
+		return nil, false
+	}
+	k, st, ok := s.workspaceKit(w, r, strconv.FormatInt(id, 10))
+	if !ok {
+		return nil, false
+	}
+	ns := &newStyle{style: st, level: t.level}
+	return ns, s.drawNewStyle(w, r, t, ns, k.LogoID, codes.PreviewPixels)
 }
 
 // v1DeleteCode (DELETE /api/v1/codes/{id}): the app's delete. 204.

@@ -114,6 +114,9 @@ func (s *server) updateQRCode(w http.ResponseWriter, r *http.Request) {
 // the public API): as a new code, or over old when it is not nil. On
 // failure it has answered.
 func (s *server) saveStaticCode(w http.ResponseWriter, r *http.Request, form *multipartForm, old *store.QRCode) (*store.QRCode, bool) {
+	if !s.applyBrandKit(w, r, form) {
+		return nil, false
+	}
 	switch strings.TrimSpace(form.get("qrMode")) {
 	case "", "static":
 	case "dynamic":

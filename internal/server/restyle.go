@@ -44,7 +44,7 @@ type newStyle struct {
 // it has answered.
 func (s *server) readNewStyle(w http.ResponseWriter, r *http.Request, t restyleTarget) (*newStyle, bool) {
 	form := readMultipart(w, r, "logoFile", maxLogoBytes, logoTooBig)
-	if form == nil {
+	if form == nil || !s.applyBrandKit(w, r, form) {
 		return nil, false
 	}
 	ns := &newStyle{level: t.level, file: form.file}
@@ -82,15 +82,23 @@ func (s *server) readNewStyle(w http.ResponseWriter, r *http.Request, t restyleT
 	if !ok {
 		return nil, false
 	}
-	if ns.logo, ok = s.requestLogo(w, r, auth.UserFrom(r.Context()), logoID, form.file); !ok {
-		return nil, false
+	return ns, s.drawNewStyle(w, r, t, ns, logoID, pixels)
+}
+
+// drawNewStyle checks the logo ns is to have (logoID, or the form's file)
+// and draws t's code in ns at pixels, so a style that would not scan is
+// refused (400). On failure it has answered.
+func (s *server) drawNewStyle(w http.ResponseWriter, r *http.Request, t restyleTarget, ns *newStyle, logoID *int64, pixels int) bool {
+	var ok bool
+	if ns.logo, ok = s.requestLogo(w, r, auth.UserFrom(r.Context()), logoID, ns.file); !ok {
+		return false
 	}
 	var logo []byte
 	if ns.logo != nil {
 		logo = ns.logo.Data
 	}
-	ns.svg = s.renderCode(w, r, t.data, style, codes.Options{Format: codes.SVG, Level: ns.level, Pixels: pixels, Logo: logo})
-	return ns, ns.svg != nil
+	ns.svg = s.renderCode(w, r, t.data, ns.style, codes.Options{Format: codes.SVG, Level: ns.level, Pixels: pixels, Logo: logo})
+	return ns.svg != nil
 }
 
 // columns is ns as a saved code keeps it; a logo file sent with the form

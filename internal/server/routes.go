@@ -135,6 +135,7 @@ func (s *server) routes() http.Handler {
 	v1.Handle("GET /api/v1/codes/{id}/image", key(permRead, s.v1CodeImage))
 	v1.Handle("GET /api/v1/codes/{id}/analytics", key(permRead, s.v1CodeAnalytics))
 	v1.Handle("GET /api/v1/codes/{id}/scans.csv", key(permRead, s.v1ScansCSV))
+	v1.Handle("GET /api/v1/brand-kits", key(permRead, s.listBrandKits))
 	// Workspaces (issue 22, workspaces.go): the caller's workspaces, the
 	// session's active one, members, invitations. Under
 	// /api/workspaces/{id} the permission is checked in that workspace.
@@ -167,6 +168,11 @@ func (s *server) routes() http.Handler {
 	api.Handle("PUT /api/qrcodes/{id}/folder", edit(s.setCodeFolder(false)))
 	api.Handle("PUT /api/dynamic-qrcodes/{id}/folder", edit(s.setCodeFolder(true)))
 	api.Handle("GET /api/codes", read(s.listCodes))
+	// Brand kits (issue 26, brandkits.go): viewers see them, editors keep them.
+	api.Handle("GET /api/brand-kits", read(s.listBrandKits))
+	api.Handle("POST /api/brand-kits", edit(s.createBrandKit))
+	api.Handle("PUT /api/brand-kits/{id}", edit(s.updateBrandKit))
+	api.Handle("DELETE /api/brand-kits/{id}", edit(s.deleteBrandKit))
 	// Public pages (issue 13): the contact form and the footer's newsletter sign-up.
 	api.HandleFunc("POST /api/contact", s.contact)
 	api.HandleFunc("POST /api/newsletter-signup", s.newsletterSignup)

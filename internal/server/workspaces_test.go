@@ -56,6 +56,8 @@ var routeAccess = map[string]string{
 	"GET /api/v1/codes/{id}": "key", "PATCH /api/v1/codes/{id}": "key", "DELETE /api/v1/codes/{id}": "key",
 	"POST /api/v1/codes/{id}/pause": "key", "POST /api/v1/codes/{id}/resume": "key",
 	"GET /api/v1/codes/{id}/image": "key", "GET /api/v1/codes/{id}/analytics": "key", "GET /api/v1/codes/{id}/scans.csv": "key",
+	"GET /api/v1/brand-kits": "key", "GET /api/brand-kits": "read", "POST /api/brand-kits": "edit",
+	"PUT /api/brand-kits/{id}": "edit", "DELETE /api/brand-kits/{id}": "edit",
 	"GET /api/workspaces": "user", "POST /api/workspaces": "user",
 	"PATCH /api/workspaces/{id}": "manage", "DELETE /api/workspaces/{id}": "own",
 	"POST /api/workspaces/{id}/activate": "read", "GET /api/workspaces/{id}/members": "read",

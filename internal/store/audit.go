@@ -21,7 +21,7 @@ type Actor struct {
 
 // Target is what a change was made to.
 type Target struct {
-	Type string // "code", "dynamic_code", "tag", "folder", "member", "invitation", "api_key", "workspace"
+	Type string // "code", "dynamic_code", "tag", "folder", "member", "invitation", "api_key", "workspace", "brand_kit"
 	ID   int64
 	Name string
 }

@@ -110,14 +110,8 @@ func (s *Store) createDynamic(ctx context.Context, tx *sql.Tx, d *DynamicCode, l
 	}
 	d.UpdatedAt = normTime(d.UpdatedAt)
 	if limit > 0 {
-		// SQLite's single write connection already serialises this
-		// transaction (BEGIN IMMEDIATE); PostgreSQL needs the row lock.
-		if s.dialect == Postgres {
-			var id int64
-			err := tx.QueryRowContext(ctx, `SELECT id FROM workspaces WHERE id = $1 FOR UPDATE`, d.WorkspaceID).Scan(&id)
-			if err != nil {
-				return fail("lock workspace", err)
-			}
+		if err := s.lockWorkspace(ctx, tx, d.WorkspaceID); err != nil {
+			return err
 		}
 		n, err := countLiveDynamic(ctx, tx, d.WorkspaceID)
 		if err != nil {

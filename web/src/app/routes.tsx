@@ -65,6 +65,7 @@ export const routes: RouteObject[] = [
           { path: '/white-label-admin', lazy: page(() => import('@/features/white-label/routes/white-label-admin-page'), 'WhiteLabelAdminPage') },
           { path: '/bulk-generation', lazy: page(() => import('@/features/bulk/routes/bulk-generation-page'), 'BulkGenerationPage') },
           { path: '/workspace/members', lazy: page(() => import('@/features/workspaces/routes/members-page'), 'MembersPage') },
+          { path: '/workspace/brand-kits', lazy: page(() => import('@/features/brand-kits/routes/brand-kits-page'), 'BrandKitsPage') },
           { path: '/workspace/activity', lazy: page(() => import('@/features/workspaces/routes/activity-page'), 'ActivityPage') },
         ],
       },

@@ -1,4 +1,4 @@
-import { Activity, BarChart3, ChevronDown, CirclePause, LayoutGrid, Menu, PlusCircle, QrCode, Users, X } from 'lucide-react'
+import { Activity, BarChart3, ChevronDown, CirclePause, LayoutGrid, Menu, Palette, PlusCircle, QrCode, Users, X } from 'lucide-react'
 import { useEffect, useState, type ReactNode } from 'react'
 import { Link } from 'react-router'
 import { Button } from '@/components/ui/button'
@@ -83,6 +83,12 @@ function MenuItems({ view, onAnalytics, onPaused, workspaceSwitcher, onNavigate 
         <Link to="/workspace/members" onClick={onNavigate} className={itemClass(false)}>
           <Users aria-hidden="true" />
           Members
+        </Link>
+      </li>
+      <li>
+        <Link to="/workspace/brand-kits" onClick={onNavigate} className={itemClass(false)}>
+          <Palette aria-hidden="true" />
+          Brand kits
         </Link>
       </li>
       {manager && (

@@ -1,5 +1,5 @@
 import { ArrowDown, Frame, Loader2, Palette, Plus, Sparkles, Target } from 'lucide-react'
-import { useId, useRef, useState, type MouseEvent } from 'react'
+import { useCallback, useId, useRef, useState, type MouseEvent } from 'react'
 import { useForm, useWatch } from 'react-hook-form'
 import { Link } from 'react-router'
 import { Button } from '@/components/ui/button'
@@ -7,6 +7,8 @@ import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { Switch } from '@/components/ui/switch'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
+import { BrandKitPicker } from '@/features/brand-kits/components/brand-kit-picker'
+import type { BrandKit } from '@/features/brand-kits/api/brand-kits'
 import { useUser } from '@/lib/auth'
 import { imageVersion } from '@/lib/code-image'
 import { qrTypeLabel, type QrType } from '@/lib/qr-types'
@@ -17,13 +19,13 @@ import { useInitialPreselection, useSubdomainPreselection, type Preselection } f
 import { keepDesign, restoreDesign, type Design } from '../lib/pending-design'
 import { dynamicDestinationField, isBlockedType, needsAccount } from '../lib/qr-types'
 import { typeDefaults, typeResolver, withSampleData, type TypeValues } from '../lib/schemas'
-import { defaultStyle, previewPixels, styleFields, type StyleState } from '../lib/style'
+import { defaultStyle, previewPixels, styleFields, styleFromRecord, type StyleState } from '../lib/style'
 import { acceptPreviewUrl } from '../lib/url-preview'
 import { ColorsTab } from './colors-tab'
 import { DownloadOptionsFields } from './download-options'
 import { AccountPromptDialog, AnalyticsUpsellDialog, FutureFeatureDialog, PremiumFeatureDialog } from './dialogs'
 import { FrameTab } from './frame-tab'
-import { LogoTab, type ChosenLogo } from './logo-tab'
+import { LogoTab, uploadedLogo, type ChosenLogo } from './logo-tab'
 import { OptionGroup } from './option-group'
 import { PreviewPanel, svgDataUrl } from './preview-panel'
 import { TypeFields, type UploadedFile } from './type-fields'
@@ -79,6 +81,12 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
   const [refusedType, setRefusedType] = useState<QrType | undefined>(start.refused)
   const previewRef = useRef<HTMLElement>(null)
   const [downloadOptions, setDownloadOptions] = useState<DownloadOptions>({})
+
+  /** A brand kit replaces the whole design, its logo (or none) included. */
+  const applyKit = useCallback((kit: BrandKit) => {
+    setStyle(styleFromRecord(kit))
+    setLogo(kit.logoId === null ? null : uploadedLogo(kit.logoId, kit.logoFileName))
+  }, [])
 
   const pixels = previewPixels[style.logoSize]
   const sentStyle = { ...styleFields(style), logoId: logo?.id, size: pixels }
@@ -199,6 +207,12 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
           </p>
         </div>
 
+        {signedIn && (
+          <div className="px-5 pt-5 sm:px-6 sm:pt-6">
+            {/* A kept design (back from signing in) is the user's; otherwise a new code starts from the default kit. */}
+            <BrandKitPicker onApply={applyKit} design={{ ...styleFields(style), logoId: logo?.id ?? null }} applyDefault={!kept} />
+          </div>
+        )}
         <Tabs value={tab} onValueChange={(v) => setTab(v as Tab)} className="p-5 sm:p-6">
           <TabsList className="grid w-full grid-cols-4">
             {(

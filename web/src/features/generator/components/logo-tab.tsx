@@ -19,6 +19,11 @@ export interface ChosenLogo {
   preset?: PresetLogo['id']
 }
 
+/** A logo uploaded earlier, by its id, as the Logo tab shows it. */
+export function uploadedLogo(id: number, fileName: string): ChosenLogo {
+  return { id, fileName, src: `/logo/${id}` }
+}
+
 interface LogoTabProps {
   signedIn: boolean
   logo: ChosenLogo | null

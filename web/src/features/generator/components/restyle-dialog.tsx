@@ -1,9 +1,11 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Frame, Loader2, Palette, Sparkles } from 'lucide-react'
-import { useState } from 'react'
+import { useCallback, useState } from 'react'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
+import { BrandKitPicker } from '@/features/brand-kits/components/brand-kit-picker'
+import type { BrandKit } from '@/features/brand-kits/api/brand-kits'
 import { serverMessage } from '@/lib/api-client'
 import { toast } from '@/lib/use-toast'
 import { previewStyle, restyleCode, savedListKeys, toFormData } from '../api/generator-api'
@@ -13,7 +15,7 @@ import { previewPixels, styleFields, styleFromRecord, type StyleState } from '..
 import { ColorsTab } from './colors-tab'
 import { ErrorCorrectionSelect, type ErrorCorrectionLevel } from './download-options'
 import { FrameTab } from './frame-tab'
-import { LogoTab, type ChosenLogo } from './logo-tab'
+import { LogoTab, uploadedLogo, type ChosenLogo } from './logo-tab'
 import { PreviewPanel, svgDataUrl } from './preview-panel'
 
 /** A saved code as the lists answer it (docs/API.md "Records"); its style and logo fields are read too. */
@@ -30,7 +32,7 @@ function savedLogo(record: Record<string, unknown>): ChosenLogo | null {
   const path = typeof record.logoFilePath === 'string' ? record.logoFilePath : ''
   const id = Number(path.match(/^\/logo\/(\d+)$/)?.[1])
   if (!id) return null
-  return { id, fileName: typeof record.logoFileName === 'string' ? record.logoFileName : 'logo', src: path }
+  return uploadedLogo(id, typeof record.logoFileName === 'string' ? record.logoFileName : 'logo')
 }
 
 /**
@@ -72,6 +74,10 @@ export function RestyleDialog({ code, open, onOpenChange }: RestyleDialogProps) 
   })
 
   const patchStyle = (patch: Partial<StyleState>) => setStyle((s) => ({ ...s, ...patch }))
+  const applyKit = useCallback((kit: BrandKit) => {
+    setStyle(styleFromRecord(kit))
+    setLogo(kit.logoId === null ? null : uploadedLogo(kit.logoId, kit.logoFileName))
+  }, [])
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent className="max-h-[92vh] max-w-4xl overflow-y-auto">
@@ -84,32 +90,35 @@ export function RestyleDialog({ code, open, onOpenChange }: RestyleDialogProps) 
           </DialogDescription>
         </DialogHeader>
         <div className="grid min-w-0 gap-6 md:grid-cols-[minmax(0,1fr)_18rem]">
-          <Tabs defaultValue="colors" className="min-w-0">
-            <TabsList className="grid w-full grid-cols-3">
-              <TabsTrigger value="colors" className="gap-1.5">
-                <Palette className="hidden size-4 sm:block" aria-hidden="true" />
-                Colors
-              </TabsTrigger>
-              <TabsTrigger value="logo" className="gap-1.5">
-                <Sparkles className="hidden size-4 sm:block" aria-hidden="true" />
-                Logo
-              </TabsTrigger>
-              <TabsTrigger value="frame" className="gap-1.5">
-                <Frame className="hidden size-4 sm:block" aria-hidden="true" />
-                Frame
-              </TabsTrigger>
-            </TabsList>
-            <TabsContent value="colors" className="mt-5">
-              <ColorsTab style={style} onChange={patchStyle} signedIn />
-            </TabsContent>
-            <TabsContent value="logo" className="mt-5 grid gap-5">
-              <LogoTab signedIn logo={logo} onLogoChange={setLogo} logoSize={style.logoSize} onLogoSizeChange={(logoSize) => patchStyle({ logoSize })} />
-              {dynamic && <ErrorCorrectionSelect value={level} onChange={setLevel} hasLogo={logo !== null} />}
-            </TabsContent>
-            <TabsContent value="frame" className="mt-5">
-              <FrameTab style={style} onChange={patchStyle} />
-            </TabsContent>
-          </Tabs>
+          <div className="grid min-w-0 content-start gap-4">
+            <BrandKitPicker onApply={applyKit} />
+            <Tabs defaultValue="colors" className="min-w-0">
+              <TabsList className="grid w-full grid-cols-3">
+                <TabsTrigger value="colors" className="gap-1.5">
+                  <Palette className="hidden size-4 sm:block" aria-hidden="true" />
+                  Colors
+                </TabsTrigger>
+                <TabsTrigger value="logo" className="gap-1.5">
+                  <Sparkles className="hidden size-4 sm:block" aria-hidden="true" />
+                  Logo
+                </TabsTrigger>
+                <TabsTrigger value="frame" className="gap-1.5">
+                  <Frame className="hidden size-4 sm:block" aria-hidden="true" />
+                  Frame
+                </TabsTrigger>
+              </TabsList>
+              <TabsContent value="colors" className="mt-5">
+                <ColorsTab style={style} onChange={patchStyle} signedIn />
+              </TabsContent>
+              <TabsContent value="logo" className="mt-5 grid gap-5">
+                <LogoTab signedIn logo={logo} onLogoChange={setLogo} logoSize={style.logoSize} onLogoSizeChange={(logoSize) => patchStyle({ logoSize })} />
+                {dynamic && <ErrorCorrectionSelect value={level} onChange={setLevel} hasLogo={logo !== null} />}
+              </TabsContent>
+              <TabsContent value="frame" className="mt-5">
+                <FrameTab style={style} onChange={patchStyle} />
+              </TabsContent>
+            </Tabs>
+          </div>
           {/* On a phone the preview comes first and stays in view while the controls below scroll. */}
           <div className="sticky top-0 z-10 order-first bg-white md:static md:order-none">
             <PreviewPanel

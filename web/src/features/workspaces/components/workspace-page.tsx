@@ -10,7 +10,7 @@ const tabClass = ({ isActive }: { isActive: boolean }) =>
     isActive ? 'bg-white text-primary shadow-sm' : 'text-slate-600 hover:text-slate-900',
   )
 
-/** The frame of the workspace's pages: its name, the caller's role, and Members / Activity. */
+/** The frame of the workspace's pages: its name, the caller's role, and Members / Brand kits / Activity. */
 export function WorkspacePage({ workspace, title, children }: { workspace: ActiveWorkspace; title: string; children: ReactNode }) {
   const manager = useCan('manageMembers')
   return (
@@ -26,16 +26,19 @@ export function WorkspacePage({ workspace, title, children }: { workspace: Activ
               <span className="break-words font-medium text-slate-800">{workspace.name}</span> · you are {roleLabels[workspace.role].toLowerCase()}
             </p>
           </div>
-          {manager && (
-            <nav aria-label="Workspace" className="flex gap-1 rounded-lg bg-slate-200/60 p-1">
-              <NavLink to="/workspace/members" className={tabClass}>
-                Members
-              </NavLink>
+          <nav aria-label="Workspace" className="flex gap-1 rounded-lg bg-slate-200/60 p-1">
+            <NavLink to="/workspace/members" className={tabClass}>
+              Members
+            </NavLink>
+            <NavLink to="/workspace/brand-kits" className={tabClass}>
+              Brand kits
+            </NavLink>
+            {manager && (
               <NavLink to="/workspace/activity" className={tabClass}>
                 Activity
               </NavLink>
-            </nav>
-          )}
+            )}
+          </nav>
         </div>
         {children}
       </div>

@@ -1,4 +1,4 @@
-import { Activity, Check, ChevronsUpDown, Plus, Users } from 'lucide-react'
+import { Activity, Check, ChevronsUpDown, Palette, Plus, Users } from 'lucide-react'
 import { useState } from 'react'
 import { Link } from 'react-router'
 import { NameDialog } from '@/components/name-dialog'
@@ -70,6 +70,11 @@ export function WorkspaceSwitcher({ wide = false }: { wide?: boolean }) {
           <DropdownMenuItem asChild>
             <Link to="/workspace/members">
               <Users aria-hidden="true" /> Members
+            </Link>
+          </DropdownMenuItem>
+          <DropdownMenuItem asChild>
+            <Link to="/workspace/brand-kits">
+              <Palette aria-hidden="true" /> Brand kits
             </Link>
           </DropdownMenuItem>
           {can(active.role, 'manageMembers') && (

@@ -28,6 +28,9 @@ const actionLabels: Record<string, string> = {
   'folder.deleted': 'deleted the folder',
   'utm_preset.created': 'saved the UTM preset',
   'utm_preset.deleted': 'deleted the UTM preset',
+  'brand_kit.created': 'created the brand kit',
+  'brand_kit.updated': 'changed the brand kit',
+  'brand_kit.deleted': 'deleted the brand kit',
 }
 
 export function actionLabel(action: string) {

@@ -41,7 +41,7 @@ function AuditLog({ workspace }: { workspace: ActiveWorkspace }) {
       <CardHeader className="flex flex-row flex-wrap items-start justify-between gap-3">
         <div className="grid gap-1.5">
           <CardTitle>Audit log</CardTitle>
-          <CardDescription>Every change to codes, tags, folders, members, API keys and the workspace, newest first.</CardDescription>
+          <CardDescription>Every change to codes, tags, folders, brand kits, members, API keys and the workspace, newest first.</CardDescription>
         </div>
         <Button asChild variant="outline" size="sm">
           <a href={auditLogUrl(workspace.id, 'csv')} download>
