@@ -392,8 +392,8 @@ func TestMuteAndEmailChoice(t *testing.T) {
 		if err := st.SetAlertEmails(ctx, e.ws, e.owner.ID, false); err != nil {
 			t.Fatal(err)
 		}
-		if on, err := st.AlertEmails(ctx, e.ws, e.owner.ID); err != nil || on {
-			t.Fatalf("owner's choice: %v, %v", on, err)
+		if ws, err := st.MemberWorkspace(ctx, e.owner.ID, e.ws); err != nil || ws.AlertEmails {
+			t.Fatalf("owner's choice: %+v, %v", ws, err)
 		}
 		dead := newSite(t, 404)
 		muted := e.code("muted", dead.URL+"/a")

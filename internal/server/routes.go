@@ -198,6 +198,9 @@ func (s *server) routes() http.Handler {
 	api.Handle("GET /api/workspaces/{id}/export", manage(s.workspaceExport))
 	// Smart dynamic codes (issue 23, routing.go): rules, split, schedule, limit.
 	api.Handle("PUT /api/dynamic-qrcodes/{id}/routing", edit(s.setRouting))
+	// Alerts (issue 24).
+	api.Handle("PUT /api/dynamic-qrcodes/{id}/alerts", edit(s.setAlertsMuted))
+	api.Handle("PUT /api/workspaces/{id}/alert-emails", read(s.setAlertEmails))
 	v1.Handle("PUT /api/v1/codes/{id}/routing", key(permEdit, s.v1SetRouting))
 
 	site := http.NewServeMux()

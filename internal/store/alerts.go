@@ -395,26 +395,18 @@ func (s *Store) AlertRecipients(ctx context.Context, workspaceID int64) ([]strin
 	return list, err
 }
 
-// AlertEmails reports whether the member gets the workspace's alerts by
-// e-mail (owners and admins do unless they turned it off).
-func (s *Store) AlertEmails(ctx context.Context, workspaceID, userID int64) (bool, error) {
-	var on bool
-	err := s.read.QueryRowContext(ctx, `SELECT alert_emails FROM workspace_members WHERE workspace_id = $1 AND user_id = $2`,
-		workspaceID, userID).Scan(&on)
-	if err != nil {
-		return false, fail("read alert e-mail choice", err)
-	}
-	return on, nil
-}
-
 // SetAlertEmails sets whether the member gets the workspace's alerts by
 // e-mail; a change is audited.
 func (s *Store) SetAlertEmails(ctx context.Context, workspaceID, userID int64, on bool) error {
+	lock := "" // as in updateDynamic
+	if s.dialect == Postgres {
+		lock = ` FOR UPDATE OF m`
+	}
 	return s.inTx(ctx, "set alert e-mail choice", func(tx *sql.Tx) error {
 		var old bool
 		var email string
 		err := tx.QueryRowContext(ctx, `SELECT m.alert_emails, `+liveAddress+` FROM workspace_members m
-			JOIN users u ON u.id = m.user_id WHERE m.workspace_id = $1 AND m.user_id = $2`,
+			JOIN users u ON u.id = m.user_id WHERE m.workspace_id = $1 AND m.user_id = $2`+lock,
 			workspaceID, userID).Scan(&old, &email)
 		if err != nil {
 			return fail("set alert e-mail choice", err)

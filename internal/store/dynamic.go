@@ -116,6 +116,7 @@ func (s *Store) createDynamic(ctx context.Context, tx *sql.Tx, d *DynamicCode, l
 		d.UpdatedAt = d.CreatedAt
 	}
 	d.UpdatedAt = normTime(d.UpdatedAt)
+	d.Health = Health{Status: HealthUnknown} // as the column starts
 	if limit > 0 {
 		// SQLite's single write connection already serialises this
 		// transaction (BEGIN IMMEDIATE); PostgreSQL needs the row lock.
@@ -316,9 +317,16 @@ func (s *Store) RecentRedirects(ctx context.Context, limit int) (map[string]Redi
 // returns the code as it is afterwards.
 func (s *Store) updateDynamic(ctx context.Context, action string, workspaceID, id int64, set string, args ...any) (*DynamicCode, error) {
 	var d *DynamicCode
+	// On PostgreSQL the row is locked before it is read, so concurrent
+	// changes each compare with what the one before left (one audit entry
+	// per change); SQLite's writer runs one transaction at a time.
+	lock := ""
+	if s.dialect == Postgres {
+		lock = ` FOR UPDATE`
+	}
 	err := s.inTx(ctx, action, func(tx *sql.Tx) error {
 		before, err := scanDynamic(tx.QueryRowContext(ctx,
-			`SELECT `+dynamicColumns+` FROM dynamic_qr_codes WHERE id = $1 AND workspace_id = $2 AND NOT is_deleted`, id, workspaceID))
+			`SELECT `+dynamicColumns+` FROM dynamic_qr_codes WHERE id = $1 AND workspace_id = $2 AND NOT is_deleted`+lock, id, workspaceID))
 		if err != nil {
 			return fail(action, err)
 		}
