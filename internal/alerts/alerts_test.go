@@ -543,3 +543,54 @@ func TestScansDropped(t *testing.T) {
 		}
 	})
 }
+
+// A name that does not exist is a failure (.invalid never resolves); an
+// unused port, a refused connection.
+func TestTransportFailures(t *testing.T) {
+	c := &alerts.Checker{Policy: private, Timeout: 5 * time.Second}
+	closed := newSite(t, 200)
+	closed.Close()
+	res := c.Check(context.Background(), []string{"http://nothing.invalid/", closed.URL + "/x", "ftp://example.com/"})
+	if r := res["http://nothing.invalid/"]; !r.Failed || !strings.HasPrefix(r.Reason, "DNS lookup failed") {
+		t.Errorf("unknown host: %+v", r)
+	}
+	if r := res[closed.URL+"/x"]; !r.Failed || !strings.HasPrefix(r.Reason, "connection failed") {
+		t.Errorf("closed port: %+v", r)
+	}
+	if r := res["ftp://example.com/"]; !r.Skipped {
+		t.Errorf("ftp: %+v", r)
+	}
+}
+
+// An alert raised by an instance that stopped before mailing it is mailed
+// by the next pass of any instance, once.
+func TestAlertMailSurvivesRestart(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		ctx := context.Background()
+		e := newEnv(t, st)
+		d := e.code("restart", "https://example.com/gone")
+		for range store.FailuresToAlert {
+			e.clock.Add(time.Hour)
+			targets, err := st.ClaimLinkChecks(ctx, e.clock.Now(), e.clock.Now().Add(-time.Hour), 10)
+			if err != nil || len(targets) != 1 || targets[0].CodeID != d.ID {
+				t.Fatalf("claimed %+v, %v", targets, err)
+			}
+			if _, err := st.RecordLinkCheck(ctx, targets[0], store.LinkResult{URL: d.Destination, Reason: "HTTP 410"}, e.clock.Now(), e.sink.emit); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if n := len(e.smtp.Messages()); n != 0 {
+			t.Fatalf("%d mails before any runner", n)
+		}
+		// The code is not due: the pass only mails.
+		r := e.runner(st, netguard.Policy{AllowHTTP: true})
+		for range 2 {
+			if err := r.Pass(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if msgs := e.smtp.Messages(); len(msgs) != 1 || !strings.Contains(msgs[0].Text, "HTTP 410") {
+			t.Fatalf("mail: %+v", msgs)
+		}
+	})
+}

@@ -144,8 +144,13 @@ func transportResult(err error) Result {
 	switch {
 	case errors.As(err, &addr):
 		return Result{Skipped: true, Reason: addr.Error()}
-	case errors.As(err, &dns):
+	case errors.As(err, &dns) && dns.IsNotFound:
 		return Result{Failed: true, Reason: "DNS lookup failed: " + dns.Err}
+	case errors.As(err, &dns):
+		// The resolver itself failed (unreachable, timed out): that says
+		// nothing of the destination, and would otherwise mark every code
+		// down at once.
+		return Result{Skipped: true, Reason: "DNS lookup failed: " + dns.Err}
 	case errors.As(err, &verify), errors.As(err, &unknownCA), errors.As(err, &hostname), errors.As(err, &invalid), errors.As(err, &record):
 		return Result{Failed: true, Reason: "TLS error: " + innermost(err)}
 	case errors.As(err, &netErr) && netErr.Timeout(), errors.Is(err, context.DeadlineExceeded):
