@@ -510,7 +510,22 @@ func TestScansDropped(t *testing.T) {
 			}
 			return a
 		}
-		got := raise()
+		// Instances looking at once raise it once.
+		var mu sync.Mutex
+		var got []*store.Alert
+		var wg sync.WaitGroup
+		for range 4 {
+			wg.Go(func() {
+				a, err := st.RaiseScanDrops(ctx, e.clock.Now(), e.sink.emit)
+				if err != nil {
+					t.Error(err)
+				}
+				mu.Lock()
+				got = append(got, a...)
+				mu.Unlock()
+			})
+		}
+		wg.Wait()
 		if len(got) != 1 || got[0].CodeID != dropped.ID || got[0].Type != store.AlertScansDropped {
 			t.Fatalf("alerts: %+v", got)
 		}
