@@ -18,11 +18,11 @@
 # times theirs. At once, so that other load on the machine weighs on both
 # alike; a 2-second pair of loads warms both sets first. On the first
 # BENCH_AB_CODES (1,000) codes of each set: the cache loads a code again
-# when it has not been scanned in its last second (4-5 s after a load),
-# so with 10,000 codes a set at a few thousand scans a second most scans
-# of both sets would be database reads, and the slower set would miss the
-# cache more, and so fall further behind: the comparison would measure
-# that, not the routing.
+# when it has not been scanned in the second half of its 5 s TTL, so with
+# 10,000 codes a set at a few thousand scans a second many scans of both
+# sets would be database reads, and the slower set would miss the cache
+# more, and so fall further behind: the comparison would measure that,
+# not the routing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

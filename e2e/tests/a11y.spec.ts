@@ -128,7 +128,7 @@ test('closing a dialog returns focus to the control that opened it', async ({ pa
   await page.keyboard.press('Enter')
   const dialog = page.getByRole('dialog')
   await dialog.getByLabel('Destination URL').fill(`${baseURL}/contact`)
-  await dialog.getByRole('button', { name: /save/i }).click()
+  await dialog.getByRole('button', { name: 'Save Changes' }).click()
   await expect(dialog).toHaveCount(0)
   await expect(edit).toBeFocused()
 

@@ -80,3 +80,44 @@ test('a rule built in the dialog sends iPhones elsewhere, and the card says so',
   await page.reload()
   await expect(card.getByTestId('routing-badge')).toHaveText(['Rules', 'Ended'])
 })
+
+test('a UTM preset saved on one code fills the builder of another, and its scans carry the parameters', async ({ page, browser, baseURL }) => {
+  await signUp(page)
+  const make = async (name: string, destination: string) => {
+    const res = await page.request.post('/api/dynamic-qrcodes', {
+      multipart: { qrType: 'url', destination, qrData: JSON.stringify({ url: destination }), name },
+    })
+    expect(res.status()).toBe(201)
+    return (await res.json()) as { shortCode: string }
+  }
+  await make('Spring flyer', `${baseURL}/faq`)
+  const poster = await make('Spring poster', `${baseURL}/about`)
+
+  await page.goto('/dashboard')
+  const dialog = page.getByRole('dialog', { name: 'Edit Dynamic QR Code' })
+  await page.getByTestId('qr-card').filter({ hasText: 'Spring flyer' }).getByRole('button', { name: 'Edit' }).click()
+  await dialog.getByLabel('utm_source').fill('flyer')
+  await dialog.getByLabel('utm_medium').fill('print')
+  await dialog.getByLabel('utm_campaign').fill('spring')
+  await dialog.getByLabel('Preset name').fill('Spring print')
+  await dialog.getByRole('button', { name: 'Save as preset' }).click()
+  await expect(dialog.getByLabel('Saved preset')).toHaveValue(/\d+/)
+  await dialog.getByRole('button', { name: 'Cancel' }).click()
+
+  // Another code's builder starts empty and takes the preset's values.
+  await page.getByTestId('qr-card').filter({ hasText: 'Spring poster' }).getByRole('button', { name: 'Edit' }).click()
+  await expect(dialog.getByLabel('utm_source')).toHaveValue('')
+  await dialog.getByLabel('Saved preset').selectOption({ label: 'Spring print' })
+  await expect(dialog.getByLabel('utm_campaign')).toHaveValue('spring')
+  await dialog.getByRole('button', { name: 'Add UTM to URL' }).click()
+  const tagged = `${baseURL}/about?utm_source=flyer&utm_medium=print&utm_campaign=spring`
+  await expect(dialog.getByLabel('Destination URL')).toHaveValue(tagged)
+  await dialog.getByRole('button', { name: 'Save Changes' }).click()
+  await expect(dialog).toBeHidden()
+
+  const visitor = await browser.newContext({ userAgent: desktopUA })
+  const scan = await visitor.newPage()
+  await scan.goto(`/d/${poster.shortCode}`)
+  await expect(scan).toHaveURL(tagged)
+  await visitor.close()
+})

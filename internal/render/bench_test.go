@@ -96,6 +96,30 @@ func BenchmarkPDF(b *testing.B) {
 	}
 }
 
+// BenchmarkPDFFrameText is the plain code in a frame whose text is ASCII
+// or CJK (embedded from the Noto subset), layout and write; it reports the
+// file's size.
+func BenchmarkPDFFrameText(b *testing.B) {
+	m := benchMatrix(b)
+	for _, c := range []struct{ name, text string }{{"ascii", "Scan me"}, {"cjk", "扫描二维码"}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			var out bytes.Buffer
+			for b.Loop() {
+				out.Reset()
+				sc, err := Layout(m, Style{Frame: Frame{Enabled: true, Text: c.text}})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := sc.WritePDF(&out); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(out.Len()), "bytes")
+		})
+	}
+}
+
 // BenchmarkRscPNG is rsc.io/qr's PNG writer alone (its encoding done once).
 func BenchmarkRscPNG(b *testing.B) {
 	c, err := rscqr.Encode(benchURL, rscqr.M)

@@ -6,10 +6,6 @@ import (
 	"io"
 	"math"
 	"strconv"
-
-	"golang.org/x/image/font"
-	"golang.org/x/image/font/sfnt"
-	"golang.org/x/image/math/fixed"
 )
 
 // epsProlog defines the PDF content operators appendVector writes as
@@ -29,8 +25,8 @@ const epsProlog = `/SquarelyDict 24 dict def SquarelyDict begin
 // 3) whose bounding box is the code (Style.Points square, plus the frame's
 // share): the same vector paths and shading as the PDF. PostScript has no
 // soft masks, so the logo is composited onto the background colour of its
-// pad; the frame text is drawn as Go Bold glyph outlines (the font the PNG
-// uses), so the file needs no font.
+// pad; the frame text is drawn as the glyph outlines of the fonts the PDF
+// embeds (Go Bold and the Noto fallbacks), so the file needs no font.
 func (sc *Scene) WriteEPS(w io.Writer) error {
 	s := float32(sc.points) / float32(sc.n)
 	pw, ph := sc.w*s, sc.h*s
@@ -54,10 +50,11 @@ func (sc *Scene) WriteEPS(w io.Writer) error {
 	// The text goes in module space, before the final Q.
 	body = body[:len(body)-len("Q\n")]
 	if sc.text != nil {
-		var err error
-		if body, err = sc.appendTextOutline(body); err != nil {
-			return err
-		}
+		p := sc.textPath()
+		body = sc.appendFill(body, p.paint.color)
+		body = append(body, '\n')
+		body = appendPDFPath(body, &p)
+		body = append(body, "f\n"...)
 	}
 	bw.Write(body)
 	bw.WriteString("Q\nend\nshowpage\n%%EOF\n")
@@ -105,84 +102,4 @@ func decodeRange(comps int) string {
 		s += " 0 1"
 	}
 	return s
-}
-
-// appendTextOutline writes the frame text as filled Go Bold glyph
-// outlines in module space (y down, as the font's outlines are), centred
-// and shrunk to the frame's width as the PNG does.
-func (sc *Scene) appendTextOutline(b []byte) ([]byte, error) {
-	t := sc.text
-	f, err := goBold()
-	if err != nil {
-		return nil, err
-	}
-	// Outlines at 1000 units per em, scaled to the text's size.
-	const em = 1000
-	ppem := fixed.I(em)
-	var buf sfnt.Buffer
-	var adv fixed.Int26_6
-	glyphs := make([]sfnt.GlyphIndex, 0, len(t.s))
-	for _, r := range t.s {
-		gi, err := f.GlyphIndex(&buf, r)
-		if err != nil {
-			return nil, err
-		}
-		a, err := f.GlyphAdvance(&buf, gi, ppem, font.HintingNone)
-		if err != nil {
-			return nil, err
-		}
-		glyphs = append(glyphs, gi)
-		adv += a
-	}
-	size := t.size
-	width := float32(adv) / 64 / em * size
-	if room := textRoom * sc.w; width > room {
-		size *= room / width
-		width = room
-	}
-	k := size / em
-	pen := t.x - width/2
-	b = sc.appendFill(b, t.color)
-	b = append(b, '\n')
-	for _, gi := range glyphs {
-		segs, err := f.LoadGlyph(&buf, gi, ppem, nil)
-		if err != nil {
-			return nil, err
-		}
-		at := func(p fixed.Point26_6) (float32, float32) {
-			return pen + float32(p.X)/64*k, t.y + float32(p.Y)/64*k
-		}
-		var cx, cy float32 // the current point, for quadratics
-		for _, sg := range segs {
-			switch sg.Op {
-			case sfnt.SegmentOpMoveTo:
-				cx, cy = at(sg.Args[0])
-				b = appendNums(b, cx, cy)
-				b = append(b, " m\n"...)
-			case sfnt.SegmentOpLineTo:
-				cx, cy = at(sg.Args[0])
-				b = appendNums(b, cx, cy)
-				b = append(b, " l\n"...)
-			case sfnt.SegmentOpQuadTo:
-				qx, qy := at(sg.Args[0])
-				x, y := at(sg.Args[1])
-				// The cubic with the same curve as the quadratic.
-				b = appendNums(b, cx+2*(qx-cx)/3, cy+2*(qy-cy)/3, x+2*(qx-x)/3, y+2*(qy-y)/3, x, y)
-				b = append(b, " c\n"...)
-				cx, cy = x, y
-			case sfnt.SegmentOpCubeTo:
-				x1, y1 := at(sg.Args[0])
-				x2, y2 := at(sg.Args[1])
-				cx, cy = at(sg.Args[2])
-				b = appendNums(b, x1, y1, x2, y2, cx, cy)
-				b = append(b, " c\n"...)
-			}
-		}
-		a, err := f.GlyphAdvance(&buf, gi, ppem, font.HintingNone)
-		if err != nil {
-			return nil, err
-		}
-		pen += float32(a) / 64 * k
-	}
-	return append(b, "f\n"...), nil
 }

@@ -5,43 +5,33 @@ import (
 	"image/color"
 	"io"
 	"strconv"
+
+	"github.com/squarely/squarely/internal/pdffont"
 )
 
 // WritePDF writes the scene as a one-page PDF 1.4 whose page is the code
 // (Style.Points square, plus the frame's share). Paths are filled with the
 // nonzero rule; the gradient is an axial shading painted through its path
 // as a clip; the logo is an RGB image with a soft mask for its alpha; the
-// frame text uses the standard font Helvetica-Bold, so nothing is embedded.
+// frame text is set in subsets of the fonts it needs (internal/pdffont).
 func (sc *Scene) WritePDF(w io.Writer) error {
 	s := float32(sc.points) / float32(sc.n)
 	pw, ph := sc.w*s, sc.h*s
 	pdf := &PDFWriter{}
+	var fonts pdffont.Fonts
 
 	content, gradient := sc.appendVector(nil, s, ph, func(b []byte) []byte { return append(b, "/Im1 Do"...) })
 	if t := sc.text; t != nil {
-		tw := helveticaBoldWidth(t.s) * t.size
 		content = sc.appendFill(content, t.color)
-		content = append(content, " BT /F1 "...)
-		content = appendNum(content, t.size*s)
-		content = append(content, " Tf "...)
-		content = appendNums(content, (t.x-tw/2-sc.x)*s, ph-(t.y-sc.y)*s)
-		content = append(content, " Td ("...)
-		for _, c := range WinAnsi(t.s) {
-			if c == '(' || c == ')' || c == '\\' {
-				content = append(content, '\\')
-			}
-			content = append(content, c)
-		}
-		content = append(content, ") Tj ET\n"...)
+		content = append(content, ' ')
+		content = fonts.Show(content, t.line, t.size*s, (t.x-t.width/2-sc.x)*s, ph-(t.y-sc.y)*s)
 	}
 
 	pdf.Header()
 	catalog, pages, page := pdf.Alloc(), pdf.Alloc(), pdf.Alloc()
 	res := []byte("<< ")
-	if sc.text != nil {
-		res = append(res, "/Font << /F1 "...)
-		res = pdf.Ref(res, pdf.Object("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>"))
-		res = append(res, " >> "...)
+	if f := fonts.Write(pdf); f != "" {
+		res = append(res, "/Font <<"+f+" >> "...)
 	}
 	if gradient {
 		res = append(res, "/Shading << /Sh1 "...)

@@ -12,8 +12,6 @@ import (
 	"sync"
 
 	xdraw "golang.org/x/image/draw"
-	"golang.org/x/image/font"
-	"golang.org/x/image/math/fixed"
 	"golang.org/x/image/vector"
 )
 
@@ -64,108 +62,103 @@ func (sc *Scene) minPixels() int {
 func (sc *Scene) rasterise(s float64, pw, ph int) (image.Image, error) {
 	img := image.NewRGBA(image.Rect(0, 0, pw, ph))
 	ox, oy := float32(-float64(sc.x)*s), float32(-float64(sc.y)*s)
-	k := float32(s)
-	tx := func(x, y float32) (float32, float32) { return x*k + ox, y*k + oy }
 
 	// The code itself, its last three paths (dots, eye rings, eye
 	// centres) and the logo, is drawn at whole pixels per module.
 	cs, cx, cy := snap(s, float64(ox), float64(oy), sc.n)
-	tcode := func(x, y float32) (float32, float32) { return x*float32(cs) + float32(cx), y*float32(cs) + float32(cy) }
 
-	var mask *image.Alpha
-	var z vector.Rasterizer
+	f := filler{sc: sc, img: img}
 	paths := sc.shapes()
 	for i := range paths {
-		p := &paths[i]
-		if len(p.cmds) == 0 {
-			continue
-		}
-		k, ox, oy, tx, s := k, ox, oy, tx, s
 		if i >= len(paths)-3 {
-			k, ox, oy, tx, s = float32(cs), float32(cx), float32(cy), tcode, cs
+			f.fill(&paths[i], cs, float32(cx), float32(cy))
+		} else {
+			f.fill(&paths[i], s, ox, oy)
 		}
-		// Rasterise only the path's bounding box: the accumulation costs
-		// its area.
-		bx0, by0, bx1, by1 := p.bounds()
-		fx0, fy0 := tx(bx0, by0)
-		fx1, fy1 := tx(bx1, by1)
-		r := image.Rect(int(math.Floor(float64(fx0))), int(math.Floor(float64(fy0))),
-			int(math.Ceil(float64(fx1))), int(math.Ceil(float64(fy1)))).Intersect(img.Rect)
-		if r.Empty() {
-			continue
-		}
-		z.Reset(r.Dx(), r.Dy())
-		dx, dy := float32(r.Min.X), float32(r.Min.Y)
-		at := func(x, y float32) (float32, float32) { return x*k + ox - dx, y*k + oy - dy }
-		pts := p.pts
-		for _, c := range p.cmds {
-			switch c {
-			case cmdMove:
-				z.MoveTo(at(pts[0], pts[1]))
-				pts = pts[2:]
-			case cmdLine:
-				z.LineTo(at(pts[0], pts[1]))
-				pts = pts[2:]
-			case cmdCubic:
-				x1, y1 := at(pts[0], pts[1])
-				x2, y2 := at(pts[2], pts[3])
-				x3, y3 := at(pts[4], pts[5])
-				z.CubeTo(x1, y1, x2, y2, x3, y3)
-				pts = pts[6:]
-			case cmdClose:
-				z.ClosePath()
-			case cmdRect:
-				x0, y0 := at(pts[0], pts[1])
-				x1, y1 := at(pts[0]+pts[2], pts[1]+pts[3])
-				z.MoveTo(x0, y0)
-				z.LineTo(x1, y0)
-				z.LineTo(x1, y1)
-				z.LineTo(x0, y1)
-				z.ClosePath()
-				pts = pts[4:]
-			}
-		}
-		if !p.paint.gradient {
-			z.Draw(img, r, image.NewUniform(p.paint.color), image.Point{})
-			continue
-		}
-		if mask == nil {
-			mask = image.NewAlpha(img.Rect)
-		}
-		for y := r.Min.Y; y < r.Max.Y; y++ {
-			clear(mask.Pix[y*mask.Stride+r.Min.X : y*mask.Stride+r.Max.X])
-		}
-		z.Draw(mask, r, image.Opaque, image.Point{})
-		sc.fillGradient(img, mask, r, s, ox, oy)
 	}
 
 	if l := sc.logo; l != nil {
-		x0, y0 := tcode(l.x, l.y)
-		x1, y1 := tcode(l.x+l.w, l.y+l.h)
+		k := float32(cs)
+		x0, y0 := l.x*k+float32(cx), l.y*k+float32(cy)
+		x1, y1 := (l.x+l.w)*k+float32(cx), (l.y+l.h)*k+float32(cy)
 		r := image.Rect(int(math.Round(float64(x0))), int(math.Round(float64(y0))), int(math.Round(float64(x1))), int(math.Round(float64(y1))))
 		xdraw.CatmullRom.Scale(img, r, l.img, l.img.Bounds(), draw.Over, nil)
 	}
 
-	if t := sc.text; t != nil {
-		face, err := pngFace(float64(t.size) * s)
-		if err != nil {
-			return nil, err
-		}
-		d := &font.Drawer{Dst: img, Src: image.NewUniform(t.color), Face: face}
-		x, y := tx(t.x, t.y)
-		adv := d.MeasureString(t.s)
-		// Go Bold runs wider than the Helvetica the layout measured with:
-		// shrink it to the same room.
-		if room := textRoom * float64(sc.w) * s; float64(adv)/64 > room {
-			if d.Face, err = pngFace(float64(t.size) * s * room * 64 / float64(adv)); err != nil {
-				return nil, err
-			}
-			adv = d.MeasureString(t.s)
-		}
-		d.Dot = fixed.Point26_6{X: fixed.Int26_6(x*64) - adv/2, Y: fixed.Int26_6(y * 64)}
-		d.DrawString(t.s)
+	if sc.text != nil {
+		p := sc.textPath()
+		f.fill(&p, s, ox, oy)
 	}
 	return img, nil
+}
+
+// filler rasterises paths into one image, reusing its rasteriser and the
+// gradient's mask.
+type filler struct {
+	sc   *Scene
+	img  *image.RGBA
+	z    vector.Rasterizer
+	mask *image.Alpha
+}
+
+// fill draws p at s pixels per module, module (0, 0) at pixel (ox, oy).
+func (f *filler) fill(p *path, s float64, ox, oy float32) {
+	if len(p.cmds) == 0 {
+		return
+	}
+	k := float32(s)
+	// Rasterise only the path's bounding box: the accumulation costs its
+	// area.
+	bx0, by0, bx1, by1 := p.bounds()
+	r := image.Rect(int(math.Floor(float64(bx0*k+ox))), int(math.Floor(float64(by0*k+oy))),
+		int(math.Ceil(float64(bx1*k+ox))), int(math.Ceil(float64(by1*k+oy)))).Intersect(f.img.Rect)
+	if r.Empty() {
+		return
+	}
+	z := &f.z
+	z.Reset(r.Dx(), r.Dy())
+	dx, dy := float32(r.Min.X), float32(r.Min.Y)
+	at := func(x, y float32) (float32, float32) { return x*k + ox - dx, y*k + oy - dy }
+	pts := p.pts
+	for _, c := range p.cmds {
+		switch c {
+		case cmdMove:
+			z.MoveTo(at(pts[0], pts[1]))
+			pts = pts[2:]
+		case cmdLine:
+			z.LineTo(at(pts[0], pts[1]))
+			pts = pts[2:]
+		case cmdCubic:
+			x1, y1 := at(pts[0], pts[1])
+			x2, y2 := at(pts[2], pts[3])
+			x3, y3 := at(pts[4], pts[5])
+			z.CubeTo(x1, y1, x2, y2, x3, y3)
+			pts = pts[6:]
+		case cmdClose:
+			z.ClosePath()
+		case cmdRect:
+			x0, y0 := at(pts[0], pts[1])
+			x1, y1 := at(pts[0]+pts[2], pts[1]+pts[3])
+			z.MoveTo(x0, y0)
+			z.LineTo(x1, y0)
+			z.LineTo(x1, y1)
+			z.LineTo(x0, y1)
+			z.ClosePath()
+			pts = pts[4:]
+		}
+	}
+	if !p.paint.gradient {
+		z.Draw(f.img, r, image.NewUniform(p.paint.color), image.Point{})
+		return
+	}
+	if f.mask == nil {
+		f.mask = image.NewAlpha(f.img.Rect)
+	}
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		clear(f.mask.Pix[y*f.mask.Stride+r.Min.X : y*f.mask.Stride+r.Max.X])
+	}
+	z.Draw(f.mask, r, image.Opaque, image.Point{})
+	f.sc.fillGradient(f.img, f.mask, r, s, ox, oy)
 }
 
 // snap is the transform of a PNG's code: a whole number of pixels per

@@ -422,14 +422,6 @@ func TestLogoPadSizes(t *testing.T) {
 	}
 }
 
-func TestWinAnsi(t *testing.T) {
-	got := WinAnsi("Scan me – café € 東")
-	want := []byte("Scan me \x96 caf\xe9 \x80 ?")
-	if !bytes.Equal(got, want) {
-		t.Errorf("WinAnsi = %q, want %q", got, want)
-	}
-}
-
 func TestPlainPNGIsTwoColours(t *testing.T) {
 	m := encode(t, "https://example.com/a", qr.M, Style{})
 	img, err := png.Decode(bytes.NewReader(pngOf(t, layout(t, m, Style{Foreground: "#112233", Pixels: 330}))))

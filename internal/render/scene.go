@@ -7,6 +7,7 @@ import (
 	"math"
 	"unicode/utf8"
 
+	"github.com/squarely/squarely/internal/pdffont"
 	"github.com/squarely/squarely/internal/qr"
 )
 
@@ -55,9 +56,10 @@ type logo struct {
 // text is centred on x with its baseline at y; size is the em in modules.
 type text struct {
 	s     string
+	line  pdffont.Line // s shaped in Go Bold and the Noto fallbacks
 	x, y  float32
 	size  float32
-	width float32 // as measured in Helvetica-Bold at size
+	width float32 // line's width at size
 	color color.RGBA
 }
 
@@ -477,15 +479,53 @@ func (sc *Scene) layoutFrame(f Frame) error {
 	sc.paths = append(sc.paths, box, inner)
 
 	// The band below the padding; the text is sized to its height and
-	// shrunk to fit the width, measured in Helvetica-Bold.
+	// shrunk to fit the width, measured in the fonts PDF and EPS draw it in.
 	bandTop, bandBottom := n+pad, sc.y+sc.h
 	size := (bandBottom - bandTop) * 0.5
-	if w := helveticaBoldWidth(t) * size; w > sc.w*textRoom {
+	line := pdffont.Shape(t, true)
+	if w := line.Width * size; w > sc.w*textRoom {
 		size *= sc.w * textRoom / w
 	}
 	base := (bandTop+bandBottom)/2 + size*capHeight/2
-	sc.text = &text{s: t, x: sc.x + sc.w/2, y: base, size: size, width: helveticaBoldWidth(t) * size, color: tc}
+	sc.text = &text{s: t, line: line, x: sc.x + sc.w/2, y: base, size: size, width: line.Width * size, color: tc}
 	return nil
+}
+
+// capHeight of Go Bold in ems, to centre capitals vertically.
+const capHeight = 0.723
+
+// textPath is the frame text as the glyph outlines of the fonts the PDF
+// embeds, in module space (y down), for the formats that draw text as
+// shapes: EPS (no fonts needed) and PNG.
+func (sc *Scene) textPath() path {
+	t := sc.text
+	p := path{paint: paint{color: t.color}}
+	left := t.x - t.width/2
+	var cx, cy float32 // the current point, for quadratics
+	t.line.Outline(func(op byte, pts []float32) {
+		for i := 0; i < len(pts); i += 2 {
+			pts[i], pts[i+1] = left+pts[i]*t.size, t.y-pts[i+1]*t.size
+		}
+		switch op {
+		case 'm':
+			if len(p.cmds) > 0 {
+				p.close()
+			}
+			p.moveTo(pts[0], pts[1])
+		case 'l':
+			p.lineTo(pts[0], pts[1])
+		case 'q': // as the cubic with the same curve
+			qx, qy, x, y := pts[0], pts[1], pts[2], pts[3]
+			p.cubicTo(cx+2*(qx-cx)/3, cy+2*(qy-cy)/3, x+2*(qx-x)/3, y+2*(qy-y)/3, x, y)
+		case 'c':
+			p.cubicTo(pts[0], pts[1], pts[2], pts[3], pts[4], pts[5])
+		}
+		cx, cy = pts[len(pts)-2], pts[len(pts)-1]
+	})
+	if len(p.cmds) > 0 {
+		p.close()
+	}
+	return p
 }
 
 // pixelScale is the PNG/SVG pixels per module and the image size.

@@ -165,8 +165,8 @@ func (sc *Scene) appendSceneSVG(b []byte) []byte {
 		b = append(b, `" font-size="`...)
 		b = appendNum(b, t.size)
 		// The width the text was fitted at: a viewer whose font runs wider
-		// than Helvetica-Bold squeezes it to fit instead of spilling out of
-		// the frame.
+		// than Go Bold squeezes it to fit instead of spilling out of the
+		// frame.
 		b = append(b, `" textLength="`...)
 		b = appendNum(b, t.width)
 		b = append(b, `" lengthAdjust="spacingAndGlyphs" text-anchor="middle" font-family="Helvetica, Arial, 'Liberation Sans', sans-serif" font-weight="bold" fill="`...)

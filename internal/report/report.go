@@ -1,7 +1,7 @@
-// Package report lays out simple printable documents (A4 pages of text in
-// the standard Helvetica fonts, lines and filled rectangles) and writes
-// them as PDF through render.PDFWriter. Nothing is embedded, so text is
-// limited to what WinAnsiEncoding holds; anything else prints as '?'.
+// Package report lays out simple printable documents (A4 pages of text,
+// lines and filled rectangles) and writes them as PDF through
+// render.PDFWriter. Text in any script is set in Go Regular or Go Bold and
+// the Noto fallbacks, embedded as subsets (internal/pdffont).
 package report
 
 import (
@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/squarely/squarely/internal/pdffont"
 	"github.com/squarely/squarely/internal/render"
 )
 
@@ -25,6 +26,7 @@ const (
 type Doc struct {
 	pages [][]byte // finished pages' content streams
 	cur   []byte
+	fonts pdffont.Fonts
 	Y     float32
 }
 
@@ -51,26 +53,17 @@ func (d *Doc) Need(h float32) {
 	}
 }
 
-// Text writes s with its baseline y points from the top, in Helvetica (or
-// Helvetica-Bold) of the given size.
+// Text writes s with its baseline y points from the top, in Go Regular
+// (or Go Bold) of the given size, cut short with an ellipsis at the right
+// margin.
 func (d *Doc) Text(x, y, size float32, bold bool, s string) {
-	font := " /F1 "
-	if bold {
-		font = " /F2 "
-	}
-	d.cur = append(d.cur, "0 g BT"...)
-	d.cur = append(d.cur, font...)
-	d.cur = appendNums(d.cur, size)
-	d.cur = append(d.cur, " Tf "...)
-	d.cur = appendNums(d.cur, x, PageHeight-y)
-	d.cur = append(d.cur, " Td ("...)
-	for _, c := range render.WinAnsi(s) {
-		if c == '(' || c == ')' || c == '\\' {
-			d.cur = append(d.cur, '\\')
-		}
-		d.cur = append(d.cur, c)
-	}
-	d.cur = append(d.cur, ") Tj ET\n"...)
+	d.TextFit(x, y, size, bold, s, PageWidth-Margin-x)
+}
+
+// TextFit is Text cut short at width points.
+func (d *Doc) TextFit(x, y, size float32, bold bool, s string, width float32) {
+	d.cur = append(d.cur, "0 g "...)
+	d.cur = d.fonts.Show(d.cur, pdffont.Fit(s, bold, width/size), size, x, PageHeight-y)
 }
 
 // Rect fills a rectangle whose top-left corner is (x, y).
@@ -99,9 +92,7 @@ func (d *Doc) PDF() []byte {
 	pdf := &render.PDFWriter{}
 	pdf.Header()
 	catalog, tree := pdf.Alloc(), pdf.Alloc()
-	regular := pdf.Object("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
-	bold := pdf.Object("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>")
-	res := "<< /Font << /F1 " + strconv.Itoa(regular) + " 0 R /F2 " + strconv.Itoa(bold) + " 0 R >> >>"
+	res := "<< /Font <<" + d.fonts.Write(pdf) + " >> >>"
 	kids := []byte{}
 	for _, content := range pages {
 		contents := pdf.Stream("", content)

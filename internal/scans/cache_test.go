@@ -246,6 +246,27 @@ func TestCacheRefreshesHotEntriesInBatches(t *testing.T) {
 	}
 }
 
+// A code scanned every 3 seconds, less often than once in the last second
+// before its entry expires, is refreshed in the background: only its first
+// scan waits on the database.
+func TestCacheRefreshesSteadyCode(t *testing.T) {
+	ctx := context.Background()
+	l := &fakeLoader{codes: map[string]store.Redirect{"abc": {ID: 1, Destination: "https://a.example"}}}
+	clk := &fakeClock{t: time.Unix(1000, 0)}
+	c := NewCache(l, clk.now)
+	c.Lookup(ctx, "abc")
+	for i := range 5 {
+		clk.advance(3 * time.Second)
+		if tg, ok, err := c.Lookup(ctx, "abc"); !ok || err != nil || tg.ID != 1 {
+			t.Fatalf("scan %d: %+v, %v, %v", i, tg, ok, err)
+		}
+		waitFor(t, "the reload", func() bool { return l.batchCount() == i+1 })
+	}
+	if n := l.count(); n != 1 {
+		t.Errorf("%d scans waited on the database, want the first only", n)
+	}
+}
+
 func TestCacheRefreshKeepsNothingInvalidatedOrFailed(t *testing.T) {
 	ctx := context.Background()
 	l := &fakeLoader{codes: map[string]store.Redirect{"abc": {ID: 1, Destination: "https://a.example"}},

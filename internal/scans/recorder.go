@@ -124,7 +124,8 @@ type Recorder struct {
 
 	closeEvery time.Duration
 
-	// Owned by the run goroutine.
+	// Owned by the run goroutine; key, salts and clients by the one write
+	// under way (run hands each write over and back through channels).
 	nextClose time.Time
 	key       []byte
 	salts     map[string][]byte // UTC date → salt
@@ -265,21 +266,45 @@ func (r *Recorder) Close(ctx context.Context) error {
 	}
 }
 
+// run receives scans and hands them to one write at a time, in its own
+// goroutine, so that the queue is drained while the database writes: a
+// batch that took seconds under load (16,384 scans a transaction on
+// PostgreSQL) left the scans arriving meanwhile in the 65,536-scan queue
+// alone, and under a bench's load it overflowed (BENCHMARKS.md) with the
+// memory bound far from reached. Scans now wait in memory up to
+// maxPending and MaxBytes, as the loss bound says.
 func (r *Recorder) run() {
 	defer close(r.done)
 	tick := time.NewTicker(r.interval)
 	defer tick.Stop()
 	var (
-		pending []Scan
-		retryAt time.Time
-		backoff time.Duration
+		pending  []Scan       // received, not yet handed to a write
+		writing  chan written // the write under way, nil when none is
+		inflight int          // the scans it holds
+		retryAt  time.Time
+		backoff  time.Duration
 	)
-	flush := func(ctx context.Context) {
-		if err := r.flush(ctx, &pending); err != nil {
+	// write hands pending to a write, which reports on writing.
+	write := func() {
+		batch := pending
+		pending, inflight = nil, len(batch)
+		done := make(chan written, 1)
+		writing = done
+		go func() {
+			err := r.flush(context.Background(), &batch)
+			done <- written{rest: batch, err: err}
+		}()
+	}
+	due := func() bool { return writing == nil && len(pending) > 0 && !time.Now().Before(retryAt) }
+	// finished takes back what a write left unwritten, ahead of what came since.
+	finished := func(w written) {
+		writing, inflight = nil, 0
+		pending = append(w.rest, pending...)
+		if w.err != nil {
 			backoff = min(max(2*backoff, time.Second), maxBackoff)
 			retryAt = time.Now().Add(backoff)
 			if ok, held := r.failLog.Allow(time.Now()); ok {
-				r.log.Error("saving scans; will retry", "pending", len(pending), "retryIn", backoff, "unlogged", held, "err", err)
+				r.log.Error("saving scans; will retry", "pending", len(pending), "retryIn", backoff, "unlogged", held, "err", w.err)
 			}
 			return
 		}
@@ -290,27 +315,46 @@ func (r *Recorder) run() {
 	}
 	for {
 		in := r.in
-		if len(pending) >= maxPending {
-			in = nil // let Record wait until the database is back
+		room := maxPending - len(pending) - inflight
+		if room <= 0 {
+			in = nil // let the queue fill until the database is back
 		}
 		select {
 		case s := <-in:
 			pending = append(pending, s)
-			pending = r.drain(pending, r.perTx)
-			if len(pending) >= r.batch && !time.Now().Before(retryAt) {
-				flush(context.Background())
+			pending = r.drain(pending, len(pending)+room-1)
+			if len(pending) >= r.batch && due() {
+				write()
+			}
+		case w := <-writing:
+			finished(w)
+			if len(pending) >= r.batch && due() {
+				write()
 			}
 		case <-tick.C:
-			if len(pending) > 0 && !time.Now().Before(retryAt) {
-				flush(context.Background())
+			if writing == nil {
+				r.closeDays() // never beside a write of this process
 			}
-			r.closeDays()
+			if due() {
+				write()
+			}
 		case <-r.closing:
+			if writing != nil {
+				w := <-writing
+				pending = append(w.rest, pending...)
+			}
 			pending = r.drain(pending, -1)
 			r.closeErr = r.flushAll(r.closeCtx, pending)
 			return
 		}
 	}
+}
+
+// written is the outcome of a write: the scans it left unwritten (from
+// the first that failed) and why.
+type written struct {
+	rest []Scan
+	err  error
 }
 
 // closeDays lets the sink close the days that are due, once per

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -131,7 +132,8 @@ func TestRecorderCloseGivesUpAtDeadline(t *testing.T) {
 // find no room are dropped and counted, and every other one arrives.
 func TestRecorderNeverWaits(t *testing.T) {
 	sink := &slowSink{memSink: &memSink{}, delay: 20 * time.Millisecond}
-	r := NewRecorder(sink, Options{Buffer: 4, BatchSize: 8, Logger: quiet})
+	// Room for about 50 scans in memory: the rest find none while the sink writes.
+	r := NewRecorder(sink, Options{Buffer: 4, BatchSize: 8, MaxBytes: 50 * scanOverhead, Logger: quiet})
 	var wg sync.WaitGroup
 	start := time.Now()
 	for g := range 8 {
@@ -171,6 +173,52 @@ func TestRecorderBoundsQueuedBytes(t *testing.T) {
 	if st.Bytes > 100<<10 || st.Queued == 0 || st.Queued+st.Dropped != 1000 {
 		t.Errorf("stats %+v; want at most 100 KiB held and the rest dropped", st)
 	}
+}
+
+// While the database writes a batch, however long it takes, the queue is
+// drained into memory: scans are dropped only beyond the memory bound, not
+// once the queue (Buffer) is full.
+func TestRecorderDrainsWhileWriting(t *testing.T) {
+	sink := &heldSink{memSink: &memSink{}, hold: make(chan struct{})}
+	r := NewRecorder(sink, Options{Interval: time.Hour, Buffer: 4, BatchSize: 4, Logger: quiet})
+	for i := range 4 {
+		r.Record(Scan{CodeID: int64(i), At: time.Now(), UserAgent: iPhone})
+	}
+	waitFor(t, "the first write", func() bool { return sink.started.Load() })
+	// 25 times the queue, recorded while that write waits.
+	for i := range 100 {
+		r.Record(Scan{CodeID: int64(100 + i), At: time.Now(), UserAgent: iPhone})
+		waitFor(t, "the queue drained during the write", func() bool { return len(r.in) == 0 })
+	}
+	if st := r.Stats(); st.Dropped != 0 || st.Queued != 104 {
+		t.Fatalf("stats %+v during the write; want 104 held, none dropped", st)
+	}
+	close(sink.hold)
+	if err := r.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	ev := sink.events()
+	if st := r.Stats(); len(ev) != 104 || st.Saved != 104 || st.Dropped != 0 || st.Queued != 0 {
+		t.Fatalf("%d events saved, stats %+v; want all 104", len(ev), st)
+	}
+	for i, e := range ev[4:] {
+		if e.CodeID != int64(100+i) {
+			t.Fatalf("event %d is code %d: out of order", 4+i, e.CodeID)
+		}
+	}
+}
+
+// heldSink is a memSink whose writes wait until hold is closed.
+type heldSink struct {
+	*memSink
+	hold    chan struct{}
+	started atomic.Bool
+}
+
+func (h *heldSink) RecordScans(ctx context.Context, events []store.ScanEvent) error {
+	h.started.Store(true)
+	<-h.hold
+	return h.memSink.RecordScans(ctx, events)
 }
 
 type slowSink struct {

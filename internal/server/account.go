@@ -132,9 +132,7 @@ func (s *server) deleteAccount(w http.ResponseWriter, r *http.Request) {
 		s.internalError(w, "deleting an account", err)
 		return
 	}
-	for _, c := range codes {
-		s.redirects.Invalidate(c)
-	}
+	s.redirectChanged(r.Context(), codes...)
 	if err := s.auth.SignOut(w, r); err != nil {
 		s.internalError(w, "signing out", err)
 		return

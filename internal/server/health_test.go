@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -254,8 +255,34 @@ func TestChangesReachEveryInstance(t *testing.T) {
 	within("pause", func(r *response) bool { return r.StatusCode == http.StatusGone })
 	expect(t, a.do(c, "POST", "/api/dynamic-qrcodes/"+id+"/resume", ""), http.StatusOK, "")
 	within("resume", func(r *response) bool { return r.StatusCode == http.StatusFound })
+	// The public API's changes, and routing, announce the same way.
+	key, _ := a.newKey(c, "fleet")
+	v1 := "/api/v1/codes/d_" + id
+	expect(t, a.api(key, "PATCH", v1, `{"destination":"https://example.com/three"}`), http.StatusOK, "")
+	within("v1 edit", func(r *response) bool { return r.Header.Get("Location") == "https://example.com/three" })
+	expect(t, a.api(key, "POST", v1+"/pause", ""), http.StatusOK, "")
+	within("v1 pause", func(r *response) bool { return r.StatusCode == http.StatusGone })
+	expect(t, a.api(key, "POST", v1+"/resume", ""), http.StatusOK, "")
+	within("v1 resume", func(r *response) bool { return r.StatusCode == http.StatusFound })
+	expect(t, a.api(key, "PUT", v1+"/routing", `{"rules":[{"when":{"os":["ios"]},"destination":"https://example.com/ios"}]}`), http.StatusOK, "")
+	within("v1 routing", func(r *response) bool { return r.Header.Get("Location") == "https://example.com/ios" })
+	expect(t, a.do(c, "PUT", "/api/dynamic-qrcodes/"+id+"/routing", `null`), http.StatusOK, "")
+	within("routing", func(r *response) bool { return r.Header.Get("Location") == "https://example.com/three" })
 	if r := a.do(c, "DELETE", "/api/dynamic-qrcodes/"+id, ""); r.StatusCode != http.StatusNoContent {
 		t.Fatalf("delete: %d", r.StatusCode)
 	}
 	within("delete", func(r *response) bool { return r.StatusCode == http.StatusNotFound })
+
+	// Deleting a workspace announces all its codes.
+	ws := expect(t, a.do(c, "POST", "/api/workspaces", `{"name":"Fleet"}`), http.StatusCreated, "")
+	wsPath := fmt.Sprintf("/api/workspaces/%v", ws["id"])
+	expect(t, a.do(c, "POST", wsPath+"/activate", ""), http.StatusOK, "")
+	for _, dest := range []string{"https://example.com/w1", "https://example.com/w2"} {
+		code = a.createDynamic(c, dest)["shortCode"].(string)
+		expectRedirect(t, b.scan(code, iPhoneUA), dest)
+	}
+	if r := a.do(c, "DELETE", wsPath, ""); r.StatusCode != http.StatusNoContent {
+		t.Fatalf("delete workspace: %d %s", r.StatusCode, r.body)
+	}
+	within("workspace deletion", func(r *response) bool { return r.StatusCode == http.StatusNotFound })
 }

@@ -530,8 +530,7 @@ func (s *server) v1UpdateCode(w http.ResponseWriter, r *http.Request) {
 	if err == nil && dest != "" {
 		d, err = s.store.SetDynamicDestination(ctx, uid, id, dest, now)
 		if err == nil {
-			// The next scan on this instance goes to the new destination.
-			s.redirects.Invalidate(d.ShortCode)
+			s.redirectChanged(ctx, d.ShortCode)
 		}
 	}
 	s.answerAPICode(w, nil, d, err)
@@ -559,7 +558,7 @@ func (s *server) v1PauseCode(paused bool) http.HandlerFunc {
 		}
 		d, err := s.store.SetDynamicPaused(r.Context(), wsID(r), id, paused, s.now())
 		if err == nil {
-			s.redirects.Invalidate(d.ShortCode)
+			s.redirectChanged(r.Context(), d.ShortCode)
 		}
 		s.answerAPICode(w, nil, d, err)
 	}

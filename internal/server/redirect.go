@@ -114,13 +114,17 @@ func (s *server) lookupScan(w http.ResponseWriter, r *http.Request) (scans.Targe
 	return t, false
 }
 
-// redirectChanged drops a changed short code from this instance's cache
-// and announces it to the other instances (on PostgreSQL), so the change
-// applies to the next scan on every one of them.
-func (s *server) redirectChanged(ctx context.Context, code string) {
-	s.redirects.Invalidate(code)
-	if err := s.store.NotifyRedirect(context.WithoutCancel(ctx), code); err != nil {
-		s.log.ErrorContext(ctx, "announcing a changed redirect; other instances see it when their cache expires", "code", code, "err", err)
+// redirectChanged drops changed short codes from this instance's cache and
+// announces them to the other instances (on PostgreSQL), so the change
+// applies to the next scan on every one of them. Every change to what a
+// scan resolves to (destination, routing, pause, password, deletion of a
+// code, its workspace or its owner's account) goes through it.
+func (s *server) redirectChanged(ctx context.Context, codes ...string) {
+	for _, c := range codes {
+		s.redirects.Invalidate(c)
+	}
+	if err := s.store.NotifyRedirect(context.WithoutCancel(ctx), codes...); err != nil {
+		s.log.ErrorContext(ctx, "announcing changed redirects; other instances see them when their cache expires", "codes", len(codes), "err", err)
 	}
 }
 

@@ -198,6 +198,10 @@ func (s *server) routes() http.Handler {
 	api.Handle("GET /api/workspaces/{id}/export", manage(s.workspaceExport))
 	// Smart dynamic codes (issue 23, routing.go): rules, split, schedule, limit.
 	api.Handle("PUT /api/dynamic-qrcodes/{id}/routing", edit(s.setRouting))
+	// Saved UTM presets (issue 23 item 3, utmpresets.go) for the UTM builder.
+	api.Handle("GET /api/utm-presets", read(s.listUTMPresets))
+	api.Handle("POST /api/utm-presets", edit(s.createUTMPreset))
+	api.Handle("DELETE /api/utm-presets/{id}", edit(s.deleteUTMPreset))
 	// Alerts (issue 24).
 	api.Handle("PUT /api/dynamic-qrcodes/{id}/alerts", edit(s.setAlertsMuted))
 	api.Handle("PUT /api/workspaces/{id}/alert-emails", read(s.setAlertEmails))

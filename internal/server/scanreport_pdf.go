@@ -92,7 +92,7 @@ func layoutReport(subject string, sr scanRange, rep *scanReportResponse) []byte 
 		for _, row := range rows {
 			d.Need(16)
 			d.Y += 12
-			d.Text(x, d.Y, 10, false, clip(row[0], 80))
+			d.TextFit(x, d.Y, 10, false, row[0], reportWidth-90) // clear of the count
 			d.Text(x+reportWidth-80, d.Y, 10, false, row[1])
 			d.Y += 4
 			d.Line(x, d.Y, x+reportWidth, d.Y, 0.5, reportRule)
@@ -234,13 +234,4 @@ func shareText(n, total int64) string {
 		return ""
 	}
 	return "(" + strconv.FormatInt(n*100/total, 10) + "%)"
-}
-
-// clip shortens text to at most n characters so a row stays on its line.
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }

@@ -103,3 +103,26 @@ func TestAnalyticsPDFReport(t *testing.T) {
 		}
 	})
 }
+
+// A code named in any script, and referrers in others, print in the
+// report and come back from pdftotext; a name too long for a line is cut
+// with an ellipsis instead of running off the page or over the counts.
+func TestPDFReportInAnyScript(t *testing.T) {
+	from := time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC)
+	sr := scanRange{from: from, to: from.AddDate(0, 0, 28), loc: time.UTC}
+	rep := &scanReportResponse{TimeZone: "UTC", Granularity: "day", Scans: 9, Attribution: geo.Attribution,
+		Referrers: []referrerCount{{"поиск.пример.рф", 4}, {"بحث مثال", 3}, {strings.Repeat("扫描二维码", 30), 2}}}
+	text := strings.Join(strings.Fields(testenv.PDFText(t, layoutReport("Сканируй меня — 扫描二维码", sr, rep))), " ")
+	for _, want := range []string{
+		"Scan report: Сканируй меня — 扫描二维码",
+		"поиск.пример.рф 4 (44%)",
+		"بحث مثال 3 (33%)",
+		// 39 one-em ideographs and the ellipsis fill the 405-point column at 10 points.
+		strings.Repeat("扫描二维码", 7) + "扫描二维…",
+		"2 (22%)",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the report lacks %q:\n%s", want, text)
+		}
+	}
+}

@@ -123,5 +123,10 @@ func (s *server) signInProviders(w http.ResponseWriter, r *http.Request) {
 	if s.auth.OIDC != nil {
 		oidc = map[string]string{"name": s.auth.OIDC.Name}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"google": s.auth.Google != nil, "oidc": oidc})
+	writeJSON(w, http.StatusOK, map[string]any{"google": s.googleSignIn(), "oidc": oidc})
 }
+
+// googleSignIn reports whether Google sign-in is on: whether /auth/google
+// has a client to send the visitor to. Both answers that tell the app
+// (signInProviders' google, whiteLabelConfig's googleSignIn) read it.
+func (s *server) googleSignIn() bool { return s.auth.Google != nil }

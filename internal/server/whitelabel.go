@@ -307,6 +307,6 @@ func (s *server) whiteLabelConfig(w http.ResponseWriter, r *http.Request) {
 		"customFavicon": c.CustomFavicon, "customCSS": c.CustomCSS, "logoUrl": c.LogoURL,
 		"removeSquarelyBranding": c.RemoveBranding, "isDefault": c.ID == store.DefaultClientID,
 		// Not the brand's but the site's: the sign-in pages offer Google only when it is configured.
-		"googleSignIn": s.cfg.GoogleEnabled(),
+		"googleSignIn": s.googleSignIn(),
 	})
 }

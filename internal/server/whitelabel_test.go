@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/squarely/squarely/internal/config"
+	"github.com/squarely/squarely/internal/auth"
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/store/storetest"
 )
@@ -126,18 +126,27 @@ func TestWhiteLabelClientAdmin(t *testing.T) {
 	})
 }
 
-// The sign-in pages learn from the site's config whether to offer Google (issue 21).
+// The sign-in pages learn whether to offer Google (issue 21) from the
+// site's config and from the providers; both say what /auth/google does.
 func TestConfigTellsGoogleSignIn(t *testing.T) {
 	st := storetest.Open(t)
-	for want, cfg := range map[bool]func(*config.Config){
-		false: func(*config.Config) {},
-		true: func(c *config.Config) {
-			c.GoogleClientID, c.GoogleClientSecret = "id.apps.googleusercontent.com", "secret"
+	for want, opt := range map[bool]option{
+		false: func(*Deps) {},
+		true: func(d *Deps) {
+			d.Config.GoogleClientID, d.Config.GoogleClientSecret = "id.apps.googleusercontent.com", "secret"
+			d.Google = auth.NewGoogle(d.Config)
 		},
 	} {
-		e := start(t, st, withConfig(cfg))
+		e := start(t, st, opt)
 		if got := expect(t, e.do(e.browser(), "GET", "/api/white-label/config", ""), http.StatusOK, ""); got["googleSignIn"] != want {
 			t.Errorf("googleSignIn = %v, want %v", got["googleSignIn"], want)
+		}
+		if got := expect(t, e.do(e.browser(), "GET", "/api/auth/providers", ""), http.StatusOK, ""); got["google"] != want {
+			t.Errorf("providers' google = %v, want %v", got["google"], want)
+		}
+		start := e.do(e.browser(), "GET", "/auth/google", "")
+		if redirects := start.StatusCode == http.StatusFound && strings.HasPrefix(start.Header.Get("Location"), "https://accounts.google.com/"); redirects != want {
+			t.Errorf("GET /auth/google: %d %q, want a redirect to Google %v", start.StatusCode, start.Header.Get("Location"), want)
 		}
 	}
 }

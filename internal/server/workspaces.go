@@ -379,9 +379,7 @@ func (s *server) deleteWorkspace(w http.ResponseWriter, r *http.Request) {
 		s.internalError(w, "deleting a workspace", err)
 		return
 	}
-	for _, c := range codes {
-		s.redirects.Invalidate(c)
-	}
+	s.redirectChanged(r.Context(), codes...)
 	w.WriteHeader(http.StatusNoContent)
 }
 

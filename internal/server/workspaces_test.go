@@ -86,6 +86,7 @@ var routeAccess = map[string]string{
 	"POST /api/webauthn/register/begin": "user", "POST /api/webauthn/register/finish": "user",
 	"GET /api/webauthn/credentials": "user", "DELETE /api/webauthn/credentials/{id}": "user",
 	"PUT /api/dynamic-qrcodes/{id}/routing": "edit", "PUT /api/v1/codes/{id}/routing": "key",
+	"GET /api/utm-presets": "read", "POST /api/utm-presets": "edit", "DELETE /api/utm-presets/{id}": "edit",
 	"PUT /api/dynamic-qrcodes/{id}/alerts": "edit", "PUT /api/workspaces/{id}/alert-emails": "read",
 }
 
@@ -209,6 +210,7 @@ func fingerprint(t *testing.T, st *store.Store, ws int64) string {
 		(SELECT count(*) FROM blobs WHERE workspace_id = $1) || ';' ||
 		(SELECT count(*) FROM bulk_jobs WHERE workspace_id = $1) || ';' ||
 		(SELECT count(*) FROM audit_log WHERE workspace_id = $1) || ';' ||
+		(SELECT count(*) FROM utm_presets WHERE workspace_id = $1) || ';' ||
 		(SELECT name || is_deleted FROM workspaces WHERE id = $1)`, []any{ws}, &out)
 	return out
 }

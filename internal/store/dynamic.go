@@ -10,9 +10,9 @@ import (
 	"time"
 )
 
-// ErrLimit is returned by CreateDynamicCode when the owner already has as
-// many live dynamic codes as the limit allows.
-var ErrLimit = errors.New("store: dynamic code limit reached")
+// ErrLimit is returned when a workspace already has as many of something
+// as its limit allows: live dynamic codes (CreateDynamicCode), UTM presets.
+var ErrLimit = errors.New("store: limit reached")
 
 // DynamicCode is a code that encodes {base}/d/{ShortCode} and redirects to
 // Destination, which its workspace may change after printing. Every method

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5/stdlib"
@@ -13,17 +14,32 @@ import (
 const redirectChannel = "squarely_redirects"
 
 // NotifyRedirect tells every instance listening (ListenRedirects) that the
-// short code's redirect changed. On SQLite, which one instance serves, it
-// does nothing.
-func (s *Store) NotifyRedirect(ctx context.Context, shortCode string) error {
+// short codes' redirects changed: as few notifications as PostgreSQL's
+// payload limit allows, each a newline-separated list (a workspace's
+// deletion announces all its codes). On SQLite, which one instance serves,
+// it does nothing.
+func (s *Store) NotifyRedirect(ctx context.Context, shortCodes ...string) error {
 	if s.dialect != Postgres {
 		return nil
 	}
-	if _, err := s.write.ExecContext(ctx, `SELECT pg_notify($1, $2)`, redirectChannel, shortCode); err != nil {
-		return fail("announce a changed redirect", err)
+	for len(shortCodes) > 0 {
+		n, size := 0, 0
+		for n < len(shortCodes) && (n == 0 || size+1+len(shortCodes[n]) <= maxNotifyPayload) {
+			size += 1 + len(shortCodes[n])
+			n++
+		}
+		payload := strings.Join(shortCodes[:n], "\n")
+		shortCodes = shortCodes[n:]
+		if _, err := s.write.ExecContext(ctx, `SELECT pg_notify($1, $2)`, redirectChannel, payload); err != nil {
+			return fail("announce a changed redirect", err)
+		}
 	}
 	return nil
 }
+
+// maxNotifyPayload keeps a notification under PostgreSQL's limit of 8000
+// bytes.
+const maxNotifyPayload = 7900
 
 // ListenRedirects calls changed with each short code announced by
 // NotifyRedirect, on any instance, until ctx ends. Whenever its connection
@@ -76,7 +92,9 @@ func (s *Store) listen(ctx context.Context, changed func(string), listening func
 			if err != nil {
 				return err
 			}
-			changed(n.Payload)
+			for code := range strings.SplitSeq(n.Payload, "\n") {
+				changed(code)
+			}
 		}
 	})
 	if err == nil {

@@ -26,7 +26,7 @@ var tables = []string{
 	"qr_downloads", "qr_generations", "rate_limits", "recovery_codes", "scan_code_days", "scan_counts",
 	"scan_events", "scan_retention", "scan_visitors", "scan_workspace_days", "scan_workspace_visitors",
 	"schema_migrations", "secrets", "sessions", "stripe_events", "stripe_subscriptions", "tags",
-	"user_identities", "user_totp", "users", "webauthn_ceremonies", "webauthn_credentials",
+	"user_identities", "user_totp", "users", "utm_presets", "webauthn_ceremonies", "webauthn_credentials",
 	"workspace_invitations", "workspace_members", "workspace_rollup_versions", "workspaces",
 }
 

@@ -299,18 +299,28 @@ func (s *Store) Members(ctx context.Context, workspaceID int64) ([]*Member, erro
 	return list, nil
 }
 
-// memberRole locks the workspace's row (PostgreSQL; SQLite's single writer
-// already serialises) so that concurrent changes to its members take turns,
-// and returns the member's role and address. The owner count each change
-// checks is then still true when it commits.
-func (s *Store) memberRole(ctx context.Context, tx *sql.Tx, workspaceID, userID int64) (role, email string, err error) {
+// lockWorkspace locks a live workspace's row until tx ends (PostgreSQL;
+// SQLite's single writer already serialises), so that a count checked in
+// tx, such as a limit's, is still true when it commits.
+func (s *Store) lockWorkspace(ctx context.Context, tx *sql.Tx, workspaceID int64) error {
 	lock := `SELECT id FROM workspaces WHERE id = $1 AND NOT is_deleted`
 	if s.dialect == Postgres {
 		lock += ` FOR UPDATE`
 	}
 	var id int64
 	if err := tx.QueryRowContext(ctx, lock, workspaceID).Scan(&id); err != nil {
-		return "", "", fail("lock workspace", err)
+		return fail("lock workspace", err)
+	}
+	return nil
+}
+
+// memberRole locks the workspace's row (PostgreSQL; SQLite's single writer
+// already serialises) so that concurrent changes to its members take turns,
+// and returns the member's role and address. The owner count each change
+// checks is then still true when it commits.
+func (s *Store) memberRole(ctx context.Context, tx *sql.Tx, workspaceID, userID int64) (role, email string, err error) {
+	if err := s.lockWorkspace(ctx, tx, workspaceID); err != nil {
+		return "", "", err
 	}
 	err = tx.QueryRowContext(ctx, `
 		SELECT m.role, u.username FROM workspace_members m JOIN users u ON u.id = m.user_id

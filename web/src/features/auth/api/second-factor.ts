@@ -61,11 +61,15 @@ export function useSignInStep() {
   })
 }
 
-/** GET /api/auth/providers: which sign-in buttons to show. */
+/**
+ * GET /api/auth/providers: the single sign-on button to show. Whether to
+ * offer Google is read in one place, useGoogleSignIn (lib/white-label),
+ * from the site's config every page has already fetched.
+ */
 export function useSignInProviders() {
   return useQuery({
     queryKey: ['/api/auth/providers'],
-    queryFn: getQueryFn<{ google: boolean; oidc: { name: string } | null }>({ on401: 'throw' }),
+    queryFn: getQueryFn<{ oidc: { name: string } | null }>({ on401: 'throw' }),
     staleTime: Infinity,
   })
 }

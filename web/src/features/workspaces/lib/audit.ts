@@ -29,6 +29,8 @@ const actionLabels: Record<string, string> = {
   'folder.created': 'created the folder',
   'folder.renamed': 'renamed the folder',
   'folder.deleted': 'deleted the folder',
+  'utm_preset.created': 'saved the UTM preset',
+  'utm_preset.deleted': 'deleted the UTM preset',
 }
 
 export function actionLabel(action: string) {
