@@ -22,6 +22,7 @@ import (
 
 	_ "golang.org/x/crypto/x509roots/fallback"
 
+	"github.com/squarely/squarely/internal/alerts"
 	"github.com/squarely/squarely/internal/auth"
 	"github.com/squarely/squarely/internal/buildinfo"
 	"github.com/squarely/squarely/internal/bulk"
@@ -30,6 +31,7 @@ import (
 	"github.com/squarely/squarely/internal/mail"
 	"github.com/squarely/squarely/internal/mailings"
 	"github.com/squarely/squarely/internal/metrics"
+	"github.com/squarely/squarely/internal/netguard"
 	"github.com/squarely/squarely/internal/qrcli"
 	"github.com/squarely/squarely/internal/scans"
 	"github.com/squarely/squarely/internal/server"
@@ -225,6 +227,13 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 	})
 	// Bulk jobs: a job in hand at the stop is released to the next runner.
 	wg.Go(func() { bulkRunner.Run(bg) })
+	// Alerts (issue 24): destination checks, scan drops and their mail. A
+	// check in flight at the stop is dropped; its codes come due again.
+	alertRunner := alerts.NewRunner(alerts.Options{Store: st, Mailer: mailer, BaseURL: cfg.BaseURL, Logger: log,
+		Interval: cfg.LinkCheckInterval,
+		Checker: &alerts.Checker{Policy: netguard.Policy{AllowHTTP: true, AllowPrivate: cfg.WebhookAllowPrivate},
+			UserAgent: "Squarely link check (+" + cfg.BaseURL + ")"}})
+	wg.Go(func() { alertRunner.Run(bg) })
 	defer wg.Wait()
 	defer stopBG()
 

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -82,6 +83,12 @@ type Config struct {
 	OIDCClientID     string // SQUARELY_OIDC_CLIENT_ID
 	OIDCClientSecret string // SQUARELY_OIDC_CLIENT_SECRET, or the file SQUARELY_OIDC_CLIENT_SECRET_FILE names; "" = a public client (PKCE only)
 	OIDCName         string // SQUARELY_OIDC_NAME: the sign-in button's label
+	// Alerts (issue 24).
+	LinkCheckInterval time.Duration // SQUARELY_LINK_CHECK_INTERVAL: how often each dynamic code's destinations are checked
+	// WebhookAllowPrivate is SQUARELY_WEBHOOK_ALLOW_PRIVATE: webhooks and
+	// link checks may reach loopback and private addresses (tests, private
+	// deployments).
+	WebhookAllowPrivate bool
 }
 
 // LetsEncrypt is the default ACME directory.
@@ -347,6 +354,22 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	if n := utf8.RuneCountInString(c.OIDCName); n > 40 {
 		fail("SQUARELY_OIDC_NAME", "must be at most 40 characters, got %d", n)
+	}
+
+	// Alerts (issue 24).
+	c.LinkCheckInterval = 6 * time.Hour
+	if raw := get("SQUARELY_LINK_CHECK_INTERVAL"); raw != "" {
+		d, err := time.ParseDuration(raw)
+		if err != nil || d < time.Second || d > 30*24*time.Hour {
+			fail("SQUARELY_LINK_CHECK_INTERVAL", "must be a duration from 1s to 720h, such as 6h or 30m, got %q", raw)
+		}
+		c.LinkCheckInterval = d
+	}
+	if raw := get("SQUARELY_WEBHOOK_ALLOW_PRIVATE"); raw != "" {
+		var err error
+		if c.WebhookAllowPrivate, err = strconv.ParseBool(raw); err != nil {
+			fail("SQUARELY_WEBHOOK_ALLOW_PRIVATE", "must be true or false, got %q", raw)
+		}
 	}
 
 	if len(errs) > 0 {

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 func env(m map[string]string) func(string) string {
@@ -33,9 +34,10 @@ func TestLoadDefaults(t *testing.T) {
 		StorageQuotaMB:        500,
 		APIRateLimit:          120,
 		LogFormat:             "text", TLSAddr: ":443",
-		TLSHTTPAddr:   ":80",
-		ACMEDirectory: LetsEncrypt,
-		OIDCName:      "Single sign-on",
+		TLSHTTPAddr:       ":80",
+		ACMEDirectory:     LetsEncrypt,
+		OIDCName:          "Single sign-on",
+		LinkCheckInterval: 6 * time.Hour,
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("got %+v\nwant %+v", c, want)
@@ -91,9 +93,10 @@ func TestLoadAll(t *testing.T) {
 		StorageQuotaMB:        2048,
 		APIRateLimit:          30,
 		LogFormat:             "text", TLSAddr: ":443",
-		TLSHTTPAddr:   ":80",
-		ACMEDirectory: LetsEncrypt,
-		OIDCName:      "Single sign-on",
+		TLSHTTPAddr:       ":80",
+		ACMEDirectory:     LetsEncrypt,
+		OIDCName:          "Single sign-on",
+		LinkCheckInterval: 6 * time.Hour,
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("got %+v\nwant %+v", c, want)
@@ -229,6 +232,13 @@ func TestLoadOperations(t *testing.T) {
 	if c, err := Load(env(map[string]string{"SQUARELY_SCAN_RETENTION_DAYS": "400"})); err != nil || c.ScanRetentionDays != 400 {
 		t.Errorf("retention: %+v, %v", c, err)
 	}
+	if c, err := Load(env(nil)); err != nil || c.LinkCheckInterval != 6*time.Hour || c.WebhookAllowPrivate {
+		t.Errorf("alert defaults: %+v, %v", c, err)
+	}
+	c, err = Load(env(map[string]string{"SQUARELY_LINK_CHECK_INTERVAL": "5s", "SQUARELY_WEBHOOK_ALLOW_PRIVATE": "true"}))
+	if err != nil || c.LinkCheckInterval != 5*time.Second || !c.WebhookAllowPrivate {
+		t.Errorf("alert settings: %+v, %v", c, err)
+	}
 	c, err = Load(env(map[string]string{"SQUARELY_METRICS_ADDR": "127.0.0.1:9100"}))
 	if err != nil || c.MetricsAddr != "127.0.0.1:9100" || !c.MetricsEnabled() {
 		t.Errorf("metrics address: %+v, %v", c, err)
@@ -244,6 +254,9 @@ func TestLoadOperations(t *testing.T) {
 		{"SQUARELY_TLS", "acme", `SQUARELY_BASE_URL: must be an https:// URL when SQUARELY_TLS=acme (its host gets the certificate), got "http://localhost:8080"`},
 		{"SQUARELY_SCAN_RETENTION_DAYS", "-1", `SQUARELY_SCAN_RETENTION_DAYS: must be a whole number of days from 0 (keep every scan) to 36500, got "-1"`},
 		{"SQUARELY_SCAN_RETENTION_DAYS", "a year", `SQUARELY_SCAN_RETENTION_DAYS: must be a whole number of days from 0 (keep every scan) to 36500, got "a year"`},
+		{"SQUARELY_LINK_CHECK_INTERVAL", "6", `SQUARELY_LINK_CHECK_INTERVAL: must be a duration from 1s to 720h, such as 6h or 30m, got "6"`},
+		{"SQUARELY_LINK_CHECK_INTERVAL", "10ms", `SQUARELY_LINK_CHECK_INTERVAL: must be a duration from 1s to 720h, such as 6h or 30m, got "10ms"`},
+		{"SQUARELY_WEBHOOK_ALLOW_PRIVATE", "maybe", `SQUARELY_WEBHOOK_ALLOW_PRIVATE: must be true or false, got "maybe"`},
 	} {
 		if _, err := Load(env(map[string]string{tc.name: tc.value})); err == nil || err.Error() != tc.want {
 			t.Errorf("%s=%s: %v, want %s", tc.name, tc.value, err, tc.want)

@@ -59,6 +59,10 @@ type dynamicCodeResponse struct {
 	LimitScans int64          `json:"limitScans"`
 	// ErrorCorrectionLevel is what the code is drawn at (a logo raises it to H).
 	ErrorCorrectionLevel string `json:"errorCorrectionLevel"`
+	// Health is what the link checker last found of its destinations;
+	// AlertsMuted stops its alerts (alerts.go).
+	Health      healthJSON `json:"health"`
+	AlertsMuted bool       `json:"alertsMuted"`
 }
 
 func (s *server) dynamicJSON(d *store.DynamicCode) dynamicCodeResponse {
@@ -79,6 +83,7 @@ func (s *server) dynamicJSON(d *store.DynamicCode) dynamicCodeResponse {
 		LastScannedAt: d.LastScannedAt, PausedAt: d.PausedAt, UpdatedAt: d.UpdatedAt,
 		IsProtected: d.Protected, ErrorCorrectionLevel: d.ErrorCorrectionLevel,
 		Routing: routingJSON(d.Routing), LimitScans: d.LimitScans,
+		Health: toHealthJSON(d.Health), AlertsMuted: d.AlertsMuted,
 	}
 }
 

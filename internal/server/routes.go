@@ -208,6 +208,9 @@ func (s *server) routes() http.Handler {
 	api.Handle("GET /api/utm-presets", read(s.listUTMPresets))
 	api.Handle("POST /api/utm-presets", edit(s.createUTMPreset))
 	api.Handle("DELETE /api/utm-presets/{id}", edit(s.deleteUTMPreset))
+	// Alerts (issue 24).
+	api.Handle("PUT /api/dynamic-qrcodes/{id}/alerts", edit(s.setAlertsMuted))
+	api.Handle("PUT /api/workspaces/{id}/alert-emails", read(s.setAlertEmails))
 	v1.Handle("PUT /api/v1/codes/{id}/routing", key(permEdit, s.v1SetRouting))
 
 	site := http.NewServeMux()

@@ -244,10 +244,13 @@ type workspaceJSON struct {
 	Role       string `json:"role"`
 	Personal   bool   `json:"personal"`
 	Require2FA bool   `json:"require2fa"`
+	// AlertEmails is the caller's choice to get the workspace's alerts by
+	// e-mail (alerts.go); only owners and admins are mailed.
+	AlertEmails bool `json:"alertEmails"`
 }
 
 func toWorkspaceJSON(ws *store.Workspace) workspaceJSON {
-	return workspaceJSON{ID: ws.ID, Name: ws.Name, Role: ws.Role, Personal: ws.Personal, Require2FA: ws.Require2FA}
+	return workspaceJSON{ID: ws.ID, Name: ws.Name, Role: ws.Role, Personal: ws.Personal, Require2FA: ws.Require2FA, AlertEmails: ws.AlertEmails}
 }
 
 // workspaceName reads and checks the {"name"} of a workspace; on failure

@@ -89,6 +89,7 @@ var routeAccess = map[string]string{
 	"GET /api/webauthn/credentials": "user", "DELETE /api/webauthn/credentials/{id}": "user",
 	"PUT /api/dynamic-qrcodes/{id}/routing": "edit", "PUT /api/v1/codes/{id}/routing": "key",
 	"GET /api/utm-presets": "read", "POST /api/utm-presets": "edit", "DELETE /api/utm-presets/{id}": "edit",
+	"PUT /api/dynamic-qrcodes/{id}/alerts": "edit", "PUT /api/workspaces/{id}/alert-emails": "read",
 }
 
 // registeredRoutes reads the patterns routes.go gives the api and v1 muxes.
@@ -203,9 +204,9 @@ func (f *teamFixture) path(pattern string, missing bool) string {
 func fingerprint(t *testing.T, st *store.Store, ws int64) string {
 	var out string
 	storetest.QueryRow(t, st, `SELECT
-		(SELECT COALESCE(string_agg(name || '|' || destination || '|' || is_paused || '|' || is_deleted || '|' || COALESCE(password_hash, ''), ',' ORDER BY id), '') FROM dynamic_qr_codes WHERE workspace_id = $1) || ';' ||
+		(SELECT COALESCE(string_agg(name || '|' || destination || '|' || is_paused || '|' || alerts_muted || '|' || is_deleted || '|' || COALESCE(password_hash, ''), ',' ORDER BY id), '') FROM dynamic_qr_codes WHERE workspace_id = $1) || ';' ||
 		(SELECT COALESCE(string_agg(name || '|' || is_deleted || '|' || fg_color, ',' ORDER BY id), '') FROM qr_codes WHERE workspace_id = $1) || ';' ||
-		(SELECT COALESCE(string_agg(user_id || '=' || role, ',' ORDER BY user_id), '') FROM workspace_members WHERE workspace_id = $1) || ';' ||
+		(SELECT COALESCE(string_agg(user_id || '=' || role || '|' || alert_emails, ',' ORDER BY user_id), '') FROM workspace_members WHERE workspace_id = $1) || ';' ||
 		(SELECT count(*) FROM api_keys WHERE workspace_id = $1) || ';' ||
 		(SELECT count(*) FROM workspace_invitations WHERE workspace_id = $1) || ';' ||
 		(SELECT count(*) FROM blobs WHERE workspace_id = $1) || ';' ||

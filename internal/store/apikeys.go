@@ -99,7 +99,7 @@ func (s *Store) APIKeyAccess(ctx context.Context, hash string) (*APIKeyAccess, e
 		return nil, err
 	}
 	w, err := scanWorkspace(s.read.QueryRowContext(ctx, `SELECT `+workspaceColumns+`
-		FROM workspaces w JOIN (SELECT 'editor' AS role) m ON TRUE WHERE w.id = $1`, wsID))
+		FROM workspaces w JOIN (SELECT 'editor' AS role, FALSE AS alert_emails) m ON TRUE WHERE w.id = $1`, wsID))
 	if err != nil {
 		return nil, fail("fetch API key workspace", err)
 	}

@@ -132,6 +132,7 @@ type codeState struct {
 	Name, Destination string
 	Paused, Protected bool
 	Style             Style
+	AlertsMuted       bool
 }
 
 // auditChanges records what changed from before to after of the code t.
@@ -156,6 +157,9 @@ func (s *Store) auditChanges(ctx context.Context, tx *sql.Tx, workspaceID int64,
 	if before.Style != after.Style {
 		list = append(list, entry{"code.restyled", nil})
 	}
+	if before.AlertsMuted != after.AlertsMuted {
+		list = append(list, entry{map[bool]string{true: "code.alerts_muted", false: "code.alerts_unmuted"}[after.AlertsMuted], nil})
+	}
 	for _, e := range list {
 		if err := s.audit(ctx, tx, workspaceID, e.action, t, e.details); err != nil {
 			return err
@@ -165,7 +169,7 @@ func (s *Store) auditChanges(ctx context.Context, tx *sql.Tx, workspaceID int64,
 }
 
 func dynamicState(d *DynamicCode) codeState {
-	return codeState{d.Name, d.Destination, d.IsPaused, d.Protected, d.Style}
+	return codeState{d.Name, d.Destination, d.IsPaused, d.Protected, d.Style, d.AlertsMuted}
 }
 
 func staticState(q *QRCode) codeState {

@@ -47,6 +47,11 @@ type DynamicCode struct {
 	FolderID *int64 // nil: in no folder
 	Tags     []Tag  // read back by the methods that return codes, by name
 
+	// AlertsMuted stops the code's alerts; Health is what the link checker
+	// last found of its destinations (alerts.go).
+	AlertsMuted bool
+	Health      Health
+
 	IsPaused  bool
 	PausedAt  *time.Time
 	IsDeleted bool
@@ -60,7 +65,8 @@ const dynamicColumns = `
 	qr_type, COALESCE(qr_data, ''), COALESCE(platform, ''),
 	COALESCE((SELECT scans FROM scan_counts WHERE dynamic_qr_code_id = dynamic_qr_codes.id), 0),
 	(SELECT last_scanned_at FROM scan_counts WHERE dynamic_qr_code_id = dynamic_qr_codes.id),` + styleSelect + `,
-	password_hash IS NOT NULL, folder_id, routing, limit_scans, is_paused, paused_at, is_deleted, deleted_at, created_at, updated_at`
+	password_hash IS NOT NULL, folder_id, routing, limit_scans, is_paused, paused_at, is_deleted, deleted_at, created_at, updated_at,
+	alerts_muted, health_status, health_reason, health_url, health_since, health_checked_at`
 
 func scanDynamic(row interface{ Scan(...any) error }) (*DynamicCode, error) {
 	d := new(DynamicCode)
@@ -73,6 +79,7 @@ func scanDynamic(row interface{ Scan(...any) error }) (*DynamicCode, error) {
 	dest = append(dest,
 		&d.Protected, &d.FolderID, scanRouting(&d.Routing), &d.LimitScans, &d.IsPaused, scanNullTime(&d.PausedAt), &d.IsDeleted, scanNullTime(&d.DeletedAt),
 		scanTime(&d.CreatedAt), scanTime(&d.UpdatedAt),
+		&d.AlertsMuted, &d.Health.Status, &d.Health.Reason, &d.Health.URL, scanNullTime(&d.Health.Since), scanNullTime(&d.Health.CheckedAt),
 	)
 	if err := row.Scan(dest...); err != nil {
 		return nil, err
@@ -109,6 +116,7 @@ func (s *Store) createDynamic(ctx context.Context, tx *sql.Tx, d *DynamicCode, l
 		d.UpdatedAt = d.CreatedAt
 	}
 	d.UpdatedAt = normTime(d.UpdatedAt)
+	d.Health = Health{Status: HealthUnknown} // as the column starts
 	if limit > 0 {
 		if err := s.lockWorkspace(ctx, tx, d.WorkspaceID); err != nil {
 			return err
@@ -303,9 +311,16 @@ func (s *Store) RecentRedirects(ctx context.Context, limit int) (map[string]Redi
 // returns the code as it is afterwards.
 func (s *Store) updateDynamic(ctx context.Context, action string, workspaceID, id int64, set string, args ...any) (*DynamicCode, error) {
 	var d *DynamicCode
+	// On PostgreSQL the row is locked before it is read, so concurrent
+	// changes each compare with what the one before left (one audit entry
+	// per change); SQLite's writer runs one transaction at a time.
+	lock := ""
+	if s.dialect == Postgres {
+		lock = ` FOR UPDATE`
+	}
 	err := s.inTx(ctx, action, func(tx *sql.Tx) error {
 		before, err := scanDynamic(tx.QueryRowContext(ctx,
-			`SELECT `+dynamicColumns+` FROM dynamic_qr_codes WHERE id = $1 AND workspace_id = $2 AND NOT is_deleted`, id, workspaceID))
+			`SELECT `+dynamicColumns+` FROM dynamic_qr_codes WHERE id = $1 AND workspace_id = $2 AND NOT is_deleted`+lock, id, workspaceID))
 		if err != nil {
 			return fail(action, err)
 		}
@@ -337,10 +352,10 @@ func (s *Store) SetDynamicDestination(ctx context.Context, workspaceID, id int64
 
 // SetDynamicContent changes where the workspace's code redirects and, unless
 // empty, the type and type fields (JSON) it was made from; the short code
-// and image stay.
+// and image stay. The link checker checks it again at its next pass.
 func (s *Store) SetDynamicContent(ctx context.Context, workspaceID, id int64, destination, qrType, qrData string, now time.Time) (*DynamicCode, error) {
 	return s.updateDynamic(ctx, "set destination", workspaceID, id,
-		`destination = $3, updated_at = $4,
+		`destination = $3, updated_at = $4, health_checked_at = NULL,
 		qr_type = CASE WHEN $5 = '' THEN qr_type ELSE $5 END,
 		qr_data = CASE WHEN $6 = '' THEN qr_data ELSE $6 END`, destination, dbTime(now), qrType, qrData)
 }

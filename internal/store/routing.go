@@ -93,7 +93,8 @@ func (s routingScanner) Scan(v any) error {
 }
 
 // SetDynamicRouting sets the routing of the workspace's code, or removes
-// it (nil). The scans counted against a scan limit stay counted.
+// it (nil). The scans counted against a scan limit stay counted; the link
+// checker checks its destinations again at its next pass.
 func (s *Store) SetDynamicRouting(ctx context.Context, workspaceID, id int64, r *Routing, now time.Time) (*DynamicCode, error) {
 	text, err := encodeRouting(r)
 	if err != nil {
@@ -103,7 +104,7 @@ func (s *Store) SetDynamicRouting(ctx context.Context, workspaceID, id int64, r 
 	if r != nil && r.ScanLimit != nil {
 		limit = *r.ScanLimit
 	}
-	return s.updateDynamic(ctx, "set routing", workspaceID, id, `routing = $3, scan_limit = $4, updated_at = $5`, text, limit, dbTime(now))
+	return s.updateDynamic(ctx, "set routing", workspaceID, id, `routing = $3, scan_limit = $4, updated_at = $5, health_checked_at = NULL`, text, limit, dbTime(now))
 }
 
 // TakeLimitedScan counts one redirected scan against the scan limit of

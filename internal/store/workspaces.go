@@ -49,18 +49,19 @@ type Workspace struct {
 	CreatedAt            time.Time
 	Require2FA           bool // members need TOTP before its session routes (issue 27)
 	Role                 string
+	AlertEmails          bool // the member gets its alerts by e-mail, if an owner or admin (issue 24)
 }
 
 const workspaceColumns = `
 	w.id, w.client_id, w.name, w.personal_user_id IS NOT NULL,
 	COALESCE(w.stripe_customer_id, ''), COALESCE(w.stripe_subscription_id, ''), w.subscription_status,
-	w.trial_activated, w.trial_start_date, w.trial_end_date, w.created_at, w.require_2fa, m.role`
+	w.trial_activated, w.trial_start_date, w.trial_end_date, w.created_at, w.require_2fa, m.role, m.alert_emails`
 
 func scanWorkspace(row interface{ Scan(...any) error }) (*Workspace, error) {
 	w := new(Workspace)
 	err := row.Scan(&w.ID, &w.ClientID, &w.Name, &w.Personal,
 		&w.StripeCustomerID, &w.StripeSubscriptionID, &w.SubscriptionStatus,
-		&w.TrialActivated, scanNullTime(&w.TrialStartDate), scanNullTime(&w.TrialEndDate), scanTime(&w.CreatedAt), &w.Require2FA, &w.Role)
+		&w.TrialActivated, scanNullTime(&w.TrialStartDate), scanNullTime(&w.TrialEndDate), scanTime(&w.CreatedAt), &w.Require2FA, &w.Role, &w.AlertEmails)
 	if err != nil {
 		return nil, err
 	}

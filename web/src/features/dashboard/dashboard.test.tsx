@@ -330,6 +330,52 @@ describe('smart routing', () => {
   })
 })
 
+describe('alerts', () => {
+  const down: DynamicCode = {
+    ...dynamicCode,
+    health: { status: 'down', reason: 'HTTP 404', url: 'https://menu.example.com', since: '2026-11-21T10:30:00Z', checkedAt: '2026-11-21T12:30:00Z' },
+  }
+
+  it('shows "Destination unreachable" with the reason and time on a down code only', async () => {
+    stubDashboard({}, { dynamics: [down, { ...dynamicCode, id: 9, name: 'Healthy' }] })
+    renderApp('/dashboard')
+    const el = await card('Menu card')
+    expect(within(el).getByTestId('health-badge')).toHaveTextContent('Destination unreachable')
+    const reason = within(el).getByTestId('health-reason')
+    expect(reason).toHaveTextContent(/^HTTP 404 since /)
+    expect(reason.querySelector('time')).toHaveAttribute('dateTime', '2026-11-21T10:30:00Z')
+    const healthy = await card('Healthy')
+    expect(within(healthy).queryByTestId('health-badge')).not.toBeInTheDocument()
+    expect(within(healthy).queryByTestId('health-reason')).not.toBeInTheDocument()
+  })
+
+  it('names the failing destination when it is not the default one', async () => {
+    stubDashboard({}, { dynamics: [{ ...down, health: { ...down.health, url: 'https://example.com/ios' } }] })
+    renderApp('/dashboard')
+    expect(within(await card('Menu card')).getByTestId('health-reason')).toHaveTextContent('https://example.com/ios')
+  })
+
+  it('mutes and unmutes with the bell button', async () => {
+    let muted = false
+    const mock = stubDashboard({
+      'GET /api/codes': () => page([{ ...dynamicCode, alertsMuted: muted }]),
+      'PUT /api/dynamic-qrcodes/3/alerts': (init) => {
+        muted = (JSON.parse(String(init?.body)) as { muted: boolean }).muted
+        return json({ ...dynamicCode, alertsMuted: muted })
+      },
+    })
+    renderApp('/dashboard')
+    const bell = within(await card('Menu card')).getByRole('button', { name: 'Mute alerts' })
+    expect(bell).toHaveAttribute('aria-pressed', 'false')
+    await userEvent.click(bell)
+    await waitFor(() => expect(within(screen.getByTestId('qr-card')).getByRole('button', { name: 'Mute alerts' })).toHaveAttribute('aria-pressed', 'true'))
+    expect(calls(mock, 'PUT', '/api/dynamic-qrcodes/3/alerts').map(([, init]) => init?.body)).toEqual([JSON.stringify({ muted: true })])
+    await userEvent.click(within(screen.getByTestId('qr-card')).getByRole('button', { name: 'Mute alerts' }))
+    await waitFor(() => expect(calls(mock, 'PUT', '/api/dynamic-qrcodes/3/alerts')).toHaveLength(2))
+    expect(calls(mock, 'PUT', '/api/dynamic-qrcodes/3/alerts')[1][1]?.body).toBe(JSON.stringify({ muted: false }))
+  })
+})
+
 describe('password', () => {
   async function openPassword(name = 'Menu card') {
     await userEvent.click(within(await card(name)).getByRole('button', { name: 'Password' }))

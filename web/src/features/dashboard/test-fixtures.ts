@@ -31,4 +31,6 @@ export const dynamicCode: DynamicCode = {
   isProtected: false,
   routing: null,
   limitScans: 0,
+  health: { status: 'ok', reason: '', url: '', since: null, checkedAt: '2026-11-21T09:00:00Z' },
+  alertsMuted: false,
 }

@@ -194,6 +194,33 @@ describe('two-factor requirement', () => {
   })
 })
 
+describe('alert e-mails', () => {
+  it("gives owners and admins their own switch, PUT to the workspace's alert-emails", async () => {
+    let enabled = true
+    const mock = stub('admin', {
+      'GET /api/workspaces': () => json([personal, { ...agency, alertEmails: enabled }]),
+      'PUT /api/workspaces/9/alert-emails': (init) => {
+        enabled = (JSON.parse(String(init?.body)) as { enabled: boolean }).enabled
+        return json({ ...agency, alertEmails: enabled })
+      },
+    })
+    renderApp('/workspace/members')
+    const toggle = await screen.findByRole('switch', { name: 'E-mail me alerts' })
+    await waitFor(() => expect(toggle).toBeEnabled())
+    expect(toggle).toHaveAttribute('aria-checked', 'true')
+    await userEvent.click(toggle)
+    await waitFor(() => expect(screen.getByRole('switch', { name: 'E-mail me alerts' })).toHaveAttribute('aria-checked', 'false'))
+    expect(sent(mock, 'PUT', '/api/workspaces/9/alert-emails')).toEqual([{ enabled: false }])
+  })
+
+  it('is not offered to editors and viewers, who are never mailed', async () => {
+    stub('viewer')
+    renderApp('/workspace/members')
+    await screen.findByRole('list', { name: 'Members' })
+    expect(screen.queryByRole('switch', { name: 'E-mail me alerts' })).not.toBeInTheDocument()
+  })
+})
+
 describe('activity page', () => {
   it('lists the audit log newest first, pages by the cursor and links the CSV', async () => {
     const entry = (n: number, action: string, details: unknown = {}) => ({

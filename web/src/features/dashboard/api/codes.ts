@@ -79,6 +79,21 @@ export function useResumeCode() {
   return useCodeMutation((code: DynamicCode) => apiJson('POST', `${codePath(code)}/resume`), 'resume', 'QR code resumed')
 }
 
+/** Mutes or unmutes a dynamic code's alerts (its health is still checked and shown). */
+export function useMuteAlerts() {
+  const invalidate = useInvalidateCodes()
+  return useMutation({
+    mutationFn: ({ code, muted }: { code: DynamicCode; muted: boolean }) => apiJson<DynamicCode>('PUT', `${codePath(code)}/alerts`, { muted }),
+    onSuccess: (_, { muted }) =>
+      toast({
+        title: muted ? 'Alerts muted' : 'Alerts on',
+        description: muted ? 'No e-mails or webhook events about this code.' : 'You hear when its destination breaks or its scans drop.',
+      }),
+    onError: (error) => toast({ title: 'Could not change alerts', description: serverMessage(error) ?? 'Please try again.', variant: 'destructive' }),
+    onSettled: invalidate,
+  })
+}
+
 export function useEditDestination() {
   return useCodeMutation(
     ({ code, destination }: { code: DynamicCode; destination: string }) => apiJson('PUT', codePath(code), { destination }),

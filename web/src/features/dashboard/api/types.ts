@@ -60,6 +60,21 @@ export interface DynamicCode extends CodeBase {
   routing: Routing | null
   /** Redirects counted against routing.scanLimit. */
   limitScans: number
+  /** What the link checker last found of its destinations (issue 24). */
+  health: CodeHealth
+  /** Its alerts (mail and webhook events) are off (PUT …/alerts). */
+  alertsMuted: boolean
+}
+
+/** A dynamic code's destination health: down after two failed checks in a row. */
+export interface CodeHealth {
+  status: 'unknown' | 'ok' | 'down'
+  /** Why url fails, e.g. "HTTP 404"; empty when none does. */
+  reason: string
+  url: string
+  /** The first failed check of the streak. */
+  since: string | null
+  checkedAt: string | null
 }
 
 /** A dynamic code's smart routing (issue 23). */

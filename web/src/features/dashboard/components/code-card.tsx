@@ -1,4 +1,4 @@
-import { Copy, CopyPlus, Download, Eye, Lock, Paintbrush, Pause, Pencil, Play, ScanLine, Trash2 } from 'lucide-react'
+import { Bell, BellOff, CircleAlert, Copy, CopyPlus, Download, Eye, Lock, Paintbrush, Pause, Pencil, Play, ScanLine, Trash2 } from 'lucide-react'
 import { useState } from 'react'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
@@ -6,8 +6,8 @@ import { apiRequest } from '@/lib/api-client'
 import { formatCents } from '@/lib/billing'
 import { QrTypeIcon, qrTypeLabel } from '@/lib/qr-types'
 import { toast } from '@/lib/use-toast'
-import { useDuplicateCode, usePauseCode, useRenameCode, useResumeCode } from '../api/codes'
-import { codeImageUrl, type SavedCode } from '../api/types'
+import { useDuplicateCode, useMuteAlerts, usePauseCode, useRenameCode, useResumeCode } from '../api/codes'
+import { codeImageUrl, type DynamicCode, type SavedCode } from '../api/types'
 import { CodeName } from './code-name'
 import { DeleteDialog } from './delete-dialog'
 import { EditDestinationDialog } from './edit-destination-dialog'
@@ -25,6 +25,29 @@ const dateFormat = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 
 function formatDate(iso: string) {
   const date = new Date(iso)
   return Number.isNaN(date.getTime()) ? '' : dateFormat.format(date)
+}
+
+const dateTimeFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' })
+
+/** Why and since when a code's destination fails, as the link checker found (issue 24). */
+function Unreachable({ code }: { code: DynamicCode }) {
+  const { reason, url, since } = code.health
+  const at = since ? new Date(since) : null
+  return (
+    <p className="flex min-w-0 items-start gap-1 text-xs text-red-700" data-testid="health-reason" title={url}>
+      <CircleAlert aria-hidden="true" className="mt-px size-3.5 shrink-0" />
+      <span className="min-w-0 break-words">
+        {reason || 'No answer'}
+        {at && !Number.isNaN(at.getTime()) && (
+          <>
+            {' '}
+            since <time dateTime={since ?? undefined}>{dateTimeFormat.format(at)}</time>
+          </>
+        )}
+        {url !== code.destination && <> · {url}</>}
+      </span>
+    </p>
+  )
 }
 
 /** Saves the server's PNG as {qrType}.png (spec 01 §9: files are named by the QR type). */
@@ -86,6 +109,7 @@ export function CodeCard({
   const pause = usePauseCode()
   const resume = useResumeCode()
   const duplicate = useDuplicateCode()
+  const muteAlerts = useMuteAlerts()
   const restyle = useRestyleSlot()
   const dynamic = code.qrMode === 'dynamic' ? code : null
   const closeOr = (which: Dialog) => (open: boolean) => setDialog(open ? which : null)
@@ -126,6 +150,12 @@ export function CodeCard({
                   Protected
                 </Badge>
               )}
+              {dynamic.health.status === 'down' && (
+                <Badge tone="red" data-testid="health-badge">
+                  <CircleAlert aria-hidden="true" />
+                  Destination unreachable
+                </Badge>
+              )}
               {routingBadges(dynamic).map((label) => (
                 <Badge key={label} tone={label === 'Ended' ? 'amber' : 'sky'} data-testid="routing-badge">
                   {label}
@@ -157,6 +187,7 @@ export function CodeCard({
             <p className="truncate text-xs text-slate-500" title={dynamic.destination}>
               → {dynamic.destination}
             </p>
+            {dynamic.health.status === 'down' && <Unreachable code={dynamic} />}
             {editable && (
             <div className="flex min-w-0 items-center gap-1">
               <span className="truncate font-mono text-xs text-slate-600" title={dynamic.shortUrl}>
@@ -219,6 +250,20 @@ export function CodeCard({
         {editable && (
           <Button size="sm" variant="outline" className="w-9 shrink-0 px-0" aria-label="Password" title="Password" onClick={() => setDialog('password')}>
             <Lock aria-hidden="true" />
+          </Button>
+        )}
+        {editable && (
+          <Button
+            size="sm"
+            variant="outline"
+            className="w-9 shrink-0 px-0"
+            aria-label="Mute alerts"
+            aria-pressed={editable.alertsMuted}
+            title={editable.alertsMuted ? 'Alerts muted: no e-mails or webhook events about this code' : 'Mute alerts'}
+            disabled={muteAlerts.isPending}
+            onClick={() => muteAlerts.mutate({ code: editable, muted: !editable.alertsMuted })}
+          >
+            {editable.alertsMuted ? <BellOff aria-hidden="true" /> : <Bell aria-hidden="true" />}
           </Button>
         )}
         {mayEdit && (

@@ -10,6 +10,8 @@ export interface Workspace {
   personal: boolean
   /** Members need two-factor authentication to open its codes (issue 27). */
   require2fa?: boolean
+  /** The caller gets its alerts by e-mail (issue 24); only owners and admins are mailed. */
+  alertEmails?: boolean
 }
 
 export interface Member {
@@ -80,6 +82,15 @@ export function useRequire2FA() {
   return useMutation({
     mutationFn: ({ id, require2fa }: { id: number; require2fa: boolean }) => apiJson<Workspace>('PATCH', `/api/workspaces/${id}`, { require2fa }),
     onSuccess: refetchAll,
+  })
+}
+
+/** Turns the caller's alert e-mails of the workspace on or off. */
+export function useAlertEmails() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: ({ id, enabled }: { id: number; enabled: boolean }) => apiJson<Workspace>('PUT', `/api/workspaces/${id}/alert-emails`, { enabled }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: workspacesKey }),
   })
 }
 

@@ -1,4 +1,4 @@
-import { LogOut, Mail, Pencil, ShieldCheck, Trash2, UserPlus } from 'lucide-react'
+import { BellRing, LogOut, Mail, Pencil, ShieldCheck, Trash2, UserPlus } from 'lucide-react'
 import { useId, useState, type FormEvent } from 'react'
 import { useNavigate } from 'react-router'
 import { NameDialog } from '@/components/name-dialog'
@@ -18,6 +18,7 @@ import { siteTitle, usePageTitle } from '@/lib/use-page-title'
 import { toast } from '@/lib/use-toast'
 import { can, roleLabels, roles, useActiveWorkspace, type ActiveWorkspace, type Role } from '@/lib/workspace'
 import {
+  useAlertEmails,
   useChangeRole,
   useDeleteWorkspace,
   useInvitations,
@@ -68,6 +69,7 @@ function Members({ workspace }: { workspace: ActiveWorkspace }) {
       <MemberList workspace={workspace} />
       {manager && <InvitationList workspace={workspace} />}
       {can(workspace.role, 'own') && <TwoFactorSetting workspace={workspace} />}
+      {manager && <AlertEmailSetting workspace={workspace} />}
       <WorkspaceSettings workspace={workspace} />
     </div>
   )
@@ -331,6 +333,53 @@ function TwoFactorSetting({ workspace }: { workspace: ActiveWorkspace }) {
           />
         </div>
         {error && <FieldError id={`${id}-error`}>{error}</FieldError>}
+      </CardContent>
+    </Card>
+  )
+}
+
+/** An owner's or admin's own choice to get the workspace's alerts by e-mail (the ones mailed). */
+function AlertEmailSetting({ workspace }: { workspace: ActiveWorkspace }) {
+  const id = useId()
+  const setting = useAlertEmails()
+  const listed = useWorkspaces().data?.find((w) => w.id === workspace.id)
+  const on = listed?.alertEmails ?? true
+
+  function change(enabled: boolean) {
+    setting.mutate(
+      { id: workspace.id, enabled },
+      {
+        onSuccess: () => toast({ title: enabled ? 'Alert e-mails on' : 'Alert e-mails off' }),
+        onError: (failure) => toast({ title: 'Could not change the setting', description: serverMessage(failure) ?? 'Please try again.', variant: 'destructive' }),
+      },
+    )
+  }
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <BellRing className="size-5" aria-hidden="true" /> Alerts
+        </CardTitle>
+        <CardDescription>Each code&apos;s bell button on the dashboard mutes that code&apos;s alerts for everyone.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <div className="flex items-center justify-between gap-4">
+          <div>
+            <Label htmlFor={`${id}-alert-emails`}>E-mail me alerts</Label>
+            <p id={`${id}-hint`} className="text-sm text-slate-600">
+              When a code&apos;s destination stops answering (and answers again) or its scans collapse, owners and admins of {workspace.name} get an e-mail. This
+              choice is yours alone.
+            </p>
+          </div>
+          <Switch
+            id={`${id}-alert-emails`}
+            checked={on}
+            disabled={!listed || setting.isPending}
+            onCheckedChange={change}
+            aria-describedby={`${id}-hint`}
+          />
+        </div>
       </CardContent>
     </Card>
   )
