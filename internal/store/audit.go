@@ -21,7 +21,7 @@ type Actor struct {
 
 // Target is what a change was made to.
 type Target struct {
-	Type string // "code", "dynamic_code", "tag", "folder", "member", "invitation", "api_key", "workspace"
+	Type string // "code", "dynamic_code", "tag", "folder", "member", "invitation", "api_key", "workspace", "domain"
 	ID   int64
 	Name string
 }
@@ -132,6 +132,7 @@ type codeState struct {
 	Name, Destination string
 	Paused, Protected bool
 	Style             Style
+	Domain            string // a dynamic code's custom domain, "" for the base URL's host
 }
 
 // auditChanges records what changed from before to after of the code t.
@@ -156,6 +157,9 @@ func (s *Store) auditChanges(ctx context.Context, tx *sql.Tx, workspaceID int64,
 	if before.Style != after.Style {
 		list = append(list, entry{"code.restyled", nil})
 	}
+	if before.Domain != after.Domain {
+		list = append(list, entry{"code.domain_changed", change("domain", before.Domain, after.Domain)})
+	}
 	for _, e := range list {
 		if err := s.audit(ctx, tx, workspaceID, e.action, t, e.details); err != nil {
 			return err
@@ -165,7 +169,7 @@ func (s *Store) auditChanges(ctx context.Context, tx *sql.Tx, workspaceID int64,
 }
 
 func dynamicState(d *DynamicCode) codeState {
-	return codeState{d.Name, d.Destination, d.IsPaused, d.Protected, d.Style}
+	return codeState{d.Name, d.Destination, d.IsPaused, d.Protected, d.Style, d.Domain}
 }
 
 func staticState(q *QRCode) codeState {
