@@ -209,6 +209,7 @@ func fingerprint(t *testing.T, st *store.Store, ws int64) string {
 		(SELECT count(*) FROM workspace_invitations WHERE workspace_id = $1) || ';' ||
 		(SELECT count(*) FROM blobs WHERE workspace_id = $1) || ';' ||
 		(SELECT count(*) FROM bulk_jobs WHERE workspace_id = $1) || ';' ||
+		(SELECT count(*) FROM workspace_domains WHERE workspace_id = $1) || ';' ||
 		(SELECT count(*) FROM audit_log WHERE workspace_id = $1) || ';' ||
 		(SELECT name || is_deleted FROM workspaces WHERE id = $1)`, []any{ws}, &out)
 	return out
