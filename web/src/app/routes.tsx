@@ -66,6 +66,7 @@ export const routes: RouteObject[] = [
           { path: '/bulk-generation', lazy: page(() => import('@/features/bulk/routes/bulk-generation-page'), 'BulkGenerationPage') },
           { path: '/workspace/members', lazy: page(() => import('@/features/workspaces/routes/members-page'), 'MembersPage') },
           { path: '/workspace/activity', lazy: page(() => import('@/features/workspaces/routes/activity-page'), 'ActivityPage') },
+          { path: '/workspace/domains', lazy: page(() => import('./routes/workspace-domains'), 'WorkspaceDomainsRoute') },
         ],
       },
       { path: '*', element: <NotFoundPage /> },

@@ -7,17 +7,19 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { TextField } from '@/components/ui/form-field'
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
+import { NativeSelect } from '@/components/ui/native-select'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
-import { fieldMessage } from '@/lib/api-client'
-import { useEditDestination } from '../api/codes'
+import { fieldMessage, serverMessage } from '@/lib/api-client'
+import { useCan } from '@/lib/workspace'
+import { useEditDestination, useSetCodeDomain, useVerifiedDomains } from '../api/codes'
 import { destinationSchema, type DestinationInput } from '../api/schemas'
 import type { DynamicCode } from '../api/types'
 import { utmKeys, withUtm, type UtmValues } from '../lib/utm'
 import { RoutingTabs } from './routing-editor'
 
 /**
- * Edit Dynamic QR Code: the destination (with a UTM builder) and the smart
- * routing tabs; the printed image stays valid. Saved UTM presets wait for
+ * Edit Dynamic QR Code: the destination (with a UTM builder), the smart
+ * routing tabs, and the domain the code prints; the printed image stays valid. Saved UTM presets wait for
  * workspaces (issue 23 item 3).
  */
 export function EditDestinationDialog({ code, open, onOpenChange }: { code: DynamicCode; open: boolean; onOpenChange: (open: boolean) => void }) {
@@ -65,6 +67,7 @@ export function EditDestinationDialog({ code, open, onOpenChange }: { code: Dyna
             <TabsTrigger value="rules">Rules</TabsTrigger>
             <TabsTrigger value="split">Split</TabsTrigger>
             <TabsTrigger value="schedule">Schedule &amp; limit</TabsTrigger>
+            <TabsTrigger value="domain">Domain</TabsTrigger>
           </TabsList>
           <TabsContent value="destination">
             <form noValidate className="grid gap-4" onSubmit={submit}>
@@ -112,8 +115,60 @@ export function EditDestinationDialog({ code, open, onOpenChange }: { code: Dyna
             </form>
           </TabsContent>
           <RoutingTabs code={code} onSaved={() => onOpenChange(false)} />
+          <TabsContent value="domain">
+            <DomainTab code={code} onSaved={() => onOpenChange(false)} />
+          </TabsContent>
         </Tabs>
       </DialogContent>
     </Dialog>
+  )
+}
+
+/**
+ * The domain a dynamic code prints: the base URL or one of the workspace's
+ * verified domains (docs/API.md "Custom domains").
+ */
+function DomainTab({ code, onSaved }: { code: DynamicCode; onSaved: () => void }) {
+  const domains = useVerifiedDomains()
+  const move = useSetCodeDomain()
+  const mayEdit = useCan('editCodes')
+  const [choice, setChoice] = useState(code.domainId ? String(code.domainId) : '')
+  const [error, setError] = useState<string>()
+  const id = `code-domain-${code.id}`
+
+  function save() {
+    setError(undefined)
+    move.mutate(
+      { code, domainId: choice ? Number(choice) : null },
+      { onSuccess: onSaved, onError: (e) => setError(fieldMessage(e, 'domainId') ?? serverMessage(e) ?? 'Failed to change the domain') },
+    )
+  }
+
+  return (
+    <div className="grid gap-4">
+      <div className="grid gap-1.5">
+        <Label htmlFor={id}>Domain</Label>
+        <NativeSelect id={id} value={choice} onChange={(e) => setChoice(e.target.value)} disabled={!mayEdit}>
+          <option value="">Squarely (default)</option>
+          {domains.data?.map((d) => (
+            <option key={d.id} value={String(d.id)}>
+              {d.domain}
+            </option>
+          ))}
+        </NativeSelect>
+        {error && <p className="text-sm text-red-700">{error}</p>}
+      </div>
+      <p className="text-sm text-slate-600">
+        Short link now: <span className="font-mono">{code.shortUrl}</span>. A new domain changes the link new prints carry; codes already printed
+        with the old link keep working while its domain stays in this workspace. Add and verify domains under Workspace, Domains.
+      </p>
+      {domains.data?.length === 0 && <p className="text-sm text-slate-600">This workspace has no verified domains yet.</p>}
+      <DialogFooter>
+        <Button type="button" onClick={save} disabled={move.isPending || !mayEdit || choice === (code.domainId ? String(code.domainId) : '')}>
+          {move.isPending && <Loader2 className="animate-spin" aria-hidden="true" />}
+          Save Domain
+        </Button>
+      </DialogFooter>
+    </div>
   )
 }
