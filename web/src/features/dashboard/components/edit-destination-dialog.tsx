@@ -147,7 +147,7 @@ function DomainTab({ code, onSaved }: { code: DynamicCode; onSaved: () => void }
   return (
     <div className="grid gap-4">
       <div className="grid gap-1.5">
-        <Label htmlFor={id}>Domain</Label>
+        <Label htmlFor={id}>Printed domain</Label>
         <NativeSelect id={id} value={choice} onChange={(e) => setChoice(e.target.value)} disabled={!mayEdit}>
           <option value="">Squarely (default)</option>
           {domains.data?.map((d) => (
