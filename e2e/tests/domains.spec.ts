@@ -71,8 +71,12 @@ test('a verified domain carries a dynamic code’s short link', async ({ page, b
   await expect(dialog.getByText(`Short link now: https://${domain}/d/${code.shortCode}.`, { exact: false })).toBeVisible()
   await expect(dialog.getByLabel('Printed domain')).toHaveValue(/\d+/)
 
-  // The domain is printed: deleting it is refused, and says why.
+  // The domain is printed: deleting it is refused, and says why. The page
+  // fits a phone's width.
+  await page.setViewportSize({ width: 390, height: 844 })
   await page.goto('/workspace/domains')
+  await expect(page.getByTestId(`domain-${domain}`)).toBeVisible()
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0)
   page.once('dialog', (d) => d.accept())
   await page.getByTestId(`domain-${domain}`).getByRole('button', { name: `Delete ${domain}` }).click()
   await expect(page.getByText('Dynamic codes print this domain: move them to another domain before deleting it', { exact: true })).toBeVisible()
