@@ -326,6 +326,13 @@ func TestCodeOnCustomDomain(t *testing.T) {
 			t.Errorf("the base URL still serves the code: %d", got.StatusCode)
 		}
 
+		// A white-label client cannot take a workspace's verified domain, nor
+		// a workspace a client's.
+		admin := e.admin("admin@example.com")
+		expect(t, e.do(admin, "POST", "/api/white-label/clients", `{"name":"Brand","customDomain":"go.shop.example"}`), http.StatusConflict, "A workspace has verified this domain for its codes")
+		expect(t, e.do(admin, "POST", "/api/white-label/clients", `{"name":"Brand","customDomain":"brand.example"}`), http.StatusCreated, "")
+		expect(t, e.do(alice, "POST", "/api/domains", `{"domain":"brand.example"}`), http.StatusConflict, msgDomainClient)
+
 		// Moving the code; deleting a printed domain is refused.
 		expect(t, e.do(alice, "PATCH", "/api/dynamic-qrcodes/"+id, `{"domainId":`+pending+`}`), http.StatusBadRequest, msgDomainUnproved)
 		expect(t, e.do(alice, "PATCH", "/api/dynamic-qrcodes/"+id, `{"domainId":`+bobs+`}`), http.StatusNotFound, msgDomainMissing)
