@@ -135,6 +135,7 @@ func (s *server) deleteAccount(w http.ResponseWriter, r *http.Request) {
 	for _, c := range codes {
 		s.redirects.Invalidate(c)
 	}
+	s.domains.invalidate() // the domains of workspaces deleted with it were released
 	if err := s.auth.SignOut(w, r); err != nil {
 		s.internalError(w, "signing out", err)
 		return

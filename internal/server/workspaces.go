@@ -379,6 +379,7 @@ func (s *server) deleteWorkspace(w http.ResponseWriter, r *http.Request) {
 	for _, c := range codes {
 		s.redirects.Invalidate(c)
 	}
+	s.domains.invalidate() // its domains were released
 	w.WriteHeader(http.StatusNoContent)
 }
 
