@@ -51,6 +51,7 @@ const (
 	msgDomainClient   = "A white-label client's site already uses this domain"
 	msgDomainTaken    = "Another workspace has verified this domain"
 	msgDomainUnproved = "This domain is not verified yet: verify it before codes can use it"
+	msgDomainID       = "domainId must be a domain's id, or null for the base URL"
 )
 
 // domainResponse is a domain as the API shows it, with what to publish to
@@ -431,7 +432,7 @@ func readDomainID(w http.ResponseWriter, raw json.RawMessage) (id *int64, set, o
 	}
 	var n int64
 	if err := json.Unmarshal(raw, &n); err != nil || n <= 0 {
-		fieldError(w, "domainId", "domainId must be a domain's id, or null for the base URL")
+		fieldError(w, "domainId", msgDomainID)
 		return nil, false, false
 	}
 	return &n, true, true

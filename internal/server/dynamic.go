@@ -208,7 +208,7 @@ func (s *server) saveDynamicCode(w http.ResponseWriter, r *http.Request, form *m
 	if raw := strings.TrimSpace(form.get("domainId")); raw != "" {
 		id, err := strconv.ParseInt(raw, 10, 64)
 		if err != nil || id <= 0 {
-			fieldError(w, "domainId", "domainId must be a domain's id, or null for the base URL")
+			fieldError(w, "domainId", msgDomainID)
 			return nil, false
 		}
 		dom, err := s.codeDomain(ctx, wsID(r), id)
@@ -454,7 +454,8 @@ func (s *server) setDestination(w http.ResponseWriter, r *http.Request) {
 	s.answerDynamic(w, d, err)
 }
 
-// renameCode serves PATCH …/{id} for both kinds of code: the name is
+// renameCode serves PATCH /api/qrcodes/{id} (the dynamic one adds the
+// domain: renameDynamicCode, under the same name rules): the name is
 // trimmed and at most 100 characters; a blank name changes nothing (spec
 // 01 §5) and answers the code as it is.
 func renameCode[T any](w http.ResponseWriter, r *http.Request, read fetchCode[T],
@@ -489,7 +490,7 @@ func renameCode[T any](w http.ResponseWriter, r *http.Request, read fetchCode[T]
 // renames a dynamic code and, with domainId, moves it to another of the
 // workspace's verified domains (null: the base URL). A moved code prints
 // its new URL from then on; the old one keeps redirecting while its
-// domain stays verified in the workspace (docs/API.md "Domains").
+// domain stays verified in the workspace (docs/API.md "Custom domains").
 func (s *server) renameDynamicCode(w http.ResponseWriter, r *http.Request) {
 	id, ok := pathID(w, r)
 	if !ok {
