@@ -159,8 +159,9 @@ function DomainTab({ code, onSaved }: { code: DynamicCode; onSaved: () => void }
         {error && <p className="text-sm text-red-700">{error}</p>}
       </div>
       <p className="text-sm text-slate-600">
-        Short link now: <span className="font-mono">{code.shortUrl}</span>. A new domain changes the link new prints carry; codes already printed
-        with the old link keep working while its domain stays in this workspace. Add and verify domains under Workspace, Domains.
+        Short link now: <span className="font-mono">{code.shortUrl}</span>. A new domain changes the link, and so the QR code image: download it
+        again for new prints. Codes already printed with the old link keep working while its domain stays in this workspace. Add and verify
+        domains under Workspace, Domains.
       </p>
       {domains.data?.length === 0 && <p className="text-sm text-slate-600">This workspace has no verified domains yet.</p>}
       <DialogFooter>
