@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { defineConfig } from '@playwright/test'
+import { dnsPort } from './support/dns-server'
 import { sinkPorts } from './support/smtp-sink'
 
 // The tests drive the real binary (built by `make build`) over a database
@@ -90,6 +91,8 @@ export default defineConfig({
         SQUARELY_STRIPE_API_URL: `http://${stripeAddr}`,
         // The analytics spec scans through a "proxy" that names the client's address.
         SQUARELY_TRUST_PROXY: 'true',
+        // Domain verification asks the run's DNS server (support/dns-server.ts).
+        SQUARELY_DOMAIN_RESOLVER: `127.0.0.1:${dnsPort(addr)}`,
       },
     },
   ],

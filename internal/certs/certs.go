@@ -42,8 +42,9 @@ func (c Cache) Delete(ctx context.Context, key string) error {
 
 // HostPolicy allows the hosts Squarely serves, and only them, so that no
 // other name a client sends (SNI) makes it ask the CA for a certificate:
-// the base URL's host and the active white-label clients' domains and
-// subdomains.
+// the base URL's host, the active white-label clients' domains and
+// subdomains, and the workspaces' verified domains (a pending one is not
+// served yet).
 func HostPolicy(st *store.Store, baseURL string) autocert.HostPolicy {
 	base := baseHost(baseURL)
 	return func(ctx context.Context, host string) error {
@@ -52,6 +53,9 @@ func HostPolicy(st *store.Store, baseURL string) autocert.HostPolicy {
 			return nil
 		}
 		_, err := st.ActiveClientByHost(ctx, host, base)
+		if errors.Is(err, store.ErrNotFound) {
+			_, err = st.VerifiedDomain(ctx, host)
+		}
 		if errors.Is(err, store.ErrNotFound) {
 			return fmt.Errorf("certs: %q is not a host Squarely serves", host)
 		}

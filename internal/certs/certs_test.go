@@ -86,9 +86,10 @@ func (s *syncBuffer) String() string {
 }
 
 // TestACMEWithPebble obtains certificates from Pebble, a real ACME CA,
-// through its challenges against our listeners, for the base host and an
-// active white-label client's domain; refuses any other name without
-// asking the CA; keeps them in the database, where a second instance
+// through its challenges against our listeners, for the base host, an
+// active white-label client's domain and a workspace's verified domain;
+// refuses any other name (an inactive client's, a pending workspace
+// domain) without asking the CA; keeps them in the database, where a second instance
 // finds them; and redirects plain HTTP to https.
 func TestACMEWithPebble(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
@@ -137,6 +138,18 @@ func TestACMEWithPebble(t *testing.T) {
 				}
 			}
 		}
+		u := storetest.CreateUser(t, st, "owner@example.com")
+		ws := storetest.Personal(t, st, u.ID)
+		for _, d := range []*store.Domain{{Domain: "ws.test", Token: "t1"}, {Domain: "pending.test", Token: "t2"}} {
+			if err := st.CreateDomain(ctx, ws, d, 10, now); err != nil {
+				t.Fatal(err)
+			}
+			if d.Domain == "ws.test" {
+				if _, err := st.RecordDomainCheck(ctx, ws, d.ID, "dns", "", now); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
 		cfg := config.Config{TLS: "acme", BaseURL: "https://qr.test", ACMEDirectory: "https://127.0.0.1:" + acmePort + "/dir",
 			ACMEEmail: "ops@example.com", TLSAddr: "127.0.0.1:" + tlsPort, TLSHTTPAddr: "127.0.0.1:" + httpPort}
 		m := NewManager(cfg, st, Options{HTTPClient: caClient})
@@ -176,7 +189,7 @@ func TestACMEWithPebble(t *testing.T) {
 			b, _ := io.ReadAll(resp.Body)
 			return string(b), nil
 		}
-		for _, host := range []string{"qr.test", "brand.test"} {
+		for _, host := range []string{"qr.test", "brand.test", "ws.test"} {
 			if body, err := get(host); err != nil || body != "hello "+host {
 				t.Fatalf("https://%s: %q, %v", host, body, err)
 			}
@@ -184,7 +197,7 @@ func TestACMEWithPebble(t *testing.T) {
 				t.Errorf("%s's certificate is not in the database: %v", host, err)
 			}
 		}
-		for _, host := range []string{"evil.test", "off.test"} {
+		for _, host := range []string{"evil.test", "off.test", "pending.test"} {
 			if body, err := get(host); err == nil {
 				t.Errorf("https://%s answered %q", host, body)
 			}
@@ -192,7 +205,7 @@ func TestACMEWithPebble(t *testing.T) {
 				t.Errorf("%s: a certificate was stored: %v", host, err)
 			}
 		}
-		if n := strings.Count(serverLog.String(), "is not a host Squarely serves"); n != 2 {
+		if n := strings.Count(serverLog.String(), "is not a host Squarely serves"); n != 3 {
 			t.Errorf("refusals before any ACME request: %d\n%s", n, serverLog.String())
 		}
 

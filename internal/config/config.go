@@ -89,6 +89,10 @@ type Config struct {
 	// link checks may reach loopback and private addresses (tests, private
 	// deployments).
 	WebhookAllowPrivate bool
+	// DomainResolver is SQUARELY_DOMAIN_RESOLVER: host:port of the DNS
+	// server that workspace domain verification asks (TXT records, and the
+	// address of the HTTP token's host); "" = the system's resolver.
+	DomainResolver string
 }
 
 // LetsEncrypt is the default ACME directory.
@@ -335,6 +339,12 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	if c.TLS == "files" && (c.TLSCert == "" || c.TLSKey == "") {
 		fail("SQUARELY_TLS_CERT", "and SQUARELY_TLS_KEY must both name PEM files when SQUARELY_TLS=files")
+	}
+
+	if c.DomainResolver = get("SQUARELY_DOMAIN_RESOLVER"); c.DomainResolver != "" {
+		if host, port, err := net.SplitHostPort(c.DomainResolver); err != nil || host == "" || port == "" {
+			fail("SQUARELY_DOMAIN_RESOLVER", "must be the DNS server's host:port, such as 9.9.9.9:53, got %q", c.DomainResolver)
+		}
 	}
 
 	// Single sign-on (issue 27); its secret may come from a file like the others (secretSettings).

@@ -239,6 +239,9 @@ func TestLoadOperations(t *testing.T) {
 	if err != nil || c.LinkCheckInterval != 5*time.Second || !c.WebhookAllowPrivate {
 		t.Errorf("alert settings: %+v, %v", c, err)
 	}
+	if c, err = Load(env(map[string]string{"SQUARELY_DOMAIN_RESOLVER": "127.0.0.1:5353"})); err != nil || c.DomainResolver != "127.0.0.1:5353" {
+		t.Errorf("domain resolver: %+v, %v", c, err)
+	}
 	c, err = Load(env(map[string]string{"SQUARELY_METRICS_ADDR": "127.0.0.1:9100"}))
 	if err != nil || c.MetricsAddr != "127.0.0.1:9100" || !c.MetricsEnabled() {
 		t.Errorf("metrics address: %+v, %v", c, err)
@@ -253,6 +256,8 @@ func TestLoadOperations(t *testing.T) {
 		{"SQUARELY_TLS", "files", `SQUARELY_TLS_CERT: and SQUARELY_TLS_KEY must both name PEM files when SQUARELY_TLS=files`},
 		{"SQUARELY_TLS", "acme", `SQUARELY_BASE_URL: must be an https:// URL when SQUARELY_TLS=acme (its host gets the certificate), got "http://localhost:8080"`},
 		{"SQUARELY_SCAN_RETENTION_DAYS", "-1", `SQUARELY_SCAN_RETENTION_DAYS: must be a whole number of days from 0 (keep every scan) to 36500, got "-1"`},
+		{"SQUARELY_DOMAIN_RESOLVER", "9.9.9.9", `SQUARELY_DOMAIN_RESOLVER: must be the DNS server's host:port, such as 9.9.9.9:53, got "9.9.9.9"`},
+		{"SQUARELY_DOMAIN_RESOLVER", ":53", `SQUARELY_DOMAIN_RESOLVER: must be the DNS server's host:port, such as 9.9.9.9:53, got ":53"`},
 		{"SQUARELY_SCAN_RETENTION_DAYS", "a year", `SQUARELY_SCAN_RETENTION_DAYS: must be a whole number of days from 0 (keep every scan) to 36500, got "a year"`},
 		{"SQUARELY_LINK_CHECK_INTERVAL", "6", `SQUARELY_LINK_CHECK_INTERVAL: must be a duration from 1s to 720h, such as 6h or 30m, got "6"`},
 		{"SQUARELY_LINK_CHECK_INTERVAL", "10ms", `SQUARELY_LINK_CHECK_INTERVAL: must be a duration from 1s to 720h, such as 6h or 30m, got "10ms"`},

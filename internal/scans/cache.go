@@ -75,7 +75,9 @@ type Target struct {
 	Protected bool     // a password guards it: the scan asks for it first
 	Location  []string // the Location header value: the destination
 	ClientID  int64    // the owner's white-label client, whose brand its pages wear
-	Router    *Router  // smart routing (routing.go), nil for a plain code
+	// WorkspaceID is the owner: a workspace's custom domain serves its codes only.
+	WorkspaceID int64
+	Router      *Router // smart routing (routing.go), nil for a plain code
 }
 
 type entry struct {
@@ -262,7 +264,7 @@ func (c *Cache) entry(sh *shard, code string, r store.Redirect, found bool) entr
 	e := entry{refreshAt: now.Add(refreshAfter).UnixNano(), expires: now.Add(TTL).UnixNano()}
 	if found {
 		e.found = true
-		e.target = Target{ID: r.ID, Paused: r.Paused, Protected: r.Protected, Location: []string{location(r.Destination)}, ClientID: r.ClientID}
+		e.target = Target{ID: r.ID, Paused: r.Paused, Protected: r.Protected, Location: []string{location(r.Destination)}, ClientID: r.ClientID, WorkspaceID: r.WorkspaceID}
 		if r.Routing != "" || r.AppData != "" {
 			e.routing = routingKey(r)
 			sh.mu.RLock()

@@ -133,6 +133,7 @@ func (s *server) deleteAccount(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.redirectChanged(r.Context(), codes...)
+	s.domains.invalidate() // the domains of workspaces deleted with it were released
 	if err := s.auth.SignOut(w, r); err != nil {
 		s.internalError(w, "signing out", err)
 		return

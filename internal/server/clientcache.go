@@ -36,13 +36,8 @@ type clientCache struct {
 	baseHost string // the base URL's host name, lower case, no port
 	basePort string // the base URL's port, "" for the scheme's default
 
-	hosts clientMap[string]
-	ids   clientMap[int64]
-}
-
-type cachedClient struct {
-	client *store.Client
-	at     time.Time
+	hosts cacheMap[string, *store.Client]
+	ids   cacheMap[int64, *store.Client]
 }
 
 func newClientCache(st *store.Store, baseURL string, now func() time.Time) *clientCache {
@@ -90,32 +85,39 @@ func (cc *clientCache) byID(ctx context.Context, id int64) (*store.Client, error
 	return c, nil
 }
 
-// clientMap is one of the cache's maps, bounded and expiring.
-type clientMap[K comparable] struct {
+// cacheMap is one of the host caches' maps (white-label clients here,
+// workspace domains in domains.go), bounded and expiring.
+type cacheMap[K comparable, V any] struct {
 	mu sync.Mutex
-	m  map[K]cachedClient
+	m  map[K]cached[V]
 }
 
-func (cm *clientMap[K]) get(k K, now time.Time) (*store.Client, bool) {
+type cached[V any] struct {
+	value V
+	at    time.Time
+}
+
+func (cm *cacheMap[K, V]) get(k K, now time.Time) (V, bool) {
 	cm.mu.Lock()
 	defer cm.mu.Unlock()
 	e, ok := cm.m[k]
 	if !ok || now.Sub(e.at) >= clientCacheTTL {
-		return nil, false
+		var zero V
+		return zero, false
 	}
-	return e.client, true
+	return e.value, true
 }
 
-func (cm *clientMap[K]) put(k K, c *store.Client, now time.Time) {
+func (cm *cacheMap[K, V]) put(k K, v V, now time.Time) {
 	cm.mu.Lock()
 	defer cm.mu.Unlock()
 	if cm.m == nil || len(cm.m) >= maxCachedHosts {
-		cm.m = map[K]cachedClient{}
+		cm.m = map[K]cached[V]{}
 	}
-	cm.m[k] = cachedClient{client: c, at: now}
+	cm.m[k] = cached[V]{value: v, at: now}
 }
 
-func (cm *clientMap[K]) clear() {
+func (cm *cacheMap[K, V]) clear() {
 	cm.mu.Lock()
 	defer cm.mu.Unlock()
 	cm.m = nil

@@ -63,6 +63,10 @@ type dynamicCodeResponse struct {
 	// AlertsMuted stops its alerts (alerts.go).
 	Health      healthJSON `json:"health"`
 	AlertsMuted bool       `json:"alertsMuted"`
+	// DomainID is the workspace's verified domain the code prints (null:
+	// the base URL), Domain its name ("" for the base URL).
+	DomainID *int64 `json:"domainId"`
+	Domain   string `json:"domain"`
 }
 
 func (s *server) dynamicJSON(d *store.DynamicCode) dynamicCodeResponse {
@@ -70,7 +74,7 @@ func (s *server) dynamicJSON(d *store.DynamicCode) dynamicCodeResponse {
 	if d.QRData == "" {
 		qrData = json.RawMessage("{}")
 	}
-	short := s.shortURL(d.ClientID, d.ShortCode)
+	short := s.codeURL(d)
 	return dynamicCodeResponse{
 		qrCodeResponse: qrCodeResponse{
 			ID: d.ID, Name: d.Name, QRType: d.QRType, QRMode: "dynamic", URL: d.Destination, Data: short,
@@ -84,6 +88,7 @@ func (s *server) dynamicJSON(d *store.DynamicCode) dynamicCodeResponse {
 		IsProtected: d.Protected, ErrorCorrectionLevel: d.ErrorCorrectionLevel,
 		Routing: routingJSON(d.Routing), LimitScans: d.LimitScans,
 		Health: toHealthJSON(d.Health), AlertsMuted: d.AlertsMuted,
+		DomainID: d.DomainID, Domain: d.Domain,
 	}
 }
 
@@ -204,8 +209,26 @@ func (s *server) saveDynamicCode(w http.ResponseWriter, r *http.Request, form *m
 		return nil, false
 	}
 
-	// Every short URL of a client has the same length, so one check stands for all.
+	// Every short URL of a client (or domain) has the same length, so one
+	// check stands for all.
 	clientID := codeClientID(r, u)
+	probe := &store.DynamicCode{ClientID: clientID, ShortCode: store.NewShortCode()}
+	if raw := strings.TrimSpace(form.get("domainId")); raw != "" {
+		id, err := strconv.ParseInt(raw, 10, 64)
+		if err != nil || id <= 0 {
+			fieldError(w, "domainId", msgDomainID)
+			return nil, false
+		}
+		dom, err := s.codeDomain(ctx, wsID(r), id)
+		if answerDomainRefused(w, err) {
+			return nil, false
+		}
+		if err != nil {
+			s.internalError(w, "fetching a domain", err)
+			return nil, false
+		}
+		probe.DomainID, probe.Domain = &dom.ID, dom.Domain
+	}
 	var logoData []byte
 	if logo != nil {
 		logoData = logo.Data
@@ -214,7 +237,7 @@ func (s *server) saveDynamicCode(w http.ResponseWriter, r *http.Request, form *m
 	if !ok {
 		return nil, false
 	}
-	err = codes.Write(io.Discard, s.shortURL(clientID, store.NewShortCode()), style, codes.Options{Format: codes.SVG, Level: level, Pixels: codes.PreviewPixels, Logo: logoData})
+	err = codes.Write(io.Discard, s.codeURL(probe), style, codes.Options{Format: codes.SVG, Level: level, Pixels: codes.PreviewPixels, Logo: logoData})
 	done()
 	if err != nil {
 		if !renderRefused(w, err) {
@@ -250,7 +273,7 @@ func (s *server) saveDynamicCode(w http.ResponseWriter, r *http.Request, form *m
 	d := &store.DynamicCode{
 		ClientID: clientID, WorkspaceID: wsID(r), UserID: u.ID, Name: name, Destination: dest, QRType: qrType, QRData: qrData,
 		Style:     savedStyle(style, level),
-		CreatedAt: now,
+		CreatedAt: now, DomainID: probe.DomainID, Domain: probe.Domain,
 	}
 	if logo != nil {
 		d.LogoFilePath, d.LogoFileName = logoPath(logo.ID), logo.FileName
@@ -283,6 +306,12 @@ func (s *server) insertDynamic(w http.ResponseWriter, r *http.Request, d *store.
 	switch {
 	case errors.Is(err, store.ErrLimit):
 		s.limitReached(w)
+		return false
+	case errors.Is(err, store.ErrNotFound):
+		// The code's domain was deleted meanwhile.
+		answerDomainRefused(w, errDomainMissing)
+		return false
+	case answerDomainRefused(w, err):
 		return false
 	case err != nil:
 		s.internalError(w, "creating a dynamic code", err)
@@ -433,7 +462,8 @@ func (s *server) setDestination(w http.ResponseWriter, r *http.Request) {
 	s.answerDynamic(w, d, err)
 }
 
-// renameCode serves PATCH …/{id} for both kinds of code: the name is
+// renameCode serves PATCH /api/qrcodes/{id} (the dynamic one adds the
+// domain: renameDynamicCode, under the same name rules): the name is
 // trimmed and at most 100 characters; a blank name changes nothing (spec
 // 01 §5) and answers the code as it is.
 func renameCode[T any](w http.ResponseWriter, r *http.Request, read fetchCode[T],
@@ -464,11 +494,54 @@ func renameCode[T any](w http.ResponseWriter, r *http.Request, read fetchCode[T]
 	answer(w, c, err)
 }
 
-// renameDynamicCode (PATCH /api/dynamic-qrcodes/{id}) renames a dynamic code.
+// renameDynamicCode (PATCH /api/dynamic-qrcodes/{id} {"name", "domainId"})
+// renames a dynamic code and, with domainId, moves it to another of the
+// workspace's verified domains (null: the base URL). A moved code prints
+// its new URL from then on; the old one keeps redirecting while its
+// domain stays verified in the workspace (docs/API.md "Custom domains").
 func (s *server) renameDynamicCode(w http.ResponseWriter, r *http.Request) {
-	renameCode(w, r, s.store.DynamicCode, func(ctx context.Context, uid, id int64, name string) (*store.DynamicCode, error) {
-		return s.store.RenameDynamicCode(ctx, uid, id, name, s.now())
-	}, s.answerDynamic)
+	id, ok := pathID(w, r)
+	if !ok {
+		return
+	}
+	var in struct {
+		Name     string          `json:"name"`
+		DomainID json.RawMessage `json:"domainId"`
+	}
+	if !decodeJSON(w, r, &in) {
+		return
+	}
+	name := strings.TrimSpace(in.Name)
+	if problem := nameProblem(name); problem != "" {
+		fieldError(w, "name", problem)
+		return
+	}
+	domainID, setDomain, ok := readDomainID(w, in.DomainID)
+	if !ok {
+		return
+	}
+	ctx, ws := r.Context(), wsID(r)
+	d, err := s.store.DynamicCode(ctx, ws, id)
+	if err == nil && setDomain {
+		if d, err = s.setCodeDomain(ctx, ws, id, domainID); answerDomainRefused(w, err) {
+			return
+		}
+	}
+	if err == nil && name != "" {
+		d, err = s.store.RenameDynamicCode(ctx, ws, id, name, s.now())
+	}
+	s.answerDynamic(w, d, err)
+}
+
+// setCodeDomain moves the workspace's code id to domain domainID (nil:
+// the base URL), checked as codeDomain does.
+func (s *server) setCodeDomain(ctx context.Context, ws, id int64, domainID *int64) (*store.DynamicCode, error) {
+	if domainID != nil {
+		if _, err := s.codeDomain(ctx, ws, *domainID); err != nil {
+			return nil, err
+		}
+	}
+	return s.store.SetDynamicDomain(ctx, ws, id, domainID, s.now())
 }
 
 // renameQRCode (PATCH /api/qrcodes/{id}) renames a static code.
@@ -528,7 +601,7 @@ func (s *server) dynamicCodeImage(w http.ResponseWriter, r *http.Request) {
 		level = dynamicLevel
 	}
 	s.serveCodeImage(w, r, savedImage{
-		data: s.shortURL(d.ClientID, d.ShortCode), style: codeStyle(d.Style), level: level, logoPath: d.LogoFilePath,
+		data: s.codeURL(d), style: codeStyle(d.Style), level: level, logoPath: d.LogoFilePath,
 		qrType: d.QRType, details: map[string]any{"name": d.Name, "dynamicQrCodeId": d.ID},
 	})
 }

@@ -223,6 +223,9 @@ type apiCode struct {
 	CreatedAt     time.Time  `json:"createdAt"`
 	Tags          []tagJSON  `json:"tags"`
 	FolderID      *int64     `json:"folderId"`
+	// DomainID is a dynamic code's custom domain (domains.go), null for
+	// the base URL; static codes leave it out.
+	DomainID any `json:"domainId,omitempty"`
 	// Routing is a dynamic code's smart routing, null when unset; static
 	// codes leave it out.
 	Routing any `json:"routing,omitempty"`
@@ -249,9 +252,17 @@ func (s *server) dynamicAPICode(d *store.DynamicCode) apiCode {
 		QRData: v.QRData, Style: v.Style, LogoFilePath: v.LogoFilePath,
 		Destination: v.Destination, ShortCode: v.ShortCode, URL: v.ShortURL,
 		ScanCount: v.ScanCount, IsPaused: v.IsPaused, LastScannedAt: v.LastScannedAt, CreatedAt: v.CreatedAt,
-		Tags: v.Tags, FolderID: v.FolderID,
+		Tags: v.Tags, FolderID: v.FolderID, DomainID: idOrNull(d.DomainID),
 		Routing: routingOrNull(v.Routing),
 	}
+}
+
+// idOrNull shows an unset id as null rather than leaving it out.
+func idOrNull(id *int64) any {
+	if id == nil {
+		return json.RawMessage("null")
+	}
+	return *id
 }
 
 // routingOrNull shows an unset routing as null rather than leaving it out.
@@ -480,8 +491,9 @@ func (s *server) v1GetCode(w http.ResponseWriter, r *http.Request) {
 }
 
 // v1UpdateCode (PATCH /api/v1/codes/{id} {name?, destination?,
-// brandKit?}): renames a code, sets a dynamic code's destination and
-// restyles it with a brand kit (its style and logo), with the app's rules.
+// brandKit?, domainId?}): renames a code, sets a dynamic code's destination
+// and domain, and restyles it with a brand kit (its style and logo), with
+// the app's rules.
 // Everything is checked before anything changes.
 func (s *server) v1UpdateCode(w http.ResponseWriter, r *http.Request) {
 	kind, id, ok := codePath(w, r)
@@ -489,11 +501,16 @@ func (s *server) v1UpdateCode(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var in struct {
-		Name        *string `json:"name"`
-		Destination *string `json:"destination"`
-		BrandKit    *int64  `json:"brandKit"`
+		Name        *string         `json:"name"`
+		Destination *string         `json:"destination"`
+		BrandKit    *int64          `json:"brandKit"`
+		DomainID    json.RawMessage `json:"domainId"`
 	}
 	if !decodeJSON(w, r, &in) {
+		return
+	}
+	domainID, setDomain, ok := readDomainID(w, in.DomainID)
+	if !ok || (setDomain && !dynamicOnly(w, kind, "have a domain")) {
 		return
 	}
 	var restyle *newStyle
@@ -540,6 +557,11 @@ func (s *server) v1UpdateCode(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d, err := s.store.DynamicCode(ctx, uid, id)
+	if err == nil && setDomain {
+		if d, err = s.setCodeDomain(ctx, uid, id, domainID); answerDomainRefused(w, err) {
+			return
+		}
+	}
 	if err == nil && name != "" {
 		d, err = s.store.RenameDynamicCode(ctx, uid, id, name, now)
 	}

@@ -104,7 +104,8 @@ func (s *server) lookupScan(w http.ResponseWriter, r *http.Request) (scans.Targe
 	case err != nil:
 		h.Set("Retry-After", "5")
 		page(w, http.StatusServiceUnavailable, unavailablePage)
-	case !found:
+	case !found || (hostWorkspace(r) != 0 && t.WorkspaceID != hostWorkspace(r)):
+		// Unknown, or another workspace's code on a workspace's domain.
 		s.scanPage(w, http.StatusNotFound, s.hostBrand(r), notFoundNotice)
 	case t.Paused:
 		s.scanPage(w, http.StatusGone, s.clientBrand(r.Context(), t.ClientID), pausedNotice)

@@ -140,7 +140,7 @@ func (s *server) dynamicTarget(w http.ResponseWriter, r *http.Request) (*store.D
 	if !ok {
 		level = dynamicLevel
 	}
-	return d, restyleTarget{data: s.shortURL(d.ClientID, d.ShortCode), level: level, dynamic: true}, true
+	return d, restyleTarget{data: s.codeURL(d), level: level, dynamic: true}, true
 }
 
 // restyleQRCode (PUT /api/qrcodes/{id}/style) replaces a static code's
@@ -287,6 +287,7 @@ func (s *server) duplicateDynamicCode(w http.ResponseWriter, r *http.Request) {
 	c := &store.DynamicCode{
 		ClientID: d.ClientID, WorkspaceID: d.WorkspaceID, UserID: auth.UserFrom(r.Context()).ID, Name: copyName(d.Name), Destination: d.Destination,
 		QRType: d.QRType, QRData: d.QRData, Platform: d.Platform, Style: d.Style, CreatedAt: now, UpdatedAt: now,
+		DomainID: d.DomainID, Domain: d.Domain,
 	}
 	if s.insertDynamic(w, r, c, s.dynamicLimit(workspaceFrom(r.Context()))) {
 		writeJSON(w, http.StatusCreated, s.dynamicJSON(c))

@@ -202,6 +202,13 @@ func (s *server) routes() http.Handler {
 	// Operations (issue 25): a workspace's data as a ZIP, redirects included.
 	api.Handle("GET /api/account/export", manage(s.workspaceExport))
 	api.Handle("GET /api/workspaces/{id}/export", manage(s.workspaceExport))
+	// Custom domains of workspaces (issue 25 item 7, domains.go): claims
+	// and verification are workspace settings (admins and owners); every
+	// member sees them, to pick a code's domain.
+	api.Handle("GET /api/domains", read(s.listDomains))
+	api.Handle("POST /api/domains", manage(s.createDomain))
+	api.Handle("DELETE /api/domains/{id}", manage(s.deleteDomain))
+	api.Handle("POST /api/domains/{id}/verify", manage(s.verifyDomain))
 	// Smart dynamic codes (issue 23, routing.go): rules, split, schedule, limit.
 	api.Handle("PUT /api/dynamic-qrcodes/{id}/routing", edit(s.setRouting))
 	// Saved UTM presets (issue 23 item 3, utmpresets.go) for the UTM builder.
@@ -255,13 +262,14 @@ func (s *server) routes() http.Handler {
 	root.Handle("/api/v1/", s.publicAPI(v1))
 	root.Handle("/", s.middleware(notePattern(site)))
 	// Metrics (issue 25): on the public listener only with a bearer token.
+	// A workspace's verified domain serves its codes only (domains.go).
 	if s.metrics == nil {
-		return securityHeaders(s.requestID(root))
+		return securityHeaders(s.requestID(s.onCustomDomain(root)))
 	}
 	if s.cfg.MetricsToken != "" {
 		root.Handle("GET /metrics", s.metricsToken(s.metrics.Handler()))
 	}
-	return securityHeaders(s.requestID(s.observe(notePattern(root))))
+	return securityHeaders(s.requestID(s.observe(s.onCustomDomain(notePattern(root)))))
 }
 
 // app serves the React app under its CSP.

@@ -59,6 +59,11 @@ type Deps struct {
 	// PasswordHashed, when set, is called after each bcrypt computation;
 	// tests count them.
 	PasswordHashed func()
+
+	// Domain verification's HTTP token, for tests: fetched on this port
+	// rather than 80, and from private addresses when domainPrivate.
+	domainHTTPPort string
+	domainPrivate  bool
 }
 
 type server struct {
@@ -125,6 +130,11 @@ type server struct {
 	apiCalls *limiter
 	metrics  *metrics.Metrics // nil = off
 	exports  *limiter         // workspace exports per workspace
+	// Custom domains of workspaces (domains.go): verified hosts, the
+	// verifier, and verifications per workspace.
+	domains      *domainCache
+	verifier     *domainVerifier
+	domainChecks *limiter
 }
 
 // New returns the handler serving the whole site.
@@ -198,6 +208,12 @@ func New(d Deps) http.Handler {
 	s.contactSenders = s.newLimiter("contact-sender", contactsPerSenderPerHour, time.Hour)
 	s.contactClients = s.newLimiter("contact-client", contactsPerClientPerHour, time.Hour)
 	s.exports = s.newLimiter("workspace-export", exportsPerHour, time.Hour)
+	s.domains = &domainCache{store: d.Store, now: s.now}
+	s.verifier = newDomainVerifier(d.Config.DomainResolver, d.domainPrivate)
+	if d.domainHTTPPort != "" {
+		s.verifier.port = d.domainHTTPPort
+	}
+	s.domainChecks = s.newLimiter("domain-check", domainChecksPerHour, time.Hour)
 	s.metrics = d.Metrics
 	if s.metrics != nil {
 		s.metrics.WatchScans(func() metrics.ScanStats {

@@ -137,6 +137,18 @@ func (s *server) readClient(w http.ResponseWriter, r *http.Request) (*store.Clie
 	if v.failed(w) {
 		return nil, false
 	}
+	// A workspace's verified domain serves that workspace's codes (domains.go).
+	if c.CustomDomain != "" {
+		_, err := s.store.VerifiedDomain(r.Context(), c.CustomDomain)
+		switch {
+		case err == nil:
+			writeError(w, http.StatusConflict, "A workspace has verified this domain for its codes")
+			return nil, false
+		case !errors.Is(err, store.ErrNotFound):
+			s.internalError(w, "checking workspace domains", err)
+			return nil, false
+		}
+	}
 	return c, true
 }
 

@@ -380,6 +380,7 @@ func (s *server) deleteWorkspace(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.redirectChanged(r.Context(), codes...)
+	s.domains.invalidate() // its domains were released
 	w.WriteHeader(http.StatusNoContent)
 }
 

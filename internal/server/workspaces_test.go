@@ -79,6 +79,8 @@ var routeAccess = map[string]string{
 	"POST /api/qrcodes/{id}/duplicate": "edit", "POST /api/dynamic-qrcodes/{id}/duplicate": "edit",
 	"GET /api/analytics/report.pdf": "read", "GET /api/dynamic-qrcodes/{id}/report.pdf": "read",
 	"GET /api/account/export": "manage", "GET /api/workspaces/{id}/export": "manage",
+	"GET /api/domains": "read", "POST /api/domains": "manage", "DELETE /api/domains/{id}": "manage",
+	"POST /api/domains/{id}/verify": "manage",
 	// Account security (issue 27): the account's own, whatever the workspace.
 	"GET /api/login/2fa": "public", "POST /api/login/2fa": "public", "GET /api/auth/providers": "public",
 	"POST /api/webauthn/login/begin": "public", "POST /api/webauthn/login/finish": "public",
@@ -211,6 +213,7 @@ func fingerprint(t *testing.T, st *store.Store, ws int64) string {
 		(SELECT count(*) FROM workspace_invitations WHERE workspace_id = $1) || ';' ||
 		(SELECT count(*) FROM blobs WHERE workspace_id = $1) || ';' ||
 		(SELECT count(*) FROM bulk_jobs WHERE workspace_id = $1) || ';' ||
+		(SELECT count(*) FROM workspace_domains WHERE workspace_id = $1) || ';' ||
 		(SELECT count(*) FROM audit_log WHERE workspace_id = $1) || ';' ||
 		(SELECT count(*) FROM utm_presets WHERE workspace_id = $1) || ';' ||
 		(SELECT name || is_deleted FROM workspaces WHERE id = $1)`, []any{ws}, &out)

@@ -21,7 +21,7 @@ type Actor struct {
 
 // Target is what a change was made to.
 type Target struct {
-	Type string // "code", "dynamic_code", "tag", "folder", "member", "invitation", "api_key", "workspace", "brand_kit"
+	Type string // "code", "dynamic_code", "tag", "folder", "member", "invitation", "api_key", "workspace", "brand_kit", "domain"
 	ID   int64
 	Name string
 }
@@ -133,6 +133,7 @@ type codeState struct {
 	Paused, Protected bool
 	Style             Style
 	AlertsMuted       bool
+	Domain            string // a dynamic code's custom domain, "" for the base URL's host
 }
 
 // auditChanges records what changed from before to after of the code t.
@@ -160,6 +161,9 @@ func (s *Store) auditChanges(ctx context.Context, tx *sql.Tx, workspaceID int64,
 	if before.AlertsMuted != after.AlertsMuted {
 		list = append(list, entry{map[bool]string{true: "code.alerts_muted", false: "code.alerts_unmuted"}[after.AlertsMuted], nil})
 	}
+	if before.Domain != after.Domain {
+		list = append(list, entry{"code.domain_changed", change("domain", before.Domain, after.Domain)})
+	}
 	for _, e := range list {
 		if err := s.audit(ctx, tx, workspaceID, e.action, t, e.details); err != nil {
 			return err
@@ -169,7 +173,7 @@ func (s *Store) auditChanges(ctx context.Context, tx *sql.Tx, workspaceID int64,
 }
 
 func dynamicState(d *DynamicCode) codeState {
-	return codeState{d.Name, d.Destination, d.IsPaused, d.Protected, d.Style, d.AlertsMuted}
+	return codeState{d.Name, d.Destination, d.IsPaused, d.Protected, d.Style, d.AlertsMuted, d.Domain}
 }
 
 func staticState(q *QRCode) codeState {

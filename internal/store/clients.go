@@ -168,6 +168,9 @@ func (s *Store) DeleteClient(ctx context.Context, id int64, now time.Time) error
 			return fail("delete client", err)
 		}
 	}
+	if err := releaseDomains(ctx, tx); err != nil {
+		return err
+	}
 	res, err := tx.ExecContext(ctx, `DELETE FROM clients WHERE id = $1`, id)
 	if err := mustAffect("delete client", res, err); err != nil {
 		return err

@@ -45,7 +45,11 @@ type DynamicCode struct {
 	LimitScans int64
 
 	FolderID *int64 // nil: in no folder
-	Tags     []Tag  // read back by the methods that return codes, by name
+	// DomainID is the workspace's verified domain the code prints (nil:
+	// the base URL's host), Domain its name.
+	DomainID *int64
+	Domain   string
+	Tags     []Tag // read back by the methods that return codes, by name
 
 	// AlertsMuted stops the code's alerts; Health is what the link checker
 	// last found of its destinations (alerts.go).
@@ -65,7 +69,8 @@ const dynamicColumns = `
 	qr_type, COALESCE(qr_data, ''), COALESCE(platform, ''),
 	COALESCE((SELECT scans FROM scan_counts WHERE dynamic_qr_code_id = dynamic_qr_codes.id), 0),
 	(SELECT last_scanned_at FROM scan_counts WHERE dynamic_qr_code_id = dynamic_qr_codes.id),` + styleSelect + `,
-	password_hash IS NOT NULL, folder_id, routing, limit_scans, is_paused, paused_at, is_deleted, deleted_at, created_at, updated_at,
+	password_hash IS NOT NULL, folder_id,
+	domain_id, COALESCE((SELECT domain FROM workspace_domains WHERE id = dynamic_qr_codes.domain_id), ''), routing, limit_scans, is_paused, paused_at, is_deleted, deleted_at, created_at, updated_at,
 	alerts_muted, health_status, health_reason, health_url, health_since, health_checked_at`
 
 func scanDynamic(row interface{ Scan(...any) error }) (*DynamicCode, error) {
@@ -77,7 +82,7 @@ func scanDynamic(row interface{ Scan(...any) error }) (*DynamicCode, error) {
 	}
 	dest = append(dest, d.Style.scanDest()...)
 	dest = append(dest,
-		&d.Protected, &d.FolderID, scanRouting(&d.Routing), &d.LimitScans, &d.IsPaused, scanNullTime(&d.PausedAt), &d.IsDeleted, scanNullTime(&d.DeletedAt),
+		&d.Protected, &d.FolderID, &d.DomainID, &d.Domain, scanRouting(&d.Routing), &d.LimitScans, &d.IsPaused, scanNullTime(&d.PausedAt), &d.IsDeleted, scanNullTime(&d.DeletedAt),
 		scanTime(&d.CreatedAt), scanTime(&d.UpdatedAt),
 		&d.AlertsMuted, &d.Health.Status, &d.Health.Reason, &d.Health.URL, scanNullTime(&d.Health.Since), scanNullTime(&d.Health.CheckedAt),
 	)
@@ -108,6 +113,11 @@ func (s *Store) createDynamic(ctx context.Context, tx *sql.Tx, d *DynamicCode, l
 	if err := personalByDefault(ctx, tx, &d.WorkspaceID, d.UserID); err != nil {
 		return err
 	}
+	if d.DomainID != nil {
+		if err := usableDomain(ctx, tx, d.WorkspaceID, *d.DomainID); err != nil {
+			return err
+		}
+	}
 	if d.CreatedAt.IsZero() {
 		d.CreatedAt = time.Now()
 	}
@@ -130,12 +140,12 @@ func (s *Store) createDynamic(ctx context.Context, tx *sql.Tx, d *DynamicCode, l
 		}
 	}
 	cols := slices.Concat(
-		[]string{"client_id", "workspace_id", "user_id", "name", "short_code", "destination", "qr_type", "qr_data", "platform"},
+		[]string{"client_id", "workspace_id", "user_id", "name", "short_code", "destination", "qr_type", "qr_data", "platform", "domain_id"},
 		styleInsert,
 		[]string{"created_at", "updated_at"},
 	)
 	args := slices.Concat(
-		[]any{d.ClientID, d.WorkspaceID, nullIfZero(d.UserID), d.Name, d.ShortCode, d.Destination, d.QRType, nullIfEmpty(d.QRData), nullIfEmpty(d.Platform)},
+		[]any{d.ClientID, d.WorkspaceID, nullIfZero(d.UserID), d.Name, d.ShortCode, d.Destination, d.QRType, nullIfEmpty(d.QRData), nullIfEmpty(d.Platform), d.DomainID},
 		d.Style.insertArgs(),
 		[]any{dbTime(d.CreatedAt), dbTime(d.UpdatedAt)},
 	)
@@ -211,6 +221,7 @@ type Redirect struct {
 	Paused      bool
 	Protected   bool  // a password guards it (DynamicPasswordHash)
 	ClientID    int64 // the workspace's white-label client: the brand of the code's pages
+	WorkspaceID int64 // the owner: a custom domain serves its own workspace's codes only
 	// Routing is the code's routing as stored (JSON, "" for none): the
 	// redirect cache compiles it only when it changed (ParseRouting).
 	Routing string
@@ -223,7 +234,7 @@ type Redirect struct {
 // code (neither it nor its workspace deleted) whose short code matches.
 func redirectQuery(match string) string {
 	return `
-		SELECT d.short_code, d.id, d.destination, d.is_paused, d.password_hash IS NOT NULL, w.client_id,
+		SELECT d.short_code, d.id, d.destination, d.is_paused, d.password_hash IS NOT NULL, w.client_id, d.workspace_id,
 			COALESCE(d.routing, ''), CASE WHEN d.qr_type = 'apps' THEN COALESCE(d.qr_data, '') ELSE '' END
 		FROM dynamic_qr_codes d JOIN workspaces w ON w.id = d.workspace_id
 		WHERE ` + match + ` AND NOT d.is_deleted AND NOT w.is_deleted`
@@ -232,7 +243,7 @@ func redirectQuery(match string) string {
 func scanRedirect(row interface{ Scan(...any) error }) (string, Redirect, error) {
 	var code string
 	var r Redirect
-	err := row.Scan(&code, &r.ID, &r.Destination, &r.Paused, &r.Protected, &r.ClientID, &r.Routing, &r.AppData)
+	err := row.Scan(&code, &r.ID, &r.Destination, &r.Paused, &r.Protected, &r.ClientID, &r.WorkspaceID, &r.Routing, &r.AppData)
 	return code, r, err
 }
 
@@ -358,6 +369,20 @@ func (s *Store) SetDynamicContent(ctx context.Context, workspaceID, id int64, de
 		`destination = $3, updated_at = $4, health_checked_at = NULL,
 		qr_type = CASE WHEN $5 = '' THEN qr_type ELSE $5 END,
 		qr_data = CASE WHEN $6 = '' THEN qr_data ELSE $6 END`, destination, dbTime(now), qrType, qrData)
+}
+
+// SetDynamicDomain changes the domain the workspace's code prints: one of
+// its verified domains, or nil for the base URL's host. ErrNotFound when
+// the code or the domain is not the workspace's, ErrDomainUnverified for a
+// pending domain. (A domain that codes print cannot be deleted, and the
+// foreign key refuses one deleted meanwhile.)
+func (s *Store) SetDynamicDomain(ctx context.Context, workspaceID, id int64, domainID *int64, now time.Time) (*DynamicCode, error) {
+	if domainID != nil {
+		if err := usableDomain(ctx, s.read, workspaceID, *domainID); err != nil {
+			return nil, err
+		}
+	}
+	return s.updateDynamic(ctx, "set domain", workspaceID, id, `domain_id = $3, updated_at = $4`, domainID, dbTime(now))
 }
 
 // RenameDynamicCode changes the name of the workspace's code.

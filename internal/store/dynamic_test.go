@@ -75,7 +75,7 @@ func TestDynamicCodeLifecycle(t *testing.T) {
 			t.Fatalf("RenameDynamicCode = %+v, %v", got, err)
 		}
 		r, err := s.RedirectByShortCode(ctx, "newer001")
-		if err != nil || r != (store.Redirect{ID: d.ID, Destination: "https://example.org/new", ClientID: store.DefaultClientID}) {
+		if err != nil || r != (store.Redirect{ID: d.ID, Destination: "https://example.org/new", ClientID: store.DefaultClientID, WorkspaceID: storetest.Personal(t, s, u.ID)}) {
 			t.Fatalf("RedirectByShortCode = %+v, %v", r, err)
 		}
 

@@ -230,7 +230,7 @@ func (s *Store) DeleteWorkspace(ctx context.Context, workspaceID int64, now time
 				return fail("delete workspace", err)
 			}
 		}
-		return nil
+		return releaseDomains(ctx, tx)
 	})
 	if err != nil {
 		return nil, err
@@ -470,7 +470,7 @@ func leaveTeams(ctx context.Context, tx *sql.Tx, userID int64, now time.Time) er
 	if err != nil {
 		return fail("delete personal workspace", err)
 	}
-	return nil
+	return releaseDomains(ctx, tx)
 }
 
 // Invitation is a pending invitation to join a workspace.

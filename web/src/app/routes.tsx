@@ -67,6 +67,7 @@ export const routes: RouteObject[] = [
           { path: '/workspace/members', lazy: page(() => import('@/features/workspaces/routes/members-page'), 'MembersPage') },
           { path: '/workspace/brand-kits', lazy: page(() => import('@/features/brand-kits/routes/brand-kits-page'), 'BrandKitsPage') },
           { path: '/workspace/activity', lazy: page(() => import('@/features/workspaces/routes/activity-page'), 'ActivityPage') },
+          { path: '/workspace/domains', lazy: page(() => import('./routes/workspace-domains'), 'WorkspaceDomainsRoute') },
         ],
       },
       { path: '*', element: <NotFoundPage /> },

@@ -28,6 +28,8 @@ const abilities = {
   manageMembers: ['owner', 'admin'],
   /** Create and revoke the workspace's API keys. */
   manageKeys: ['owner', 'admin'],
+  /** Add, verify and delete the workspace's custom domains. */
+  manageDomains: ['owner', 'admin'],
   /** Delete the workspace; make or unmake owners. */
   own: ['owner'],
 } satisfies Record<string, Role[]>

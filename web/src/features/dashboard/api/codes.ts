@@ -1,4 +1,4 @@
-import { keepPreviousData, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query'
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { apiJson, apiRequest, serverMessage } from '@/lib/api-client'
 import { toast } from '@/lib/use-toast'
 import { codeListParams, type CodeQuery, type CodeStatus } from '../lib/code-query'
@@ -99,6 +99,30 @@ export function useEditDestination() {
     ({ code, destination }: { code: DynamicCode; destination: string }) => apiJson('PUT', codePath(code), { destination }),
     'edit',
     'Destination updated',
+  )
+}
+
+/** A workspace domain as far as a code's Domain tab needs it (GET /api/domains). */
+export interface CodeDomain {
+  id: number
+  domain: string
+  status: 'pending' | 'verified'
+}
+
+/** The workspace's verified domains, which a dynamic code may print. */
+export function useVerifiedDomains() {
+  return useQuery<CodeDomain[], Error, CodeDomain[]>({
+    queryKey: ['/api/domains'],
+    select: (list) => list.filter((d) => d.status === 'verified'),
+  })
+}
+
+/** Moves a dynamic code to a verified domain, or to the base URL (null). */
+export function useSetCodeDomain() {
+  return useCodeMutation(
+    ({ code, domainId }: { code: DynamicCode; domainId: number | null }) => apiJson<DynamicCode>('PATCH', codePath(code), { domainId }),
+    'move',
+    'Domain updated',
   )
 }
 

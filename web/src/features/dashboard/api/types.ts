@@ -60,6 +60,9 @@ export interface DynamicCode extends CodeBase {
   routing: Routing | null
   /** Redirects counted against routing.scanLimit. */
   limitScans: number
+  /** The workspace's verified domain the code prints (docs/API.md "Custom domains"); null and "" for the base URL. */
+  domainId?: number | null
+  domain?: string
   /** What the link checker last found of its destinations (issue 24). */
   health: CodeHealth
   /** Its alerts (mail and webhook events) are off (PUT …/alerts). */

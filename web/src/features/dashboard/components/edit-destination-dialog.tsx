@@ -1,12 +1,16 @@
 import { zodResolver } from '@hookform/resolvers/zod'
 import { Loader2 } from 'lucide-react'
+import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { TextField } from '@/components/ui/form-field'
+import { Label } from '@/components/ui/label'
+import { NativeSelect } from '@/components/ui/native-select'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
-import { fieldMessage } from '@/lib/api-client'
-import { useEditDestination } from '../api/codes'
+import { fieldMessage, serverMessage } from '@/lib/api-client'
+import { useCan } from '@/lib/workspace'
+import { useEditDestination, useSetCodeDomain, useVerifiedDomains } from '../api/codes'
 import { destinationSchema, type DestinationInput } from '../api/schemas'
 import type { DynamicCode } from '../api/types'
 import { withUtm } from '../lib/utm'
@@ -15,8 +19,8 @@ import { UtmBuilder } from './utm-builder'
 
 /**
  * Edit Dynamic QR Code: the destination (with a UTM builder and the
- * workspace's saved UTM presets) and the smart routing tabs; the printed
- * image stays valid.
+ * workspace's saved UTM presets), the smart routing tabs, and the domain
+ * the code prints; the printed image stays valid.
  */
 export function EditDestinationDialog({ code, open, onOpenChange }: { code: DynamicCode; open: boolean; onOpenChange: (open: boolean) => void }) {
   const edit = useEditDestination()
@@ -62,6 +66,7 @@ export function EditDestinationDialog({ code, open, onOpenChange }: { code: Dyna
             <TabsTrigger value="rules">Rules</TabsTrigger>
             <TabsTrigger value="split">Split</TabsTrigger>
             <TabsTrigger value="schedule">Schedule &amp; limit</TabsTrigger>
+            <TabsTrigger value="domain">Domain</TabsTrigger>
           </TabsList>
           <TabsContent value="destination">
             <form noValidate className="grid gap-4" onSubmit={submit}>
@@ -93,8 +98,61 @@ export function EditDestinationDialog({ code, open, onOpenChange }: { code: Dyna
             </form>
           </TabsContent>
           <RoutingTabs code={code} onSaved={() => onOpenChange(false)} />
+          <TabsContent value="domain">
+            <DomainTab code={code} onSaved={() => onOpenChange(false)} />
+          </TabsContent>
         </Tabs>
       </DialogContent>
     </Dialog>
+  )
+}
+
+/**
+ * The domain a dynamic code prints: the base URL or one of the workspace's
+ * verified domains (docs/API.md "Custom domains").
+ */
+function DomainTab({ code, onSaved }: { code: DynamicCode; onSaved: () => void }) {
+  const domains = useVerifiedDomains()
+  const move = useSetCodeDomain()
+  const mayEdit = useCan('editCodes')
+  const [choice, setChoice] = useState(code.domainId ? String(code.domainId) : '')
+  const [error, setError] = useState<string>()
+  const id = `code-domain-${code.id}`
+
+  function save() {
+    setError(undefined)
+    move.mutate(
+      { code, domainId: choice ? Number(choice) : null },
+      { onSuccess: onSaved, onError: (e) => setError(fieldMessage(e, 'domainId') ?? serverMessage(e) ?? 'Failed to change the domain') },
+    )
+  }
+
+  return (
+    <div className="grid gap-4">
+      <div className="grid gap-1.5">
+        <Label htmlFor={id}>Printed domain</Label>
+        <NativeSelect id={id} value={choice} onChange={(e) => setChoice(e.target.value)} disabled={!mayEdit}>
+          <option value="">Squarely (default)</option>
+          {domains.data?.map((d) => (
+            <option key={d.id} value={String(d.id)}>
+              {d.domain}
+            </option>
+          ))}
+        </NativeSelect>
+        {error && <p className="text-sm text-red-700">{error}</p>}
+      </div>
+      <p className="text-sm text-slate-600">
+        Short link now: <span className="font-mono">{code.shortUrl}</span>. A new domain changes the link, and so the QR code image: download it
+        again for new prints. Codes already printed with the old link keep working while its domain stays in this workspace. Add and verify
+        domains under Workspace, Domains.
+      </p>
+      {domains.data?.length === 0 && <p className="text-sm text-slate-600">This workspace has no verified domains yet.</p>}
+      <DialogFooter>
+        <Button type="button" onClick={save} disabled={move.isPending || !mayEdit || choice === (code.domainId ? String(code.domainId) : '')}>
+          {move.isPending && <Loader2 className="animate-spin" aria-hidden="true" />}
+          Save Domain
+        </Button>
+      </DialogFooter>
+    </div>
   )
 }

@@ -1,4 +1,4 @@
-import { Activity, BarChart3, ChevronDown, CirclePause, LayoutGrid, Menu, Palette, PlusCircle, QrCode, Users, X } from 'lucide-react'
+import { Activity, BarChart3, ChevronDown, CirclePause, Globe, LayoutGrid, Menu, Palette, PlusCircle, QrCode, Users, X } from 'lucide-react'
 import { useEffect, useState, type ReactNode } from 'react'
 import { Link } from 'react-router'
 import { Button } from '@/components/ui/button'
@@ -96,6 +96,14 @@ function MenuItems({ view, onAnalytics, onPaused, workspaceSwitcher, onNavigate 
           <Link to="/workspace/activity" onClick={onNavigate} className={itemClass(false)}>
             <Activity aria-hidden="true" />
             Activity
+          </Link>
+        </li>
+      )}
+      {manager && (
+        <li>
+          <Link to="/workspace/domains" onClick={onNavigate} className={itemClass(false)}>
+            <Globe aria-hidden="true" />
+            Domains
           </Link>
         </li>
       )}

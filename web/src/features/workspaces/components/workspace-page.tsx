@@ -10,7 +10,7 @@ const tabClass = ({ isActive }: { isActive: boolean }) =>
     isActive ? 'bg-white text-primary shadow-sm' : 'text-slate-600 hover:text-slate-900',
   )
 
-/** The frame of the workspace's pages: its name, the caller's role, and Members / Brand kits / Activity. */
+/** The frame of the workspace's pages: its name, the caller's role, and Members / Brand kits / Activity / Domains. */
 export function WorkspacePage({ workspace, title, children }: { workspace: ActiveWorkspace; title: string; children: ReactNode }) {
   const manager = useCan('manageMembers')
   return (
@@ -34,9 +34,14 @@ export function WorkspacePage({ workspace, title, children }: { workspace: Activ
               Brand kits
             </NavLink>
             {manager && (
-              <NavLink to="/workspace/activity" className={tabClass}>
-                Activity
-              </NavLink>
+              <>
+                <NavLink to="/workspace/activity" className={tabClass}>
+                  Activity
+                </NavLink>
+                <NavLink to="/workspace/domains" className={tabClass}>
+                  Domains
+                </NavLink>
+              </>
             )}
           </nav>
         </div>

@@ -1,4 +1,4 @@
-import { Activity, Check, ChevronsUpDown, Palette, Plus, Users } from 'lucide-react'
+import { Activity, Check, ChevronsUpDown, Globe, Palette, Plus, Users } from 'lucide-react'
 import { useState } from 'react'
 import { Link } from 'react-router'
 import { NameDialog } from '@/components/name-dialog'
@@ -81,6 +81,13 @@ export function WorkspaceSwitcher({ wide = false }: { wide?: boolean }) {
             <DropdownMenuItem asChild>
               <Link to="/workspace/activity">
                 <Activity aria-hidden="true" /> Activity
+              </Link>
+            </DropdownMenuItem>
+          )}
+          {can(active.role, 'manageDomains') && (
+            <DropdownMenuItem asChild>
+              <Link to="/workspace/domains">
+                <Globe aria-hidden="true" /> Domains
               </Link>
             </DropdownMenuItem>
           )}

@@ -1,0 +1,83 @@
+import { expect, test, type Page } from '@playwright/test'
+import { publishTXT } from '../support/dns-server'
+
+// Issue 25 item 7: an owner adds a custom domain, sees the TXT record to
+// publish, verification fails until it is published on the run's DNS
+// server (which the binary asks: SQUARELY_DOMAIN_RESOLVER) and passes
+// after; a dynamic code then picks the domain in its edit dialog and its
+// short link moves onto it.
+
+test.describe.configure({ timeout: 120_000 })
+expect.configure({ timeout: 20_000 })
+
+async function signUp(page: Page) {
+  const email = `domains-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`
+  const res = await page.request.post('/api/register', {
+    data: { username: email, firstName: '', lastName: '', email, password: 'e2e-secret-1', confirmPassword: 'e2e-secret-1' },
+  })
+  expect(res.status()).toBe(201)
+}
+
+test('a verified domain carries a dynamic code’s short link', async ({ page, baseURL }) => {
+  await signUp(page)
+  const domain = `qr${Date.now()}.shop.example`
+  const created = await page.request.post('/api/dynamic-qrcodes', {
+    multipart: { qrType: 'url', destination: `${baseURL}/faq`, qrData: JSON.stringify({ url: `${baseURL}/faq` }), name: 'Counter card' },
+  })
+  expect(created.status()).toBe(201)
+  const code = (await created.json()) as { id: number; shortCode: string; shortUrl: string }
+  expect(code.shortUrl).toBe(`${baseURL}/d/${code.shortCode}`)
+
+  await page.goto('/dashboard')
+  await page.goto('/workspace/domains')
+  await expect(page.getByRole('heading', { name: 'Domains', level: 1 })).toBeVisible()
+  await expect(page.getByText('No domains yet.')).toBeVisible()
+  await page.getByLabel('Domain').fill(`https://${domain}/`)
+  await page.getByRole('button', { name: 'Add domain' }).click()
+  await expect(page.getByText('Enter the domain alone, such as qr.example.com: no scheme, port, path or wildcard')).toBeVisible()
+  await page.getByLabel('Domain').fill(domain.toUpperCase())
+  await page.getByRole('button', { name: 'Add domain' }).click()
+
+  const item = page.getByTestId(`domain-${domain}`)
+  await expect(item.getByText('Pending')).toBeVisible()
+  const listed = (await (await page.request.get('/api/domains')).json()) as { txtName: string; txtValue: string }[]
+  expect(listed[0].txtName).toBe(`_squarely-verify.${domain}`)
+  await expect(item.getByText(`${listed[0].txtName} → ${listed[0].txtValue}`)).toBeVisible()
+
+  // Nothing published yet: the failure says what was found.
+  await item.getByRole('button', { name: 'Verify' }).click()
+  await expect(item.getByText(`Not verified. DNS: there is no TXT record at _squarely-verify.${domain}.`, { exact: false })).toBeVisible()
+
+  await publishTXT(listed[0].txtName, listed[0].txtValue)
+  await item.getByRole('button', { name: 'Verify' }).click()
+  await expect(item.getByText('Verified', { exact: true })).toBeVisible()
+  await expect(item.getByText(/Verified by DNS/)).toBeVisible()
+
+  // The code's Domain tab offers the verified domain; saving moves its short link.
+  await page.goto('/dashboard')
+  const card = page.getByTestId('qr-card').filter({ hasText: 'Counter card' })
+  await card.getByRole('button', { name: 'Edit' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Edit Dynamic QR Code' })
+  await dialog.getByRole('tab', { name: 'Domain' }).click()
+  await expect(dialog.getByText(`Short link now: ${code.shortUrl}.`, { exact: false })).toBeVisible()
+  await dialog.getByLabel('Printed domain').selectOption(domain)
+  await dialog.getByRole('button', { name: 'Save Domain' }).click()
+  await expect(dialog).toBeHidden()
+
+  const moved = (await (await page.request.get('/api/dynamic-qrcodes')).json()) as { id: number; shortUrl: string }[]
+  expect(moved.find((c) => c.id === code.id)?.shortUrl).toBe(`https://${domain}/d/${code.shortCode}`)
+  await card.getByRole('button', { name: 'Edit' }).click()
+  await dialog.getByRole('tab', { name: 'Domain' }).click()
+  await expect(dialog.getByText(`Short link now: https://${domain}/d/${code.shortCode}.`, { exact: false })).toBeVisible()
+  await expect(dialog.getByLabel('Printed domain')).toHaveValue(/\d+/)
+
+  // The domain is printed: deleting it is refused, and says why. The page
+  // fits a phone's width.
+  await page.setViewportSize({ width: 390, height: 844 })
+  await page.goto('/workspace/domains')
+  await expect(page.getByTestId(`domain-${domain}`)).toBeVisible()
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0)
+  page.once('dialog', (d) => d.accept())
+  await page.getByTestId(`domain-${domain}`).getByRole('button', { name: `Delete ${domain}` }).click()
+  await expect(page.getByText('Dynamic codes print this domain: move them to another domain before deleting it', { exact: true })).toBeVisible()
+})

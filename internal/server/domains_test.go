@@ -1,0 +1,372 @@
+package server
+
+import (
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"golang.org/x/net/dns/dnsmessage"
+
+	"github.com/squarely/squarely/internal/store"
+	"github.com/squarely/squarely/internal/store/storetest"
+)
+
+// dnsServer is a real DNS server on a loopback UDP port answering TXT and
+// A records the test sets; every other name is NXDOMAIN.
+type dnsServer struct {
+	addr string
+	mu   sync.Mutex
+	txt  map[string]string // name → one TXT string
+	a    map[string]netip.Addr
+}
+
+func startDNS(t *testing.T) *dnsServer {
+	t.Helper()
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pc.Close() })
+	d := &dnsServer{addr: pc.LocalAddr().String(), txt: map[string]string{}, a: map[string]netip.Addr{}}
+	go func() {
+		buf := make([]byte, 1500)
+		for {
+			n, from, err := pc.ReadFrom(buf)
+			if err != nil {
+				return
+			}
+			if out := d.answer(buf[:n]); out != nil {
+				pc.WriteTo(out, from)
+			}
+		}
+	}()
+	return d
+}
+
+func (d *dnsServer) set(txt, a map[string]string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for k, v := range txt {
+		d.txt[k+"."] = v
+	}
+	for k, v := range a {
+		d.a[k+"."] = netip.MustParseAddr(v)
+	}
+}
+
+func (d *dnsServer) answer(query []byte) []byte {
+	var p dnsmessage.Parser
+	h, err := p.Start(query)
+	if err != nil {
+		return nil
+	}
+	q, err := p.Question()
+	if err != nil {
+		return nil
+	}
+	name := strings.ToLower(q.Name.String())
+	d.mu.Lock()
+	txt, hasTXT := d.txt[name]
+	a, hasA := d.a[name]
+	d.mu.Unlock()
+	rcode := dnsmessage.RCodeSuccess
+	if !hasTXT && !hasA {
+		rcode = dnsmessage.RCodeNameError
+	}
+	b := dnsmessage.NewBuilder(nil, dnsmessage.Header{ID: h.ID, Response: true, Authoritative: true, RCode: rcode})
+	b.EnableCompression()
+	b.StartQuestions()
+	b.Question(q)
+	b.StartAnswers()
+	rh := dnsmessage.ResourceHeader{Name: q.Name, Class: dnsmessage.ClassINET, TTL: 1}
+	switch {
+	case q.Type == dnsmessage.TypeTXT && hasTXT:
+		b.TXTResource(rh, dnsmessage.TXTResource{TXT: []string{txt}})
+	case q.Type == dnsmessage.TypeA && hasA:
+		b.AResource(rh, dnsmessage.AResource{A: a.As4()})
+	}
+	out, err := b.Finish()
+	if err != nil {
+		return nil
+	}
+	return out
+}
+
+// withDomains points domain verification at dns, and its HTTP tokens at
+// port on whatever address dns gives, private addresses allowed or not.
+func withDomains(dns *dnsServer, port string, private bool) option {
+	return func(d *Deps) {
+		d.Config.DomainResolver = dns.addr
+		d.domainHTTPPort, d.domainPrivate = port, private
+	}
+}
+
+// Adding a domain checks it is a real host name of someone else's; the
+// answer says what to publish; verification tries the TXT record, then the
+// HTTP token, and says what it found when neither proves the domain.
+func TestDomainVerification(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		dns := startDNS(t)
+		token := ""
+		web := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Host == "web.example" && r.URL.Path == verifyPath+token {
+				io.WriteString(w, token+"\n")
+				return
+			}
+			http.NotFound(w, r)
+		}))
+		defer web.Close()
+		_, port, _ := net.SplitHostPort(web.Listener.Addr().String())
+		e := start(t, st, withDomains(dns, port, true))
+		alice, _ := e.signedIn("alice@example.com")
+
+		for _, c := range []struct{ body, want string }{
+			{`{"domain":""}`, "Domain is required"},
+			{`{"domain":"https://qr.example.com"}`, msgDomainAlone},
+			{`{"domain":"qr.example.com:8443"}`, msgDomainAlone},
+			{`{"domain":"qr.example.com/menu"}`, msgDomainAlone},
+			{`{"domain":"*.example.com"}`, msgDomainAlone},
+			{`{"domain":"203.0.113.7"}`, msgDomainIP},
+			{`{"domain":"1.2.3"}`, msgDomainIP},
+			{`{"domain":"[::1]"}`, msgDomainAlone},
+			{`{"domain":"localhost"}`, msgDomainOurs},
+			{`{"domain":"qr.localhost"}`, msgDomainOurs},
+			{`{"domain":"intranet"}`, msgDomainInvalid},
+			{`{"domain":"a..example.com"}`, msgDomainInvalid},
+			{`{"domain":"-bad.example.com"}`, msgDomainInvalid},
+			{`{"domain":"` + strings.Repeat("a.", 130) + `com"}`, msgDomainInvalid},
+			{`{"domain":"` + strings.Repeat("x", 5000) + `"}`, msgDomainInvalid},
+			{`{"domain":"bad\u200e.example.com"}`, msgDomainInvalid},
+		} {
+			got := expect(t, e.do(alice, "POST", "/api/domains", c.body), http.StatusBadRequest, c.want)
+			if got["errors"].(map[string]any)["domain"] != c.want {
+				t.Errorf("%s: %v", c.body, got)
+			}
+		}
+		expect(t, e.do(alice, "POST", "/api/domains", `{"domain":5}`), http.StatusBadRequest, "")
+		expect(t, e.do(alice, "POST", "/api/domains", `{"domain":"bad\u0000.example.com"}`), http.StatusBadRequest, "")
+		expect(t, e.do(alice, "POST", "/api/domains", "{\"domain\":\"bad\xff.example.com\"}"), http.StatusBadRequest, "")
+		expect(t, e.do(alice, "POST", "/api/domains", `{"domain":`), http.StatusBadRequest, "")
+		expect(t, e.do(e.browser(), "POST", "/api/domains", `{"domain":"qr.example.com"}`), http.StatusUnauthorized, "")
+		if n := storetest.Count(t, st, "workspace_domains"); n != 0 {
+			t.Fatalf("refused domains saved: %d", n)
+		}
+
+		idn := expect(t, e.do(alice, "POST", "/api/domains", `{"domain":"Bücher.Example"}`), http.StatusCreated, "")
+		if idn["domain"] != "xn--bcher-kva.example" {
+			t.Errorf("internationalised domain: %v", idn["domain"])
+		}
+		shop := expect(t, e.do(alice, "POST", "/api/domains", `{"domain":" Shop.Example. "}`), http.StatusCreated, "")
+		tok := shop["txtValue"].(string)[len(verifyPrefix):]
+		if shop["domain"] != "shop.example" || shop["status"] != "pending" || shop["txtName"] != "_squarely-verify.shop.example" ||
+			len(tok) < 20 || shop["httpUrl"] != "http://shop.example/.well-known/squarely-verify/"+tok || shop["httpBody"] != tok {
+			t.Fatalf("added: %v", shop)
+		}
+		expect(t, e.do(alice, "POST", "/api/domains", `{"domain":"shop.example"}`), http.StatusConflict, "This workspace has already added this domain")
+
+		// Nothing published yet: both methods say what they found.
+		got := expect(t, e.do(alice, "POST", "/api/domains/"+idOf(shop)+"/verify", ""), http.StatusUnprocessableEntity, "")
+		msg := got["message"].(string)
+		if !strings.Contains(msg, "there is no TXT record at _squarely-verify.shop.example") || !strings.Contains(msg, "could not be reached") {
+			t.Errorf("failure message: %q", msg)
+		}
+		dns.set(map[string]string{"_squarely-verify.shop.example": "squarely-verify=wrong"}, nil)
+		got = expect(t, e.do(alice, "POST", "/api/domains/"+idOf(shop)+"/verify", ""), http.StatusUnprocessableEntity, "")
+		if !strings.Contains(got["message"].(string), "does not hold squarely-verify="+tok) {
+			t.Errorf("wrong record: %v", got["message"])
+		}
+		list := e.do(alice, "GET", "/api/domains", "")
+		if !strings.Contains(string(list.body), `"lastError":"Not verified. DNS: the TXT record`) {
+			t.Errorf("the list keeps the last failure: %s", list.body)
+		}
+		dns.set(map[string]string{"_squarely-verify.shop.example": "squarely-verify=" + tok}, nil)
+		got = expect(t, e.do(alice, "POST", "/api/domains/"+idOf(shop)+"/verify", ""), http.StatusOK, "")
+		if got["status"] != "verified" || got["method"] != "dns" || got["lastError"] != "" {
+			t.Errorf("verified by DNS: %v", got)
+		}
+
+		// The HTTP token, fetched from the address DNS gives.
+		webDomain := expect(t, e.do(alice, "POST", "/api/domains", `{"domain":"web.example"}`), http.StatusCreated, "")
+		token = webDomain["httpBody"].(string)
+		dns.set(nil, map[string]string{"web.example": "127.0.0.1"})
+		got = expect(t, e.do(alice, "POST", "/api/domains/"+idOf(webDomain)+"/verify", ""), http.StatusOK, "")
+		if got["status"] != "verified" || got["method"] != "http" {
+			t.Errorf("verified by HTTP: %v", got)
+		}
+
+		// Bob may claim what is pending elsewhere, not what is verified.
+		bob, _ := e.signedIn("bob@example.com")
+		expect(t, e.do(bob, "POST", "/api/domains", `{"domain":"shop.example"}`), http.StatusConflict, msgDomainTaken)
+		expect(t, e.do(bob, "POST", "/api/domains", `{"domain":"bücher.example"}`), http.StatusCreated, "")
+		expect(t, e.do(bob, "POST", "/api/domains/"+idOf(shop)+"/verify", ""), http.StatusNotFound, msgDomainMissing)
+		expect(t, e.do(bob, "DELETE", "/api/domains/"+idOf(shop), ""), http.StatusNotFound, msgDomainMissing)
+		expect(t, e.do(bob, "POST", "/api/domains/abc/verify", ""), http.StatusNotFound, msgDomainMissing)
+	})
+}
+
+// The HTTP token is fetched through netguard: a domain whose address is
+// loopback is refused when private addresses are not allowed, and
+// verifications per workspace are bounded, also in a parallel burst.
+func TestDomainVerificationGuards(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		dns := startDNS(t)
+		web := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			io.WriteString(w, strings.TrimPrefix(r.URL.Path, verifyPath))
+		}))
+		defer web.Close()
+		_, port, _ := net.SplitHostPort(web.Listener.Addr().String())
+		e := start(t, st, withDomains(dns, port, false))
+		alice, _ := e.signedIn("alice@example.com")
+		d := expect(t, e.do(alice, "POST", "/api/domains", `{"domain":"inside.example"}`), http.StatusCreated, "")
+		dns.set(nil, map[string]string{"inside.example": "127.0.0.1"})
+		got := expect(t, e.do(alice, "POST", "/api/domains/"+idOf(d)+"/verify", ""), http.StatusUnprocessableEntity, "")
+		if !strings.Contains(got["message"].(string), "resolves to an address that cannot be checked (loopback)") {
+			t.Errorf("loopback: %v", got["message"])
+		}
+
+		var wg sync.WaitGroup
+		statuses := make(chan int, 40)
+		for range 40 {
+			wg.Go(func() {
+				statuses <- e.do(alice, "POST", "/api/domains/"+idOf(d)+"/verify", "").StatusCode
+			})
+		}
+		wg.Wait()
+		close(statuses)
+		counts := map[int]int{}
+		for s := range statuses {
+			counts[s]++
+		}
+		if counts[http.StatusUnprocessableEntity] != domainChecksPerHour-1 || counts[http.StatusTooManyRequests] != 40-(domainChecksPerHour-1) {
+			t.Errorf("burst: %v", counts)
+		}
+		// A claimed domain per workspace is bounded too.
+		for i := range maxWorkspaceDomains - 1 {
+			expect(t, e.do(alice, "POST", "/api/domains", fmt.Sprintf(`{"domain":"d%d.example"}`, i)), http.StatusCreated, "")
+		}
+		expect(t, e.do(alice, "POST", "/api/domains", `{"domain":"one-more.example"}`), http.StatusConflict, "")
+	})
+}
+
+// A code prints a verified domain of its workspace; pending is 400,
+// another workspace's 404. The domain's host redirects its workspace's
+// codes only and sends everything else to the base URL.
+func TestCodeOnCustomDomain(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		dns := startDNS(t)
+		e := start(t, st, withDomains(dns, "1", true))
+		alice, _ := e.signedIn("alice@example.com")
+		bob, _ := e.signedIn("bob@example.com")
+		verified := func(c *http.Client, domain string) string {
+			d := expect(t, e.do(c, "POST", "/api/domains", `{"domain":"`+domain+`"}`), http.StatusCreated, "")
+			dns.set(map[string]string{d["txtName"].(string): d["txtValue"].(string)}, nil)
+			expect(t, e.do(c, "POST", "/api/domains/"+idOf(d)+"/verify", ""), http.StatusOK, "")
+			return idOf(d)
+		}
+		shop, bobs := verified(alice, "go.shop.example"), verified(bob, "go.bob.example")
+		pending := idOf(expect(t, e.do(alice, "POST", "/api/domains", `{"domain":"later.shop.example"}`), http.StatusCreated, ""))
+		key, _ := e.newKey(alice, "k")
+
+		create := func(domain string) *response {
+			return e.api(key, "POST", "/api/v1/codes", `{"kind":"dynamic","destination":"https://example.com/menu","domainId":`+domain+`}`)
+		}
+		expect(t, create(pending), http.StatusBadRequest, msgDomainUnproved)
+		expect(t, create(bobs), http.StatusNotFound, msgDomainMissing)
+		expect(t, create(`"x"`), http.StatusBadRequest, "domainId must be a domain's id, or null for the base URL")
+		code := expect(t, create(shop), http.StatusCreated, "")
+		short := code["shortCode"].(string)
+		if code["url"] != "https://go.shop.example/d/"+short || code["domainId"] != float64(mustAtoi(shop)) {
+			t.Fatalf("created: %v", code)
+		}
+		id := strings.TrimPrefix(code["id"].(string), "d_")
+		if app := e.do(alice, "GET", "/api/dynamic-qrcodes", ""); !strings.Contains(string(app.body), `"shortUrl":"https://go.shop.example/d/`+short+`"`) {
+			t.Errorf("the app's list: %s", app.body)
+		}
+		img := e.do(alice, "GET", "/api/dynamic-qrcodes/"+id+"/image?format=svg", "")
+		if img.StatusCode != http.StatusOK {
+			t.Fatalf("image: %d", img.StatusCode)
+		}
+		if got := newDecoders(t).read(img.body, "svg"); got != "https://go.shop.example/d/"+short {
+			t.Errorf("the image encodes %q", got)
+		}
+
+		// Scans by host.
+		bobCode := e.api(mustKey(e, bob), "POST", "/api/v1/codes", `{"kind":"dynamic","destination":"https://example.com/bob"}`)
+		bobShort := bobCode.json(t)["shortCode"].(string)
+		if got := e.onHost(e.browser(), "go.shop.example", "GET", "/d/"+short, ""); got.StatusCode != http.StatusFound || got.Header.Get("Location") != "https://example.com/menu" {
+			t.Errorf("alice's code on her domain: %d %s", got.StatusCode, got.Header.Get("Location"))
+		}
+		if got := e.onHost(e.browser(), "GO.Shop.Example.", "GET", "/d/"+short, ""); got.StatusCode != http.StatusFound {
+			t.Errorf("the host in another case: %d", got.StatusCode)
+		}
+		if got := e.onHost(e.browser(), "go.shop.example", "GET", "/d/"+bobShort, ""); got.StatusCode != http.StatusNotFound {
+			t.Errorf("bob's code on alice's domain: %d", got.StatusCode)
+		}
+		if got := e.onHost(e.browser(), "go.bob.example", "GET", "/d/"+bobShort, ""); got.StatusCode != http.StatusFound {
+			t.Errorf("bob's code on his domain: %d", got.StatusCode)
+		}
+		if got := e.onHost(e.browser(), "later.shop.example", "GET", "/d/"+short, ""); got.StatusCode != http.StatusFound {
+			t.Errorf("a pending domain's host is no custom domain (the base site answers): %d", got.StatusCode)
+		}
+		base := testConfig(t).BaseURL
+		if got := e.onHost(e.browser(), "go.shop.example", "GET", "/dashboard?x=1", ""); got.StatusCode != http.StatusFound || got.Header.Get("Location") != base+"/dashboard?x=1" {
+			t.Errorf("the app on a custom domain: %d %s", got.StatusCode, got.Header.Get("Location"))
+		}
+		if got := e.onHost(e.browser(), "go.shop.example", "POST", "/api/login", loginBody("alice@example.com", "secret1")); got.StatusCode != http.StatusNotFound {
+			t.Errorf("the API on a custom domain: %d", got.StatusCode)
+		}
+		if got := e.do(e.browser(), "GET", "/d/"+short, ""); got.StatusCode != http.StatusFound {
+			t.Errorf("the base URL still serves the code: %d", got.StatusCode)
+		}
+
+		// A white-label client cannot take a workspace's verified domain, nor
+		// a workspace a client's.
+		admin := e.admin("admin@example.com")
+		expect(t, e.do(admin, "POST", "/api/white-label/clients", `{"name":"Brand","customDomain":"go.shop.example"}`), http.StatusConflict, "A workspace has verified this domain for its codes")
+		expect(t, e.do(admin, "POST", "/api/white-label/clients", `{"name":"Brand","customDomain":"brand.example"}`), http.StatusCreated, "")
+		expect(t, e.do(alice, "POST", "/api/domains", `{"domain":"brand.example"}`), http.StatusConflict, msgDomainClient)
+
+		// Moving the code; deleting a printed domain is refused.
+		expect(t, e.do(alice, "PATCH", "/api/dynamic-qrcodes/"+id, `{"domainId":`+pending+`}`), http.StatusBadRequest, msgDomainUnproved)
+		expect(t, e.do(alice, "PATCH", "/api/dynamic-qrcodes/"+id, `{"domainId":`+bobs+`}`), http.StatusNotFound, msgDomainMissing)
+		expect(t, e.do(alice, "PATCH", "/api/dynamic-qrcodes/"+id, `{"domainId":-1}`), http.StatusBadRequest, "")
+		expect(t, e.do(bob, "PATCH", "/api/dynamic-qrcodes/"+id, `{"domainId":null}`), http.StatusNotFound, msgCodeMissing)
+		expect(t, e.do(alice, "DELETE", "/api/domains/"+shop, ""), http.StatusConflict, "")
+		moved := expect(t, e.do(alice, "PATCH", "/api/dynamic-qrcodes/"+id, `{"domainId":null}`), http.StatusOK, "")
+		if moved["shortUrl"] != base+"/d/"+short || moved["domainId"] != nil {
+			t.Errorf("moved to the base URL: %v", moved)
+		}
+		back := expect(t, e.api(key, "PATCH", "/api/v1/codes/d_"+id, `{"domainId":`+shop+`,"name":"Menu"}`), http.StatusOK, "")
+		if back["url"] != "https://go.shop.example/d/"+short || back["name"] != "Menu" {
+			t.Errorf("moved back: %v", back)
+		}
+		expect(t, e.api(key, "PATCH", "/api/v1/codes/d_"+id, `{"domainId":null}`), http.StatusOK, "")
+		expect(t, e.do(alice, "DELETE", "/api/domains/"+shop, ""), http.StatusNoContent, "")
+		if got := e.onHost(e.browser(), "go.shop.example", "GET", "/d/"+short, ""); got.StatusCode != http.StatusFound {
+			t.Errorf("a deleted domain's host is the base site again: %d", got.StatusCode)
+		}
+		var audit int
+		storetest.QueryRow(t, st, `SELECT count(*) FROM audit_log WHERE action IN ('domain.added', 'domain.verified', 'domain.deleted', 'code.domain_changed')`, nil, &audit)
+		// Three claims, two verifications, a deletion, three moves.
+		if audit != 3+2+1+3 {
+			t.Errorf("audit entries: %d", audit)
+		}
+	})
+}
+
+func mustAtoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
+}
+
+func mustKey(e *env, c *http.Client) string {
+	k, _ := e.newKey(c, "k")
+	return k
+}

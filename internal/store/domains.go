@@ -1,0 +1,229 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+)
+
+// Custom domains of workspaces (issue 25 item 7). A workspace claims a
+// domain (pending), proves it controls it, and from then on its dynamic
+// codes may print https://{domain}/d/{code}. Any number of workspaces may
+// claim a domain; the first to prove it has it verified, and then no one
+// else can verify or claim it (a unique index on verified domains).
+
+var (
+	// ErrDomainInUse refuses to delete a domain live dynamic codes print.
+	ErrDomainInUse = errors.New("store: live dynamic codes use the domain")
+	// ErrDomainTaken is a domain another workspace has verified.
+	ErrDomainTaken = errors.New("store: another workspace verified the domain")
+	// ErrDomainUnverified is a pending domain where a verified one is needed.
+	ErrDomainUnverified = errors.New("store: the domain is not verified")
+)
+
+// Domain is a workspace's claim on a domain.
+type Domain struct {
+	ID          int64
+	WorkspaceID int64
+	Domain      string // lower case, ASCII (punycode) form
+	Token       string // what the TXT record or the HTTP file must hold
+	Method      string // "dns" or "http" once verified, "" while pending
+
+	VerifiedAt    *time.Time
+	LastCheckedAt *time.Time
+	LastError     string // why the last check failed, "" when it did not
+	CreatedAt     time.Time
+
+	Codes int // live dynamic codes printing it
+}
+
+const domainColumns = `id, workspace_id, domain, token, COALESCE(method, ''), verified_at, last_checked_at, last_error, created_at,
+	(SELECT count(*) FROM dynamic_qr_codes WHERE domain_id = workspace_domains.id AND NOT is_deleted)`
+
+func scanDomain(row interface{ Scan(...any) error }) (*Domain, error) {
+	d := new(Domain)
+	err := row.Scan(&d.ID, &d.WorkspaceID, &d.Domain, &d.Token, &d.Method, scanNullTime(&d.VerifiedAt),
+		scanNullTime(&d.LastCheckedAt), &d.LastError, scanTime(&d.CreatedAt), &d.Codes)
+	return d, err
+}
+
+// Domains returns the workspace's domains by name.
+func (s *Store) Domains(ctx context.Context, workspaceID int64) ([]*Domain, error) {
+	rows, err := s.read.QueryContext(ctx,
+		`SELECT `+domainColumns+` FROM workspace_domains WHERE workspace_id = $1 ORDER BY domain, id`, workspaceID)
+	if err != nil {
+		return nil, fail("list domains", err)
+	}
+	defer rows.Close()
+	list := []*Domain{}
+	for rows.Next() {
+		d, err := scanDomain(rows)
+		if err != nil {
+			return nil, fail("list domains", err)
+		}
+		list = append(list, d)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fail("list domains", err)
+	}
+	return list, nil
+}
+
+// Domain returns one of the workspace's domains.
+func (s *Store) Domain(ctx context.Context, workspaceID, id int64) (*Domain, error) {
+	d, err := scanDomain(s.read.QueryRowContext(ctx,
+		`SELECT `+domainColumns+` FROM workspace_domains WHERE id = $1 AND workspace_id = $2`, id, workspaceID))
+	if err != nil {
+		return nil, fail("fetch domain", err)
+	}
+	return d, nil
+}
+
+// VerifiedDomain returns the verified domain named host of a workspace
+// that is not deleted, or ErrNotFound: whose requests the host serves.
+func (s *Store) VerifiedDomain(ctx context.Context, host string) (*Domain, error) {
+	d, err := scanDomain(s.read.QueryRowContext(ctx, `
+		SELECT `+domainColumns+` FROM workspace_domains
+		WHERE domain = $1 AND verified_at IS NOT NULL
+			AND workspace_id IN (SELECT id FROM workspaces WHERE NOT is_deleted)`, host))
+	if err != nil {
+		return nil, fail("fetch verified domain", err)
+	}
+	return d, nil
+}
+
+// CreateDomain saves the workspace's claim on d.Domain with d.Token and
+// fills in ID and CreatedAt. ErrConflict when the workspace already claims
+// it, ErrDomainTaken when another workspace has it verified, ErrLimit when
+// the workspace has limit claims already; the count and the insert share
+// one transaction with the workspace's row locked.
+func (s *Store) CreateDomain(ctx context.Context, workspaceID int64, d *Domain, limit int, now time.Time) error {
+	d.WorkspaceID, d.CreatedAt = workspaceID, normTime(now)
+	return s.inTx(ctx, "create domain", func(tx *sql.Tx) error {
+		if err := s.lockWorkspace(ctx, tx, workspaceID); err != nil {
+			return err
+		}
+		var claims, taken int
+		err := tx.QueryRowContext(ctx, `
+			SELECT (SELECT count(*) FROM workspace_domains WHERE workspace_id = $1),
+				(SELECT count(*) FROM workspace_domains WHERE domain = $2 AND verified_at IS NOT NULL AND workspace_id <> $1)`,
+			workspaceID, d.Domain).Scan(&claims, &taken)
+		switch {
+		case err != nil:
+			return fail("create domain", err)
+		case taken > 0:
+			return ErrDomainTaken
+		case claims >= limit:
+			return ErrLimit
+		}
+		err = tx.QueryRowContext(ctx, `
+			INSERT INTO workspace_domains (workspace_id, domain, token, created_at) VALUES ($1, $2, $3, $4) RETURNING id`,
+			workspaceID, d.Domain, d.Token, dbTime(d.CreatedAt)).Scan(&d.ID)
+		if err != nil {
+			return fail("create domain", err)
+		}
+		return s.audit(ctx, tx, workspaceID, "domain.added", Target{"domain", d.ID, d.Domain}, nil)
+	})
+}
+
+// RecordDomainCheck saves the outcome of a verification of one of the
+// workspace's domains: proved by method ("dns" or "http"), or failed with
+// problem (method ""). A verified domain stays verified. ErrDomainTaken
+// when another workspace verified it first.
+func (s *Store) RecordDomainCheck(ctx context.Context, workspaceID, id int64, method, problem string, now time.Time) (*Domain, error) {
+	var d *Domain
+	err := s.inTx(ctx, "record domain check", func(tx *sql.Tx) error {
+		var err error
+		if d, err = scanDomain(tx.QueryRowContext(ctx,
+			`SELECT `+domainColumns+` FROM workspace_domains WHERE id = $1 AND workspace_id = $2`, id, workspaceID)); err != nil {
+			return fail("record domain check", err)
+		}
+		if d.VerifiedAt != nil {
+			return nil
+		}
+		at := normTime(now)
+		d.LastCheckedAt, d.LastError = &at, problem
+		if method == "" {
+			if _, err := tx.ExecContext(ctx, `UPDATE workspace_domains SET last_checked_at = $2, last_error = $3 WHERE id = $1`,
+				id, dbTime(at), problem); err != nil {
+				return fail("record domain check", err)
+			}
+			return nil
+		}
+		_, err = tx.ExecContext(ctx, `
+			UPDATE workspace_domains SET method = $2, verified_at = $3, last_checked_at = $3, last_error = '' WHERE id = $1`,
+			id, method, dbTime(at))
+		if isUniqueViolation(err) {
+			return ErrDomainTaken
+		}
+		if err != nil {
+			return fail("record domain check", err)
+		}
+		d.Method, d.VerifiedAt = method, &at
+		return s.audit(ctx, tx, workspaceID, "domain.verified", Target{"domain", d.ID, d.Domain}, map[string]any{"method": method})
+	})
+	if errors.Is(err, ErrDomainTaken) || err == nil {
+		return d, err
+	}
+	return nil, err
+}
+
+// DeleteDomain deletes one of the workspace's domains. ErrDomainInUse while
+// live dynamic codes print it: their printed URLs would stop working.
+// Deleted codes that printed it forget it.
+func (s *Store) DeleteDomain(ctx context.Context, workspaceID, id int64) (*Domain, error) {
+	var d *Domain
+	err := s.inTx(ctx, "delete domain", func(tx *sql.Tx) error {
+		var err error
+		if d, err = scanDomain(tx.QueryRowContext(ctx,
+			`SELECT `+domainColumns+` FROM workspace_domains WHERE id = $1 AND workspace_id = $2`, id, workspaceID)); err != nil {
+			return fail("delete domain", err)
+		}
+		if d.Codes > 0 {
+			return ErrDomainInUse
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE dynamic_qr_codes SET domain_id = NULL WHERE domain_id = $1`, id); err != nil {
+			return fail("delete domain", err)
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM workspace_domains WHERE id = $1`, id); err != nil {
+			return fail("delete domain", err)
+		}
+		return s.audit(ctx, tx, workspaceID, "domain.deleted", Target{"domain", d.ID, d.Domain}, nil)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// usableDomain checks that id is a verified domain of the
+// workspace: ErrNotFound when it is not the workspace's, ErrDomainUnverified
+// while pending.
+func usableDomain(ctx context.Context, q interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}, workspaceID, id int64) error {
+	var verified bool
+	err := q.QueryRowContext(ctx, `SELECT verified_at IS NOT NULL FROM workspace_domains WHERE id = $1 AND workspace_id = $2`,
+		id, workspaceID).Scan(&verified)
+	switch {
+	case err != nil:
+		return fail("check domain", err)
+	case !verified:
+		return ErrDomainUnverified
+	}
+	return nil
+}
+
+// releaseDomains deletes, in tx, the domains of deleted workspaces, so
+// another workspace may verify them; their codes no longer redirect.
+func releaseDomains(ctx context.Context, tx *sql.Tx) error {
+	const gone = `SELECT id FROM workspace_domains WHERE workspace_id IN (SELECT id FROM workspaces WHERE is_deleted)`
+	if _, err := tx.ExecContext(ctx, `UPDATE dynamic_qr_codes SET domain_id = NULL WHERE domain_id IN (`+gone+`)`); err != nil {
+		return fail("release domains", err)
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM workspace_domains WHERE id IN (`+gone+`)`); err != nil {
+		return fail("release domains", err)
+	}
+	return nil
+}

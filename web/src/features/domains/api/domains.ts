@@ -1,0 +1,48 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { apiJson, apiRequest } from '@/lib/api-client'
+
+/** A workspace's custom domain as GET /api/domains lists it (docs/API.md "Custom domains"). */
+export interface Domain {
+  id: number
+  domain: string
+  status: 'pending' | 'verified'
+  method: 'dns' | 'http' | null
+  verifiedAt: string | null
+  lastCheckedAt: string | null
+  /** Why the last verification failed; empty when it did not. */
+  lastError: string
+  /** Live dynamic codes printing it. */
+  codes: number
+  txtName: string
+  txtValue: string
+  httpUrl: string
+  httpBody: string
+  createdAt: string
+}
+
+export const domainsQueryKey = ['/api/domains']
+
+export function useDomains() {
+  return useQuery<Domain[]>({ queryKey: domainsQueryKey })
+}
+
+function useDomainMutation<V, R>(call: (variables: V) => Promise<R>) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: call,
+    // A failed verification is kept as lastError: refetch either way.
+    onSettled: () => queryClient.invalidateQueries({ queryKey: domainsQueryKey }),
+  })
+}
+
+export function useAddDomain() {
+  return useDomainMutation((domain: string) => apiJson<Domain>('POST', '/api/domains', { domain }))
+}
+
+export function useVerifyDomain() {
+  return useDomainMutation((id: number) => apiJson<Domain>('POST', `/api/domains/${id}/verify`))
+}
+
+export function useDeleteDomain() {
+  return useDomainMutation((id: number) => apiRequest('DELETE', `/api/domains/${id}`))
+}

@@ -1,0 +1,153 @@
+import { CheckCircle2, Globe, Trash2 } from 'lucide-react'
+import { useState, type FormEvent } from 'react'
+import { Alert } from '@/components/ui/alert'
+import { Badge } from '@/components/ui/badge'
+import { Button } from '@/components/ui/button'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
+import { TextField } from '@/components/ui/form-field'
+import { Spinner } from '@/components/ui/spinner'
+import { fieldMessage, serverMessage } from '@/lib/api-client'
+import { toast } from '@/lib/use-toast'
+import { useCan } from '@/lib/workspace'
+import { useAddDomain, useDeleteDomain, useDomains, useVerifyDomain, type Domain } from '../api/domains'
+
+/**
+ * The workspace's custom domains (issue 25 item 7): add one, publish the TXT
+ * record or the HTTP file it shows, verify, delete. Verified domains are
+ * offered in each dynamic code's Domain tab.
+ */
+export function DomainsCard({ workspaceName }: { workspaceName: string }) {
+  const domains = useDomains()
+  const add = useAddDomain()
+  const mayManage = useCan('manageDomains')
+  const [domain, setDomain] = useState('')
+  const [error, setError] = useState<string>()
+
+  function submit(event: FormEvent) {
+    event.preventDefault()
+    if (!domain.trim()) {
+      setError('Domain is required')
+      return
+    }
+    setError(undefined)
+    add.mutate(domain.trim(), {
+      onSuccess: (added) => {
+        setDomain('')
+        toast({ title: 'Domain added', description: `Publish the record shown for ${added.domain}, then verify it.` })
+      },
+      onError: (e) => setError(fieldMessage(e, 'domain') ?? serverMessage(e) ?? 'Failed to add the domain'),
+    })
+  }
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <Globe className="size-5" aria-hidden="true" /> Custom domains
+        </CardTitle>
+        <CardDescription>
+          Print the dynamic codes of {workspaceName} on your own domain, such as https://qr.example.com/d/…, instead of Squarely’s. Point the domain at
+          Squarely (a CNAME or A record), prove it is yours with a TXT record or a file on your web server, then choose it in a code’s Domain tab.
+          {!mayManage && ' Only owners and admins add and verify domains.'}
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        {mayManage && (
+          <form className="flex flex-wrap items-end gap-2" onSubmit={submit} noValidate>
+            <div className="min-w-48 flex-1">
+              <TextField id="domain-name" label="Domain" placeholder="qr.example.com" value={domain} onChange={(e) => setDomain(e.target.value)} error={error} maxLength={253} />
+            </div>
+            <Button type="submit" disabled={add.isPending}>
+              {add.isPending ? 'Adding...' : 'Add domain'}
+            </Button>
+          </form>
+        )}
+        {domains.isPending && <Spinner />}
+        {domains.isError && <Alert variant="destructive">{serverMessage(domains.error) ?? 'Failed to load domains'}</Alert>}
+        {domains.data?.length === 0 && <p className="text-sm text-slate-600">No domains yet.</p>}
+        <ul className="grid gap-3">
+          {domains.data?.map((d) => (
+            <DomainItem key={d.id} domain={d} mayManage={mayManage} />
+          ))}
+        </ul>
+      </CardContent>
+    </Card>
+  )
+}
+
+function DomainItem({ domain: d, mayManage }: { domain: Domain; mayManage: boolean }) {
+  const verify = useVerifyDomain()
+  const remove = useDeleteDomain()
+  const verified = d.status === 'verified'
+
+  function check() {
+    verify.mutate(d.id, {
+      onSuccess: (v) => toast({ title: 'Domain verified', description: `${v.domain} is yours: codes can print it now.` }),
+      onError: (e) => toast({ title: 'Not verified yet', description: serverMessage(e) ?? 'Verification failed', variant: 'destructive' }),
+    })
+  }
+
+  function deleteDomain() {
+    if (!window.confirm(`Delete ${d.domain}? Codes printed with it stop working on it.`)) return
+    remove.mutate(d.id, {
+      onSuccess: () => toast({ title: 'Domain deleted', description: `${d.domain} no longer serves your codes.` }),
+      onError: (e) => toast({ title: 'Error', description: serverMessage(e) ?? 'Failed to delete the domain', variant: 'destructive' }),
+    })
+  }
+
+  return (
+    <li className="grid gap-3 rounded-lg border border-slate-200 p-3" data-testid={`domain-${d.domain}`}>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <div className="flex min-w-0 items-center gap-2">
+          <span className="break-all font-mono font-medium">{d.domain}</span>
+          {verified ? (
+            <Badge tone="emerald">
+              <CheckCircle2 aria-hidden="true" /> Verified
+            </Badge>
+          ) : (
+            <Badge tone="amber">Pending</Badge>
+          )}
+          {d.codes > 0 && (
+            <span className="text-xs text-slate-600">
+              {d.codes} {d.codes === 1 ? 'code' : 'codes'}
+            </span>
+          )}
+        </div>
+        {mayManage && (
+          <div className="flex gap-2">
+            {!verified && (
+              <Button size="sm" onClick={check} disabled={verify.isPending}>
+                {verify.isPending ? 'Verifying...' : 'Verify'}
+              </Button>
+            )}
+            <Button size="sm" variant="ghost" aria-label={`Delete ${d.domain}`} onClick={deleteDomain} disabled={remove.isPending}>
+              <Trash2 aria-hidden="true" /> Delete
+            </Button>
+          </div>
+        )}
+      </div>
+      {!verified && (
+        <div className="grid gap-2 text-sm text-slate-700">
+          <p>Publish one of these, then press Verify (DNS changes can take a few minutes to show):</p>
+          <dl className="grid gap-1 rounded-md bg-slate-50 p-2 font-mono text-xs">
+            <dt className="font-sans font-semibold">TXT record</dt>
+            <dd className="break-all">
+              {d.txtName} → {d.txtValue}
+            </dd>
+            <dt className="font-sans font-semibold">or a file answering over plain HTTP</dt>
+            <dd className="break-all">
+              {d.httpUrl} → {d.httpBody}
+            </dd>
+          </dl>
+          {d.lastError && <p className="text-red-700">{d.lastError}</p>}
+        </div>
+      )}
+      {verified && (
+        <p className="text-xs text-slate-600">
+          Verified by {d.method === 'dns' ? 'DNS' : 'HTTP'}
+          {d.verifiedAt && ` on ${new Date(d.verifiedAt).toLocaleDateString()}`}. Codes print https://{d.domain}/d/…
+        </p>
+      )}
+    </li>
+  )
+}

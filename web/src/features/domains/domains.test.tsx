@@ -1,0 +1,92 @@
+import { render, screen, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { describe, expect, it } from 'vitest'
+import { MemoryRouter } from 'react-router'
+import { AppProvider } from '@/app/provider'
+import { createQueryClient } from '@/lib/query-client'
+import { alice, json, stubFetch } from '@/test/render-app'
+import { DomainsCard } from './components/domains-card'
+import type { Domain } from './api/domains'
+
+const pending: Domain = {
+  id: 3,
+  domain: 'qr.shop.example',
+  status: 'pending',
+  method: null,
+  verifiedAt: null,
+  lastCheckedAt: null,
+  lastError: '',
+  codes: 0,
+  txtName: '_squarely-verify.qr.shop.example',
+  txtValue: 'squarely-verify=tok123',
+  httpUrl: 'http://qr.shop.example/.well-known/squarely-verify/tok123',
+  httpBody: 'tok123',
+  createdAt: '2026-11-20T08:00:00Z',
+}
+
+function renderCard() {
+  return render(
+    <AppProvider queryClient={createQueryClient()}>
+      <MemoryRouter>
+        <DomainsCard workspaceName="Personal" />
+      </MemoryRouter>
+    </AppProvider>,
+  )
+}
+
+describe('DomainsCard', { timeout: 30_000 }, () => {
+  it('adds a domain, showing the server’s refusal on the field', async () => {
+    let added = false
+    const fetchMock = stubFetch({
+      'GET /api/user': () => json(alice),
+      'GET /api/domains': () => json(added ? [pending] : []),
+      'POST /api/domains': (init) => {
+        const body = JSON.parse(init?.body as string) as { domain: string }
+        if (body.domain.includes('/')) {
+          const message = 'Enter the domain alone, such as qr.example.com: no scheme, port, path or wildcard'
+          return json({ message, errors: { domain: message } }, 400)
+        }
+        added = true
+        return json(pending, 201)
+      },
+    })
+    renderCard()
+    expect(await screen.findByText('No domains yet.')).toBeInTheDocument()
+    await userEvent.type(screen.getByLabelText('Domain'), 'https://qr.shop.example/')
+    await userEvent.click(screen.getByRole('button', { name: 'Add domain' }))
+    expect(await screen.findByText(/Enter the domain alone/)).toBeInTheDocument()
+    await userEvent.clear(screen.getByLabelText('Domain'))
+    await userEvent.type(screen.getByLabelText('Domain'), 'qr.shop.example')
+    await userEvent.click(screen.getByRole('button', { name: 'Add domain' }))
+    const item = await screen.findByTestId('domain-qr.shop.example')
+    expect(within(item).getByText('Pending')).toBeInTheDocument()
+    expect(within(item).getByText(/_squarely-verify\.qr\.shop\.example → squarely-verify=tok123/)).toBeInTheDocument()
+    expect(within(item).getByText(/squarely-verify\/tok123 → tok123/)).toBeInTheDocument()
+    const posts = fetchMock.mock.calls.filter(([, init]) => init?.method === 'POST')
+    expect(JSON.parse(posts.at(-1)?.[1]?.body as string)).toEqual({ domain: 'qr.shop.example' })
+  })
+
+  it('verifies: a failure shows what was found, a success the badge', async () => {
+    let verified = false
+    let tries = 0
+    stubFetch({
+      'GET /api/user': () => json(alice),
+      'GET /api/domains': () =>
+        json([verified ? { ...pending, status: 'verified', method: 'dns', verifiedAt: '2026-11-21T08:00:00Z' } : { ...pending, lastError: tries ? 'Not verified. DNS: none.' : '' }]),
+      'POST /api/domains/3/verify': () => {
+        tries++
+        if (tries === 1) return json({ message: 'Not verified. DNS: none.', code: 'verification_failed' }, 422)
+        verified = true
+        return json({ ...pending, status: 'verified', method: 'dns' })
+      },
+    })
+    renderCard()
+    const item = await screen.findByTestId('domain-qr.shop.example')
+    await userEvent.click(within(item).getByRole('button', { name: 'Verify' }))
+    expect(await screen.findByText('Not verified yet')).toBeInTheDocument()
+    expect(await within(item).findByText('Not verified. DNS: none.')).toBeInTheDocument()
+    await userEvent.click(within(item).getByRole('button', { name: 'Verify' }))
+    expect(await within(item).findByText('Verified')).toBeInTheDocument()
+    expect(within(item).queryByRole('button', { name: 'Verify' })).not.toBeInTheDocument()
+  })
+})
