@@ -1,10 +1,10 @@
-/** Radix's dialog behind the parts of ./dialog, loaded the first time a dialog opens. */
 import * as DialogPrimitive from '@radix-ui/react-dialog'
 import { X } from 'lucide-react'
 import { useRef, type ComponentProps } from 'react'
 import { cn } from '@/lib/utils'
 import { openerOf } from './dialog'
 
+// Radix's dialog behind ./dialog's parts, loaded the first time a dialog opens.
 export const DialogRoot = DialogPrimitive.Root
 export const DialogClose = DialogPrimitive.Close
 
