@@ -8,7 +8,7 @@
  * the Go server replaces with SQUARELY_BASE_URL when it starts.
  */
 import { renderToString } from 'react-dom/server'
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router'
+import { StaticRouter } from 'react-router'
 import { blogPosts } from '@/features/marketing/content/blog/posts'
 import { faqs } from '@/features/marketing/content/faq'
 import { pageMeta, type PageMeta } from '@/features/marketing/content/meta'
@@ -16,7 +16,8 @@ import { userQueryKey } from '@/lib/auth'
 import { createQueryClient } from '@/lib/query-client'
 import { siteTitle, SITE_NAME } from '@/lib/use-page-title'
 import { AppProvider } from './provider'
-import { routes } from './routes'
+import { AppRoutes } from './router'
+import { preloadRoute } from './routes'
 
 export const BASE_URL_TOKEN = '__SQUARELY_BASE_URL__'
 
@@ -72,16 +73,15 @@ function faqJsonLd() {
 
 /** The page's markup, as a visitor who is not signed in first sees it. */
 export async function renderPage(path: string): Promise<string> {
-  const handler = createStaticHandler(routes)
-  const context = await handler.query(new Request(`http://prerender.invalid${path}`))
-  if (context instanceof Response) throw new Error(`prerender: ${path} answered with a redirect (${context.status})`)
-  const router = createStaticRouter(handler.dataRoutes, context)
+  // The page's code first: a page still loading would render as its spinner.
+  await preloadRoute(path)
   const queryClient = createQueryClient()
   queryClient.setQueryData(userQueryKey, null)
-  // hydrate={false}: no inline data script, which the app's CSP would refuse.
   return renderToString(
     <AppProvider queryClient={queryClient}>
-      <StaticRouterProvider router={router} context={context} hydrate={false} />
+      <StaticRouter location={path}>
+        <AppRoutes />
+      </StaticRouter>
     </AppProvider>,
   )
 }

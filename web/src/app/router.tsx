@@ -1,23 +1,20 @@
-import { createBrowserRouter, RouterProvider } from 'react-router'
+import { BrowserRouter, useRoutes } from 'react-router'
 import { routes } from './routes'
 
-export const router = createBrowserRouter(routes)
-
-/**
- * Resolves once the first page's code has loaded. Until then a prerendered
- * page's HTML stays on screen, rather than a spinner in its place.
- */
-export function routerReady(): Promise<void> {
-  return new Promise((resolve) => {
-    if (router.state.initialized) return resolve()
-    const unsubscribe = router.subscribe((state) => {
-      if (!state.initialized) return
-      unsubscribe()
-      resolve()
-    })
-  })
+/** The page at the current location; the prerender renders the same, so the app adopts its HTML. */
+export function AppRoutes() {
+  return useRoutes(routes)
 }
 
+/**
+ * React Router's declarative router rather than its data router: the app
+ * uses no loaders or actions, and the data router's code would cost a phone
+ * some 15 KB of brotli JavaScript on the landing page (BENCHMARKS.md).
+ */
 export function AppRouter() {
-  return <RouterProvider router={router} />
+  return (
+    <BrowserRouter>
+      <AppRoutes />
+    </BrowserRouter>
+  )
 }

@@ -1,17 +1,40 @@
-import type { ComponentType } from 'react'
-import type { RouteObject } from 'react-router'
-import { Spinner } from '@/components/ui/spinner'
+import { lazy, useState, type ComponentType, type ReactElement } from 'react'
+import { matchRoutes, type RouteObject } from 'react-router'
 import { RootLayout } from './layout/root-layout'
 import { HomeRoute } from './routes/home'
 import { NotFoundPage } from './routes/not-found'
 import { RequireUser } from './routes/require-user'
 
+/** What a lazily loaded page keeps in its route's handle. */
+interface PageHandle {
+  preload: () => Promise<unknown>
+}
+
 /**
  * A route that loads its page on first visit, so the first screen (landing,
- * sign-in, dashboard) does not wait for every other page's code.
+ * sign-in, dashboard) does not wait for every other page's code. Before the
+ * app renders, preloadRoute loads the first page's code, so a prerendered
+ * page is adopted as it is. A later visit suspends: navigations are
+ * transitions, so the page before stays on screen until the next one's code
+ * is in. No Suspense boundary around the pages, on purpose: the prerendered
+ * page then hydrates in the same pass as the rest, before the app reports
+ * itself running (public.ts hands it what was typed before).
  */
-function page<M extends Record<string, ComponentType>>(load: () => Promise<M>, name: keyof M) {
-  return async () => ({ Component: (await load())[name] })
+function page<M extends Record<string, ComponentType>>(load: () => Promise<M>, name: keyof M): { element: ReactElement; handle: PageHandle } {
+  let loaded: ComponentType | undefined
+  const preload = () => load().then((m) => (loaded = m[name]))
+  const Lazy = lazy<ComponentType>(() => preload().then((Component) => ({ default: Component })))
+  function Page() {
+    // Chosen once: the page is not remounted when its code arrives.
+    const [Component] = useState(() => loaded ?? Lazy)
+    return <Component />
+  }
+  return { element: <Page />, handle: { preload } }
+}
+
+/** Loads the code of the pages at path (each page() route it matches). */
+export function preloadRoute(path: string): Promise<unknown> {
+  return Promise.all((matchRoutes(routes, path) ?? []).map(({ route }) => (route.handle as PageHandle | undefined)?.preload()))
 }
 
 /**
@@ -20,54 +43,44 @@ function page<M extends Record<string, ComponentType>>(load: () => Promise<M>, n
  */
 export const routes: RouteObject[] = [
   // The checkout pages stand alone, without the site's header and footer.
-  {
-    path: '/payment',
-    lazy: page(() => import('@/features/payment/routes/payment-page'), 'PaymentPage'),
-    hydrateFallbackElement: <Spinner />,
-  },
-  {
-    path: '/payment-success',
-    lazy: page(() => import('@/features/payment/routes/payment-success-page'), 'PaymentSuccessPage'),
-    hydrateFallbackElement: <Spinner />,
-  },
+  { path: '/payment', ...page(() => import('@/features/payment/routes/payment-page'), 'PaymentPage') },
+  { path: '/payment-success', ...page(() => import('@/features/payment/routes/payment-success-page'), 'PaymentSuccessPage') },
   {
     element: <RootLayout />,
-    // Shown while the first page's code loads on a cold start.
-    hydrateFallbackElement: <Spinner />,
     children: [
       { path: '/', element: <HomeRoute /> },
-      { path: '/subscribe', lazy: page(() => import('@/features/subscribe/routes/subscribe-page'), 'SubscribePage') },
-      { path: '/test', lazy: page(() => import('@/features/marketing/routes/test-page'), 'TestPage') },
-      { path: '/faq', lazy: page(() => import('@/features/marketing/routes/faq-page'), 'FaqPage') },
-      { path: '/templates', lazy: page(() => import('@/features/marketing/routes/templates-page'), 'TemplatesPage') },
-      { path: '/features', lazy: page(() => import('@/features/marketing/routes/features-page'), 'FeaturesPage') },
-      { path: '/features/analytics', lazy: page(() => import('@/features/marketing/routes/analytics-page'), 'AnalyticsPage') },
-      { path: '/use-cases', lazy: page(() => import('@/features/marketing/routes/use-cases-page'), 'UseCasesPage') },
-      { path: '/about', lazy: page(() => import('@/features/marketing/routes/about-page'), 'AboutPage') },
-      { path: '/contact', lazy: page(() => import('@/features/marketing/routes/contact-page'), 'ContactPage') },
-      { path: '/blog', lazy: page(() => import('@/features/marketing/routes/blog-page'), 'BlogPage') },
-      { path: '/blog/:id', lazy: page(() => import('@/features/marketing/routes/blog-post-page'), 'BlogPostPage') },
-      { path: '/privacy', lazy: page(() => import('@/features/marketing/routes/privacy-page'), 'PrivacyPage') },
-      { path: '/terms', lazy: page(() => import('@/features/marketing/routes/terms-page'), 'TermsPage') },
-      { path: '/docs/api', lazy: page(() => import('@/features/api-keys/routes/api-docs-page'), 'ApiDocsPage') },
-      { path: '/auth', lazy: page(() => import('@/features/auth/routes/auth-page'), 'AuthPage') },
+      { path: '/subscribe', ...page(() => import('@/features/subscribe/routes/subscribe-page'), 'SubscribePage') },
+      { path: '/test', ...page(() => import('@/features/marketing/routes/test-page'), 'TestPage') },
+      { path: '/faq', ...page(() => import('@/features/marketing/routes/faq-page'), 'FaqPage') },
+      { path: '/templates', ...page(() => import('@/features/marketing/routes/templates-page'), 'TemplatesPage') },
+      { path: '/features', ...page(() => import('@/features/marketing/routes/features-page'), 'FeaturesPage') },
+      { path: '/features/analytics', ...page(() => import('@/features/marketing/routes/analytics-page'), 'AnalyticsPage') },
+      { path: '/use-cases', ...page(() => import('@/features/marketing/routes/use-cases-page'), 'UseCasesPage') },
+      { path: '/about', ...page(() => import('@/features/marketing/routes/about-page'), 'AboutPage') },
+      { path: '/contact', ...page(() => import('@/features/marketing/routes/contact-page'), 'ContactPage') },
+      { path: '/blog', ...page(() => import('@/features/marketing/routes/blog-page'), 'BlogPage') },
+      { path: '/blog/:id', ...page(() => import('@/features/marketing/routes/blog-post-page'), 'BlogPostPage') },
+      { path: '/privacy', ...page(() => import('@/features/marketing/routes/privacy-page'), 'PrivacyPage') },
+      { path: '/terms', ...page(() => import('@/features/marketing/routes/terms-page'), 'TermsPage') },
+      { path: '/docs/api', ...page(() => import('@/features/api-keys/routes/api-docs-page'), 'ApiDocsPage') },
+      { path: '/auth', ...page(() => import('@/features/auth/routes/auth-page'), 'AuthPage') },
       // The admin panel sends visitors to / itself (spec 02 §2), not to /auth.
-      { path: '/newsletter', lazy: page(() => import('@/features/admin/routes/newsletter-page'), 'NewsletterPage') },
-      { path: '/set-password', lazy: page(() => import('@/features/auth/routes/set-password-page'), 'SetPasswordPage') },
-      { path: '/verify-email', lazy: page(() => import('@/features/auth/routes/verify-email-page'), 'VerifyEmailPage') },
+      { path: '/newsletter', ...page(() => import('@/features/admin/routes/newsletter-page'), 'NewsletterPage') },
+      { path: '/set-password', ...page(() => import('@/features/auth/routes/set-password-page'), 'SetPasswordPage') },
+      { path: '/verify-email', ...page(() => import('@/features/auth/routes/verify-email-page'), 'VerifyEmailPage') },
       // Workspaces (issue 22): the mailed invitation link works signed out too; it signs in and comes back.
-      { path: '/invitations/accept', lazy: page(() => import('./routes/accept-invitation'), 'AcceptInvitationRoute') },
+      { path: '/invitations/accept', ...page(() => import('./routes/accept-invitation'), 'AcceptInvitationRoute') },
       {
         element: <RequireUser />,
         children: [
-          { path: '/dashboard', lazy: page(() => import('./routes/dashboard'), 'DashboardRoute') },
-          { path: '/account-settings', lazy: page(() => import('./routes/account-settings'), 'AccountSettingsRoute') },
-          { path: '/white-label-admin', lazy: page(() => import('@/features/white-label/routes/white-label-admin-page'), 'WhiteLabelAdminPage') },
-          { path: '/bulk-generation', lazy: page(() => import('@/features/bulk/routes/bulk-generation-page'), 'BulkGenerationPage') },
-          { path: '/workspace/members', lazy: page(() => import('@/features/workspaces/routes/members-page'), 'MembersPage') },
-          { path: '/workspace/brand-kits', lazy: page(() => import('@/features/brand-kits/routes/brand-kits-page'), 'BrandKitsPage') },
-          { path: '/workspace/activity', lazy: page(() => import('@/features/workspaces/routes/activity-page'), 'ActivityPage') },
-          { path: '/workspace/domains', lazy: page(() => import('./routes/workspace-domains'), 'WorkspaceDomainsRoute') },
+          { path: '/dashboard', ...page(() => import('./routes/dashboard'), 'DashboardRoute') },
+          { path: '/account-settings', ...page(() => import('./routes/account-settings'), 'AccountSettingsRoute') },
+          { path: '/white-label-admin', ...page(() => import('@/features/white-label/routes/white-label-admin-page'), 'WhiteLabelAdminPage') },
+          { path: '/bulk-generation', ...page(() => import('@/features/bulk/routes/bulk-generation-page'), 'BulkGenerationPage') },
+          { path: '/workspace/members', ...page(() => import('@/features/workspaces/routes/members-page'), 'MembersPage') },
+          { path: '/workspace/brand-kits', ...page(() => import('@/features/brand-kits/routes/brand-kits-page'), 'BrandKitsPage') },
+          { path: '/workspace/activity', ...page(() => import('@/features/workspaces/routes/activity-page'), 'ActivityPage') },
+          { path: '/workspace/domains', ...page(() => import('./routes/workspace-domains'), 'WorkspaceDomainsRoute') },
         ],
       },
       { path: '*', element: <NotFoundPage /> },

@@ -4,7 +4,7 @@ import { userQueryKey, type User } from '@/lib/auth'
 import { createQueryClient } from '@/lib/query-client'
 import { whiteLabelConfigKey, type WhiteLabelConfig } from '@/lib/white-label'
 import { App } from './app'
-import { routerReady } from './router'
+import { preloadRoute } from './routes'
 
 /** What the page already asked the server before the app started; the app does not ask again. */
 export interface Known {
@@ -31,7 +31,7 @@ export async function startApp({ hydrate, known = {} }: { hydrate: boolean; know
   const queryClient = createQueryClient()
   if (known.user !== undefined) queryClient.setQueryData(userQueryKey, known.user)
   if (known.whiteLabel) queryClient.setQueryData(whiteLabelConfigKey, known.whiteLabel)
-  await routerReady()
+  await preloadRoute(location.pathname)
   return new Promise((resolve) => {
     const app = (
       <StrictMode>

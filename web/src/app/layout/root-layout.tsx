@@ -1,6 +1,7 @@
-import { Outlet, ScrollRestoration } from 'react-router'
+import { Outlet } from 'react-router'
 import { Footer } from './footer'
 import { Header } from './header'
+import { ScrollRestoration } from './scroll-restoration'
 
 export function RootLayout() {
   return (

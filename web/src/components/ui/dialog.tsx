@@ -1,11 +1,28 @@
-import * as DialogPrimitive from '@radix-ui/react-dialog'
-import { X } from 'lucide-react'
-import { useRef, type ComponentProps } from 'react'
+import type * as DialogPrimitive from '@radix-ui/react-dialog'
+import { lazy, Suspense, useState, type ComponentProps } from 'react'
 import { cn } from '@/lib/utils'
 
-export const Dialog = DialogPrimitive.Root
-export const DialogTrigger = DialogPrimitive.Trigger
-export const DialogClose = DialogPrimitive.Close
+// Radix's dialog (with its focus trap, scroll lock and layers) is not part
+// of a page's first download: a closed dialog shows nothing, so its code
+// loads when one first opens (./dialog-parts). Header and footer are plain.
+const parts = () => import('./dialog-parts')
+const DialogRoot = lazy(() => parts().then((m) => ({ default: m.DialogRoot })))
+export const DialogContent = lazy(() => parts().then((m) => ({ default: m.DialogContent })))
+export const DialogTitle = lazy(() => parts().then((m) => ({ default: m.DialogTitle })))
+export const DialogDescription = lazy(() => parts().then((m) => ({ default: m.DialogDescription })))
+export const DialogClose = lazy(() => parts().then((m) => ({ default: m.DialogClose })))
+
+/** A controlled dialog: nothing until it first opens, then Radix's, which stays (its closing animation, its state). */
+export function Dialog(props: ComponentProps<typeof DialogPrimitive.Root>) {
+  const [opened, setOpened] = useState(Boolean(props.open ?? props.defaultOpen))
+  if (props.open && !opened) setOpened(true)
+  if (!opened) return null
+  return (
+    <Suspense fallback={null}>
+      <DialogRoot {...props} />
+    </Suspense>
+  )
+}
 
 // The last control that had focus: a dialog opened from a menu item opens as
 // the item leaves the page, when the page's focus is already nowhere.
@@ -21,50 +38,10 @@ if (typeof document !== 'undefined') {
  * (which closes with its menu) the button that opened the menu, which names
  * the menu (aria-labelledby).
  */
-function openerOf(el: Element | null): HTMLElement | null {
+export function openerOf(el: Element | null): HTMLElement | null {
   const focused = el instanceof HTMLElement && el !== document.body ? el : lastFocused
   const labelledBy = focused?.closest('[role="menu"]')?.getAttribute('aria-labelledby')
   return (labelledBy && document.getElementById(labelledBy)) || focused
-}
-
-/**
- * A dialog's window. Closing it (Escape, Cancel, ×, or after its action)
- * hands focus back to the control that had it when the dialog opened: Radix
- * does that only for a DialogTrigger, and ours are mostly opened by state.
- * When that control is gone (a deleted card's button), Radix's own choice stands.
- */
-export function DialogContent({ className, children, onOpenAutoFocus, onCloseAutoFocus, ...props }: ComponentProps<typeof DialogPrimitive.Content>) {
-  const opener = useRef<HTMLElement | null>(null)
-  return (
-    <DialogPrimitive.Portal>
-      <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-slate-900/50 backdrop-blur-sm data-[state=open]:animate-fade-in" />
-      <DialogPrimitive.Content
-        className={cn(
-          'fixed left-1/2 top-1/2 z-50 grid w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 gap-4 rounded-2xl bg-white p-6 shadow-xl data-[state=open]:animate-pop-in',
-          className,
-        )}
-        onOpenAutoFocus={(event) => {
-          // Runs before focus moves in: the active element is still the opener.
-          opener.current = openerOf(document.activeElement)
-          onOpenAutoFocus?.(event)
-        }}
-        onCloseAutoFocus={(event) => {
-          onCloseAutoFocus?.(event)
-          const el = opener.current
-          if (event.defaultPrevented || !el?.isConnected) return
-          event.preventDefault()
-          el.focus({ preventScroll: true })
-        }}
-        {...props}
-      >
-        {children}
-        <DialogPrimitive.Close className="absolute right-4 top-4 rounded-md p-1 text-slate-500 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-primary">
-          <X className="size-4" aria-hidden="true" />
-          <span className="sr-only">Close</span>
-        </DialogPrimitive.Close>
-      </DialogPrimitive.Content>
-    </DialogPrimitive.Portal>
-  )
 }
 
 export function DialogHeader({ className, ...props }: ComponentProps<'div'>) {
@@ -73,12 +50,4 @@ export function DialogHeader({ className, ...props }: ComponentProps<'div'>) {
 
 export function DialogFooter({ className, ...props }: ComponentProps<'div'>) {
   return <div className={cn('flex flex-col-reverse gap-2 sm:flex-row sm:justify-end', className)} {...props} />
-}
-
-export function DialogTitle({ className, ...props }: ComponentProps<typeof DialogPrimitive.Title>) {
-  return <DialogPrimitive.Title className={cn('text-lg font-semibold text-slate-900', className)} {...props} />
-}
-
-export function DialogDescription({ className, ...props }: ComponentProps<typeof DialogPrimitive.Description>) {
-  return <DialogPrimitive.Description className={cn('text-sm text-slate-600', className)} {...props} />
 }

@@ -215,7 +215,7 @@ describe('for visitors', () => {
   it("shows the purple banner for Second Color and doesn't switch", async () => {
     renderGenerator()
     await userEvent.click(screen.getByRole('tab', { name: 'Colors' }))
-    await userEvent.click(screen.getByRole('radio', { name: 'Second Color' }))
+    await userEvent.click(await screen.findByRole('radio', { name: 'Second Color' }))
     expect(screen.getByText(/Second color requires an account!/).parentElement).toHaveTextContent(
       'Second color requires an account! Sign up for free to unlock advanced color options.',
     )
@@ -226,7 +226,7 @@ describe('for visitors', () => {
   it('blurs and disables the Logo tab behind its banner', async () => {
     renderGenerator()
     await userEvent.click(screen.getByRole('tab', { name: 'Logo' }))
-    expect(screen.getByText(/Logo features require an account!/).parentElement).toHaveTextContent(
+    expect((await screen.findByText(/Logo features require an account!/)).parentElement).toHaveTextContent(
       'Logo features require an account! Sign up for free to add custom branding.',
     )
     const options = document.querySelector('fieldset[aria-label="Logo options"]')
@@ -289,7 +289,8 @@ describe('for visitors', () => {
 
     expect(screen.queryByRole('button', { name: 'Maybe later' })).not.toBeInTheDocument()
     const dialog = await screen.findByRole('dialog', {}, { timeout: 2000 })
-    expect(within(dialog).getByRole('link', { name: 'Sign up with Google' })).toHaveAttribute('href', '/auth/google')
+    // The dialog asks for the sign-in options as it first opens.
+    expect(await within(dialog).findByRole('link', { name: 'Sign up with Google' })).toHaveAttribute('href', '/auth/google')
     expect(within(dialog).getByRole('link', { name: 'Sign up with Email' })).toHaveAttribute('href', '/auth?mode=register')
     await userEvent.click(within(dialog).getByRole('button', { name: 'Maybe later' }))
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
@@ -507,7 +508,7 @@ describe('for signed-in users', () => {
       },
     })
     await userEvent.click(screen.getByRole('tab', { name: 'Logo' }))
-    await userEvent.click(screen.getByRole('button', { name: 'Instagram' }))
+    await userEvent.click(await screen.findByRole('button', { name: 'Instagram' }))
     expect(await screen.findByRole('button', { name: 'Remove logo' })).toBeInTheDocument()
     const upload = mock.mock.calls.find(([u]) => u === '/api/upload-logo')
     const file = (upload?.[1]?.body as FormData).get('logoFile') as File
@@ -521,7 +522,7 @@ describe('for signed-in users', () => {
   it('refuses a logo that is not an image before uploading', async () => {
     const { mock } = renderGenerator({ signedIn: true })
     await userEvent.click(screen.getByRole('tab', { name: 'Logo' }))
-    const input = field('Logo file')
+    const input = await waitFor(() => field('Logo file'))
     await userEvent.upload(input, new File(['%PDF'], 'doc.pdf', { type: 'application/pdf' }), { applyAccept: false })
     expect(await screen.findByText('Not an image')).toBeInTheDocument()
     expect(mock.mock.calls.some(([u]) => u === '/api/upload-logo')).toBe(false)

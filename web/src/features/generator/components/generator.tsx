@@ -1,10 +1,11 @@
 import { ArrowDown, Frame, Loader2, Palette, Plus, Sparkles, Target } from 'lucide-react'
-import { useCallback, useId, useRef, useState, type MouseEvent } from 'react'
+import { lazy, Suspense, useCallback, useId, useRef, useState, type MouseEvent, type ReactNode } from 'react'
 import { useForm, useWatch } from 'react-hook-form'
 import { Link } from 'react-router'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
+import { Spinner } from '@/components/ui/spinner'
 import { Switch } from '@/components/ui/switch'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { BrandKitPicker } from '@/features/brand-kits/components/brand-kit-picker'
@@ -21,17 +22,31 @@ import { dynamicDestinationField, isBlockedType, needsAccount } from '../lib/qr-
 import { typeDefaults, typeResolver, withSampleData, type TypeValues } from '../lib/schemas'
 import { defaultStyle, previewPixels, styleFields, styleFromRecord, type StyleState } from '../lib/style'
 import { acceptPreviewUrl } from '../lib/url-preview'
-import { ColorsTab } from './colors-tab'
-import { DownloadOptionsFields } from './download-options'
-import { AccountPromptDialog, AnalyticsUpsellDialog, FutureFeatureDialog, PremiumFeatureDialog } from './dialogs'
-import { FrameTab } from './frame-tab'
-import { LogoTab, uploadedLogo, type ChosenLogo } from './logo-tab'
+import { uploadedLogo, type ChosenLogo } from '../lib/logo'
 import { OptionGroup } from './option-group'
 import { PreviewPanel, svgDataUrl } from './preview-panel'
 import { TypeFields, type UploadedFile } from './type-fields'
 import { TypeSelect } from './type-select'
 
 type Tab = 'purpose' | 'colors' | 'logo' | 'frame'
+
+// The first screen is the Purpose tab. The other tabs, the download options
+// (shown after Generate) and the dialogs load when wanted, a tab's code as
+// the pointer or the focus reaches its tab (BENCHMARKS.md, page weight).
+const tabParts = {
+  colors: () => import('./colors-tab'),
+  logo: () => import('./logo-tab'),
+  frame: () => import('./frame-tab'),
+}
+const ColorsTab = lazy(() => tabParts.colors().then((m) => ({ default: m.ColorsTab })))
+const LogoTab = lazy(() => tabParts.logo().then((m) => ({ default: m.LogoTab })))
+const FrameTab = lazy(() => tabParts.frame().then((m) => ({ default: m.FrameTab })))
+const DownloadOptionsFields = lazy(() => import('./download-options').then((m) => ({ default: m.DownloadOptionsFields })))
+const dialogs = () => import('./dialogs')
+const PremiumFeatureDialog = lazy(() => dialogs().then((m) => ({ default: m.PremiumFeatureDialog })))
+const FutureFeatureDialog = lazy(() => dialogs().then((m) => ({ default: m.FutureFeatureDialog })))
+const AnalyticsUpsellDialog = lazy(() => dialogs().then((m) => ({ default: m.AnalyticsUpsellDialog })))
+const AccountPromptDialog = lazy(() => dialogs().then((m) => ({ default: m.AccountPromptDialog })))
 type Mode = 'static' | 'dynamic'
 type DialogName = 'premium' | 'future' | 'analytics' | 'account'
 
@@ -42,6 +57,15 @@ export interface GeneratorProps {
   onSaved?: (code: SavedCode) => void
 }
 
+
+/** A tab's panel, whose code loads when it is first shown. */
+function LazyPanel({ value, children }: { value: Tab; children: ReactNode }) {
+  return (
+    <TabsContent value={value} className="mt-6">
+      <Suspense fallback={<Spinner label="Loading..." className="min-h-40" />}>{children}</Suspense>
+    </TabsContent>
+  )
+}
 
 /** Where a preselection lands: a blocked or premium type is refused with its dialog, as if chosen by hand. */
 function startingPoint(pre: Preselection | null, signedIn: boolean, kept: Design | null) {
@@ -78,6 +102,9 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
   const [name, setName] = useState(preselection?.title ?? '')
   const [tab, setTab] = useState<Tab>('purpose')
   const [dialog, setDialog] = useState<DialogName | null>(start.dialog)
+  // The dialogs exist from the first one's opening on (their code is in by then).
+  const [dialogsUsed, setDialogsUsed] = useState(dialog !== null)
+  if (dialog && !dialogsUsed) setDialogsUsed(true)
   const [refusedType, setRefusedType] = useState<QrType | undefined>(start.refused)
   const previewRef = useRef<HTMLElement>(null)
   const [downloadOptions, setDownloadOptions] = useState<DownloadOptions>({})
@@ -223,7 +250,13 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
                 ['frame', 'Frame', Frame],
               ] as const
             ).map(([value, label, Icon]) => (
-              <TabsTrigger key={value} value={value} className="gap-1.5">
+              <TabsTrigger
+                key={value}
+                value={value}
+                className="gap-1.5"
+                onPointerEnter={() => value !== 'purpose' && void tabParts[value]()}
+                onFocus={() => value !== 'purpose' && void tabParts[value]()}
+              >
                 <Icon className="hidden size-4 sm:block" aria-hidden="true" />
                 {label}
               </TabsTrigger>
@@ -253,10 +286,10 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
               onUrlBlur={qrType === 'url' || qrType === 'social' || qrType === 'ratings' || qrType === 'apps' ? completeUrl : undefined}
             />
           </TabsContent>
-          <TabsContent value="colors" className="mt-6">
+          <LazyPanel value="colors">
             <ColorsTab style={style} onChange={patchStyle} signedIn={signedIn} />
-          </TabsContent>
-          <TabsContent value="logo" className="mt-6">
+          </LazyPanel>
+          <LazyPanel value="logo">
             <LogoTab
               signedIn={signedIn}
               logo={logo}
@@ -264,10 +297,10 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
               logoSize={style.logoSize}
               onLogoSizeChange={(logoSize) => patchStyle({ logoSize })}
             />
-          </TabsContent>
-          <TabsContent value="frame" className="mt-6">
+          </LazyPanel>
+          <LazyPanel value="frame">
             <FrameTab style={style} onChange={patchStyle} />
-          </TabsContent>
+          </LazyPanel>
         </Tabs>
 
         <div className="grid gap-4 border-t border-slate-100 p-5 sm:p-6">
@@ -356,7 +389,9 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
           downloading={actions.downloading}
         >
           {outcome?.kind === 'generated' && (
-            <DownloadOptionsFields value={downloadOptions} onChange={setDownloadOptions} hasLogo={logo !== null} body={outcome.body} />
+            <Suspense fallback={null}>
+              <DownloadOptionsFields value={downloadOptions} onChange={setDownloadOptions} hasLogo={logo !== null} body={outcome.body} />
+            </Suspense>
           )}
           {!outcome && (
             <p className="mt-4 text-center text-xs text-slate-500">
@@ -368,15 +403,19 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
         </PreviewPanel>
       </aside>
 
-      <PremiumFeatureDialog open={dialog === 'premium'} onOpenChange={(open) => setDialog(open ? 'premium' : null)} onCloseAutoFocus={backToTypeList} />
-      <FutureFeatureDialog
-        open={dialog === 'future'}
-        onOpenChange={(open) => setDialog(open ? 'future' : null)}
-        onCloseAutoFocus={backToTypeList}
-        typeLabel={refusedType ? qrTypeLabel(refusedType) : undefined}
-      />
-      <AnalyticsUpsellDialog open={dialog === 'analytics'} onOpenChange={(open) => setDialog(open ? 'analytics' : null)} />
-      <AccountPromptDialog open={dialog === 'account'} onOpenChange={(open) => setDialog(open ? 'account' : null)} />
+      {dialogsUsed && (
+        <Suspense fallback={null}>
+          <PremiumFeatureDialog open={dialog === 'premium'} onOpenChange={(open) => setDialog(open ? 'premium' : null)} onCloseAutoFocus={backToTypeList} />
+          <FutureFeatureDialog
+            open={dialog === 'future'}
+            onOpenChange={(open) => setDialog(open ? 'future' : null)}
+            onCloseAutoFocus={backToTypeList}
+            typeLabel={refusedType ? qrTypeLabel(refusedType) : undefined}
+          />
+          <AnalyticsUpsellDialog open={dialog === 'analytics'} onOpenChange={(open) => setDialog(open ? 'analytics' : null)} />
+          <AccountPromptDialog open={dialog === 'account'} onOpenChange={(open) => setDialog(open ? 'account' : null)} />
+        </Suspense>
+      )}
     </div>
   )
 }

@@ -7,22 +7,9 @@ import { toast } from '@/lib/use-toast'
 import { cn } from '@/lib/utils'
 import { uploadLogo } from '../api/generator-api'
 import { isImageFile, presetLogoFile, presetLogos, presetLogoUrl, type PresetLogo } from '../lib/preset-logos'
+import type { ChosenLogo } from '../lib/logo'
 import type { LogoSize } from '../lib/style'
 import { OptionGroup } from './option-group'
-
-/** The logo on the code: an uploaded blob on the server, and how to show it here. */
-export interface ChosenLogo {
-  id: number
-  fileName: string
-  /** Where the thumbnail comes from (a bundled preset or the uploaded file's address). */
-  src: string
-  preset?: PresetLogo['id']
-}
-
-/** A logo uploaded earlier, by its id, as the Logo tab shows it. */
-export function uploadedLogo(id: number, fileName: string): ChosenLogo {
-  return { id, fileName, src: `/logo/${id}` }
-}
 
 interface LogoTabProps {
   signedIn: boolean

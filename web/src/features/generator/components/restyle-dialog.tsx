@@ -15,7 +15,8 @@ import { previewPixels, styleFields, styleFromRecord, type StyleState } from '..
 import { ColorsTab } from './colors-tab'
 import { ErrorCorrectionSelect, type ErrorCorrectionLevel } from './download-options'
 import { FrameTab } from './frame-tab'
-import { LogoTab, uploadedLogo, type ChosenLogo } from './logo-tab'
+import { uploadedLogo, type ChosenLogo } from '../lib/logo'
+import { LogoTab } from './logo-tab'
 import { PreviewPanel, svgDataUrl } from './preview-panel'
 
 /** A saved code as the lists answer it (docs/API.md "Records"); its style and logo fields are read too. */
