@@ -101,7 +101,7 @@ func TestOutlineCoversExactlyTheDarkCells(t *testing.T) {
 		}
 		for _, radius := range []float32{0.2, 0.5} {
 			var p path
-			p.outline(padded(dark, s), s, 3, 5, radius)
+			p.outline(padded(dark, s), s, 3, 5, roundAll(radius))
 			polys := flatten(&p)
 			for y := range s {
 				for x := range s {
@@ -140,7 +140,7 @@ func TestOutlineMergesNeighbours(t *testing.T) {
 	}
 	for _, c := range cases {
 		var p path
-		p.outline(padded(c.dark, c.s), c.s, 0, 0, 0.5)
+		p.outline(padded(c.dark, c.s), c.s, 0, 0, roundAll(0.5))
 		loops := 0
 		for _, k := range p.cmds {
 			if k == cmdClose {
@@ -200,7 +200,7 @@ func TestRoundedDotsRoundOnlyFreeCorners(t *testing.T) {
 		{2, []bool{true, true, true, false}, 5},
 	} {
 		var p path
-		p.outline(padded(c.dark, c.s), c.s, 0, 0, 0.5)
+		p.outline(padded(c.dark, c.s), c.s, 0, 0, roundAll(0.5))
 		n := 0
 		for _, k := range p.cmds {
 			if k == cmdCubic {
