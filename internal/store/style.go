@@ -79,6 +79,9 @@ func (g gradientColumn) value() string {
 	if st.GradientColor == "" {
 		return ""
 	}
+	if st.Gradient == (GradientSpec{}) { // not said: the look of the codes saved before
+		return st.GradientColor
+	}
 	v := st.GradientColor + " " + st.Gradient.Type + " " + strconv.Itoa(st.Gradient.Angle)
 	if st.Gradient.OnEyes {
 		v += " eyes"
