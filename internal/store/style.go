@@ -89,7 +89,7 @@ func (g gradientColumn) value() string {
 	return v
 }
 
-// Scan implements sql.Scanner for the column read as COALESCE(…, ”).
+// Scan implements sql.Scanner for the column, read with NULL as empty.
 func (g gradientColumn) Scan(src any) error {
 	var v string
 	switch x := src.(type) {
