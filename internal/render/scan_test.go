@@ -108,7 +108,7 @@ func (d decoders) openCVRead(t *testing.T, want map[string][]byte) map[string]op
 	}
 	slices.Sort(files)
 	for len(files) > 0 {
-		batch := files[:min(len(files), 200)]
+		batch := files[:min(len(files), 20)]
 		files = files[len(batch):]
 		out, err := run(d.opencv, append([]string{"testdata/opencv_qr.py"}, batch...)...)
 		if err != nil {
