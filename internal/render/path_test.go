@@ -161,7 +161,7 @@ func TestDotsCoverExactlyTheDarkModules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, shape := range []string{ShapeSquare, ShapeRounded, ShapeCircle} {
+	for _, shape := range DotShapes {
 		sc, err := Layout(m, Style{Dots: shape})
 		if err != nil {
 			t.Fatal(err)
@@ -182,6 +182,39 @@ func TestDotsCoverExactlyTheDarkModules(t *testing.T) {
 		}
 		if a := area(polys); shape == ShapeSquare && a != float64(count) {
 			t.Errorf("square dots cover %v, want %d modules", a, count)
+		}
+	}
+}
+
+// TestDotCorners counts the curves each connected dot shape draws: classy
+// rounds two corners of a run, classy-rounded all four, extra-rounded
+// fills the inner corner of an L as well.
+func TestDotCorners(t *testing.T) {
+	lone, pair, ell := []bool{true}, []bool{true, true, false, false}, []bool{true, true, true, false}
+	for _, c := range []struct {
+		shape  string
+		s      int
+		dark   []bool
+		curves int
+	}{
+		{ShapeClassy, 1, lone, 2},
+		{ShapeClassy, 2, pair, 2},
+		{ShapeClassy, 2, ell, 3}, // top-left, and the two bottom-right ends
+		{ShapeClassyRounded, 1, lone, 4},
+		{ShapeClassyRounded, 2, ell, 5},
+		{ShapeExtraRounded, 1, lone, 4},
+		{ShapeExtraRounded, 2, ell, 6},
+	} {
+		var p path
+		p.outline(padded(c.dark, c.s), c.s, 0, 0, dotCorners[c.shape])
+		n := 0
+		for _, k := range p.cmds {
+			if k == cmdCubic {
+				n++
+			}
+		}
+		if n != c.curves {
+			t.Errorf("%s %v: %d curves, want %d", c.shape, c.dark, n, c.curves)
 		}
 	}
 }
