@@ -21,9 +21,13 @@ import (
 // Style is the style fields of a request, under their API names. Empty
 // fields take the defaults of docs/API.md; Normalize fills them in.
 type Style struct {
-	FgColor          string `json:"fgColor"`
-	BgColor          string `json:"bgColor"`
-	GradientColor    string `json:"gradientColor"`
+	FgColor       string `json:"fgColor"`
+	BgColor       string `json:"bgColor"`
+	GradientColor string `json:"gradientColor"`
+	GradientType  string `json:"gradientType"`
+	// GradientAngle is nil when not sent; Normalize sets the default.
+	GradientAngle    *int   `json:"gradientAngle"`
+	GradientOnEyes   bool   `json:"gradientOnEyes"`
 	DotShape         string `json:"dotShape"`
 	CornerShape      string `json:"cornerShape"`
 	InnerCornerShape string `json:"innerCornerShape"`
@@ -56,10 +60,21 @@ func FormStyle(get func(string) string) (Style, error) {
 		FrameTextColor:   get("frameTextColor"),
 		FrameStyle:       get("frameStyle"),
 	}
+	s.GradientType = get("gradientType")
 	var err error
 	s.EnableFrame, err = FormBool(get("enableFrame"))
 	if err != nil {
 		return s, &render.StyleError{Field: "enableFrame", Message: "enableFrame must be true or false"}
+	}
+	if s.GradientOnEyes, err = FormBool(get("gradientOnEyes")); err != nil {
+		return s, &render.StyleError{Field: "gradientOnEyes", Message: "gradientOnEyes must be true or false"}
+	}
+	if v := strings.TrimSpace(get("gradientAngle")); v != "" {
+		a, err := strconv.Atoi(v)
+		if err != nil {
+			return s, &render.StyleError{Field: "gradientAngle", Message: render.GradientAngleMessage}
+		}
+		s.GradientAngle = &a
 	}
 	return s, nil
 }
@@ -77,8 +92,8 @@ func FormBool(v string) (bool, error) {
 
 // Allowed values, the default first.
 var (
-	dotShapes   = []string{render.ShapeSquare, render.ShapeCircle, render.ShapeRounded}
-	eyeShapes   = []string{render.ShapeSquare, render.ShapeCurveSquare, render.ShapeCircle}
+	dotShapes   = render.DotShapes
+	eyeShapes   = render.EyeShapes
 	logoSizes   = []string{render.LogoMedium, render.LogoSmall, render.LogoLarge}
 	frameStyles = []string{render.FrameRounded, render.FrameSquare}
 )
@@ -134,8 +149,21 @@ func (s Style) Normalize() (Style, error) {
 	choice("innerCornerShape", &s.InnerCornerShape, eyeShapes)
 	choice("logoSize", &s.LogoSize, logoSizes)
 	choice("frameStyle", &s.FrameStyle, frameStyles)
+	choice("gradientType", &s.GradientType, render.GradientTypes)
 	if err != nil {
 		return s, err
+	}
+	if a := s.GradientAngle; a != nil && (*a < 0 || *a > 359) {
+		return s, &render.StyleError{Field: "gradientAngle", Message: render.GradientAngleMessage}
+	}
+	// How a gradient runs means nothing without one: stored and shown as
+	// the defaults.
+	if s.GradientAngle == nil || s.GradientColor == "" {
+		a := render.DefaultGradientAngle
+		s.GradientAngle = &a
+	}
+	if s.GradientColor == "" {
+		s.GradientType, s.GradientOnEyes = render.GradientLinear, false
 	}
 	s.FrameText = strings.TrimSpace(s.FrameText)
 	if s.FrameText == "" {
@@ -154,6 +182,9 @@ func (s Style) Render(logo []byte, pixels int) render.Style {
 		Foreground:     s.FgColor,
 		Background:     s.BgColor,
 		Gradient:       s.GradientColor,
+		GradientType:   s.GradientType,
+		GradientAngle:  s.GradientAngle,
+		GradientOnEyes: s.GradientOnEyes,
 		Dots:           s.DotShape,
 		Eyes:           s.CornerShape,
 		EyeCenters:     s.InnerCornerShape,

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -21,12 +22,34 @@ func TestNormalizeDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Style{
-		FgColor: "#000000", BgColor: "#FFFFFF", DotShape: "square", CornerShape: "square",
+		FgColor: "#000000", BgColor: "#FFFFFF", GradientType: "linear", GradientAngle: angle(135),
+		DotShape: "square", CornerShape: "square",
 		InnerCornerShape: "square", LogoSize: "medium", FrameText: "SCAN ME",
 		FrameColor: "#000000", FrameTextColor: "#FFFFFF", FrameStyle: "rounded",
 	}
-	if got != want {
+	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Normalize() =\n%+v\nwant\n%+v", got, want)
+	}
+}
+
+func angle(a int) *int { return &a }
+
+// TestNormalizeGradient: the gradient's settings are kept with a colour
+// and reset to the defaults without one.
+func TestNormalizeGradient(t *testing.T) {
+	got, err := Style{GradientColor: "#C2185B", GradientType: "radial", GradientAngle: angle(0), GradientOnEyes: true}.Normalize()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.GradientType != "radial" || *got.GradientAngle != 0 || !got.GradientOnEyes {
+		t.Errorf("with a colour: %+v", got)
+	}
+	got, err = Style{GradientType: "radial", GradientAngle: angle(10), GradientOnEyes: true}.Normalize()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.GradientType != "linear" || *got.GradientAngle != 135 || got.GradientOnEyes {
+		t.Errorf("without a colour: %+v", got)
 	}
 }
 
@@ -58,6 +81,12 @@ func TestNormalizeRefusals(t *testing.T) {
 		{Style{LogoSize: "huge"}, "logoSize"},
 		{Style{FrameStyle: "dotted"}, "frameStyle"},
 		{Style{FrameText: strings.Repeat("é", 41)}, "frameText"},
+		{Style{GradientType: "conic"}, "gradientType"},
+		{Style{GradientAngle: angle(360)}, "gradientAngle"},
+		{Style{GradientAngle: angle(-1)}, "gradientAngle"},
+		{Style{CornerShape: "classy"}, "cornerShape"},
+		{Style{InnerCornerShape: "dots"}, "innerCornerShape"},
+		{Style{DotShape: "dot"}, "dotShape"},
 	} {
 		_, err := c.s.Normalize()
 		field, msg, ok := Refusal(err)
@@ -75,6 +104,17 @@ func TestFormStyle(t *testing.T) {
 	}
 	if s.FgColor != "#112233" || s.DotShape != "circle" || !s.EnableFrame || s.FrameText != "Menu" {
 		t.Errorf("FormStyle = %+v", s)
+	}
+	form["gradientAngle"], form["gradientOnEyes"], form["gradientType"] = "90", "true", "radial"
+	if s, err = FormStyle(func(k string) string { return form[k] }); err != nil || *s.GradientAngle != 90 || !s.GradientOnEyes || s.GradientType != "radial" {
+		t.Errorf("gradient fields: %+v, %v", s, err)
+	}
+	for k, v := range map[string]string{"gradientAngle": "ninety", "gradientOnEyes": "maybe"} {
+		f := map[string]string{k: v}
+		_, err = FormStyle(func(k string) string { return f[k] })
+		if field, _, ok := Refusal(err); !ok || field != k {
+			t.Errorf("%s=%s: %v", k, v, err)
+		}
 	}
 	form["enableFrame"] = "maybe"
 	_, err = FormStyle(func(k string) string { return form[k] })

@@ -48,10 +48,17 @@ Payload:
 Style (colours are #RRGGBB):
   --fg, --bg            dot and background colours (default %[4]s, %[5]s)
   --gradient COLOUR     second colour: dots fade from --fg to it
-  --dots S              square, circle or rounded
-  --eyes S              finder ring: square, curve-square or circle
-  --eye-centers S       finder centre: square, curve-square or circle
-  --eye-color, --eye-center-color COLOUR   (default: the dots' paint)
+  --gradient-type S     linear (default) or radial (--fg at the centre)
+  --gradient-angle N    linear direction, 0-359 degrees clockwise from the
+                        top as in CSS (default 135: top-left to bottom-right)
+  --gradient-on-eyes    eyes without their own colour take the gradient too
+  --dots S              square, circle, rounded, dots, classy,
+                        classy-rounded or extra-rounded
+  --eyes S              finder ring: square, curve-square, circle,
+                        extra-rounded or dot
+  --eye-centers S       finder centre: as --eyes
+  --eye-color, --eye-center-color COLOUR   (default: --fg, or the gradient
+                        with --gradient-on-eyes)
   --logo FILE           centred logo image (PNG, JPEG, GIF or WebP)
   --logo-size S         small, medium or large
   --frame               draw a frame with a text band (default text '%[6]s');
@@ -171,9 +178,19 @@ func parse(args []string) (*command, error) {
 	colorVar(fs, &s.Foreground, "fg")
 	colorVar(fs, &s.Background, "bg")
 	colorVar(fs, &s.Gradient, "gradient")
-	choiceVar(fs, &s.Dots, "dots", render.ShapeSquare, render.ShapeCircle, render.ShapeRounded)
-	choiceVar(fs, &s.Eyes, "eyes", render.ShapeSquare, render.ShapeCurveSquare, render.ShapeCircle)
-	choiceVar(fs, &s.EyeCenters, "eye-centers", render.ShapeSquare, render.ShapeCurveSquare, render.ShapeCircle)
+	choiceVar(fs, &s.GradientType, "gradient-type", render.GradientTypes...)
+	fs.Func("gradient-angle", "", func(v string) error {
+		a, err := strconv.Atoi(v)
+		if err != nil || a < 0 || a > 359 {
+			return errors.New("want a whole number of degrees from 0 to 359")
+		}
+		s.GradientAngle = &a
+		return nil
+	})
+	fs.BoolVar(&s.GradientOnEyes, "gradient-on-eyes", false, "")
+	choiceVar(fs, &s.Dots, "dots", render.DotShapes...)
+	choiceVar(fs, &s.Eyes, "eyes", render.EyeShapes...)
+	choiceVar(fs, &s.EyeCenters, "eye-centers", render.EyeShapes...)
 	colorVar(fs, &s.EyeColor, "eye-color")
 	colorVar(fs, &s.EyeCenterColor, "eye-center-color")
 	fs.StringVar(&c.logoFile, "logo", "", "")

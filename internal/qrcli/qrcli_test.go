@@ -244,8 +244,8 @@ func TestStyledCodeScans(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			file := filepath.Join(dir, name)
 			code, _, stderr := run(t, "", "-o", file, "--size", "600", "--ecc", "q",
-				"--fg", "#1a237e", "--bg", "#FFFDE7", "--gradient", "#6A1B9A",
-				"--dots", "rounded", "--eyes", "curve-square", "--eye-centers", "circle",
+				"--fg", "#1a237e", "--bg", "#FFFDE7", "--gradient", "#6A1B9A", "--gradient-type", "radial", "--gradient-on-eyes",
+				"--dots", "classy-rounded", "--eyes", "extra-rounded", "--eye-centers", "dot",
 				"--eye-color", "#B71C1C", "--eye-center-color", "#000000",
 				"--logo", logo, "--logo-size", "small",
 				"--frame-text", "SCAN ME ✓", "--frame-color", "#1A237E", "--frame-text-color", "#FFFFFF", "--frame-style", "square",
@@ -272,7 +272,10 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{"bad gradient", []string{"--gradient", "#12345", "x"}, "flag -gradient"},
 		{"bad frame colour", []string{"--frame-color", "#GGGGGG", "x"}, "flag -frame-color"},
 		{"bad dots", []string{"--dots", "star", "x"}, `invalid value "star" for flag -dots: want square, circle, rounded`},
-		{"eyes cannot be rounded", []string{"--eyes", "rounded", "x"}, "want square, curve-square, circle"},
+		{"eyes cannot be rounded", []string{"--eyes", "rounded", "x"}, "want square, curve-square, circle, extra-rounded, dot"},
+		{"bad gradient type", []string{"--gradient-type", "conic", "x"}, "flag -gradient-type"},
+		{"gradient angle 360", []string{"--gradient-angle", "360", "x"}, "want a whole number of degrees from 0 to 359"},
+		{"gradient angle text", []string{"--gradient-angle", "ninety", "x"}, "flag -gradient-angle"},
 		{"bad logo size", []string{"--logo-size", "huge", "x"}, "flag -logo-size"},
 		{"bad frame style", []string{"--frame-style", "oval", "x"}, "flag -frame-style"},
 		{"bad size", []string{"--size", "big", "x"}, `invalid value "big" for flag -size: want a positive whole number`},

@@ -180,13 +180,26 @@ var turn = func() (t [16][4]int8) {
 	return t
 }()
 
+// corners are the radii outline() rounds a dark region's corners to:
+// convex ones by where they sit (top-right, bottom-right, bottom-left,
+// top-left: the direction the outline arrives in, clockwise), each at most
+// 0.5; concave ones (filled with a fillet) at most 0.25, so that two
+// fillets and a rounded end still fit on one module's edge.
+type corners struct {
+	convex  [4]float32
+	concave float32
+}
+
+// roundAll rounds every convex corner to r and leaves concave ones sharp.
+func roundAll(r float32) corners { return corners{convex: [4]float32{r, r, r, r}} }
+
 // outline adds the boundary of the union of the dark cells of an s×s
-// grid, placed at (ox, oy), with its convex corners (where a module has no
-// dark neighbour on either side) rounded to radius r ≤ 0.5: connected
-// "rounded" dots. Concave corners stay sharp. g holds the cells with a
+// grid, placed at (ox, oy), with its corners rounded as c says: convex
+// corners are those where a module has no dark neighbour on either side;
+// with roundAll(0.5), connected "rounded" dots. g holds the cells with a
 // light border: (s+2)×(s+2), cell (x, y) at g[(y+1)*(s+2)+x+1]. Adjacent
 // cells share one outline, so no anti-aliased seam appears between them.
-func (p *path) outline(g []bool, s int, ox, oy, r float32) {
+func (p *path) outline(g []bool, s int, ox, oy float32, c corners) {
 	// out holds, per grid vertex, a bit per direction of an outgoing
 	// boundary edge. Edges run clockwise around each dark cell and are
 	// kept only where the neighbour across them is light.
@@ -213,14 +226,14 @@ func (p *path) outline(g []bool, s int, ox, oy, r float32) {
 		}
 	}
 	step := [4]int{1, v, -1, -v}
-	var corners []int32 // vertex index and outgoing direction, packed
+	var loop []int32 // the loop's corners: vertex index and outgoing direction, packed
 	for start := range out {
 		for out[start] != 0 {
 			d0 := 0
 			for out[start]&(1<<d0) == 0 {
 				d0++
 			}
-			corners = append(corners[:0], int32(start<<2|d0))
+			loop = append(loop[:0], int32(start<<2|d0))
 			w, d := start, d0
 			for {
 				out[w] &^= 1 << d
@@ -234,25 +247,31 @@ func (p *path) outline(g []bool, s int, ox, oy, r float32) {
 					break
 				}
 				if nd != d {
-					corners = append(corners, int32(w<<2|nd))
+					loop = append(loop, int32(w<<2|nd))
 				}
 				d = nd
 			}
-			p.emitRounded(corners, v, ox, oy, r)
+			p.emitRounded(loop, v, ox, oy, c)
 		}
 	}
 }
 
-// emitRounded draws one traced loop given its corners, rounding the
-// convex ones.
-func (p *path) emitRounded(corners []int32, v int, ox, oy, r float32) {
-	n := len(corners)
-	k := r * kappa
-	for i, c := range corners {
-		x, y := ox+float32(int(c>>2)%v), oy+float32(int(c>>2)/v)
-		dout := int(c & 3)
-		din := int(corners[(i+n-1)%n] & 3)
-		if dout != (din+1)&3 { // concave (or straight): a sharp corner
+// emitRounded draws one traced loop given its corners, rounding them as
+// c says.
+func (p *path) emitRounded(loop []int32, v int, ox, oy float32, c corners) {
+	n := len(loop)
+	for i, l := range loop {
+		x, y := ox+float32(int(l>>2)%v), oy+float32(int(l>>2)/v)
+		dout := int(l & 3)
+		din := int(loop[(i+n-1)%n] & 3)
+		var r float32
+		switch dout {
+		case (din + 1) & 3:
+			r = c.convex[din]
+		case (din + 3) & 3:
+			r = c.concave
+		}
+		if r == 0 { // a sharp corner
 			if i == 0 {
 				p.moveTo(x, y)
 			} else {
@@ -260,6 +279,9 @@ func (p *path) emitRounded(corners []int32, v int, ox, oy, r float32) {
 			}
 			continue
 		}
+		// A quarter circle tangent to both edges: inside the dark region
+		// at a convex corner, a fillet outside it at a concave one.
+		k := r * kappa
 		ix, iy := float32(dirs[din][0]), float32(dirs[din][1])
 		jx, jy := float32(dirs[dout][0]), float32(dirs[dout][1])
 		ax, ay := x-ix*r, y-iy*r // where the curve starts

@@ -101,7 +101,7 @@ func TestOutlineCoversExactlyTheDarkCells(t *testing.T) {
 		}
 		for _, radius := range []float32{0.2, 0.5} {
 			var p path
-			p.outline(padded(dark, s), s, 3, 5, radius)
+			p.outline(padded(dark, s), s, 3, 5, roundAll(radius))
 			polys := flatten(&p)
 			for y := range s {
 				for x := range s {
@@ -140,7 +140,7 @@ func TestOutlineMergesNeighbours(t *testing.T) {
 	}
 	for _, c := range cases {
 		var p path
-		p.outline(padded(c.dark, c.s), c.s, 0, 0, 0.5)
+		p.outline(padded(c.dark, c.s), c.s, 0, 0, roundAll(0.5))
 		loops := 0
 		for _, k := range p.cmds {
 			if k == cmdClose {
@@ -161,7 +161,7 @@ func TestDotsCoverExactlyTheDarkModules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, shape := range []string{ShapeSquare, ShapeRounded, ShapeCircle} {
+	for _, shape := range DotShapes {
 		sc, err := Layout(m, Style{Dots: shape})
 		if err != nil {
 			t.Fatal(err)
@@ -186,6 +186,39 @@ func TestDotsCoverExactlyTheDarkModules(t *testing.T) {
 	}
 }
 
+// TestDotCorners counts the curves each connected dot shape draws: classy
+// rounds two corners of a run, classy-rounded all four, extra-rounded
+// fills the inner corner of an L as well.
+func TestDotCorners(t *testing.T) {
+	lone, pair, ell := []bool{true}, []bool{true, true, false, false}, []bool{true, true, true, false}
+	for _, c := range []struct {
+		shape  string
+		s      int
+		dark   []bool
+		curves int
+	}{
+		{ShapeClassy, 1, lone, 2},
+		{ShapeClassy, 2, pair, 2},
+		{ShapeClassy, 2, ell, 3}, // top-left, and the two bottom-right ends
+		{ShapeClassyRounded, 1, lone, 4},
+		{ShapeClassyRounded, 2, ell, 5},
+		{ShapeExtraRounded, 1, lone, 4},
+		{ShapeExtraRounded, 2, ell, 6},
+	} {
+		var p path
+		p.outline(padded(c.dark, c.s), c.s, 0, 0, dotCorners[c.shape])
+		n := 0
+		for _, k := range p.cmds {
+			if k == cmdCubic {
+				n++
+			}
+		}
+		if n != c.curves {
+			t.Errorf("%s %v: %d curves, want %d", c.shape, c.dark, n, c.curves)
+		}
+	}
+}
+
 func TestRoundedDotsRoundOnlyFreeCorners(t *testing.T) {
 	// A lone module is a circle: four curves. A run of two is a pill:
 	// four curves, with straight sides joining the modules.
@@ -200,7 +233,7 @@ func TestRoundedDotsRoundOnlyFreeCorners(t *testing.T) {
 		{2, []bool{true, true, true, false}, 5},
 	} {
 		var p path
-		p.outline(padded(c.dark, c.s), c.s, 0, 0, 0.5)
+		p.outline(padded(c.dark, c.s), c.s, 0, 0, roundAll(0.5))
 		n := 0
 		for _, k := range p.cmds {
 			if k == cmdCubic {

@@ -11,7 +11,7 @@ import (
 
 // WritePDF writes the scene as a one-page PDF 1.4 whose page is the code
 // (Style.Points square, plus the frame's share). Paths are filled with the
-// nonzero rule; the gradient is an axial shading painted through its path
+// nonzero rule; the gradient is an axial or radial shading painted through its path
 // as a clip; the logo is an RGB image with a soft mask for its alpha; the
 // frame text is set in subsets of the fonts it needs (internal/pdffont).
 func (sc *Scene) WritePDF(w io.Writer) error {
@@ -229,14 +229,21 @@ func (sc *Scene) appendVector(b []byte, s, ph float32, logo func([]byte) []byte)
 	return append(b, "Q\n"...), gradient
 }
 
-// appendShading writes the gradient as an axial shading dictionary, the
-// same in PDF and PostScript.
+// appendShading writes the gradient as an axial (linear) or radial
+// shading dictionary, the same in PDF and PostScript.
 func (sc *Scene) appendShading(b []byte) []byte {
 	g := sc.grad
-	b = append(b, "<< /ShadingType 2 /ColorSpace "...)
-	b = append(b, sc.colorSpace()...)
-	b = append(b, " /Coords ["...)
-	b = appendNums(b, g.x0, g.y0, g.x1, g.y1)
+	if g.radial {
+		b = append(b, "<< /ShadingType 3 /ColorSpace "...)
+		b = append(b, sc.colorSpace()...)
+		b = append(b, " /Coords ["...)
+		b = appendNums(b, g.x0, g.y0, 0, g.x0, g.y0, g.r)
+	} else {
+		b = append(b, "<< /ShadingType 2 /ColorSpace "...)
+		b = append(b, sc.colorSpace()...)
+		b = append(b, " /Coords ["...)
+		b = appendNums(b, g.x0, g.y0, g.x1, g.y1)
+	}
 	b = append(b, "] /Function << /FunctionType 2 /Domain [0 1] /C0 ["...)
 	b = sc.appendColor(b, g.from)
 	b = append(b, "] /C1 ["...)

@@ -184,6 +184,7 @@ func (sc *Scene) fillGradient(img *image.RGBA, mask *image.Alpha, r image.Rectan
 	x0, y0 := float64(g.x0)*s+float64(ox), float64(g.y0)*s+float64(oy)
 	dx, dy := float64(g.x1-g.x0)*s, float64(g.y1-g.y0)*s
 	l2 := dx*dx + dy*dy
+	rad := float64(g.r) * s
 	fr, fg, fb := float64(g.from.R), float64(g.from.G), float64(g.from.B)
 	tr, tg, tb := float64(g.to.R)-fr, float64(g.to.G)-fg, float64(g.to.B)-fb
 	for y := r.Min.Y; y < r.Max.Y; y++ {
@@ -194,7 +195,12 @@ func (sc *Scene) fillGradient(img *image.RGBA, mask *image.Alpha, r image.Rectan
 			if a == 0 {
 				continue
 			}
-			t := ((float64(x)+0.5-x0)*dx + (float64(y)+0.5-y0)*dy) / l2
+			var t float64
+			if px, py := float64(x)+0.5-x0, float64(y)+0.5-y0; g.radial {
+				t = math.Hypot(px, py) / rad
+			} else {
+				t = (px*dx + py*dy) / l2
+			}
 			t = min(1, max(0, t))
 			// Source over an opaque destination, in 8-bit straight alpha.
 			k, j := float64(a)/255, 4*x

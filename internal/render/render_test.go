@@ -223,10 +223,128 @@ func TestEyeColorsDefaultToTheForeground(t *testing.T) {
 	if want := []string{"#FFFFFF", "#123456", "#AA0000", "#005500"}; strings.Join(fills, ",") != strings.Join(want, ",") {
 		t.Errorf("fills %v, want %v", fills, want)
 	}
-	// With a gradient, eyes without their own colour follow the gradient.
-	sc = layout(t, m, Style{Gradient: "#0000AA"})
-	if n := strings.Count(svgOf(t, sc), `fill="url(#`); n != 3 {
-		t.Errorf("%d paths use the gradient, want 3 (dots, rings, centres)", n)
+	// With a gradient, eyes without their own colour take the foreground,
+	// or the gradient with GradientOnEyes; their own colour wins either way.
+	for _, c := range []struct {
+		s    Style
+		want int
+		eyes string
+	}{
+		{Style{Foreground: "#123456", Gradient: "#0000AA"}, 1, "#123456"},
+		{Style{Gradient: "#0000AA", GradientOnEyes: true}, 3, ""},
+		{Style{Gradient: "#0000AA", GradientOnEyes: true, EyeColor: "#AA0000"}, 2, "#AA0000"},
+	} {
+		svg := svgOf(t, layout(t, m, c.s))
+		if n := strings.Count(svg, `fill="url(#`); n != c.want {
+			t.Errorf("%+v: %d paths use the gradient, want %d", c.s, n, c.want)
+		}
+		if c.eyes != "" && !strings.Contains(svg, `<path fill="`+c.eyes+`"`) {
+			t.Errorf("%+v: no eye path in %s", c.s, c.eyes)
+		}
+	}
+}
+
+// TestGradientGeometry checks where the gradient runs: 135° (the default)
+// corner to corner as before, 90° left to right, 0° bottom to top, radial
+// from the centre to the corners; and that each writer says so.
+func TestGradientGeometry(t *testing.T) {
+	m := encode(t, "https://example.com/a", qr.M, Style{})
+	lo, hi := float32(QuietZone), float32(QuietZone+m.Size)
+	c := (lo + hi) / 2
+	angle := func(a int) *int { return &a }
+	near := func(a, b float32) bool { return math.Abs(float64(a-b)) < 1e-3 }
+	for _, tc := range []struct {
+		s                 Style
+		x0, y0, x1, y1, r float32
+		svg, pdf          string
+	}{
+		{Style{}, lo, lo, hi, hi, 0, "<linearGradient", "/ShadingType 2"},
+		{Style{GradientAngle: angle(135)}, lo, lo, hi, hi, 0, "<linearGradient", "/ShadingType 2"},
+		{Style{GradientAngle: angle(90)}, lo, c, hi, c, 0, "<linearGradient", "/ShadingType 2"},
+		{Style{GradientAngle: angle(0)}, c, hi, c, lo, 0, "<linearGradient", "/ShadingType 2"},
+		{Style{GradientType: GradientRadial, GradientAngle: angle(10)}, c, c, 0, 0, (hi - lo) / 2 * math.Sqrt2, "<radialGradient", "/ShadingType 3"},
+	} {
+		s := tc.s
+		s.Gradient = "#0000AA"
+		sc := layout(t, m, s)
+		g := sc.grad
+		if g.radial {
+			if !near(g.x0, tc.x0) || !near(g.y0, tc.y0) || !near(g.r, tc.r) {
+				t.Errorf("%+v: radial at (%v,%v) r %v, want (%v,%v) r %v", tc.s, g.x0, g.y0, g.r, tc.x0, tc.y0, tc.r)
+			}
+		} else if !near(g.x0, tc.x0) || !near(g.y0, tc.y0) || !near(g.x1, tc.x1) || !near(g.y1, tc.y1) {
+			t.Errorf("%+v: line (%v,%v)-(%v,%v), want (%v,%v)-(%v,%v)", tc.s, g.x0, g.y0, g.x1, g.y1, tc.x0, tc.y0, tc.x1, tc.y1)
+		}
+		if svg := svgOf(t, sc); !strings.Contains(svg, tc.svg) {
+			t.Errorf("%+v: SVG lacks %s", tc.s, tc.svg)
+		}
+		var pdf, eps bytes.Buffer
+		if err := sc.WritePDF(&pdf); err != nil {
+			t.Fatal(err)
+		}
+		if err := sc.WriteEPS(&eps); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(eps.String(), tc.pdf) {
+			t.Errorf("%+v: EPS lacks %s", tc.s, tc.pdf)
+		}
+	}
+	// The PNG: a radial gradient is the foreground at the centre and
+	// lighter towards the corners, a 90° one changes along x only.
+	img, err := png.Decode(bytes.NewReader(pngOf(t, layout(t, m, Style{Gradient: "#FF0000", GradientType: GradientRadial, Pixels: (m.Size + 2*QuietZone) * 10}))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Dark modules nearest the centre and a corner (a finder's, which
+	// takes the foreground; the dots next to it are the gradient's).
+	redness := func(x, y int) uint32 { r, _, _, _ := img.At(x, y).RGBA(); return r >> 8 }
+	var centre, edge uint32
+	for y := range m.Size {
+		for x := range m.Size {
+			if !m.Dark(x, y) || m.Role(x, y) == qr.RoleFinder {
+				continue
+			}
+			r := redness((QuietZone+x)*10+5, (QuietZone+y)*10+5)
+			if d := abs(x-m.Size/2) + abs(y-m.Size/2); d <= 2 {
+				centre = max(centre, r)
+			} else if d >= m.Size-9 {
+				edge = max(edge, r)
+			}
+		}
+	}
+	if !(centre < 60 && edge > 120) {
+		t.Errorf("radial PNG: red %d near the centre, %d near the edge", centre, edge)
+	}
+}
+
+// TestGradientRefusals: an angle outside 0-359, an unknown type, and a
+// gradient whose lightest stop is too light: an end in any colour space,
+// or a CMYK mid-point lighter than both ends.
+func TestGradientRefusals(t *testing.T) {
+	m := encode(t, "https://example.com/a", qr.M, Style{})
+	angle := func(a int) *int { return &a }
+	for _, c := range []struct {
+		s     Style
+		field string
+	}{
+		{Style{Gradient: "#0000AA", GradientAngle: angle(360)}, "gradientAngle"},
+		{Style{Gradient: "#0000AA", GradientAngle: angle(-1)}, "gradientAngle"},
+		{Style{GradientAngle: angle(400)}, "gradientAngle"},
+		{Style{Gradient: "#0000AA", GradientType: "conic"}, "gradientType"},
+		{Style{Gradient: "#DDDDDD"}, "gradientColor"},
+		{Style{Foreground: "#DDDDDD", Gradient: "#000000"}, "fgColor"},
+		// Light blue to grey: in CMYK the middle is 1.3 times lighter
+		// (contrast) than the lighter end; fine in RGB, refused in CMYK.
+		{Style{Foreground: "#4040FF", Gradient: "#606060", Background: "#C2C2C2", CMYK: true}, "gradientColor"},
+	} {
+		_, err := Layout(m, c.s)
+		var se *StyleError
+		if !errors.As(err, &se) || se.Field != c.field {
+			t.Errorf("%+v: %v, want a refusal of %s", c.s, err, c.field)
+		}
+	}
+	if _, err := Layout(m, Style{Foreground: "#4040FF", Gradient: "#606060", Background: "#C2C2C2"}); err != nil {
+		t.Errorf("the same gradient in RGB: %v", err)
 	}
 }
 

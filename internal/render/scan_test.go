@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"image/color"
@@ -13,7 +14,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -23,12 +26,15 @@ import (
 )
 
 // These tests prove that what the renderer accepts scans: every output is
-// written as PNG, SVG (rasterised by rsvg-convert) and PDF (rasterised by
-// pdftoppm), and read by two decoders we did not write, zbar and ZXing,
-// which must both return the exact payload bytes.
+// written as PNG, SVG (rasterised by rsvg-convert), PDF (rasterised by
+// pdftoppm) and EPS (rasterised by Ghostscript), and read by two decoders
+// we did not write, zbar and ZXing, which must both return the exact
+// payload bytes. OpenCV's QR detector reads them too where it is
+// installed; what it reads is reported, not required (see BENCHMARKS.md).
 
 type decoders struct {
-	zbar, zxing, rsvg, pdftoppm string
+	zbar, zxing, rsvg, pdftoppm, gs string
+	opencv                          string // a python3 that imports cv2, or ""
 }
 
 func needDecoders(t *testing.T) decoders {
@@ -37,7 +43,21 @@ func needDecoders(t *testing.T) decoders {
 		zxing:    testenv.Command(t, "ZXingReader"),
 		rsvg:     testenv.Command(t, "rsvg-convert"),
 		pdftoppm: testenv.Command(t, "pdftoppm"),
+		gs:       testenv.Command(t, "gs"),
+		opencv:   openCVPython(),
 	}
+}
+
+// openCVPython is a python3 that can import cv2: the one on PATH, else
+// Debian's (python3-opencv installs there, and a pyenv shim may come
+// first on PATH); "" when neither can.
+func openCVPython() string {
+	for _, p := range []string{"python3", "/usr/bin/python3"} {
+		if _, err := run(p, "-c", "import cv2"); err == nil {
+			return p
+		}
+	}
+	return ""
 }
 
 func run(name string, args ...string) ([]byte, error) {
@@ -56,8 +76,10 @@ func run(name string, args ...string) ([]byte, error) {
 // decode reads a PNG with both decoders and reports each one that does
 // not return want exactly.
 func (d decoders) decode(file string, want []byte) (zbarErr, zxingErr error) {
-	// With -Sbinary zbar writes the bytes alone, with no newline.
-	out, err := run(d.zbar, "--raw", "-q", "-Sbinary", file)
+	// With -Sbinary zbar writes the bytes alone, with no newline. It looks
+	// for QR codes only: by default it also tries 1-D symbologies, and
+	// found a GS1 DataBar in the modules of a version 40 code.
+	out, err := run(d.zbar, "--raw", "-q", "-Sdisable", "-Sqrcode.enable", "-Sbinary", file)
 	if err != nil || !bytes.Equal(out, want) {
 		zbarErr = fmt.Errorf("zbar read %q (%v)", clip(out), err)
 	}
@@ -68,9 +90,46 @@ func (d decoders) decode(file string, want []byte) (zbarErr, zxingErr error) {
 	return zbarErr, zxingErr
 }
 
+// openCV is what OpenCV made of one file: whether a decoder returned the
+// payload, and whether cv2.QRCodeDetector located a code (see
+// testdata/opencv_qr.py: Debian's build locates but cannot decode).
+type openCV struct{ read, found bool }
+
+// openCVRead reads files with OpenCV, one process for many files (its
+// start-up is most of the cost), want[file] being the payload.
+func (d decoders) openCVRead(t *testing.T, want map[string][]byte) map[string]openCV {
+	res := map[string]openCV{}
+	if d.opencv == "" {
+		return res
+	}
+	files := make([]string, 0, len(want))
+	for f := range want {
+		files = append(files, f)
+	}
+	slices.Sort(files)
+	for len(files) > 0 {
+		batch := files[:min(len(files), 20)]
+		files = files[len(batch):]
+		out, err := run(d.opencv, append([]string{"testdata/opencv_qr.py"}, batch...)...)
+		if err != nil {
+			t.Logf("OpenCV: %v", err)
+			continue
+		}
+		for line := range strings.Lines(string(out)) {
+			f := strings.Split(strings.TrimSuffix(line, "\n"), "\t")
+			if len(f) != 3 {
+				continue
+			}
+			got, err := hex.DecodeString(f[1])
+			res[f[0]] = openCV{read: err == nil && len(got) > 0 && bytes.Equal(got, want[f[0]]), found: f[2] == "1"}
+		}
+	}
+	return res
+}
+
 func clip(b []byte) []byte { return b[:min(len(b), 60)] }
 
-// scanCase is one rendering to check in all three formats.
+// scanCase is one rendering to check in all four formats.
 type scanCase struct {
 	name    string
 	data    []byte
@@ -78,69 +137,92 @@ type scanCase struct {
 	version int // 0: the smallest that fits
 	style   Style
 	ppm     float64 // pixels per module for the rasterised outputs
+	// adjust, when set, changes the scene before it is written: shapes
+	// the renderer does not offer, measured for comparison.
+	adjust func(*Scene)
+	// vector, when set, is the one vector format to check besides the
+	// PNG (SVG, PDF or EPS); otherwise all three are.
+	vector string
+}
+
+// decoded is one rasterised output and who read it.
+type decoded struct {
+	c            scanCase
+	format, file string
+	zbar, zxing  bool
 }
 
 // check renders c in all formats and decodes each: both decoders must
 // read every output.
-func (d decoders) check(dir string, c scanCase) error {
+func (d decoders) check(dir string, c scanCase) ([]decoded, error) {
 	m, err := encodeCase(c)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	s := c.style
 	n := float64(m.Size + 2*QuietZone)
 	s.Pixels = int(math.Round(c.ppm * n))
 	sc, err := Layout(m, s)
 	if err != nil {
-		return err
+		return nil, err
+	}
+	if c.adjust != nil {
+		c.adjust(sc)
 	}
 	base := filepath.Join(dir, c.name)
 	var errs []error
+	var outs []decoded
 	fail := func(format string, err error) {
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s (v%d-%v, %s): %w", format, m.Version, m.Level, base, err))
 		}
 	}
-	note := func(format string, zbarErr, zxingErr error) {
-		fail(format, zbarErr)
-		fail(format, zxingErr)
+	read := func(format, file string) {
+		zb, zx := d.decode(file, c.data)
+		fail(format, zb)
+		fail(format, zx)
+		outs = append(outs, decoded{c: c, format: format, file: file, zbar: zb == nil, zxing: zx == nil})
 	}
-	var png, svg, pdf bytes.Buffer
+	var png, svg, pdf, eps bytes.Buffer
 	if err := sc.WritePNG(&png); err != nil {
-		return err
+		return nil, err
 	}
 	if err := sc.WriteSVG(&svg); err != nil {
-		return err
+		return nil, err
 	}
 	if err := sc.WritePDF(&pdf); err != nil {
-		return err
+		return nil, err
 	}
-	for ext, b := range map[string][]byte{".png": png.Bytes(), ".svg": svg.Bytes(), ".pdf": pdf.Bytes()} {
+	if err := sc.WriteEPS(&eps); err != nil {
+		return nil, err
+	}
+	for ext, b := range map[string][]byte{".png": png.Bytes(), ".svg": svg.Bytes(), ".pdf": pdf.Bytes(), ".eps": eps.Bytes()} {
 		if err := os.WriteFile(base+ext, b, 0o600); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	zb, zx := d.decode(base+".png", c.data)
-	note("PNG", zb, zx)
+	read("PNG", base+".png")
 
-	// The vector formats are rasterised at a slightly different scale, so
+	// The vector formats are rasterised at slightly different scales, so
 	// module edges land elsewhere on the pixel grid.
+	rasterise := func(format, out string, cmd ...string) {
+		if c.vector != "" && c.vector != format {
+			return
+		}
+		if _, err := run(cmd[0], cmd[1:]...); err != nil {
+			fail(format, err)
+			return
+		}
+		read(format, out)
+	}
 	_, pw, _ := sc.pixelScale()
-	w := int(float64(pw) * 1.07)
-	if _, err := run(d.rsvg, "-w", strconv.Itoa(w), "-b", "white", "-o", base+"-svg.png", base+".svg"); err != nil {
-		fail("SVG", err)
-	} else {
-		zb, zx := d.decode(base+"-svg.png", c.data)
-		note("SVG", zb, zx)
-	}
-	dpi := c.ppm * 1.13 * n / sc.points * 72
-	if _, err := run(d.pdftoppm, "-png", "-r", strconv.FormatFloat(dpi, 'f', 1, 64), "-singlefile", base+".pdf", base+"-pdf"); err != nil {
-		fail("PDF", err)
-	} else {
-		zb, zx := d.decode(base+"-pdf.png", c.data)
-		note("PDF", zb, zx)
-	}
-	return errors.Join(errs...)
+	rasterise("SVG", base+"-svg.png", d.rsvg, "-w", strconv.Itoa(int(float64(pw)*1.07)), "-b", "white", "-o", base+"-svg.png", base+".svg")
+	dpi := func(k float64) string { return strconv.FormatFloat(c.ppm*k*n/sc.points*72, 'f', 1, 64) }
+	rasterise("PDF", base+"-pdf.png", d.pdftoppm, "-png", "-r", dpi(1.13), "-singlefile", base+".pdf", base+"-pdf")
+	// Ghostscript anti-aliased, as the other rasterisers are.
+	rasterise("EPS", base+"-eps.png", d.gs, "-q", "-dSAFER", "-dBATCH", "-dNOPAUSE", "-dEPSCrop", "-sDEVICE=png16m",
+		"-dGraphicsAlphaBits=4", "-dTextAlphaBits=4", "-r"+dpi(1.19), "-o", base+"-eps.png", base+".eps")
+	return outs, errors.Join(errs...)
 }
 
 // encodeCase encodes at the case's level and version, raised as the style
@@ -165,22 +247,36 @@ func encodeCase(c scanCase) (*qr.Matrix, error) {
 	return m, err
 }
 
-// runCases checks cases through two workers: the decoders are external
-// processes and the machine is shared.
-func runCases(t *testing.T, cases []scanCase) {
+// runCases checks cases through two workers (the decoders are external
+// processes and the machine is shared), then has OpenCV read every output
+// and logs what each decoder read by format. It returns the outputs, with
+// OpenCV's reads by file.
+func runCases(t *testing.T, cases []scanCase) ([]decoded, map[string]openCV) {
+	return scanCases(t, cases, t.Errorf)
+}
+
+// scanCases is runCases with the failures going to fail: t.Logf for a
+// measurement that is expected to miss.
+func scanCases(t *testing.T, cases []scanCase, fail func(string, ...any)) ([]decoded, map[string]openCV) {
 	d := needDecoders(t)
 	dir := t.TempDir()
 	if keep := os.Getenv("RENDER_SCAN_DIR"); keep != "" { // to look at failures
 		dir = keep
 	}
 	work := make(chan scanCase)
+	var mu sync.Mutex
+	var all []decoded
 	var wg sync.WaitGroup
 	for range 2 {
 		wg.Go(func() {
 			for c := range work {
-				if err := d.check(dir, c); err != nil {
-					t.Errorf("%s: %v", c.name, err)
+				outs, err := d.check(dir, c)
+				if err != nil {
+					fail("%s: %v", c.name, err)
 				}
+				mu.Lock()
+				all = append(all, outs...)
+				mu.Unlock()
 			}
 		})
 	}
@@ -189,6 +285,36 @@ func runCases(t *testing.T, cases []scanCase) {
 	}
 	close(work)
 	wg.Wait()
+
+	want := make(map[string][]byte, len(all))
+	for _, o := range all {
+		want[o.file] = o.c.data
+	}
+	cv := d.openCVRead(t, want)
+	if d.opencv == "" {
+		t.Log("OpenCV (python3-opencv) is not installed: its reads are not reported")
+	}
+	for _, f := range []string{"PNG", "SVG", "PDF", "EPS"} {
+		var n, zb, zx, ocv, found int
+		for _, o := range all {
+			if o.format == f {
+				n++
+				zb += b2i(o.zbar)
+				zx += b2i(o.zxing)
+				ocv += b2i(cv[o.file].read)
+				found += b2i(cv[o.file].found)
+			}
+		}
+		t.Logf("%s: %d outputs; zbar read %d, ZXing %d, OpenCV %d (its QRCodeDetector located %d)", f, n, zb, zx, ocv, found)
+	}
+	return all, cv
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 var payloads = []struct {
@@ -398,4 +524,150 @@ func TestScanCircleEyes(t *testing.T) {
 		})
 	}
 	runCases(t, cases)
+}
+
+// TestScanShapes decodes every dot shape × eye frame × eye ball
+// combination the renderer offers (7 × 5 × 5), each once, at one of ten
+// versions from 1 to 40 spread so that every shape meets every version
+// (rounded eyes start at version 2: see MinVersion), with linear
+// gradients at many angles, radial ones, gradients on the eyes and eye
+// colours, at the product's scales; then every dot shape at version 1
+// with square eyes in all four formats. Each combination is read as PNG
+// and one vector format, SVG, PDF and EPS in turn, PDF and EPS in RGB and
+// CMYK alike (all four for every case took over half an hour on two
+// cores). zbar and ZXing must read every output; what OpenCV reads is logged per shape (with
+// RENDER_SCAN_TABLE=file, written there as the table in BENCHMARKS.md).
+func TestScanShapes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("decodes many images")
+	}
+	versions := []int{1, 3, 7, 10, 14, 21, 27, 33, 37, 40}
+	levels := []qr.Level{qr.L, qr.M, qr.Q, qr.H}
+	ppms := []float64{5, 5.6, 6.5, 8, 10, 0} // 0: the default download size
+	fgs := []string{"#000000", "#1A237E", "#5B2C00", "#004D40", "#4A148C"}
+	url := payloads[0].data
+	var cases []scanCase
+	add := func(name string, v int, s Style, i int) {
+		ppm := ppms[i%len(ppms)]
+		if ppm == 0 {
+			ppm = float64(DefaultPixels) / float64(17+4*v+2*QuietZone)
+		}
+		cases = append(cases, scanCase{name: name, data: url[:min(len(url), 5+v)], level: levels[i%len(levels)], version: v, style: s, ppm: ppm})
+	}
+	i := 0
+	for _, d := range DotShapes {
+		for _, f := range EyeShapes {
+			for _, b := range EyeShapes {
+				s := Style{Dots: d, Eyes: f, EyeCenters: b, Foreground: fgs[i%len(fgs)]}
+				switch i % 4 {
+				case 1:
+					a := i * 47 % 360
+					s.Gradient, s.GradientAngle = "#C2185B", &a
+				case 2:
+					s.Gradient, s.GradientType = "#C2185B", GradientRadial
+				case 3:
+					s.Gradient, s.GradientType, s.GradientOnEyes = "#0D47A1", GradientRadial, true
+				}
+				if i%7 == 5 {
+					s.EyeColor, s.EyeCenterColor = "#B71C1C", "#0D47A1"
+				}
+				v := versions[(3*i+i/10)%len(versions)]
+				add(fmt.Sprintf("shape-%03d-%s-%s-%s-v%d", i, d, f, b, v), v, s, i)
+				// The PNG and one vector format, each in turn; PDF and EPS
+				// alternate RGB and CMYK (i%6 < 3 … ≥ 3).
+				cases[len(cases)-1].vector = []string{"SVG", "PDF", "EPS"}[i%3]
+				cases[len(cases)-1].style.CMYK = i%6 >= 3
+				i++
+			}
+		}
+	}
+	for j, d := range DotShapes {
+		add("shape-v1-"+d, 1, Style{Dots: d, Gradient: "#C2185B", GradientType: GradientTypes[j%2], CMYK: j%2 == 1}, j)
+	}
+	start := time.Now()
+	all, cv := runCases(t, cases)
+	t.Logf("%d cases, %d decoded outputs in %v", len(cases), len(all), time.Since(start).Round(time.Second))
+	shapeTable(t, all, cv)
+}
+
+// shapeTable logs, per shape, how many outputs each decoder read.
+func shapeTable(t *testing.T, all []decoded, cv map[string]openCV) {
+	type row struct{ n, zbar, zxing, opencv, found int }
+	var b strings.Builder
+	b.WriteString("| part | shape | outputs | zbar | ZXing | OpenCV read | OpenCV located |\n|---|---|---|---|---|---|---|\n")
+	for _, part := range []struct {
+		name   string
+		shapes []string
+		of     func(Style) string
+	}{
+		{"dots", DotShapes, func(s Style) string { return s.Dots }},
+		{"eye frame", EyeShapes, func(s Style) string { return s.Eyes }},
+		{"eye ball", EyeShapes, func(s Style) string { return s.EyeCenters }},
+	} {
+		for _, shape := range part.shapes {
+			var r row
+			for _, o := range all {
+				if part.of(o.c.style) == shape {
+					r.n++
+					r.zbar += b2i(o.zbar)
+					r.zxing += b2i(o.zxing)
+					r.opencv += b2i(cv[o.file].read)
+					r.found += b2i(cv[o.file].found)
+				}
+			}
+			fmt.Fprintf(&b, "| %s | %s | %d | %d | %d | %d | %d |\n", part.name, shape, r.n, r.zbar, r.zxing, r.opencv, r.found)
+		}
+	}
+	t.Log("\n" + b.String())
+	if f := os.Getenv("RENDER_SCAN_TABLE"); f != "" {
+		if err := os.WriteFile(f, []byte(b.String()), 0o644); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// TestMeasureTrueCircleEyes (RENDER_MEASURE=1) reads true circle eyes,
+// which the renderer does not draw (see eyeRadii): a 7/5-module ring and a
+// 3-module centre, across versions 2-40 and the product's scales in all
+// formats, with all three decoders. A measurement: misses are logged, not
+// failed; the figures are in BENCHMARKS.md.
+func TestMeasureTrueCircleEyes(t *testing.T) {
+	if os.Getenv("RENDER_MEASURE") == "" {
+		t.Skip("a measurement: set RENDER_MEASURE=1")
+	}
+	ppms := []float64{5, 5.6, 6.5, 8, 9.5, 10, 11, 12.5, 0}
+	url := payloads[0].data
+	trueCircles := func(sc *Scene) {
+		n := len(sc.paths)
+		ring, cent := path{paint: sc.paths[n-2].paint}, path{paint: sc.paths[n-1].paint}
+		for _, o := range sc.matrix.FinderOrigins() {
+			x, y := float32(QuietZone+o[0]), float32(QuietZone+o[1])
+			ring.roundRect(x, y, 7, 7, 3.5, false)
+			ring.roundRect(x+1, y+1, 5, 5, 2.5, true)
+			cent.roundRect(x+2, y+2, 3, 3, 1.5, false)
+		}
+		sc.paths[n-2], sc.paths[n-1] = ring, cent
+	}
+	var cases []scanCase
+	for v := 2; v <= 40; v++ {
+		ppm := ppms[v%len(ppms)]
+		if ppm == 0 {
+			ppm = float64(DefaultPixels) / float64(17+4*v+2*QuietZone)
+		}
+		cases = append(cases, scanCase{
+			name: fmt.Sprintf("true-circle-v%d", v), data: url[:min(len(url), 5+v)], level: qr.M, version: v,
+			style: Style{Eyes: ShapeCircle, EyeCenters: ShapeCircle, Dots: ShapeSquare}, ppm: ppm, adjust: trueCircles,
+		})
+	}
+	all, cv := scanCases(t, cases, t.Logf)
+	var zb, zx, ocv, found, onlyCV int
+	for _, o := range all {
+		zb += b2i(o.zbar)
+		zx += b2i(o.zxing)
+		ocv += b2i(cv[o.file].read)
+		found += b2i(cv[o.file].found)
+		onlyCV += b2i(cv[o.file].read && !(o.zbar && o.zxing))
+	}
+	t.Logf("true circle eyes: %d outputs; zbar read %d, ZXing %d, OpenCV %d (located %d); OpenCV read %d that zbar or ZXing missed",
+		len(all), zb, zx, ocv, found, onlyCV)
 }

@@ -40,11 +40,66 @@ type Scene struct {
 	transparent bool
 }
 
-// gradient is a linear gradient in module units (used when a path's paint
-// says so).
+// gradient is a linear gradient from (x0, y0) to (x1, y1), or a radial
+// one centred on (x0, y0) with radius r, in module units (used when a
+// path's paint says so).
 type gradient struct {
 	from, to       color.RGBA
+	radial         bool
 	x0, y0, x1, y1 float32
+	r              float32
+}
+
+// layoutGradient places the gradient over the symbol (the code without
+// its quiet zone), lo to hi on both axes. A linear gradient's line passes
+// through the centre at the angle (CSS's: clockwise from the top) and is
+// as long as the symbol's extent along it, so the corners it starts and
+// ends at take the two colours exactly (135° runs corner to corner, the
+// gradient Squarely always drew). A radial one reaches the second colour
+// at the corners.
+func layoutGradient(from, to color.RGBA, radial bool, angle int, lo, hi float32) gradient {
+	c, half := (lo+hi)/2, (hi-lo)/2
+	g := gradient{from: from, to: to, radial: radial, x0: c, y0: c}
+	if radial {
+		g.r = half * math.Sqrt2
+		return g
+	}
+	a := float64(angle) * math.Pi / 180
+	dx, dy := math.Sin(a), -math.Cos(a)
+	l := float64(half) * (math.Abs(dx) + math.Abs(dy)) // half the symbol's extent along (dx, dy)
+	g.x0, g.y0 = c-float32(dx*l), c-float32(dy*l)
+	g.x1, g.y1 = c+float32(dx*l), c+float32(dy*l)
+	return g
+}
+
+// lightestStop is the lightest colour of the gradient as a file draws it,
+// the one the contrast guard must check. Interpolated in sRGB (SVG, PNG,
+// an RGB PDF or EPS) no colour between the ends is lighter than the
+// lighter end (linear light is convex in the sRGB value), but a CMYK
+// shading interpolates the inks, whose products can peak between the ends
+// (#4040FF to #606060 is lightest in the middle, by a factor of 1.3 in
+// contrast): there the gradient is sampled.
+func lightestStop(from, to color.RGBA, cmyk bool) (c color.RGBA, mid bool) {
+	c = from
+	if luminance(to) > luminance(c) {
+		c = to
+	}
+	if !cmyk {
+		return c, false
+	}
+	c0, m0, y0, k0 := toCMYK(from.R, from.G, from.B)
+	c1, m1, y1, k1 := toCMYK(to.R, to.G, to.B)
+	const steps = 64
+	for i := 1; i < steps; i++ {
+		t := float32(i) / steps
+		k := k0 + (k1-k0)*t
+		ch := func(a, b float32) uint8 { return uint8(255*(1-(a+(b-a)*t))*(1-k) + 0.5) }
+		s := color.RGBA{ch(c0, c1), ch(m0, m1), ch(y0, y1), 0xff}
+		if luminance(s) > luminance(c) {
+			c, mid = s, true
+		}
+	}
+	return c, mid
 }
 
 // logo is the image drawn centred on a pad of background colour.
@@ -112,8 +167,20 @@ func Layout(m *qr.Matrix, s Style) (*Scene, error) {
 		return nil, err
 	}
 	dotPaint := paint{color: fg}
-	sc := &Scene{n: m.Size + 2*QuietZone, matrix: m, fg: fg, bg: bg, transparent: s.Transparent}
+	eyeDefault := dotPaint // what eyes with no colour of their own take
+	sc := &Scene{n: m.Size + 2*QuietZone, matrix: m, fg: fg, bg: bg, transparent: s.Transparent, cmyk: s.CMYK}
 	sc.paths = sc.pathBuf[:0]
+	kind, err := oneOf("gradientType", s.GradientType, GradientLinear, GradientTypes...)
+	if err != nil {
+		return nil, err
+	}
+	angle := DefaultGradientAngle
+	if s.GradientAngle != nil {
+		angle = *s.GradientAngle
+	}
+	if angle < 0 || angle > 359 {
+		return nil, &StyleError{"gradientAngle", GradientAngleMessage}
+	}
 	if s.Gradient != "" {
 		g, err := colorField("gradientColor", s.Gradient, "")
 		if err != nil {
@@ -122,27 +189,34 @@ func Layout(m *qr.Matrix, s Style) (*Scene, error) {
 		if err := checkContrast("gradientColor", g, bg); err != nil {
 			return nil, err
 		}
-		lo, hi := float32(QuietZone), float32(QuietZone+m.Size)
-		sc.grad = gradient{from: fg, to: g, x0: lo, y0: lo, x1: hi, y1: hi}
+		if c, mid := lightestStop(fg, g, s.CMYK); mid {
+			if err := checkContrast("gradientColor", c, bg); err != nil {
+				return nil, &StyleError{"gradientColor", "In CMYK the middle of this gradient is lighter than its ends. " + err.(*StyleError).Message}
+			}
+		}
+		sc.grad = layoutGradient(fg, g, kind == GradientRadial, angle, float32(QuietZone), float32(QuietZone+m.Size))
 		dotPaint = paint{color: fg, gradient: true}
+		if s.GradientOnEyes {
+			eyeDefault = dotPaint
+		}
 	}
-	eyePaint, err := eyeColor("outerCornerColor", s.EyeColor, dotPaint, bg)
+	eyePaint, err := eyeColor("outerCornerColor", s.EyeColor, eyeDefault, bg)
 	if err != nil {
 		return nil, err
 	}
-	centerPaint, err := eyeColor("innerCornerColor", s.EyeCenterColor, dotPaint, bg)
+	centerPaint, err := eyeColor("innerCornerColor", s.EyeCenterColor, eyeDefault, bg)
 	if err != nil {
 		return nil, err
 	}
-	dots, err := oneOf("dotShape", s.Dots, ShapeSquare, ShapeSquare, ShapeCircle, ShapeRounded)
+	dots, err := oneOf("dotShape", s.Dots, ShapeSquare, DotShapes...)
 	if err != nil {
 		return nil, err
 	}
-	eyes, err := oneOf("cornerShape", s.Eyes, ShapeSquare, ShapeSquare, ShapeCurveSquare, ShapeCircle)
+	eyes, err := oneOf("cornerShape", s.Eyes, ShapeSquare, EyeShapes...)
 	if err != nil {
 		return nil, err
 	}
-	centers, err := oneOf("innerCornerShape", s.EyeCenters, ShapeSquare, ShapeSquare, ShapeCurveSquare, ShapeCircle)
+	centers, err := oneOf("innerCornerShape", s.EyeCenters, ShapeSquare, EyeShapes...)
 	if err != nil {
 		return nil, err
 	}
@@ -158,7 +232,7 @@ func Layout(m *qr.Matrix, s Style) (*Scene, error) {
 	if s.DPI < 0 || s.DPI > maxDPI {
 		return nil, &StyleError{"dpi", fmt.Sprintf("dpi must be between 1 and %d", maxDPI)}
 	}
-	sc.dpi, sc.cmyk = s.DPI, s.CMYK
+	sc.dpi = s.DPI
 
 	// The logo's pad hides whole modules (see padSide).
 	lk := look{dots: dots, eyes: eyes, centers: centers, dot: dotPaint, eye: eyePaint, center: centerPaint}
@@ -230,7 +304,7 @@ func (sc *Scene) buildPaths(paths []path) []path {
 	m, lk := sc.matrix, sc.look
 	// Room for the small paths: background, eye rings and holes, eye
 	// centres.
-	outer, inner, center := eyeRadii(lk.eyes, lk.centers, m.Version)
+	outer, inner, center, side := eyeRadii(lk.eyes, lk.centers, m.Version)
 	bc, bp := rectRoom(0, false)
 	oc, op := rectRoom(outer, false)
 	ic, ip := rectRoom(inner, true)
@@ -288,12 +362,12 @@ func (sc *Scene) buildPaths(paths []path) []path {
 				count += runs[i+1] - runs[i]
 			}
 		}
-		if lk.dots == ShapeRounded {
+		if c, ok := dotCorners[lk.dots]; ok {
 			dp = path{paint: lk.dot, cmds: make([]cmd, 0, 3*count), pts: make([]float32, 0, 8*count)}
-			dp.outline(dark, m.Size, QuietZone, QuietZone, 0.5)
+			dp.outline(dark, m.Size, QuietZone, QuietZone, c)
 		} else {
 			dp = path{paint: lk.dot, cmds: make([]cmd, 0, 6*count), pts: make([]float32, 0, 26*count)}
-			const d = 0.9 // diameter: a hair of background between neighbours
+			d := dotDiameter[lk.dots]
 			for y := range m.Size {
 				for x := range m.Size {
 					if dark[(y+1)*W+x+1] {
@@ -311,10 +385,26 @@ func (sc *Scene) buildPaths(paths []path) []path {
 		x, y := float32(QuietZone+o[0]), float32(QuietZone+o[1])
 		ring.roundRect(x, y, 7, 7, outer, false)
 		ring.roundRect(x+1, y+1, 5, 5, inner, true)
-		cent.roundRect(x+2, y+2, 3, 3, center, false)
+		cent.roundRect(x+3.5-side/2, y+3.5-side/2, side, side, center, false)
 	}
 	return append(paths, ring, cent)
 }
+
+// dotCorners are the connected dot shapes: how outline() rounds the
+// corners of each run of modules. Classy rounds the top-left and
+// bottom-right corners of every run fully (a lone module is a leaf) and
+// classy-rounded softens the other two as well; extra-rounded is rounded
+// with its inner corners filled, so runs flow into each other.
+var dotCorners = map[string]corners{
+	ShapeRounded:       roundAll(0.5),
+	ShapeClassy:        {convex: [4]float32{0, 0.5, 0, 0.5}},
+	ShapeClassyRounded: {convex: [4]float32{0.2, 0.5, 0.2, 0.5}},
+	ShapeExtraRounded:  {convex: [4]float32{0.5, 0.5, 0.5, 0.5}, concave: 0.25},
+}
+
+// dotDiameter are the separate round dot shapes, in modules: circle
+// leaves a hair of background between neighbours, dots a clear gap.
+var dotDiameter = map[string]float32{ShapeCircle: 0.9, ShapeDots: 0.75}
 
 // dotRuns appends row y's runs of dots: its dark modules less the finders
 // and the logo pad. Separators (light) surround the finders, so a run is
@@ -378,25 +468,46 @@ func (sc *Scene) dotRuns(runs []int, y int) []int {
 // version 35 with any ring, but missed ZXing a version 7 framed SVG of
 // TestScanCorpus (circle dots, gradient, 5.6 px per module) and the PDF of
 // version 37 at 960 px.
-func eyeRadii(eyes, centers string, version int) (outer, inner, center float32) {
+//
+// The shapes added later sit between these: extra-rounded rings (0.5) and
+// centres (0.55) are rounder than curve-square and less than circle. "dot"
+// asks for a true circle. As a ring none is read (above), so the guard
+// draws the circle ring instead; as a centre it is a true circle of 3.4
+// modules (a hair over the 3-module centre, as ZXing's diagonal check
+// needs) up to version 33 and the circle centre above, where it missed.
+// Measured with zbar, ZXing and OpenCV in TestScanShapes; BENCHMARKS.md
+// has the table.
+func eyeRadii(eyes, centers string, version int) (outer, inner, center, side float32) {
 	var ring float32 // radius as a fraction of the half-size
 	switch eyes {
 	case ShapeCurveSquare:
 		ring = 0.35
-	case ShapeCircle:
+	case ShapeExtraRounded:
+		ring = 0.5
+	case ShapeCircle, ShapeDot:
 		ring = 0.6
 	}
 	if version > 33 {
 		ring = min(ring, 0.6-0.07*float32(version-33))
 	}
 	var c float32
+	side = 3
 	switch centers {
 	case ShapeCurveSquare:
 		c = 0.35
+	case ShapeExtraRounded:
+		c = 0.55
 	case ShapeCircle:
 		c = 0.74
+	case ShapeDot:
+		if version > 33 {
+			c = 0.74
+			break
+		}
+		side = 3.4
+		return ring * 3.5, ring * 2.5, side / 2, side
 	}
-	return ring * 3.5, ring * 2.5, c * 1.5
+	return ring * 3.5, ring * 2.5, c * 1.5, side
 }
 
 // eyeColor parses an eye colour; empty means the paint of the dots.

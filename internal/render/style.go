@@ -15,10 +15,37 @@ import (
 
 // Shape names accepted by Style.Dots, Style.Eyes and Style.EyeCenters.
 const (
-	ShapeSquare      = "square"
-	ShapeCircle      = "circle"       // dots and eyes
-	ShapeRounded     = "rounded"      // dots only: runs of modules with rounded outer corners
-	ShapeCurveSquare = "curve-square" // eyes only: square with rounded corners
+	ShapeSquare        = "square"
+	ShapeCircle        = "circle"         // dots and eyes
+	ShapeRounded       = "rounded"        // dots only: runs of modules with rounded outer corners
+	ShapeDots          = "dots"           // dots only: separate round dots, smaller than circle's
+	ShapeClassy        = "classy"         // dots only: runs rounded at their top-left and bottom-right corners
+	ShapeClassyRounded = "classy-rounded" // dots only: classy, the other outer corners softened too
+	ShapeExtraRounded  = "extra-rounded"  // dots: rounded with filled inner corners; eyes: between curve-square and circle
+	ShapeCurveSquare   = "curve-square"   // eyes only: square with rounded corners
+	ShapeDot           = "dot"            // eyes only: a true circle where decoders read one (see eyeRadii)
+)
+
+// The shapes offered, the default first.
+var (
+	DotShapes = []string{ShapeSquare, ShapeCircle, ShapeRounded, ShapeDots, ShapeClassy, ShapeClassyRounded, ShapeExtraRounded}
+	EyeShapes = []string{ShapeSquare, ShapeCurveSquare, ShapeCircle, ShapeExtraRounded, ShapeDot}
+)
+
+// GradientTypes are the gradient types offered, the default first.
+var GradientTypes = []string{GradientLinear, GradientRadial}
+
+// GradientAngleMessage refuses a gradient angle outside 0-359.
+const GradientAngleMessage = "gradientAngle must be a whole number of degrees from 0 to 359"
+
+// Gradient types accepted by Style.GradientType.
+const (
+	GradientLinear = "linear"
+	GradientRadial = "radial"
+	// DefaultGradientAngle is the linear gradient from the symbol's
+	// top-left corner to its bottom-right one: angles are CSS's, in degrees
+	// clockwise from "towards the top".
+	DefaultGradientAngle = 135
 )
 
 // Logo sizes accepted by Style.LogoSize.
@@ -70,14 +97,25 @@ type Style struct {
 	// PDF alike; a frame keeps its own colour). Contrast is still checked against Background: the colour the
 	// code will be printed on.
 	Transparent bool
-	Gradient    string // optional second colour: a linear gradient from the top-left to the bottom-right of the symbol
+	Gradient    string // optional second colour: the dots fade from Foreground to it
+	// GradientType is linear (default) or radial (Foreground at the
+	// symbol's centre, Gradient at its corners).
+	GradientType string
+	// GradientAngle is a linear gradient's direction in degrees, 0-359,
+	// clockwise from "towards the top" as in CSS; nil means
+	// DefaultGradientAngle (top-left to bottom-right). The gradient line
+	// is as long as the symbol's corners need to reach both colours.
+	GradientAngle *int
+	// GradientOnEyes paints eyes that have no colour of their own with
+	// the gradient too; otherwise they take the Foreground.
+	GradientOnEyes bool
 
-	Dots       string // square (default), circle or rounded
-	Eyes       string // outer finder ring: square (default), curve-square or circle
-	EyeCenters string // finder centre: square (default), curve-square or circle
+	Dots       string // square (default), circle, rounded, dots, classy, classy-rounded or extra-rounded
+	Eyes       string // outer finder ring (eye frame): square (default), curve-square, circle, extra-rounded or dot
+	EyeCenters string // finder centre (eye ball): square (default), curve-square, circle, extra-rounded or dot
 
-	EyeColor       string // outer ring; default: the paint of the dots (foreground or gradient)
-	EyeCenterColor string // centre; default: the paint of the dots
+	EyeColor       string // outer ring; default: the foreground (the gradient with GradientOnEyes)
+	EyeCenterColor string // centre; default: as EyeColor
 
 	Logo []byte // PNG, JPEG, GIF or WebP; needs error correction H (see RequiredLevel)
 	// LogoSize is small, medium (default) or large: a centred pad of up to
@@ -113,7 +151,8 @@ type Frame struct {
 }
 
 // StyleError is a style the renderer refuses. Field names follow the
-// generator form: fgColor, bgColor, gradientColor, dotShape, cornerShape,
+// generator form: fgColor, bgColor, gradientColor, gradientType,
+// gradientAngle, dotShape, cornerShape,
 // innerCornerShape, outerCornerColor, innerCornerColor, logo, logoSize,
 // frameText, frameColor, frameTextColor, frameStyle, size.
 type StyleError struct {

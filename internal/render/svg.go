@@ -13,7 +13,8 @@ import (
 )
 
 // WriteSVG writes the scene as SVG: plain filled <path>s (no clip-path or
-// mask, which some tools drop), a <linearGradient> when there is one, the
+// mask, which some tools drop), a <linearGradient> or <radialGradient>
+// when there is one, the
 // logo as a PNG data URI and the frame text as <text>. Coordinates are in
 // modules; width and height give the pixel size.
 func (sc *Scene) WriteSVG(w io.Writer) error {
@@ -99,21 +100,34 @@ func (sc *Scene) appendSceneSVG(b []byte) []byte {
 	gid := sc.gradientID()
 	if gid != "" {
 		g := sc.grad
-		b = append(b, `<defs><linearGradient id="`...)
+		kind := "linearGradient"
+		if g.radial {
+			kind = "radialGradient"
+		}
+		b = append(b, "<defs><"+kind+` id="`...)
 		b = append(b, gid...)
-		b = append(b, `" gradientUnits="userSpaceOnUse" x1="`...)
-		b = appendNum(b, g.x0)
-		b = append(b, `" y1="`...)
-		b = appendNum(b, g.y0)
-		b = append(b, `" x2="`...)
-		b = appendNum(b, g.x1)
-		b = append(b, `" y2="`...)
-		b = appendNum(b, g.y1)
+		if g.radial {
+			b = append(b, `" gradientUnits="userSpaceOnUse" cx="`...)
+			b = appendNum(b, g.x0)
+			b = append(b, `" cy="`...)
+			b = appendNum(b, g.y0)
+			b = append(b, `" r="`...)
+			b = appendNum(b, g.r)
+		} else {
+			b = append(b, `" gradientUnits="userSpaceOnUse" x1="`...)
+			b = appendNum(b, g.x0)
+			b = append(b, `" y1="`...)
+			b = appendNum(b, g.y0)
+			b = append(b, `" x2="`...)
+			b = appendNum(b, g.x1)
+			b = append(b, `" y2="`...)
+			b = appendNum(b, g.y1)
+		}
 		b = append(b, `"><stop offset="0" stop-color="`...)
 		b = appendHex(b, g.from)
 		b = append(b, `"/><stop offset="1" stop-color="`...)
 		b = appendHex(b, g.to)
-		b = append(b, "\"/></linearGradient></defs>\n"...)
+		b = append(b, "\"/></"+kind+"></defs>\n"...)
 	}
 
 	paths := sc.shapes()
@@ -189,6 +203,14 @@ func (sc *Scene) gradientID() string {
 			id := appendHex([]byte("sqg"), g.from)
 			id = appendHex(id, g.to)
 			id = strconv.AppendInt(id, int64(sc.n), 10)
+			if g.radial {
+				id = append(id, 'r')
+			} else { // the direction, in thousandths of a module
+				for _, v := range [...]float32{g.x0, g.y0} {
+					id = append(id, '_')
+					id = strconv.AppendInt(id, int64(math.Round(float64(v)*1000)), 10)
+				}
+			}
 			for j := range id {
 				if id[j] == '#' {
 					id[j] = '-'

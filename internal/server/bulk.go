@@ -292,7 +292,7 @@ func orEmpty[T any](s []T) []T {
 // bulkStyleColumns are the style fields a row may set (docs/API.md "Style
 // fields"; a logo needs an upload, so logoSize does nothing here).
 var bulkStyleColumns = []string{
-	"fgColor", "bgColor", "gradientColor", "dotShape", "cornerShape", "innerCornerShape",
+	"fgColor", "bgColor", "gradientColor", "gradientType", "gradientAngle", "gradientOnEyes", "dotShape", "cornerShape", "innerCornerShape",
 	"outerCornerColor", "innerCornerColor", "enableFrame", "frameText", "frameColor", "frameTextColor", "frameStyle",
 }
 

@@ -310,21 +310,25 @@ func TestBulkJobRefusesBadInput(t *testing.T) {
 
 		// Dry run: errors pinned to row and column, the dynamic limit (2)
 		// counted in row order.
-		sheet := "url,text,dynamic,fgColor,name\n" +
-			"https://a.example,,true,,\n" +
-			"https://b.example,,true,,\n" +
-			"https://c.example,,true,,\n" +
-			",hello,maybe,,\n" +
-			"https://e.example,,,#FFFFFF,\n" +
-			"ftp://f.example,,,,\n" +
-			"https://g.example,,,," + strings.Repeat("n", 101) + "\n"
+		sheet := "url,text,dynamic,fgColor,name,gradientColor,gradientType,gradientAngle,dotShape\n" +
+			"https://a.example,,true,,,,,,\n" +
+			"https://b.example,,true,,,,,,\n" +
+			"https://c.example,,true,,,,,,\n" +
+			",hello,maybe,,,,,,\n" +
+			"https://e.example,,,#FFFFFF,,,,,\n" +
+			"ftp://f.example,,,,,,,,\n" +
+			"https://g.example,,,," + strings.Repeat("n", 101) + ",,,,\n" +
+			"https://h.example,,,,,#C2185B,radial,90,classy\n" +
+			"https://i.example,,,,,#C2185B,,360,\n" +
+			"https://j.example,,,,,#C2185B,conic,,\n" +
+			"https://k.example,,,,,,,,heart\n"
 		m := expect(t, e.postSheet(c, "a.csv", sheet, true), http.StatusOK, "")
 		got := []string{}
 		for _, x := range m["errors"].([]any) {
 			r := x.(map[string]any)
 			got = append(got, fmt.Sprintf("%v %v", r["row"], r["column"]))
 		}
-		if want := "4 dynamic,5 dynamic,6 fgColor,7 url,8 name"; strings.Join(got, ",") != want {
+		if want := "4 dynamic,5 dynamic,6 fgColor,7 url,8 name,10 gradientAngle,11 gradientType,12 dotShape"; strings.Join(got, ",") != want {
 			t.Fatalf("errors at %v, want %s (%v)", got, want, m["errors"])
 		}
 		first := m["errors"].([]any)[0].(map[string]any)

@@ -20,6 +20,7 @@ import (
 	"testing"
 
 	"github.com/squarely/squarely/internal/config"
+	"github.com/squarely/squarely/internal/render"
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/store/storetest"
 	"github.com/squarely/squarely/internal/testenv"
@@ -308,6 +309,13 @@ func TestGenerateRefusals(t *testing.T) {
 			{"low contrast", visitor, `{"qrType":"url","url":"https://a.example","fgColor":"#EEEEEE"}`, 400, "", "fgColor"},
 			{"bad colour", visitor, `{"qrType":"url","url":"https://a.example","bgColor":"white"}`, 400, "Please enter a colour like #1A2B3C", "bgColor"},
 			{"bad shape", visitor, `{"qrType":"url","url":"https://a.example","dotShape":"star"}`, 400, "", "dotShape"},
+			{"gradient angle as text", visitor, `{"qrType":"url","url":"https://a.example","gradientAngle":"90"}`, 400, "gradientAngle must be a number", "gradientAngle"},
+			{"gradient angle 360", visitor, `{"qrType":"url","url":"https://a.example","gradientAngle":360}`, 400, render.GradientAngleMessage, "gradientAngle"},
+			{"gradient angle -1", visitor, `{"qrType":"url","url":"https://a.example","gradientAngle":-1}`, 400, render.GradientAngleMessage, "gradientAngle"},
+			{"gradient angle fraction", visitor, `{"qrType":"url","url":"https://a.example","gradientAngle":9.5}`, 400, "gradientAngle must be a number", "gradientAngle"},
+			{"gradient type", visitor, `{"qrType":"url","url":"https://a.example","gradientType":"conic"}`, 400, "gradientType must be one of linear, radial", "gradientType"},
+			{"gradient on eyes", visitor, `{"qrType":"url","url":"https://a.example","gradientOnEyes":"yes"}`, 400, "gradientOnEyes must be true or false", "gradientOnEyes"},
+			{"eye frame shape", visitor, `{"qrType":"url","url":"https://a.example","cornerShape":"classy"}`, 400, "", "cornerShape"},
 			{"too much data", visitor, body(t, map[string]any{"qrType": "url", "url": "https://a.example/" + strings.Repeat("x", 3000)}), 400,
 				"The amount of data is too big to be stored in a QR Code", "data"},
 			{"size", visitor, `{"qrType":"url","url":"https://a.example","size":5000}`, 400, "size must be between 64 and 1200 pixels", "size"},

@@ -97,6 +97,34 @@ func TestPublicAPIAuthentication(t *testing.T) {
 	expect(t, e.api("sq_guess", "GET", "/api/v1/codes", ""), http.StatusTooManyRequests, "Too many invalid API keys. Please try again later.")
 }
 
+// TestPublicAPIStyle: /api/v1 takes the gradient's settings and the new
+// shapes, and refuses bad ones by field.
+func TestPublicAPIStyle(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		alice, _ := e.signedIn("alice@example.com")
+		key, _ := e.newKey(alice, "CRM")
+		// The gradient's settings and the new shapes, and their refusals by field.
+		g := expect(t, e.api(key, "POST", "/api/v1/codes", `{"qrType":"url","url":"https://x.example/g","gradientColor":"#C2185B","gradientType":"radial","gradientOnEyes":true,"dotShape":"classy-rounded","cornerShape":"extra-rounded","innerCornerShape":"dot"}`), http.StatusCreated, "")
+		if g["gradientType"] != "radial" || g["gradientAngle"] != 135.0 || g["gradientOnEyes"] != true || g["dotShape"] != "classy-rounded" || g["cornerShape"] != "extra-rounded" || g["innerCornerShape"] != "dot" {
+			t.Errorf("styled code = %v", g)
+		}
+		for body, field := range map[string]string{
+			`{"qrType":"url","url":"https://x.example","gradientAngle":"ninety"}`:  "gradientAngle",
+			`{"qrType":"url","url":"https://x.example","gradientAngle":360}`:       "gradientAngle",
+			`{"qrType":"url","url":"https://x.example","gradientAngle":-1}`:        "gradientAngle",
+			`{"qrType":"url","url":"https://x.example","gradientType":"conic"}`:    "gradientType",
+			`{"qrType":"url","url":"https://x.example","gradientOnEyes":"yes"}`:    "gradientOnEyes",
+			`{"qrType":"url","url":"https://x.example","innerCornerShape":"star"}`: "innerCornerShape",
+		} {
+			m := expect(t, e.api(key, "POST", "/api/v1/codes", body), http.StatusBadRequest, "")
+			if errs, _ := m["errors"].(map[string]any); errs[field] == nil {
+				t.Errorf("%s: errors %v, want one for %s", body, m["errors"], field)
+			}
+		}
+	})
+}
+
 func TestPublicAPICodes(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
 		e := start(t, st, withConfig(func(c *config.Config) { c.DynamicLimit = 2 }))

@@ -53,6 +53,7 @@ func qrCodeJSON(q *store.QRCode) qrCodeResponse {
 func codeStyle(q store.Style) codes.Style {
 	return codes.Style{
 		FgColor: q.FgColor, BgColor: q.BgColor, GradientColor: q.GradientColor,
+		GradientType: q.Gradient.Type, GradientAngle: &q.Gradient.Angle, GradientOnEyes: q.Gradient.OnEyes,
 		DotShape: q.DotShape, CornerShape: q.CornerShape, InnerCornerShape: q.InnerCornerShape,
 		OuterCornerColor: q.OuterCornerColor, InnerCornerColor: q.InnerCornerColor, LogoSize: q.LogoSize,
 		EnableFrame: q.EnableFrame, FrameText: q.FrameText, FrameColor: q.FrameColor,
@@ -65,6 +66,7 @@ func codeStyle(q store.Style) codes.Style {
 func savedStyle(style codes.Style, level qr.Level) store.Style {
 	return store.Style{
 		FgColor: style.FgColor, BgColor: style.BgColor, GradientColor: style.GradientColor, QRStyle: "squares",
+		Gradient: store.GradientSpec{Type: style.GradientType, Angle: *style.GradientAngle, OnEyes: style.GradientOnEyes},
 		DotShape: style.DotShape, CornerShape: style.CornerShape, InnerCornerShape: style.InnerCornerShape,
 		OuterCornerColor: style.OuterCornerColor, InnerCornerColor: style.InnerCornerColor,
 		ErrorCorrectionLevel: level.String(), LogoSize: style.LogoSize,

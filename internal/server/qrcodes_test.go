@@ -19,14 +19,16 @@ func TestSaveQRCode(t *testing.T) {
 		logo := pngBytes(t, 40, 40)
 		r := e.postForm(c, "/api/qrcodes",
 			part{"qrType", "url", ""}, part{"url", "https://example.com/styled", ""}, part{"qrMode", "static", ""},
-			part{"fgColor", "#1e3a8a", ""}, part{"gradientColor", "#7C3AED", ""}, part{"dotShape", "circle", ""},
-			part{"cornerShape", "curve-square", ""}, part{"enableFrame", "true", ""}, part{"frameText", "Menu", ""},
+			part{"fgColor", "#1e3a8a", ""}, part{"gradientColor", "#7C3AED", ""}, part{"dotShape", "classy", ""},
+			part{"gradientType", "radial", ""}, part{"gradientAngle", "40", ""}, part{"gradientOnEyes", "true", ""},
+			part{"cornerShape", "curve-square", ""}, part{"innerCornerShape", "dot", ""}, part{"enableFrame", "true", ""}, part{"frameText", "Menu", ""},
 			part{"logoSize", "small", ""}, part{"logoFile", string(logo), "brand.png"})
 		m := expect(t, r, http.StatusCreated, "")
 		want := map[string]any{
 			"name": "Website 2026-03-01", "qrType": "url", "qrMode": "static", "url": "https://example.com/styled",
 			"data": "https://example.com/styled", "fgColor": "#1E3A8A", "bgColor": "#FFFFFF", "gradientColor": "#7C3AED",
-			"dotShape": "circle", "cornerShape": "curve-square", "innerCornerShape": "square", "outerCornerColor": "",
+			"gradientType": "radial", "gradientAngle": 40.0, "gradientOnEyes": true,
+			"dotShape": "classy", "cornerShape": "curve-square", "innerCornerShape": "dot", "outerCornerColor": "",
 			"innerCornerColor": "", "logoFileName": "brand.png", "logoSize": "small", "enableFrame": true,
 			"frameText": "Menu", "frameColor": "#000000", "frameTextColor": "#FFFFFF", "frameStyle": "rounded",
 			"scanCount": 0.0, "isPaused": false, "createdAt": "2026-03-01T12:00:00Z",

@@ -97,7 +97,12 @@ func TestRestyleRefusals(t *testing.T) {
 			}{
 				{[]part{{"fgColor", "blue-ish", ""}}, 400, "Please enter a colour like #1A2B3C"},
 				{[]part{{"fgColor", "#FFFFFF", ""}}, 400, ""}, // no contrast
-				{[]part{{"dotShape", "star", ""}}, 400, "dotShape must be one of square, circle, rounded"},
+				{[]part{{"dotShape", "star", ""}}, 400, "dotShape must be one of square, circle, rounded, dots, classy, classy-rounded, extra-rounded"},
+				{[]part{{"gradientAngle", "ninety", ""}}, 400, "gradientAngle must be a whole number of degrees from 0 to 359"},
+				{[]part{{"gradientAngle", "360", ""}}, 400, "gradientAngle must be a whole number of degrees from 0 to 359"},
+				{[]part{{"gradientAngle", "-1", ""}}, 400, "gradientAngle must be a whole number of degrees from 0 to 359"},
+				{[]part{{"gradientType", "conic", ""}}, 400, "gradientType must be one of linear, radial"},
+				{[]part{{"gradientOnEyes", "maybe", ""}}, 400, "gradientOnEyes must be true or false"},
 				{[]part{{"enableFrame", "maybe", ""}}, 400, "enableFrame must be true or false"},
 				{[]part{{"errorCorrectionLevel", "Z", ""}}, 400, "errorCorrectionLevel must be L, M, Q or H"},
 				{[]part{{"logoId", "x", ""}}, 400, "logoId must be a number"},

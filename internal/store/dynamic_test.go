@@ -20,6 +20,7 @@ func TestDynamicCodeRoundTripAndOwnership(t *testing.T) {
 		bob := storetest.CreateUser(t, s, "bob@example.com")
 		d := storetest.NewDynamic(alice.ID, "Ab3dE9xZ")
 		d.GradientColor, d.LogoFilePath, d.LogoFileName, d.EnableFrame = "#FF00FF", "/logo/4", "l.png", true
+		d.Gradient = store.GradientSpec{Type: "linear", Angle: 90}
 		if err := s.CreateDynamicCode(ctx, d, 12); err != nil {
 			t.Fatal(err)
 		}

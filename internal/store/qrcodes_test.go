@@ -31,7 +31,8 @@ func TestQRCodeRoundTrip(t *testing.T) {
 			},
 			Style: store.Style{
 				FgColor: "#112233", BgColor: "#FFFFFF", GradientColor: "#7C3AED",
-				DotShape: "circle", CornerShape: "curve-square", InnerCornerShape: "circle",
+				Gradient: store.GradientSpec{Type: "radial", Angle: 40, OnEyes: true},
+				DotShape: "classy", CornerShape: "extra-rounded", InnerCornerShape: "dot",
 				OuterCornerColor: "#000000", LogoFilePath: "/logo/4", LogoFileName: "cup.png", LogoSize: "large",
 				EnableFrame: true, FrameText: "PAY HERE", FrameColor: "#000000", FrameTextColor: "#FFFFFF", FrameStyle: "square",
 			},
@@ -61,6 +62,27 @@ func TestQRCodeRoundTrip(t *testing.T) {
 		want.CreatedAt = want.CreatedAt.Truncate(time.Microsecond)
 		if !reflect.DeepEqual(*got, want) {
 			t.Errorf("QRCode() =\n%+v\nwant\n%+v", *got, want)
+		}
+
+		// The gradient's settings share its column; a colour alone is a
+		// code saved before them, linear corner to corner and on the eyes
+		// (how it was drawn), and no colour has the defaults.
+		for value, want := range map[any]store.GradientSpec{
+			"#7C3AED":                 {Type: "linear", Angle: 135, OnEyes: true},
+			"#7C3AED linear 0":        {Type: "linear", Angle: 0},
+			"#7C3AED radial 135 eyes": {Type: "radial", Angle: 135, OnEyes: true},
+			nil:                       {Type: "linear", Angle: 135},
+		} {
+			if _, err := store.WriteDB(s).Exec(`UPDATE qr_codes SET gradient_color = $1 WHERE id = $2`, value, q.ID); err != nil {
+				t.Fatal(err)
+			}
+			got, err := s.QRCode(ctx, u.ID, q.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Gradient != want || (value != nil && got.GradientColor != "#7C3AED") {
+				t.Errorf("gradient_color %v reads as %q %+v, want %+v", value, got.GradientColor, got.Gradient, want)
+			}
 		}
 
 		// The per-type columns landed where the spec puts them.

@@ -1,8 +1,11 @@
 import { Lock } from 'lucide-react'
-import { useState, type ReactNode } from 'react'
+import { useId, useState, type ReactNode } from 'react'
 import { Link } from 'react-router'
+import { Input } from '@/components/ui/input'
+import { Label } from '@/components/ui/label'
+import { Switch } from '@/components/ui/switch'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
-import type { DotShape, EyeShape, StyleState } from '../lib/style'
+import type { DotShape, EyeShape, GradientType, StyleState } from '../lib/style'
 import { ColorField, ColorPicker } from './color-picker'
 import { OptionGroup, type ChoiceOption } from './option-group'
 
@@ -16,12 +19,38 @@ const bodyShapes: ChoiceOption<DotShape>[] = [
   { value: 'square', label: 'Square', icon: icon(<rect x="3" y="3" width="10" height="10" />) },
   { value: 'circle', label: 'Circle', icon: icon(<circle cx="8" cy="8" r="5.5" />) },
   { value: 'rounded', label: 'Rounded', icon: icon(<rect x="3" y="3" width="10" height="10" rx="3" />) },
+  {
+    value: 'dots',
+    label: 'Dots',
+    icon: icon(
+      <>
+        <circle cx="5" cy="5" r="2" />
+        <circle cx="11" cy="5" r="2" />
+        <circle cx="5" cy="11" r="2" />
+        <circle cx="11" cy="11" r="2" />
+      </>,
+    ),
+  },
+  { value: 'classy', label: 'Classy', icon: icon(<path d="M8 3h5v5a5 5 0 0 1-5 5H3V8a5 5 0 0 1 5-5z" />) },
+  {
+    value: 'classy-rounded',
+    label: 'Classy rounded',
+    icon: icon(<path d="M8 3h3.5A1.5 1.5 0 0 1 13 4.5V8a5 5 0 0 1-5 5H4.5A1.5 1.5 0 0 1 3 11.5V8a5 5 0 0 1 5-5z" />),
+  },
+  { value: 'extra-rounded', label: 'Extra rounded', icon: icon(<path d="M3 6a3 3 0 0 1 6 0v1h1a3 3 0 0 1 0 6H6a3 3 0 0 1-3-3z" />) },
 ]
 
 const eyeShapes: ChoiceOption<EyeShape>[] = [
   { value: 'square', label: 'Square', icon: icon(<rect x="2" y="2" width="12" height="12" />) },
   { value: 'curve-square', label: 'Curve square', icon: icon(<rect x="2" y="2" width="12" height="12" rx="4" />) },
+  { value: 'extra-rounded', label: 'Extra rounded', icon: icon(<rect x="2" y="2" width="12" height="12" rx="5" />) },
   { value: 'circle', label: 'Circle', icon: icon(<circle cx="8" cy="8" r="6" />) },
+  { value: 'dot', label: 'Dot', icon: icon(<circle cx="8" cy="8" r="4.5" />) },
+]
+
+const gradientTypes: ChoiceOption<GradientType>[] = [
+  { value: 'linear', label: 'Linear' },
+  { value: 'radial', label: 'Radial' },
 ]
 
 interface ColorsTabProps {
@@ -96,6 +125,8 @@ export function ColorsTab({ style, onChange, signedIn }: ColorsTabProps) {
           )}
         </div>
 
+        {style.colorMode === 'gradient' && <GradientOptions style={style} onChange={onChange} />}
+
         <ColorField label="Background color" value={style.bgColor} onChange={(bgColor) => onChange({ bgColor })} />
 
         <OptionGroup label="Body style" value={style.dotShape} options={bodyShapes} onChange={(dotShape) => onChange({ dotShape })} />
@@ -132,5 +163,56 @@ export function ColorsTab({ style, onChange, signedIn }: ColorsTabProps) {
         </div>
       </TabsContent>
     </Tabs>
+  )
+}
+
+/** How the second colour runs: linear at an angle or radial, and whether the eyes take it. */
+export function GradientOptions({ style, onChange }: Pick<ColorsTabProps, 'style' | 'onChange'>) {
+  const ids = { angle: useId(), eyes: useId(), hint: useId() }
+  // The box's text while typing: cleared or out of range, it is only
+  // applied (clamped to 0-359) when the box is left.
+  const [draft, setDraft] = useState(String(style.gradientAngle))
+  const typed = (text: string) => {
+    setDraft(text)
+    const angle = Number(text)
+    if (text.trim() !== '' && Number.isInteger(angle) && angle >= 0 && angle <= 359) onChange({ gradientAngle: angle })
+  }
+  const left = () => {
+    const angle = Number.parseInt(draft, 10)
+    const kept = Number.isNaN(angle) ? style.gradientAngle : Math.min(359, Math.max(0, angle))
+    if (kept !== style.gradientAngle) onChange({ gradientAngle: kept })
+    setDraft(String(kept))
+  }
+  return (
+    <div className="grid gap-4">
+      <OptionGroup label="Gradient type" value={style.gradientType} options={gradientTypes} onChange={(gradientType) => onChange({ gradientType })} />
+      {style.gradientType === 'linear' ? (
+        <div className="grid gap-1.5">
+          <Label htmlFor={ids.angle}>Gradient angle (degrees)</Label>
+          <Input
+            id={ids.angle}
+            type="number"
+            inputMode="numeric"
+            min={0}
+            max={359}
+            step={1}
+            className="w-28"
+            aria-describedby={ids.hint}
+            value={draft}
+            onChange={(e) => typed(e.target.value)}
+            onBlur={left}
+          />
+          <p id={ids.hint} className="text-xs text-slate-500">
+            0 runs from the bottom up, 90 from left to right; 135 (the default) from the top-left corner to the bottom-right.
+          </p>
+        </div>
+      ) : (
+        <p className="text-sm text-slate-600">The first color at the center fades into the second towards the corners.</p>
+      )}
+      <div className="flex items-center gap-3">
+        <Switch id={ids.eyes} checked={style.gradientOnEyes} onCheckedChange={(gradientOnEyes) => onChange({ gradientOnEyes })} />
+        <Label htmlFor={ids.eyes}>Gradient on the eyes too (those without their own color)</Label>
+      </div>
+    </div>
   )
 }

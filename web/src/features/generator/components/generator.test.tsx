@@ -358,6 +358,31 @@ describe('the live preview', () => {
     })
   })
 
+  it('previews the new shapes and a radial gradient as they are picked', async () => {
+    const { mock } = renderGenerator({
+      signedIn: true,
+      handlers: { 'POST /api/generate-qrcode': () => json({ qrCode: svg, data: 'https://example.com/menu' }) },
+    })
+    await userEvent.type(field('Website URL'), 'example.com/menu')
+    await screen.findByRole('img', { name: 'QR code preview' }, { timeout: 3000 })
+    await userEvent.click(screen.getByRole('tab', { name: /Colors/ }))
+    await userEvent.click(within(screen.getByRole('radiogroup', { name: 'Body style' })).getByRole('radio', { name: 'Classy' }))
+    await userEvent.click(screen.getByRole('radio', { name: 'Second Color' }))
+    await userEvent.click(within(screen.getByRole('radiogroup', { name: 'Gradient type' })).getByRole('radio', { name: 'Radial' }))
+    await waitFor(
+      () =>
+        expect(jsonBody(mock, '/api/generate-qrcode')).toMatchObject({
+          temporary: true,
+          dotShape: 'classy',
+          gradientColor: '#ff00ff',
+          gradientType: 'radial',
+          gradientAngle: 135,
+          gradientOnEyes: false,
+        }),
+      { timeout: 3000 },
+    )
+  })
+
   it('says quietly when the server cannot draw it', async () => {
     renderGenerator({
       handlers: {

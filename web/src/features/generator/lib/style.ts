@@ -1,7 +1,8 @@
 /** The design options of the Colors, Logo and Frame tabs (spec 01 §3, "Design options"). */
 
-export type DotShape = 'square' | 'circle' | 'rounded'
-export type EyeShape = 'square' | 'curve-square' | 'circle'
+export type DotShape = 'square' | 'circle' | 'rounded' | 'dots' | 'classy' | 'classy-rounded' | 'extra-rounded'
+export type EyeShape = 'square' | 'curve-square' | 'circle' | 'extra-rounded' | 'dot'
+export type GradientType = 'linear' | 'radial'
 export type LogoSize = 'small' | 'medium' | 'large'
 export type FrameStyle = 'rounded' | 'square'
 export type ColorMode = 'single' | 'gradient'
@@ -12,6 +13,11 @@ export interface StyleState {
   colorMode: ColorMode
   /** The second picker's colour; sent only in gradient mode. */
   gradientColor: string
+  gradientType: GradientType
+  /** Linear gradients: degrees clockwise from the top, as in CSS; 135 runs from the top-left corner to the bottom-right. */
+  gradientAngle: number
+  /** Eyes without their own colour take the gradient too. */
+  gradientOnEyes: boolean
   dotShape: DotShape
   cornerShape: EyeShape
   innerCornerShape: EyeShape
@@ -31,6 +37,9 @@ export const defaultStyle: StyleState = {
   bgColor: '#FFFFFF',
   colorMode: 'single',
   gradientColor: '#ff00ff',
+  gradientType: 'linear',
+  gradientAngle: 135,
+  gradientOnEyes: false,
   dotShape: 'square',
   cornerShape: 'square',
   innerCornerShape: 'square',
@@ -48,11 +57,14 @@ export const defaultStyle: StyleState = {
 export const previewPixels: Record<LogoSize, number> = { small: 192, medium: 320, large: 320 }
 
 /** The style fields as the API takes them (docs/API.md, "Style fields"). */
-export function styleFields(style: StyleState): Record<string, string | boolean> {
+export function styleFields(style: StyleState): Record<string, string | number | boolean> {
   return {
     fgColor: style.fgColor,
     bgColor: style.bgColor,
     gradientColor: style.colorMode === 'gradient' ? style.gradientColor : '',
+    gradientType: style.gradientType,
+    gradientAngle: style.gradientAngle,
+    gradientOnEyes: style.gradientOnEyes,
     dotShape: style.dotShape,
     cornerShape: style.cornerShape,
     innerCornerShape: style.innerCornerShape,
@@ -73,7 +85,7 @@ export function styleFromRecord(record: Record<string, unknown>): StyleState {
   const gradient = text('gradientColor')
   const style = { ...defaultStyle }
   for (const key of Object.keys(defaultStyle) as (keyof StyleState)[]) {
-    const value = key === 'enableFrame' ? record.enableFrame : text(key)
+    const value = typeof defaultStyle[key] === 'string' ? text(key) : record[key]
     if (value !== undefined && typeof value === typeof defaultStyle[key]) Object.assign(style, { [key]: value })
   }
   return { ...style, colorMode: gradient ? 'gradient' : 'single', gradientColor: gradient || defaultStyle.gradientColor }

@@ -45,13 +45,15 @@ export const features: Feature[] = [
   },
   {
     title: 'Dot and corner shapes',
-    description: 'Square, circle or rounded modules, with corner eyes in their own shape and colour.',
+    description:
+      'Seven dot styles, from square to classy and extra-rounded, with eye frames and eye balls in shapes and colours of their own; every combination is tested to scan.',
     category: 'customization',
     premium: false,
   },
   {
     title: 'Logos and gradients',
-    description: 'Place your logo in the middle of the code and blend two colours; the logo size is checked against the error correction.',
+    description:
+      'Place your logo in the middle of the code and blend two colours in a linear gradient at any angle or a radial one; the logo size is checked against the error correction.',
     category: 'customization',
     premium: true,
   },
