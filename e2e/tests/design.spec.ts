@@ -2,9 +2,9 @@ import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { expect, test } from '@playwright/test'
 
-// Design (issue 26): the shapes and gradients the generator offers, proven
-// on the file a user prints: a styled 50 mm, 300 dpi PNG that zbar and
-// ZXing read.
+// Design (issue 26 item 7): the shapes and gradients the generator offers,
+// saved as a brand kit and applied to a new code in one step, proven on the
+// file a user prints: a styled 50 mm, 300 dpi PNG that zbar and ZXing read.
 
 /** What zbarimg reads in an image file; ZXingReader must read the same. */
 function decode(file: string): string {
@@ -13,7 +13,7 @@ function decode(file: string): string {
   return text
 }
 
-test('a signed-in user picks classy dots and a radial gradient, saves the code and downloads a 50 mm, 300 dpi PNG that scans', async ({
+test('classy dots and a radial gradient, saved as a brand kit, applied to a new code whose 50 mm, 300 dpi PNG scans', async ({
   page,
 }, testInfo) => {
   const email = `design-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`
@@ -37,6 +37,29 @@ test('a signed-in user picks classy dots and a radial gradient, saves the code a
   const preview = page.getByRole('img', { name: 'QR code preview' })
   await expect(preview).toBeVisible()
   // The preview is the server's drawing of exactly this style.
+  await expect.poll(async () => decodeURIComponent((await preview.getAttribute('src')) ?? ''), { timeout: 5000 }).toContain('<radialGradient')
+
+  // Saved as a brand kit …
+  await page.getByRole('button', { name: 'Save as brand kit' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Save as brand kit' })
+  await dialog.getByLabel('Kit name').fill('Classy radial')
+  await dialog.getByRole('button', { name: 'Save kit' }).click()
+  await expect(page.getByText('Brand kit saved', { exact: true })).toBeVisible()
+  const kits = (await (await page.request.get('/api/brand-kits')).json()) as Array<Record<string, unknown>>
+  expect(kits).toHaveLength(1)
+  expect(kits[0]).toMatchObject({ name: 'Classy radial', dotShape: 'classy', gradientColor: '#FF00FF', gradientType: 'radial' })
+
+  // … and applied to a new code, which starts plain, in one step.
+  await page.goto('/dashboard?create=true')
+  await expect(generator).toBeVisible()
+  await generator.getByLabel('Website URL').fill(url)
+  await generator.getByRole('tab', { name: 'Colors' }).click()
+  const body = generator.getByRole('radiogroup', { name: 'Body style' })
+  await expect(body.getByRole('radio', { name: 'Square', exact: true })).toBeChecked()
+  await page.getByLabel('Brand kit').selectOption({ label: 'Classy radial' })
+  await expect(page.getByText('Brand kit “Classy radial” applied', { exact: true })).toBeVisible()
+  await expect(body.getByRole('radio', { name: 'Classy', exact: true })).toBeChecked()
+  await expect(generator.getByRole('radiogroup', { name: 'Gradient type' }).getByRole('radio', { name: 'Radial' })).toBeChecked()
   await expect.poll(async () => decodeURIComponent((await preview.getAttribute('src')) ?? ''), { timeout: 5000 }).toContain('<radialGradient')
 
   const name = `Classy radial ${Date.now()}`
