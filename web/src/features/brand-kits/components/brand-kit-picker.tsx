@@ -51,10 +51,10 @@ export function BrandKitPicker({ onApply, design, applyDefault = false }: BrandK
 
   const list = kits.data ?? []
   return (
-    <div className="grid gap-2 rounded-xl border border-slate-200 bg-slate-50 p-3 sm:grid-cols-[minmax(0,1fr)_auto] sm:items-end">
+    <div className="grid gap-2 rounded-xl border border-slate-200 bg-slate-50 p-3">
       <div className="grid min-w-0 gap-1.5">
         <Label htmlFor={`${id}-kit`}>Brand kit</Label>
-        <NativeSelect id={`${id}-kit`} value={chosen ?? (defaultKit ? String(defaultKit.id) : '')} onChange={(e) => choose(e.target.value)} disabled={list.length === 0}>
+        <NativeSelect id={`${id}-kit`} className="w-full min-w-0" value={chosen ?? (defaultKit ? String(defaultKit.id) : '')} onChange={(e) => choose(e.target.value)} disabled={list.length === 0}>
           <option value="">{list.length === 0 ? 'No brand kits yet' : 'Choose a kit to apply its design'}</option>
           {list.map((kit) => (
             <option key={kit.id} value={String(kit.id)}>
