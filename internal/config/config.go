@@ -82,6 +82,9 @@ type Config struct {
 	OIDCClientID     string // SQUARELY_OIDC_CLIENT_ID
 	OIDCClientSecret string // SQUARELY_OIDC_CLIENT_SECRET, or the file SQUARELY_OIDC_CLIENT_SECRET_FILE names; "" = a public client (PKCE only)
 	OIDCName         string // SQUARELY_OIDC_NAME: the sign-in button's label
+	// Webhooks (issue 24): the addresses endpoints may have.
+	WebhookAllowHTTP    bool // SQUARELY_WEBHOOK_ALLOW_HTTP: plain http:// endpoints too
+	WebhookAllowPrivate bool // SQUARELY_WEBHOOK_ALLOW_PRIVATE: loopback, private and link-local addresses too (tests, private deployments)
 }
 
 // LetsEncrypt is the default ACME directory.
@@ -234,12 +237,21 @@ func Load(getenv func(string) string) (Config, error) {
 	c.HashesPerAddress = positive("SQUARELY_HASHES_PER_ADDRESS", 2)
 	c.APIRateLimit = positive("SQUARELY_API_RATE_LIMIT", 120)
 
-	if raw := get("SQUARELY_TRUST_PROXY"); raw != "" {
-		var err error
-		if c.TrustProxy, err = strconv.ParseBool(raw); err != nil {
-			fail("SQUARELY_TRUST_PROXY", "must be true or false, got %q", raw)
+	boolean := func(name string) bool {
+		raw := get(name)
+		if raw == "" {
+			return false
 		}
+		on, err := strconv.ParseBool(raw)
+		if err != nil {
+			fail(name, "must be true or false, got %q", raw)
+		}
+		return on
 	}
+	c.TrustProxy = boolean("SQUARELY_TRUST_PROXY")
+	// Webhooks (issue 24).
+	c.WebhookAllowHTTP = boolean("SQUARELY_WEBHOOK_ALLOW_HTTP")
+	c.WebhookAllowPrivate = boolean("SQUARELY_WEBHOOK_ALLOW_PRIVATE")
 
 	// Mail (issue 9). The SMTP URL holds a password, so no message repeats it.
 	if raw := get("SQUARELY_SMTP_URL"); raw != "" {

@@ -199,6 +199,24 @@ func (s *server) routes() http.Handler {
 	// Smart dynamic codes (issue 23, routing.go): rules, split, schedule, limit.
 	api.Handle("PUT /api/dynamic-qrcodes/{id}/routing", edit(s.setRouting))
 	v1.Handle("PUT /api/v1/codes/{id}/routing", key(permEdit, s.v1SetRouting))
+	// Webhooks (issue 24, webhooks.go): owners and admins in the app; API
+	// keys (which only they can make) act as editors, so v1 asks for edit.
+	api.Handle("GET /api/webhooks", manage(s.listWebhooks))
+	api.Handle("POST /api/webhooks", manage(s.createWebhook))
+	api.Handle("PATCH /api/webhooks/{id}", manage(s.updateWebhook))
+	api.Handle("DELETE /api/webhooks/{id}", manage(s.deleteWebhook))
+	api.Handle("POST /api/webhooks/{id}/rotate-secret", manage(s.rotateWebhookSecret))
+	api.Handle("POST /api/webhooks/{id}/test", manage(s.testWebhook))
+	api.Handle("GET /api/webhooks/{id}/deliveries", manage(s.webhookDeliveries))
+	api.Handle("POST /api/webhooks/{id}/deliveries/{deliveryId}/retry", manage(s.retryWebhookDelivery))
+	v1.Handle("GET /api/v1/webhooks", key(permEdit, s.listWebhooks))
+	v1.Handle("POST /api/v1/webhooks", key(permEdit, s.createWebhook))
+	v1.Handle("PATCH /api/v1/webhooks/{id}", key(permEdit, s.updateWebhook))
+	v1.Handle("DELETE /api/v1/webhooks/{id}", key(permEdit, s.deleteWebhook))
+	v1.Handle("POST /api/v1/webhooks/{id}/rotate-secret", key(permEdit, s.rotateWebhookSecret))
+	v1.Handle("POST /api/v1/webhooks/{id}/test", key(permEdit, s.testWebhook))
+	v1.Handle("GET /api/v1/webhooks/{id}/deliveries", key(permEdit, s.webhookDeliveries))
+	v1.Handle("POST /api/v1/webhooks/{id}/deliveries/{deliveryId}/retry", key(permEdit, s.retryWebhookDelivery))
 
 	site := http.NewServeMux()
 	site.Handle("/api/", frameDenied(apiCSP, s.auth.LoadUser(gzipJSON(s.loadWorkspace(jsonFallback(api))))))

@@ -604,19 +604,37 @@ func (s *Store) ReleaseWebhookDelivery(ctx context.Context, id int64, owner stri
 	return nil
 }
 
-// WorkspaceOwnerEmails returns the addresses of the workspace's live owners.
-func (s *Store) WorkspaceOwnerEmails(ctx context.Context, workspaceID int64) ([]string, error) {
-	members, err := s.Members(ctx, workspaceID)
+// WorkspaceOwners returns the workspace's name and its live owners' addresses.
+func (s *Store) WorkspaceOwners(ctx context.Context, workspaceID int64) (string, []string, error) {
+	rows, err := s.read.QueryContext(ctx, `
+		SELECT w.name, COALESCE(u.username, '') FROM workspaces w
+		LEFT JOIN workspace_members m ON m.workspace_id = w.id AND m.role = 'owner'
+		LEFT JOIN users u ON u.id = m.user_id AND NOT u.is_deleted
+		WHERE w.id = $1 ORDER BY m.user_id`, workspaceID)
 	if err != nil {
-		return nil, err
+		return "", nil, fail("list workspace owners", err)
 	}
-	var list []string
-	for _, m := range members {
-		if m.Role == RoleOwner {
-			list = append(list, m.Email)
+	defer rows.Close()
+	var name string
+	var emails []string
+	found := false
+	for rows.Next() {
+		var email string
+		if err := rows.Scan(&name, &email); err != nil {
+			return "", nil, fail("list workspace owners", err)
+		}
+		found = true
+		if email != "" {
+			emails = append(emails, email)
 		}
 	}
-	return list, nil
+	if err := rows.Err(); err != nil {
+		return "", nil, fail("list workspace owners", err)
+	}
+	if !found {
+		return "", nil, ErrNotFound
+	}
+	return name, emails, nil
 }
 
 // BatchWebhookScans queues the next scan.created batch of every enabled
