@@ -66,6 +66,7 @@ export const routes: RouteObject[] = [
           { path: '/bulk-generation', lazy: page(() => import('@/features/bulk/routes/bulk-generation-page'), 'BulkGenerationPage') },
           { path: '/workspace/members', lazy: page(() => import('@/features/workspaces/routes/members-page'), 'MembersPage') },
           { path: '/workspace/activity', lazy: page(() => import('@/features/workspaces/routes/activity-page'), 'ActivityPage') },
+          { path: '/webhooks', lazy: page(() => import('@/features/webhooks/routes/webhooks-page'), 'WebhooksPage') },
         ],
       },
       { path: '*', element: <NotFoundPage /> },

@@ -10,7 +10,7 @@ const tabClass = ({ isActive }: { isActive: boolean }) =>
     isActive ? 'bg-white text-primary shadow-sm' : 'text-slate-600 hover:text-slate-900',
   )
 
-/** The frame of the workspace's pages: its name, the caller's role, and Members / Activity. */
+/** The frame of the workspace's pages: its name, the caller's role, and Members / Activity / Webhooks. */
 export function WorkspacePage({ workspace, title, children }: { workspace: ActiveWorkspace; title: string; children: ReactNode }) {
   const manager = useCan('manageMembers')
   return (
@@ -33,6 +33,9 @@ export function WorkspacePage({ workspace, title, children }: { workspace: Activ
               </NavLink>
               <NavLink to="/workspace/activity" className={tabClass}>
                 Activity
+              </NavLink>
+              <NavLink to="/webhooks" className={tabClass}>
+                Webhooks
               </NavLink>
             </nav>
           )}

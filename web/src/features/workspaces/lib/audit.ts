@@ -26,6 +26,12 @@ const actionLabels: Record<string, string> = {
   'folder.created': 'created the folder',
   'folder.renamed': 'renamed the folder',
   'folder.deleted': 'deleted the folder',
+  'webhook.created': 'added the webhook endpoint',
+  'webhook.updated': 'changed the webhook endpoint',
+  'webhook.deleted': 'deleted the webhook endpoint',
+  'webhook.secret_rotated': 'rotated the signing secret of',
+  'webhook.tested': 'sent a test event to',
+  'webhook.delivery_retried': 'retried a delivery to',
 }
 
 export function actionLabel(action: string) {
