@@ -165,7 +165,7 @@ function EndpointCard({ hook, onSecret }: { hook: Webhook; onSecret: (secret: st
   }
 
   return (
-    <Card aria-label={`Endpoint ${hook.url}`}>
+    <Card role="region" aria-label={`Endpoint ${hook.url}`}>
       <CardHeader className="flex flex-row flex-wrap items-start justify-between gap-3">
         <div className="grid min-w-0 gap-1.5">
           <CardTitle className="break-all font-mono text-base">{hook.url}</CardTitle>
