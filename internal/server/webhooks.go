@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/squarely/squarely/internal/config"
@@ -88,7 +87,7 @@ func (s *server) checkWebhook(ctx context.Context, in *webhookInput, v *validati
 			v.add("description", "Description must be at most 200 characters")
 		case strings.ContainsRune(d, utf8.RuneError):
 			v.add("description", "Description must be valid UTF-8 text")
-		case strings.IndexFunc(d, func(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) }) >= 0:
+		case hasControl(d):
 			v.add("description", "Description must not contain control or text direction characters")
 		}
 	}
