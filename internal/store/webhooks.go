@@ -464,8 +464,19 @@ func (s *Store) RetryWebhookDelivery(ctx context.Context, workspaceID, endpointI
 // limit due deliveries of enabled endpoints of live workspaces that no
 // live lease holds, and returns them.
 func (s *Store) ClaimWebhookDeliveries(ctx context.Context, owner string, now time.Time, lease time.Duration, limit int) ([]*WebhookJob, error) {
+	// Most polls find nothing due: a read says so without taking SQLite's
+	// single writer from the scans' recorder.
+	var due bool
+	err := s.read.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM webhook_deliveries
+		WHERE status = 'pending' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until < $1))`, dbTime(now)).Scan(&due)
+	if err != nil {
+		return nil, fail("claim webhook deliveries", err)
+	}
+	if !due {
+		return nil, nil
+	}
 	var jobs []*WebhookJob
-	err := s.inTx(ctx, "claim webhook deliveries", func(tx *sql.Tx) error {
+	err = s.inTx(ctx, "claim webhook deliveries", func(tx *sql.Tx) error {
 		// The outer conditions repeat the inner ones: on PostgreSQL an
 		// instance racing for the same rows re-checks them after the first
 		// commits, and then finds them leased.

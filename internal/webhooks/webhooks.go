@@ -219,6 +219,11 @@ func (r *Runner) attempt(ctx context.Context, j *store.WebhookJob) store.Webhook
 	if err != nil {
 		return store.WebhookAttempt{Error: err.Error()}
 	}
+	// An http:// endpoint saved while SQUARELY_WEBHOOK_ALLOW_HTTP was on
+	// gets nothing once it is off.
+	if req.URL.Scheme != "https" && !(req.URL.Scheme == "http" && r.o.Policy.AllowHTTP) {
+		return store.WebhookAttempt{Error: "refused: the URL must use https"}
+	}
 	h := req.Header
 	h.Set("Content-Type", "application/json")
 	h.Set("User-Agent", "Squarely-Webhooks/1.0")

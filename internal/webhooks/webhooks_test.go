@@ -545,7 +545,7 @@ func TestPrivateAddressesRefusedWhenDialled(t *testing.T) {
 			ids[name] = e.ID
 			f.test(t, e.ID)
 		}
-		run(t, runner(st, newClock(), webhooks.Options{Policy: netguard.Policy{AllowHTTP: true}, Timeout: 2 * time.Second}))
+		stop := run(t, runner(st, newClock(), webhooks.Options{Policy: netguard.Policy{AllowHTTP: true}, Timeout: 2 * time.Second}))
 		for name, id := range ids {
 			waitFor(t, name, func() bool { return f.deliveries(t, id)[0].Attempts == 1 })
 			if d := f.deliveries(t, id)[0]; !strings.Contains(d.LastError, "not allowed") || d.LastStatusCode != nil {
@@ -554,6 +554,15 @@ func TestPrivateAddressesRefusedWhenDialled(t *testing.T) {
 		}
 		if n := len(rc.got()); n != 0 {
 			t.Errorf("the receiver got %d requests", n)
+		}
+		stop()
+		// An http:// endpoint, once plain HTTP is no longer allowed.
+		plain := f.endpoint(t, rc.srv.URL, store.EventWebhookTest)
+		f.test(t, plain.ID)
+		run(t, runner(st, newClock(), webhooks.Options{Policy: netguard.Policy{AllowPrivate: true}}))
+		waitFor(t, "the http endpoint", func() bool { return f.deliveries(t, plain.ID)[0].Attempts == 1 })
+		if d := f.deliveries(t, plain.ID)[0]; d.LastError != "refused: the URL must use https" || len(rc.got()) != 0 {
+			t.Errorf("http endpoint without AllowHTTP: %q, %d requests", d.LastError, len(rc.got()))
 		}
 	})
 }
