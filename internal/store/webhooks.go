@@ -137,7 +137,7 @@ func (s *Store) CreateWebhookEndpoint(ctx context.Context, e *WebhookEndpoint, l
 		if err != nil {
 			return fail("create webhook endpoint", err)
 		}
-		if err := setSubscriptions(ctx, tx, e.ID, e.Events); err != nil {
+		if err := setSubscriptions(ctx, tx, e.WorkspaceID, e.ID, e.Events); err != nil {
 			return err
 		}
 		e.Events = slices.Sorted(slices.Values(e.Events))
@@ -160,13 +160,13 @@ func (s *Store) lockWorkspaceRow(ctx context.Context, tx *sql.Tx, workspaceID in
 }
 
 // setSubscriptions replaces the endpoint's event types with events.
-func setSubscriptions(ctx context.Context, tx *sql.Tx, id int64, events []string) error {
+func setSubscriptions(ctx context.Context, tx *sql.Tx, workspaceID, id int64, events []string) error {
 	if _, err := tx.ExecContext(ctx, `DELETE FROM webhook_subscriptions WHERE endpoint_id = $1`, id); err != nil {
 		return fail("subscribe webhook endpoint", err)
 	}
 	for _, t := range events {
-		_, err := tx.ExecContext(ctx, `INSERT INTO webhook_subscriptions (endpoint_id, event_type) VALUES ($1, $2)
-			ON CONFLICT DO NOTHING`, id, t)
+		_, err := tx.ExecContext(ctx, `INSERT INTO webhook_subscriptions (workspace_id, endpoint_id, event_type) VALUES ($1, $2, $3)
+			ON CONFLICT DO NOTHING`, workspaceID, id, t)
 		if err != nil {
 			return fail("subscribe webhook endpoint", err)
 		}
@@ -270,7 +270,7 @@ func (s *Store) UpdateWebhookEndpoint(ctx context.Context, workspaceID, id int64
 			after := slices.Compact(slices.Sorted(slices.Values(p.Events)))
 			if !slices.Equal(after, before.Events) {
 				details["events"] = map[string]any{"before": before.Events, "after": after}
-				if err := setSubscriptions(ctx, tx, id, after); err != nil {
+				if err := setSubscriptions(ctx, tx, workspaceID, id, after); err != nil {
 					return err
 				}
 				if !slices.Contains(before.Events, EventScanCreated) && slices.Contains(after, EventScanCreated) {

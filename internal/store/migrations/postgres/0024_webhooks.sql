@@ -26,6 +26,7 @@ CREATE INDEX webhook_endpoints_workspace_idx ON webhook_endpoints (workspace_id,
 
 -- The event types an endpoint receives.
 CREATE TABLE webhook_subscriptions (
+    workspace_id bigint NOT NULL REFERENCES workspaces (id) ON DELETE CASCADE,
     endpoint_id bigint NOT NULL REFERENCES webhook_endpoints (id) ON DELETE CASCADE,
     event_type  text NOT NULL,
     PRIMARY KEY (endpoint_id, event_type)
