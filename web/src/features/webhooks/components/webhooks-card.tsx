@@ -7,7 +7,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { FieldError } from '@/components/ui/field-error'
 import { TextField } from '@/components/ui/form-field'
 import { Spinner } from '@/components/ui/spinner'
-import { fieldMessage, serverMessage } from '@/lib/api-client'
+import { serverFieldErrors, serverMessage } from '@/lib/api-client'
 import { toast } from '@/lib/use-toast'
 import { eventTypes, useCreateWebhook, useDeleteWebhook, useRotateSecret, useUpdateWebhook, useWebhooks, type Webhook } from '../api/webhooks'
 import { DeliveriesList } from './deliveries-list'
@@ -92,6 +92,7 @@ function CreateForm({ onCreated }: { onCreated: (hook: Webhook) => void }) {
   }
 
   const error = create.error
+  const fields = serverFieldErrors(error)
   return (
     <form className="grid gap-4" onSubmit={submit} noValidate>
       <TextField
@@ -100,7 +101,7 @@ function CreateForm({ onCreated }: { onCreated: (hook: Webhook) => void }) {
         placeholder="https://example.com/squarely-events"
         value={url}
         onChange={(e) => setUrl(e.target.value)}
-        error={fieldMessage(error, 'url')}
+        error={fields?.url}
         maxLength={2048}
       />
       <TextField
@@ -109,7 +110,7 @@ function CreateForm({ onCreated }: { onCreated: (hook: Webhook) => void }) {
         placeholder="e.g. CRM sync"
         value={description}
         onChange={(e) => setDescription(e.target.value)}
-        error={fieldMessage(error, 'description')}
+        error={fields?.description}
         maxLength={200}
       />
       <fieldset className="grid gap-2">
@@ -129,9 +130,9 @@ function CreateForm({ onCreated }: { onCreated: (hook: Webhook) => void }) {
             </label>
           ))}
         </div>
-        <FieldError id="webhook-events-error">{fieldMessage(error, 'events')}</FieldError>
+        <FieldError id="webhook-events-error">{fields?.events}</FieldError>
       </fieldset>
-      {error && !fieldMessage(error, 'url') && !fieldMessage(error, 'events') && !fieldMessage(error, 'description') && (
+      {error && !fields && (
         <Alert variant="destructive">{serverMessage(error) ?? 'Failed to add the endpoint.'}</Alert>
       )}
       <Button type="submit" className="justify-self-start" disabled={create.isPending}>
