@@ -615,6 +615,20 @@ func (s *Store) ReleaseWebhookDelivery(ctx context.Context, id int64, owner stri
 	return nil
 }
 
+// PruneWebhookEvents deletes the events queued before before, with their
+// deliveries, unless one of those is still pending, and returns how many
+// it deleted.
+func (s *Store) PruneWebhookEvents(ctx context.Context, before time.Time) (int64, error) {
+	res, err := s.write.ExecContext(ctx, `DELETE FROM webhook_events WHERE created_at < $1
+		AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = webhook_events.id AND d.status = 'pending')`,
+		dbTime(before))
+	if err != nil {
+		return 0, fail("prune webhook events", err)
+	}
+	n, _ := res.RowsAffected()
+	return n, nil
+}
+
 // WorkspaceOwners returns the workspace's name and its live owners' addresses.
 func (s *Store) WorkspaceOwners(ctx context.Context, workspaceID int64) (string, []string, error) {
 	rows, err := s.read.QueryContext(ctx, `

@@ -51,6 +51,10 @@ const (
 	maxResponse = 64 << 10
 	// shownError characters of an answer are kept as the delivery's error.
 	shownError = 200
+	// Keep is how long events and their finished deliveries are kept.
+	Keep = 30 * 24 * time.Hour
+	// pruneEvery is how often a runner deletes what is older than Keep.
+	pruneEvery = time.Hour
 )
 
 // NewSecret draws a signing secret.
@@ -150,7 +154,14 @@ func (r *Runner) Run(ctx context.Context) {
 	slots := make(chan struct{}, r.o.InFlight)
 	var wg sync.WaitGroup
 	defer wg.Wait()
+	var pruned time.Time
 	for {
+		if now := r.o.Now(); now.Sub(pruned) >= pruneEvery {
+			if _, err := r.o.Store.PruneWebhookEvents(write, now.Add(-Keep)); err != nil {
+				r.log.Error("deleting old webhook events", "err", err)
+			}
+			pruned = now
+		}
 		if _, err := r.o.Store.BatchWebhookScans(write, r.o.Now()); err != nil {
 			r.log.Error("batching scans for webhooks", "err", err)
 		}

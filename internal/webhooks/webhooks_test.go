@@ -738,3 +738,28 @@ func TestTimeoutsBodiesRedirects(t *testing.T) {
 		t.Errorf("the huge answer was read to %d bytes", n)
 	}
 }
+
+// Events and their finished deliveries are deleted after 30 days; an event
+// with a delivery still pending is kept.
+func TestOldEventsPruned(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		f := newFixture(t, st, "owner@example.com")
+		rc := newReceiver(t, func(int) int { return 200 })
+		ok := f.endpoint(t, rc.srv.URL, store.EventWebhookTest)
+		dead := f.endpoint(t, "http://127.0.0.1:1/", store.EventWebhookTest)
+		f.test(t, ok.ID)
+		f.test(t, dead.ID)
+		c := newClock()
+		stop := run(t, runner(st, c, webhooks.Options{Policy: private}))
+		waitFor(t, "both attempted", func() bool {
+			return f.deliveries(t, ok.ID)[0].Status == store.DeliverySucceeded && f.deliveries(t, dead.ID)[0].Attempts == 1
+		})
+		stop()
+		c.Advance(webhooks.Keep + time.Hour)
+		run(t, runner(st, c, webhooks.Options{Policy: private}))
+		waitFor(t, "the finished event deleted", func() bool { return len(f.deliveries(t, ok.ID)) == 0 })
+		if n := len(f.deliveries(t, dead.ID)); n != 1 {
+			t.Errorf("the pending delivery's event: %d deliveries left", n)
+		}
+	})
+}
