@@ -842,3 +842,24 @@ func (s *Store) codeEvents(ctx context.Context, tx *sql.Tx, workspaceID int64, c
 	}
 	return s.EnqueueWebhookEvent(ctx, tx, workspaceID, EventCodeUpdated, code)
 }
+
+// codeOrganised queues code.updated for a change of the code's field
+// (tags, folder) that its record does not show.
+func (s *Store) codeOrganised(ctx context.Context, tx *sql.Tx, workspaceID int64, dynamic bool, id int64, field string) error {
+	var code webhookCode
+	if dynamic {
+		d, err := scanDynamic(tx.QueryRowContext(ctx, `SELECT `+dynamicColumns+` FROM dynamic_qr_codes WHERE id = $1`, id))
+		if err != nil {
+			return fail("read the changed code", err)
+		}
+		code = dynamicEventCode(d)
+	} else {
+		q, err := scanQRCode(tx.QueryRowContext(ctx, `SELECT `+qrCodeColumns+` FROM qr_codes WHERE id = $1`, id))
+		if err != nil {
+			return fail("read the changed code", err)
+		}
+		code = staticEventCode(q)
+	}
+	code.Changed = []string{field}
+	return s.EnqueueWebhookEvent(ctx, tx, workspaceID, EventCodeUpdated, code)
+}

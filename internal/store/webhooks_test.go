@@ -89,6 +89,16 @@ func TestCodeChangesQueueEvents(t *testing.T) {
 		mustDo(st.SetDynamicPaused(ctx, ws, d.ID, true, now))
 		mustDo(st.SetDynamicPaused(ctx, ws, d.ID, false, now))
 		mustDo(st.SetDynamicRouting(ctx, ws, d.ID, &store.Routing{ScanLimit: new(int64(5))}, now))
+		tag, folder := &store.Tag{Name: "Summer", Color: "#22c55e"}, &store.Folder{Name: "Menus"}
+		if err := st.CreateTag(ctx, ws, tag, now); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.CreateFolder(ctx, ws, folder, now); err != nil {
+			t.Fatal(err)
+		}
+		mustDo(nil, st.SetCodeTags(ctx, ws, true, d.ID, []int64{tag.ID}))
+		mustDo(nil, st.SetCodeTags(ctx, ws, true, d.ID, []int64{tag.ID})) // no change
+		mustDo(nil, st.SetCodeFolder(ctx, ws, true, d.ID, &folder.ID))
 		if _, err := st.RenameDynamicCode(ctx, ws+1000, d.ID, "Theirs", now); !errors.Is(err, store.ErrNotFound) {
 			t.Fatalf("another workspace's rename: %v", err)
 		}
@@ -107,13 +117,14 @@ func TestCodeChangesQueueEvents(t *testing.T) {
 
 		types, data := queued(t, st, all.ID)
 		want := []string{"code.created", "code.updated:name", "code.updated:destination", "code.paused", "code.resumed",
-			"code.updated:routing", "code.deleted", "code.created", "code.updated:name", "code.created", "code.deleted"}
+			"code.updated:routing", "code.updated:tags", "code.updated:folder", "code.deleted",
+			"code.created", "code.updated:name", "code.created", "code.deleted"}
 		if !slices.Equal(types, want) {
 			t.Fatalf("events\n%v\nwant\n%v", types, want)
 		}
 		if data[0]["id"] != "d_"+itoa(d.ID) || data[0]["shortCode"] != "menu" || data[0]["destination"] != "https://example.com/menu" ||
-			data[2]["destination"] != "https://example.com/dinner" || data[3]["isPaused"] != true || data[6]["name"] != "Dinner" ||
-			data[7]["id"] != "s_"+itoa(q.ID) || data[9]["name"] != "Poster copy" {
+			data[2]["destination"] != "https://example.com/dinner" || data[3]["isPaused"] != true || data[8]["name"] != "Dinner" ||
+			data[9]["id"] != "s_"+itoa(q.ID) || data[11]["name"] != "Poster copy" {
 			t.Errorf("data %v", data)
 		}
 		if types, _ := queued(t, st, deletes.ID); !slices.Equal(types, []string{"code.deleted", "code.deleted"}) {
