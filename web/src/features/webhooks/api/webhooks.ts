@@ -4,7 +4,7 @@ import { apiJson, apiRequest } from '@/lib/api-client'
 /** The event types an endpoint may subscribe to, with what each tells (docs/API.md "Webhooks"). */
 export const eventTypes = [
   { type: 'code.created', label: 'A code is created' },
-  { type: 'code.updated', label: 'A code is renamed, restyled, or its destination, password or routing changes' },
+  { type: 'code.updated', label: "A code's name, destination, style, password, routing, tags or folder changes" },
   { type: 'code.deleted', label: 'A code is deleted' },
   { type: 'code.paused', label: 'A code is paused' },
   { type: 'code.resumed', label: 'A code is resumed' },
