@@ -144,7 +144,7 @@ if [ -n "${BENCH_WEBHOOK:-}" ]; then
   for run in nohook hook nohook2; do
     if [ "$run" = hook ]; then
       "$tmp/seed" webhook "http://$(head -n1 "$tmp/receiver.out")/"
-      sleep 2 # the runner looks for batches every second
+      sleep 2 # the runner finds the new endpoint at its next poll (200 ms)
     elif [ "$run" = nohook2 ]; then
       "$tmp/seed" webhook-off
     fi

@@ -763,3 +763,37 @@ func TestOldEventsPruned(t *testing.T) {
 		}
 	})
 }
+
+// On the real clock with the default poll, a backlog of scans goes out a
+// batch a second: never two within a second, and not a poll later either.
+func TestScanBatchesEverySecond(t *testing.T) {
+	st := storetest.Open(t)
+	ctx := context.Background()
+	f := newFixture(t, st, "owner@example.com")
+	code := storetest.CreateDynamic(t, st, f.owner.ID, "steady")
+	rc := newReceiver(t, func(int) int { return 200 })
+	e := f.endpoint(t, rc.srv.URL, store.EventScanCreated)
+	rc.secret = e.Secret
+	var scans []store.ScanEvent
+	for range 350 {
+		scans = append(scans, store.ScanEvent{CodeID: code.ID, ScannedAt: time.Now()})
+	}
+	if err := st.RecordScans(ctx, scans); err != nil {
+		t.Fatal(err)
+	}
+	r := webhooks.NewRunner(webhooks.Options{Store: st, Logger: quiet, Mailer: mail.LogMailer{Logger: quiet}, Policy: private})
+	run(t, r)
+	waitFor(t, "four batches", func() bool { return len(rc.got()) == 4 })
+	var stamps []time.Time
+	for _, h := range rc.got() {
+		var body struct{ Timestamp time.Time }
+		json.Unmarshal(h.body, &body)
+		stamps = append(stamps, body.Timestamp)
+	}
+	slices.SortFunc(stamps, time.Time.Compare)
+	for i := 1; i < len(stamps); i++ {
+		if gap := stamps[i].Sub(stamps[i-1]); gap < time.Second || gap > 1500*time.Millisecond {
+			t.Errorf("batches %d and %d are %v apart", i-1, i, gap)
+		}
+	}
+}
