@@ -148,10 +148,14 @@ if [ -n "${BENCH_WEBHOOK:-}" ]; then
     elif [ "$run" = nohook2 ]; then
       "$tmp/seed" webhook-off
     fi
+    before=$(cpu)
     load "http://$addr" "$run" | sed "s/^/  $run: /"
     loads+=("$run")
     sent=$(( sent + $(figure "$run" requests) ))
     catch_up "$sent"
+    # The server's CPU per request of the load and its recording: steadier
+    # than the rate on a busy machine.
+    echo "bench: cpu_us=$(awk -v t="$(( $(cpu) - before ))" -v hz="$(getconf CLK_TCK)" -v r="$(figure "$run" requests)" 'BEGIN { printf "%.1f", t * 1e6 / hz / r }')" >> "$tmp/$run.txt"
   done
 fi
 echo "bench: $AB_CODES plain and $AB_CODES smart codes at once (smart: 10 rules, 3-way split)"
@@ -204,9 +208,10 @@ if [ -n "${BENCH_WEBHOOK:-}" ]; then
   kill -TERM "$receiver_pid"; wait "$receiver_pid" 2>/dev/null || true; receiver_pid=
   hook_rate=$(figure hook rate)
   hook_ratio=$(awk -v h="$hook_rate" -v a="$(figure nohook rate)" -v b="$(figure nohook2 rate)" 'BEGIN { printf "%.1f", 200 * h / (a + b) }')
-  printf '  webhook:  without %s and %s req/s, with a scan.created subscriber %s req/s (%s%%; p99 %s, %s and %s ms); %s\n' \
+  printf '  webhook:  without %s and %s req/s, with a scan.created subscriber %s req/s (%s%%; p99 %s, %s and %s ms; server CPU %s, %s and %s µs per request); %s\n' \
     "$(figure nohook rate)" "$(figure nohook2 rate)" "$hook_rate" "$hook_ratio" \
     "$(ms "$(figure nohook p99_us)")" "$(ms "$(figure hook p99_us)")" "$(ms "$(figure nohook2 p99_us)")" \
+    "$(figure nohook cpu_us)" "$(figure hook cpu_us)" "$(figure nohook2 cpu_us)" \
     "$(sed -n 's/^receiver: //p' "$tmp/receiver.out")"
 fi
 
