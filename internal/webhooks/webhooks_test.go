@@ -722,7 +722,7 @@ func TestTimeoutsBodiesRedirects(t *testing.T) {
 	for name, id := range ids {
 		waitFor(t, name, func() bool { return f.deliveries(t, id)[0].Attempts == 1 })
 	}
-	if d := f.deliveries(t, ids["slow"])[0]; d.LastError != "timed out" || time.Since(started) > 3*time.Second {
+	if d := f.deliveries(t, ids["slow"])[0]; d.LastError != "timed out" || time.Since(started) > 8*time.Second {
 		t.Errorf("slow: %q after %v", d.LastError, time.Since(started))
 	}
 	if d := f.deliveries(t, ids["huge"])[0]; !strings.HasPrefix(d.LastError, "HTTP 500: xxx") || len(d.LastError) > 220 {
