@@ -563,6 +563,20 @@ func (s *Store) FinishWebhookAttempt(ctx context.Context, id int64, owner string
 		if len(reason) > 500 {
 			reason = reason[:500]
 		}
+		// The endpoint's row is locked before the delivery's, the order of
+		// a deletion (the endpoint, then its deliveries by cascade), so the
+		// two cannot deadlock on PostgreSQL.
+		if s.dialect == Postgres {
+			var locked int64
+			err := tx.QueryRowContext(ctx, `SELECT e.id FROM webhook_endpoints e JOIN webhook_deliveries d ON d.endpoint_id = e.id
+				WHERE d.id = $1 FOR UPDATE OF e`, id).Scan(&locked)
+			if errors.Is(err, sql.ErrNoRows) {
+				return nil // deleted meanwhile
+			}
+			if err != nil {
+				return fail("finish webhook attempt", err)
+			}
+		}
 		var endpoint int64
 		err := tx.QueryRowContext(ctx, `
 			UPDATE webhook_deliveries SET status = $3, attempts = attempts + 1, last_status_code = $4, last_error = $5,

@@ -797,3 +797,36 @@ func TestScanBatchesEverySecond(t *testing.T) {
 		}
 	}
 }
+
+// Deleting an endpoint while its deliveries are being recorded neither
+// deadlocks nor fails: the deletion and the attempts lock the endpoint
+// first.
+func TestDeleteWhileDelivering(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		f := newFixture(t, st, "owner@example.com")
+		var answered atomic.Int64
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			time.Sleep(20 * time.Millisecond)
+			answered.Add(1)
+			w.WriteHeader(500)
+		}))
+		t.Cleanup(srv.Close)
+		for round := range 10 {
+			e := f.endpoint(t, srv.URL, store.EventWebhookTest)
+			for range 60 {
+				f.test(t, e.ID)
+			}
+			from := answered.Load()
+			stop := run(t, runner(st, newClock(), webhooks.Options{Policy: private}))
+			// While the first answers are being recorded.
+			waitFor(t, "answers", func() bool { return answered.Load() >= from+4 })
+			if err := st.DeleteWebhookEndpoint(context.Background(), f.ws, e.ID); err != nil {
+				t.Fatalf("round %d: %v", round, err)
+			}
+			stop()
+			if n := storetest.Count(t, st, "webhook_deliveries"); n != 0 {
+				t.Fatalf("round %d: %d deliveries left", round, n)
+			}
+		}
+	})
+}
