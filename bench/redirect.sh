@@ -23,6 +23,13 @@
 # sets would be database reads, and the slower set would miss the cache
 # more, and so fall further behind: the comparison would measure that,
 # not the routing.
+#
+# BENCH_WEBHOOK=1 (issue 24) adds, before the smart codes, three loads on
+# the same server: without a webhook, with an endpoint subscribed to
+# scan.created (bench/receiver on loopback, counting the batches), and
+# without again. The run with it must reach 95% of the mean of the two
+# without. The receiver's count is printed: scans go out at most 100 a
+# second per endpoint, so under this load it trails the scans recorded.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -37,10 +44,11 @@ AB_CODES=${BENCH_AB_CODES:-1000}
 command -v wrk >/dev/null || { echo "bench: wrk is not installed (apt-get install wrk)" >&2; exit 1; }
 
 tmp=$(mktemp -d)
-server_pid= bare_pid= schema_url=
+server_pid= bare_pid= receiver_pid= schema_url=
 cleanup() {
   [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
   [ -n "$bare_pid" ] && kill "$bare_pid" 2>/dev/null || true
+  [ -n "$receiver_pid" ] && kill "$receiver_pid" 2>/dev/null || true
   [ -n "$schema_url" ] && "$tmp/seed" drop-schema "$schema_url" || true
   rm -rf "$tmp"
 }
@@ -48,6 +56,12 @@ trap cleanup EXIT
 
 go build -o "$tmp/seed" ./bench/seed
 go build -o "$tmp/bare" ./bench/bare
+receiver_pid=
+if [ -n "${BENCH_WEBHOOK:-}" ]; then
+  go build -o "$tmp/receiver" ./bench/receiver
+  # The receiver is on loopback, over plain HTTP.
+  export SQUARELY_WEBHOOK_ALLOW_HTTP=true SQUARELY_WEBHOOK_ALLOW_PRIVATE=true
+fi
 
 export SQUARELY_DATA_DIR="$tmp/data"
 if [ -n "${DATABASE_URL:-}" ]; then
@@ -111,12 +125,39 @@ load "http://$addr" squarely | sed 's/^/  /'
 # per request, it moves less from run to run than the rate.
 sleep 3
 cpu_ticks=$(( $(cpu) - start_ticks ))
-# Until the recorder has saved the plain load's scans (60 s at most), so
+# catch_up N: until the recorder has saved N scans (60 s at most), so
 # that its backlog neither slows the next loads nor overflows its queue.
-for _ in $(seq 60); do
-  [ "$("$tmp/seed" count)" -ge "$(figure squarely requests)" ] && break
-  sleep 1
-done
+catch_up() {
+  for _ in $(seq 60); do
+    [ "$("$tmp/seed" count)" -ge "$1" ] && break
+    sleep 1
+  done
+}
+catch_up "$(figure squarely requests)"
+loads=(squarely)
+if [ -n "${BENCH_WEBHOOK:-}" ]; then
+  echo "bench: without, with and without a scan.created webhook"
+  "$tmp/receiver" > "$tmp/receiver.out" &
+  receiver_pid=$!
+  wait_for "$tmp/receiver.out" .
+  sent=$(figure squarely requests)
+  for run in nohook hook nohook2; do
+    if [ "$run" = hook ]; then
+      "$tmp/seed" webhook "http://$(head -n1 "$tmp/receiver.out")/"
+      sleep 2 # the runner finds the new endpoint at its next poll (200 ms)
+    elif [ "$run" = nohook2 ]; then
+      "$tmp/seed" webhook-off
+    fi
+    before=$(cpu)
+    load "http://$addr" "$run" | sed "s/^/  $run: /"
+    loads+=("$run")
+    sent=$(( sent + $(figure "$run" requests) ))
+    catch_up "$sent"
+    # The server's CPU per request of the load and its recording: steadier
+    # than the rate on a busy machine.
+    echo "bench: cpu_us=$(awk -v t="$(( $(cpu) - before ))" -v hz="$(getconf CLK_TCK)" -v r="$(figure "$run" requests)" 'BEGIN { printf "%.1f", t * 1e6 / hz / r }')" >> "$tmp/$run.txt"
+  done
+fi
 echo "bench: $AB_CODES plain and $AB_CODES smart codes at once (smart: 10 rules, 3-way split)"
 head -n "$AB_CODES" "$tmp/codes.txt" > "$tmp/ab-plain-codes.txt"
 head -n "$AB_CODES" "$tmp/smart-codes.txt" > "$tmp/ab-smart-codes.txt"
@@ -135,7 +176,7 @@ fi
 recorded=$("$tmp/seed" count)
 bare_rate=$(figure bare rate); sq_rate=$(figure squarely rate)
 sq_requests=$(figure squarely requests); sq_p99=$(figure squarely p99_us)
-loads=(squarely warm-plain warm-smart ab-plain ab-smart)
+loads+=(warm-plain warm-smart ab-plain ab-smart)
 bad=0 answered=0
 for l in "${loads[@]}"; do
   bad=$(( bad + $(figure "$l" bad_status) + $(figure "$l" socket_errors) ))
@@ -163,6 +204,16 @@ printf '  at once, %s codes each: plain %s req/s p99 %s ms, smart %s req/s p99 %
   "$AB_CODES" "$ab_rate" "$(ms "$ab_p99")" "$smart_rate" "$(ms "$smart_p99")" "$smart_ratio" "$smart_p99_ratio"
 printf '  server CPU: %s µs per request\n' "$(awk -v t="$cpu_ticks" -v hz="$(getconf CLK_TCK)" -v r="$sq_requests" 'BEGIN { printf "%.1f", t * 1e6 / hz / r }')"
 printf '  scans:    %s answered by wrk, %s recorded\n' "$answered" "$recorded"
+if [ -n "${BENCH_WEBHOOK:-}" ]; then
+  kill -TERM "$receiver_pid"; wait "$receiver_pid" 2>/dev/null || true; receiver_pid=
+  hook_rate=$(figure hook rate)
+  hook_ratio=$(awk -v h="$hook_rate" -v a="$(figure nohook rate)" -v b="$(figure nohook2 rate)" 'BEGIN { printf "%.1f", 200 * h / (a + b) }')
+  printf '  webhook:  without %s and %s req/s, with a scan.created subscriber %s req/s (%s%%; p99 %s, %s and %s ms; server CPU %s, %s and %s µs per request); %s\n' \
+    "$(figure nohook rate)" "$(figure nohook2 rate)" "$hook_rate" "$hook_ratio" \
+    "$(ms "$(figure nohook p99_us)")" "$(ms "$(figure hook p99_us)")" "$(ms "$(figure nohook2 p99_us)")" \
+    "$(figure nohook cpu_us)" "$(figure hook cpu_us)" "$(figure nohook2 cpu_us)" \
+    "$(sed -n 's/^receiver: //p' "$tmp/receiver.out")"
+fi
 
 fail=0
 bare_p99=$(figure bare p99_us)
@@ -171,6 +222,9 @@ awk -v r="$ratio" 'BEGIN { exit !(r >= 55) }' || { echo "  MISSED: ratio below 5
 awk -v r="$smart_ratio" 'BEGIN { exit !(r >= 95) }' || { echo "  MISSED: smart codes below 95% of the plain codes' rate"; fail=1; }
 [ "$(( 10 * smart_p99 ))" -le $(( 12 * ab_p99 )) ] || { echo "  MISSED: smart codes' p99 above 1.2 times the plain codes'"; fail=1; }
 [ "$bad" -eq 0 ] || { echo "  MISSED: $bad non-3xx answers or socket errors"; fail=1; }
+if [ -n "${BENCH_WEBHOOK:-}" ]; then
+  awk -v r="$hook_ratio" 'BEGIN { exit !(r >= 95) }' || { echo "  MISSED: with a scan.created subscriber below 95% of the rate without"; fail=1; }
+fi
 if [ "$lost" -gt 0 ]; then
   echo "  MISSED: $lost answered scans were not recorded"; fail=1
   grep 'scans saved' "$tmp/server.log" | sed 's/^/  server: /' 

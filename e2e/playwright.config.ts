@@ -93,6 +93,10 @@ export default defineConfig({
         SQUARELY_TRUST_PROXY: 'true',
         // Domain verification asks the run's DNS server (support/dns-server.ts).
         SQUARELY_DOMAIN_RESOLVER: `127.0.0.1:${dnsPort(addr)}`,
+        // The webhooks spec's receiver is a plain-HTTP server on 127.0.0.1,
+        // which production refuses; the refusals are tested in Go.
+        SQUARELY_WEBHOOK_ALLOW_HTTP: 'true',
+        SQUARELY_WEBHOOK_ALLOW_PRIVATE: 'true',
       },
     },
   ],

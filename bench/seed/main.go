@@ -7,6 +7,8 @@
 //	seed codes N FILE        create N dynamic codes for the bench user; write their short codes to FILE
 //	seed smart-codes N FILE  the same, each with smart routing: 10 rules no phone of the bench meets and a 3-way split
 //	seed count               print the bench user's recorded human scans
+//	seed webhook URL         subscribe an endpoint at URL to the bench workspace's scan.created
+//	seed webhook-off         disable the bench workspace's endpoints
 package main
 
 import (
@@ -27,6 +29,7 @@ import (
 
 	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/store"
+	"github.com/squarely/squarely/internal/webhooks"
 )
 
 const benchUser = "bench@squarely.test"
@@ -61,6 +64,10 @@ func run(ctx context.Context, args []string) error {
 		return seedCodes(ctx, n, args[2], true)
 	case args[0] == "count" && len(args) == 1:
 		return count(ctx)
+	case args[0] == "webhook" && len(args) == 2:
+		return webhook(ctx, args[1], true)
+	case args[0] == "webhook-off" && len(args) == 1:
+		return webhook(ctx, "", false)
 	}
 	return fmt.Errorf("unknown command %q", args)
 }
@@ -235,5 +242,38 @@ func count(ctx context.Context) error {
 		return err
 	}
 	fmt.Println(a.TotalScans)
+	return nil
+}
+
+// webhook adds an endpoint at url subscribed to the bench workspace's
+// scan.created (on), or disables every endpoint of it (off).
+func webhook(ctx context.Context, url string, on bool) error {
+	st, err := open(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	u, err := st.UserByUsername(ctx, benchUser)
+	if err != nil {
+		return err
+	}
+	ws, err := st.PersonalWorkspace(ctx, u.ID)
+	if err != nil {
+		return err
+	}
+	if on {
+		e := &store.WebhookEndpoint{WorkspaceID: ws.ID, URL: url, Events: []string{store.EventScanCreated}, Secret: webhooks.NewSecret()}
+		return st.CreateWebhookEndpoint(ctx, e, 0, time.Now())
+	}
+	list, err := st.WebhookEndpoints(ctx, ws.ID)
+	if err != nil {
+		return err
+	}
+	off := false
+	for _, e := range list {
+		if _, err := st.UpdateWebhookEndpoint(ctx, ws.ID, e.ID, store.WebhookPatch{Enabled: &off}, time.Now()); err != nil {
+			return err
+		}
+	}
 	return nil
 }

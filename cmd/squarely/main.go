@@ -36,6 +36,7 @@ import (
 	"github.com/squarely/squarely/internal/scans"
 	"github.com/squarely/squarely/internal/server"
 	"github.com/squarely/squarely/internal/store"
+	"github.com/squarely/squarely/internal/webhooks"
 )
 
 const usage = `Usage:
@@ -175,9 +176,13 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 	// Sends the admin's mailings, resuming any an instance left unfinished.
 	mailingRunner := mailings.NewRunner(mailings.Options{Store: st, Mailer: mailer, BaseURL: cfg.BaseURL, Logger: log})
 	bulkRunner := bulk.NewRunner(st, log, nil)
+	// Sends webhook deliveries and scan batches, resuming what any
+	// instance left leased once the lease runs out.
+	webhookRunner := webhooks.NewRunner(webhooks.Options{Store: st, Mailer: mailer, BaseURL: cfg.BaseURL,
+		Policy: server.WebhookPolicy(cfg), Logger: log})
 	srv := &http.Server{
 		Handler: server.New(server.Deps{Store: st, Config: cfg, Logger: log, Google: google, OIDC: oidcClient,
-			Recorder: recorder, Redirects: redirects, Mailer: mailer, Mailings: mailingRunner, Bulk: bulkRunner, Metrics: meter}),
+			Recorder: recorder, Redirects: redirects, Mailer: mailer, Mailings: mailingRunner, Bulk: bulkRunner, Webhooks: webhookRunner, Metrics: meter}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       2 * time.Minute, // generous for uploads on slow links
 		WriteTimeout:      2 * time.Minute,
@@ -227,13 +232,17 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 	})
 	// Bulk jobs: a job in hand at the stop is released to the next runner.
 	wg.Go(func() { bulkRunner.Run(bg) })
-	// Alerts (issue 24): destination checks, scan drops and their mail. A
+	// Alerts (issue 24): destination checks, scan drops, their mail and
+	// their webhook events (queued in the transaction that raises them). A
 	// check in flight at the stop is dropped; its codes come due again.
-	alertRunner := alerts.NewRunner(alerts.Options{Store: st, Mailer: mailer, BaseURL: cfg.BaseURL, Logger: log,
+	alertRunner := alerts.NewRunner(alerts.Options{Store: st, Mailer: mailer, Events: st.EnqueueWebhookEvent, BaseURL: cfg.BaseURL, Logger: log,
 		Interval: cfg.LinkCheckInterval,
 		Checker: &alerts.Checker{Policy: netguard.Policy{AllowHTTP: true, AllowPrivate: cfg.WebhookAllowPrivate},
 			UserAgent: "Squarely link check (+" + cfg.BaseURL + ")"}})
 	wg.Go(func() { alertRunner.Run(bg) })
+	// Webhooks: deliveries in flight at the stop finish (10 s at most) and
+	// are recorded.
+	wg.Go(func() { webhookRunner.Run(bg) })
 	defer wg.Wait()
 	defer stopBG()
 

@@ -83,12 +83,10 @@ type Config struct {
 	OIDCClientID     string // SQUARELY_OIDC_CLIENT_ID
 	OIDCClientSecret string // SQUARELY_OIDC_CLIENT_SECRET, or the file SQUARELY_OIDC_CLIENT_SECRET_FILE names; "" = a public client (PKCE only)
 	OIDCName         string // SQUARELY_OIDC_NAME: the sign-in button's label
-	// Alerts (issue 24).
-	LinkCheckInterval time.Duration // SQUARELY_LINK_CHECK_INTERVAL: how often each dynamic code's destinations are checked
-	// WebhookAllowPrivate is SQUARELY_WEBHOOK_ALLOW_PRIVATE: webhooks and
-	// link checks may reach loopback and private addresses (tests, private
-	// deployments).
-	WebhookAllowPrivate bool
+	// Alerts and webhooks (issue 24).
+	LinkCheckInterval   time.Duration // SQUARELY_LINK_CHECK_INTERVAL: how often each dynamic code's destinations are checked
+	WebhookAllowHTTP    bool          // SQUARELY_WEBHOOK_ALLOW_HTTP: plain http:// endpoints too
+	WebhookAllowPrivate bool          // SQUARELY_WEBHOOK_ALLOW_PRIVATE: webhooks and link checks may reach loopback, private and link-local addresses (tests, private deployments)
 	// DomainResolver is SQUARELY_DOMAIN_RESOLVER: host:port of the DNS
 	// server that workspace domain verification asks (TXT records, and the
 	// address of the HTTP token's host); "" = the system's resolver.
@@ -245,12 +243,21 @@ func Load(getenv func(string) string) (Config, error) {
 	c.HashesPerAddress = positive("SQUARELY_HASHES_PER_ADDRESS", 2)
 	c.APIRateLimit = positive("SQUARELY_API_RATE_LIMIT", 120)
 
-	if raw := get("SQUARELY_TRUST_PROXY"); raw != "" {
-		var err error
-		if c.TrustProxy, err = strconv.ParseBool(raw); err != nil {
-			fail("SQUARELY_TRUST_PROXY", "must be true or false, got %q", raw)
+	boolean := func(name string) bool {
+		raw := get(name)
+		if raw == "" {
+			return false
 		}
+		on, err := strconv.ParseBool(raw)
+		if err != nil {
+			fail(name, "must be true or false, got %q", raw)
+		}
+		return on
 	}
+	c.TrustProxy = boolean("SQUARELY_TRUST_PROXY")
+	// Webhooks (issue 24).
+	c.WebhookAllowHTTP = boolean("SQUARELY_WEBHOOK_ALLOW_HTTP")
+	c.WebhookAllowPrivate = boolean("SQUARELY_WEBHOOK_ALLOW_PRIVATE")
 
 	// Mail (issue 9). The SMTP URL holds a password, so no message repeats it.
 	if raw := get("SQUARELY_SMTP_URL"); raw != "" {
@@ -374,12 +381,6 @@ func Load(getenv func(string) string) (Config, error) {
 			fail("SQUARELY_LINK_CHECK_INTERVAL", "must be a duration from 1s to 720h, such as 6h or 30m, got %q", raw)
 		}
 		c.LinkCheckInterval = d
-	}
-	if raw := get("SQUARELY_WEBHOOK_ALLOW_PRIVATE"); raw != "" {
-		var err error
-		if c.WebhookAllowPrivate, err = strconv.ParseBool(raw); err != nil {
-			fail("SQUARELY_WEBHOOK_ALLOW_PRIVATE", "must be true or false, got %q", raw)
-		}
 	}
 
 	if len(errs) > 0 {

@@ -68,6 +68,8 @@ func TestLoadAll(t *testing.T) {
 		"SQUARELY_SMTP_RATE":                "2.5",
 		"SQUARELY_STORAGE_QUOTA_MB":         "2048",
 		"SQUARELY_API_RATE_LIMIT":           "30",
+		"SQUARELY_WEBHOOK_ALLOW_HTTP":       "true",
+		"SQUARELY_WEBHOOK_ALLOW_PRIVATE":    "1",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -93,10 +95,12 @@ func TestLoadAll(t *testing.T) {
 		StorageQuotaMB:        2048,
 		APIRateLimit:          30,
 		LogFormat:             "text", TLSAddr: ":443",
-		TLSHTTPAddr:       ":80",
-		ACMEDirectory:     LetsEncrypt,
-		OIDCName:          "Single sign-on",
-		LinkCheckInterval: 6 * time.Hour,
+		TLSHTTPAddr:         ":80",
+		ACMEDirectory:       LetsEncrypt,
+		OIDCName:            "Single sign-on",
+		WebhookAllowHTTP:    true,
+		WebhookAllowPrivate: true,
+		LinkCheckInterval:   6 * time.Hour,
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("got %+v\nwant %+v", c, want)
@@ -144,6 +148,7 @@ func TestLoadInvalid(t *testing.T) {
 		{map[string]string{"SQUARELY_GOOGLE_CLIENT_ID": "id"}, `SQUARELY_GOOGLE_CLIENT_SECRET: must be set when SQUARELY_GOOGLE_CLIENT_ID is set`},
 		{map[string]string{"SQUARELY_GOOGLE_CLIENT_SECRET": "s"}, `SQUARELY_GOOGLE_CLIENT_ID: must be set when SQUARELY_GOOGLE_CLIENT_SECRET is set`},
 		{map[string]string{"SQUARELY_TRUST_PROXY": "yes"}, `SQUARELY_TRUST_PROXY: must be true or false, got "yes"`},
+		{map[string]string{"SQUARELY_WEBHOOK_ALLOW_PRIVATE": "on"}, `SQUARELY_WEBHOOK_ALLOW_PRIVATE: must be true or false, got "on"`},
 		{map[string]string{"SQUARELY_SMTP_URL": "http://u:hunter2@mail.example.com", "SQUARELY_MAIL_FROM": "a@example.com"}, `SQUARELY_SMTP_URL: must start with smtp:// or smtps://, got scheme "http"`},
 		{map[string]string{"SQUARELY_SMTP_URL": "smtp://u:hunter2@:25", "SQUARELY_MAIL_FROM": "a@example.com"}, `SQUARELY_SMTP_URL: must name the mail server's host, e.g. smtp://mail.example.com:587`},
 		{map[string]string{"SQUARELY_SMTP_URL": "smtp://u:hunter2@mail.example.com:99999", "SQUARELY_MAIL_FROM": "a@example.com"}, `SQUARELY_SMTP_URL: has an invalid port "99999"`},

@@ -18,8 +18,10 @@ import (
 	"github.com/squarely/squarely/internal/mail"
 	"github.com/squarely/squarely/internal/mailings"
 	"github.com/squarely/squarely/internal/metrics"
+	"github.com/squarely/squarely/internal/netguard"
 	"github.com/squarely/squarely/internal/scans"
 	"github.com/squarely/squarely/internal/store"
+	"github.com/squarely/squarely/internal/webhooks"
 	"github.com/squarely/squarely/web"
 )
 
@@ -49,6 +51,11 @@ type Deps struct {
 	// Bulk runs bulk jobs; the caller runs it. nil = one the server
 	// starts and never stops, for tests.
 	Bulk *bulk.Runner
+
+	// Webhooks is woken when a test event or a retry is queued; the caller
+	// runs it. nil = they wait for a runner's next poll (another
+	// instance's, or a test's).
+	Webhooks *webhooks.Runner
 
 	// Metrics counts requests and watches the scan queue; nil = off
 	// (neither SQUARELY_METRICS_ADDR nor SQUARELY_METRICS_TOKEN set).
@@ -119,6 +126,10 @@ type server struct {
 	codePasswordsFrom, codePasswords *limiter // public calls that cost a Stripe request, per client address
 
 	bulk *bulk.Runner
+	// webhooks sends webhook deliveries (nil: another does); webhookPolicy
+	// says which endpoint URLs are accepted (SQUARELY_WEBHOOK_ALLOW_*).
+	webhooks      *webhooks.Runner
+	webhookPolicy netguard.Policy
 	// bulkWork caps the heavy bulk requests (checking a spreadsheet,
 	// rendering a job's ZIP) running at once on this instance.
 	bulkWork chan struct{}
@@ -139,7 +150,8 @@ type server struct {
 
 // New returns the handler serving the whole site.
 func New(d Deps) http.Handler {
-	s := &server{store: d.Store, cfg: d.Config, log: d.Logger, now: d.Now, web: d.Web, recorder: d.Recorder, mailer: d.Mailer, mailings: d.Mailings, bulk: d.Bulk}
+	s := &server{store: d.Store, cfg: d.Config, log: d.Logger, now: d.Now, web: d.Web, recorder: d.Recorder, mailer: d.Mailer, mailings: d.Mailings, bulk: d.Bulk,
+		webhooks: d.Webhooks, webhookPolicy: WebhookPolicy(d.Config)}
 	if s.log == nil {
 		s.log = slog.Default()
 	}

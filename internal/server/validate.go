@@ -44,10 +44,16 @@ func nameProblem(name string) string {
 	if utf8.RuneCountInString(name) > maxCodeName {
 		return "Name must be at most 100 characters"
 	}
-	if strings.IndexFunc(name, func(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) }) >= 0 {
+	if hasControl(name) {
 		return "Name must not contain control or text direction characters"
 	}
 	return ""
+}
+
+// hasControl reports whether s holds a control or text direction
+// character (see nameProblem).
+func hasControl(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) }) >= 0
 }
 
 // validEmail accepts a plain address (no display name) whose domain has a

@@ -92,6 +92,14 @@ var routeAccess = map[string]string{
 	"PUT /api/dynamic-qrcodes/{id}/routing": "edit", "PUT /api/v1/codes/{id}/routing": "key",
 	"GET /api/utm-presets": "read", "POST /api/utm-presets": "edit", "DELETE /api/utm-presets/{id}": "edit",
 	"PUT /api/dynamic-qrcodes/{id}/alerts": "edit", "PUT /api/workspaces/{id}/alert-emails": "read",
+	"GET /api/webhooks": "manage", "POST /api/webhooks": "manage", "PATCH /api/webhooks/{id}": "manage",
+	"DELETE /api/webhooks/{id}": "manage", "POST /api/webhooks/{id}/rotate-secret": "manage",
+	"POST /api/webhooks/{id}/test": "manage", "GET /api/webhooks/{id}/deliveries": "manage",
+	"POST /api/webhooks/{id}/deliveries/{deliveryId}/retry": "manage",
+	"GET /api/v1/webhooks": "key", "POST /api/v1/webhooks": "key", "PATCH /api/v1/webhooks/{id}": "key",
+	"DELETE /api/v1/webhooks/{id}": "key", "POST /api/v1/webhooks/{id}/rotate-secret": "key",
+	"POST /api/v1/webhooks/{id}/test": "key", "GET /api/v1/webhooks/{id}/deliveries": "key",
+	"POST /api/v1/webhooks/{id}/deliveries/{deliveryId}/retry": "key",
 }
 
 // registeredRoutes reads the patterns routes.go gives the api and v1 muxes.
@@ -120,6 +128,7 @@ type teamFixture struct {
 	static, dynamic     int64
 	key, outsiderKey    string
 	keyID, invitationID int64
+	webhook, delivery   int64
 }
 
 func newTeam(t *testing.T, e *env) *teamFixture {
@@ -170,6 +179,18 @@ func newTeam(t *testing.T, e *env) *teamFixture {
 	f.outsiderKey, _ = e.newKey(f.outsider, "mine")
 	inv := expect(t, e.do(owner, "POST", fmt.Sprintf("/api/workspaces/%d/invitations", f.ws), `{"email":"later@example.com","role":"editor"}`), http.StatusCreated, "")
 	f.invitationID = int64(inv["id"].(float64))
+	hook := &store.WebhookEndpoint{WorkspaceID: f.ws, URL: "https://hooks.example.com/in", Events: []string{store.EventCodeCreated}, Secret: "whsec_dGVzdA=="}
+	if err := e.store.CreateWebhookEndpoint(ctx, hook, 0, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.store.SendWebhookTest(ctx, f.ws, hook.ID, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	deliveries, _, err := e.store.WebhookDeliveries(ctx, f.ws, hook.ID, 0, 1)
+	if err != nil || len(deliveries) != 1 {
+		t.Fatalf("fixture delivery: %v", err)
+	}
+	f.webhook, f.delivery = hook.ID, deliveries[0].ID
 	return f
 }
 
@@ -194,6 +215,9 @@ func (f *teamFixture) path(pattern string, missing bool) string {
 		p = strings.Replace(p, "{id}", id(f.keyID), 1)
 	case strings.HasPrefix(p, "/api/v1/codes/"):
 		p = strings.Replace(p, "{id}", "d_"+id(f.dynamic), 1)
+	case strings.HasPrefix(p, "/api/webhooks/"), strings.HasPrefix(p, "/api/v1/webhooks/"):
+		p = strings.Replace(p, "{id}", id(f.webhook), 1)
+		p = strings.Replace(p, "{deliveryId}", id(f.delivery), 1)
 	default:
 		p = strings.Replace(p, "{id}", "999999", 1)
 	}
@@ -216,6 +240,8 @@ func fingerprint(t *testing.T, st *store.Store, ws int64) string {
 		(SELECT count(*) FROM workspace_domains WHERE workspace_id = $1) || ';' ||
 		(SELECT count(*) FROM audit_log WHERE workspace_id = $1) || ';' ||
 		(SELECT count(*) FROM utm_presets WHERE workspace_id = $1) || ';' ||
+		(SELECT COALESCE(string_agg(url || '|' || enabled || '|' || secret, ',' ORDER BY id), '') FROM webhook_endpoints WHERE workspace_id = $1) || ';' ||
+		(SELECT COALESCE(string_agg(status || '|' || next_attempt_at, ',' ORDER BY id), '') FROM webhook_deliveries WHERE workspace_id = $1) || ';' ||
 		(SELECT name || is_deleted FROM workspaces WHERE id = $1)`, []any{ws}, &out)
 	return out
 }

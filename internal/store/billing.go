@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"strconv"
 	"time"
 )
 
@@ -171,17 +172,22 @@ func (s *Store) ApplyPayment(ctx context.Context, ev StripeEvent, p Payment) (bo
 				return fail("find a payment's product", err)
 			}
 		}
-		if _, err := tx.ExecContext(ctx, `
+		res, err := tx.ExecContext(ctx, `
 			INSERT INTO payments (payment_intent_id, product_id, amount, currency, status, failure_message, event_at)
 			VALUES ($1, $2, $3, $4, $5, $6, $7)
 			ON CONFLICT (payment_intent_id) DO UPDATE SET
 				amount = excluded.amount, currency = excluded.currency, status = excluded.status,
 				failure_message = excluded.failure_message, event_at = excluded.event_at
 			WHERE payments.status <> 'succeeded' AND excluded.event_at >= payments.event_at`,
-			p.PaymentIntentID, p.ProductID, p.Amount, p.Currency, p.Status, p.FailureMessage, dbTime(ev.At)); err != nil {
+			p.PaymentIntentID, p.ProductID, p.Amount, p.Currency, p.Status, p.FailureMessage, dbTime(ev.At))
+		if err != nil {
 			return fail("save a payment", err)
 		}
-		return nil
+		// A success is told once: a repeat of it changes no row.
+		if n, _ := res.RowsAffected(); n == 0 || p.Status != "succeeded" || p.ProductID == nil {
+			return nil
+		}
+		return s.paymentEvent(ctx, tx, ev, p)
 	})
 }
 
@@ -281,4 +287,23 @@ func (s *Store) applyStripeEvent(ctx context.Context, ev StripeEvent, effect fun
 		return false, err
 	}
 	return applied, nil
+}
+
+// paymentEvent queues payment.succeeded for the workspace of the paid
+// product's code.
+func (s *Store) paymentEvent(ctx context.Context, tx *sql.Tx, ev StripeEvent, p Payment) error {
+	var workspaceID, codeID int64
+	err := tx.QueryRowContext(ctx, `SELECT COALESCE(pp.workspace_id, 0), COALESCE((SELECT q.id FROM qr_codes q WHERE q.payment_product_id = pp.id ORDER BY q.id LIMIT 1), 0)
+		FROM payment_products pp WHERE pp.id = $1`, *p.ProductID).Scan(&workspaceID, &codeID)
+	if err != nil {
+		return fail("find a payment's workspace", err)
+	}
+	data := map[string]any{
+		"paymentIntentId": p.PaymentIntentID, "productId": *p.ProductID, "amount": p.Amount, "currency": p.Currency,
+		"status": p.Status, "paidAt": normTime(ev.At),
+	}
+	if codeID != 0 {
+		data["codeId"] = "s_" + strconv.FormatInt(codeID, 10)
+	}
+	return s.EnqueueWebhookEvent(ctx, tx, workspaceID, EventPaymentSucceeded, data)
 }

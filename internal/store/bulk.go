@@ -209,13 +209,25 @@ func (s *Store) FinishBulkJob(ctx context.Context, id int64, status, reason stri
 		if err != nil {
 			return fail("finish bulk job", err)
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE bulk_jobs SET status = $1, error = $2, lease_until = NULL,
-			processed = processed + $3, failed = failed + $3, updated_at = $4 WHERE id = $5`,
-			status, reason, n, dbTime(now), id)
+		var job struct {
+			ID          int64  `json:"id"`
+			Status      string `json:"status"`
+			FileName    string `json:"fileName"`
+			Total       int    `json:"total"`
+			Processed   int    `json:"processed"`
+			Failed      int    `json:"failed"`
+			Error       string `json:"error,omitempty"`
+			workspaceID int64
+		}
+		err = tx.QueryRowContext(ctx, `UPDATE bulk_jobs SET status = $1, error = $2, lease_until = NULL,
+			processed = processed + $3, failed = failed + $3, updated_at = $4 WHERE id = $5
+			RETURNING id, status, file_name, total, processed, failed, error, COALESCE(workspace_id, 0)`,
+			status, reason, n, dbTime(now), id).Scan(&job.ID, &job.Status, &job.FileName, &job.Total, &job.Processed,
+			&job.Failed, &job.Error, &job.workspaceID)
 		if err != nil {
 			return fail("finish bulk job", err)
 		}
-		return nil
+		return s.EnqueueWebhookEvent(ctx, tx, job.workspaceID, EventBulkCompleted, job)
 	})
 }
 

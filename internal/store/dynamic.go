@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
+	"strconv"
 	"time"
 )
 
@@ -156,7 +158,10 @@ func (s *Store) createDynamic(ctx context.Context, tx *sql.Tx, d *DynamicCode, l
 	if err := refreshSearch(ctx, tx, dynamicKind, `id = $1`, d.ID); err != nil {
 		return err
 	}
-	return s.auditCreated(ctx, tx, d.WorkspaceID, Target{"dynamic_code", d.ID, d.Name})
+	if err := s.auditCreated(ctx, tx, d.WorkspaceID, Target{"dynamic_code", d.ID, d.Name}); err != nil {
+		return err
+	}
+	return s.EnqueueWebhookEvent(ctx, tx, d.WorkspaceID, EventCodeCreated, dynamicEventCode(d))
 }
 
 func countLiveDynamic(ctx context.Context, q interface {
@@ -348,7 +353,14 @@ func (s *Store) updateDynamic(ctx context.Context, action string, workspaceID, i
 		if d, err = scanDynamic(row); err != nil {
 			return fail(action, err)
 		}
-		return s.auditChanges(ctx, tx, workspaceID, Target{"dynamic_code", id, d.Name}, dynamicState(before), dynamicState(d))
+		if err := s.auditChanges(ctx, tx, workspaceID, Target{"dynamic_code", id, d.Name}, dynamicState(before), dynamicState(d)); err != nil {
+			return err
+		}
+		var also []string
+		if !reflect.DeepEqual(before.Routing, d.Routing) {
+			also = append(also, "routing")
+		}
+		return s.codeEvents(ctx, tx, workspaceID, dynamicEventCode(d), dynamicState(before), dynamicState(d), also...)
 	})
 	if err != nil {
 		return nil, err
@@ -439,6 +451,10 @@ func (s *Store) DeleteDynamicCode(ctx context.Context, workspaceID, id int64, no
 			return fail("delete dynamic code", err)
 		}
 		if err := s.audit(ctx, tx, workspaceID, "code.deleted", Target{"dynamic_code", id, name}, nil); err != nil {
+			return err
+		}
+		code := webhookCode{ID: "d_" + strconv.FormatInt(id, 10), Kind: "dynamic", Name: name, ShortCode: shortCode}
+		if err := s.EnqueueWebhookEvent(ctx, tx, workspaceID, EventCodeDeleted, code); err != nil {
 			return err
 		}
 		if err := s.dropCodeRollups(ctx, sqlTx{tx}, workspaceID, id); err != nil {

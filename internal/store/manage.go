@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"strconv"
 	"time"
 )
 
@@ -23,7 +24,11 @@ func (s *Store) DeleteQRCode(ctx context.Context, workspaceID, id int64, now tim
 		if err != nil {
 			return fail("delete QR code", err)
 		}
-		return s.audit(ctx, tx, workspaceID, "code.deleted", Target{"code", id, name}, nil)
+		if err := s.audit(ctx, tx, workspaceID, "code.deleted", Target{"code", id, name}, nil); err != nil {
+			return err
+		}
+		code := webhookCode{ID: "s_" + strconv.FormatInt(id, 10), Kind: "static", Name: name}
+		return s.EnqueueWebhookEvent(ctx, tx, workspaceID, EventCodeDeleted, code)
 	})
 }
 
@@ -51,7 +56,10 @@ func (s *Store) updateQRCode(ctx context.Context, action string, workspaceID, id
 		if q, err = read(); err != nil {
 			return fail(action, err)
 		}
-		return s.auditChanges(ctx, tx, workspaceID, Target{"code", id, q.Name}, staticState(before), staticState(q))
+		if err := s.auditChanges(ctx, tx, workspaceID, Target{"code", id, q.Name}, staticState(before), staticState(q)); err != nil {
+			return err
+		}
+		return s.codeEvents(ctx, tx, workspaceID, staticEventCode(q), staticState(before), staticState(q))
 	})
 	if err != nil {
 		return nil, err

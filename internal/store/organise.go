@@ -290,7 +290,10 @@ func (s *Store) SetCodeTags(ctx context.Context, workspaceID int64, dynamic bool
 		if strings.Join(before, "\x00") == strings.Join(after, "\x00") {
 			return nil
 		}
-		return s.audit(ctx, tx, workspaceID, "code.tags_changed", Target{k.target, id, name}, change("tags", before, after))
+		if err := s.audit(ctx, tx, workspaceID, "code.tags_changed", Target{k.target, id, name}, change("tags", before, after)); err != nil {
+			return err
+		}
+		return s.codeOrganised(ctx, tx, workspaceID, dynamic, id, "tags")
 	})
 }
 
@@ -338,8 +341,11 @@ func (s *Store) SetCodeFolder(ctx context.Context, workspaceID int64, dynamic bo
 		if before == after {
 			return nil
 		}
-		return s.audit(ctx, tx, workspaceID, "code.folder_changed", Target{k.target, id, name},
-			change("folder", nullable(before), nullable(after)))
+		if err := s.audit(ctx, tx, workspaceID, "code.folder_changed", Target{k.target, id, name},
+			change("folder", nullable(before), nullable(after))); err != nil {
+			return err
+		}
+		return s.codeOrganised(ctx, tx, workspaceID, dynamic, id, "folder")
 	})
 }
 

@@ -138,7 +138,10 @@ func (s *Store) createQRCode(ctx context.Context, db *sql.Tx, q *QRCode) error {
 	if err := refreshSearch(ctx, db, staticKind, `id = $1`, q.ID); err != nil {
 		return err
 	}
-	return s.auditCreated(ctx, db, q.WorkspaceID, Target{"code", q.ID, q.Name})
+	if err := s.auditCreated(ctx, db, q.WorkspaceID, Target{"code", q.ID, q.Name}); err != nil {
+		return err
+	}
+	return s.EnqueueWebhookEvent(ctx, db, q.WorkspaceID, EventCodeCreated, staticEventCode(q))
 }
 
 // QRCode returns the workspace's live static code with the given id.

@@ -99,7 +99,14 @@ func (s *Store) DuplicateQRCode(ctx context.Context, workspaceID, id int64, c QR
 		if err := refreshSearch(ctx, tx, staticKind, `id = $1`, newID); err != nil {
 			return err
 		}
-		return s.audit(ctx, tx, workspaceID, "code.created", Target{"code", newID, c.Name}, map[string]any{"duplicateOf": id})
+		if err := s.audit(ctx, tx, workspaceID, "code.created", Target{"code", newID, c.Name}, map[string]any{"duplicateOf": id}); err != nil {
+			return err
+		}
+		q, err := scanQRCode(tx.QueryRowContext(ctx, `SELECT `+qrCodeColumns+` FROM qr_codes WHERE id = $1`, newID))
+		if err != nil {
+			return fail("duplicate QR code", err)
+		}
+		return s.EnqueueWebhookEvent(ctx, tx, workspaceID, EventCodeCreated, staticEventCode(q))
 	})
 	if err != nil {
 		return nil, err

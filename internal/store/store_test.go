@@ -27,6 +27,7 @@ var tables = []string{
 	"scan_events", "scan_retention", "scan_visitors", "scan_workspace_days", "scan_workspace_visitors",
 	"schema_migrations", "secrets", "sessions", "stripe_events", "stripe_subscriptions", "tags",
 	"user_identities", "user_totp", "users", "utm_presets", "webauthn_ceremonies", "webauthn_credentials",
+	"webhook_deliveries", "webhook_endpoints", "webhook_events", "webhook_subscriptions",
 	"workspace_domains", "workspace_invitations", "workspace_members", "workspace_rollup_versions", "workspaces",
 }
 

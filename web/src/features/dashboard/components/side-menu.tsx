@@ -1,4 +1,4 @@
-import { Activity, BarChart3, ChevronDown, CirclePause, Globe, LayoutGrid, Menu, Palette, PlusCircle, QrCode, Users, X } from 'lucide-react'
+import { Activity, BarChart3, ChevronDown, CirclePause, Globe, LayoutGrid, Menu, Palette, PlusCircle, QrCode, Users, Webhook, X } from 'lucide-react'
 import { useEffect, useState, type ReactNode } from 'react'
 import { Link } from 'react-router'
 import { Button } from '@/components/ui/button'
@@ -104,6 +104,14 @@ function MenuItems({ view, onAnalytics, onPaused, workspaceSwitcher, onNavigate 
           <Link to="/workspace/domains" onClick={onNavigate} className={itemClass(false)}>
             <Globe aria-hidden="true" />
             Domains
+          </Link>
+        </li>
+      )}
+      {manager && (
+        <li>
+          <Link to="/webhooks" onClick={onNavigate} className={itemClass(false)}>
+            <Webhook aria-hidden="true" />
+            Webhooks
           </Link>
         </li>
       )}

@@ -10,7 +10,7 @@ const tabClass = ({ isActive }: { isActive: boolean }) =>
     isActive ? 'bg-white text-primary shadow-sm' : 'text-slate-600 hover:text-slate-900',
   )
 
-/** The frame of the workspace's pages: its name, the caller's role, and Members / Brand kits / Activity / Domains. */
+/** The frame of the workspace's pages: its name, the caller's role, and Members / Brand kits / Activity / Domains / Webhooks. */
 export function WorkspacePage({ workspace, title, children }: { workspace: ActiveWorkspace; title: string; children: ReactNode }) {
   const manager = useCan('manageMembers')
   return (
@@ -40,6 +40,9 @@ export function WorkspacePage({ workspace, title, children }: { workspace: Activ
                 </NavLink>
                 <NavLink to="/workspace/domains" className={tabClass}>
                   Domains
+                </NavLink>
+                <NavLink to="/webhooks" className={tabClass}>
+                  Webhooks
                 </NavLink>
               </>
             )}

@@ -38,6 +38,12 @@ const actionLabels: Record<string, string> = {
   'brand_kit.created': 'created the brand kit',
   'brand_kit.updated': 'changed the brand kit',
   'brand_kit.deleted': 'deleted the brand kit',
+  'webhook.created': 'added the webhook endpoint',
+  'webhook.updated': 'changed the webhook endpoint',
+  'webhook.deleted': 'deleted the webhook endpoint',
+  'webhook.secret_rotated': 'rotated the signing secret of',
+  'webhook.tested': 'sent a test event to',
+  'webhook.delivery_retried': 'retried a delivery to',
 }
 
 export function actionLabel(action: string) {

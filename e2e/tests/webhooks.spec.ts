@@ -1,0 +1,107 @@
+import { createHmac, timingSafeEqual } from 'node:crypto'
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { expect, test, type Page } from '@playwright/test'
+
+// Issue 24: an owner adds a webhook endpoint on the Webhooks page (its
+// secret shown once), sends it a test event, and sees the delivery
+// succeed; the receiver, a tiny HTTP server here, checks the Standard
+// Webhooks signature with its own HMAC.
+
+const password = 'e2e-secret-1'
+
+test.describe.configure({ timeout: 120_000 })
+test.use({ actionTimeout: 20_000 })
+expect.configure({ timeout: 20_000 })
+
+type Received = { headers: IncomingHttpHeaders; body: string }
+
+let receiver: Server
+const received: Received[] = []
+
+test.beforeAll(async () => {
+  receiver = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', () => {
+      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') })
+      res.writeHead(204).end()
+    })
+  })
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
+})
+
+test.afterAll(async () => {
+  await new Promise((resolve) => receiver.close(resolve))
+})
+
+async function signUp(page: Page) {
+  const email = `hooks-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`
+  const res = await page.request.post('/api/register', {
+    data: { username: email, firstName: '', lastName: '', email, password, confirmPassword: password },
+  })
+  expect(res.status()).toBe(201)
+}
+
+/** The Standard Webhooks check, written here: HMAC-SHA256 of "{id}.{timestamp}.{body}" with the secret's decoded bytes. */
+function signatureValid(secret: string, r: Received) {
+  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64')
+  const id = String(r.headers['webhook-id'])
+  const timestamp = String(r.headers['webhook-timestamp'])
+  const want = createHmac('sha256', key).update(`${id}.${timestamp}.${r.body}`).digest()
+  return String(r.headers['webhook-signature'])
+    .split(' ')
+    .some((sig) => {
+      const got = Buffer.from(sig.replace(/^v1,/, ''), 'base64')
+      return sig.startsWith('v1,') && got.length === want.length && timingSafeEqual(got, want)
+    })
+}
+
+test('an owner adds an endpoint, sends a test, and sees the signed delivery succeed', async ({ page }) => {
+  await signUp(page)
+  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/squarely`
+
+  await page.goto('/dashboard')
+  await page.getByRole('link', { name: 'Webhooks' }).first().click()
+  await expect(page.getByRole('heading', { name: 'Webhooks', level: 1 })).toBeVisible()
+  await expect(page.getByText('No endpoints yet.')).toBeVisible()
+
+  await page.getByLabel('Endpoint URL').fill(url)
+  await page.getByLabel('Description (optional)').fill('Spreadsheet sync')
+  await page.getByRole('checkbox', { name: /scan\.created/ }).check()
+  await page.getByRole('button', { name: 'Add endpoint' }).click()
+
+  const secret = (await page.getByTestId('webhook-secret').textContent()) ?? ''
+  expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/)
+  expect(Buffer.from(secret.slice(6), 'base64').length).toBeGreaterThanOrEqual(24)
+  const endpoint = page.getByRole('region', { name: `Endpoint ${url}` })
+  await expect(endpoint.getByText('Enabled')).toBeVisible()
+  await expect(endpoint.getByText('scan.created')).toBeVisible()
+  await expect(endpoint.getByText('Nothing sent yet.')).toBeVisible()
+
+  await endpoint.getByRole('button', { name: 'Send test' }).click()
+  const delivery = endpoint.getByTestId('delivery').first()
+  await expect(delivery.getByText('succeeded')).toBeVisible()
+  await expect(delivery.getByText('webhook.test')).toBeVisible()
+  await expect(delivery).toContainText('1 attempt · last answer HTTP 204')
+
+  expect(received).toHaveLength(1)
+  const [hit] = received
+  expect(signatureValid(secret, hit)).toBe(true)
+  expect(signatureValid(`whsec_${Buffer.alloc(32).toString('base64')}`, hit)).toBe(false)
+  const body = JSON.parse(hit.body) as { type: string; timestamp: string; data: { message: string } }
+  expect(body.type).toBe('webhook.test')
+  expect(body.data.message).toContain('test event')
+  expect(hit.headers['content-type']).toBe('application/json')
+  await expect(delivery).toContainText(String(hit.headers['webhook-id']))
+
+  // Retried from the page: the same event id arrives again.
+  await delivery.getByRole('button', { name: 'Retry' }).click()
+  await expect.poll(() => received.length).toBe(2)
+  expect(received[1].headers['webhook-id']).toBe(hit.headers['webhook-id'])
+  expect(signatureValid(secret, received[1])).toBe(true)
+
+  // Disabled, it says so.
+  await endpoint.getByRole('button', { name: 'Disable' }).click()
+  await expect(endpoint.getByText('Disabled', { exact: true })).toBeVisible()
+})

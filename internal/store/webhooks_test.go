@@ -1,0 +1,242 @@
+package store_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/squarely/squarely/internal/store"
+	"github.com/squarely/squarely/internal/store/storetest"
+)
+
+// queued lists the events queued for the endpoint, oldest first, as
+// "type" or "type:changed fields", with their data.
+func queued(t *testing.T, st *store.Store, endpoint int64) ([]string, []map[string]any) {
+	t.Helper()
+	list, _, err := st.WebhookDeliveries(context.Background(), endpointWorkspace(t, st, endpoint), endpoint, 0, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var types []string
+	var data []map[string]any
+	for i := len(list) - 1; i >= 0; i-- {
+		var body string
+		storetest.QueryRow(t, st, `SELECT body FROM webhook_events WHERE uid = $1`, []any{list[i].EventUID}, &body)
+		var ev struct {
+			Type string
+			Data map[string]any
+		}
+		if err := json.Unmarshal([]byte(body), &ev); err != nil {
+			t.Fatal(err)
+		}
+		name := ev.Type
+		if changed, ok := ev.Data["changed"].([]any); ok {
+			var fields []string
+			for _, f := range changed {
+				fields = append(fields, f.(string))
+			}
+			name += ":" + strings.Join(fields, ",")
+		}
+		types = append(types, name)
+		data = append(data, ev.Data)
+	}
+	return types, data
+}
+
+func endpointWorkspace(t *testing.T, st *store.Store, endpoint int64) int64 {
+	var ws int64
+	storetest.QueryRow(t, st, `SELECT workspace_id FROM webhook_endpoints WHERE id = $1`, []any{endpoint}, &ws)
+	return ws
+}
+
+// Every change to a code queues its event in the change's own
+// transaction: a change that fails queues nothing, and a change that
+// changes nothing queues nothing.
+func TestCodeChangesQueueEvents(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		ctx := context.Background()
+		now := time.Now()
+		u := storetest.CreateUser(t, st, "owner@example.com")
+		ws := storetest.Personal(t, st, u.ID)
+		all := &store.WebhookEndpoint{WorkspaceID: ws, URL: "https://hooks.example.com/all", Events: store.WebhookEventTypes, Secret: "whsec_c2VjcmV0"}
+		if err := st.CreateWebhookEndpoint(ctx, all, 0, now); err != nil {
+			t.Fatal(err)
+		}
+		deletes := &store.WebhookEndpoint{WorkspaceID: ws, URL: "https://hooks.example.com/deletes", Events: []string{store.EventCodeDeleted}, Secret: "whsec_c2VjcmV0"}
+		if err := st.CreateWebhookEndpoint(ctx, deletes, 0, now); err != nil {
+			t.Fatal(err)
+		}
+
+		d := storetest.CreateDynamic(t, st, u.ID, "menu")
+		if err := st.CreateDynamicCode(ctx, storetest.NewDynamic(u.ID, "menu"), 0); !errors.Is(err, store.ErrConflict) {
+			t.Fatalf("a taken short code: %v", err)
+		}
+		mustDo := func(_ any, err error) {
+			t.Helper()
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		mustDo(st.RenameDynamicCode(ctx, ws, d.ID, "Dinner", now))
+		mustDo(st.RenameDynamicCode(ctx, ws, d.ID, "Dinner", now)) // no change
+		mustDo(st.SetDynamicDestination(ctx, ws, d.ID, "https://example.com/dinner", now))
+		mustDo(st.SetDynamicPaused(ctx, ws, d.ID, true, now))
+		mustDo(st.SetDynamicPaused(ctx, ws, d.ID, false, now))
+		mustDo(st.SetDynamicRouting(ctx, ws, d.ID, &store.Routing{ScanLimit: new(int64(5))}, now))
+		tag, folder := &store.Tag{Name: "Summer", Color: "#22c55e"}, &store.Folder{Name: "Menus"}
+		if err := st.CreateTag(ctx, ws, tag, now); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.CreateFolder(ctx, ws, folder, now); err != nil {
+			t.Fatal(err)
+		}
+		mustDo(nil, st.SetCodeTags(ctx, ws, true, d.ID, []int64{tag.ID}))
+		mustDo(nil, st.SetCodeTags(ctx, ws, true, d.ID, []int64{tag.ID})) // no change
+		mustDo(nil, st.SetCodeFolder(ctx, ws, true, d.ID, &folder.ID))
+		if _, err := st.RenameDynamicCode(ctx, ws+1000, d.ID, "Theirs", now); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("another workspace's rename: %v", err)
+		}
+		mustDo(st.DeleteDynamicCode(ctx, ws, d.ID, now))
+
+		q := &store.QRCode{WorkspaceID: ws, UserID: u.ID, Name: "Flyer", QRType: "url", URL: "https://example.com/f",
+			QRData: `{"url":"https://example.com/f"}`, Content: "https://example.com/f", Style: storetest.DefaultStyle()}
+		if err := st.CreateQRCode(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+		mustDo(st.RenameQRCode(ctx, ws, q.ID, "Poster"))
+		mustDo(st.DuplicateQRCode(ctx, ws, q.ID, store.QRCodeCopy{Name: "Poster copy", CreatedAt: now}))
+		if err := st.DeleteQRCode(ctx, ws, q.ID, now); err != nil {
+			t.Fatal(err)
+		}
+
+		types, data := queued(t, st, all.ID)
+		want := []string{"code.created", "code.updated:name", "code.updated:destination", "code.paused", "code.resumed",
+			"code.updated:routing", "code.updated:tags", "code.updated:folder", "code.deleted",
+			"code.created", "code.updated:name", "code.created", "code.deleted"}
+		if !slices.Equal(types, want) {
+			t.Fatalf("events\n%v\nwant\n%v", types, want)
+		}
+		if data[0]["id"] != "d_"+itoa(d.ID) || data[0]["shortCode"] != "menu" || data[0]["destination"] != "https://example.com/menu" ||
+			data[2]["destination"] != "https://example.com/dinner" || data[3]["isPaused"] != true || data[8]["name"] != "Dinner" ||
+			data[9]["id"] != "s_"+itoa(q.ID) || data[11]["name"] != "Poster copy" {
+			t.Errorf("data %v", data)
+		}
+		if types, _ := queued(t, st, deletes.ID); !slices.Equal(types, []string{"code.deleted", "code.deleted"}) {
+			t.Errorf("the deletes endpoint got %v", types)
+		}
+		// A workspace with no endpoint writes no event at all.
+		other := storetest.CreateUser(t, st, "other@example.com")
+		before := storetest.Count(t, st, "webhook_events")
+		storetest.CreateDynamic(t, st, other.ID, "quiet")
+		if after := storetest.Count(t, st, "webhook_events"); after != before {
+			t.Errorf("%d events for a workspace without endpoints", after-before)
+		}
+	})
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// A payment is told once, however often Stripe repeats it; a finished bulk
+// job is told with its counts.
+func TestPaymentAndBulkEvents(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		ctx := context.Background()
+		u := storetest.CreateUser(t, st, "owner@example.com")
+		ws := storetest.Personal(t, st, u.ID)
+		e := &store.WebhookEndpoint{WorkspaceID: ws, URL: "https://hooks.example.com/", Secret: "whsec_c2VjcmV0",
+			Events: []string{store.EventPaymentSucceeded, store.EventBulkCompleted}}
+		if err := st.CreateWebhookEndpoint(ctx, e, 0, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		p := &store.PaymentProduct{UserID: &u.ID, WorkspaceID: &ws, ProductName: "Coffee", ProductPrice: 350}
+		if err := st.CreatePaymentProduct(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+		pay := store.Payment{PaymentIntentID: "pi_1", ProductID: &p.ID, Amount: 350, Currency: "eur", Status: "succeeded"}
+		for i, id := range []string{"evt_1", "evt_2"} {
+			if _, err := st.ApplyPayment(ctx, store.StripeEvent{ID: id, Type: "payment_intent.succeeded", ObjectID: "pi_1", At: time.Now().Add(time.Duration(i) * time.Second)}, pay); err != nil {
+				t.Fatal(err)
+			}
+		}
+		job := &store.BulkJob{UserID: u.ID, FileName: "codes.csv", Total: 2}
+		if err := st.CreateBulkJob(ctx, job, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.FinishBulkJob(ctx, job.ID, store.BulkDone, "", time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		types, data := queued(t, st, e.ID)
+		if !slices.Equal(types, []string{"payment.succeeded", "bulk.completed"}) {
+			t.Fatalf("events %v", types)
+		}
+		if data[0]["paymentIntentId"] != "pi_1" || data[0]["amount"] != 350.0 || data[0]["currency"] != "eur" ||
+			data[1]["id"] != float64(job.ID) || data[1]["fileName"] != "codes.csv" || data[1]["status"] != store.BulkDone {
+			t.Errorf("data %v", data)
+		}
+	})
+}
+
+// Two instances claiming at once never hold the same delivery; a lease
+// runs out and the delivery can be claimed again.
+func TestWebhookClaimsAreExclusive(t *testing.T) {
+	for _, db := range []string{"sqlite", "postgres"} {
+		t.Run(db, func(t *testing.T) {
+			a, b := storetest.OpenTwice(t, db)
+			ctx := context.Background()
+			u := storetest.CreateUser(t, a, "owner@example.com")
+			ws := storetest.Personal(t, a, u.ID)
+			e := &store.WebhookEndpoint{WorkspaceID: ws, URL: "https://hooks.example.com/", Secret: "whsec_c2VjcmV0", Events: []string{store.EventWebhookTest}}
+			if err := a.CreateWebhookEndpoint(ctx, e, 0, time.Now()); err != nil {
+				t.Fatal(err)
+			}
+			for range 60 {
+				if err := a.SendWebhookTest(ctx, ws, e.ID, time.Now()); err != nil {
+					t.Fatal(err)
+				}
+			}
+			now := time.Now().Add(time.Second)
+			var mu sync.Mutex
+			held := map[int64]string{}
+			var wg sync.WaitGroup
+			for i, st := range []*store.Store{a, b, a, b} {
+				owner := string(rune('p' + i))
+				wg.Go(func() {
+					for {
+						jobs, err := st.ClaimWebhookDeliveries(ctx, owner, now, time.Minute, 7)
+						if err != nil {
+							t.Error(err)
+							return
+						}
+						if len(jobs) == 0 {
+							return
+						}
+						mu.Lock()
+						for _, j := range jobs {
+							if prev, dup := held[j.ID]; dup {
+								t.Errorf("delivery %d claimed by %s and %s", j.ID, prev, owner)
+							}
+							held[j.ID] = owner
+						}
+						mu.Unlock()
+					}
+				})
+			}
+			wg.Wait()
+			if len(held) != 60 {
+				t.Fatalf("%d of 60 claimed", len(held))
+			}
+			if jobs, _ := b.ClaimWebhookDeliveries(ctx, "late", now.Add(30*time.Second), time.Minute, 100); len(jobs) != 0 {
+				t.Errorf("%d claimed while leased", len(jobs))
+			}
+			if jobs, _ := b.ClaimWebhookDeliveries(ctx, "late", now.Add(61*time.Second), time.Minute, 100); len(jobs) != 60 {
+				t.Errorf("%d claimed after the leases ran out", len(jobs))
+			}
+		})
+	}
+}

@@ -1,0 +1,202 @@
+import { Copy, Trash2, Webhook as WebhookIcon } from 'lucide-react'
+import { useState, type FormEvent } from 'react'
+import { Alert } from '@/components/ui/alert'
+import { Badge } from '@/components/ui/badge'
+import { Button } from '@/components/ui/button'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
+import { FieldError } from '@/components/ui/field-error'
+import { TextField } from '@/components/ui/form-field'
+import { Spinner } from '@/components/ui/spinner'
+import { serverFieldErrors, serverMessage } from '@/lib/api-client'
+import { toast } from '@/lib/use-toast'
+import { eventTypes, useCreateWebhook, useDeleteWebhook, useRotateSecret, useUpdateWebhook, useWebhooks, type Webhook } from '../api/webhooks'
+import { DeliveriesList } from './deliveries-list'
+
+function failed(what: string) {
+  return (error: unknown) => toast({ title: 'Error', description: serverMessage(error) ?? `Failed to ${what}`, variant: 'destructive' })
+}
+
+/** The workspace's endpoints: add one (its secret is shown once), enable or disable, test, rotate, delete, and see deliveries. */
+export function WebhooksCard() {
+  const hooks = useWebhooks()
+  const [secret, setSecret] = useState<{ url: string; secret: string }>()
+  return (
+    <div className="grid gap-6">
+      <Card>
+        <CardHeader>
+          <CardTitle className="flex items-center gap-2">
+            <WebhookIcon className="size-5" aria-hidden="true" /> Add an endpoint
+          </CardTitle>
+          <CardDescription>
+            Squarely POSTs each event you choose to your URL as JSON, signed with the endpoint's secret (Standard Webhooks: the headers
+            webhook-id, webhook-timestamp and webhook-signature). Failed deliveries are retried for about 17 hours.
+          </CardDescription>
+        </CardHeader>
+        <CardContent>
+          <CreateForm onCreated={(hook) => hook.secret && setSecret({ url: hook.url, secret: hook.secret })} />
+        </CardContent>
+      </Card>
+
+      {secret && <SecretNotice {...secret} />}
+
+      {hooks.isPending && <Spinner label="Loading webhooks..." />}
+      {hooks.isError && <Alert variant="destructive">{serverMessage(hooks.error) ?? 'Failed to load the webhooks.'}</Alert>}
+      {hooks.data?.length === 0 && <p className="text-sm text-slate-600">No endpoints yet.</p>}
+      {hooks.data?.map((hook) => (
+        <EndpointCard key={hook.id} hook={hook} onSecret={(s) => setSecret({ url: hook.url, secret: s })} />
+      ))}
+    </div>
+  )
+}
+
+function SecretNotice({ url, secret }: { url: string; secret: string }) {
+  async function copy() {
+    await navigator.clipboard.writeText(secret)
+    toast({ title: 'Copied!', description: 'Signing secret copied to clipboard' })
+  }
+  return (
+    <Alert>
+      <div className="grid min-w-0 flex-1 gap-2">
+        <p className="font-medium">Copy the signing secret of {url} now: it will not be shown again.</p>
+        <div className="flex items-center gap-2">
+          <code data-testid="webhook-secret" className="min-w-0 flex-1 truncate rounded bg-white px-2 py-1 font-mono text-xs">
+            {secret}
+          </code>
+          <Button type="button" size="sm" variant="outline" onClick={() => void copy()}>
+            <Copy aria-hidden="true" /> Copy
+          </Button>
+        </div>
+      </div>
+    </Alert>
+  )
+}
+
+function CreateForm({ onCreated }: { onCreated: (hook: Webhook) => void }) {
+  const create = useCreateWebhook()
+  const [url, setUrl] = useState('')
+  const [description, setDescription] = useState('')
+  const [events, setEvents] = useState<string[]>(['code.created', 'code.updated', 'code.deleted'])
+
+  function submit(event: FormEvent) {
+    event.preventDefault()
+    create.mutate(
+      { url: url.trim(), events, description: description.trim() },
+      {
+        onSuccess: (hook) => {
+          onCreated(hook)
+          setUrl('')
+          setDescription('')
+        },
+      },
+    )
+  }
+
+  const error = create.error
+  const fields = serverFieldErrors(error)
+  return (
+    <form className="grid gap-4" onSubmit={submit} noValidate>
+      <TextField
+        id="webhook-url"
+        label="Endpoint URL"
+        placeholder="https://example.com/squarely-events"
+        value={url}
+        onChange={(e) => setUrl(e.target.value)}
+        error={fields?.url}
+        maxLength={2048}
+      />
+      <TextField
+        id="webhook-description"
+        label="Description (optional)"
+        placeholder="e.g. CRM sync"
+        value={description}
+        onChange={(e) => setDescription(e.target.value)}
+        error={fields?.description}
+        maxLength={200}
+      />
+      <fieldset className="grid gap-2">
+        <legend className="mb-1 text-sm font-medium">Events</legend>
+        <div className="grid gap-1.5 sm:grid-cols-2">
+          {eventTypes.map(({ type, label }) => (
+            <label key={type} className="flex items-start gap-2 text-sm">
+              <input
+                type="checkbox"
+                className="mt-0.5 size-4 accent-primary"
+                checked={events.includes(type)}
+                onChange={(e) => setEvents(e.target.checked ? [...events, type] : events.filter((t) => t !== type))}
+              />
+              <span>
+                <code className="font-mono text-xs">{type}</code> <span className="text-slate-600">{label}</span>
+              </span>
+            </label>
+          ))}
+        </div>
+        <FieldError id="webhook-events-error">{fields?.events}</FieldError>
+      </fieldset>
+      {error && !fields && (
+        <Alert variant="destructive">{serverMessage(error) ?? 'Failed to add the endpoint.'}</Alert>
+      )}
+      <Button type="submit" className="justify-self-start" disabled={create.isPending}>
+        {create.isPending ? 'Adding...' : 'Add endpoint'}
+      </Button>
+    </form>
+  )
+}
+
+function EndpointCard({ hook, onSecret }: { hook: Webhook; onSecret: (secret: string) => void }) {
+  const update = useUpdateWebhook()
+  const remove = useDeleteWebhook()
+  const rotate = useRotateSecret()
+
+  function toggle() {
+    update.mutate(
+      { id: hook.id, enabled: !hook.enabled },
+      {
+        onSuccess: () => toast({ title: hook.enabled ? 'Endpoint disabled' : 'Endpoint enabled', description: hook.url }),
+        onError: failed('change the endpoint'),
+      },
+    )
+  }
+  function rotateSecret() {
+    if (!window.confirm(`Give ${hook.url} a new signing secret? Deliveries are signed with it at once, retries included.`)) return
+    rotate.mutate(hook.id, { onSuccess: (h) => h.secret && onSecret(h.secret), onError: failed('rotate the secret') })
+  }
+  function del() {
+    if (!window.confirm(`Delete the endpoint ${hook.url} and its deliveries?`)) return
+    remove.mutate(hook.id, { onSuccess: () => toast({ title: 'Endpoint deleted', description: hook.url }), onError: failed('delete the endpoint') })
+  }
+
+  return (
+    <Card role="region" aria-label={`Endpoint ${hook.url}`}>
+      <CardHeader className="flex flex-row flex-wrap items-start justify-between gap-3">
+        <div className="grid min-w-0 gap-1.5">
+          <CardTitle className="break-all font-mono text-base">{hook.url}</CardTitle>
+          {hook.description && <CardDescription>{hook.description}</CardDescription>}
+          <div className="flex flex-wrap gap-1">
+            {hook.enabled ? <Badge tone="emerald">Enabled</Badge> : <Badge tone="red">Disabled</Badge>}
+            {hook.consecutiveFailures > 0 && <Badge tone="amber">{hook.consecutiveFailures} failed in a row</Badge>}
+            {hook.events.map((t) => (
+              <Badge key={t}>{t}</Badge>
+            ))}
+          </div>
+          {hook.disabledReason && <p className="text-sm text-red-700">{hook.disabledReason}. Check the endpoint, then enable it again.</p>}
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <Button size="sm" variant="outline" onClick={toggle} disabled={update.isPending}>
+            {hook.enabled ? 'Disable' : 'Enable'}
+          </Button>
+          <Button size="sm" variant="outline" onClick={rotateSecret} disabled={rotate.isPending}>
+            Rotate secret
+          </Button>
+          <Button size="sm" variant="ghost" onClick={del} disabled={remove.isPending} aria-label={`Delete ${hook.url}`}>
+            <Trash2 aria-hidden="true" /> Delete
+          </Button>
+        </div>
+      </CardHeader>
+      <CardContent>
+        <DeliveriesList hook={hook} />
+      </CardContent>
+    </Card>
+  )
+}
+
+

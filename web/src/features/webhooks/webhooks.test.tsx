@@ -1,0 +1,91 @@
+import { screen, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { describe, expect, it, vi } from 'vitest'
+import { alice, json, renderApp, stubFetch } from '@/test/render-app'
+
+const hook = {
+  id: 3,
+  url: 'https://crm.example.com/in',
+  events: ['code.created', 'webhook.test'],
+  description: 'CRM',
+  enabled: true,
+  disabledReason: '',
+  consecutiveFailures: 0,
+  failingSince: null,
+  createdAt: '2026-11-20T08:00:00Z',
+  updatedAt: '2026-11-20T08:00:00Z',
+}
+
+const delivery = {
+  id: 11,
+  eventId: 'msg_abc',
+  type: 'webhook.test',
+  status: 'failed',
+  attempts: 7,
+  lastStatusCode: 503,
+  lastError: 'HTTP 503: busy',
+  nextAttemptAt: '2026-11-20T09:00:00Z',
+  createdAt: '2026-11-20T08:00:00Z',
+}
+
+describe('Webhooks page', { timeout: 30_000 }, () => {
+  it('adds an endpoint, shows its secret once, and shows the server’s reason for a refused URL', async () => {
+    let posts = 0
+    const fetchMock = stubFetch({
+      'GET /api/user': () => json(alice),
+      'GET /api/webhooks': () => json([]),
+      'POST /api/webhooks': () =>
+        ++posts === 1
+          ? json({ message: 'URL must use https', errors: { url: 'URL must use https' } }, 400)
+          : json({ ...hook, secret: 'whsec_c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0' }, 201),
+    })
+    renderApp('/webhooks')
+    expect(await screen.findByText('No endpoints yet.')).toBeInTheDocument()
+    await userEvent.type(screen.getByLabelText('Endpoint URL'), 'http://crm.example.com/in')
+    await userEvent.click(screen.getByRole('checkbox', { name: /webhook\.test/ }))
+    await userEvent.click(screen.getByRole('button', { name: 'Add endpoint' }))
+    expect(await screen.findByText('URL must use https')).toBeInTheDocument()
+
+    await userEvent.clear(screen.getByLabelText('Endpoint URL'))
+    await userEvent.type(screen.getByLabelText('Endpoint URL'), hook.url)
+    await userEvent.click(screen.getByRole('button', { name: 'Add endpoint' }))
+    expect(await screen.findByTestId('webhook-secret')).toHaveTextContent('whsec_c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0')
+    const last = fetchMock.mock.calls.filter(([, init]) => init?.method === 'POST').at(-1)
+    expect(JSON.parse(last?.[1]?.body as string)).toEqual({
+      url: hook.url,
+      events: ['code.created', 'code.updated', 'code.deleted', 'webhook.test'],
+      description: '',
+    })
+  })
+
+  it('lists deliveries, retries one, sends a test and disables the endpoint', async () => {
+    const fetchMock = stubFetch({
+      'GET /api/user': () => json(alice),
+      'GET /api/webhooks': () => json([hook]),
+      'GET /api/webhooks/3/deliveries': () => json({ items: [delivery], nextCursor: null }),
+      'POST /api/webhooks/3/deliveries/11/retry': () => json({ status: 'pending' }, 202),
+      'POST /api/webhooks/3/test': () => json({ status: 'pending' }, 202),
+      'PATCH /api/webhooks/3': () => json({ ...hook, enabled: false }),
+    })
+    vi.spyOn(window, 'confirm').mockReturnValue(true)
+    renderApp('/webhooks')
+    const card = await screen.findByRole('region', { name: `Endpoint ${hook.url}` })
+    const row = await within(card).findByTestId('delivery')
+    expect(row).toHaveTextContent('failed')
+    expect(row).toHaveTextContent('7 attempts · last answer HTTP 503 · HTTP 503: busy')
+    await userEvent.click(within(row).getByRole('button', { name: 'Retry' }))
+    expect(await screen.findByText('Delivery queued again')).toBeInTheDocument()
+    await userEvent.click(within(card).getByRole('button', { name: 'Send test' }))
+    expect(await screen.findByText('Test event queued')).toBeInTheDocument()
+    await userEvent.click(within(card).getByRole('button', { name: 'Disable' }))
+    expect(await screen.findByText('Endpoint disabled')).toBeInTheDocument()
+    const patch = fetchMock.mock.calls.find(([, init]) => init?.method === 'PATCH')
+    expect(JSON.parse(patch?.[1]?.body as string)).toEqual({ enabled: false })
+  })
+
+  it('tells an editor that only owners and admins manage webhooks', async () => {
+    stubFetch({ 'GET /api/user': () => json({ ...alice, workspace: { id: 9, name: 'Agency', role: 'editor' } }) })
+    renderApp('/webhooks')
+    expect(await screen.findByText('Only owners and admins of Agency can manage its webhooks.')).toBeInTheDocument()
+  })
+})
