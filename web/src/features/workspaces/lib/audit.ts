@@ -28,7 +28,7 @@ const actionLabels: Record<string, string> = {
   'domain.verified': 'verified the domain',
   'domain.deleted': 'deleted the domain',
   'tag.created': 'created the tag',
-  'tag.renamed': 'renamed the tag',
+  'tag.updated': 'changed the tag',
   'tag.deleted': 'deleted the tag',
   'folder.created': 'created the folder',
   'folder.renamed': 'renamed the folder',
