@@ -99,8 +99,8 @@ func (s *server) createUTMPreset(w http.ResponseWriter, r *http.Request) {
 }
 
 // checkUTMValue adds to v the problem of a trimmed UTM value, if any: at
-// most maxPresetValue characters of UTF-8 text (JSON decoding turns invalid
-// UTF-8 into U+FFFD), no control or invisible formatting characters.
+// most maxPresetValue characters of UTF-8 text (a U+FFFD, sent escaped, marks
+// text lost on the way), no control or invisible formatting characters.
 func checkUTMValue(v *validation, field, value string) {
 	switch {
 	case strings.ContainsRune(value, utf8.RuneError):

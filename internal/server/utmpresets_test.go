@@ -51,8 +51,8 @@ func TestUTMPresetsAPI(t *testing.T) {
 			{`{"name":"Long","medium":"` + strings.Repeat("m", maxPresetValue+1) + `"}`, "medium"},
 			{`{"name":"Ctl","term":"a\u0007b"}`, "term"},
 			{`{"name":"Bidi","content":"a\u202eb"}`, "content"},
-			{"{\"name\":\"Bad\",\"campaign\":\"a\xffb\"}", "campaign"},
-			{"{\"name\":\"a\xffb\",\"source\":\"x\"}", "name"},
+			{`{"name":"Bad","campaign":"a\ufffdb"}`, "campaign"},
+			{`{"name":"a\ufffdb","source":"x"}`, "name"},
 			{`{"name":"Typed","source":42}`, "source"},
 			{`{"name":["x"],"source":"x"}`, "name"},
 		} {
@@ -62,7 +62,7 @@ func TestUTMPresetsAPI(t *testing.T) {
 				t.Errorf("%s: errors %v, want one for %s", c.body, m["errors"], c.field)
 			}
 		}
-		for _, body := range []string{`{"name":`, `[]`, `{"name":"x","source":"y"} {}`, `{"name":"x","source":"\u0000"}`} {
+		for _, body := range []string{"{\"name\":\"a\xffb\",\"source\":\"x\"}", `{"name":`, `[]`, `{"name":"x","source":"y"} {}`, `{"name":"x","source":"\u0000"}`} {
 			expect(t, e.do(ed, "POST", "/api/utm-presets", body), http.StatusBadRequest, "")
 		}
 		huge := `{"name":"Huge","source":"` + strings.Repeat("s", maxJSONBody) + `"}`
