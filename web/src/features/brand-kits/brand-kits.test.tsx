@@ -53,7 +53,7 @@ describe('BrandKitPicker', { timeout: 30_000 }, () => {
     expect(await screen.findByText('Brand kit “Bistro” applied')).toBeInTheDocument()
 
     await userEvent.click(screen.getByRole('button', { name: 'Save as brand kit' }))
-    await userEvent.type(screen.getByLabelText('Kit name'), 'Spring')
+    await userEvent.type(await screen.findByLabelText('Kit name'), 'Spring')
     await userEvent.click(screen.getByLabelText("Make it the workspace's default kit"))
     await userEvent.click(screen.getByRole('button', { name: 'Save kit' }))
     expect(await screen.findByText('Brand kit saved')).toBeInTheDocument()
@@ -100,7 +100,7 @@ describe('Brand kits page', { timeout: 30_000 }, () => {
     await userEvent.click(within(list).getByRole('button', { name: 'Make Bistro the default' }))
     expect(await screen.findByText('Bistro is the default brand kit')).toBeInTheDocument()
     await userEvent.click(within(list).getByRole('button', { name: 'Rename Bistro' }))
-    const name = screen.getByLabelText('Kit name')
+    const name = await screen.findByLabelText('Kit name')
     await userEvent.clear(name)
     await userEvent.type(name, 'Bistro red')
     await userEvent.click(screen.getByRole('button', { name: 'Rename' }))
