@@ -105,7 +105,8 @@ for (const width of [360, 390, 768, 1024, 1280]) {
         await hex.fill('#FFFFFF')
         await hex.press('Enter')
       }
-      const boxes = generator.getByRole('spinbutton')
+      // The colour channels (the gradient's angle box is a spinbutton too).
+      const boxes = generator.getByRole('spinbutton', { name: /^[rgb]$/i })
       expect(await boxes.count()).toBe(mode === 'Single Color' ? 3 : 6)
       for (const box of await boxes.all()) {
         await expect(box).toHaveValue('255')

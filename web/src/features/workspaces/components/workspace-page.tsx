@@ -26,7 +26,7 @@ export function WorkspacePage({ workspace, title, children }: { workspace: Activ
               <span className="break-words font-medium text-slate-800">{workspace.name}</span> · you are {roleLabels[workspace.role].toLowerCase()}
             </p>
           </div>
-          <nav aria-label="Workspace" className="flex gap-1 rounded-lg bg-slate-200/60 p-1">
+          <nav aria-label="Workspace" className="flex flex-wrap gap-1 rounded-lg bg-slate-200/60 p-1">
             <NavLink to="/workspace/members" className={tabClass}>
               Members
             </NavLink>
