@@ -140,3 +140,7 @@ func OpenDay(ctx context.Context, s *Store) (time.Time, error) {
 
 // CloseGrace is how long after its end a day closes.
 const CloseGrace = closeGrace
+
+// WebhookScanReach is how many scan_events ids one scan.created batch
+// looks through at most.
+const WebhookScanReach = webhookScanWindow * webhookScanWindows

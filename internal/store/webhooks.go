@@ -41,6 +41,23 @@ const (
 	webhookScanBatchSpacing = time.Second
 )
 
+// A scan.created batch looks for its workspace's scans a window of
+// scan_events ids at a time, by the primary key alone, and reads at most
+// webhookScanWindows windows: an endpoint whose workspace has no scans in
+// them moves its cursor past them and looks further a second later. One
+// query joining all the ids after the cursor to the workspace's codes
+// left the plan to the row estimates, which lag behind a table growing by
+// thousands of rows a second: PostgreSQL then read every scan of every
+// code of the workspace (1.9 million rows, 1.3 s) to find 100, once a
+// second, holding the workspace's rollup lock, which the recorder waits
+// for (BENCHMARKS.md). So a busy deployment's endpoint keeps up with at
+// most webhookScanWindow × webhookScanWindows scans a second of all
+// workspaces; its own workspace's are sent 100 a second anyway.
+const (
+	webhookScanWindow  = 2000
+	webhookScanWindows = 10
+)
+
 // WebhookEventTypes lists every event type, in the order the API shows them.
 var WebhookEventTypes = []string{
 	EventCodeCreated, EventCodeUpdated, EventCodeDeleted, EventCodePaused, EventCodeResumed,
@@ -721,6 +738,7 @@ func (s *Store) BatchWebhookScans(ctx context.Context, now time.Time) (int, erro
 // webhookScan is a scan in a scan.created batch: the columns of scans.csv
 // and the code's id.
 type webhookScan struct {
+	id         int64  // its scan_events id, not sent
 	CodeID     int64  `json:"code_id"`
 	ShortCode  string `json:"short_code"`
 	ScannedAt  string `json:"scanned_at"`
@@ -763,34 +781,22 @@ func (s *Store) batchScans(ctx context.Context, endpointID, workspaceID int64, n
 		if err := tx.QueryRowContext(ctx, `SELECT COALESCE(max(id), 0) FROM scan_events`).Scan(&top); err != nil {
 			return fail("batch scans", err)
 		}
-		rows, err := tx.QueryContext(ctx, `
-			SELECT v.id, v.dynamic_qr_code_id, d.short_code, v.scanned_at, v.device_type, v.os, v.browser, v.referrer,
-				v.visitor_hash, v.is_bot, v.country
-			FROM scan_events v JOIN dynamic_qr_codes d ON d.id = v.dynamic_qr_code_id
-			WHERE v.id > $1 AND v.id <= $2 AND d.workspace_id = $3 ORDER BY v.id LIMIT $4`,
-			cursor, top, workspaceID, maxWebhookScanBatch)
-		if err != nil {
-			return fail("batch scans", err)
-		}
 		var scans []webhookScan
-		last := top
-		for rows.Next() {
-			var w webhookScan
-			var at time.Time
-			if err := rows.Scan(&last, &w.CodeID, &w.ShortCode, scanTime(&at), &w.DeviceType, &w.OS, &w.Browser, &w.Referrer,
-				&w.Visitor, &w.IsBot, &w.Country); err != nil {
-				rows.Close()
+		last := cursor
+		for range webhookScanWindows {
+			if last >= top || len(scans) == maxWebhookScanBatch {
+				break
+			}
+			end := min(top, last+webhookScanWindow)
+			found, err := windowScans(ctx, tx, workspaceID, last, end, maxWebhookScanBatch-len(scans))
+			if err != nil {
 				return fail("batch scans", err)
 			}
-			w.ScannedAt = at.UTC().Format(time.RFC3339)
-			scans = append(scans, w)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return fail("batch scans", err)
-		}
-		if len(scans) < maxWebhookScanBatch {
-			last = top // nothing of the workspace's up to the top
+			scans = append(scans, found...)
+			last = end
+			if len(scans) == maxWebhookScanBatch {
+				last = found[len(found)-1].id // the window may hold more
+			}
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE webhook_endpoints SET scan_cursor = $2 WHERE id = $1`, endpointID, last); err != nil {
 			return fail("batch scans", err)
@@ -802,6 +808,37 @@ func (s *Store) batchScans(ctx context.Context, endpointID, workspaceID int64, n
 		return s.queueEvent(ctx, tx, workspaceID, EventScanCreated, map[string]any{"scans": scans}, []int64{endpointID}, now)
 	})
 	return sent, err
+}
+
+// windowScans returns up to limit of the workspace's scans with ids in
+// (after, upTo], in id order. The window is read by the primary key
+// before the join (MATERIALIZED), whatever the planner estimates.
+func windowScans(ctx context.Context, tx *sql.Tx, workspaceID, after, upTo int64, limit int) ([]webhookScan, error) {
+	rows, err := tx.QueryContext(ctx, `
+		WITH v AS MATERIALIZED (
+			SELECT id, dynamic_qr_code_id, scanned_at, device_type, os, browser, referrer, visitor_hash, is_bot, country
+			FROM scan_events WHERE id > $1 AND id <= $2)
+		SELECT v.id, v.dynamic_qr_code_id, d.short_code, v.scanned_at, v.device_type, v.os, v.browser, v.referrer,
+			v.visitor_hash, v.is_bot, v.country
+		FROM v JOIN dynamic_qr_codes d ON d.id = v.dynamic_qr_code_id
+		WHERE d.workspace_id = $3 ORDER BY v.id LIMIT $4`,
+		after, upTo, workspaceID, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var scans []webhookScan
+	for rows.Next() {
+		var w webhookScan
+		var at time.Time
+		if err := rows.Scan(&w.id, &w.CodeID, &w.ShortCode, scanTime(&at), &w.DeviceType, &w.OS, &w.Browser, &w.Referrer,
+			&w.Visitor, &w.IsBot, &w.Country); err != nil {
+			return nil, err
+		}
+		w.ScannedAt = at.UTC().Format(time.RFC3339)
+		scans = append(scans, w)
+	}
+	return scans, rows.Err()
 }
 
 // webhookCode is a code in the data of a code.* event: its id as the

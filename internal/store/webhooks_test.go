@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -239,4 +240,56 @@ func TestWebhookClaimsAreExclusive(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A batch looks through a bounded number of scan ids: a workspace whose
+// scans are few among another's many gets them in a later batch, each
+// once, and a batch never reads more than WebhookScanReach ids.
+func TestScanBatchesReachPastOtherWorkspaces(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		ctx := context.Background()
+		now := time.Now()
+		u, other := storetest.CreateUser(t, st, "owner@example.com"), storetest.CreateUser(t, st, "busy@example.com")
+		ours, theirs := storetest.CreateDynamic(t, st, u.ID, "quiet"), storetest.CreateDynamic(t, st, other.ID, "busy")
+		e := &store.WebhookEndpoint{WorkspaceID: storetest.Personal(t, st, u.ID), URL: "https://hooks.example.com/scans",
+			Events: []string{store.EventScanCreated}, Secret: "whsec_c2VjcmV0"}
+		if err := st.CreateWebhookEndpoint(ctx, e, 0, now); err != nil {
+			t.Fatal(err)
+		}
+		record := func(code int64, n int, referrer string) {
+			t.Helper()
+			batch := make([]store.ScanEvent, n)
+			for i := range batch {
+				batch[i] = store.ScanEvent{CodeID: code, ScannedAt: now, Referrer: fmt.Sprintf("%s/%d", referrer, i)}
+			}
+			if err := st.RecordScans(ctx, batch); err != nil {
+				t.Fatal(err)
+			}
+		}
+		record(theirs.ID, store.WebhookScanReach+500, "https://theirs.example")
+		record(ours.ID, 3, "https://after.example")
+
+		var batches [][]string
+		for i := range 3 {
+			if _, err := st.BatchWebhookScans(ctx, now.Add(time.Duration(i)*time.Second)); err != nil {
+				t.Fatal(err)
+			}
+			_, data := queued(t, st, e.ID)
+			batches = batches[:0]
+			for _, d := range data {
+				var refs []string
+				for _, s := range d["scans"].([]any) {
+					refs = append(refs, s.(map[string]any)["referrer"].(string))
+				}
+				batches = append(batches, refs)
+			}
+			if i == 0 && len(batches) != 0 {
+				t.Fatalf("the first batch reached past %d ids: %v", store.WebhookScanReach, batches)
+			}
+		}
+		want := [][]string{{"https://after.example/0", "https://after.example/1", "https://after.example/2"}}
+		if !slices.EqualFunc(batches, want, slices.Equal) {
+			t.Fatalf("batches %v, want %v", batches, want)
+		}
+	})
 }
