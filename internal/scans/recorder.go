@@ -538,17 +538,17 @@ func VisitorHash(salt []byte, addr, userAgent string) string {
 // visitorSum is the SHA-256 behind a visitor hash; a code id other than 0
 // goes in after the salt (StickyBucket's per-code hash).
 func visitorSum(salt []byte, code int64, addr, userAgent string) [sha256.Size]byte {
-	h := sha256.New()
-	h.Write(salt)
+	// One buffer on the stack for the usual sizes: every scan is hashed,
+	// and a hash.Hash and its writes cost two allocations each time.
+	var buf [512]byte
+	b := append(buf[:0], salt...)
 	if code != 0 {
-		h.Write(binary.BigEndian.AppendUint64(make([]byte, 0, 8), uint64(code)))
+		b = binary.BigEndian.AppendUint64(b, uint64(code))
 	}
-	h.Write([]byte(addr))
-	h.Write([]byte{0})
-	h.Write([]byte(userAgent))
-	var sum [sha256.Size]byte
-	h.Sum(sum[:0])
-	return sum
+	b = append(b, addr...)
+	b = append(b, 0)
+	b = append(b, userAgent...)
+	return sha256.Sum256(b)
 }
 
 // host strips the port from a RemoteAddr.

@@ -38,9 +38,10 @@ type Visit struct {
 	AcceptLanguage string
 	RemoteAddr     string // the client's address, behind a trusted proxy the forwarded one
 	At             time.Time
-	// Bucket returns the visitor's sticky bucket, 0–99; asked only when
-	// the split decides.
-	Bucket func() int
+	// CodeID and Sticky give the visitor's sticky split bucket
+	// (StickyBucket); the key is read only when the split decides.
+	CodeID int64
+	Sticky *StickyKey
 }
 
 // Decision is where a routed scan goes. A nil Location is a page: the
@@ -50,32 +51,56 @@ type Decision struct {
 	Location []string
 }
 
-// Router routes the scans of one code.
+// Router routes the scans of one code. What a scan reads is packed
+// small and together (conds, keys, cumulative split weights), apart from
+// what only the chosen route needs (its target): a scan goes through every
+// rule of its code, and with rules, lists and strings each in their own
+// allocation, a scan of one of 1,000 such codes under load spent more
+// time waiting for memory than matching (BENCHMARKS.md).
 type Router struct {
-	rules              []rule
-	split              []variant
+	conds              []cond
+	keys               []uint32 // the countries and languages conds name, packed (packKey)
+	rules              []target // by cond
+	splitBelow         []uint8  // cumulative weights: buckets below one (and above the previous) pick its variant
+	split              []target
 	startsAt, expires  time.Time // zero: open
 	afterEnd           []string  // nil: the ended page
 	Limited            bool      // a scan limit holds: take each redirect (store.TakeLimitedScan)
 	AppStore, AppsPlay []string  // a type apps code's store links
 }
 
-type rule struct {
-	os        uint8 // bit per OSNames index; 0: any
-	countries []string
-	languages []string
-	days      uint8 // bit per weekday; 0: any
-	window    bool
-	from, to  int // minutes of the day
-	zone      *time.Location
-	location  []string
-	route     string
+// cond is a rule's conditions.
+type cond struct {
+	zone                 *time.Location // nil: no day or time condition
+	countries, languages span           // in Router.keys; empty: any
+	os                   uint8          // bit per OSNames index; 0: any
+	days                 uint8          // bit per weekday; 0: any
+	window               bool
+	from, to             uint16 // minutes of the day
 }
 
-type variant struct {
-	below    int // cumulative weight: the buckets below it (and above the previous) pick it
+// span is a range of Router.keys.
+type span struct{ start, end uint16 }
+
+// target is where a route sends a scan.
+type target struct {
 	location []string
 	route    string
+}
+
+// packKey packs a country code or primary language subtag (at most three
+// ASCII letters, as validation keeps them) into a number, so a scan
+// compares numbers held next to each other; "" packs to 0 and anything
+// longer to a value no code packs to.
+func packKey(s string) uint32 {
+	if len(s) > 3 {
+		return 1 << 31
+	}
+	var k uint32
+	for i := 0; i < len(s); i++ {
+		k = k<<8 | uint32(s[i])
+	}
+	return k
 }
 
 // NewRouter compiles a routing as stored (store.Redirect.Routing, "" for
@@ -100,11 +125,16 @@ func NewRouter(routing, appData string) *Router {
 		}
 		return rt
 	}
-	for i, ru := range r.Rules {
-		c := rule{
-			countries: ru.When.Country, languages: ru.When.Language,
-			location: []string{location(ru.Destination)}, route: "rule:" + strconv.Itoa(i),
+	keys := func(list []string) span {
+		sp := span{start: uint16(len(rt.keys))}
+		for _, k := range list {
+			rt.keys = append(rt.keys, packKey(k))
 		}
+		sp.end = uint16(len(rt.keys))
+		return sp
+	}
+	for i, ru := range r.Rules {
+		c := cond{countries: keys(ru.When.Country), languages: keys(ru.When.Language)}
 		for _, o := range ru.When.OS {
 			c.os |= 1 << slices.Index(OSNames, o)
 		}
@@ -112,19 +142,21 @@ func NewRouter(routing, appData string) *Router {
 			c.days |= 1 << slices.Index(DayNames, d)
 		}
 		if ru.When.From != "" && ru.When.To != "" {
-			c.window = true
-			c.from, _ = Minutes(ru.When.From)
-			c.to, _ = Minutes(ru.When.To)
+			from, _ := Minutes(ru.When.From)
+			to, _ := Minutes(ru.When.To)
+			c.window, c.from, c.to = true, uint16(from), uint16(to)
 		}
 		if c.window || c.days != 0 {
 			c.zone = zone(ru.When.TimeZone)
 		}
-		rt.rules = append(rt.rules, c)
+		rt.conds = append(rt.conds, c)
+		rt.rules = append(rt.rules, target{location: []string{location(ru.Destination)}, route: "rule:" + strconv.Itoa(i)})
 	}
 	sum := 0
 	for i, v := range r.Split {
 		sum += v.Weight
-		rt.split = append(rt.split, variant{below: sum, location: []string{location(v.Destination)}, route: "split:" + strconv.Itoa(i)})
+		rt.splitBelow = append(rt.splitBelow, uint8(sum))
+		rt.split = append(rt.split, target{location: []string{location(v.Destination)}, route: "split:" + strconv.Itoa(i)})
 	}
 	if r.StartsAt != nil {
 		rt.startsAt = *r.StartsAt
@@ -142,17 +174,17 @@ func NewRouter(routing, appData string) *Router {
 // Route decides where v goes, the scan limit aside: outside the schedule
 // it has ended; else the first matching rule, the split, or def (the
 // code's destination; for a type apps code, the store of the visitor's
-// phone or the app links page).
-func (rt *Router) Route(v Visit, def []string) Decision {
+// phone or the app links page). The error is reading the split's key.
+func (rt *Router) Route(ctx context.Context, v Visit, def []string) (Decision, error) {
 	if (!rt.startsAt.IsZero() && v.At.Before(rt.startsAt)) || (!rt.expires.IsZero() && !v.At.Before(rt.expires)) {
-		return rt.Ended()
+		return rt.Ended(), nil
 	}
 	// What the visitor is, worked out once and only if a rule asks.
 	var os uint8
-	var country, lang string
+	var country, lang uint32
 	var countryKnown, langKnown bool
-	for i := range rt.rules {
-		c := &rt.rules[i]
+	for i := range rt.conds {
+		c := &rt.conds[i]
 		if c.os != 0 {
 			if os == 0 {
 				os = osBit(v.UserAgent)
@@ -161,19 +193,19 @@ func (rt *Router) Route(v Visit, def []string) Decision {
 				continue
 			}
 		}
-		if len(c.countries) > 0 {
+		if c.countries.end > c.countries.start {
 			if !countryKnown {
-				country, countryKnown = geo.Country(v.RemoteAddr), true
+				country, countryKnown = packKey(geo.Country(v.RemoteAddr)), true
 			}
-			if !slices.Contains(c.countries, country) {
+			if !slices.Contains(rt.keys[c.countries.start:c.countries.end], country) {
 				continue
 			}
 		}
-		if len(c.languages) > 0 {
+		if c.languages.end > c.languages.start {
 			if !langKnown {
-				lang, langKnown = Language(v.AcceptLanguage), true
+				lang, langKnown = packKey(Language(v.AcceptLanguage)), true
 			}
-			if !slices.Contains(c.languages, lang) {
+			if !slices.Contains(rt.keys[c.languages.start:c.languages.end], lang) {
 				continue
 			}
 		}
@@ -182,31 +214,40 @@ func (rt *Router) Route(v Visit, def []string) Decision {
 			if c.days != 0 && c.days&(1<<local.Weekday()) == 0 {
 				continue
 			}
-			if c.window && !inWindow(local.Hour()*60+local.Minute(), c.from, c.to) {
-				continue
+			if c.window {
+				h, m, _ := local.Clock()
+				if !inWindow(h*60+m, int(c.from), int(c.to)) {
+					continue
+				}
 			}
 		}
-		return Decision{Route: c.route, Location: c.location}
+		return rt.rules[i].decision(), nil
 	}
 	if len(rt.split) > 0 {
-		b := v.Bucket()
-		for _, s := range rt.split {
-			if b < s.below {
-				return Decision{Route: s.route, Location: s.location}
+		key, err := v.Sticky.Get(ctx)
+		if err != nil {
+			return Decision{}, err
+		}
+		b := StickyBucket(key, v.CodeID, v.RemoteAddr, v.UserAgent)
+		for i, below := range rt.splitBelow {
+			if b < int(below) {
+				return rt.split[i].decision(), nil
 			}
 		}
 	}
 	if rt.AppStore != nil {
 		switch osBit(v.UserAgent) {
 		case 1 << 0:
-			return Decision{Route: store.RouteDefault, Location: rt.AppStore}
+			return Decision{Route: store.RouteDefault, Location: rt.AppStore}, nil
 		case 1 << 1:
-			return Decision{Route: store.RouteDefault, Location: rt.AppsPlay}
+			return Decision{Route: store.RouteDefault, Location: rt.AppsPlay}, nil
 		}
-		return Decision{Route: store.RouteDefault}
+		return Decision{Route: store.RouteDefault}, nil
 	}
-	return Decision{Route: store.RouteDefault, Location: def}
+	return Decision{Route: store.RouteDefault, Location: def}, nil
 }
+
+func (t *target) decision() Decision { return Decision{Route: t.route, Location: t.location} }
 
 // Ended is where a scan goes once the code's schedule or limit is over.
 func (rt *Router) Ended() Decision {

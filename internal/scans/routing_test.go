@@ -1,7 +1,9 @@
 package scans
 
 import (
+	"context"
 	"encoding/json"
+	"strconv"
 	"testing"
 	"time"
 
@@ -76,7 +78,10 @@ func TestRouterNoRoutingNoRouter(t *testing.T) {
 		t.Fatal("a router for a code that needs none")
 	}
 	rt := NewRouter(`{"scanLimit":3}`, "")
-	d := rt.Route(Visit{At: time.Now()}, []string{"https://example.com/"})
+	d, err := rt.Route(context.Background(), Visit{At: time.Now()}, []string{"https://example.com/"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if !rt.Limited || d.Route != store.RouteDefault || d.Location[0] != "https://example.com/" {
 		t.Fatalf("limited code: %+v %+v", rt, d)
 	}
@@ -104,32 +109,39 @@ func TestStickyBucketSpread(t *testing.T) {
 
 // BenchmarkRoute is the routing work of a scan of a code with 10 rules an
 // iPhone meets none of and a 3-way split: what bench-redirect's smart
-// codes add to a plain code's scan.
+// codes add to a plain code's scan. The scans go round 1,000 such codes,
+// as bench-redirect's do, so what a router takes in memory counts.
 func BenchmarkRoute(b *testing.B) {
-	rule := func(w store.RuleWhen) store.RoutingRule {
-		return store.RoutingRule{When: w, Destination: "https://example.com/r"}
+	routers := make([]*Router, 1000)
+	for i := range routers {
+		dest := func(what string) string { return "https://example.com/" + what + "/" + strconv.Itoa(i) }
+		rule := func(w store.RuleWhen, what string) store.RoutingRule {
+			return store.RoutingRule{When: w, Destination: dest(what)}
+		}
+		routers[i] = NewRouter(routingText(b, &store.Routing{
+			Rules: []store.RoutingRule{
+				rule(store.RuleWhen{OS: []string{"android"}}, "android"), rule(store.RuleWhen{OS: []string{"windows", "macos"}}, "desktop"),
+				rule(store.RuleWhen{OS: []string{"ios"}, Country: []string{"DE", "AT", "CH"}}, "dach"), rule(store.RuleWhen{OS: []string{"ios"}, Language: []string{"fr"}}, "fr"),
+				rule(store.RuleWhen{Country: []string{"US", "CA"}}, "na"), rule(store.RuleWhen{Country: []string{"FR", "BE", "LU"}}, "frc"),
+				rule(store.RuleWhen{Language: []string{"de", "nl"}}, "de"), rule(store.RuleWhen{Language: []string{"es", "pt", "it"}}, "south"),
+				rule(store.RuleWhen{Days: []string{"sun"}, From: "23:58", To: "23:59", TimeZone: "Europe/Berlin"}, "late"),
+				rule(store.RuleWhen{OS: []string{"other"}, From: "00:00", To: "00:01", TimeZone: "America/New_York"}, "midnight"),
+			},
+			Split: []store.SplitVariant{{Destination: dest("a"), Weight: 50}, {Destination: dest("b"), Weight: 30}, {Destination: dest("c"), Weight: 20}},
+		}), "")
 	}
-	rt := NewRouter(routingText(b, &store.Routing{
-		Rules: []store.RoutingRule{
-			rule(store.RuleWhen{OS: []string{"android"}}), rule(store.RuleWhen{OS: []string{"windows", "macos"}}),
-			rule(store.RuleWhen{OS: []string{"ios"}, Country: []string{"DE"}}), rule(store.RuleWhen{OS: []string{"ios"}, Language: []string{"fr"}}),
-			rule(store.RuleWhen{Country: []string{"US", "CA"}}), rule(store.RuleWhen{Country: []string{"FR"}}),
-			rule(store.RuleWhen{Language: []string{"de"}}), rule(store.RuleWhen{Language: []string{"es", "it"}}),
-			rule(store.RuleWhen{Days: []string{"sun"}, From: "23:58", To: "23:59", TimeZone: "Europe/Berlin"}),
-			rule(store.RuleWhen{OS: []string{"other"}, From: "00:00", To: "00:01", TimeZone: "America/New_York"}),
-		},
-		Split: []store.SplitVariant{{Destination: "https://example.com/a", Weight: 50}, {Destination: "https://example.com/b", Weight: 30}, {Destination: "https://example.com/c", Weight: 20}},
-	}), "")
-	key := []byte("0123456789abcdef0123456789abcdef")
+	ctx, sticky := context.Background(), NewStickyKey(&memSink{})
 	ua := "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
 	at := time.Date(2026, 3, 4, 12, 0, 0, 0, time.UTC)
 	def := []string{"https://example.com/"}
 	b.ReportAllocs()
+	i := 0
 	for b.Loop() {
-		d := rt.Route(Visit{UserAgent: ua, AcceptLanguage: "en-GB,en;q=0.9", RemoteAddr: "1.1.1.1:40000", At: at,
-			Bucket: func() int { return StickyBucket(key, 7, "1.1.1.1:40000", ua) }}, def)
-		if d.Route[0] != 's' {
-			b.Fatal(d.Route)
+		i = (i + 389) % len(routers) // a stride that visits every router
+		d, err := routers[i].Route(ctx, Visit{UserAgent: ua, AcceptLanguage: "en-GB,en;q=0.9", RemoteAddr: "1.1.1.1:40000", At: at,
+			CodeID: 7, Sticky: sticky}, def)
+		if err != nil || d.Route[0] != 's' {
+			b.Fatal(d.Route, err)
 		}
 	}
 }

@@ -370,22 +370,16 @@ func (s *server) routeScan(w http.ResponseWriter, r *http.Request, t scans.Targe
 	ctx := r.Context()
 	// The split's key is read from the database once per process, and
 	// only when a split decides.
-	var keyErr error
-	d := t.Router.Route(scans.Visit{
+	d, err := t.Router.Route(ctx, scans.Visit{
 		UserAgent: r.UserAgent(), AcceptLanguage: r.Header.Get("Accept-Language"), RemoteAddr: r.RemoteAddr, At: s.now(),
-		Bucket: func() int {
-			key, err := s.sticky.Get(ctx)
-			keyErr = err
-			return scans.StickyBucket(key, t.ID, r.RemoteAddr, r.UserAgent())
-		},
+		CodeID: t.ID, Sticky: s.sticky,
 	}, t.Location)
-	if keyErr != nil {
-		return s.routeFailed(w, r, "reading the split key", keyErr)
+	if err != nil {
+		return s.routeFailed(w, r, "reading the split key", err)
 	}
 	if !t.Router.Limited || d.Route == store.RouteEnded {
 		return d, true
 	}
-	var err error
 	within := false
 	if take && !scans.ParseUserAgent(r.UserAgent()).IsBot {
 		within, err = s.store.TakeLimitedScan(ctx, t.ID)
