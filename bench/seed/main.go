@@ -7,7 +7,7 @@
 //	seed codes N FILE        create N dynamic codes for the bench user; write their short codes to FILE
 //	seed smart-codes N FILE  the same, each with smart routing: 10 rules no phone of the bench meets and a 3-way split
 //	seed count               print the bench user's recorded human scans
-//	seed webhook URL         subscribe an endpoint at URL to the bench workspace's scan.created
+//	seed webhook URL         subscribe an endpoint at URL to the bench workspace's scan.created (or enable it again)
 //	seed webhook-off         disable the bench workspace's endpoints
 package main
 
@@ -255,8 +255,9 @@ func count(ctx context.Context) error {
 	return nil
 }
 
-// webhook adds an endpoint at url subscribed to the bench workspace's
-// scan.created (on), or disables every endpoint of it (off).
+// webhook subscribes the bench workspace to scan.created at url (on): it
+// adds the endpoint the first time and enables it again after; or it
+// disables every endpoint of the workspace (off).
 func webhook(ctx context.Context, url string, on bool) error {
 	st, err := open(ctx)
 	if err != nil {
@@ -271,17 +272,16 @@ func webhook(ctx context.Context, url string, on bool) error {
 	if err != nil {
 		return err
 	}
-	if on {
-		e := &store.WebhookEndpoint{WorkspaceID: ws.ID, URL: url, Events: []string{store.EventScanCreated}, Secret: webhooks.NewSecret()}
-		return st.CreateWebhookEndpoint(ctx, e, 0, time.Now())
-	}
 	list, err := st.WebhookEndpoints(ctx, ws.ID)
 	if err != nil {
 		return err
 	}
-	off := false
+	if on && len(list) == 0 {
+		e := &store.WebhookEndpoint{WorkspaceID: ws.ID, URL: url, Events: []string{store.EventScanCreated}, Secret: webhooks.NewSecret()}
+		return st.CreateWebhookEndpoint(ctx, e, 0, time.Now())
+	}
 	for _, e := range list {
-		if _, err := st.UpdateWebhookEndpoint(ctx, ws.ID, e.ID, store.WebhookPatch{Enabled: &off}, time.Now()); err != nil {
+		if _, err := st.UpdateWebhookEndpoint(ctx, ws.ID, e.ID, store.WebhookPatch{Enabled: &on}, time.Now()); err != nil {
 			return err
 		}
 	}
