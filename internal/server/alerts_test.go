@@ -78,6 +78,12 @@ func TestCodeAlertsMuteAndHealth(t *testing.T) {
 			h["since"] != "2026-03-01T10:00:00Z" || item["alertsMuted"] != true {
 			t.Fatalf("listed: %v", item)
 		}
+		// The public API shows the same on the code.
+		key, _ := e.newKey(c, "Alerts")
+		v1 := expect(t, e.api(key, "GET", fmt.Sprintf("/api/v1/codes/d_%d", id), ""), http.StatusOK, "")
+		if h, _ := v1["health"].(map[string]any); h["status"] != "down" || h["reason"] != "HTTP 404" || v1["alertsMuted"] != true {
+			t.Fatalf("the public API's code: %v", v1)
+		}
 		expect(t, e.do(c, "PUT", path, `{"muted":false}`), http.StatusOK, "")
 		if a := auditActions(t, e, c, ws); a[0] != "code.alerts_unmuted" {
 			t.Fatalf("audit: %v", a)

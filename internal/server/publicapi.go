@@ -229,6 +229,10 @@ type apiCode struct {
 	// Routing is a dynamic code's smart routing, null when unset; static
 	// codes leave it out.
 	Routing any `json:"routing,omitempty"`
+	// Health and AlertsMuted are a dynamic code's link checks and whether
+	// its alerts are muted (alerts.go); static codes leave them out.
+	Health      *healthJSON `json:"health,omitempty"`
+	AlertsMuted *bool       `json:"alertsMuted,omitempty"`
 }
 
 const (
@@ -253,7 +257,7 @@ func (s *server) dynamicAPICode(d *store.DynamicCode) apiCode {
 		Destination: v.Destination, ShortCode: v.ShortCode, URL: v.ShortURL,
 		ScanCount: v.ScanCount, IsPaused: v.IsPaused, LastScannedAt: v.LastScannedAt, CreatedAt: v.CreatedAt,
 		Tags: v.Tags, FolderID: v.FolderID, DomainID: idOrNull(d.DomainID),
-		Routing: routingOrNull(v.Routing),
+		Routing: routingOrNull(v.Routing), Health: &v.Health, AlertsMuted: &v.AlertsMuted,
 	}
 }
 
