@@ -1,5 +1,6 @@
 import { lazy, useState, type ComponentType, type ReactElement } from 'react'
 import { matchRoutes, type RouteObject } from 'react-router'
+import { PageErrorBoundary } from '@/components/page-error-boundary'
 import { RootLayout } from './layout/root-layout'
 import { HomeRoute } from './routes/home'
 import { NotFoundPage } from './routes/not-found'
@@ -18,7 +19,8 @@ interface PageHandle {
  * transitions, so the page before stays on screen until the next one's code
  * is in. No Suspense boundary around the pages, on purpose: the prerendered
  * page then hydrates in the same pass as the rest, before the app reports
- * itself running (public.ts hands it what was typed before).
+ * itself running (public.ts hands it what was typed before). A page whose
+ * code fails to load, or that throws, shows PageErrorBoundary's message.
  */
 function page<M extends Record<string, ComponentType>>(load: () => Promise<M>, name: keyof M): { element: ReactElement; handle: PageHandle } {
   let loaded: ComponentType | undefined
@@ -27,7 +29,11 @@ function page<M extends Record<string, ComponentType>>(load: () => Promise<M>, n
   function Page() {
     // Chosen once: the page is not remounted when its code arrives.
     const [Component] = useState(() => loaded ?? Lazy)
-    return <Component />
+    return (
+      <PageErrorBoundary>
+        <Component />
+      </PageErrorBoundary>
+    )
   }
   return { element: <Page />, handle: { preload } }
 }
