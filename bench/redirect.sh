@@ -14,12 +14,12 @@
 # Then smart codes (issue 23: 10 rules the bench's iPhone meets none of,
 # and a 3-way split) against plain ones on the same server at the same
 # time: two wrk, each with half the connections, one on each set, in
-# BENCH_AB_ROUNDS (4) rounds of BENCH_SEGMENT (5 s). Their rate (requests
+# BENCH_AB_ROUNDS (6) rounds of BENCH_SEGMENT (5 s). Their rate (requests
 # over all rounds) must be at least 95% of the plain codes' and their p99
 # (the mean of the rounds') at most 1.2 times theirs. At once, so that
 # other load on the machine weighs on both alike, and in rounds, because
 # one 10-second pair on two cores shared with the database and both wrk
-# moved by ±5% from run to run (BENCHMARKS.md); a 2-second pair warms
+# moved by ±5% from run to run (BENCHMARKS.md); a 5-second pair warms
 # both sets first. On the first BENCH_AB_CODES (1,000) codes of each set:
 # the cache loads a code again when it has not been scanned in the second
 # half of its 5 s TTL, so with 10,000 codes a set at a few thousand scans
@@ -27,11 +27,13 @@
 # slower set would miss the cache more, and so fall further behind: the
 # comparison would measure that, not the routing.
 #
-# BENCH_WEBHOOK=1 (issue 24) adds, before the smart codes, eight loads of
-# BENCH_SEGMENT on the same server: without a webhook, with an endpoint
-# subscribed to scan.created (bench/receiver on loopback, counting the
-# batches), with, without, and again (ABBA twice, so that a drift over the
-# run weighs on both alike). The mean rate with it must reach 95% of the
+# BENCH_WEBHOOK=1 (issue 24) adds, before the smart codes, twelve loads of
+# BENCH_SEGMENT on the same server after a 3-second one that warms the
+# cache: without a webhook, with an endpoint subscribed to scan.created
+# (bench/receiver on loopback, counting the batches), with, without, and
+# so on (ABBA three times, so that a drift over the run weighs on both
+# alike; on this machine the bare handler alone moves by ±8% between
+# identical 5-second loads). The mean rate with it must reach 95% of the
 # mean without. The receiver's count is printed: scans go out at most 100
 # a second per endpoint, so under this load it trails the scans recorded.
 set -euo pipefail
@@ -43,7 +45,7 @@ CONNS=${BENCH_CONNECTIONS:-50}
 DURATION=${BENCH_DURATION:-10s}
 THREADS=${BENCH_THREADS:-2}
 AB_CODES=${BENCH_AB_CODES:-1000}
-AB_ROUNDS=${BENCH_AB_ROUNDS:-4}
+AB_ROUNDS=${BENCH_AB_ROUNDS:-6}
 SEGMENT=${BENCH_SEGMENT:-5s}
 
 [ -x "$BIN" ] || { echo "bench: $BIN is missing; run make build" >&2; exit 1; }
@@ -153,13 +155,17 @@ catch_up "$(figure squarely requests)"
 loads=(squarely)
 nohook=() hook=()
 if [ -n "${BENCH_WEBHOOK:-}" ]; then
-  echo "bench: without and with a scan.created webhook, $SEGMENT each, ABBA twice"
+  echo "bench: without and with a scan.created webhook, $SEGMENT each, ABBA three times"
   "$tmp/receiver" > "$tmp/receiver.out" &
   receiver_pid=$!
   wait_for "$tmp/receiver.out" .
   sent=$(figure squarely requests)
   i=0
-  for with in no yes yes no no yes yes no; do
+  load "http://$addr" hook-warm 3s > /dev/null
+  loads+=(hook-warm)
+  sent=$(( sent + $(figure hook-warm requests) ))
+  catch_up "$sent"
+  for with in no yes yes no no yes yes no no yes yes no; do
     i=$(( i + 1 ))
     if [ "$with" = yes ]; then
       run=hook-$i; hook+=("$run")
@@ -182,7 +188,7 @@ fi
 echo "bench: $AB_CODES plain and $AB_CODES smart codes at once (smart: 10 rules, 3-way split)"
 head -n "$AB_CODES" "$tmp/codes.txt" > "$tmp/ab-plain-codes.txt"
 head -n "$AB_CODES" "$tmp/smart-codes.txt" > "$tmp/ab-smart-codes.txt"
-pair "http://$addr" warm 2s
+pair "http://$addr" warm 5s
 loads+=(warm-plain warm-smart)
 plain=() smart=()
 for round in $(seq "$AB_ROUNDS"); do
