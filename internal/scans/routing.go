@@ -51,17 +51,18 @@ type Decision struct {
 	Location []string
 }
 
-// Router routes the scans of one code. What a scan reads is packed
-// small and together (conds, keys, cumulative split weights), apart from
-// what only the chosen route needs (its target): a scan goes through every
-// rule of its code, and with rules, lists and strings each in their own
-// allocation, a scan of one of 1,000 such codes under load spent more
-// time waiting for memory than matching (BENCHMARKS.md).
+// Router routes the scans of one code. What every scan reads (the rules'
+// conditions, the countries and languages they name, the split's weights)
+// is one slice of words, prog, apart from what only the chosen route needs
+// (its target): a scan goes through every rule of its code, and with
+// rules, lists and weights each in their own allocation, a scan of one of
+// 1,000 such codes under load spent more time waiting for memory than
+// matching (BENCHMARKS.md).
 type Router struct {
-	conds              []cond
-	keys               []uint32 // the countries and languages conds name, packed (packKey)
-	rules              []target // by cond
-	splitBelow         []uint8  // cumulative weights: buckets below one (and above the previous) pick its variant
+	scheduled          bool // startsAt or expires is set
+	prog               []uint32
+	zones              []*time.Location // by the zone index of prog's rules
+	rules              []target         // by rule
 	split              []target
 	startsAt, expires  time.Time // zero: open
 	afterEnd           []string  // nil: the ended page
@@ -69,18 +70,14 @@ type Router struct {
 	AppStore, AppsPlay []string  // a type apps code's store links
 }
 
-// cond is a rule's conditions.
-type cond struct {
-	zone                 *time.Location // nil: no day or time condition
-	countries, languages span           // in Router.keys; empty: any
-	os                   uint8          // bit per OSNames index; 0: any
-	days                 uint8          // bit per weekday; 0: any
-	window               bool
-	from, to             uint16 // minutes of the day
-}
-
-// span is a range of Router.keys.
-type span struct{ start, end uint16 }
+// A rule in prog is three words, then its countries, then its languages
+// (packKey); after the rules come the split's cumulative weights (a bucket
+// below one, and not below the one before, picks its variant).
+//
+//	word 0: OS bits (a bit per OSNames index; none: any) | weekday bits << 8 (none: any) | countries << 16
+//	word 1: languages | zone index + 1 << 16 (0: no day or time condition) | 1 << 24 when it has a window
+//	word 2: the window's from | to << 16, in minutes of the day
+const ruleWords = 3
 
 // target is where a route sends a scan.
 type target struct {
@@ -125,44 +122,45 @@ func NewRouter(routing, appData string) *Router {
 		}
 		return rt
 	}
-	keys := func(list []string) span {
-		sp := span{start: uint16(len(rt.keys))}
-		for _, k := range list {
-			rt.keys = append(rt.keys, packKey(k))
-		}
-		sp.end = uint16(len(rt.keys))
-		return sp
-	}
 	for i, ru := range r.Rules {
-		c := cond{countries: keys(ru.When.Country), languages: keys(ru.When.Language)}
+		var os, days, window, zoneIndex uint32
 		for _, o := range ru.When.OS {
-			c.os |= 1 << slices.Index(OSNames, o)
+			os |= 1 << slices.Index(OSNames, o)
 		}
 		for _, d := range ru.When.Days {
-			c.days |= 1 << slices.Index(DayNames, d)
+			days |= 1 << slices.Index(DayNames, d)
 		}
+		var from, to int
 		if ru.When.From != "" && ru.When.To != "" {
-			from, _ := Minutes(ru.When.From)
-			to, _ := Minutes(ru.When.To)
-			c.window, c.from, c.to = true, uint16(from), uint16(to)
+			from, _ = Minutes(ru.When.From)
+			to, _ = Minutes(ru.When.To)
+			window = 1
 		}
-		if c.window || c.days != 0 {
-			c.zone = zone(ru.When.TimeZone)
+		if window == 1 || days != 0 {
+			rt.zones = append(rt.zones, zone(ru.When.TimeZone))
+			zoneIndex = uint32(len(rt.zones))
 		}
-		rt.conds = append(rt.conds, c)
+		rt.prog = append(rt.prog, os|days<<8|uint32(len(ru.When.Country))<<16,
+			uint32(len(ru.When.Language))|zoneIndex<<16|window<<24, uint32(from)|uint32(to)<<16)
+		for _, k := range ru.When.Country {
+			rt.prog = append(rt.prog, packKey(k))
+		}
+		for _, k := range ru.When.Language {
+			rt.prog = append(rt.prog, packKey(k))
+		}
 		rt.rules = append(rt.rules, target{location: []string{location(ru.Destination)}, route: "rule:" + strconv.Itoa(i)})
 	}
 	sum := 0
 	for i, v := range r.Split {
 		sum += v.Weight
-		rt.splitBelow = append(rt.splitBelow, uint8(sum))
+		rt.prog = append(rt.prog, uint32(sum))
 		rt.split = append(rt.split, target{location: []string{location(v.Destination)}, route: "split:" + strconv.Itoa(i)})
 	}
 	if r.StartsAt != nil {
-		rt.startsAt = *r.StartsAt
+		rt.startsAt, rt.scheduled = *r.StartsAt, true
 	}
 	if r.ExpiresAt != nil {
-		rt.expires = *r.ExpiresAt
+		rt.expires, rt.scheduled = *r.ExpiresAt, true
 	}
 	if r.AfterEnd != nil && *r.AfterEnd != "" {
 		rt.afterEnd = []string{location(*r.AfterEnd)}
@@ -176,47 +174,51 @@ func NewRouter(routing, appData string) *Router {
 // code's destination; for a type apps code, the store of the visitor's
 // phone or the app links page). The error is reading the split's key.
 func (rt *Router) Route(ctx context.Context, v Visit, def []string) (Decision, error) {
-	if (!rt.startsAt.IsZero() && v.At.Before(rt.startsAt)) || (!rt.expires.IsZero() && !v.At.Before(rt.expires)) {
+	if rt.scheduled && ((!rt.startsAt.IsZero() && v.At.Before(rt.startsAt)) || (!rt.expires.IsZero() && !v.At.Before(rt.expires))) {
 		return rt.Ended(), nil
 	}
 	// What the visitor is, worked out once and only if a rule asks.
-	var os uint8
+	var os uint32
 	var country, lang uint32
 	var countryKnown, langKnown bool
-	for i := range rt.conds {
-		c := &rt.conds[i]
-		if c.os != 0 {
+	p := rt.prog
+	for i := range rt.rules {
+		w0, w1, w2 := p[0], p[1], p[2]
+		countries, languages := int(w0>>16), int(w1&0xffff)
+		keys := p[ruleWords : ruleWords+countries+languages]
+		p = p[ruleWords+countries+languages:]
+		if want := w0 & 0xff; want != 0 {
 			if os == 0 {
-				os = osBit(v.UserAgent)
+				os = uint32(osBit(v.UserAgent))
 			}
-			if c.os&os == 0 {
+			if want&os == 0 {
 				continue
 			}
 		}
-		if c.countries.end > c.countries.start {
+		if countries > 0 {
 			if !countryKnown {
 				country, countryKnown = packKey(geo.Country(v.RemoteAddr)), true
 			}
-			if !slices.Contains(rt.keys[c.countries.start:c.countries.end], country) {
+			if !slices.Contains(keys[:countries], country) {
 				continue
 			}
 		}
-		if c.languages.end > c.languages.start {
+		if languages > 0 {
 			if !langKnown {
 				lang, langKnown = packKey(Language(v.AcceptLanguage)), true
 			}
-			if !slices.Contains(rt.keys[c.languages.start:c.languages.end], lang) {
+			if !slices.Contains(keys[countries:], lang) {
 				continue
 			}
 		}
-		if c.zone != nil {
-			local := v.At.In(c.zone)
-			if c.days != 0 && c.days&(1<<local.Weekday()) == 0 {
+		if z := w1 >> 16 & 0xff; z != 0 {
+			local := v.At.In(rt.zones[z-1])
+			if days := w0 >> 8 & 0xff; days != 0 && days&(1<<local.Weekday()) == 0 {
 				continue
 			}
-			if c.window {
+			if w1>>24&1 == 1 {
 				h, m, _ := local.Clock()
-				if !inWindow(h*60+m, int(c.from), int(c.to)) {
+				if !inWindow(h*60+m, int(w2&0xffff), int(w2>>16)) {
 					continue
 				}
 			}
@@ -228,9 +230,9 @@ func (rt *Router) Route(ctx context.Context, v Visit, def []string) (Decision, e
 		if err != nil {
 			return Decision{}, err
 		}
-		b := StickyBucket(key, v.CodeID, v.RemoteAddr, v.UserAgent)
-		for i, below := range rt.splitBelow {
-			if b < int(below) {
+		b := uint32(StickyBucket(key, v.CodeID, v.RemoteAddr, v.UserAgent))
+		for i, below := range p {
+			if b < below {
 				return rt.split[i].decision(), nil
 			}
 		}
@@ -305,27 +307,25 @@ func LoadZone(name string) (*time.Location, error) {
 var errLocalZone = errors.New("scans: Local is not a time zone name")
 
 // osMemo maps user agents to their OS bit: parsing one costs microseconds,
-// and a code's scanners send few distinct ones. Cleared when full.
-var osMemo struct {
-	sync.RWMutex
-	m map[string]uint8
-}
+// and a code's scanners send few distinct ones. A sync.Map, whose reads of
+// known keys take no lock: every routed scan reads it, on every core.
+// Cleared when full.
+var (
+	osMemo   sync.Map // user agent → uint8
+	osMemoed atomic.Int64
+)
 
 // osBit is the OSNames bit of a user agent's operating system.
 func osBit(ua string) uint8 {
-	osMemo.RLock()
-	b, ok := osMemo.m[ua]
-	osMemo.RUnlock()
-	if ok {
-		return b
+	if b, ok := osMemo.Load(ua); ok {
+		return b.(uint8)
 	}
-	b = 1 << slices.Index(OSNames, OSName(ParseUserAgent(ua).OS))
-	osMemo.Lock()
-	if osMemo.m == nil || len(osMemo.m) >= maxClients {
-		osMemo.m = map[string]uint8{}
+	b := uint8(1 << slices.Index(OSNames, OSName(ParseUserAgent(ua).OS)))
+	if osMemoed.Add(1) > maxClients {
+		osMemo.Clear()
+		osMemoed.Store(1)
 	}
-	osMemo.m[ua] = b
-	osMemo.Unlock()
+	osMemo.Store(ua, b)
 	return b
 }
 
