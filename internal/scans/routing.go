@@ -100,6 +100,18 @@ func packKey(s string) uint32 {
 	return k
 }
 
+// packKeys packs a rule's list once per value: a list repeating a value
+// thousands of times (validation checks each value, not how often it
+// comes) must neither slow a scan nor overflow its count's 16 bits.
+func packKeys(list []string) []uint32 {
+	keys := make([]uint32, len(list))
+	for i, k := range list {
+		keys[i] = packKey(k)
+	}
+	slices.Sort(keys)
+	return slices.Compact(keys)
+}
+
 // NewRouter compiles a routing as stored (store.Redirect.Routing, "" for
 // none) and, for a code of type apps, its type fields; nil when the code
 // needs no routing. A routing that does not parse (the server validates
@@ -140,14 +152,10 @@ func NewRouter(routing, appData string) *Router {
 			rt.zones = append(rt.zones, zone(ru.When.TimeZone))
 			zoneIndex = uint32(len(rt.zones))
 		}
-		rt.prog = append(rt.prog, os|days<<8|uint32(len(ru.When.Country))<<16,
-			uint32(len(ru.When.Language))|zoneIndex<<16|window<<24, uint32(from)|uint32(to)<<16)
-		for _, k := range ru.When.Country {
-			rt.prog = append(rt.prog, packKey(k))
-		}
-		for _, k := range ru.When.Language {
-			rt.prog = append(rt.prog, packKey(k))
-		}
+		countries, languages := packKeys(ru.When.Country), packKeys(ru.When.Language)
+		rt.prog = append(rt.prog, os|days<<8|uint32(len(countries))<<16,
+			uint32(len(languages))|zoneIndex<<16|window<<24, uint32(from)|uint32(to)<<16)
+		rt.prog = append(append(rt.prog, countries...), languages...)
 		rt.rules = append(rt.rules, target{location: []string{location(ru.Destination)}, route: "rule:" + strconv.Itoa(i)})
 	}
 	sum := 0

@@ -107,6 +107,26 @@ func TestStickyBucketSpread(t *testing.T) {
 	}
 }
 
+// A rule listing one language 70,000 times (more than a count's 16 bits)
+// still routes as a rule listing it once, and the rules after it too.
+func TestRouterRepeatedValues(t *testing.T) {
+	many := make([]string, 70000)
+	for i := range many {
+		many[i] = "fr"
+	}
+	rt := NewRouter(routingText(t, &store.Routing{Rules: []store.RoutingRule{
+		{When: store.RuleWhen{Language: append(many, "nl")}, Destination: "https://example.com/fr"},
+		{When: store.RuleWhen{OS: []string{"ios"}}, Destination: "https://example.com/ios"},
+	}}), "")
+	ua := "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
+	for lang, want := range map[string]string{"fr-FR": "rule:0", "nl": "rule:0", "de": "rule:1"} {
+		d, err := rt.Route(context.Background(), Visit{UserAgent: ua, AcceptLanguage: lang, At: time.Now()}, nil)
+		if err != nil || d.Route != want {
+			t.Errorf("%s: %s %v, want %s", lang, d.Route, err, want)
+		}
+	}
+}
+
 // BenchmarkRoute is the routing work of a scan of a code with 10 rules an
 // iPhone meets none of and a 3-way split: what bench-redirect's smart
 // codes add to a plain code's scan. The scans go round 1,000 such codes,
