@@ -1,4 +1,4 @@
-# Squarely's container image (README, "Deploy"). Each build step is a
+# Squarely's container image (docs/deploy.md, "Docker"). Each build step is a
 # Makefile target that CI runs too: `make web-build`, then the Go half of
 # `make build-static`. The final image holds one static binary and nothing
 # else: time zones and CA roots are embedded in it.

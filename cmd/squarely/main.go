@@ -56,8 +56,8 @@ const usage = `Usage:
   squarely -h                    show this help
 
 Settings come from environment variables (SQUARELY_ADDR, SQUARELY_DATA_DIR,
-DATABASE_URL, SQUARELY_BASE_URL, ...); see the README. Commands other than
-serve use the same settings to find the database.
+DATABASE_URL, SQUARELY_BASE_URL, ...); docs/configuration.md lists them all.
+Commands other than serve use the same settings to find the database.
 `
 
 func main() {
@@ -142,7 +142,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 	log := logging.New(stderr, cfg.LogFormat, cfg.LogLevel)
 
 	if indexed, err := st.CodeSearchIndexed(ctx); err == nil && !indexed {
-		log.Warn("Code search reads every code of a workspace: the pg_trgm extension was not available when migration 0017 ran (README, Running on PostgreSQL, has the SQL that adds its indexes)")
+		log.Warn("Code search reads every code of a workspace: the pg_trgm extension was not available when migration 0017 ran (docs/deploy.md, PostgreSQL and several instances, has the SQL that adds its indexes)")
 	}
 	google := auth.NewGoogle(cfg)
 	if google == nil {
