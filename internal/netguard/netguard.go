@@ -51,14 +51,29 @@ var special = []netip.Prefix{
 	netip.MustParsePrefix("240.0.0.0/4"),
 	netip.MustParsePrefix("2001:db8::/32"),
 	netip.MustParsePrefix("100::/64"),
+	// NAT64 for local use (RFC 8215): a translator of the network's own.
+	netip.MustParsePrefix("64:ff9b:1::/48"),
 }
 
-// embedsIPv4 are IPv6 ranges whose last 32 bits are an IPv4 address a
-// gateway may forward to: NAT64 and the deprecated IPv4-compatible form.
-var embedsIPv4 = []netip.Prefix{
-	netip.MustParsePrefix("64:ff9b::/96"),
-	netip.MustParsePrefix("64:ff9b:1::/48"),
-	netip.MustParsePrefix("::/96"),
+// siteLocal is the deprecated site-local range (RFC 3879), private in
+// effect, which netip does not count as private.
+var siteLocal = netip.MustParsePrefix("fec0::/10")
+
+// embedsIPv4 are IPv6 ranges that carry an IPv4 address a gateway or
+// relay may forward to, with where it sits (byte offset of its four) and
+// whether its bits are inverted: NAT64 and the deprecated IPv4-compatible
+// form at the end, 6to4 (RFC 3056) after its prefix, and Teredo (RFC 4380)
+// both its server's and, inverted, its client's.
+var embedsIPv4 = []struct {
+	prefix netip.Prefix
+	at     int
+	invert bool
+}{
+	{netip.MustParsePrefix("64:ff9b::/96"), 12, false},
+	{netip.MustParsePrefix("::/96"), 12, false},
+	{netip.MustParsePrefix("2002::/16"), 2, false},
+	{netip.MustParsePrefix("2001::/32"), 4, false},
+	{netip.MustParsePrefix("2001::/32"), 12, true},
 }
 
 // reason names why ip is forbidden, or "" when it may be reached.
@@ -75,16 +90,25 @@ func reason(ip netip.Addr) string {
 		return "private"
 	case ip.IsLinkLocalUnicast():
 		return "link-local"
+	case siteLocal.Contains(ip):
+		return "private"
 	case ip.IsMulticast(), ip.IsLinkLocalMulticast(), ip.IsInterfaceLocalMulticast():
 		return "multicast"
 	}
 	if ip.Is6() {
-		for _, p := range embedsIPv4 {
-			if p.Contains(ip) {
-				b := ip.As16()
-				if r := reason(netip.AddrFrom4([4]byte(b[12:]))); r != "" {
-					return r
+		b := ip.As16()
+		for _, e := range embedsIPv4 {
+			if !e.prefix.Contains(ip) {
+				continue
+			}
+			v4 := [4]byte(b[e.at : e.at+4])
+			if e.invert {
+				for i := range v4 {
+					v4[i] ^= 0xff
 				}
+			}
+			if r := reason(netip.AddrFrom4(v4)); r != "" {
+				return r
 			}
 		}
 	}

@@ -18,13 +18,20 @@ func TestForbidden(t *testing.T) {
 		"224.0.0.1", "239.255.255.250", "ff02::1", "100.64.0.1", "255.255.255.255", "240.0.0.1",
 		"::ffff:127.0.0.1", "::ffff:10.1.2.3", "::ffff:169.254.169.254", "64:ff9b::7f00:1", "64:ff9b::a9fe:a9fe",
 		"192.0.2.10", "198.18.0.1", "2001:db8::1",
+		// Forms that embed a forbidden IPv4 a relay or translator would
+		// reach (issue 32): 6to4, Teredo's server and (inverted) client,
+		// NAT64 written either way, local-use NAT64, and site-local.
+		"2002:7f00:1::", "2002:a9fe:a9fe::1", "2002:c0a8:101::", "2001:0:7f00:1::", "2001:0:808:808::80ff:fffe",
+		"2001:0:808:808:0:0:5601:5601", "64:ff9b::127.0.0.1", "64:ff9b::169.254.169.254", "64:ff9b:1::808:808",
+		"fec0::1", "feff::1",
 	}
 	for _, s := range refused {
 		if !Forbidden(netip.MustParseAddr(s)) {
 			t.Errorf("Forbidden(%s) = false", s)
 		}
 	}
-	allowed := []string{"8.8.8.8", "93.184.216.34", "1.1.1.1", "2606:4700:4700::1111", "::ffff:8.8.8.8", "64:ff9b::808:808", "172.32.0.1", "100.128.0.1"}
+	allowed := []string{"8.8.8.8", "93.184.216.34", "1.1.1.1", "2606:4700:4700::1111", "::ffff:8.8.8.8", "64:ff9b::808:808", "172.32.0.1", "100.128.0.1",
+		"2002:808:808::1", "2001:0:808:808:0:0:f7f7:f7f7"}
 	for _, s := range allowed {
 		if Forbidden(netip.MustParseAddr(s)) {
 			t.Errorf("Forbidden(%s) = true", s)
@@ -50,6 +57,9 @@ func TestCheckURL(t *testing.T) {
 		"https://localhost/":             "loopback",
 		"https://0.0.0.0/":               "unspecified",
 		"https://[ff02::1]/":             "multicast",
+		"https://[2002:7f00:1::1]/":      "loopback",
+		"https://[2001:0:a9fe:a9fe::]/":  "link-local",
+		"https://[fec0::1]/":             "private",
 		"https://name.invalid/":          "does not resolve",
 		"https://%zz/":                   "valid URL",
 	} {

@@ -136,10 +136,10 @@ const maxLoads = 4
 
 // missBatch is a load of the codes that missed meanwhile.
 type missBatch struct {
-	codes []string
-	done  chan struct{} // closed when found and err are set
-	found map[string]store.Redirect
-	err   error
+	codes  []string
+	done   chan struct{} // closed when found and failed are set
+	found  map[string]store.Redirect
+	failed map[string]error // the codes whose load failed
 }
 
 // NewCache returns an empty cache that loads from l. now is the clock (nil
@@ -219,8 +219,8 @@ func (c *Cache) fetch(ctx context.Context, code string) (store.Redirect, bool, e
 	case <-ctx.Done():
 		return store.Redirect{}, false, ctx.Err()
 	}
-	if b.err != nil {
-		return store.Redirect{}, false, b.err
+	if err := b.failed[code]; err != nil {
+		return store.Redirect{}, false, err
 	}
 	r, found := b.found[code]
 	return r, found, nil
@@ -233,16 +233,9 @@ func (c *Cache) loadBatches(b *missBatch) {
 		ctx, cancel := context.WithTimeout(context.Background(), loadTimeout)
 		if len(b.codes) == 1 {
 			// One code: the store's query for one, by its index.
-			r, err := c.load.RedirectByShortCode(ctx, b.codes[0])
-			switch {
-			case err == nil:
-				b.found = map[string]store.Redirect{b.codes[0]: r}
-			case errors.Is(err, store.ErrNotFound):
-			default:
-				b.err = err
-			}
+			b.found, b.failed = c.loadEach(ctx, b.codes)
 		} else {
-			b.found, b.err = c.load.Redirects(ctx, b.codes)
+			b.found, b.failed = c.loadBatch(ctx, b.codes)
 		}
 		cancel()
 		close(b.done)
@@ -253,6 +246,45 @@ func (c *Cache) loadBatches(b *missBatch) {
 		}
 		c.loadMu.Unlock()
 	}
+}
+
+// loadBatch reads the redirects of codes in one query. When that fails,
+// each code of a batch is read on its own (while ctx lasts), so a code that
+// fails the query fails no other code loaded with it. failed holds each
+// code whose load failed, with its error.
+func (c *Cache) loadBatch(ctx context.Context, codes []string) (found map[string]store.Redirect, failed map[string]error) {
+	found, err := c.load.Redirects(ctx, codes)
+	if err == nil {
+		return found, nil
+	}
+	if len(codes) > 1 && ctx.Err() == nil {
+		return c.loadEach(ctx, codes)
+	}
+	failed = make(map[string]error, len(codes))
+	for _, code := range codes {
+		failed[code] = err
+	}
+	return nil, failed
+}
+
+// loadEach reads the redirects of codes one by one, by the short code's
+// index; failed is as for loadBatch.
+func (c *Cache) loadEach(ctx context.Context, codes []string) (found map[string]store.Redirect, failed map[string]error) {
+	found = make(map[string]store.Redirect, len(codes))
+	for _, code := range codes {
+		r, err := c.load.RedirectByShortCode(ctx, code)
+		switch {
+		case err == nil:
+			found[code] = r
+		case errors.Is(err, store.ErrNotFound):
+		default:
+			if failed == nil {
+				failed = map[string]error{}
+			}
+			failed[code] = err
+		}
+	}
+	return found, failed
 }
 
 // entry is a freshly loaded entry of code in sh. Its router is the one
@@ -326,8 +358,9 @@ func (c *Cache) queueRefresh(sh *shard, code string) {
 	}
 }
 
-// refresh reloads the queued entries in batches. A failed batch leaves its
-// entries to expire; the request that then loads one reports the error.
+// refresh reloads the queued entries in batches. An entry whose reload
+// failed is left to expire; the request that then loads it reports the
+// error.
 func (c *Cache) refresh() {
 	time.Sleep(refreshDelay)
 	c.dueMu.Lock()
@@ -342,12 +375,12 @@ func (c *Cache) refresh() {
 			codes[i] = d.code
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), TTL)
-		live, err := c.load.Redirects(ctx, codes)
+		live, failed := c.loadBatch(ctx, codes)
 		cancel()
-		if err != nil {
-			continue
-		}
 		for _, d := range batch {
+			if failed[d.code] != nil {
+				continue
+			}
 			r, found := live[d.code]
 			c.keep(d.sh, d.code, d.gen, c.entry(d.sh, d.code, r, found))
 		}

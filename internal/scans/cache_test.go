@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -20,6 +21,7 @@ type fakeLoader struct {
 	batches [][]string    // the codes of each Redirects call
 	hold    chan struct{} // when set, Redirects waits for it to close
 	holdOne chan struct{} // when set, RedirectByShortCode waits for it to close
+	refuse  string        // a code that fails any query it is in, as PostgreSQL fails one with a NUL
 }
 
 func (f *fakeLoader) Redirects(_ context.Context, codes []string) (map[string]store.Redirect, error) {
@@ -35,6 +37,9 @@ func (f *fakeLoader) Redirects(_ context.Context, codes []string) (map[string]st
 	if f.err != nil {
 		return nil, f.err
 	}
+	if f.refuse != "" && slices.Contains(codes, f.refuse) {
+		return nil, errRefused
+	}
 	live := map[string]store.Redirect{}
 	for _, c := range codes {
 		if r, ok := f.codes[c]; ok {
@@ -43,6 +48,8 @@ func (f *fakeLoader) Redirects(_ context.Context, codes []string) (map[string]st
 	}
 	return live, nil
 }
+
+var errRefused = errors.New("invalid byte sequence for encoding UTF8")
 
 func (f *fakeLoader) batchCount() int {
 	f.mu.Lock()
@@ -62,6 +69,9 @@ func (f *fakeLoader) RedirectByShortCode(_ context.Context, code string) (store.
 	f.loads++
 	if f.err != nil {
 		return store.Redirect{}, f.err
+	}
+	if f.refuse != "" && code == f.refuse {
+		return store.Redirect{}, errRefused
 	}
 	r, ok := f.codes[code]
 	if !ok {
@@ -347,6 +357,72 @@ func TestCacheBatchesMisses(t *testing.T) {
 	if singles, batches := l.count(), l.batchCount(); singles != maxLoads || batches != 1 {
 		t.Errorf("%d single loads and %d batches for 100 misses; want %d and 1", singles, batches, maxLoads)
 	}
+}
+
+// A batch that fails is retried code by code: a code the database refuses
+// fails its own lookup, never those of the good codes loaded with it, on a
+// miss or on a background refresh.
+func TestCacheFailedBatchRetriedCodeByCode(t *testing.T) {
+	ctx := context.Background()
+	l := &fakeLoader{codes: map[string]store.Redirect{}, holdOne: make(chan struct{}), refuse: "refused"}
+	for i := range 20 {
+		l.codes[fmt.Sprintf("code%03d", i)] = store.Redirect{ID: int64(i + 1), Destination: fmt.Sprintf("https://example.com/%d", i)}
+	}
+	clk := &fakeClock{t: time.Unix(1000, 0)}
+	c := NewCache(l, clk.now)
+	var wg sync.WaitGroup
+	// The first maxLoads misses hold the loads; the rest, refused among
+	// them, gather in one batch.
+	for i := range maxLoads {
+		wg.Go(func() { c.Lookup(ctx, fmt.Sprintf("code%03d", i)) })
+	}
+	waitFor(t, "the first loads", func() bool {
+		c.loadMu.Lock()
+		defer c.loadMu.Unlock()
+		return c.loading == maxLoads
+	})
+	for i := maxLoads; i < 20; i++ {
+		wg.Go(func() {
+			code := fmt.Sprintf("code%03d", i)
+			if tg, ok, err := c.Lookup(ctx, code); err != nil || !ok || tg.ID != int64(i+1) {
+				t.Errorf("%s, batched with a refused code: %+v %v %v", code, tg, ok, err)
+			}
+		})
+	}
+	wg.Go(func() {
+		if _, _, err := c.Lookup(ctx, "refused"); !errors.Is(err, errRefused) {
+			t.Errorf("the refused code: err %v", err)
+		}
+	})
+	waitFor(t, "the misses to queue", func() bool {
+		c.loadMu.Lock()
+		defer c.loadMu.Unlock()
+		return c.next != nil && len(c.next.codes) == 20-maxLoads+1
+	})
+	close(l.holdOne)
+	wg.Wait()
+	if l.batchCount() != 1 {
+		t.Fatalf("%d batches, want 1", l.batchCount())
+	}
+
+	// A refresh batch with the refused code reloads the good ones.
+	l.mu.Lock()
+	l.codes["refused"] = store.Redirect{ID: 99, Destination: "https://example.com/refused"}
+	l.refuse = ""
+	l.mu.Unlock()
+	c.Lookup(ctx, "refused")
+	l.mu.Lock()
+	l.refuse = "refused"
+	l.codes["code010"] = store.Redirect{ID: 11, Destination: "https://example.com/changed"}
+	l.mu.Unlock()
+	clk.advance(refreshAfter)
+	c.Lookup(ctx, "refused")
+	c.Lookup(ctx, "code010") // both queued for one reload
+	waitFor(t, "the reload", func() bool { return l.batchCount() == 2 })
+	waitFor(t, "the good code reloaded", func() bool {
+		tg, _, _ := c.Lookup(ctx, "code010")
+		return tg.Location[0] == "https://example.com/changed"
+	})
 }
 
 // Primed codes answer without loading.

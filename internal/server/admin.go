@@ -165,9 +165,8 @@ func (s *server) listMailings(w http.ResponseWriter, r *http.Request) {
 
 // mailingProgress (GET /api/mailings/{id}) reports one mailing.
 func (s *server) mailingProgress(w http.ResponseWriter, r *http.Request) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id <= 0 {
-		writeError(w, http.StatusNotFound, "Mailing not found")
+	id, ok := idParam(w, r, "id", "Mailing not found")
+	if !ok {
 		return
 	}
 	m, err := s.store.Mailing(r.Context(), id)

@@ -169,7 +169,8 @@ func (s *server) takeBulkSlot(w http.ResponseWriter, r *http.Request) (release f
 // spreadsheet (multipart `file`). With dryRun=true it only answers the
 // row errors; otherwise it queues a job for the rows that passed and
 // answers 202 with the job. An Idempotency-Key header makes a repeat of
-// the same upload answer the first job instead of making another.
+// the same upload in the workspace answer the first job instead of making
+// another.
 func (s *server) createBulkJob(w http.ResponseWriter, r *http.Request) {
 	key := strings.TrimSpace(r.Header.Get("Idempotency-Key"))
 	if len(key) > maxIdempotency || strings.ContainsFunc(key, func(c rune) bool { return c > unicode.MaxASCII || !unicode.IsPrint(c) }) {
@@ -199,7 +200,7 @@ func (s *server) createBulkJob(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	sum := sha256.Sum256(form.file.data)
 	digest := hex.EncodeToString(sum[:])
-	if key != "" && !dryRun && s.answerRepeat(w, r, u, key, digest) {
+	if key != "" && !dryRun && s.answerRepeat(w, r, key, digest) {
 		return
 	}
 
@@ -251,7 +252,7 @@ func (s *server) createBulkJob(w http.ResponseWriter, r *http.Request) {
 		DynamicLimit: s.dynamicLimit(workspaceFrom(r.Context())), CreatedAt: s.now(),
 	}
 	err = s.store.CreateBulkJob(ctx, j, items)
-	if errors.Is(err, store.ErrConflict) && key != "" && s.answerRepeat(w, r, u, key, digest) {
+	if errors.Is(err, store.ErrConflict) && key != "" && s.answerRepeat(w, r, key, digest) {
 		return // a parallel repeat won the race
 	}
 	if err != nil {
@@ -264,11 +265,11 @@ func (s *server) createBulkJob(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusAccepted, out)
 }
 
-// answerRepeat answers the job an earlier upload made with key: 200 with
-// it when the file is the same, 409 when the key came with another file.
-// It reports whether there was such a job.
-func (s *server) answerRepeat(w http.ResponseWriter, r *http.Request, u *store.User, key, digest string) bool {
-	j, err := s.store.BulkJobByKey(r.Context(), u.ID, key)
+// answerRepeat answers the job an earlier upload in the workspace made
+// with key: 200 with it when the file is the same, 409 when the key came
+// with another file. It reports whether there was such a job.
+func (s *server) answerRepeat(w http.ResponseWriter, r *http.Request, key, digest string) bool {
+	j, err := s.store.BulkJobByKey(r.Context(), wsID(r), key)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return false
@@ -564,9 +565,8 @@ func (s *server) applyDynamicLimit(r *http.Request, u *store.User, items []store
 // ownJob fetches the caller's job named by the {id} path value. On
 // failure it has answered: 404 when it is not the caller's.
 func (s *server) ownJob(w http.ResponseWriter, r *http.Request) (*store.BulkJob, bool) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id <= 0 {
-		writeError(w, http.StatusNotFound, msgJobMissing)
+	id, ok := idParam(w, r, "id", msgJobMissing)
+	if !ok {
 		return nil, false
 	}
 	j, err := s.store.BulkJob(r.Context(), wsID(r), id)

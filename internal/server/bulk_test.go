@@ -464,3 +464,39 @@ func TestBulkSlotsPerAccount(t *testing.T) {
 		expect(t, e.postSheet(hog, "a.csv", sheet, true), http.StatusOK, "")
 	})
 }
+
+// An Idempotency-Key is the workspace's: the same key in another of the
+// member's workspaces makes a job there, and another member's repeat in
+// the workspace answers the workspace's job.
+func TestBulkIdempotencyKeyPerWorkspace(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		f := newTeam(t, e)
+		owner, editor := f.members["owner"], f.members["editor"]
+		var list []map[string]any
+		e.getJSON(editor, "/api/workspaces", &list)
+		personal := ""
+		for _, w := range list {
+			if w["personal"] == true {
+				personal = fmt.Sprint(w["id"])
+			}
+		}
+		team := fmt.Sprint(f.ws)
+		sheet := "url\nhttps://example.com/a\n"
+		expect(t, e.do(editor, "POST", "/api/workspaces/"+personal+"/activate", ""), http.StatusOK, "")
+		mine := idOf(expect(t, e.postSheet(editor, "a.csv", sheet, false, "Idempotency-Key", "same"), http.StatusAccepted, ""))
+		expect(t, e.do(editor, "POST", "/api/workspaces/"+team+"/activate", ""), http.StatusOK, "")
+		theirs := idOf(expect(t, e.postSheet(editor, "a.csv", sheet, false, "Idempotency-Key", "same"), http.StatusAccepted, ""))
+		if theirs == mine {
+			t.Fatalf("the key answered the personal workspace's job in the team")
+		}
+		expect(t, e.do(owner, "POST", "/api/workspaces/"+team+"/activate", ""), http.StatusOK, "")
+		if again := expect(t, e.postSheet(owner, "a.csv", sheet, false, "Idempotency-Key", "same"), http.StatusOK, ""); idOf(again) != theirs {
+			t.Fatalf("the owner's repeat answered job %s, want the team's %s", idOf(again), theirs)
+		}
+		expect(t, e.do(owner, "GET", "/api/bulk-jobs/"+mine, ""), http.StatusNotFound, msgJobMissing)
+		if n := storetest.Count(t, st, "bulk_jobs"); n != 2 {
+			t.Fatalf("%d jobs, want 2", n)
+		}
+	})
+}

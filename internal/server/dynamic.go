@@ -340,23 +340,6 @@ func (s *server) listDynamicCodes(paused bool) http.HandlerFunc {
 	}
 }
 
-// pathID reads the {id} path value; a malformed id is answered as not
-// found, like another user's.
-func pathID(w http.ResponseWriter, r *http.Request) (int64, bool) {
-	return idParam(w, r, "id", msgCodeMissing)
-}
-
-// idParam reads the path value name as an id; a malformed one is answered
-// 404 with missing, like an id of someone else's.
-func idParam(w http.ResponseWriter, r *http.Request, name, missing string) (int64, bool) {
-	id, err := strconv.ParseInt(r.PathValue(name), 10, 64)
-	if err != nil || id <= 0 {
-		writeError(w, http.StatusNotFound, missing)
-		return 0, false
-	}
-	return id, true
-}
-
 // fetchCode is a store lookup of one of a workspace's codes by id.
 type fetchCode[T any] func(ctx context.Context, workspaceID, id int64) (T, error)
 

@@ -522,7 +522,7 @@ func TestRedirectFromCacheWithoutDatabase(t *testing.T) {
 		t.Errorf("unknown code with the database down: %d", r.StatusCode)
 	}
 	// A code longer than any short code is not looked up (nor cached).
-	expectPage(t, e.scan(strings.Repeat("x", maxShortCode+1), iPhoneUA), http.StatusNotFound, "")
+	expectPage(t, e.scan(strings.Repeat("x", store.MaxShortCode+1), iPhoneUA), http.StatusNotFound, "")
 }
 
 // A logo (uploaded before, or sent with the form) is kept and drawn; the

@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"mime"
 	"net/http"
+	"regexp"
 	"strconv"
 
 	"github.com/squarely/squarely/internal/store"
@@ -19,6 +20,9 @@ import (
 // with the type the server sniffed at upload, nosniff, and a CSP without
 // script, so no upload can run code on our origin.
 
+// placeholderPage is an {id} of the app's placeholder pages (/pdf/preview).
+var placeholderPage = regexp.MustCompile(`^[a-z]{1,32}$`)
+
 // CSPs: a bare file allows only what a browser's own image or PDF viewer
 // needs; a page may also frame its PDF from our origin.
 const (
@@ -27,20 +31,25 @@ const (
 )
 
 // blobOfKind fetches the blob named by the {id} path value, with its data
-// or without, if it is of kind. An id that is not a number is left to the
-// React app (its placeholder pages, such as /pdf/preview); a missing blob
-// is 404.
+// or without, if it is of kind. A word of letters is left to the React app
+// (its placeholder pages, such as /pdf/preview); a missing blob, or an id
+// that is neither, is 404.
 func (s *server) blobOfKind(w http.ResponseWriter, r *http.Request, kind string, withData bool) *store.Blob {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id <= 0 {
+	raw := r.PathValue("id")
+	id, ok := parseID(raw)
+	if !ok && placeholderPage.MatchString(raw) {
 		s.app().ServeHTTP(w, r)
 		return nil
 	}
-	fetch := s.store.BlobInfo
-	if withData {
-		fetch = s.store.Blob
+	var b *store.Blob
+	var err error
+	if ok {
+		fetch := s.store.BlobInfo
+		if withData {
+			fetch = s.store.Blob
+		}
+		b, err = fetch(r.Context(), id)
 	}
-	b, err := fetch(r.Context(), id)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		s.log.ErrorContext(r.Context(), "internal error", "doing", "fetching a file", "err", err)
 		http.Error(w, "Internal server error", http.StatusInternalServerError)

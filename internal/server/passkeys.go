@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -299,11 +298,12 @@ func (s *server) listPasskeys(w http.ResponseWriter, r *http.Request) {
 // deletePasskey (DELETE /api/webauthn/credentials/{id}) removes one of the
 // signed-in user's passkeys.
 func (s *server) deletePasskey(w http.ResponseWriter, r *http.Request) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err == nil {
-		err = s.store.DeleteWebAuthnCredential(r.Context(), auth.UserFrom(r.Context()).ID, id)
+	id, ok := idParam(w, r, "id", msgPasskeyNotFound)
+	if !ok {
+		return
 	}
-	if errors.Is(err, store.ErrNotFound) || errors.Is(err, strconv.ErrSyntax) || errors.Is(err, strconv.ErrRange) {
+	err := s.store.DeleteWebAuthnCredential(r.Context(), auth.UserFrom(r.Context()).ID, id)
+	if errors.Is(err, store.ErrNotFound) {
 		writeError(w, http.StatusNotFound, msgPasskeyNotFound)
 		return
 	}

@@ -189,8 +189,8 @@ func (s *server) paymentProduct(w http.ResponseWriter, r *http.Request) {
 // product loads the payment product of a request's id; on failure it has
 // answered 404.
 func (s *server) product(w http.ResponseWriter, r *http.Request, rawID string) (*store.PaymentProduct, bool) {
-	id, err := strconv.ParseInt(rawID, 10, 64)
-	if err != nil || id <= 0 {
+	id, ok := parseID(rawID)
+	if !ok {
 		writeError(w, http.StatusNotFound, msgProductMissing)
 		return nil, false
 	}
@@ -261,12 +261,12 @@ func (s *server) createPaymentIntent(w http.ResponseWriter, r *http.Request) {
 // Stripe gives a payment intent, for the /payment-success page, which must
 // not trust the status in its own query.
 func (s *server) paymentStatus(w http.ResponseWriter, r *http.Request) {
-	if !s.paymentsOn(w) {
-		return
-	}
 	id := r.PathValue("id")
 	if !paymentIntentID.MatchString(id) {
 		writeError(w, http.StatusNotFound, msgPaymentMissing)
+		return
+	}
+	if !s.paymentsOn(w) {
 		return
 	}
 	if !s.checkouts.take(w, clientKey(r), msgTooManyCheckouts) {

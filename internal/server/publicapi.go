@@ -445,8 +445,8 @@ func (s *server) v1ListCodes(w http.ResponseWriter, r *http.Request) {
 func codePath(w http.ResponseWriter, r *http.Request) (string, int64, bool) {
 	raw := r.PathValue("id")
 	kind := map[string]string{"s_": kindStatic, "d_": kindDynamic}[raw[:min(2, len(raw))]]
-	id, err := strconv.ParseInt(raw[min(2, len(raw)):], 10, 64)
-	if kind == "" || err != nil || id <= 0 {
+	id, ok := parseID(raw[min(2, len(raw)):])
+	if kind == "" || !ok {
 		writeError(w, http.StatusNotFound, msgCodeMissing)
 		return "", 0, false
 	}

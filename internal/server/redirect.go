@@ -21,11 +21,6 @@ import (
 // reaches us (to be counted) and an edit or pause applies to the next one.
 var noStore = []string{"no-store"}
 
-// maxShortCode is the longest short code the database holds: a longer
-// path is answered without a lookup, so random probes cannot fill the
-// cache with long keys.
-const maxShortCode = 20
-
 const pageCSP = "default-src 'none'; style-src 'unsafe-inline'"
 
 const unavailablePage = `<!doctype html>
@@ -75,7 +70,9 @@ func (s *server) redirect(w http.ResponseWriter, r *http.Request) {
 // answered 404, 410 or 503. While the database fails, a code that was
 // cached answers as it last did (scans.ErrStale) and one that was not
 // answers 503; the failures are logged at a bounded rate. A client that
-// hung up gets nothing.
+// hung up gets nothing. A short code that cannot exist (store.ValidShortCode:
+// too long, NUL, invalid UTF-8, outside the alphabet) answers 404 without a
+// lookup: it neither reaches the database nor fills the cache.
 func (s *server) lookupScan(w http.ResponseWriter, r *http.Request) (scans.Target, bool) {
 	code := r.PathValue("shortCode")
 	h := w.Header()
@@ -83,7 +80,7 @@ func (s *server) lookupScan(w http.ResponseWriter, r *http.Request) (scans.Targe
 	var t scans.Target
 	var found bool
 	var err error
-	if len(code) <= maxShortCode {
+	if store.ValidShortCode(code) {
 		t, found, err = s.redirects.Lookup(r.Context(), code)
 	}
 	if err != nil {

@@ -46,16 +46,18 @@ func (s *server) routes() http.Handler {
 	api.HandleFunc("POST /api/webauthn/login/finish", s.finishPasskeyLogin)
 
 	// Generator: previews, downloads, saved static codes, uploads (issue 4).
-	api.HandleFunc("POST /api/generate-qrcode", s.generateQRCode)
-	api.HandleFunc("POST /api/download-qrcode", s.downloadQRCode)
-	api.HandleFunc("POST /api/preflight", s.preflight) // print preflight (issue 26)
-	api.HandleFunc("POST /api/track-generation", s.trackGeneration)
+	// A visitor route acts in a signed-in member's workspace, so its 2FA
+	// requirement applies (visitorRoute).
+	api.Handle("POST /api/generate-qrcode", s.visitorRoute(s.generateQRCode))
+	api.Handle("POST /api/download-qrcode", s.visitorRoute(s.downloadQRCode))
+	api.Handle("POST /api/preflight", s.visitorRoute(s.preflight)) // print preflight (issue 26)
+	api.Handle("POST /api/track-generation", s.visitorRoute(s.trackGeneration))
 	api.HandleFunc("GET /api/subdomain-info", s.subdomainInfo)
 	api.Handle("POST /api/qrcodes", edit(s.createQRCode))
 	api.Handle("GET /api/qrcodes", read(s.listQRCodes))
 	api.Handle("GET /api/qrcodes/{id}/image", read(s.qrCodeImage))
 	api.Handle("POST /api/upload-pdf", edit(s.uploadPDF))
-	api.HandleFunc("POST /api/upload-image", s.uploadImage)
+	api.Handle("POST /api/upload-image", s.visitorRoute(s.uploadImage))
 	api.Handle("POST /api/upload-logo", edit(s.uploadLogo))
 
 	// Dashboard: dynamic codes, rename and delete, analytics, trial (issue 5).

@@ -358,8 +358,22 @@ func checkTime(v *validation, path string, in any) *time.Time {
 		return nil
 	}
 	t = t.UTC()
+	// RFC 3339 has four-digit years; before 2000 no schedule of ours can
+	// mean anything (year 1 is Go's zero time, which reads as no date).
+	if t.Before(minScheduleTime) || t.After(maxScheduleTime) {
+		v.add(path, msgScheduleRange)
+		return nil
+	}
 	return &t
 }
+
+// A schedule's dates (startsAt, expiresAt) lie in the years 2000 to 9999.
+var (
+	minScheduleTime = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+	maxScheduleTime = time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC)
+)
+
+const msgScheduleRange = "Must be a date from the year 2000 to 9999"
 
 // routeScan decides where a scan of a routed code goes. take counts the
 // scan against a scan limit (a GET that redirects); otherwise the limit is

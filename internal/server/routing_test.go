@@ -285,13 +285,16 @@ func TestRoutingRefusesBadInput(t *testing.T) {
 			`{"split":[{"destination":"ftp://example.com/a","weight":50},{"destination":"https://example.com/b","weight":50}]}`:                               "split.0.destination",
 			`{"split":[` + strings.Repeat(`{"destination":"https://example.com/a","weight":9},`, 11) + `{"destination":"https://example.com/a","weight":1}]}`: "split",
 			`{"startsAt":"2026-05-01T00:00:00Z","expiresAt":"2026-05-01T00:00:00Z"}`:                                                                          "expiresAt",
-			`{"startsAt":"tomorrow"}`:  "startsAt",
-			`{"scanLimit":0}`:          "scanLimit",
-			`{"scanLimit":2.5}`:        "scanLimit",
-			`{"scanLimit":"5"}`:        "scanLimit",
-			`{"afterEnd":"not a url"}`: "afterEnd",
-			`{"unknown":1}`:            "unknown",
-			`[1,2]`:                    "routing",
+			`{"startsAt":"tomorrow"}`:                   "startsAt",
+			`{"expiresAt":"0001-01-01T00:00:00Z"}`:      "expiresAt",
+			`{"startsAt":"1999-12-31T23:59:59Z"}`:       "startsAt",
+			`{"expiresAt":"9999-12-31T23:59:59-05:00"}`: "expiresAt",
+			`{"scanLimit":0}`:                           "scanLimit",
+			`{"scanLimit":2.5}`:                         "scanLimit",
+			`{"scanLimit":"5"}`:                         "scanLimit",
+			`{"afterEnd":"not a url"}`:                  "afterEnd",
+			`{"unknown":1}`:                             "unknown",
+			`[1,2]`:                                     "routing",
 		} {
 			r := e.do(c, "PUT", path, body)
 			m := expect(t, r, http.StatusBadRequest, "")
@@ -303,6 +306,18 @@ func TestRoutingRefusesBadInput(t *testing.T) {
 		for _, body := range []string{`{"rules":`, "{\"rules\":[{\"destination\":\"https://example.com/\xff\"}]}", ``} {
 			if r := e.do(c, "PUT", path, body); r.StatusCode != http.StatusBadRequest {
 				t.Errorf("%q: %d", body, r.StatusCode)
+			}
+		}
+		// A date out of the years 2000 to 9999 (year 1 read as no date, so
+		// the code never ended), in the app and through the API.
+		key, _ := e.newKey(c, "dates")
+		for _, r := range []*response{
+			e.do(c, "PUT", path, `{"expiresAt":"0001-01-01T00:00:00Z"}`),
+			e.api(key, "PUT", "/api/v1/codes/d_"+idOf(d)+"/routing", `{"expiresAt":"0001-01-01T00:00:00Z"}`),
+		} {
+			m := expect(t, r, http.StatusBadRequest, msgScheduleRange)
+			if errs, _ := m["errors"].(map[string]any); errs["expiresAt"] != msgScheduleRange {
+				t.Errorf("%s: errors %v", r.Request.URL.Path, m["errors"])
 			}
 		}
 		// Nothing was changed.

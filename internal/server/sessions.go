@@ -4,11 +4,12 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strings"
 	"time"
+	"unicode"
 
 	"github.com/squarely/squarely/internal/auth"
 	"github.com/squarely/squarely/internal/mail"
-	"github.com/squarely/squarely/internal/scans"
 	"github.com/squarely/squarely/internal/store"
 )
 
@@ -51,10 +52,13 @@ func (s *server) listSessions(w http.ResponseWriter, r *http.Request) {
 // sessions at once: its next request is signed out. Ending the current
 // one signs out.
 func (s *server) deleteSession(w http.ResponseWriter, r *http.Request) {
-	id := r.PathValue("id")
+	id, ok := sessionParam(w, r)
+	if !ok {
+		return
+	}
 	err := s.store.DeleteUserSession(r.Context(), auth.UserFrom(r.Context()).ID, id)
 	if errors.Is(err, store.ErrNotFound) {
-		writeError(w, http.StatusNotFound, "Session not found")
+		writeError(w, http.StatusNotFound, msgSessionMissing)
 		return
 	}
 	if err != nil {
@@ -82,25 +86,41 @@ func (s *server) revokeOtherSessions(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"message": "Signed out of every other session", "ended": n})
 }
 
-// mailNewDevice tells u about a sign-in from a browser u has not used
-// before: when, with what, from which country, and where to end it. A
-// failure is logged; the sign-in goes on.
-func (s *server) mailNewDevice(r *http.Request, u *store.User, sess *store.Session) {
-	c := scans.ParseUserAgent(sess.UserAgent)
-	device := "an unknown browser"
-	switch {
-	case c.Browser != "" && c.OS != "":
-		device = c.Browser + " on " + c.OS
-	case c.Browser != "":
-		device = c.Browser
+// maxMailedUserAgent bounds, in bytes, the User-Agent a new-device mail
+// quotes.
+const maxMailedUserAgent = 160
+
+// reportedUserAgent is a sign-in's User-Agent as a new-device mail quotes
+// it: whoever signs in writes it, so it is the browser's words and not
+// ours, in quotes, cut on a rune boundary (with "…") and with control and
+// formatting characters (such as bidirectional overrides) as spaces.
+func reportedUserAgent(ua string) string {
+	ua = strings.TrimSpace(strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
+			return ' '
+		}
+		return r
+	}, ua))
+	if ua == "" {
+		return "none"
 	}
+	if cut := truncate(ua, maxMailedUserAgent); cut != ua {
+		ua = cut + "…"
+	}
+	return `"` + ua + `"`
+}
+
+// mailNewDevice tells u about a sign-in from a browser u has not used
+// before: when, with what (the User-Agent, quoted), from which country,
+// and where to end it. A failure is logged; the sign-in goes on.
+func (s *server) mailNewDevice(r *http.Request, u *store.User, sess *store.Session) {
 	country := sess.Country
 	if country == "" {
 		country = "unknown"
 	}
 	m, err := mail.Render(u.Email, "account_new_device", mail.Data{BaseURL: s.cfg.BaseURL, Fields: map[string]any{
 		"Time":    sess.CreatedAt.UTC().Format("2 January 2006, 15:04 UTC"),
-		"Device":  device,
+		"Browser": reportedUserAgent(sess.UserAgent),
 		"Country": country,
 		"IP":      sess.IP,
 		"Link":    s.cfg.BaseURL + sessionsPage,

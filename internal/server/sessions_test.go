@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/squarely/squarely/internal/config"
+	"github.com/squarely/squarely/internal/mail"
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/store/storetest"
 )
@@ -61,7 +62,7 @@ func TestSessionsListAndEnd(t *testing.T) {
 		sent := e.mail.sent[mailsBefore:]
 		e.mail.mu.Unlock()
 		if len(sent) != 1 || sent[0].To != "sam@example.com" || sent[0].Subject != "New sign-in to your Squarely account" ||
-			!strings.Contains(sent[0].Text, "Device: Chrome on Windows") || !strings.Contains(sent[0].Text, "Country: US") ||
+			!strings.Contains(sent[0].Text, `Browser, as it reported itself: "`+chromeOnWindows+`"`) || !strings.Contains(sent[0].Text, "Country: US") ||
 			!strings.Contains(sent[0].Text, "When: 1 March 2026, 12:00 UTC") ||
 			!strings.Contains(sent[0].Text, testConfig(t).BaseURL+"/account-settings#sessions") {
 			t.Fatalf("new-device mails %+v", sent)
@@ -147,4 +148,34 @@ func currentSession(t *testing.T, list []map[string]any) string {
 	}
 	t.Fatalf("no current session in %v", list)
 	return ""
+}
+
+// The new-device mail quotes the sign-in's User-Agent as the browser's
+// words, bounded: whoever signs in writes it, and it must not read as ours.
+func TestNewDeviceMailQuotesUserAgent(t *testing.T) {
+	e := start(t, storetest.Open(t))
+	e.register(e.browser(), "ua@example.com", "secret1")
+	lure := "Squarely Security: your account is locked, call +1 555 0100 now\u202e"
+	// The override (3 bytes) is mailed as a space: the third é then
+	// straddles the bound, and is cut whole.
+	xs := strings.Repeat("x", maxMailedUserAgent-len(lure)-3)
+	ua := lure + xs + "ééé" + strings.Repeat("y", 300)
+	expect(t, e.do(e.browser(), "POST", "/api/login", loginBody("ua@example.com", "secret1"), "User-Agent", ua), http.StatusOK, "")
+	var m mail.Message
+	for deadline := time.Now().Add(10 * time.Second); m.Subject == "" && time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		e.mail.mu.Lock()
+		for _, sent := range e.mail.sent {
+			if sent.Subject == "New sign-in to your Squarely account" {
+				m = sent
+			}
+		}
+		e.mail.mu.Unlock()
+	}
+	quoted := `Browser, as it reported itself: "` + strings.ReplaceAll(lure, "\u202e", " ") + xs + "éé…\"\n"
+	if !strings.Contains(m.Text, quoted) || strings.Contains(m.Text, "Device") || strings.Contains(m.Text, "yyy") {
+		t.Fatalf("the mail does not quote the User-Agent, bounded:\n%s", m.Text)
+	}
+	if !strings.Contains(m.HTML, "<code>&#34;Squarely Security: your account is locked") || strings.Contains(m.HTML, "\u202e") {
+		t.Fatalf("the HTML mail does not quote the User-Agent:\n%s", m.HTML)
+	}
 }

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -293,12 +292,7 @@ func (s *server) giveClientKey(w http.ResponseWriter, r *http.Request, id int64,
 
 // clientPathID reads {id}; a malformed one is an unknown client.
 func clientPathID(w http.ResponseWriter, r *http.Request) (int64, bool) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id <= 0 {
-		writeError(w, http.StatusNotFound, "Client not found")
-		return 0, false
-	}
-	return id, true
+	return idParam(w, r, "id", "Client not found")
 }
 
 // whiteLabelConfig (GET /api/white-label/config, public) is the brand of

@@ -35,6 +35,7 @@ func TestWorkspaceRequires2FA(t *testing.T) {
 		if got := expect(t, e.do(owner, "GET", "/api/user", ""), http.StatusOK, ""); got["workspace"].(map[string]any)["require2fa"] != false {
 			t.Fatalf("refused requests turned the requirement on: %v", got["workspace"])
 		}
+		kit := idOf(expect(t, e.do(owner, "POST", "/api/brand-kits", `{"name":"Agency","fgColor":"#003300"}`), http.StatusCreated, ""))
 		e.verifyEmail(owner, "owner@example.com")
 		e.enableTOTP(owner)
 		on := expect(t, e.do(owner, "PATCH", ws, `{"require2fa":true}`), http.StatusOK, "")
@@ -74,6 +75,20 @@ func TestWorkspaceRequires2FA(t *testing.T) {
 				t.Fatalf("%s %s: code %v", r.method, r.path, got["code"])
 			}
 		}
+		// Nor through the routes visitors use too: no image stored into the
+		// workspace, no drawing with its brand kit.
+		image := part{"imageFile", string(pngBytes(t, 8, 8)), "cat.png"}
+		got := expect(t, e.postForm(editor, "/api/upload-image", image), http.StatusForbidden, msgTwoFactorRequired)
+		if got["code"] != "two_factor_required" {
+			t.Fatalf("upload-image: code %v", got["code"])
+		}
+		for _, path := range []string{"/api/generate-qrcode", "/api/download-qrcode", "/api/preflight"} {
+			expect(t, e.do(editor, "POST", path, `{"qrType":"text","text":"hi","sizeMm":30,"brandKit":`+kit+`}`), http.StatusForbidden, msgTwoFactorRequired)
+		}
+		expect(t, e.do(editor, "POST", "/api/track-generation", `{"qrType":"text"}`), http.StatusForbidden, msgTwoFactorRequired)
+		// A visitor still uses them, outside any workspace.
+		expect(t, e.postForm(e.browser(), "/api/upload-image", image), http.StatusCreated, "")
+		expect(t, e.do(e.browser(), "POST", "/api/generate-qrcode", `{"qrType":"text","text":"hi","temporary":true}`), http.StatusOK, "")
 		if after := fingerprint(t, st, f.ws); after != before {
 			t.Fatalf("refused requests changed the workspace:\n%s\n%s", before, after)
 		}

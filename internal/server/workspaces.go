@@ -160,15 +160,8 @@ func (s *server) inWorkspace(p permission, needs2FA bool) func(http.HandlerFunc)
 				writeError(w, http.StatusNotFound, msgWorkspaceMissing)
 				return
 			}
-			if needs2FA && ws.Require2FA && !keyRequest(r) {
-				has, ok := s.hasTOTP(w, r)
-				if !ok {
-					return
-				}
-				if !has {
-					writeJSON(w, http.StatusForbidden, apiError{Message: msgTwoFactorRequired, Code: "two_factor_required"})
-					return
-				}
+			if needs2FA && !s.twoFactorMet(w, r, ws) {
+				return
 			}
 			if !allowed(ws.Role, p) {
 				writeError(w, http.StatusForbidden, msgNoPermission)
@@ -177,6 +170,35 @@ func (s *server) inWorkspace(p permission, needs2FA bool) func(http.HandlerFunc)
 			h(w, r)
 		}))
 	}
+}
+
+// twoFactorMet reports whether the caller meets ws's requirement of a
+// second factor: an API key, or a member with TOTP, when it requires one.
+// Otherwise it has answered 403 two_factor_required (or 500).
+func (s *server) twoFactorMet(w http.ResponseWriter, r *http.Request, ws *store.Workspace) bool {
+	if !ws.Require2FA || keyRequest(r) {
+		return true
+	}
+	has, ok := s.hasTOTP(w, r)
+	if ok && !has {
+		writeJSON(w, http.StatusForbidden, apiError{Message: msgTwoFactorRequired, Code: "two_factor_required"})
+	}
+	return ok && has
+}
+
+// visitorRoute wraps a route visitors use too (the generator, image
+// uploads), for what a signed-in member does there in their active
+// workspace: store files into it, draw with its brand kits and logos. A
+// member without the second factor that workspace requires is refused as
+// on the workspace's own routes (403 two_factor_required); visitors, and
+// members who meet it, go on.
+func (s *server) visitorRoute(h http.HandlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if ws := workspaceFrom(r.Context()); ws != nil && auth.UserFrom(r.Context()) != nil && !s.twoFactorMet(w, r, ws) {
+			return
+		}
+		h(w, r)
+	})
 }
 
 // keyRequest reports whether r is an API key's (apiKeyAuth), which a

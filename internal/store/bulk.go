@@ -93,8 +93,8 @@ const itemsPerInsert = 500
 
 // CreateBulkJob saves a queued job with its items (pending or failed) in
 // one transaction and fills in j.ID (and j.WorkspaceID, when 0: the
-// uploader's personal workspace). A second job with the owner's
-// IdempotencyKey is ErrConflict and saves nothing.
+// uploader's personal workspace). A second job with an IdempotencyKey
+// of the workspace's is ErrConflict and saves nothing.
 func (s *Store) CreateBulkJob(ctx context.Context, j *BulkJob, items []BulkItem) error {
 	if j.CreatedAt.IsZero() {
 		j.CreatedAt = time.Now()
@@ -149,10 +149,11 @@ func (s *Store) BulkJob(ctx context.Context, workspaceID, id int64) (*BulkJob, e
 	return j, nil
 }
 
-// BulkJobByKey returns the user's job made with the given Idempotency-Key.
-func (s *Store) BulkJobByKey(ctx context.Context, userID int64, key string) (*BulkJob, error) {
+// BulkJobByKey returns the workspace's job made with the given
+// Idempotency-Key, by whichever member.
+func (s *Store) BulkJobByKey(ctx context.Context, workspaceID int64, key string) (*BulkJob, error) {
 	j, err := scanBulkJob(s.read.QueryRowContext(ctx,
-		`SELECT `+bulkJobColumns+` FROM bulk_jobs WHERE user_id = $1 AND idempotency_key = $2`, userID, key))
+		`SELECT `+bulkJobColumns+` FROM bulk_jobs WHERE workspace_id = $1 AND idempotency_key = $2`, workspaceID, key))
 	if err != nil {
 		return nil, fail("fetch bulk job", err)
 	}

@@ -254,8 +254,12 @@ func scanRedirect(row interface{ Scan(...any) error }) (string, Redirect, error)
 
 // RedirectByShortCode returns the redirect of a live dynamic code, or
 // ErrNotFound for an unknown or deleted one, or one whose workspace was
-// deleted.
+// deleted, or a short code that cannot exist (ValidShortCode), which is not
+// looked up.
 func (s *Store) RedirectByShortCode(ctx context.Context, shortCode string) (Redirect, error) {
+	if !ValidShortCode(shortCode) {
+		return Redirect{}, ErrNotFound
+	}
 	_, r, err := scanRedirect(s.read.QueryRowContext(ctx, redirectQuery(`d.short_code = $1`), shortCode))
 	if err != nil {
 		return Redirect{}, fail("fetch redirect", err)
@@ -267,11 +271,18 @@ func (s *Store) RedirectByShortCode(ctx context.Context, shortCode string) (Redi
 // short code; a code missing from the answer is unknown or deleted. It is
 // RedirectByShortCode for many codes at once: the redirect cache refreshes
 // its hot entries with it, a query per batch instead of one per code.
+// Short codes that cannot exist (ValidShortCode) are left out of the query.
 func (s *Store) Redirects(ctx context.Context, shortCodes []string) (map[string]Redirect, error) {
-	if len(shortCodes) == 0 {
+	valid := make([]string, 0, len(shortCodes))
+	for _, code := range shortCodes {
+		if ValidShortCode(code) {
+			valid = append(valid, code)
+		}
+	}
+	if len(valid) == 0 {
 		return map[string]Redirect{}, nil
 	}
-	list, err := json.Marshal(shortCodes)
+	list, err := json.Marshal(valid)
 	if err != nil {
 		return nil, fail("fetch redirects", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -321,6 +322,47 @@ func TestRecentRedirects(t *testing.T) {
 		}
 		if len(got) != 2 || got["recent00"].ID != ids[0] || got["recent02"].ID != ids[2] {
 			t.Errorf("RecentRedirects(2) = %v", got)
+		}
+	})
+}
+
+// A short code that cannot exist (NUL, invalid UTF-8, outside the
+// alphabet, too long) names no code and is never sent to the database:
+// PostgreSQL refuses NUL and invalid UTF-8 in text, and that error failed
+// the batched lookup of every good code loaded with it.
+func TestRedirectsOfImpossibleShortCodes(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		u := storetest.CreateUser(t, s, "u@example.com")
+		good := []string{"good0001", "good0002", "good0003"}
+		for _, code := range good {
+			storetest.CreateDynamic(t, s, u.ID, code)
+		}
+		bad := []string{"", "\x00", "\xff", "a\x00b", "good\x000001", "good-001", "good 001", "göod0001", strings.Repeat("a", 21)}
+		for _, code := range bad {
+			if store.ValidShortCode(code) {
+				t.Errorf("ValidShortCode(%q) = true", code)
+			}
+			if _, err := s.RedirectByShortCode(ctx, code); !errors.Is(err, store.ErrNotFound) {
+				t.Errorf("RedirectByShortCode(%q) = %v, want ErrNotFound", code, err)
+			}
+		}
+		for _, code := range append(good, strings.Repeat("a", 20), "0", "Zz9") {
+			if !store.ValidShortCode(code) {
+				t.Errorf("ValidShortCode(%q) = false", code)
+			}
+		}
+		found, err := s.Redirects(ctx, append(append([]string{}, bad...), good...))
+		if err != nil {
+			t.Fatalf("Redirects with impossible codes among good ones: %v", err)
+		}
+		if len(found) != len(good) {
+			t.Fatalf("Redirects found %d codes, want the %d good ones: %v", len(found), len(good), found)
+		}
+		for _, code := range good {
+			if _, ok := found[code]; !ok {
+				t.Errorf("Redirects lost %s", code)
+			}
 		}
 	})
 }

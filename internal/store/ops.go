@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -97,12 +98,20 @@ func (s *Store) Backup(ctx context.Context, file string) error {
 	if s.dialect != SQLite {
 		return ErrBackupPostgres
 	}
-	if _, err := os.Stat(file); err == nil {
+	// The copy holds what the database does (TOTP keys, webhook secrets):
+	// it is made empty and 0600 first, and VACUUM INTO fills it.
+	f, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("store: %s already exists; back up to a new file", file)
 	}
+	if err != nil {
+		return fmt.Errorf("store: unable to create the backup: %w", err)
+	}
+	f.Close()
 	// The read pool is query_only, which VACUUM INTO respects; a connection
 	// of the write pool is a snapshot reader too, and writes only file.
 	if _, err := s.write.ExecContext(ctx, `VACUUM INTO $1`, file); err != nil {
+		os.Remove(file)
 		return fail("back up", err)
 	}
 	return nil

@@ -7,11 +7,29 @@ const (
 	// short enough for a small code at level M.
 	shortCodeLength = 8
 	base62          = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	// MaxShortCode is the longest short code the database holds.
+	MaxShortCode = 20
 )
 
 // NewShortCode draws a random base62 short code for a dynamic code; a
 // taken one is ErrConflict on insert, and the caller draws again.
 func NewShortCode() string { return RandomBase62(shortCodeLength) }
+
+// ValidShortCode reports whether code could be a short code: 1 to
+// MaxShortCode base62 characters. Nothing else names a code, so nothing
+// else is looked up: PostgreSQL refuses NUL and invalid UTF-8 in text, and
+// that error failed the batched lookup of every code loaded with it.
+func ValidShortCode(code string) bool {
+	if code == "" || len(code) > MaxShortCode {
+		return false
+	}
+	for i := 0; i < len(code); i++ {
+		if c := code[i]; !('0' <= c && c <= '9' || 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z') {
+			return false
+		}
+	}
+	return true
+}
 
 // RandomBase62 draws n random base62 characters (short codes, API keys).
 func RandomBase62(n int) string {

@@ -123,8 +123,8 @@ func openSQLite(dataDir string) (*Store, error) {
 	if dataDir == "" {
 		return nil, errors.New("store: a data directory is needed for SQLite")
 	}
-	if err := os.MkdirAll(dataDir, 0o750); err != nil {
-		return nil, fmt.Errorf("store: unable to create the data directory: %w", err)
+	if err := ownerOnly(dataDir); err != nil {
+		return nil, err
 	}
 	dsn := filepath.Join(dataDir, "squarely.db") + "?" + sqlitePragmas
 	// The writer's page cache holds the pages the recorder's batches keep
@@ -146,6 +146,37 @@ func openSQLite(dataDir string) (*Store, error) {
 	s := &Store{dialect: SQLite, read: read, write: write, cache: newWriterCache()}
 	s.rollup = s.buildRollupSQL()
 	return s, nil
+}
+
+// ownerOnly makes the data directory (0700) and the SQLite files in it
+// (0600) its owner's alone: they hold TOTP keys and webhook secrets. The
+// database file is created before SQLite opens it, which would create it
+// 0644, and its WAL and shared-memory files take its mode. What an older
+// version left readable by others is tightened; a directory this user
+// may not change (a mount point of another owner's) is left as it is.
+func ownerOnly(dataDir string) error {
+	if err := os.MkdirAll(dataDir, 0o700); err != nil {
+		return fmt.Errorf("store: unable to create the data directory: %w", err)
+	}
+	if fi, err := os.Stat(dataDir); err == nil && fi.Mode().Perm()&0o077 != 0 {
+		os.Chmod(dataDir, fi.Mode().Perm()&0o700)
+	}
+	db := filepath.Join(dataDir, "squarely.db")
+	f, err := os.OpenFile(db, os.O_WRONLY|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("store: unable to open the database file: %w", err)
+	}
+	f.Close()
+	for _, file := range []string{db, db + "-wal", db + "-shm"} {
+		fi, err := os.Stat(file)
+		if err != nil || fi.Mode().Perm()&0o077 == 0 {
+			continue
+		}
+		if err := os.Chmod(file, 0o600); err != nil {
+			return fmt.Errorf("store: unable to make %s readable by its owner only: %w", file, err)
+		}
+	}
+	return nil
 }
 
 func openPostgres(databaseURL string) (*Store, error) {
