@@ -34,7 +34,10 @@ type Config struct {
 	LoginRateLimit     int      // SQUARELY_LOGIN_RATE_LIMIT: failed logins per minute per client address and account
 	RegisterRateLimit  int      // SQUARELY_REGISTER_RATE_LIMIT: registrations per hour per client address
 	TrustProxy         bool     // SQUARELY_TRUST_PROXY: believe X-Forwarded-For / X-Forwarded-Proto
-	DynamicLimit       int      // SQUARELY_DYNAMIC_LIMIT: live dynamic codes per workspace without an active subscription
+	DynamicLimit       int      // SQUARELY_DYNAMIC_LIMIT: live dynamic codes of an account across the workspaces it owns without an active subscription
+	// WorkspaceRateLimit is SQUARELY_WORKSPACE_RATE_LIMIT: team workspaces
+	// one account may create per hour (three times as many per client address).
+	WorkspaceRateLimit int
 
 	// Accounts (issues 8 and 9).
 	LoginAccountRateLimit int // SQUARELY_LOGIN_ACCOUNT_RATE_LIMIT: failed logins per hour per account, from any address
@@ -52,7 +55,7 @@ type Config struct {
 	StripeWebhookSecret  string // SQUARELY_STRIPE_WEBHOOK_SECRET: signs POST /api/stripe/webhook
 	StripeAPIURL         string // SQUARELY_STRIPE_API_URL: "" = Stripe's; tests point it at stripe-mock
 	// Resource bounds (issue 8).
-	StorageQuotaMB int // SQUARELY_STORAGE_QUOTA_MB: megabytes of uploaded files a workspace may keep
+	StorageQuotaMB int // SQUARELY_STORAGE_QUOTA_MB: megabytes of uploaded files a subscribed workspace, or an account across the workspaces it owns without one, may keep
 	// Public API (issue 14).
 	APIRateLimit int // SQUARELY_API_RATE_LIMIT: /api/v1 requests per minute per API key
 	// Public pages (issue 13).
@@ -217,6 +220,7 @@ func Load(getenv func(string) string) (Config, error) {
 	c.RegisterRateLimit = positive("SQUARELY_REGISTER_RATE_LIMIT", 30)
 	c.DynamicLimit = positive("SQUARELY_DYNAMIC_LIMIT", 12) // spec 01 §9
 	c.StorageQuotaMB = positive("SQUARELY_STORAGE_QUOTA_MB", 500)
+	c.WorkspaceRateLimit = positive("SQUARELY_WORKSPACE_RATE_LIMIT", 10)
 
 	c.StripeSecretKey = get("SQUARELY_STRIPE_SECRET_KEY")
 	c.StripePublishableKey = get("SQUARELY_STRIPE_PUBLISHABLE_KEY")

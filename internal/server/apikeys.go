@@ -59,10 +59,19 @@ type apiKeyResponse struct {
 	Masked    string    `json:"masked"`
 	Key       string    `json:"key,omitempty"`
 	CreatedAt time.Time `json:"createdAt"`
+	// CreatedBy is the member who made it: the key acts with their role.
+	CreatedBy keyCreator `json:"createdBy"`
+}
+
+type keyCreator struct {
+	UserID int64  `json:"userId"`
+	Email  string `json:"email"`
+	Name   string `json:"name"`
 }
 
 func apiKeyJSON(k *store.APIKey) apiKeyResponse {
-	return apiKeyResponse{ID: k.ID, Name: k.Name, Masked: maskedKey(k.Prefix, k.Last4), CreatedAt: k.CreatedAt}
+	return apiKeyResponse{ID: k.ID, Name: k.Name, Masked: maskedKey(k.Prefix, k.Last4), CreatedAt: k.CreatedAt,
+		CreatedBy: keyCreator{UserID: k.UserID, Email: k.CreatorEmail, Name: k.CreatorName}}
 }
 
 // listAPIKeys (GET /api/api-keys, signed in) lists the caller's keys, masked.
@@ -110,7 +119,8 @@ func (s *server) createAPIKey(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	key, parts := newAPIKey()
-	k := &store.APIKey{WorkspaceID: wsID(r), UserID: u.ID, Name: name, Prefix: parts.Prefix, Last4: parts.Last4}
+	k := &store.APIKey{WorkspaceID: wsID(r), UserID: u.ID, Name: name, Prefix: parts.Prefix, Last4: parts.Last4,
+		CreatorEmail: u.Username, CreatorName: strings.TrimSpace(u.FirstName + " " + u.LastName)}
 	if err := s.store.CreateAPIKey(r.Context(), k, parts.Hash, s.now()); err != nil {
 		s.internalError(w, "creating an API key", err)
 		return

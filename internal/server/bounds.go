@@ -113,12 +113,17 @@ func (s *server) holdUpload(w http.ResponseWriter, r *http.Request) (done func()
 	return func() { s.uploading.leave(key) }, true
 }
 
-// quotaBytes is an account's storage quota in bytes.
+// quotaBytes is the storage quota in bytes: a subscribed workspace's, or
+// an owner's across their free workspaces (store.CreateBlobWithin).
 func (s *server) quotaBytes() int64 { return int64(s.cfg.StorageQuotaMB) << 20 }
 
-// quotaMessage is the 413 message for an upload past the quota.
-func (s *server) quotaMessage() string {
-	return fmt.Sprintf("Your files would take more than your %d MB of storage. Please delete files you no longer need.", s.cfg.StorageQuotaMB)
+// quotaMessage is the 413 message for an upload past the quota of ws.
+func (s *server) quotaMessage(ws *store.Workspace) string {
+	msg := fmt.Sprintf("Your files would take more than your %d MB of storage. Please delete files you no longer need.", s.cfg.StorageQuotaMB)
+	if !ws.Subscribed() {
+		msg += msgFreeShared
+	}
+	return msg
 }
 
 // inFlight counts work under way per key, up to a limit.

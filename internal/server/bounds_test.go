@@ -173,7 +173,7 @@ func TestStorageQuota(t *testing.T) {
 			}
 		}
 		r := e.postForm(c, "/api/upload-pdf", part{"pdfFile", string(data), "third.pdf"})
-		expect(t, r, http.StatusRequestEntityTooLarge, "Your files would take more than your 1 MB of storage. Please delete files you no longer need.")
+		expect(t, r, http.StatusRequestEntityTooLarge, "Your files would take more than your 1 MB of storage. Please delete files you no longer need."+msgFreeShared)
 		if used, _ := st.BlobBytes(context.Background(), uid); used != 2*int64(len(data)) {
 			t.Errorf("%d bytes stored, want %d", used, 2*len(data))
 		}

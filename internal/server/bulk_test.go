@@ -332,7 +332,7 @@ func TestBulkJobRefusesBadInput(t *testing.T) {
 			t.Fatalf("errors at %v, want %s (%v)", got, want, m["errors"])
 		}
 		first := m["errors"].([]any)[0].(map[string]any)
-		if first["message"] != "You have reached your limit of 2 dynamic QR codes. Please upgrade to create more." {
+		if first["message"] != "You have reached your limit of 2 dynamic QR codes. Please upgrade to create more."+msgFreeShared {
 			t.Errorf("limit message %q", first["message"])
 		}
 

@@ -32,8 +32,6 @@ const (
 	dynamicLevel = qr.M
 	// maxDestination is the longest destination URL accepted, in bytes.
 	maxDestination = 2048
-	// subscribed is the subscriptionStatus that lifts the dynamic limit.
-	subscribed = "active"
 )
 
 const (
@@ -115,9 +113,10 @@ func checkDestination(raw string) (string, string) {
 }
 
 // dynamicLimit is the workspace's limit on live dynamic codes: none (0)
-// with an active subscription, else SQUARELY_DYNAMIC_LIMIT, trial or not.
+// with an active subscription, else SQUARELY_DYNAMIC_LIMIT, trial or not,
+// counted across the free workspaces of its owner (store.CountDynamicCodes).
 func (s *server) dynamicLimit(ws *store.Workspace) int {
-	if ws.SubscriptionStatus == subscribed {
+	if ws.Subscribed() {
 		return 0
 	}
 	return s.cfg.DynamicLimit
@@ -127,9 +126,13 @@ func (s *server) limitReached(w http.ResponseWriter) {
 	writeError(w, http.StatusForbidden, s.limitMessage())
 }
 
-// limitMessage refuses a dynamic code past the caller's limit.
+// msgFreeShared ends the refusals of the free plan's limits, which are an
+// owner's across their workspaces without a subscription.
+const msgFreeShared = " Workspaces without a subscription share their owner's free plan, counted across every such workspace they own."
+
+// limitMessage refuses a dynamic code past the free plan's limit.
 func (s *server) limitMessage() string {
-	return fmt.Sprintf("You have reached your limit of %d dynamic QR codes. Please upgrade to create more.", s.cfg.DynamicLimit)
+	return fmt.Sprintf("You have reached your limit of %d dynamic QR codes. Please upgrade to create more.", s.cfg.DynamicLimit) + msgFreeShared
 }
 
 // createDynamicCode (POST /api/dynamic-qrcodes, signed in) creates a

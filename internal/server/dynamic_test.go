@@ -352,7 +352,7 @@ func TestDynamicLimit(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
 		e := start(t, st, withConfig(func(c *config.Config) { c.DynamicLimit = 3 }))
 		c, _ := e.signedIn("limit@example.com")
-		const msg = "You have reached your limit of 3 dynamic QR codes. Please upgrade to create more."
+		const msg = "You have reached your limit of 3 dynamic QR codes. Please upgrade to create more." + msgFreeShared
 
 		// Concurrent creations at the limit: exactly the free slots pass,
 		// and the logos sent with the refused ones are not left behind.

@@ -320,7 +320,7 @@ func TestSubscriptionLifecycle(t *testing.T) {
 		e := start(t, st, withStripe(apiURL), withConfig(func(c *config.Config) { c.DynamicLimit = 1 }))
 		c, uid := e.signedIn("subscriber@example.com")
 		e.createDynamic(c, "https://example.com/1")
-		const limitMsg = "You have reached your limit of 1 dynamic QR codes. Please upgrade to create more."
+		const limitMsg = "You have reached your limit of 1 dynamic QR codes. Please upgrade to create more." + msgFreeShared
 		expect(t, e.postForm(c, "/api/dynamic-qrcodes", part{"destination", "https://example.com/2", ""}), http.StatusForbidden, limitMsg)
 		expect(t, e.do(c, "POST", "/api/billing-portal", ""), http.StatusConflict, msgNoSubscription)
 		table := expect(t, e.do(c, "POST", "/api/billing/pricing-table", ""), http.StatusOK, "")

@@ -24,8 +24,10 @@ import (
 // document in openapi.json). Callers authenticate with an API key as a
 // Bearer token, never a cookie, so these routes sit outside the site's
 // session and CSRF middleware. A key acts in its workspace (a client's key
-// in its account's personal workspace) with an editor's permissions, and
-// every code goes through the same checks as in the app.
+// in its account's personal workspace) with the role its maker has there at
+// each call, at most an editor's (store.APIKeyAccess); a maker no longer a
+// member makes it invalid. Every code goes through the same checks as in
+// the app.
 
 const (
 	// maxBatchCodes is the most codes one batch call creates.

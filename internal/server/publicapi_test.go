@@ -166,7 +166,7 @@ func TestPublicAPICodes(t *testing.T) {
 		expect(t, e.api(key, "POST", "/api/v1/codes", huge, "Idempotency-Key", "huge"), http.StatusRequestEntityTooLarge, "Request body too large")
 		expect(t, e.api(key, "POST", "/api/v1/codes", `{"kind":"dynamic","qrType":"url","destination":"https://example.com/2"}`), http.StatusCreated, "")
 		expect(t, e.api(key, "POST", "/api/v1/codes", `{"kind":"dynamic","qrType":"url","destination":"https://example.com/3"}`),
-			http.StatusForbidden, "You have reached your limit of 2 dynamic QR codes. Please upgrade to create more.")
+			http.StatusForbidden, "You have reached your limit of 2 dynamic QR codes. Please upgrade to create more."+msgFreeShared)
 
 		// List, read, update.
 		var list struct{ Data []map[string]any }

@@ -232,7 +232,7 @@ func TestDuplicateDynamicCode(t *testing.T) {
 			t.Fatalf("%d duplicates at the limit, want 1 (%v)", created, statuses)
 		}
 		expect(t, e.do(c, "POST", "/api/dynamic-qrcodes/"+idOf(d)+"/duplicate", ""), http.StatusForbidden,
-			"You have reached your limit of 3 dynamic QR codes. Please upgrade to create more.")
+			"You have reached your limit of 3 dynamic QR codes. Please upgrade to create more."+msgFreeShared)
 		var list []map[string]any
 		decodeList(t, e.do(c, "GET", "/api/dynamic-qrcodes", ""), &list)
 		if len(list) != 3 {

@@ -146,6 +146,9 @@ type server struct {
 	domains      *domainCache
 	verifier     *domainVerifier
 	domainChecks *limiter
+	// Team workspaces created per account and per client address
+	// (SQUARELY_WORKSPACE_RATE_LIMIT, workspaces.go).
+	workspacesByAccount, workspacesByAddress *limiter
 }
 
 // New returns the handler serving the whole site.
@@ -220,6 +223,8 @@ func New(d Deps) http.Handler {
 	s.contactSenders = s.newLimiter("contact-sender", contactsPerSenderPerHour, time.Hour)
 	s.contactClients = s.newLimiter("contact-client", contactsPerClientPerHour, time.Hour)
 	s.exports = s.newLimiter("workspace-export", exportsPerHour, time.Hour)
+	s.workspacesByAccount = s.newLimiter("workspace-create", d.Config.WorkspaceRateLimit, time.Hour)
+	s.workspacesByAddress = s.newLimiter("workspace-create-address", workspacesPerAddressFactor*d.Config.WorkspaceRateLimit, time.Hour)
 	s.domains = &domainCache{store: d.Store, now: s.now}
 	s.verifier = newDomainVerifier(d.Config.DomainResolver, d.domainPrivate)
 	if d.domainHTTPPort != "" {

@@ -414,7 +414,7 @@ func (s *server) storeBlob(w http.ResponseWriter, r *http.Request, b *store.Blob
 	err := s.store.CreateBlobWithin(r.Context(), b, s.quotaBytes())
 	switch {
 	case errors.Is(err, store.ErrQuota):
-		writeError(w, http.StatusRequestEntityTooLarge, s.quotaMessage())
+		writeError(w, http.StatusRequestEntityTooLarge, s.quotaMessage(workspaceFrom(r.Context())))
 		return false
 	case err != nil:
 		s.internalError(w, doing, err)

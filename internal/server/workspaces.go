@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -82,8 +83,13 @@ const (
 	msgWrongInvitee      = "This invitation was sent to another email address. Sign in with that address, confirmed, to accept it."
 	msgTwoFactorRequired = "This workspace requires two-factor authentication. Set it up in Account Settings to continue."
 	msgRequire2FAOwnTOTP = "Set up two-factor authentication for your own account in Account Settings before requiring it of members"
+	msgTooManyWorkspaces = "You have created too many workspaces recently. Please try again later."
 	maxWorkspaceName     = 100
-	invitationLifetime   = 7 * 24 * time.Hour
+	// workspacesPerAddressFactor times SQUARELY_WORKSPACE_RATE_LIMIT
+	// workspaces may be created per hour from one client address, for the
+	// accounts behind one office's address.
+	workspacesPerAddressFactor = 3
+	invitationLifetime         = 7 * 24 * time.Hour
 	// invitationPath is the app's page the mailed link opens; it signs in
 	// or registers with the invited address, then accepts.
 	invitationPath = "/invitations/accept"
@@ -319,13 +325,20 @@ func (s *server) listWorkspaces(w http.ResponseWriter, r *http.Request) {
 }
 
 // createWorkspace (POST /api/workspaces {name}) makes a team workspace of
-// the host's client, the caller its owner. 201 with the workspace.
+// the host's client, the caller its owner. 201 with the workspace. A valid
+// request is counted per account and per client address
+// (SQUARELY_WORKSPACE_RATE_LIMIT an hour; 429 past it) before the work, so
+// parallel requests cannot all slip under the limit.
 func (s *server) createWorkspace(w http.ResponseWriter, r *http.Request) {
 	name, ok := workspaceName(w, r)
 	if !ok {
 		return
 	}
 	u := auth.UserFrom(r.Context())
+	if !s.workspacesByAccount.take(w, strconv.FormatInt(u.ID, 10), msgTooManyWorkspaces) ||
+		!s.workspacesByAddress.take(w, clientKey(r), msgTooManyWorkspaces) {
+		return
+	}
 	ws, err := s.store.CreateWorkspace(r.Context(), u.ID, codeClientID(r, u), name, s.now())
 	if err != nil {
 		s.internalError(w, "creating a workspace", err)

@@ -677,15 +677,78 @@ func TestInvitationsAndOwners(t *testing.T) {
 	})
 }
 
-// A key is the workspace's: it keeps working when its maker leaves, and
-// what it makes is the workspace's.
-func TestKeyOutlivesItsMaker(t *testing.T) {
+// A key acts with its maker's role at each call (issue 32): a demoted
+// admin's key reads but no longer writes; once its maker is removed, leaves
+// or deletes the account it is 401 and gone, and so are the invitations
+// they sent. What it made stays the workspace's.
+func TestKeyActsWithItsMakersRole(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
 		e := start(t, st)
 		f := newTeam(t, e)
-		key, _ := e.newKey(f.members["admin"], "integration")
-		expect(t, e.do(f.members["owner"], "DELETE", fmt.Sprintf("/api/workspaces/%d/members/%d", f.ws, f.memberIDs["admin"]), ""), http.StatusNoContent, "")
-		made := expect(t, e.api(key, "POST", "/api/v1/codes", `{"kind":"dynamic","qrType":"url","destination":"https://example.com/after"}`), http.StatusCreated, "")
+		owner, admin := f.members["owner"], f.members["admin"]
+		member := func(role string) string {
+			return fmt.Sprintf("/api/workspaces/%d/members/%d", f.ws, f.memberIDs[role])
+		}
+		invitations := fmt.Sprintf("/api/workspaces/%d/invitations", f.ws)
+		code := fmt.Sprintf("/api/v1/codes/d_%d", f.dynamic)
+		key, _ := e.newKey(admin, "integration")
+		var keys []map[string]any
+		decodeList(t, e.do(owner, "GET", "/api/api-keys", ""), &keys)
+		if len(keys) != 2 || keys[0]["name"] != "integration" {
+			t.Fatalf("keys = %v", keys)
+		}
+		if by := keys[0]["createdBy"].(map[string]any); by["email"] != "admin@example.com" || int64(by["userId"].(float64)) != f.memberIDs["admin"] {
+			t.Errorf("the admin's key is listed as made by %v", by)
+		}
+		if by := keys[1]["createdBy"].(map[string]any); by["email"] != "owner@example.com" {
+			t.Errorf("the owner's key is listed as made by %v", by)
+		}
+		made := expect(t, e.api(key, "POST", "/api/v1/codes", `{"kind":"dynamic","qrType":"url","destination":"https://example.com/before"}`), http.StatusCreated, "")
+		expect(t, e.do(admin, "POST", invitations, `{"email":"pending@example.com","role":"editor"}`), http.StatusCreated, "")
+		token := e.mail.link(t, "pending@example.com", `/invitations/accept\?token=([A-Za-z0-9_-]+)`)
+
+		// Demoted to viewer: the key reads, and writes nothing.
+		expect(t, e.do(owner, "PATCH", member("admin"), `{"role":"viewer"}`), http.StatusNoContent, "")
+		before := fingerprint(t, st, f.ws)
+		expect(t, e.api(key, "GET", "/api/v1/codes", ""), http.StatusOK, "")
+		expect(t, e.api(key, "GET", code, ""), http.StatusOK, "")
+		expect(t, e.api(key, "POST", "/api/v1/codes", `{"kind":"dynamic","qrType":"url","destination":"https://example.com/x"}`), http.StatusForbidden, msgNoPermission)
+		expect(t, e.api(key, "PATCH", code, `{"destination":"https://evil.example/"}`), http.StatusForbidden, msgNoPermission)
+		expect(t, e.api(key, "POST", "/api/v1/webhooks", `{"url":"https://evil.example/hook","events":["scan.created"]}`), http.StatusForbidden, msgNoPermission)
+		if after := fingerprint(t, st, f.ws); after != before {
+			t.Fatalf("a viewer's key changed the workspace:\n%s\n%s", before, after)
+		}
+		// Made editor again, it writes again: the role is read at each call.
+		expect(t, e.do(owner, "PATCH", member("admin"), `{"role":"editor"}`), http.StatusNoContent, "")
+		expect(t, e.api(key, "PATCH", code, `{"destination":"https://example.com/again"}`), http.StatusOK, "")
+
+		// Removed: 401, the key deleted, the invitation they sent cancelled,
+		// the owner's stays.
+		expect(t, e.do(owner, "DELETE", member("admin"), ""), http.StatusNoContent, "")
+		before = fingerprint(t, st, f.ws)
+		for _, c := range []struct{ method, path, body string }{
+			{"GET", "/api/v1/codes", ""},
+			{"PATCH", code, `{"destination":"https://evil.example/"}`},
+			{"POST", "/api/v1/webhooks", `{"url":"https://evil.example/hook","events":["scan.created"]}`},
+		} {
+			expect(t, e.api(key, c.method, c.path, c.body), http.StatusUnauthorized, "Invalid API key")
+		}
+		if after := fingerprint(t, st, f.ws); after != before {
+			t.Fatalf("a removed member's key changed the workspace:\n%s\n%s", before, after)
+		}
+		decodeList(t, e.do(owner, "GET", "/api/api-keys", ""), &keys)
+		if len(keys) != 1 || keys[0]["createdBy"].(map[string]any)["email"] != "owner@example.com" {
+			t.Errorf("after the removal the keys are %v", keys)
+		}
+		var pending []map[string]any
+		decodeList(t, e.do(owner, "GET", invitations, ""), &pending)
+		if len(pending) != 1 || int64(pending[0]["id"].(float64)) != f.invitationID {
+			t.Errorf("pending invitations after the removal = %v", pending)
+		}
+		invitee, _ := e.signedIn("pending@example.com")
+		e.verifyEmail(invitee, "pending@example.com")
+		expect(t, e.do(invitee, "POST", "/api/invitations/accept", `{"token":"`+token+`"}`), http.StatusNotFound, msgInvitationBad)
+		// What the key made is still the workspace's.
 		list := expect(t, e.do(f.members["viewer"], "GET", "/api/codes?kind=dynamic&limit=100", ""), http.StatusOK, "")
 		found := false
 		for _, it := range list["items"].([]any) {
@@ -694,10 +757,29 @@ func TestKeyOutlivesItsMaker(t *testing.T) {
 		if !found {
 			t.Errorf("the key's code %v is not in the team's list", made["id"])
 		}
-		// The removed admin's own list no longer has the team's codes.
-		mine := expect(t, e.do(f.members["admin"], "GET", "/api/codes", ""), http.StatusOK, "")
-		if n := len(mine["items"].([]any)); n != 0 {
-			t.Errorf("the removed member still lists %d codes", n)
+
+		// Leaving and deleting the account end a maker's keys and
+		// invitations the same way.
+		for _, role := range []string{"editor", "viewer"} {
+			expect(t, e.do(owner, "PATCH", member(role), `{"role":"admin"}`), http.StatusNoContent, "")
+			k, _ := e.newKey(f.members[role], role)
+			expect(t, e.do(f.members[role], "POST", invitations, `{"email":"from-`+role+`@example.com","role":"viewer"}`), http.StatusCreated, "")
+			expect(t, e.api(k, "GET", "/api/v1/codes", ""), http.StatusOK, "")
+			if role == "editor" {
+				expect(t, e.do(f.members[role], "DELETE", member(role), ""), http.StatusNoContent, "")
+			} else {
+				expect(t, e.do(f.members[role], "POST", "/api/delete-account", ""), http.StatusOK, "Account deleted")
+			}
+			expect(t, e.api(k, "GET", "/api/v1/codes", ""), http.StatusUnauthorized, "Invalid API key")
+			decodeList(t, e.do(owner, "GET", invitations, ""), &pending)
+			if len(pending) != 1 {
+				t.Errorf("after the %s left, pending invitations = %v", role, pending)
+			}
+		}
+		var left int
+		storetest.QueryRow(t, st, `SELECT count(*) FROM api_keys WHERE workspace_id = $1`, []any{f.ws}, &left)
+		if left != 1 {
+			t.Errorf("the team has %d API keys, want the owner's alone", left)
 		}
 	})
 }

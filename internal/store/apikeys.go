@@ -23,6 +23,9 @@ type APIKey struct {
 	Name          string
 	Prefix, Last4 string
 	CreatedAt     time.Time
+	// Who made it, as the key list shows them: their address (username)
+	// and name.
+	CreatorEmail, CreatorName string
 }
 
 // CreateAPIKey saves a workspace's new key and fills in ID and CreatedAt.
@@ -43,8 +46,10 @@ func (s *Store) CreateAPIKey(ctx context.Context, k *APIKey, hash string, now ti
 // APIKeys returns a workspace's keys, newest first.
 func (s *Store) APIKeys(ctx context.Context, workspaceID int64) ([]*APIKey, error) {
 	rows, err := s.read.QueryContext(ctx, `
-		SELECT id, workspace_id, user_id, name, prefix, last4, created_at FROM api_keys
-		WHERE workspace_id = $1 ORDER BY id DESC`, workspaceID)
+		SELECT k.id, k.workspace_id, k.user_id, k.name, k.prefix, k.last4, k.created_at,
+			u.username, trim(u.first_name || ' ' || u.last_name)
+		FROM api_keys k JOIN users u ON u.id = k.user_id
+		WHERE k.workspace_id = $1 ORDER BY k.id DESC`, workspaceID)
 	if err != nil {
 		return nil, fail("list API keys", err)
 	}
@@ -52,7 +57,8 @@ func (s *Store) APIKeys(ctx context.Context, workspaceID int64) ([]*APIKey, erro
 	list := []*APIKey{}
 	for rows.Next() {
 		k := new(APIKey)
-		if err := rows.Scan(&k.ID, &k.WorkspaceID, &k.UserID, &k.Name, &k.Prefix, &k.Last4, scanTime(&k.CreatedAt)); err != nil {
+		if err := rows.Scan(&k.ID, &k.WorkspaceID, &k.UserID, &k.Name, &k.Prefix, &k.Last4, scanTime(&k.CreatedAt),
+			&k.CreatorEmail, &k.CreatorName); err != nil {
 			return nil, fail("list API keys", err)
 		}
 		list = append(list, k)
@@ -69,9 +75,9 @@ func (s *Store) DeleteAPIKey(ctx context.Context, workspaceID, id int64) error {
 	return s.deleteAudited(ctx, "api_keys", "name", "api_key", "api_key.revoked", workspaceID, id)
 }
 
-// APIKeyAccess is what a valid key acts as: its workspace (Role is what
-// keys may do: an editor's work on codes), the user who made it (or the
-// client's own account), and the key's id (0 for a client's key).
+// APIKeyAccess is what a valid key acts as: its workspace, the user who
+// made it (or the client's own account), and the key's id (0 for a
+// client's key). Workspace.Role is what the key may do there.
 type APIKeyAccess struct {
 	User      *User
 	Workspace *Workspace
@@ -80,30 +86,32 @@ type APIKeyAccess struct {
 
 // APIKeyAccess returns what the key with the given hash acts as: a
 // workspace key's workspace, or an active client's own account and its
-// personal workspace. ErrNotFound for an unknown or revoked key, a deleted
-// workspace or an inactive client. A key outlives its maker's membership:
-// it is the workspace's.
+// personal workspace. A key acts with the role its maker has in the
+// workspace now, at most an editor's: a maker demoted to viewer makes it a
+// viewer's key. ErrNotFound for an unknown or revoked key, a deleted
+// workspace, an inactive client, or a maker who is no longer a member
+// (RemoveMember and account deletion also delete their keys).
 func (s *Store) APIKeyAccess(ctx context.Context, hash string) (*APIKeyAccess, error) {
 	a := &APIKeyAccess{}
 	var wsID, userID int64
 	err := s.read.QueryRowContext(ctx, `
-		SELECT k.id, k.workspace_id, k.user_id FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id
-		WHERE k.key_hash = $1 AND NOT w.is_deleted
+		SELECT k.id, k.workspace_id, k.user_id FROM api_keys k WHERE k.key_hash = $1
 		UNION ALL
 		SELECT 0, w.id, c.api_user_id FROM clients c JOIN workspaces w ON w.personal_user_id = c.api_user_id
-		WHERE c.api_key = $1 AND c.is_active AND NOT w.is_deleted`, hash).Scan(&a.KeyID, &wsID, &userID)
+		WHERE c.api_key = $1 AND c.is_active`, hash).Scan(&a.KeyID, &wsID, &userID)
 	if err != nil {
 		return nil, fail("fetch API key", err)
 	}
 	if a.User, err = s.User(ctx, userID); err != nil {
 		return nil, err
 	}
-	w, err := scanWorkspace(s.read.QueryRowContext(ctx, `SELECT `+workspaceColumns+`
-		FROM workspaces w JOIN (SELECT 'editor' AS role, FALSE AS alert_emails) m ON TRUE WHERE w.id = $1`, wsID))
-	if err != nil {
-		return nil, fail("fetch API key workspace", err)
+	// A live workspace the maker is still a member of, with their role.
+	if a.Workspace, err = s.MemberWorkspace(ctx, userID, wsID); err != nil {
+		return nil, err
 	}
-	a.Workspace = w
+	if a.Workspace.Role != RoleViewer {
+		a.Workspace.Role = RoleEditor
+	}
 	return a, nil
 }
 

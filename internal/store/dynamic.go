@@ -98,9 +98,11 @@ func scanDynamic(row interface{ Scan(...any) error }) (*DynamicCode, error) {
 // personal workspace of d.UserID, as for codes made outside the app) and
 // fills in ID,
 // ClientID (1 if 0), CreatedAt and UpdatedAt (now, unless set). With limit
-// > 0 it first counts the workspace's live dynamic codes and returns ErrLimit
-// when there are limit or more; the count and the insert share one write
-// transaction with the workspace's row locked, so concurrent creations cannot
+// > 0 (a free workspace) it first counts the live dynamic codes that count
+// against the workspace's limit, its owners' across their free workspaces
+// (quota.go), and returns ErrLimit when there are limit or more; the count
+// and the insert share one write transaction under lockAllowance, so
+// concurrent creations, in one workspace or several of one owner, cannot
 // both pass at the limit. A taken ShortCode is ErrConflict: the caller
 // draws a new one and tries again.
 func (s *Store) CreateDynamicCode(ctx context.Context, d *DynamicCode, limit int) error {
@@ -130,14 +132,14 @@ func (s *Store) createDynamic(ctx context.Context, tx *sql.Tx, d *DynamicCode, l
 	d.UpdatedAt = normTime(d.UpdatedAt)
 	d.Health = Health{Status: HealthUnknown} // as the column starts
 	if limit > 0 {
-		if err := s.lockWorkspace(ctx, tx, d.WorkspaceID); err != nil {
+		if err := s.lockAllowance(ctx, tx, d.WorkspaceID); err != nil {
 			return err
 		}
-		n, err := countLiveDynamic(ctx, tx, d.WorkspaceID)
+		n, err := used(ctx, tx, d.WorkspaceID, dynamicUsage)
 		if err != nil {
 			return err
 		}
-		if n >= limit {
+		if n >= int64(limit) {
 			return ErrLimit
 		}
 	}
@@ -164,22 +166,12 @@ func (s *Store) createDynamic(ctx context.Context, tx *sql.Tx, d *DynamicCode, l
 	return s.EnqueueWebhookEvent(ctx, tx, d.WorkspaceID, EventCodeCreated, dynamicEventCode(d))
 }
 
-func countLiveDynamic(ctx context.Context, q interface {
-	QueryRowContext(context.Context, string, ...any) *sql.Row
-}, workspaceID int64) (int, error) {
-	var n int
-	err := q.QueryRowContext(ctx,
-		`SELECT count(*) FROM dynamic_qr_codes WHERE workspace_id = $1 AND NOT is_deleted`, workspaceID).Scan(&n)
-	if err != nil {
-		return 0, fail("count dynamic codes", err)
-	}
-	return n, nil
-}
-
-// CountDynamicCodes returns how many live (not deleted) dynamic codes the
-// workspace has: what the limit counts.
+// CountDynamicCodes returns how many live (not deleted) dynamic codes count
+// against the workspace's limit: its own when it is subscribed, else its
+// owners' across their free workspaces (the largest; quota.go).
 func (s *Store) CountDynamicCodes(ctx context.Context, workspaceID int64) (int, error) {
-	return countLiveDynamic(ctx, s.read, workspaceID)
+	n, err := used(ctx, s.read, workspaceID, dynamicUsage)
+	return int(n), err
 }
 
 // DynamicCode returns the workspace's live dynamic code with the given id.

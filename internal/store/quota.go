@@ -9,43 +9,117 @@ import (
 // ErrQuota is a file that would take its workspace past its storage quota.
 var ErrQuota = errors.New("store: storage quota exceeded")
 
+// SubscriptionActive is the subscription status that lifts a workspace out
+// of the free plan.
+const SubscriptionActive = "active"
+
+// Subscribed reports whether the workspace has an active subscription.
+func (w *Workspace) Subscribed() bool { return w.SubscriptionStatus == SubscriptionActive }
+
+// The free plan's limits (issue 32) are an account's, not a workspace's:
+// a workspace without an active subscription shares them with every other
+// such workspace its owners own, so that making workspaces makes no room.
+// What counts against a free workspace's limit is, of its owners, the
+// largest use across the free live workspaces that owner owns (a code in a
+// workspace with two owners counts for both); a subscribed workspace counts
+// its own use alone.
+
+// usage is one measure of what a workspace uses: an aggregate of the rows
+// of table (alias x) that count.
+type usage struct{ doing, table, total, counts string }
+
+var (
+	dynamicUsage = usage{"count dynamic codes", "dynamic_qr_codes", "count(x.id)", "NOT x.is_deleted"}
+	storageUsage = usage{"sum stored files", "blobs", "COALESCE(SUM(x.size), 0)", "TRUE"}
+)
+
+// used returns what counts of u against the workspace's limit (above).
+func used(ctx context.Context, db interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}, workspaceID int64, u usage) (int64, error) {
+	var n int64
+	err := db.QueryRowContext(ctx, `
+		SELECT COALESCE(MAX(used), 0) FROM (
+			SELECT `+u.total+` AS used FROM `+u.table+` x WHERE x.workspace_id = $1 AND `+u.counts+`
+			UNION ALL
+			SELECT `+u.total+` FROM workspaces w
+			JOIN workspace_members o ON o.workspace_id = w.id AND o.role = 'owner'
+			JOIN workspace_members m ON m.user_id = o.user_id AND m.role = 'owner'
+			JOIN workspaces f ON f.id = m.workspace_id AND NOT f.is_deleted AND f.subscription_status <> $2
+			JOIN `+u.table+` x ON x.workspace_id = f.id AND `+u.counts+`
+			WHERE w.id = $1 AND w.subscription_status <> $2
+			GROUP BY o.user_id
+		) t`, workspaceID, SubscriptionActive).Scan(&n)
+	if err != nil {
+		return 0, fail(u.doing, err)
+	}
+	return n, nil
+}
+
+// lockAllowance makes the changes that count against the workspace's
+// limits take turns, until tx ends: it locks the workspace's row (so its
+// owners cannot change meanwhile; SetMemberRole locks it too) and, on
+// PostgreSQL, one advisory lock per owner, in id order, which every
+// workspace of that owner takes. SQLite's single writer already serialises.
+func (s *Store) lockAllowance(ctx context.Context, tx *sql.Tx, workspaceID int64) error {
+	if err := s.lockWorkspace(ctx, tx, workspaceID); err != nil {
+		return err
+	}
+	if s.dialect != Postgres {
+		return nil
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT user_id FROM workspace_members WHERE workspace_id = $1 AND role = 'owner' ORDER BY user_id`, workspaceID)
+	if err != nil {
+		return fail("lock the free allowance", err)
+	}
+	var owners []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return fail("lock the free allowance", err)
+		}
+		owners = append(owners, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fail("lock the free allowance", err)
+	}
+	for _, id := range owners {
+		if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext('squarely.free_allowance'), ($1 % 2147483647)::int4)`, id); err != nil {
+			return fail("lock the free allowance", err)
+		}
+	}
+	return nil
+}
+
 // CreateBlobWithin is CreateBlob for a file of b.WorkspaceID's that must
-// fit, with the workspace's files already stored, in quota bytes; ErrQuota
-// when it does not. The sum and the insert are one transaction, taken one at
-// a time per workspace (SQLite's single writer; an advisory lock on PostgreSQL), so
-// parallel uploads cannot each pass on the same total.
+// fit, with the files already counting against the workspace's quota
+// (used), in quota bytes; ErrQuota when it does not. The sum and the insert
+// are one transaction under lockAllowance, so parallel uploads, to one
+// workspace or to several of one owner, cannot each pass on the same total.
 func (s *Store) CreateBlobWithin(ctx context.Context, b *Blob, quota int64) error {
 	if b.WorkspaceID == nil {
 		return s.CreateBlob(ctx, b)
 	}
 	return s.inTx(ctx, "create blob", func(tx *sql.Tx) error {
-		if s.dialect == Postgres {
-			if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext('squarely.blob_quota'), ($1 % 2147483647)::int4)`, *b.WorkspaceID); err != nil {
-				return fail("lock the storage quota", err)
-			}
+		if err := s.lockAllowance(ctx, tx, *b.WorkspaceID); err != nil {
+			return err
 		}
-		used, err := blobBytes(ctx, tx, *b.WorkspaceID)
+		n, err := used(ctx, tx, *b.WorkspaceID, storageUsage)
 		if err != nil {
 			return err
 		}
-		if used+int64(len(b.Data)) > quota {
+		if n+int64(len(b.Data)) > quota {
 			return ErrQuota
 		}
 		return s.insertBlob(ctx, tx, b)
 	})
 }
 
-// BlobBytes is the size of every file the workspace stored.
+// BlobBytes is the size of the stored files that count against the
+// workspace's storage quota: its own when it is subscribed, else its
+// owners' across their free workspaces (the largest).
 func (s *Store) BlobBytes(ctx context.Context, workspaceID int64) (int64, error) {
-	return blobBytes(ctx, s.read, workspaceID)
-}
-
-func blobBytes(ctx context.Context, db interface {
-	QueryRowContext(context.Context, string, ...any) *sql.Row
-}, workspaceID int64) (int64, error) {
-	var used int64
-	if err := db.QueryRowContext(ctx, `SELECT COALESCE(SUM(size), 0) FROM blobs WHERE workspace_id = $1`, workspaceID).Scan(&used); err != nil {
-		return 0, fail("sum stored files", err)
-	}
-	return used, nil
+	return used(ctx, s.read, workspaceID, storageUsage)
 }

@@ -380,7 +380,9 @@ var ErrForbidden = errors.New("store: not allowed")
 
 // RemoveMember takes a member out of a team workspace (allow as in
 // SetMemberRole). Their codes stay the workspace's; sessions on it fall
-// back to the personal workspace. ErrLastOwner when they are its last owner.
+// back to the personal workspace; the API keys they made there are deleted
+// and the invitations they sent that are still pending cancelled (deleted).
+// ErrLastOwner when they are its last owner.
 func (s *Store) RemoveMember(ctx context.Context, workspaceID, userID int64, allow func(current string) bool) error {
 	return s.inTx(ctx, "remove member", func(tx *sql.Tx) error {
 		current, email, err := s.memberRole(ctx, tx, workspaceID, userID)
@@ -407,17 +409,29 @@ func (s *Store) RemoveMember(ctx context.Context, workspaceID, userID int64, all
 		if _, err := tx.ExecContext(ctx, `DELETE FROM workspace_members WHERE workspace_id = $1 AND user_id = $2`, workspaceID, userID); err != nil {
 			return fail("remove member", err)
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET workspace_id = NULL WHERE workspace_id = $1 AND user_id = $2`, workspaceID, userID); err != nil {
-			return fail("remove member", err)
+		details := map[string]any{"role": current}
+		// What they left behind stops: their keys and pending invitations.
+		for _, q := range []struct{ detail, sql string }{
+			{"", `UPDATE sessions SET workspace_id = NULL WHERE workspace_id = $1 AND user_id = $2`},
+			{"apiKeysRevoked", `DELETE FROM api_keys WHERE workspace_id = $1 AND user_id = $2`},
+			{"invitationsCancelled", `DELETE FROM workspace_invitations WHERE workspace_id = $1 AND invited_by = $2`},
+		} {
+			res, err := tx.ExecContext(ctx, q.sql, workspaceID, userID)
+			if err != nil {
+				return fail("remove member", err)
+			}
+			if n, _ := res.RowsAffected(); q.detail != "" && n > 0 {
+				details[q.detail] = n
+			}
 		}
-		return s.audit(ctx, tx, workspaceID, "member.removed", Target{"member", userID, email}, map[string]any{"role": current})
+		return s.audit(ctx, tx, workspaceID, "member.removed", Target{"member", userID, email}, details)
 	})
 }
 
 // leaveTeams takes a deleted account out of its team workspaces in tx: a
 // workspace it was the only owner of passes to its longest-standing other
 // member (admins first), so its codes keep working; one with no one left
-// is deleted.
+// is deleted. Its API keys and pending invitations go with it.
 func leaveTeams(ctx context.Context, tx *sql.Tx, userID int64, now time.Time) error {
 	rows, err := tx.QueryContext(ctx, `
 		SELECT m.workspace_id FROM workspace_members m JOIN workspaces w ON w.id = m.workspace_id
@@ -461,9 +475,15 @@ func leaveTeams(ctx context.Context, tx *sql.Tx, userID int64, now time.Time) er
 			}
 		}
 	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM workspace_members WHERE user_id = $1 AND workspace_id IN (
-		SELECT id FROM workspaces WHERE personal_user_id IS NULL)`, userID); err != nil {
-		return fail("leave workspaces", err)
+	for _, q := range []string{
+		`DELETE FROM workspace_members WHERE user_id = $1 AND workspace_id IN (
+			SELECT id FROM workspaces WHERE personal_user_id IS NULL)`,
+		`DELETE FROM api_keys WHERE user_id = $1`,
+		`DELETE FROM workspace_invitations WHERE invited_by = $1`,
+	} {
+		if _, err := tx.ExecContext(ctx, q, userID); err != nil {
+			return fail("leave workspaces", err)
+		}
 	}
 	_, err = tx.ExecContext(ctx, `UPDATE workspaces SET is_deleted = TRUE, deleted_at = COALESCE(deleted_at, $2) WHERE personal_user_id = $1`,
 		userID, dbTime(now))

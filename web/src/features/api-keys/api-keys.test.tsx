@@ -8,7 +8,13 @@ import { AppProvider } from '@/app/provider'
 import { createQueryClient } from '@/lib/query-client'
 import { ApiKeysCard } from './components/api-keys-card'
 
-const key = { id: 5, name: 'Shop', masked: 'sq_abcdef…wxyz', createdAt: '2026-11-20T08:00:00Z' }
+const key = {
+  id: 5,
+  name: 'Shop',
+  masked: 'sq_abcdef…wxyz',
+  createdAt: '2026-11-20T08:00:00Z',
+  createdBy: { userId: 3, email: 'ann@example.com', name: 'Ann Lee' },
+}
 
 function renderCard() {
   return render(
@@ -54,6 +60,7 @@ describe('ApiKeysCard', { timeout: 30_000 }, () => {
     renderCard()
     const item = (await screen.findByText('Shop')).closest('li') as HTMLElement
     expect(within(item).getByText(/sq_abcdef…wxyz/)).toBeInTheDocument()
+    expect(within(item).getByText('Created by Ann Lee')).toBeInTheDocument()
     await userEvent.click(await within(item).findByRole('button', { name: 'Revoke Shop' }))
     expect(await screen.findByText('API key revoked')).toBeInTheDocument()
     expect(fetchMock.mock.calls.some(([url, init]) => url === '/api/api-keys/5' && init?.method === 'DELETE')).toBe(true)
@@ -62,13 +69,14 @@ describe('ApiKeysCard', { timeout: 30_000 }, () => {
   it("shows an editor the workspace's keys without creating or revoking (issue 22)", async () => {
     stubFetch({
       'GET /api/user': () => json({ ...alice, workspace: { id: 9, name: 'Agency', role: 'editor' } }),
-      'GET /api/api-keys': () => json([key]),
+      'GET /api/api-keys': () => json([{ ...key, createdBy: { ...key.createdBy, name: '' } }]),
     })
     renderCard()
     const item = (await screen.findByText('Shop')).closest('li') as HTMLElement
     expect(await screen.findByText(/Only its owners and admins create and revoke keys/)).toBeInTheDocument()
     expect(screen.getByText(/belongs to the workspace Agency/)).toBeInTheDocument()
     expect(within(item).queryByRole('button', { name: 'Revoke Shop' })).not.toBeInTheDocument()
+    expect(within(item).getByText('Created by ann@example.com')).toBeInTheDocument()
     expect(screen.queryByRole('button', { name: 'Create key' })).not.toBeInTheDocument()
   })
 })

@@ -10,6 +10,8 @@ export interface ApiKey {
   /** The whole key: only in the answer that made it. */
   key?: string
   createdAt: string
+  /** The member who made it: the key acts with their current role. */
+  createdBy: { userId: number; email: string; name: string }
 }
 
 export const apiKeysQueryKey = ['/api/api-keys']

@@ -66,7 +66,8 @@ export function ApiKeysCard() {
         </CardTitle>
         <CardDescription>
           Create codes from your own systems with the <Link to="/docs/api" className="text-primary underline">Squarely API</Link>. A key belongs to
-          the workspace {workspace?.name} and acts in it as an editor would: keep it secret.
+          the workspace {workspace?.name} and acts in it with the current role of the member who created it, at most an editor's; it stops
+          working if they leave. Keep it secret.
           {!mayManage && ' Only its owners and admins create and revoke keys.'}
         </CardDescription>
       </CardHeader>
@@ -109,6 +110,7 @@ export function ApiKeysCard() {
                 <p className="font-mono text-xs text-slate-600">
                   {key.masked} · created {new Date(key.createdAt).toLocaleDateString()}
                 </p>
+                <p className="text-xs text-slate-600">Created by {key.createdBy.name || key.createdBy.email}</p>
               </div>
               {mayManage && (
                 <Button size="sm" variant="ghost" aria-label={`Revoke ${key.name}`} disabled={revoke.isPending} onClick={() => revokeKey(key)}>
