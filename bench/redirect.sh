@@ -6,10 +6,11 @@
 # seeds 10,000 dynamic codes; runs wrk on loopback (50 connections, 10 s, a
 # phone's user agent, rotating codes); runs the same load against bench/bare
 # (the same 302s from a map); stops the server with SIGTERM and checks that
-# every answered scan was recorded. Prints both rates, the ratio, p99 and
-# the server's CPU time per request, and exits non-zero when a target is
-# missed: ratio >= 55%, p99 at most twice the bare handler's p99 of the
-# same run, no scan lost.
+# every answered scan was recorded. Prints both rates and p99s, the two
+# ratios against the bare handler (rate, p99) and the server's CPU time per
+# request, and exits non-zero when a target (issue 32) is missed: a rate
+# at least 70% of the bare handler's, a p99 at most 1.5 times its p99 of
+# the same run, no scan lost.
 #
 # Then smart codes (issue 23: 10 rules the bench's iPhone meets none of,
 # and a 3-way split) against plain ones on the same server at the same
@@ -230,7 +231,9 @@ echo
 echo "bench: results ($db, $CODES codes, $CONNS connections, $DURATION, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
 printf '  bare:     %8s req/s  p99 %s ms\n' "$bare_rate" "$(awk -v u="$(figure bare p99_us)" 'BEGIN { printf "%.2f", u / 1000 }')"
 printf '  squarely: %8s req/s  p99 %s ms\n' "$sq_rate" "$(awk -v u="$sq_p99" 'BEGIN { printf "%.2f", u / 1000 }')"
-printf '  ratio:    %7s%%\n' "$ratio"
+p99_ratio=$(awk -v a="$sq_p99" -v b="$(figure bare p99_us)" 'BEGIN { printf "%.2f", a / b }')
+printf '  rate vs bare: %s%% (target >= 70%%)\n' "$ratio"
+printf '  p99 vs bare:  %s× (target <= 1.5×)\n' "$p99_ratio"
 ms() { awk -v u="$1" 'BEGIN { printf "%.2f", u / 1000 }'; }
 printf '  at once, %s codes each, %s rounds of %s: plain %s req/s p99 %s ms, smart %s req/s p99 %s ms: %s%% of the rate, p99 %s×\n' \
   "$AB_CODES" "$AB_ROUNDS" "$SEGMENT" "$ab_rate" "$(ms "$ab_p99")" "$smart_rate" "$(ms "$smart_p99")" "$smart_ratio" "$smart_p99_ratio"
@@ -251,8 +254,8 @@ fi
 
 fail=0
 bare_p99=$(figure bare p99_us)
-awk -v r="$ratio" 'BEGIN { exit !(r >= 55) }' || { echo "  MISSED: ratio below 55%"; fail=1; }
-[ "$sq_p99" -le $(( 2 * bare_p99 )) ] || { echo "  MISSED: p99 above twice the bare handler's"; fail=1; }
+awk -v r="$ratio" 'BEGIN { exit !(r >= 70) }' || { echo "  MISSED: rate below 70% of the bare handler's"; fail=1; }
+[ "$(( 2 * sq_p99 ))" -le $(( 3 * bare_p99 )) ] || { echo "  MISSED: p99 above 1.5 times the bare handler's"; fail=1; }
 awk -v r="$smart_ratio" 'BEGIN { exit !(r >= 95) }' || { echo "  MISSED: smart codes below 95% of the plain codes' rate"; fail=1; }
 [ "$(( 10 * smart_p99 ))" -le $(( 12 * ab_p99 )) ] || { echo "  MISSED: smart codes' p99 above 1.2 times the plain codes'"; fail=1; }
 [ "$bad" -eq 0 ] || { echo "  MISSED: $bad non-3xx answers or socket errors"; fail=1; }

@@ -2,45 +2,17 @@ package render
 
 import (
 	"bufio"
-	"bytes"
-	"compress/zlib"
 	"encoding/binary"
 	"hash/crc32"
 	"io"
-	"sync"
 )
 
 // A plain code is written by hand as a 1-bit paletted PNG: image/png reads
 // images of less than 8 bits per pixel one pixel at a time through an
 // interface, which made it five times slower than rsc.io/qr's writer. Here
-// each module row is packed once and repeated; zlib then finds the repeats.
-
-// bitmapLevel was chosen by measurement (BENCHMARKS.md): the default level
-// compresses the repeated rows almost as well as the best at a fraction of
-// its time.
-const bitmapLevel = zlib.DefaultCompression
-
-// zbuf holds a zlib writer and its output buffer for reuse: a compressor
-// allocates about a megabyte.
-type zbuf struct {
-	buf bytes.Buffer
-	zw  *zlib.Writer
-}
-
-var zpool = sync.Pool{New: func() any {
-	z := &zbuf{}
-	z.zw, _ = zlib.NewWriterLevel(&z.buf, bitmapLevel) // a valid level: no error
-	return z
-}}
-
-// getZ returns a reset compressor writing to an empty buffer; put it back
-// with zpool.Put once its output has been copied out.
-func getZ() *zbuf {
-	z := zpool.Get().(*zbuf)
-	z.buf.Reset()
-	z.zw.Reset(&z.buf)
-	return z
-}
+// each module row is packed once and handed to a rowDeflater (deflate.go)
+// with its number of pixel rows: it writes the repeats as copies without
+// searching for them, which zlib spent most of the time doing.
 
 func (sc *Scene) writeBitmapPNG(w io.Writer, px int) error {
 	n := sc.n
@@ -53,15 +25,10 @@ func (sc *Scene) writeBitmapPNG(w io.Writer, px int) error {
 	rows := make([]byte, 2*stride)
 	light, row := rows[:stride], rows[stride:]
 
-	z := getZ()
-	defer zpool.Put(z)
+	d := getDeflater(stride, n+2)
+	defer deflaters.Put(d)
 	m := sc.matrix
-	write := func(r []byte, times int) {
-		for range times {
-			_, _ = z.zw.Write(r) // into memory: cannot fail
-		}
-	}
-	write(light, edge[QuietZone])
+	d.rows(light, edge[QuietZone])
 	var buf [64]int
 	for my := range m.Size {
 		clear(row[1:])
@@ -71,14 +38,12 @@ func (sc *Scene) writeBitmapPNG(w io.Writer, px int) error {
 				row[1+x>>3] |= 0x80 >> (x & 7)
 			}
 		}
-		write(row, edge[my+QuietZone+1]-edge[my+QuietZone])
+		d.rows(row, edge[my+QuietZone+1]-edge[my+QuietZone])
 	}
-	write(light, px-edge[n-QuietZone])
-	if err := z.zw.Close(); err != nil {
-		return err
-	}
+	d.rows(light, px-edge[n-QuietZone])
+	idat := d.finish()
 
-	bw := bufio.NewWriterSize(w, 512+z.buf.Len())
+	bw := bufio.NewWriterSize(w, 512+len(idat))
 	bw.WriteString("\x89PNG\r\n\x1a\n")
 	var hdr [13]byte
 	binary.BigEndian.PutUint32(hdr[0:], uint32(px))
@@ -90,7 +55,7 @@ func (sc *Scene) writeBitmapPNG(w io.Writer, px int) error {
 	if sc.transparent {
 		writeChunk(bw, "tRNS", []byte{0}) // palette entry 0, the background, fully transparent
 	}
-	writeChunk(bw, "IDAT", z.buf.Bytes())
+	writeChunk(bw, "IDAT", idat)
 	writeChunk(bw, "IEND", nil)
 	return bw.Flush()
 }

@@ -559,3 +559,40 @@ func TestPlainPNGIsTwoColours(t *testing.T) {
 		t.Errorf("quiet zone is %v", c)
 	}
 }
+
+// TestPlainPNGIsTheMatrix decodes plain PNGs of small and large symbols
+// at several sizes, in colour and with a transparent background, and
+// checks every pixel against the matrix: the PNG's zlib stream is written
+// by hand (deflate.go), so image/png's inflater and checksum check it.
+func TestPlainPNGIsTheMatrix(t *testing.T) {
+	for _, data := range []string{"a", "https://example.com/a", strings.Repeat("x", 200), strings.Repeat("Zz9", 900)} {
+		m := encode(t, data, qr.L, Style{})
+		n := m.Size + 2*QuietZone
+		for _, px := range []int{2 * n, 2*n + 7, 333, 960, 2049} {
+			if px < 2*n {
+				continue // a large symbol at a size for a small one
+			}
+			for _, s := range []Style{{Pixels: px}, {Pixels: px, Foreground: "#112233", Transparent: true}} {
+				img, err := png.Decode(bytes.NewReader(pngOf(t, layout(t, m, s))))
+				if err != nil {
+					t.Fatalf("version size %d, %d px: %v", m.Size, px, err)
+				}
+				p := img.(*image.Paletted)
+				k, off, _ := snap(float64(px)/float64(n), 0, 0, n)
+				bad := 0
+				for y := range px {
+					for x := range px {
+						mx, my := int(math.Floor((float64(x)-off)/k))-QuietZone, int(math.Floor((float64(y)-off)/k))-QuietZone
+						want := mx >= 0 && my >= 0 && mx < m.Size && my < m.Size && m.Dark(mx, my)
+						if got := p.ColorIndexAt(x, y) == 1; got != want {
+							bad++
+						}
+					}
+				}
+				if bad > 0 || p.Bounds().Dx() != px || p.Bounds().Dy() != px {
+					t.Errorf("version size %d, %d px, %+v: %d pixels wrong, %v", m.Size, px, s, bad, p.Bounds())
+				}
+			}
+		}
+	}
+}

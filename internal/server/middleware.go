@@ -56,15 +56,23 @@ const apiCSP = "default-src 'none'; frame-ancestors 'none'"
 
 // securityHeaders sets what every answer carries: no type sniffing, and
 // only the origin in the Referer sent to other sites (short links and
-// upload pages are shared). Handlers set their own CSPs.
+// upload pages are shared). Handlers set their own CSPs. The values are
+// shared slices under canonical keys, as noStore is: Header.Set would
+// allocate both for every request, scans included. A handler that sets
+// or adds one of them gets a slice of its own.
 func securityHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
+		h["X-Content-Type-Options"] = nosniff
+		h["Referrer-Policy"] = referrerPolicy
 		next.ServeHTTP(w, r)
 	})
 }
+
+var (
+	nosniff        = []string{"nosniff"}
+	referrerPolicy = []string{"strict-origin-when-cross-origin"}
+)
 
 // frameDenied sets csp and refuses framing, also to browsers that know
 // only X-Frame-Options.
