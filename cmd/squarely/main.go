@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"sync"
 	"syscall"
 	"time"
@@ -140,6 +141,12 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 	}
 	defer st.Close()
 	log := logging.New(stderr, cfg.LogFormat, cfg.LogLevel)
+	// A scan allocates little but often: at Go's default of 100 the
+	// collector took 11-17% more of a redirect's CPU than at 200
+	// (BENCHMARKS.md, Redirects). An operator's GOGC still wins.
+	if getenv("GOGC") == "" {
+		debug.SetGCPercent(200)
+	}
 
 	if indexed, err := st.CodeSearchIndexed(ctx); err == nil && !indexed {
 		log.Warn("Code search reads every code of a workspace: the pg_trgm extension was not available when migration 0017 ran (docs/deploy.md, PostgreSQL and several instances, has the SQL that adds its indexes)")
