@@ -28,6 +28,7 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/squarely/squarely/internal/config"
+	"github.com/squarely/squarely/internal/scans/scanbench"
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/webhooks"
 )
@@ -121,32 +122,6 @@ func open(ctx context.Context) (*store.Store, error) {
 	return store.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
 }
 
-// smartRouting is the routing of the smart bench codes (issue 23): every
-// rule is tried for the bench's iPhone and none matches, so each scan
-// checks 10 rules (OS, country, language, days and a time window in a
-// time zone) and then picks a split variant by its visitor hash.
-func smartRouting(i int) *store.Routing {
-	dest := func(what string) string { return "https://example.com/" + what + "/" + strconv.Itoa(i) }
-	rule := func(w store.RuleWhen, what string) store.RoutingRule {
-		return store.RoutingRule{When: w, Destination: dest(what)}
-	}
-	return &store.Routing{
-		Rules: []store.RoutingRule{
-			rule(store.RuleWhen{OS: []string{"android"}}, "android"),
-			rule(store.RuleWhen{OS: []string{"windows", "macos", "linux"}}, "desktop"),
-			rule(store.RuleWhen{OS: []string{"ios"}, Country: []string{"DE", "AT", "CH"}}, "ios-dach"),
-			rule(store.RuleWhen{OS: []string{"ios"}, Language: []string{"fr"}}, "ios-fr"),
-			rule(store.RuleWhen{Country: []string{"US", "CA"}}, "na"),
-			rule(store.RuleWhen{Country: []string{"FR", "BE", "LU"}}, "fr"),
-			rule(store.RuleWhen{Language: []string{"de", "nl"}}, "de"),
-			rule(store.RuleWhen{Language: []string{"es", "pt", "it"}}, "south"),
-			rule(store.RuleWhen{Days: []string{"sun"}, From: "23:58", To: "23:59", TimeZone: "Europe/Berlin"}, "late"),
-			rule(store.RuleWhen{OS: []string{"other"}, From: "00:00", To: "00:01", TimeZone: "America/New_York"}, "midnight"),
-		},
-		Split: []store.SplitVariant{{Destination: dest("a"), Weight: 50}, {Destination: dest("b"), Weight: 30}, {Destination: dest("c"), Weight: 20}},
-	}
-}
-
 // seedCodes creates n codes for the bench user (created on first use),
 // named b0000001… or, smart, s0000001… with routing, with four writers
 // (PostgreSQL takes them in parallel; SQLite serialises them).
@@ -193,7 +168,7 @@ func seedCodes(ctx context.Context, n int, file string, smart bool) error {
 				}
 				err := st.CreateDynamicCode(ctx, d, 0)
 				if err == nil && smart {
-					_, err = st.SetDynamicRouting(ctx, u.ID, d.ID, smartRouting(i), time.Now())
+					_, err = st.SetDynamicRouting(ctx, u.ID, d.ID, scanbench.SmartRouting(i), time.Now())
 				}
 				if err != nil {
 					mu.Lock()

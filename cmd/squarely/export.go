@@ -81,6 +81,10 @@ func exportRedirects(ctx context.Context, args []string, getenv func(string) str
 		return 1
 	}
 	site := portability.Site{BaseURL: cfg.BaseURL, Listen: *listen}
+	if site.Domains, err = st.ExportDomains(ctx, 0); err != nil {
+		fmt.Fprintf(stderr, "squarely: %v\n", err)
+		return 1
+	}
 	if *format == "html" {
 		if err := portability.WriteHTMLDir(*output, list); err != nil {
 			fmt.Fprintf(stderr, "squarely: %v\n", err)

@@ -70,6 +70,41 @@ func exportFixture(t *testing.T, st *store.Store) (*store.User, map[string]strin
 	return first, want
 }
 
+// verifyDomain gives workspaceID the verified custom domain host.
+func verifyDomain(t *testing.T, st *store.Store, workspaceID int64, host string) {
+	t.Helper()
+	ctx := context.Background()
+	d := &store.Domain{Domain: host, Token: "token"}
+	if err := st.CreateDomain(ctx, workspaceID, d, 10, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.RecordDomainCheck(ctx, workspaceID, d.ID, "dns", "", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// exportDomains gives ann's workspace two verified domains, bob's one, and
+// ann's a pending one, which serves nothing.
+func exportDomains(t *testing.T, st *store.Store) {
+	t.Helper()
+	ann, bob := storetest.Personal(t, st, userID(t, st, "ann@example.com")), storetest.Personal(t, st, userID(t, st, "bob@example.com"))
+	verifyDomain(t, st, ann, "go.ann.example")
+	verifyDomain(t, st, ann, "qr.ann.example")
+	verifyDomain(t, st, bob, "qr.bob.example")
+	if err := st.CreateDomain(context.Background(), ann, &store.Domain{Domain: "pending.ann.example", Token: "t"}, 10, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func userID(t *testing.T, st *store.Store, email string) int64 {
+	t.Helper()
+	u, err := st.UserByUsername(context.Background(), email)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u.ID
+}
+
 // sameURL compares URLs as a browser would read them: percent-encoded
 // bytes equal to the bytes themselves.
 func sameURL(a, b string) bool {
@@ -95,6 +130,7 @@ func TestExportRedirectsToNginx(t *testing.T) {
 	nginx := testenv.Command(t, "nginx")
 	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
 		_, want := exportFixture(t, st)
+		exportDomains(t, st)
 		env, dir := storeEnv(t, st), t.TempDir()
 		env["SQUARELY_BASE_URL"] = "https://qr.example.com"
 		addr := freePort(t)
@@ -135,10 +171,13 @@ http {
 			cmd.Wait()
 		})
 		client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-		get := func(path string) *http.Response {
+		get := func(path string, host ...string) *http.Response {
 			t.Helper()
 			req, _ := http.NewRequest("GET", "http://"+addr+path, nil)
 			req.Host = "qr.example.com"
+			if len(host) > 0 {
+				req.Host = host[0]
+			}
 			for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 				resp, err := client.Do(req)
 				if err == nil {
@@ -161,6 +200,22 @@ http {
 				t.Errorf("/d/%s: %d, want 404", code, resp.StatusCode)
 			}
 		}
+		// Each verified custom domain answers its workspace's codes (ann's
+		// codes are u0…, bob's u1…), and no other's.
+		for code, dest := range want {
+			for _, host := range []string{"go.ann.example", "qr.ann.example", "qr.bob.example"} {
+				resp := get("/d/"+code, host)
+				ours := strings.HasPrefix(code, "u0") == strings.Contains(host, ".ann.")
+				if loc := resp.Header.Get("Location"); ours && (resp.StatusCode != http.StatusFound || !sameURL(loc, dest)) {
+					t.Errorf("%s/d/%s: %d to %q, want 302 to %q", host, code, resp.StatusCode, loc, dest)
+				} else if !ours && resp.StatusCode != http.StatusNotFound {
+					t.Errorf("%s/d/%s: %d, want 404 (another workspace's code)", host, code, resp.StatusCode)
+				}
+			}
+		}
+		if b, _ := os.ReadFile(conf); strings.Contains(string(b), "pending.ann.example") {
+			t.Error("a pending domain is served")
+		}
 	})
 }
 
@@ -174,6 +229,7 @@ func storeEnv(t *testing.T, st *store.Store) map[string]string {
 func TestExportRedirectsFormats(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
 		_, want := exportFixture(t, st)
+		exportDomains(t, st)
 		env := storeEnv(t, st)
 		env["SQUARELY_BASE_URL"] = "https://qr.example.com"
 
@@ -204,8 +260,24 @@ func TestExportRedirectsFormats(t *testing.T) {
 		}
 
 		code, out, errOut = runCmd(t, env, "export-redirects", "--format", "caddy", "--listen", "127.0.0.1:8089")
-		if code != 0 || strings.Count(out, "redir /d/") != len(want) {
+		// Every code on the base host, and each again on its workspace's domains.
+		if code != 0 || strings.Count(out, "redir /d/") != 2*len(want) {
 			t.Fatalf("caddy: exit %d, %s %s", code, out, errOut)
+		}
+		// The verified domains: a site per workspace, with its codes only.
+		for _, site := range []struct{ addrs, own, other string }{
+			{"http://go.ann.example:8089, http://qr.ann.example:8089 {", "u0", "u1"},
+			{"http://qr.bob.example:8089 {", "u1", "u0"},
+		} {
+			_, block, _ := strings.Cut(out, "\n"+site.addrs+"\n")
+			block, _, _ = strings.Cut(block, "\n}\n")
+			if strings.Count(block, "redir /d/"+site.own) != len(want)/2 || strings.Contains(block, "/d/"+site.other) ||
+				!strings.Contains(block, "bind 127.0.0.1") {
+				t.Errorf("caddy site %q:\n%s", site.addrs, out)
+			}
+		}
+		if strings.Contains(out, "pending.ann.example") {
+			t.Error("caddy: a pending domain is served")
 		}
 		caddyfile := filepath.Join(t.TempDir(), "Caddyfile")
 		os.WriteFile(caddyfile, []byte(out), 0o644)

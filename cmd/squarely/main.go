@@ -30,6 +30,7 @@ import (
 	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/logging"
 	"github.com/squarely/squarely/internal/mail"
+	"github.com/squarely/squarely/internal/mail/outbox"
 	"github.com/squarely/squarely/internal/mailings"
 	"github.com/squarely/squarely/internal/metrics"
 	"github.com/squarely/squarely/internal/netguard"
@@ -183,13 +184,15 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 	// Sends the admin's mailings, resuming any an instance left unfinished.
 	mailingRunner := mailings.NewRunner(mailings.Options{Store: st, Mailer: mailer, BaseURL: cfg.BaseURL, Logger: log})
 	bulkRunner := bulk.NewRunner(st, log, nil)
+	// Sends queued mail (the new-device notice).
+	mailOutbox := outbox.New(st, mailer, cfg.BaseURL, log)
 	// Sends webhook deliveries and scan batches, resuming what any
 	// instance left leased once the lease runs out.
 	webhookRunner := webhooks.NewRunner(webhooks.Options{Store: st, Mailer: mailer, BaseURL: cfg.BaseURL,
 		Policy: server.WebhookPolicy(cfg), Logger: log})
 	srv := &http.Server{
 		Handler: server.New(server.Deps{Store: st, Config: cfg, Logger: log, Google: google, OIDC: oidcClient,
-			Recorder: recorder, Redirects: redirects, Mailer: mailer, Mailings: mailingRunner, Bulk: bulkRunner, Webhooks: webhookRunner, Metrics: meter}),
+			Recorder: recorder, Redirects: redirects, Mailer: mailer, Mailings: mailingRunner, Bulk: bulkRunner, Outbox: mailOutbox, Webhooks: webhookRunner, Metrics: meter}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       2 * time.Minute, // generous for uploads on slow links
 		WriteTimeout:      2 * time.Minute,
@@ -239,6 +242,8 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 	})
 	// Bulk jobs: a job in hand at the stop is released to the next runner.
 	wg.Go(func() { bulkRunner.Run(bg) })
+	// Queued mail: a message in flight at the stop is finished.
+	wg.Go(func() { mailOutbox.Run(bg) })
 	// Alerts (issue 24): destination checks, scan drops, their mail and
 	// their webhook events (queued in the transaction that raises them). A
 	// check in flight at the stop is dropped; its codes come due again.

@@ -125,6 +125,9 @@ func WriteWorkspace(ctx context.Context, w io.Writer, st *store.Store, ws *store
 	if err != nil {
 		return err
 	}
+	if site.Domains, err = st.ExportDomains(ctx, ws.ID); err != nil {
+		return err
+	}
 	for _, file := range []struct {
 		name  string
 		write func(io.Writer, Site, []store.ExportedRedirect) error

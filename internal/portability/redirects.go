@@ -6,6 +6,7 @@ package portability
 
 import (
 	"archive/zip"
+	"bufio"
 	"encoding/csv"
 	"fmt"
 	"html"
@@ -14,6 +15,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -25,10 +27,35 @@ import (
 var Formats = []string{"nginx", "caddy", "csv", "html"}
 
 // Site is where the exported redirects are served: the host printed in the
-// codes (SQUARELY_BASE_URL's) and the address to listen on.
+// codes (SQUARELY_BASE_URL's), the address to listen on, and the verified
+// custom domains, each serving its workspace's codes as Squarely does.
 type Site struct {
 	BaseURL string // scheme://host[:port], as in the codes
 	Listen  string // nginx's listen value: "80", "127.0.0.1:8081", …
+	Domains []store.ExportedDomain
+}
+
+// domainGroup is the verified domains of one workspace.
+type domainGroup struct {
+	workspaceID int64
+	hosts       []string
+}
+
+// domainGroups groups the site's domains by workspace, in the order their
+// workspaces first appear.
+func (s Site) domainGroups() []domainGroup {
+	var groups []domainGroup
+	at := map[int64]int{}
+	for _, d := range s.Domains {
+		i, ok := at[d.WorkspaceID]
+		if !ok {
+			i = len(groups)
+			at[d.WorkspaceID] = i
+			groups = append(groups, domainGroup{workspaceID: d.WorkspaceID})
+		}
+		groups[i].hosts = append(groups[i].hosts, d.Domain)
+	}
+	return groups
 }
 
 func (s Site) host() string {
@@ -58,8 +85,11 @@ func configSafe(dest string) string {
 
 // WriteNginx writes a file to include inside nginx's http block: a map
 // from each /d/{code} to its destination and a server answering it with a
-// 302 (404 for any other code).
-func WriteNginx(w io.Writer, site Site, list []store.ExportedRedirect) error {
+// 302 (404 for any other code); with custom domains, a map from each code
+// to its workspace and a server per workspace's domains answering that
+// workspace's codes only.
+func WriteNginx(out io.Writer, site Site, list []store.ExportedRedirect) error {
+	w := bufio.NewWriter(out) // keeps the first error, for Flush to return
 	listen := site.Listen
 	if listen == "" {
 		listen = "80"
@@ -71,15 +101,34 @@ func WriteNginx(w io.Writer, site Site, list []store.ExportedRedirect) error {
 	for _, r := range list {
 		fmt.Fprintf(w, "\t\"/d/%s\" \"%s\";\n", configSafe(r.ShortCode), configSafe(r.Destination))
 	}
-	fmt.Fprintf(w, "}\n\nserver {\n\tlisten %s;\n\tserver_name %s;\n\n", listen, site.host())
-	fmt.Fprintf(w, "\tlocation /d/ {\n\t\tif ($squarely_destination = \"\") {\n\t\t\treturn 404;\n\t\t}\n")
-	_, err := fmt.Fprintf(w, "\t\treturn 302 $squarely_destination;\n\t}\n}\n")
-	return err
+	fmt.Fprintf(w, "}\n")
+	groups := site.domainGroups()
+	if len(groups) > 0 {
+		fmt.Fprintf(w, "\n# The workspace of each code: a custom domain serves its workspace's codes.\nmap $uri $squarely_workspace {\n\tdefault \"\";\n")
+		for _, r := range list {
+			fmt.Fprintf(w, "\t\"/d/%s\" \"%d\";\n", configSafe(r.ShortCode), r.WorkspaceID)
+		}
+		fmt.Fprintf(w, "}\n")
+	}
+	writeServer := func(names, only string) {
+		fmt.Fprintf(w, "\nserver {\n\tlisten %s;\n\tserver_name %s;\n\n\tlocation /d/ {\n", listen, names)
+		if only != "" {
+			fmt.Fprintf(w, "\t\tif ($squarely_workspace != \"%s\") {\n\t\t\treturn 404;\n\t\t}\n", only)
+		}
+		fmt.Fprintf(w, "\t\tif ($squarely_destination = \"\") {\n\t\t\treturn 404;\n\t\t}\n\t\treturn 302 $squarely_destination;\n\t}\n}\n")
+	}
+	writeServer(site.host(), "")
+	for _, g := range groups {
+		writeServer(strings.Join(g.hosts, " "), strconv.FormatInt(g.workspaceID, 10))
+	}
+	return w.Flush()
 }
 
 // WriteCaddy writes a Caddyfile whose site answers each /d/{code} with a
-// 302 to its destination and any other path under /d/ with 404.
-func WriteCaddy(w io.Writer, site Site, list []store.ExportedRedirect) error {
+// 302 to its destination and any other path under /d/ with 404, and a
+// site per workspace's custom domains answering that workspace's codes.
+func WriteCaddy(out io.Writer, site Site, list []store.ExportedRedirect) error {
+	w := bufio.NewWriter(out) // keeps the first error, for Flush to return
 	port, bind := "80", ""
 	if site.Listen != "" {
 		if h, p, err := net.SplitHostPort(site.Listen); err == nil {
@@ -89,15 +138,27 @@ func WriteCaddy(w io.Writer, site Site, list []store.ExportedRedirect) error {
 		}
 	}
 	fmt.Fprintf(w, "# Squarely's dynamic codes, exported %s: %d redirects.\n", time.Now().UTC().Format(time.RFC3339), len(list))
-	fmt.Fprintf(w, "http://%s:%s {\n", site.host(), port)
-	if bind != "" {
-		fmt.Fprintf(w, "\tbind %s\n", bind)
+	writeSite := func(hosts []string, workspaceID int64) {
+		addrs := make([]string, len(hosts))
+		for i, h := range hosts {
+			addrs[i] = "http://" + h + ":" + port
+		}
+		fmt.Fprintf(w, "%s {\n", strings.Join(addrs, ", "))
+		if bind != "" {
+			fmt.Fprintf(w, "\tbind %s\n", bind)
+		}
+		for _, r := range list {
+			if workspaceID == 0 || r.WorkspaceID == workspaceID {
+				fmt.Fprintf(w, "\tredir /d/%s \"%s\" 302\n", configSafe(r.ShortCode), configSafe(r.Destination))
+			}
+		}
+		fmt.Fprintf(w, "\trespond /d/* 404\n}\n")
 	}
-	for _, r := range list {
-		fmt.Fprintf(w, "\tredir /d/%s \"%s\" 302\n", configSafe(r.ShortCode), configSafe(r.Destination))
+	writeSite([]string{site.host()}, 0)
+	for _, g := range site.domainGroups() {
+		writeSite(g.hosts, g.workspaceID)
 	}
-	_, err := fmt.Fprintf(w, "\trespond /d/* 404\n}\n")
-	return err
+	return w.Flush()
 }
 
 // WriteCSV writes code, destination and the URL printed in the code.

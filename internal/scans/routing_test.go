@@ -3,10 +3,10 @@ package scans
 import (
 	"context"
 	"encoding/json"
-	"strconv"
 	"testing"
 	"time"
 
+	"github.com/squarely/squarely/internal/scans/scanbench"
 	"github.com/squarely/squarely/internal/store"
 )
 
@@ -134,21 +134,7 @@ func TestRouterRepeatedValues(t *testing.T) {
 func BenchmarkRoute(b *testing.B) {
 	routers := make([]*Router, 1000)
 	for i := range routers {
-		dest := func(what string) string { return "https://example.com/" + what + "/" + strconv.Itoa(i) }
-		rule := func(w store.RuleWhen, what string) store.RoutingRule {
-			return store.RoutingRule{When: w, Destination: dest(what)}
-		}
-		routers[i] = NewRouter(routingText(b, &store.Routing{
-			Rules: []store.RoutingRule{
-				rule(store.RuleWhen{OS: []string{"android"}}, "android"), rule(store.RuleWhen{OS: []string{"windows", "macos"}}, "desktop"),
-				rule(store.RuleWhen{OS: []string{"ios"}, Country: []string{"DE", "AT", "CH"}}, "dach"), rule(store.RuleWhen{OS: []string{"ios"}, Language: []string{"fr"}}, "fr"),
-				rule(store.RuleWhen{Country: []string{"US", "CA"}}, "na"), rule(store.RuleWhen{Country: []string{"FR", "BE", "LU"}}, "frc"),
-				rule(store.RuleWhen{Language: []string{"de", "nl"}}, "de"), rule(store.RuleWhen{Language: []string{"es", "pt", "it"}}, "south"),
-				rule(store.RuleWhen{Days: []string{"sun"}, From: "23:58", To: "23:59", TimeZone: "Europe/Berlin"}, "late"),
-				rule(store.RuleWhen{OS: []string{"other"}, From: "00:00", To: "00:01", TimeZone: "America/New_York"}, "midnight"),
-			},
-			Split: []store.SplitVariant{{Destination: dest("a"), Weight: 50}, {Destination: dest("b"), Weight: 30}, {Destination: dest("c"), Weight: 20}},
-		}), "")
+		routers[i] = NewRouter(routingText(b, scanbench.SmartRouting(i)), "")
 	}
 	ctx, sticky := context.Background(), NewStickyKey(&memSink{})
 	ua := "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"

@@ -131,6 +131,8 @@ type bulkJobResponse struct {
 	Total     int        `json:"total"`
 	Processed int        `json:"processed"`
 	Failed    int        `json:"failed"`
+	DomainID  *int64     `json:"domainId"` // the custom domain its dynamic codes print; null = the base URL
+	Domain    string     `json:"domain,omitempty"`
 	Error     string     `json:"error,omitempty"`
 	CreatedAt time.Time  `json:"createdAt"`
 	UpdatedAt time.Time  `json:"updatedAt"`
@@ -140,7 +142,7 @@ type bulkJobResponse struct {
 func bulkJobJSON(j *store.BulkJob) bulkJobResponse {
 	return bulkJobResponse{
 		ID: j.ID, Status: j.Status, FileName: j.FileName, Total: j.Total, Processed: j.Processed,
-		Failed: j.Failed, Error: j.Error, CreatedAt: j.CreatedAt, UpdatedAt: j.UpdatedAt,
+		Failed: j.Failed, DomainID: j.DomainID, Domain: j.Domain, Error: j.Error, CreatedAt: j.CreatedAt, UpdatedAt: j.UpdatedAt,
 	}
 }
 
@@ -168,9 +170,11 @@ func (s *server) takeBulkSlot(w http.ResponseWriter, r *http.Request) (release f
 // createBulkJob (POST /api/bulk-jobs, signed in) checks an uploaded
 // spreadsheet (multipart `file`). With dryRun=true it only answers the
 // row errors; otherwise it queues a job for the rows that passed and
-// answers 202 with the job. An Idempotency-Key header makes a repeat of
-// the same upload in the workspace answer the first job instead of making
-// another.
+// answers 202 with the job. An optional domainId, a verified domain of the
+// workspace, is the domain the job's dynamic codes print (as a single
+// code's domainId); the rows are checked with its longer short URL. An
+// Idempotency-Key header makes a repeat of the same upload in the
+// workspace answer the first job instead of making another.
 func (s *server) createBulkJob(w http.ResponseWriter, r *http.Request) {
 	key := strings.TrimSpace(r.Header.Get("Idempotency-Key"))
 	if len(key) > maxIdempotency || strings.ContainsFunc(key, func(c rune) bool { return c > unicode.MaxASCII || !unicode.IsPrint(c) }) {
@@ -198,6 +202,22 @@ func (s *server) createBulkJob(w http.ResponseWriter, r *http.Request) {
 	}
 	u := auth.UserFrom(r.Context())
 	ctx := r.Context()
+	var domain *store.Domain
+	if raw := form.get("domainId"); raw != "" {
+		id, err := strconv.ParseInt(raw, 10, 64)
+		if err != nil || id <= 0 {
+			fieldError(w, "domainId", "domainId must be a domain's id, or left out for the base URL")
+			return
+		}
+		domain, err = s.codeDomain(ctx, wsID(r), id)
+		if answerDomainRefused(w, err) {
+			return
+		}
+		if err != nil {
+			s.internalError(w, "fetching a domain", err)
+			return
+		}
+	}
 	sum := sha256.Sum256(form.file.data)
 	digest := hex.EncodeToString(sum[:])
 	if key != "" && !dryRun && s.answerRepeat(w, r, key, digest) {
@@ -218,7 +238,7 @@ func (s *server) createBulkJob(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	items := s.checkRows(table, columns, kits)
+	items := s.checkRows(table, columns, kits, domain)
 	if err := s.applyDynamicLimit(r, u, items); err != nil {
 		s.internalError(w, "counting dynamic codes", err)
 		return
@@ -251,7 +271,16 @@ func (s *server) createBulkJob(w http.ResponseWriter, r *http.Request) {
 		Total: len(items), Processed: len(rowErrors), Failed: len(rowErrors),
 		DynamicLimit: s.dynamicLimit(workspaceFrom(r.Context())), CreatedAt: s.now(),
 	}
+	if domain != nil {
+		j.DomainID, j.Domain = &domain.ID, domain.Domain
+	}
 	err = s.store.CreateBulkJob(ctx, j, items)
+	if errors.Is(err, store.ErrNotFound) {
+		err = errDomainMissing // the domain was deleted since it was read
+	}
+	if answerDomainRefused(w, err) {
+		return
+	}
 	if errors.Is(err, store.ErrConflict) && key != "" && s.answerRepeat(w, r, key, digest) {
 		return // a parallel repeat won the race
 	}
@@ -379,8 +408,9 @@ func (s *server) bulkKits(w http.ResponseWriter, r *http.Request, cols []string)
 
 // checkRows checks every row on every core and returns one item per row:
 // pending with the code to save, or failed with its first error. kits are
-// the brand kits a brandKit column may name.
-func (s *server) checkRows(t *bulk.Table, cols []string, kits map[string]codes.Style) []store.BulkItem {
+// the brand kits a brandKit column may name, domain the job's (nil = the
+// base URL).
+func (s *server) checkRows(t *bulk.Table, cols []string, kits map[string]codes.Style, domain *store.Domain) []store.BulkItem {
 	items := make([]store.BulkItem, len(t.Rows))
 	now := s.now()
 	workers := runtime.GOMAXPROCS(0)
@@ -388,7 +418,7 @@ func (s *server) checkRows(t *bulk.Table, cols []string, kits map[string]codes.S
 	for wk := range workers {
 		wg.Go(func() {
 			for i := wk; i < len(t.Rows); i += workers {
-				items[i] = s.checkRow(t.Rows[i], i+1, cols, kits, now)
+				items[i] = s.checkRow(t.Rows[i], i+1, cols, kits, domain, now)
 			}
 		})
 	}
@@ -397,7 +427,7 @@ func (s *server) checkRows(t *bulk.Table, cols []string, kits map[string]codes.S
 }
 
 // checkRow checks one row, the ordinal-th of the file.
-func (s *server) checkRow(row bulk.Row, ordinal int, cols []string, kits map[string]codes.Style, now time.Time) store.BulkItem {
+func (s *server) checkRow(row bulk.Row, ordinal int, cols []string, kits map[string]codes.Style, domain *store.Domain, now time.Time) store.BulkItem {
 	values := map[string]string{}
 	for i, c := range row.Cells {
 		if i < len(cols) && cols[i] != "" {
@@ -491,8 +521,12 @@ func (s *server) checkRow(row bulk.Row, ordinal int, cols []string, kits map[str
 		if dest, problem = checkDestination(fields["url"]); problem != "" {
 			return refuse("url", problem)
 		}
-		// Every short URL has the same length, so one stands for all.
-		level, data = dynamicLevel, s.shortURL(store.DefaultClientID, store.NewShortCode())
+		// Every short URL of the job has the same length, so one stands for all.
+		sample := &store.DynamicCode{ClientID: store.DefaultClientID, ShortCode: store.NewShortCode()}
+		if domain != nil {
+			sample.Domain = domain.Domain
+		}
+		level, data = dynamicLevel, s.codeURL(sample)
 	} else if data, err = payload.Build(t, fields, payload.Options{BaseURL: s.cfg.BaseURL}); err != nil {
 		return refuse("type", err.Error())
 	}
@@ -676,7 +710,7 @@ func (s *server) writeBulkZIP(ctx context.Context, w io.Writer, j *store.BulkJob
 			break
 		}
 		after = page[len(page)-1].Row
-		if err := s.renderPage(page, images, refused, format, printOpt); err != nil {
+		if err := s.renderPage(j, page, images, refused, format, printOpt); err != nil {
 			return err
 		}
 		for i, it := range page {
@@ -698,7 +732,7 @@ func (s *server) writeBulkZIP(ctx context.Context, w io.Writer, j *store.BulkJob
 			if _, err := f.Write(images[i]); err != nil {
 				return err
 			}
-			mw.Write([]string{row, csvCell(it.Code.Name), csvCell(s.bulkData(it)), it.ShortCode, csvCell(name)})
+			mw.Write([]string{row, csvCell(it.Code.Name), csvCell(s.bulkData(j, it)), it.ShortCode, csvCell(name)})
 		}
 	}
 	for _, c := range []struct {
@@ -741,10 +775,11 @@ func (p pooledDeflater) Close() error {
 	return err
 }
 
-// bulkData is what a saved row's code encodes.
-func (s *server) bulkData(it store.BulkItem) string {
+// bulkData is what a saved row of job j encodes: a dynamic code's short
+// URL on the job's domain, or a static code's content.
+func (s *server) bulkData(j *store.BulkJob, it store.BulkItem) string {
 	if it.Code.Dynamic {
-		return s.shortURL(store.DefaultClientID, it.ShortCode)
+		return s.codeURL(&store.DynamicCode{ClientID: store.DefaultClientID, ShortCode: it.ShortCode, Domain: j.Domain})
 	}
 	return it.Code.Content
 }
@@ -753,7 +788,7 @@ func (s *server) bulkData(it store.BulkItem) string {
 // A row whose code the print size cannot hold (a larger version needs
 // more pixels) gets its reason in refused and no image, so one row does
 // not cut the archive short.
-func (s *server) renderPage(page []store.BulkItem, images [][]byte, refused []string, format codes.Format, printOpt codes.Print) error {
+func (s *server) renderPage(j *store.BulkJob, page []store.BulkItem, images [][]byte, refused []string, format codes.Format, printOpt codes.Print) error {
 	workers := runtime.GOMAXPROCS(0)
 	errs := make([]error, workers)
 	var wg sync.WaitGroup
@@ -766,7 +801,7 @@ func (s *server) renderPage(page []store.BulkItem, images [][]byte, refused []st
 				}
 				level, _ := qr.ParseLevel(it.Code.Style.ErrorCorrectionLevel)
 				var buf bytes.Buffer
-				err := codes.Write(&buf, s.bulkData(it), codeStyle(it.Code.Style), codes.Options{Format: format, Level: level, Pixels: bulkPNGPixels, Print: printOpt})
+				err := codes.Write(&buf, s.bulkData(j, it), codeStyle(it.Code.Style), codes.Options{Format: format, Level: level, Pixels: bulkPNGPixels, Print: printOpt})
 				images[i], refused[i] = nil, ""
 				if field, msg, ok := codes.Refusal(err); ok && printOpt != (codes.Print{}) {
 					refused[i] = field + ": " + msg

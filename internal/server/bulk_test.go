@@ -87,10 +87,21 @@ func xlsxOf(t *testing.T, rows [][]any) string {
 // postSheet uploads a spreadsheet, with dryRun and header pairs as given.
 func (e *env) postSheet(c *http.Client, name, content string, dryRun bool, header ...string) *response {
 	e.t.Helper()
+	fields := map[string]string{}
+	if dryRun {
+		fields["dryRun"] = "true"
+	}
+	return e.postSheetWith(c, name, content, fields, header...)
+}
+
+// postSheetWith uploads a spreadsheet with the form fields and header
+// pairs given.
+func (e *env) postSheetWith(c *http.Client, name, content string, fields map[string]string, header ...string) *response {
+	e.t.Helper()
 	var buf bytes.Buffer
 	mw := multipart.NewWriter(&buf)
-	if dryRun {
-		mw.WriteField("dryRun", "true")
+	for k, v := range fields {
+		mw.WriteField(k, v)
 	}
 	fw, _ := mw.CreateFormFile("file", name)
 	fw.Write([]byte(content))

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net"
@@ -358,6 +359,97 @@ func TestCodeOnCustomDomain(t *testing.T) {
 		if audit != 3+2+1+3 {
 			t.Errorf("audit entries: %d", audit)
 		}
+	})
+}
+
+// A bulk job on a chosen verified domain makes its dynamic codes there, as
+// a single code's domainId does (issue 32 item 5): the codes print the
+// domain, the ZIP's images and manifest encode it, and scans by that host
+// reach them.
+func TestBulkJobOnCustomDomain(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		dns := startDNS(t)
+		e := start(t, st, withDomains(dns, "1", true))
+		alice, aliceID := e.signedIn("alice@example.com")
+		bob, _ := e.signedIn("bob@example.com")
+		verified := func(c *http.Client, domain string) string {
+			d := expect(t, e.do(c, "POST", "/api/domains", `{"domain":"`+domain+`"}`), http.StatusCreated, "")
+			dns.set(map[string]string{d["txtName"].(string): d["txtValue"].(string)}, nil)
+			expect(t, e.do(c, "POST", "/api/domains/"+idOf(d)+"/verify", ""), http.StatusOK, "")
+			return idOf(d)
+		}
+		shop, bobs := verified(alice, "go.shop.example"), verified(bob, "go.bob.example")
+		pending := idOf(expect(t, e.do(alice, "POST", "/api/domains", `{"domain":"later.shop.example"}`), http.StatusCreated, ""))
+		sheet := "url,name,dynamic\nhttps://example.com/one,One,true\nhttps://example.com/two,Two,true\nhttps://example.com/s,Static,\n"
+
+		// A domain that is not a verified one of the workspace is refused, and nothing is saved.
+		for _, tc := range []struct {
+			domain  string
+			status  int
+			message string
+		}{
+			{pending, http.StatusBadRequest, msgDomainUnproved},
+			{bobs, http.StatusNotFound, msgDomainMissing},
+			{"x", http.StatusBadRequest, "domainId must be a domain's id, or left out for the base URL"},
+			{"0", http.StatusBadRequest, "domainId must be a domain's id, or left out for the base URL"},
+		} {
+			for _, dry := range []string{"true", "false"} {
+				expect(t, e.postSheetWith(alice, "codes.csv", sheet, map[string]string{"domainId": tc.domain, "dryRun": dry}), tc.status, tc.message)
+			}
+		}
+		if n := storetest.Count(t, st, "bulk_jobs"); n != 0 {
+			t.Fatalf("%d jobs saved from refused uploads", n)
+		}
+
+		job := expect(t, e.postSheetWith(alice, "codes.csv", sheet, map[string]string{"domainId": shop}), http.StatusAccepted, "")
+		if job["domainId"] != float64(mustAtoi(shop)) || job["domain"] != "go.shop.example" {
+			t.Errorf("the job: %v", job)
+		}
+		// While the job is open its domain cannot be deleted; the runner
+		// may finish first, so either answer is right, but never a deletion.
+		if r := e.do(alice, "DELETE", "/api/domains/"+shop, ""); r.StatusCode != http.StatusConflict {
+			t.Fatalf("deleting the job's domain: %d %s", r.StatusCode, r.body)
+		}
+		done := e.waitJob(alice, idOf(job))
+		if done["status"] != store.BulkDone || done["failed"] != 0.0 {
+			t.Fatalf("job: %v", done)
+		}
+		urls := map[string]string{} // short code → what the ZIP's manifest says it encodes
+		r := e.do(alice, "GET", "/api/bulk-jobs/"+idOf(job)+"/download?format=svg", "")
+		if r.StatusCode != http.StatusOK {
+			t.Fatalf("download: %d %s", r.StatusCode, r.body)
+		}
+		_, files := zipFiles(t, r.body)
+		dec := newDecoders(t)
+		for _, row := range readCSV(t, files["manifest.csv"])[1:] {
+			if row[3] == "" {
+				continue // the static row
+			}
+			urls[row[3]] = row[2]
+			if want := "https://go.shop.example/d/" + row[3]; row[2] != want {
+				t.Errorf("manifest row %v, want data %s", row, want)
+			}
+			if got := dec.read(files[row[4]], "svg"); got != row[2] {
+				t.Errorf("%s encodes %q, want %q", row[4], got, row[2])
+			}
+		}
+		if len(urls) != 2 {
+			t.Fatalf("manifest: %s", files["manifest.csv"])
+		}
+		saved, err := st.DynamicCodes(context.Background(), storetest.Personal(t, st, aliceID), false)
+		if err != nil || len(saved) != 2 {
+			t.Fatalf("%d dynamic codes (%v)", len(saved), err)
+		}
+		for _, d := range saved {
+			if d.Domain != "go.shop.example" || urls[d.ShortCode] == "" {
+				t.Errorf("code %s saved on %q", d.ShortCode, d.Domain)
+			}
+			if got := e.onHost(e.browser(), "go.shop.example", "GET", "/d/"+d.ShortCode, ""); got.StatusCode != http.StatusFound {
+				t.Errorf("a scan by the domain: %d", got.StatusCode)
+			}
+		}
+		// Once the job is done the domain is the codes' alone: still in use.
+		expect(t, e.do(alice, "DELETE", "/api/domains/"+shop, ""), http.StatusConflict, "")
 	})
 }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/squarely/squarely/internal/bulk"
 	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/mail"
+	"github.com/squarely/squarely/internal/mail/outbox"
 	"github.com/squarely/squarely/internal/store"
 )
 
@@ -68,6 +69,8 @@ type env struct {
 	clock *clock
 	logs  *syncBuffer
 	mail  *mailbox
+	// outbox sends the mail the server queues (Deps.Outbox).
+	outbox *outbox.Sender
 }
 
 // mailbox is a Mailer that keeps what it is sent, for tests that follow a
@@ -164,7 +167,13 @@ func startServer(t *testing.T, st *store.Store, newServer func(http.Handler) *ht
 	d.Bulk = bulk.NewRunner(st, d.Logger, d.Now)
 	done := make(chan struct{})
 	go func() { d.Bulk.Run(ctx); close(done) }()
-	t.Cleanup(func() { stop(); <-done })
+	if d.Outbox == nil {
+		d.Outbox = outbox.New(st, d.Mailer, d.Config.BaseURL, d.Logger)
+	}
+	e.outbox = d.Outbox
+	sent := make(chan struct{})
+	go func() { d.Outbox.Run(ctx); close(sent) }()
+	t.Cleanup(func() { stop(); <-done; <-sent })
 	e.srv = newServer(New(d))
 	t.Cleanup(e.srv.Close)
 	return e

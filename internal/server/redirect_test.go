@@ -11,7 +11,7 @@ import (
 
 	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/scans"
-	"github.com/squarely/squarely/internal/store"
+	"github.com/squarely/squarely/internal/scans/scanbench"
 	"github.com/squarely/squarely/internal/store/storetest"
 )
 
@@ -25,21 +25,7 @@ func BenchmarkRedirect(b *testing.B) {
 	u := storetest.CreateUser(b, st, "bench@example.com")
 	storetest.CreateDynamic(b, st, u.ID, "benchmk1")
 	smart := storetest.CreateDynamic(b, st, u.ID, "benchmk2")
-	rule := func(w store.RuleWhen) store.RoutingRule {
-		return store.RoutingRule{When: w, Destination: "https://example.com/r"}
-	}
-	_, err := st.SetDynamicRouting(ctx, storetest.Personal(b, st, u.ID), smart.ID, &store.Routing{
-		Rules: []store.RoutingRule{
-			rule(store.RuleWhen{OS: []string{"android"}}), rule(store.RuleWhen{OS: []string{"windows", "macos", "linux"}}),
-			rule(store.RuleWhen{OS: []string{"ios"}, Country: []string{"DE", "AT", "CH"}}), rule(store.RuleWhen{OS: []string{"ios"}, Language: []string{"fr"}}),
-			rule(store.RuleWhen{Country: []string{"US", "CA"}}), rule(store.RuleWhen{Country: []string{"FR", "BE", "LU"}}),
-			rule(store.RuleWhen{Language: []string{"de", "nl"}}), rule(store.RuleWhen{Language: []string{"es", "pt", "it"}}),
-			rule(store.RuleWhen{Days: []string{"sun"}, From: "23:58", To: "23:59", TimeZone: "Europe/Berlin"}),
-			rule(store.RuleWhen{OS: []string{"other"}, From: "00:00", To: "00:01", TimeZone: "America/New_York"}),
-		},
-		Split: []store.SplitVariant{{Destination: "https://example.com/a", Weight: 50}, {Destination: "https://example.com/b", Weight: 30},
-			{Destination: "https://example.com/c", Weight: 20}},
-	}, time.Now())
+	_, err := st.SetDynamicRouting(ctx, storetest.Personal(b, st, u.ID), smart.ID, scanbench.SmartRouting(0), time.Now())
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/squarely/squarely/internal/bulk"
 	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/mail"
+	"github.com/squarely/squarely/internal/mail/outbox"
 	"github.com/squarely/squarely/internal/mailings"
 	"github.com/squarely/squarely/internal/metrics"
 	"github.com/squarely/squarely/internal/netguard"
@@ -51,6 +52,10 @@ type Deps struct {
 	// Bulk runs bulk jobs; the caller runs it. nil = one the server
 	// starts and never stops, for tests.
 	Bulk *bulk.Runner
+
+	// Outbox sends queued mail (the new-device notice); the caller runs
+	// it. nil = one the server starts and never stops, for tests.
+	Outbox *outbox.Sender
 
 	// Webhooks is woken when a test event or a retry is queued; the caller
 	// runs it. nil = they wait for a runner's next poll (another
@@ -125,7 +130,8 @@ type server struct {
 	// Wrong passwords of protected codes, per client address and per code.
 	codePasswordsFrom, codePasswords *limiter // public calls that cost a Stripe request, per client address
 
-	bulk *bulk.Runner
+	bulk   *bulk.Runner
+	outbox *outbox.Sender
 	// webhooks sends webhook deliveries (nil: another does); webhookPolicy
 	// says which endpoint URLs are accepted (SQUARELY_WEBHOOK_ALLOW_*).
 	webhooks      *webhooks.Runner
@@ -153,7 +159,7 @@ type server struct {
 
 // New returns the handler serving the whole site.
 func New(d Deps) http.Handler {
-	s := &server{store: d.Store, cfg: d.Config, log: d.Logger, now: d.Now, web: d.Web, recorder: d.Recorder, mailer: d.Mailer, mailings: d.Mailings, bulk: d.Bulk,
+	s := &server{store: d.Store, cfg: d.Config, log: d.Logger, now: d.Now, web: d.Web, recorder: d.Recorder, mailer: d.Mailer, mailings: d.Mailings, bulk: d.Bulk, outbox: d.Outbox,
 		webhooks: d.Webhooks, webhookPolicy: WebhookPolicy(d.Config)}
 	if s.log == nil {
 		s.log = slog.Default()
@@ -176,6 +182,10 @@ func New(d Deps) http.Handler {
 	if s.bulk == nil {
 		s.bulk = bulk.NewRunner(d.Store, s.log, s.now)
 		go s.bulk.Run(context.Background())
+	}
+	if s.outbox == nil {
+		s.outbox = outbox.New(d.Store, s.mailer, d.Config.BaseURL, s.log)
+		go s.outbox.Run(context.Background())
 	}
 	s.bulkWork = make(chan struct{}, bulkWorkSlots)
 	s.bulkByAccount = newInFlight(bulkSlotsPerAccount)

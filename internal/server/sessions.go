@@ -9,7 +9,6 @@ import (
 	"unicode"
 
 	"github.com/squarely/squarely/internal/auth"
-	"github.com/squarely/squarely/internal/mail"
 	"github.com/squarely/squarely/internal/store"
 )
 
@@ -112,41 +111,36 @@ func reportedUserAgent(ua string) string {
 
 // mailNewDevice tells u about a sign-in from a browser u has not used
 // before: when, with what (the User-Agent, quoted), from which country,
-// and where to end it. A failure is logged; the sign-in goes on.
+// and where to end it. The mail is queued (the outbox sends it), so the
+// sign-in never waits for SMTP; a failure to queue it is logged, and the
+// sign-in goes on.
 func (s *server) mailNewDevice(r *http.Request, u *store.User, sess *store.Session) {
 	country := sess.Country
 	if country == "" {
 		country = "unknown"
 	}
-	m, err := mail.Render(u.Email, "account_new_device", mail.Data{BaseURL: s.cfg.BaseURL, Fields: map[string]any{
+	err := s.store.QueueMail(context.WithoutCancel(r.Context()), u.Email, "account_new_device", map[string]any{
 		"Time":    sess.CreatedAt.UTC().Format("2 January 2006, 15:04 UTC"),
 		"Browser": reportedUserAgent(sess.UserAgent),
 		"Country": country,
 		"IP":      sess.IP,
 		"Link":    s.cfg.BaseURL + sessionsPage,
-	}})
-	if err == nil {
-		// The mail outlives a client that hangs up once signed in.
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), 30*time.Second)
-		defer cancel()
-		err = s.mailer.Send(ctx, m)
-	}
+	}, s.now())
 	if err != nil {
-		s.log.Error("mailing a new-device sign-in", "user", u.ID, "err", err)
+		s.log.Error("queueing the mail of a new-device sign-in", "user", u.ID, "err", err)
+		return
 	}
+	s.outbox.Wake()
 }
 
 // signInProviders (GET /api/auth/providers) tells the sign-in page which
-// buttons to show: Google, and the OpenID Connect provider by its label.
+// single sign-on button to show: the OpenID Connect provider by its label.
+// Whether Google is on is told once, by the white-label config's
+// googleSignIn, which every page has fetched already.
 func (s *server) signInProviders(w http.ResponseWriter, r *http.Request) {
 	var oidc any
 	if s.auth.OIDC != nil {
 		oidc = map[string]string{"name": s.auth.OIDC.Name}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"google": s.googleSignIn(), "oidc": oidc})
+	writeJSON(w, http.StatusOK, map[string]any{"oidc": oidc})
 }
-
-// googleSignIn reports whether Google sign-in is on: whether /auth/google
-// has a client to send the visitor to. Both answers that tell the app
-// (signInProviders' google, whiteLabelConfig's googleSignIn) read it.
-func (s *server) googleSignIn() bool { return s.auth.Google != nil }

@@ -1,14 +1,20 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/emersion/go-smtp"
+
 	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/mail"
+	"github.com/squarely/squarely/internal/mail/mailtest"
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/store/storetest"
 )
@@ -27,6 +33,59 @@ func (e *env) sessionsOf(c *http.Client) []map[string]any {
 		e.t.Fatal(err)
 	}
 	return list
+}
+
+// The new-device mail is queued by the sign-in and sent after it (issue
+// 32 item 5): a sign-in answers while the SMTP server holds the message,
+// and the message arrives once the server lets it through.
+func TestNewDeviceMailLeavesSignIn(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		var hold atomic.Bool
+		release := make(chan struct{})
+		smtpServer := mailtest.Start(t, mailtest.Options{Refuse: func(string, int) *smtp.SMTPError {
+			if hold.Load() {
+				<-release
+			}
+			return nil
+		}})
+		mailer, err := mail.NewSMTP(mail.SMTPOptions{URL: smtpServer.URL(), From: "hello@squarely.test", Backoff: time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := start(t, st, func(d *Deps) { d.Mailer = mailer })
+		e.register(e.browser(), "sam@example.com", "secret1")
+
+		hold.Store(true)
+		answered := make(chan int, 1)
+		go func() {
+			r := e.do(e.browser(), "POST", "/api/login", loginBody("sam@example.com", "secret1"), "User-Agent", chromeOnWindows)
+			answered <- r.StatusCode
+		}()
+		select {
+		case code := <-answered:
+			if code != http.StatusOK {
+				t.Fatalf("sign-in answered %d", code)
+			}
+		case <-time.After(10 * time.Second):
+			close(release)
+			t.Fatal("the sign-in waited for the SMTP server")
+		}
+		close(release)
+		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+			i := slices.IndexFunc(smtpServer.Messages(), func(m mailtest.Received) bool {
+				return m.Header.Get("Subject") == "New sign-in to your Squarely account"
+			})
+			if i >= 0 {
+				if m := smtpServer.Messages()[i]; m.To[0] != "sam@example.com" || !strings.Contains(m.Text, "Device: Chrome on Windows") {
+					t.Errorf("new-device mail %+v", m)
+				}
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("the new-device mail never arrived")
+			}
+		}
+	})
 }
 
 func TestSessionsListAndEnd(t *testing.T) {
@@ -58,9 +117,13 @@ func TestSessionsListAndEnd(t *testing.T) {
 		if awayID != newest["id"] {
 			t.Error("the other browser does not see its own session as current")
 		}
-		e.mail.mu.Lock()
-		sent := e.mail.sent[mailsBefore:]
-		e.mail.mu.Unlock()
+		// The mail is queued by the sign-in and sent just after it.
+		var sent []mail.Message
+		for deadline := time.Now().Add(10 * time.Second); len(sent) == 0 && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+			e.mail.mu.Lock()
+			sent = slices.Clone(e.mail.sent[mailsBefore:])
+			e.mail.mu.Unlock()
+		}
 		if len(sent) != 1 || sent[0].To != "sam@example.com" || sent[0].Subject != "New sign-in to your Squarely account" ||
 			!strings.Contains(sent[0].Text, `Browser, as it reported itself: "`+chromeOnWindows+`"`) || !strings.Contains(sent[0].Text, "Country: US") ||
 			!strings.Contains(sent[0].Text, "When: 1 March 2026, 12:00 UTC") ||
@@ -69,6 +132,9 @@ func TestSessionsListAndEnd(t *testing.T) {
 		}
 		// Signing in again from a known browser mails nothing.
 		expect(t, e.do(away, "POST", "/api/login", loginBody("sam@example.com", "secret1"), "X-Forwarded-For", "8.8.8.8"), http.StatusOK, "")
+		if err := e.outbox.Drain(context.Background()); err != nil {
+			t.Fatal(err)
+		}
 		if n := len(e.mail.sent) - mailsBefore; n != 1 {
 			t.Errorf("%d mails after a sign-in from a known browser, want still 1", n)
 		}

@@ -297,8 +297,10 @@ func clientPathID(w http.ResponseWriter, r *http.Request) (int64, bool) {
 
 // whiteLabelConfig (GET /api/white-label/config, public) is the brand of
 // the host the request came by: its client's, else the default client's.
-// It also tells whether Google sign-in is configured (googleSignIn), so the
-// sign-in pages and the after-download dialog offer Google only then.
+// It also tells whether Google sign-in is on (googleSignIn: whether
+// /auth/google has a client to send the visitor to), so the sign-in pages
+// and the after-download dialog offer Google only then; nothing else
+// answers it.
 func (s *server) whiteLabelConfig(w http.ResponseWriter, r *http.Request) {
 	c := requestClient(r)
 	if c == nil {
@@ -313,6 +315,6 @@ func (s *server) whiteLabelConfig(w http.ResponseWriter, r *http.Request) {
 		"customFavicon": c.CustomFavicon, "customCSS": c.CustomCSS, "logoUrl": c.LogoURL,
 		"removeSquarelyBranding": c.RemoveBranding, "isDefault": c.ID == store.DefaultClientID,
 		// Not the brand's but the site's: the sign-in pages offer Google only when it is configured.
-		"googleSignIn": s.googleSignIn(),
+		"googleSignIn": s.auth.Google != nil,
 	})
 }

@@ -127,7 +127,8 @@ func TestWhiteLabelClientAdmin(t *testing.T) {
 }
 
 // The sign-in pages learn whether to offer Google (issue 21) from the
-// site's config and from the providers; both say what /auth/google does.
+// site's config alone, which says what /auth/google does; the providers
+// do not answer it.
 func TestConfigTellsGoogleSignIn(t *testing.T) {
 	st := storetest.Open(t)
 	for want, opt := range map[bool]option{
@@ -141,8 +142,8 @@ func TestConfigTellsGoogleSignIn(t *testing.T) {
 		if got := expect(t, e.do(e.browser(), "GET", "/api/white-label/config", ""), http.StatusOK, ""); got["googleSignIn"] != want {
 			t.Errorf("googleSignIn = %v, want %v", got["googleSignIn"], want)
 		}
-		if got := expect(t, e.do(e.browser(), "GET", "/api/auth/providers", ""), http.StatusOK, ""); got["google"] != want {
-			t.Errorf("providers' google = %v, want %v", got["google"], want)
+		if got := expect(t, e.do(e.browser(), "GET", "/api/auth/providers", ""), http.StatusOK, ""); len(got) != 1 || got["oidc"] != nil {
+			t.Errorf("providers = %v, want only oidc (null)", got)
 		}
 		start := e.do(e.browser(), "GET", "/auth/google", "")
 		if redirects := start.StatusCode == http.StatusFound && strings.HasPrefix(start.Header.Get("Location"), "https://accounts.google.com/"); redirects != want {

@@ -41,6 +41,8 @@ type BulkJob struct {
 	Processed      int    // rows saved or refused so far
 	Failed         int    // rows refused, at upload or when saving
 	DynamicLimit   int    // the owner's dynamic limit at upload; 0 = none
+	DomainID       *int64 // the verified domain its dynamic codes print; nil = the base URL
+	Domain         string // that domain's name
 	Attempts       int    // how many times a runner has taken the job
 	Error          string // why a failed job stopped
 	CreatedAt      time.Time
@@ -74,12 +76,13 @@ type BulkCode struct {
 }
 
 const bulkJobColumns = `id, COALESCE(workspace_id, 0), user_id, status, file_name, file_sha256, COALESCE(idempotency_key, ''),
-	total, processed, failed, dynamic_limit, attempts, error, created_at, updated_at`
+	total, processed, failed, dynamic_limit, domain_id, COALESCE((SELECT domain FROM workspace_domains WHERE id = bulk_jobs.domain_id), ''),
+	attempts, error, created_at, updated_at`
 
 func scanBulkJob(row interface{ Scan(...any) error }) (*BulkJob, error) {
 	j := new(BulkJob)
 	err := row.Scan(&j.ID, &j.WorkspaceID, &j.UserID, &j.Status, &j.FileName, &j.FileSHA256, &j.IdempotencyKey,
-		&j.Total, &j.Processed, &j.Failed, &j.DynamicLimit, &j.Attempts, &j.Error,
+		&j.Total, &j.Processed, &j.Failed, &j.DynamicLimit, &j.DomainID, &j.Domain, &j.Attempts, &j.Error,
 		scanTime(&j.CreatedAt), scanTime(&j.UpdatedAt))
 	if err != nil {
 		return nil, err
@@ -94,7 +97,9 @@ const itemsPerInsert = 500
 // CreateBulkJob saves a queued job with its items (pending or failed) in
 // one transaction and fills in j.ID (and j.WorkspaceID, when 0: the
 // uploader's personal workspace). A second job with an IdempotencyKey
-// of the workspace's is ErrConflict and saves nothing.
+// of the workspace's is ErrConflict and saves nothing; a DomainID that is
+// not a verified domain of the workspace is ErrNotFound or
+// ErrDomainUnverified.
 func (s *Store) CreateBulkJob(ctx context.Context, j *BulkJob, items []BulkItem) error {
 	if j.CreatedAt.IsZero() {
 		j.CreatedAt = time.Now()
@@ -106,11 +111,16 @@ func (s *Store) CreateBulkJob(ctx context.Context, j *BulkJob, items []BulkItem)
 		if err := personalByDefault(ctx, tx, &j.WorkspaceID, j.UserID); err != nil {
 			return err
 		}
+		if j.DomainID != nil {
+			if err := usableDomain(ctx, tx, j.WorkspaceID, *j.DomainID); err != nil {
+				return err
+			}
+		}
 		cols := []string{"workspace_id", "user_id", "status", "file_name", "file_sha256", "idempotency_key", "total", "processed",
-			"failed", "dynamic_limit", "created_at", "updated_at"}
+			"failed", "dynamic_limit", "domain_id", "created_at", "updated_at"}
 		err := tx.QueryRowContext(ctx, insertReturningID("bulk_jobs", cols),
 			j.WorkspaceID, j.UserID, j.Status, j.FileName, j.FileSHA256, nullIfEmpty(j.IdempotencyKey), j.Total, j.Processed,
-			j.Failed, j.DynamicLimit, dbTime(j.CreatedAt), dbTime(j.UpdatedAt)).Scan(&j.ID)
+			j.Failed, j.DynamicLimit, j.DomainID, dbTime(j.CreatedAt), dbTime(j.UpdatedAt)).Scan(&j.ID)
 		if err != nil {
 			return fail("create bulk job", err)
 		}
@@ -265,7 +275,8 @@ func (s *Store) BulkItems(ctx context.Context, jobID int64, afterRow, limit int,
 // one transaction, each item turning done with its code, and renews the
 // job's lease until leaseUntil. A dynamic code past the job's limit fails
 // its item with limitMessage instead. An item no longer pending is
-// ErrItemTaken, and nothing is saved.
+// ErrItemTaken, and nothing is saved. (The job's domain stays usable: a
+// domain cannot be deleted while an open job prints it.)
 func (s *Store) SaveBulkItems(ctx context.Context, j *BulkJob, items []BulkItem, now, leaseUntil time.Time, limitMessage string) error {
 	return s.inTx(ctx, "save bulk items", func(tx *sql.Tx) error {
 		// A runner saves in the background: the audit log names the uploader.
@@ -284,7 +295,7 @@ func (s *Store) SaveBulkItems(ctx context.Context, j *BulkJob, items []BulkItem,
 			var err error
 			if c.Dynamic {
 				d := &DynamicCode{WorkspaceID: j.WorkspaceID, UserID: j.UserID, Name: c.Name, ShortCode: NewShortCode(), Destination: c.Destination,
-					QRType: c.QRType, QRData: c.QRData, Style: c.Style, CreatedAt: now}
+					QRType: c.QRType, QRData: c.QRData, Style: c.Style, DomainID: j.DomainID, CreatedAt: now}
 				err = s.createDynamic(ctx, tx, d, j.DynamicLimit)
 				switch {
 				case errors.Is(err, ErrLimit):

@@ -170,8 +170,9 @@ func (s *Store) RecordDomainCheck(ctx context.Context, workspaceID, id int64, me
 }
 
 // DeleteDomain deletes one of the workspace's domains. ErrDomainInUse while
-// live dynamic codes print it: their printed URLs would stop working.
-// Deleted codes that printed it forget it.
+// live dynamic codes print it (their printed URLs would stop working) or
+// an open bulk job is saving codes on it. Deleted codes and finished bulk
+// jobs that printed it forget it.
 func (s *Store) DeleteDomain(ctx context.Context, workspaceID, id int64) (*Domain, error) {
 	var d *Domain
 	err := s.inTx(ctx, "delete domain", func(tx *sql.Tx) error {
@@ -180,10 +181,18 @@ func (s *Store) DeleteDomain(ctx context.Context, workspaceID, id int64) (*Domai
 			`SELECT `+domainColumns+` FROM workspace_domains WHERE id = $1 AND workspace_id = $2`, id, workspaceID)); err != nil {
 			return fail("delete domain", err)
 		}
-		if d.Codes > 0 {
+		var openJobs int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM bulk_jobs WHERE domain_id = $1 AND status IN ('queued', 'running')`,
+			id).Scan(&openJobs); err != nil {
+			return fail("delete domain", err)
+		}
+		if d.Codes > 0 || openJobs > 0 {
 			return ErrDomainInUse
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE dynamic_qr_codes SET domain_id = NULL WHERE domain_id = $1`, id); err != nil {
+			return fail("delete domain", err)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE bulk_jobs SET domain_id = NULL WHERE domain_id = $1`, id); err != nil {
 			return fail("delete domain", err)
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM workspace_domains WHERE id = $1`, id); err != nil {
@@ -220,6 +229,9 @@ func usableDomain(ctx context.Context, q interface {
 func releaseDomains(ctx context.Context, tx *sql.Tx) error {
 	const gone = `SELECT id FROM workspace_domains WHERE workspace_id IN (SELECT id FROM workspaces WHERE is_deleted)`
 	if _, err := tx.ExecContext(ctx, `UPDATE dynamic_qr_codes SET domain_id = NULL WHERE domain_id IN (`+gone+`)`); err != nil {
+		return fail("release domains", err)
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE bulk_jobs SET domain_id = NULL WHERE domain_id IN (`+gone+`)`); err != nil {
 		return fail("release domains", err)
 	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM workspace_domains WHERE id IN (`+gone+`)`); err != nil {

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"slices"
 	"strings"
 )
@@ -13,6 +14,34 @@ import (
 type ExportedRedirect struct {
 	ShortCode, Destination string
 	ClientID               int64 // the workspace's white-label client
+	WorkspaceID            int64 // its verified domains serve it too
+}
+
+// ExportedDomain is a workspace's verified domain: Squarely serves the
+// workspace's codes on it, so an export serves them there too.
+type ExportedDomain struct {
+	Domain      string
+	WorkspaceID int64
+}
+
+// ExportDomains lists the verified domains of a workspace, or of every
+// live workspace when workspaceID is 0, by name: the hosts
+// onCustomDomain serves (a lost domain still serves its codes).
+func (s *Store) ExportDomains(ctx context.Context, workspaceID int64) ([]ExportedDomain, error) {
+	match, args := `TRUE`, []any{}
+	if workspaceID != 0 {
+		match, args = `workspace_id = $1`, []any{workspaceID}
+	}
+	var out []ExportedDomain
+	err := s.eachRow(ctx, "export domains", `SELECT domain, workspace_id FROM workspace_domains
+		WHERE `+match+` AND verified_at IS NOT NULL AND workspace_id IN (SELECT id FROM workspaces WHERE NOT is_deleted)
+		ORDER BY domain`, args, func(rows *sql.Rows) error {
+		var d ExportedDomain
+		err := rows.Scan(&d.Domain, &d.WorkspaceID)
+		out = append(out, d)
+		return err
+	})
+	return out, err
 }
 
 // ExportRedirects lists the forwarding codes of a workspace, or of every
@@ -36,7 +65,7 @@ func (s *Store) ExportRedirects(ctx context.Context, workspaceID int64) ([]Expor
 			return nil, fail("export redirects", err)
 		}
 		if !r.Paused && !r.Protected {
-			out = append(out, ExportedRedirect{ShortCode: code, Destination: r.Destination, ClientID: r.ClientID})
+			out = append(out, ExportedRedirect{ShortCode: code, Destination: r.Destination, ClientID: r.ClientID, WorkspaceID: r.WorkspaceID})
 		}
 	}
 	if err := rows.Err(); err != nil {

@@ -141,6 +141,34 @@ describe('BulkGenerationPage', () => {
     expect(screen.getByRole('button', { name: 'Download All QR Codes (5)' })).toBeEnabled()
   }, 30_000)
 
+  it("makes a spreadsheet job's dynamic codes on the chosen verified domain", async () => {
+    const forms: FormData[] = []
+    stubFetch({
+      'GET /api/user': () => json(alice),
+      'GET /api/domains': () =>
+        json([
+          { id: 7, domain: 'go.shop.example', status: 'verified' },
+          { id: 8, domain: 'later.shop.example', status: 'pending' },
+        ]),
+      'POST /api/bulk-jobs': (init) => {
+        forms.push(init?.body as FormData)
+        return json({ id: 3, status: 'queued', fileName: 'codes.csv', total: 1, processed: 0, failed: 0, domainId: 7, domain: 'go.shop.example' }, 202)
+      },
+      'GET /api/bulk-jobs/3': () => json({ id: 3, status: 'done', fileName: 'codes.csv', total: 1, processed: 1, failed: 0, domainId: 7 }),
+    })
+    renderApp('/bulk-generation')
+    const select = await screen.findByLabelText('Domain of the dynamic codes', undefined, { timeout: 5000 })
+    // Only verified domains are offered, after the base URL.
+    expect([...select.querySelectorAll('option')].map((o) => o.textContent)).toEqual(['Squarely (default)', 'go.shop.example'])
+    await userEvent.upload(screen.getByLabelText('Spreadsheet (.csv or .xlsx)'), new File(['url,dynamic\nhttps://a.example,true\n'], 'codes.csv'))
+    await userEvent.selectOptions(select, 'go.shop.example')
+    await userEvent.click(screen.getByRole('button', { name: 'Save codes to my account' }))
+    expect(await screen.findByText(/1 of 1 row processed/, undefined, { timeout: 5000 })).toBeInTheDocument()
+    expect(forms).toHaveLength(1)
+    expect(forms[0].get('domainId')).toBe('7')
+    expect(forms[0].get('dryRun')).toBeNull()
+  }, 30_000)
+
   it('stays quick with 10,000 lines and draws only the rows in view', async () => {
     stubFetch({ 'GET /api/user': () => json(alice), 'POST /api/bulk-generate-qrcode': () => json({ qrCode: '<svg/>' }) })
     renderApp('/bulk-generation')

@@ -1,11 +1,10 @@
 import { Copy, KeyRound, Trash2 } from 'lucide-react'
-import { useState, type FormEvent } from 'react'
+import { useState } from 'react'
 import { Link } from 'react-router'
+import { AddByNameForm, ListStatus } from '@/components/named-list'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
-import { TextField } from '@/components/ui/form-field'
-import { Spinner } from '@/components/ui/spinner'
 import { serverMessage } from '@/lib/api-client'
 import { toast } from '@/lib/use-toast'
 import { useActiveWorkspace, useCan } from '@/lib/workspace'
@@ -19,24 +18,16 @@ export function ApiKeysCard() {
   const keys = useApiKeys()
   const create = useCreateApiKey()
   const revoke = useRevokeApiKey()
-  const [name, setName] = useState('')
-  const [nameError, setNameError] = useState<string>()
   const [created, setCreated] = useState<ApiKey>()
   const workspace = useActiveWorkspace()
   // Owners and admins manage the workspace's keys; the others see them only.
   const mayManage = useCan('manageKeys')
 
-  function submit(event: FormEvent) {
-    event.preventDefault()
-    if (!name.trim()) {
-      setNameError('Name is required')
-      return
-    }
-    setNameError(undefined)
-    create.mutate(name.trim(), {
+  function createKey(name: string, clear: () => void) {
+    create.mutate(name, {
       onSuccess: (key) => {
         setCreated(key)
-        setName('')
+        clear()
       },
       onError: (error) => toast({ title: 'Error', description: serverMessage(error) ?? 'Failed to create API key', variant: 'destructive' }),
     })
@@ -73,14 +64,17 @@ export function ApiKeysCard() {
       </CardHeader>
       <CardContent className="grid gap-4">
         {mayManage && (
-          <form className="flex flex-wrap items-end gap-2" onSubmit={submit} noValidate>
-            <div className="min-w-48 flex-1">
-              <TextField id="api-key-name" label="Key name" placeholder="e.g. Online shop" value={name} onChange={(e) => setName(e.target.value)} error={nameError} maxLength={100} />
-            </div>
-            <Button type="submit" disabled={create.isPending}>
-              {create.isPending ? 'Creating...' : 'Create key'}
-            </Button>
-          </form>
+          <AddByNameForm
+            id="api-key-name"
+            label="Key name"
+            placeholder="e.g. Online shop"
+            maxLength={100}
+            required="Name is required"
+            submitLabel="Create key"
+            pendingLabel="Creating..."
+            pending={create.isPending}
+            onAdd={createKey}
+          />
         )}
 
         {created?.key && (
@@ -99,9 +93,7 @@ export function ApiKeysCard() {
           </Alert>
         )}
 
-        {keys.isPending && <Spinner />}
-        {keys.isError && <Alert variant="destructive">{serverMessage(keys.error) ?? 'Failed to load API keys'}</Alert>}
-        {keys.data?.length === 0 && <p className="text-sm text-slate-600">No API keys yet.</p>}
+        <ListStatus query={keys} failed="Failed to load API keys" empty="No API keys yet." />
         <ul className="grid gap-2">
           {keys.data?.map((key) => (
             <li key={key.id} className="flex items-center justify-between gap-2 rounded-lg border border-slate-200 px-3 py-2">

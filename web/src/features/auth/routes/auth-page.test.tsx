@@ -87,7 +87,7 @@ describe('login form', () => {
   })
 
   it('shows the single sign-on button by its configured name only when it is on', async () => {
-    stubFetch({ 'GET /api/user': signedOut, 'GET /api/auth/providers': () => json({ google: false, oidc: { name: 'Acme SSO' } }) })
+    stubFetch({ 'GET /api/user': signedOut, 'GET /api/auth/providers': () => json({ oidc: { name: 'Acme SSO' } }) })
     renderApp('/auth')
     expect(await screen.findByRole('button', { name: 'Acme SSO' })).toBeInTheDocument()
   })

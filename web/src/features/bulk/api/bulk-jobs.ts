@@ -25,34 +25,39 @@ export interface BulkJob {
   total: number
   processed: number
   failed: number
+  /** The custom domain the job's dynamic codes print; null = the base URL. */
+  domainId: number | null
+  domain?: string
   error?: string
   errors?: RowError[]
 }
 
 export type JobFormat = 'png' | 'svg' | 'pdf'
 
-function sheetForm(file: File, dryRun: boolean): FormData {
+/** domainId: a verified domain of the workspace for the dynamic codes, or null for the base URL. */
+function sheetForm(file: File, dryRun: boolean, domainId: number | null): FormData {
   const form = new FormData()
   form.append('file', file)
   if (dryRun) form.append('dryRun', 'true')
+  if (domainId !== null) form.append('domainId', String(domainId))
   return form
 }
 
 /** POST /api/bulk-jobs with dryRun: every row's errors, nothing saved. */
-export function checkSpreadsheet(file: File): Promise<DryRun> {
-  return apiJson<DryRun>('POST', '/api/bulk-jobs', sheetForm(file, true))
+export function checkSpreadsheet(file: File, domainId: number | null): Promise<DryRun> {
+  return apiJson<DryRun>('POST', '/api/bulk-jobs', sheetForm(file, true, domainId))
 }
 
 /**
  * POST /api/bulk-jobs: queues the file's good rows. The key is the same for
  * every send of one chosen file, so a repeat answers the first job.
  */
-export async function createBulkJob(file: File, idempotencyKey: string): Promise<BulkJob> {
+export async function createBulkJob(file: File, idempotencyKey: string, domainId: number | null): Promise<BulkJob> {
   const res = await fetch('/api/bulk-jobs', {
     method: 'POST',
     credentials: 'include',
     headers: { 'Idempotency-Key': idempotencyKey },
-    body: sheetForm(file, false),
+    body: sheetForm(file, false, domainId),
   })
   if (!res.ok) throw new ApiError(res.status, res.statusText, await res.text())
   return (await res.json()) as BulkJob

@@ -4,6 +4,8 @@ import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { FileInput } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
+import { NativeSelect } from '@/components/ui/native-select'
+import { useVerifiedDomains } from '@/features/dashboard/api/codes'
 import { serverMessage } from '@/lib/api-client'
 import { toast } from '@/lib/use-toast'
 import { countOf } from '@/lib/count'
@@ -34,7 +36,10 @@ export function SpreadsheetJob() {
   const [busy, setBusy] = useState(false)
   const [jobId, setJobId] = useState<number>()
   const [format, setFormat] = useState<JobFormat>('png')
+  const [domain, setDomain] = useState('')
   const { data: job } = useBulkJob(jobId)
+  const domains = useVerifiedDomains()
+  const domainId = domain ? Number(domain) : null
 
   const choose = (f: File | undefined) => {
     setFile(f)
@@ -53,7 +58,7 @@ export function SpreadsheetJob() {
     if (!file) return
     setBusy(true)
     try {
-      const result = await checkSpreadsheet(file)
+      const result = await checkSpreadsheet(file, domainId)
       setCheck(result)
       setErrors(result.errors)
     } catch (error) {
@@ -67,7 +72,7 @@ export function SpreadsheetJob() {
     if (!file) return
     setBusy(true)
     try {
-      const created = await createBulkJob(file, key)
+      const created = await createBulkJob(file, key, domainId)
       setErrors(created.errors ?? errors)
       setJobId(created.id)
     } catch (error) {
@@ -97,6 +102,27 @@ export function SpreadsheetJob() {
             <FileInput id="bulk-sheet" accept=".csv,.xlsx" onChange={(e) => choose(e.target.files?.[0])} />
           </div>
         </div>
+        {domains.data && domains.data.length > 0 && (
+          <div className="grid gap-1.5">
+            <Label htmlFor="bulk-domain">Domain of the dynamic codes</Label>
+            <NativeSelect
+              id="bulk-domain"
+              value={domain}
+              disabled={jobId !== undefined}
+              onChange={(e) => {
+                setDomain(e.target.value)
+                setCheck(undefined)
+              }}
+            >
+              <option value="">Squarely (default)</option>
+              {domains.data.map((d) => (
+                <option key={d.id} value={String(d.id)}>
+                  {d.domain}
+                </option>
+              ))}
+            </NativeSelect>
+          </div>
+        )}
         <div className="flex flex-wrap gap-2">
           <Button variant="outline" disabled={!file || busy} onClick={() => void runCheck()}>
             Check file

@@ -1,11 +1,9 @@
 import { CheckCircle2, Globe, Trash2 } from 'lucide-react'
-import { useState, type FormEvent } from 'react'
-import { Alert } from '@/components/ui/alert'
+import { useState } from 'react'
+import { AddByNameForm, ListStatus } from '@/components/named-list'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
-import { TextField } from '@/components/ui/form-field'
-import { Spinner } from '@/components/ui/spinner'
 import { fieldMessage, serverMessage } from '@/lib/api-client'
 import { toast } from '@/lib/use-toast'
 import { useCan } from '@/lib/workspace'
@@ -20,19 +18,13 @@ export function DomainsCard({ workspaceName }: { workspaceName: string }) {
   const domains = useDomains()
   const add = useAddDomain()
   const mayManage = useCan('manageDomains')
-  const [domain, setDomain] = useState('')
   const [error, setError] = useState<string>()
 
-  function submit(event: FormEvent) {
-    event.preventDefault()
-    if (!domain.trim()) {
-      setError('Domain is required')
-      return
-    }
+  function addDomain(domain: string, clear: () => void) {
     setError(undefined)
-    add.mutate(domain.trim(), {
+    add.mutate(domain, {
       onSuccess: (added) => {
-        setDomain('')
+        clear()
         toast({ title: 'Domain added', description: `Publish the record shown for ${added.domain}, then verify it.` })
       },
       onError: (e) => setError(fieldMessage(e, 'domain') ?? serverMessage(e) ?? 'Failed to add the domain'),
@@ -53,18 +45,20 @@ export function DomainsCard({ workspaceName }: { workspaceName: string }) {
       </CardHeader>
       <CardContent className="grid gap-4">
         {mayManage && (
-          <form className="flex flex-wrap items-end gap-2" onSubmit={submit} noValidate>
-            <div className="min-w-48 flex-1">
-              <TextField id="domain-name" label="Domain" placeholder="qr.example.com" value={domain} onChange={(e) => setDomain(e.target.value)} error={error} maxLength={253} />
-            </div>
-            <Button type="submit" disabled={add.isPending}>
-              {add.isPending ? 'Adding...' : 'Add domain'}
-            </Button>
-          </form>
+          <AddByNameForm
+            id="domain-name"
+            label="Domain"
+            placeholder="qr.example.com"
+            maxLength={253}
+            required="Domain is required"
+            submitLabel="Add domain"
+            pendingLabel="Adding..."
+            pending={add.isPending}
+            error={error}
+            onAdd={addDomain}
+          />
         )}
-        {domains.isPending && <Spinner />}
-        {domains.isError && <Alert variant="destructive">{serverMessage(domains.error) ?? 'Failed to load domains'}</Alert>}
-        {domains.data?.length === 0 && <p className="text-sm text-slate-600">No domains yet.</p>}
+        <ListStatus query={domains} failed="Failed to load domains" empty="No domains yet." />
         <ul className="grid gap-3">
           {domains.data?.map((d) => (
             <DomainItem key={d.id} domain={d} mayManage={mayManage} />

@@ -1,0 +1,102 @@
+// Package outbox sends the mail queued in the store's outbox
+// (store.QueueMail): mail that must not hold up the request or the check
+// that made it, such as the new-device notice of a sign-in. Every instance
+// runs a Sender; each mail is claimed by one of them (store.ClaimQueuedMail)
+// and sent once.
+package outbox
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/squarely/squarely/internal/mail"
+	"github.com/squarely/squarely/internal/store"
+)
+
+const (
+	// poll is how often an idle sender looks for mail queued on another
+	// instance (this instance's wakes it at once).
+	poll = 5 * time.Second
+	// sendTimeout bounds one message, retries included.
+	sendTimeout = time.Minute
+)
+
+// Sender sends the outbox's mail.
+type Sender struct {
+	store   *store.Store
+	mailer  mail.Mailer
+	baseURL string
+	log     *slog.Logger
+	wake    chan struct{}
+}
+
+// New returns a sender; start it with Run.
+func New(st *store.Store, mailer mail.Mailer, baseURL string, log *slog.Logger) *Sender {
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Sender{store: st, mailer: mailer, baseURL: baseURL, log: log, wake: make(chan struct{}, 1)}
+}
+
+// Wake tells the sender mail was queued, so it goes out without waiting
+// for the next poll.
+func (s *Sender) Wake() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Run sends queued mail until ctx ends; a message in flight then is
+// finished and recorded.
+func (s *Sender) Run(ctx context.Context) {
+	tick := time.NewTicker(poll)
+	defer tick.Stop()
+	for {
+		if err := s.Drain(ctx); err != nil && ctx.Err() == nil {
+			s.log.Error("sending queued mail", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		case <-s.wake:
+		}
+	}
+}
+
+// Drain sends every pending mail, one at a time, until none is left or
+// ctx ends. A mail that cannot be sent is marked failed and logged.
+func (s *Sender) Drain(ctx context.Context) error {
+	// A claim, a send and its record run to the end once started.
+	write := context.WithoutCancel(ctx)
+	for ctx.Err() == nil {
+		m, err := s.store.ClaimQueuedMail(write)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		err = s.send(write, m)
+		if err != nil {
+			s.log.Warn("queued mail not sent", "mail", m.ID, "template", m.Template, "err", err)
+		}
+		if err := s.store.FinishQueuedMail(write, m.ID, err == nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Sender) send(ctx context.Context, m *store.QueuedMail) error {
+	msg, err := mail.Render(m.To, m.Template, mail.Data{BaseURL: s.baseURL, Fields: m.Fields})
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, sendTimeout)
+	defer cancel()
+	return s.mailer.Send(ctx, msg)
+}
