@@ -32,7 +32,7 @@ const (
 	dynamicLevel = qr.M
 	// maxDestination is the longest destination URL accepted, in bytes.
 	maxDestination = 2048
-	// subscribed is the subscriptionStatus that lifts the dynamic limit.
+	// subscribed is the subscriptionStatus that gives premium rights.
 	subscribed = "active"
 )
 
@@ -115,12 +115,20 @@ func checkDestination(raw string) (string, string) {
 }
 
 // dynamicLimit is the workspace's limit on live dynamic codes: none (0)
-// with an active subscription, else SQUARELY_DYNAMIC_LIMIT, trial or not.
+// with premium rights, else SQUARELY_DYNAMIC_LIMIT.
 func (s *server) dynamicLimit(ws *store.Workspace) int {
-	if ws.SubscriptionStatus == subscribed {
+	if s.premium(ws) {
 		return 0
 	}
 	return s.cfg.DynamicLimit
+}
+
+// premium reports whether the workspace has what a subscription adds to a
+// free one (today: no limit on live dynamic codes, dynamicLimit): it has
+// an active subscription, or its free trial is running (issue 32 item 3).
+// Every premium right asks this, and nothing else.
+func (s *server) premium(ws *store.Workspace) bool {
+	return ws.SubscriptionStatus == subscribed || s.trialRunning(ws)
 }
 
 func (s *server) limitReached(w http.ResponseWriter) {
