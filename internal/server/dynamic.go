@@ -113,13 +113,22 @@ func checkDestination(raw string) (string, string) {
 }
 
 // dynamicLimit is the workspace's limit on live dynamic codes: none (0)
-// with an active subscription, else SQUARELY_DYNAMIC_LIMIT, trial or not,
-// counted across the free workspaces of its owner (store.CountDynamicCodes).
+// with premium rights (premium), else SQUARELY_DYNAMIC_LIMIT, counted
+// across the free workspaces of its owner (store.CountDynamicCodes).
 func (s *server) dynamicLimit(ws *store.Workspace) int {
-	if ws.Subscribed() {
+	if s.premium(ws) {
 		return 0
 	}
 	return s.cfg.DynamicLimit
+}
+
+// premium reports whether the workspace has what a subscription adds to a
+// free one (today: no limit on live dynamic codes, dynamicLimit): it has
+// an active subscription, or its free trial is running. The storage quota
+// stays the subscription's alone (quotaBytes): a trial is for trying the
+// codes, not for keeping files.
+func (s *server) premium(ws *store.Workspace) bool {
+	return ws.Subscribed() || s.trialRunning(ws)
 }
 
 func (s *server) limitReached(w http.ResponseWriter) {

@@ -119,7 +119,8 @@ func TestMetrics(t *testing.T) {
 		expect(t, e.do(c, "GET", "/api/user", ""), http.StatusUnauthorized, "")
 		expect(t, e.do(c, "GET", "/api/no-such-thing", ""), http.StatusNotFound, "Not found")
 		e.do(c, "GET", "/d/nothing", "")
-		e.do(c, "GET", "/pricing", "")
+		e.do(c, "GET", "/dashboard", "")
+		e.do(c, "GET", "/pricing", "") // no page of the app: 404
 		e.do(c, "BREW", "/api/user", "")
 
 		for _, auth := range []string{"", "Bearer wrong", token, "Bearer " + token + "x"} {
@@ -137,6 +138,7 @@ func TestMetrics(t *testing.T) {
 			`squarely_http_requests_total{method="GET",route="/api/",status="404"} 1`,
 			`squarely_http_requests_total{method="GET",route="GET /d/{shortCode}",status="404"} 1`,
 			`squarely_http_requests_total{method="GET",route="/",status="200"} 1`,
+			`squarely_http_requests_total{method="GET",route="/",status="404"} 1`,
 			`squarely_http_requests_total{method="OTHER",route="/api/",status="405"} 1`,
 			`squarely_http_request_duration_seconds_bucket{method="GET",route="GET /api/user",status="401",le="+Inf"} 2`,
 			"\nsquarely_scans_dropped_total 0\n", "\nsquarely_scans_queued 0\n", "\nsquarely_redirects_stale_total 0\n",

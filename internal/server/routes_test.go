@@ -18,7 +18,7 @@ func TestAPIFallbacks(t *testing.T) {
 		expect(t, e.do(c, "GET", "/api/nope", ""), http.StatusNotFound, "Not found")
 		expect(t, e.do(c, "POST", "/api/nope/deeper", `{}`), http.StatusNotFound, "Not found")
 		expect(t, e.do(c, "GET", "/api/", ""), http.StatusNotFound, "Not found")
-		expect(t, e.do(c, "GET", "/API/USER", ""), http.StatusOK, "") // not the API: the app's not-found page
+		expect(t, e.do(c, "GET", "/API/USER", ""), http.StatusNotFound, "") // not the API: the app's not-found page
 
 		r := e.do(c, "GET", "/api/login", "")
 		expect(t, r, http.StatusMethodNotAllowed, "Method not allowed")
@@ -46,9 +46,9 @@ func TestSPA(t *testing.T) {
 		{"GET", "/auth", 200, "<!doctype html><title>app</title>", "no-cache"},
 		{"GET", "/AUTH", 200, "<!doctype html><title>app</title>", "no-cache"},
 		{"GET", "/dashboard?create=true", 200, "<!doctype html><title>app</title>", "no-cache"},
-		{"GET", "/no/such/page", 200, "<!doctype html><title>app</title>", "no-cache"},
-		{"GET", "/assets", 200, "<!doctype html><title>app</title>", "no-cache"},
-		{"GET", "/%2e%2e/%2e%2e/etc/passwd", 200, "<!doctype html><title>app</title>", "no-cache"},
+		{"GET", "/no/such/page", 404, "<!doctype html><title>app</title>", "no-cache"},
+		{"GET", "/assets", 404, "<!doctype html><title>app</title>", "no-cache"},
+		{"GET", "/%2e%2e/%2e%2e/etc/passwd", 404, "<!doctype html><title>app</title>", "no-cache"},
 		{"HEAD", "/auth", 200, "", "no-cache"},
 		{"GET", "/favicon.svg", 200, "<svg/>", "no-cache"},
 		{"GET", "/assets/app-abc1.js", 200, "console.log(1)", "public, max-age=31536000, immutable"},

@@ -193,7 +193,7 @@ func New(d Deps) http.Handler {
 	if s.web == nil {
 		s.web = web.Dist()
 	}
-	s.pages = spa(s.web, d.Config.BaseURL)
+	s.pages = spa(s.web, d.Config.BaseURL, web.Routes())
 	s.auth = &auth.Service{
 		Store:        d.Store,
 		Config:       d.Config,

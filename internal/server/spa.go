@@ -20,11 +20,14 @@ const baseURLToken = "__SQUARELY_BASE_URL__"
 
 // webApp serves the React app from fsys: files that exist as themselves,
 // a prerendered page as dir/index.html for /dir, and the app's shell
-// (spa.html, or index.html in a build without prerendered pages) for every
-// other path so the client router can answer it (its own routes,
-// case-insensitively, and its not-found page). Files under /assets/ carry
-// a content hash in their names, so they are cached for good and a missing
-// one is a real 404; everything else is revalidated.
+// (spa.html, or index.html in a build without prerendered pages) for the
+// other paths of the app's pages (web.Routes, the client router's list,
+// matched as the router does: case-insensitively, ":name" for any one
+// segment, a trailing slash ignored). Every other path gets the shell with
+// status 404, so the client router shows its not-found page and search
+// engines see no page there. Files under /assets/ carry a content hash in
+// their names, so they are cached for good and a missing one is a plain
+// 404; everything else is revalidated.
 //
 // Answers are compressed when the client accepts it: assets from the
 // gzip and brotli copies the build wrote beside them (NAME.gz, NAME.br),
@@ -33,6 +36,7 @@ type webApp struct {
 	fsys     fs.FS
 	pages    map[string]*textFile // HTML, XML and text files, read at start
 	fallback string
+	routes   [][]string // the app's page paths, split into segments
 }
 
 // textFile is a text file of the build with the base URL in place.
@@ -40,8 +44,11 @@ type textFile struct {
 	plain, gzip []byte
 }
 
-func spa(fsys fs.FS, baseURL string) http.Handler {
+func spa(fsys fs.FS, baseURL string, routes []string) http.Handler {
 	a := &webApp{fsys: fsys, pages: map[string]*textFile{}, fallback: "index.html"}
+	for _, route := range routes {
+		a.routes = append(a.routes, strings.Split(strings.Trim(route, "/"), "/"))
+	}
 	// A build that cannot be walked serves nothing but its 404s and the
 	// fallback's 500, which names the problem.
 	fs.WalkDir(fsys, ".", func(name string, d fs.DirEntry, err error) error {
@@ -60,6 +67,20 @@ func spa(fsys fs.FS, baseURL string) http.Handler {
 		a.fallback = "spa.html"
 	}
 	return a
+}
+
+// negotiate picks the copy of p the client takes: its bytes and their
+// Content-Encoding ("" = plain). A file with a gzip copy varies by
+// Accept-Encoding.
+func (p *textFile) negotiate(w http.ResponseWriter, r *http.Request) ([]byte, string) {
+	if p.gzip == nil {
+		return p.plain, ""
+	}
+	w.Header().Add("Vary", "Accept-Encoding")
+	if acceptsEncoding(r.Header.Get("Accept-Encoding"), "gzip") {
+		return p.gzip, "gzip"
+	}
+	return p.plain, ""
 }
 
 func newTextFile(b []byte) *textFile {
@@ -93,8 +114,54 @@ func (a *webApp) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if a.serveFile(w, r, name, false) || a.serveFile(w, r, path.Join(name, "index.html"), false) {
 		return
 	}
+	if !a.isRoute(name) {
+		a.serveNotFound(w, r)
+		return
+	}
 	if !a.serveFile(w, r, a.fallback, false) {
 		http.Error(w, "index.html is missing from the web app build", http.StatusInternalServerError)
+	}
+}
+
+// isRoute reports whether name (a cleaned path without its leading slash)
+// is the path of one of the app's pages.
+func (a *webApp) isRoute(name string) bool {
+	segments := strings.Split(name, "/")
+	for _, route := range a.routes {
+		if len(route) == len(segments) && matchSegments(route, segments) {
+			return true
+		}
+	}
+	return false
+}
+
+func matchSegments(route, segments []string) bool {
+	for i, part := range route {
+		if !strings.HasPrefix(part, ":") && !strings.EqualFold(part, segments[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// serveNotFound answers 404 with the app's shell, which shows the not-found
+// page. ServeContent cannot send a 404, and a range of a 404 makes no sense.
+func (a *webApp) serveNotFound(w http.ResponseWriter, r *http.Request) {
+	p, ok := a.pages[a.fallback]
+	if !ok {
+		http.Error(w, "index.html is missing from the web app build", http.StatusInternalServerError)
+		return
+	}
+	body, encoding := p.negotiate(w, r)
+	if encoding != "" {
+		w.Header().Set("Content-Encoding", encoding)
+	}
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(http.StatusNotFound)
+	if r.Method != http.MethodHead {
+		w.Write(body)
 	}
 }
 
@@ -103,13 +170,7 @@ func (a *webApp) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (a *webApp) serveFile(w http.ResponseWriter, r *http.Request, name string, immutable bool) bool {
 	accept := r.Header.Get("Accept-Encoding")
 	if p, ok := a.pages[name]; ok {
-		body, encoding := p.plain, ""
-		if p.gzip != nil {
-			w.Header().Add("Vary", "Accept-Encoding")
-			if acceptsEncoding(accept, "gzip") {
-				body, encoding = p.gzip, "gzip"
-			}
-		}
+		body, encoding := p.negotiate(w, r)
 		serveBytes(w, r, name, encoding, immutable, bytes.NewReader(body))
 		return true
 	}

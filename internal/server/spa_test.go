@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -109,6 +110,48 @@ func TestSPAPrerenderedAndCompressed(t *testing.T) {
 	// HEAD still works on a compressed answer.
 	if r := e.do(c, "HEAD", "/assets/app-abc1.js", "", "Accept-Encoding", "br"); r.StatusCode != 200 || len(r.body) != 0 || r.Header.Get("Content-Encoding") != "br" {
 		t.Errorf("HEAD: %d %q encoding %q", r.StatusCode, r.body, r.Header.Get("Content-Encoding"))
+	}
+}
+
+// Issue 32 item 4: only the app's pages (web/src/app/routes.json) answer
+// 200; any other path gets the app's shell, which shows its not-found page,
+// with status 404, so search engines index no soft 404s.
+func TestSPAUnknownPathsAre404(t *testing.T) {
+	shell := "<!doctype html><title>shell</title>" + strings.Repeat("<div id=root></div>", 20)
+	e := start(t, storetest.Open(t), withWeb(fstest.MapFS{
+		"index.html":     {Data: []byte("<!doctype html><title>landing</title>")},
+		"spa.html":       {Data: []byte(shell)},
+		"faq/index.html": {Data: []byte("<!doctype html><title>FAQ</title>")},
+		"robots.txt":     {Data: []byte("User-agent: *")},
+		"favicon.svg":    {Data: []byte("<svg/>")},
+	}))
+	c := e.browser()
+	for _, path := range []string{
+		"/", "/faq", "/robots.txt", "/favicon.svg", "/dashboard", "/Dashboard/", "/DASHBOARD", "/blog/any-post", "/workspace/members",
+		"/webhooks", "/account-settings", "/invitations/accept?token=x", "/subscribe", "/payment",
+	} {
+		if r := e.do(c, "GET", path, "", "Accept-Encoding", "identity"); r.StatusCode != 200 {
+			t.Errorf("%s: status %d, want 200", path, r.StatusCode)
+		}
+	}
+	for _, path := range []string{"/metrics", "/no-such-page", "/dashboard/x/y", "/dashboard/x", "/blog/a/b", "/workspace", "/docs", "/index.htm", "/%00"} {
+		r := e.do(c, "GET", path, "", "Accept-Encoding", "identity")
+		if r.StatusCode != 404 || string(r.body) != shell || !strings.HasPrefix(r.Header.Get("Content-Type"), "text/html") || r.Header.Get("Cache-Control") != "no-cache" {
+			t.Errorf("%s: %d %q %v, want 404 with the app's shell", path, r.StatusCode, r.body, r.Header)
+		}
+	}
+	// Compressed and HEAD answers keep the status.
+	r := e.do(c, "GET", "/no-such-page", "", "Accept-Encoding", "gzip")
+	if r.StatusCode != 404 || r.Header.Get("Content-Encoding") != "gzip" || string(gunzip(t, r.body)) != shell {
+		t.Errorf("gzip: %d %v", r.StatusCode, r.Header)
+	}
+	if r := e.do(c, "HEAD", "/no-such-page", ""); r.StatusCode != 404 || len(r.body) != 0 {
+		t.Errorf("HEAD: %d %q", r.StatusCode, r.body)
+	}
+	// The API's unknown paths stay JSON, assets plain 404s.
+	expect(t, e.do(c, "GET", "/api/no-such-call", ""), http.StatusNotFound, "Not found")
+	if r := e.do(c, "GET", "/assets/missing-1.js", ""); r.StatusCode != 404 || strings.Contains(string(r.body), "shell") {
+		t.Errorf("missing asset: %d %q", r.StatusCode, r.body)
 	}
 }
 

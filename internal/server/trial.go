@@ -11,8 +11,8 @@ import (
 	"github.com/squarely/squarely/internal/store"
 )
 
-// The free trial (spec 01 §3, §4, §9): 3 days, no card. The dynamic limit
-// is the same with or without it; only an active subscription lifts it.
+// The free trial (spec 01 §3, §4, §9): 3 days, no card. While it runs the
+// workspace has premium rights, what a subscription adds (premium).
 
 const trialLength = 3 * 24 * time.Hour
 
@@ -35,8 +35,14 @@ type trialStatus struct {
 	CanCreateDynamicQR bool   `json:"canCreateDynamicQR"`
 }
 
+// trialRunning reports whether the workspace's trial has started and not ended.
+func (s *server) trialRunning(ws *store.Workspace) bool {
+	return ws.TrialActivated && ws.TrialEndDate != nil && ws.TrialEndDate.After(s.now())
+}
+
 // trialStatus (GET /api/trial-status, signed in). daysRemaining counts
-// started days (2.1 days left is 3); an active subscriber can always create.
+// started days (2.1 days left is 3); premium rights (a subscription, the
+// running trial) can always create.
 func (s *server) trialStatus(w http.ResponseWriter, r *http.Request) {
 	ws := workspaceFrom(r.Context())
 	used, err := s.store.CountDynamicCodes(r.Context(), ws.ID)
@@ -51,11 +57,10 @@ func (s *server) trialStatus(w http.ResponseWriter, r *http.Request) {
 		DynamicQRLimit:     s.cfg.DynamicLimit,
 	}
 	if ws.TrialActivated && ws.TrialEndDate != nil {
-		left := ws.TrialEndDate.Sub(now)
-		st.IsActive = left > 0
+		st.IsActive = s.trialRunning(ws)
 		st.HasExpired = !st.IsActive
 		if st.IsActive {
-			st.DaysRemaining = int(math.Ceil(left.Hours() / 24))
+			st.DaysRemaining = int(math.Ceil(ws.TrialEndDate.Sub(now).Hours() / 24))
 		}
 	}
 	limit := s.dynamicLimit(ws)

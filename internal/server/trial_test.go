@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/store/storetest"
 )
@@ -39,6 +40,42 @@ func TestTrialForSignedInUser(t *testing.T) {
 			}
 		}
 		expect(t, e.do(c, "POST", "/api/activate-trial", `{"email":"trial@example.com"}`), http.StatusConflict, "Your free trial has already been used")
+	})
+}
+
+// Issue 32 item 3: while the trial runs the workspace has what a
+// subscription adds (no dynamic-code limit, for every way of making one),
+// and loses it when the trial ends; the codes made meanwhile stay.
+func TestTrialGivesPremiumRights(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st, withConfig(func(c *config.Config) { c.DynamicLimit = 2 }))
+		c, _ := e.signedIn("premium-trial@example.com")
+		const msg = "You have reached your limit of 2 dynamic QR codes. Please upgrade to create more."
+		first := e.createDynamic(c, "https://example.com/1")
+		e.createDynamic(c, "https://example.com/2")
+		expect(t, e.postForm(c, "/api/dynamic-qrcodes", part{"destination", "https://example.com/3", ""}), http.StatusForbidden, msg)
+
+		expect(t, e.do(c, "POST", "/api/activate-trial", `{"email":"premium-trial@example.com"}`), http.StatusOK, "Free trial activated")
+		e.createDynamic(c, "https://example.com/3")
+		e.createDynamic(c, "https://example.com/4")
+		expect(t, e.do(c, "POST", "/api/dynamic-qrcodes/"+idOf(first)+"/duplicate", ""), http.StatusCreated, "")
+		s := expect(t, e.do(c, "GET", "/api/trial-status", ""), http.StatusOK, "")
+		if s["isActive"] != true || s["canCreateDynamicQR"] != true || s["dynamicQRUsed"] != 5.0 || s["dynamicQRLimit"] != 2.0 {
+			t.Errorf("during the trial: %v", s)
+		}
+
+		// A second before its end it still holds; at its end it is over.
+		e.clock.Advance(trialLength - time.Second)
+		e.createDynamic(c, "https://example.com/6")
+		e.clock.Advance(time.Second)
+		expect(t, e.postForm(c, "/api/dynamic-qrcodes", part{"destination", "https://example.com/7", ""}), http.StatusForbidden, msg)
+		expect(t, e.do(c, "POST", "/api/dynamic-qrcodes/"+idOf(first)+"/duplicate", ""), http.StatusForbidden, msg)
+		s = expect(t, e.do(c, "GET", "/api/trial-status", ""), http.StatusOK, "")
+		if s["isActive"] != false || s["hasExpired"] != true || s["canCreateDynamicQR"] != false || s["dynamicQRUsed"] != 6.0 {
+			t.Errorf("after the trial: %v", s)
+		}
+		// The codes made during the trial keep working.
+		expectRedirect(t, e.scan(first["shortCode"].(string), iPhoneUA), "https://example.com/1")
 	})
 }
 

@@ -1,11 +1,24 @@
 import { act, screen, waitFor } from '@testing-library/react'
+import type { RouteObject } from 'react-router'
 import { describe, expect, it } from 'vitest'
 import { alice, json, renderApp, stubFetch } from '@/test/render-app'
+import { routes } from './routes'
+import routeList from './routes.json'
+
+/** The paths of the router's pages, the not-found page's '*' aside. */
+function pathsOf(list: RouteObject[]): string[] {
+  return list.flatMap((route) => [...(route.path && route.path !== '*' ? [route.path] : []), ...pathsOf(route.children ?? [])])
+}
 
 const signedOut = { 'GET /api/user': () => json({ message: 'Not authenticated' }, 401) }
 const signedIn = { 'GET /api/user': () => json(alice) }
 
 describe('routes', () => {
+  // The server answers 404 outside this list (web/routes.go, internal/server/spa.go).
+  it('lists in routes.json exactly the paths of the router', () => {
+    expect([...routeList].sort()).toEqual(pathsOf(routes).sort())
+  })
+
   it('matches paths case-insensitively: /AUTH shows the auth page', async () => {
     stubFetch(signedOut)
     renderApp('/AUTH')

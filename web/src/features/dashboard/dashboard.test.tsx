@@ -519,10 +519,46 @@ describe('trial banners and the limit', () => {
     expect(await screen.findByText('Your Free Trial Has Expired')).toBeInTheDocument()
   })
 
-  it('offers no trial to an account that never started one: it would add nothing the account lacks', async () => {
-    stubDashboard()
+  it('lists what the running trial gives: what Premium adds', async () => {
+    stubDashboard({ 'GET /api/trial-status': () => json(trial({ isActive: true, daysRemaining: 2, subscriptionStatus: 'free' })) })
     renderApp('/dashboard')
-    await card('Shop front')
+    const banner = (await screen.findByText(/Free Trial Active: 2 days remaining/)).closest('[role="status"]')
+    expect(banner).toHaveTextContent('Until it ends your workspace has what Premium adds:')
+    expect(banner).toHaveTextContent('Unlimited dynamic QR codes (free accounts keep up to 12)')
+    expect(banner).toHaveTextContent('new dynamic codes then stop at 12')
+  })
+
+  it('offers the trial to the owner of a workspace that never had one nor a subscription, and starts it', async () => {
+    let started = false
+    const mock = stubDashboard({
+      'GET /api/trial-status': () => json(trial(started ? { isActive: true, daysRemaining: 3, subscriptionStatus: 'free' } : { subscriptionStatus: 'free' })),
+      'POST /api/activate-trial': () => {
+        started = true
+        return json({ message: 'Free trial activated', user: { ...alice, trialActivated: true } })
+      },
+    })
+    renderApp('/dashboard')
+    const offer = (await screen.findByRole('heading', { name: 'Try Premium free for 3 days' })).closest('section')
+    expect(offer).toHaveTextContent('Unlimited dynamic QR codes (free accounts keep up to 12)')
+    await userEvent.click(screen.getByRole('button', { name: 'Start Free Trial' }))
+    expect(await screen.findByText(/Free Trial Active: 3 days remaining/)).toBeInTheDocument()
+    const [, init] = calls(mock, 'POST', '/api/activate-trial')[0]
+    expect(JSON.parse(String(init?.body))).toEqual({ email: 'alice@example.com' })
+    expect(screen.queryByRole('button', { name: 'Start Free Trial' })).not.toBeInTheDocument()
+  })
+
+  it.each([
+    ['a member who is not an owner', { subscriptionStatus: 'free' }, 'editor'],
+    ['a workspace whose subscription ended', { subscriptionStatus: 'canceled' }, 'owner'],
+    ['a workspace whose trial ended', { subscriptionStatus: 'free', hasExpired: true }, 'owner'],
+  ] as const)('offers no trial to %s', async (_, status, role) => {
+    stubDashboard({
+      'GET /api/user': () => json({ ...alice, workspace: { ...alice.workspace, role } }),
+      // At the limit, so the alert shows once the status is in.
+      'GET /api/trial-status': () => json(trial({ ...status, dynamicQRUsed: 12, canCreateDynamicQR: false })),
+    })
+    renderApp('/dashboard')
+    expect(await screen.findByRole('alert')).toHaveTextContent('Dynamic QR Limit Reached')
     expect(screen.queryByText(/Try Premium/)).not.toBeInTheDocument()
     expect(screen.queryByRole('button', { name: 'Start Free Trial' })).not.toBeInTheDocument()
   })

@@ -19,7 +19,9 @@ describe('subscribe page', { timeout: 20_000 }, () => {
     expect(screen.getByRole('heading', { level: 1, name: 'Choose Your Plan' })).toBeInTheDocument()
     expect(screen.getByText(/3-day free trial/)).toBeInTheDocument()
     expect(screen.getByTestId('premium-price')).toHaveTextContent('$9.99/month')
-    expect(screen.getByTestId('premium-plan')).toHaveTextContent('Unlimited dynamic QR codes: free accounts and the trial stop at 12')
+    expect(screen.getByTestId('premium-plan')).toHaveTextContent('Unlimited dynamic QR codes (free accounts keep up to 12)')
+    expect(screen.getByTestId('premium-plan')).toHaveTextContent('Bulk jobs and duplicates of dynamic codes without a cap')
+    expect(screen.getByTestId('trial-note')).toHaveTextContent('While it runs, the 3-day trial gives all of this too')
     expect(screen.queryByRole('button', { name: /Subscribe for/ })).not.toBeInTheDocument()
   })
 

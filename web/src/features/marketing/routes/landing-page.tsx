@@ -51,7 +51,7 @@ const faqs = [
   },
   {
     question: 'How does the free trial work?',
-    answer: 'Enter your e-mail address to unlock 3 days of premium features, including 12 dynamic QR codes and scan analytics. No credit card is required.',
+    answer: 'Enter your e-mail address to unlock 3 days of premium features, including unlimited dynamic QR codes. No credit card is required.',
   },
   {
     question: 'Can I track how many people scan my code?',

@@ -8,6 +8,7 @@ import { Spinner } from '@/components/ui/spinner'
 import { ApiError, serverMessage } from '@/lib/api-client'
 import { useUser } from '@/lib/auth'
 import { useBillingConfig } from '@/lib/billing'
+import { premiumPerks } from '@/lib/premium'
 import { usePageTitle } from '@/lib/use-page-title'
 import { useManageSubscription, usePricingTable, useSubscribeCheckout } from '../api/billing'
 import { PricingTable } from '../components/pricing-table'
@@ -31,9 +32,8 @@ function ManageButton() {
   )
 }
 
-/** Premium: its price and what it adds, whatever sells it. */
+/** Premium: its price and what it adds (the 3-day trial too, while it runs), whatever sells it. */
 function PremiumPlan({ dynamicLimit, children }: { dynamicLimit?: number; children: ReactNode }) {
-  const limit = dynamicLimit ? `: free accounts and the trial stop at ${dynamicLimit}` : ''
   return (
     <Card className="mx-auto mb-8 max-w-md text-left" data-testid="premium-plan">
       <CardHeader>
@@ -46,7 +46,7 @@ function PremiumPlan({ dynamicLimit, children }: { dynamicLimit?: number; childr
       </CardHeader>
       <CardContent className="grid gap-4">
         <ul className="grid gap-2 text-sm text-slate-700">
-          {[`Unlimited dynamic QR codes${limit}`, 'Everything a free account has: scan analytics, logos and styling, bulk generation', 'Cancel anytime'].map(
+          {[...premiumPerks(dynamicLimit), 'Everything a free account has: scan analytics, logos and styling, bulk generation', 'Cancel anytime'].map(
             (item) => (
               <li key={item} className="flex items-start gap-2">
                 <Check className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden="true" />
@@ -55,6 +55,9 @@ function PremiumPlan({ dynamicLimit, children }: { dynamicLimit?: number; childr
             ),
           )}
         </ul>
+        <p className="text-sm text-slate-600" data-testid="trial-note">
+          While it runs, the 3-day trial gives all of this too, no card needed.
+        </p>
         {children}
       </CardContent>
     </Card>
@@ -169,7 +172,7 @@ export function SubscribePage() {
       <h1 className="text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">Choose Your Plan</h1>
       <p className="mx-auto mt-4 max-w-2xl text-lg text-slate-600">
         Premium is <strong className="font-semibold text-slate-900">{PREMIUM_PRICE}</strong>: dynamic codes without a limit. Or
-        start with a 3-day free trial: dynamic codes, analytics and logos, no credit card needed.
+        start with a 3-day free trial of it, no credit card needed.
       </p>
       <div className="mt-10">{body}</div>
     </section>

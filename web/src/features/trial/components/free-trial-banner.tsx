@@ -5,7 +5,7 @@ import { Input } from '@/components/ui/input'
 import { toast } from '@/lib/use-toast'
 import { useActivateTrial } from '@/lib/activate-trial'
 
-const perks = ['12 dynamic QR codes', 'Scan analytics', 'Logos and gradients']
+const perks = ['Unlimited dynamic QR codes', 'Scan analytics', 'Logos and gradients']
 
 /** The landing page's free-trial offer: an e-mail address activates 3 days of premium features. */
 export function FreeTrialBanner() {
