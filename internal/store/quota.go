@@ -19,10 +19,8 @@ func (s *Store) CreateBlobWithin(ctx context.Context, b *Blob, quota int64) erro
 		return s.CreateBlob(ctx, b)
 	}
 	return s.inTx(ctx, "create blob", func(tx *sql.Tx) error {
-		if s.dialect == Postgres {
-			if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext('squarely.blob_quota'), ($1 % 2147483647)::int4)`, *b.WorkspaceID); err != nil {
-				return fail("lock the storage quota", err)
-			}
+		if err := s.xactLock(ctx, tx, `hashtext('squarely.blob_quota'), ($1 % 2147483647)::int4`, *b.WorkspaceID); err != nil {
+			return fail("lock the storage quota", err)
 		}
 		used, err := blobBytes(ctx, tx, *b.WorkspaceID)
 		if err != nil {
