@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/squarely/squarely/internal/jobs"
 	"github.com/squarely/squarely/internal/mail"
 	"github.com/squarely/squarely/internal/store"
 )
@@ -64,18 +65,11 @@ func (r *Runner) poll() time.Duration { return min(r.o.Interval, time.Minute) }
 
 // Run makes a pass every poll until ctx ends.
 func (r *Runner) Run(ctx context.Context) {
-	tick := time.NewTicker(r.poll())
-	defer tick.Stop()
-	for {
+	jobs.NewLoop(r.poll()).Run(ctx, func(ctx context.Context) {
 		if err := r.Pass(ctx); err != nil && ctx.Err() == nil {
 			r.o.Logger.Error("alerts pass", "err", err)
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		}
-	}
+	})
 }
 
 // Pass checks the codes that are due, raises scan drops (at most every
@@ -93,12 +87,19 @@ func (r *Runner) Pass(ctx context.Context) error {
 
 // checkDue claims and checks due codes, a batch at a time, until none is due.
 func (r *Runner) checkDue(ctx context.Context) error {
-	for ctx.Err() == nil {
+	short := false
+	return jobs.Drain(ctx, func(ctx context.Context) ([]store.LinkTarget, error) {
+		if short {
+			return nil, store.ErrNotFound
+		}
 		now := r.o.Now()
 		targets, err := r.o.Store.ClaimLinkChecks(ctx, now, now.Add(-r.o.Interval), r.o.Batch)
-		if err != nil || len(targets) == 0 {
-			return err
+		if err == nil && len(targets) == 0 {
+			err = store.ErrNotFound
 		}
+		short = len(targets) < r.o.Batch
+		return targets, err
+	}, func(targets []store.LinkTarget) error {
 		var urls []string
 		for _, t := range targets {
 			urls = append(urls, t.URLs...)
@@ -116,11 +117,8 @@ func (r *Runner) checkDue(ctx context.Context) error {
 				return err
 			}
 		}
-		if len(targets) < r.o.Batch {
-			return nil
-		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // codeResult folds the results of a code's destinations: the first that
@@ -140,24 +138,14 @@ func codeResult(t store.LinkTarget, results map[string]Result) (store.LinkResult
 
 // mailPending mails every alert whose mail is pending.
 func (r *Runner) mailPending(ctx context.Context) error {
-	for ctx.Err() == nil {
-		a, err := r.o.Store.ClaimAlertMail(context.WithoutCancel(ctx))
-		if errors.Is(err, store.ErrNotFound) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
+	return jobs.Drain(ctx, r.o.Store.ClaimAlertMail, func(a *store.Alert) error {
 		status := store.AlertMailSent
 		if err := r.mail(ctx, a); err != nil {
 			status = store.AlertMailFailed
 			r.o.Logger.Warn("alert mail not sent", "alert", a.ID, "type", a.Type, "err", err)
 		}
-		if err := r.o.Store.FinishAlertMail(context.WithoutCancel(ctx), a.ID, status); err != nil {
-			return err
-		}
-	}
-	return nil
+		return r.o.Store.FinishAlertMail(context.WithoutCancel(ctx), a.ID, status)
+	})
 }
 
 // templates names each alert type's mail.

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/squarely/squarely/internal/jobs"
 	"github.com/squarely/squarely/internal/store"
 )
 
@@ -39,7 +40,7 @@ type Runner struct {
 	store *store.Store
 	log   *slog.Logger
 	now   func() time.Time
-	wake  chan struct{}
+	loop  *jobs.Loop
 
 	// afterBatch, for tests, runs after each saved batch.
 	afterBatch func(job *store.BulkJob)
@@ -54,49 +55,28 @@ func NewRunner(st *store.Store, log *slog.Logger, now func() time.Time) *Runner 
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Runner{store: st, log: log, now: now, wake: make(chan struct{}, 1)}
+	return &Runner{store: st, log: log, now: now, loop: jobs.NewLoop(pollEvery)}
 }
 
 // Wake tells the runner a job was queued, so it starts without waiting
 // for its next poll.
-func (r *Runner) Wake() {
-	select {
-	case r.wake <- struct{}{}:
-	default:
-	}
-}
+func (r *Runner) Wake() { r.loop.Wake() }
 
 // Run works through jobs until ctx ends. A job in hand when ctx ends is
 // released for the next runner, its saved rows kept.
-func (r *Runner) Run(ctx context.Context) {
-	tick := time.NewTicker(pollEvery)
-	defer tick.Stop()
-	for {
-		r.drain(ctx)
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		case <-r.wake:
-		}
-	}
-}
+func (r *Runner) Run(ctx context.Context) { r.loop.Run(ctx, r.drain) }
 
 // drain runs claimable jobs until there are none.
 func (r *Runner) drain(ctx context.Context) {
-	for ctx.Err() == nil {
+	err := jobs.Drain(ctx, func(ctx context.Context) (*store.BulkJob, error) {
 		now := r.now()
-		j, err := r.store.ClaimBulkJob(ctx, now, now.Add(lease))
-		if errors.Is(err, store.ErrNotFound) {
-			return
-		}
-		if err != nil {
-			if ctx.Err() == nil {
-				r.log.Error("claiming a bulk job", "err", err)
-			}
-			return
-		}
+		return r.store.ClaimBulkJob(ctx, now, now.Add(lease))
+	}, func(j *store.BulkJob) error {
 		r.runJob(ctx, j)
+		return nil
+	})
+	if err != nil && ctx.Err() == nil {
+		r.log.Error("claiming a bulk job", "err", err)
 	}
 }
 

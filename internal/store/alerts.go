@@ -184,10 +184,6 @@ func destinations(dest string, r *Routing) []string {
 func (s *Store) RecordLinkCheck(ctx context.Context, t LinkTarget, r LinkResult, now time.Time, emit EmitFunc) (*Alert, error) {
 	var raised *Alert
 	err := s.inTx(ctx, "record link check", func(tx *sql.Tx) error {
-		lock := ""
-		if s.dialect == Postgres {
-			lock = ` FOR UPDATE`
-		}
 		var (
 			h        Health
 			failures int
@@ -197,7 +193,7 @@ func (s *Store) RecordLinkCheck(ctx context.Context, t LinkTarget, r LinkResult,
 		err := tx.QueryRowContext(ctx, `
 			SELECT health_status, health_reason, health_url, health_failures, health_since, health_checked_at,
 				alerts_muted, name, short_code
-			FROM dynamic_qr_codes WHERE id = $1 AND NOT is_deleted`+lock, t.CodeID).Scan(
+			FROM dynamic_qr_codes WHERE id = $1 AND NOT is_deleted`+s.forUpdate(""), t.CodeID).Scan(
 			&h.Status, &h.Reason, &h.URL, &failures, scanNullTime(&h.Since), scanNullTime(&h.CheckedAt),
 			&muted, &data.Name, &data.ShortCode)
 		if err == sql.ErrNoRows {
@@ -398,15 +394,11 @@ func (s *Store) AlertRecipients(ctx context.Context, workspaceID int64) ([]strin
 // SetAlertEmails sets whether the member gets the workspace's alerts by
 // e-mail; a change is audited.
 func (s *Store) SetAlertEmails(ctx context.Context, workspaceID, userID int64, on bool) error {
-	lock := "" // as in updateDynamic
-	if s.dialect == Postgres {
-		lock = ` FOR UPDATE OF m`
-	}
 	return s.inTx(ctx, "set alert e-mail choice", func(tx *sql.Tx) error {
 		var old bool
 		var email string
 		err := tx.QueryRowContext(ctx, `SELECT m.alert_emails, `+liveAddress+` FROM workspace_members m
-			JOIN users u ON u.id = m.user_id WHERE m.workspace_id = $1 AND m.user_id = $2`+lock,
+			JOIN users u ON u.id = m.user_id WHERE m.workspace_id = $1 AND m.user_id = $2`+s.forUpdate(" OF m"), // as in updateDynamic
 			workspaceID, userID).Scan(&old, &email)
 		if err != nil {
 			return fail("set alert e-mail choice", err)

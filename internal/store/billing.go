@@ -262,10 +262,8 @@ func (s *Store) SetStripeCustomer(ctx context.Context, workspaceID int64, custom
 func (s *Store) applyStripeEvent(ctx context.Context, ev StripeEvent, effect func(*sql.Tx) error) (bool, error) {
 	applied := false
 	err := s.inTx(ctx, "apply a Stripe event", func(tx *sql.Tx) error {
-		if s.dialect == Postgres {
-			if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext('squarely.stripe_events'))`); err != nil {
-				return fail("lock Stripe events", err)
-			}
+		if err := s.xactLock(ctx, tx, `hashtext('squarely.stripe_events')`); err != nil {
+			return fail("lock Stripe events", err)
 		}
 		res, err := tx.ExecContext(ctx, `
 			INSERT INTO stripe_events (id, type, object_id, created_at, received_at) VALUES ($1, $2, $3, $4, $5)

@@ -177,10 +177,7 @@ func (s *Store) ClaimBulkJob(ctx context.Context, now, leaseUntil time.Time) (*B
 	var j *BulkJob
 	err := s.inTx(ctx, "claim bulk job", func(tx *sql.Tx) error {
 		query := `SELECT id FROM bulk_jobs WHERE status IN ('queued', 'running')
-			AND (lease_until IS NULL OR lease_until < $1) ORDER BY id LIMIT 1`
-		if s.dialect == Postgres {
-			query += ` FOR UPDATE SKIP LOCKED`
-		}
+			AND (lease_until IS NULL OR lease_until < $1) ORDER BY id LIMIT 1` + s.forUpdate(" SKIP LOCKED")
 		var id int64
 		if err := tx.QueryRowContext(ctx, query, dbTime(now)).Scan(&id); err != nil {
 			return fail("claim bulk job", err)

@@ -333,13 +333,9 @@ func (s *Store) updateDynamic(ctx context.Context, action string, workspaceID, i
 	// On PostgreSQL the row is locked before it is read, so concurrent
 	// changes each compare with what the one before left (one audit entry
 	// per change); SQLite's writer runs one transaction at a time.
-	lock := ""
-	if s.dialect == Postgres {
-		lock = ` FOR UPDATE`
-	}
 	err := s.inTx(ctx, action, func(tx *sql.Tx) error {
 		before, err := scanDynamic(tx.QueryRowContext(ctx,
-			`SELECT `+dynamicColumns+` FROM dynamic_qr_codes WHERE id = $1 AND workspace_id = $2 AND NOT is_deleted`+lock, id, workspaceID))
+			`SELECT `+dynamicColumns+` FROM dynamic_qr_codes WHERE id = $1 AND workspace_id = $2 AND NOT is_deleted`+s.forUpdate(""), id, workspaceID))
 		if err != nil {
 			return fail(action, err)
 		}

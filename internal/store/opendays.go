@@ -73,10 +73,8 @@ func (s *Store) CloseScanDays(ctx context.Context, now time.Time) (int, error) {
 func (s *Store) closeDay(ctx context.Context, now time.Time) (closed bool, err error) {
 	err = s.inTx(ctx, "close a day of scans", func(tx *sql.Tx) error {
 		rtx := sqlTx{tx}
-		if s.dialect == Postgres {
-			if err := rtx.exec(ctx, `SELECT pg_advisory_xact_lock($1)`, closeLock); err != nil {
-				return fail("close a day of scans", err)
-			}
+		if err := s.xactLock(ctx, tx, `$1`, closeLock); err != nil {
+			return fail("close a day of scans", err)
 		}
 		day, err := s.openDay(ctx, rtx)
 		if err != nil {

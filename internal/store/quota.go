@@ -86,7 +86,7 @@ func (s *Store) lockAllowance(ctx context.Context, tx *sql.Tx, workspaceID int64
 		return fail("lock the free allowance", err)
 	}
 	for _, id := range owners {
-		if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext('squarely.free_allowance'), ($1 % 2147483647)::int4)`, id); err != nil {
+		if err := s.xactLock(ctx, tx, `hashtext('squarely.free_allowance'), ($1 % 2147483647)::int4`, id); err != nil {
 			return fail("lock the free allowance", err)
 		}
 	}

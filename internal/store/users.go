@@ -275,3 +275,35 @@ func (s *Store) inTx(ctx context.Context, action string, fn func(*sql.Tx) error)
 	}
 	return nil
 }
+
+// The two ways a write transaction takes its turn. On SQLite there is
+// nothing to do: the one writer connection begins every transaction with
+// BEGIN IMMEDIATE, so write transactions already run one at a time. On
+// PostgreSQL transactions run side by side, and one that reads what it is
+// about to change, or counts against a limit, locks first:
+//
+//   - forUpdate locks the rows a SELECT reads, until commit;
+//   - xactLock takes an advisory lock for what has no row to lock (the
+//     first event of a customer, a quota's total), until commit.
+
+// forUpdate is the locking clause to end a SELECT with: " FOR UPDATE" and
+// then more (" OF m", " SKIP LOCKED") on PostgreSQL, nothing on SQLite.
+func (s *Store) forUpdate(more string) string {
+	if s.dialect != Postgres {
+		return ""
+	}
+	return " FOR UPDATE" + more
+}
+
+// xactLock runs pg_advisory_xact_lock(key) with args in tx on PostgreSQL
+// (key is the SQL of the lock's key, one bigint or two int4); on SQLite
+// it does nothing.
+func (s *Store) xactLock(ctx context.Context, tx interface {
+	ExecContext(context.Context, string, ...any) (sql.Result, error)
+}, key string, args ...any) error {
+	if s.dialect != Postgres {
+		return nil
+	}
+	_, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(`+key+`)`, args...)
+	return err
+}

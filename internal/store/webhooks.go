@@ -136,7 +136,7 @@ const webhookColumns = `e.id, e.workspace_id, e.url, e.description, e.enabled, e
 func (s *Store) CreateWebhookEndpoint(ctx context.Context, e *WebhookEndpoint, limit int, now time.Time) error {
 	e.CreatedAt, e.UpdatedAt, e.Enabled = normTime(now), normTime(now), true
 	return s.inTx(ctx, "create webhook endpoint", func(tx *sql.Tx) error {
-		if err := s.lockWorkspaceRow(ctx, tx, e.WorkspaceID); err != nil {
+		if err := s.lockWorkspace(ctx, tx, e.WorkspaceID); err != nil {
 			return err
 		}
 		var n int
@@ -160,20 +160,6 @@ func (s *Store) CreateWebhookEndpoint(ctx context.Context, e *WebhookEndpoint, l
 		e.Events = slices.Sorted(slices.Values(e.Events))
 		return s.audit(ctx, tx, e.WorkspaceID, "webhook.created", Target{"webhook", e.ID, e.URL}, map[string]any{"events": e.Events})
 	})
-}
-
-// lockWorkspaceRow locks the workspace's row on PostgreSQL, so counts
-// checked against a limit hold until commit; SQLite's single writer
-// already serialises write transactions.
-func (s *Store) lockWorkspaceRow(ctx context.Context, tx *sql.Tx, workspaceID int64) error {
-	if s.dialect != Postgres {
-		return nil
-	}
-	var id int64
-	if err := tx.QueryRowContext(ctx, `SELECT id FROM workspaces WHERE id = $1 FOR UPDATE`, workspaceID).Scan(&id); err != nil {
-		return fail("lock workspace", err)
-	}
-	return nil
 }
 
 // setSubscriptions replaces the endpoint's event types with events.
@@ -583,19 +569,17 @@ func (s *Store) FinishWebhookAttempt(ctx context.Context, id int64, owner string
 		// The endpoint's row is locked before the delivery's, the order of
 		// a deletion (the endpoint, then its deliveries by cascade), so the
 		// two cannot deadlock on PostgreSQL.
-		if s.dialect == Postgres {
-			var locked int64
-			err := tx.QueryRowContext(ctx, `SELECT e.id FROM webhook_endpoints e JOIN webhook_deliveries d ON d.endpoint_id = e.id
-				WHERE d.id = $1 FOR UPDATE OF e`, id).Scan(&locked)
-			if errors.Is(err, sql.ErrNoRows) {
-				return nil // deleted meanwhile
-			}
-			if err != nil {
-				return fail("finish webhook attempt", err)
-			}
+		var locked int64
+		err := tx.QueryRowContext(ctx, `SELECT e.id FROM webhook_endpoints e JOIN webhook_deliveries d ON d.endpoint_id = e.id
+			WHERE d.id = $1`+s.forUpdate(" OF e"), id).Scan(&locked)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil // deleted meanwhile
+		}
+		if err != nil {
+			return fail("finish webhook attempt", err)
 		}
 		var endpoint int64
-		err := tx.QueryRowContext(ctx, `
+		err = tx.QueryRowContext(ctx, `
 			UPDATE webhook_deliveries SET status = $3, attempts = attempts + 1, last_status_code = $4, last_error = $5,
 				next_attempt_at = $6, updated_at = $7, lease_owner = NULL, lease_until = NULL
 			WHERE id = $1 AND lease_owner = $2 RETURNING endpoint_id`,

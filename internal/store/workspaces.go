@@ -303,12 +303,9 @@ func (s *Store) Members(ctx context.Context, workspaceID int64) ([]*Member, erro
 // SQLite's single writer already serialises), so that a count checked in
 // tx, such as a limit's, is still true when it commits.
 func (s *Store) lockWorkspace(ctx context.Context, tx *sql.Tx, workspaceID int64) error {
-	lock := `SELECT id FROM workspaces WHERE id = $1 AND NOT is_deleted`
-	if s.dialect == Postgres {
-		lock += ` FOR UPDATE`
-	}
 	var id int64
-	if err := tx.QueryRowContext(ctx, lock, workspaceID).Scan(&id); err != nil {
+	err := tx.QueryRowContext(ctx, `SELECT id FROM workspaces WHERE id = $1 AND NOT is_deleted`+s.forUpdate(""), workspaceID).Scan(&id)
+	if err != nil {
 		return fail("lock workspace", err)
 	}
 	return nil

@@ -1,0 +1,122 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/squarely/squarely/internal/store"
+)
+
+func TestLoopRunsAtOnceOnWakeAndOnPoll(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		poll time.Duration
+		wake bool
+	}{{"wake", time.Hour, true}, {"poll", 20 * time.Millisecond, false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := NewLoop(tc.poll)
+			ctx, cancel := context.WithCancel(context.Background())
+			passes := make(chan struct{})
+			done := make(chan struct{})
+			go func() {
+				l.Run(ctx, func(context.Context) { passes <- struct{}{} })
+				close(done)
+			}()
+			for i := range 2 {
+				if i > 0 && tc.wake {
+					l.Wake()
+				}
+				select {
+				case <-passes:
+				case <-time.After(5 * time.Second):
+					t.Fatalf("pass %d did not come", i+1)
+				}
+			}
+			cancel()
+			select {
+			case <-done:
+			case <-passes:
+				t.Fatal("a pass ran after the context ended")
+			case <-time.After(5 * time.Second):
+				t.Fatal("Run did not return after the context ended")
+			}
+		})
+	}
+}
+
+// TestLoopShutdownWaitsForThePass: a pass under way when the context ends
+// finishes before Run returns, and no pass follows it.
+func TestLoopShutdownWaitsForThePass(t *testing.T) {
+	l := NewLoop(time.Millisecond)
+	ctx, cancel := context.WithCancel(context.Background())
+	passes, finished := 0, false
+	done := make(chan struct{})
+	go func() {
+		l.Run(ctx, func(ctx context.Context) {
+			passes++
+			cancel()
+			time.Sleep(50 * time.Millisecond) // the job in hand, finishing
+			finished = true
+		})
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Run did not return")
+	}
+	if passes != 1 || !finished {
+		t.Errorf("passes = %d, finished = %t; want 1 finished pass", passes, finished)
+	}
+}
+
+func TestDrain(t *testing.T) {
+	queue := func(n int) func(context.Context) (int, error) {
+		next := 0
+		return func(ctx context.Context) (int, error) {
+			if ctx.Err() != nil {
+				t.Error("a claim ran with a cancelled context")
+			}
+			if next == n {
+				return 0, store.ErrNotFound
+			}
+			next++
+			return next, nil
+		}
+	}
+	t.Run("until none", func(t *testing.T) {
+		var ran []int
+		err := Drain(context.Background(), queue(3), func(j int) error { ran = append(ran, j); return nil })
+		if err != nil || len(ran) != 3 {
+			t.Errorf("ran %v, err %v; want 3 jobs, no error", ran, err)
+		}
+	})
+	t.Run("run fails", func(t *testing.T) {
+		broken := errors.New("broken")
+		ran := 0
+		err := Drain(context.Background(), queue(3), func(int) error { ran++; return broken })
+		if !errors.Is(err, broken) || ran != 1 {
+			t.Errorf("ran %d, err %v; want 1 job and the error", ran, err)
+		}
+	})
+	t.Run("claim fails", func(t *testing.T) {
+		broken := errors.New("database gone")
+		err := Drain(context.Background(), func(context.Context) (int, error) { return 0, broken }, func(int) error {
+			t.Error("ran a job that was not claimed")
+			return nil
+		})
+		if !errors.Is(err, broken) {
+			t.Errorf("err = %v, want the claim's", err)
+		}
+	})
+	t.Run("shutdown", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		ran := 0
+		err := Drain(ctx, queue(3), func(int) error { ran++; cancel(); return nil })
+		if err != nil || ran != 1 {
+			t.Errorf("ran %d, err %v; want the job in hand only", ran, err)
+		}
+	})
+}
