@@ -19,22 +19,10 @@ import (
 	"github.com/squarely/squarely/internal/netguard"
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/store/storetest"
+	"github.com/squarely/squarely/internal/testenv"
 )
 
 var quiet = slog.New(slog.DiscardHandler)
-
-// clock is a test's time, moved by hand.
-type clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
-func (c *clock) Add(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
 
 // event is a webhook event a test's sink received.
 type event struct {
@@ -106,7 +94,7 @@ type env struct {
 	st     *store.Store
 	smtp   *mailtest.Server
 	mailer mail.Mailer
-	clock  *clock
+	clock  *testenv.Clock
 	sink   *sink
 	owner  *store.User
 	ws     int64
@@ -114,7 +102,7 @@ type env struct {
 
 func newEnv(t *testing.T, st *store.Store) *env {
 	e := &env{t: t, st: st, smtp: mailtest.Start(t, mailtest.Options{}), sink: &sink{},
-		clock: &clock{now: time.Now().UTC().Truncate(time.Second)}}
+		clock: testenv.NewClock(time.Now().UTC().Truncate(time.Second))}
 	m, err := mail.NewSMTP(mail.SMTPOptions{URL: e.smtp.URL(), From: "hello@squarely.test", Backoff: time.Millisecond, Logger: quiet})
 	if err != nil {
 		t.Fatal(err)
@@ -484,7 +472,7 @@ func TestScansDropped(t *testing.T) {
 		// every earlier day is closed.
 		today := time.Now().UTC().Truncate(24 * time.Hour)
 		yesterday := today.AddDate(0, 0, -1)
-		e.clock.now = today.Add(9 * time.Hour)
+		e.clock.Set(today.Add(9 * time.Hour))
 		up := newSite(t, 200)
 		history := func(short string, perDay, lastDay int) *store.DynamicCode {
 			d := e.code(short, up.URL+"/"+short)
