@@ -28,6 +28,7 @@ import (
 	"github.com/squarely/squarely/internal/buildinfo"
 	"github.com/squarely/squarely/internal/bulk"
 	"github.com/squarely/squarely/internal/config"
+	"github.com/squarely/squarely/internal/domains"
 	"github.com/squarely/squarely/internal/logging"
 	"github.com/squarely/squarely/internal/mail"
 	"github.com/squarely/squarely/internal/mail/outbox"
@@ -252,6 +253,12 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 		Checker: &alerts.Checker{Policy: netguard.Policy{AllowHTTP: true, AllowPrivate: cfg.WebhookAllowPrivate},
 			UserAgent: "Squarely link check (+" + cfg.BaseURL + ")"}})
 	wg.Go(func() { alertRunner.Run(bg) })
+	// Custom domains (issue 32): verified ones are re-checked daily; a
+	// lost one's mail goes through the outbox. A check in flight at the
+	// stop is dropped; its domain comes due again.
+	domainRunner := domains.NewRunner(domains.RunnerOptions{Store: st, Verifier: domains.NewVerifier(cfg.DomainResolver, false),
+		BaseURL: cfg.BaseURL, Logger: log})
+	wg.Go(func() { domainRunner.Run(bg) })
 	// Webhooks: deliveries in flight at the stop finish (10 s at most) and
 	// are recorded.
 	wg.Go(func() { webhookRunner.Run(bg) })

@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net"
 	"net/http"
 	"net/netip"
 	"strconv"
@@ -17,7 +15,7 @@ import (
 
 	"golang.org/x/net/idna"
 
-	"github.com/squarely/squarely/internal/netguard"
+	"github.com/squarely/squarely/internal/domains"
 	"github.com/squarely/squarely/internal/store"
 )
 
@@ -33,15 +31,6 @@ const (
 	// domainChecksPerHour bounds verifications per workspace: each one
 	// makes a DNS lookup and an HTTP request to a host the user names.
 	domainChecksPerHour = 30
-	// domainCheckTimeout bounds one verification, both methods together.
-	domainCheckTimeout = 15 * time.Second
-	// maxTokenAnswer is as much of the HTTP token's answer as is read.
-	maxTokenAnswer = 1024
-	// verifyLabel and verifyPrefix make the TXT record: verifyLabel.{domain}
-	// holding verifyPrefix{token}; the HTTP token is at verifyPath{token}.
-	verifyLabel  = "_squarely-verify."
-	verifyPrefix = "squarely-verify="
-	verifyPath   = "/.well-known/squarely-verify/"
 
 	msgDomainMissing  = "Domain not found"
 	msgDomainAlone    = "Enter the domain alone, such as qr.example.com: no scheme, port, path or wildcard"
@@ -59,12 +48,13 @@ const (
 type domainResponse struct {
 	ID            int64      `json:"id"`
 	Domain        string     `json:"domain"`
-	Status        string     `json:"status"` // "pending" or "verified"
+	Status        string     `json:"status"` // "pending", "verified" or "lost"
 	Method        *string    `json:"method"` // "dns" or "http" once verified
 	VerifiedAt    *time.Time `json:"verifiedAt"`
 	LastCheckedAt *time.Time `json:"lastCheckedAt"`
 	LastError     string     `json:"lastError"`
-	Codes         int        `json:"codes"` // live dynamic codes printing it
+	LostAt        *time.Time `json:"lostAt"` // since the daily re-checks stopped finding the proof
+	Codes         int        `json:"codes"`  // live dynamic codes printing it
 	TXTName       string     `json:"txtName"`
 	TXTValue      string     `json:"txtValue"`
 	HTTPURL       string     `json:"httpUrl"`
@@ -75,11 +65,14 @@ type domainResponse struct {
 func domainJSON(d *store.Domain) domainResponse {
 	out := domainResponse{
 		ID: d.ID, Domain: d.Domain, Status: "pending", VerifiedAt: d.VerifiedAt, LastCheckedAt: d.LastCheckedAt,
-		LastError: d.LastError, Codes: d.Codes, CreatedAt: d.CreatedAt,
-		TXTName: verifyLabel + d.Domain, TXTValue: verifyPrefix + d.Token,
-		HTTPURL: "http://" + d.Domain + verifyPath + d.Token, HTTPBody: d.Token,
+		LastError: d.LastError, LostAt: d.LostAt, Codes: d.Codes, CreatedAt: d.CreatedAt,
+		TXTName: domains.VerifyLabel + d.Domain, TXTValue: domains.VerifyPrefix + d.Token,
+		HTTPURL: "http://" + d.Domain + domains.VerifyPath + d.Token, HTTPBody: d.Token,
 	}
-	if d.VerifiedAt != nil {
+	switch {
+	case d.LostAt != nil:
+		out.Status, out.Method = "lost", &d.Method
+	case d.VerifiedAt != nil:
 		out.Status, out.Method = "verified", &d.Method
 	}
 	return out
@@ -213,8 +206,8 @@ func (s *server) verifyDomain(w http.ResponseWriter, r *http.Request) {
 	}
 	method, problem := "", msgDomainClient
 	if !served {
-		checkCtx, cancel := context.WithTimeout(ctx, domainCheckTimeout)
-		method, problem = s.verifier.check(checkCtx, d.Domain, d.Token)
+		checkCtx, cancel := context.WithTimeout(ctx, domains.CheckTimeout)
+		method, problem = s.verifier.Check(checkCtx, d.Domain, d.Token)
 		cancel()
 	}
 	d, err = s.store.RecordDomainCheck(context.WithoutCancel(ctx), ws, id, method, problem, s.now())
@@ -253,99 +246,6 @@ func (s *server) deleteDomain(w http.ResponseWriter, r *http.Request) {
 		s.domains.invalidate()
 		w.WriteHeader(http.StatusNoContent)
 	}
-}
-
-// domainVerifier proves a workspace controls a domain: a TXT record at
-// _squarely-verify.{domain}, or the token answered over plain HTTP.
-type domainVerifier struct {
-	resolver *net.Resolver // TXT records and the HTTP host's addresses
-	client   *http.Client  // SSRF-safe (netguard): no redirects, forbidden addresses refused when dialled
-	port     string        // of the HTTP token's URL: 80; tests serve elsewhere
-}
-
-// newDomainVerifier asks the DNS server at resolverAddr ("" = the
-// system's) and fetches tokens through netguard, private addresses allowed
-// only with allowPrivate.
-func newDomainVerifier(resolverAddr string, allowPrivate bool) *domainVerifier {
-	v := &domainVerifier{resolver: net.DefaultResolver, port: "80"}
-	if resolverAddr != "" {
-		var d net.Dialer
-		v.resolver = &net.Resolver{PreferGo: true, Dial: func(ctx context.Context, network, _ string) (net.Conn, error) {
-			return d.DialContext(ctx, network, resolverAddr)
-		}}
-	}
-	v.client = netguard.Policy{AllowHTTP: true, AllowPrivate: allowPrivate}.Client(10 * time.Second)
-	// The token's host is resolved by the same resolver as the TXT record;
-	// the address dialled is still checked by netguard.
-	t := v.client.Transport.(*http.Transport)
-	dial := t.DialContext
-	t.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
-		host, _, err := net.SplitHostPort(addr)
-		if err != nil {
-			return nil, err
-		}
-		ips, err := v.resolver.LookupNetIP(ctx, "ip", host)
-		if err != nil || len(ips) == 0 {
-			return nil, fmt.Errorf("%s does not resolve", host)
-		}
-		return dial(ctx, network, net.JoinHostPort(ips[0].Unmap().String(), v.port))
-	}
-	return v
-}
-
-// check tries the TXT record, then the HTTP token; it returns the method
-// that proved the domain, or "" and what each method found instead.
-func (v *domainVerifier) check(ctx context.Context, domain, token string) (method, problem string) {
-	dnsProblem := v.checkTXT(ctx, domain, token)
-	if dnsProblem == "" {
-		return "dns", ""
-	}
-	httpProblem := v.checkHTTP(ctx, domain, token)
-	if httpProblem == "" {
-		return "http", ""
-	}
-	return "", "Not verified. DNS: " + dnsProblem + " HTTP: " + httpProblem
-}
-
-func (v *domainVerifier) checkTXT(ctx context.Context, domain, token string) string {
-	name := verifyLabel + domain
-	records, err := v.resolver.LookupTXT(ctx, name)
-	if dnsErr, ok := errors.AsType[*net.DNSError](err); ok && dnsErr.IsNotFound {
-		return "there is no TXT record at " + name + "."
-	}
-	if err != nil {
-		return "looking up the TXT record at " + name + " failed; try again in a few minutes."
-	}
-	for _, rec := range records {
-		if strings.TrimSpace(rec) == verifyPrefix+token {
-			return ""
-		}
-	}
-	return fmt.Sprintf("the TXT record at %s does not hold %s%s.", name, verifyPrefix, token)
-}
-
-func (v *domainVerifier) checkHTTP(ctx context.Context, domain, token string) string {
-	url := "http://" + domain + verifyPath + token
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return url + " is not a valid URL."
-	}
-	resp, err := v.client.Do(req)
-	if err != nil {
-		if addrErr, ok := errors.AsType[*netguard.AddressError](err); ok {
-			return fmt.Sprintf("%s resolves to an address that cannot be checked (%s).", domain, addrErr.Reason)
-		}
-		return url + " could not be reached."
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Sprintf("%s answered %d, not 200 with the token.", url, resp.StatusCode)
-	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxTokenAnswer))
-	if err != nil || strings.TrimSpace(string(body)) != token {
-		return url + " did not answer the token alone."
-	}
-	return ""
 }
 
 // domainCache maps hosts to the verified workspace domains they are; a

@@ -7,104 +7,22 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"net/netip"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
-	"golang.org/x/net/dns/dnsmessage"
-
+	"github.com/squarely/squarely/internal/domains"
+	"github.com/squarely/squarely/internal/domains/domaintest"
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/store/storetest"
 )
 
-// dnsServer is a real DNS server on a loopback UDP port answering TXT and
-// A records the test sets; every other name is NXDOMAIN.
-type dnsServer struct {
-	addr string
-	mu   sync.Mutex
-	txt  map[string]string // name → one TXT string
-	a    map[string]netip.Addr
-}
-
-func startDNS(t *testing.T) *dnsServer {
-	t.Helper()
-	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { pc.Close() })
-	d := &dnsServer{addr: pc.LocalAddr().String(), txt: map[string]string{}, a: map[string]netip.Addr{}}
-	go func() {
-		buf := make([]byte, 1500)
-		for {
-			n, from, err := pc.ReadFrom(buf)
-			if err != nil {
-				return
-			}
-			if out := d.answer(buf[:n]); out != nil {
-				pc.WriteTo(out, from)
-			}
-		}
-	}()
-	return d
-}
-
-func (d *dnsServer) set(txt, a map[string]string) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	for k, v := range txt {
-		d.txt[k+"."] = v
-	}
-	for k, v := range a {
-		d.a[k+"."] = netip.MustParseAddr(v)
-	}
-}
-
-func (d *dnsServer) answer(query []byte) []byte {
-	var p dnsmessage.Parser
-	h, err := p.Start(query)
-	if err != nil {
-		return nil
-	}
-	q, err := p.Question()
-	if err != nil {
-		return nil
-	}
-	name := strings.ToLower(q.Name.String())
-	d.mu.Lock()
-	txt, hasTXT := d.txt[name]
-	a, hasA := d.a[name]
-	d.mu.Unlock()
-	rcode := dnsmessage.RCodeSuccess
-	if !hasTXT && !hasA {
-		rcode = dnsmessage.RCodeNameError
-	}
-	b := dnsmessage.NewBuilder(nil, dnsmessage.Header{ID: h.ID, Response: true, Authoritative: true, RCode: rcode})
-	b.EnableCompression()
-	b.StartQuestions()
-	b.Question(q)
-	b.StartAnswers()
-	rh := dnsmessage.ResourceHeader{Name: q.Name, Class: dnsmessage.ClassINET, TTL: 1}
-	switch {
-	case q.Type == dnsmessage.TypeTXT && hasTXT:
-		b.TXTResource(rh, dnsmessage.TXTResource{TXT: []string{txt}})
-	case q.Type == dnsmessage.TypeA && hasA:
-		b.AResource(rh, dnsmessage.AResource{A: a.As4()})
-	}
-	out, err := b.Finish()
-	if err != nil {
-		return nil
-	}
-	return out
-}
-
 // withDomains points domain verification at dns, and its HTTP tokens at
 // port on whatever address dns gives, private addresses allowed or not.
-func withDomains(dns *dnsServer, port string, private bool) option {
+func withDomains(dns *domaintest.DNS, port string, private bool) option {
 	return func(d *Deps) {
-		d.Config.DomainResolver = dns.addr
+		d.Config.DomainResolver = dns.Addr
 		d.domainHTTPPort, d.domainPrivate = port, private
 	}
 }
@@ -114,10 +32,10 @@ func withDomains(dns *dnsServer, port string, private bool) option {
 // HTTP token, and says what it found when neither proves the domain.
 func TestDomainVerification(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
-		dns := startDNS(t)
+		dns := domaintest.StartDNS(t)
 		token := ""
 		web := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if r.Host == "web.example" && r.URL.Path == verifyPath+token {
+			if r.Host == "web.example" && r.URL.Path == domains.VerifyPath+token {
 				io.WriteString(w, token+"\n")
 				return
 			}
@@ -165,7 +83,7 @@ func TestDomainVerification(t *testing.T) {
 			t.Errorf("internationalised domain: %v", idn["domain"])
 		}
 		shop := expect(t, e.do(alice, "POST", "/api/domains", `{"domain":" Shop.Example. "}`), http.StatusCreated, "")
-		tok := shop["txtValue"].(string)[len(verifyPrefix):]
+		tok := shop["txtValue"].(string)[len(domains.VerifyPrefix):]
 		if shop["domain"] != "shop.example" || shop["status"] != "pending" || shop["txtName"] != "_squarely-verify.shop.example" ||
 			len(tok) < 20 || shop["httpUrl"] != "http://shop.example/.well-known/squarely-verify/"+tok || shop["httpBody"] != tok {
 			t.Fatalf("added: %v", shop)
@@ -178,7 +96,7 @@ func TestDomainVerification(t *testing.T) {
 		if !strings.Contains(msg, "there is no TXT record at _squarely-verify.shop.example") || !strings.Contains(msg, "could not be reached") {
 			t.Errorf("failure message: %q", msg)
 		}
-		dns.set(map[string]string{"_squarely-verify.shop.example": "squarely-verify=wrong"}, nil)
+		dns.Set(map[string]string{"_squarely-verify.shop.example": "squarely-verify=wrong"}, nil)
 		got = expect(t, e.do(alice, "POST", "/api/domains/"+idOf(shop)+"/verify", ""), http.StatusUnprocessableEntity, "")
 		if !strings.Contains(got["message"].(string), "does not hold squarely-verify="+tok) {
 			t.Errorf("wrong record: %v", got["message"])
@@ -187,7 +105,7 @@ func TestDomainVerification(t *testing.T) {
 		if !strings.Contains(string(list.body), `"lastError":"Not verified. DNS: the TXT record`) {
 			t.Errorf("the list keeps the last failure: %s", list.body)
 		}
-		dns.set(map[string]string{"_squarely-verify.shop.example": "squarely-verify=" + tok}, nil)
+		dns.Set(map[string]string{"_squarely-verify.shop.example": "squarely-verify=" + tok}, nil)
 		got = expect(t, e.do(alice, "POST", "/api/domains/"+idOf(shop)+"/verify", ""), http.StatusOK, "")
 		if got["status"] != "verified" || got["method"] != "dns" || got["lastError"] != "" {
 			t.Errorf("verified by DNS: %v", got)
@@ -196,7 +114,7 @@ func TestDomainVerification(t *testing.T) {
 		// The HTTP token, fetched from the address DNS gives.
 		webDomain := expect(t, e.do(alice, "POST", "/api/domains", `{"domain":"web.example"}`), http.StatusCreated, "")
 		token = webDomain["httpBody"].(string)
-		dns.set(nil, map[string]string{"web.example": "127.0.0.1"})
+		dns.Set(nil, map[string]string{"web.example": "127.0.0.1"})
 		got = expect(t, e.do(alice, "POST", "/api/domains/"+idOf(webDomain)+"/verify", ""), http.StatusOK, "")
 		if got["status"] != "verified" || got["method"] != "http" {
 			t.Errorf("verified by HTTP: %v", got)
@@ -217,16 +135,16 @@ func TestDomainVerification(t *testing.T) {
 // verifications per workspace are bounded, also in a parallel burst.
 func TestDomainVerificationGuards(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
-		dns := startDNS(t)
+		dns := domaintest.StartDNS(t)
 		web := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			io.WriteString(w, strings.TrimPrefix(r.URL.Path, verifyPath))
+			io.WriteString(w, strings.TrimPrefix(r.URL.Path, domains.VerifyPath))
 		}))
 		defer web.Close()
 		_, port, _ := net.SplitHostPort(web.Listener.Addr().String())
 		e := start(t, st, withDomains(dns, port, false))
 		alice, _ := e.signedIn("alice@example.com")
 		d := expect(t, e.do(alice, "POST", "/api/domains", `{"domain":"inside.example"}`), http.StatusCreated, "")
-		dns.set(nil, map[string]string{"inside.example": "127.0.0.1"})
+		dns.Set(nil, map[string]string{"inside.example": "127.0.0.1"})
 		got := expect(t, e.do(alice, "POST", "/api/domains/"+idOf(d)+"/verify", ""), http.StatusUnprocessableEntity, "")
 		if !strings.Contains(got["message"].(string), "resolves to an address that cannot be checked (loopback)") {
 			t.Errorf("loopback: %v", got["message"])
@@ -261,13 +179,13 @@ func TestDomainVerificationGuards(t *testing.T) {
 // codes only and sends everything else to the base URL.
 func TestCodeOnCustomDomain(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
-		dns := startDNS(t)
+		dns := domaintest.StartDNS(t)
 		e := start(t, st, withDomains(dns, "1", true))
 		alice, _ := e.signedIn("alice@example.com")
 		bob, _ := e.signedIn("bob@example.com")
 		verified := func(c *http.Client, domain string) string {
 			d := expect(t, e.do(c, "POST", "/api/domains", `{"domain":"`+domain+`"}`), http.StatusCreated, "")
-			dns.set(map[string]string{d["txtName"].(string): d["txtValue"].(string)}, nil)
+			dns.Set(map[string]string{d["txtName"].(string): d["txtValue"].(string)}, nil)
 			expect(t, e.do(c, "POST", "/api/domains/"+idOf(d)+"/verify", ""), http.StatusOK, "")
 			return idOf(d)
 		}
@@ -368,13 +286,13 @@ func TestCodeOnCustomDomain(t *testing.T) {
 // reach them.
 func TestBulkJobOnCustomDomain(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
-		dns := startDNS(t)
+		dns := domaintest.StartDNS(t)
 		e := start(t, st, withDomains(dns, "1", true))
 		alice, aliceID := e.signedIn("alice@example.com")
 		bob, _ := e.signedIn("bob@example.com")
 		verified := func(c *http.Client, domain string) string {
 			d := expect(t, e.do(c, "POST", "/api/domains", `{"domain":"`+domain+`"}`), http.StatusCreated, "")
-			dns.set(map[string]string{d["txtName"].(string): d["txtValue"].(string)}, nil)
+			dns.Set(map[string]string{d["txtName"].(string): d["txtValue"].(string)}, nil)
 			expect(t, e.do(c, "POST", "/api/domains/"+idOf(d)+"/verify", ""), http.StatusOK, "")
 			return idOf(d)
 		}

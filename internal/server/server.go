@@ -15,6 +15,7 @@ import (
 	"github.com/squarely/squarely/internal/billing"
 	"github.com/squarely/squarely/internal/bulk"
 	"github.com/squarely/squarely/internal/config"
+	"github.com/squarely/squarely/internal/domains"
 	"github.com/squarely/squarely/internal/mail"
 	"github.com/squarely/squarely/internal/mail/outbox"
 	"github.com/squarely/squarely/internal/mailings"
@@ -150,7 +151,7 @@ type server struct {
 	// Custom domains of workspaces (domains.go): verified hosts, the
 	// verifier, and verifications per workspace.
 	domains      *domainCache
-	verifier     *domainVerifier
+	verifier     *domains.Verifier
 	domainChecks *limiter
 	// Team workspaces created per account and per client address
 	// (SQUARELY_WORKSPACE_RATE_LIMIT, workspaces.go).
@@ -236,9 +237,9 @@ func New(d Deps) http.Handler {
 	s.workspacesByAccount = s.newLimiter("workspace-create", d.Config.WorkspaceRateLimit, time.Hour)
 	s.workspacesByAddress = s.newLimiter("workspace-create-address", workspacesPerAddressFactor*d.Config.WorkspaceRateLimit, time.Hour)
 	s.domains = &domainCache{store: d.Store, now: s.now}
-	s.verifier = newDomainVerifier(d.Config.DomainResolver, d.domainPrivate)
+	s.verifier = domains.NewVerifier(d.Config.DomainResolver, d.domainPrivate)
 	if d.domainHTTPPort != "" {
-		s.verifier.port = d.domainHTTPPort
+		s.verifier.Port = d.domainHTTPPort
 	}
 	s.domainChecks = s.newLimiter("domain-check", domainChecksPerHour, time.Hour)
 	s.metrics = d.Metrics

@@ -375,14 +375,18 @@ func (s *Store) FinishAlertMail(ctx context.Context, id int64, status string) er
 	return nil
 }
 
-// AlertRecipients returns the addresses alerts of the workspace are mailed
-// to: its live owners and admins who have not turned alert e-mails off.
-func (s *Store) AlertRecipients(ctx context.Context, workspaceID int64) ([]string, error) {
-	var list []string
-	err := s.eachRow(ctx, "list alert recipients", `SELECT `+liveAddress+` FROM workspace_members m
+// alertRecipients lists the addresses of workspace $1's live owners and
+// admins who have not turned alert e-mails off.
+const alertRecipients = `SELECT ` + liveAddress + ` FROM workspace_members m
 		JOIN users u ON u.id = m.user_id
 		WHERE m.workspace_id = $1 AND m.role IN ('owner', 'admin') AND m.alert_emails AND NOT u.is_deleted
-		ORDER BY u.id`, []any{workspaceID}, func(rows *sql.Rows) error {
+		ORDER BY u.id`
+
+// AlertRecipients returns the addresses alerts of the workspace are mailed
+// to (alertRecipients).
+func (s *Store) AlertRecipients(ctx context.Context, workspaceID int64) ([]string, error) {
+	var list []string
+	err := s.eachRow(ctx, "list alert recipients", alertRecipients, []any{workspaceID}, func(rows *sql.Rows) error {
 		var email string
 		err := rows.Scan(&email)
 		list = append(list, email)

@@ -116,7 +116,15 @@ func (s *Store) UserAnalytics(ctx context.Context, workspaceID, userID int64, si
 
 // eachRow runs a read query and calls fn for every row.
 func (s *Store) eachRow(ctx context.Context, action, query string, args []any, fn func(*sql.Rows) error) error {
-	rows, err := s.read.QueryContext(ctx, query, args...)
+	return eachRowIn(ctx, s.read, action, query, args, fn)
+}
+
+// eachRowIn runs a query in q (the store, or a transaction) and calls fn
+// for every row.
+func eachRowIn(ctx context.Context, q interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}, action, query string, args []any, fn func(*sql.Rows) error) error {
+	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return fail(action, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"maps"
 	"time"
 )
 
@@ -32,19 +33,20 @@ type Domain struct {
 
 	VerifiedAt    *time.Time
 	LastCheckedAt *time.Time
-	LastError     string // why the last check failed, "" when it did not
+	LastError     string     // why the last check failed, "" when it did not
+	LostAt        *time.Time // verified, but daily re-checks stopped finding the proof
 	CreatedAt     time.Time
 
 	Codes int // live dynamic codes printing it
 }
 
-const domainColumns = `id, workspace_id, domain, token, COALESCE(method, ''), verified_at, last_checked_at, last_error, created_at,
+const domainColumns = `id, workspace_id, domain, token, COALESCE(method, ''), verified_at, last_checked_at, last_error, lost_at, created_at,
 	(SELECT count(*) FROM dynamic_qr_codes WHERE domain_id = workspace_domains.id AND NOT is_deleted)`
 
 func scanDomain(row interface{ Scan(...any) error }) (*Domain, error) {
 	d := new(Domain)
 	err := row.Scan(&d.ID, &d.WorkspaceID, &d.Domain, &d.Token, &d.Method, scanNullTime(&d.VerifiedAt),
-		scanNullTime(&d.LastCheckedAt), &d.LastError, scanTime(&d.CreatedAt), &d.Codes)
+		scanNullTime(&d.LastCheckedAt), &d.LastError, scanNullTime(&d.LostAt), scanTime(&d.CreatedAt), &d.Codes)
 	return d, err
 }
 
@@ -167,6 +169,118 @@ func (s *Store) RecordDomainCheck(ctx context.Context, workspaceID, id int64, me
 		return d, err
 	}
 	return nil, err
+}
+
+// DomainLostMail is the template of the mail a lost domain sends its
+// workspace's owners and admins.
+const DomainLostMail = "domain_lost"
+
+// DomainRecheck is a verified domain a daily re-check claimed.
+type DomainRecheck struct {
+	ID          int64
+	WorkspaceID int64
+	Domain      string
+	Token       string
+	claimed     time.Time
+}
+
+// ClaimDomainRechecks claims up to limit verified domains of live
+// workspaces that are due a re-check at now: every after the last one
+// (or the verification), or retry after a re-check that missed the proof
+// (so also every retry while the domain is lost). The claim is a
+// conditional update of rechecked_at, so each domain goes to one caller.
+func (s *Store) ClaimDomainRechecks(ctx context.Context, now time.Time, every, retry time.Duration, limit int) ([]DomainRecheck, error) {
+	now = normTime(now)
+	const due = `verified_at IS NOT NULL AND (
+			(missed_at IS NULL AND COALESCE(rechecked_at, verified_at) <= $2)
+			OR (missed_at IS NOT NULL AND rechecked_at <= $3))`
+	rows, err := s.write.QueryContext(ctx, `
+		UPDATE workspace_domains SET rechecked_at = $1
+		WHERE id IN (SELECT id FROM workspace_domains
+		             WHERE `+due+` AND workspace_id IN (SELECT id FROM workspaces WHERE NOT is_deleted)
+		             ORDER BY id LIMIT $4)
+		  AND `+due+`
+		RETURNING id, workspace_id, domain, token`, dbTime(now), dbTime(now.Add(-every)), dbTime(now.Add(-retry)), limit)
+	if err != nil {
+		return nil, fail("claim domain rechecks", err)
+	}
+	defer rows.Close()
+	var list []DomainRecheck
+	for rows.Next() {
+		c := DomainRecheck{claimed: now}
+		if err := rows.Scan(&c.ID, &c.WorkspaceID, &c.Domain, &c.Token); err != nil {
+			return nil, fail("claim domain rechecks", err)
+		}
+		list = append(list, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fail("claim domain rechecks", err)
+	}
+	return list, nil
+}
+
+// RecordDomainRecheck saves the outcome of claimed re-check c: the proof
+// found (problem ""), or missing with problem. The first miss in a row
+// only notes it; the second marks the domain lost and queues
+// DomainLostMail, with fields and the workspace's name (Workspace), to
+// each alert recipient of the workspace, in the same transaction; later
+// misses change nothing more. The proof found again clears the loss, so
+// a later loss mails again. It reports whether this re-check lost the
+// domain. A domain deleted, or claimed again since c was, is left alone.
+func (s *Store) RecordDomainRecheck(ctx context.Context, c DomainRecheck, problem string, now time.Time, fields map[string]any) (bool, error) {
+	lost := false
+	err := s.inTx(ctx, "record domain recheck", func(tx *sql.Tx) error {
+		var claimedAt, missedAt, lostAt *time.Time
+		var workspace string
+		err := tx.QueryRowContext(ctx, `
+			SELECT d.rechecked_at, d.missed_at, d.lost_at, w.name FROM workspace_domains d JOIN workspaces w ON w.id = d.workspace_id
+			WHERE d.id = $1 AND d.verified_at IS NOT NULL`+s.forUpdate(" OF d"),
+			c.ID).Scan(scanNullTime(&claimedAt), scanNullTime(&missedAt), scanNullTime(&lostAt), &workspace)
+		if err == sql.ErrNoRows {
+			return nil
+		}
+		if err != nil {
+			return fail("record domain recheck", err)
+		}
+		if claimedAt == nil || !claimedAt.Equal(c.claimed) {
+			return nil
+		}
+		at := normTime(now)
+		switch {
+		case problem == "":
+			missedAt, lostAt = nil, nil
+		case missedAt == nil:
+			missedAt = &at
+		case lostAt == nil:
+			lostAt, lost = &at, true
+		}
+		if _, err := tx.ExecContext(ctx, `
+			UPDATE workspace_domains SET last_checked_at = $2, last_error = $3, missed_at = $4, lost_at = $5 WHERE id = $1`,
+			c.ID, dbTime(at), problem, dbTimePtr(missedAt), dbTimePtr(lostAt)); err != nil {
+			return fail("record domain recheck", err)
+		}
+		if !lost {
+			return nil
+		}
+		var to []string
+		if err := eachRowIn(ctx, tx, "record domain recheck", alertRecipients, []any{c.WorkspaceID}, func(rows *sql.Rows) error {
+			var addr string
+			err := rows.Scan(&addr)
+			to = append(to, addr)
+			return err
+		}); err != nil {
+			return err
+		}
+		mailFields := map[string]any{"Workspace": workspace}
+		maps.Copy(mailFields, fields)
+		for _, addr := range to {
+			if err := queueMail(ctx, tx, addr, DomainLostMail, mailFields, at); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return lost, err
 }
 
 // DeleteDomain deletes one of the workspace's domains. ErrDomainInUse while

@@ -16,6 +16,7 @@ const pending: Domain = {
   verifiedAt: null,
   lastCheckedAt: null,
   lastError: '',
+  lostAt: null,
   codes: 0,
   txtName: '_squarely-verify.qr.shop.example',
   txtValue: 'squarely-verify=tok123',
@@ -87,6 +88,32 @@ describe('DomainsCard', { timeout: 30_000 }, () => {
     expect(await within(item).findByText('Not verified. DNS: none.')).toBeInTheDocument()
     await userEvent.click(within(item).getByRole('button', { name: 'Verify' }))
     expect(await within(item).findByText('Verified')).toBeInTheDocument()
+    expect(within(item).queryByRole('button', { name: 'Verify' })).not.toBeInTheDocument()
+  })
+
+  it('shows a lost domain with what to publish again, and no Verify button', async () => {
+    stubFetch({
+      'GET /api/user': () => json(alice),
+      'GET /api/domains': () =>
+        json([
+          {
+            ...pending,
+            status: 'lost',
+            method: 'dns',
+            verifiedAt: '2026-11-21T08:00:00Z',
+            lostAt: '2026-11-25T08:00:00Z',
+            codes: 2,
+            lastError: 'Not verified. DNS: there is no TXT record at _squarely-verify.qr.shop.example.',
+          },
+        ]),
+    })
+    renderCard()
+    const item = await screen.findByTestId('domain-qr.shop.example')
+    expect(within(item).getByText('Proof missing')).toBeInTheDocument()
+    expect(within(item).getByText(/Its codes keep working for now/)).toBeInTheDocument()
+    expect(within(item).getByText(/_squarely-verify\.qr\.shop\.example → squarely-verify=tok123/)).toBeInTheDocument()
+    expect(within(item).getByText(/there is no TXT record/)).toBeInTheDocument()
+    expect(within(item).queryByText('Verified')).not.toBeInTheDocument()
     expect(within(item).queryByRole('button', { name: 'Verify' })).not.toBeInTheDocument()
   })
 })

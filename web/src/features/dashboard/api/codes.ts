@@ -106,14 +106,14 @@ export function useEditDestination() {
 export interface CodeDomain {
   id: number
   domain: string
-  status: 'pending' | 'verified'
+  status: 'pending' | 'verified' | 'lost'
 }
 
-/** The workspace's verified domains, which a dynamic code may print. */
+/** The workspace's verified domains, lost ones included (they still serve), which a dynamic code may print. */
 export function useVerifiedDomains() {
   return useQuery<CodeDomain[], Error, CodeDomain[]>({
     queryKey: ['/api/domains'],
-    select: (list) => list.filter((d) => d.status === 'verified'),
+    select: (list) => list.filter((d) => d.status !== 'pending'),
   })
 }
 

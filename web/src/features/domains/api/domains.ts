@@ -5,12 +5,14 @@ import { apiJson, apiRequest } from '@/lib/api-client'
 export interface Domain {
   id: number
   domain: string
-  status: 'pending' | 'verified'
+  /** lost: verified, but two daily re-checks in a row found no proof; it still serves its codes. */
+  status: 'pending' | 'verified' | 'lost'
   method: 'dns' | 'http' | null
   verifiedAt: string | null
   lastCheckedAt: string | null
-  /** Why the last verification failed; empty when it did not. */
+  /** Why the last verification or re-check failed; empty when it did not. */
   lastError: string
+  lostAt: string | null
   /** Live dynamic codes printing it. */
   codes: number
   txtName: string

@@ -73,6 +73,7 @@ function DomainItem({ domain: d, mayManage }: { domain: Domain; mayManage: boole
   const verify = useVerifyDomain()
   const remove = useDeleteDomain()
   const verified = d.status === 'verified'
+  const lost = d.status === 'lost'
 
   function check() {
     verify.mutate(d.id, {
@@ -94,13 +95,13 @@ function DomainItem({ domain: d, mayManage }: { domain: Domain; mayManage: boole
       <div className="flex flex-wrap items-center justify-between gap-2">
         <div className="flex min-w-0 items-center gap-2">
           <span className="break-all font-mono font-medium">{d.domain}</span>
-          {verified ? (
+          {verified && (
             <Badge tone="emerald">
               <CheckCircle2 aria-hidden="true" /> Verified
             </Badge>
-          ) : (
-            <Badge tone="amber">Pending</Badge>
           )}
+          {lost && <Badge tone="red">Proof missing</Badge>}
+          {d.status === 'pending' && <Badge tone="amber">Pending</Badge>}
           {d.codes > 0 && (
             <span className="text-xs text-slate-600">
               {d.codes} {d.codes === 1 ? 'code' : 'codes'}
@@ -109,7 +110,7 @@ function DomainItem({ domain: d, mayManage }: { domain: Domain; mayManage: boole
         </div>
         {mayManage && (
           <div className="flex gap-2">
-            {!verified && (
+            {d.status === 'pending' && (
               <Button size="sm" onClick={check} disabled={verify.isPending}>
                 {verify.isPending ? 'Verifying...' : 'Verify'}
               </Button>
@@ -122,7 +123,15 @@ function DomainItem({ domain: d, mayManage }: { domain: Domain; mayManage: boole
       </div>
       {!verified && (
         <div className="grid gap-2 text-sm text-slate-700">
-          <p>Publish one of these, then press Verify (DNS changes can take a few minutes to show):</p>
+          {lost ? (
+            <p className="text-red-700">
+              Two checks in a row{d.lostAt && ` (the last on ${new Date(d.lostAt).toLocaleString()})`} found no proof that {d.domain} is yours. Its codes
+              keep working for now: publish one of these again (and check the domain still points at Squarely). We check every few hours, and it is
+              verified again once the proof is back.
+            </p>
+          ) : (
+            <p>Publish one of these, then press Verify (DNS changes can take a few minutes to show):</p>
+          )}
           <dl className="grid gap-1 rounded-md bg-slate-50 p-2 font-mono text-xs">
             <dt className="font-sans font-semibold">TXT record</dt>
             <dd className="break-all">
