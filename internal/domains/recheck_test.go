@@ -10,6 +10,7 @@ import (
 
 	"github.com/squarely/squarely/internal/domains"
 	"github.com/squarely/squarely/internal/domains/domaintest"
+	"github.com/squarely/squarely/internal/mail"
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/store/storetest"
 	"github.com/squarely/squarely/internal/testenv"
@@ -163,6 +164,12 @@ func TestRecheckLostAndRestored(t *testing.T) {
 		if m[0].Template != store.DomainLostMail || m[0].Fields["Workspace"] != workspace || m[0].Fields["Domain"] != d.Domain ||
 			m[0].Fields["TXTValue"] != domains.VerifyPrefix+d.Token {
 			t.Fatalf("lost mail: %+v", m[0])
+		}
+		msg, err := mail.Render(m[0].To, m[0].Template, mail.Data{BaseURL: "https://squarely.example", Fields: m[0].Fields})
+		if err != nil || msg.Subject != "qr.example.com of "+workspace+" is no longer verified" ||
+			!strings.Contains(msg.Text, "no TXT record at _squarely-verify.qr.example.com") ||
+			!strings.Contains(msg.Text, "https://squarely.example/workspace/domains") {
+			t.Fatalf("lost mail rendered: %+v, %v", msg, err)
 		}
 		// The codes keep working: the host still serves the workspace.
 		if v, err := st.VerifiedDomain(context.Background(), d.Domain); err != nil || v.ID != d.ID {

@@ -127,6 +127,17 @@ func TestDomainVerification(t *testing.T) {
 		expect(t, e.do(bob, "POST", "/api/domains/"+idOf(shop)+"/verify", ""), http.StatusNotFound, msgDomainMissing)
 		expect(t, e.do(bob, "DELETE", "/api/domains/"+idOf(shop), ""), http.StatusNotFound, msgDomainMissing)
 		expect(t, e.do(bob, "POST", "/api/domains/abc/verify", ""), http.StatusNotFound, msgDomainMissing)
+
+		// A domain the daily re-checks lost (internal/domains) says so, and
+		// stays the workspace's.
+		var id int64
+		storetest.QueryRow(t, st, `UPDATE workspace_domains SET lost_at = $2 WHERE id = $1 RETURNING id`,
+			[]any{shop["id"], "2026-11-25T08:00:00.000000Z"}, &id)
+		list = e.do(alice, "GET", "/api/domains", "")
+		if !strings.Contains(string(list.body), `"status":"lost","method":"dns"`) || !strings.Contains(string(list.body), `"lostAt":"2026-11-25T08:00:00Z"`) {
+			t.Errorf("a lost domain in the list: %s", list.body)
+		}
+		expect(t, e.do(bob, "POST", "/api/domains", `{"domain":"shop.example"}`), http.StatusConflict, msgDomainTaken)
 	})
 }
 
