@@ -92,15 +92,17 @@ func TestServeFiles(t *testing.T) {
 			t.Errorf("image page:\n%s", r.body)
 		}
 
-		// Wrong kinds and unknown ids are 404; words are the app's pages.
+		// Wrong kinds and unknown ids are 404; words go to the app.
 		for _, path := range []string{"/images/" + pdfID, "/images/" + pdfID + "/file", "/pdf/" + imgID, "/pdf/" + imgID + "/file",
 			"/logo/" + pdfID, "/logo/999", "/pdf/999"} {
 			if r := e.do(visitor, "GET", path, ""); r.StatusCode != http.StatusNotFound || r.Header.Get("X-Content-Type-Options") != "nosniff" {
 				t.Errorf("GET %s: status %d", path, r.StatusCode)
 			}
 		}
-		if r := e.do(visitor, "GET", "/pdf/preview", ""); r.StatusCode != http.StatusOK || !strings.Contains(string(r.body), "<title>app</title>") {
-			t.Errorf("/pdf/preview is not the app: %d %s", r.StatusCode, r.body)
+		// A word is no file id: the app answers it, and since no route of
+		// the app is /pdf/preview, with its not-found page and status 404.
+		if r := e.do(visitor, "GET", "/pdf/preview", ""); r.StatusCode != http.StatusNotFound || !strings.Contains(string(r.body), "<title>app</title>") {
+			t.Errorf("/pdf/preview is not the app's not-found page: %d %s", r.StatusCode, r.body)
 		}
 	})
 }

@@ -76,7 +76,7 @@ func TestNewDeviceMailLeavesSignIn(t *testing.T) {
 				return m.Header.Get("Subject") == "New sign-in to your Squarely account"
 			})
 			if i >= 0 {
-				if m := smtpServer.Messages()[i]; m.To[0] != "sam@example.com" || !strings.Contains(m.Text, "Device: Chrome on Windows") {
+				if m := smtpServer.Messages()[i]; m.To[0] != "sam@example.com" || !strings.Contains(m.Text, `Browser, as it reported itself: "`+chromeOnWindows+`"`) {
 					t.Errorf("new-device mail %+v", m)
 				}
 				break

@@ -50,7 +50,7 @@ func TestTrialGivesPremiumRights(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
 		e := start(t, st, withConfig(func(c *config.Config) { c.DynamicLimit = 2 }))
 		c, _ := e.signedIn("premium-trial@example.com")
-		const msg = "You have reached your limit of 2 dynamic QR codes. Please upgrade to create more."
+		msg := "You have reached your limit of 2 dynamic QR codes. Please upgrade to create more." + msgFreeShared
 		first := e.createDynamic(c, "https://example.com/1")
 		e.createDynamic(c, "https://example.com/2")
 		expect(t, e.postForm(c, "/api/dynamic-qrcodes", part{"destination", "https://example.com/3", ""}), http.StatusForbidden, msg)
