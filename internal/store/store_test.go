@@ -21,7 +21,7 @@ import (
 var tables = []string{
 	"acme_cache", "alerts", "api_idempotency", "api_keys", "audit_log", "blobs", "brand_kits", "bulk_job_items", "bulk_jobs", "clients",
 	"code_days_open", "contact_messages", "dynamic_qr_code_tags", "dynamic_qr_codes", "folders",
-	"known_devices", "mail_unsubscribes", "mailing_recipients", "mailings", "newsletter_subscriptions",
+	"known_devices", "mail_outbox", "mail_unsubscribes", "mailing_recipients", "mailings", "newsletter_subscriptions",
 	"password_tokens", "payment_products", "payments", "pending_logins", "qr_code_tags", "qr_codes",
 	"qr_downloads", "qr_generations", "rate_limits", "recovery_codes", "scan_code_days", "scan_counts",
 	"scan_events", "scan_retention", "scan_visitors", "scan_workspace_days", "scan_workspace_visitors",
