@@ -14,7 +14,7 @@ describe('account settings', () => {
     stubFetch({ 'GET /api/user': () => json({ ...alice, firstName: 'Alice', lastName: 'Liddell', googleId: 'g-1', emailVerified: true }) })
     renderApp('/account-settings')
     // The first test loads the lazy page's code.
-    expect(await screen.findByRole('heading', { name: 'Account Settings' }, { timeout: 5000 })).toBeInTheDocument()
+    expect(await screen.findByRole('heading', { name: 'Account Settings' }, { timeout: 15_000 })).toBeInTheDocument()
     expect(screen.getByText('alice@example.com')).toBeInTheDocument()
     expect(screen.getByText('Alice Liddell')).toBeInTheDocument()
     expect(screen.getByText('Free')).toBeInTheDocument()
