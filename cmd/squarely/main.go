@@ -29,6 +29,7 @@ import (
 	"github.com/squarely/squarely/internal/bulk"
 	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/domains"
+	"github.com/squarely/squarely/internal/jobs"
 	"github.com/squarely/squarely/internal/logging"
 	"github.com/squarely/squarely/internal/mail"
 	"github.com/squarely/squarely/internal/mail/outbox"
@@ -183,14 +184,14 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 	redirects := scans.NewCache(st, nil)
 	primeRedirects(ctx, st, redirects, log)
 	// Sends the admin's mailings, resuming any an instance left unfinished.
-	mailingRunner := mailings.NewRunner(mailings.Options{Store: st, Mailer: mailer, BaseURL: cfg.BaseURL, Logger: log})
+	mailingRunner := mailings.NewRunner(mailings.Options{Store: st, Mailer: mailer, BaseURL: cfg.BaseURL, Leased: jobs.Leased{Logger: log}})
 	bulkRunner := bulk.NewRunner(st, log, nil)
 	// Sends queued mail (the new-device notice).
 	mailOutbox := outbox.New(st, mailer, cfg.BaseURL, log)
 	// Sends webhook deliveries and scan batches, resuming what any
 	// instance left leased once the lease runs out.
 	webhookRunner := webhooks.NewRunner(webhooks.Options{Store: st, Mailer: mailer, BaseURL: cfg.BaseURL,
-		Policy: server.WebhookPolicy(cfg), Logger: log})
+		Policy: server.WebhookPolicy(cfg), Leased: jobs.Leased{Logger: log}})
 	srv := &http.Server{
 		Handler: server.New(server.Deps{Store: st, Config: cfg, Logger: log, Google: google, OIDC: oidcClient,
 			Recorder: recorder, Redirects: redirects, Mailer: mailer, Mailings: mailingRunner, Bulk: bulkRunner, Outbox: mailOutbox, Webhooks: webhookRunner, Metrics: meter}),

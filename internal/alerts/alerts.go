@@ -87,18 +87,9 @@ func (r *Runner) Pass(ctx context.Context) error {
 
 // checkDue claims and checks due codes, a batch at a time, until none is due.
 func (r *Runner) checkDue(ctx context.Context) error {
-	short := false
-	return jobs.Drain(ctx, func(ctx context.Context) ([]store.LinkTarget, error) {
-		if short {
-			return nil, store.ErrNotFound
-		}
+	return jobs.DrainBatches(ctx, r.o.Batch, func(ctx context.Context) ([]store.LinkTarget, error) {
 		now := r.o.Now()
-		targets, err := r.o.Store.ClaimLinkChecks(ctx, now, now.Add(-r.o.Interval), r.o.Batch)
-		if err == nil && len(targets) == 0 {
-			err = store.ErrNotFound
-		}
-		short = len(targets) < r.o.Batch
-		return targets, err
+		return r.o.Store.ClaimLinkChecks(ctx, now, now.Add(-r.o.Interval), r.o.Batch)
 	}, func(targets []store.LinkTarget) error {
 		var urls []string
 		for _, t := range targets {

@@ -63,17 +63,8 @@ func (r *Runner) Run(ctx context.Context) {
 // Pass claims and re-checks due domains, a batch at a time, until none is
 // due.
 func (r *Runner) Pass(ctx context.Context) error {
-	short := false
-	return jobs.Drain(ctx, func(ctx context.Context) ([]store.DomainRecheck, error) {
-		if short {
-			return nil, store.ErrNotFound
-		}
-		list, err := r.o.Store.ClaimDomainRechecks(ctx, r.o.Now(), RecheckEvery, RecheckRetry, r.o.Batch)
-		if err == nil && len(list) == 0 {
-			err = store.ErrNotFound
-		}
-		short = len(list) < r.o.Batch
-		return list, err
+	return jobs.DrainBatches(ctx, r.o.Batch, func(ctx context.Context) ([]store.DomainRecheck, error) {
+		return r.o.Store.ClaimDomainRechecks(ctx, r.o.Now(), RecheckEvery, RecheckRetry, r.o.Batch)
 	}, func(list []store.DomainRecheck) error {
 		for _, d := range list {
 			checkCtx, cancel := context.WithTimeout(ctx, CheckTimeout)

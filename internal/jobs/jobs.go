@@ -1,5 +1,6 @@
-// Package jobs is the loop background runners share (bulk and alerts so
-// far; mailings and webhooks next): work held in the database under a lease, so any
+// Package jobs is the loop every background runner shares (bulk jobs,
+// mailings, webhook deliveries, link checks and alerts, domain re-checks,
+// the mail outbox): work held in the database under a lease, so any
 // instance may take it, one at a time, and another resumes it once the
 // lease of an instance that stopped runs out.
 //
@@ -15,7 +16,10 @@ package jobs
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
+	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/squarely/squarely/internal/store"
@@ -74,5 +78,86 @@ func Drain[J any](ctx context.Context, claim func(context.Context) (J, error), r
 			return err
 		}
 	}
+	return nil
+}
+
+// DrainBatches is Drain for claims of up to size jobs at a time: it stops
+// after a claim that found none or fewer than size (none were left then),
+// without a last claim that would find nothing.
+func DrainBatches[J any](ctx context.Context, size int, claim func(context.Context) ([]J, error), run func([]J) error) error {
+	short := false
+	return Drain(ctx, func(ctx context.Context) ([]J, error) {
+		if short {
+			return nil, store.ErrNotFound
+		}
+		list, err := claim(ctx)
+		if err == nil && len(list) == 0 {
+			err = store.ErrNotFound
+		}
+		short = len(list) < size
+		return list, err
+	}, run)
+}
+
+// Leased are the options of a runner that holds its jobs under leases.
+type Leased struct {
+	Logger *slog.Logger     // nil = slog.Default()
+	Now    func() time.Time // nil = time.Now
+	Owner  string           // names this instance in leases; "" = random (NewOwner)
+	Lease  time.Duration    // how long a claim holds without renewal; 0 = 1 minute
+	Poll   time.Duration    // how often to look for work besides Wake; 0 = the runner's default
+}
+
+// Fill sets the defaults of the options left zero; poll is the runner's
+// default Poll.
+func (o *Leased) Fill(poll time.Duration) {
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Owner == "" {
+		o.Owner = NewOwner()
+	}
+	if o.Lease <= 0 {
+		o.Lease = time.Minute
+	}
+	if o.Poll <= 0 {
+		o.Poll = poll
+	}
+}
+
+// NewOwner names this instance in the leases it takes: random, so two
+// instances never share one.
+func NewOwner() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return fmt.Sprintf("%x", b)
+}
+
+// Lease is the heartbeat of a claim held while its job runs: Keep renews
+// it once a third of its length has passed, so a renewal can fail twice
+// before another instance may take the job over.
+type Lease struct {
+	length  time.Duration
+	renewed time.Time
+}
+
+// NewLease starts the heartbeat of a lease of length taken at now.
+func NewLease(length time.Duration, now time.Time) *Lease {
+	return &Lease{length: length, renewed: now}
+}
+
+// Keep calls renew when the lease is due for renewal at now; an error
+// means the lease may be lost and the job must stop.
+func (l *Lease) Keep(now time.Time, renew func() error) error {
+	if now.Sub(l.renewed) <= l.length/3 {
+		return nil
+	}
+	if err := renew(); err != nil {
+		return err
+	}
+	l.renewed = now
 	return nil
 }

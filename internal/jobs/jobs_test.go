@@ -120,3 +120,60 @@ func TestDrain(t *testing.T) {
 		}
 	})
 }
+
+func TestDrainBatches(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		jobs, size   int
+		claims, runs int
+	}{
+		{"none", 0, 3, 1, 0},
+		{"a short batch ends it", 5, 3, 2, 2},
+		{"full batches claim once more", 6, 3, 3, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			left, claims, runs := tc.jobs, 0, 0
+			err := DrainBatches(context.Background(), tc.size, func(context.Context) ([]int, error) {
+				claims++
+				n := min(left, tc.size)
+				left -= n
+				return make([]int, n), nil
+			}, func(batch []int) error {
+				if len(batch) == 0 {
+					t.Error("ran an empty batch")
+				}
+				runs++
+				return nil
+			})
+			if err != nil || claims != tc.claims || runs != tc.runs || left != 0 {
+				t.Errorf("claims %d, runs %d, left %d, err %v; want %d claims, %d runs, none left", claims, runs, left, err, tc.claims, tc.runs)
+			}
+		})
+	}
+}
+
+func TestLeaseRenewsAfterAThird(t *testing.T) {
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	l := NewLease(3*time.Minute, start)
+	renewals := 0
+	renew := func() error { renewals++; return nil }
+	for _, step := range []struct {
+		at   time.Duration
+		want int
+	}{{30 * time.Second, 0}, {time.Minute, 0}, {61 * time.Second, 1}, {90 * time.Second, 1}, {121 * time.Second, 1}, {122 * time.Second, 2}} {
+		if err := l.Keep(start.Add(step.at), renew); err != nil {
+			t.Fatal(err)
+		}
+		if renewals != step.want {
+			t.Errorf("at %v: %d renewals, want %d", step.at, renewals, step.want)
+		}
+	}
+	lost := errors.New("lease taken")
+	if err := l.Keep(start.Add(10*time.Minute), func() error { return lost }); !errors.Is(err, lost) {
+		t.Errorf("Keep = %v, want the renewal's error", err)
+	}
+	// A failed renewal is tried again at the next Keep.
+	if err := l.Keep(start.Add(10*time.Minute+time.Second), renew); err != nil || renewals != 3 {
+		t.Errorf("after a failed renewal: err %v, %d renewals; want a retry", err, renewals)
+	}
+}

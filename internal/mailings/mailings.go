@@ -25,11 +25,11 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net/url"
 	"strings"
 	"time"
 
+	"github.com/squarely/squarely/internal/jobs"
 	"github.com/squarely/squarely/internal/mail"
 	"github.com/squarely/squarely/internal/store"
 )
@@ -39,14 +39,10 @@ const StatsWindow = 30 * 24 * time.Hour
 
 // Options configure a Runner.
 type Options struct {
-	Store   *store.Store
-	Mailer  mail.Mailer
-	BaseURL string
-	Logger  *slog.Logger     // nil = slog.Default()
-	Now     func() time.Time // nil = time.Now
-	Owner   string           // names this instance in leases; "" = random
-	Lease   time.Duration    // how long a claim holds without renewal; 0 = 1 minute
-	Poll    time.Duration    // how often to look for work besides Wake; 0 = 5 seconds
+	Store       *store.Store
+	Mailer      mail.Mailer
+	BaseURL     string
+	jobs.Leased // Poll 0 = 5 seconds
 	// SendTimeout bounds one message, retries included; a message in
 	// flight at shutdown gets this long to finish. 0 = 1 minute.
 	SendTimeout time.Duration
@@ -55,105 +51,64 @@ type Options struct {
 // Runner sends mailings until its context ends.
 type Runner struct {
 	o    Options
-	log  *slog.Logger
-	wake chan struct{}
+	loop *jobs.Loop
 }
 
 // NewRunner returns a runner; start it with Run.
 func NewRunner(o Options) *Runner {
-	if o.Logger == nil {
-		o.Logger = slog.Default()
-	}
-	if o.Now == nil {
-		o.Now = time.Now
-	}
-	if o.Owner == "" {
-		var b [8]byte
-		rand.Read(b[:])
-		o.Owner = fmt.Sprintf("%x", b)
-	}
-	if o.Lease <= 0 {
-		o.Lease = time.Minute
-	}
-	if o.Poll <= 0 {
-		o.Poll = 5 * time.Second
-	}
+	o.Fill(5 * time.Second)
 	if o.SendTimeout <= 0 {
 		o.SendTimeout = time.Minute
 	}
-	return &Runner{o: o, log: o.Logger, wake: make(chan struct{}, 1)}
+	return &Runner{o: o, loop: jobs.NewLoop(o.Poll)}
 }
 
 // Wake tells the runner a mailing was queued, so it starts without
 // waiting for its next poll.
-func (r *Runner) Wake() {
-	select {
-	case r.wake <- struct{}{}:
-	default:
-	}
-}
+func (r *Runner) Wake() { r.loop.Wake() }
 
 // Run claims and sends mailings until ctx ends. A message in flight when
 // ctx ends is finished and recorded first.
-func (r *Runner) Run(ctx context.Context) {
-	tick := time.NewTicker(r.o.Poll)
-	defer tick.Stop()
-	// Database writes run to the end even when ctx ends, so a claim or a
-	// row marked 'sending' is never committed unbeknown to the runner; ctx
-	// only stops the runner between messages.
-	write := context.WithoutCancel(ctx)
-	for {
-		for ctx.Err() == nil {
-			m, err := r.o.Store.ClaimMailing(write, r.o.Owner, r.o.Now(), r.o.Lease)
-			if errors.Is(err, store.ErrNotFound) {
-				break
-			}
-			if err != nil {
-				r.log.Error("claiming a mailing", "err", err)
-				break
-			}
-			if !r.send(ctx, m) {
-				break // wait before trying again
-			}
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-r.wake:
-		case <-tick.C:
-		}
+func (r *Runner) Run(ctx context.Context) { r.loop.Run(ctx, r.drain) }
+
+// drain sends claimable mailings until none is left, or one stops on an
+// error (the next pass tries again).
+func (r *Runner) drain(ctx context.Context) {
+	err := jobs.Drain(ctx, func(ctx context.Context) (*store.Mailing, error) {
+		return r.o.Store.ClaimMailing(ctx, r.o.Owner, r.o.Now(), r.o.Lease)
+	}, func(m *store.Mailing) error { return r.send(ctx, m) })
+	if err != nil && ctx.Err() == nil {
+		r.o.Logger.Error("sending mailings", "err", err)
 	}
 }
 
-// send mails m's pending recipients while the lease holds. It reports
-// false when it stopped on an error.
-func (r *Runner) send(ctx context.Context, m *store.Mailing) bool {
-	log := r.log.With("mailing", m.ID, "kind", m.Kind)
+// send mails m's pending recipients while the lease holds.
+func (r *Runner) send(ctx context.Context, m *store.Mailing) error {
+	log := r.o.Logger.With("mailing", m.ID, "kind", m.Kind)
 	log.Info("sending mailing", "pending", m.Counts.Pending, "interrupted", m.Counts.Interrupted)
-	record := context.WithoutCancel(ctx) // see Run
+	// Database writes run to the end even when ctx ends, so a row marked
+	// 'sending' is never committed unbeknown to the runner; ctx only stops
+	// the runner between messages.
+	record := context.WithoutCancel(ctx)
 	defer r.o.Store.ReleaseMailing(record, m.ID, r.o.Owner)
 
 	key, err := UnsubscribeKey(ctx, r.o.Store)
 	if err != nil {
-		log.Error("loading the unsubscribe key", "err", err)
-		return false
+		return fmt.Errorf("loading the unsubscribe key: %w", err)
 	}
 	var stats *store.NewsletterStats
 	if m.IncludeStats {
 		if stats, err = r.o.Store.NewsletterStats(ctx, r.o.Now().Add(-StatsWindow)); err != nil {
-			log.Error("counting newsletter stats", "err", err)
-			return false
+			return fmt.Errorf("counting newsletter stats: %w", err)
 		}
 	}
-	renewed := r.o.Now()
+	lease := jobs.NewLease(r.o.Lease, r.o.Now())
 	for ctx.Err() == nil {
 		now := r.o.Now()
-		if now.Sub(renewed) > r.o.Lease/3 {
-			if err := r.o.Store.RenewMailingLease(record, m.ID, r.o.Owner, now, r.o.Lease); err != nil {
-				log.Warn("lost the mailing's lease", "err", err)
-				return false
-			}
-			renewed = now
+		if err := lease.Keep(now, func() error {
+			return r.o.Store.RenewMailingLease(record, m.ID, r.o.Owner, now, r.o.Lease)
+		}); err != nil {
+			return fmt.Errorf("lost the lease of mailing %d: %w", m.ID, err)
 		}
 		rcpt, err := r.o.Store.NextRecipient(record, m.ID, r.o.Owner, now)
 		if errors.Is(err, store.ErrNotFound) {
@@ -161,11 +116,10 @@ func (r *Runner) send(ctx context.Context, m *store.Mailing) bool {
 			if err := r.o.Store.FinishMailing(record, m.ID, r.o.Owner, r.o.Now()); err == nil {
 				log.Info("mailing finished")
 			}
-			return true
+			return nil
 		}
 		if err != nil {
-			log.Error("taking the next recipient", "err", err)
-			return false
+			return fmt.Errorf("taking the next recipient: %w", err)
 		}
 		if rcpt.Status == store.RecipientSkipped {
 			continue
@@ -176,11 +130,10 @@ func (r *Runner) send(ctx context.Context, m *store.Mailing) bool {
 			log.Warn("mail not delivered", "to", rcpt.Email, "err", err)
 		}
 		if err := r.o.Store.FinishRecipient(record, rcpt.ID, status, reason, r.o.Now()); err != nil {
-			log.Error("recording a delivery", "to", rcpt.Email, "err", err)
-			return false
+			return fmt.Errorf("recording a delivery to %s: %w", rcpt.Email, err)
 		}
 	}
-	return false // stopped
+	return nil // stopped
 }
 
 // deliver renders and sends one recipient's message.

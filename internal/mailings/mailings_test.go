@@ -15,6 +15,7 @@ import (
 
 	"github.com/emersion/go-smtp"
 
+	"github.com/squarely/squarely/internal/jobs"
 	"github.com/squarely/squarely/internal/mail"
 	"github.com/squarely/squarely/internal/mail/mailtest"
 	"github.com/squarely/squarely/internal/mailings"
@@ -96,7 +97,7 @@ func smtpMailer(t *testing.T, srv *mailtest.Server) mail.Mailer {
 }
 
 func runner(st *store.Store, m mail.Mailer, owner string) *mailings.Runner {
-	return mailings.NewRunner(mailings.Options{Store: st, Mailer: m, BaseURL: baseURL, Owner: owner, Poll: 20 * time.Millisecond, Logger: quiet})
+	return mailings.NewRunner(mailings.Options{Store: st, Mailer: m, BaseURL: baseURL, Leased: jobs.Leased{Owner: owner, Poll: 20 * time.Millisecond, Logger: quiet}})
 }
 
 // runUntilDone runs r until mailing id is done (or fails the test).
@@ -233,8 +234,8 @@ func TestKilledMidSendResumesWithoutMailingAnyoneTwice(t *testing.T) {
 		// "Restart": a new process opens the database; once the dead
 		// runner's lease has run out it resumes the mailing.
 		st2 := d.open()
-		r2 := mailings.NewRunner(mailings.Options{Store: st2, Mailer: smtpMailer(t, srv), BaseURL: baseURL, Owner: "new", Logger: quiet,
-			Poll: 20 * time.Millisecond, Now: func() time.Time { return time.Now().Add(2 * time.Minute) }})
+		r2 := mailings.NewRunner(mailings.Options{Store: st2, Mailer: smtpMailer(t, srv), BaseURL: baseURL, Leased: jobs.Leased{Owner: "new", Logger: quiet,
+			Poll: 20 * time.Millisecond, Now: func() time.Time { return time.Now().Add(2 * time.Minute) }}})
 		final := runUntilDone(t, st2, r2, m.ID)
 		if final.Counts.Interrupted != 1 || final.Counts.Sent != 29 || final.Counts.Total != 30 {
 			t.Errorf("counts %+v, want 29 sent and the one in flight interrupted", final.Counts)

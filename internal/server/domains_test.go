@@ -194,14 +194,7 @@ func TestCodeOnCustomDomain(t *testing.T) {
 		e := start(t, st, withDomains(dns, "1", true))
 		alice, _ := e.signedIn("alice@example.com")
 		bob, _ := e.signedIn("bob@example.com")
-		verified := func(c *http.Client, domain string) string {
-			d := expect(t, e.do(c, "POST", "/api/domains", `{"domain":"`+domain+`"}`), http.StatusCreated, "")
-			dns.Set(map[string]string{d["txtName"].(string): d["txtValue"].(string)}, nil)
-			expect(t, e.do(c, "POST", "/api/domains/"+idOf(d)+"/verify", ""), http.StatusOK, "")
-			return idOf(d)
-		}
-		shop, bobs := verified(alice, "go.shop.example"), verified(bob, "go.bob.example")
-		pending := idOf(expect(t, e.do(alice, "POST", "/api/domains", `{"domain":"later.shop.example"}`), http.StatusCreated, ""))
+		shop, bobs, pending := aliceAndBobDomains(t, e, dns, alice, bob)
 		key, _ := e.newKey(alice, "k")
 
 		create := func(domain string) *response {
@@ -301,14 +294,7 @@ func TestBulkJobOnCustomDomain(t *testing.T) {
 		e := start(t, st, withDomains(dns, "1", true))
 		alice, aliceID := e.signedIn("alice@example.com")
 		bob, _ := e.signedIn("bob@example.com")
-		verified := func(c *http.Client, domain string) string {
-			d := expect(t, e.do(c, "POST", "/api/domains", `{"domain":"`+domain+`"}`), http.StatusCreated, "")
-			dns.Set(map[string]string{d["txtName"].(string): d["txtValue"].(string)}, nil)
-			expect(t, e.do(c, "POST", "/api/domains/"+idOf(d)+"/verify", ""), http.StatusOK, "")
-			return idOf(d)
-		}
-		shop, bobs := verified(alice, "go.shop.example"), verified(bob, "go.bob.example")
-		pending := idOf(expect(t, e.do(alice, "POST", "/api/domains", `{"domain":"later.shop.example"}`), http.StatusCreated, ""))
+		shop, bobs, pending := aliceAndBobDomains(t, e, dns, alice, bob)
 		sheet := "url,name,dynamic\nhttps://example.com/one,One,true\nhttps://example.com/two,Two,true\nhttps://example.com/s,Static,\n"
 
 		// A domain that is not a verified one of the workspace is refused, and nothing is saved.
@@ -380,6 +366,22 @@ func TestBulkJobOnCustomDomain(t *testing.T) {
 		// Once the job is done the domain is the codes' alone: still in use.
 		expect(t, e.do(alice, "DELETE", "/api/domains/"+shop, ""), http.StatusConflict, "")
 	})
+}
+
+// aliceAndBobDomains gives alice the verified go.shop.example and the
+// pending later.shop.example, and bob the verified go.bob.example; it
+// returns their ids.
+func aliceAndBobDomains(t *testing.T, e *env, dns *domaintest.DNS, alice, bob *http.Client) (shop, bobs, pending string) {
+	t.Helper()
+	verified := func(c *http.Client, domain string) string {
+		d := expect(t, e.do(c, "POST", "/api/domains", `{"domain":"`+domain+`"}`), http.StatusCreated, "")
+		dns.Set(map[string]string{d["txtName"].(string): d["txtValue"].(string)}, nil)
+		expect(t, e.do(c, "POST", "/api/domains/"+idOf(d)+"/verify", ""), http.StatusOK, "")
+		return idOf(d)
+	}
+	shop, bobs = verified(alice, "go.shop.example"), verified(bob, "go.bob.example")
+	pending = idOf(expect(t, e.do(alice, "POST", "/api/domains", `{"domain":"later.shop.example"}`), http.StatusCreated, ""))
+	return shop, bobs, pending
 }
 
 func mustAtoi(s string) int {

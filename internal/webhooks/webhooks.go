@@ -24,7 +24,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
@@ -32,6 +31,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/squarely/squarely/internal/jobs"
 	"github.com/squarely/squarely/internal/mail"
 	"github.com/squarely/squarely/internal/netguard"
 	"github.com/squarely/squarely/internal/store"
@@ -83,14 +83,11 @@ type Options struct {
 	Mailer  mail.Mailer
 	BaseURL string
 	Policy  netguard.Policy // which addresses may be dialled
-	Logger  *slog.Logger    // nil = slog.Default()
-	Now     func() time.Time
-	Owner   string        // names this instance in leases; "" = random
-	Lease   time.Duration // how long a claim holds; 0 = 1 minute (more than Timeout)
-	// Poll is how often to look for due deliveries and scan batches; 0 =
-	// 200 ms: a fifth of the batches' spacing, so an endpoint's next batch
-	// goes out within 1.2 s of its last rather than a poll later.
-	Poll    time.Duration
+	// Lease 0 = 1 minute (more than Timeout). Poll is how often to look
+	// for due deliveries and scan batches; 0 = 200 ms: a fifth of the
+	// batches' spacing, so an endpoint's next batch goes out within 1.2 s
+	// of its last rather than a poll later.
+	jobs.Leased
 	Timeout time.Duration // one attempt, answer included; 0 = 10 seconds
 	// InFlight bounds the deliveries this instance sends at once; 0 = 16.
 	InFlight int
@@ -102,31 +99,14 @@ type Options struct {
 // Runner sends due deliveries until its context ends.
 type Runner struct {
 	o    Options
-	log  *slog.Logger
-	wake chan struct{}
+	loop *jobs.Loop
 }
 
 // NewRunner returns a runner; start it with Run.
 func NewRunner(o Options) *Runner {
-	if o.Logger == nil {
-		o.Logger = slog.Default()
-	}
-	if o.Now == nil {
-		o.Now = time.Now
-	}
-	if o.Owner == "" {
-		var b [8]byte
-		rand.Read(b[:])
-		o.Owner = fmt.Sprintf("%x", b)
-	}
+	o.Fill(200 * time.Millisecond)
 	if o.Timeout <= 0 {
 		o.Timeout = 10 * time.Second
-	}
-	if o.Lease <= 0 {
-		o.Lease = time.Minute
-	}
-	if o.Poll <= 0 {
-		o.Poll = 200 * time.Millisecond
 	}
 	if o.InFlight <= 0 {
 		o.InFlight = 16
@@ -134,73 +114,62 @@ func NewRunner(o Options) *Runner {
 	if o.Client == nil {
 		o.Client = o.Policy.Client(o.Timeout)
 	}
-	return &Runner{o: o, log: o.Logger, wake: make(chan struct{}, 1)}
+	return &Runner{o: o, loop: jobs.NewLoop(o.Poll)}
 }
 
 // Wake tells the runner a delivery was queued, so it looks before its
 // next poll.
-func (r *Runner) Wake() {
-	select {
-	case r.wake <- struct{}{}:
-	default:
-	}
-}
+func (r *Runner) Wake() { r.loop.Wake() }
 
 // Run batches scans and sends due deliveries until ctx ends; the
 // deliveries in flight then finish and are recorded before it returns.
 func (r *Runner) Run(ctx context.Context) {
-	tick := time.NewTicker(r.o.Poll)
-	defer tick.Stop()
-	// Writes run to the end even when ctx ends, so a claim is never
-	// committed unbeknown to the runner; ctx only stops new work.
-	write := context.WithoutCancel(ctx)
 	slots := make(chan struct{}, r.o.InFlight)
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	var pruned time.Time
-	for {
+	r.loop.Run(ctx, func(ctx context.Context) {
+		// Writes run to the end even when ctx ends, so a claim is never
+		// committed unbeknown to the runner; ctx only stops new work.
+		write := context.WithoutCancel(ctx)
 		if now := r.o.Now(); now.Sub(pruned) >= pruneEvery {
 			if _, err := r.o.Store.PruneWebhookEvents(write, now.Add(-Keep)); err != nil {
-				r.log.Error("deleting old webhook events", "err", err)
+				r.o.Logger.Error("deleting old webhook events", "err", err)
 			}
 			pruned = now
 		}
 		if _, err := r.o.Store.BatchWebhookScans(write, r.o.Now()); err != nil {
-			r.log.Error("batching scans for webhooks", "err", err)
+			r.o.Logger.Error("batching scans for webhooks", "err", err)
 		}
+		// Deliveries are claimed as many at a time as there are free slots,
+		// and sent side by side.
 		for ctx.Err() == nil {
 			free := cap(slots) - len(slots)
 			if free == 0 {
-				break
+				return
 			}
-			jobs, err := r.o.Store.ClaimWebhookDeliveries(write, r.o.Owner, r.o.Now(), r.o.Lease, free)
+			claimed, err := r.o.Store.ClaimWebhookDeliveries(write, r.o.Owner, r.o.Now(), r.o.Lease, free)
 			if err != nil {
-				r.log.Error("claiming webhook deliveries", "err", err)
-				break
+				r.o.Logger.Error("claiming webhook deliveries", "err", err)
+				return
 			}
-			for _, j := range jobs {
+			for _, j := range claimed {
 				slots <- struct{}{}
 				wg.Go(func() {
 					defer func() { <-slots }()
 					r.deliver(write, j)
 				})
 			}
-			if len(jobs) < free {
-				break
+			if len(claimed) < free {
+				return
 			}
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-r.wake:
-		case <-tick.C:
-		}
-	}
+	})
 }
 
 // deliver makes one attempt at j and records it.
 func (r *Runner) deliver(ctx context.Context, j *store.WebhookJob) {
-	log := r.log.With("delivery", j.ID, "endpoint", j.EndpointID, "event", j.EventUID)
+	log := r.o.Logger.With("delivery", j.ID, "endpoint", j.EndpointID, "event", j.EventUID)
 	attempt := r.attempt(ctx, j)
 	if !attempt.OK {
 		if j.Attempts < len(Backoff) {
@@ -292,12 +261,12 @@ func shorten(s string) string {
 func (r *Runner) mailOwners(ctx context.Context, j *store.WebhookJob, lastError string) {
 	e, err := r.o.Store.WebhookEndpoint(ctx, j.WorkspaceID, j.EndpointID)
 	if err != nil {
-		r.log.Error("reading a disabled webhook endpoint", "endpoint", j.EndpointID, "err", err)
+		r.o.Logger.Error("reading a disabled webhook endpoint", "endpoint", j.EndpointID, "err", err)
 		return
 	}
 	name, owners, err := r.o.Store.WorkspaceOwners(ctx, j.WorkspaceID)
 	if err != nil {
-		r.log.Error("listing a workspace's owners", "workspace", j.WorkspaceID, "err", err)
+		r.o.Logger.Error("listing a workspace's owners", "workspace", j.WorkspaceID, "err", err)
 		return
 	}
 	for _, to := range owners {
@@ -309,7 +278,7 @@ func (r *Runner) mailOwners(ctx context.Context, j *store.WebhookJob, lastError 
 			err = r.o.Mailer.Send(ctx, msg)
 		}
 		if err != nil {
-			r.log.Error("mailing that a webhook endpoint was disabled", "to", to, "err", err)
+			r.o.Logger.Error("mailing that a webhook endpoint was disabled", "to", to, "err", err)
 		}
 	}
 }

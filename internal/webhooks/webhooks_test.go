@@ -22,6 +22,7 @@ import (
 
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
+	"github.com/squarely/squarely/internal/jobs"
 	"github.com/squarely/squarely/internal/mail"
 	"github.com/squarely/squarely/internal/mail/mailtest"
 	"github.com/squarely/squarely/internal/netguard"
@@ -388,19 +389,19 @@ func TestRestartMidRetryDeliversOnce(t *testing.T) {
 			e := f.endpoint(t, rc.srv.URL, store.EventWebhookTest)
 			rc.secret = e.Secret
 			f.test(t, e.ID)
-			stop := run(t, runner(first, c, webhooks.Options{Policy: private, Owner: "first"}))
+			stop := run(t, runner(first, c, webhooks.Options{Policy: private, Leased: jobs.Leased{Owner: "first"}}))
 			waitFor(t, "the failed attempt", func() bool { return pending(f.deliveries(t, e.ID)[0], 1) })
 			stop()
 
 			// The "killed" instance claimed a second event and never finished.
 			f.test(t, e.ID)
-			jobs, err := first.ClaimWebhookDeliveries(context.Background(), "killed", c.Now(), time.Minute, 10)
-			if err != nil || len(jobs) != 1 {
-				t.Fatalf("claim: %v, %d jobs", err, len(jobs))
+			claimed, err := first.ClaimWebhookDeliveries(context.Background(), "killed", c.Now(), time.Minute, 10)
+			if err != nil || len(claimed) != 1 {
+				t.Fatalf("claim: %v, %d jobs", err, len(claimed))
 			}
 
 			c.Advance(5 * time.Second)
-			run(t, runner(second, c, webhooks.Options{Policy: private, Owner: "second"}))
+			run(t, runner(second, c, webhooks.Options{Policy: private, Leased: jobs.Leased{Owner: "second"}}))
 			waitFor(t, "the retry", func() bool { return len(rc.got()) == 2 })
 			time.Sleep(50 * time.Millisecond)
 			if n := len(rc.got()); n != 2 {
@@ -411,7 +412,7 @@ func TestRestartMidRetryDeliversOnce(t *testing.T) {
 			c.Advance(24 * time.Hour)
 			time.Sleep(100 * time.Millisecond)
 			hits := rc.got()
-			if len(hits) != 3 || hits[0].id != hits[1].id || hits[2].id == hits[0].id || hits[2].id != jobs[0].EventUID {
+			if len(hits) != 3 || hits[0].id != hits[1].id || hits[2].id == hits[0].id || hits[2].id != claimed[0].EventUID {
 				t.Fatalf("requests: %d, ids %v", len(hits), hits)
 			}
 			for _, d := range f.deliveries(t, e.ID) {
@@ -781,7 +782,7 @@ func TestScanBatchesEverySecond(t *testing.T) {
 	if err := st.RecordScans(ctx, scans); err != nil {
 		t.Fatal(err)
 	}
-	r := webhooks.NewRunner(webhooks.Options{Store: st, Logger: quiet, Mailer: mail.LogMailer{Logger: quiet}, Policy: private})
+	r := webhooks.NewRunner(webhooks.Options{Store: st, Leased: jobs.Leased{Logger: quiet}, Mailer: mail.LogMailer{Logger: quiet}, Policy: private})
 	run(t, r)
 	waitFor(t, "four batches", func() bool { return len(rc.got()) == 4 })
 	var stamps []time.Time

@@ -7,10 +7,10 @@ package outbox
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"time"
 
+	"github.com/squarely/squarely/internal/jobs"
 	"github.com/squarely/squarely/internal/mail"
 	"github.com/squarely/squarely/internal/store"
 )
@@ -29,7 +29,7 @@ type Sender struct {
 	mailer  mail.Mailer
 	baseURL string
 	log     *slog.Logger
-	wake    chan struct{}
+	loop    *jobs.Loop
 }
 
 // New returns a sender; start it with Run.
@@ -37,58 +37,35 @@ func New(st *store.Store, mailer mail.Mailer, baseURL string, log *slog.Logger) 
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Sender{store: st, mailer: mailer, baseURL: baseURL, log: log, wake: make(chan struct{}, 1)}
+	return &Sender{store: st, mailer: mailer, baseURL: baseURL, log: log, loop: jobs.NewLoop(poll)}
 }
 
 // Wake tells the sender mail was queued, so it goes out without waiting
 // for the next poll.
-func (s *Sender) Wake() {
-	select {
-	case s.wake <- struct{}{}:
-	default:
-	}
-}
+func (s *Sender) Wake() { s.loop.Wake() }
 
 // Run sends queued mail until ctx ends; a message in flight then is
 // finished and recorded.
 func (s *Sender) Run(ctx context.Context) {
-	tick := time.NewTicker(poll)
-	defer tick.Stop()
-	for {
+	s.loop.Run(ctx, func(ctx context.Context) {
 		if err := s.Drain(ctx); err != nil && ctx.Err() == nil {
 			s.log.Error("sending queued mail", "err", err)
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		case <-s.wake:
-		}
-	}
+	})
 }
 
 // Drain sends every pending mail, one at a time, until none is left or
 // ctx ends. A mail that cannot be sent is marked failed and logged.
 func (s *Sender) Drain(ctx context.Context) error {
-	// A claim, a send and its record run to the end once started.
-	write := context.WithoutCancel(ctx)
-	for ctx.Err() == nil {
-		m, err := s.store.ClaimQueuedMail(write)
-		if errors.Is(err, store.ErrNotFound) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		err = s.send(write, m)
+	return jobs.Drain(ctx, s.store.ClaimQueuedMail, func(m *store.QueuedMail) error {
+		// A send and its record run to the end once started.
+		write := context.WithoutCancel(ctx)
+		err := s.send(write, m)
 		if err != nil {
 			s.log.Warn("queued mail not sent", "mail", m.ID, "template", m.Template, "err", err)
 		}
-		if err := s.store.FinishQueuedMail(write, m.ID, err == nil); err != nil {
-			return err
-		}
-	}
-	return nil
+		return s.store.FinishQueuedMail(write, m.ID, err == nil)
+	})
 }
 
 func (s *Sender) send(ctx context.Context, m *store.QueuedMail) error {
