@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/squarely/squarely/internal/jobs"
 	"github.com/squarely/squarely/internal/mail"
 	"github.com/squarely/squarely/internal/mail/mailtest"
 	"github.com/squarely/squarely/internal/mailings"
@@ -69,7 +70,7 @@ func startAdmin(t *testing.T, st *store.Store, withRunner bool) *adminEnv {
 	e := start(t, st, func(d *Deps) {
 		d.Mailer = mailer
 		if withRunner {
-			runner = mailings.NewRunner(mailings.Options{Store: st, Mailer: mailer, BaseURL: d.Config.BaseURL, Logger: quiet, Poll: time.Hour})
+			runner = mailings.NewRunner(mailings.Options{Store: st, Mailer: mailer, BaseURL: d.Config.BaseURL, Leased: jobs.Leased{Logger: quiet, Poll: time.Hour}})
 			d.Mailings = runner
 		}
 	})

@@ -15,6 +15,7 @@ import (
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
 	"github.com/squarely/squarely/internal/config"
+	"github.com/squarely/squarely/internal/jobs"
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/store/storetest"
 	"github.com/squarely/squarely/internal/webhooks"
@@ -53,8 +54,8 @@ func (h *hookReceiver) count() int {
 // its routes, until the test ends.
 func withWebhookRunner(t *testing.T, st *store.Store) option {
 	return func(d *Deps) {
-		r := webhooks.NewRunner(webhooks.Options{Store: st, Mailer: d.Mailer, Logger: d.Logger,
-			Policy: WebhookPolicy(d.Config), Poll: time.Hour})
+		r := webhooks.NewRunner(webhooks.Options{Store: st, Mailer: d.Mailer,
+			Policy: WebhookPolicy(d.Config), Leased: jobs.Leased{Logger: d.Logger, Poll: time.Hour}})
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan struct{})
 		go func() { r.Run(ctx); close(done) }()
