@@ -123,16 +123,10 @@ func (s *server) writeFreshUser(w http.ResponseWriter, r *http.Request, id int64
 // redirecting at once (their cached redirects are dropped).
 func (s *server) deleteAccount(w http.ResponseWriter, r *http.Request) {
 	u := auth.UserFrom(r.Context())
-	codes, err := s.store.UserShortCodes(r.Context(), u.ID)
-	if err != nil {
-		// The account goes all the same; its codes' entries expire on their own.
-		s.log.ErrorContext(r.Context(), "listing a deleted account's short codes", "user", u.ID, "err", err)
-	}
 	if err := s.store.SoftDeleteUser(r.Context(), u.ID, s.now()); err != nil {
 		s.internalError(w, "deleting an account", err)
 		return
 	}
-	s.redirectChanged(r.Context(), codes...)
 	s.domains.invalidate() // the domains of workspaces deleted with it were released
 	if err := s.auth.SignOut(w, r); err != nil {
 		s.internalError(w, "signing out", err)

@@ -329,8 +329,6 @@ func (s *server) insertDynamic(w http.ResponseWriter, r *http.Request, d *store.
 		s.internalError(w, "creating a dynamic code", err)
 		return false
 	}
-	// Instances may hold a cached miss for the new code.
-	s.redirectChanged(r.Context(), d.ShortCode)
 	return true
 }
 
@@ -390,14 +388,10 @@ func answerCode[T any](s *server, w http.ResponseWriter, doing string, c T, err 
 	}
 }
 
-// answerDynamic answers the outcome of a change to a dynamic code, with
-// this instance's cached redirect dropped so the change applies to the
-// next scan.
+// answerDynamic answers the outcome of a change to a dynamic code (the
+// store has announced it to the redirect caches).
 func (s *server) answerDynamic(w http.ResponseWriter, d *store.DynamicCode, err error) {
-	answerCode(s, w, "changing a dynamic code", d, err, func(d *store.DynamicCode) any {
-		s.redirectChanged(context.Background(), d.ShortCode)
-		return s.dynamicJSON(d)
-	})
+	answerCode(s, w, "changing a dynamic code", d, err, func(d *store.DynamicCode) any { return s.dynamicJSON(d) })
 }
 
 // answerDeleted answers a soft delete: 204, or 404 when the code was not
@@ -567,10 +561,7 @@ func (s *server) deleteDynamicCode(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	code, err := s.store.DeleteDynamicCode(r.Context(), wsID(r), id, s.now())
-	if err == nil {
-		s.redirectChanged(r.Context(), code)
-	}
+	_, err := s.store.DeleteDynamicCode(r.Context(), wsID(r), id, s.now())
 	s.answerDeleted(w, err)
 }
 

@@ -189,9 +189,12 @@ func TestRedirectThroughPostgresOutage(t *testing.T) {
 	}
 }
 
-// With two instances on one PostgreSQL database, an edit, a pause and a
-// delete made through one reach the other's cache within a second, long
-// before its entries expire.
+// With two instances on one PostgreSQL database, every change to what a
+// scan resolves to made through one (the app's routes and the public
+// API's: edit, pause, resume, password, routing, deletion of a code, a
+// workspace, an account) reaches the other's cache within a second, long
+// before its entries expire: the store announces each write
+// (TestWritesAnnounceRedirects keeps new writes doing so).
 func TestChangesReachEveryInstance(t *testing.T) {
 	dsn := storetest.PostgresURL(t)
 	ctx, stop := context.WithCancel(context.Background())
@@ -255,6 +258,10 @@ func TestChangesReachEveryInstance(t *testing.T) {
 	within("pause", func(r *response) bool { return r.StatusCode == http.StatusGone })
 	expect(t, a.do(c, "POST", "/api/dynamic-qrcodes/"+id+"/resume", ""), http.StatusOK, "")
 	within("resume", func(r *response) bool { return r.StatusCode == http.StatusFound })
+	expect(t, a.do(c, "PUT", "/api/dynamic-qrcodes/"+id+"/password", `{"password":"secret1"}`), http.StatusOK, "")
+	within("password", func(r *response) bool { return r.StatusCode == http.StatusOK })
+	expect(t, a.do(c, "PUT", "/api/dynamic-qrcodes/"+id+"/password", `{"password":""}`), http.StatusOK, "")
+	within("password removed", func(r *response) bool { return r.StatusCode == http.StatusFound })
 	// The public API's changes, and routing, announce the same way.
 	key, _ := a.newKey(c, "fleet")
 	v1 := "/api/v1/codes/d_" + id
@@ -285,4 +292,18 @@ func TestChangesReachEveryInstance(t *testing.T) {
 		t.Fatalf("delete workspace: %d %s", r.StatusCode, r.body)
 	}
 	within("workspace deletion", func(r *response) bool { return r.StatusCode == http.StatusNotFound })
+
+	// The public API's deletion, and an account's deletion, stop codes too.
+	made := expect(t, a.api(key, "POST", "/api/v1/codes", `{"kind":"dynamic","destination":"https://example.com/v1"}`), http.StatusCreated, "")
+	code = made["shortCode"].(string)
+	expectRedirect(t, b.scan(code, iPhoneUA), "https://example.com/v1")
+	if r := a.api(key, "DELETE", "/api/v1/codes/"+made["id"].(string), ""); r.StatusCode != http.StatusNoContent {
+		t.Fatalf("v1 delete: %d %s", r.StatusCode, r.body)
+	}
+	within("v1 delete", func(r *response) bool { return r.StatusCode == http.StatusNotFound })
+	leaver, _ := a.signedIn("leaver@example.com")
+	code = a.createDynamic(leaver, "https://example.com/leaver")["shortCode"].(string)
+	expectRedirect(t, b.scan(code, iPhoneUA), "https://example.com/leaver")
+	expect(t, a.do(leaver, "POST", "/api/delete-account", ""), http.StatusOK, "")
+	within("account deletion", func(r *response) bool { return r.StatusCode == http.StatusNotFound })
 }

@@ -580,9 +580,6 @@ func (s *server) v1UpdateCode(w http.ResponseWriter, r *http.Request) {
 	}
 	if err == nil && dest != "" {
 		d, err = s.store.SetDynamicDestination(ctx, uid, id, dest, now)
-		if err == nil {
-			s.redirectChanged(ctx, d.ShortCode)
-		}
 	}
 	s.answerAPICode(w, nil, d, err)
 }
@@ -630,9 +627,6 @@ func (s *server) v1PauseCode(paused bool) http.HandlerFunc {
 			return
 		}
 		d, err := s.store.SetDynamicPaused(r.Context(), wsID(r), id, paused, s.now())
-		if err == nil {
-			s.redirectChanged(r.Context(), d.ShortCode)
-		}
 		s.answerAPICode(w, nil, d, err)
 	}
 }

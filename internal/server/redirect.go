@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -110,20 +109,6 @@ func (s *server) lookupScan(w http.ResponseWriter, r *http.Request) (scans.Targe
 		return t, true
 	}
 	return t, false
-}
-
-// redirectChanged drops changed short codes from this instance's cache and
-// announces them to the other instances (on PostgreSQL), so the change
-// applies to the next scan on every one of them. Every change to what a
-// scan resolves to (destination, routing, pause, password, deletion of a
-// code, its workspace or its owner's account) goes through it.
-func (s *server) redirectChanged(ctx context.Context, codes ...string) {
-	for _, c := range codes {
-		s.redirects.Invalidate(c)
-	}
-	if err := s.store.NotifyRedirect(context.WithoutCancel(ctx), codes...); err != nil {
-		s.log.ErrorContext(ctx, "announcing changed redirects; other instances see them when their cache expires", "codes", len(codes), "err", err)
-	}
 }
 
 func page(w http.ResponseWriter, status int, html string) {

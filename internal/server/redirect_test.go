@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/squarely/squarely/internal/config"
+	"github.com/squarely/squarely/internal/metrics"
 	"github.com/squarely/squarely/internal/scans"
 	"github.com/squarely/squarely/internal/scans/scanbench"
 	"github.com/squarely/squarely/internal/store/storetest"
@@ -35,7 +36,7 @@ func BenchmarkRedirect(b *testing.B) {
 	}
 	rec := scans.NewRecorder(st, scans.Options{})
 	b.Cleanup(func() { rec.Close(ctx) })
-	h := New(Deps{Store: st, Config: cfg, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Recorder: rec})
+	h := New(Deps{Store: st, Config: cfg, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Recorder: rec, Metrics: metrics.New(st, slog.New(slog.NewTextHandler(io.Discard, nil)))})
 	for name, code := range map[string]string{"plain": "benchmk1", "smart": "benchmk2"} {
 		b.Run(name, func(b *testing.B) {
 			req := httptest.NewRequest("GET", "/d/"+code, nil)

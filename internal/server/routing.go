@@ -49,9 +49,6 @@ func (s *server) v1SetRouting(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if d, ok, err := s.saveRouting(w, r); ok {
-		if err == nil {
-			s.redirectChanged(r.Context(), d.ShortCode)
-		}
 		s.answerAPICode(w, nil, d, err)
 	}
 }

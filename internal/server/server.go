@@ -175,6 +175,17 @@ func New(d Deps) http.Handler {
 	if s.redirects == nil {
 		s.redirects = scans.NewCache(d.Store, nil)
 	}
+	// The store announces every committed change to what a scan resolves
+	// to: this instance's cache drops the codes at once, the others when
+	// they hear of it (store.ListenRedirects).
+	d.Store.OnRedirectsChanged(func(codes []string, notifyErr error) {
+		for _, c := range codes {
+			s.redirects.Invalidate(c)
+		}
+		if notifyErr != nil {
+			s.log.Error("announcing changed redirects; other instances see them when their cache expires", "codes", len(codes), "err", notifyErr)
+		}
+	})
 	s.lookupLog.Every = 10 * time.Second
 	s.sticky = scans.NewStickyKey(d.Store)
 	if s.now == nil {

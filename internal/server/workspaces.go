@@ -409,12 +409,10 @@ func (s *server) deleteWorkspace(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusConflict, msgPersonal)
 		return
 	}
-	codes, err := s.store.DeleteWorkspace(r.Context(), ws.ID, s.now())
-	if err != nil {
+	if err := s.store.DeleteWorkspace(r.Context(), ws.ID, s.now()); err != nil {
 		s.internalError(w, "deleting a workspace", err)
 		return
 	}
-	s.redirectChanged(r.Context(), codes...)
 	s.domains.invalidate() // its domains were released
 	w.WriteHeader(http.StatusNoContent)
 }

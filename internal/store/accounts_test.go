@@ -152,7 +152,9 @@ func TestClaimWithGoogle(t *testing.T) {
 	})
 }
 
-func TestUserShortCodes(t *testing.T) {
+// Deleting an account announces the codes it stops (OnRedirectsChanged):
+// those of its personal workspace and of the teams no one else is in.
+func TestSoftDeleteUserAnnouncesItsCodes(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
 		u := storetest.CreateUser(t, s, "codes@example.com")
 		other := storetest.CreateUser(t, s, "else@example.com")
@@ -176,10 +178,12 @@ func TestUserShortCodes(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		got, err := s.UserShortCodes(ctx, u.ID)
+		var got []string
+		s.OnRedirectsChanged(func(codes []string, _ error) { got = append(got, codes...) })
+		err := s.SoftDeleteUser(ctx, u.ID, time.Now())
 		sort.Strings(got)
 		if err != nil || len(got) != 3 || got[0] != "aaa111" || got[1] != "bbb222" || got[2] != "team0" {
-			t.Errorf("UserShortCodes = %v, %v", got, err)
+			t.Errorf("announced %v, %v; want aaa111 bbb222 team0", got, err)
 		}
 	})
 }

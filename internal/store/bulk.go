@@ -275,7 +275,8 @@ func (s *Store) BulkItems(ctx context.Context, jobID int64, afterRow, limit int,
 // ErrItemTaken, and nothing is saved. (The job's domain stays usable: a
 // domain cannot be deleted while an open job prints it.)
 func (s *Store) SaveBulkItems(ctx context.Context, j *BulkJob, items []BulkItem, now, leaseUntil time.Time, limitMessage string) error {
-	return s.inTx(ctx, "save bulk items", func(tx *sql.Tx) error {
+	var created []string
+	err := s.inTx(ctx, "save bulk items", func(tx *sql.Tx) error {
 		// A runner saves in the background: the audit log names the uploader.
 		if _, ok := ActorFrom(ctx); !ok {
 			var email string
@@ -301,6 +302,7 @@ func (s *Store) SaveBulkItems(ctx context.Context, j *BulkJob, items []BulkItem,
 					res, err = tx.ExecContext(ctx, `UPDATE bulk_job_items SET status = 'failed', column_name = 'dynamic', error = $1
 						WHERE job_id = $2 AND row_number = $3 AND status = 'pending'`, limitMessage, j.ID, it.Row)
 				case err == nil:
+					created = append(created, d.ShortCode)
 					it.Status, it.DynamicCodeID, it.ShortCode = ItemDone, &d.ID, d.ShortCode
 					res, err = tx.ExecContext(ctx, `UPDATE bulk_job_items SET status = 'done', dynamic_code_id = $1, short_code = $2
 						WHERE job_id = $3 AND row_number = $4 AND status = 'pending'`, d.ID, d.ShortCode, j.ID, it.Row)
@@ -329,4 +331,8 @@ func (s *Store) SaveBulkItems(ctx context.Context, j *BulkJob, items []BulkItem,
 		}
 		return nil
 	})
+	if err == nil {
+		s.redirectsChanged(ctx, created...) // instances may hold cached misses for them
+	}
+	return err
 }

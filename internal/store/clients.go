@@ -153,6 +153,11 @@ func (s *Store) DeleteClient(ctx context.Context, id int64, now time.Time) error
 	if err := tx.QueryRowContext(ctx, `SELECT api_user_id FROM clients WHERE id = $1`, id).Scan(&apiUser); err != nil {
 		return fail("delete client", err)
 	}
+	// Its codes' scans show the default client's brand from now on.
+	codes, err := shortCodes(ctx, tx, `d.client_id = $1`, id)
+	if err != nil {
+		return err
+	}
 	if apiUser.Valid {
 		if _, err := tx.ExecContext(ctx, `UPDATE users SET is_deleted = true, deleted_at = $2 WHERE id = $1`,
 			apiUser.Int64, dbTime(now)); err != nil {
@@ -178,6 +183,7 @@ func (s *Store) DeleteClient(ctx context.Context, id int64, now time.Time) error
 	if err := tx.Commit(); err != nil {
 		return fail("delete client", err)
 	}
+	s.redirectsChanged(ctx, codes...)
 	return nil
 }
 

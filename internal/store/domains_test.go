@@ -70,7 +70,7 @@ func TestDomainClaims(t *testing.T) {
 		}
 
 		// The winner's workspace goes: the domain is free.
-		if _, err := st.DeleteWorkspace(ctx, a.ID, now); err != nil {
+		if err := st.DeleteWorkspace(ctx, a.ID, now); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := st.VerifiedDomain(ctx, "qr.shop.example"); !errors.Is(err, store.ErrNotFound) {

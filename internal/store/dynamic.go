@@ -106,7 +106,11 @@ func scanDynamic(row interface{ Scan(...any) error }) (*DynamicCode, error) {
 // both pass at the limit. A taken ShortCode is ErrConflict: the caller
 // draws a new one and tries again.
 func (s *Store) CreateDynamicCode(ctx context.Context, d *DynamicCode, limit int) error {
-	return s.inTx(ctx, "create dynamic code", func(tx *sql.Tx) error { return s.createDynamic(ctx, tx, d, limit) })
+	err := s.inTx(ctx, "create dynamic code", func(tx *sql.Tx) error { return s.createDynamic(ctx, tx, d, limit) })
+	if err == nil {
+		s.redirectsChanged(ctx, d.ShortCode) // instances may hold a cached miss for it
+	}
+	return err
 }
 
 // createDynamic is CreateDynamicCode inside tx.
@@ -364,6 +368,7 @@ func (s *Store) updateDynamic(ctx context.Context, action string, workspaceID, i
 	if err != nil {
 		return nil, err
 	}
+	s.redirectsChanged(ctx, d.ShortCode)
 	return d, s.withTags(ctx, nil, []*DynamicCode{d})
 }
 
@@ -461,5 +466,8 @@ func (s *Store) DeleteDynamicCode(ctx context.Context, workspaceID, id int64, no
 		}
 		return nil
 	})
+	if err == nil {
+		s.redirectsChanged(ctx, shortCode)
+	}
 	return shortCode, err
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5/stdlib"
@@ -12,6 +13,47 @@ import (
 // redirectChannel is the PostgreSQL notification channel on which a
 // changed short code is announced to every instance's redirect cache.
 const redirectChannel = "squarely_redirects"
+
+// Every write that changes what a scan of a short code resolves to (its
+// destination, routing, app data, pause, password or client, the code's
+// creation or deletion, the deletion of its workspace, its owner's account
+// or its client) announces the code once its transaction has committed:
+// redirectsChanged calls this instance's hooks (OnRedirectsChanged: the
+// redirect cache drops the codes) and tells the other instances
+// (NotifyRedirect). Callers of the store never do it by hand;
+// TestWritesAnnounceRedirects fails when a method writes what a scan reads
+// without announcing it.
+
+// redirectHooks are the functions OnRedirectsChanged registered.
+type redirectHooks struct {
+	mu  sync.Mutex
+	fns []func(shortCodes []string, notifyErr error)
+}
+
+// OnRedirectsChanged registers f, called after every committed change to
+// what scans of shortCodes resolve to, with the error of announcing it to
+// the other instances (nil on SQLite, or when it went out).
+func (s *Store) OnRedirectsChanged(f func(shortCodes []string, notifyErr error)) {
+	s.hooks.mu.Lock()
+	defer s.hooks.mu.Unlock()
+	s.hooks.fns = append(s.hooks.fns, f)
+}
+
+// redirectsChanged announces committed changes to scans of shortCodes: to
+// the other instances, then to this one's hooks. The announcement goes out
+// even when ctx has ended, as the change it follows was committed.
+func (s *Store) redirectsChanged(ctx context.Context, shortCodes ...string) {
+	if len(shortCodes) == 0 {
+		return
+	}
+	err := s.NotifyRedirect(context.WithoutCancel(ctx), shortCodes...)
+	s.hooks.mu.Lock()
+	fns := s.hooks.fns
+	s.hooks.mu.Unlock()
+	for _, f := range fns {
+		f(shortCodes, err)
+	}
+}
 
 // NotifyRedirect tells every instance listening (ListenRedirects) that the
 // short codes' redirects changed: as few notifications as PostgreSQL's

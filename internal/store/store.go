@@ -72,6 +72,7 @@ type Store struct {
 	batch   batchStmts
 	rollup  *rollupSQL
 	cache   *writerCache // the recorder's
+	hooks   redirectHooks
 }
 
 // Open opens the database named by databaseURL, or the SQLite file

@@ -168,7 +168,12 @@ func (s *Store) UpdateUserName(ctx context.Context, id int64, firstName, lastNam
 // redirecting); the team workspaces they belong to keep their codes working
 // (leaveTeams). Deleting a deleted user keeps the first deletion time.
 func (s *Store) SoftDeleteUser(ctx context.Context, id int64, now time.Time) error {
-	return s.inTx(ctx, "delete user", func(tx *sql.Tx) error {
+	var codes []string
+	err := s.inTx(ctx, "delete user", func(tx *sql.Tx) error {
+		var err error
+		if codes, err = shortCodes(ctx, tx, stoppedWithUser, id); err != nil {
+			return err
+		}
 		res, err := tx.ExecContext(ctx,
 			`UPDATE users SET is_deleted = TRUE, deleted_at = COALESCE(deleted_at, $2) WHERE id = $1`,
 			id, dbTime(now))
@@ -186,6 +191,10 @@ func (s *Store) SoftDeleteUser(ctx context.Context, id int64, now time.Time) err
 		}
 		return leaveTeams(ctx, tx, id, now)
 	})
+	if err == nil {
+		s.redirectsChanged(ctx, codes...)
+	}
+	return err
 }
 
 // ClaimWithGoogle gives an unverified live account to the Google identity
@@ -231,34 +240,36 @@ func endAccess(ctx context.Context, tx *sql.Tx, userID int64, keepSession string
 	return nil
 }
 
-// UserShortCodes returns the short codes of every dynamic code, deleted or
-// not, that deleting the account stops: those of its personal workspace
-// and of the team workspaces no one else is in. Ask before the deletion,
-// so callers can drop them from caches after it.
-func (s *Store) UserShortCodes(ctx context.Context, userID int64) ([]string, error) {
-	rows, err := s.read.QueryContext(ctx, `
-		SELECT d.short_code FROM dynamic_qr_codes d JOIN workspaces w ON w.id = d.workspace_id
-		WHERE w.personal_user_id = $1 OR (w.personal_user_id IS NULL
-			AND w.id IN (SELECT workspace_id FROM workspace_members WHERE user_id = $1)
-			AND NOT EXISTS (SELECT 1 FROM workspace_members m JOIN users u ON u.id = m.user_id
-				WHERE m.workspace_id = w.id AND m.user_id <> $1 AND NOT u.is_deleted))`, userID)
+// shortCodes returns the short codes, deleted or not, of the dynamic codes
+// that match where (a condition on dynamic_qr_codes d, with args).
+func shortCodes(ctx context.Context, tx *sql.Tx, where string, args ...any) ([]string, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT d.short_code FROM dynamic_qr_codes d WHERE `+where, args...)
 	if err != nil {
-		return nil, fail("list user's short codes", err)
+		return nil, fail("list short codes", err)
 	}
 	defer rows.Close()
 	var codes []string
 	for rows.Next() {
 		var c string
 		if err := rows.Scan(&c); err != nil {
-			return nil, fail("list user's short codes", err)
+			return nil, fail("list short codes", err)
 		}
 		codes = append(codes, c)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fail("list user's short codes", err)
+		return nil, fail("list short codes", err)
 	}
 	return codes, nil
 }
+
+// stoppedWithUser is the condition (for shortCodes) on the dynamic codes
+// that deleting user $1 stops: those of their personal workspace and of the
+// team workspaces no one else is in.
+const stoppedWithUser = `d.workspace_id IN (SELECT w.id FROM workspaces w
+	WHERE w.personal_user_id = $1 OR (w.personal_user_id IS NULL
+		AND w.id IN (SELECT workspace_id FROM workspace_members WHERE user_id = $1)
+		AND NOT EXISTS (SELECT 1 FROM workspace_members m JOIN users u ON u.id = m.user_id
+			WHERE m.workspace_id = w.id AND m.user_id <> $1 AND NOT u.is_deleted)))`
 
 // inTx runs fn in a write transaction, committing when it returns nil.
 func (s *Store) inTx(ctx context.Context, action string, fn func(*sql.Tx) error) error {

@@ -212,8 +212,8 @@ func (s *Store) SetRequire2FA(ctx context.Context, workspaceID int64, on bool) e
 
 // DeleteWorkspace deletes a team workspace: its codes stop redirecting,
 // its keys stop working, sessions on it fall back to their personal one.
-// It returns the short codes of its dynamic codes, for the redirect cache.
-func (s *Store) DeleteWorkspace(ctx context.Context, workspaceID int64, now time.Time) ([]string, error) {
+func (s *Store) DeleteWorkspace(ctx context.Context, workspaceID int64, now time.Time) error {
+	var codes []string
 	err := s.inTx(ctx, "delete workspace", func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `
 			UPDATE workspaces SET is_deleted = TRUE, deleted_at = $2
@@ -230,34 +230,15 @@ func (s *Store) DeleteWorkspace(ctx context.Context, workspaceID int64, now time
 				return fail("delete workspace", err)
 			}
 		}
+		if codes, err = shortCodes(ctx, tx, `workspace_id = $1`, workspaceID); err != nil {
+			return err
+		}
 		return releaseDomains(ctx, tx)
 	})
-	if err != nil {
-		return nil, err
+	if err == nil {
+		s.redirectsChanged(ctx, codes...)
 	}
-	return s.workspaceShortCodes(ctx, workspaceID)
-}
-
-// workspaceShortCodes returns the short codes of every dynamic code of the
-// workspace, deleted or not, so callers can drop them from caches.
-func (s *Store) workspaceShortCodes(ctx context.Context, workspaceID int64) ([]string, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT short_code FROM dynamic_qr_codes WHERE workspace_id = $1`, workspaceID)
-	if err != nil {
-		return nil, fail("list short codes", err)
-	}
-	defer rows.Close()
-	var codes []string
-	for rows.Next() {
-		var c string
-		if err := rows.Scan(&c); err != nil {
-			return nil, fail("list short codes", err)
-		}
-		codes = append(codes, c)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fail("list short codes", err)
-	}
-	return codes, nil
+	return err
 }
 
 // SetSessionWorkspace makes workspaceID the session's active workspace.
