@@ -37,6 +37,9 @@ export default defineConfig({
   forbidOnly: true,
   retries: 0,
   workers: 1,
+  // A loaded two-core CI machine answers some steps in more than the
+  // default 5 s (three tests failed so in one run and passed alone).
+  expect: { timeout: 15_000 },
   reporter: 'list',
   globalSetup: './support/global-setup.ts',
   use: {
