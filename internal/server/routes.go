@@ -3,6 +3,7 @@ package server
 import (
 	"net/http"
 
+	"github.com/squarely/squarely/internal/auth"
 	"github.com/squarely/squarely/internal/store"
 )
 
@@ -15,10 +16,10 @@ import (
 // or own (owners); a weaker role gets 403.
 func (s *server) routes() http.Handler {
 	user := func(h http.HandlerFunc) http.Handler { return s.auth.RequireUser(h) }
-	read, edit, manage, own := s.in(permRead), s.in(permEdit), s.in(permManage), s.in(permOwn)
+	read, edit, manage, own := s.in(auth.PermRead), s.in(auth.PermEdit), s.in(auth.PermManage), s.in(auth.PermOwn)
 	// A member yet to set up the 2FA their workspace requires still needs
 	// these (issue 27): who they are, and switching workspace.
-	beforeTwoFactor := s.beforeTwoFactor(permRead)
+	beforeTwoFactor := s.beforeTwoFactor(auth.PermRead)
 
 	api := http.NewServeMux()
 	// Account and session (spec 01 §7 "Session").
@@ -123,21 +124,21 @@ func (s *server) routes() http.Handler {
 	api.Handle("DELETE /api/white-label/clients/{id}", admin(s.deleteClient))
 	api.Handle("POST /api/white-label/clients/{id}/rotate-key", admin(s.rotateClientKey))
 	api.HandleFunc("GET /api/white-label/config", s.whiteLabelConfig)
-	key := func(p permission, h http.HandlerFunc) http.Handler { return s.apiKeyAuth(s.in(p)(h).ServeHTTP) }
+	key := func(p auth.Permission, h http.HandlerFunc) http.Handler { return s.apiKeyAuth(s.in(p)(h).ServeHTTP) }
 	v1 := http.NewServeMux()
 	v1.HandleFunc("GET /api/v1/openapi.json", serveOpenAPI)
-	v1.Handle("POST /api/v1/codes", key(permEdit, s.v1CreateCode))
-	v1.Handle("GET /api/v1/codes", key(permRead, s.v1ListCodes))
-	v1.Handle("POST /api/v1/codes/batch", key(permEdit, s.v1BatchCodes))
-	v1.Handle("GET /api/v1/codes/{id}", key(permRead, s.v1GetCode))
-	v1.Handle("PATCH /api/v1/codes/{id}", key(permEdit, s.v1UpdateCode))
-	v1.Handle("DELETE /api/v1/codes/{id}", key(permEdit, s.v1DeleteCode))
-	v1.Handle("POST /api/v1/codes/{id}/pause", key(permEdit, s.v1PauseCode(true)))
-	v1.Handle("POST /api/v1/codes/{id}/resume", key(permEdit, s.v1PauseCode(false)))
-	v1.Handle("GET /api/v1/codes/{id}/image", key(permRead, s.v1CodeImage))
-	v1.Handle("GET /api/v1/codes/{id}/analytics", key(permRead, s.v1CodeAnalytics))
-	v1.Handle("GET /api/v1/codes/{id}/scans.csv", key(permRead, s.v1ScansCSV))
-	v1.Handle("GET /api/v1/brand-kits", key(permRead, s.listBrandKits))
+	v1.Handle("POST /api/v1/codes", key(auth.PermEdit, s.v1CreateCode))
+	v1.Handle("GET /api/v1/codes", key(auth.PermRead, s.v1ListCodes))
+	v1.Handle("POST /api/v1/codes/batch", key(auth.PermEdit, s.v1BatchCodes))
+	v1.Handle("GET /api/v1/codes/{id}", key(auth.PermRead, s.v1GetCode))
+	v1.Handle("PATCH /api/v1/codes/{id}", key(auth.PermEdit, s.v1UpdateCode))
+	v1.Handle("DELETE /api/v1/codes/{id}", key(auth.PermEdit, s.v1DeleteCode))
+	v1.Handle("POST /api/v1/codes/{id}/pause", key(auth.PermEdit, s.v1PauseCode(true)))
+	v1.Handle("POST /api/v1/codes/{id}/resume", key(auth.PermEdit, s.v1PauseCode(false)))
+	v1.Handle("GET /api/v1/codes/{id}/image", key(auth.PermRead, s.v1CodeImage))
+	v1.Handle("GET /api/v1/codes/{id}/analytics", key(auth.PermRead, s.v1CodeAnalytics))
+	v1.Handle("GET /api/v1/codes/{id}/scans.csv", key(auth.PermRead, s.v1ScansCSV))
+	v1.Handle("GET /api/v1/brand-kits", key(auth.PermRead, s.listBrandKits))
 	// Workspaces (issue 22, workspaces.go): the caller's workspaces, the
 	// session's active one, members, invitations. Under
 	// /api/workspaces/{id} the permission is checked in that workspace.
@@ -220,7 +221,7 @@ func (s *server) routes() http.Handler {
 	// Alerts (issue 24).
 	api.Handle("PUT /api/dynamic-qrcodes/{id}/alerts", edit(s.setAlertsMuted))
 	api.Handle("PUT /api/workspaces/{id}/alert-emails", read(s.setAlertEmails))
-	v1.Handle("PUT /api/v1/codes/{id}/routing", key(permEdit, s.v1SetRouting))
+	v1.Handle("PUT /api/v1/codes/{id}/routing", key(auth.PermEdit, s.v1SetRouting))
 	// Webhooks (issue 24, webhooks.go): owners and admins in the app; API
 	// keys (which only they can make) act as editors, so v1 asks for edit.
 	api.Handle("GET /api/webhooks", manage(s.listWebhooks))
@@ -231,14 +232,14 @@ func (s *server) routes() http.Handler {
 	api.Handle("POST /api/webhooks/{id}/test", manage(s.testWebhook))
 	api.Handle("GET /api/webhooks/{id}/deliveries", manage(s.webhookDeliveries))
 	api.Handle("POST /api/webhooks/{id}/deliveries/{deliveryId}/retry", manage(s.retryWebhookDelivery))
-	v1.Handle("GET /api/v1/webhooks", key(permEdit, s.listWebhooks))
-	v1.Handle("POST /api/v1/webhooks", key(permEdit, s.createWebhook))
-	v1.Handle("PATCH /api/v1/webhooks/{id}", key(permEdit, s.updateWebhook))
-	v1.Handle("DELETE /api/v1/webhooks/{id}", key(permEdit, s.deleteWebhook))
-	v1.Handle("POST /api/v1/webhooks/{id}/rotate-secret", key(permEdit, s.rotateWebhookSecret))
-	v1.Handle("POST /api/v1/webhooks/{id}/test", key(permEdit, s.testWebhook))
-	v1.Handle("GET /api/v1/webhooks/{id}/deliveries", key(permEdit, s.webhookDeliveries))
-	v1.Handle("POST /api/v1/webhooks/{id}/deliveries/{deliveryId}/retry", key(permEdit, s.retryWebhookDelivery))
+	v1.Handle("GET /api/v1/webhooks", key(auth.PermEdit, s.listWebhooks))
+	v1.Handle("POST /api/v1/webhooks", key(auth.PermEdit, s.createWebhook))
+	v1.Handle("PATCH /api/v1/webhooks/{id}", key(auth.PermEdit, s.updateWebhook))
+	v1.Handle("DELETE /api/v1/webhooks/{id}", key(auth.PermEdit, s.deleteWebhook))
+	v1.Handle("POST /api/v1/webhooks/{id}/rotate-secret", key(auth.PermEdit, s.rotateWebhookSecret))
+	v1.Handle("POST /api/v1/webhooks/{id}/test", key(auth.PermEdit, s.testWebhook))
+	v1.Handle("GET /api/v1/webhooks/{id}/deliveries", key(auth.PermEdit, s.webhookDeliveries))
+	v1.Handle("POST /api/v1/webhooks/{id}/deliveries/{deliveryId}/retry", key(auth.PermEdit, s.retryWebhookDelivery))
 
 	site := http.NewServeMux()
 	site.Handle("/api/", frameDenied(apiCSP, s.auth.LoadUser(gzipJSON(s.loadWorkspace(jsonFallback(api))))))

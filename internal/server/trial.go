@@ -98,7 +98,7 @@ func (s *server) activateTrial(w http.ResponseWriter, r *http.Request) {
 	if u := auth.UserFrom(ctx); u != nil {
 		// The trial is the active workspace's, a matter for its owners.
 		ws := workspaceFrom(ctx)
-		if ws == nil || !allowed(ws.Role, permOwn) {
+		if ws == nil || !auth.Allowed(ws.Role, auth.PermOwn) {
 			writeError(w, http.StatusForbidden, msgNoPermission)
 			return
 		}

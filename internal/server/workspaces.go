@@ -21,56 +21,8 @@ import (
 // touches a workspace's work goes through one wrapper, s.in(permission),
 // which finds the workspace the request acts on (the session's active one,
 // the {id} of /api/workspaces/{id}/…, or an API key's), checks the
-// caller's role against the permission table below, and puts both the
+// caller's role against the role rules (auth.Allowed), and puts both the
 // workspace and the actor (for the audit log) in the request's context.
-
-// permission is what a route does to a workspace.
-type permission int
-
-const (
-	permRead   permission = iota // read codes, images, analytics
-	permEdit                     // create, edit, pause, restyle, delete codes; uploads; bulk
-	permManage                   // members, invitations, settings, API keys, audit log
-	permOwn                      // billing, deleting the workspace, roles of owners
-)
-
-// minimumRole is the one table that decides what each role may do.
-var minimumRole = map[permission]string{
-	permRead:   store.RoleViewer,
-	permEdit:   store.RoleEditor,
-	permManage: store.RoleAdmin,
-	permOwn:    store.RoleOwner,
-}
-
-// roleRank orders the roles, weakest first; 0 is no role.
-func roleRank(role string) int {
-	switch role {
-	case store.RoleViewer:
-		return 1
-	case store.RoleEditor:
-		return 2
-	case store.RoleAdmin:
-		return 3
-	case store.RoleOwner:
-		return 4
-	}
-	return 0
-}
-
-// allowed reports whether role may do what p names.
-func allowed(role string, p permission) bool {
-	return roleRank(role) >= roleRank(minimumRole[p])
-}
-
-// mayChangeMember reports whether a member of role actor may change a
-// member whose role is current into next ("" = remove them): owners may do
-// anything, admins anything that neither touches an owner nor makes one.
-func mayChangeMember(actor, current, next string) bool {
-	if allowed(actor, permOwn) {
-		return true
-	}
-	return allowed(actor, permManage) && current != store.RoleOwner && next != store.RoleOwner
-}
 
 const (
 	msgNoPermission      = "You do not have permission to do this in this workspace"
@@ -139,18 +91,18 @@ func (s *server) loadWorkspace(next http.Handler) http.Handler {
 // /api/workspaces/{id}/, that one. Signed out is 401; a workspace the
 // caller is not a member of 404; a signed-in member without TOTP in a
 // workspace that requires it 403 two_factor_required; a role too weak 403.
-func (s *server) in(p permission) func(http.HandlerFunc) http.Handler {
+func (s *server) in(p auth.Permission) func(http.HandlerFunc) http.Handler {
 	return s.inWorkspace(p, true)
 }
 
 // beforeTwoFactor is in for the few workspace routes a member who still
 // has to set up the second factor the workspace requires needs anyway:
 // who they are (GET /api/user) and switching workspace.
-func (s *server) beforeTwoFactor(p permission) func(http.HandlerFunc) http.Handler {
+func (s *server) beforeTwoFactor(p auth.Permission) func(http.HandlerFunc) http.Handler {
 	return s.inWorkspace(p, false)
 }
 
-func (s *server) inWorkspace(p permission, needs2FA bool) func(http.HandlerFunc) http.Handler {
+func (s *server) inWorkspace(p auth.Permission, needs2FA bool) func(http.HandlerFunc) http.Handler {
 	return func(h http.HandlerFunc) http.Handler {
 		return s.auth.RequireUser(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			ws := workspaceFrom(r.Context())
@@ -169,7 +121,7 @@ func (s *server) inWorkspace(p permission, needs2FA bool) func(http.HandlerFunc)
 			if needs2FA && !s.twoFactorMet(w, r, ws) {
 				return
 			}
-			if !allowed(ws.Role, p) {
+			if !auth.Allowed(ws.Role, p) {
 				writeError(w, http.StatusForbidden, msgNoPermission)
 				return
 			}
@@ -251,7 +203,7 @@ func wsID(r *http.Request) int64 { return workspaceFrom(r.Context()).ID }
 // (uploads, payment products on the public routes), nil for a visitor or
 // a role that may not edit: what they make is kept like a visitor's.
 func workspaceOf(r *http.Request) *int64 {
-	if ws := workspaceFrom(r.Context()); ws != nil && allowed(ws.Role, permEdit) {
+	if ws := workspaceFrom(r.Context()); ws != nil && auth.Allowed(ws.Role, auth.PermEdit) {
 		return &ws.ID
 	}
 	return nil
@@ -371,7 +323,7 @@ func (s *server) updateWorkspace(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if in.Require2FA != nil {
-		if !allowed(ws.Role, permOwn) {
+		if !auth.Allowed(ws.Role, auth.PermOwn) {
 			writeError(w, http.StatusForbidden, msgNoPermission)
 			return
 		}
@@ -454,9 +406,6 @@ func (s *server) listMembers(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// validRole reports whether role is one of the four.
-func validRole(role string) bool { return roleRank(role) > 0 }
-
 // memberChanged answers the outcome of a change to a member.
 func (s *server) memberChanged(w http.ResponseWriter, err error, ok func()) {
 	switch {
@@ -488,13 +437,13 @@ func (s *server) setMemberRole(w http.ResponseWriter, r *http.Request) {
 	if !decodeJSON(w, r, &in) {
 		return
 	}
-	if !validRole(in.Role) {
+	if !auth.ValidRole(in.Role) {
 		fieldError(w, "role", "Role must be owner, admin, editor or viewer")
 		return
 	}
 	ws := workspaceFrom(r.Context())
 	err := s.store.SetMemberRole(r.Context(), ws.ID, userID, in.Role, func(current string) bool {
-		return mayChangeMember(ws.Role, current, in.Role)
+		return auth.MayChangeMember(ws.Role, current, in.Role)
 	})
 	s.memberChanged(w, err, func() { w.WriteHeader(http.StatusNoContent) })
 }
@@ -510,7 +459,7 @@ func (s *server) removeMember(w http.ResponseWriter, r *http.Request) {
 	ws := workspaceFrom(r.Context())
 	self := userID == auth.UserFrom(r.Context()).ID
 	err := s.store.RemoveMember(r.Context(), ws.ID, userID, func(current string) bool {
-		return self || mayChangeMember(ws.Role, current, "")
+		return self || auth.MayChangeMember(ws.Role, current, "")
 	})
 	s.memberChanged(w, err, func() { w.WriteHeader(http.StatusNoContent) })
 }
@@ -539,14 +488,14 @@ func (s *server) inviteMember(w http.ResponseWriter, r *http.Request) {
 	if !validEmail(email) {
 		v.add("email", "Please enter a valid email address")
 	}
-	if !validRole(in.Role) {
+	if !auth.ValidRole(in.Role) {
 		v.add("role", "Role must be owner, admin, editor or viewer")
 	}
 	if v.failed(w) {
 		return
 	}
 	ws := workspaceFrom(r.Context())
-	if !mayChangeMember(ws.Role, "", in.Role) {
+	if !auth.MayChangeMember(ws.Role, "", in.Role) {
 		writeError(w, http.StatusForbidden, msgNoPermission)
 		return
 	}
