@@ -1,7 +1,9 @@
 // Package bulk turns spreadsheets into saved codes: it reads a CSV or XLSX
 // upload into a table (table.go) and runs the jobs the server records, one
 // item per row, so any instance can carry a job on after a restart
-// (runner.go). What a row means (types, styles, limits) is the server's.
+// (runner.go). Which column holds which field of a code is here
+// (columns.go); a row is checked as every code is, by internal/codes
+// (check.go). The job's limits are the server's.
 package bulk
 
 import (

@@ -2,7 +2,9 @@
 // the flat style fields the API carries (docs/API.md "Style fields"), their
 // checks and defaults, and one call that encodes, lays out and writes a
 // code. The generator, saved codes and dynamic codes all render through it,
-// so a preview, a download and a saved code cannot disagree.
+// so a preview, a download and a saved code cannot disagree. Creating or
+// changing a code goes through it too (prepare.go): every creator (the
+// app's routes, the public API, bulk rows) calls Prepare.
 package codes
 
 import (

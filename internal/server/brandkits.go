@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/squarely/squarely/internal/auth"
 	"github.com/squarely/squarely/internal/codes"
 	"github.com/squarely/squarely/internal/store"
 )
@@ -114,7 +113,7 @@ func (s *server) readBrandKit(w http.ResponseWriter, r *http.Request, k *store.B
 	}
 	style, err := in.style.Normalize()
 	if err == nil {
-		err = codes.Check(kitSample, style, codeLevel)
+		err = codes.Check(kitSample, style, codes.StaticLevel)
 	}
 	if err != nil {
 		if !renderRefused(w, err) {
@@ -132,7 +131,7 @@ func (s *server) readBrandKit(w http.ResponseWriter, r *http.Request, k *store.B
 			fieldError(w, "logoId", "logoId must be a number")
 			return false
 		}
-		logo, ok := s.requestLogo(w, r, auth.UserFrom(r.Context()), &id, nil)
+		logo, ok := s.requestLogo(w, r, &id, nil)
 		if !ok {
 			return false
 		}
@@ -235,39 +234,11 @@ func (s *server) workspaceKit(w http.ResponseWriter, r *http.Request, raw string
 	return nil, codes.Style{}, false
 }
 
-// styleValues is st as form values, keyed by field name (booleans as
-// true/false), read through its JSON so that every field is included.
-func styleValues(st codes.Style) map[string]string {
-	b, _ := json.Marshal(st)
-	var m map[string]any
-	json.Unmarshal(b, &m)
-	out := make(map[string]string, len(m))
-	for k, v := range m {
-		switch x := v.(type) {
-		case string:
-			out[k] = x
-		default:
-			b, _ := json.Marshal(x)
-			out[k] = string(b)
-		}
-	}
-	return out
-}
-
-// underKit fills the empty style fields of values from the kit's style.
-func underKit(values map[string]string, st codes.Style) {
-	for k, v := range styleValues(st) {
-		if strings.TrimSpace(values[k]) == "" {
-			values[k] = v
-		}
-	}
-}
-
 // applyBrandKit applies the kit a form's brandKit names (its id), if any:
 // the form's empty style fields take the kit's, and a form with neither a
 // logo file nor a logoId takes the kit's logo. On failure it has answered.
-func (s *server) applyBrandKit(w http.ResponseWriter, r *http.Request, form *multipartForm) bool {
-	raw := strings.TrimSpace(form.get("brandKit"))
+func (s *server) applyBrandKit(w http.ResponseWriter, r *http.Request, values map[string]string, file *upload) bool {
+	raw := strings.TrimSpace(values["brandKit"])
 	if raw == "" {
 		return true
 	}
@@ -275,9 +246,9 @@ func (s *server) applyBrandKit(w http.ResponseWriter, r *http.Request, form *mul
 	if !ok {
 		return false
 	}
-	underKit(form.values, st)
-	if k.LogoID != nil && form.file == nil && strings.TrimSpace(form.get("logoId")) == "" {
-		form.values["logoId"] = strconv.FormatInt(*k.LogoID, 10)
+	codes.UnderKit(values, st)
+	if k.LogoID != nil && file == nil && strings.TrimSpace(values["logoId"]) == "" {
+		values["logoId"] = strconv.FormatInt(*k.LogoID, 10)
 	}
 	return true
 }

@@ -8,7 +8,6 @@ import (
 	"crypto/sha256"
 	"encoding/csv"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -25,7 +24,6 @@ import (
 	"github.com/squarely/squarely/internal/auth"
 	"github.com/squarely/squarely/internal/bulk"
 	"github.com/squarely/squarely/internal/codes"
-	"github.com/squarely/squarely/internal/payload"
 	"github.com/squarely/squarely/internal/qr"
 	"github.com/squarely/squarely/internal/store"
 )
@@ -60,7 +58,7 @@ func (s *server) bulkGenerateQRCode(w http.ResponseWriter, r *http.Request) {
 	var data string
 	switch in.QRType {
 	case "url":
-		dest, problem := checkDestination(orDefault(in.QRData["url"], in.Data))
+		dest, problem := codes.CheckDestination(orDefault(in.QRData["url"], in.Data))
 		if problem != "" {
 			fieldError(w, "data", problem)
 			return
@@ -85,7 +83,7 @@ func (s *server) bulkGenerateQRCode(w http.ResponseWriter, r *http.Request) {
 		renderRefused(w, err)
 		return
 	}
-	svg := s.renderCode(w, r, data, style, codes.Options{Format: codes.SVG, Level: codeLevel, Pixels: codes.PreviewPixels})
+	svg := s.renderCode(w, r, data, style, codes.Options{Format: codes.SVG, Level: codes.StaticLevel, Pixels: codes.PreviewPixels})
 	if svg == nil {
 		return
 	}
@@ -111,10 +109,6 @@ const (
 	// zipPage rows are rendered in parallel, then written in order.
 	zipPage = 256
 )
-
-// bulkUnsupported types need an upload or a product per code, which a
-// spreadsheet row cannot carry.
-var bulkUnsupported = []string{"pdf", "images", "payment"}
 
 // rowError pins a refused row to its line and column.
 type rowError struct {
@@ -218,18 +212,18 @@ func (s *server) createBulkJob(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	sum := sha256.Sum256(form.file.data)
+	sum := sha256.Sum256(form.file.Data)
 	digest := hex.EncodeToString(sum[:])
 	if key != "" && !dryRun && s.answerRepeat(w, r, key, digest) {
 		return
 	}
 
-	table, err := bulk.ReadTable(form.file.data)
+	table, err := bulk.ReadTable(form.file.Data)
 	if err != nil {
 		fieldError(w, "file", err.Error())
 		return
 	}
-	columns, problem := bulkColumns(table.Header)
+	columns, problem := bulk.Columns(table.Header)
 	if problem != "" {
 		fieldError(w, "file", problem)
 		return
@@ -238,7 +232,8 @@ func (s *server) createBulkJob(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	items := s.checkRows(table, columns, kits, domain)
+	check := bulk.Checker{Creator: s.creator, User: u, Kits: kits, Domain: domain, EntryName: bulkEntryName}
+	items := check.Rows(ctx, table, columns)
 	if err := s.applyDynamicLimit(r, u, items); err != nil {
 		s.internalError(w, "counting dynamic codes", err)
 		return
@@ -267,7 +262,7 @@ func (s *server) createBulkJob(w http.ResponseWriter, r *http.Request) {
 	}
 
 	j := &store.BulkJob{
-		WorkspaceID: wsID(r), UserID: u.ID, FileName: form.file.name, FileSHA256: digest, IdempotencyKey: key,
+		WorkspaceID: wsID(r), UserID: u.ID, FileName: form.file.Name, FileSHA256: digest, IdempotencyKey: key,
 		Total: len(items), Processed: len(rowErrors), Failed: len(rowErrors),
 		DynamicLimit: s.dynamicLimit(workspaceFrom(r.Context())), CreatedAt: s.now(),
 	}
@@ -319,71 +314,6 @@ func orEmpty[T any](s []T) []T {
 	return s
 }
 
-// bulkStyleColumns are the style fields a row may set (docs/API.md "Style
-// fields"; a logo needs an upload, so logoSize does nothing here).
-var bulkStyleColumns = []string{
-	"fgColor", "bgColor", "gradientColor", "gradientType", "gradientAngle", "gradientOnEyes", "dotShape", "cornerShape", "innerCornerShape",
-	"outerCornerColor", "innerCornerColor", "enableFrame", "frameText", "frameColor", "frameTextColor", "frameStyle",
-}
-
-// bulkKnownColumns maps each column a header may name, lower-cased, to its
-// field name: the type, every generator type's fields (location's name and
-// description under their saved-code names), name, fileName, dynamic and
-// the style fields.
-var bulkKnownColumns = func() map[string]string {
-	m := map[string]string{}
-	add := func(n string) { m[strings.ToLower(n)] = n }
-	for _, n := range []string{"type", "name", "fileName", "dynamic", "brandKit"} {
-		add(n)
-	}
-	m["qrtype"] = "type"
-	for _, t := range payload.Types() {
-		for _, f := range payload.FieldNames(t) {
-			add(bulkFieldColumn(t, f))
-		}
-	}
-	for _, n := range bulkStyleColumns {
-		add(n)
-	}
-	return m
-}()
-
-// bulkFieldColumn is the column holding type t's field f.
-func bulkFieldColumn(t, f string) string {
-	if alt, ok := saveFormKeys[t][f]; ok {
-		return alt
-	}
-	return f
-}
-
-// bulkColumns maps a header to field names, or says what is wrong with it.
-func bulkColumns(header []string) ([]string, string) {
-	cols := make([]string, len(header))
-	seen := map[string]bool{}
-	hasContent := false
-	for i, h := range header {
-		if h == "" {
-			continue // an unnamed column is ignored, as spreadsheets leave them
-		}
-		name, ok := bulkKnownColumns[strings.ToLower(h)]
-		if !ok {
-			return nil, fmt.Sprintf("Unknown column %q in the header row: the first row must name the columns (type, url, text, name, fileName, dynamic, brandKit, the type fields and the style fields)", truncate(h, 40))
-		}
-		if seen[name] {
-			return nil, fmt.Sprintf("The column %q appears twice in the header row", name)
-		}
-		seen[name] = true
-		cols[i] = name
-		if !slices.Contains([]string{"name", "fileName", "dynamic", "brandKit"}, name) && !slices.Contains(bulkStyleColumns, name) {
-			hasContent = true
-		}
-	}
-	if !hasContent {
-		return nil, "The header row must name a type or content column, such as url or text"
-	}
-	return cols, ""
-}
-
 // bulkKits are the workspace's brand kits by lower-case name, read when
 // the header has a brandKit column (nil otherwise). On failure it has
 // answered.
@@ -404,157 +334,6 @@ func (s *server) bulkKits(w http.ResponseWriter, r *http.Request, cols []string)
 		}
 	}
 	return kits, true
-}
-
-// checkRows checks every row on every core and returns one item per row:
-// pending with the code to save, or failed with its first error. kits are
-// the brand kits a brandKit column may name, domain the job's (nil = the
-// base URL).
-func (s *server) checkRows(t *bulk.Table, cols []string, kits map[string]codes.Style, domain *store.Domain) []store.BulkItem {
-	items := make([]store.BulkItem, len(t.Rows))
-	now := s.now()
-	workers := runtime.GOMAXPROCS(0)
-	var wg sync.WaitGroup
-	for wk := range workers {
-		wg.Go(func() {
-			for i := wk; i < len(t.Rows); i += workers {
-				items[i] = s.checkRow(t.Rows[i], i+1, cols, kits, domain, now)
-			}
-		})
-	}
-	wg.Wait()
-	return items
-}
-
-// checkRow checks one row, the ordinal-th of the file.
-func (s *server) checkRow(row bulk.Row, ordinal int, cols []string, kits map[string]codes.Style, domain *store.Domain, now time.Time) store.BulkItem {
-	values := map[string]string{}
-	for i, c := range row.Cells {
-		if i < len(cols) && cols[i] != "" {
-			values[cols[i]] = c
-		}
-	}
-	refuse := func(column, message string) store.BulkItem {
-		return store.BulkItem{Row: row.Line, Status: store.ItemFailed, Column: column, Error: message}
-	}
-	for _, v := range values {
-		if !utf8.ValidString(v) || strings.IndexByte(v, 0) >= 0 {
-			return refuse("", "The row must be UTF-8 text without NUL characters")
-		}
-	}
-
-	t := values["type"]
-	if t == "" {
-		switch {
-		case values["url"] != "":
-			t = "url"
-		case values["text"] != "":
-			t = "text"
-		default:
-			return refuse("type", "QR code type is required (or a url or text)")
-		}
-	}
-	switch {
-	case !payload.Known(t):
-		return refuse("type", payload.UnknownType)
-	case payload.Blocked(t):
-		return refuse("type", blockedMessage)
-	case slices.Contains(bulkUnsupported, t):
-		return refuse("type", "This QR code type needs an upload and cannot be made in bulk")
-	}
-	fields := payload.Fields{}
-	for _, f := range payload.FieldNames(t) {
-		if v, ok := values[bulkFieldColumn(t, f)]; ok {
-			fields[f] = v
-		}
-	}
-	if fe := payload.Validate(t, fields); len(fe) > 0 {
-		for _, f := range payload.FieldNames(t) {
-			if msg, ok := fe[f]; ok {
-				return refuse(bulkFieldColumn(t, f), msg)
-			}
-		}
-		return refuse("type", fe.Error())
-	}
-
-	// A brand kit styles the row; the row's own style cells win. Its logo
-	// is not applied: bulk codes have none.
-	if kit := values["brandKit"]; kit != "" {
-		st, ok := kits[strings.ToLower(kit)]
-		if !ok {
-			return refuse("brandKit", fmt.Sprintf("No brand kit of this workspace is named %q", truncate(kit, 60)))
-		}
-		underKit(values, st)
-	}
-	style, err := codes.FormStyle(func(k string) string { return values[k] })
-	if err == nil {
-		style, err = style.Normalize()
-	}
-	if field, msg, ok := codes.Refusal(err); ok {
-		return refuse(field, msg)
-	} else if err != nil {
-		return refuse("", err.Error())
-	}
-
-	name := values["name"]
-	if utf8.RuneCountInString(name) > maxCodeName {
-		return refuse("name", "Name must be at most 100 characters")
-	}
-	if name == "" {
-		name = payload.Label(t) + " " + now.UTC().Format(time.DateOnly)
-	}
-	fileName := bulkEntryName(values["fileName"])
-	if fileName == "" {
-		fileName = "qr-code-" + strconv.Itoa(ordinal)
-	}
-	dynamic, err := codes.FormBool(values["dynamic"])
-	if err != nil {
-		return refuse("dynamic", "dynamic must be true or false")
-	}
-
-	level, data, dest := codeLevel, "", ""
-	if dynamic {
-		if !slices.Contains(payload.FieldNames(t), "url") {
-			return refuse("dynamic", "Only QR codes with a url can be dynamic")
-		}
-		var problem string
-		if dest, problem = checkDestination(fields["url"]); problem != "" {
-			return refuse("url", problem)
-		}
-		// Every short URL of the job has the same length, so one stands for all.
-		sample := &store.DynamicCode{ClientID: store.DefaultClientID, ShortCode: store.NewShortCode()}
-		if domain != nil {
-			sample.Domain = domain.Domain
-		}
-		level, data = dynamicLevel, s.codeURL(sample)
-	} else if data, err = payload.Build(t, fields, payload.Options{BaseURL: s.cfg.BaseURL}); err != nil {
-		return refuse("type", err.Error())
-	}
-	if err := codes.Check(data, style, level); err != nil {
-		field, msg, ok := codes.Refusal(err)
-		if !ok {
-			msg = "This row cannot be rendered"
-		}
-		if field == "data" || field == "" {
-			field = bulkFieldColumn(t, payload.FieldNames(t)[0])
-		}
-		return refuse(field, msg)
-	}
-
-	fieldsJSON, err := json.Marshal(fields)
-	if err != nil {
-		return refuse("", "The row cannot be saved")
-	}
-	p := &preparedCode{qrType: t, fields: fields, data: data}
-	code := store.BulkCode{
-		Name: name, FileName: fileName, QRType: t, URL: strings.TrimSpace(fields["url"]), QRData: string(fieldsJSON),
-		TypeColumns: typeColumns(p), Dynamic: dynamic, Destination: dest,
-		Style: savedStyle(style, level),
-	}
-	if !dynamic {
-		code.Content = data
-	}
-	return store.BulkItem{Row: row.Line, Status: store.ItemPending, Code: code}
 }
 
 // bulkEntryName is a row's fileName made safe for a ZIP entry, without

@@ -4,62 +4,65 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"io"
-	"maps"
 	"net/http"
 	"net/url"
-	"slices"
-	"strconv"
 	"strings"
 
+	"github.com/squarely/squarely/internal/auth"
 	"github.com/squarely/squarely/internal/codes"
 	"github.com/squarely/squarely/internal/payload"
-	"github.com/squarely/squarely/internal/qr"
 	"github.com/squarely/squarely/internal/store"
 )
 
-// What the generator, downloads and saving share: checking a code request
-// (type, premium options, fields, style, referenced files) and rendering it.
+// What the generator, downloads and saving share: the caller's facts for
+// internal/codes, which checks and prepares every code, and answering its
+// refusals.
 
-// premiumMessage refuses premium options to visitors (403).
-const premiumMessage = "This feature requires an account. Please sign in or create a free account."
-
-// blockedMessage refuses the 'Future Feature' types to everyone (400).
-const blockedMessage = "This QR code type is not available yet"
-
-// codeLevel is the error correction of static codes: high, as spec 01 §9
-// asks for previews and custom renderings (a logo needs it anyway).
-const codeLevel = qr.H
-
-// codeRequest is a code as the generator's form describes it.
-type codeRequest struct {
-	qrType       string
-	fields       payload.Fields
-	style        codes.Style
-	logoID       *int64  // an uploaded logo
-	logoFile     *upload // or a logo sent with the request (saving)
-	scanTracking bool
-	temporary    bool // a live preview: placeholders allowed, nothing created
-}
-
-// preparedCode is a checked codeRequest, ready to render.
-type preparedCode struct {
-	qrType  string
-	fields  payload.Fields
-	style   codes.Style // normalized
-	logo    *store.Blob // with data; nil = none
-	file    *store.Blob // the pdf or image a pdf/images code points at (no data)
-	product *store.PaymentProduct
-	data    string // the exact text to encode
-}
-
-// logoData is the logo image to render, or nil.
-func (p *preparedCode) logoData() []byte {
-	if p.logo == nil {
-		return nil
+// caller is the request's user, workspace and plan as internal/codes
+// sees them.
+func (s *server) caller(r *http.Request) codes.Caller {
+	u := auth.UserFrom(r.Context())
+	who := codes.Caller{User: u, Keeps: workspaceOf(r) != nil}
+	if u != nil {
+		who.ClientID = codeClientID(r, u)
 	}
-	return p.logo.Data
+	if ws := workspaceFrom(r.Context()); ws != nil {
+		who.WorkspaceID, who.DynamicLimit = ws.ID, s.dynamicLimit(ws)
+	}
+	return who
+}
+
+// prepare checks and prepares req for the request's caller
+// (codes.Creator.Prepare). On failure it has answered.
+func (s *server) prepare(w http.ResponseWriter, r *http.Request, req codes.Request) (*codes.Prepared, bool) {
+	p, err := s.creator.Prepare(r.Context(), req, s.caller(r))
+	if err != nil {
+		s.answerRefused(w, r, "preparing a code", err)
+		return nil, false
+	}
+	return p, true
+}
+
+// answerRefused answers err from internal/codes: its refusal (the JSON
+// error shape), 503 when no render slot freed up, a code's domain the
+// workspace lacks, nothing when the client has gone, else 500.
+func (s *server) answerRefused(w http.ResponseWriter, r *http.Request, doing string, err error) {
+	rf, ok := codes.AsRefused(err)
+	switch {
+	case ok:
+		writeRefused(w, rf)
+	case errors.Is(err, errBusy):
+		busy(w)
+	case answerDomainRefused(w, err):
+	case r.Context().Err() != nil:
+	default:
+		s.internalError(w, doing, err)
+	}
+}
+
+// writeRefused answers a refusal in the API's error shape.
+func writeRefused(w http.ResponseWriter, rf *codes.Refused) {
+	writeJSON(w, rf.Status, apiError{Message: rf.Message, Errors: rf.Fields})
 }
 
 // fieldError answers 400 with one field's message.
@@ -77,181 +80,16 @@ func renderRefused(w http.ResponseWriter, err error) bool {
 	return ok
 }
 
-// checkType refuses missing, unknown and blocked types.
-func checkType(w http.ResponseWriter, t string) bool {
-	switch {
-	case t == "":
-		fieldError(w, "qrType", "QR code type is required")
-	case !slices.Contains(payload.Types(), t):
-		fieldError(w, "qrType", payload.UnknownType)
-	case payload.Blocked(t):
-		fieldError(w, "qrType", blockedMessage)
-	default:
-		return true
-	}
-	return false
-}
-
-// prepareCode checks req for user u (nil for a visitor) in the order a user
-// can act on: the type, premium options (403), the style, the type's
-// fields, then the files they name (404 when missing or another user's).
-// A non-temporary payment code gets its product here, after every check
-// has passed. On failure it has answered.
-func (s *server) prepareCode(w http.ResponseWriter, r *http.Request, u *store.User, req codeRequest) (*preparedCode, bool) {
-	if !checkType(w, req.qrType) {
-		return nil, false
-	}
-	if u == nil && (payload.NeedsAccount(req.qrType) || strings.TrimSpace(req.style.GradientColor) != "" ||
-		req.logoID != nil || req.logoFile != nil || req.scanTracking) {
-		writeError(w, http.StatusForbidden, premiumMessage)
-		return nil, false
-	}
-	style, err := req.style.Normalize()
+// requestLogo checks the logo a request names (codes.Creator.Logo): the
+// workspace's uploaded logo logoID, or a file sent with the request. On
+// failure it has answered.
+func (s *server) requestLogo(w http.ResponseWriter, r *http.Request, logoID *int64, file *upload) (*store.Blob, bool) {
+	b, err := s.creator.Logo(r.Context(), logoID, file, s.caller(r))
 	if err != nil {
-		renderRefused(w, err)
+		s.answerRefused(w, r, "reading a logo", err)
 		return nil, false
 	}
-	p := &preparedCode{qrType: req.qrType, fields: req.fields, style: style}
-
-	// A preview may come before the upload: it points at a placeholder.
-	fileField := map[string]string{"pdf": "pdfFile", "images": "imageFile"}[req.qrType]
-	placeholder := req.temporary && fileField != "" && strings.TrimSpace(req.fields[fileField]) == ""
-	if placeholder {
-		p.fields = maps.Clone(req.fields)
-		p.fields[fileField] = "preview"
-	}
-	if fe := payload.Validate(req.qrType, p.fields); len(fe) > 0 {
-		writeFieldErrors(w, req.qrType, fe)
-		return nil, false
-	}
-
-	ctx := r.Context()
-	if fileField != "" && !placeholder {
-		id, _ := strconv.ParseInt(strings.TrimSpace(p.fields[fileField]), 10, 64)
-		kind, msg := "image", "Image file not found"
-		if req.qrType == "pdf" {
-			kind, msg = "pdf", "PDF file not found"
-		}
-		b, err := s.store.BlobInfo(ctx, id)
-		if err != nil && !errors.Is(err, store.ErrNotFound) {
-			s.internalError(w, "fetching an upload", err)
-			return nil, false
-		}
-		// PDFs need an account, so they have an owner; images may be a
-		// visitor's, and their pages are public anyway.
-		if b == nil || b.Kind != kind || (kind == "pdf" && !ownedBy(b, r)) {
-			writeJSON(w, http.StatusNotFound, apiError{Message: msg, Errors: map[string]string{fileField: msg}})
-			return nil, false
-		}
-		p.file = b
-	}
-	logo, ok := s.requestLogo(w, r, u, req.logoID, req.logoFile)
-	if !ok {
-		return nil, false
-	}
-	p.logo = logo
-
-	switch {
-	case req.qrType == "payment" && req.temporary:
-		price := payload.PriceCents(p.fields["productPrice"])
-		p.data = s.cfg.BaseURL + "/payment?temp=true&name=" + url.QueryEscape(strings.TrimSpace(p.fields["productName"])) +
-			"&price=" + fmt.Sprintf("%d.%02d", price/100, price%100)
-	case req.qrType == "payment":
-		// Check the style before the product exists, with an id longer
-		// than any real one, so a refusal leaves nothing behind.
-		if !s.checkRender(w, r, s.cfg.BaseURL+"/payment?id=99999999999", p) {
-			return nil, false
-		}
-		p.product = &store.PaymentProduct{
-			UserID:             ownerOf(u),
-			WorkspaceID:        workspaceOf(r),
-			ProductName:        strings.TrimSpace(p.fields["productName"]),
-			ProductDescription: strings.TrimSpace(p.fields["productDescription"]),
-			ProductPrice:       payload.PriceCents(p.fields["productPrice"]),
-			CreatedAt:          s.now(),
-		}
-		if err := s.store.CreatePaymentProduct(ctx, p.product); err != nil {
-			s.internalError(w, "creating a payment product", err)
-			return nil, false
-		}
-		p.data, err = payload.Build("payment", p.fields, payload.Options{BaseURL: s.cfg.BaseURL, ProductID: strconv.FormatInt(p.product.ID, 10)})
-	case placeholder:
-		p.data = s.cfg.BaseURL + map[string]string{"pdf": "/pdf/preview", "images": "/image-placeholder"}[req.qrType]
-	default:
-		p.data, err = payload.Build(req.qrType, p.fields, payload.Options{BaseURL: s.cfg.BaseURL})
-	}
-	if err != nil {
-		s.internalError(w, "building a payload", err)
-		return nil, false
-	}
-	return p, true
-}
-
-// requestLogo checks the logo a request names: u's uploaded logo logoID,
-// or a file sent with the request (checked, not stored). It returns the
-// logo with its data, nil for none. On failure it has answered: 404 `Logo
-// not found` (missing, not a logo, or another user's), or 415.
-func (s *server) requestLogo(w http.ResponseWriter, r *http.Request, u *store.User, logoID *int64, file *upload) (*store.Blob, bool) {
-	switch {
-	case file != nil:
-		if !s.normalizeLogo(w, r, file) {
-			return nil, false
-		}
-		return &store.Blob{Kind: "logo", FileName: orDefault(file.name, "logo"), Data: file.data}, true
-	case logoID != nil:
-		b, err := s.store.Blob(r.Context(), *logoID)
-		if err != nil && !errors.Is(err, store.ErrNotFound) {
-			s.internalError(w, "fetching a logo", err)
-			return nil, false
-		}
-		if b == nil || b.Kind != "logo" || !ownedBy(b, r) {
-			writeJSON(w, http.StatusNotFound, apiError{Message: "Logo not found", Errors: map[string]string{"logoId": "Logo not found"}})
-			return nil, false
-		}
-		if _, err := s.renderLogo(r.Context(), b); err != nil {
-			if errors.Is(err, errBusy) {
-				busy(w)
-			} else if r.Context().Err() == nil && !renderRefused(w, err) {
-				s.internalError(w, "reading a logo", err)
-			}
-			return nil, false
-		}
-		return b, true
-	}
-	return nil, true
-}
-
-// formLogoID reads a form's logoId, nil when absent; a form that sends a
-// logo file ignores it. On failure it has answered 400.
-func formLogoID(w http.ResponseWriter, form *multipartForm) (*int64, bool) {
-	v := strings.TrimSpace(form.get("logoId"))
-	if v == "" || form.file != nil {
-		return nil, true
-	}
-	id, err := strconv.ParseInt(v, 10, 64)
-	if err != nil {
-		fieldError(w, "logoId", "logoId must be a number")
-		return nil, false
-	}
-	return &id, true
-}
-
-// checkRender lays out data with p's style without keeping the image, and
-// answers 400 when the renderer refuses it.
-func (s *server) checkRender(w http.ResponseWriter, r *http.Request, data string, p *preparedCode) bool {
-	done, ok := s.startRender(w, r)
-	if !ok {
-		return false
-	}
-	defer done()
-	err := codes.Write(io.Discard, data, p.style, codes.Options{Format: codes.SVG, Level: codeLevel, Pixels: codes.PreviewPixels, Logo: p.logoData()})
-	if err != nil {
-		if !renderRefused(w, err) {
-			s.internalError(w, "rendering a code", err)
-		}
-		return false
-	}
-	return true
+	return b, true
 }
 
 // renderCode renders data in format at pixels (PNG and SVG) and error
@@ -272,28 +110,6 @@ func (s *server) renderCode(w http.ResponseWriter, r *http.Request, data string,
 		return nil
 	}
 	return buf.Bytes()
-}
-
-// ownedBy reports whether b is a file of the workspace r acts on.
-func ownedBy(b *store.Blob, r *http.Request) bool {
-	ws := workspaceFrom(r.Context())
-	return ws != nil && b.WorkspaceID != nil && *b.WorkspaceID == ws.ID
-}
-
-// writeFieldErrors answers 400 with the type's field errors; the message is
-// the first in form order.
-func writeFieldErrors(w http.ResponseWriter, qrType string, fe payload.FieldErrors) {
-	msg := ""
-	for _, k := range append(payload.FieldNames(qrType), "qrType") {
-		if m, ok := fe[k]; ok {
-			msg = m
-			break
-		}
-	}
-	if msg == "" {
-		msg = fe.Error()
-	}
-	writeJSON(w, http.StatusBadRequest, apiError{Message: msg, Errors: fe})
 }
 
 // jsonTypeFields reads type t's fields from a JSON object's members. A
@@ -329,8 +145,8 @@ func jsonTypeFields(raw map[string]json.RawMessage, t string) (payload.Fields, p
 
 // typeDetails is the type-specific part of a generation or download record
 // (spec 02 §3's per-type logging tables, folded into a JSON column).
-func typeDetails(p *preparedCode) map[string]any {
-	f := func(k string) string { return strings.TrimSpace(p.fields[k]) }
+func typeDetails(p *codes.Prepared) map[string]any {
+	f := func(k string) string { return strings.TrimSpace(p.Fields[k]) }
 	d := map[string]any{}
 	put := func(k, v string) {
 		if v != "" {
@@ -346,7 +162,7 @@ func typeDetails(p *preparedCode) map[string]any {
 			}
 		}
 	}
-	switch p.qrType {
+	switch p.QRType {
 	case "url":
 		withDomain("websiteUrl", f("url"))
 	case "contact":
@@ -355,20 +171,20 @@ func typeDetails(p *preparedCode) map[string]any {
 		}
 	case "payment":
 		put("productName", f("productName"))
-		d["productPrice"] = payload.PriceCents(p.fields["productPrice"])
+		d["productPrice"] = payload.PriceCents(p.Fields["productPrice"])
 		put("productDescription", f("productDescription"))
-		put("paymentUrl", p.data)
-		if p.product != nil {
-			d["productId"] = p.product.ID
+		put("paymentUrl", p.Data)
+		if p.Product != nil {
+			d["productId"] = p.Product.ID
 		}
 	case "pdf", "images":
-		prefix := map[string]string{"pdf": "pdf", "images": "image"}[p.qrType]
+		prefix := map[string]string{"pdf": "pdf", "images": "image"}[p.QRType]
 		put(prefix+"Title", f("title"))
 		put("description", f("description"))
-		put("url", p.data)
-		if p.file != nil {
-			put("fileName", p.file.FileName)
-			d[prefix+"Size"] = p.file.Size
+		put("url", p.Data)
+		if p.File != nil {
+			put("fileName", p.File.FileName)
+			d[prefix+"Size"] = p.File.Size
 		}
 	case "social":
 		put("platform", f("platform"))
@@ -384,7 +200,7 @@ func typeDetails(p *preparedCode) map[string]any {
 	case "email":
 		put("recipient", f("email"))
 		put("subject", f("subject"))
-		put("body", p.fields["body"])
+		put("body", p.Fields["body"])
 	case "location":
 		for _, k := range []string{"address", "latitude", "longitude", "name", "description"} {
 			put(k, f(k))

@@ -15,6 +15,7 @@ import (
 
 	"golang.org/x/net/idna"
 
+	"github.com/squarely/squarely/internal/codes"
 	"github.com/squarely/squarely/internal/domains"
 	"github.com/squarely/squarely/internal/store"
 )
@@ -40,7 +41,6 @@ const (
 	msgDomainClient   = "A white-label client's site already uses this domain"
 	msgDomainTaken    = "Another workspace has verified this domain"
 	msgDomainUnproved = "This domain is not verified yet: verify it before codes can use it"
-	msgDomainID       = "domainId must be a domain's id, or null for the base URL"
 )
 
 // domainResponse is a domain as the API shows it, with what to publish to
@@ -332,7 +332,7 @@ func readDomainID(w http.ResponseWriter, raw json.RawMessage) (id *int64, set, o
 	}
 	var n int64
 	if err := json.Unmarshal(raw, &n); err != nil || n <= 0 {
-		fieldError(w, "domainId", msgDomainID)
+		fieldError(w, "domainId", codes.MsgDomainID)
 		return nil, false, false
 	}
 	return &n, true, true

@@ -5,17 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/squarely/squarely/internal/auth"
 	"github.com/squarely/squarely/internal/codes"
-	"github.com/squarely/squarely/internal/payload"
 	"github.com/squarely/squarely/internal/qr"
 	"github.com/squarely/squarely/internal/store"
 )
@@ -23,22 +19,11 @@ import (
 // Dynamic codes (docs/API.md "Dynamic codes"): management of the caller's
 // codes, their images, and the static codes' rename and delete.
 
-const (
-	// shortCodeTries bounds the redraws after a short code collision, which
-	// at 62^8 codes is all but impossible anyway.
-	shortCodeTries = 5
-	// dynamicLevel is the error correction dynamic codes are created with
-	// (spec 01 §9); a logo raises it to H when rendering.
-	dynamicLevel = qr.M
-	// maxDestination is the longest destination URL accepted, in bytes.
-	maxDestination = 2048
-)
+// shortCodeTries bounds the redraws after a short code collision, which
+// at 62^8 codes is all but impossible anyway.
+const shortCodeTries = 5
 
-const (
-	msgURLRequired = "URL is required"
-	msgURLInvalid  = "Please enter a valid URL"
-	msgCodeMissing = "QR code not found"
-)
+const msgCodeMissing = "QR code not found"
 
 // dynamicCodeResponse is a dynamic code as the API shows it: the static
 // record's fields plus the dynamic ones (docs/API.md "Records").
@@ -90,28 +75,6 @@ func (s *server) dynamicJSON(d *store.DynamicCode) dynamicCodeResponse {
 	}
 }
 
-// checkDestination returns the trimmed destination, or the message
-// refusing it: only absolute http and https URLs with a host redirect, so
-// a code can never send a phone to javascript:, data: or a relative path.
-// Spaces, controls and invisible formatting (a right-to-left override
-// shows a link reversed) are refused anywhere in it.
-func checkDestination(raw string) (string, string) {
-	dest := strings.TrimSpace(raw)
-	if dest == "" {
-		return "", msgURLRequired
-	}
-	if len(dest) > maxDestination || strings.ContainsRune(dest, '\\') || strings.ContainsFunc(dest, func(r rune) bool {
-		return unicode.IsSpace(r) || unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp)
-	}) {
-		return "", msgURLInvalid
-	}
-	u, err := url.Parse(dest)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" || u.User != nil {
-		return "", msgURLInvalid
-	}
-	return dest, ""
-}
-
 // dynamicLimit is the workspace's limit on live dynamic codes: none (0)
 // with premium rights (premium), else SQUARELY_DYNAMIC_LIMIT, counted
 // across the free workspaces of its owner (store.CountDynamicCodes).
@@ -153,148 +116,46 @@ func (s *server) createDynamicCode(w http.ResponseWriter, r *http.Request) {
 	if form == nil || (form.file != nil && !s.admitUpload(w, r)) {
 		return
 	}
-	if d, ok := s.saveDynamicCode(w, r, form); ok {
+	if d, ok := s.saveDynamicCode(w, r, form.values, form.file); ok {
 		writeJSON(w, http.StatusCreated, s.dynamicJSON(d))
 	}
 }
 
-// saveDynamicCode checks the caller's dynamic code described by form and
-// saves it, under the same rules wherever it comes from (the app's form,
-// the public API). On failure it has answered.
-func (s *server) saveDynamicCode(w http.ResponseWriter, r *http.Request, form *multipartForm) (*store.DynamicCode, bool) {
-	if !s.applyBrandKit(w, r, form) {
+// saveDynamicCode saves the caller's dynamic code described by a form's
+// values and logo file, checked by internal/codes under the same rules
+// wherever it comes from (the app's form, the public API). On failure it
+// has answered.
+func (s *server) saveDynamicCode(w http.ResponseWriter, r *http.Request, values map[string]string, file *upload) (*store.DynamicCode, bool) {
+	if !s.applyBrandKit(w, r, values, file) {
+		return nil, false
+	}
+	req, err := codes.DynamicForm(values, file)
+	who := s.caller(r)
+	var p *codes.Prepared
+	if err == nil {
+		p, err = s.creator.Prepare(r.Context(), req, who)
+	}
+	if err != nil {
+		s.answerRefused(w, r, "preparing a dynamic code", err)
 		return nil, false
 	}
 	u := auth.UserFrom(r.Context())
-	ctx := r.Context()
-
-	var v validation
-	dest, problem := checkDestination(form.get("destination"))
-	if problem != "" {
-		v.add("destination", problem)
-	}
-	qrType := strings.TrimSpace(form.get("qrType"))
-	if qrType == "" {
-		qrType = "url"
-	}
-	name := strings.TrimSpace(form.get("name"))
-	if problem := nameProblem(name); problem != "" {
-		v.add("name", problem)
-	}
-	qrData := strings.TrimSpace(form.get("qrData"))
-	if qrData != "" {
-		var obj map[string]any
-		if json.Unmarshal([]byte(qrData), &obj) != nil || obj == nil {
-			v.add("qrData", "qrData must be a JSON object")
-		}
-		checkAppLinks(&v, qrType, json.RawMessage(qrData))
-	}
-	if qs := strings.TrimSpace(form.get("qrStyle")); qs != "" && qs != "squares" {
-		v.add("qrStyle", "qrStyle must be squares")
-	}
-	level := dynamicLevel
-	if raw := strings.TrimSpace(form.get("errorCorrectionLevel")); raw != "" {
-		l, ok := qr.ParseLevel(raw)
-		if !ok {
-			v.add("errorCorrectionLevel", "errorCorrectionLevel must be L, M, Q or H")
-		}
-		level = l
-	}
-	if v.failed(w) || !checkType(w, qrType) {
-		return nil, false
-	}
-	style, err := codes.FormStyle(form.get)
-	if err == nil {
-		style, err = style.Normalize()
-	}
-	if err != nil {
-		renderRefused(w, err)
-		return nil, false
-	}
-
-	logoID, ok := formLogoID(w, form)
-	if !ok {
-		return nil, false
-	}
-	logo, ok := s.requestLogo(w, r, u, logoID, form.file)
-	if !ok {
-		return nil, false
-	}
-
-	// Every short URL of a client (or domain) has the same length, so one
-	// check stands for all.
-	clientID := codeClientID(r, u)
-	probe := &store.DynamicCode{ClientID: clientID, ShortCode: store.NewShortCode()}
-	if raw := strings.TrimSpace(form.get("domainId")); raw != "" {
-		id, err := strconv.ParseInt(raw, 10, 64)
-		if err != nil || id <= 0 {
-			fieldError(w, "domainId", msgDomainID)
-			return nil, false
-		}
-		dom, err := s.codeDomain(ctx, wsID(r), id)
-		if answerDomainRefused(w, err) {
-			return nil, false
-		}
-		if err != nil {
-			s.internalError(w, "fetching a domain", err)
-			return nil, false
-		}
-		probe.DomainID, probe.Domain = &dom.ID, dom.Domain
-	}
-	var logoData []byte
-	if logo != nil {
-		logoData = logo.Data
-	}
-	done, ok := s.startRender(w, r)
-	if !ok {
-		return nil, false
-	}
-	err = codes.Write(io.Discard, s.codeURL(probe), style, codes.Options{Format: codes.SVG, Level: level, Pixels: codes.PreviewPixels, Logo: logoData})
-	done()
-	if err != nil {
-		if !renderRefused(w, err) {
-			s.internalError(w, "rendering a dynamic code", err)
-		}
-		return nil, false
-	}
-
-	// An early count spares saving a logo for a refused code; the store
-	// enforces the limit again, atomically.
-	limit := s.dynamicLimit(workspaceFrom(ctx))
-	if limit > 0 {
-		n, err := s.store.CountDynamicCodes(ctx, wsID(r))
-		if err != nil {
-			s.internalError(w, "counting dynamic codes", err)
-			return nil, false
-		}
-		if n >= limit {
-			s.limitReached(w)
+	logo, ok := p.Logo, true
+	if file != nil {
+		if logo, ok = s.saveLogo(w, r, u, file); !ok {
 			return nil, false
 		}
 	}
-	if form.file != nil {
-		if logo, ok = s.saveLogo(w, r, u, form.file); !ok {
-			return nil, false
-		}
-	}
-
-	now := s.now()
-	if name == "" {
-		name = payload.Label(qrType) + " " + now.UTC().Format(time.DateOnly)
-	}
-	d := &store.DynamicCode{
-		ClientID: clientID, WorkspaceID: wsID(r), UserID: u.ID, Name: name, Destination: dest, QRType: qrType, QRData: qrData,
-		Style:     savedStyle(style, level),
-		CreatedAt: now, DomainID: probe.DomainID, Domain: probe.Domain,
-	}
+	d := p.DynamicCode()
+	d.ClientID, d.WorkspaceID, d.UserID, d.CreatedAt = who.ClientID, wsID(r), u.ID, s.now()
 	if logo != nil {
 		d.LogoFilePath, d.LogoFileName = logoPath(logo.ID), logo.FileName
 	}
-	if !s.insertDynamic(w, r, d, limit) {
+	if !s.insertDynamic(w, r, d, who.DynamicLimit) {
 		// A logo stored for this code alone (parallel creates passed the
 		// early count, and the store refused this one) would be an orphan.
-		if form.file != nil {
-			if err := s.store.DeleteBlob(context.WithoutCancel(ctx), logo.ID); err != nil {
+		if file != nil {
+			if err := s.store.DeleteBlob(context.WithoutCancel(r.Context()), logo.ID); err != nil {
 				s.log.ErrorContext(r.Context(), "removing the logo of a refused dynamic code", "blob", logo.ID, "err", err)
 			}
 		}
@@ -423,27 +284,24 @@ func (s *server) setDestination(w http.ResponseWriter, r *http.Request) {
 	if !decodeJSON(w, r, &in) {
 		return
 	}
-	dest, problem := checkDestination(in.Destination)
+	dest, problem := codes.CheckDestination(in.Destination)
 	if problem != "" {
 		fieldError(w, "destination", problem)
 		return
 	}
 	var qrType, qrData string
 	if in.QRType != nil {
-		if qrType = strings.TrimSpace(*in.QRType); !checkType(w, qrType) {
+		qrType = strings.TrimSpace(*in.QRType)
+		if err := codes.CheckType(qrType); err != nil {
+			s.answerRefused(w, r, "checking a type", err)
 			return
 		}
 	}
 	if len(in.QRData) > 0 {
-		var obj map[string]any
-		if json.Unmarshal(in.QRData, &obj) != nil || obj == nil {
-			fieldError(w, "qrData", "qrData must be a JSON object")
-			return
-		}
 		qrData = string(in.QRData)
 	}
 	var v validation
-	checkAppLinks(&v, qrType, in.QRData)
+	codes.CheckQRData(&v.Problems, qrType, qrData)
 	if v.failed(w) {
 		return
 	}
@@ -468,7 +326,7 @@ func renameCode[T any](w http.ResponseWriter, r *http.Request, read fetchCode[T]
 		return
 	}
 	name := strings.TrimSpace(in.Name)
-	if problem := nameProblem(name); problem != "" {
+	if problem := codes.NameProblem(name); problem != "" {
 		fieldError(w, "name", problem)
 		return
 	}
@@ -501,7 +359,7 @@ func (s *server) renameDynamicCode(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	name := strings.TrimSpace(in.Name)
-	if problem := nameProblem(name); problem != "" {
+	if problem := codes.NameProblem(name); problem != "" {
 		fieldError(w, "name", problem)
 		return
 	}
@@ -584,7 +442,7 @@ func (s *server) dynamicCodeImage(w http.ResponseWriter, r *http.Request) {
 	}
 	level, ok := qr.ParseLevel(d.ErrorCorrectionLevel)
 	if !ok {
-		level = dynamicLevel
+		level = codes.DynamicLevel
 	}
 	s.serveCodeImage(w, r, savedImage{
 		data: s.codeURL(d), style: codeStyle(d.Style), level: level, logoPath: d.LogoFilePath,

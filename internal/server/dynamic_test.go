@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
+	"github.com/squarely/squarely/internal/codes"
 	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/scans"
 	"github.com/squarely/squarely/internal/store"
@@ -183,27 +184,27 @@ func TestDynamicCodeBadInput(t *testing.T) {
 		status  int
 		message string
 	}{
-		{[]part{{"qrType", "url", ""}}, 400, msgURLRequired},
-		{[]part{{"destination", "   ", ""}}, 400, msgURLRequired},
-		{[]part{{"destination", "javascript:alert(1)", ""}}, 400, msgURLInvalid},
-		{[]part{{"destination", "JavaScript://example.com/%0aalert(1)", ""}}, 400, msgURLInvalid},
-		{[]part{{"destination", "data:text/html,<script>alert(1)</script>", ""}}, 400, msgURLInvalid},
-		{[]part{{"destination", "/relative/path", ""}}, 400, msgURLInvalid},
-		{[]part{{"destination", "//example.com/x", ""}}, 400, msgURLInvalid},
-		{[]part{{"destination", "https://", ""}}, 400, msgURLInvalid},
-		{[]part{{"destination", "ftp://example.com/f", ""}}, 400, msgURLInvalid},
-		{[]part{{"destination", "https://exa mple.com", ""}}, 400, msgURLInvalid},
-		{[]part{{"destination", "https://example.com/\u202Eexe.pdf", ""}}, 400, msgURLInvalid}, // shown reversed
-		{[]part{{"destination", "https://exa\u200Bmple.com", ""}}, 400, msgURLInvalid},
-		{[]part{{"destination", "https://example.com/a\u00A0b", ""}}, 400, msgURLInvalid},
-		{[]part{{"destination", "https://example.com/a\u2028b", ""}}, 400, msgURLInvalid},
-		{[]part{{"destination", "https://example.com/\x7f", ""}}, 400, msgURLInvalid},
-		{[]part{{"destination", "https://user:pw@example.com", ""}}, 400, msgURLInvalid},
-		{[]part{{"destination", "https://example.com/" + strings.Repeat("a", maxDestination), ""}}, 400, msgURLInvalid},
+		{[]part{{"qrType", "url", ""}}, 400, codes.MsgURLRequired},
+		{[]part{{"destination", "   ", ""}}, 400, codes.MsgURLRequired},
+		{[]part{{"destination", "javascript:alert(1)", ""}}, 400, codes.MsgURLInvalid},
+		{[]part{{"destination", "JavaScript://example.com/%0aalert(1)", ""}}, 400, codes.MsgURLInvalid},
+		{[]part{{"destination", "data:text/html,<script>alert(1)</script>", ""}}, 400, codes.MsgURLInvalid},
+		{[]part{{"destination", "/relative/path", ""}}, 400, codes.MsgURLInvalid},
+		{[]part{{"destination", "//example.com/x", ""}}, 400, codes.MsgURLInvalid},
+		{[]part{{"destination", "https://", ""}}, 400, codes.MsgURLInvalid},
+		{[]part{{"destination", "ftp://example.com/f", ""}}, 400, codes.MsgURLInvalid},
+		{[]part{{"destination", "https://exa mple.com", ""}}, 400, codes.MsgURLInvalid},
+		{[]part{{"destination", "https://example.com/\u202Eexe.pdf", ""}}, 400, codes.MsgURLInvalid}, // shown reversed
+		{[]part{{"destination", "https://exa\u200Bmple.com", ""}}, 400, codes.MsgURLInvalid},
+		{[]part{{"destination", "https://example.com/a\u00A0b", ""}}, 400, codes.MsgURLInvalid},
+		{[]part{{"destination", "https://example.com/a\u2028b", ""}}, 400, codes.MsgURLInvalid},
+		{[]part{{"destination", "https://example.com/\x7f", ""}}, 400, codes.MsgURLInvalid},
+		{[]part{{"destination", "https://user:pw@example.com", ""}}, 400, codes.MsgURLInvalid},
+		{[]part{{"destination", "https://example.com/" + strings.Repeat("a", codes.MaxDestination), ""}}, 400, codes.MsgURLInvalid},
 		{[]part{{"destination", "https://example.com", ""}, {"qrData", "{not json", ""}}, 400, "qrData must be a JSON object"},
 		{[]part{{"destination", "https://example.com", ""}, {"qrStyle", "dots", ""}}, 400, "qrStyle must be squares"},
 		{[]part{{"destination", "https://example.com", ""}, {"errorCorrectionLevel", "Z", ""}}, 400, "errorCorrectionLevel must be L, M, Q or H"},
-		{[]part{{"destination", "https://example.com", ""}, {"qrType", "sms", ""}}, 400, blockedMessage},
+		{[]part{{"destination", "https://example.com", ""}, {"qrType", "sms", ""}}, 400, codes.MsgBlocked},
 		{[]part{{"destination", "https://example.com", ""}, {"qrType", "fax", ""}}, 400, "Unknown QR code type"},
 		{[]part{{"destination", "https://example.com", ""}, {"fgColor", "#FFFFFF", ""}}, 400, ""},
 		{[]part{{"destination", "https://example.com", ""}, {"name", strings.Repeat("n", 101), ""}}, 400, "Name must be at most 100 characters"},

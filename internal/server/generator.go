@@ -90,16 +90,16 @@ func (g *generateRequest) UnmarshalJSON(b []byte) error {
 // the code request (a type field of the wrong JSON type is 400), the
 // preview size in pixels (default 320) and the session id. On failure it
 // has answered.
-func (s *server) readGenerateRequest(w http.ResponseWriter, r *http.Request) (*generateRequest, codeRequest, int, bool) {
+func (s *server) readGenerateRequest(w http.ResponseWriter, r *http.Request) (*generateRequest, codes.Request, int, bool) {
 	g := new(generateRequest)
 	if !decodeJSON(w, r, g) {
-		return nil, codeRequest{}, 0, false
+		return nil, codes.Request{}, 0, false
 	}
 	t := strings.TrimSpace(g.QRType)
 	fields, fe := jsonTypeFields(g.raw, t)
 	if len(fe) > 0 {
-		writeFieldErrors(w, t, fe)
-		return nil, codeRequest{}, 0, false
+		writeRefused(w, codes.FieldsRefused(t, fe))
+		return nil, codes.Request{}, 0, false
 	}
 	pixels := g.Size
 	switch {
@@ -107,29 +107,29 @@ func (s *server) readGenerateRequest(w http.ResponseWriter, r *http.Request) (*g
 		pixels = codes.PreviewPixels
 	case pixels < minPreviewPixels || pixels > maxPreviewPixels:
 		fieldError(w, "size", "size must be between 64 and 1200 pixels")
-		return nil, codeRequest{}, 0, false
+		return nil, codes.Request{}, 0, false
 	}
 	if !checkSessionID(w, g.SessionID) {
-		return nil, codeRequest{}, 0, false
+		return nil, codes.Request{}, 0, false
 	}
 	if g.BrandKit != nil {
 		k, st, ok := s.workspaceKit(w, r, strconv.FormatInt(*g.BrandKit, 10))
 		if !ok {
-			return nil, codeRequest{}, 0, false
+			return nil, codes.Request{}, 0, false
 		}
 		style, err := kitUnderJSON(st, g.raw)
 		if err != nil {
 			s.internalError(w, "applying a brand kit", err)
-			return nil, codeRequest{}, 0, false
+			return nil, codes.Request{}, 0, false
 		}
 		g.style = style
 		if g.LogoID == nil {
 			g.LogoID = k.LogoID
 		}
 	}
-	req := codeRequest{
-		qrType: t, fields: fields, style: g.style, logoID: g.LogoID,
-		scanTracking: g.ScanTracking, temporary: g.Temporary,
+	req := codes.Request{
+		Kind: codes.Generated, QRType: t, Fields: fields, Style: g.style, LogoID: g.LogoID,
+		ScanTracking: g.ScanTracking, Temporary: g.Temporary,
 	}
 	return g, req, pixels, true
 }
@@ -154,20 +154,20 @@ func (s *server) generateQRCode(w http.ResponseWriter, r *http.Request) {
 	if !s.admitPreview(w, r, u) || (!in.Temporary && !s.admitRecord(w, r, u)) {
 		return
 	}
-	p, ok := s.prepareCode(w, r, u, req)
+	p, ok := s.prepare(w, r, req)
 	if !ok {
 		return
 	}
-	svg := s.renderCode(w, r, p.data, p.style, codes.Options{Format: codes.SVG, Level: codeLevel, Pixels: pixels, Logo: p.logoData()})
+	svg := s.renderCode(w, r, p.Data, p.Style, codes.Options{Format: codes.SVG, Level: codes.StaticLevel, Pixels: pixels, Logo: p.LogoData()})
 	if svg == nil {
 		return
 	}
-	out := map[string]any{"qrCode": string(svg), "data": p.data}
+	out := map[string]any{"qrCode": string(svg), "data": p.Data}
 	if !in.Temporary {
 		g := &store.Generation{
 			CodeEvent:       s.codeEvent(r, u, in.SessionID, p),
-			ForegroundColor: p.style.FgColor,
-			BackgroundColor: p.style.BgColor,
+			ForegroundColor: p.Style.FgColor,
+			BackgroundColor: p.Style.BgColor,
 			GeneratedAt:     s.now(),
 		}
 		if err := s.store.CreateGeneration(r.Context(), g); err != nil {
@@ -181,16 +181,16 @@ func (s *server) generateQRCode(w http.ResponseWriter, r *http.Request) {
 }
 
 // codeEvent describes who asked for p, for generation and download records.
-func (s *server) codeEvent(r *http.Request, u *store.User, sessionID string, p *preparedCode) store.CodeEvent {
+func (s *server) codeEvent(r *http.Request, u *store.User, sessionID string, p *codes.Prepared) store.CodeEvent {
 	return store.CodeEvent{
 		UserID:    ownerOf(u),
 		SessionID: strings.TrimSpace(sessionID),
 		IPAddress: clientIP(r),
 		UserAgent: truncate(r.UserAgent(), maxUserAgent),
 		Referrer:  truncate(r.Referer(), maxReferrer),
-		QRType:    p.qrType,
-		Content:   p.data,
-		HasLogo:   p.logo != nil,
+		QRType:    p.QRType,
+		Content:   p.Data,
+		HasLogo:   p.Logo != nil,
 		Details:   typeDetails(p),
 	}
 }
@@ -243,7 +243,7 @@ func (s *server) downloadQRCode(w http.ResponseWriter, r *http.Request) {
 		}
 		filePixels = in.Pixels
 	}
-	level := codeLevel
+	level := codes.StaticLevel
 	if raw := strings.TrimSpace(in.ErrorCorrectionLevel); raw != "" {
 		l, ok := qr.ParseLevel(raw)
 		if !ok {
@@ -267,27 +267,27 @@ func (s *server) downloadQRCode(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusNotFound, "Generation not found")
 			return
 		}
-		if g.QRType != req.qrType {
+		if g.QRType != req.QRType {
 			fieldError(w, "generationId", "The generation is of another QR code type")
 			return
 		}
 		gen = g
 	}
-	// A download is never a preview, but with a generation prepareCode only
+	// A download is never a preview, but with a generation Prepare only
 	// checks: the generation made the code (and any payment product).
-	req.temporary = gen != nil
-	p, ok := s.prepareCode(w, r, u, req)
+	req.Temporary = gen != nil
+	p, ok := s.prepare(w, r, req)
 	if !ok {
 		return
 	}
 	if gen != nil {
-		p.data = gen.Content
+		p.Data = gen.Content
 	}
-	if p.logo != nil {
+	if p.Logo != nil {
 		level = qr.H // a logo hides modules: only H recovers them
 	}
-	opt := codes.Options{Format: format, Level: level, Pixels: filePixels, Logo: p.logoData(), Transparent: in.Transparent, Print: printOpt}
-	file := s.renderCode(w, r, p.data, p.style, opt)
+	opt := codes.Options{Format: format, Level: level, Pixels: filePixels, Logo: p.LogoData(), Transparent: in.Transparent, Print: printOpt}
+	file := s.renderCode(w, r, p.Data, p.Style, opt)
 	if file == nil {
 		return
 	}
@@ -299,7 +299,7 @@ func (s *server) downloadQRCode(w http.ResponseWriter, r *http.Request) {
 		s.internalError(w, "recording a download", err)
 		return
 	}
-	serveCodeFile(w, file, format, p.qrType+"."+string(format), true)
+	serveCodeFile(w, file, format, p.QRType+"."+string(format), true)
 }
 
 // generationOf reports whether g was made by u, or by the visitor whose
@@ -345,7 +345,11 @@ func (s *server) trackGeneration(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	in.QRType = strings.TrimSpace(in.QRType)
-	if !checkType(w, in.QRType) || !checkSessionID(w, in.SessionID) {
+	if err := codes.CheckType(in.QRType); err != nil {
+		s.answerRefused(w, r, "checking a type", err)
+		return
+	}
+	if !checkSessionID(w, in.SessionID) {
 		return
 	}
 	var content string

@@ -19,6 +19,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/squarely/squarely/internal/codes"
 	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/render"
 	"github.com/squarely/squarely/internal/store"
@@ -279,10 +280,10 @@ func TestGenerateRefusals(t *testing.T) {
 			{"events", member, `{"qrType":"events","title":"x","startDate":"2026-01-01","location":"y"}`, 400, "This QR code type is not available yet", "qrType"},
 			{"sms", member, `{"qrType":"sms","phoneNumber":"123"}`, 400, "This QR code type is not available yet", "qrType"},
 			{"bitcoin", visitor, `{"qrType":"bitcoin","address":"1BoatSLRHtKNngkdXEeobR76b53LETtpyT"}`, 400, "This QR code type is not available yet", "qrType"},
-			{"pdf as visitor", visitor, `{"qrType":"pdf","pdfFile":"1","title":"x"}`, 403, premiumMessage, ""},
-			{"gradient as visitor", visitor, `{"qrType":"url","url":"https://a.example","gradientColor":"#7C3AED"}`, 403, premiumMessage, ""},
-			{"logo as visitor", visitor, `{"qrType":"url","url":"https://a.example","logoId":1}`, 403, premiumMessage, ""},
-			{"scan tracking as visitor", visitor, `{"qrType":"url","url":"https://a.example","scanTracking":true}`, 403, premiumMessage, ""},
+			{"pdf as visitor", visitor, `{"qrType":"pdf","pdfFile":"1","title":"x"}`, 403, codes.MsgPremium, ""},
+			{"gradient as visitor", visitor, `{"qrType":"url","url":"https://a.example","gradientColor":"#7C3AED"}`, 403, codes.MsgPremium, ""},
+			{"logo as visitor", visitor, `{"qrType":"url","url":"https://a.example","logoId":1}`, 403, codes.MsgPremium, ""},
+			{"scan tracking as visitor", visitor, `{"qrType":"url","url":"https://a.example","scanTracking":true}`, 403, codes.MsgPremium, ""},
 			{"url missing", visitor, `{"qrType":"url"}`, 400, "URL is required", "url"},
 			{"url invalid", visitor, `{"qrType":"url","url":"not a url"}`, 400, "Please enter a valid URL", "url"},
 			{"url protocol", visitor, `{"qrType":"url","url":"ftp://example.com"}`, 400, "URL must use http or https protocol", "url"},
@@ -436,7 +437,7 @@ func TestDownload(t *testing.T) {
 		})), http.StatusBadRequest, "format must be png, svg, pdf or eps")
 		expect(t, e.do(c, "POST", "/api/download-qrcode", body(t, map[string]any{
 			"qrType": "url", "url": want, "gradientColor": "#7C3AED",
-		})), http.StatusForbidden, premiumMessage)
+		})), http.StatusForbidden, codes.MsgPremium)
 		expect(t, e.do(c, "POST", "/api/download-qrcode", body(t, map[string]any{
 			"qrType": "url", "url": want, "size": 1000,
 		})), http.StatusBadRequest, "size must be between 64 and 640 pixels for a download")

@@ -25,16 +25,16 @@ func (s *server) preflight(w http.ResponseWriter, r *http.Request) {
 	if !s.admitPreview(w, r, u) {
 		return
 	}
-	req.temporary = true // a check, like a live preview: no product, no record
-	p, ok := s.prepareCode(w, r, u, req)
+	req.Temporary = true // a check, like a live preview: no product, no record
+	p, ok := s.prepare(w, r, req)
 	if !ok {
 		return
 	}
-	level := codeLevel
-	if p.logo != nil {
+	level := codes.StaticLevel
+	if p.Logo != nil {
 		level = qr.H
 	}
-	pf, err := codes.CheckPreflight(p.data, p.style, codes.Options{Level: level, Logo: p.logoData()}, in.SizeMm, in.DistanceCm)
+	pf, err := codes.CheckPreflight(p.Data, p.Style, codes.Options{Level: level, Logo: p.LogoData()}, in.SizeMm, in.DistanceCm)
 	if err != nil {
 		if !renderRefused(w, err) {
 			s.internalError(w, "preflight", err)

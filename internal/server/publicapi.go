@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/squarely/squarely/internal/auth"
 	"github.com/squarely/squarely/internal/codes"
@@ -279,11 +278,12 @@ func routingOrNull(rt *store.Routing) any {
 	return rt
 }
 
-// codeFields turns a JSON code description into the app's form fields:
+// codeFields turns a JSON code description into the app's form values:
 // strings as they are, numbers as written, booleans as true/false, and
-// qrData (an object) as its JSON text. It returns the kind, or answers 400.
-func codeFields(raw map[string]json.RawMessage) (string, *multipartForm, *apiError) {
-	form := &multipartForm{values: map[string]string{}}
+// qrData (an object) as its JSON text. It returns the kind, or why the
+// description is refused (400).
+func codeFields(raw map[string]json.RawMessage) (string, map[string]string, *apiError) {
+	values := map[string]string{}
 	kind := kindStatic
 	for k, v := range raw {
 		var val any
@@ -317,12 +317,12 @@ func codeFields(raw map[string]json.RawMessage) (string, *multipartForm, *apiErr
 			kind = text
 			continue
 		}
-		form.values[k] = text
+		values[k] = text
 	}
 	if kind != kindStatic && kind != kindDynamic {
 		return "", nil, fieldProblem("kind", "kind must be static or dynamic")
 	}
-	return kind, form, nil
+	return kind, values, nil
 }
 
 func fieldProblem(field, msg string) *apiError {
@@ -332,18 +332,18 @@ func fieldProblem(field, msg string) *apiError {
 // createCode makes one code from its JSON description and answers it (201)
 // or the reason it was refused.
 func (s *server) createCode(w http.ResponseWriter, r *http.Request, raw map[string]json.RawMessage) {
-	kind, form, problem := codeFields(raw)
+	kind, values, problem := codeFields(raw)
 	if problem != nil {
 		writeJSON(w, http.StatusBadRequest, problem)
 		return
 	}
 	if kind == kindDynamic {
-		if d, ok := s.saveDynamicCode(w, r, form); ok {
+		if d, ok := s.saveDynamicCode(w, r, values, nil); ok {
 			writeJSON(w, http.StatusCreated, s.dynamicAPICode(d))
 		}
 		return
 	}
-	if q, ok := s.saveStaticCode(w, r, form, nil); ok {
+	if q, ok := s.saveStaticCode(w, r, values, nil, nil); ok {
 		writeJSON(w, http.StatusCreated, staticAPICode(q))
 	}
 }
@@ -528,8 +528,8 @@ func (s *server) v1UpdateCode(w http.ResponseWriter, r *http.Request) {
 	var name, dest string
 	if in.Name != nil {
 		name = strings.TrimSpace(*in.Name)
-		if utf8.RuneCountInString(name) > maxCodeName {
-			fieldError(w, "name", "Name must be at most 100 characters")
+		if problem := codes.NameProblem(name); problem != "" {
+			fieldError(w, "name", problem)
 			return
 		}
 	}
@@ -538,7 +538,7 @@ func (s *server) v1UpdateCode(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		var problem string
-		if dest, problem = checkDestination(*in.Destination); problem != "" {
+		if dest, problem = codes.CheckDestination(*in.Destination); problem != "" {
 			fieldError(w, "destination", problem)
 			return
 		}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/squarely/squarely/internal/codes"
 	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/store/storetest"
@@ -150,9 +151,9 @@ func TestPublicAPICodes(t *testing.T) {
 		}
 
 		// The app's rules, word for word.
-		expect(t, e.api(key, "POST", "/api/v1/codes", `{"kind":"dynamic","qrType":"url","destination":"javascript:alert(1)"}`), http.StatusBadRequest, msgURLInvalid)
+		expect(t, e.api(key, "POST", "/api/v1/codes", `{"kind":"dynamic","qrType":"url","destination":"javascript:alert(1)"}`), http.StatusBadRequest, codes.MsgURLInvalid)
 		expect(t, e.api(key, "POST", "/api/v1/codes", `{"qrType":"url","url":""}`), http.StatusBadRequest, "")
-		expect(t, e.api(key, "POST", "/api/v1/codes", `{"qrType":"sms"}`), http.StatusBadRequest, blockedMessage)
+		expect(t, e.api(key, "POST", "/api/v1/codes", `{"qrType":"sms"}`), http.StatusBadRequest, codes.MsgBlocked)
 		expect(t, e.api(key, "POST", "/api/v1/codes", `{"qrType":"url","url":"https://x.example","fgColor":"#FFFFFF","bgColor":"#FFFFFF"}`), http.StatusBadRequest, "")
 		expect(t, e.api(key, "POST", "/api/v1/codes", `{"kind":"other","qrType":"url"}`), http.StatusBadRequest, "kind must be static or dynamic")
 		expect(t, e.api(key, "POST", "/api/v1/codes", `{"qrType":"url","url":["https://x.example"]}`), http.StatusBadRequest, "url must be a string, number or boolean")
@@ -188,7 +189,7 @@ func TestPublicAPICodes(t *testing.T) {
 			t.Fatalf("PATCH = %v", u)
 		}
 		expectRedirect(t, e.scan(code, desktopUA), "https://example.com/new")
-		expect(t, e.api(key, "PATCH", dp, `{"destination":"ftp://x"}`), http.StatusBadRequest, msgURLInvalid)
+		expect(t, e.api(key, "PATCH", dp, `{"destination":"ftp://x"}`), http.StatusBadRequest, codes.MsgURLInvalid)
 		expect(t, e.api(key, "PATCH", sp, `{"destination":"https://example.com"}`), http.StatusBadRequest, "Only dynamic codes have a destination")
 		expect(t, e.api(key, "PATCH", sp, `{"name":"`+strings.Repeat("n", 101)+`"}`), http.StatusBadRequest, "Name must be at most 100 characters")
 		if got := expect(t, e.api(key, "PATCH", sp, `{"name":"Renamed"}`), http.StatusOK, ""); got["name"] != "Renamed" {

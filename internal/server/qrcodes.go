@@ -4,19 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/squarely/squarely/internal/auth"
 	"github.com/squarely/squarely/internal/codes"
-	"github.com/squarely/squarely/internal/payload"
-	"github.com/squarely/squarely/internal/qr"
 	"github.com/squarely/squarely/internal/store"
 )
-
-// maxCodeName is the longest name a saved code may have, in characters.
-const maxCodeName = 100
 
 // qrCodeResponse is a saved static code as the API shows it (docs/API.md
 // "Records"); the style fields are codes.Style's, flat.
@@ -61,26 +54,6 @@ func codeStyle(q store.Style) codes.Style {
 	}
 }
 
-// savedStyle is a normalized style and error correction level as a saved
-// code keeps them (codeStyle's inverse); the logo columns are left empty.
-func savedStyle(style codes.Style, level qr.Level) store.Style {
-	return store.Style{
-		FgColor: style.FgColor, BgColor: style.BgColor, GradientColor: style.GradientColor, QRStyle: "squares",
-		Gradient: store.GradientSpec{Type: style.GradientType, Angle: *style.GradientAngle, OnEyes: style.GradientOnEyes},
-		DotShape: style.DotShape, CornerShape: style.CornerShape, InnerCornerShape: style.InnerCornerShape,
-		OuterCornerColor: style.OuterCornerColor, InnerCornerColor: style.InnerCornerColor,
-		ErrorCorrectionLevel: level.String(), LogoSize: style.LogoSize,
-		EnableFrame: style.EnableFrame, FrameText: style.FrameText, FrameColor: style.FrameColor,
-		FrameTextColor: style.FrameTextColor, FrameStyle: style.FrameStyle,
-	}
-}
-
-// saveFormKeys renames fields whose form name would clash with the saved
-// code's own "name" (docs/API.md "Type fields").
-var saveFormKeys = map[string]map[string]string{
-	"location": {"name": "locationName", "description": "locationDescription"},
-}
-
 // createQRCode (POST /api/qrcodes, signed in) saves a static code from a
 // multipart form: the generator's fields, name, qrMode and an optional
 // logoFile (or logoId).
@@ -89,7 +62,7 @@ func (s *server) createQRCode(w http.ResponseWriter, r *http.Request) {
 	if form == nil || (form.file != nil && !s.admitUpload(w, r)) {
 		return
 	}
-	if q, ok := s.saveStaticCode(w, r, form, nil); ok {
+	if q, ok := s.saveStaticCode(w, r, form.values, form.file, nil); ok {
 		writeJSON(w, http.StatusCreated, qrCodeJSON(q))
 	}
 }
@@ -106,93 +79,45 @@ func (s *server) updateQRCode(w http.ResponseWriter, r *http.Request) {
 	if form == nil || (form.file != nil && !s.admitUpload(w, r)) {
 		return
 	}
-	if q, ok := s.saveStaticCode(w, r, form, old); ok {
+	if q, ok := s.saveStaticCode(w, r, form.values, form.file, old); ok {
 		writeJSON(w, http.StatusOK, qrCodeJSON(q))
 	}
 }
 
-// saveStaticCode checks the caller's static code described by form and
-// saves it, under the same rules wherever it comes from (the app's form,
-// the public API): as a new code, or over old when it is not nil. On
-// failure it has answered.
-func (s *server) saveStaticCode(w http.ResponseWriter, r *http.Request, form *multipartForm, old *store.QRCode) (*store.QRCode, bool) {
-	if !s.applyBrandKit(w, r, form) {
+// saveStaticCode saves the caller's static code described by a form's
+// values and logo file, checked by internal/codes under the same rules
+// wherever it comes from (the app's form, the public API): as a new code,
+// or over old when it is not nil. On failure it has answered.
+func (s *server) saveStaticCode(w http.ResponseWriter, r *http.Request, values map[string]string, file *upload, old *store.QRCode) (*store.QRCode, bool) {
+	if !s.applyBrandKit(w, r, values, file) {
 		return nil, false
 	}
-	switch strings.TrimSpace(form.get("qrMode")) {
-	case "", "static":
-	case "dynamic":
-		fieldError(w, "qrMode", "Dynamic QR codes are created with POST /api/dynamic-qrcodes")
-		return nil, false
-	default:
-		fieldError(w, "qrMode", "qrMode must be static or dynamic")
-		return nil, false
-	}
-	qrType := strings.TrimSpace(form.get("qrType"))
-	name := strings.TrimSpace(form.get("name"))
-	if problem := nameProblem(name); problem != "" {
-		fieldError(w, "name", problem)
-		return nil, false
-	}
-	style, err := codes.FormStyle(form.get)
+	req, err := codes.StaticForm(values, file)
 	if err != nil {
-		renderRefused(w, err)
+		s.answerRefused(w, r, "reading a QR code", err)
 		return nil, false
 	}
-	scanTracking, err := codes.FormBool(form.get("scanTracking"))
-	if err != nil {
-		fieldError(w, "scanTracking", "scanTracking must be true or false")
-		return nil, false
-	}
-	logoID, ok := formLogoID(w, form)
+	p, ok := s.prepare(w, r, req)
 	if !ok {
 		return nil, false
 	}
-	req := codeRequest{qrType: qrType, fields: payload.Fields{}, style: style, logoID: logoID, logoFile: form.file, scanTracking: scanTracking}
-	for _, k := range payload.FieldNames(qrType) {
-		key := k
-		if alt, ok := saveFormKeys[qrType][k]; ok {
-			key = alt
-		}
-		if v, ok := form.values[key]; ok {
-			req.fields[k] = v
-		}
-	}
-
 	u := auth.UserFrom(r.Context())
-	p, ok := s.prepareCode(w, r, u, req)
-	if !ok || !s.checkRender(w, r, p.data, p) {
-		return nil, false
-	}
-	if form.file != nil {
-		if p.logo, ok = s.saveLogo(w, r, u, form.file); !ok {
+	if file != nil {
+		if p.Logo, ok = s.saveLogo(w, r, u, file); !ok {
 			return nil, false
 		}
 	}
-	fieldsJSON, err := json.Marshal(p.fields)
+	q, err := p.QRCode()
 	if err != nil {
 		s.internalError(w, "encoding type fields", err)
 		return nil, false
 	}
-	now := s.now()
-	switch {
-	case name == "" && old != nil:
-		name = old.Name
-	case name == "":
-		name = payload.Label(qrType) + " " + now.UTC().Format(time.DateOnly)
+	q.ClientID, q.WorkspaceID, q.UserID, q.CreatedAt = codeClientID(r, u), wsID(r), u.ID, s.now()
+	if req.Name == "" && old != nil {
+		q.Name = old.Name
 	}
-	q := &store.QRCode{
-		ClientID: codeClientID(r, u), WorkspaceID: wsID(r), UserID: u.ID, Name: name, QRType: qrType, QRMode: "static",
-		URL: strings.TrimSpace(p.fields["url"]), QRData: string(fieldsJSON), Content: p.data,
-		TypeColumns: typeColumns(p),
-		Style:       savedStyle(p.style, codeLevel),
-		CreatedAt:   now,
-	}
-	if p.logo != nil {
-		q.LogoFilePath, q.LogoFileName = logoPath(p.logo.ID), p.logo.FileName
-	}
-	if p.product != nil {
-		q.PaymentProductID = &p.product.ID
+	if p.Logo != nil {
+		q.LogoFilePath, q.LogoFileName = logoPath(p.Logo.ID), p.Logo.FileName
 	}
 	if old != nil {
 		q.ID = old.ID
@@ -209,70 +134,6 @@ func (s *server) saveStaticCode(w http.ResponseWriter, r *http.Request, form *mu
 		return nil, false
 	}
 	return q, true
-}
-
-// typeColumns fills the spec's per-type qr_codes columns from the fields.
-func typeColumns(p *preparedCode) map[string]any {
-	c := map[string]any{}
-	set := func(col, field string) {
-		if v := strings.TrimSpace(p.fields[field]); v != "" {
-			c[col] = v
-		}
-	}
-	switch p.qrType {
-	case "contact":
-		for col, k := range map[string]string{"first_name": "firstName", "last_name": "lastName", "email": "email",
-			"phone_number": "phoneNumber", "notes": "notes", "image_url": "imageUrl"} {
-			set(col, k)
-		}
-	case "payment":
-		set("product_name", "productName")
-		set("product_description", "productDescription")
-		c["product_price"] = payload.PriceCents(p.fields["productPrice"])
-	case "pdf", "images":
-		prefix := map[string]string{"pdf": "pdf_", "images": "image_"}[p.qrType]
-		set(prefix+"title", "title")
-		set(prefix+"description", "description")
-		if p.qrType == "pdf" {
-			c["pdf_url"] = p.data
-		}
-		if p.file != nil {
-			c[prefix+"file_path"] = p.data + "/file"
-			c[prefix+"file_name"] = p.file.FileName
-		}
-	case "social":
-		set("platform", "platform")
-	case "ratings":
-		set("business_name", "businessName")
-		set("platform", "platform")
-		set("review_url", "url")
-	case "apps":
-		set("app_name", "appName")
-		set("platform", "platform")
-		set("app_description", "appDescription")
-		set("app_category", "appCategory")
-		set("app_developer", "appDeveloper")
-		switch p.fields["platform"] {
-		case "appstore":
-			set("app_store_url", "url")
-		case "googleplay":
-			set("play_store_url", "url")
-		}
-	case "email":
-		set("email_recipient", "email")
-		set("email_subject", "subject")
-		set("email_body", "body")
-	case "location":
-		set("location_address", "address")
-		set("location_name", "name")
-		set("location_description", "description")
-		for col, k := range map[string]string{"location_latitude": "latitude", "location_longitude": "longitude"} {
-			if v, err := strconv.ParseFloat(strings.TrimSpace(p.fields[k]), 64); err == nil {
-				c[col] = v
-			}
-		}
-	}
-	return c
 }
 
 // listQRCodes (GET /api/qrcodes, signed in) lists the caller's live static
@@ -303,7 +164,7 @@ func (s *server) qrCodeImage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.serveCodeImage(w, r, savedImage{
-		data: q.Content, style: codeStyle(q.Style), level: codeLevel, logoPath: q.LogoFilePath,
+		data: q.Content, style: codeStyle(q.Style), level: codes.StaticLevel, logoPath: q.LogoFilePath,
 		qrType: q.QRType, qrCodeID: &q.ID, details: map[string]any{"name": q.Name},
 	})
 }

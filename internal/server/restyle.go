@@ -44,7 +44,7 @@ type newStyle struct {
 // it has answered.
 func (s *server) readNewStyle(w http.ResponseWriter, r *http.Request, t restyleTarget) (*newStyle, bool) {
 	form := readMultipart(w, r, "logoFile", maxLogoBytes, logoTooBig)
-	if form == nil || !s.applyBrandKit(w, r, form) {
+	if form == nil || !s.applyBrandKit(w, r, form.values, form.file) {
 		return nil, false
 	}
 	ns := &newStyle{level: t.level, file: form.file}
@@ -54,7 +54,7 @@ func (s *server) readNewStyle(w http.ResponseWriter, r *http.Request, t restyleT
 		case !ok:
 			fieldError(w, "errorCorrectionLevel", "errorCorrectionLevel must be L, M, Q or H")
 			return nil, false
-		case !t.dynamic && l != codeLevel:
+		case !t.dynamic && l != codes.StaticLevel:
 			fieldError(w, "errorCorrectionLevel", "Static codes are always encoded at error correction H")
 			return nil, false
 		}
@@ -78,8 +78,9 @@ func (s *server) readNewStyle(w http.ResponseWriter, r *http.Request, t restyleT
 		return nil, false
 	}
 	ns.style = style
-	logoID, ok := formLogoID(w, form)
-	if !ok {
+	logoID, err := codes.FormLogoID(form.get, form.file)
+	if err != nil {
+		s.answerRefused(w, r, "reading a logo id", err)
 		return nil, false
 	}
 	return ns, s.drawNewStyle(w, r, t, ns, logoID, pixels)
@@ -90,7 +91,7 @@ func (s *server) readNewStyle(w http.ResponseWriter, r *http.Request, t restyleT
 // refused (400). On failure it has answered.
 func (s *server) drawNewStyle(w http.ResponseWriter, r *http.Request, t restyleTarget, ns *newStyle, logoID *int64, pixels int) bool {
 	var ok bool
-	if ns.logo, ok = s.requestLogo(w, r, auth.UserFrom(r.Context()), logoID, ns.file); !ok {
+	if ns.logo, ok = s.requestLogo(w, r, logoID, ns.file); !ok {
 		return false
 	}
 	var logo []byte
@@ -114,7 +115,7 @@ func (s *server) columns(w http.ResponseWriter, r *http.Request, ns *newStyle) (
 			return store.Style{}, false
 		}
 	}
-	st := savedStyle(ns.style, ns.level)
+	st := codes.SavedStyle(ns.style, ns.level)
 	if logo != nil {
 		st.LogoFilePath, st.LogoFileName = logoPath(logo.ID), logo.FileName
 	}
@@ -128,7 +129,7 @@ func (s *server) staticTarget(w http.ResponseWriter, r *http.Request) (*store.QR
 	if !ok {
 		return nil, restyleTarget{}, false
 	}
-	return q, restyleTarget{data: q.Content, level: codeLevel}, true
+	return q, restyleTarget{data: q.Content, level: codes.StaticLevel}, true
 }
 
 func (s *server) dynamicTarget(w http.ResponseWriter, r *http.Request) (*store.DynamicCode, restyleTarget, bool) {
@@ -138,7 +139,7 @@ func (s *server) dynamicTarget(w http.ResponseWriter, r *http.Request) (*store.D
 	}
 	level, ok := qr.ParseLevel(d.ErrorCorrectionLevel)
 	if !ok {
-		level = dynamicLevel
+		level = codes.DynamicLevel
 	}
 	return d, restyleTarget{data: s.codeURL(d), level: level, dynamic: true}, true
 }
@@ -210,7 +211,7 @@ func (s *server) previewStyle(dynamic bool) http.HandlerFunc {
 // name a code may have.
 func copyName(name string) string {
 	n := name + " (copy)"
-	for utf8.RuneCountInString(n) > maxCodeName {
+	for utf8.RuneCountInString(n) > codes.MaxName {
 		_, size := utf8.DecodeLastRuneInString(name)
 		name = name[:len(name)-size]
 		n = strings.TrimRight(name, " ") + " (copy)"

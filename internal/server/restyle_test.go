@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/squarely/squarely/internal/codes"
 	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/store/storetest"
@@ -325,7 +326,7 @@ func TestCopyName(t *testing.T) {
 		strings.Repeat("ü", 95):        strings.Repeat("ü", 93) + " (copy)",
 		strings.Repeat("b", 92) + " x": strings.Repeat("b", 92) + " (copy)",
 	} {
-		if got := copyName(name); got != want || utf8.RuneCountInString(got) > maxCodeName {
+		if got := copyName(name); got != want || utf8.RuneCountInString(got) > codes.MaxName {
 			t.Errorf("copyName(%q) = %q, want %q", name, got, want)
 		}
 	}

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"encoding/json"
 	"fmt"
 	"maps"
 	"net/http"
@@ -9,10 +8,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"golang.org/x/text/language"
 
+	"github.com/squarely/squarely/internal/codes"
 	"github.com/squarely/squarely/internal/geo"
 	"github.com/squarely/squarely/internal/scans"
 	"github.com/squarely/squarely/internal/store"
@@ -136,7 +135,7 @@ func checkRouting(v *validation, in any) *store.Routing {
 			if val == nil {
 				break
 			}
-			dest := checkRoutingDestination(v, key, val)
+			dest := codes.CheckLink(&v.Problems, key, val)
 			rt.AfterEnd = &dest
 		default:
 			v.add(key, "Unknown field")
@@ -161,13 +160,13 @@ func checkRule(v *validation, path string, in any) store.RoutingRule {
 		case "when":
 			ru.When = checkWhen(v, path+".when", val)
 		case "destination":
-			ru.Destination = checkRoutingDestination(v, path+".destination", val)
+			ru.Destination = codes.CheckLink(&v.Problems, path+".destination", val)
 		default:
 			v.add(path+"."+key, "Unknown field")
 		}
 	}
 	if _, ok := obj["destination"]; !ok {
-		v.add(path+".destination", msgURLRequired)
+		v.add(path+".destination", codes.MsgURLRequired)
 	}
 	return ru
 }
@@ -304,7 +303,7 @@ func checkSplit(v *validation, in any) []store.SplitVariant {
 			val := obj[key]
 			switch key {
 			case "destination":
-				sv.Destination = checkRoutingDestination(v, path+".destination", val)
+				sv.Destination = codes.CheckLink(&v.Problems, path+".destination", val)
 			case "weight":
 				n, ok := val.(float64)
 				if !ok || n != float64(int(n)) || n < 1 || n > 100 {
@@ -317,7 +316,7 @@ func checkSplit(v *validation, in any) []store.SplitVariant {
 			}
 		}
 		if _, ok := obj["destination"]; !ok {
-			v.add(path+".destination", msgURLRequired)
+			v.add(path+".destination", codes.MsgURLRequired)
 		}
 		sum += sv.Weight
 		out = append(out, sv)
@@ -326,22 +325,6 @@ func checkSplit(v *validation, in any) []store.SplitVariant {
 		v.add("split", "Weights must add up to 100")
 	}
 	return out
-}
-
-// checkRoutingDestination applies the destination rules of every dynamic
-// code (checkDestination).
-func checkRoutingDestination(v *validation, path string, in any) string {
-	s, ok := in.(string)
-	// JSON decoding turns invalid UTF-8 into U+FFFD, which no typed URL holds.
-	if !ok || strings.ContainsRune(s, utf8.RuneError) {
-		v.add(path, msgURLInvalid)
-		return ""
-	}
-	dest, problem := checkDestination(s)
-	if problem != "" {
-		v.add(path, problem)
-	}
-	return dest
 }
 
 func checkTime(v *validation, path string, in any) *time.Time {
@@ -432,22 +415,5 @@ func (s *server) answerRouted(w http.ResponseWriter, r *http.Request, t scans.Ta
 		n := appLinksNotice
 		n.Links = []noticeLink{{"App Store", t.Router.AppStore[0]}, {"Google Play", t.Router.AppsPlay[0]}}
 		s.scanPage(w, http.StatusOK, s.clientBrand(r.Context(), t.ClientID), n)
-	}
-}
-
-// checkAppLinks checks the store links of a code of type apps, in its
-// type fields: appStoreUrl and playStoreUrl follow the destination rules.
-func checkAppLinks(v *validation, qrType string, qrData json.RawMessage) {
-	if qrType != "apps" || len(qrData) == 0 {
-		return
-	}
-	var fields map[string]any
-	if json.Unmarshal(qrData, &fields) != nil {
-		return
-	}
-	for _, k := range []string{"appStoreUrl", "playStoreUrl"} {
-		if val, ok := fields[k]; ok && val != "" {
-			checkRoutingDestination(v, "qrData."+k, val)
-		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/squarely/squarely/internal/auth"
 	"github.com/squarely/squarely/internal/billing"
 	"github.com/squarely/squarely/internal/bulk"
+	"github.com/squarely/squarely/internal/codes"
 	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/domains"
 	"github.com/squarely/squarely/internal/mail"
@@ -133,6 +134,8 @@ type server struct {
 
 	bulk   *bulk.Runner
 	outbox *outbox.Sender
+	// creator checks and prepares every code created or changed.
+	creator *codes.Creator
 	// webhooks sends webhook deliveries (nil: another does); webhookPolicy
 	// says which endpoint URLs are accepted (SQUARELY_WEBHOOK_ALLOW_*).
 	webhooks      *webhooks.Runner
@@ -237,6 +240,10 @@ func New(d Deps) http.Handler {
 		})
 	}
 	s.renders = make(chan struct{}, renderSlots())
+	s.creator = &codes.Creator{
+		Store: d.Store, BaseURL: d.Config.BaseURL, Now: func() time.Time { return s.now() }, LimitMessage: s.limitMessage(),
+		Slot: s.acquireRender, StoredLogo: s.renderLogo, NormalizeLogo: s.normalizeLogo, Domain: s.codeDomain, ShortURL: s.codeURL,
+	}
 	s.previewsByAddress = s.newLimiter("preview-address", previewsPerMinute, time.Minute)
 	s.previewsByAccount = s.newLimiter("preview-account", previewsPerMinute, time.Minute)
 	s.userRecords = s.newLimiter("user-records", recordsPerHour, time.Hour)

@@ -21,6 +21,7 @@ import (
 	_ "golang.org/x/image/webp"
 
 	"github.com/squarely/squarely/internal/auth"
+	"github.com/squarely/squarely/internal/codes"
 	"github.com/squarely/squarely/internal/render"
 	"github.com/squarely/squarely/internal/store"
 )
@@ -53,12 +54,7 @@ const (
 )
 
 // upload is a file read from a multipart form.
-type upload struct {
-	name string // the client's file name, made safe (safeFileName)
-	data []byte
-
-	normalized bool // a logo, decoded and stored small (normalizeLogo)
-}
+type upload = codes.Upload
 
 // multipartForm is a parsed multipart form: text fields and at most one file.
 type multipartForm struct {
@@ -132,7 +128,7 @@ func readMultipart(w http.ResponseWriter, r *http.Request, fileField string, fil
 			return nil
 		}
 		if len(data) > 0 { // a form's empty file input sends a part with no content
-			form.file = &upload{name: safeFileName(part.FileName()), data: data}
+			form.file = &upload{Name: safeFileName(part.FileName()), Data: data}
 		}
 	}
 }
@@ -225,7 +221,7 @@ func (s *server) uploadPDF(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, apiError{Message: "Please select a PDF file", Errors: map[string]string{"pdfFile": "Please select a PDF file"}})
 		return
 	}
-	if !isPDF(form.file.data) {
+	if !isPDF(form.file.Data) {
 		writeError(w, http.StatusUnsupportedMediaType, "Only PDF files are allowed")
 		return
 	}
@@ -233,9 +229,9 @@ func (s *server) uploadPDF(w http.ResponseWriter, r *http.Request) {
 		OwnerID:     ownerOf(auth.UserFrom(r.Context())),
 		WorkspaceID: workspaceOf(r),
 		Kind:        "pdf",
-		FileName:    orDefault(form.file.name, "document.pdf"),
+		FileName:    orDefault(form.file.Name, "document.pdf"),
 		ContentType: "application/pdf",
-		Data:        form.file.data,
+		Data:        form.file.Data,
 		Title:       limitedText(form.get("pdfTitle")),
 		Description: limitedText(form.get("pdfDescription")),
 		CreatedAt:   s.now(),
@@ -279,7 +275,7 @@ func (s *server) uploadImage(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, apiError{Message: "Please select an image file", Errors: map[string]string{"imageFile": "Please select an image file"}})
 		return
 	}
-	ct, problem := sniffImage(form.file.data, maxImagePixels)
+	ct, problem := sniffImage(form.file.Data, maxImagePixels)
 	if problem != "" {
 		writeError(w, http.StatusUnsupportedMediaType, problem)
 		return
@@ -288,9 +284,9 @@ func (s *server) uploadImage(w http.ResponseWriter, r *http.Request) {
 		OwnerID:     ownerOf(u),
 		WorkspaceID: workspaceOf(r),
 		Kind:        "image",
-		FileName:    orDefault(form.file.name, "image"),
+		FileName:    orDefault(form.file.Name, "image"),
 		ContentType: ct,
-		Data:        form.file.data,
+		Data:        form.file.Data,
 		Title:       limitedText(form.get("imageTitle")),
 		Description: limitedText(form.get("imageDescription")),
 		CreatedAt:   s.now(),
@@ -334,10 +330,11 @@ const logoTooBig = "The logo is too large (at most 2 MB)"
 // saveLogo checks an uploaded logo and stores it for u, normalised. On
 // failure it has answered (415, 413 past the quota, or 500).
 func (s *server) saveLogo(w http.ResponseWriter, r *http.Request, u *store.User, f *upload) (*store.Blob, bool) {
-	if !s.normalizeLogo(w, r, f) {
+	if err := s.normalizeLogo(r.Context(), f); err != nil {
+		s.answerRefused(w, r, "reading a logo", err)
 		return nil, false
 	}
-	b := &store.Blob{OwnerID: ownerOf(u), WorkspaceID: workspaceOf(r), Kind: "logo", FileName: orDefault(f.name, "logo"), ContentType: "image/png", Data: f.data, CreatedAt: s.now()}
+	b := &store.Blob{OwnerID: ownerOf(u), WorkspaceID: workspaceOf(r), Kind: "logo", FileName: orDefault(f.Name, "logo"), ContentType: "image/png", Data: f.Data, CreatedAt: s.now()}
 	if !s.storeBlob(w, r, b, "saving a logo") {
 		return nil, false
 	}
@@ -346,29 +343,25 @@ func (s *server) saveLogo(w http.ResponseWriter, r *http.Request, u *store.User,
 
 // normalizeLogo checks a logo file and replaces its data with the PNG the
 // renderer keeps (render.NormalizeLogo), decoding it once, in a render
-// slot. On failure it has answered (415, or 503 when busy).
-func (s *server) normalizeLogo(w http.ResponseWriter, r *http.Request, f *upload) bool {
-	if f.normalized {
-		return true
+// slot. It fails with a 415 refusal, errBusy, or the renderer's refusal.
+func (s *server) normalizeLogo(ctx context.Context, f *upload) error {
+	if f.Normalized {
+		return nil
 	}
-	if _, problem := sniffImage(f.data, maxLogoPixels); problem != "" {
-		writeError(w, http.StatusUnsupportedMediaType, problem)
-		return false
+	if _, problem := sniffImage(f.Data, maxLogoPixels); problem != "" {
+		return &codes.Refused{Status: http.StatusUnsupportedMediaType, Message: problem}
 	}
-	done, ok := s.startRender(w, r)
-	if !ok {
-		return false
+	done, err := s.acquireRender(ctx)
+	if err != nil {
+		return err
 	}
-	data, err := render.NormalizeLogo(f.data)
+	data, err := render.NormalizeLogo(f.Data)
 	done()
 	if err != nil {
-		if !renderRefused(w, err) {
-			s.internalError(w, "reading a logo", err)
-		}
-		return false
+		return err
 	}
-	f.data, f.normalized = data, true
-	return true
+	f.Data, f.Normalized = data, true
+	return nil
 }
 
 // renderLogo returns a stored logo's image for the renderer. A logo stored

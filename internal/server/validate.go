@@ -4,56 +4,24 @@ import (
 	"net/http"
 	"net/mail"
 	"strings"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/squarely/squarely/internal/codes"
 )
 
-// validation collects field errors in the order found; the first becomes
-// the response's message.
-type validation struct {
-	first  string
-	fields map[string]string
-}
+// validation collects field errors in the order found (codes.Problems);
+// the first becomes the response's message.
+type validation struct{ codes.Problems }
 
 // add records msg for field unless the field already has an error.
-func (v *validation) add(field, msg string) {
-	if _, dup := v.fields[field]; dup {
-		return
-	}
-	if v.fields == nil {
-		v.fields = map[string]string{}
-		v.first = msg
-	}
-	v.fields[field] = msg
-}
+func (v *validation) add(field, msg string) { v.Add(field, msg) }
 
 // failed answers 400 with the collected errors, if any, and reports whether it did.
 func (v *validation) failed(w http.ResponseWriter) bool {
-	if v.fields == nil {
-		return false
+	rf, ok := codes.AsRefused(v.Err())
+	if ok {
+		writeRefused(w, rf)
 	}
-	writeJSON(w, http.StatusBadRequest, apiError{Message: v.first, Errors: v.fields})
-	return true
-}
-
-// nameProblem checks a code's name (already trimmed) and returns what is
-// wrong with it, or "". Control characters and bidi controls are refused:
-// an override (U+202E) shows a name reversed, so a name could pass for
-// another in the dashboard, in exports and in mails.
-func nameProblem(name string) string {
-	if utf8.RuneCountInString(name) > maxCodeName {
-		return "Name must be at most 100 characters"
-	}
-	if hasControl(name) {
-		return "Name must not contain control or text direction characters"
-	}
-	return ""
-}
-
-// hasControl reports whether s holds a control or text direction
-// character (see nameProblem).
-func hasControl(s string) bool {
-	return strings.IndexFunc(s, func(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) }) >= 0
+	return ok
 }
 
 // validEmail accepts a plain address (no display name) whose domain has a

@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/squarely/squarely/internal/codes"
 	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/netguard"
 	"github.com/squarely/squarely/internal/store"
@@ -87,7 +88,7 @@ func (s *server) checkWebhook(ctx context.Context, in *webhookInput, v *validati
 			v.add("description", "Description must be at most 200 characters")
 		case strings.ContainsRune(d, utf8.RuneError):
 			v.add("description", "Description must be valid UTF-8 text")
-		case hasControl(d):
+		case codes.HasControl(d):
 			v.add("description", "Description must not contain control or text direction characters")
 		}
 	}
