@@ -143,7 +143,7 @@ test('the default brand kit is set on the kits page and preselected for a new co
   await page.goto('/workspace/brand-kits')
   await expect(page.getByRole('heading', { name: 'Brand kits' })).toBeVisible()
   const list = page.getByRole('list', { name: 'Brand kits' })
-  await list.getByRole('button', { name: 'Make Harbour the default' }).click()
+  await list.getByRole('button', { name: 'Make default: Harbour' }).click()
   await expect(page.getByText('Harbour is the default brand kit', { exact: true })).toBeVisible()
   await expect(list.getByText('Default', { exact: true })).toBeVisible()
   expect((await kits(page))[0].isDefault).toBe(true)

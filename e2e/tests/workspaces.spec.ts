@@ -78,7 +78,7 @@ test('an invited viewer joins from the mailed link, sees the shared codes, canno
   await newTag.getByRole('button', { name: 'Save tag' }).click()
   await expect(organise.getByRole('list', { name: 'Tags' })).toContainText('Print')
   await organise.getByRole('button', { name: 'Close' }).click()
-  await card(page, 'Menu card').getByRole('button', { name: 'Tags and folder of Menu card' }).click()
+  await card(page, 'Menu card').getByRole('button', { name: 'Add tags to Menu card' }).click()
   const labels = page.getByRole('dialog', { name: 'Tags and folder' })
   await labels.getByRole('checkbox', { name: 'Print' }).check()
   await labels.getByRole('button', { name: 'Save' }).click()
@@ -131,7 +131,7 @@ test('an invited viewer joins from the mailed link, sees the shared codes, canno
   const bobMenu = card(b, 'Menu card')
   await expect(bobMenu.getByTestId('code-labels')).toContainText('Print')
   await expect(bobMenu.getByRole('button', { name: 'View', exact: true })).toBeVisible()
-  for (const name of ['Edit', 'Pause', 'Delete', 'Rename Menu card', 'Duplicate', 'Tags and folder of Menu card']) {
+  for (const name of ['Edit', 'Pause', 'Delete', 'Rename Menu card', 'Duplicate', 'Edit tags and folder of Menu card']) {
     await expect(bobMenu.getByRole('button', { name, exact: true })).toHaveCount(0)
   }
   await expect(b.getByRole('button', { name: 'Manage tags and folders' })).toHaveCount(0)

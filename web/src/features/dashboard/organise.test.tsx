@@ -105,7 +105,7 @@ describe('tags and folders', () => {
     await waitFor(() => expect(labels).toHaveTextContent('Folder: Café'))
     expect(labels).toHaveTextContent('Tag: Print')
 
-    await userEvent.click(within(await card('Menu card')).getByRole('button', { name: 'Tags and folder of Menu card' }))
+    await userEvent.click(within(await card('Menu card')).getByRole('button', { name: 'Add tags to Menu card' }))
     const dialog = await screen.findByRole('dialog', { name: 'Tags and folder' })
     await userEvent.click(within(dialog).getByRole('checkbox', { name: 'Spring' }))
     await userEvent.click(within(dialog).getByRole('checkbox', { name: 'Print' }))

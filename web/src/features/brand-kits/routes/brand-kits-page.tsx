@@ -99,7 +99,7 @@ function KitRow({ kit, editor }: { kit: BrandKit; editor: boolean }) {
       </div>
       {editor && (
         <div className="flex flex-wrap gap-2">
-          <Button variant="outline" size="sm" onClick={makeDefault} disabled={update.isPending} aria-label={kit.isDefault ? `Unset ${kit.name} as default` : `Make ${kit.name} the default`}>
+          <Button variant="outline" size="sm" onClick={makeDefault} disabled={update.isPending} aria-label={kit.isDefault ? `Unset default: ${kit.name}` : `Make default: ${kit.name}`}>
             <Star aria-hidden="true" /> {kit.isDefault ? 'Unset default' : 'Make default'}
           </Button>
           <Button variant="outline" size="sm" onClick={() => setRenaming(true)} aria-label={`Rename ${kit.name}`}>
