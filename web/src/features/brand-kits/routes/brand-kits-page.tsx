@@ -11,7 +11,7 @@ import { serverMessage } from '@/lib/api-client'
 import { siteTitle, usePageTitle } from '@/lib/use-page-title'
 import { toast } from '@/lib/use-toast'
 import { can, useActiveWorkspace, type ActiveWorkspace } from '@/lib/workspace'
-import { WorkspacePage } from '@/features/workspaces/components/workspace-page'
+import { WorkspacePage } from '@/features/workspaces'
 import { useBrandKits, useDeleteBrandKit, useUpdateBrandKit, type BrandKit } from '../api/brand-kits'
 import { KitSwatch } from '../components/kit-swatch'
 
