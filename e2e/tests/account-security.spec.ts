@@ -1,12 +1,7 @@
 import { createHmac } from 'node:crypto'
 import { expect, test, type Page } from '@playwright/test'
+import { confirmEmail, password, signUp, uniqueEmail } from '../support/accounts'
 import { waitForMail } from '../support/smtp-sink'
-
-const password = 'e2e-secret-1'
-
-function uniqueEmail() {
-  return `e2e-sec-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`
-}
 
 /** RFC 6238 TOTP (HMAC-SHA-1, 30 s, 6 digits) of a base32 secret, `offset` steps from now. */
 function totp(secret: string, offset = 0): string {
@@ -22,22 +17,6 @@ function totp(secret: string, offset = 0): string {
   return String((mac.readUInt32BE(at) & 0x7fffffff) % 1_000_000).padStart(6, '0')
 }
 
-/** Registers email and confirms it through the mailed link, signed in; `origin` replaces the link's. */
-async function registerVerified(page: Page, email: string, origin?: string) {
-  await page.goto('/auth')
-  await page.getByRole('button', { name: 'Create a free account' }).click()
-  await page.getByLabel('Email', { exact: true }).fill(email)
-  await page.getByLabel('Password', { exact: true }).fill(password)
-  await page.getByRole('button', { name: 'Create Account' }).click()
-  await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible()
-  const mail = await waitForMail(email, (m) => m.subject === 'Confirm your Squarely email address')
-  let link = /(http\S+\/verify-email\?token=[\w-]+)/.exec(mail.text)![1]
-  if (origin) link = origin + new URL(link).pathname + new URL(link).search
-  await page.goto(link)
-  await page.getByRole('button', { name: 'Confirm my email' }).click()
-  await expect(page.getByText('Your email address is confirmed.')).toBeVisible()
-}
-
 async function logOut(page: Page) {
   await page.getByRole('button', { name: 'Account menu' }).click()
   await page.getByRole('menu').getByRole('menuitem', { name: 'Log out' }).click()
@@ -46,8 +25,9 @@ async function logOut(page: Page) {
 
 test('turn on two-factor authentication, sign out, sign in with a code and with a recovery code', async ({ page, browser }) => {
   test.setTimeout(90_000) // five sign-ins and two browsers
-  const email = uniqueEmail()
-  await registerVerified(page, email)
+  const email = uniqueEmail('e2e-sec')
+  await signUp(page, email)
+  await confirmEmail(page, email)
   await page.goto('/account-settings')
   await page.getByRole('button', { name: 'Set up two-factor authentication' }).click()
   await expect(page.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible()
@@ -142,8 +122,9 @@ test.describe('passkeys', () => {
       },
     })
 
-    const email = uniqueEmail()
-    await registerVerified(page, email, origin)
+    const email = uniqueEmail('e2e-sec')
+    await signUp(page, email)
+    await confirmEmail(page, email, origin)
     await page.goto('/account-settings')
     await page.getByLabel('Passkey name').fill('Virtual key')
     await page.getByRole('button', { name: 'Add a passkey' }).click()

@@ -1,25 +1,12 @@
 import { expect, test, type Page } from '@playwright/test'
+import { password, signUp, uniqueEmail } from '../support/accounts'
 import { waitForMail } from '../support/smtp-sink'
-
-const password = 'e2e-secret-1'
 
 // Each test hashes several passwords at the binary's real bcrypt cost, on a
 // machine shared with other runs.
 test.describe.configure({ timeout: 120_000 })
 test.use({ actionTimeout: 20_000 })
 expect.configure({ timeout: 20_000 })
-
-function uniqueEmail() {
-  return `account-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`
-}
-
-async function register(page: Page, email: string) {
-  await page.goto('/auth?mode=register')
-  await page.getByLabel('Email', { exact: true }).fill(email)
-  await page.getByLabel('Password', { exact: true }).fill(password)
-  await page.getByRole('button', { name: 'Create Account' }).click()
-  await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible()
-}
 
 async function signIn(page: Page, email: string, secret: string) {
   await page.goto('/auth')
@@ -29,8 +16,8 @@ async function signIn(page: Page, email: string, secret: string) {
 }
 
 test('edit the name: Saving..., the toast, and the stored value after a reload', async ({ page }) => {
-  const email = uniqueEmail()
-  await register(page, email)
+  const email = uniqueEmail('account')
+  await signUp(page, email)
   await page.goto('/account-settings')
   await expect(page.getByRole('heading', { name: 'Account Settings' })).toBeVisible()
   await expect(page.getByText(email, { exact: true })).toBeVisible()
@@ -56,8 +43,9 @@ test('edit the name: Saving..., the toast, and the stored value after a reload',
 })
 
 test('change the password, which signs out the other browser, and sign in with the new one', async ({ page, browser }) => {
-  const email = uniqueEmail()
-  await register(page, email)
+  const email = uniqueEmail('account')
+  await signUp(page, email)
+  await page.goto('/')
   const otherContext = await browser.newContext()
   const other = await otherContext.newPage()
   await signIn(other, email, password)
@@ -94,8 +82,8 @@ test('change the password, which signs out the other browser, and sign in with t
 })
 
 test('delete the account: confirmation, Deleting..., the toast, and / signed out', async ({ page }) => {
-  const email = uniqueEmail()
-  await register(page, email)
+  const email = uniqueEmail('account')
+  await signUp(page, email)
   await page.goto('/account-settings')
   await page.getByRole('button', { name: 'Delete Account' }).click()
   const dialog = page.getByRole('dialog', { name: 'Delete your account?' })
@@ -119,7 +107,7 @@ test('delete the account: confirmation, Deleting..., the toast, and / signed out
 })
 
 test('a trial account signs back in through the link its sign-in attempt mails', async ({ page }) => {
-  const email = uniqueEmail()
+  const email = uniqueEmail('account')
   await page.goto('/')
   await page.getByLabel('Your email address').fill(email)
   await page.getByRole('button', { name: 'Start Free Trial' }).click()

@@ -1,29 +1,6 @@
-import { execFileSync } from 'node:child_process'
 import { expect, test, type Page } from '@playwright/test'
+import { grantAdmin, signUp, uniqueEmail } from '../support/accounts'
 import { waitForMail } from '../support/smtp-sink'
-
-const password = 'e2e-admin-pass-1'
-
-function uniqueEmail(prefix: string) {
-  return `${prefix}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`
-}
-
-async function register(page: Page, email: string) {
-  await page.goto('/auth')
-  await page.getByRole('button', { name: 'Create a free account' }).click()
-  await page.getByLabel('Email', { exact: true }).fill(email)
-  await page.getByLabel('Password', { exact: true }).fill(password)
-  await page.getByRole('button', { name: 'Create Account' }).click()
-  await expect(page.getByText('Registration successful', { exact: true })).toBeVisible()
-}
-
-// Makes a registered user an admin the way an operator does: the CLI on
-// the server's data directory.
-function grantAdmin(email: string) {
-  execFileSync(process.env.SQUARELY_E2E_BIN ?? '../bin/squarely', ['admin', 'grant', email], {
-    env: { ...process.env, SQUARELY_DATA_DIR: process.env.SQUARELY_E2E_DATA_DIR, DATABASE_URL: '' },
-  })
-}
 
 test('a visitor opening /newsletter is sent to /', async ({ page }) => {
   await page.goto('/newsletter')
@@ -31,7 +8,7 @@ test('a visitor opening /newsletter is sent to /', async ({ page }) => {
 })
 
 test('a signed-in non-admin is turned away by the server', async ({ page }) => {
-  await register(page, uniqueEmail('member'))
+  await signUp(page, uniqueEmail('member'))
   const stats = page.waitForResponse('**/api/newsletter/stats')
   await page.goto('/newsletter')
   expect((await stats).status()).toBe(403)
@@ -41,7 +18,7 @@ test('a signed-in non-admin is turned away by the server', async ({ page }) => {
 
 test('an admin sends mailings over SMTP and sees them finish', async ({ page }) => {
   const email = uniqueEmail('admin')
-  await register(page, email)
+  await signUp(page, email)
   grantAdmin(email)
 
   await page.goto('/newsletter')

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
+import { signUp, uniqueEmail } from '../support/accounts'
 
 // Issue 24: a code whose destination starts answering 404 shows
 // "Destination unreachable" on its card after two checks, and loses it
@@ -63,11 +64,7 @@ test.afterAll(async () => {
 })
 
 test('a destination answering 404 shows the badge with its reason, mutes, and recovers', async ({ page }) => {
-  const email = `alerts-${Date.now()}@example.com`
-  const registered = await page.request.post(`${base}/api/register`, {
-    data: { username: email, firstName: '', lastName: '', email, password: 'e2e-secret-1', confirmPassword: 'e2e-secret-1' },
-  })
-  expect(registered.status()).toBe(201)
+  await signUp(page, uniqueEmail('alerts'), base)
   const created = await page.request.post(`${base}/api/dynamic-qrcodes`, {
     multipart: { qrType: 'url', destination: siteURL, qrData: JSON.stringify({ url: siteURL }), name: 'Window sticker' },
   })

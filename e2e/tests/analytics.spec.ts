@@ -1,16 +1,13 @@
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { expect, test } from '@playwright/test'
+import { signUp, uniqueEmail } from '../support/accounts'
 
 const phoneUA =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1'
 
 test('scans through a trusted proxy appear by country in the open dialog; ranges, CSV and PDF', async ({ page, playwright, baseURL }) => {
-  const email = `analytics-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`
-  const reg = await page.request.post('/api/register', {
-    data: { username: email, firstName: '', lastName: '', email, password: 'e2e-secret-1', confirmPassword: 'e2e-secret-1' },
-  })
-  expect(reg.status()).toBe(201)
+  await signUp(page, uniqueEmail('analytics'))
   const created = await page.request.post('/api/dynamic-qrcodes', {
     multipart: { destination: `${baseURL}/about`, qrType: 'url', qrData: JSON.stringify({ url: `${baseURL}/about` }), name: 'Geo poster' },
   })

@@ -1,28 +1,15 @@
 import { expect, test, type Page } from '@playwright/test'
+import { password, submitSignUpForm, uniqueEmail } from '../support/accounts'
 import { waitForMail } from '../support/smtp-sink'
-
-const password = 'e2e-secret-1'
-
-function uniqueEmail() {
-  return `e2e-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`
-}
 
 async function openAccountMenu(page: Page) {
   await page.getByRole('button', { name: 'Account menu' }).click()
   return page.getByRole('menu')
 }
 
-async function register(page: Page, email: string) {
-  await page.goto('/auth')
-  await page.getByRole('button', { name: 'Create a free account' }).click()
-  await page.getByLabel('Email', { exact: true }).fill(email)
-  await page.getByLabel('Password', { exact: true }).fill(password)
-  await page.getByRole('button', { name: 'Create Account' }).click()
-}
-
 test('register, log out and log in again', async ({ page }) => {
   const email = uniqueEmail()
-  await register(page, email)
+  await submitSignUpForm(page, email)
   await expect(page.getByText('Registration successful', { exact: true })).toBeVisible()
   await expect(page).toHaveURL('/')
   await expect(page.getByRole('heading', { name: 'My QR Codes' })).toBeVisible()
@@ -53,7 +40,7 @@ test('register, log out and log in again', async ({ page }) => {
 
 test('a wrong password shows the Login failed toast', async ({ page }) => {
   const email = uniqueEmail()
-  await register(page, email)
+  await submitSignUpForm(page, email)
   await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible()
   const menu = await openAccountMenu(page)
   await menu.getByRole('menuitem', { name: 'Log out' }).click()
@@ -71,12 +58,12 @@ test('a wrong password shows the Login failed toast', async ({ page }) => {
 test('registering an e-mail twice: a claim link while unconfirmed, the server message once confirmed', async ({ page, browser }) => {
   test.setTimeout(90_000) // three password hashes and two mails on a shared machine
   const email = uniqueEmail()
-  await register(page, email)
+  await submitSignUpForm(page, email)
   await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible()
 
   // Nobody has proven the address yet: the second registration signs nobody in and mails a claim link.
   const other = await browser.newPage()
-  await register(other, email)
+  await submitSignUpForm(other, email)
   await expect(other.getByText('Check your email', { exact: true })).toBeVisible()
   await expect(other.getByRole('button', { name: 'Account menu' })).toHaveCount(0)
   await waitForMail(email, (m) => m.subject === 'Claim your Squarely account')
@@ -89,7 +76,7 @@ test('registering an e-mail twice: a claim link while unconfirmed, the server me
   await page.getByRole('button', { name: 'Confirm my email' }).click()
   await expect(page.getByText('Your email address is confirmed.')).toBeVisible()
 
-  await register(other, email)
+  await submitSignUpForm(other, email)
   await expect(other.getByText('Registration failed', { exact: true })).toBeVisible()
   await expect(other.getByText('An account with this email already exists', { exact: true })).toBeVisible()
   await other.close()

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
+import { signUp, uniqueEmail } from '../support/accounts'
 
 // Brand kits (issue 26 item 3): a design saved once from the generator is
 // applied to a new code in one step, the default kit is preselected, and
@@ -53,14 +54,6 @@ async function countColours(page: Page, png: Buffer) {
   }, png.toString('base64'))
 }
 
-async function signUp(page: Page) {
-  const email = `kits-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`
-  const res = await page.request.post('/api/register', {
-    data: { username: email, firstName: '', lastName: '', email, password: 'e2e-secret-1', confirmPassword: 'e2e-secret-1' },
-  })
-  expect(res.status()).toBe(201)
-}
-
 async function kits(page: Page) {
   const res = await page.request.get('/api/brand-kits')
   expect(res.status()).toBe(200)
@@ -76,7 +69,7 @@ async function previewSvg(page: Page) {
 }
 
 test('a design saved as a brand kit styles a new code in one step, and its download scans in the kit colours', async ({ page, baseURL }, testInfo) => {
-  await signUp(page)
+  await signUp(page, uniqueEmail('kits'))
   await page.goto('/dashboard?create=true')
   await page.getByLabel('Website URL').fill(`${baseURL}/menu`)
 
@@ -136,14 +129,14 @@ test('a design saved as a brand kit styles a new code in one step, and its downl
 })
 
 test('the default brand kit is set on the kits page and preselected for a new code', async ({ page, baseURL }) => {
-  await signUp(page)
+  await signUp(page, uniqueEmail('kits'))
   const made = await page.request.post('/api/brand-kits', { data: { name: 'Harbour', fgColor: '#0B3D91', dotShape: 'circle' } })
   expect(made.status()).toBe(201)
 
   await page.goto('/workspace/brand-kits')
   await expect(page.getByRole('heading', { name: 'Brand kits' })).toBeVisible()
   const list = page.getByRole('list', { name: 'Brand kits' })
-  await list.getByRole('button', { name: 'Make Harbour the default' }).click()
+  await list.getByRole('button', { name: 'Make default: Harbour' }).click()
   await expect(page.getByText('Harbour is the default brand kit', { exact: true })).toBeVisible()
   await expect(list.getByText('Default', { exact: true })).toBeVisible()
   expect((await kits(page))[0].isDefault).toBe(true)

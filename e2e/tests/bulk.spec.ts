@@ -2,39 +2,9 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { inflateRawSync } from 'node:zlib'
-import { expect, test, type Page } from '@playwright/test'
-
-/** A fresh account, signed in in this page's context. */
-async function signUp(page: Page) {
-  const email = `bulk-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`
-  const res = await page.request.post('/api/register', {
-    data: { username: email, firstName: '', lastName: '', email, password: 'e2e-secret-1', confirmPassword: 'e2e-secret-1' },
-  })
-  expect(res.status()).toBe(201)
-}
-
-/** The entries of a ZIP archive (stored or deflated), read from its central directory. */
-function unzip(zip: Buffer): Map<string, Buffer> {
-  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]))
-  const count = zip.readUInt16LE(end + 10)
-  let at = zip.readUInt32LE(end + 16)
-  const files = new Map<string, Buffer>()
-  for (let i = 0; i < count; i++) {
-    const method = zip.readUInt16LE(at + 10)
-    const size = zip.readUInt32LE(at + 20)
-    const nameLen = zip.readUInt16LE(at + 28)
-    const extraLen = zip.readUInt16LE(at + 30)
-    const commentLen = zip.readUInt16LE(at + 32)
-    const local = zip.readUInt32LE(at + 42)
-    const name = zip.toString('utf8', at + 46, at + 46 + nameLen)
-    const dataAt = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28)
-    const raw = zip.subarray(dataAt, dataAt + size)
-    files.set(name, method === 8 ? inflateRawSync(raw) : Buffer.from(raw))
-    at += 46 + nameLen + extraLen + commentLen
-  }
-  return files
-}
+import { expect, test } from '@playwright/test'
+import { signUp, uniqueEmail } from '../support/accounts'
+import { unzip } from '../support/files'
 
 /** Decodes an SVG or PNG code with zbar, a decoder we did not write (SVGs drawn by rsvg-convert). */
 function decode(file: Buffer, format: 'svg' | 'png'): string {
@@ -55,7 +25,7 @@ function decode(file: Buffer, format: 'svg' | 'png'): string {
 }
 
 test('the bulk page: 7 lines with one invalid, counters, toast, and one ZIP of SVGs that scan', async ({ page }) => {
-  await signUp(page)
+  await signUp(page, uniqueEmail('bulk'))
   await page.goto('/bulk-generation')
   await expect(page.getByRole('heading', { name: 'Bulk QR Code Generation' })).toBeVisible()
   await expect(page.getByText('No QR codes generated yet.')).toBeVisible()
@@ -85,7 +55,7 @@ test('the bulk page: 7 lines with one invalid, counters, toast, and one ZIP of S
 })
 
 test('the bulk page reads the first column of an uploaded CSV', async ({ page }) => {
-  await signUp(page)
+  await signUp(page, uniqueEmail('bulk'))
   await page.goto('/bulk-generation')
   await page.getByLabel('Upload a file (.csv or .txt)').setInputFiles({
     name: 'list.csv',
@@ -101,7 +71,7 @@ test('the bulk page reads the first column of an uploaded CSV', async ({ page })
 })
 
 test('a 50-row spreadsheet job: checked, saved with progress, and downloaded as one ZIP', async ({ page }) => {
-  await signUp(page)
+  await signUp(page, uniqueEmail('bulk'))
   await page.goto('/bulk-generation')
   const rows = ['type,url,text,name,fileName']
   for (let i = 1; i <= 50; i++) {

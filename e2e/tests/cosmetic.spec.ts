@@ -1,15 +1,8 @@
 import { expect, test, type Locator, type Page } from '@playwright/test'
+import { signUp, uniqueEmail } from '../support/accounts'
 
 // Issue 10 item 7: the colour picker's marks sit on the colour the area draws,
 // the RGB boxes show "255" whole, and the dashboard and bulk page line up with the header.
-
-async function signUp(page: Page) {
-  const email = `cosmetic-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`
-  const res = await page.request.post('/api/register', {
-    data: { username: email, firstName: '', lastName: '', email, password: 'e2e-secret-1', confirmPassword: 'e2e-secret-1' },
-  })
-  expect(res.status()).toBe(201)
-}
 
 /** The colour Chromium paints under a slider's mark, read from a screenshot of the slider with the mark hidden. */
 async function colourUnderMark(page: Page, slider: Locator) {
@@ -55,7 +48,7 @@ async function typeHex(picker: Locator, hex: string) {
 
 test('the colour picker marks sit on the colour shown, after typing and after switching tabs and pickers', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 1000 })
-  await signUp(page)
+  await signUp(page, uniqueEmail('cosmetic'))
   await page.goto('/dashboard?create=true')
   const generator = page.getByRole('region', { name: 'Create QR Code' })
   await generator.getByRole('tab', { name: 'Colors' }).click()
@@ -95,7 +88,7 @@ test('the colour picker marks sit on the colour shown, after typing and after sw
 for (const width of [360, 390, 768, 1024, 1280]) {
   test(`at ${width} px the RGB boxes show 255 whole, with one colour and with two`, async ({ page }) => {
     await page.setViewportSize({ width, height: 900 })
-    await signUp(page)
+    await signUp(page, uniqueEmail('cosmetic'))
     await page.goto('/dashboard?create=true')
     const generator = page.getByRole('region', { name: 'Create QR Code' })
     await generator.getByRole('tab', { name: 'Colors' }).click()
@@ -136,7 +129,7 @@ for (const [width, path, heading] of [
 ] as const) {
   test(`at ${width} px ${path} lines up with the header`, async ({ page }) => {
     await page.setViewportSize({ width, height: 900 })
-    await signUp(page)
+    await signUp(page, uniqueEmail('cosmetic'))
     await page.goto(path)
     const logo = page.getByRole('banner').getByRole('link', { name: 'Squarely home' })
     const title = page.getByRole('heading', { level: 1, name: heading })

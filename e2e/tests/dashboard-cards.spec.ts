@@ -1,17 +1,9 @@
 import { expect, test, type Locator, type Page } from '@playwright/test'
+import { signUp, uniqueEmail } from '../support/accounts'
 
 // Issue 21 item 1: every button of a dashboard card lies inside the card and
 // can be clicked at phone, tablet and desktop widths; a restyled card shows
 // its new design without a reload.
-
-/** A fresh account, signed in in this page's context. */
-async function signUp(page: Page) {
-  const email = `cards-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`
-  const res = await page.request.post('/api/register', {
-    data: { username: email, firstName: '', lastName: '', email, password: 'e2e-secret-1', confirmPassword: 'e2e-secret-1' },
-  })
-  expect(res.status()).toBe(201)
-}
 
 async function createDynamic(page: Page, name: string, destination: string) {
   const res = await page.request.post('/api/dynamic-qrcodes', {
@@ -63,7 +55,7 @@ async function expectButtonsInside(item: Locator, names: string[]) {
 for (const width of [360, 768, 1024, 1280]) {
   test(`card buttons lie inside their cards at ${width} px`, async ({ page, baseURL }) => {
     await page.setViewportSize({ width, height: 900 })
-    await signUp(page)
+    await signUp(page, uniqueEmail('cards'))
     await createDynamic(page, 'Shop window poster', `${baseURL}/about`)
     const saved = await page.request.post('/api/qrcodes', {
       multipart: { qrType: 'text', text: 'Hello there', name: 'Greeting' },
@@ -86,7 +78,7 @@ for (const width of [360, 768, 1024, 1280]) {
 }
 
 test('a restyled or regenerated card shows its new picture at once', async ({ page, baseURL }) => {
-  await signUp(page)
+  await signUp(page, uniqueEmail('cards'))
   await createDynamic(page, 'Menu', `${baseURL}/faq`)
   await page.goto('/dashboard')
   const item = card(page, 'Menu')

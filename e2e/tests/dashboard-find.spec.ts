@@ -1,15 +1,8 @@
 import { expect, test, type Page } from '@playwright/test'
+import { signUp, uniqueEmail } from '../support/accounts'
 
 // Issue 10: the dashboard finds codes by name and destination (the server's
 // search since issue 22), filters by type and kind, and pauses several at once.
-
-async function signUp(page: Page) {
-  const email = `find-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`
-  const res = await page.request.post('/api/register', {
-    data: { username: email, firstName: '', lastName: '', email, password: 'e2e-secret-1', confirmPassword: 'e2e-secret-1' },
-  })
-  expect(res.status()).toBe(201)
-}
 
 async function dynamic(page: Page, name: string, destination: string) {
   const res = await page.request.post('/api/dynamic-qrcodes', {
@@ -20,7 +13,7 @@ async function dynamic(page: Page, name: string, destination: string) {
 }
 
 test('search, filter and bulk pause in the dashboard', async ({ page }) => {
-  await signUp(page)
+  await signUp(page, uniqueEmail('find'))
   await dynamic(page, 'Spring poster', 'https://shop.example/spring-sale')
   await dynamic(page, 'Table tent', 'https://cafe.example/menu')
   await dynamic(page, 'Flyer', 'https://cafe.example/events')
@@ -81,7 +74,7 @@ test('search, filter and bulk pause in the dashboard', async ({ page }) => {
 
 test('a dynamic card copies its short link', async ({ page, context, baseURL }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL })
-  await signUp(page)
+  await signUp(page, uniqueEmail('find'))
   const code = await dynamic(page, 'Copy me', 'https://example.com/copy')
   await page.goto('/dashboard')
   await page.getByRole('button', { name: 'Copy short link' }).click()

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test, type Browser, type Locator, type Page } from '@playwright/test'
+import { signUp, uniqueEmail } from '../support/accounts'
 
 // Headless Chromium names itself in its user agent and is counted as a bot;
 // the "phone" that scans the printed code is a real iPhone's Safari.
@@ -27,15 +28,6 @@ function decodeQR(png: Buffer) {
   }
 }
 
-/** A fresh account, signed in in this page's context. */
-async function signUp(page: Page) {
-  const email = `dash-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`
-  const res = await page.request.post('/api/register', {
-    data: { username: email, firstName: '', lastName: '', email, password: 'e2e-secret-1', confirmPassword: 'e2e-secret-1' },
-  })
-  expect(res.status()).toBe(201)
-}
-
 /** Opens a short link the way a phone that scanned the code would; answers the final page. */
 async function scan(browser: Browser, url: string) {
   const context = await browser.newContext({ userAgent: phoneUA })
@@ -51,7 +43,7 @@ function card(page: Page, name: string): Locator {
 }
 
 test('a dynamic code: created, scanned, counted, edited, paused, resumed and deleted', async ({ page, browser, baseURL }) => {
-  await signUp(page)
+  await signUp(page, uniqueEmail('dash'))
   const about = `${baseURL}/about`
   const faq = `${baseURL}/faq`
 
@@ -138,7 +130,7 @@ test('a dynamic code: created, scanned, counted, edited, paused, resumed and del
 })
 
 test('rename from the card and the analytics dialog', async ({ page, browser, baseURL }) => {
-  await signUp(page)
+  await signUp(page, uniqueEmail('dash'))
   const created = await page.request.post('/api/dynamic-qrcodes', {
     multipart: { destination: `${baseURL}/about`, qrType: 'url', qrData: JSON.stringify({ url: `${baseURL}/about` }), name: 'Flyer' },
   })

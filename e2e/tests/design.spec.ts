@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { expect, test } from '@playwright/test'
+import { signUp, uniqueEmail } from '../support/accounts'
 
 // Design (issue 26 item 7): the shapes and gradients the generator offers,
 // saved as a brand kit and applied to a new code in one step, proven on the
@@ -16,11 +17,7 @@ function decode(file: string): string {
 test('classy dots and a radial gradient, saved as a brand kit, applied to a new code whose 50 mm, 300 dpi PNG scans', async ({
   page,
 }, testInfo) => {
-  const email = `design-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`
-  const registered = await page.request.post('/api/register', {
-    data: { username: email, firstName: '', lastName: '', email, password: 'e2e-secret-1', confirmPassword: 'e2e-secret-1' },
-  })
-  expect(registered.ok()).toBeTruthy()
+  await signUp(page, uniqueEmail('design'))
 
   await page.goto('/dashboard?create=true')
   const generator = page.locator('form', { has: page.getByRole('heading', { name: 'Generate Your QR Code' }) })

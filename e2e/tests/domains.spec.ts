@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test } from '@playwright/test'
+import { signUp, uniqueEmail } from '../support/accounts'
 import { publishTXT } from '../support/dns-server'
 
 // Issue 25 item 7: an owner adds a custom domain, sees the TXT record to
@@ -10,16 +11,8 @@ import { publishTXT } from '../support/dns-server'
 test.describe.configure({ timeout: 120_000 })
 expect.configure({ timeout: 20_000 })
 
-async function signUp(page: Page) {
-  const email = `domains-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`
-  const res = await page.request.post('/api/register', {
-    data: { username: email, firstName: '', lastName: '', email, password: 'e2e-secret-1', confirmPassword: 'e2e-secret-1' },
-  })
-  expect(res.status()).toBe(201)
-}
-
 test('a verified domain carries a dynamic code’s short link', async ({ page, baseURL }) => {
-  await signUp(page)
+  await signUp(page, uniqueEmail('domains'))
   const domain = `qr${Date.now()}.shop.example`
   const created = await page.request.post('/api/dynamic-qrcodes', {
     multipart: { qrType: 'url', destination: `${baseURL}/faq`, qrData: JSON.stringify({ url: `${baseURL}/faq` }), name: 'Counter card' },

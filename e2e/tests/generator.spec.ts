@@ -1,13 +1,10 @@
 import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { expect, test, type Download, type Locator, type Page } from '@playwright/test'
+import { signUp, uniqueEmail } from '../support/accounts'
 
 // The generator against the real binary: previews come from the Go renderer,
 // downloads are decoded by zbarimg, saved codes are read back from the API.
-
-function uniqueEmail() {
-  return `gen-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`
-}
 
 /** What zbarimg reads in an image file; ZXingReader must read the same. */
 function decode(file: string): string {
@@ -145,11 +142,7 @@ test('a visitor gets the account banners for a second colour and logos', async (
 test('a signed-in user styles a code, saves it, finds it in the API and downloads a PNG that scans', async ({
   page,
 }, testInfo) => {
-  const email = uniqueEmail()
-  const registered = await page.request.post('/api/register', {
-    data: { username: email, firstName: '', lastName: '', email, password: 'e2e-secret-1', confirmPassword: 'e2e-secret-1' },
-  })
-  expect(registered.ok()).toBeTruthy()
+  await signUp(page, uniqueEmail('generator'))
 
   await page.goto('/dashboard?create=true')
   const generator = page.locator('form', { has: page.getByRole('heading', { name: 'Generate Your QR Code' }) })
@@ -234,11 +227,7 @@ test('a visitor makes Email and Contact codes whose PNGs scan to what the server
 })
 
 test('a signed-in user uploads a PDF and saves a PDF code that scans to its page', async ({ page }, testInfo) => {
-  const email = uniqueEmail()
-  const registered = await page.request.post('/api/register', {
-    data: { username: email, firstName: '', lastName: '', email, password: 'e2e-secret-1', confirmPassword: 'e2e-secret-1' },
-  })
-  expect(registered.ok()).toBeTruthy()
+  await signUp(page, uniqueEmail('generator'))
   await page.goto('/dashboard?create=true')
   const generator = page.locator('form', { has: page.getByRole('heading', { name: 'Generate Your QR Code' }) })
   await chooseType(generator, page, 'PDF')
@@ -261,11 +250,7 @@ test('a signed-in user uploads a PDF and saves a PDF code that scans to its page
 })
 
 test('Scan tracking makes a dynamic code whose PNG scans to its short link, which redirects', async ({ page }, testInfo) => {
-  const email = uniqueEmail()
-  const registered = await page.request.post('/api/register', {
-    data: { username: email, firstName: '', lastName: '', email, password: 'e2e-secret-1', confirmPassword: 'e2e-secret-1' },
-  })
-  expect(registered.ok()).toBeTruthy()
+  await signUp(page, uniqueEmail('generator'))
   await page.goto('/dashboard?create=true')
   const generator = page.locator('form', { has: page.getByRole('heading', { name: 'Generate Your QR Code' }) })
   const url = `https://example.com/dynamic/${Date.now()}`

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
+import { signUp, uniqueEmail } from '../support/accounts'
 
 // Issue 10 item 1: no page scrolls sideways at phone, tablet and desktop
 // widths, with the longest content a user is likely to type.
@@ -9,14 +10,6 @@ const longUrl = `https://example.com/track?${'utm_campaign=spring-sale-2026&'.re
 /** How far the document is wider than the viewport (0 when nothing scrolls sideways). */
 async function overflow(page: Page) {
   return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
-}
-
-async function signUp(page: Page) {
-  const email = `layout-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`
-  const res = await page.request.post('/api/register', {
-    data: { username: email, firstName: '', lastName: '', email, password: 'e2e-secret-1', confirmPassword: 'e2e-secret-1' },
-  })
-  expect(res.status()).toBe(201)
 }
 
 async function chooseType(page: Page, label: string) {
@@ -80,7 +73,7 @@ for (const width of widths) {
   })
 
   test(`at ${width} px the dashboard holds saved codes with a 300-character URL and a full contact card`, async ({ page }) => {
-    await signUp(page)
+    await signUp(page, uniqueEmail('layout'))
     const saveUrl = await page.request.post('/api/qrcodes', {
       multipart: { qrType: 'url', url: longUrl, name: 'A'.repeat(100) },
     })

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
+import { signUp, uniqueEmail } from '../support/accounts'
 
 // Payments against the real binary, whose Stripe API is stripe-mock (see
 // playwright.config.ts). Stripe.js cannot load here: a small stand-in for
@@ -57,19 +58,9 @@ async function serveStripeStandIn(page: Page) {
   })
 }
 
-/** A fresh account, signed in in this page's context; answers its user. */
-async function signUp(page: Page) {
-  const email = `pay-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`
-  const res = await page.request.post('/api/register', {
-    data: { username: email, firstName: '', lastName: '', email, password: 'e2e-secret-1', confirmPassword: 'e2e-secret-1' },
-  })
-  expect(res.status()).toBe(201)
-  return (await res.json()) as { id: number; username: string }
-}
-
 test('/subscribe renders the pricing table with the signed-in user’s e-mail and id, under a policy that allows Stripe', async ({ page }) => {
   await serveStripeStandIn(page)
-  const user = await signUp(page)
+  const user = await signUp(page, uniqueEmail('pay'))
   const response = await page.goto('/subscribe')
   expect(response?.headers()['content-security-policy']).toContain('https://js.stripe.com')
   await expect(page.getByRole('heading', { level: 1, name: 'Choose Your Plan' })).toBeVisible()
@@ -103,7 +94,7 @@ test('a payment code made in the generator opens a checkout that charges the sto
   browser,
 }) => {
   test.setTimeout(90_000) // two browsers, a saved code and a checkout on a shared machine
-  await signUp(page)
+  await signUp(page, uniqueEmail('pay'))
   await page.goto('/dashboard?create=true')
   const generator = page.locator('form', { has: page.getByRole('heading', { name: 'Generate Your QR Code' }) })
   await generator.getByRole('combobox', { name: 'QR code type' }).click()

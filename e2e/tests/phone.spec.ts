@@ -1,20 +1,13 @@
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test } from '@playwright/test'
+import { signUp, uniqueEmail } from '../support/accounts'
 
 // Issue 21 item 5, on a phone: the bulk page does not scroll sideways and its
 // file choosers look like the site's buttons; toasts leave the header alone;
 // a 40-character frame text stays inside the preview's frame.
 
-async function signUp(page: Page) {
-  const email = `phone-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`
-  const res = await page.request.post('/api/register', {
-    data: { username: email, firstName: '', lastName: '', email, password: 'e2e-secret-1', confirmPassword: 'e2e-secret-1' },
-  })
-  expect(res.status()).toBe(201)
-}
-
 test('the bulk page fits a 360 px phone, and its file choosers are styled', async ({ page }) => {
   await page.setViewportSize({ width: 360, height: 800 })
-  await signUp(page)
+  await signUp(page, uniqueEmail('phone'))
   await page.goto('/bulk-generation')
   await expect(page.getByRole('heading', { name: 'Bulk QR Code Generation' })).toBeVisible()
   await page.waitForLoadState('networkidle')

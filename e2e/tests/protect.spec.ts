@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
+import { signUp, uniqueEmail } from '../support/accounts'
 
 // Issue 10: a dynamic code protected from the dashboard asks for its
 // password when scanned, redirects on the right one, and counts one scan.
@@ -6,14 +7,6 @@ import { expect, test, type Page } from '@playwright/test'
 // A phone's browser: headless Chromium's own user agent counts as a bot.
 const phoneUA =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1'
-
-async function signUp(page: Page) {
-  const email = `protect-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`
-  const res = await page.request.post('/api/register', {
-    data: { username: email, firstName: '', lastName: '', email, password: 'e2e-secret-1', confirmPassword: 'e2e-secret-1' },
-  })
-  expect(res.status()).toBe(201)
-}
 
 // The destination is our own app's FAQ page, so the redirect lands on a
 // page that exists without leaving the test server.
@@ -36,7 +29,7 @@ async function setPassword(page: Page, name: string, password: string) {
 }
 
 test('a protected code asks for its password, redirects on the right one and counts one scan', async ({ page, browser, baseURL }) => {
-  await signUp(page)
+  await signUp(page, uniqueEmail('protect'))
   const destination = `${baseURL}/faq`
   const code = await dynamic(page, 'Staff menu', destination)
   await page.goto('/dashboard')
@@ -75,7 +68,7 @@ test('a protected code asks for its password, redirects on the right one and cou
 })
 
 test('the dashboard removes a code password', async ({ page, browser }) => {
-  await signUp(page)
+  await signUp(page, uniqueEmail('protect'))
   const code = await dynamic(page, 'Door sign', 'https://example.com/door')
   await page.goto('/dashboard')
   await setPassword(page, 'Door sign', 'open-sesame')

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test, type Locator, type Page } from '@playwright/test'
+import { signUp, uniqueEmail } from '../support/accounts'
 
 // Restyle, Duplicate and regenerate (issue 10 items 4 and 5): a restyled
 // dynamic code keeps its short link, so the printed copies and the new
@@ -31,15 +32,6 @@ function decode(png: Buffer): string {
   }
 }
 
-/** A fresh account, signed in in this page's context. */
-async function signUp(page: Page) {
-  const email = `restyle-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`
-  const res = await page.request.post('/api/register', {
-    data: { username: email, firstName: '', lastName: '', email, password: 'e2e-secret-1', confirmPassword: 'e2e-secret-1' },
-  })
-  expect(res.status()).toBe(201)
-}
-
 function card(page: Page, name: string): Locator {
   return page.getByTestId('qr-card').filter({ has: page.getByRole('heading', { name, exact: true }) })
 }
@@ -57,7 +49,7 @@ async function image(page: Page, id: number) {
 }
 
 test('restyling a dynamic code keeps its short link; a duplicate gets a new one', async ({ page, baseURL }) => {
-  await signUp(page)
+  await signUp(page, uniqueEmail('restyle'))
   const destination = `${baseURL}/about`
   const created = await page.request.post('/api/dynamic-qrcodes', {
     multipart: { destination, qrType: 'url', qrData: JSON.stringify({ url: destination }), name: 'Table card' },
@@ -111,7 +103,7 @@ test('restyling a dynamic code keeps its short link; a duplicate gets a new one'
 })
 
 test('Generate again in the create view updates the code it made; Start a new code saves another', async ({ page, baseURL }) => {
-  await signUp(page)
+  await signUp(page, uniqueEmail('restyle'))
   await page.goto('/dashboard?create=true')
   await page.getByLabel('Website URL').fill(`${baseURL}/about`)
   await page.getByLabel('Name (optional)').fill('Poster')
@@ -144,7 +136,7 @@ test('Generate again in the create view updates the code it made; Start a new co
 
 test('on a phone the restyle preview stays in view while the controls scroll', async ({ page, baseURL }) => {
   await page.setViewportSize({ width: 390, height: 667 })
-  await signUp(page)
+  await signUp(page, uniqueEmail('restyle'))
   const destination = `${baseURL}/about`
   const created = await page.request.post('/api/dynamic-qrcodes', {
     multipart: { destination, qrType: 'url', qrData: JSON.stringify({ url: destination }), name: 'Phone card' },

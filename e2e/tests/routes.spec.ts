@@ -10,11 +10,14 @@ for (const path of ['/dashboard', '/account-settings', '/bulk-generation', '/whi
   })
 }
 
-test('an unknown path shows the not-found page', async ({ page }) => {
-  await page.goto('/no/such/page')
-  await expect(page.getByRole('heading', { name: '404 Page Not Found' })).toBeVisible()
-  await expect(page.getByText('Did you forget to add the page to the router?')).toBeVisible()
-})
+for (const path of ['/no-such-page', '/no/such/page', '/metrics']) {
+  test(`an unknown path (${path}) answers 404 with the app's not-found page`, async ({ page }) => {
+    const res = await page.goto(path)
+    expect(res?.status()).toBe(404)
+    await expect(page.getByRole('heading', { name: '404 Page Not Found' })).toBeVisible()
+    await expect(page.getByText('Did you forget to add the page to the router?')).toBeVisible()
+  })
+}
 
 test('paths match case-insensitively', async ({ page }) => {
   await page.goto('/AUTH')

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test } from '@playwright/test'
+import { signUp, uniqueEmail } from '../support/accounts'
 
 // Issue 23: a rule built in the Edit Dynamic QR Code dialog routes the
 // next scan from an iPhone, while other devices keep the destination.
@@ -8,16 +9,8 @@ const phoneUA =
 const desktopUA =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36'
 
-async function signUp(page: Page) {
-  const email = `smart-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`
-  const res = await page.request.post('/api/register', {
-    data: { username: email, firstName: '', lastName: '', email, password: 'e2e-secret-1', confirmPassword: 'e2e-secret-1' },
-  })
-  expect(res.status()).toBe(201)
-}
-
 test('a rule built in the dialog sends iPhones elsewhere, and the card says so', async ({ page, browser, baseURL }) => {
-  await signUp(page)
+  await signUp(page, uniqueEmail('smart'))
   const destination = `${baseURL}/faq`
   const forPhones = `${baseURL}/about`
   const res = await page.request.post('/api/dynamic-qrcodes', {
@@ -82,7 +75,7 @@ test('a rule built in the dialog sends iPhones elsewhere, and the card says so',
 })
 
 test('a UTM preset saved on one code fills the builder of another, and its scans carry the parameters', async ({ page, browser, baseURL }) => {
-  await signUp(page)
+  await signUp(page, uniqueEmail('smart'))
   const make = async (name: string, destination: string) => {
     const res = await page.request.post('/api/dynamic-qrcodes', {
       multipart: { qrType: 'url', destination, qrData: JSON.stringify({ url: destination }), name },

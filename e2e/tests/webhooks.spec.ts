@@ -1,14 +1,13 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test } from '@playwright/test'
+import { signUp, uniqueEmail } from '../support/accounts'
 
 // Issue 24: an owner adds a webhook endpoint on the Webhooks page (its
 // secret shown once), sends it a test event, and sees the delivery
 // succeed; the receiver, a tiny HTTP server here, checks the Standard
 // Webhooks signature with its own HMAC.
-
-const password = 'e2e-secret-1'
 
 test.describe.configure({ timeout: 120_000 })
 test.use({ actionTimeout: 20_000 })
@@ -35,14 +34,6 @@ test.afterAll(async () => {
   await new Promise((resolve) => receiver.close(resolve))
 })
 
-async function signUp(page: Page) {
-  const email = `hooks-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`
-  const res = await page.request.post('/api/register', {
-    data: { username: email, firstName: '', lastName: '', email, password, confirmPassword: password },
-  })
-  expect(res.status()).toBe(201)
-}
-
 /** The Standard Webhooks check, written here: HMAC-SHA256 of "{id}.{timestamp}.{body}" with the secret's decoded bytes. */
 function signatureValid(secret: string, r: Received) {
   const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64')
@@ -58,7 +49,7 @@ function signatureValid(secret: string, r: Received) {
 }
 
 test('an owner adds an endpoint, sends a test, and sees the signed delivery succeed', async ({ page }) => {
-  await signUp(page)
+  await signUp(page, uniqueEmail('hooks'))
   const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/squarely`
 
   await page.goto('/dashboard')

@@ -1,5 +1,5 @@
-import { execFileSync } from 'node:child_process'
 import { expect, test, type Page } from '@playwright/test'
+import { grantAdmin, signUp, uniqueEmail } from '../support/accounts'
 
 // A client's own addresses point at this machine only for this file's
 // browser: Chromium's resolver maps them to the loopback (the port stays).
@@ -24,14 +24,9 @@ test.use({
 
 /** A fresh account signed in in this page's context, made an admin the way an operator does. */
 async function signUpAdmin(page: Page) {
-  const email = `wl-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`
-  const res = await page.request.post('/api/register', {
-    data: { username: email, firstName: '', lastName: '', email, password: 'e2e-secret-1', confirmPassword: 'e2e-secret-1' },
-  })
-  expect(res.status()).toBe(201)
-  execFileSync(process.env.SQUARELY_E2E_BIN ?? '../bin/squarely', ['admin', 'grant', email], {
-    env: { ...process.env, SQUARELY_DATA_DIR: process.env.SQUARELY_E2E_DATA_DIR },
-  })
+  const email = uniqueEmail('wl')
+  await signUp(page, email)
+  grantAdmin(email)
 }
 
 /** The theme's primary colour on the page, as the CSS variable the theme is built from. */
@@ -114,11 +109,7 @@ test("an admin creates a client; the client's domain and subdomain show its bran
 })
 
 test('a signed-in user who is not an admin is not offered Add Client', async ({ page }) => {
-  const email = `wl-user-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`
-  const res = await page.request.post('/api/register', {
-    data: { username: email, firstName: '', lastName: '', email, password: 'e2e-secret-1', confirmPassword: 'e2e-secret-1' },
-  })
-  expect(res.status()).toBe(201)
+  await signUp(page, uniqueEmail('wl-user'))
   await page.goto('/white-label-admin')
   await expect(page.getByText('Admin access required')).toBeVisible()
   await expect(page.getByRole('button', { name: 'Add Client' })).toHaveCount(0)

@@ -1,4 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test'
+import { confirmEmail, linkIn, password, signUp, uniqueEmail } from '../support/accounts'
 import { waitForMail } from '../support/smtp-sink'
 
 // Issue 22: a team workspace shared by two people. A makes codes and invites
@@ -6,7 +7,6 @@ import { waitForMail } from '../support/smtp-sink'
 // joins, sees the shared codes and cannot change them (the app hides the
 // buttons and the server refuses); as an editor B can.
 
-const password = 'e2e-secret-1'
 const forbidden = 'You do not have permission to do this in this workspace'
 
 // Several password hashes and mails on a machine shared with other runs.
@@ -14,27 +14,8 @@ test.describe.configure({ timeout: 180_000 })
 test.use({ actionTimeout: 20_000 })
 expect.configure({ timeout: 20_000 })
 
-function uniqueEmail(who: string) {
-  return `ws-${who}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`
-}
-
-/** A fresh account, signed in in this page's context. */
-async function signUp(page: Page, email: string) {
-  const res = await page.request.post('/api/register', {
-    data: { username: email, firstName: '', lastName: '', email, password, confirmPassword: password },
-  })
-  expect(res.status()).toBe(201)
-}
-
 function card(page: Page, name: string): Locator {
   return page.getByTestId('qr-card').filter({ has: page.getByRole('heading', { name, exact: true }) })
-}
-
-/** A mailed link to a path of the app, from the message's text part. */
-function linkIn(text: string, path: string) {
-  const link = new RegExp(`(http\\S+${path.replace(/[/?]/g, '\\$&')}\\?token=[\\w-]+)`).exec(text)?.[1]
-  expect(link, text).toBeTruthy()
-  return link as string
 }
 
 /** How far the document is wider than the viewport (0 when nothing scrolls sideways). */
@@ -44,8 +25,8 @@ async function overflow(page: Page) {
 
 test('an invited viewer joins from the mailed link, sees the shared codes, cannot edit them, and can once made an editor', async ({ page, browser }) => {
   const team = `Agency ${Date.now()}`
-  const alice = uniqueEmail('a')
-  const bob = uniqueEmail('b')
+  const alice = uniqueEmail('ws-a')
+  const bob = uniqueEmail('ws-b')
   await signUp(page, alice)
 
   // A makes a team workspace from the header's switcher; it becomes the active one.
@@ -78,7 +59,7 @@ test('an invited viewer joins from the mailed link, sees the shared codes, canno
   await newTag.getByRole('button', { name: 'Save tag' }).click()
   await expect(organise.getByRole('list', { name: 'Tags' })).toContainText('Print')
   await organise.getByRole('button', { name: 'Close' }).click()
-  await card(page, 'Menu card').getByRole('button', { name: 'Tags and folder of Menu card' }).click()
+  await card(page, 'Menu card').getByRole('button', { name: 'Add tags to Menu card' }).click()
   const labels = page.getByRole('dialog', { name: 'Tags and folder' })
   await labels.getByRole('checkbox', { name: 'Print' }).check()
   await labels.getByRole('button', { name: 'Save' }).click()
@@ -115,10 +96,7 @@ test('an invited viewer joins from the mailed link, sees the shared codes, canno
   // An unconfirmed address is refused (403) and told to confirm first; the invitation stays usable.
   await b.getByRole('button', { name: 'Accept invitation' }).click()
   await expect(b.getByText('Confirm your email address first')).toBeVisible()
-  const confirmation = await waitForMail(bob, (m) => m.subject === 'Confirm your Squarely email address')
-  await b.goto(linkIn(confirmation.text, '/verify-email'))
-  await b.getByRole('button', { name: 'Confirm my email' }).click()
-  await expect(b.getByText('Your email address is confirmed.')).toBeVisible()
+  await confirmEmail(b, bob)
 
   await b.goto(link)
   await b.getByRole('button', { name: 'Accept invitation' }).click()
@@ -131,7 +109,7 @@ test('an invited viewer joins from the mailed link, sees the shared codes, canno
   const bobMenu = card(b, 'Menu card')
   await expect(bobMenu.getByTestId('code-labels')).toContainText('Print')
   await expect(bobMenu.getByRole('button', { name: 'View', exact: true })).toBeVisible()
-  for (const name of ['Edit', 'Pause', 'Delete', 'Rename Menu card', 'Duplicate', 'Tags and folder of Menu card']) {
+  for (const name of ['Edit', 'Pause', 'Delete', 'Rename Menu card', 'Duplicate', 'Edit tags and folder of Menu card']) {
     await expect(bobMenu.getByRole('button', { name, exact: true })).toHaveCount(0)
   }
   await expect(b.getByRole('button', { name: 'Manage tags and folders' })).toHaveCount(0)
@@ -204,9 +182,9 @@ test('an invited viewer joins from the mailed link, sees the shared codes, canno
 })
 
 test('an invitation opened by another confirmed address is refused and stays usable', async ({ page, browser }) => {
-  const owner = uniqueEmail('o')
-  const invited = uniqueEmail('i')
-  const other = uniqueEmail('x')
+  const owner = uniqueEmail('ws-o')
+  const invited = uniqueEmail('ws-i')
+  const other = uniqueEmail('ws-x')
   await signUp(page, owner)
   const ws = await page.request.post('/api/workspaces', { data: { name: `Team ${Date.now()}` } })
   expect(ws.status()).toBe(201)
@@ -218,9 +196,7 @@ test('an invitation opened by another confirmed address is refused and stays usa
   const context = await browser.newContext()
   const x = await context.newPage()
   await signUp(x, other)
-  await x.goto(linkIn((await waitForMail(other, (m) => m.subject === 'Confirm your Squarely email address')).text, '/verify-email'))
-  await x.getByRole('button', { name: 'Confirm my email' }).click()
-  await expect(x.getByText('Your email address is confirmed.')).toBeVisible()
+  await confirmEmail(x, other)
   await x.goto(link)
   await x.getByRole('button', { name: 'Accept invitation' }).click()
   await expect(x.getByText('This invitation is for another email address')).toBeVisible()

@@ -97,7 +97,7 @@ describe('Brand kits page', { timeout: 30_000 }, () => {
     const list = await screen.findByRole('list', { name: 'Brand kits' })
     expect(within(list).getByText('Default')).toBeInTheDocument()
     expect(within(list).getByText(/logo anchor\.png/)).toBeInTheDocument()
-    await userEvent.click(within(list).getByRole('button', { name: 'Make Bistro the default' }))
+    await userEvent.click(within(list).getByRole('button', { name: 'Make default: Bistro' }))
     expect(await screen.findByText('Bistro is the default brand kit')).toBeInTheDocument()
     await userEvent.click(within(list).getByRole('button', { name: 'Rename Bistro' }))
     const name = await screen.findByLabelText('Kit name')

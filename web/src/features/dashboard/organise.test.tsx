@@ -104,8 +104,12 @@ describe('tags and folders', () => {
     const labels = within(shop).getByTestId('code-labels')
     await waitFor(() => expect(labels).toHaveTextContent('Folder: Café'))
     expect(labels).toHaveTextContent('Tag: Print')
+    // Each button's name holds the words it shows (WCAG 2.5.3).
+    expect(within(shop).getByRole('button', { name: 'Edit tags and folder of Shop front' })).toHaveTextContent(/^Edit$/)
+    const addTags = within(await card('Menu card')).getByRole('button', { name: 'Add tags to Menu card' })
+    expect(addTags).toHaveTextContent(/^Add tags$/)
 
-    await userEvent.click(within(await card('Menu card')).getByRole('button', { name: 'Tags and folder of Menu card' }))
+    await userEvent.click(addTags)
     const dialog = await screen.findByRole('dialog', { name: 'Tags and folder' })
     await userEvent.click(within(dialog).getByRole('checkbox', { name: 'Spring' }))
     await userEvent.click(within(dialog).getByRole('checkbox', { name: 'Print' }))

@@ -11,7 +11,7 @@ import { serverMessage } from '@/lib/api-client'
 import { siteTitle, usePageTitle } from '@/lib/use-page-title'
 import { toast } from '@/lib/use-toast'
 import { can, useActiveWorkspace, type ActiveWorkspace } from '@/lib/workspace'
-import { WorkspacePage } from '@/features/workspaces/components/workspace-page'
+import { WorkspacePage } from '@/features/workspaces'
 import { useBrandKits, useDeleteBrandKit, useUpdateBrandKit, type BrandKit } from '../api/brand-kits'
 import { KitSwatch } from '../components/kit-swatch'
 
@@ -99,7 +99,7 @@ function KitRow({ kit, editor }: { kit: BrandKit; editor: boolean }) {
       </div>
       {editor && (
         <div className="flex flex-wrap gap-2">
-          <Button variant="outline" size="sm" onClick={makeDefault} disabled={update.isPending} aria-label={kit.isDefault ? `Unset ${kit.name} as default` : `Make ${kit.name} the default`}>
+          <Button variant="outline" size="sm" onClick={makeDefault} disabled={update.isPending} aria-label={kit.isDefault ? `Unset default: ${kit.name}` : `Make default: ${kit.name}`}>
             <Star aria-hidden="true" /> {kit.isDefault ? 'Unset default' : 'Make default'}
           </Button>
           <Button variant="outline" size="sm" onClick={() => setRenaming(true)} aria-label={`Rename ${kit.name}`}>

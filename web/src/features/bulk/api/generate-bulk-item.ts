@@ -1,4 +1,4 @@
-import { acceptPreviewUrl } from '@/features/generator/lib/url-preview'
+import { acceptPreviewUrl } from '@/lib/web-address'
 import { ApiError, apiJson, serverMessage } from '@/lib/api-client'
 import type { BulkResult } from '../lib/run-bulk'
 

@@ -25,7 +25,8 @@ export function CodeLabels({ code, editable }: { code: SavedCode; editable: bool
   const ids = tagIdsOf(code)
   const shown = ids.map((id) => tags?.find((t) => t.id === id) ?? refOf(code, id)).filter((t): t is Tag => t !== undefined)
   const folder = code.folderId != null ? folders?.find((f) => f.id === code.folderId) : undefined
-  if (!mayEdit && shown.length === 0 && !folder) return null
+  const empty = shown.length === 0 && !folder
+  if (!mayEdit && empty) return null
 
   return (
     <div className="flex flex-wrap items-center gap-1.5 px-4 pb-3" data-testid="code-labels">
@@ -44,9 +45,9 @@ export function CodeLabels({ code, editable }: { code: SavedCode; editable: bool
         </Badge>
       ))}
       {mayEdit && (
-        <Button size="sm" variant="ghost" className="h-6 px-1.5 text-xs text-slate-500" aria-label={`Tags and folder of ${code.name}`} onClick={() => setOpen(true)}>
+        <Button size="sm" variant="ghost" className="h-6 px-1.5 text-xs text-slate-500" aria-label={empty ? `Add tags to ${code.name}` : `Edit tags and folder of ${code.name}`} onClick={() => setOpen(true)}>
           <TagIcon aria-hidden="true" className="!size-3.5" />
-          {shown.length === 0 && !folder ? 'Add tags' : 'Edit'}
+          {empty ? 'Add tags' : 'Edit'}
         </Button>
       )}
       {mayEdit && <CodeLabelsDialog code={code} open={open} onOpenChange={setOpen} />}
@@ -102,7 +103,7 @@ function CodeLabelsForm({ code, onClose }: { code: SavedCode; onClose: () => voi
       </DialogHeader>
       <fieldset className="grid gap-2">
         <legend className="mb-2 text-sm font-medium text-slate-700">Tags</legend>
-        {tags.length === 0 && <p className="text-sm text-slate-600">No tags yet: create them with Tags &amp; folders above the list.</p>}
+        {tags.length === 0 && <p className="text-sm text-slate-600">No tags yet: create them with Tags and folders above the list.</p>}
         {tags.map((tag) => (
           <label key={tag.id} className="flex cursor-pointer items-center gap-2 text-sm">
             <input

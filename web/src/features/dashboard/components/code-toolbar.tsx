@@ -43,7 +43,7 @@ export function CodeToolbar({
         {onOrganise && (
           <Button type="button" variant="outline" onClick={onOrganise} aria-label="Manage tags and folders" title="Manage tags and folders">
             <Tags aria-hidden="true" />
-            <span className="hidden sm:inline">Tags &amp; folders</span>
+            <span className="hidden sm:inline">Tags and folders</span>
           </Button>
         )}
       </div>

@@ -7,7 +7,7 @@ export function CheckoutShell({ children }: { children: ReactNode }) {
   return (
     <main className="min-h-screen bg-slate-50 px-4 py-10">
       <div className="mx-auto grid max-w-xl gap-6">
-        <Link to="/" className="justify-self-center" aria-label="Home">
+        <Link to="/" className="justify-self-center">
           <Logo />
         </Link>
         {children}

@@ -2,7 +2,7 @@ import { Alert } from '@/components/ui/alert'
 import { Spinner } from '@/components/ui/spinner'
 import { siteTitle, usePageTitle } from '@/lib/use-page-title'
 import { can, useActiveWorkspace } from '@/lib/workspace'
-import { WorkspacePage } from '@/features/workspaces/components/workspace-page'
+import { WorkspacePage } from '@/features/workspaces'
 import { WebhooksCard } from '../components/webhooks-card'
 
 /** /webhooks: the active workspace's webhook endpoints and their deliveries (owners and admins). */

@@ -1,0 +1,143 @@
+import { ArrowDown, ArrowUp, Plus, Trash2 } from 'lucide-react'
+import type { Dispatch, ReactNode, SetStateAction } from 'react'
+import { Button } from '@/components/ui/button'
+import { Input } from '@/components/ui/input'
+import { TabsContent } from '@/components/ui/tabs'
+import type { Routing, RoutingRule } from '../api/types'
+import { countryCodes, countryName, languageCodes, languageName } from '../lib/countries'
+import { CheckboxGroup, Field, MultiSelect } from './routing-fields'
+
+const osOptions = [
+  ['ios', 'iOS'],
+  ['android', 'Android'],
+  ['windows', 'Windows'],
+  ['macos', 'macOS'],
+  ['linux', 'Linux'],
+  ['other', 'Other'],
+] as const
+const dayOptions = [
+  ['mon', 'Mon'],
+  ['tue', 'Tue'],
+  ['wed', 'Wed'],
+  ['thu', 'Thu'],
+  ['fri', 'Fri'],
+  ['sat', 'Sat'],
+  ['sun', 'Sun'],
+] as const
+const timeZones: string[] = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : []
+const countries = countryCodes.map((code) => ({ code, name: countryName(code) })).sort((a, b) => a.name.localeCompare(b.name))
+
+/** The Rules tab: conditions tried in order, each with its URL. */
+export function RoutingRulesTab({ draft, setDraft, footer }: { draft: Routing; setDraft: Dispatch<SetStateAction<Routing>>; footer: ReactNode }) {
+  const setRule = (i: number, rule: RoutingRule) => setDraft((d) => ({ ...d, rules: d.rules.map((r, j) => (j === i ? rule : r)) }))
+  const moveRule = (i: number, by: number) =>
+    setDraft((d) => {
+      const rules = [...d.rules]
+      ;[rules[i], rules[i + by]] = [rules[i + by], rules[i]]
+      return { ...d, rules }
+    })
+
+  return (
+    <TabsContent value="rules" className="grid max-h-[60vh] gap-3 overflow-y-auto">
+      <p className="text-sm text-slate-600">Rules are tried in order; the first whose conditions all hold sends the scan to its URL.</p>
+      {draft.rules.map((rule, i) => (
+        <fieldset key={i} className="grid gap-3 rounded-lg border border-slate-200 p-3">
+          <legend className="px-1 text-sm font-semibold">Rule {i + 1}</legend>
+          <CheckboxGroup
+            label={`Rule ${i + 1} devices`}
+            options={osOptions}
+            value={rule.when.os}
+            onChange={(os) => setRule(i, { ...rule, when: { ...rule.when, os } })}
+          />
+          <div className="grid gap-3 sm:grid-cols-2">
+            <MultiSelect
+              id={`rule-${i}-country`}
+              label="Countries"
+              options={countries.map((c) => [c.code, c.name])}
+              value={rule.when.country ?? []}
+              onChange={(country) => setRule(i, { ...rule, when: { ...rule.when, country } })}
+            />
+            <MultiSelect
+              id={`rule-${i}-language`}
+              label="Languages"
+              options={languageCodes.map((l) => [l, languageName(l)])}
+              value={rule.when.language ?? []}
+              onChange={(language) => setRule(i, { ...rule, when: { ...rule.when, language } })}
+            />
+          </div>
+          <CheckboxGroup
+            label={`Rule ${i + 1} days`}
+            options={dayOptions}
+            value={rule.when.days}
+            onChange={(days) => setRule(i, { ...rule, when: { ...rule.when, days } })}
+          />
+          <div className="grid gap-3 sm:grid-cols-3">
+            <Field id={`rule-${i}-from`} label="From">
+              <Input id={`rule-${i}-from`} type="time" value={rule.when.from ?? ''} onChange={(e) => setRule(i, { ...rule, when: { ...rule.when, from: e.target.value } })} />
+            </Field>
+            <Field id={`rule-${i}-to`} label="To">
+              <Input id={`rule-${i}-to`} type="time" value={rule.when.to ?? ''} onChange={(e) => setRule(i, { ...rule, when: { ...rule.when, to: e.target.value } })} />
+            </Field>
+            <Field id={`rule-${i}-tz`} label="Time zone">
+              <Input
+                id={`rule-${i}-tz`}
+                list="routing-time-zones"
+                placeholder="UTC"
+                value={rule.when.timeZone ?? ''}
+                onChange={(e) => setRule(i, { ...rule, when: { ...rule.when, timeZone: e.target.value } })}
+              />
+            </Field>
+          </div>
+          <Field id={`rule-${i}-destination`} label={`Rule ${i + 1} URL`}>
+            <Input
+              id={`rule-${i}-destination`}
+              type="url"
+              placeholder="https://example.com"
+              value={rule.destination}
+              onChange={(e) => setRule(i, { ...rule, destination: e.target.value })}
+            />
+          </Field>
+          <div className="flex gap-2">
+            <Button type="button" size="sm" variant="outline" disabled={i === 0} onClick={() => moveRule(i, -1)} aria-label={`Move rule ${i + 1} up`}>
+              <ArrowUp aria-hidden="true" />
+            </Button>
+            <Button
+              type="button"
+              size="sm"
+              variant="outline"
+              disabled={i === draft.rules.length - 1}
+              onClick={() => moveRule(i, 1)}
+              aria-label={`Move rule ${i + 1} down`}
+            >
+              <ArrowDown aria-hidden="true" />
+            </Button>
+            <Button
+              type="button"
+              size="sm"
+              variant="outline"
+              onClick={() => setDraft((d) => ({ ...d, rules: d.rules.filter((_, j) => j !== i) }))}
+              aria-label={`Remove rule ${i + 1}`}
+            >
+              <Trash2 aria-hidden="true" />
+            </Button>
+          </div>
+        </fieldset>
+      ))}
+      <datalist id="routing-time-zones">
+        {timeZones.map((tz) => (
+          <option key={tz} value={tz} />
+        ))}
+      </datalist>
+      <Button
+        type="button"
+        variant="outline"
+        disabled={draft.rules.length >= 20}
+        onClick={() => setDraft((d) => ({ ...d, rules: [...d.rules, { when: {}, destination: '' }] }))}
+      >
+        <Plus aria-hidden="true" />
+        Add rule
+      </Button>
+      {footer}
+    </TabsContent>
+  )
+}

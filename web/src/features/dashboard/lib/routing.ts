@@ -1,0 +1,33 @@
+import type { Routing, RoutingRule } from '../api/types'
+
+// The routing object of the Edit dialog's Rules, Split and Schedule & limit tabs, as edited and as sent.
+
+export const emptyRouting: Routing = { rules: [], split: [], startsAt: null, expiresAt: null, scanLimit: null, afterEnd: null }
+
+/** The routing as sent: empty conditions dropped; null when nothing is set. */
+export function cleaned(r: Routing): Routing | null {
+  const rules = r.rules.map((rule) => {
+    const when: RoutingRule['when'] = {}
+    for (const key of ['os', 'country', 'language', 'days'] as const) {
+      if (rule.when[key]?.length) when[key] = rule.when[key]
+    }
+    for (const key of ['from', 'to', 'timeZone'] as const) {
+      if (rule.when[key]) when[key] = rule.when[key]
+    }
+    return { when, destination: rule.destination }
+  })
+  const out = { ...r, rules, afterEnd: r.afterEnd || null }
+  const unset = !rules.length && !r.split.length && !r.startsAt && !r.expiresAt && r.scanLimit == null && !out.afterEnd
+  return unset ? null : out
+}
+
+/** An RFC 3339 instant as a datetime-local value, in the browser's zone. */
+export function toLocalInput(iso: string | null) {
+  if (!iso) return ''
+  const d = new Date(iso)
+  return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16)
+}
+
+export function fromLocalInput(value: string) {
+  return value ? new Date(value).toISOString() : null
+}

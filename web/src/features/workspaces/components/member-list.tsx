@@ -1,0 +1,108 @@
+import { LogOut, Trash2 } from 'lucide-react'
+import { useNavigate } from 'react-router'
+import { Alert } from '@/components/ui/alert'
+import { Badge } from '@/components/ui/badge'
+import { Button } from '@/components/ui/button'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
+import { NativeSelect } from '@/components/ui/native-select'
+import { Spinner } from '@/components/ui/spinner'
+import { serverMessage } from '@/lib/api-client'
+import { useUser } from '@/lib/auth'
+import { toast } from '@/lib/use-toast'
+import { can, roleLabels, type ActiveWorkspace, type Role } from '@/lib/workspace'
+import { useChangeRole, useMembers, useRemoveMember, useWorkspaces, type Member } from '../api/workspaces'
+import { assignable, failed, formatDate } from '../lib/members'
+
+/** Who is in the workspace and with what role; managers change roles and remove, members leave. */
+export function MemberList({ workspace }: { workspace: ActiveWorkspace }) {
+  const members = useMembers(workspace.id)
+  const me = useUser().data?.id
+  const changeRole = useChangeRole(workspace.id)
+  const remove = useRemoveMember(workspace.id)
+  const navigate = useNavigate()
+  // Nobody leaves their personal workspace (the server refuses it too).
+  const personal = useWorkspaces().data?.find((w) => w.id === workspace.id)?.personal ?? true
+  // Admins manage everyone but owners; owners manage everyone.
+  const mayManage = (m: Member) => can(workspace.role, 'manageMembers') && (m.role !== 'owner' || workspace.role === 'owner')
+
+  function removeMember(m: Member) {
+    if (!window.confirm(`Remove ${m.email} from ${workspace.name}? They lose access to its codes at once.`)) return
+    remove.mutate(m.userId, {
+      onSuccess: () => toast({ title: 'Member removed', description: `${m.email} no longer has access.` }),
+      onError: failed('Could not remove member'),
+    })
+  }
+
+  function leave(m: Member) {
+    if (!window.confirm(`Leave ${workspace.name}? You lose access to its codes until someone invites you again.`)) return
+    remove.mutate(m.userId, {
+      onSuccess: () => {
+        toast({ title: 'You left the workspace', description: `You are no longer a member of ${workspace.name}.` })
+        navigate('/dashboard')
+      },
+      onError: failed('Could not leave the workspace'),
+    })
+  }
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>People</CardTitle>
+        <CardDescription>Owners can do everything; admins manage members and codes; editors manage codes; viewers only look.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        {members.isPending && <Spinner label="Loading members..." />}
+        {members.isError && <Alert variant="destructive">{serverMessage(members.error) ?? 'Failed to load the members.'}</Alert>}
+        <ul className="grid divide-y divide-slate-100" aria-label="Members">
+          {members.data?.map((m) => (
+            <li key={m.userId} className="flex flex-wrap items-center gap-x-3 gap-y-2 py-3">
+              <div className="min-w-0 flex-1 basis-48">
+                <p className="break-all font-medium text-slate-900">
+                  {m.email}
+                  {m.userId === me && <span className="font-normal text-slate-500"> (you)</span>}
+                </p>
+                <p className="text-xs text-slate-500">Joined {formatDate(m.joinedAt)}</p>
+              </div>
+              {m.userId !== me && mayManage(m) ? (
+                <NativeSelect
+                  aria-label={`Role of ${m.email}`}
+                  value={m.role}
+                  disabled={changeRole.isPending}
+                  onChange={(e) => {
+                    const role = e.target.value as Role
+                    changeRole.mutate(
+                      { userId: m.userId, role },
+                      { onSuccess: () => toast({ title: 'Role changed', description: `${m.email} is now ${roleLabels[role].toLowerCase()}.` }), onError: failed('Could not change the role') },
+                    )
+                  }}
+                >
+                  {/* An owner seen by an admin cannot get here; the current role always shows. */}
+                  {assignable(workspace.role).map((r) => (
+                    <option key={r} value={r}>
+                      {roleLabels[r]}
+                    </option>
+                  ))}
+                </NativeSelect>
+              ) : (
+                <Badge tone={m.role === 'owner' ? 'violet' : 'neutral'}>{roleLabels[m.role]}</Badge>
+              )}
+              {m.userId === me ? (
+                !personal && (
+                  <Button size="sm" variant="ghost" onClick={() => leave(m)} disabled={remove.isPending}>
+                    <LogOut aria-hidden="true" /> Leave
+                  </Button>
+                )
+              ) : (
+                mayManage(m) && (
+                  <Button size="sm" variant="ghost" className="text-red-600 hover:bg-red-50 hover:text-red-700" aria-label={`Remove ${m.email}`} onClick={() => removeMember(m)} disabled={remove.isPending}>
+                    <Trash2 aria-hidden="true" /> Remove
+                  </Button>
+                )
+              )}
+            </li>
+          ))}
+        </ul>
+      </CardContent>
+    </Card>
+  )
+}

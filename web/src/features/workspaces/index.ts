@@ -1,0 +1,2 @@
+// What other features may use of workspaces (eslint.config.js keeps the rest private).
+export { WorkspacePage } from './components/workspace-page'
