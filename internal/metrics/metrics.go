@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -26,8 +27,11 @@ type Metrics struct {
 	registry *prometheus.Registry
 	requests *prometheus.CounterVec
 	duration *prometheus.HistogramVec
-	mails    *prometheus.CounterVec
-	log      *slog.Logger
+	// series holds each (route, method, status)'s two series once looked
+	// up: the vectors hash the three labels and lock on every lookup.
+	series sync.Map // seriesKey → requestSeries
+	mails  *prometheus.CounterVec
+	log    *slog.Logger
 }
 
 // New registers every collector that needs only the store.
@@ -110,9 +114,25 @@ func (m *Metrics) Observe(route, method string, status int, took time.Duration) 
 	if route == "" {
 		route = "unmatched"
 	}
-	labels := []string{route, knownMethod(method), strconv.Itoa(status)}
-	m.requests.WithLabelValues(labels...).Inc()
-	m.duration.WithLabelValues(labels...).Observe(took.Seconds())
+	key := seriesKey{route, knownMethod(method), status}
+	s, ok := m.series.Load(key)
+	if !ok {
+		labels := []string{key.route, key.method, strconv.Itoa(status)}
+		s, _ = m.series.LoadOrStore(key, requestSeries{m.requests.WithLabelValues(labels...), m.duration.WithLabelValues(labels...)})
+	}
+	series := s.(requestSeries)
+	series.count.Inc()
+	series.took.Observe(took.Seconds())
+}
+
+type seriesKey struct {
+	route, method string
+	status        int
+}
+
+type requestSeries struct {
+	count prometheus.Counter
+	took  prometheus.Observer
 }
 
 // knownMethod keeps the method label to the standard methods: a client

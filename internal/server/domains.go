@@ -281,8 +281,8 @@ type domainWorkspaceKey struct{}
 // else redirected to the base URL, where the app is.
 func (s *server) onCustomDomain(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		host := strings.TrimSuffix(strings.ToLower(hostOnly(r.Host)), ".")
-		if host == "" || host == s.clients.baseHost || len(host) > maxHostLength {
+		host, custom := s.customHost(r)
+		if !custom {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -302,6 +302,13 @@ func (s *server) onCustomDomain(next http.Handler) http.Handler {
 			writeError(w, http.StatusNotFound, "Not found")
 		}
 	})
+}
+
+// customHost is the request's host, lower case, and whether it may be a
+// workspace's domain: not empty, not the base host, not too long to be one.
+func (s *server) customHost(r *http.Request) (string, bool) {
+	host := strings.TrimSuffix(strings.ToLower(hostOnly(r.Host)), ".")
+	return host, host != "" && host != s.clients.baseHost && len(host) <= maxHostLength
 }
 
 // hostWorkspace is the workspace whose verified domain the request came

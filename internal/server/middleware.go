@@ -62,11 +62,15 @@ const apiCSP = "default-src 'none'; frame-ancestors 'none'"
 // or adds one of them gets a slice of its own.
 func securityHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h := w.Header()
-		h["X-Content-Type-Options"] = nosniff
-		h["Referrer-Policy"] = referrerPolicy
+		setSecurityHeaders(w)
 		next.ServeHTTP(w, r)
 	})
+}
+
+func setSecurityHeaders(w http.ResponseWriter) {
+	h := w.Header()
+	h["X-Content-Type-Options"] = nosniff
+	h["Referrer-Policy"] = referrerPolicy
 }
 
 var (
@@ -111,13 +115,19 @@ func forwardedFor(next http.Handler) http.Handler {
 // names it.
 func (s *server) requestID(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		id := r.Header.Get("X-Request-Id")
-		if !s.cfg.TrustProxy || !logging.ValidRequestID(id) {
-			id = logging.NewRequestID()
-		}
-		w.Header().Set("X-Request-Id", id)
-		next.ServeHTTP(w, r.WithContext(logging.WithRequestID(r.Context(), id)))
+		next.ServeHTTP(w, s.withRequestID(w, r))
 	})
+}
+
+// withRequestID gives the request its id (the trusted proxy's, or a fresh
+// one), on the response and in the context its log lines use.
+func (s *server) withRequestID(w http.ResponseWriter, r *http.Request) *http.Request {
+	id := r.Header.Get("X-Request-Id")
+	if !s.cfg.TrustProxy || !logging.ValidRequestID(id) {
+		id = logging.NewRequestID()
+	}
+	w.Header().Set("X-Request-Id", id)
+	return r.WithContext(logging.WithRequestID(r.Context(), id))
 }
 
 // logContext is the context to log with where only the response is at

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -40,6 +41,7 @@ func BenchmarkRedirect(b *testing.B) {
 	for name, code := range map[string]string{"plain": "benchmk1", "smart": "benchmk2"} {
 		b.Run(name, func(b *testing.B) {
 			req := httptest.NewRequest("GET", "/d/"+code, nil)
+			req.Host = "localhost:8080" // the base host's: scans take the short path
 			req.Header.Set("User-Agent", iPhoneUA)
 			b.ReportAllocs()
 			for b.Loop() {
@@ -50,5 +52,51 @@ func BenchmarkRedirect(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// A scan on the base host takes scansFirst's short path; on any other host
+// it goes through the mux and the site's wrappers. Both must answer alike:
+// status, Location, and the headers every answer carries; and the short
+// path's scans are counted under the scan route in /metrics.
+func TestScansShortPathAnswersAsTheMux(t *testing.T) {
+	st := storetest.Open(t)
+	var meter *metrics.Metrics
+	e := start(t, st, func(d *Deps) { meter = metrics.New(d.Store, d.Logger); d.Metrics = meter })
+	c, _ := e.signedIn("short@example.com")
+	code := e.createDynamic(c, "https://example.com/short")["shortCode"].(string)
+	paused := e.createDynamic(c, "https://example.com/paused")
+	expect(t, e.do(c, "POST", "/api/dynamic-qrcodes/"+idOf(paused)+"/pause", ""), http.StatusOK, "")
+	h := e.srv.Config.Handler
+	answer := func(host, method, path string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest(method, path, nil)
+		req.Host = host
+		req.Header.Set("User-Agent", iPhoneUA)
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		return w
+	}
+	for _, tc := range []struct{ method, path string }{
+		{"GET", "/d/" + code}, {"HEAD", "/d/" + code}, {"GET", "/d/" + paused["shortCode"].(string)},
+		{"GET", "/d/NoSuchCode1"}, {"GET", "/d/%00"}, {"GET", "/d/"}, {"GET", "/d/."}, {"GET", "/d/a/b"},
+	} {
+		short, long := answer("localhost:8080", tc.method, tc.path), answer("elsewhere.example", tc.method, tc.path)
+		if short.Code != long.Code || short.Header().Get("Location") != long.Header().Get("Location") {
+			t.Errorf("%s %s: short path %d %q, mux %d %q", tc.method, tc.path, short.Code, short.Header().Get("Location"), long.Code, long.Header().Get("Location"))
+		}
+		for _, name := range []string{"X-Content-Type-Options", "Referrer-Policy", "Cache-Control", "Content-Type"} {
+			if short.Header().Get(name) != long.Header().Get(name) {
+				t.Errorf("%s %s: %s %q on the short path, %q through the mux", tc.method, tc.path, name, short.Header().Get(name), long.Header().Get(name))
+			}
+		}
+		if id := short.Header().Get("X-Request-Id"); len(id) != 26 {
+			t.Errorf("%s %s: X-Request-Id %q", tc.method, tc.path, id)
+		}
+	}
+	m := httptest.NewRecorder()
+	meter.Handler().ServeHTTP(m, httptest.NewRequest("GET", "/metrics", nil))
+	if !strings.Contains(m.Body.String(), `squarely_http_requests_total{method="GET",route="GET /d/{shortCode}",status="302"} 2`) ||
+		!strings.Contains(m.Body.String(), `squarely_http_requests_total{method="HEAD",route="GET /d/{shortCode}",status="302"} 2`) {
+		t.Errorf("the scans are not counted under their route:\n%s", m.Body.String())
 	}
 }

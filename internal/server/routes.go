@@ -271,7 +271,7 @@ func (s *server) routes() http.Handler {
 	if s.cfg.TrustProxy {
 		redirect = forwardedFor(redirect)
 	}
-	root.Handle("GET /d/{shortCode}", redirect)
+	root.Handle(scanPattern, redirect)
 	unlock := http.Handler(http.HandlerFunc(s.unlockCode))
 	if s.cfg.TrustProxy {
 		unlock = forwardedFor(unlock)
@@ -285,12 +285,12 @@ func (s *server) routes() http.Handler {
 	// Metrics (issue 25): on the public listener only with a bearer token.
 	// A workspace's verified domain serves its codes only (domains.go).
 	if s.metrics == nil {
-		return securityHeaders(s.requestID(s.onCustomDomain(root)))
+		return s.scansFirst(redirect, securityHeaders(s.requestID(s.onCustomDomain(root))))
 	}
 	if s.cfg.MetricsToken != "" {
 		root.Handle("GET /metrics", s.metricsToken(s.metrics.Handler()))
 	}
-	return securityHeaders(s.requestID(s.observe(s.onCustomDomain(notePattern(root)))))
+	return s.scansFirst(redirect, securityHeaders(s.requestID(s.observe(s.onCustomDomain(notePattern(root))))))
 }
 
 // app serves the React app under its CSP.
