@@ -58,9 +58,11 @@ async function serveStripeStandIn(page: Page) {
   })
 }
 
-test('/subscribe renders the pricing table with the signed-in user’s e-mail and id, under a policy that allows Stripe', async ({ page }) => {
+test('/subscribe renders the pricing table with the signed-in user’s e-mail and workspace id, under a policy that allows Stripe', async ({ page }) => {
   await serveStripeStandIn(page)
   const user = await signUp(page, uniqueEmail('pay'))
+  // The subscriber is the active workspace (the webhook reads its id back).
+  const me = (await (await page.request.get('/api/user')).json()) as { workspace: { id: number } }
   const response = await page.goto('/subscribe')
   expect(response?.headers()['content-security-policy']).toContain('https://js.stripe.com')
   await expect(page.getByRole('heading', { level: 1, name: 'Choose Your Plan' })).toBeVisible()
@@ -72,7 +74,7 @@ test('/subscribe renders the pricing table with the signed-in user’s e-mail an
   const table = page.locator('stripe-pricing-table')
   await expect(table).toHaveAttribute('data-rendered', 'true')
   await expect(table).toHaveAttribute('customer-email', user.username)
-  await expect(table).toHaveAttribute('client-reference-id', String(user.id))
+  await expect(table).toHaveAttribute('client-reference-id', String(me.workspace.id))
   await expect(table).toHaveAttribute('pricing-table-id', 'prctbl_e2e')
   await expect(table).toHaveAttribute('publishable-key', 'pk_test_e2e')
   await expect(table).toContainText(`for ${user.username}`)

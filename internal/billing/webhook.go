@@ -45,7 +45,7 @@ type Event struct {
 
 // Checkout is a completed subscription checkout.
 type Checkout struct {
-	ClientReferenceID string // the user's id, as the pricing table was given it
+	ClientReferenceID string // the subscribing workspace's id, as the pricing table was given it
 	Email             string
 	CustomerID        string
 	SubscriptionID    string
