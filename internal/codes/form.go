@@ -13,6 +13,13 @@ import (
 // checks what the form alone can tell, in the order its refusals have
 // always come.
 
+const (
+	// MaxFieldValue is the most bytes of one field of a code's form.
+	MaxFieldValue = 4 << 10
+	// MsgMissing answers a code that is not the caller's, or no more.
+	MsgMissing = "QR code not found"
+)
+
 // StaticForm reads a static code's form: qrMode, qrType, name, the style
 // fields, scanTracking, logoId (ignored with a logo file) and the type's
 // fields under their form names (FormKey).

@@ -1,8 +1,6 @@
 package server
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"net/http"
 	"strings"
@@ -10,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/squarely/squarely/internal/auth"
+	"github.com/squarely/squarely/internal/server/publicapi"
 	"github.com/squarely/squarely/internal/store"
 )
 
@@ -17,31 +16,10 @@ import (
 // account settings; clients' keys are rotated on the white-label page.
 
 const (
-	// apiKeyPrefix marks our keys, so they are recognisable in code and
-	// by secret scanners.
-	apiKeyPrefix = "sq_"
-	// apiKeyRandom characters of base62 after the prefix: 238 bits.
-	apiKeyRandom = 40
-	// apiKeyShownPrefix characters of a key (its "sq_" included) are kept
-	// to be shown, with its last 4.
-	apiKeyShownPrefix = 9
-	maxAPIKeyName     = 100
+	maxAPIKeyName = 100
 	// maxAPIKeysPerUser bounds the keys one account keeps.
 	maxAPIKeysPerUser = 20
 )
-
-// newAPIKey draws a key and returns it with what is kept of it.
-func newAPIKey() (string, store.KeyParts) {
-	key := apiKeyPrefix + store.RandomBase62(apiKeyRandom)
-	return key, store.KeyParts{Hash: hashAPIKey(key), Prefix: key[:apiKeyShownPrefix], Last4: key[len(key)-4:]}
-}
-
-// hashAPIKey is what the store keeps of a key. Keys are long random
-// strings, so a plain SHA-256 is enough: there is nothing to guess.
-func hashAPIKey(key string) string {
-	sum := sha256.Sum256([]byte(key))
-	return hex.EncodeToString(sum[:])
-}
 
 // maskedKey shows a key as its prefix…last4, "" when there is none.
 func maskedKey(prefix, last4 string) string {
@@ -118,7 +96,7 @@ func (s *server) createAPIKey(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusConflict, "You have reached the limit of 20 API keys. Revoke one to create another.")
 		return
 	}
-	key, parts := newAPIKey()
+	key, parts := publicapi.NewKey()
 	k := &store.APIKey{WorkspaceID: wsID(r), UserID: u.ID, Name: name, Prefix: parts.Prefix, Last4: parts.Last4,
 		CreatorEmail: u.Username, CreatorName: strings.TrimSpace(u.FirstName + " " + u.LastName)}
 	if err := s.store.CreateAPIKey(r.Context(), k, parts.Hash, s.now()); err != nil {

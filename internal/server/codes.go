@@ -65,11 +65,6 @@ func writeRefused(w http.ResponseWriter, rf *codes.Refused) {
 	writeJSON(w, rf.Status, apiError{Message: rf.Message, Errors: rf.Fields})
 }
 
-// fieldError answers 400 with one field's message.
-func fieldError(w http.ResponseWriter, field, message string) {
-	writeJSON(w, http.StatusBadRequest, apiError{Message: message, Errors: map[string]string{field: message}})
-}
-
 // renderRefused answers 400 when err is a refusal the user can fix (a style
 // that would not scan, too much data) and reports whether it did.
 func renderRefused(w http.ResponseWriter, err error) bool {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/squarely/squarely/internal/server/respond"
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/store/storetest"
 )
@@ -38,7 +39,7 @@ func TestJSONCompressed(t *testing.T) {
 		key, _ := e.newKey(c, "k")
 
 		plain := e.raw(c, "/api/qrcodes")
-		if plain.StatusCode != http.StatusOK || plain.Header.Get("Content-Encoding") != "" || len(plain.body) < compressedJSONMin {
+		if plain.StatusCode != http.StatusOK || plain.Header.Get("Content-Encoding") != "" || len(plain.body) < respond.CompressedMin {
 			t.Fatalf("identity: %d %q, %d bytes", plain.StatusCode, plain.Header.Get("Content-Encoding"), len(plain.body))
 		}
 		if !strings.Contains(plain.Header.Get("Vary"), "Accept-Encoding") {

@@ -23,7 +23,7 @@ import (
 // at 62^8 codes is all but impossible anyway.
 const shortCodeTries = 5
 
-const msgCodeMissing = "QR code not found"
+const msgCodeMissing = codes.MsgMissing
 
 // dynamicCodeResponse is a dynamic code as the API shows it: the static
 // record's fields plus the dynamic ones (docs/API.md "Records").

@@ -386,12 +386,12 @@ func (s *server) trackGeneration(w http.ResponseWriter, r *http.Request) {
 	if in.QRCodeID != nil {
 		ws := workspaceFrom(r.Context())
 		if u == nil || ws == nil {
-			writeError(w, http.StatusNotFound, "QR code not found")
+			writeError(w, http.StatusNotFound, msgCodeMissing)
 			return
 		}
 		if _, err := s.store.QRCode(r.Context(), ws.ID, *in.QRCodeID); err != nil {
 			if errors.Is(err, store.ErrNotFound) {
-				writeError(w, http.StatusNotFound, "QR code not found")
+				writeError(w, http.StatusNotFound, msgCodeMissing)
 				return
 			}
 			s.internalError(w, "fetching a QR code", err)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/squarely/squarely/internal/server/publicapi"
 	"github.com/squarely/squarely/internal/store/storetest"
 )
 
@@ -34,11 +35,11 @@ const openAPIURL = "https://squarely.test/api/v1/openapi.json"
 func loadOpenAPI(t *testing.T) *openAPI {
 	t.Helper()
 	doc := new(openAPI)
-	if err := json.Unmarshal(openAPIDocument, doc); err != nil {
+	if err := json.Unmarshal(publicapi.Document, doc); err != nil {
 		t.Fatal(err)
 	}
-	json.Unmarshal(openAPIDocument, &doc.raw)
-	parsed, err := jsonschema.UnmarshalJSON(bytes.NewReader(openAPIDocument))
+	json.Unmarshal(publicapi.Document, &doc.raw)
+	parsed, err := jsonschema.UnmarshalJSON(bytes.NewReader(publicapi.Document))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +167,7 @@ func TestOpenAPIAnswers(t *testing.T) {
 	}
 
 	served := e.api("", "GET", "/api/v1/openapi.json", "")
-	if served.StatusCode != http.StatusOK || string(served.body) != string(openAPIDocument) {
+	if served.StatusCode != http.StatusOK || string(served.body) != string(publicapi.Document) {
 		t.Fatalf("GET /api/v1/openapi.json: %d", served.StatusCode)
 	}
 	doc.check(t, "GET", "/api/v1/codes", e.api("", "GET", "/api/v1/codes", ""))

@@ -2,7 +2,6 @@ package server
 
 import (
 	"net/http"
-	"strconv"
 )
 
 // Path parameters. Every route that takes an id, a session or a short code
@@ -28,20 +27,6 @@ func idParam(w http.ResponseWriter, r *http.Request, name, missing string) (int6
 		writeError(w, http.StatusNotFound, missing)
 	}
 	return id, ok
-}
-
-// parseID reads a positive decimal id: digits only, no sign or spaces.
-func parseID(raw string) (int64, bool) {
-	if raw == "" || len(raw) > len("9223372036854775807") {
-		return 0, false
-	}
-	for i := 0; i < len(raw); i++ {
-		if raw[i] < '0' || raw[i] > '9' {
-			return 0, false
-		}
-	}
-	id, err := strconv.ParseInt(raw, 10, 64)
-	return id, err == nil && id > 0
 }
 
 // msgSessionMissing answers a session that is not the caller's.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/squarely/squarely/internal/codes"
 	"github.com/squarely/squarely/internal/config"
+	"github.com/squarely/squarely/internal/server/publicapi"
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/store/storetest"
 )
@@ -261,7 +262,7 @@ func TestPublicAPIOwnership(t *testing.T) {
 		rot := expect(t, e.do(admin, "POST", fmt.Sprintf("/api/white-label/clients/%d/rotate-key", int64(cl["id"].(float64))), ""), http.StatusOK, "")
 		clientKey := rot["apiKey"].(string)
 		cc := expect(t, e.api(clientKey, "POST", "/api/v1/codes", `{"kind":"dynamic","qrType":"url","destination":"https://acme.example"}`), http.StatusCreated, "")
-		acct, err := st.APIKeyAccess(t.Context(), hashAPIKey(clientKey))
+		acct, err := st.APIKeyAccess(t.Context(), publicapi.HashKey(clientKey))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -427,7 +428,7 @@ func TestPublicAPIBatch(t *testing.T) {
 			t.Fatalf("codes stored = %d, want 2", n)
 		}
 		expect(t, e.api(key, "POST", "/api/v1/codes/batch", `{"codes":[]}`), http.StatusBadRequest, "codes must hold at least one code")
-		many := "[" + strings.TrimSuffix(strings.Repeat(`{},`, maxBatchCodes+1), ",") + "]"
+		many := "[" + strings.TrimSuffix(strings.Repeat(`{},`, publicapi.MaxBatchCodes+1), ",") + "]"
 		expect(t, e.api(key, "POST", "/api/v1/codes/batch", `{"codes":`+many+`}`), http.StatusBadRequest, "A batch holds at most 1,000 codes")
 	})
 }

@@ -6,7 +6,6 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -149,8 +148,18 @@ func clientKey(r *http.Request) string {
 	return addr.String()
 }
 
-// tooMany answers 429 with Retry-After in whole seconds.
-func tooMany(w http.ResponseWriter, wait time.Duration, message string) {
-	w.Header().Set("Retry-After", strconv.Itoa(int((wait+time.Second-1)/time.Second)))
-	writeError(w, http.StatusTooManyRequests, message)
+// takeQuota counts a call by key, as take does, and reports whether it is
+// within the limit, the calls left in the window, and how long until the
+// window ends: what the RateLimit headers tell a client.
+func (l *limiter) takeQuota(key string) (allowed bool, remaining int, reset time.Duration, err error) {
+	ctx, cancel := context.WithTimeout(context.Background(), limiterTimeout)
+	defer cancel()
+	now := l.now()
+	start := now.Truncate(l.window)
+	l.sweep(ctx, start)
+	n, err := l.store.CountAttempt(ctx, l.name, key, start)
+	if err != nil {
+		return false, 0, 0, err
+	}
+	return n <= l.limit, max(l.limit-n, 0), start.Add(l.window).Sub(now), nil
 }

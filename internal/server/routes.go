@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/squarely/squarely/internal/auth"
+	"github.com/squarely/squarely/internal/server/publicapi"
 	"github.com/squarely/squarely/internal/store"
 )
 
@@ -124,20 +125,24 @@ func (s *server) routes() http.Handler {
 	api.Handle("DELETE /api/white-label/clients/{id}", admin(s.deleteClient))
 	api.Handle("POST /api/white-label/clients/{id}/rotate-key", admin(s.rotateClientKey))
 	api.HandleFunc("GET /api/white-label/config", s.whiteLabelConfig)
-	key := func(p auth.Permission, h http.HandlerFunc) http.Handler { return s.apiKeyAuth(s.in(p)(h).ServeHTTP) }
+	// The public API (package publicapi): an API key's workspace and rate
+	// limit, then the permission; its codes resource, and the app's own
+	// handlers where it answers as the app does.
+	public := s.newPublicAPI()
+	key := func(p auth.Permission, h http.HandlerFunc) http.Handler { return public.Authenticate(s.in(p)(h)) }
 	v1 := http.NewServeMux()
-	v1.HandleFunc("GET /api/v1/openapi.json", serveOpenAPI)
-	v1.Handle("POST /api/v1/codes", key(auth.PermEdit, s.v1CreateCode))
-	v1.Handle("GET /api/v1/codes", key(auth.PermRead, s.v1ListCodes))
-	v1.Handle("POST /api/v1/codes/batch", key(auth.PermEdit, s.v1BatchCodes))
-	v1.Handle("GET /api/v1/codes/{id}", key(auth.PermRead, s.v1GetCode))
-	v1.Handle("PATCH /api/v1/codes/{id}", key(auth.PermEdit, s.v1UpdateCode))
-	v1.Handle("DELETE /api/v1/codes/{id}", key(auth.PermEdit, s.v1DeleteCode))
-	v1.Handle("POST /api/v1/codes/{id}/pause", key(auth.PermEdit, s.v1PauseCode(true)))
-	v1.Handle("POST /api/v1/codes/{id}/resume", key(auth.PermEdit, s.v1PauseCode(false)))
-	v1.Handle("GET /api/v1/codes/{id}/image", key(auth.PermRead, s.v1CodeImage))
-	v1.Handle("GET /api/v1/codes/{id}/analytics", key(auth.PermRead, s.v1CodeAnalytics))
-	v1.Handle("GET /api/v1/codes/{id}/scans.csv", key(auth.PermRead, s.v1ScansCSV))
+	v1.HandleFunc("GET /api/v1/openapi.json", publicapi.ServeOpenAPI)
+	v1.Handle("POST /api/v1/codes", key(auth.PermEdit, public.CreateCode))
+	v1.Handle("GET /api/v1/codes", key(auth.PermRead, public.ListCodes))
+	v1.Handle("POST /api/v1/codes/batch", key(auth.PermEdit, public.BatchCodes))
+	v1.Handle("GET /api/v1/codes/{id}", key(auth.PermRead, public.GetCode))
+	v1.Handle("PATCH /api/v1/codes/{id}", key(auth.PermEdit, public.UpdateCode))
+	v1.Handle("DELETE /api/v1/codes/{id}", key(auth.PermEdit, public.DeleteCode))
+	v1.Handle("POST /api/v1/codes/{id}/pause", key(auth.PermEdit, public.PauseCode(true)))
+	v1.Handle("POST /api/v1/codes/{id}/resume", key(auth.PermEdit, public.PauseCode(false)))
+	v1.Handle("GET /api/v1/codes/{id}/image", key(auth.PermRead, public.CodeImage))
+	v1.Handle("GET /api/v1/codes/{id}/analytics", key(auth.PermRead, public.CodeAnalytics))
+	v1.Handle("GET /api/v1/codes/{id}/scans.csv", key(auth.PermRead, public.ScansCSV))
 	v1.Handle("GET /api/v1/brand-kits", key(auth.PermRead, s.listBrandKits))
 	// Workspaces (issue 22, workspaces.go): the caller's workspaces, the
 	// session's active one, members, invitations. Under
@@ -221,7 +226,7 @@ func (s *server) routes() http.Handler {
 	// Alerts (issue 24).
 	api.Handle("PUT /api/dynamic-qrcodes/{id}/alerts", edit(s.setAlertsMuted))
 	api.Handle("PUT /api/workspaces/{id}/alert-emails", read(s.setAlertEmails))
-	v1.Handle("PUT /api/v1/codes/{id}/routing", key(auth.PermEdit, s.v1SetRouting))
+	v1.Handle("PUT /api/v1/codes/{id}/routing", key(auth.PermEdit, public.SetRouting))
 	// Webhooks (issue 24, webhooks.go): owners and admins in the app; API
 	// keys (which only they can make) act as editors, so v1 asks for edit.
 	api.Handle("GET /api/webhooks", manage(s.listWebhooks))

@@ -41,17 +41,6 @@ func (s *server) setRouting(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// v1SetRouting is setRouting under the public API's code ids (d_N).
-func (s *server) v1SetRouting(w http.ResponseWriter, r *http.Request) {
-	kind, _, ok := codePath(w, r)
-	if !ok || !dynamicOnly(w, kind, "have routing") {
-		return
-	}
-	if d, ok, err := s.saveRouting(w, r); ok {
-		s.answerAPICode(w, nil, d, err)
-	}
-}
-
 // saveRouting reads and saves the routing of the code named by {id},
 // answering the store's outcome; when the input is refused it has
 // answered and ok is false.

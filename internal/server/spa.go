@@ -229,22 +229,3 @@ func serveBytes(w http.ResponseWriter, r *http.Request, name, encoding string, i
 	// and no-cache revalidation do the caching.
 	http.ServeContent(w, r, name, time.Time{}, content)
 }
-
-// acceptsEncoding reports whether an Accept-Encoding header takes coding
-// (named, with a q-value above 0).
-func acceptsEncoding(header, coding string) bool {
-	for _, part := range strings.Split(header, ",") {
-		name, params, _ := strings.Cut(part, ";")
-		if !strings.EqualFold(strings.TrimSpace(name), coding) {
-			continue
-		}
-		for _, param := range strings.Split(params, ";") {
-			if q, ok := strings.CutPrefix(strings.TrimSpace(param), "q="); ok {
-				f, err := strconv.ParseFloat(q, 64)
-				return err == nil && f > 0
-			}
-		}
-		return true
-	}
-	return false
-}

@@ -38,10 +38,10 @@ const (
 	maxLogoPixels  = 4096 * 4096
 	maxImagePixels = 50_000_000
 
-	maxFormValue  = 4 << 10   // bytes of one text field of a multipart form
-	formOverhead  = 256 << 10 // bytes of a form beyond its file: text fields, part headers
-	maxFileName   = 200       // characters kept of an uploaded file's name
-	maxUploadText = 1000      // characters of an upload's title or description
+	maxFormValue  = codes.MaxFieldValue // bytes of one text field of a multipart form
+	formOverhead  = 256 << 10           // bytes of a form beyond its file: text fields, part headers
+	maxFileName   = 200                 // characters kept of an uploaded file's name
+	maxUploadText = 1000                // characters of an upload's title or description
 
 	// Visitors may upload images (the images type is free); this many per
 	// hour per client address keeps the blob store from being used as free

@@ -16,6 +16,7 @@ import (
 
 	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/jobs"
+	"github.com/squarely/squarely/internal/server/respond"
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/store/storetest"
 	"github.com/squarely/squarely/internal/webhooks"
@@ -193,7 +194,7 @@ func (e *env) getJSON(c *http.Client, path string, v any) {
 	if resp.StatusCode != http.StatusOK {
 		e.t.Fatalf("GET %s: %d %s", path, resp.StatusCode, resp.body)
 	}
-	if err := decodeValue(resp.body, v); err != nil {
+	if err := respond.DecodeValue(resp.body, v); err != nil {
 		e.t.Fatalf("GET %s: %v", path, err)
 	}
 }

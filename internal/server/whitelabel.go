@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/squarely/squarely/internal/server/publicapi"
 	"github.com/squarely/squarely/internal/store"
 )
 
@@ -276,7 +277,7 @@ func (s *server) rotateClientKey(w http.ResponseWriter, r *http.Request) {
 // giveClientKey gives client id a new API key and answers the client with
 // the key whole (status), or the reason it could not.
 func (s *server) giveClientKey(w http.ResponseWriter, r *http.Request, id int64, status int) {
-	key, parts := newAPIKey()
+	key, parts := publicapi.NewKey()
 	c, err := s.store.SetClientKey(r.Context(), id, parts, s.now())
 	switch {
 	case errors.Is(err, store.ErrNotFound):

@@ -50,7 +50,7 @@ const (
 type workspaceKey struct{}
 
 // workspaceFrom returns the workspace the request acts on: set by
-// loadWorkspace (a session's), apiKeyAuth (a key's) or s.in (the path's);
+// loadWorkspace (a session's), publicapi.Authenticate (a key's) or s.in (the path's);
 // nil for a visitor.
 func workspaceFrom(ctx context.Context) *store.Workspace {
 	w, _ := ctx.Value(workspaceKey{}).(*store.Workspace)
@@ -87,7 +87,7 @@ func (s *server) loadWorkspace(next http.Handler) http.Handler {
 }
 
 // in wraps a route that needs permission p in a workspace: the session's
-// active one (loadWorkspace), an API key's (apiKeyAuth), or, under
+// active one (loadWorkspace), an API key's (publicapi.Authenticate), or, under
 // /api/workspaces/{id}/, that one. Signed out is 401; a workspace the
 // caller is not a member of 404; a signed-in member without TOTP in a
 // workspace that requires it 403 two_factor_required; a role too weak 403.
@@ -159,7 +159,7 @@ func (s *server) visitorRoute(h http.HandlerFunc) http.Handler {
 	})
 }
 
-// keyRequest reports whether r is an API key's (apiKeyAuth), which a
+// keyRequest reports whether r is an API key's (publicapi.Authenticate), which a
 // workspace's 2FA requirement does not concern: it is no person signing in.
 func keyRequest(r *http.Request) bool {
 	a, _ := store.ActorFrom(r.Context())

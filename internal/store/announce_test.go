@@ -159,7 +159,7 @@ func TestWritesAnnounceRedirects(t *testing.T) {
 		checked++
 	}
 	// The check must see the writes it guards, or it guards nothing.
-	for _, writer := range []string{"updateDynamic", "DeleteDynamicCode", "createDynamic", "DeleteWorkspace", "SoftDeleteUser", "leaveTeams", "DeleteClient"} {
+	for _, writer := range []string{"updateDynamicIn", "DeleteDynamicCode", "createDynamic", "DeleteWorkspace", "SoftDeleteUser", "leaveTeams", "DeleteClient"} {
 		if f := funcs[writer]; f == nil || !f.writes {
 			t.Errorf("%s is not seen writing what scans resolve", writer)
 		}

@@ -334,42 +334,50 @@ func (s *Store) RecentRedirects(ctx context.Context, limit int) (map[string]Redi
 // returns the code as it is afterwards.
 func (s *Store) updateDynamic(ctx context.Context, action string, workspaceID, id int64, set string, args ...any) (*DynamicCode, error) {
 	var d *DynamicCode
-	// On PostgreSQL the row is locked before it is read, so concurrent
-	// changes each compare with what the one before left (one audit entry
-	// per change); SQLite's writer runs one transaction at a time.
-	err := s.inTx(ctx, action, func(tx *sql.Tx) error {
-		before, err := scanDynamic(tx.QueryRowContext(ctx,
-			`SELECT `+dynamicColumns+` FROM dynamic_qr_codes WHERE id = $1 AND workspace_id = $2 AND NOT is_deleted`+s.forUpdate(""), id, workspaceID))
-		if err != nil {
-			return fail(action, err)
-		}
-		params := append([]any{id, workspaceID}, args...)
-		res, err := tx.ExecContext(ctx,
-			`UPDATE dynamic_qr_codes SET `+set+` WHERE id = $1 AND workspace_id = $2 AND NOT is_deleted`, params...)
-		if err := mustAffect(action, res, err); err != nil {
-			return err
-		}
-		if err := refreshSearch(ctx, tx, dynamicKind, `id = $1`, id); err != nil {
-			return err
-		}
-		row := tx.QueryRowContext(ctx, `SELECT `+dynamicColumns+` FROM dynamic_qr_codes WHERE id = $1`, id)
-		if d, err = scanDynamic(row); err != nil {
-			return fail(action, err)
-		}
-		if err := s.auditChanges(ctx, tx, workspaceID, Target{"dynamic_code", id, d.Name}, dynamicState(before), dynamicState(d)); err != nil {
-			return err
-		}
-		var also []string
-		if !reflect.DeepEqual(before.Routing, d.Routing) {
-			also = append(also, "routing")
-		}
-		return s.codeEvents(ctx, tx, workspaceID, dynamicEventCode(d), dynamicState(before), dynamicState(d), also...)
+	err := s.inTx(ctx, action, func(tx *sql.Tx) (err error) {
+		d, err = s.updateDynamicIn(ctx, tx, action, workspaceID, id, set, args...)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 	s.redirectsChanged(ctx, d.ShortCode)
 	return d, s.withTags(ctx, nil, []*DynamicCode{d})
+}
+
+// updateDynamicIn is updateDynamic's change in tx: the UPDATE, the search
+// text, one audit entry and the webhook events of what changed. The
+// caller announces the redirect after commit.
+func (s *Store) updateDynamicIn(ctx context.Context, tx *sql.Tx, action string, workspaceID, id int64, set string, args ...any) (*DynamicCode, error) {
+	// On PostgreSQL the row is locked before it is read, so concurrent
+	// changes each compare with what the one before left (one audit entry
+	// per change); SQLite's writer runs one transaction at a time.
+	before, err := scanDynamic(tx.QueryRowContext(ctx,
+		`SELECT `+dynamicColumns+` FROM dynamic_qr_codes WHERE id = $1 AND workspace_id = $2 AND NOT is_deleted`+s.forUpdate(""), id, workspaceID))
+	if err != nil {
+		return nil, fail(action, err)
+	}
+	params := append([]any{id, workspaceID}, args...)
+	res, err := tx.ExecContext(ctx,
+		`UPDATE dynamic_qr_codes SET `+set+` WHERE id = $1 AND workspace_id = $2 AND NOT is_deleted`, params...)
+	if err := mustAffect(action, res, err); err != nil {
+		return nil, err
+	}
+	if err := refreshSearch(ctx, tx, dynamicKind, `id = $1`, id); err != nil {
+		return nil, err
+	}
+	d, err := scanDynamic(tx.QueryRowContext(ctx, `SELECT `+dynamicColumns+` FROM dynamic_qr_codes WHERE id = $1`, id))
+	if err != nil {
+		return nil, fail(action, err)
+	}
+	if err := s.auditChanges(ctx, tx, workspaceID, Target{"dynamic_code", id, d.Name}, dynamicState(before), dynamicState(d)); err != nil {
+		return nil, err
+	}
+	var also []string
+	if !reflect.DeepEqual(before.Routing, d.Routing) {
+		also = append(also, "routing")
+	}
+	return d, s.codeEvents(ctx, tx, workspaceID, dynamicEventCode(d), dynamicState(before), dynamicState(d), also...)
 }
 
 // SetDynamicDestination changes where the workspace's code redirects.
