@@ -34,7 +34,11 @@ const (
 	MsgURLRequired = "URL is required"
 	MsgURLInvalid  = "Please enter a valid URL"
 	MsgDomainID    = "domainId must be a domain's id, or null for the base URL"
-	msgLogoMissing = "Logo not found"
+	// MsgDomainMissing and MsgDomainUnproved refuse a code's domain that
+	// is not the workspace's (404) or not verified yet (400).
+	MsgDomainMissing  = "Domain not found"
+	MsgDomainUnproved = "This domain is not verified yet: verify it before codes can use it"
+	msgLogoMissing    = "Logo not found"
 )
 
 const (

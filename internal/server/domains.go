@@ -33,14 +33,14 @@ const (
 	// makes a DNS lookup and an HTTP request to a host the user names.
 	domainChecksPerHour = 30
 
-	msgDomainMissing  = "Domain not found"
+	msgDomainMissing  = codes.MsgDomainMissing
 	msgDomainAlone    = "Enter the domain alone, such as qr.example.com: no scheme, port, path or wildcard"
 	msgDomainInvalid  = "Domain must be a host name such as qr.example.com"
 	msgDomainIP       = "An IP address cannot be a domain: enter a host name such as qr.example.com"
 	msgDomainOurs     = "This is Squarely's own host or one of its subdomains"
 	msgDomainClient   = "A white-label client's site already uses this domain"
 	msgDomainTaken    = "Another workspace has verified this domain"
-	msgDomainUnproved = "This domain is not verified yet: verify it before codes can use it"
+	msgDomainUnproved = codes.MsgDomainUnproved
 )
 
 // domainResponse is a domain as the API shows it, with what to publish to

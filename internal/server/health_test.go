@@ -267,6 +267,10 @@ func TestChangesReachEveryInstance(t *testing.T) {
 	v1 := "/api/v1/codes/d_" + id
 	expect(t, a.api(key, "PATCH", v1, `{"destination":"https://example.com/three"}`), http.StatusOK, "")
 	within("v1 edit", func(r *response) bool { return r.Header.Get("Location") == "https://example.com/three" })
+	expect(t, a.api(key, "PATCH", "/api/v1/codes/batch", `{"items":[{"id":"d_`+id+`","destination":"https://example.com/batch"}]}`), http.StatusOK, "")
+	within("v1 batch edit", func(r *response) bool { return r.Header.Get("Location") == "https://example.com/batch" })
+	expect(t, a.api(key, "PATCH", v1, `{"destination":"https://example.com/three"}`), http.StatusOK, "")
+	within("v1 edit again", func(r *response) bool { return r.Header.Get("Location") == "https://example.com/three" })
 	expect(t, a.api(key, "POST", v1+"/pause", ""), http.StatusOK, "")
 	within("v1 pause", func(r *response) bool { return r.StatusCode == http.StatusGone })
 	expect(t, a.api(key, "POST", v1+"/resume", ""), http.StatusOK, "")

@@ -90,59 +90,36 @@ func (a v1App) ListCodes(w http.ResponseWriter, r *http.Request) ([]publicapi.Co
 	return listPage(a.s, w, r, a.StaticCode, a.DynamicCode)
 }
 
-// UpdateCode applies a PATCH: the domain, the name, the brand kit's style
-// and the destination, each checked (the kit's style drawn once to see it
-// scans) before anything changes.
-func (a v1App) UpdateCode(w http.ResponseWriter, r *http.Request, kind string, id int64, c publicapi.Changes) (*store.QRCode, *store.DynamicCode, bool, error) {
+// Changes checks what a PATCH needs the app for: the domain is the
+// workspace's and verified, and the brand kit's style, drawn once on this
+// code, scans (its logo kept as the code's).
+func (a v1App) Changes(w http.ResponseWriter, r *http.Request, kind string, id int64, c publicapi.Changes) (store.CodeChanges, bool) {
 	s := a.s
-	domainID, setDomain, ok := readDomainID(w, c.DomainID)
-	if !ok {
-		return nil, nil, false, nil
+	sc := store.CodeChanges{Dynamic: kind == kindDynamic, ID: id, Name: c.Name, Destination: c.Destination}
+	var ok bool
+	if sc.DomainID, sc.SetDomain, ok = readDomainID(w, c.DomainID); !ok {
+		return sc, false
 	}
-	var restyle *newStyle
+	if sc.DomainID != nil {
+		if _, err := s.codeDomain(r.Context(), wsID(r), *sc.DomainID); answerDomainRefused(w, err) {
+			return sc, false
+		} else if err != nil {
+			s.internalError(w, "reading a domain", err)
+			return sc, false
+		}
+	}
 	if c.BrandKit != nil {
-		if restyle, ok = s.kitRestyle(w, r, kind, *c.BrandKit); !ok {
-			return nil, nil, false, nil
+		restyle, ok := s.kitRestyle(w, r, kind, *c.BrandKit)
+		if !ok {
+			return sc, false
 		}
-	}
-	ctx, ws, now := r.Context(), wsID(r), s.now()
-	if kind == kindStatic {
-		var q *store.QRCode
-		var err error
-		if c.Name != "" {
-			q, err = s.store.RenameQRCode(ctx, ws, id, c.Name)
-		} else {
-			q, err = s.store.QRCode(ctx, ws, id)
-		}
-		if err == nil && restyle != nil {
-			st, ok := s.columns(w, r, restyle)
-			if !ok {
-				return nil, nil, false, nil
-			}
-			q, err = s.store.SetQRCodeStyle(ctx, ws, id, st)
-		}
-		return q, nil, true, err
-	}
-	d, err := s.store.DynamicCode(ctx, ws, id)
-	if err == nil && setDomain {
-		if d, err = s.setCodeDomain(ctx, ws, id, domainID); answerDomainRefused(w, err) {
-			return nil, nil, false, nil
-		}
-	}
-	if err == nil && c.Name != "" {
-		d, err = s.store.RenameDynamicCode(ctx, ws, id, c.Name, now)
-	}
-	if err == nil && restyle != nil {
 		st, ok := s.columns(w, r, restyle)
 		if !ok {
-			return nil, nil, false, nil
+			return sc, false
 		}
-		d, err = s.store.SetDynamicStyle(ctx, ws, id, st, now)
+		sc.Style = &st
 	}
-	if err == nil && c.Destination != "" {
-		d, err = s.store.SetDynamicDestination(ctx, ws, id, c.Destination, now)
-	}
-	return nil, d, true, err
+	return sc, true
 }
 
 // kitRestyle is the code of the {id} path value (of kind) styled with the

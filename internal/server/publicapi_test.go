@@ -432,3 +432,103 @@ func TestPublicAPIBatch(t *testing.T) {
 		expect(t, e.api(key, "POST", "/api/v1/codes/batch", `{"codes":`+many+`}`), http.StatusBadRequest, "A batch holds at most 1,000 codes")
 	})
 }
+
+// PATCH /api/v1/codes/batch changes each code as the single PATCH would,
+// answers each item's outcome in order, changes nothing for a refused
+// item, and honours Idempotency-Key.
+func TestPublicAPIBatchUpdate(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		c, _ := e.signedIn("batch@example.com")
+		key, _ := e.newKey(c, "k")
+		other, _ := e.signedIn("other@example.com")
+		otherKey, _ := e.newKey(other, "k")
+		made := func(key, body string) map[string]any {
+			return expect(t, e.api(key, "POST", "/api/v1/codes", body), http.StatusCreated, "")
+		}
+		menu := made(key, `{"kind":"dynamic","qrType":"url","destination":"https://old.example/menu","name":"Menu"}`)
+		bar := made(key, `{"kind":"dynamic","qrType":"url","destination":"https://old.example/bar","name":"Bar"}`)
+		flyer := made(key, `{"qrType":"url","url":"https://old.example/flyer","name":"Flyer"}`)
+		theirs := made(otherKey, `{"kind":"dynamic","qrType":"url","destination":"https://theirs.example/","name":"Theirs"}`)
+		// 101 static codes: their renames span two transactions.
+		var many []string
+		for i := range 101 {
+			many = append(many, fmt.Sprintf(`{"qrType":"text","text":"n%d","name":"Old %d"}`, i, i))
+		}
+		created := expect(t, e.api(key, "POST", "/api/v1/codes/batch", `{"codes":[`+strings.Join(many, ",")+`]}`), http.StatusOK, "")
+		if created["created"] != 101.0 {
+			t.Fatalf("batch create = %v", created["failed"])
+		}
+
+		items := []string{
+			`{"id":"` + menu["id"].(string) + `","destination":"https://new.example/menu","name":"Spring menu"}`,
+			`{"id":"` + theirs["id"].(string) + `","name":"Mine now"}`,
+			`{"id":"` + flyer["id"].(string) + `","destination":"https://new.example/flyer"}`,
+			`{"id":"` + bar["id"].(string) + `","destination":"javascript:alert(1)"}`,
+			`{"id":"x_1","name":"Nobody"}`,
+			`null`,
+			`{"id":"` + bar["id"].(string) + `","name":"` + strings.Repeat("n", 101) + `"}`,
+			`{"id":"` + flyer["id"].(string) + `","name":"Poster"}`,
+		}
+		for _, code := range created["results"].([]any) {
+			id := code.(map[string]any)["code"].(map[string]any)["id"].(string)
+			items = append(items, `{"id":"`+id+`","name":"Renamed"}`)
+		}
+		body := `{"items":[` + strings.Join(items, ",") + `]}`
+		r := expect(t, e.api(key, "PATCH", "/api/v1/codes/batch", body, "Idempotency-Key", "rebrand-1"), http.StatusOK, "")
+		results := r["results"].([]any)
+		if r["updated"] != 103.0 || r["failed"] != 6.0 || len(results) != len(items) {
+			t.Fatalf("batch update: updated %v failed %v, %d results", r["updated"], r["failed"], len(results))
+		}
+		want := []struct {
+			status  float64
+			message string
+		}{
+			{200, ""}, {404, msgCodeMissing}, {400, "Only dynamic codes have a destination"}, {400, codes.MsgURLInvalid},
+			{404, msgCodeMissing}, {400, "Each change must be a JSON object"}, {400, "Name must be at most 100 characters"}, {200, ""},
+		}
+		for i, w := range want {
+			got := results[i].(map[string]any)
+			if got["index"] != float64(i) || got["status"] != w.status {
+				t.Errorf("item %d: %v", i, got)
+				continue
+			}
+			if w.message != "" && got["error"].(map[string]any)["message"] != w.message {
+				t.Errorf("item %d: error %v, want %q", i, got["error"], w.message)
+			}
+		}
+		if code := results[0].(map[string]any)["code"].(map[string]any); code["name"] != "Spring menu" || code["destination"] != "https://new.example/menu" {
+			t.Errorf("changed code = %v", code)
+		}
+		expectRedirect(t, e.scan(menu["shortCode"].(string), desktopUA), "https://new.example/menu")
+		// Refused items changed nothing.
+		if got := expect(t, e.api(key, "GET", "/api/v1/codes/"+bar["id"].(string), ""), http.StatusOK, ""); got["name"] != "Bar" || got["destination"] != "https://old.example/bar" {
+			t.Errorf("refused code changed: %v", got)
+		}
+		if got := expect(t, e.api(otherKey, "GET", "/api/v1/codes/"+theirs["id"].(string), ""), http.StatusOK, ""); got["name"] != "Theirs" {
+			t.Errorf("another workspace's code changed: %v", got)
+		}
+		if n := storetest.Count(t, st, "qr_codes WHERE name = 'Renamed'"); n != 101 {
+			t.Errorf("%d codes renamed, want 101", n)
+		}
+
+		// A repeat is the first answer, changing nothing; the key with
+		// another body is refused.
+		audit := storetest.Count(t, st, "audit_log")
+		again := e.api(key, "PATCH", "/api/v1/codes/batch", body, "Idempotency-Key", "rebrand-1")
+		if again.StatusCode != http.StatusOK || again.Header.Get("Idempotent-Replayed") != "true" {
+			t.Fatalf("replay: %d %s", again.StatusCode, again.Header.Get("Idempotent-Replayed"))
+		}
+		if n := storetest.Count(t, st, "audit_log"); n != audit {
+			t.Errorf("a replay wrote %d audit entries", n-audit)
+		}
+		expect(t, e.api(key, "PATCH", "/api/v1/codes/batch", `{"items":[{"id":"`+menu["id"].(string)+`","name":"X"}]}`, "Idempotency-Key", "rebrand-1"),
+			http.StatusUnprocessableEntity, "This Idempotency-Key was already used with a different request")
+
+		expect(t, e.api(key, "PATCH", "/api/v1/codes/batch", `{"items":[]}`), http.StatusBadRequest, "items must hold at least one change")
+		tooMany := "[" + strings.TrimSuffix(strings.Repeat(`{"id":"s_1"},`, publicapi.MaxBatchCodes+1), ",") + "]"
+		expect(t, e.api(key, "PATCH", "/api/v1/codes/batch", `{"items":`+tooMany+`}`), http.StatusBadRequest, "A batch holds at most 1,000 changes")
+		expect(t, e.api(key, "PATCH", "/api/v1/codes/batch", `{"items":[{"id":"s_1","name":5}]}`), http.StatusBadRequest, "")
+		expect(t, e.api("", "PATCH", "/api/v1/codes/batch", body), http.StatusUnauthorized, "")
+	})
+}

@@ -135,6 +135,7 @@ func (s *server) routes() http.Handler {
 	v1.Handle("POST /api/v1/codes", key(auth.PermEdit, public.CreateCode))
 	v1.Handle("GET /api/v1/codes", key(auth.PermRead, public.ListCodes))
 	v1.Handle("POST /api/v1/codes/batch", key(auth.PermEdit, public.BatchCodes))
+	v1.Handle("PATCH /api/v1/codes/batch", key(auth.PermEdit, public.BatchUpdate))
 	v1.Handle("GET /api/v1/codes/{id}", key(auth.PermRead, public.GetCode))
 	v1.Handle("PATCH /api/v1/codes/{id}", key(auth.PermEdit, public.UpdateCode))
 	v1.Handle("DELETE /api/v1/codes/{id}", key(auth.PermEdit, public.DeleteCode))

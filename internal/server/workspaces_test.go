@@ -52,7 +52,7 @@ var routeAccess = map[string]string{
 	"PUT /api/white-label/clients/{id}": "admin", "DELETE /api/white-label/clients/{id}": "admin",
 	"POST /api/white-label/clients/{id}/rotate-key": "admin", "GET /api/white-label/config": "public",
 	"GET /api/v1/openapi.json": "public",
-	"POST /api/v1/codes":       "key", "GET /api/v1/codes": "key", "POST /api/v1/codes/batch": "key",
+	"POST /api/v1/codes":       "key", "GET /api/v1/codes": "key", "POST /api/v1/codes/batch": "key", "PATCH /api/v1/codes/batch": "key",
 	"GET /api/v1/codes/{id}": "key", "PATCH /api/v1/codes/{id}": "key", "DELETE /api/v1/codes/{id}": "key",
 	"POST /api/v1/codes/{id}/pause": "key", "POST /api/v1/codes/{id}/resume": "key",
 	"GET /api/v1/codes/{id}/image": "key", "GET /api/v1/codes/{id}/analytics": "key", "GET /api/v1/codes/{id}/scans.csv": "key",

@@ -21,8 +21,10 @@ const (
 	// Static and Dynamic are a code's kind, the prefix of its id.
 	Static  = "static"
 	Dynamic = "dynamic"
-	// MaxBatchCodes is the most codes one batch call creates.
+	// MaxBatchCodes is the most codes one batch call creates or changes.
 	MaxBatchCodes = 1000
+	// updateChunk codes change in one transaction of a batch PATCH.
+	updateChunk = 100
 )
 
 // App is what the codes resource takes from the app: its rules for making
@@ -40,9 +42,11 @@ type App interface {
 	// ListCodes is a page of the workspace's codes for GET /api/codes's
 	// parameters and the next page's cursor; on failure it has answered.
 	ListCodes(w http.ResponseWriter, r *http.Request) ([]Code, *string, bool)
-	// UpdateCode applies checked changes to a code of the request's
-	// workspace; when it refuses them it has answered and ok is false.
-	UpdateCode(w http.ResponseWriter, r *http.Request, kind string, id int64, c Changes) (q *store.QRCode, d *store.DynamicCode, ok bool, err error)
+	// Changes are a PATCH's checked changes of the code of kind and id as
+	// the store's, after what needs the app: the domain is the
+	// workspace's and verified, the brand kit's style scans on this code.
+	// When it refuses them it has answered and ok is false.
+	Changes(w http.ResponseWriter, r *http.Request, kind string, id int64, c Changes) (sc store.CodeChanges, ok bool)
 	// SaveRouting reads and saves a dynamic code's routing object; when
 	// it refuses it it has answered and ok is false.
 	SaveRouting(w http.ResponseWriter, r *http.Request) (d *store.DynamicCode, ok bool, err error)
@@ -86,7 +90,7 @@ type Code struct {
 	AlertsMuted *bool `json:"alertsMuted,omitempty"`
 }
 
-// Changes are a PATCH's checked changes; an empty Name or Destination
+// Changes are a PATCH's checked fields; an empty Name or Destination
 // keeps it.
 type Changes struct {
 	Name, Destination string
@@ -304,6 +308,8 @@ func (a *API) answer(w http.ResponseWriter, q *store.QRCode, d *store.DynamicCod
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		respond.Error(w, http.StatusNotFound, codes.MsgMissing)
+	case errors.Is(err, store.ErrDomainUnverified):
+		respond.FieldError(w, "domainId", codes.MsgDomainUnproved)
 	case err != nil:
 		a.Fail(w, "reading a code", err)
 	case d != nil:
@@ -329,49 +335,145 @@ func (a *API) GetCode(w http.ResponseWriter, r *http.Request) {
 	a.answer(w, q, nil, err)
 }
 
+// patch is the body of PATCH /api/v1/codes/{id}, and an item of the
+// batch PATCH with the code's id.
+type patch struct {
+	ID          string          `json:"id"`
+	Name        *string         `json:"name"`
+	Destination *string         `json:"destination"`
+	BrandKit    *int64          `json:"brandKit"`
+	DomainID    json.RawMessage `json:"domainId"`
+}
+
+// check checks p for the code of kind and id (r's {id} path value, as a
+// number) and answers its changes as the store's. Everything is checked
+// before anything changes; on refusal it has answered.
+func (a *API) check(w http.ResponseWriter, r *http.Request, kind string, id int64, p patch) (store.CodeChanges, bool) {
+	c := Changes{BrandKit: p.BrandKit, DomainID: p.DomainID}
+	if len(p.DomainID) > 0 && !dynamicOnly(w, kind, "have a domain") {
+		return store.CodeChanges{}, false
+	}
+	if p.Name != nil {
+		c.Name = strings.TrimSpace(*p.Name)
+		if problem := codes.NameProblem(c.Name); problem != "" {
+			respond.FieldError(w, "name", problem)
+			return store.CodeChanges{}, false
+		}
+	}
+	if p.Destination != nil {
+		if !dynamicOnly(w, kind, "have a destination") {
+			return store.CodeChanges{}, false
+		}
+		var problem string
+		if c.Destination, problem = codes.CheckDestination(*p.Destination); problem != "" {
+			respond.FieldError(w, "destination", problem)
+			return store.CodeChanges{}, false
+		}
+	}
+	return a.App.Changes(w, r, kind, id, c)
+}
+
 // UpdateCode (PATCH /api/v1/codes/{id} {name?, destination?, brandKit?,
 // domainId?}): renames a code, sets a dynamic code's destination and
 // domain, and restyles it with a brand kit (its style and logo), with the
-// app's rules. Everything is checked before anything changes.
+// app's rules; all of it in one transaction, or nothing.
 func (a *API) UpdateCode(w http.ResponseWriter, r *http.Request) {
 	kind, id, ok := codePath(w, r)
 	if !ok {
 		return
 	}
+	var p patch
+	if !respond.Decode(w, r, &p) {
+		return
+	}
+	sc, ok := a.check(w, r, kind, id, p)
+	if !ok {
+		return
+	}
+	out, err := a.Store.UpdateCodes(r.Context(), a.WorkspaceID(r), []store.CodeChanges{sc}, a.Now())
+	if err != nil {
+		a.Fail(w, "changing a code", err)
+		return
+	}
+	a.answer(w, out[0].Static, out[0].Dynamic, out[0].Err)
+}
+
+// BatchUpdate (PATCH /api/v1/codes/batch {items: [{id, …the fields of
+// PATCH /api/v1/codes/{id}}]}) changes up to 1,000 codes, each checked as
+// the single PATCH does, a hundred to a transaction, and answers each
+// one's outcome in order: one refused code does not stop the others.
+func (a *API) BatchUpdate(w http.ResponseWriter, r *http.Request) {
 	var in struct {
-		Name        *string         `json:"name"`
-		Destination *string         `json:"destination"`
-		BrandKit    *int64          `json:"brandKit"`
-		DomainID    json.RawMessage `json:"domainId"`
+		Items []*patch `json:"items"`
 	}
 	if !respond.Decode(w, r, &in) {
 		return
 	}
-	c := Changes{BrandKit: in.BrandKit, DomainID: in.DomainID}
-	if len(in.DomainID) > 0 && !dynamicOnly(w, kind, "have a domain") {
+	switch {
+	case len(in.Items) == 0:
+		respond.FieldError(w, "items", "items must hold at least one change")
+		return
+	case len(in.Items) > MaxBatchCodes:
+		respond.FieldError(w, "items", "A batch holds at most 1,000 changes")
 		return
 	}
-	if in.Name != nil {
-		c.Name = strings.TrimSpace(*in.Name)
-		if problem := codes.NameProblem(c.Name); problem != "" {
-			respond.FieldError(w, "name", problem)
+	out := make([]batchResult, len(in.Items))
+	ws := a.WorkspaceID(r)
+	for start := 0; start < len(in.Items); start += updateChunk {
+		if r.Context().Err() != nil {
+			return // the caller has gone: stop changing
+		}
+		var changes []store.CodeChanges
+		var index []int // changes[k] is item index[k]
+		for i := start; i < min(start+updateChunk, len(in.Items)); i++ {
+			rec := &captureWriter{header: http.Header{}}
+			if sc, ok := a.checkItem(rec, r, in.Items[i]); ok {
+				changes, index = append(changes, sc), append(index, i)
+				continue
+			}
+			out[i] = batchResult{Index: i, Status: rec.status, Error: json.RawMessage(bytes.TrimSpace(rec.body.Bytes()))}
+		}
+		if len(changes) == 0 {
+			continue
+		}
+		done, err := a.Store.UpdateCodes(r.Context(), ws, changes, a.Now())
+		if err != nil {
+			a.Fail(w, "changing codes", err)
 			return
 		}
-	}
-	if in.Destination != nil {
-		if !dynamicOnly(w, kind, "have a destination") {
-			return
+		for k, u := range done {
+			rec := &captureWriter{header: http.Header{}}
+			a.answer(rec, u.Static, u.Dynamic, u.Err)
+			res := batchResult{Index: index[k], Status: rec.status}
+			if body := json.RawMessage(bytes.TrimSpace(rec.body.Bytes())); rec.status == http.StatusOK {
+				res.Code = body
+			} else {
+				res.Error = body
+			}
+			out[index[k]] = res
 		}
-		var problem string
-		if c.Destination, problem = codes.CheckDestination(*in.Destination); problem != "" {
-			respond.FieldError(w, "destination", problem)
-			return
+	}
+	updated := 0
+	for _, res := range out {
+		if res.Status == http.StatusOK {
+			updated++
 		}
 	}
-	q, d, ok, err := a.App.UpdateCode(w, r, kind, id, c)
-	if ok {
-		a.answer(w, q, d, err)
+	respond.JSON(w, http.StatusOK, map[string]any{"updated": updated, "failed": len(out) - updated, "results": out})
+}
+
+// checkItem checks one item of a batch PATCH, its id included.
+func (a *API) checkItem(w http.ResponseWriter, r *http.Request, p *patch) (store.CodeChanges, bool) {
+	if p == nil {
+		respond.Error(w, http.StatusBadRequest, "Each change must be a JSON object")
+		return store.CodeChanges{}, false
 	}
+	r.SetPathValue("id", p.ID)
+	kind, id, ok := codePath(w, r)
+	if !ok {
+		return store.CodeChanges{}, false
+	}
+	return a.check(w, r, kind, id, *p)
 }
 
 // DeleteCode (DELETE /api/v1/codes/{id}): the app's delete. 204.

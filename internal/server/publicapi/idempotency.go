@@ -20,7 +20,7 @@ const (
 	maxIdempotencyKey = 255
 )
 
-// idempotent runs a POST once per Idempotency-Key (per API key): a repeat
+// idempotent runs a POST or PATCH once per Idempotency-Key (per API key): a repeat
 // with the same method, path and body gets the first answer back and
 // changes nothing; the same key with another request is 422, and a repeat
 // while the first still runs is 409. Answers of 500 and up are not kept,

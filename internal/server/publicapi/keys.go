@@ -40,7 +40,8 @@ func HashKey(key string) string {
 
 // Authenticate lets a request through with the workspace of its Bearer
 // key, counted against the key's rate limit (RateLimit-* headers on every
-// answer, 429 past it). POSTs then go through Idempotency-Key handling.
+// answer, 429 past it). POSTs and PATCHes then go through Idempotency-Key
+// handling.
 func (a *API) Authenticate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		key, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
@@ -86,7 +87,7 @@ func (a *API) Authenticate(next http.Handler) http.Handler {
 			return
 		}
 		r = a.Enter(r, access)
-		if r.Method == http.MethodPost {
+		if r.Method == http.MethodPost || r.Method == http.MethodPatch {
 			a.idempotent(w, r, hash, next)
 			return
 		}
