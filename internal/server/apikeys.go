@@ -3,6 +3,7 @@ package server
 import (
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -39,6 +40,11 @@ type apiKeyResponse struct {
 	CreatedAt time.Time `json:"createdAt"`
 	// CreatedBy is the member who made it: the key acts with their role.
 	CreatedBy keyCreator `json:"createdBy"`
+	// Scopes (null: all its maker's role allows), the one folder it is
+	// limited to (null: none) and when it expires (null: never).
+	Scopes    []string   `json:"scopes"`
+	FolderID  *int64     `json:"folderId"`
+	ExpiresAt *time.Time `json:"expiresAt"`
 }
 
 type keyCreator struct {
@@ -49,7 +55,8 @@ type keyCreator struct {
 
 func apiKeyJSON(k *store.APIKey) apiKeyResponse {
 	return apiKeyResponse{ID: k.ID, Name: k.Name, Masked: maskedKey(k.Prefix, k.Last4), CreatedAt: k.CreatedAt,
-		CreatedBy: keyCreator{UserID: k.UserID, Email: k.CreatorEmail, Name: k.CreatorName}}
+		CreatedBy: keyCreator{UserID: k.UserID, Email: k.CreatorEmail, Name: k.CreatorName},
+		Scopes:    k.Scopes, FolderID: k.FolderID, ExpiresAt: k.ExpiresAt}
 }
 
 // listAPIKeys (GET /api/api-keys, signed in) lists the caller's keys, masked.
@@ -66,13 +73,20 @@ func (s *server) listAPIKeys(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// createAPIKey (POST /api/api-keys {name}, signed in) makes a key and
-// answers it whole, the only time it is shown.
+// createAPIKey (POST /api/api-keys {name, scopes?, folderId?, expiresAt?},
+// signed in) makes a key and answers it whole, the only time it is shown.
 func (s *server) createAPIKey(w http.ResponseWriter, r *http.Request) {
 	var in struct {
-		Name string `json:"name"`
+		Name      string   `json:"name"`
+		Scopes    []string `json:"scopes"`
+		FolderID  *int64   `json:"folderId"`
+		ExpiresAt *string  `json:"expiresAt"`
 	}
 	if !decodeJSON(w, r, &in) {
+		return
+	}
+	limits, ok := s.keyLimits(w, r, in.Scopes, in.FolderID, in.ExpiresAt)
+	if !ok {
 		return
 	}
 	name := strings.TrimSpace(in.Name)
@@ -98,7 +112,7 @@ func (s *server) createAPIKey(w http.ResponseWriter, r *http.Request) {
 	}
 	key, parts := publicapi.NewKey()
 	k := &store.APIKey{WorkspaceID: wsID(r), UserID: u.ID, Name: name, Prefix: parts.Prefix, Last4: parts.Last4,
-		CreatorEmail: u.Username, CreatorName: strings.TrimSpace(u.FirstName + " " + u.LastName)}
+		CreatorEmail: u.Username, CreatorName: strings.TrimSpace(u.FirstName + " " + u.LastName), KeyLimits: limits}
 	if err := s.store.CreateAPIKey(r.Context(), k, parts.Hash, s.now()); err != nil {
 		s.internalError(w, "creating an API key", err)
 		return
@@ -106,6 +120,41 @@ func (s *server) createAPIKey(w http.ResponseWriter, r *http.Request) {
 	out := apiKeyJSON(k)
 	out.Key = key
 	writeJSON(w, http.StatusCreated, out)
+}
+
+// keyLimits checks a new key's scopes, folder and expiry: known scopes, a
+// folder of the workspace (its key only codes' scopes), an expiry in the
+// future (RFC 3339). On refusal it has answered 400.
+func (s *server) keyLimits(w http.ResponseWriter, r *http.Request, scopes []string, folderID *int64, expiresAt *string) (store.KeyLimits, bool) {
+	l := store.KeyLimits{Scopes: scopes, FolderID: folderID}
+	if expiresAt != nil {
+		t, err := time.Parse(time.RFC3339, *expiresAt)
+		switch {
+		case err != nil:
+			fieldError(w, "expiresAt", "expiresAt must be a date and time such as 2027-01-31T18:00:00Z")
+			return l, false
+		case !t.After(s.now()):
+			fieldError(w, "expiresAt", "expiresAt must be in the future")
+			return l, false
+		}
+		l.ExpiresAt = &t
+	}
+	if folderID != nil {
+		folders, err := s.store.Folders(r.Context(), wsID(r))
+		if err != nil {
+			s.internalError(w, "listing folders", err)
+			return l, false
+		}
+		if !slices.ContainsFunc(folders, func(f *store.Folder) bool { return f.ID == *folderID }) {
+			fieldError(w, "folderId", "Folder not found")
+			return l, false
+		}
+	}
+	if field, problem := publicapi.CheckLimits(&l); problem != "" {
+		fieldError(w, field, problem)
+		return l, false
+	}
+	return l, true
 }
 
 // deleteAPIKey (DELETE /api/api-keys/{id}, signed in) revokes one of the

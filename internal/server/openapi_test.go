@@ -243,3 +243,41 @@ func TestOpenAPIValidatorChecks(t *testing.T) {
 		}
 	}
 }
+
+// Every /api/v1 route's scope in routes.go is its operation's security
+// requirement in the document, so a client can tell which scopes a key
+// needs.
+func TestOpenAPIScopes(t *testing.T) {
+	doc := loadOpenAPI(t)
+	src, err := os.ReadFile("routes.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	consts, err := os.ReadFile("publicapi/scopes.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	scopes := map[string]string{} // constant name → scope
+	for _, m := range regexp.MustCompile(`(Scope\w+)\s*=\s*"([^"]+)"`).FindAllStringSubmatch(string(consts), -1) {
+		scopes[m[1]] = m[2]
+	}
+	n := 0
+	for _, m := range regexp.MustCompile(`v1\.Handle\("([A-Z]+) (/api/v1/[^"]*)", key\(auth\.Perm\w+, publicapi\.(\w+)`).FindAllStringSubmatch(string(src), -1) {
+		n++
+		want, ok := scopes[m[3]]
+		if !ok {
+			t.Errorf("%s %s: %s is not a scope", m[1], m[2], m[3])
+			continue
+		}
+		var op struct {
+			Security []map[string][]string `json:"security"`
+		}
+		json.Unmarshal(doc.Paths[m[2]][strings.ToLower(m[1])], &op)
+		if len(op.Security) != 1 || !slices.Equal(op.Security[0]["apiKey"], []string{want}) {
+			t.Errorf("%s %s: security %v, want apiKey [%s]", m[1], m[2], op.Security, want)
+		}
+	}
+	if routes := len(regexp.MustCompile(`v1\.Handle(?:Func)?\("[A-Z]+ /api/v1/`).FindAllString(string(src), -1)); n != routes-1 || n < 20 {
+		t.Errorf("%d of %d keyed routes name a scope", n, routes-1) // openapi.json itself is public
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
 	"regexp"
 	"strings"
 	"sync"
@@ -530,5 +531,153 @@ func TestPublicAPIBatchUpdate(t *testing.T) {
 		expect(t, e.api(key, "PATCH", "/api/v1/codes/batch", `{"items":`+tooMany+`}`), http.StatusBadRequest, "A batch holds at most 1,000 changes")
 		expect(t, e.api(key, "PATCH", "/api/v1/codes/batch", `{"items":[{"id":"s_1","name":5}]}`), http.StatusBadRequest, "")
 		expect(t, e.api("", "PATCH", "/api/v1/codes/batch", body), http.StatusUnauthorized, "")
+	})
+}
+
+// keyWith makes a key for c with the given limits (a JSON fragment after
+// the name) and answers it.
+func (e *env) keyWith(c *http.Client, limits string) string {
+	e.t.Helper()
+	m := expect(e.t, e.do(c, "POST", "/api/api-keys", `{"name":"scoped"`+limits+`}`), http.StatusCreated, "")
+	return m["key"].(string)
+}
+
+// Every keyed /api/v1 route refuses a key without its scope (403
+// insufficient_scope, naming it) and lets a key with only that scope past
+// the check; keys made without scopes keep every one.
+func TestPublicAPIScopes(t *testing.T) {
+	e := start(t, storetest.Open(t))
+	c, _ := e.signedIn("scopes@example.com")
+	src, err := os.ReadFile("routes.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	consts, err := os.ReadFile("publicapi/scopes.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	scopes := map[string]string{}
+	for _, m := range regexp.MustCompile(`(Scope\w+)\s*=\s*"([^"]+)"`).FindAllStringSubmatch(string(consts), -1) {
+		scopes[m[1]] = m[2]
+	}
+	only, without := map[string]string{}, map[string]string{}
+	for _, s := range publicapi.Scopes {
+		only[s] = e.keyWith(c, `,"scopes":["`+s+`"]`)
+		var rest []string
+		for _, o := range publicapi.Scopes {
+			if o != s {
+				rest = append(rest, `"`+o+`"`)
+			}
+		}
+		without[s] = e.keyWith(c, `,"scopes":[`+strings.Join(rest, ",")+`]`)
+	}
+	full, _ := e.newKey(c, "full")
+	fill := strings.NewReplacer("{id}", "d_1", "{deliveryId}", "1")
+	routes := regexp.MustCompile(`v1\.Handle\("([A-Z]+) (/api/v1/[^"]*)", key\(auth\.Perm\w+, publicapi\.(\w+)`).FindAllStringSubmatch(string(src), -1)
+	if len(routes) < 20 {
+		t.Fatalf("read %d routes", len(routes))
+	}
+	for _, m := range routes {
+		method, path, scope := m[1], fill.Replace(m[2]), scopes[m[3]]
+		expect(t, e.api(without[scope], method, path, `{}`), http.StatusForbidden, "This API key does not have the scope "+scope)
+		for _, k := range []string{only[scope], full} {
+			if r := e.api(k, method, path, `{}`); r.StatusCode == http.StatusForbidden && strings.Contains(string(r.body), "insufficient_scope") {
+				t.Errorf("%s %s: a key with %s refused: %s", method, path, scope, r.body)
+			}
+		}
+	}
+	r := e.api(without[publicapi.ScopeCodesWrite], "POST", "/api/v1/codes", `{"qrType":"url","url":"https://example.com"}`)
+	if m := r.json(t); r.StatusCode != http.StatusForbidden || m["code"] != "insufficient_scope" {
+		t.Errorf("refusal = %d %v", r.StatusCode, m)
+	}
+	if n := storetest.Count(t, e.store, "qr_codes"); n != 0 {
+		t.Errorf("a refused key made %d codes", n)
+	}
+	var list []map[string]any
+	decodeList(t, e.do(c, "GET", "/api/api-keys", ""), &list)
+	for _, k := range list {
+		if k["name"] == "full" && k["scopes"] != nil {
+			t.Errorf("a key made without scopes lists %v", k["scopes"])
+		}
+	}
+}
+
+// A key's limits are checked when it is made; an expired key is refused;
+// a key limited to a folder sees, changes and makes only that folder's
+// codes, and stops when the folder is deleted.
+func TestPublicAPIKeyLimits(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		now := e.clock.Now()
+		c, _ := e.signedIn("limits@example.com")
+		other, _ := e.signedIn("other@example.com")
+		theirFolder := expect(t, e.do(other, "POST", "/api/folders", `{"name":"Theirs"}`), http.StatusCreated, "")["id"].(float64)
+		folder := expect(t, e.do(c, "POST", "/api/folders", `{"name":"Shop"}`), http.StatusCreated, "")["id"].(float64)
+		fid := fmt.Sprint(folder)
+
+		for _, tc := range []struct{ body, field string }{
+			{`,"scopes":[]`, "scopes"},
+			{`,"scopes":["codes:read","codes:admin"]`, "scopes"},
+			{`,"scopes":["codes:read","codes:read"]`, "scopes"},
+			{`,"folderId":` + fmt.Sprint(theirFolder), "folderId"},
+			{`,"folderId":` + fid + `,"scopes":["webhooks:write"]`, "scopes"},
+			{`,"expiresAt":"tomorrow"`, "expiresAt"},
+			{`,"expiresAt":"` + now.Add(-time.Minute).Format(time.RFC3339) + `"`, "expiresAt"},
+		} {
+			m := expect(t, e.do(c, "POST", "/api/api-keys", `{"name":"k"`+tc.body+`}`), http.StatusBadRequest, "")
+			if errs, _ := m["errors"].(map[string]any); errs[tc.field] == nil {
+				t.Errorf("%s: %v", tc.body, m)
+			}
+		}
+		if n := storetest.Count(t, st, "api_keys"); n != 0 {
+			t.Fatalf("refused keys stored: %d", n)
+		}
+
+		// Expiry.
+		soon := e.keyWith(c, `,"expiresAt":"`+now.Add(time.Hour).UTC().Format(time.RFC3339)+`"`)
+		expect(t, e.api(soon, "GET", "/api/v1/codes", ""), http.StatusOK, "")
+		e.clock.Advance(2 * time.Hour)
+		expect(t, e.api(soon, "GET", "/api/v1/codes", ""), http.StatusUnauthorized, "API key expired")
+
+		// A folder key: its default scopes, its folder's codes only.
+		full, _ := e.newKey(c, "full")
+		outside := expect(t, e.api(full, "POST", "/api/v1/codes", `{"kind":"dynamic","qrType":"url","destination":"https://example.com/out"}`), http.StatusCreated, "")
+		fk := e.keyWith(c, `,"folderId":`+fid)
+		var keys []map[string]any
+		decodeList(t, e.do(c, "GET", "/api/api-keys", ""), &keys)
+		if keys[0]["folderId"] != folder || fmt.Sprint(keys[0]["scopes"]) != "[codes:read codes:write analytics:read]" {
+			t.Errorf("folder key listed as %v", keys[0])
+		}
+		inside := expect(t, e.api(fk, "POST", "/api/v1/codes", `{"kind":"dynamic","qrType":"url","destination":"https://example.com/in"}`), http.StatusCreated, "")
+		if inside["folderId"] != folder {
+			t.Errorf("a folder key's code is in folder %v", inside["folderId"])
+		}
+		var list struct{ Data []map[string]any }
+		json.Unmarshal(e.api(fk, "GET", "/api/v1/codes", "").body, &list)
+		if len(list.Data) != 1 || list.Data[0]["id"] != inside["id"] {
+			t.Errorf("folder key lists %v", list.Data)
+		}
+		out := "/api/v1/codes/" + outside["id"].(string)
+		expect(t, e.api(fk, "GET", out, ""), http.StatusNotFound, msgCodeMissing)
+		expect(t, e.api(fk, "PATCH", out, `{"name":"Taken"}`), http.StatusNotFound, msgCodeMissing)
+		expect(t, e.api(fk, "GET", out+"/analytics", ""), http.StatusNotFound, msgCodeMissing)
+		if r := e.api(fk, "DELETE", out, ""); r.StatusCode != http.StatusNotFound {
+			t.Errorf("folder key deleted a code outside: %d", r.StatusCode)
+		}
+		batch := expect(t, e.api(fk, "PATCH", "/api/v1/codes/batch", `{"items":[{"id":"`+outside["id"].(string)+`","name":"Taken"},{"id":"`+inside["id"].(string)+`","name":"Mine"}]}`), http.StatusOK, "")
+		if batch["updated"] != 1.0 || batch["failed"] != 1.0 {
+			t.Errorf("folder key's batch = %v", batch)
+		}
+		if got := expect(t, e.api(full, "GET", out, ""), http.StatusOK, ""); got["name"] == "Taken" {
+			t.Error("a code outside the folder was renamed")
+		}
+		expect(t, e.api(fk, "GET", "/api/v1/webhooks", ""), http.StatusForbidden, "This API key does not have the scope webhooks:read")
+		expect(t, e.api(fk, "GET", "/api/v1/codes/"+inside["id"].(string), ""), http.StatusOK, "")
+
+		// Deleting the folder revokes its keys.
+		if r := e.do(c, "DELETE", "/api/folders/"+fid, ""); r.StatusCode != http.StatusNoContent {
+			t.Fatalf("delete folder: %d %s", r.StatusCode, r.body)
+		}
+		expect(t, e.api(fk, "GET", "/api/v1/codes", ""), http.StatusUnauthorized, "Invalid API key")
 	})
 }

@@ -129,22 +129,24 @@ func (s *server) routes() http.Handler {
 	// limit, then the permission; its codes resource, and the app's own
 	// handlers where it answers as the app does.
 	public := s.newPublicAPI()
-	key := func(p auth.Permission, h http.HandlerFunc) http.Handler { return public.Authenticate(s.in(p)(h)) }
+	key := func(p auth.Permission, scope string, h http.HandlerFunc) http.Handler {
+		return public.Authenticate(public.Require(scope, s.in(p)(h)))
+	}
 	v1 := http.NewServeMux()
 	v1.HandleFunc("GET /api/v1/openapi.json", publicapi.ServeOpenAPI)
-	v1.Handle("POST /api/v1/codes", key(auth.PermEdit, public.CreateCode))
-	v1.Handle("GET /api/v1/codes", key(auth.PermRead, public.ListCodes))
-	v1.Handle("POST /api/v1/codes/batch", key(auth.PermEdit, public.BatchCodes))
-	v1.Handle("PATCH /api/v1/codes/batch", key(auth.PermEdit, public.BatchUpdate))
-	v1.Handle("GET /api/v1/codes/{id}", key(auth.PermRead, public.GetCode))
-	v1.Handle("PATCH /api/v1/codes/{id}", key(auth.PermEdit, public.UpdateCode))
-	v1.Handle("DELETE /api/v1/codes/{id}", key(auth.PermEdit, public.DeleteCode))
-	v1.Handle("POST /api/v1/codes/{id}/pause", key(auth.PermEdit, public.PauseCode(true)))
-	v1.Handle("POST /api/v1/codes/{id}/resume", key(auth.PermEdit, public.PauseCode(false)))
-	v1.Handle("GET /api/v1/codes/{id}/image", key(auth.PermRead, public.CodeImage))
-	v1.Handle("GET /api/v1/codes/{id}/analytics", key(auth.PermRead, public.CodeAnalytics))
-	v1.Handle("GET /api/v1/codes/{id}/scans.csv", key(auth.PermRead, public.ScansCSV))
-	v1.Handle("GET /api/v1/brand-kits", key(auth.PermRead, s.listBrandKits))
+	v1.Handle("POST /api/v1/codes", key(auth.PermEdit, publicapi.ScopeCodesWrite, public.CreateCode))
+	v1.Handle("GET /api/v1/codes", key(auth.PermRead, publicapi.ScopeCodesRead, public.ListCodes))
+	v1.Handle("POST /api/v1/codes/batch", key(auth.PermEdit, publicapi.ScopeCodesWrite, public.BatchCodes))
+	v1.Handle("PATCH /api/v1/codes/batch", key(auth.PermEdit, publicapi.ScopeCodesWrite, public.BatchUpdate))
+	v1.Handle("GET /api/v1/codes/{id}", key(auth.PermRead, publicapi.ScopeCodesRead, public.GetCode))
+	v1.Handle("PATCH /api/v1/codes/{id}", key(auth.PermEdit, publicapi.ScopeCodesWrite, public.UpdateCode))
+	v1.Handle("DELETE /api/v1/codes/{id}", key(auth.PermEdit, publicapi.ScopeCodesWrite, public.DeleteCode))
+	v1.Handle("POST /api/v1/codes/{id}/pause", key(auth.PermEdit, publicapi.ScopeCodesWrite, public.PauseCode(true)))
+	v1.Handle("POST /api/v1/codes/{id}/resume", key(auth.PermEdit, publicapi.ScopeCodesWrite, public.PauseCode(false)))
+	v1.Handle("GET /api/v1/codes/{id}/image", key(auth.PermRead, publicapi.ScopeCodesRead, public.CodeImage))
+	v1.Handle("GET /api/v1/codes/{id}/analytics", key(auth.PermRead, publicapi.ScopeAnalyticsRead, public.CodeAnalytics))
+	v1.Handle("GET /api/v1/codes/{id}/scans.csv", key(auth.PermRead, publicapi.ScopeAnalyticsRead, public.ScansCSV))
+	v1.Handle("GET /api/v1/brand-kits", key(auth.PermRead, publicapi.ScopeWorkspaceRead, s.listBrandKits))
 	// Workspaces (issue 22, workspaces.go): the caller's workspaces, the
 	// session's active one, members, invitations. Under
 	// /api/workspaces/{id} the permission is checked in that workspace.
@@ -227,7 +229,7 @@ func (s *server) routes() http.Handler {
 	// Alerts (issue 24).
 	api.Handle("PUT /api/dynamic-qrcodes/{id}/alerts", edit(s.setAlertsMuted))
 	api.Handle("PUT /api/workspaces/{id}/alert-emails", read(s.setAlertEmails))
-	v1.Handle("PUT /api/v1/codes/{id}/routing", key(auth.PermEdit, public.SetRouting))
+	v1.Handle("PUT /api/v1/codes/{id}/routing", key(auth.PermEdit, publicapi.ScopeCodesWrite, public.SetRouting))
 	// Webhooks (issue 24, webhooks.go): owners and admins in the app; API
 	// keys (which only they can make) act as editors, so v1 asks for edit.
 	api.Handle("GET /api/webhooks", manage(s.listWebhooks))
@@ -238,14 +240,14 @@ func (s *server) routes() http.Handler {
 	api.Handle("POST /api/webhooks/{id}/test", manage(s.testWebhook))
 	api.Handle("GET /api/webhooks/{id}/deliveries", manage(s.webhookDeliveries))
 	api.Handle("POST /api/webhooks/{id}/deliveries/{deliveryId}/retry", manage(s.retryWebhookDelivery))
-	v1.Handle("GET /api/v1/webhooks", key(auth.PermEdit, s.listWebhooks))
-	v1.Handle("POST /api/v1/webhooks", key(auth.PermEdit, s.createWebhook))
-	v1.Handle("PATCH /api/v1/webhooks/{id}", key(auth.PermEdit, s.updateWebhook))
-	v1.Handle("DELETE /api/v1/webhooks/{id}", key(auth.PermEdit, s.deleteWebhook))
-	v1.Handle("POST /api/v1/webhooks/{id}/rotate-secret", key(auth.PermEdit, s.rotateWebhookSecret))
-	v1.Handle("POST /api/v1/webhooks/{id}/test", key(auth.PermEdit, s.testWebhook))
-	v1.Handle("GET /api/v1/webhooks/{id}/deliveries", key(auth.PermEdit, s.webhookDeliveries))
-	v1.Handle("POST /api/v1/webhooks/{id}/deliveries/{deliveryId}/retry", key(auth.PermEdit, s.retryWebhookDelivery))
+	v1.Handle("GET /api/v1/webhooks", key(auth.PermEdit, publicapi.ScopeWebhooksRead, s.listWebhooks))
+	v1.Handle("POST /api/v1/webhooks", key(auth.PermEdit, publicapi.ScopeWebhooksWrite, s.createWebhook))
+	v1.Handle("PATCH /api/v1/webhooks/{id}", key(auth.PermEdit, publicapi.ScopeWebhooksWrite, s.updateWebhook))
+	v1.Handle("DELETE /api/v1/webhooks/{id}", key(auth.PermEdit, publicapi.ScopeWebhooksWrite, s.deleteWebhook))
+	v1.Handle("POST /api/v1/webhooks/{id}/rotate-secret", key(auth.PermEdit, publicapi.ScopeWebhooksWrite, s.rotateWebhookSecret))
+	v1.Handle("POST /api/v1/webhooks/{id}/test", key(auth.PermEdit, publicapi.ScopeWebhooksWrite, s.testWebhook))
+	v1.Handle("GET /api/v1/webhooks/{id}/deliveries", key(auth.PermEdit, publicapi.ScopeWebhooksRead, s.webhookDeliveries))
+	v1.Handle("POST /api/v1/webhooks/{id}/deliveries/{deliveryId}/retry", key(auth.PermEdit, publicapi.ScopeWebhooksWrite, s.retryWebhookDelivery))
 
 	site := http.NewServeMux()
 	site.Handle("/api/", frameDenied(apiCSP, s.auth.LoadUser(gzipJSON(s.loadWorkspace(jsonFallback(api))))))

@@ -167,22 +167,38 @@ func fieldProblem(field, msg string) *respond.Problem {
 }
 
 // createCode makes one code from its JSON description and answers it (201)
-// or the reason it was refused.
+// or the reason it was refused; a key limited to a folder makes it there.
 func (a *API) createCode(w http.ResponseWriter, r *http.Request, raw map[string]json.RawMessage) {
 	kind, values, problem := codeFields(raw)
 	if problem != nil {
 		respond.JSON(w, http.StatusBadRequest, problem)
 		return
 	}
+	folder := limitsFrom(r.Context()).FolderID
 	if kind == Dynamic {
-		if d, ok := a.App.SaveDynamic(w, r, values); ok {
+		if d, ok := a.App.SaveDynamic(w, r, values); ok && a.intoFolder(w, r, true, d.ID, folder) {
+			d.FolderID = folder
 			respond.JSON(w, http.StatusCreated, a.App.DynamicCode(d))
 		}
 		return
 	}
-	if q, ok := a.App.SaveStatic(w, r, values); ok {
+	if q, ok := a.App.SaveStatic(w, r, values); ok && a.intoFolder(w, r, false, q.ID, folder) {
+		q.FolderID = folder
 		respond.JSON(w, http.StatusCreated, a.App.StaticCode(q))
 	}
+}
+
+// intoFolder puts a code a key limited to a folder has just made in that
+// folder (nil: none, nothing to do); on failure it has answered.
+func (a *API) intoFolder(w http.ResponseWriter, r *http.Request, dynamic bool, id int64, folder *int64) bool {
+	if folder == nil {
+		return true
+	}
+	if err := a.Store.SetCodeFolder(r.Context(), a.WorkspaceID(r), dynamic, id, folder); err != nil {
+		a.Fail(w, "filing a new code", err)
+		return false
+	}
+	return true
 }
 
 // CreateCode (POST /api/v1/codes): one code, static or dynamic, from the
@@ -271,8 +287,14 @@ func (c *captureWriter) Write(b []byte) (int, error) {
 }
 
 // ListCodes (GET /api/v1/codes, the parameters of GET /api/codes): a page
-// of the workspace's live codes, newest first unless sorted otherwise.
+// of the workspace's live codes, newest first unless sorted otherwise; a
+// key limited to a folder lists that folder's.
 func (a *API) ListCodes(w http.ResponseWriter, r *http.Request) {
+	if folder := limitsFrom(r.Context()).FolderID; folder != nil {
+		q := r.URL.Query()
+		q.Set("folder", strconv.FormatInt(*folder, 10))
+		r.URL.RawQuery = q.Encode()
+	}
 	data, next, ok := a.App.ListCodes(w, r)
 	if ok {
 		respond.JSON(w, http.StatusOK, map[string]any{"data": data, "nextCursor": next})
@@ -281,8 +303,9 @@ func (a *API) ListCodes(w http.ResponseWriter, r *http.Request) {
 
 // codePath reads the {id} path value ("s_12", "d_34") and leaves the
 // number in its place for the app's handlers. On failure it has answered
-// 404, as for another user's code.
-func codePath(w http.ResponseWriter, r *http.Request) (string, int64, bool) {
+// 404, as for another user's code; a key limited to a folder finds only
+// the codes in it.
+func (a *API) codePath(w http.ResponseWriter, r *http.Request) (string, int64, bool) {
 	raw := r.PathValue("id")
 	kind := map[string]string{"s_": Static, "d_": Dynamic}[raw[:min(2, len(raw))]]
 	id, ok := respond.ParseID(raw[min(2, len(raw)):])
@@ -291,6 +314,29 @@ func codePath(w http.ResponseWriter, r *http.Request) (string, int64, bool) {
 		return "", 0, false
 	}
 	r.SetPathValue("id", strconv.FormatInt(id, 10))
+	if folder := limitsFrom(r.Context()).FolderID; folder != nil {
+		var in *int64
+		var err error
+		if kind == Dynamic {
+			var d *store.DynamicCode
+			if d, err = a.Store.DynamicCode(r.Context(), a.WorkspaceID(r), id); err == nil {
+				in = d.FolderID
+			}
+		} else {
+			var q *store.QRCode
+			if q, err = a.Store.QRCode(r.Context(), a.WorkspaceID(r), id); err == nil {
+				in = q.FolderID
+			}
+		}
+		switch {
+		case err != nil && !errors.Is(err, store.ErrNotFound):
+			a.Fail(w, "reading a code", err)
+			return "", 0, false
+		case in == nil || *in != *folder:
+			respond.Error(w, http.StatusNotFound, codes.MsgMissing)
+			return "", 0, false
+		}
+	}
 	return kind, id, true
 }
 
@@ -321,7 +367,7 @@ func (a *API) answer(w http.ResponseWriter, q *store.QRCode, d *store.DynamicCod
 
 // GetCode (GET /api/v1/codes/{id}).
 func (a *API) GetCode(w http.ResponseWriter, r *http.Request) {
-	kind, id, ok := codePath(w, r)
+	kind, id, ok := a.codePath(w, r)
 	if !ok {
 		return
 	}
@@ -378,7 +424,7 @@ func (a *API) check(w http.ResponseWriter, r *http.Request, kind string, id int6
 // domain, and restyles it with a brand kit (its style and logo), with the
 // app's rules; all of it in one transaction, or nothing.
 func (a *API) UpdateCode(w http.ResponseWriter, r *http.Request) {
-	kind, id, ok := codePath(w, r)
+	kind, id, ok := a.codePath(w, r)
 	if !ok {
 		return
 	}
@@ -469,7 +515,7 @@ func (a *API) checkItem(w http.ResponseWriter, r *http.Request, p *patch) (store
 		return store.CodeChanges{}, false
 	}
 	r.SetPathValue("id", p.ID)
-	kind, id, ok := codePath(w, r)
+	kind, id, ok := a.codePath(w, r)
 	if !ok {
 		return store.CodeChanges{}, false
 	}
@@ -490,7 +536,7 @@ func (a *API) CodeImage(w http.ResponseWriter, r *http.Request) {
 // byKind serves the code of the {id} path value with the app's handler of
 // its kind.
 func (a *API) byKind(w http.ResponseWriter, r *http.Request, static, dynamic http.HandlerFunc) {
-	kind, _, ok := codePath(w, r)
+	kind, _, ok := a.codePath(w, r)
 	switch {
 	case !ok:
 	case kind == Dynamic:
@@ -503,7 +549,7 @@ func (a *API) byKind(w http.ResponseWriter, r *http.Request, static, dynamic htt
 // PauseCode (POST /api/v1/codes/{id}/pause and /resume).
 func (a *API) PauseCode(paused bool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		kind, id, ok := codePath(w, r)
+		kind, id, ok := a.codePath(w, r)
 		if !ok || !dynamicOnly(w, kind, "can be paused") {
 			return
 		}
@@ -516,13 +562,13 @@ func (a *API) PauseCode(paused bool) http.HandlerFunc {
 // …/scans.csv): the app's, for dynamic codes (static ones are not
 // tracked).
 func (a *API) CodeAnalytics(w http.ResponseWriter, r *http.Request) {
-	if kind, _, ok := codePath(w, r); ok && dynamicOnly(w, kind, "have analytics") {
+	if kind, _, ok := a.codePath(w, r); ok && dynamicOnly(w, kind, "have analytics") {
 		a.App.Analytics(w, r)
 	}
 }
 
 func (a *API) ScansCSV(w http.ResponseWriter, r *http.Request) {
-	if kind, _, ok := codePath(w, r); ok && dynamicOnly(w, kind, "have analytics") {
+	if kind, _, ok := a.codePath(w, r); ok && dynamicOnly(w, kind, "have analytics") {
 		a.App.ScansCSV(w, r)
 	}
 }
@@ -530,7 +576,7 @@ func (a *API) ScansCSV(w http.ResponseWriter, r *http.Request) {
 // SetRouting (PUT /api/v1/codes/{id}/routing): the app's routing object
 // for a dynamic code, answered as the code.
 func (a *API) SetRouting(w http.ResponseWriter, r *http.Request) {
-	kind, _, ok := codePath(w, r)
+	kind, _, ok := a.codePath(w, r)
 	if !ok || !dynamicOnly(w, kind, "have routing") {
 		return
 	}

@@ -1,6 +1,7 @@
 package publicapi
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -73,6 +74,11 @@ func (a *API) Authenticate(next http.Handler) http.Handler {
 			a.Fail(w, "checking an API key", err)
 			return
 		}
+		if access.ExpiresAt != nil && !a.Now().Before(*access.ExpiresAt) {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="squarely", error="invalid_token"`)
+			respond.Error(w, http.StatusUnauthorized, "API key expired")
+			return
+		}
 		allowed, remaining, reset, err := a.Quota(hash)
 		if err != nil {
 			a.Fail(w, "counting an API call", err)
@@ -87,6 +93,7 @@ func (a *API) Authenticate(next http.Handler) http.Handler {
 			return
 		}
 		r = a.Enter(r, access)
+		r = r.WithContext(context.WithValue(r.Context(), limitsKey{}, access.KeyLimits))
 		if r.Method == http.MethodPost || r.Method == http.MethodPatch {
 			a.idempotent(w, r, hash, next)
 			return
