@@ -14,6 +14,9 @@ const key = {
   masked: 'sq_abcdef…wxyz',
   createdAt: '2026-11-20T08:00:00Z',
   createdBy: { userId: 3, email: 'ann@example.com', name: 'Ann Lee' },
+  scopes: null,
+  folderId: null,
+  expiresAt: null,
 }
 
 function renderCard() {
@@ -32,6 +35,7 @@ describe('ApiKeysCard', { timeout: 30_000 }, () => {
     const fetchMock = stubFetch({
       'GET /api/user': () => json(alice),
       'GET /api/api-keys': () => json([]),
+      'GET /api/folders': () => json([]),
       'POST /api/api-keys': () => json({ ...key, id: 6, name: 'CRM', key: whole }, 201),
     })
     const writeText = vi.fn(async () => {})
@@ -54,6 +58,7 @@ describe('ApiKeysCard', { timeout: 30_000 }, () => {
     const fetchMock = stubFetch({
       'GET /api/user': () => json(alice),
       'GET /api/api-keys': () => json([key]),
+      'GET /api/folders': () => json([]),
       'DELETE /api/api-keys/5': () => new Response(null, { status: 204 }),
     })
     vi.spyOn(window, 'confirm').mockReturnValue(true)
@@ -66,10 +71,48 @@ describe('ApiKeysCard', { timeout: 30_000 }, () => {
     expect(fetchMock.mock.calls.some(([url, init]) => url === '/api/api-keys/5' && init?.method === 'DELETE')).toBe(true)
   })
 
+  it('makes a key limited to scopes, a folder and a date, and lists its limits (issue 33)', async () => {
+    let answered = false
+    const fetchMock = stubFetch({
+      'GET /api/user': () => json(alice),
+      'GET /api/api-keys': () =>
+        json(answered ? [{ ...key, scopes: ['codes:read', 'analytics:read'], folderId: 4, expiresAt: '2099-01-31T22:59:59Z' }] : []),
+      'GET /api/folders': () => json([{ id: 4, name: 'Menus' }]),
+      'POST /api/api-keys': (init) => {
+        const body = JSON.parse(init?.body as string)
+        if (body.scopes.includes('codes:write')) {
+          return json({ message: 'No', errors: { scopes: 'Scope codes:write is not allowed here' } }, 400)
+        }
+        answered = true
+        return json({ ...key, key: 'sq_x' }, 201)
+      },
+    })
+    renderCard()
+    await userEvent.type(await screen.findByLabelText('Key name'), 'Menu board')
+    await userEvent.click(screen.getByLabelText('Only these scopes'))
+    await userEvent.click(screen.getByRole('checkbox', { name: /codes:write/ }))
+    await userEvent.selectOptions(screen.getByLabelText('Limit to a folder (optional)'), '4')
+    // A folder key is offered only its codes' scopes.
+    expect(screen.queryByRole('checkbox', { name: /webhooks:write/ })).not.toBeInTheDocument()
+    await userEvent.type(screen.getByLabelText('Expires after (optional)'), '2099-01-31')
+    await userEvent.click(screen.getByRole('button', { name: 'Create key' }))
+    expect(await screen.findByText('Scope codes:write is not allowed here')).toBeInTheDocument()
+    await userEvent.click(screen.getByRole('checkbox', { name: /codes:write/ }))
+    await userEvent.click(screen.getByRole('checkbox', { name: /analytics:read/ }))
+    await userEvent.click(screen.getByRole('button', { name: 'Create key' }))
+    expect(await screen.findByTestId('new-api-key')).toHaveTextContent('sq_x')
+    const posts = fetchMock.mock.calls.filter(([, init]) => init?.method === 'POST')
+    const body = JSON.parse(posts[1]?.[1]?.body as string)
+    expect(body).toMatchObject({ name: 'Menu board', scopes: ['codes:read', 'analytics:read'], folderId: 4 })
+    expect(new Date(body.expiresAt).getFullYear()).toBe(2099)
+    expect(await screen.findByText(/Scopes: codes:read, analytics:read · folder Menus only · expires/)).toBeInTheDocument()
+  })
+
   it("shows an editor the workspace's keys without creating or revoking (issue 22)", async () => {
     stubFetch({
       'GET /api/user': () => json({ ...alice, workspace: { id: 9, name: 'Agency', role: 'editor' } }),
       'GET /api/api-keys': () => json([{ ...key, createdBy: { ...key.createdBy, name: '' } }]),
+      'GET /api/folders': () => json([]),
     })
     renderCard()
     const item = (await screen.findByText('Shop')).closest('li') as HTMLElement

@@ -1,2 +1,3 @@
 // What other features may use of the dashboard (eslint.config.js keeps the rest private).
 export { useVerifiedDomains } from './api/codes'
+export { useFolders } from './api/organise'

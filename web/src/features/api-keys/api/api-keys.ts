@@ -12,7 +12,37 @@ export interface ApiKey {
   createdAt: string
   /** The member who made it: the key acts with their current role. */
   createdBy: { userId: number; email: string; name: string }
+  /** What the key may do; null: every scope its maker's role allows. */
+  scopes: string[] | null
+  /** The one folder whose codes it sees and makes; null: the workspace. */
+  folderId: number | null
+  /** When it stops working (RFC 3339); null: never. */
+  expiresAt: string | null
 }
+
+/** What POST /api/api-keys takes: a name and optional limits. */
+export interface NewApiKey {
+  name: string
+  scopes?: string[]
+  folderId?: number
+  expiresAt?: string
+}
+
+/** The scopes a key may be given (docs/API.md "API keys"), as the app names them. */
+export const apiScopes = [
+  { scope: 'codes:read', label: 'Read codes and their images' },
+  { scope: 'codes:write', label: 'Create, change, pause and delete codes' },
+  { scope: 'analytics:read', label: 'Read scan analytics' },
+  { scope: 'pages:read', label: 'Read hosted pages' },
+  { scope: 'pages:write', label: 'Change hosted pages' },
+  { scope: 'webhooks:read', label: 'Read webhooks and deliveries' },
+  { scope: 'webhooks:write', label: 'Change webhooks' },
+  { scope: 'domains:read', label: 'Read custom domains' },
+  { scope: 'workspace:read', label: 'Read the workspace (brand kits)' },
+] as const
+
+/** The scopes a key limited to a folder may have: its codes, nothing of the workspace at large. */
+export const folderScopes = ['codes:read', 'codes:write', 'analytics:read']
 
 export const apiKeysQueryKey = ['/api/api-keys']
 
@@ -23,7 +53,7 @@ export function useApiKeys() {
 export function useCreateApiKey() {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: (name: string) => apiJson<ApiKey>('POST', '/api/api-keys', { name }),
+    mutationFn: (key: NewApiKey) => apiJson<ApiKey>('POST', '/api/api-keys', key),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: apiKeysQueryKey }),
   })
 }

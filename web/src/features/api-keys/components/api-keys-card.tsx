@@ -1,14 +1,16 @@
 import { Copy, KeyRound, Trash2 } from 'lucide-react'
 import { useState } from 'react'
 import { Link } from 'react-router'
-import { AddByNameForm, ListStatus } from '@/components/named-list'
+import { ListStatus } from '@/components/named-list'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { serverMessage } from '@/lib/api-client'
 import { toast } from '@/lib/use-toast'
 import { useActiveWorkspace, useCan } from '@/lib/workspace'
-import { useApiKeys, useCreateApiKey, useRevokeApiKey, type ApiKey } from '../api/api-keys'
+import { useFolders } from '@/features/dashboard'
+import { useApiKeys, useRevokeApiKey, type ApiKey } from '../api/api-keys'
+import { CreateKeyForm } from './create-key-form'
 
 /**
  * The account's personal API keys for the public API: create (the whole key
@@ -16,22 +18,12 @@ import { useApiKeys, useCreateApiKey, useRevokeApiKey, type ApiKey } from '../ap
  */
 export function ApiKeysCard() {
   const keys = useApiKeys()
-  const create = useCreateApiKey()
+  const folders = useFolders()
   const revoke = useRevokeApiKey()
   const [created, setCreated] = useState<ApiKey>()
   const workspace = useActiveWorkspace()
   // Owners and admins manage the workspace's keys; the others see them only.
   const mayManage = useCan('manageKeys')
-
-  function createKey(name: string, clear: () => void) {
-    create.mutate(name, {
-      onSuccess: (key) => {
-        setCreated(key)
-        clear()
-      },
-      onError: (error) => toast({ title: 'Error', description: serverMessage(error) ?? 'Failed to create API key', variant: 'destructive' }),
-    })
-  }
 
   function revokeKey(key: ApiKey) {
     if (!window.confirm(`Revoke ${key.name}? Programs using it stop working at once.`)) return
@@ -63,19 +55,7 @@ export function ApiKeysCard() {
         </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
-        {mayManage && (
-          <AddByNameForm
-            id="api-key-name"
-            label="Key name"
-            placeholder="e.g. Online shop"
-            maxLength={100}
-            required="Name is required"
-            submitLabel="Create key"
-            pendingLabel="Creating..."
-            pending={create.isPending}
-            onAdd={createKey}
-          />
-        )}
+        {mayManage && <CreateKeyForm onCreated={setCreated} />}
 
         {created?.key && (
           <Alert>
@@ -103,6 +83,7 @@ export function ApiKeysCard() {
                   {key.masked} · created {new Date(key.createdAt).toLocaleDateString()}
                 </p>
                 <p className="text-xs text-slate-600">Created by {key.createdBy.name || key.createdBy.email}</p>
+                <p className="text-xs text-slate-600">{keyLimits(key, folders.data?.find((f) => f.id === key.folderId)?.name)}</p>
               </div>
               {mayManage && (
                 <Button size="sm" variant="ghost" aria-label={`Revoke ${key.name}`} disabled={revoke.isPending} onClick={() => revokeKey(key)}>
@@ -115,4 +96,15 @@ export function ApiKeysCard() {
       </CardContent>
     </Card>
   )
+}
+
+/** A key's limits in words: its scopes, its folder, its expiry. */
+function keyLimits(key: ApiKey, folderName?: string): string {
+  const parts = [key.scopes ? `Scopes: ${key.scopes.join(', ')}` : 'All scopes']
+  if (key.folderId) parts.push(`folder ${folderName ?? key.folderId} only`)
+  if (key.expiresAt) {
+    const at = new Date(key.expiresAt)
+    parts.push(`${at.getTime() <= Date.now() ? 'expired' : 'expires'} ${at.toLocaleDateString()}`)
+  }
+  return parts.join(' · ')
 }
