@@ -110,14 +110,19 @@ func (s *Service) GoogleCallback(w http.ResponseWriter, r *http.Request) {
 // finishRedirect ends a sign-in through a provider's redirect (Google,
 // OIDC) that found u, or failed with err: it signs u in and goes to /, or
 // when u has a second factor goes to the sign-in page to ask for it
-// (/auth?twoFactor=required); failures go to /auth?{param}=failed and are
-// logged with their reason.
+// (/auth?twoFactor=required); a new account the sign-up policy refuses
+// goes to /auth?signup={code}; other failures go to /auth?{param}=failed
+// and are logged with their reason.
 func (s *Service) finishRedirect(w http.ResponseWriter, r *http.Request, provider, param string, u *store.User, err error) {
 	var methods []string
+	var refused *SignupRefused
 	if err == nil {
 		methods, err = s.SignInOrChallenge(w, r, u)
 	}
 	switch {
+	case errors.As(err, &refused):
+		// The app's sign-in page says why, in the policy's words.
+		http.Redirect(w, r, "/auth?signup="+refused.Code, http.StatusFound)
 	case err != nil:
 		s.logger().WarnContext(r.Context(), provider+" sign-in failed", "err", err)
 		http.Redirect(w, r, "/auth?"+param+"=failed", http.StatusFound)

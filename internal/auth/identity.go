@@ -61,7 +61,8 @@ func (s *Service) identityUser(ctx context.Context, links accountLinks, id ident
 			FirstName:     id.GivenName,
 			LastName:      id.FamilyName,
 		}
-		if err := links.create(ctx, u, id.Subject); err != nil {
+		err := s.CreateAccount(ctx, u, func(ctx context.Context, u *store.User) error { return links.create(ctx, u, id.Subject) })
+		if err != nil {
 			return nil, err
 		}
 		return u, nil

@@ -35,6 +35,13 @@ type Config struct {
 	RegisterRateLimit  int      // SQUARELY_REGISTER_RATE_LIMIT: registrations per hour per client address
 	TrustProxy         bool     // SQUARELY_TRUST_PROXY: believe X-Forwarded-For / X-Forwarded-Proto
 	DynamicLimit       int      // SQUARELY_DYNAMIC_LIMIT: live dynamic codes of an account across the workspaces it owns without an active subscription
+	// Signup is SQUARELY_SIGNUP, who may make a new account: SignupOpen
+	// (anyone), SignupInvite (an address with a pending invitation) or
+	// SignupClosed (nobody: admins make accounts); SignupDomains is
+	// SQUARELY_SIGNUP_DOMAINS, the e-mail domains new accounts must be at
+	// (empty: any), lower-cased. Issue 33 item 1.
+	Signup        string
+	SignupDomains []string
 	// WorkspaceRateLimit is SQUARELY_WORKSPACE_RATE_LIMIT: team workspaces
 	// one account may create per hour (three times as many per client address).
 	WorkspaceRateLimit int
@@ -95,6 +102,13 @@ type Config struct {
 	// address of the HTTP token's host); "" = the system's resolver.
 	DomainResolver string
 }
+
+// The values of SQUARELY_SIGNUP.
+const (
+	SignupOpen   = "open"
+	SignupInvite = "invite"
+	SignupClosed = "closed"
+)
 
 // LetsEncrypt is the default ACME directory.
 const LetsEncrypt = "https://acme-v02.api.letsencrypt.org/directory"
@@ -196,6 +210,22 @@ func Load(getenv func(string) string) (Config, error) {
 			continue
 		}
 		c.AdminEmails = append(c.AdminEmails, e)
+	}
+
+	c.Signup = strings.ToLower(or(get("SQUARELY_SIGNUP"), SignupOpen))
+	if !slices.Contains([]string{SignupOpen, SignupInvite, SignupClosed}, c.Signup) {
+		fail("SQUARELY_SIGNUP", "must be open, invite or closed, got %q", get("SQUARELY_SIGNUP"))
+	}
+	for _, d := range strings.Split(get("SQUARELY_SIGNUP_DOMAINS"), ",") {
+		d = strings.ToLower(strings.TrimSpace(d))
+		if d == "" {
+			continue
+		}
+		if strings.ContainsAny(d, "@/: ") || !strings.Contains(d, ".") {
+			fail("SQUARELY_SIGNUP_DOMAINS", "must be comma-separated e-mail domains such as example.com, got %q", d)
+			continue
+		}
+		c.SignupDomains = append(c.SignupDomains, d)
 	}
 
 	if c.GoogleClientID != "" && c.GoogleClientSecret == "" {

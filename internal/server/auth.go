@@ -222,11 +222,17 @@ func (s *server) checkPassword(w http.ResponseWriter, r *http.Request, u *store.
 }
 
 // createAndSignIn creates the account u and signs it in, reporting whether
-// it did. Otherwise it has answered: 409 with taken when the e-mail has an
+// it did. Otherwise it has answered: 403 with the sign-up policy's code
+// when it refuses the address, 409 with taken when the e-mail has an
 // account already, or 500.
 func (s *server) createAndSignIn(w http.ResponseWriter, r *http.Request, u *store.User, taken string) bool {
-	err := s.store.CreateUser(r.Context(), u)
-	if errors.Is(err, store.ErrConflict) {
+	err := s.auth.CreateAccount(r.Context(), u, s.store.CreateUser)
+	var refused *auth.SignupRefused
+	switch {
+	case errors.As(err, &refused):
+		writeJSON(w, http.StatusForbidden, apiError{Message: refused.Message, Code: refused.Code})
+		return false
+	case errors.Is(err, store.ErrConflict):
 		writeError(w, http.StatusConflict, taken)
 		return false
 	}

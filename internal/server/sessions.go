@@ -134,7 +134,8 @@ func (s *server) mailNewDevice(r *http.Request, u *store.User, sess *store.Sessi
 }
 
 // signInProviders (GET /api/auth/providers) tells the sign-in page which
-// single sign-on button to show: the OpenID Connect provider by its label.
+// single sign-on button to show (the OpenID Connect provider by its label)
+// and the instance's sign-up policy.
 // Whether Google is on is told once, by the white-label config's
 // googleSignIn, which every page has fetched already.
 func (s *server) signInProviders(w http.ResponseWriter, r *http.Request) {
@@ -142,5 +143,10 @@ func (s *server) signInProviders(w http.ResponseWriter, r *http.Request) {
 	if s.auth.OIDC != nil {
 		oidc = map[string]string{"name": s.auth.OIDC.Name}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"oidc": oidc})
+	// The sign-up policy, so the app shows it before anyone fills a form.
+	domains := s.cfg.SignupDomains
+	if domains == nil {
+		domains = []string{}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"oidc": oidc, "signup": s.cfg.Signup, "signupDomains": domains})
 }

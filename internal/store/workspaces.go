@@ -573,3 +573,16 @@ func personalByDefault(ctx context.Context, db interface {
 	}
 	return nil
 }
+
+// InvitedAddress reports whether email has a pending invitation (not
+// expired) to a live workspace: what an invite-only instance lets register.
+func (s *Store) InvitedAddress(ctx context.Context, email string, now time.Time) (bool, error) {
+	var n int
+	err := s.read.QueryRowContext(ctx, `
+		SELECT count(*) FROM workspace_invitations i JOIN workspaces w ON w.id = i.workspace_id
+		WHERE lower(i.email) = lower($1) AND i.expires_at > $2 AND NOT w.is_deleted`, email, dbTime(now)).Scan(&n)
+	if err != nil {
+		return false, fail("check invitations", err)
+	}
+	return n > 0, nil
+}

@@ -1,0 +1,199 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"net/http"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/squarely/squarely/internal/auth"
+	"github.com/squarely/squarely/internal/config"
+	"github.com/squarely/squarely/internal/store"
+	"github.com/squarely/squarely/internal/store/storetest"
+)
+
+// signupPaths are every way a new account is made, each trying email in a
+// fresh browser and answering whether the account was made and, when it
+// was refused, the code the app was given (from the JSON answer or the
+// sign-in page's query).
+var signupPaths = map[string]func(e *env, f *signupFakes, email string) (made bool, code string){
+	"register": func(e *env, _ *signupFakes, email string) (bool, string) {
+		r := e.do(e.browser(), "POST", "/api/register", registerBody(email, "secret1"))
+		return r.StatusCode == http.StatusCreated, codeOf(r)
+	},
+	"trial": func(e *env, _ *signupFakes, email string) (bool, string) {
+		r := e.do(e.browser(), "POST", "/api/activate-trial", `{"email":"`+email+`"}`)
+		return r.StatusCode == http.StatusOK, codeOf(r)
+	},
+	"google": func(e *env, f *signupFakes, email string) (bool, string) {
+		f.google.identity = map[string]any{"sub": "g-" + email, "email": email, "email_verified": true}
+		return redirected(e.googleSignIn(e.browser(), nil))
+	},
+	"oidc": func(e *env, f *signupFakes, email string) (bool, string) {
+		f.op.set(map[string]any{"sub": "op-" + email, "email": email, "email_verified": true}, "")
+		c := e.browser()
+		return redirected(e.followCallback(c, e.providerFlow(c, "/auth/oidc")))
+	},
+}
+
+type signupFakes struct {
+	google *fakeGoogle
+	op     *fakeOP
+}
+
+func codeOf(r *response) string {
+	var body struct{ Code string }
+	if r.StatusCode == http.StatusForbidden {
+		json.Unmarshal(r.body, &body)
+	}
+	return body.Code
+}
+
+// redirected reads where a provider's callback sent the browser: home
+// (signed in), or the sign-in page with the refusal's code.
+func redirected(to string) (bool, string) {
+	code, _ := strings.CutPrefix(to, "/auth?signup=")
+	return to == "/", map[bool]string{true: code}[code != to]
+}
+
+// Every path that makes an account, under each sign-up policy: refused
+// addresses get the policy's code and no account; allowed ones get theirs;
+// existing accounts still sign in through a provider on a closed instance.
+func TestSignupPolicy(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		for _, policy := range []struct {
+			name, signup string
+			domains      []string
+			// refused and allowed are the local parts tried at the
+			// policy's domain (example.com unless it names others).
+			refused, code string
+			allowed       string
+		}{
+			{name: "closed", signup: config.SignupClosed, refused: "nobody", code: "signup_closed"},
+			{name: "invite", signup: config.SignupInvite, refused: "stranger", code: "signup_invite_only", allowed: "invited"},
+			{name: "domains", signup: config.SignupOpen, domains: []string{"acme.test"}, refused: "outsider", code: "signup_domain", allowed: "staff"},
+		} {
+			t.Run(policy.name, func(t *testing.T) {
+				f := &signupFakes{google: newFakeGoogle(t), op: newFakeOP(t)}
+				e := startWithProviders(t, st, f, func(c *config.Config) { c.Signup, c.SignupDomains = policy.signup, policy.domains })
+				p := expect(t, e.do(e.browser(), "GET", "/api/auth/providers", ""), http.StatusOK, "")
+				if p["signup"] != policy.signup {
+					t.Errorf("providers tell %v", p)
+				}
+				domain := "example.com"
+				if policy.domains != nil {
+					domain = policy.domains[0]
+				}
+				for name, path := range signupPaths {
+					refused := policy.refused + "-" + name + "@" + strings.Replace(domain, "acme.test", "elsewhere.test", 1)
+					if made, code := path(e, f, refused); made || code != policy.code {
+						t.Errorf("%s: %s made=%v code=%q, want %q", name, refused, made, code, policy.code)
+					}
+					if _, err := st.UserByUsername(context.Background(), refused); err == nil {
+						t.Errorf("%s: an account was made for %s", name, refused)
+					}
+					if policy.allowed == "" {
+						continue
+					}
+					allowed := policy.allowed + "-" + name + "@" + domain
+					if policy.signup == config.SignupInvite {
+						invite(t, st, allowed)
+					}
+					if made, code := path(e, f, allowed); !made {
+						t.Errorf("%s: %s refused (%q)", name, allowed, code)
+					}
+				}
+			})
+		}
+
+		t.Run("existing accounts sign in on a closed instance", func(t *testing.T) {
+			f := &signupFakes{google: newFakeGoogle(t), op: newFakeOP(t)}
+			open := startWithProviders(t, st, f, func(*config.Config) {})
+			if made, _ := signupPaths["google"](open, f, "early@example.com"); !made {
+				t.Fatal("an open instance refused a new account")
+			}
+			closed := startWithProviders(t, st, f, func(c *config.Config) { c.Signup = config.SignupClosed })
+			if made, code := signupPaths["google"](closed, f, "early@example.com"); !made {
+				t.Errorf("an existing account was refused (%q)", code)
+			}
+		})
+	})
+}
+
+// startWithProviders runs the server with Google and OpenID Connect sign-in
+// against f's fakes and cfg's changes.
+func startWithProviders(t *testing.T, st *store.Store, f *signupFakes, cfg func(*config.Config)) *env {
+	g := &auth.Google{ClientID: "client-id", ClientSecret: "client-secret",
+		AuthURL: f.google.srv.URL + "/authorize", TokenURL: f.google.srv.URL + "/token", UserInfoURL: f.google.srv.URL + "/userinfo"}
+	o := &auth.OIDC{Issuer: f.op.srv.URL, ClientID: "squarely", ClientSecret: "op-secret", Name: "Acme SSO"}
+	e := start(t, st, withConfig(cfg), func(d *Deps) { d.Google, d.OIDC = g, o })
+	g.RedirectURL = e.srv.URL + "/auth/google/callback"
+	o.RedirectURL = e.srv.URL + "/auth/oidc/callback"
+	return e
+}
+
+// invite has a workspace invite email, as its admin would.
+func invite(t *testing.T, st *store.Store, email string) {
+	t.Helper()
+	owner := storetest.CreateUser(t, st, "owner-"+email)
+	inv := &store.Invitation{WorkspaceID: storetest.Personal(t, st, owner.ID), Email: email, Role: store.RoleEditor,
+		InvitedBy: owner.ID, ExpiresAt: time.Now().Add(time.Hour), CreatedAt: time.Now()}
+	if err := st.CreateInvitation(context.Background(), inv, "hash-"+email); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Only CreateAccount, which checks the sign-up policy, saves a new
+// account: store.CreateUser is called from the functions signupPaths
+// covers and from no other, so a new way to make accounts fails here
+// until it goes through CreateAccount and into the matrix above.
+func TestAccountsMadeOnlyThroughThePolicy(t *testing.T) {
+	var callers []string
+	// The product's code: the benchmarks' seeders make accounts directly.
+	for _, root := range []string{"../../internal", "../../cmd"} {
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") ||
+				strings.Contains(filepath.ToSlash(path), "internal/store/") {
+				return nil
+			}
+			file, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
+			if err != nil {
+				return err
+			}
+			for _, decl := range file.Decls {
+				fn, ok := decl.(*ast.FuncDecl)
+				if !ok {
+					continue
+				}
+				ast.Inspect(fn, func(n ast.Node) bool {
+					if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == "CreateUser" {
+						callers = append(callers, filepath.Base(path)+":"+fn.Name.Name)
+					}
+					return true
+				})
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	slices.Sort(callers)
+	// google.go and oidc.go save through identityUser's CreateAccount;
+	// auth.go's createAndSignIn passes CreateUser to CreateAccount.
+	want := []string{"auth.go:createAndSignIn", "google.go:create", "oidc.go:create"}
+	if !slices.Equal(callers, want) {
+		t.Errorf("store.CreateUser is used by %v, want only %v", callers, want)
+	}
+}
