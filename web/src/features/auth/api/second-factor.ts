@@ -62,14 +62,15 @@ export function useSignInStep() {
 }
 
 /**
- * GET /api/auth/providers: the single sign-on button to show. Whether to
+ * GET /api/auth/providers: the single sign-on button to show, and who may
+ * make a new account (the instance's sign-up policy). Whether to
  * offer Google is read in one place, useGoogleSignIn (lib/white-label),
  * from the site's config every page has already fetched.
  */
 export function useSignInProviders() {
   return useQuery({
     queryKey: ['/api/auth/providers'],
-    queryFn: getQueryFn<{ oidc: { name: string } | null }>({ on401: 'throw' }),
+    queryFn: getQueryFn<{ oidc: { name: string } | null; signup?: 'open' | 'invite' | 'closed'; signupDomains?: string[] }>({ on401: 'throw' }),
     staleTime: Infinity,
   })
 }

@@ -92,6 +92,23 @@ describe('login form', () => {
     expect(await screen.findByRole('button', { name: 'Acme SSO' })).toBeInTheDocument()
   })
 
+  it("shows a closed instance's policy instead of the registration form (issue 33)", async () => {
+    stubFetch({ 'GET /api/user': signedOut, 'GET /api/auth/providers': () => json({ oidc: null, signup: 'closed', signupDomains: [] }) })
+    renderApp('/auth?mode=register')
+    expect(await screen.findByText('This instance does not take new accounts. Ask its administrator for one.')).toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: 'Create Account' })).not.toBeInTheDocument()
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in with an existing account' }))
+    expect(await screen.findByRole('button', { name: 'Sign In' })).toBeInTheDocument()
+  })
+
+  it('tells who may register, and why a provider sign-up was refused', async () => {
+    stubFetch({ 'GET /api/user': signedOut, 'GET /api/auth/providers': () => json({ oidc: null, signup: 'open', signupDomains: ['acme.test'] }) })
+    renderApp('/auth?mode=register&signup=signup_invite_only')
+    expect(await screen.findByText('New accounts are for addresses at acme.test only.')).toBeInTheDocument()
+    expect(screen.getByText(/by invitation only: ask a workspace admin/)).toBeInTheDocument()
+    expect(screen.getByLabelText('Email')).toBeInTheDocument()
+  })
+
   it('signs in: e-mail sent as username, welcome toast, redirect to /', async () => {
     const mock = stubFetch({ 'GET /api/user': signedOut, 'POST /api/login': () => json(alice) })
     const { router } = renderApp('/auth')

@@ -5,7 +5,7 @@ import { Card } from '@/components/ui/card'
 import { Spinner } from '@/components/ui/spinner'
 import { useUser } from '@/lib/auth'
 import { siteTitle, usePageTitle } from '@/lib/use-page-title'
-import { usePendingLogin } from '../api/second-factor'
+import { usePendingLogin, useSignInProviders } from '../api/second-factor'
 import { LoginForm } from '../components/login-form'
 import { RegisterForm } from '../components/register-form'
 import { SecondFactorForm } from '../components/second-factor-form'
@@ -18,6 +18,13 @@ const googleMessages: Record<string, string> = {
 const oidcMessages: Record<string, string> = {
   unavailable: 'Single sign-on is not available',
   failed: 'Single sign-on failed',
+}
+
+/** What the server's sign-up policy answers a refused new account with (?signup=…, or a 403's code). */
+const signupMessages: Record<string, string> = {
+  signup_closed: 'This instance does not take new accounts. Ask its administrator for one.',
+  signup_invite_only: 'This instance takes new accounts by invitation only: ask a workspace admin to invite your address.',
+  signup_domain: 'New accounts on this instance are for addresses of its organisation only.',
 }
 
 /**
@@ -40,7 +47,16 @@ export function AuthPage() {
   const { data: user, isLoading } = useUser()
   const [searchParams, setSearchParams] = useSearchParams()
   const isRegister = searchParams.get('mode') === 'register'
-  const providerMessage = googleMessages[searchParams.get('google') ?? ''] ?? oidcMessages[searchParams.get('oidc') ?? '']
+  const providerMessage =
+    googleMessages[searchParams.get('google') ?? ''] ?? oidcMessages[searchParams.get('oidc') ?? ''] ?? signupMessages[searchParams.get('signup') ?? '']
+  const { data: providers } = useSignInProviders()
+  const signupClosed = providers?.signup === 'closed'
+  const signupNote =
+    providers?.signup === 'invite'
+      ? 'New accounts are by invitation only: register with the address you were invited at.'
+      : providers?.signupDomains?.length
+        ? `New accounts are for addresses at ${providers.signupDomains.join(', ')} only.`
+        : undefined
   // Google and OIDC sign-ins of an account with a second factor come back with ?twoFactor=required.
   const twoFactor = searchParams.get('twoFactor') === 'required'
   const pending = usePendingLogin(twoFactor && !user)
@@ -93,8 +109,18 @@ export function AuthPage() {
           )}
           {twoFactor && pending.data ? (
             <SecondFactorForm methods={pending.data.methods} onCancel={() => switchTo('login')} />
+          ) : isRegister && signupClosed ? (
+            <div className="grid gap-4">
+              <Alert>{signupMessages.signup_closed}</Alert>
+              <button type="button" className="justify-self-start text-sm font-medium text-primary underline" onClick={() => switchTo('login')}>
+                Sign in with an existing account
+              </button>
+            </div>
           ) : isRegister ? (
-            <RegisterForm onSwitch={() => switchTo('login')} />
+            <>
+              {signupNote && <Alert className="mb-6">{signupNote}</Alert>}
+              <RegisterForm onSwitch={() => switchTo('login')} />
+            </>
           ) : (
             <LoginForm onSwitch={() => switchTo('register')} />
           )}
