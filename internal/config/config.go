@@ -42,6 +42,14 @@ type Config struct {
 	// (empty: any), lower-cased. Issue 33 item 1.
 	Signup        string
 	SignupDomains []string
+	// PasswordLogin is SQUARELY_PASSWORD_LOGIN (default true): false turns
+	// password sign-in and registration off, people sign in through
+	// Google, OpenID Connect or a passkey (admins in AdminEmails keep a
+	// password as break-glass). PublicGenerator is
+	// SQUARELY_PUBLIC_GENERATOR (default true): false keeps visitors from
+	// generating and downloading codes.
+	PasswordLogin   bool
+	PublicGenerator bool
 	// WorkspaceRateLimit is SQUARELY_WORKSPACE_RATE_LIMIT: team workspaces
 	// one account may create per hour (three times as many per client address).
 	WorkspaceRateLimit int
@@ -277,10 +285,10 @@ func Load(getenv func(string) string) (Config, error) {
 	c.HashesPerAddress = positive("SQUARELY_HASHES_PER_ADDRESS", 2)
 	c.APIRateLimit = positive("SQUARELY_API_RATE_LIMIT", 120)
 
-	boolean := func(name string) bool {
+	boolean := func(name string, def bool) bool {
 		raw := get(name)
 		if raw == "" {
-			return false
+			return def
 		}
 		on, err := strconv.ParseBool(raw)
 		if err != nil {
@@ -288,10 +296,12 @@ func Load(getenv func(string) string) (Config, error) {
 		}
 		return on
 	}
-	c.TrustProxy = boolean("SQUARELY_TRUST_PROXY")
+	c.TrustProxy = boolean("SQUARELY_TRUST_PROXY", false)
+	c.PasswordLogin = boolean("SQUARELY_PASSWORD_LOGIN", true)
+	c.PublicGenerator = boolean("SQUARELY_PUBLIC_GENERATOR", true)
 	// Webhooks (issue 24).
-	c.WebhookAllowHTTP = boolean("SQUARELY_WEBHOOK_ALLOW_HTTP")
-	c.WebhookAllowPrivate = boolean("SQUARELY_WEBHOOK_ALLOW_PRIVATE")
+	c.WebhookAllowHTTP = boolean("SQUARELY_WEBHOOK_ALLOW_HTTP", false)
+	c.WebhookAllowPrivate = boolean("SQUARELY_WEBHOOK_ALLOW_PRIVATE", false)
 
 	// Mail (issue 9). The SMTP URL holds a password, so no message repeats it.
 	if raw := get("SQUARELY_SMTP_URL"); raw != "" {

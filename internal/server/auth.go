@@ -120,6 +120,10 @@ func (s *server) register(w http.ResponseWriter, r *http.Request) {
 	if v.failed(w) {
 		return
 	}
+	if !s.cfg.PasswordLogin {
+		writeJSON(w, http.StatusForbidden, apiError{Message: msgPasswordRegisterOff, Code: codePasswordLoginOff})
+		return
+	}
 
 	held, err := s.store.UserByUsername(r.Context(), email)
 	switch {
@@ -221,6 +225,14 @@ func (s *server) checkPassword(w http.ResponseWriter, r *http.Request, u *store.
 	return s.auth.CheckPassword(u, password), true
 }
 
+// With SQUARELY_PASSWORD_LOGIN=false (issue 33 item 1) people sign in
+// and register through Google, OpenID Connect or a passkey.
+const (
+	codePasswordLoginOff   = "password_login_off"
+	msgPasswordLoginOff    = "Password sign-in is off on this instance: sign in with single sign-on or a passkey."
+	msgPasswordRegisterOff = "Registration with a password is off on this instance: sign up with single sign-on."
+)
+
 // createAndSignIn creates the account u and signs it in, reporting whether
 // it did. Otherwise it has answered: 403 with the sign-up policy's code
 // when it refuses the address, 409 with taken when the e-mail has an
@@ -297,6 +309,14 @@ func (s *server) login(w http.ResponseWriter, r *http.Request) {
 	}
 	if v.failed(w) {
 		return
+	}
+	if !s.cfg.PasswordLogin {
+		if !s.cfg.IsAdminEmail(in.Username) {
+			writeJSON(w, http.StatusForbidden, apiError{Message: msgPasswordLoginOff, Code: codePasswordLoginOff})
+			return
+		}
+		// Break-glass: an admin still gets in by password, and it shows.
+		s.log.WarnContext(r.Context(), "password sign-in of an admin while SQUARELY_PASSWORD_LOGIN=false", "username", in.Username, "client", clientKey(r))
 	}
 
 	if !s.takeLoginAttempt(w, r, in.Username) {

@@ -197,3 +197,57 @@ func TestAccountsMadeOnlyThroughThePolicy(t *testing.T) {
 		t.Errorf("store.CreateUser is used by %v, want only %v", callers, want)
 	}
 }
+
+// SQUARELY_PASSWORD_LOGIN=false: no password registration or sign-in,
+// except an admin's, which is logged; nothing is hashed for the refused.
+func TestPasswordLoginOff(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		open := start(t, st, withConfig(func(c *config.Config) { c.AdminEmails = []string{"boss@example.com"} }))
+		open.register(open.browser(), "staff@example.com", "secret1")
+		open.register(open.browser(), "boss@example.com", "secret1")
+
+		e := start(t, st, withConfig(func(c *config.Config) {
+			c.PasswordLogin, c.AdminEmails = false, []string{"boss@example.com"}
+		}))
+		if got := expect(t, e.do(e.browser(), "GET", "/api/white-label/config", ""), http.StatusOK, ""); got["passwordLogin"] != false {
+			t.Errorf("config tells passwordLogin %v", got["passwordLogin"])
+		}
+		r := e.do(e.browser(), "POST", "/api/register", registerBody("new@example.com", "secret1"))
+		if r.StatusCode != http.StatusForbidden || codeOf(r) != "password_login_off" {
+			t.Errorf("register: %d %s", r.StatusCode, r.body)
+		}
+		if _, err := st.UserByUsername(context.Background(), "new@example.com"); err == nil {
+			t.Error("a password account was made")
+		}
+		r = e.do(e.browser(), "POST", "/api/login", `{"username":"staff@example.com","password":"secret1"}`)
+		if r.StatusCode != http.StatusForbidden || codeOf(r) != "password_login_off" {
+			t.Errorf("staff login: %d %s", r.StatusCode, r.body)
+		}
+		boss := e.browser()
+		expect(t, e.do(boss, "POST", "/api/login", `{"username":"boss@example.com","password":"secret1"}`), http.StatusOK, "")
+		expect(t, e.do(boss, "GET", "/api/user", ""), http.StatusOK, "")
+		if !strings.Contains(e.logs.String(), "password sign-in of an admin while SQUARELY_PASSWORD_LOGIN=false") {
+			t.Error("the break-glass sign-in was not logged")
+		}
+	})
+}
+
+// SQUARELY_PUBLIC_GENERATOR=false: every visitor route answers 403
+// sign_in_required; members generate as before.
+func TestPublicGeneratorOff(t *testing.T) {
+	e := start(t, storetest.Open(t), withConfig(func(c *config.Config) { c.PublicGenerator = false }))
+	if got := expect(t, e.do(e.browser(), "GET", "/api/white-label/config", ""), http.StatusOK, ""); got["publicGenerator"] != false {
+		t.Errorf("config tells publicGenerator %v", got["publicGenerator"])
+	}
+	body := `{"qrType":"url","url":"https://example.com"}`
+	for _, path := range []string{"/api/generate-qrcode", "/api/download-qrcode", "/api/preflight", "/api/track-generation", "/api/upload-image"} {
+		r := e.do(e.browser(), "POST", path, body)
+		if r.StatusCode != http.StatusForbidden || codeOf(r) != "sign_in_required" {
+			t.Errorf("visitor %s: %d %s", path, r.StatusCode, r.body)
+		}
+	}
+	c, _ := e.signedIn("member@example.com")
+	if r := e.do(c, "POST", "/api/generate-qrcode", body); r.StatusCode != http.StatusOK {
+		t.Errorf("member generate: %d %s", r.StatusCode, r.body)
+	}
+}

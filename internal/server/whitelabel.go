@@ -317,5 +317,8 @@ func (s *server) whiteLabelConfig(w http.ResponseWriter, r *http.Request) {
 		"removeSquarelyBranding": c.RemoveBranding, "isDefault": c.ID == store.DefaultClientID,
 		// Not the brand's but the site's: the sign-in pages offer Google only when it is configured.
 		"googleSignIn": s.auth.Google != nil,
+		// And the instance's access settings (issue 33): whether visitors
+		// may use the generator, whether passwords sign in.
+		"publicGenerator": s.cfg.PublicGenerator, "passwordLogin": s.cfg.PasswordLogin,
 	})
 }

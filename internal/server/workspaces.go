@@ -47,6 +47,10 @@ const (
 	invitationPath = "/invitations/accept"
 )
 
+// msgSignInRequired refuses visitors on an instance whose generator is
+// for its members only.
+const msgSignInRequired = "Sign in to make QR codes on this instance."
+
 type workspaceKey struct{}
 
 // workspaceFrom returns the workspace the request acts on: set by
@@ -149,9 +153,14 @@ func (s *server) twoFactorMet(w http.ResponseWriter, r *http.Request, ws *store.
 // workspace: store files into it, draw with its brand kits and logos. A
 // member without the second factor that workspace requires is refused as
 // on the workspace's own routes (403 two_factor_required); visitors, and
-// members who meet it, go on.
+// members who meet it, go on. On an instance whose generator is not public
+// (SQUARELY_PUBLIC_GENERATOR=false) visitors get 403 sign_in_required.
 func (s *server) visitorRoute(h http.HandlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.cfg.PublicGenerator && auth.UserFrom(r.Context()) == nil {
+			writeJSON(w, http.StatusForbidden, apiError{Message: msgSignInRequired, Code: "sign_in_required"})
+			return
+		}
 		if ws := workspaceFrom(r.Context()); ws != nil && auth.UserFrom(r.Context()) != nil && !s.twoFactorMet(w, r, ws) {
 			return
 		}

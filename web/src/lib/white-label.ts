@@ -12,6 +12,10 @@ export interface WhiteLabelConfig {
   isDefault: boolean
   /** Whether Google sign-in is configured: the site's, not the brand's. */
   googleSignIn: boolean
+  /** Whether visitors may use the generator (SQUARELY_PUBLIC_GENERATOR). */
+  publicGenerator?: boolean
+  /** Whether passwords sign in (SQUARELY_PASSWORD_LOGIN): off, only admins use one, as break-glass. */
+  passwordLogin?: boolean
 }
 
 export const CONFIG_ERROR = 'Failed to fetch white label configuration'
@@ -49,4 +53,16 @@ export function useBrand(): WhiteLabelConfig | undefined {
 export function useGoogleSignIn() {
   const { data } = useWhiteLabelConfig()
   return data?.googleSignIn === true
+}
+
+/** Whether visitors may use the generator: true until the server says otherwise. */
+export function usePublicGenerator() {
+  const { data } = useWhiteLabelConfig()
+  return data?.publicGenerator !== false
+}
+
+/** Whether to offer password sign-in first: true until the server says otherwise. */
+export function usePasswordLogin() {
+  const { data } = useWhiteLabelConfig()
+  return data?.passwordLogin !== false
 }

@@ -1,10 +1,12 @@
 import { lazy, Suspense } from 'react'
-import { useSearchParams } from 'react-router'
 import { Spinner } from '@/components/ui/spinner'
 import { WhenNearScreen } from '@/components/when-near-screen'
 import { LandingPage } from '@/features/marketing/routes/landing-page'
 import { FreeTrialBanner } from '@/features/trial'
+import { Link, useSearchParams } from 'react-router'
+import { Card } from '@/components/ui/card'
 import { useUser } from '@/lib/auth'
+import { usePublicGenerator } from '@/lib/white-label'
 
 // Visitors, who see the landing page, never load the dashboard's code.
 const DashboardRoute = lazy(() => import('./dashboard').then((m) => ({ default: m.DashboardRoute })))
@@ -19,6 +21,7 @@ export function HomeRoute() {
   const { data: user, isLoading } = useUser()
   // A visitor sent with a type to make (?qr=…, a template) wants the generator now.
   const [searchParams] = useSearchParams()
+  const publicGenerator = usePublicGenerator()
   if (isLoading) return <Spinner />
   if (user) {
     return (
@@ -31,7 +34,15 @@ export function HomeRoute() {
   // the generator's height at each breakpoint, so nothing below moves when it
   // arrives. The placeholder is still: no animation runs for a load not begun.
   const height = 'min-h-[1126px] md:min-h-[1026px] lg:min-h-[580px]'
-  const generator = (
+  // An instance for its members only (SQUARELY_PUBLIC_GENERATOR=false) asks visitors to sign in.
+  const generator = !publicGenerator ? (
+    <Card className="mx-auto max-w-xl p-8 text-center">
+      <p className="text-lg font-semibold">Sign in to make QR codes on this instance.</p>
+      <Link to="/auth" className="mt-3 inline-block font-medium text-primary underline">
+        Sign in
+      </Link>
+    </Card>
+  ) : (
     <WhenNearScreen
       eager={searchParams.has('qr')}
       placeholder={<div className={height} />}

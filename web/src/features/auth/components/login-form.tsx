@@ -5,7 +5,7 @@ import { useForm } from 'react-hook-form'
 import { Button } from '@/components/ui/button'
 import { TextField } from '@/components/ui/form-field'
 import { passkeysSupported } from '@/lib/webauthn'
-import { useGoogleSignIn } from '@/lib/white-label'
+import { useGoogleSignIn, usePasswordLogin } from '@/lib/white-label'
 import { loginInputSchema, useLogin, type LoginInput } from '../api/login'
 import { isChallenge, useSignInProviders, useSignInStep, type SecondFactorMethod } from '../api/second-factor'
 import { ForgotPasswordForm } from './forgot-password-form'
@@ -20,6 +20,7 @@ export function LoginForm({ onSwitch }: { onSwitch: () => void }) {
   const passkey = useSignInStep()
   const providers = useSignInProviders()
   const google = useGoogleSignIn()
+  const passwordLogin = usePasswordLogin()
   const {
     register,
     handleSubmit,
@@ -30,48 +31,62 @@ export function LoginForm({ onSwitch }: { onSwitch: () => void }) {
   if (methods) return <SecondFactorForm methods={methods} onCancel={() => setMethods(null)} />
 
   const oidc = providers.data?.oidc
+  const passwordForm = (
+    <form
+      noValidate
+      className="grid gap-4"
+      onSubmit={handleSubmit((values) =>
+        loginMutation.mutate(values, {
+          onSuccess: (answer) => {
+            if (isChallenge(answer)) setMethods(answer.methods)
+          },
+        }),
+      )}
+    >
+      <TextField
+        id="login-username"
+        label="Email"
+        error={errors.username?.message}
+        type="email"
+        autoComplete="username webauthn"
+        placeholder="you@example.com"
+        {...register('username')}
+      />
+      <TextField
+        id="login-password"
+        label="Password"
+        labelAside={
+          <button type="button" onClick={() => setForgotten(true)} className="cursor-pointer text-sm font-medium text-primary hover:underline">
+            Forgot my password
+          </button>
+        }
+        error={errors.password?.message}
+        type="password"
+        autoComplete="current-password"
+        {...register('password')}
+      />
+      <Button type="submit" className="w-full" disabled={loginMutation.isPending}>
+        {loginMutation.isPending && <Loader2 className="animate-spin" aria-hidden="true" />}
+        Sign In
+      </Button>
+    </form>
+  )
   return (
     <div className="grid gap-6">
-      <form
-        noValidate
-        className="grid gap-4"
-        onSubmit={handleSubmit((values) =>
-          loginMutation.mutate(values, {
-            onSuccess: (answer) => {
-              if (isChallenge(answer)) setMethods(answer.methods)
-            },
-          }),
-        )}
-      >
-        <TextField
-          id="login-username"
-          label="Email"
-          error={errors.username?.message}
-          type="email"
-          autoComplete="username webauthn"
-          placeholder="you@example.com"
-          {...register('username')}
-        />
-        <TextField
-          id="login-password"
-          label="Password"
-          labelAside={
-            <button type="button" onClick={() => setForgotten(true)} className="cursor-pointer text-sm font-medium text-primary hover:underline">
-              Forgot my password
-            </button>
-          }
-          error={errors.password?.message}
-          type="password"
-          autoComplete="current-password"
-          {...register('password')}
-        />
-        <Button type="submit" className="w-full" disabled={loginMutation.isPending}>
-          {loginMutation.isPending && <Loader2 className="animate-spin" aria-hidden="true" />}
-          Sign In
-        </Button>
-      </form>
+      {passwordLogin ? (
+        passwordForm
+      ) : (
+        <>
+          <p className="text-sm text-slate-600">Password sign-in is off on this instance: sign in with single sign-on or a passkey.</p>
+          {/* Administrators keep a password as a way in when single sign-on fails. */}
+          <details className="order-last text-sm">
+            <summary className="cursor-pointer font-medium text-slate-700">Administrator sign-in with a password</summary>
+            <div className="mt-3">{passwordForm}</div>
+          </details>
+        </>
+      )}
       {/* GoogleButton brings its own divider; the others need one when Google is off. */}
-      {!google && (oidc || passkeysSupported()) && <OrDivider />}
+      {passwordLogin && !google && (oidc || passkeysSupported()) && <OrDivider />}
       <div className="grid gap-3">
         <GoogleButton>Sign in with Google</GoogleButton>
         {oidc && (

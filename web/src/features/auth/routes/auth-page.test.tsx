@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react'
+import { act, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
 import { alice, json, renderApp, stubFetch } from '@/test/render-app'
@@ -97,8 +97,26 @@ describe('login form', () => {
     renderApp('/auth?mode=register')
     expect(await screen.findByText('This instance does not take new accounts. Ask its administrator for one.')).toBeInTheDocument()
     expect(screen.queryByRole('button', { name: 'Create Account' })).not.toBeInTheDocument()
-    await userEvent.click(screen.getByRole('button', { name: 'Sign in with an existing account' }))
+    await userEvent.click(screen.getByRole('button', { name: 'Go to sign in' }))
     expect(await screen.findByRole('button', { name: 'Sign In' })).toBeInTheDocument()
+  })
+
+  it('keeps password sign-in for administrators only when passwords are off (issue 33)', async () => {
+    const config = () => json({ isDefault: true, googleSignIn: false, passwordLogin: false, publicGenerator: false })
+    stubFetch({ 'GET /api/user': signedOut, 'GET /api/white-label/config': config, 'GET /api/auth/providers': () => json({ oidc: { name: 'Acme SSO' }, signup: 'open' }) })
+    const { router } = renderApp('/auth')
+    expect(await screen.findByText('Password sign-in is off on this instance: sign in with single sign-on or a passkey.')).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Acme SSO' })).toBeInTheDocument()
+    expect(screen.getByText('Administrator sign-in with a password')).toBeInTheDocument()
+    expect(screen.getByLabelText('Password')).not.toBeVisible()
+    await userEvent.click(screen.getByText('Administrator sign-in with a password'))
+    expect(screen.getByLabelText('Password')).toBeVisible()
+    await act(() => router.navigate('/auth?mode=register'))
+    expect(await screen.findByText(/Registration with a password is off on this instance/)).toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: 'Create Account' })).not.toBeInTheDocument()
+    // The landing page asks visitors to sign in instead of showing the generator.
+    await act(() => router.navigate('/'))
+    expect(await screen.findByText('Sign in to make QR codes on this instance.')).toBeInTheDocument()
   })
 
   it('tells who may register, and why a provider sign-up was refused', async () => {

@@ -4,6 +4,7 @@ import { Alert } from '@/components/ui/alert'
 import { Card } from '@/components/ui/card'
 import { Spinner } from '@/components/ui/spinner'
 import { useUser } from '@/lib/auth'
+import { usePasswordLogin } from '@/lib/white-label'
 import { siteTitle, usePageTitle } from '@/lib/use-page-title'
 import { usePendingLogin, useSignInProviders } from '../api/second-factor'
 import { LoginForm } from '../components/login-form'
@@ -26,6 +27,8 @@ const signupMessages: Record<string, string> = {
   signup_invite_only: 'This instance takes new accounts by invitation only: ask a workspace admin to invite your address.',
   signup_domain: 'New accounts on this instance are for addresses of its organisation only.',
 }
+
+const registerWithoutPassword = 'Registration with a password is off on this instance: sign up with single sign-on on the sign-in page.'
 
 /**
  * Where to go once signed in: ?next= when it is a path of this site (a
@@ -50,7 +53,9 @@ export function AuthPage() {
   const providerMessage =
     googleMessages[searchParams.get('google') ?? ''] ?? oidcMessages[searchParams.get('oidc') ?? ''] ?? signupMessages[searchParams.get('signup') ?? '']
   const { data: providers } = useSignInProviders()
-  const signupClosed = providers?.signup === 'closed'
+  const passwordLogin = usePasswordLogin()
+  // A closed instance makes no accounts; one without passwords makes them through single sign-on.
+  const registerOff = providers?.signup === 'closed' ? signupMessages.signup_closed : !passwordLogin ? registerWithoutPassword : undefined
   const signupNote =
     providers?.signup === 'invite'
       ? 'New accounts are by invitation only: register with the address you were invited at.'
@@ -109,11 +114,11 @@ export function AuthPage() {
           )}
           {twoFactor && pending.data ? (
             <SecondFactorForm methods={pending.data.methods} onCancel={() => switchTo('login')} />
-          ) : isRegister && signupClosed ? (
+          ) : isRegister && registerOff ? (
             <div className="grid gap-4">
-              <Alert>{signupMessages.signup_closed}</Alert>
+              <Alert>{registerOff}</Alert>
               <button type="button" className="justify-self-start text-sm font-medium text-primary underline" onClick={() => switchTo('login')}>
-                Sign in with an existing account
+                Go to sign in
               </button>
             </div>
           ) : isRegister ? (
