@@ -13,9 +13,11 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
+
 	// The binary runs in an empty root filesystem (issue 25): time zones for
 	// analytics and CA roots for outgoing TLS (Stripe, Google, SMTP) are
 	// embedded, used only when the host has none.
@@ -46,6 +48,9 @@ import (
 const usage = `Usage:
   squarely [serve]               serve the web app and API (the default)
   squarely admin grant EMAIL     make the user with this e-mail an admin
+  squarely admin create-user EMAIL
+                                 make an account (any sign-up policy) and mail it a link to
+                                 choose its password (queued: the running server sends it)
   squarely qr [flags] TEXT       write a QR code file (squarely qr -h)
   squarely version               print the version, commit, build time and Go version
   squarely healthcheck [--url U] exit 0 if the server's /readyz answers 200, else 1
@@ -86,6 +91,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	case "admin":
 		if len(args) == 2 && args[0] == "grant" {
 			return adminGrant(ctx, args[1], getenv, stdout, stderr)
+		}
+		if len(args) == 2 && args[0] == "create-user" {
+			return adminCreateUser(ctx, args[1], getenv, stdout, stderr)
 		}
 	case "qr":
 		return qrcli.Run(args, os.Stdin, stdout, stderr)
@@ -384,5 +392,46 @@ func adminGrant(ctx context.Context, email string, getenv func(string) string, s
 		return 1
 	}
 	fmt.Fprintf(stdout, "%s is now an admin\n", email)
+	return 0
+}
+
+// createdAccountLink is how long the link of an account an admin made works.
+const createdAccountLink = 7 * 24 * time.Hour
+
+// adminCreateUser makes an account for email, whatever the sign-up policy
+// (on a closed instance this is how accounts are made), and queues the
+// mail with its set-password link in the outbox, which the running server
+// sends; the link is printed too, for an instance without mail.
+func adminCreateUser(ctx context.Context, email string, getenv func(string) string, stdout, stderr io.Writer) int {
+	email = strings.ToLower(strings.TrimSpace(email))
+	if !mail.ValidAddress(email) {
+		fmt.Fprintf(stderr, "squarely: %q is not an e-mail address\n", email)
+		return 2
+	}
+	cfg, st, ok := open(ctx, getenv, stderr)
+	if !ok {
+		return 1
+	}
+	defer st.Close()
+	u := &store.User{Username: email, Email: email}
+	err := st.CreateUser(ctx, u)
+	if errors.Is(err, store.ErrConflict) {
+		fmt.Fprintf(stderr, "squarely: %s already has an account\n", email)
+		return 1
+	}
+	token, hash := store.NewLinkToken()
+	link := cfg.BaseURL + "/set-password?token=" + token
+	now := time.Now()
+	if err == nil {
+		err = st.CreatePasswordToken(ctx, u.ID, store.LinkSetPassword, hash, now.Add(createdAccountLink))
+	}
+	if err == nil {
+		err = st.QueueMail(ctx, email, "account_created", map[string]any{"Link": link}, now)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "squarely: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "created %s; a link to choose a password (7 days) is queued for mail:\n%s\n", email, link)
 	return 0
 }

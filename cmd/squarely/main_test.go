@@ -83,6 +83,53 @@ func TestAdminGrant(t *testing.T) {
 	}
 }
 
+// admin create-user makes an account on any instance and queues the mail
+// with its set-password link, which works.
+func TestAdminCreateUser(t *testing.T) {
+	for _, dialect := range []string{"sqlite", "postgres"} {
+		t.Run(dialect, func(t *testing.T) {
+			env := map[string]string{"SQUARELY_DATA_DIR": t.TempDir(), "SQUARELY_SIGNUP": "closed", "SQUARELY_BASE_URL": "https://qr.example.com"}
+			if dialect == "postgres" {
+				env["DATABASE_URL"] = storetest.PostgresURL(t)
+			}
+			ctx := context.Background()
+			code, _, errOut := runCmd(t, env, "admin", "create-user", "not-an-address")
+			if code != 2 || !strings.Contains(errOut, "is not an e-mail address") {
+				t.Errorf("bad address: exit %d, stderr %q", code, errOut)
+			}
+			code, out, errOut := runCmd(t, env, "admin", "create-user", " New.Hire@Example.com ")
+			if code != 0 || !strings.Contains(out, "created new.hire@example.com") {
+				t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+			}
+			token := out[strings.Index(out, "https://qr.example.com/set-password?token=")+len("https://qr.example.com/set-password?token="):]
+			token = strings.TrimSpace(token)
+			st, err := store.Open(ctx, env["DATABASE_URL"], env["SQUARELY_DATA_DIR"])
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Close()
+			if _, err := st.UserByUsername(ctx, "new.hire@example.com"); err != nil {
+				t.Fatalf("account: %v", err)
+			}
+			if ok, err := st.PasswordTokenValid(ctx, store.LinkSetPassword, store.TokenHash(token), time.Now()); err != nil || !ok {
+				t.Errorf("the printed link does not work: %v %v", ok, err)
+			}
+			// The queued mail renders with the link the running server will send.
+			m, err := st.ClaimQueuedMail(ctx)
+			if err != nil || m.To != "new.hire@example.com" || m.Template != "account_created" {
+				t.Fatalf("queued mail %+v, %v", m, err)
+			}
+			msg, err := mail.Render(m.To, m.Template, mail.Data{BaseURL: "https://qr.example.com", Fields: m.Fields})
+			if err != nil || !strings.Contains(msg.Text, "https://qr.example.com/set-password?token="+token) {
+				t.Errorf("mail %+v, %v", msg, err)
+			}
+			if code, _, errOut := runCmd(t, env, "admin", "create-user", "new.hire@example.com"); code != 1 || !strings.Contains(errOut, "already has an account") {
+				t.Errorf("twice: exit %d, stderr %q", code, errOut)
+			}
+		})
+	}
+}
+
 // syncBuffer is written by the server's logger while the test reads it.
 type syncBuffer struct {
 	mu sync.Mutex

@@ -2,10 +2,6 @@ package server
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/base64"
-	"encoding/hex"
 	"errors"
 	"net/http"
 	"strings"
@@ -41,10 +37,8 @@ const (
 // token goes nowhere but the mail. Set-password links open /set-password,
 // verification links /verify-email.
 func (s *server) sendLink(ctx context.Context, u *store.User, purpose, template string, lifetime time.Duration) error {
-	raw := make([]byte, 32)
-	rand.Read(raw)
-	token := base64.RawURLEncoding.EncodeToString(raw)
-	if err := s.store.CreatePasswordToken(ctx, u.ID, purpose, tokenHash(token), s.now().Add(lifetime)); err != nil {
+	token, hash := store.NewLinkToken()
+	if err := s.store.CreatePasswordToken(ctx, u.ID, purpose, hash, s.now().Add(lifetime)); err != nil {
 		return err
 	}
 	page := "/set-password"
@@ -77,11 +71,6 @@ func (s *server) mailLink(w http.ResponseWriter, r *http.Request, u *store.User,
 func (s *server) takeMail(w http.ResponseWriter, r *http.Request, email string) bool {
 	return s.accountMailsFrom.take(w, clientKey(r), msgTooManyMails) &&
 		s.accountMails.take(w, strings.ToLower(email), msgTooManyMails)
-}
-
-func tokenHash(token string) string {
-	sum := sha256.Sum256([]byte(token))
-	return hex.EncodeToString(sum[:])
 }
 
 // updateName (PUT /api/update-name {firstName, lastName}) changes the
@@ -258,7 +247,7 @@ func (s *server) verifyEmail(w http.ResponseWriter, r *http.Request) {
 	if !s.logins.take(w, key, "Too many failed attempts. Please try again in a minute.") {
 		return
 	}
-	u, err := s.store.VerifyEmail(r.Context(), tokenHash(token), s.now())
+	u, err := s.store.VerifyEmail(r.Context(), store.TokenHash(token), s.now())
 	if errors.Is(err, store.ErrNotFound) {
 		fieldError(w, "token", msgVerifyLinkBad)
 		return

@@ -140,7 +140,7 @@ func (s *server) beginCeremony(w http.ResponseWriter, r *http.Request, kind stri
 	raw := make([]byte, 32)
 	rand.Read(raw)
 	now := s.now()
-	c := &store.WebAuthnCeremony{ID: tokenHash(base64.RawURLEncoding.EncodeToString(raw)), UserID: userID, Kind: kind, Name: name, Data: string(data), ExpiresAt: now.Add(ceremonyLifetime)}
+	c := &store.WebAuthnCeremony{ID: store.TokenHash(base64.RawURLEncoding.EncodeToString(raw)), UserID: userID, Kind: kind, Name: name, Data: string(data), ExpiresAt: now.Add(ceremonyLifetime)}
 	if err := s.store.CreateWebAuthnCeremony(r.Context(), c, now); err != nil {
 		s.internalError(w, "saving a passkey ceremony", err)
 		return
@@ -165,7 +165,7 @@ func (s *server) takeCeremony(w http.ResponseWriter, r *http.Request, kind strin
 		return nil, nil, nil, false
 	}
 	http.SetCookie(w, &http.Cookie{Name: passkeyCookie, Path: "/api/webauthn/", MaxAge: -1, HttpOnly: true, Secure: s.auth.IsHTTPS(r), SameSite: http.SameSiteStrictMode})
-	c, err := s.store.TakeWebAuthnCeremony(r.Context(), tokenHash(ck.Value), kind, s.now())
+	c, err := s.store.TakeWebAuthnCeremony(r.Context(), store.TokenHash(ck.Value), kind, s.now())
 	if errors.Is(err, store.ErrNotFound) {
 		writeError(w, http.StatusBadRequest, msgCeremonyGone)
 		return nil, nil, nil, false

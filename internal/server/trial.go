@@ -164,7 +164,7 @@ func (s *server) setPassword(w http.ResponseWriter, r *http.Request) {
 	if !s.logins.take(w, key, "Too many failed attempts. Please try again in a minute.") {
 		return
 	}
-	valid, err := s.store.PasswordTokenValid(r.Context(), store.LinkSetPassword, tokenHash(token), s.now())
+	valid, err := s.store.PasswordTokenValid(r.Context(), store.LinkSetPassword, store.TokenHash(token), s.now())
 	if err != nil {
 		s.internalError(w, "checking a set-password link", err)
 		return
@@ -177,7 +177,7 @@ func (s *server) setPassword(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	u, err := s.store.UsePasswordToken(r.Context(), tokenHash(token), s.now(), hash)
+	u, err := s.store.UsePasswordToken(r.Context(), store.TokenHash(token), s.now(), hash)
 	if errors.Is(err, store.ErrNotFound) { // used by a parallel request meanwhile
 		fieldError(w, "token", msgPasswordLinkBad)
 		return

@@ -517,7 +517,7 @@ func (s *server) inviteMember(w http.ResponseWriter, r *http.Request) {
 	token := base64.RawURLEncoding.EncodeToString(raw)
 	inv := &store.Invitation{WorkspaceID: ws.ID, Email: email, Role: in.Role, InvitedBy: u.ID,
 		CreatedAt: s.now(), ExpiresAt: s.now().Add(invitationLifetime)}
-	if err := s.store.CreateInvitation(r.Context(), inv, tokenHash(token)); err != nil {
+	if err := s.store.CreateInvitation(r.Context(), inv, store.TokenHash(token)); err != nil {
 		s.internalError(w, "creating an invitation", err)
 		return
 	}
@@ -583,7 +583,7 @@ func (s *server) acceptInvitation(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u := auth.UserFrom(r.Context())
-	id, err := s.store.AcceptInvitation(r.Context(), tokenHash(in.Token), u, s.now())
+	id, err := s.store.AcceptInvitation(r.Context(), store.TokenHash(in.Token), u, s.now())
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		writeError(w, http.StatusNotFound, msgInvitationBad)

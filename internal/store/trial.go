@@ -2,7 +2,11 @@ package store
 
 import (
 	"context"
+	"crypto/rand"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/base64"
+	"encoding/hex"
 	"errors"
 	"time"
 )
@@ -41,6 +45,22 @@ const (
 	LinkSetPassword = "password" // opens /set-password; using it also proves the address
 	LinkVerifyEmail = "verify"   // proves the address
 )
+
+// NewLinkToken draws the token of a mailed link (set-password, verify) and
+// the hash the store keeps of it (TokenHash).
+func NewLinkToken() (token, hash string) {
+	raw := make([]byte, 32)
+	rand.Read(raw)
+	token = base64.RawURLEncoding.EncodeToString(raw)
+	return token, TokenHash(token)
+}
+
+// TokenHash is what the store keeps of a secret token (a mailed link's, an
+// invitation's, a passkey ceremony's): its SHA-256, hex.
+func TokenHash(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
+}
 
 // CreatePasswordToken saves a mailed link for the user: purpose is
 // LinkSetPassword or LinkVerifyEmail, and tokenHash the SHA-256 (hex) of the
