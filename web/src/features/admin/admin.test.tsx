@@ -63,6 +63,25 @@ describe('admin panel', { timeout: 20_000 }, () => {
     expect(screen.getByText('Sending: 10 of 40 sent')).toBeInTheDocument()
   })
 
+  it("shows an admin the instance's access settings, read only (issue 33)", async () => {
+    stubFetch({
+      'GET /api/user': () => json({ ...alice, isAdmin: true }),
+      'GET /api/newsletter/stats': () => json(stats),
+      'GET /api/mailings': () => json({ mailings: [] }),
+      'GET /api/white-label/config': () => json({ isDefault: true, googleSignIn: false, passwordLogin: false, publicGenerator: true }),
+      'GET /api/auth/providers': () => json({ oidc: { name: 'Acme SSO' }, signup: 'invite', signupDomains: ['acme.test'] }),
+    })
+    renderApp('/newsletter')
+    expect(await screen.findByRole('heading', { name: 'Instance' }, pageLoad)).toBeInTheDocument()
+    const value = (term: string) => screen.getByText(term).nextSibling
+    expect(await screen.findByText('Only addresses with a pending workspace invitation can make an account')).toBeInTheDocument()
+    expect(value('E-mail domains (SQUARELY_SIGNUP_DOMAINS)')).toHaveTextContent('acme.test')
+    expect(value('Password sign-in (SQUARELY_PASSWORD_LOGIN)')).toHaveTextContent('Off: admins only, as break-glass')
+    expect(value('Generator for visitors (SQUARELY_PUBLIC_GENERATOR)')).toHaveTextContent('On')
+    expect(value('Single sign-on (SQUARELY_OIDC_ISSUER)')).toHaveTextContent('Acme SSO')
+    expect(screen.queryByRole('textbox', { name: /SQUARELY_SIGNUP/ })).not.toBeInTheDocument()
+  })
+
   it('says so and sends nothing when the server has no e-mail', async () => {
     stubFetch({
       'GET /api/user': () => json(alice),

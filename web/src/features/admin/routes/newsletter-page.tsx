@@ -4,6 +4,7 @@ import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
 import { useUser } from '@/lib/auth'
 import { siteTitle, usePageTitle } from '@/lib/use-page-title'
+import { InstanceCard } from '../components/instance-card'
 import { NewsletterManager } from '../components/newsletter-manager'
 
 /** The admin panel (spec 02 §2): without a user it goes to /; the server decides who is an admin. */
@@ -23,6 +24,7 @@ export function NewsletterPage() {
           </Link>
         </Button>
       </div>
+      {user.isAdmin && <InstanceCard />}
       <NewsletterManager />
     </section>
   )

@@ -1,0 +1,2 @@
+// What other features may use of sign-in (eslint.config.js keeps the rest private).
+export { useSignInProviders } from './api/second-factor'
