@@ -260,14 +260,14 @@ func TestSymbolCheck(t *testing.T) {
 		problems int
 		contains string
 	}{
-		{Symbol{XDimensionMm: 0.625, QuietZone: 4, Level: 'M'}, 0, ""},
-		{Symbol{XDimensionMm: 0.375, QuietZone: 4, Level: 'H'}, 0, ""},
-		{Symbol{XDimensionMm: 0.99, QuietZone: 4, Level: 'Q'}, 0, ""},
-		{Symbol{XDimensionMm: 0.37, QuietZone: 4, Level: 'M'}, 1, "under the 0.375 mm minimum"},
-		{Symbol{XDimensionMm: 1.2, QuietZone: 4, Level: 'M'}, 1, "over the 0.99 mm maximum"},
-		{Symbol{XDimensionMm: 0.5, QuietZone: 2, Level: 'M'}, 1, "quiet zone is 2 modules"},
-		{Symbol{XDimensionMm: 0.5, QuietZone: 4, Level: 'M', Logo: true}, 1, "logo"},
-		{Symbol{XDimensionMm: 0.5, QuietZone: 4, Level: 'L'}, 1, "level M or higher"},
+		{Symbol{XDimensionMm: 0.625, QuietZone: 4, Level: "M"}, 0, ""},
+		{Symbol{XDimensionMm: 0.375, QuietZone: 4, Level: "H"}, 0, ""},
+		{Symbol{XDimensionMm: 0.99, QuietZone: 4, Level: "Q"}, 0, ""},
+		{Symbol{XDimensionMm: 0.37, QuietZone: 4, Level: "M"}, 1, "under the 0.375 mm minimum"},
+		{Symbol{XDimensionMm: 1.2, QuietZone: 4, Level: "M"}, 1, "over the 0.99 mm maximum"},
+		{Symbol{XDimensionMm: 0.5, QuietZone: 2, Level: "M"}, 1, "quiet zone is 2 modules"},
+		{Symbol{XDimensionMm: 0.5, QuietZone: 4, Level: "M", Logo: true}, 1, "logo"},
+		{Symbol{XDimensionMm: 0.5, QuietZone: 4, Level: "L"}, 1, "level M or higher"},
 	} {
 		v := Check(c.s)
 		if len(v.Problems) != c.problems || v.OK != (c.problems == 0) || (c.contains != "" && !strings.Contains(v.Problems[0], c.contains)) {

@@ -22,7 +22,7 @@ type Symbol struct {
 	XDimensionMm float64 // one module's printed width
 	QuietZone    int     // modules of quiet zone on each side
 	Logo         bool    // a logo covers modules
-	Level        byte    // error correction: 'L', 'M', 'Q' or 'H'
+	Level        string  // error correction: "L", "M", "Q" or "H"
 }
 
 // Verdict is the GS1 check of a symbol.
@@ -49,7 +49,7 @@ func Check(s Symbol) Verdict {
 	if s.Logo {
 		v.Problems = append(v.Problems, "A logo covers modules of the symbol; GS1 does not allow graphics over a QR code scanned at the point of sale")
 	}
-	if s.Level == 'L' {
+	if s.Level == "L" {
 		v.Problems = append(v.Problems, "Error correction is L; GS1 requires level M or higher")
 	}
 	v.OK = len(v.Problems) == 0

@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/squarely/squarely/internal/gs1"
 )
 
 // The builders run after validation, so they may assume valid fields.
@@ -217,3 +219,17 @@ func buildWiFi(f Fields, _ Options) (string, error) {
 }
 
 var wifiEscaper = strings.NewReplacer(`\`, `\\`, `;`, `\;`, `,`, `\,`, `:`, `\:`, `"`, `\"`)
+
+// buildGS1 writes the canonical GS1 Digital Link URI of the fields on
+// the chosen domain, or the base URL.
+func buildGS1(f Fields, opt Options) (string, error) {
+	origin := opt.GS1Origin
+	if origin == "" {
+		origin = opt.BaseURL
+	}
+	if origin == "" {
+		return "", ErrNoBaseURL
+	}
+	l, _ := gs1.FromFields(f)
+	return l.URI(origin), nil
+}
