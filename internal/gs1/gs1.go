@@ -2,8 +2,8 @@
 // the Application Identifiers a Squarely code may carry, canonical Digital
 // Link URIs and their parsing, the print rules GS1 sets for QR codes on
 // consumer units, and the resolver's choice of link (link types, language,
-// lot overrides, linksets). It depends on nothing of ours: the store keeps
-// products, the server answers requests.
+// lot overrides, linksets), and the products a workspace keeps in the
+// store (Products). The server answers the HTTP requests.
 //
 // References:
 //   - GS1 Digital Link Standard: URI Syntax, release 1.4 (AI order, key

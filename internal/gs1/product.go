@@ -3,6 +3,7 @@ package gs1
 import (
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -23,10 +24,12 @@ type LotLinks struct {
 
 // Product is a product entry as the API sends and receives it.
 type Product struct {
-	GTIN  string     `json:"gtin"`
-	Name  string     `json:"name"`
-	Links []Target   `json:"links"`
-	Lots  []LotLinks `json:"lots"`
+	GTIN      string     `json:"gtin"`
+	Name      string     `json:"name"`
+	Links     []Target   `json:"links"`
+	Lots      []LotLinks `json:"lots"`
+	CreatedAt time.Time  `json:"createdAt"`
+	UpdatedAt time.Time  `json:"updatedAt"`
 }
 
 // Check normalises p (the GTIN padded to 14 digits, text trimmed) and

@@ -184,6 +184,16 @@ func (s *server) routes() http.Handler {
 	api.Handle("POST /api/brand-kits", edit(s.createBrandKit))
 	api.Handle("PUT /api/brand-kits/{id}", edit(s.updateBrandKit))
 	api.Handle("DELETE /api/brand-kits/{id}", edit(s.deleteBrandKit))
+	// GS1 Digital Link (issue 38, gs1.go): products, their lots and links,
+	// a CSV import, a lot's recall, and the resolver's scan counts.
+	api.Handle("GET /api/gs1/products", read(s.listGS1Products))
+	api.Handle("POST /api/gs1/products", edit(s.createGS1Product))
+	api.Handle("POST /api/gs1/products/import", edit(s.importGS1Products))
+	api.Handle("GET /api/gs1/products/{gtin}", read(s.getGS1Product))
+	api.Handle("PUT /api/gs1/products/{gtin}", edit(s.updateGS1Product))
+	api.Handle("DELETE /api/gs1/products/{gtin}", edit(s.deleteGS1Product))
+	api.Handle("POST /api/gs1/products/{gtin}/lots/{lot}/recall", edit(s.recallGS1Lot))
+	api.Handle("GET /api/gs1/analytics", read(s.gs1Analytics))
 	// Public pages (issue 13): the contact form and the footer's newsletter sign-up.
 	api.HandleFunc("POST /api/contact", s.contact)
 	api.HandleFunc("POST /api/newsletter-signup", s.newsletterSignup)
@@ -285,6 +295,9 @@ func (s *server) routes() http.Handler {
 		unlock = forwardedFor(unlock)
 	}
 	root.Handle("POST /d/{shortCode}", unlock)
+	// The GS1 Digital Link resolver (gs1.go), on the base URL and on
+	// workspaces' domains.
+	root.HandleFunc("GET /01/", s.resolveGS1)
 	// Operations: load balancer checks and counters (issue 8, health.go).
 	root.HandleFunc("GET /healthz", s.healthz)
 	root.HandleFunc("GET /readyz", s.readyz)
