@@ -100,6 +100,10 @@ var routeAccess = map[string]string{
 	"DELETE /api/v1/webhooks/{id}": "key", "POST /api/v1/webhooks/{id}/rotate-secret": "key",
 	"POST /api/v1/webhooks/{id}/test": "key", "GET /api/v1/webhooks/{id}/deliveries": "key",
 	"POST /api/v1/webhooks/{id}/deliveries/{deliveryId}/retry": "key",
+	// GS1 Digital Link (issue 38).
+	"GET /api/gs1/products": "read", "POST /api/gs1/products": "edit", "POST /api/gs1/products/import": "edit",
+	"GET /api/gs1/products/{gtin}": "read", "PUT /api/gs1/products/{gtin}": "edit", "DELETE /api/gs1/products/{gtin}": "edit",
+	"POST /api/gs1/products/{gtin}/lots/{lot}/recall": "edit", "GET /api/gs1/analytics": "read",
 }
 
 // registeredRoutes reads the patterns routes.go gives the api and v1 muxes.
