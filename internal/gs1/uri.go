@@ -76,13 +76,19 @@ func (l Link) URI(origin string) string {
 }
 
 // Escape percent-encodes every byte of s but the RFC 3986 unreserved
-// characters (A-Z a-z 0-9 - . _ ~), with upper-case hex digits.
-func Escape(s string) string {
+// characters (A-Z a-z 0-9 - . _ ~), with upper-case hex digits: GS1's
+// rule for values in a Digital Link URI.
+func Escape(s string) string { return EscapeKeeping(s, "") }
+
+// EscapeKeeping is Escape leaving the bytes of keep as they are too (a
+// mailto URI keeps its address's '@', payload.buildEmail).
+func EscapeKeeping(s, keep string) string {
 	const hex = "0123456789ABCDEF"
 	var b strings.Builder
 	for i := range len(s) {
 		c := s[i]
-		if 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~' {
+		if 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' ||
+			strings.IndexByte("-._~", c) >= 0 || strings.IndexByte(keep, c) >= 0 {
 			b.WriteByte(c)
 			continue
 		}

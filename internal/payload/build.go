@@ -110,22 +110,7 @@ func buildEmail(f Fields, _ Options) (string, error) {
 
 // percentEncode percent-encodes every byte of s (UTF-8 included) except the
 // RFC 3986 unreserved characters and those in keep.
-func percentEncode(s, keep string) string {
-	const hex = "0123456789ABCDEF"
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' ||
-			strings.IndexByte("-._~", c) >= 0 || strings.IndexByte(keep, c) >= 0 {
-			b.WriteByte(c)
-			continue
-		}
-		b.WriteByte('%')
-		b.WriteByte(hex[c>>4])
-		b.WriteByte(hex[c&15])
-	}
-	return b.String()
-}
+func percentEncode(s, keep string) string { return gs1.EscapeKeeping(s, keep) }
 
 // buildLocation writes a geo URI (RFC 5870) when both coordinates are
 // given, else a maps search link for the address.

@@ -9,12 +9,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/squarely/squarely/internal/gs1"
-	"github.com/squarely/squarely/internal/scans"
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/store/storetest"
 	"github.com/squarely/squarely/internal/testenv"
@@ -403,41 +401,7 @@ func TestGS1Code(t *testing.T) {
 // a second, as redirects do (TestChangesReachEveryInstance): the store
 // announces the GTIN and each instance's listener drops it.
 func TestGS1RecallReachesEveryInstance(t *testing.T) {
-	dsn := storetest.PostgresURL(t)
-	ctx, stop := context.WithCancel(context.Background())
-	var listeners sync.WaitGroup
-	t.Cleanup(func() { stop(); listeners.Wait() })
-	instance := func() *env {
-		st, err := store.Open(ctx, dsn, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { st.Close() })
-		redirects := scans.NewCache(st, nil)
-		products := gs1.NewCache(&gs1.Products{Store: st}, nil)
-		changed, lost := Invalidators(redirects, products)
-		listening := make(chan struct{})
-		var once sync.Once
-		listeners.Go(func() {
-			st.ListenRedirects(ctx, func(key string) {
-				if key == "probe" {
-					once.Do(func() { close(listening) })
-				}
-				changed(key)
-			}, lost, func(err error) { t.Log(err) })
-		})
-		for deadline := time.Now().Add(5 * time.Second); ; {
-			st.NotifyRedirect(ctx, "probe")
-			select {
-			case <-listening:
-				return start(t, st, func(d *Deps) { d.Redirects, d.GS1 = redirects, products })
-			case <-time.After(20 * time.Millisecond):
-			}
-			if time.Now().After(deadline) {
-				t.Fatal("the instance does not listen")
-			}
-		}
-	}
+	instance := fleet(t)
 	a, b := instance(), instance()
 	c, _ := a.signedIn("recall@example.com")
 	gtin := "10614141000415"
