@@ -26,6 +26,7 @@ function uniqueGtin13(): string {
 }
 
 test('a GS1 code decodes to its Digital Link, and a recalled lot scans to the recall notice', async ({ page, baseURL }, testInfo) => {
+  test.setTimeout(90_000) // a generation, a download, two pages and three scans
   const gtin = uniqueGtin13()
   const uri = `${baseURL}/01/0${gtin}/10/B42`
 
@@ -63,7 +64,7 @@ test('a GS1 code decodes to its Digital Link, and a recalled lot scans to the re
 
   // One lot is recalled in one step; its scans land on the recall notice.
   await page.goto('/workspace/products')
-  await card.getByLabel('Lot').fill('B42')
+  await card.getByRole('textbox', { name: 'Lot', exact: true }).fill('B42')
   await card.getByLabel('Recall notice').fill(`${baseURL}/contact?recall=B42`)
   await card.getByRole('button', { name: 'Recall lot' }).click()
   await expect(page.getByText('Lot B42 recalled', { exact: true })).toBeVisible()
