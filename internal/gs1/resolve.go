@@ -74,10 +74,9 @@ func (e *Entry) Choose(req *Request, acceptLanguage string) Answer {
 	if req.LinkType != "" {
 		want = "gs1:" + strings.TrimPrefix(req.LinkType, Voc)
 	}
-	prefs := ParseAcceptLanguage(acceptLanguage)
 	for _, t := range []string{want, DefaultLink} {
 		for _, links := range [][]Target{e.Lots[req.Lot()], e.Links} {
-			if best, ok := pick(links, t, req.Context, prefs); ok {
+			if best, ok := pick(links, t, req.Context, acceptLanguage); ok {
 				return Answer{Target: best, LinkType: t, Found: true}
 			}
 		}
@@ -86,17 +85,21 @@ func (e *Entry) Choose(req *Request, acceptLanguage string) Answer {
 }
 
 // pick is the link of type t in links best matching the context and the
-// language preferences.
-func pick(links []Target, t, context string, prefs []string) (Target, bool) {
+// Accept-Language header (read only when there is a choice).
+func pick(links []Target, t, context, acceptLanguage string) (Target, bool) {
 	var cands []Target
 	for _, l := range links {
 		if l.LinkType == t && (context == "" || l.Context == "" || l.Context == context) {
 			cands = append(cands, l)
 		}
 	}
-	if len(cands) == 0 {
+	switch len(cands) {
+	case 0:
 		return Target{}, false
+	case 1:
+		return cands[0], true
 	}
+	prefs := ParseAcceptLanguage(acceptLanguage)
 	best, bestScore := cands[0], -1
 	for _, l := range cands {
 		score := languageScore(l.Language, prefs)

@@ -257,19 +257,19 @@ func (s *server) resolveGS1(w http.ResponseWriter, r *http.Request) {
 		gs1Problem(w, http.StatusNotFound, "No product is registered for GTIN "+req.GTIN)
 		return
 	}
-	origin := s.cfg.BaseURL
-	if ws != 0 {
-		origin = "https://" + strings.TrimSuffix(strings.ToLower(hostOnly(r.Host)), ".")
-	}
-	anchor := req.URI(origin)
 	h := w.Header()
-	h.Set("Cache-Control", "no-store")
-	h.Set("Vary", "Accept, Accept-Language")
-	h.Set("Link", "<"+anchor+sep(anchor)+`linkType=all>; rel="linkset"; type="`+gs1.LinksetType+`"`)
+	h["Cache-Control"] = noStore
+	h["Vary"] = gs1Vary
+	// The linkset of the same path, a reference relative to the request's.
+	h["Link"] = []string{"<" + r.URL.EscapedPath() + `?linkType=all>; rel="linkset"; type="` + gs1.LinksetType + `"`}
 	if req.LinkType == "all" || acceptsLinkset(r) {
+		origin := s.cfg.BaseURL
+		if ws != 0 {
+			origin = "https://" + strings.TrimSuffix(strings.ToLower(hostOnly(r.Host)), ".")
+		}
 		h.Set("Content-Type", gs1.LinksetType)
 		w.WriteHeader(http.StatusOK)
-		json.NewEncoder(w).Encode(e.Linkset(anchor, req.Lot()))
+		json.NewEncoder(w).Encode(e.Linkset(req.URI(origin), req.Lot()))
 		return
 	}
 	a := e.Choose(req, r.Header.Get("Accept-Language"))
@@ -280,17 +280,12 @@ func (s *server) resolveGS1(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodGet {
 		s.gs1Scans.Add(gs1.ScanKey{WorkspaceID: e.WorkspaceID, GTIN: req.GTIN, Lot: req.Lot(), LinkType: a.LinkType, Day: s.now().UTC().Format(time.DateOnly)})
 	}
-	h.Set("Location", a.Target.Location(req))
+	h["Location"] = []string{a.Target.Location(req)}
 	w.WriteHeader(http.StatusTemporaryRedirect)
 }
 
-// sep is what joins a query parameter to u.
-func sep(u string) string {
-	if strings.Contains(u, "?") {
-		return "&"
-	}
-	return "?"
-}
+// gs1Vary is the resolver's Vary header: its answers depend on both.
+var gs1Vary = []string{"Accept, Accept-Language"}
 
 // acceptsLinkset reports whether the request's Accept names the linkset
 // media type.

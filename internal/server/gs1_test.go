@@ -237,7 +237,7 @@ func TestGS1Resolver(t *testing.T) {
 		if r.StatusCode != http.StatusTemporaryRedirect || r.Header.Get("Location") != "https://bob.example/p" {
 			t.Errorf("on Bob's domain: %d %q", r.StatusCode, r.Header.Get("Location"))
 		}
-		if !strings.Contains(r.Header.Get("Link"), "<https://"+brandHost+"/01/09506000134352?linkType=all>") {
+		if r.Header.Get("Link") != `</01/09506000134352?linkType=all>; rel="linkset"; type="application/linkset+json"` {
 			t.Errorf("Link header %q", r.Header.Get("Link"))
 		}
 

@@ -297,7 +297,8 @@ func (s *server) routes() http.Handler {
 	root.Handle("POST /d/{shortCode}", unlock)
 	// The GS1 Digital Link resolver (gs1.go), on the base URL and on
 	// workspaces' domains.
-	root.HandleFunc("GET /01/", s.resolveGS1)
+	resolve := http.HandlerFunc(s.resolveGS1)
+	root.Handle(gs1Pattern, resolve)
 	// Operations: load balancer checks and counters (issue 8, health.go).
 	root.HandleFunc("GET /healthz", s.healthz)
 	root.HandleFunc("GET /readyz", s.readyz)
@@ -306,12 +307,12 @@ func (s *server) routes() http.Handler {
 	// Metrics (issue 25): on the public listener only with a bearer token.
 	// A workspace's verified domain serves its codes only (domains.go).
 	if s.metrics == nil {
-		return s.scansFirst(redirect, securityHeaders(s.requestID(s.onCustomDomain(root))))
+		return s.scansFirst(redirect, resolve, securityHeaders(s.requestID(s.onCustomDomain(root))))
 	}
 	if s.cfg.MetricsToken != "" {
 		root.Handle("GET /metrics", s.metricsToken(s.metrics.Handler()))
 	}
-	return s.scansFirst(redirect, securityHeaders(s.requestID(s.observe(s.onCustomDomain(notePattern(root))))))
+	return s.scansFirst(redirect, resolve, securityHeaders(s.requestID(s.observe(s.onCustomDomain(notePattern(root))))))
 }
 
 // app serves the React app under its CSP.
