@@ -2,8 +2,9 @@ import { screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import { alice, json, renderApp, stubFetch } from '@/test/render-app'
+import type { Product } from './api/products'
 
-const product = {
+const product: Product = {
   gtin: '09506000134352',
   name: 'Oat cereal',
   links: [
@@ -16,7 +17,7 @@ const product = {
   updatedAt: '2026-11-20T08:00:00Z',
 }
 
-const recalled = {
+const recalled: Product = {
   ...product,
   lots: [
     {
