@@ -51,6 +51,12 @@ func (p *Product) Check(checkHref func(string) string) FieldErrors {
 	case utf8.RuneCountInString(p.Name) > MaxName:
 		e["name"] = fmt.Sprintf("Product name must be at most %d characters", MaxName)
 	}
+	if p.Links == nil {
+		p.Links = []Target{}
+	}
+	if p.Lots == nil {
+		p.Lots = []LotLinks{}
+	}
 	checkLinks(e, "links", p.Links, checkHref)
 	hasDefault := false
 	for _, l := range p.Links {
@@ -77,6 +83,9 @@ func (p *Product) Check(checkHref func(string) string) FieldErrors {
 			e[path+".lot"] = "This lot is listed twice"
 		}
 		seen[l.Lot] = true
+		if l.Links == nil {
+			l.Links = []Target{}
+		}
 		checkLinks(e, path+".links", l.Links, checkHref)
 	}
 	return e

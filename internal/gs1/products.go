@@ -155,19 +155,20 @@ func (ps *Products) Create(ctx context.Context, workspaceID int64, p *Product) (
 }
 
 // Update replaces the name, links and lots of the workspace's product of
-// gtin with p's (whose GTIN, if given, must be the same).
+// gtin with p's (whose GTIN, if given, must be the same). A product not
+// found is ErrMissing before p is checked.
 func (ps *Products) Update(ctx context.Context, workspaceID int64, gtin string, p *Product) (*Product, error) {
 	if p.GTIN == "" {
 		p.GTIN = gtin
 	}
-	e := p.Check(ps.CheckHref)
-	if _, bad := e["gtin"]; !bad && p.GTIN != gtin {
-		e["gtin"] = "The GTIN of a product cannot change: create a new product"
-	}
-	if len(e) > 0 {
-		return nil, &Invalid{e}
-	}
 	return ps.change(ctx, workspaceID, gtin, "gs1_product.updated", func(cur *Product) (map[string]any, error) {
+		e := p.Check(ps.CheckHref)
+		if _, bad := e["gtin"]; !bad && p.GTIN != gtin {
+			e["gtin"] = "The GTIN of a product cannot change: create a new product"
+		}
+		if len(e) > 0 {
+			return nil, &Invalid{e}
+		}
 		*cur = Product{GTIN: gtin, Name: p.Name, Links: p.Links, Lots: p.Lots, CreatedAt: cur.CreatedAt}
 		return map[string]any{"name": p.Name, "links": len(p.Links), "lots": len(p.Lots)}, nil
 	})
@@ -175,19 +176,20 @@ func (ps *Products) Update(ctx context.Context, workspaceID int64, gtin string, 
 
 // Recall makes href the recall notice and default link of one lot of the
 // workspace's product of gtin (Product.Recall), audited as
-// gs1_lot.recalled.
+// gs1_lot.recalled. A product not found is ErrMissing before the lot and
+// href are checked.
 func (ps *Products) Recall(ctx context.Context, workspaceID int64, gtin, lot, href string) (*Product, error) {
-	e := FieldErrors{}
-	if a, _ := ByCode("10"); a.Problem(lot) != "" {
-		e["lot"] = a.Problem(lot)
-	}
-	if msg := ps.CheckHref(href); msg != "" {
-		e["href"] = msg
-	}
-	if len(e) > 0 {
-		return nil, &Invalid{e}
-	}
 	return ps.change(ctx, workspaceID, gtin, "gs1_lot.recalled", func(cur *Product) (map[string]any, error) {
+		e := FieldErrors{}
+		if a, _ := ByCode("10"); a.Problem(lot) != "" {
+			e["lot"] = a.Problem(lot)
+		}
+		if msg := ps.CheckHref(href); msg != "" {
+			e["href"] = msg
+		}
+		if len(e) > 0 {
+			return nil, &Invalid{e}
+		}
 		if len(cur.Lots) >= MaxLots && !cur.hasLot(lot) {
 			return nil, &Invalid{FieldErrors{"lot": fmt.Sprintf("A product may have at most %d lots", MaxLots)}}
 		}

@@ -75,6 +75,8 @@ func TestGS1ProductsAPI(t *testing.T) {
 		e := start(t, st)
 		f := newTeam(t, e)
 		ed, viewer := f.members["editor"], f.members["viewer"]
+		// newTeam lists testGTIN; this test's own products are the others.
+		expect(t, e.do(ed, "DELETE", "/api/gs1/products/"+testGTIN, ""), http.StatusNoContent, "")
 		expect(t, e.do(e.browser(), "GET", "/api/gs1/products", ""), http.StatusUnauthorized, "")
 		expect(t, e.do(viewer, "POST", "/api/gs1/products", gs1Product), http.StatusForbidden, "")
 
@@ -438,4 +440,32 @@ func TestGS1RecallReachesEveryInstance(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// The public API serves the products with the products scopes: a key
+// without products:write reads them and may not change them; a gs1 code
+// made through /api/v1/codes is the same Digital Link as the app's.
+func TestGS1PublicAPI(t *testing.T) {
+	e := start(t, storetest.Open(t))
+	c, _ := e.signedIn("api@example.com")
+	key, _ := e.newKey(c, "all")
+	reader := expect(t, e.do(c, "POST", "/api/api-keys", `{"name":"reader","scopes":["products:read"]}`), http.StatusCreated, "")["key"].(string)
+	p := expect(t, e.api(key, "POST", "/api/v1/gs1/products", gs1Product), http.StatusCreated, "")
+	if p["gtin"] != testGTIN {
+		t.Errorf("created %v", p)
+	}
+	expect(t, e.api(reader, "GET", "/api/v1/gs1/products/"+testGTIN, ""), http.StatusOK, "")
+	r := expect(t, e.api(reader, "POST", "/api/v1/gs1/products/"+testGTIN+"/lots/L1/recall", `{"href":"https://brand.example/recall"}`), http.StatusForbidden, "")
+	if r["code"] != "insufficient_scope" {
+		t.Errorf("a read-only key recalling: %v", r)
+	}
+	expect(t, e.api(key, "POST", "/api/v1/gs1/products/"+testGTIN+"/lots/L1/recall", `{"href":"https://brand.example/recall"}`), http.StatusOK, "")
+	if r := e.resolve("", "/01/"+testGTIN+"/10/L1"); r.Header.Get("Location") != "https://brand.example/recall" {
+		t.Errorf("after a recall through the API: %d %q", r.StatusCode, r.Header.Get("Location"))
+	}
+	code := expect(t, e.api(key, "POST", "/api/v1/codes", `{"qrType":"gs1","gtin":"9506000134352","lot":"L1"}`), http.StatusCreated, "")
+	if want := testConfig(t).BaseURL + "/01/09506000134352/10/L1"; code["content"] != want && code["data"] != want {
+		t.Errorf("a gs1 code through the API: %v", code)
+	}
+	expect(t, e.api(key, "POST", "/api/v1/codes", `{"qrType":"gs1","gtin":"9506000134353"}`), http.StatusBadRequest, gs1.MsgGTINCheckDigit)
 }
