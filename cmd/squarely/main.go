@@ -193,6 +193,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 	redirects := scans.NewCache(st, nil)
 	primeRedirects(ctx, st, redirects, log)
 	products := gs1.NewCache(&gs1.Products{Store: st}, nil) // the GS1 resolver's
+	gs1Scans := &gs1.Scans{Store: st, Log: log}
 	// Sends the admin's mailings, resuming any an instance left unfinished.
 	mailingRunner := mailings.NewRunner(mailings.Options{Store: st, Mailer: mailer, BaseURL: cfg.BaseURL, Leased: jobs.Leased{Logger: log}})
 	bulkRunner := bulk.NewRunner(st, log, nil)
@@ -204,7 +205,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 		Policy: server.WebhookPolicy(cfg), Leased: jobs.Leased{Logger: log}})
 	srv := &http.Server{
 		Handler: server.New(server.Deps{Store: st, Config: cfg, Logger: log, Google: google, OIDC: oidcClient,
-			Recorder: recorder, Redirects: redirects, GS1: products, Mailer: mailer, Mailings: mailingRunner, Bulk: bulkRunner, Outbox: mailOutbox, Webhooks: webhookRunner, Metrics: meter}),
+			Recorder: recorder, Redirects: redirects, GS1: products, GS1Scans: gs1Scans, Mailer: mailer, Mailings: mailingRunner, Bulk: bulkRunner, Outbox: mailOutbox, Webhooks: webhookRunner, Metrics: meter}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       2 * time.Minute, // generous for uploads on slow links
 		WriteTimeout:      2 * time.Minute,
@@ -253,6 +254,8 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 			}
 		})
 	})
+	// Resolved GS1 scans: the last counts are saved at the stop.
+	wg.Go(func() { gs1Scans.Run(bg) })
 	// Bulk jobs: a job in hand at the stop is released to the next runner.
 	wg.Go(func() { bulkRunner.Run(bg) })
 	// Queued mail: a message in flight at the stop is finished.

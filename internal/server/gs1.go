@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -26,8 +25,6 @@ const (
 	maxGS1Products = 10000
 	// maxGS1Import bounds a products CSV, in bytes.
 	maxGS1Import = 5 << 20
-	// gs1ScanFlush is how often resolved scans are added to the store.
-	gs1ScanFlush = 2 * time.Second
 )
 
 // Invalidators returns the functions that apply an announced key
@@ -297,41 +294,4 @@ func acceptsLinkset(r *http.Request) bool {
 		}
 	}
 	return false
-}
-
-// flushGS1Scans adds the resolved scans counted to the store every
-// gs1ScanFlush until ctx ends, then once more; a failed write is kept
-// for the next.
-func (s *server) flushGS1Scans(ctx context.Context) {
-	t := time.NewTicker(gs1ScanFlush)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			s.saveGS1Scans(context.WithoutCancel(ctx))
-			return
-		case <-t.C:
-			s.saveGS1Scans(ctx)
-		}
-	}
-}
-
-func (s *server) saveGS1Scans(ctx context.Context) {
-	counts := s.gs1Scans.Take()
-	if len(counts) == 0 {
-		return
-	}
-	list := make([]store.GS1ScanCount, 0, len(counts))
-	for k, n := range counts {
-		day, _ := time.Parse(time.DateOnly, k.Day)
-		list = append(list, store.GS1ScanCount{WorkspaceID: k.WorkspaceID, Day: day, GTIN: k.GTIN, Lot: k.Lot, LinkType: k.LinkType, Scans: n})
-	}
-	switch err := s.store.AddGS1Scans(ctx, list); {
-	case err == nil:
-	case store.Refused(err): // writing them again would fail again
-		s.log.Error("saving GS1 scan counts; dropped", "counts", len(list), "err", err)
-	default:
-		s.gs1Scans.Restore(counts)
-		s.log.Error("saving GS1 scan counts; kept for the next try", "err", err)
-	}
 }

@@ -56,6 +56,10 @@ type Deps struct {
 	// keeps it current across instances with Redirects (Invalidators).
 	// nil = one of the server's own.
 	GS1 *gs1.Cache
+	// GS1Scans counts resolved GS1 scans; the caller runs it (and lets it
+	// save the last counts before the store closes). nil = one the
+	// server starts and never stops, for tests.
+	GS1Scans *gs1.Scans
 
 	// Bulk runs bulk jobs; the caller runs it. nil = one the server
 	// starts and never stops, for tests.
@@ -129,7 +133,7 @@ type server struct {
 	// resolved scans counted until they are saved.
 	gs1       *gs1.Products
 	gs1Cache  *gs1.Cache
-	gs1Scans  gs1.Tally
+	gs1Scans  *gs1.Scans
 	recorder  *scans.Recorder  // scans, saved off the request path
 	lookupLog scans.Throttle   // failed redirect lookups, logged at a bounded rate
 	sticky    *scans.StickyKey // the salt of smart codes' split buckets (routing.go)
@@ -220,7 +224,11 @@ func New(d Deps) http.Handler {
 		s.outbox = outbox.New(d.Store, s.mailer, d.Config.BaseURL, s.log)
 		go s.outbox.Run(context.Background())
 	}
-	go s.flushGS1Scans(context.Background())
+	s.gs1Scans = d.GS1Scans
+	if s.gs1Scans == nil {
+		s.gs1Scans = &gs1.Scans{Store: d.Store, Log: s.log}
+		go s.gs1Scans.Run(context.Background())
+	}
 	s.bulkWork = make(chan struct{}, bulkWorkSlots)
 	s.bulkByAccount = newInFlight(bulkSlotsPerAccount)
 	s.clients = newClientCache(d.Store, d.Config.BaseURL, s.now)
