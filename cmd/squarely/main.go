@@ -31,6 +31,7 @@ import (
 	"github.com/squarely/squarely/internal/bulk"
 	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/domains"
+	"github.com/squarely/squarely/internal/gs1"
 	"github.com/squarely/squarely/internal/jobs"
 	"github.com/squarely/squarely/internal/logging"
 	"github.com/squarely/squarely/internal/mail"
@@ -191,6 +192,8 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 	recorder := scans.NewRecorder(st, scans.Options{Logger: log})
 	redirects := scans.NewCache(st, nil)
 	primeRedirects(ctx, st, redirects, log)
+	products := gs1.NewCache(&gs1.Products{Store: st}, nil) // the GS1 resolver's
+	gs1Scans := &gs1.Scans{Store: st, Log: log}
 	// Sends the admin's mailings, resuming any an instance left unfinished.
 	mailingRunner := mailings.NewRunner(mailings.Options{Store: st, Mailer: mailer, BaseURL: cfg.BaseURL, Leased: jobs.Leased{Logger: log}})
 	bulkRunner := bulk.NewRunner(st, log, nil)
@@ -202,7 +205,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 		Policy: server.WebhookPolicy(cfg), Leased: jobs.Leased{Logger: log}})
 	srv := &http.Server{
 		Handler: server.New(server.Deps{Store: st, Config: cfg, Logger: log, Google: google, OIDC: oidcClient,
-			Recorder: recorder, Redirects: redirects, Mailer: mailer, Mailings: mailingRunner, Bulk: bulkRunner, Outbox: mailOutbox, Webhooks: webhookRunner, Metrics: meter}),
+			Recorder: recorder, Redirects: redirects, GS1: products, GS1Scans: gs1Scans, Mailer: mailer, Mailings: mailingRunner, Bulk: bulkRunner, Outbox: mailOutbox, Webhooks: webhookRunner, Metrics: meter}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       2 * time.Minute, // generous for uploads on slow links
 		WriteTimeout:      2 * time.Minute,
@@ -241,15 +244,18 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 	// On shutdown the runner finishes the message in flight, records it
 	// and releases its mailing for the next start (or another instance).
 	wg.Go(func() { mailingRunner.Run(bg) })
-	// Other instances' edits reach this one's redirect cache (PostgreSQL).
+	// Other instances' edits reach this one's redirect and GS1 caches (PostgreSQL).
 	wg.Go(func() {
 		listenLog := scans.Throttle{Every: time.Minute}
-		st.ListenRedirects(bg, redirects.Invalidate, redirects.InvalidateAll, func(err error) {
+		changed, lost := server.Invalidators(redirects, products)
+		st.ListenRedirects(bg, changed, lost, func(err error) {
 			if ok, held := listenLog.Allow(time.Now()); ok {
 				log.Error("listening for changed redirects; cached codes expire after "+scans.TTL.String(), "unlogged", held, "err", err)
 			}
 		})
 	})
+	// Resolved GS1 scans: the last counts are saved at the stop.
+	wg.Go(func() { gs1Scans.Run(bg) })
 	// Bulk jobs: a job in hand at the stop is released to the next runner.
 	wg.Go(func() { bulkRunner.Run(bg) })
 	// Queued mail: a message in flight at the stop is finished.

@@ -97,6 +97,9 @@ func (c *Checker) row(ctx context.Context, row Row, ordinal int, cols []string) 
 		}
 		codes.UnderKit(values, st)
 	}
+	if t == "gs1" {
+		req.Domain = c.Domain // a GS1 Digital Link is on the job's domain, like its dynamic codes
+	}
 	dynamic, err := codes.FormBool(values["dynamic"])
 	if err != nil {
 		return refuse("dynamic", "dynamic must be true or false")

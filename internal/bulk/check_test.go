@@ -101,3 +101,34 @@ func TestColumns(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckGS1Rows: GS1 Digital Link rows print the job's domain, and
+// are refused by field in GS1's words.
+func TestCheckGS1Rows(t *testing.T) {
+	header := []string{"type", "gtin", "lot", "expiry"}
+	cols, problem := Columns(header)
+	if problem != "" {
+		t.Fatal(problem)
+	}
+	table := &Table{Header: header, Rows: []Row{
+		{Line: 2, Cells: []string{"gs1", "9506000134352", "ABC/1", "271231"}},
+		{Line: 3, Cells: []string{"gs1", "9506000134353", "", ""}},
+		{Line: 4, Cells: []string{"gs1", "9506000134352", "", "271340"}},
+	}}
+	c := Checker{
+		Creator:   &codes.Creator{BaseURL: "https://sq.example", Now: time.Now},
+		User:      &store.User{ID: 1},
+		Domain:    &store.Domain{ID: 3, Domain: "go.example.com"},
+		EntryName: func(raw string) string { return raw },
+	}
+	items := c.Rows(context.Background(), table, cols)
+	if items[0].Status == store.ItemFailed || items[0].Code.Content != "https://go.example.com/01/09506000134352/10/ABC%2F1?17=271231" {
+		t.Errorf("row 2: %+v", items[0])
+	}
+	if items[1].Status != store.ItemFailed || items[1].Column != "gtin" || items[1].Error != "AI (01): The numeric check digit is incorrect." {
+		t.Errorf("row 3: %+v", items[1])
+	}
+	if items[2].Status != store.ItemFailed || items[2].Column != "expiry" || items[2].Error != "AI (17): The date contains an illegal month of the year." {
+		t.Errorf("row 4: %+v", items[2])
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/squarely/squarely/internal/gs1"
+	"github.com/squarely/squarely/internal/qr"
 	"github.com/squarely/squarely/internal/render"
 )
 
@@ -31,6 +33,22 @@ type Preflight struct {
 	MaxDistanceCm float64  `json:"maxDistanceCm"` // the farthest it scans from at sizeMm
 	MinSizeMm     float64  `json:"minSizeMm"`     // the smallest print for distanceCm and the module minimum
 	Warnings      []string `json:"warnings"`
+	// GS1 is the verdict of GS1's rules for consumer units, for a gs1
+	// code only (GS1Verdict).
+	GS1 *gs1.Verdict `json:"gs1,omitempty"`
+}
+
+// GS1Verdict checks a code measured by CheckPreflight at sizeMm against
+// GS1's rules for QR codes on consumer units (gs1.Check): the
+// X-dimension, the quiet zone (render.QuietZone modules), no logo, and
+// error correction M or higher.
+func GS1Verdict(pf Preflight, sizeMm float64, logo bool, level qr.Level) gs1.Verdict {
+	return gs1.Check(gs1.Symbol{
+		XDimensionMm: math.Round(sizeMm/float64(pf.Modules)*1000) / 1000,
+		QuietZone:    render.QuietZone,
+		Logo:         logo,
+		Level:        level.String(),
+	})
 }
 
 // CheckPreflight lays the code out as Write would (so a style it refuses is

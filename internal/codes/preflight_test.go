@@ -9,6 +9,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/squarely/squarely/internal/gs1"
 	"github.com/squarely/squarely/internal/qr"
 )
 
@@ -78,4 +79,34 @@ func testLogo(t *testing.T) []byte {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
+}
+
+// TestGS1Verdicts: the GS1 verdict at the edges of the consumer-unit
+// X-dimension range (0.375 to 0.990 mm), and with a logo.
+func TestGS1Verdicts(t *testing.T) {
+	const uri = "https://qr.brand.example/01/09506000134352/10/ABC123?17=261231"
+	s, _ := Style{}.Normalize()
+	at := func(sizeMm float64, logo []byte) gs1.Verdict {
+		t.Helper()
+		level := StaticLevel
+		pf, err := CheckPreflight(uri, s, Options{Level: level, Logo: logo}, sizeMm, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return GS1Verdict(pf, sizeMm, logo != nil, level)
+	}
+	pf, _ := CheckPreflight(uri, s, Options{Level: StaticLevel}, 50, 0)
+	n := float64(pf.Modules)
+	for _, c := range []struct {
+		sizeMm float64
+		ok     bool
+	}{{n * 0.375, true}, {n * 0.37, false}, {n * 0.625, true}, {n * 0.99, true}, {n * 1.0, false}} {
+		v := at(c.sizeMm, nil)
+		if v.OK != c.ok || v.XDimensionMm <= 0 {
+			t.Errorf("%g mm (%d modules): %+v", c.sizeMm, pf.Modules, v)
+		}
+	}
+	if v := at(n*0.5, testLogo(t)); v.OK || len(v.Problems) == 0 {
+		t.Errorf("with a logo: %+v", v)
+	}
 }

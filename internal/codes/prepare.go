@@ -387,6 +387,12 @@ func (c *Creator) Prepare(ctx context.Context, req Request, who Caller) (*Prepar
 	if p.Logo, err = c.Logo(ctx, req.LogoID, req.LogoFile, who); err != nil {
 		return nil, err
 	}
+	opt := payload.Options{BaseURL: c.BaseURL}
+	if req.QRType == "gs1" {
+		if opt.GS1Origin, err = c.gs1Origin(ctx, p, req, who); err != nil {
+			return nil, err
+		}
+	}
 
 	switch {
 	case req.QRType == "payment" && req.Temporary:
@@ -416,7 +422,7 @@ func (c *Creator) Prepare(ctx context.Context, req Request, who Caller) (*Prepar
 	case placeholder:
 		p.Data = c.BaseURL + map[string]string{"pdf": "/pdf/preview", "images": "/image-placeholder"}[req.QRType]
 	default:
-		p.Data, err = payload.Build(req.QRType, p.Fields, payload.Options{BaseURL: c.BaseURL})
+		p.Data, err = payload.Build(req.QRType, p.Fields, opt)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("building a payload: %w", err)
@@ -427,6 +433,24 @@ func (c *Creator) Prepare(ctx context.Context, req Request, who Caller) (*Prepar
 		}
 	}
 	return p, nil
+}
+
+// gs1Origin is the origin a gs1 code's Digital Link URI is on: the
+// workspace's verified domain its domainId names (p.Domain), "" for the
+// base URL. A bulk row's domain (req.Domain) is already read.
+func (c *Creator) gs1Origin(ctx context.Context, p *Prepared, req Request, who Caller) (string, error) {
+	p.Domain = req.Domain
+	if raw := strings.TrimSpace(p.Fields["domainId"]); p.Domain == nil && raw != "" {
+		id, _ := strconv.ParseInt(raw, 10, 64) // validated
+		var err error
+		if p.Domain, err = c.Domain(ctx, who.WorkspaceID, id); err != nil {
+			return "", err
+		}
+	}
+	if p.Domain == nil {
+		return "", nil
+	}
+	return "https://" + p.Domain.Domain, nil
 }
 
 // keptIn is the workspace new things of the caller are kept in, nil when

@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/squarely/squarely/internal/gs1"
 )
 
 // The builders run after validation, so they may assume valid fields.
@@ -108,22 +110,7 @@ func buildEmail(f Fields, _ Options) (string, error) {
 
 // percentEncode percent-encodes every byte of s (UTF-8 included) except the
 // RFC 3986 unreserved characters and those in keep.
-func percentEncode(s, keep string) string {
-	const hex = "0123456789ABCDEF"
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' ||
-			strings.IndexByte("-._~", c) >= 0 || strings.IndexByte(keep, c) >= 0 {
-			b.WriteByte(c)
-			continue
-		}
-		b.WriteByte('%')
-		b.WriteByte(hex[c>>4])
-		b.WriteByte(hex[c&15])
-	}
-	return b.String()
-}
+func percentEncode(s, keep string) string { return gs1.EscapeKeeping(s, keep) }
 
 // buildLocation writes a geo URI (RFC 5870) when both coordinates are
 // given, else a maps search link for the address.
@@ -217,3 +204,17 @@ func buildWiFi(f Fields, _ Options) (string, error) {
 }
 
 var wifiEscaper = strings.NewReplacer(`\`, `\\`, `;`, `\;`, `,`, `\,`, `:`, `\:`, `"`, `\"`)
+
+// buildGS1 writes the canonical GS1 Digital Link URI of the fields on
+// the chosen domain, or the base URL.
+func buildGS1(f Fields, opt Options) (string, error) {
+	origin := opt.GS1Origin
+	if origin == "" {
+		origin = opt.BaseURL
+	}
+	if origin == "" {
+		return "", ErrNoBaseURL
+	}
+	l, _ := gs1.FromFields(f)
+	return l.URI(origin), nil
+}

@@ -160,11 +160,11 @@ func TestBuildErrors(t *testing.T) {
 }
 
 func TestCatalogue(t *testing.T) {
-	want := []string{"url", "contact", "payment", "pdf", "social", "images", "ratings", "email", "location", "events", "apps", "sms", "bitcoin", "text", "wifi"}
+	want := []string{"url", "contact", "payment", "pdf", "social", "images", "ratings", "email", "location", "events", "apps", "sms", "bitcoin", "text", "wifi", "gs1"}
 	if got := Types(); !slices.Equal(got, want) {
 		t.Errorf("Types() = %v", got)
 	}
-	labels := []string{"Website", "Contact", "Payment", "PDF", "Social Media", "Images", "Ratings", "Email", "Location", "Events", "Apps", "SMS", "Bitcoin", "Plain Text", "WiFi"}
+	labels := []string{"Website", "Contact", "Payment", "PDF", "Social Media", "Images", "Ratings", "Email", "Location", "Events", "Apps", "SMS", "Bitcoin", "Plain Text", "WiFi", "GS1 Digital Link"}
 	for i, typ := range want {
 		if Label(typ) != labels[i] {
 			t.Errorf("Label(%q) = %q, want %q", typ, Label(typ), labels[i])
@@ -196,5 +196,26 @@ func TestCatalogue(t *testing.T) {
 		if len(got) != n {
 			t.Errorf("%s options: %d, want %d", name, len(got), n)
 		}
+	}
+}
+
+// A gs1 code is the canonical Digital Link URI on the chosen domain, or
+// the base URL; its fields are checked by GS1's rules.
+func TestBuildGS1(t *testing.T) {
+	f := Fields{"gtin": "9520123456788", "lot": "ABC/123", "serial": "12345", "expiry": "180426", "domainId": "4"}
+	got, err := Build("gs1", f, Options{BaseURL: "http://localhost:8080", GS1Origin: "https://qr.brand.example"})
+	if want := "https://qr.brand.example/01/09520123456788/10/ABC%2F123/21/12345?17=180426"; err != nil || got != want {
+		t.Errorf("on a domain: %q, %v", got, err)
+	}
+	got, err = Build("gs1", Fields{"gtin": "96385074"}, Options{BaseURL: "http://localhost:8080"})
+	if want := "http://localhost:8080/01/00000096385074"; err != nil || got != want {
+		t.Errorf("on the base URL: %q, %v", got, err)
+	}
+	if _, err := Build("gs1", Fields{"gtin": "96385074"}, Options{}); !errors.Is(err, ErrNoBaseURL) {
+		t.Errorf("without a base URL: %v", err)
+	}
+	e := Validate("gs1", Fields{"gtin": "96385075", "expiry": "261240", "domainId": "x"})
+	if e["gtin"] != "AI (01): The numeric check digit is incorrect." || e["expiry"] != "AI (17): The date contains an illegal day of the month." || e["domainId"] != MsgGS1Domain {
+		t.Errorf("errors: %v", e)
 	}
 }

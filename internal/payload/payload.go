@@ -4,7 +4,7 @@
 //
 // The same rules serve the HTTP handlers and the command line, so every
 // type is described once, in the kinds table below. It depends on nothing
-// of ours.
+// of ours but internal/gs1, whose rules the gs1 type follows.
 package payload
 
 import (
@@ -12,6 +12,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/squarely/squarely/internal/gs1"
 )
 
 // Fields maps form field names (spec 01 §3, e.g. "firstName", "url") to
@@ -27,6 +29,10 @@ type Options struct {
 	BaseURL string
 	// ProductID is the id of the product created for a payment code.
 	ProductID string
+	// GS1Origin is the scheme and host a gs1 code's Digital Link URI is
+	// on ("https://qr.brand.example", a workspace's verified domain); ""
+	// for BaseURL.
+	GS1Origin string
 }
 
 // FieldErrors maps a field name to its validation message. It is an error so
@@ -67,10 +73,10 @@ type kind struct {
 
 // types lists the generator's dropdown: the 13 types of spec 01 §3 in spec
 // order, then plain text and WiFi, which the marketing pages and the wifi
-// template name (issue 10).
+// template name (issue 10), then GS1 Digital Link (issue 38).
 var types = []string{
 	"url", "contact", "payment", "pdf", "social", "images", "ratings",
-	"email", "location", "events", "apps", "sms", "bitcoin", "text", "wifi",
+	"email", "location", "events", "apps", "sms", "bitcoin", "text", "wifi", "gs1",
 }
 
 var kinds = map[string]kind{
@@ -89,7 +95,19 @@ var kinds = map[string]kind{
 	"bitcoin":  {"Bitcoin", []string{"address", "amount", "label", "message"}, validateBitcoin, buildBitcoin},
 	"text":     {"Plain Text", []string{"text"}, validateText, buildText},
 	"wifi":     {"WiFi", []string{"ssid", "password", "encryption", "hidden"}, validateWiFi, buildWiFi},
+	"gs1":      {"GS1 Digital Link", gs1Fields, validateGS1, buildGS1},
 }
+
+// gs1Fields are the gs1 type's fields: the GTIN, the key qualifiers and
+// data attributes of internal/gs1's AI table (gs1.AIs), and domainId, the
+// workspace's verified domain the URI is on (blank: the base URL).
+var gs1Fields = func() []string {
+	var f []string
+	for _, a := range gs1.AIs {
+		f = append(f, a.Field)
+	}
+	return append(f, "domainId")
+}()
 
 // Types returns the types of the generator, in dropdown order.
 func Types() []string { return slices.Clone(types) }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/squarely/squarely/internal/gs1"
 )
 
 // Messages that are not in the spec's catalogue (text and wifi, option
@@ -273,4 +275,20 @@ func wifiEncryption(f Fields) string {
 		return v
 	}
 	return "WPA"
+}
+
+// MsgGS1Domain refuses a gs1 code's domainId that is not an id.
+const MsgGS1Domain = "Please select one of the workspace's verified domains"
+
+// validateGS1 applies GS1's rules (internal/gs1) to the AIs' fields.
+func validateGS1(f Fields, e FieldErrors) {
+	_, fe := gs1.FromFields(f)
+	for k, msg := range fe {
+		e[k] = msg
+	}
+	if v := get(f, "domainId"); v != "" {
+		if id, err := strconv.ParseInt(v, 10, 64); err != nil || id <= 0 {
+			e["domainId"] = MsgGS1Domain
+		}
+	}
 }

@@ -277,8 +277,9 @@ func (dc *domainCache) invalidate() { dc.hosts.clear() }
 type domainWorkspaceKey struct{}
 
 // onCustomDomain serves requests that come by a workspace's verified
-// domain: /d/ for that workspace's codes only (lookupScan), everything
-// else redirected to the base URL, where the app is.
+// domain: /d/ for that workspace's codes only (lookupScan) and /01/ for
+// its GS1 products (resolveGS1), everything else redirected to the base
+// URL, where the app is.
 func (s *server) onCustomDomain(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		host, custom := s.customHost(r)
@@ -294,7 +295,7 @@ func (s *server) onCustomDomain(next http.Handler) http.Handler {
 		switch {
 		case d == nil:
 			next.ServeHTTP(w, r)
-		case strings.HasPrefix(r.URL.Path, "/d/"):
+		case strings.HasPrefix(r.URL.Path, "/d/") || strings.HasPrefix(r.URL.Path, "/01/"):
 			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), domainWorkspaceKey{}, d.WorkspaceID)))
 		case r.Method == http.MethodGet || r.Method == http.MethodHead:
 			http.Redirect(w, r, s.cfg.BaseURL+r.URL.RequestURI(), http.StatusFound)

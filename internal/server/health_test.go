@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/squarely/squarely/internal/gs1"
 	"github.com/squarely/squarely/internal/scans"
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/store/storetest"
@@ -189,42 +190,40 @@ func TestRedirectThroughPostgresOutage(t *testing.T) {
 	}
 }
 
-// With two instances on one PostgreSQL database, every change to what a
-// scan resolves to made through one (the app's routes and the public
-// API's: edit, pause, resume, password, routing, deletion of a code, a
-// workspace, an account) reaches the other's cache within a second, long
-// before its entries expire: the store announces each write
-// (TestWritesAnnounceRedirects keeps new writes doing so).
-func TestChangesReachEveryInstance(t *testing.T) {
+// fleet returns a function starting instances on one fresh PostgreSQL
+// schema, each with its redirect and GS1 caches kept current by listening
+// to the store's announcements (Invalidators), as cmd/squarely does.
+func fleet(t *testing.T) func() *env {
 	dsn := storetest.PostgresURL(t)
 	ctx, stop := context.WithCancel(context.Background())
 	var listeners sync.WaitGroup
 	t.Cleanup(func() { stop(); listeners.Wait() })
-	instance := func() *env {
+	return func() *env {
 		st, err := store.Open(ctx, dsn, "")
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { st.Close() })
-		cache := scans.NewCache(st, nil)
+		redirects := scans.NewCache(st, nil)
+		products := gs1.NewCache(&gs1.Products{Store: st}, nil)
+		changed, lost := Invalidators(redirects, products)
 		// ListenRedirects says nothing when it starts listening: a
 		// notification of its own arriving says it does.
 		listening := make(chan struct{})
 		var once sync.Once
-		changed := func(code string) {
-			if code == "probe" {
-				once.Do(func() { close(listening) })
-			}
-			cache.Invalidate(code)
-		}
 		listeners.Go(func() {
-			st.ListenRedirects(ctx, changed, cache.InvalidateAll, func(err error) { t.Log(err) })
+			st.ListenRedirects(ctx, func(key string) {
+				if key == "probe" {
+					once.Do(func() { close(listening) })
+				}
+				changed(key)
+			}, lost, func(err error) { t.Log(err) })
 		})
 		for deadline := time.Now().Add(5 * time.Second); ; {
 			st.NotifyRedirect(ctx, "probe")
 			select {
 			case <-listening:
-				return start(t, st, func(d *Deps) { d.Redirects = cache })
+				return start(t, st, func(d *Deps) { d.Redirects, d.GS1 = redirects, products })
 			case <-time.After(20 * time.Millisecond):
 			}
 			if time.Now().After(deadline) {
@@ -232,6 +231,16 @@ func TestChangesReachEveryInstance(t *testing.T) {
 			}
 		}
 	}
+}
+
+// With two instances on one PostgreSQL database, every change to what a
+// scan resolves to made through one (the app's routes and the public
+// API's: edit, pause, resume, password, routing, deletion of a code, a
+// workspace, an account) reaches the other's cache within a second, long
+// before its entries expire: the store announces each write
+// (TestWritesAnnounceRedirects keeps new writes doing so).
+func TestChangesReachEveryInstance(t *testing.T) {
+	instance := fleet(t)
 	a, b := instance(), instance()
 	c, _ := a.signedIn("fleet@example.com")
 	m := a.createDynamic(c, "https://example.com/one")

@@ -184,6 +184,22 @@ func TestOpenAPIAnswers(t *testing.T) {
 	kit := idOf(expect(t, e.do(c, "POST", "/api/brand-kits", `{"name":"Doc","fgColor":"#112233","isDefault":true}`), http.StatusCreated, ""))
 	check("GET", "/api/v1/brand-kits", "/api/v1/brand-kits", "")
 	check("POST", "/api/v1/codes", "/api/v1/codes", `{"qrType":"url","url":"https://example.com/kit","brandKit":`+kit+`}`)
+	// GS1 Digital Link products, and a gs1 code.
+	const products, product = "/api/v1/gs1/products", "/api/v1/gs1/products/{gtin}"
+	check("POST", "/api/v1/codes", "/api/v1/codes", `{"qrType":"gs1","gtin":"9506000134352","lot":"L1","expiry":"271231"}`)
+	check("POST", products, products, gs1Product)
+	check("POST", products, products, gs1Product)
+	check("POST", products, products, `{"gtin":"1","name":""}`)
+	check("GET", products, products, "")
+	check("GET", product, products+"/9506000134352", "")
+	check("GET", product, products+"/96385074", "")
+	check("PUT", product, products+"/09506000134352", `{"name":"Oats","links":[{"linkType":"gs1:defaultLink","href":"https://brand.example/p","title":"Oats"}]}`)
+	check("POST", product+"/lots/{lot}/recall", products+"/09506000134352/lots/L1/recall", `{"href":"https://brand.example/recall"}`)
+	check("POST", product+"/lots/{lot}/recall", products+"/09506000134352/lots/L1/recall", `{"href":"ftp://x"}`)
+	check("POST", products+"/import", products+"/import", "gtin,name,linkType,href\n96385074,Tea,gs1:defaultLink,https://a.example/tea\n", "Content-Type", "text/csv")
+	check("POST", products+"/import", products+"/import", "gtin,linkType,href\n96385075,gs1:defaultLink,https://a.example\n", "Content-Type", "text/csv")
+	check("DELETE", product, products+"/96385074", "")
+	check("DELETE", product, products+"/96385074", "")
 	for _, id := range []string{s["id"].(string), d["id"].(string)} {
 		p := "/api/v1/codes/" + id
 		check("GET", item, p, "")

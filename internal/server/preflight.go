@@ -41,6 +41,10 @@ func (s *server) preflight(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
+	if p.QRType == "gs1" {
+		v := codes.GS1Verdict(pf, in.SizeMm, p.Logo != nil, level)
+		pf.GS1 = &v
+	}
 	if in.Strict && !pf.OK {
 		fieldError(w, "sizeMm", pf.Warnings[0])
 		return

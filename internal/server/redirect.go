@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"path"
 	"strings"
 	"time"
 
@@ -19,22 +20,34 @@ import (
 // A cached code is answered without touching the database, and the scan is
 // handed to the recorder, which saves it off the request path.
 
-// scanPattern is the route of a scan.
-const scanPattern = "GET /d/{shortCode}"
+// scanPattern is the route of a scan; gs1Pattern the GS1 Digital Link
+// resolver's (gs1.go).
+const (
+	scanPattern = "GET /d/{shortCode}"
+	gs1Pattern  = "GET /01/"
+)
 
-// scansFirst answers a scan on the base host (GET or HEAD of a short URL)
-// on the shortest path, ahead of the mux and the site's wrappers: the
-// headers every answer carries, its request id and its metric (under
-// scanPattern), then redirect. At thousands of scans a second the route
-// slot, the second copy of the request and the custom-domain check the
-// wrappers would add cost a tenth of the redirect's CPU. Any other request
-// (a custom or client host, a path ServeMux would clean or not match) goes
-// to next, which serves it as before.
-func (s *server) scansFirst(redirect, next http.Handler) http.Handler {
+// scansFirst answers a scan on the base host (GET or HEAD of a short URL,
+// or of a GS1 Digital Link under /01/) on the shortest path, ahead of the
+// mux and the site's wrappers: the headers every answer carries, its
+// request id and its metric (under scanPattern or gs1Pattern), then
+// redirect or resolve. At thousands of scans a second the route slot, the
+// second copy of the request and the custom-domain check the wrappers
+// would add cost a tenth of the redirect's CPU. Any other request (a
+// custom or client host, a path ServeMux would clean or not match) goes to
+// next, which serves it as before.
+func (s *server) scansFirst(redirect, resolve, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			next.ServeHTTP(w, r)
+			return
+		}
+		pattern, h := gs1Pattern, resolve
 		code, scan := strings.CutPrefix(r.URL.Path, "/d/")
-		if !scan || (r.Method != http.MethodGet && r.Method != http.MethodHead) ||
-			code == "" || code == "." || code == ".." || strings.Contains(code, "/") {
+		switch {
+		case scan && code != "" && code != "." && code != ".." && !strings.Contains(code, "/"):
+			pattern, h = scanPattern, redirect
+		case scan || !strings.HasPrefix(r.URL.Path, "/01/") || path.Clean(r.URL.Path) != r.URL.Path:
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -45,14 +58,16 @@ func (s *server) scansFirst(redirect, next http.Handler) http.Handler {
 		start := time.Now()
 		setSecurityHeaders(w)
 		r = s.withRequestID(w, r)
-		r.SetPathValue("shortCode", code)
+		if pattern == scanPattern {
+			r.SetPathValue("shortCode", code)
+		}
 		if s.metrics == nil {
-			redirect.ServeHTTP(w, r)
+			h.ServeHTTP(w, r)
 			return
 		}
 		rw := &recordingWriter{ResponseWriter: w}
-		redirect.ServeHTTP(rw, r)
-		s.metrics.Observe(scanPattern, r.Method, cmp.Or(rw.status, http.StatusOK), time.Since(start))
+		h.ServeHTTP(rw, r)
+		s.metrics.Observe(pattern, r.Method, cmp.Or(rw.status, http.StatusOK), time.Since(start))
 	})
 }
 

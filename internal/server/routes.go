@@ -184,6 +184,24 @@ func (s *server) routes() http.Handler {
 	api.Handle("POST /api/brand-kits", edit(s.createBrandKit))
 	api.Handle("PUT /api/brand-kits/{id}", edit(s.updateBrandKit))
 	api.Handle("DELETE /api/brand-kits/{id}", edit(s.deleteBrandKit))
+	// GS1 Digital Link (issue 38, gs1.go): products, their lots and links,
+	// a CSV import, a lot's recall, and the resolver's scan counts; the
+	// products in /api/v1 too.
+	api.Handle("GET /api/gs1/products", read(s.listGS1Products))
+	api.Handle("POST /api/gs1/products", edit(s.createGS1Product))
+	api.Handle("POST /api/gs1/products/import", edit(s.importGS1Products))
+	api.Handle("GET /api/gs1/products/{gtin}", read(s.getGS1Product))
+	api.Handle("PUT /api/gs1/products/{gtin}", edit(s.updateGS1Product))
+	api.Handle("DELETE /api/gs1/products/{gtin}", edit(s.deleteGS1Product))
+	api.Handle("POST /api/gs1/products/{gtin}/lots/{lot}/recall", edit(s.recallGS1Lot))
+	api.Handle("GET /api/gs1/analytics", read(s.gs1Analytics))
+	v1.Handle("GET /api/v1/gs1/products", key(auth.PermRead, publicapi.ScopeProductsRead, s.listGS1Products))
+	v1.Handle("POST /api/v1/gs1/products", key(auth.PermEdit, publicapi.ScopeProductsWrite, s.createGS1Product))
+	v1.Handle("POST /api/v1/gs1/products/import", key(auth.PermEdit, publicapi.ScopeProductsWrite, s.importGS1Products))
+	v1.Handle("GET /api/v1/gs1/products/{gtin}", key(auth.PermRead, publicapi.ScopeProductsRead, s.getGS1Product))
+	v1.Handle("PUT /api/v1/gs1/products/{gtin}", key(auth.PermEdit, publicapi.ScopeProductsWrite, s.updateGS1Product))
+	v1.Handle("DELETE /api/v1/gs1/products/{gtin}", key(auth.PermEdit, publicapi.ScopeProductsWrite, s.deleteGS1Product))
+	v1.Handle("POST /api/v1/gs1/products/{gtin}/lots/{lot}/recall", key(auth.PermEdit, publicapi.ScopeProductsWrite, s.recallGS1Lot))
 	// Public pages (issue 13): the contact form and the footer's newsletter sign-up.
 	api.HandleFunc("POST /api/contact", s.contact)
 	api.HandleFunc("POST /api/newsletter-signup", s.newsletterSignup)
@@ -285,6 +303,10 @@ func (s *server) routes() http.Handler {
 		unlock = forwardedFor(unlock)
 	}
 	root.Handle("POST /d/{shortCode}", unlock)
+	// The GS1 Digital Link resolver (gs1.go), on the base URL and on
+	// workspaces' domains.
+	resolve := http.HandlerFunc(s.resolveGS1)
+	root.Handle(gs1Pattern, resolve)
 	// Operations: load balancer checks and counters (issue 8, health.go).
 	root.HandleFunc("GET /healthz", s.healthz)
 	root.HandleFunc("GET /readyz", s.readyz)
@@ -293,12 +315,12 @@ func (s *server) routes() http.Handler {
 	// Metrics (issue 25): on the public listener only with a bearer token.
 	// A workspace's verified domain serves its codes only (domains.go).
 	if s.metrics == nil {
-		return s.scansFirst(redirect, securityHeaders(s.requestID(s.onCustomDomain(root))))
+		return s.scansFirst(redirect, resolve, securityHeaders(s.requestID(s.onCustomDomain(root))))
 	}
 	if s.cfg.MetricsToken != "" {
 		root.Handle("GET /metrics", s.metricsToken(s.metrics.Handler()))
 	}
-	return s.scansFirst(redirect, securityHeaders(s.requestID(s.observe(s.onCustomDomain(notePattern(root))))))
+	return s.scansFirst(redirect, resolve, securityHeaders(s.requestID(s.observe(s.onCustomDomain(notePattern(root))))))
 }
 
 // app serves the React app under its CSP.

@@ -17,6 +17,7 @@ import (
 	"github.com/squarely/squarely/internal/codes"
 	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/domains"
+	"github.com/squarely/squarely/internal/gs1"
 	"github.com/squarely/squarely/internal/mail"
 	"github.com/squarely/squarely/internal/mail/outbox"
 	"github.com/squarely/squarely/internal/mailings"
@@ -50,6 +51,15 @@ type Deps struct {
 	// current across instances (store.ListenRedirects). nil = one of the
 	// server's own.
 	Redirects *scans.Cache
+
+	// GS1 caches GS1 Digital Link products for the resolver; the caller
+	// keeps it current across instances with Redirects (Invalidators).
+	// nil = one of the server's own.
+	GS1 *gs1.Cache
+	// GS1Scans counts resolved GS1 scans; the caller runs it (and lets it
+	// save the last counts before the store closes). nil = one the
+	// server starts and never stops, for tests.
+	GS1Scans *gs1.Scans
 
 	// Bulk runs bulk jobs; the caller runs it. nil = one the server
 	// starts and never stops, for tests.
@@ -118,7 +128,12 @@ type server struct {
 	uploading                            *inFlight
 	normalizing                          sync.Mutex // one stored full-size logo normalised at a time (renderLogo)
 
-	redirects *scans.Cache     // short code → destination, for /d/{shortCode}
+	redirects *scans.Cache // short code → destination, for /d/{shortCode}
+	// GS1 Digital Link (gs1.go): products, the resolver's cache, and
+	// resolved scans counted until they are saved.
+	gs1       *gs1.Products
+	gs1Cache  *gs1.Cache
+	gs1Scans  *gs1.Scans
 	recorder  *scans.Recorder  // scans, saved off the request path
 	lookupLog scans.Throttle   // failed redirect lookups, logged at a bounded rate
 	sticky    *scans.StickyKey // the salt of smart codes' split buckets (routing.go)
@@ -178,12 +193,19 @@ func New(d Deps) http.Handler {
 	if s.redirects == nil {
 		s.redirects = scans.NewCache(d.Store, nil)
 	}
+	s.gs1 = s.newGS1Products()
+	s.gs1Cache = d.GS1
+	if s.gs1Cache == nil {
+		s.gs1Cache = gs1.NewCache(s.gs1, nil)
+	}
 	// The store announces every committed change to what a scan resolves
-	// to: this instance's cache drops the codes at once, the others when
-	// they hear of it (store.ListenRedirects).
+	// to (a short code, or a GTIN's products): this instance's caches
+	// drop them at once, the others when they hear of it
+	// (store.ListenRedirects).
+	changed, _ := Invalidators(s.redirects, s.gs1Cache)
 	d.Store.OnRedirectsChanged(func(codes []string, notifyErr error) {
 		for _, c := range codes {
-			s.redirects.Invalidate(c)
+			changed(c)
 		}
 		if notifyErr != nil {
 			s.log.Error("announcing changed redirects; other instances see them when their cache expires", "codes", len(codes), "err", notifyErr)
@@ -201,6 +223,11 @@ func New(d Deps) http.Handler {
 	if s.outbox == nil {
 		s.outbox = outbox.New(d.Store, s.mailer, d.Config.BaseURL, s.log)
 		go s.outbox.Run(context.Background())
+	}
+	s.gs1Scans = d.GS1Scans
+	if s.gs1Scans == nil {
+		s.gs1Scans = &gs1.Scans{Store: d.Store, Log: s.log}
+		go s.gs1Scans.Run(context.Background())
 	}
 	s.bulkWork = make(chan struct{}, bulkWorkSlots)
 	s.bulkByAccount = newInFlight(bulkSlotsPerAccount)

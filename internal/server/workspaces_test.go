@@ -100,6 +100,13 @@ var routeAccess = map[string]string{
 	"DELETE /api/v1/webhooks/{id}": "key", "POST /api/v1/webhooks/{id}/rotate-secret": "key",
 	"POST /api/v1/webhooks/{id}/test": "key", "GET /api/v1/webhooks/{id}/deliveries": "key",
 	"POST /api/v1/webhooks/{id}/deliveries/{deliveryId}/retry": "key",
+	// GS1 Digital Link (issue 38).
+	"GET /api/gs1/products": "read", "POST /api/gs1/products": "edit", "POST /api/gs1/products/import": "edit",
+	"GET /api/gs1/products/{gtin}": "read", "PUT /api/gs1/products/{gtin}": "edit", "DELETE /api/gs1/products/{gtin}": "edit",
+	"POST /api/gs1/products/{gtin}/lots/{lot}/recall": "edit", "GET /api/gs1/analytics": "read",
+	"GET /api/v1/gs1/products": "key", "POST /api/v1/gs1/products": "key", "POST /api/v1/gs1/products/import": "key",
+	"GET /api/v1/gs1/products/{gtin}": "key", "PUT /api/v1/gs1/products/{gtin}": "key", "DELETE /api/v1/gs1/products/{gtin}": "key",
+	"POST /api/v1/gs1/products/{gtin}/lots/{lot}/recall": "key",
 }
 
 // registeredRoutes reads the patterns routes.go gives the api and v1 muxes.
@@ -162,6 +169,10 @@ func newTeam(t *testing.T, e *env) *teamFixture {
 		}
 	}
 	f.outsider, _ = e.signedIn("outsider@example.com")
+	if err := e.store.CreateGS1Product(ctx, f.ws, &store.GS1Product{GTIN: testGTIN, Name: "Team product",
+		Links: `[{"linkType":"gs1:defaultLink","href":"https://example.com/p","title":"P"}]`}, 10, time.Now()); err != nil {
+		t.Fatal(err)
+	}
 	q := &store.QRCode{WorkspaceID: f.ws, UserID: ownerID, Name: "Flyer", QRType: "url", URL: "https://example.com/f",
 		QRData: `{"url":"https://example.com/f"}`, Content: "https://example.com/f", Style: storetest.DefaultStyle()}
 	if err := e.store.CreateQRCode(ctx, q); err != nil {
@@ -218,6 +229,12 @@ func (f *teamFixture) path(pattern string, missing bool) string {
 	case strings.HasPrefix(p, "/api/webhooks/"), strings.HasPrefix(p, "/api/v1/webhooks/"):
 		p = strings.Replace(p, "{id}", id(f.webhook), 1)
 		p = strings.Replace(p, "{deliveryId}", id(f.delivery), 1)
+	case strings.HasPrefix(p, "/api/gs1/products/"), strings.HasPrefix(p, "/api/v1/gs1/products/"):
+		gtin := testGTIN // the team's product (newTeam)
+		if missing {
+			gtin = "96385074"
+		}
+		p = strings.Replace(strings.Replace(p, "{gtin}", gtin, 1), "{lot}", "L1", 1)
 	default:
 		p = strings.Replace(p, "{id}", "999999", 1)
 	}

@@ -14,12 +14,14 @@ import (
 
 // scanWrite matches SQL that changes what a scan of a short code resolves
 // to: any write to dynamic_qr_codes, and the deletion of a workspace, a
-// user or a client. (Inserts built by insertReturningID are matched by
-// their table, scanTable.)
+// user or a client; and any write to the GS1 products and lots the
+// resolver answers from (issue 38). (Inserts built by insertReturningID
+// are matched by their table, scanTable.)
 var scanWrite = regexp.MustCompile(`(?is)` +
 	`\b(UPDATE\s+dynamic_qr_codes\s+SET|DELETE\s+FROM\s+dynamic_qr_codes|INSERT\s+INTO\s+dynamic_qr_codes)\b|` +
 	`\bUPDATE\s+(users|workspaces)\s+SET\b.*\bis_deleted\s*=|` +
-	`\bDELETE\s+FROM\s+(users|workspaces|clients)\b`)
+	`\bDELETE\s+FROM\s+(users|workspaces|clients)\b|` +
+	`\b(UPDATE|DELETE\s+FROM|INSERT\s+INTO)\s+gs1_(products|lots)\b`)
 
 // scanTable is the table of the codes scans resolve.
 const scanTable = "dynamic_qr_codes"
@@ -89,7 +91,7 @@ func TestWritesAnnounceRedirects(t *testing.T) {
 							info.writes = true
 						}
 					}
-					if callee == "redirectsChanged" {
+					if callee == "redirectsChanged" || callee == "gs1Changed" {
 						info.announces = true
 					} else if callee != "" {
 						info.calls = append(info.calls, callee)
@@ -159,7 +161,7 @@ func TestWritesAnnounceRedirects(t *testing.T) {
 		checked++
 	}
 	// The check must see the writes it guards, or it guards nothing.
-	for _, writer := range []string{"updateDynamicIn", "DeleteDynamicCode", "createDynamic", "DeleteWorkspace", "SoftDeleteUser", "leaveTeams", "DeleteClient"} {
+	for _, writer := range []string{"updateDynamicIn", "DeleteDynamicCode", "createDynamic", "DeleteWorkspace", "SoftDeleteUser", "leaveTeams", "DeleteClient", "CreateGS1Product", "ChangeGS1Product", "DeleteGS1Product"} {
 		if f := funcs[writer]; f == nil || !f.writes {
 			t.Errorf("%s is not seen writing what scans resolve", writer)
 		}

@@ -23,6 +23,10 @@ const redirectChannel = "squarely_redirects"
 // (NotifyRedirect). Callers of the store never do it by hand;
 // TestWritesAnnounceRedirects fails when a method writes what a scan reads
 // without announcing it.
+//
+// GS1 Digital Link entries (gs1.go) are announced the same way, each GTIN
+// under its GS1Key ("gs1:" and the GTIN, which no short code can be):
+// hooks and listeners tell the two apart with AnnouncedGTIN.
 
 // redirectHooks are the functions OnRedirectsChanged registered.
 type redirectHooks struct {

@@ -165,13 +165,17 @@ func (s *Store) UpdateUserName(ctx context.Context, id int64, firstName, lastNam
 // SoftDeleteUser marks the user deleted at now, keeping the row but
 // signing it out everywhere and ending the newsletter subscription of its
 // address. Their personal workspace is deleted with them (its codes stop
-// redirecting); the team workspaces they belong to keep their codes working
+// redirecting; its GS1 products, and those of the teams its codes stop
+// with, are deleted); the team workspaces they belong to keep their codes working
 // (leaveTeams). Deleting a deleted user keeps the first deletion time.
 func (s *Store) SoftDeleteUser(ctx context.Context, id int64, now time.Time) error {
-	var codes []string
+	var codes, gtins []string
 	err := s.inTx(ctx, "delete user", func(tx *sql.Tx) error {
 		var err error
 		if codes, err = shortCodes(ctx, tx, stoppedWithUser, id); err != nil {
+			return err
+		}
+		if gtins, err = deleteGS1Products(ctx, tx, stoppedWithUser, id); err != nil {
 			return err
 		}
 		res, err := tx.ExecContext(ctx,
@@ -193,6 +197,7 @@ func (s *Store) SoftDeleteUser(ctx context.Context, id int64, now time.Time) err
 	})
 	if err == nil {
 		s.redirectsChanged(ctx, codes...)
+		s.gs1Changed(ctx, gtins...)
 	}
 	return err
 }

@@ -211,9 +211,9 @@ func (s *Store) SetRequire2FA(ctx context.Context, workspaceID int64, on bool) e
 }
 
 // DeleteWorkspace deletes a team workspace: its codes stop redirecting,
-// its keys stop working, sessions on it fall back to their personal one.
+// its GS1 products are deleted (their GTINs stop resolving), its keys stop working, sessions on it fall back to their personal one.
 func (s *Store) DeleteWorkspace(ctx context.Context, workspaceID int64, now time.Time) error {
-	var codes []string
+	var codes, gtins []string
 	err := s.inTx(ctx, "delete workspace", func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `
 			UPDATE workspaces SET is_deleted = TRUE, deleted_at = $2
@@ -233,10 +233,14 @@ func (s *Store) DeleteWorkspace(ctx context.Context, workspaceID int64, now time
 		if codes, err = shortCodes(ctx, tx, `workspace_id = $1`, workspaceID); err != nil {
 			return err
 		}
+		if gtins, err = deleteGS1Products(ctx, tx, `d.workspace_id = $1`, workspaceID); err != nil {
+			return err
+		}
 		return releaseDomains(ctx, tx)
 	})
 	if err == nil {
 		s.redirectsChanged(ctx, codes...)
+		s.gs1Changed(ctx, gtins...)
 	}
 	return err
 }

@@ -23,6 +23,8 @@ const (
 	ScopeWebhooksWrite  = "webhooks:write"
 	ScopeDomainsRead    = "domains:read"
 	ScopeWorkspaceRead  = "workspace:read"
+	ScopeProductsRead   = "products:read"
+	ScopeProductsWrite  = "products:write"
 	msgInsufficient     = "This API key does not have the scope "
 	codeInsufficient    = "insufficient_scope"
 	msgFolderNotAllowed = "A key limited to a folder can only have the scopes codes:read, codes:write and analytics:read"
@@ -31,7 +33,7 @@ const (
 // Scopes are every scope a key may be given, in the order the app lists them.
 var Scopes = []string{
 	ScopeCodesRead, ScopeCodesWrite, ScopeAnalyticsRead, ScopePagesRead, ScopePagesWrite,
-	ScopeWebhooksRead, ScopeWebhooksWrite, ScopeDomainsRead, ScopeWorkspaceRead,
+	ScopeWebhooksRead, ScopeWebhooksWrite, ScopeDomainsRead, ScopeWorkspaceRead, ScopeProductsRead, ScopeProductsWrite,
 }
 
 // folderScopes are the scopes of a key limited to a folder: its codes and

@@ -3,12 +3,12 @@ import { describe, expect, it } from 'vitest'
 import { isQrType, QrTypeIcon, qrTypeLabel, qrTypes } from './qr-types'
 
 describe('qr types', () => {
-  it('has the 15 types, each with its own label and icon', () => {
+  it('has the 16 types, each with its own label and icon', () => {
     expect(qrTypes.map((t) => t.value)).toEqual([
-      'url', 'contact', 'payment', 'pdf', 'social', 'images', 'ratings', 'email', 'location', 'events', 'apps', 'sms', 'bitcoin', 'text', 'wifi',
+      'url', 'contact', 'payment', 'pdf', 'social', 'images', 'ratings', 'email', 'location', 'events', 'apps', 'sms', 'bitcoin', 'text', 'wifi', 'gs1',
     ])
-    expect(new Set(qrTypes.map((t) => t.label)).size).toBe(15)
-    expect(new Set(qrTypes.map((t) => t.icon)).size).toBe(15)
+    expect(new Set(qrTypes.map((t) => t.label)).size).toBe(16)
+    expect(new Set(qrTypes.map((t) => t.icon)).size).toBe(16)
   })
 
   it('labels and draws known types, and falls back for unknown ones', () => {

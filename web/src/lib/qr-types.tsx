@@ -10,6 +10,7 @@ import {
   MapPin,
   MessageSquare,
   QrCode,
+  ScanBarcode,
   Share2,
   Smartphone,
   Star,
@@ -20,7 +21,8 @@ import {
 
 /**
  * The generator's types with their labels and icons: the 13 of spec 01 §3 in
- * the spec's order, then plain text and WiFi (issue 10; payload.Types on the server).
+ * the spec's order, then plain text and WiFi (issue 10), then GS1 Digital Link
+ * (issue 38; payload.Types on the server).
  */
 export const qrTypes = [
   { value: 'url', label: 'Website', icon: Globe },
@@ -38,6 +40,7 @@ export const qrTypes = [
   { value: 'bitcoin', label: 'Bitcoin', icon: Bitcoin },
   { value: 'text', label: 'Plain Text', icon: Type },
   { value: 'wifi', label: 'WiFi', icon: Wifi },
+  { value: 'gs1', label: 'GS1 Digital Link', icon: ScanBarcode },
 ] as const satisfies readonly { value: string; label: string; icon: LucideIcon }[]
 
 export type QrType = (typeof qrTypes)[number]['value']

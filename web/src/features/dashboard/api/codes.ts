@@ -110,9 +110,10 @@ export interface CodeDomain {
 }
 
 /** The workspace's verified domains, lost ones included (they still serve), which a dynamic code may print. */
-export function useVerifiedDomains() {
+export function useVerifiedDomains(enabled = true) {
   return useQuery<CodeDomain[], Error, CodeDomain[]>({
     queryKey: ['/api/domains'],
+    enabled,
     select: (list) => list.filter((d) => d.status !== 'pending'),
   })
 }

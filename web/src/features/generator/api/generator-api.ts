@@ -93,6 +93,8 @@ export interface PreflightAnswer {
   maxDistanceCm: number
   minSizeMm: number
   warnings: string[]
+  /** A GS1 Digital Link code's verdict by GS1's rules for consumer units. */
+  gs1?: { ok: boolean; xDimensionMm: number; problems: string[] }
 }
 
 /** What a print size means for the code: scanning distance, module size, warnings. */

@@ -87,6 +87,13 @@ function PreflightNote({ body, sizeMm, distanceCm }: { body: CodeBody; sizeMm: n
           {w}
         </p>
       ))}
+      {answer.gs1 && (
+        <p className={answer.gs1.ok ? 'text-emerald-700' : 'font-medium text-amber-700'}>
+          {answer.gs1.ok
+            ? `GS1: an X-dimension of ${answer.gs1.xDimensionMm} mm suits tills and phones on consumer units.`
+            : `GS1: ${answer.gs1.problems.join(' ')}`}
+        </p>
+      )}
     </div>
   )
 }

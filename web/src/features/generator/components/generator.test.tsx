@@ -69,11 +69,11 @@ beforeEach(() => {
 afterEach(() => vi.useRealTimers())
 
 describe('the type dropdown', () => {
-  it('lists the 15 types by label', async () => {
+  it('lists the 16 types by label', async () => {
     renderGenerator()
     expect(screen.getByRole('heading', { name: 'Generate Your QR Code' })).toBeInTheDocument()
     await userEvent.click(typeBox())
-    expect(await screen.findAllByRole('option')).toHaveLength(15)
+    expect(await screen.findAllByRole('option')).toHaveLength(16)
     const labels = [
       'Website',
       'Contact',
@@ -90,8 +90,21 @@ describe('the type dropdown', () => {
       'Bitcoin',
       'Plain Text',
       'WiFi',
+      'GS1 Digital Link',
     ]
     for (const label of labels) expect(screen.getByRole('option', { name: label })).toBeInTheDocument()
+  })
+
+  it("checks a GS1 Digital Link's GTIN as it is typed", async () => {
+    renderGenerator()
+    await chooseType('GS1 Digital Link')
+    await userEvent.type(field('GTIN'), '96385075')
+    expect(await screen.findByText('The check digit should be 4, not 5')).toBeInTheDocument()
+    await userEvent.clear(field('GTIN'))
+    await userEvent.type(field('GTIN'), '96385074')
+    expect(await screen.findByText('Check digit 4 is correct (GTIN-8)')).toBeInTheDocument()
+    expect(field('Batch or lot (AI 10)')).toBeInTheDocument()
+    expect(field('Domain')).toBeInTheDocument()
   })
 
   it("resets the form to the chosen type's empty defaults, with asterisks on required fields", async () => {

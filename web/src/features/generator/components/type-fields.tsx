@@ -6,6 +6,9 @@ import { FieldError } from '@/components/ui/field-error'
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { cn } from '@/lib/utils'
+import { useUser } from '@/lib/auth'
+import { useVerifiedDomains } from '@/features/dashboard'
+import { gtinFeedback } from '@/features/gs1'
 import { toast } from '@/lib/use-toast'
 import { uploadDocument, type UploadAnswer } from '../api/generator-api'
 import { typeFields, type FieldConfig } from '../lib/field-config'
@@ -129,6 +132,10 @@ function FieldInput({ field, fieldId, errorId, invalid, value, form, uploaded, o
           {field.label}
         </label>
       )
+    case 'gtin':
+      return <GtinInput common={common} placeholder={field.placeholder} form={form} name={field.name} value={value} />
+    case 'domain':
+      return <DomainSelect common={common} form={form} name={field.name} />
     case 'pdf':
     case 'image':
       return <FileUpload field={field} common={common} form={form} uploaded={uploaded} onUploaded={onUploaded} />
@@ -213,5 +220,36 @@ function FileUpload({
         <span className="text-sm text-slate-500">{isPdf ? 'PDF, up to 20 MB' : 'PNG, JPEG, GIF or WebP, up to 10 MB'}</span>
       )}
     </div>
+  )
+}
+
+type CommonProps = { id: string; 'aria-invalid'?: boolean; 'aria-describedby'?: string }
+
+/** A GTIN input that says, once the GTIN has a GTIN's length, whether its check digit is right. */
+function GtinInput({ common, placeholder, form, name, value }: { common: CommonProps; placeholder?: string; form: UseFormReturn<TypeValues>; name: string; value: unknown }) {
+  const feedback = gtinFeedback(typeof value === 'string' ? value : '')
+  return (
+    <>
+      <Input {...common} inputMode="numeric" autoComplete="off" placeholder={placeholder} {...form.register(name)} />
+      <p className={cn('text-xs', feedback?.ok ? 'text-emerald-700' : feedback ? 'text-red-600' : 'text-slate-500')} aria-live="polite">
+        {feedback?.text ?? '8, 12, 13 or 14 digits; the last is the check digit'}
+      </p>
+    </>
+  )
+}
+
+/** The workspace's verified domains for the code's URI; visitors print the base URL. */
+function DomainSelect({ common, form, name }: { common: CommonProps; form: UseFormReturn<TypeValues>; name: string }) {
+  const { data: user } = useUser()
+  const domains = useVerifiedDomains(Boolean(user))
+  return (
+    <select {...common} className={selectClass} {...form.register(name)}>
+      <option value="">{window.location.host} (this site)</option>
+      {(domains.data ?? []).map((d) => (
+        <option key={d.id} value={String(d.id)}>
+          {d.domain}
+        </option>
+      ))}
+    </select>
   )
 }

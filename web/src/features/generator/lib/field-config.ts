@@ -2,7 +2,20 @@ import type { QrType } from '@/lib/qr-types'
 import { appCategories, appPlatforms, reviewPlatforms, socialPlatforms, wifiSecurities, type Option } from './qr-types'
 import type { TypeValues } from './schemas'
 
-export type FieldKind = 'text' | 'email' | 'url' | 'tel' | 'textarea' | 'select' | 'price' | 'date' | 'pdf' | 'image' | 'checkbox'
+export type FieldKind =
+  | 'text'
+  | 'email'
+  | 'url'
+  | 'tel'
+  | 'textarea'
+  | 'select'
+  | 'price'
+  | 'date'
+  | 'pdf'
+  | 'image'
+  | 'checkbox'
+  | 'gtin'
+  | 'domain'
 
 export interface FieldConfig {
   name: string
@@ -92,5 +105,13 @@ export const typeFields: Record<QrType, FieldConfig[]> = {
     { name: 'encryption', label: 'Security', kind: 'select', options: wifiSecurities, half: true },
     { name: 'password', label: 'Password', kind: 'text', shownWhen: (values) => values.encryption !== 'nopass' },
     { name: 'hidden', label: 'Hidden network (not broadcast)', kind: 'checkbox' },
+  ],
+  gs1: [
+    { name: 'gtin', label: 'GTIN', kind: 'gtin', placeholder: '09506000134352' },
+    { name: 'lot', label: 'Batch or lot (AI 10)', kind: 'text', placeholder: 'ABC123', half: true },
+    { name: 'serial', label: 'Serial number (AI 21)', kind: 'text', half: true },
+    { name: 'expiry', label: 'Expiry date (AI 17, YYMMDD)', kind: 'text', placeholder: '271231', half: true },
+    { name: 'bestBefore', label: 'Best before (AI 15, YYMMDD)', kind: 'text', placeholder: '271200', half: true },
+    { name: 'domainId', label: 'Domain', kind: 'domain' },
   ],
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { qrTypes } from '@/lib/qr-types'
 import { isRequiredField, parsePrice, typeDefaults, typeProblems, typeSchemas, withSampleData } from './schemas'
+import { gtinFeedback } from '@/features/gs1'
 
 const check = <T extends keyof typeof typeSchemas>(type: T, values: Record<string, unknown>) =>
   typeProblems(type, { ...typeDefaults(type), ...values })
@@ -100,9 +101,30 @@ describe('type schemas: the messages of spec 01 §5, word for word', () => {
   })
 })
 
+describe('GS1 Digital Link', () => {
+  it('checks GTIN check digits of every length and GS1 values in GS1\'s words', () => {
+    for (const gtin of ['96385074', '036000291452', '4006381333931', '09506000134352']) {
+      expect(check('gs1', { gtin })).toEqual({})
+      const wrong = gtin.slice(0, -1) + String((Number(gtin.slice(-1)) + 1) % 10)
+      expect(check('gs1', { gtin: wrong })).toEqual({ gtin: 'AI (01): The numeric check digit is incorrect.' })
+    }
+    expect(check('gs1', { gtin: '' })).toEqual({ gtin: 'AI (01): A GTIN is required.' })
+    expect(check('gs1', { gtin: '1234567' })).toEqual({ gtin: 'AI (01): A GTIN has 8, 12, 13 or 14 digits.' })
+    expect(check('gs1', { gtin: '96385074', lot: 'AB#1', serial: 'é', expiry: '271301', bestBefore: '270200' })).toEqual({
+      lot: 'AI (10): A non-CSET 82 character was found where a CSET 82 character is expected.',
+      serial: 'AI (21): A non-CSET 82 character was found where a CSET 82 character is expected.',
+      expiry: 'AI (17): The date contains an illegal month of the year.',
+    })
+    expect(check('gs1', { gtin: '96385074', expiry: '270230' })).toEqual({ expiry: 'AI (17): The date contains an illegal day of the month.' })
+    expect(gtinFeedback('96385074')).toEqual({ ok: true, text: 'Check digit 4 is correct (GTIN-8)' })
+    expect(gtinFeedback('96385075')).toEqual({ ok: false, text: 'The check digit should be 4, not 5' })
+    expect(gtinFeedback('9638507')).toBeUndefined()
+  })
+})
+
 describe('type defaults', () => {
-  it('are empty for every field of the 15 types but the price (0) and a WiFi network\'s security and visibility', () => {
-    expect(qrTypes).toHaveLength(15)
+  it('are empty for every field of the 16 types but the price (0) and a WiFi network\'s security and visibility', () => {
+    expect(qrTypes).toHaveLength(16)
     const start: Record<string, string | number> = { productPrice: 0, encryption: 'WPA', hidden: 'false' }
     for (const { value } of qrTypes) {
       const defaults = typeDefaults(value)

@@ -1,5 +1,6 @@
 import type { Resolver } from 'react-hook-form'
 import type { QrType } from '@/lib/qr-types'
+import { cset82Problem, dateProblem, gtinProblem } from '@/features/gs1'
 
 /**
  * The form rules of spec 01 §5, one set per type, with its messages word
@@ -104,6 +105,16 @@ export const typeSchemas = {
     encryption: oneOf(['WPA', 'WEP', 'nopass'], 'Encryption must be WPA, WEP or nopass'),
     password: { problem: (v, values) => (values.encryption === 'nopass' || text(v) !== '' ? undefined : 'Password is required') },
     hidden: oneOf(['true', 'false'], 'Hidden must be true or false'),
+  },
+  // GS1 Digital Link (issue 38): GS1's rules in GS1's words, as the server
+  // gives them. Expiry and best-before are YYMMDD, day 00 the month's end.
+  gs1: {
+    gtin: { problem: (v) => gtinProblem(text(v).trim()), trim: true },
+    lot: { problem: (v) => cset82Problem('10', text(v).trim()), trim: true },
+    serial: { problem: (v) => cset82Problem('21', text(v).trim()), trim: true },
+    expiry: { problem: (v) => dateProblem('17', text(v).trim(), true), trim: true },
+    bestBefore: { problem: (v) => dateProblem('15', text(v).trim(), true), trim: true },
+    domainId: optional,
   },
 } satisfies Record<QrType, Record<string, Rule>>
 

@@ -10,7 +10,7 @@ const tabClass = ({ isActive }: { isActive: boolean }) =>
     isActive ? 'bg-white text-primary shadow-sm' : 'text-slate-600 hover:text-slate-900',
   )
 
-/** The frame of the workspace's pages: its name, the caller's role, and Members / Brand kits / Activity / Domains / Webhooks. */
+/** The frame of the workspace's pages: its name, the caller's role, and Members / Brand kits / Products / Activity / Domains / Webhooks. */
 export function WorkspacePage({ workspace, title, children }: { workspace: ActiveWorkspace; title: string; children: ReactNode }) {
   const manager = useCan('manageMembers')
   return (
@@ -32,6 +32,9 @@ export function WorkspacePage({ workspace, title, children }: { workspace: Activ
             </NavLink>
             <NavLink to="/workspace/brand-kits" className={tabClass}>
               Brand kits
+            </NavLink>
+            <NavLink to="/workspace/products" className={tabClass}>
+              Products
             </NavLink>
             {manager && (
               <>
