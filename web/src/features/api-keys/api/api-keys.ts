@@ -39,6 +39,8 @@ export const apiScopes = [
   { scope: 'webhooks:write', label: 'Change webhooks' },
   { scope: 'domains:read', label: 'Read custom domains' },
   { scope: 'workspace:read', label: 'Read the workspace (brand kits)' },
+  { scope: 'products:read', label: 'Read GS1 products' },
+  { scope: 'products:write', label: 'Change GS1 products and recall lots' },
 ] as const
 
 /** The scopes a key limited to a folder may have: its codes, nothing of the workspace at large. */
