@@ -53,7 +53,9 @@ lint: web/node_modules/.package-lock.json
 
 # The empty-root test uses the static binary when there is one (else builds its own).
 go-test: export SQUARELY_STATIC_BINARY = $(CURDIR)/$(STATIC_BIN)
-go-test:
+# e2e's packages first: the GS1 tests validate every Digital Link with
+# GS1's digital-link.js from there.
+go-test: e2e/node_modules/.package-lock.json
 ifneq ($(GOTESTSUM),)
 	$(GOTESTSUM) --format pkgname --jsonfile $(GO_TEST_JSON) -- -count=1 -timeout 30m ./...
 	@if [ "$${CI:-}" = true ] && grep '"Action":"skip"' $(GO_TEST_JSON) | grep -q '"Test":'; then \
