@@ -122,12 +122,22 @@ func (s *server) inWorkspace(p auth.Permission, needs2FA bool) func(http.Handler
 				return
 			}
 			if !auth.Allowed(ws.Role, p) {
-				writeError(w, http.StatusForbidden, msgNoPermission)
+				writeError(w, http.StatusForbidden, roleTooWeak(r, ws, p))
 				return
 			}
 			h(w, r)
 		}))
 	}
+}
+
+// roleTooWeak is the message refusing ws's member (by role and
+// workspace name) what p names; an API key, which has no role of its own
+// to change, gets the general one.
+func roleTooWeak(r *http.Request, ws *store.Workspace, p auth.Permission) string {
+	if keyRequest(r) {
+		return msgNoPermission
+	}
+	return auth.Refusal(ws.Role, ws.Name, p)
 }
 
 // twoFactorMet reports whether the caller meets ws's requirement of a
@@ -406,13 +416,19 @@ func (s *server) listMembers(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// memberChanged answers the outcome of a change to a member.
-func (s *server) memberChanged(w http.ResponseWriter, err error, ok func()) {
+// memberChanged answers the outcome of a change to a member. A refusal
+// names the caller's role: below admin they may change nobody else, as an
+// admin no owner.
+func (s *server) memberChanged(w http.ResponseWriter, r *http.Request, err error, ok func()) {
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		writeError(w, http.StatusNotFound, msgMemberMissing)
 	case errors.Is(err, store.ErrForbidden):
-		writeError(w, http.StatusForbidden, msgNoPermission)
+		ws, need := workspaceFrom(r.Context()), auth.PermManage
+		if auth.Allowed(ws.Role, need) {
+			need = auth.PermOwn
+		}
+		writeError(w, http.StatusForbidden, auth.Refusal(ws.Role, ws.Name, need))
 	case errors.Is(err, store.ErrLastOwner):
 		writeError(w, http.StatusConflict, msgLastOwner)
 	case errors.Is(err, store.ErrPersonal):
@@ -445,7 +461,7 @@ func (s *server) setMemberRole(w http.ResponseWriter, r *http.Request) {
 	err := s.store.SetMemberRole(r.Context(), ws.ID, userID, in.Role, func(current string) bool {
 		return auth.MayChangeMember(ws.Role, current, in.Role)
 	})
-	s.memberChanged(w, err, func() { w.WriteHeader(http.StatusNoContent) })
+	s.memberChanged(w, r, err, func() { w.WriteHeader(http.StatusNoContent) })
 }
 
 // removeMember (DELETE /api/workspaces/{id}/members/{userId}): an admin
@@ -461,7 +477,7 @@ func (s *server) removeMember(w http.ResponseWriter, r *http.Request) {
 	err := s.store.RemoveMember(r.Context(), ws.ID, userID, func(current string) bool {
 		return self || auth.MayChangeMember(ws.Role, current, "")
 	})
-	s.memberChanged(w, err, func() { w.WriteHeader(http.StatusNoContent) })
+	s.memberChanged(w, r, err, func() { w.WriteHeader(http.StatusNoContent) })
 }
 
 type invitationJSON struct {

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/squarely/squarely/internal/auth"
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/store/storetest"
 )
@@ -265,6 +266,7 @@ func TestRoleRouteMatrix(t *testing.T) {
 		f := newTeam(t, e)
 		rank := map[string]int{"viewer": 1, "editor": 2, "admin": 3, "owner": 4}
 		need := map[string]int{"read": 1, "edit": 2, "manage": 3, "own": 4}
+		permissions := map[string]auth.Permission{"read": auth.PermRead, "edit": auth.PermEdit, "manage": auth.PermManage, "own": auth.PermOwn}
 		before := fingerprint(t, st, f.ws)
 
 		// Refused: every role below each route's permission.
@@ -278,7 +280,9 @@ func TestRoleRouteMatrix(t *testing.T) {
 				if rank[role] >= n {
 					continue
 				}
-				expect(t, e.do(c, method, f.path(r, false), `{"role":"owner","name":"x","email":"x@example.com"}`), http.StatusForbidden, msgNoPermission)
+				// The refusal names the member's role and the workspace.
+				expect(t, e.do(c, method, f.path(r, false), `{"role":"owner","name":"x","email":"x@example.com"}`), http.StatusForbidden,
+					auth.Refusal(role, "Agency", permissions[routeAccess[r]]))
 			}
 		}
 		if after := fingerprint(t, st, f.ws); after != before {
@@ -368,7 +372,7 @@ func TestAuditLogEntries(t *testing.T) {
 		expect(t, e.do(owner, "DELETE", fmt.Sprintf("%s/members/%d", ws, f.memberIDs["viewer"]), ""), http.StatusNoContent, "")
 		expect(t, e.do(owner, "DELETE", fmt.Sprintf("/api/api-keys/%d", f.keyID), ""), http.StatusNoContent, "")
 
-		expect(t, e.do(editor, "GET", ws+"/audit-log", ""), http.StatusForbidden, msgNoPermission)
+		expect(t, e.do(editor, "GET", ws+"/audit-log", ""), http.StatusForbidden, "You are an editor in Agency Two; only an admin or above can do this")
 		var all []map[string]any
 		cursor := ""
 		for page := 0; ; page++ {
