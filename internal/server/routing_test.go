@@ -315,8 +315,8 @@ func TestRoutingRefusesBadInput(t *testing.T) {
 			e.do(c, "PUT", path, `{"expiresAt":"0001-01-01T00:00:00Z"}`),
 			e.api(key, "PUT", "/api/v1/codes/d_"+idOf(d)+"/routing", `{"expiresAt":"0001-01-01T00:00:00Z"}`),
 		} {
-			m := expect(t, r, http.StatusBadRequest, msgScheduleRange)
-			if errs, _ := m["errors"].(map[string]any); errs["expiresAt"] != msgScheduleRange {
+			m := expect(t, r, http.StatusBadRequest, "The end"+msgScheduleRange)
+			if errs, _ := m["errors"].(map[string]any); errs["expiresAt"] != "The end"+msgScheduleRange {
 				t.Errorf("%s: errors %v", r.Request.URL.Path, m["errors"])
 			}
 		}
@@ -330,6 +330,47 @@ func TestRoutingRefusesBadInput(t *testing.T) {
 		expect(t, e.do(other, "PUT", path, `{"scanLimit":1}`), http.StatusNotFound, msgCodeMissing)
 		if code, err := st.DynamicCode(context.Background(), code.UserID, code.ID); err != nil || code.Routing != nil {
 			t.Errorf("another user changed the routing: %+v %v", code, err)
+		}
+	})
+}
+
+// TestRoutingRefusalsReadOnTheirOwn: each refusal names the rule, variant
+// or date it is about in words, so the app can show it beside its field
+// and a person can act on it without knowing the field paths.
+func TestRoutingRefusalsReadOnTheirOwn(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		c, _ := e.signedIn("words@example.com")
+		path := "/api/dynamic-qrcodes/" + idOf(e.createDynamic(c, "https://example.com/default")) + "/routing"
+		for body, want := range map[string]map[string]string{
+			`{"rules":[{"when":{"os":["ios"]},"destination":"https://example.com/x"},{"when":{"from":"09:00"},"destination":"javascript:alert(1)"}]}`: {
+				"rules.1.destination": "Rule 2: destination is not a valid URL",
+				"rules.1.when.to":     "Rule 2: give both a start and an end time",
+			},
+			`{"rules":[{"when":{"timeZone":"Mars/Olympus"}}]}`: {
+				"rules.0.destination":   "Rule 1: destination is required",
+				"rules.0.when.timeZone": "Rule 1: unknown time zone; use an IANA name such as Europe/Berlin",
+			},
+			`{"split":[{"destination":"https://example.com/a","weight":50},{"destination":" ","weight":40}]}`: {
+				"split":               "The variants' weights must add up to 100 (now 90)",
+				"split.1.destination": "Variant B: destination is required",
+			},
+			`{"startsAt":"2026-05-02T00:00:00Z","expiresAt":"2026-05-01T00:00:00Z","afterEnd":"ftp://example.com/","scanLimit":0}`: {
+				"expiresAt": "The end must be after the start",
+				"afterEnd":  "The address after the end is not a valid URL",
+				"scanLimit": "The scan limit must be a whole number of at least 1",
+			},
+		} {
+			m := expect(t, e.do(c, "PUT", path, body), http.StatusBadRequest, "")
+			errs, _ := m["errors"].(map[string]any)
+			for field, msg := range want {
+				if errs[field] != msg {
+					t.Errorf("%s: %s = %q, want %q (all: %v)", body, field, errs[field], msg, errs)
+				}
+			}
+			if len(errs) != len(want) {
+				t.Errorf("%s: errors %v, want %v", body, errs, want)
+			}
 		}
 	})
 }
