@@ -1,0 +1,167 @@
+import AxeBuilder from '@axe-core/playwright'
+import { expect, test, type Locator, type Page } from '@playwright/test'
+import { confirmEmail, linkIn, signUp, uniqueEmail } from '../support/accounts'
+import { waitForMail } from '../support/smtp-sink'
+
+// Issue 39: the app as people meet it, on a phone and a desktop.
+
+// Several password hashes and mails on a machine shared with other runs.
+test.describe.configure({ timeout: 120_000 })
+expect.configure({ timeout: 20_000 })
+
+/** The serious and critical WCAG 2.x A/AA violations inside selector, one line per node (as a11y.spec.ts). */
+async function violations(page: Page, selector: string) {
+  const results = await new AxeBuilder({ page })
+    .include(selector)
+    .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+    .analyze()
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')}`))
+}
+
+/** How far an element (or the document) is wider than its box: 0 when nothing scrolls sideways. */
+async function sideways(target: Page | Locator) {
+  if ('goto' in target) return target.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+  return target.evaluate((el) => el.scrollWidth - el.clientWidth)
+}
+
+/** Whether a control is inside the viewport and is what a tap at its centre reaches (nothing covers it). */
+async function reachable(page: Page, control: Locator) {
+  const box = await control.boundingBox()
+  const view = page.viewportSize()
+  if (!box || !view) return false
+  const inside = box.y >= 0 && box.x >= 0 && box.y + box.height <= view.height && box.x + box.width <= view.width
+  const onTop = await control.evaluate((el, [x, y]) => {
+    const hit = document.elementFromPoint(x, y)
+    return hit !== null && (hit === el || el.contains(hit))
+  }, [box.x + box.width / 2, box.y + box.height / 2])
+  return inside && onTop
+}
+
+function card(page: Page, name: string): Locator {
+  return page.getByTestId('qr-card').filter({ has: page.getByRole('heading', { name, exact: true }) })
+}
+
+/** A dynamic code saved through the API in the page's active workspace. */
+async function dynamicCode(page: Page, name: string, destination = 'https://cafe.example/menu') {
+  const res = await page.request.post('/api/dynamic-qrcodes', {
+    multipart: { qrType: 'url', destination, qrData: JSON.stringify({ url: destination }), name },
+  })
+  expect(res.status()).toBe(201)
+  return (await res.json()) as { id: number; shortCode: string }
+}
+
+// Item 1: the Edit Dynamic QR Code dialog on a phone.
+const tabs = [
+  ['Destination', 'Save Changes'],
+  ['Rules', 'Save Routing'],
+  ['Split', 'Save Routing'],
+  ['Schedule & limit', 'Save Routing'],
+  ['Domain', 'Save Domain'],
+] as const
+
+for (const [width, height] of [
+  [360, 640],
+  [375, 667],
+  [390, 844],
+  [1280, 800],
+] as const) {
+  test(`the Edit Dynamic QR Code dialog fits ${width}×${height}: no sideways scroll, Save in reach on every tab`, async ({ page }) => {
+    await page.setViewportSize({ width, height })
+    await signUp(page, uniqueEmail('ux-edit'))
+    const code = await dynamicCode(page, 'Long menu')
+    // Three rules and a split make the tabs taller than a phone's screen.
+    const rule = (os: string) => ({ when: { os: [os], country: ['DE', 'FR'], days: ['mon', 'tue'], from: '08:00', to: '18:00', timeZone: 'Europe/Berlin' }, destination: `https://cafe.example/${os}` })
+    const routed = await page.request.put(`/api/dynamic-qrcodes/${code.id}/routing`, {
+      data: {
+        rules: [rule('ios'), rule('android'), rule('windows')],
+        split: [
+          { destination: 'https://cafe.example/a-very-long-path/that-goes-on-and-on/and-on?utm_source=flyer&utm_campaign=spring', weight: 50 },
+          { destination: 'https://cafe.example/b', weight: 50 },
+        ],
+      },
+    })
+    expect(routed.status()).toBe(200)
+
+    await page.goto('/dashboard')
+    await card(page, 'Long menu').getByRole('button', { name: 'Edit' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Edit Dynamic QR Code' })
+    // The title is in view as the dialog opens on its Destination tab.
+    await expect(dialog.getByRole('tab', { name: 'Destination' })).toHaveAttribute('aria-selected', 'true')
+    expect(await reachable(page, dialog.getByRole('heading', { name: 'Edit Dynamic QR Code' }))).toBe(true)
+
+    for (const [tab, save] of tabs) {
+      await dialog.getByRole('tab', { name: tab }).click()
+      const panel = dialog.getByRole('tabpanel', { name: tab })
+      await expect(panel).toBeVisible()
+      expect(await sideways(page), `${tab}: the page scrolls sideways`).toBeLessThanOrEqual(0)
+      expect(await sideways(dialog), `${tab}: the dialog scrolls sideways`).toBeLessThanOrEqual(0)
+      expect(await sideways(panel), `${tab}: the panel scrolls sideways`).toBeLessThanOrEqual(0)
+      // Every tab stays reachable: the list wraps instead of running off the side.
+      for (const [other] of tabs) expect(await reachable(page, dialog.getByRole('tab', { name: other })), `tab ${other} on ${tab}`).toBe(true)
+      // Save is in view at the top of the panel and still after scrolling to its end.
+      await panel.evaluate((el) => el.scrollTo(0, 0))
+      expect(await reachable(page, panel.getByRole('button', { name: save })), `${save} on ${tab} (top)`).toBe(true)
+      await panel.evaluate((el) => el.scrollTo(0, el.scrollHeight))
+      expect(await reachable(page, panel.getByRole('button', { name: save })), `${save} on ${tab} (end)`).toBe(true)
+      expect(await violations(page, '[role="dialog"]'), `axe on ${tab}`).toEqual([])
+    }
+  })
+}
+
+// Item 5: failures say so.
+test.describe('failures say so', () => {
+  for (const width of [390, 1280]) {
+    test(`a member made a viewer while the dashboard is open presses Pause: a toast names the role and the card stays (${width} px)`, async ({ page, browser }) => {
+      await page.setViewportSize({ width, height: 900 })
+      const team = `Acme Marketing ${Date.now()}`
+      await signUp(page, uniqueEmail('ux-owner'))
+      const made = await page.request.post('/api/workspaces', { data: { name: team } })
+      expect(made.status()).toBe(201)
+      const ws = (await made.json()) as { id: number }
+      expect((await page.request.post(`/api/workspaces/${ws.id}/activate`)).status()).toBe(200)
+      await dynamicCode(page, 'Menu card')
+
+      // B joins as an editor.
+      const bob = uniqueEmail('ux-member')
+      expect((await page.request.post(`/api/workspaces/${ws.id}/invitations`, { data: { email: bob, role: 'editor' } })).status()).toBe(201)
+      const mail = await waitForMail(bob, (m) => m.text.includes('/invitations/accept?token='))
+      const token = new URL(linkIn(mail.text, '/invitations/accept')).searchParams.get('token')
+      const context = await browser.newContext({ viewport: { width, height: 900 } })
+      const b = await context.newPage()
+      const member = await signUp(b, bob)
+      await confirmEmail(b, bob)
+      expect((await b.request.post('/api/invitations/accept', { data: { token } })).status()).toBe(200)
+
+      await b.goto('/dashboard')
+      const menu = card(b, 'Menu card')
+      await expect(menu.getByRole('button', { name: 'Pause' })).toBeVisible()
+
+      // A makes B a viewer; B's screen still shows Pause.
+      expect((await page.request.patch(`/api/workspaces/${ws.id}/members/${member.id}`, { data: { role: 'viewer' } })).status()).toBe(204)
+      await menu.getByRole('button', { name: 'Pause' }).click()
+      const toast = b.getByRole('status').filter({ hasText: 'Could not pause the QR code' })
+      await expect(toast).toContainText(`You are a viewer in ${team}; only an editor or above can do this`)
+      await expect(menu).toBeVisible()
+      const list = (await (await b.request.get('/api/codes?kind=dynamic')).json()) as { items: { name: string; isPaused: boolean }[] }
+      expect(list.items.find((c) => c.name === 'Menu card')?.isPaused).toBe(false)
+      await context.close()
+    })
+  }
+
+  test('a rename that cannot reach the server says so and keeps the name', async ({ page }) => {
+    await signUp(page, uniqueEmail('ux-offline'))
+    await dynamicCode(page, 'Menu card')
+    await page.goto('/dashboard')
+    const menu = card(page, 'Menu card')
+    await menu.getByRole('button', { name: 'Rename Menu card' }).click()
+    await page.getByRole('textbox', { name: 'QR code name' }).fill('Dinner card')
+    await page.route('**/api/dynamic-qrcodes/*', (route) => (route.request().method() === 'PATCH' ? route.abort('internetdisconnected') : route.continue()))
+    await page.getByRole('button', { name: 'Save name' }).click()
+    await expect(page.getByRole('status').filter({ hasText: 'Could not rename the QR code' })).toContainText('Could not reach the server, try again')
+    await expect(menu).toBeVisible()
+    await expect(card(page, 'Dinner card')).toHaveCount(0)
+  })
+})
