@@ -13,6 +13,7 @@ import (
 	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/store/storetest"
+	"github.com/squarely/squarely/internal/testenv"
 )
 
 const androidUA = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36"
@@ -105,12 +106,16 @@ func TestRoutingConditions(t *testing.T) {
 			t.Fatal(err)
 		}
 		a := expect(t, e.do(c, "GET", "/api/dynamic-qrcodes/"+id+"/analytics?period=all", ""), http.StatusOK, "")
-		if got := fmt.Sprint(a["routes"]); got != "[map[route:rule:0 scans:1] map[route:rule:1 scans:2] map[route:rule:2 scans:1] map[route:rule:3 scans:1] map[route:rule:4 scans:3] map[route:rule:5 scans:2] map[route:default scans:7]]" {
+		// Each route named as the person knows it.
+		if got := fmt.Sprint(a["routes"]); got != "[map[name:Rule 1: iOS, de route:rule:0 scans:1] map[name:Rule 2: iOS, Android route:rule:1 scans:2] "+
+			"map[name:Rule 3: DE, AT route:rule:2 scans:1] map[name:Rule 4: fr route:rule:3 scans:1] map[name:Rule 5: sat, 22:00–02:00 route:rule:4 scans:3] "+
+			"map[name:Rule 6: 23:00–01:00 route:rule:5 scans:2] map[name:Destination route:default scans:7]]" {
 			t.Errorf("routes %s", got)
 		}
 		r := e.do(c, "GET", "/api/dynamic-qrcodes/"+id+"/breakdown.csv?by=route&period=all", "")
 		rows, err := csv.NewReader(strings.NewReader(string(r.body))).ReadAll()
-		if err != nil || len(rows) != 8 || strings.Join(rows[0], ",") != "route,scans,split_share" || strings.Join(rows[7], ",") != "default,7," {
+		if err != nil || len(rows) != 8 || strings.Join(rows[0], ",") != "route,scans,split_share,route_id" ||
+			strings.Join(rows[1], ",") != "Rule 1: iOS, de,1,,rule:0" || strings.Join(rows[7], ",") != "Destination,7,,default" {
 			t.Errorf("route CSV %v %v", rows, err)
 		}
 	})
@@ -152,8 +157,13 @@ func TestRoutingSplitIsStickyAndProportional(t *testing.T) {
 		}
 		r := e.do(c, "GET", "/api/dynamic-qrcodes/"+id+"/breakdown.csv?by=route&period=all", "")
 		rows, err := csv.NewReader(strings.NewReader(string(r.body))).ReadAll()
-		if err != nil || len(rows) != 4 || rows[1][0] != "split:0" || !strings.HasSuffix(rows[1][2], "%") {
+		if err != nil || len(rows) != 4 || rows[1][0] != "Variant A 50%" || rows[2][0] != "Variant B 30%" || rows[1][3] != "split:0" || !strings.HasSuffix(rows[1][2], "%") {
 			t.Errorf("split CSV %v %v", rows, err)
+		}
+		// The PDF names the variants as the CSV does.
+		pdf := e.do(c, "GET", "/api/dynamic-qrcodes/"+id+"/report.pdf?period=all", "")
+		if text := strings.Join(strings.Fields(testenv.PDFText(t, pdf.body)), " "); !strings.Contains(text, "Routes Variant A 50%, ") || strings.Contains(text, "split:") {
+			t.Errorf("the report's routes:\n%s", text)
 		}
 	})
 }
