@@ -1,6 +1,8 @@
+import { execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Locator, type Page } from '@playwright/test'
-import { confirmEmail, linkIn, signUp, uniqueEmail } from '../support/accounts'
+import { confirmEmail, linkIn, password, signUp, uniqueEmail } from '../support/accounts'
 import { waitForMail } from '../support/smtp-sink'
 
 // Issue 39: the app as people meet it, on a phone and a desktop.
@@ -165,3 +167,170 @@ test.describe('failures say so', () => {
     await expect(card(page, 'Dinner card')).toHaveCount(0)
   })
 })
+
+// Item 2: errors a person can act on.
+for (const width of [390, 1280]) {
+  test(`routing refusals show beside their fields in words, the first focused (${width} px)`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 844 })
+    await signUp(page, uniqueEmail('ux-errors'))
+    await dynamicCode(page, 'Spring menu')
+    await page.goto('/dashboard')
+    await card(page, 'Spring menu').getByRole('button', { name: 'Edit' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Edit Dynamic QR Code' })
+
+    // A rule without conditions says it takes every scan.
+    await dialog.getByRole('tab', { name: 'Rules' }).click()
+    await dialog.getByRole('button', { name: 'Add rule' }).click()
+    await expect(dialog.getByText(/This rule has no conditions, so it takes every scan/)).toBeVisible()
+
+    // Countries: a searchable chip list, by keyboard.
+    const countries = dialog.getByRole('combobox', { name: 'Countries' })
+    await countries.fill('germ')
+    await expect(dialog.getByRole('option', { name: 'Germany' })).toBeVisible()
+    await countries.press('Enter')
+    await countries.fill('fran')
+    await countries.press('ArrowDown')
+    await countries.press('Enter')
+    await expect(dialog.getByRole('list', { name: 'Chosen countries' }).getByRole('listitem')).toHaveText(['France', 'Germany'])
+    await expect(dialog.getByText(/This rule has no conditions/)).toHaveCount(0)
+    await dialog.getByRole('button', { name: 'Remove France' }).click()
+    await expect(dialog.getByRole('list', { name: 'Chosen countries' }).getByRole('listitem')).toHaveText(['Germany'])
+    await dialog.getByLabel('Rule 1 URL').fill('javascript:alert(1)')
+
+    // A schedule that ends before it starts.
+    await dialog.getByRole('tab', { name: 'Schedule & limit' }).click()
+    await dialog.getByLabel('Starts at').fill('2027-05-02T10:00')
+    await dialog.getByLabel('Ends at').fill('2027-05-01T10:00')
+    await dialog.getByRole('button', { name: 'Save Routing' }).click()
+
+    // The dialog turns to the first tab with a refusal and focuses its field.
+    await expect(dialog.getByRole('tab', { name: 'Rules' })).toHaveAttribute('aria-selected', 'true')
+    const url = dialog.getByLabel('Rule 1 URL')
+    await expect(url).toBeFocused()
+    await expect(url).toHaveAttribute('aria-invalid', 'true')
+    await expect(url).toHaveAccessibleDescription('Rule 1: destination is not a valid URL')
+    expect(await violations(page, '[role="dialog"]')).toEqual([])
+    await dialog.getByRole('tab', { name: 'Schedule & limit' }).click()
+    await expect(dialog.getByLabel('Ends at')).toHaveAttribute('aria-invalid', 'true')
+    await expect(dialog.getByLabel('Ends at')).toHaveAccessibleDescription('The end must be after the start')
+    await expect(dialog).not.toContainText('expiresAt')
+    expect(await sideways(dialog.getByRole('tabpanel', { name: 'Schedule & limit' }))).toBeLessThanOrEqual(0)
+
+    // Corrected, it saves and says so.
+    await dialog.getByLabel('Ends at').fill('2027-05-03T10:00')
+    await dialog.getByRole('tab', { name: 'Rules' }).click()
+    await url.fill('https://cafe.example/de')
+    await dialog.getByRole('button', { name: 'Save Routing' }).click()
+    await expect(page.getByRole('status').filter({ hasText: 'Routing saved' })).toBeVisible()
+    await expect(dialog).toBeHidden()
+  })
+}
+
+// Item 3: analytics show routes by the names the owner gave them.
+const iPhoneUA =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1'
+const desktopUA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36'
+
+for (const width of [390, 1280]) {
+  test(`a code with a rule and a split shows its Routes by name, in the dialog, the CSV and the PDF (${width} px)`, async ({ page, playwright }) => {
+    await page.setViewportSize({ width, height: 900 })
+    await signUp(page, uniqueEmail('ux-routes'))
+    const code = await dynamicCode(page, 'Routed poster')
+    const routed = await page.request.put(`/api/dynamic-qrcodes/${code.id}/routing`, {
+      data: {
+        rules: [{ when: { os: ['ios'] }, destination: 'https://cafe.example/iphone' }],
+        split: [
+          { destination: 'https://cafe.example/a', weight: 50 },
+          { destination: 'https://cafe.example/b', weight: 50 },
+        ],
+      },
+    })
+    expect(routed.status()).toBe(200)
+    for (const [ua, n] of [[iPhoneUA, 2], [desktopUA, 1]] as const) {
+      const scanner = await playwright.request.newContext({ userAgent: ua })
+      for (let i = 0; i < n; i++) expect((await scanner.get(`/d/${code.shortCode}`, { maxRedirects: 0 })).status()).toBe(302)
+      await scanner.dispose()
+    }
+
+    await page.goto('/dashboard')
+    await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('button', { name: 'Analytics' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Analytics Dashboard' })
+    const table = dialog.getByRole('table', { name: 'Scans by route' })
+    await expect(table.getByRole('row', { name: /^Rule 1: iOS 2 67%/ })).toBeVisible()
+    await expect(table.getByRole('row', { name: /^Variant [AB] 50% 1 33% 100%/ })).toBeVisible()
+    await expect(dialog).not.toContainText('rule:0')
+    expect(await sideways(page)).toBeLessThanOrEqual(0)
+    expect(await violations(page, '[role="dialog"]')).toEqual([])
+
+    const [csv] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('link', { name: 'Download routes CSV' }).click()])
+    const lines = readFileSync(await csv.path(), 'utf8').trim().split('\n')
+    expect(lines[0]).toBe('route,scans,split_share,route_id')
+    expect(lines[1]).toBe('Rule 1: iOS,2,,rule:0')
+    expect(lines[2]).toMatch(/^Variant [AB] 50%,1,100%,split:[01]$/)
+
+    const [pdf] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('link', { name: 'PDF report' }).click()])
+    const text = execFileSync('pdftotext', ['-layout', (await pdf.path()) as string, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ')
+    expect(text).toContain('Rule 1: iOS')
+    expect(text).toMatch(/Variant [AB] 50%, 100% of the split/)
+    expect(text).not.toContain('rule:0')
+  })
+}
+
+// Item 6: invitations that just work.
+for (const width of [390, 1280]) {
+  test(`an invitation from the mail: the address filled in, joined at once without a second confirmation; a second invitation is 409 (${width} px)`, async ({ page, browser }) => {
+    await page.setViewportSize({ width, height: 844 })
+    const team = `Acme Marketing ${Date.now()}`
+    await signUp(page, uniqueEmail('ux-inviter'))
+    const made = await page.request.post('/api/workspaces', { data: { name: team } })
+    expect(made.status()).toBe(201)
+    const ws = (await made.json()) as { id: number }
+    expect((await page.request.post(`/api/workspaces/${ws.id}/activate`)).status()).toBe(200)
+
+    // The owner invites from the Members page; the same address again is refused in words.
+    const newcomer = uniqueEmail('ux-newcomer')
+    await page.goto('/workspace/members')
+    await page.getByLabel('Email').fill(newcomer)
+    await page.getByLabel('Role').selectOption('editor')
+    await page.getByRole('button', { name: 'Send invitation' }).click()
+    await expect(page.getByText('Invitation sent', { exact: true })).toBeVisible()
+    await page.getByLabel('Email').fill(newcomer.toUpperCase())
+    await page.getByRole('button', { name: 'Send invitation' }).click()
+    await expect(page.getByText('Already invited as Editor')).toBeVisible()
+    const me = (await (await page.request.get('/api/user')).json()) as { username: string }
+    const again = await page.request.post(`/api/workspaces/${ws.id}/invitations`, { data: { email: me.username, role: 'viewer' } })
+    expect(again.status()).toBe(409)
+    expect(((await again.json()) as { message: string }).message).toBe('Already a member')
+
+    // The newcomer follows the mailed link, signed out.
+    const mail = await waitForMail(newcomer, (m) => m.text.includes('/invitations/accept?token='))
+    const link = /(http\S+\/invitations\/accept\?token=[\w-]+&email=\S+)/.exec(mail.text)?.[1]
+    expect(link, mail.text).toBeTruthy()
+    const context = await browser.newContext({ viewport: { width, height: 844 } })
+    const b = await context.newPage()
+    await b.goto(link as string)
+    await b.getByRole('link', { name: 'Create an account' }).click()
+    await expect(b.getByLabel('Email', { exact: true })).toHaveValue(newcomer)
+    // Sign in has it too.
+    await b.getByRole('button', { name: 'Sign In', exact: true }).click()
+    await expect(b.getByLabel('Email', { exact: true })).toHaveValue(newcomer)
+    await b.getByRole('button', { name: 'Create a free account' }).click()
+    await expect(b.getByLabel('Email', { exact: true })).toHaveValue(newcomer)
+    await b.getByLabel('Password', { exact: true }).fill(password)
+    await b.getByRole('button', { name: 'Create Account' }).click()
+    await expect(b).toHaveURL(/\/invitations\/accept\?token=/)
+
+    // No confirmation mail to follow first: Accept works at once, and the address counts as confirmed.
+    await b.getByRole('button', { name: 'Accept invitation' }).click()
+    await expect(b.getByText(`You joined ${team} as editor.`)).toBeVisible()
+    expect(((await (await b.request.get('/api/user')).json()) as { emailVerified: boolean }).emailVerified).toBe(true)
+    await b.getByRole('link', { name: 'Go to the shared QR codes' }).click()
+
+    // The workspace's name shows over the dashboard and in the header, on a phone too.
+    await expect(b.getByTestId('dashboard-workspace')).toHaveText(team)
+    await expect(b.getByRole('banner').getByRole('button', { name: `Workspace: ${team}` })).toBeVisible()
+    await expect(b).toHaveTitle(new RegExp(team))
+    expect(await sideways(b)).toBeLessThanOrEqual(0)
+    await context.close()
+  })
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -32,7 +33,8 @@ const (
 	msgPersonal          = "Your personal workspace cannot be deleted or left"
 	msgInvitationBad     = "This invitation is invalid or has expired"
 	msgInvitationMissing = "Invitation not found"
-	msgWrongInvitee      = "This invitation was sent to another email address. Sign in with that address, confirmed, to accept it."
+	msgWrongInvitee      = "This invitation was sent to another email address. Sign in with that address to accept it."
+	msgAlreadyMember     = "Already a member"
 	msgTwoFactorRequired = "This workspace requires two-factor authentication. Set it up in Account Settings to continue."
 	msgRequire2FAOwnTOTP = "Set up two-factor authentication for your own account in Account Settings before requiring it of members"
 	msgTooManyWorkspaces = "You have created too many workspaces recently. Please try again later."
@@ -129,6 +131,9 @@ func (s *server) inWorkspace(p auth.Permission, needs2FA bool) func(http.Handler
 		}))
 	}
 }
+
+// roleTitle is a role as the app's lists show it: "Editor".
+func roleTitle(role string) string { return strings.ToUpper(role[:1]) + role[1:] }
 
 // roleTooWeak is the message refusing ws's member (by role and
 // workspace name) what p names; an API key, which has no role of its own
@@ -524,12 +529,23 @@ func (s *server) inviteMember(w http.ResponseWriter, r *http.Request) {
 	token := base64.RawURLEncoding.EncodeToString(raw)
 	inv := &store.Invitation{WorkspaceID: ws.ID, Email: email, Role: in.Role, InvitedBy: u.ID,
 		CreatedAt: s.now(), ExpiresAt: s.now().Add(invitationLifetime)}
-	if err := s.store.CreateInvitation(r.Context(), inv, tokenHash(token)); err != nil {
+	var invited *store.AlreadyInvitedError
+	switch err := s.store.CreateInvitation(r.Context(), inv, tokenHash(token)); {
+	case errors.Is(err, store.ErrAlreadyMember):
+		writeError(w, http.StatusConflict, msgAlreadyMember)
+		return
+	case errors.As(err, &invited):
+		// Resend or change the role from the pending list instead.
+		writeError(w, http.StatusConflict, "Already invited as "+roleTitle(invited.Role))
+		return
+	case err != nil:
 		s.internalError(w, "creating an invitation", err)
 		return
 	}
+	// The address rides along so the sign-in and sign-up forms can be filled in with it.
+	link := s.cfg.BaseURL + invitationPath + "?token=" + token + "&email=" + url.QueryEscape(email)
 	m, err := mail.Render(email, "workspace_invitation", mail.Data{BaseURL: s.cfg.BaseURL, Fields: map[string]any{
-		"Link": s.cfg.BaseURL + invitationPath + "?token=" + token, "Workspace": ws.Name,
+		"Link": link, "Workspace": ws.Name,
 		"Inviter": u.Username, "Role": in.Role, "Email": email,
 	}})
 	if err == nil {

@@ -49,8 +49,10 @@ export function AuthPage() {
   if (user) return <Navigate to={nextPath(searchParams)} replace />
 
   const next = searchParams.get('next')
+  // An invitation's link names the invited address (?email=): both forms start with it.
+  const email = searchParams.get('email') ?? ''
   const switchTo = (mode: 'login' | 'register') =>
-    setSearchParams({ ...(mode === 'register' && { mode }), ...(next && { next }) }, { replace: true })
+    setSearchParams({ ...(mode === 'register' && { mode }), ...(next && { next }), ...(email && { email }) }, { replace: true })
 
   return (
     <div className="bg-gradient-to-b from-primary-50 to-white px-4 py-12 sm:py-20">
@@ -94,9 +96,9 @@ export function AuthPage() {
           {twoFactor && pending.data ? (
             <SecondFactorForm methods={pending.data.methods} onCancel={() => switchTo('login')} />
           ) : isRegister ? (
-            <RegisterForm onSwitch={() => switchTo('login')} />
+            <RegisterForm email={email} onSwitch={() => switchTo('login')} />
           ) : (
-            <LoginForm onSwitch={() => switchTo('register')} />
+            <LoginForm email={email} onSwitch={() => switchTo('register')} />
           )}
         </div>
       </Card>
