@@ -1,10 +1,19 @@
-import type { ReactNode } from 'react'
+import type { Dispatch, ReactNode, SetStateAction } from 'react'
 import { FieldError } from '@/components/ui/field-error'
 import { Label } from '@/components/ui/label'
+import type { Routing } from '../api/types'
 import { invalidProps } from '../lib/routing-errors'
 
 // The form parts the routing tabs are made of. A field's refusal shows
 // under it, with the id `${id}-error` its control is described by.
+
+/** What each routing tab gets: the draft routing, the server's refusals by field path, the shared footer. */
+export interface RoutingTabProps {
+  draft: Routing
+  setDraft: Dispatch<SetStateAction<Routing>>
+  errors: Record<string, string>
+  footer: ReactNode
+}
 
 function toggle(list: string[] | undefined, value: string, on: boolean) {
   const rest = (list ?? []).filter((v) => v !== value)

@@ -1,15 +1,14 @@
 import { ArrowDown, ArrowUp, Plus, Trash2 } from 'lucide-react'
-import type { Dispatch, ReactNode, SetStateAction } from 'react'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import { TabsContent } from '@/components/ui/tabs'
-import type { Routing, RoutingRule } from '../api/types'
+import type { RoutingRule } from '../api/types'
 import { countryCodes, countryName, languageCodes, languageName } from '../lib/countries'
 import { hasConditions } from '../lib/routing'
 import { invalidProps } from '../lib/routing-errors'
 import { ChipPicker } from './chip-picker'
 import { editPanel } from './edit-dialog-layout'
-import { CheckboxGroup, Field } from './routing-fields'
+import { CheckboxGroup, Field, type RoutingTabProps } from './routing-fields'
 
 const osOptions = [
   ['ios', 'iOS'],
@@ -35,18 +34,7 @@ const countries = byName(countryCodes, countryName)
 const languages = byName(languageCodes, languageName)
 
 /** The Rules tab: conditions tried in order, each with its URL. */
-export function RoutingRulesTab({
-  draft,
-  setDraft,
-  errors,
-  footer,
-}: {
-  draft: Routing
-  setDraft: Dispatch<SetStateAction<Routing>>
-  /** The server's refusals by field path. */
-  errors: Record<string, string>
-  footer: ReactNode
-}) {
+export function RoutingRulesTab({ draft, setDraft, errors, footer }: RoutingTabProps) {
   const setRule = (i: number, rule: RoutingRule) => setDraft((d) => ({ ...d, rules: d.rules.map((r, j) => (j === i ? rule : r)) }))
   const moveRule = (i: number, by: number) =>
     setDraft((d) => {

@@ -1,11 +1,9 @@
-import type { Dispatch, ReactNode, SetStateAction } from 'react'
 import { Input } from '@/components/ui/input'
 import { TabsContent } from '@/components/ui/tabs'
-import type { Routing } from '../api/types'
 import { fromLocalInput, toLocalInput } from '../lib/routing'
 import { invalidProps } from '../lib/routing-errors'
 import { editPanel } from './edit-dialog-layout'
-import { Field } from './routing-fields'
+import { Field, type RoutingTabProps } from './routing-fields'
 
 /** The Schedule & limit tab: when the code works, for how many scans, and where scans go after. */
 export function RoutingScheduleTab({
@@ -14,14 +12,9 @@ export function RoutingScheduleTab({
   limitScans,
   errors,
   footer,
-}: {
-  draft: Routing
-  setDraft: Dispatch<SetStateAction<Routing>>
-  /** The server's refusals by field path. */
-  errors: Record<string, string>
+}: RoutingTabProps & {
   /** Scans redirected so far, counted against the limit. */
   limitScans: number
-  footer: ReactNode
 }) {
   return (
     <TabsContent value="schedule" className={`grid content-start gap-3 ${editPanel}`}>

@@ -1,28 +1,15 @@
 import { Plus, Trash2 } from 'lucide-react'
-import type { Dispatch, ReactNode, SetStateAction } from 'react'
 import { Button } from '@/components/ui/button'
 import { FieldError } from '@/components/ui/field-error'
 import { Input } from '@/components/ui/input'
 import { TabsContent } from '@/components/ui/tabs'
-import type { Routing } from '../api/types'
 import { invalidProps } from '../lib/routing-errors'
 import { variantName } from '../lib/routing'
 import { editPanel } from './edit-dialog-layout'
-import { Field } from './routing-fields'
+import { Field, type RoutingTabProps } from './routing-fields'
 
 /** The Split tab: URLs that share the scans no rule matched, by weight. */
-export function RoutingSplitTab({
-  draft,
-  setDraft,
-  errors,
-  footer,
-}: {
-  draft: Routing
-  setDraft: Dispatch<SetStateAction<Routing>>
-  /** The server's refusals by field path. */
-  errors: Record<string, string>
-  footer: ReactNode
-}) {
+export function RoutingSplitTab({ draft, setDraft, errors, footer }: RoutingTabProps) {
   // A refusal of the whole split (the weights' sum) shows under the total and describes every weight.
   const weightProps = (i: number) => {
     const own = errors[`split.${i}.weight`]
