@@ -348,3 +348,27 @@ for (const width of [390, 1280]) {
     await context.close()
   })
 }
+
+// Item 4 (part): emoji in frame text are refused with a clear message, in the generator's preview and by the API.
+for (const width of [390, 1280]) {
+  test(`emoji in the frame text are refused in words, not dropped from the print (${width} px)`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 844 })
+    await page.goto('/')
+    const generator = page.locator('#qr-generator')
+    await generator.scrollIntoViewIfNeeded()
+    await generator.getByLabel('Website URL').fill('https://example.com/frame')
+    await generator.getByRole('tab', { name: 'Frame' }).click()
+    await generator.getByRole('switch', { name: 'Add a frame' }).click()
+    await generator.getByLabel('Frame text').fill('Coffee ☕ here')
+    const message = 'Frame text cannot include ☕: emoji and such symbols cannot be printed. Please remove them.'
+    await expect(generator.getByText(message)).toBeVisible()
+    expect(await sideways(page)).toBeLessThanOrEqual(0)
+    const res = await page.request.post('/api/download-qrcode', {
+      data: { qrType: 'url', url: 'https://example.com/frame', enableFrame: true, frameText: 'Scan 🎉', format: 'png' },
+    })
+    expect(res.status()).toBe(400)
+    expect(((await res.json()) as { errors: Record<string, string> }).errors.frameText).toBe(
+      'Frame text cannot include 🎉: emoji and such symbols cannot be printed. Please remove them.',
+    )
+  })
+}
