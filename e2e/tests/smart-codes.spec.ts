@@ -32,11 +32,11 @@ test('a rule built in the dialog sends iPhones elsewhere, and the card says so',
 
   await dialog.getByRole('tab', { name: 'Rules' }).click()
   await dialog.getByRole('button', { name: 'Add rule' }).click()
-  // A refused rule shows the server's error by field path and saves nothing.
+  // A refused rule shows the server's error beside its field, in words, and saves nothing.
   await dialog.getByRole('group', { name: 'Rule 1 devices' }).getByLabel('iOS').check()
   await dialog.getByLabel('Rule 1 URL').fill('javascript:alert(1)')
   await dialog.getByRole('button', { name: 'Save Routing' }).click()
-  await expect(dialog.getByRole('alert')).toContainText('rules.0.destination')
+  await expect(dialog.getByLabel('Rule 1 URL')).toHaveAccessibleDescription('Rule 1: destination is not a valid URL')
 
   await dialog.getByLabel('Rule 1 URL').fill(forPhones)
   await dialog.getByRole('button', { name: 'Save Routing' }).click()

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"time"
 
 	"github.com/squarely/squarely/internal/jobs"
@@ -152,10 +153,15 @@ func (r *Runner) mail(ctx context.Context, a *store.Alert) error {
 	if err != nil {
 		return err
 	}
+	// The mail names the workspace, and its link opens the dashboard in it.
+	workspace, _, err := r.o.Store.WorkspaceOwners(ctx, a.WorkspaceID)
+	if err != nil {
+		return err
+	}
 	d := a.Data
 	fields := map[string]any{
 		"Name": d.Name, "ShortCode": d.ShortCode, "Destination": d.Destination, "Reason": d.Reason,
-		"Day": d.Day, "DashboardURL": r.o.BaseURL + "/dashboard",
+		"Day": d.Day, "Workspace": workspace, "DashboardURL": r.o.BaseURL + "/dashboard?workspace=" + strconv.FormatInt(a.WorkspaceID, 10),
 	}
 	if d.Since != nil {
 		fields["Since"] = d.Since.UTC().Format("2 January 2006, 15:04 UTC")

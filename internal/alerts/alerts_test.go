@@ -193,6 +193,11 @@ func TestDestinationDownAndRecovered(t *testing.T) {
 			!strings.Contains(msgs[0].Text, "HTTP 404") || !strings.Contains(msgs[0].Text, dest.URL+"/menu") {
 			t.Fatalf("mail: %+v", msgs)
 		}
+		// It names the workspace and links to the dashboard in it.
+		if !strings.Contains(msgs[0].Header.Get("Subject"), " in Personal ") || !strings.Contains(msgs[0].Text, `of the workspace "Personal"`) ||
+			!strings.Contains(msgs[0].Text, fmt.Sprintf("/dashboard?workspace=%d", e.ws)) {
+			t.Fatalf("the mail does not name or link its workspace: %s\n%s", msgs[0].Header.Get("Subject"), msgs[0].Text)
+		}
 
 		dest.status.Store(200)
 		e.pass(r)

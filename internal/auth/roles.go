@@ -56,3 +56,22 @@ func MayChangeMember(actor, current, next string) bool {
 	}
 	return Allowed(actor, PermManage) && current != store.RoleOwner && next != store.RoleOwner
 }
+
+// Refusal is the answer to a member whose role is too weak for p in the
+// workspace named workspace, in words they can act on: "You are a viewer
+// in Acme Marketing; only an editor or above can do this".
+func Refusal(role, workspace string, p Permission) string {
+	need := withArticle(minimumRole[p])
+	if p != PermOwn {
+		need += " or above"
+	}
+	return "You are " + withArticle(role) + " in " + workspace + "; only " + need + " can do this"
+}
+
+func withArticle(role string) string {
+	switch role {
+	case store.RoleAdmin, store.RoleOwner, store.RoleEditor:
+		return "an " + role
+	}
+	return "a " + role
+}

@@ -60,3 +60,19 @@ func TestRoleRules(t *testing.T) {
 		}
 	}
 }
+
+func TestRefusalNamesRoleAndWorkspace(t *testing.T) {
+	for _, tc := range []struct {
+		role string
+		p    Permission
+		want string
+	}{
+		{store.RoleViewer, PermEdit, "You are a viewer in Acme Marketing; only an editor or above can do this"},
+		{store.RoleEditor, PermManage, "You are an editor in Acme Marketing; only an admin or above can do this"},
+		{store.RoleAdmin, PermOwn, "You are an admin in Acme Marketing; only an owner can do this"},
+	} {
+		if got := Refusal(tc.role, "Acme Marketing", tc.p); got != tc.want {
+			t.Errorf("Refusal(%s, %d) = %q, want %q", tc.role, tc.p, got, tc.want)
+		}
+	}
+}

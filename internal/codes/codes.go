@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/squarely/squarely/internal/pdffont"
 	"github.com/squarely/squarely/internal/qr"
 	"github.com/squarely/squarely/internal/render"
 )
@@ -173,6 +174,10 @@ func (s Style) Normalize() (Style, error) {
 	}
 	if n := len([]rune(s.FrameText)); n > maxFrameText {
 		return s, &render.StyleError{Field: "frameText", Message: fmt.Sprintf("Frame text must be at most %d characters", maxFrameText)}
+	}
+	// No font of ours draws emoji: the files would leave them out, so they are refused, not dropped silently.
+	if missing := pdffont.Missing(s.FrameText); len(missing) > 0 {
+		return s, &render.StyleError{Field: "frameText", Message: fmt.Sprintf("Frame text cannot include %s: emoji and such symbols cannot be printed. Please remove them.", string(missing))}
 	}
 	return s, nil
 }

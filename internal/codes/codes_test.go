@@ -81,6 +81,7 @@ func TestNormalizeRefusals(t *testing.T) {
 		{Style{LogoSize: "huge"}, "logoSize"},
 		{Style{FrameStyle: "dotted"}, "frameStyle"},
 		{Style{FrameText: strings.Repeat("é", 41)}, "frameText"},
+		{Style{FrameText: "Scan me 🎉"}, "frameText"},
 		{Style{GradientType: "conic"}, "gradientType"},
 		{Style{GradientAngle: angle(360)}, "gradientAngle"},
 		{Style{GradientAngle: angle(-1)}, "gradientAngle"},
@@ -93,6 +94,17 @@ func TestNormalizeRefusals(t *testing.T) {
 		if !ok || field != c.field || msg == "" {
 			t.Errorf("%+v: Refusal(%v) = %q, %q, %v; want field %s", c.s, err, field, msg, ok, c.field)
 		}
+	}
+}
+
+// Emoji are refused in words that name them, not dropped from the print.
+func TestNormalizeRefusesEmojiInFrameText(t *testing.T) {
+	_, err := Style{FrameText: "Coffee ☕ here 🎉"}.Normalize()
+	if field, msg, _ := Refusal(err); field != "frameText" || msg != "Frame text cannot include ☕🎉: emoji and such symbols cannot be printed. Please remove them." {
+		t.Errorf("Refusal = %q, %q", field, msg)
+	}
+	if _, err := (Style{FrameText: "Menü · メニュー · قائمة"}).Normalize(); err != nil {
+		t.Errorf("text in other scripts refused: %v", err)
 	}
 }
 

@@ -235,3 +235,17 @@ func FuzzShape(f *testing.F) {
 		}
 	})
 }
+
+func TestMissingNamesWhatNoFontPrints(t *testing.T) {
+	for s, want := range map[string]string{
+		"Scan me": "",
+		"Menü – Ελληνικά العربية 日本語": "",
+		"Scan me 🎉☕":      "🎉☕",
+		"👍🏽 ok 👍🏽":        "👍🏽",
+		"❤️ family 👨‍👩‍👧": "❤👨👩👧",
+	} {
+		if got := string(Missing(s)); got != want {
+			t.Errorf("Missing(%q) = %q, want %q", s, got, want)
+		}
+	}
+}

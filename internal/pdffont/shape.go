@@ -276,3 +276,23 @@ func Fit(s string, bold bool, width float32) Line {
 	}
 	return fit
 }
+
+// Missing is the characters of s that no font here has, so Shape would
+// drop them (emoji, most pictographs), once each in order of appearance.
+// Spaces, controls, joiners and variation selectors, which show nothing
+// of their own, are not counted.
+func Missing(s string) []rune {
+	sh := shapers.Get().(*shaper)
+	defer shapers.Put(sh)
+	sh.bold, sh.script = true, 0
+	var out []rune
+	for _, r := range norm.NFC.String(s) {
+		if unicode.IsSpace(r) || unicode.IsControl(r) || unicode.Is(unicode.Variation_Selector, r) || unicode.Is(unicode.Cf, r) {
+			continue
+		}
+		if sh.fontFor(r) < 0 && !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}

@@ -101,21 +101,21 @@ func checkRouting(v *validation, in any) *store.Routing {
 				v.add("rules", fmt.Sprintf("At most %d rules", maxRoutingRules))
 			}
 			for i, item := range list {
-				rt.Rules = append(rt.Rules, checkRule(v, "rules."+strconv.Itoa(i), item))
+				rt.Rules = append(rt.Rules, checkRule(v, "rules."+strconv.Itoa(i), fmt.Sprintf("Rule %d", i+1), item))
 			}
 		case "split":
 			rt.Split = checkSplit(v, val)
 		case "startsAt":
-			rt.StartsAt = checkTime(v, key, val)
+			rt.StartsAt = checkTime(v, key, "The start", val)
 		case "expiresAt":
-			rt.ExpiresAt = checkTime(v, key, val)
+			rt.ExpiresAt = checkTime(v, key, "The end", val)
 		case "scanLimit":
 			if val == nil {
 				break
 			}
 			n, ok := val.(float64)
 			if !ok || n != float64(int64(n)) || n < 1 || n > 1e12 {
-				v.add(key, "Must be a whole number of at least 1")
+				v.add(key, "The scan limit must be a whole number of at least 1")
 				break
 			}
 			limit := int64(n)
@@ -124,74 +124,94 @@ func checkRouting(v *validation, in any) *store.Routing {
 			if val == nil {
 				break
 			}
-			dest := codes.CheckLink(&v.Problems, key, val)
+			dest := checkRoutedLink(v, key, "The address after the end", val)
 			rt.AfterEnd = &dest
 		default:
 			v.add(key, "Unknown field")
 		}
 	}
 	if rt.StartsAt != nil && rt.ExpiresAt != nil && !rt.StartsAt.Before(*rt.ExpiresAt) {
-		v.add("expiresAt", "Must be after startsAt")
+		v.add("expiresAt", msgEndBeforeStart)
 	}
 	return rt
 }
 
-func checkRule(v *validation, path string, in any) store.RoutingRule {
+// checkRule reads the rule at path, which the person knows as name
+// ("Rule 1"): each refusal starts with it, so it reads on its own.
+func checkRule(v *validation, path, name string, in any) store.RoutingRule {
 	var ru store.RoutingRule
 	obj, ok := in.(map[string]any)
 	if !ok {
-		v.add(path, "Must be an object")
+		v.add(path, name+" must be an object")
 		return ru
 	}
 	for _, key := range fields(obj) {
 		val := obj[key]
 		switch key {
 		case "when":
-			ru.When = checkWhen(v, path+".when", val)
+			ru.When = checkWhen(v, path+".when", name, val)
 		case "destination":
-			ru.Destination = codes.CheckLink(&v.Problems, path+".destination", val)
+			ru.Destination = checkRoutedLink(v, path+".destination", name+": destination", val)
 		default:
-			v.add(path+"."+key, "Unknown field")
+			v.add(path+"."+key, name+": unknown field")
 		}
 	}
 	if _, ok := obj["destination"]; !ok {
-		v.add(path+".destination", codes.MsgURLRequired)
+		v.add(path+".destination", name+": destination is required")
 	}
 	return ru
 }
 
-func checkWhen(v *validation, path string, in any) store.RuleWhen {
+// checkRoutedLink is codes.CheckLink for a destination of the routing,
+// refused in words that name it (subject): "Rule 1: destination is not a
+// valid URL".
+func checkRoutedLink(v *validation, path, subject string, in any) string {
+	var p codes.Problems
+	dest := codes.CheckLink(&p, path, in)
+	if rf, ok := codes.AsRefused(p.Err()); ok {
+		if rf.Fields[path] == codes.MsgURLRequired {
+			v.add(path, subject+" is required")
+		} else {
+			v.add(path, subject+" is not a valid URL")
+		}
+	}
+	return dest
+}
+
+func checkWhen(v *validation, path, name string, in any) store.RuleWhen {
 	var w store.RuleWhen
 	obj, ok := in.(map[string]any)
 	if !ok {
 		if in != nil {
-			v.add(path, "Must be an object")
+			v.add(path, name+": conditions must be an object")
 		}
 		return w
 	}
+	// Every refusal of a condition names its rule.
+	add := func(field, msg string) { v.add(field, name+": "+msg) }
 	for _, key := range fields(obj) {
 		val := obj[key]
 		p := path + "." + key
 		switch key {
 		case "os":
-			w.OS = checkList(v, p, val, "Unknown operating system: use "+strings.Join(scans.OSNames, ", "), func(s string) (string, bool) {
+			w.OS = checkList(add, p, val, "devices", "unknown operating system; use "+strings.Join(scans.OSNames, ", "), func(s string) (string, bool) {
 				return s, slices.Contains(scans.OSNames, s)
 			})
 		case "country":
-			w.Country = checkList(v, p, val, "Not an ISO 3166-1 alpha-2 country code", func(s string) (string, bool) {
+			w.Country = checkList(add, p, val, "countries", "not an ISO 3166-1 alpha-2 country code", func(s string) (string, bool) {
 				s = strings.ToUpper(s)
 				return s, geo.KnownCountry(s)
 			})
 		case "language":
-			w.Language = checkList(v, p, val, "Not a language subtag (BCP 47), such as de or en", primaryLanguage)
+			w.Language = checkList(add, p, val, "languages", "not a language subtag (BCP 47), such as de or en", primaryLanguage)
 		case "days":
-			w.Days = checkList(v, p, val, "Days are "+strings.Join(scans.DayNames, ", "), func(s string) (string, bool) {
+			w.Days = checkList(add, p, val, "days", "days are "+strings.Join(scans.DayNames, ", "), func(s string) (string, bool) {
 				return s, slices.Contains(scans.DayNames, s)
 			})
 		case "from", "to":
 			s, ok := val.(string)
 			if _, valid := scans.Minutes(s); !ok || !valid {
-				v.add(p, "Must be a time HH:MM")
+				add(p, "the time must be HH:MM, such as 09:00")
 			}
 			if key == "from" {
 				w.From = s
@@ -205,18 +225,18 @@ func checkWhen(v *validation, path string, in any) store.RuleWhen {
 				ok = err == nil
 			}
 			if !ok {
-				v.add(p, "Unknown time zone: use an IANA name such as Europe/Berlin")
+				add(p, "unknown time zone; use an IANA name such as Europe/Berlin")
 			}
 			w.TimeZone = s
 		default:
-			v.add(p, "Unknown field")
+			add(p, "unknown field")
 		}
 	}
 	switch {
 	case w.From == "" && w.To != "":
-		v.add(path+".from", "Give both from and to")
+		add(path+".from", "give both a start and an end time")
 	case w.To == "" && w.From != "":
-		v.add(path+".to", "Give both from and to")
+		add(path+".to", "give both a start and an end time")
 	}
 	return w
 }
@@ -239,12 +259,13 @@ func primaryLanguage(s string) (string, bool) {
 	return b.String(), true
 }
 
-// checkList reads a non-empty list of strings, each passed through ok
-// (which may normalise it); a value it refuses is reported as msg.
-func checkList(v *validation, path string, in any, msg string, ok func(string) (string, bool)) []string {
+// checkList reads a non-empty list of strings (what the person calls
+// them: "countries"), each passed through ok (which may normalise it); a
+// value it refuses is reported as msg.
+func checkList(add func(field, msg string), path string, in any, what, msg string, ok func(string) (string, bool)) []string {
 	list, isList := in.([]any)
 	if !isList || len(list) == 0 {
-		v.add(path, "Must be a non-empty list")
+		add(path, what+" must be a non-empty list")
 		return nil
 	}
 	out := make([]string, 0, len(list))
@@ -252,7 +273,7 @@ func checkList(v *validation, path string, in any, msg string, ok func(string) (
 		s, isString := item.(string)
 		norm, valid := ok(s)
 		if !isString || !valid {
-			v.add(path, msg)
+			add(path, msg)
 			return nil
 		}
 		if !slices.Contains(out, norm) {
@@ -274,17 +295,17 @@ func checkSplit(v *validation, in any) []store.SplitVariant {
 	case len(list) == 0:
 		return nil
 	case len(list) == 1:
-		v.add("split", "A split needs at least 2 destinations")
+		v.add("split", "A split needs at least 2 variants")
 	case len(list) > maxSplit:
-		v.add("split", fmt.Sprintf("At most %d destinations", maxSplit))
+		v.add("split", fmt.Sprintf("A split has at most %d variants", maxSplit))
 	}
 	var out []store.SplitVariant
 	sum := 0
 	for i, item := range list {
-		path := "split." + strconv.Itoa(i)
+		path, name := "split."+strconv.Itoa(i), fmt.Sprintf("Variant %c", 'A'+i)
 		obj, ok := item.(map[string]any)
 		if !ok {
-			v.add(path, "Must be an object")
+			v.add(path, name+" must be an object")
 			continue
 		}
 		var sv store.SplitVariant
@@ -292,45 +313,47 @@ func checkSplit(v *validation, in any) []store.SplitVariant {
 			val := obj[key]
 			switch key {
 			case "destination":
-				sv.Destination = codes.CheckLink(&v.Problems, path+".destination", val)
+				sv.Destination = checkRoutedLink(v, path+".destination", name+": destination", val)
 			case "weight":
 				n, ok := val.(float64)
 				if !ok || n != float64(int(n)) || n < 1 || n > 100 {
-					v.add(path+".weight", "Must be a whole number from 1 to 100")
+					v.add(path+".weight", name+": the weight must be a whole number from 1 to 100")
 					continue
 				}
 				sv.Weight = int(n)
 			default:
-				v.add(path+"."+key, "Unknown field")
+				v.add(path+"."+key, name+": unknown field")
 			}
 		}
 		if _, ok := obj["destination"]; !ok {
-			v.add(path+".destination", codes.MsgURLRequired)
+			v.add(path+".destination", name+": destination is required")
 		}
 		sum += sv.Weight
 		out = append(out, sv)
 	}
 	if sum != 100 {
-		v.add("split", "Weights must add up to 100")
+		v.add("split", fmt.Sprintf("The variants' weights must add up to 100 (now %d)", sum))
 	}
 	return out
 }
 
-func checkTime(v *validation, path string, in any) *time.Time {
+// checkTime reads the instant at path, which the person knows as subject
+// ("The start").
+func checkTime(v *validation, path, subject string, in any) *time.Time {
 	if in == nil {
 		return nil
 	}
 	s, ok := in.(string)
 	t, err := time.Parse(time.RFC3339, s)
 	if !ok || err != nil {
-		v.add(path, "Must be a date and time (RFC 3339), such as 2026-12-01T09:00:00Z")
+		v.add(path, subject+" must be a date and time (RFC 3339), such as 2026-12-01T09:00:00Z")
 		return nil
 	}
 	t = t.UTC()
 	// RFC 3339 has four-digit years; before 2000 no schedule of ours can
 	// mean anything (year 1 is Go's zero time, which reads as no date).
 	if t.Before(minScheduleTime) || t.After(maxScheduleTime) {
-		v.add(path, msgScheduleRange)
+		v.add(path, subject+msgScheduleRange)
 		return nil
 	}
 	return &t
@@ -342,7 +365,10 @@ var (
 	maxScheduleTime = time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC)
 )
 
-const msgScheduleRange = "Must be a date from the year 2000 to 9999"
+const (
+	msgScheduleRange  = " must be a date from the year 2000 to 9999"
+	msgEndBeforeStart = "The end must be after the start"
+)
 
 // routeScan decides where a scan of a routed code goes. take counts the
 // scan against a scan limit (a GET that redirects); otherwise the limit is

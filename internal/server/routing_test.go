@@ -13,6 +13,7 @@ import (
 	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/store/storetest"
+	"github.com/squarely/squarely/internal/testenv"
 )
 
 const androidUA = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36"
@@ -105,12 +106,16 @@ func TestRoutingConditions(t *testing.T) {
 			t.Fatal(err)
 		}
 		a := expect(t, e.do(c, "GET", "/api/dynamic-qrcodes/"+id+"/analytics?period=all", ""), http.StatusOK, "")
-		if got := fmt.Sprint(a["routes"]); got != "[map[route:rule:0 scans:1] map[route:rule:1 scans:2] map[route:rule:2 scans:1] map[route:rule:3 scans:1] map[route:rule:4 scans:3] map[route:rule:5 scans:2] map[route:default scans:7]]" {
+		// Each route named as the person knows it.
+		if got := fmt.Sprint(a["routes"]); got != "[map[name:Rule 1: iOS, de route:rule:0 scans:1] map[name:Rule 2: iOS, Android route:rule:1 scans:2] "+
+			"map[name:Rule 3: DE, AT route:rule:2 scans:1] map[name:Rule 4: fr route:rule:3 scans:1] map[name:Rule 5: sat, 22:00–02:00 route:rule:4 scans:3] "+
+			"map[name:Rule 6: 23:00–01:00 route:rule:5 scans:2] map[name:Destination route:default scans:7]]" {
 			t.Errorf("routes %s", got)
 		}
 		r := e.do(c, "GET", "/api/dynamic-qrcodes/"+id+"/breakdown.csv?by=route&period=all", "")
 		rows, err := csv.NewReader(strings.NewReader(string(r.body))).ReadAll()
-		if err != nil || len(rows) != 8 || strings.Join(rows[0], ",") != "route,scans,split_share" || strings.Join(rows[7], ",") != "default,7," {
+		if err != nil || len(rows) != 8 || strings.Join(rows[0], ",") != "route,scans,split_share,route_id" ||
+			strings.Join(rows[1], ",") != "Rule 1: iOS, de,1,,rule:0" || strings.Join(rows[7], ",") != "Destination,7,,default" {
 			t.Errorf("route CSV %v %v", rows, err)
 		}
 	})
@@ -152,8 +157,13 @@ func TestRoutingSplitIsStickyAndProportional(t *testing.T) {
 		}
 		r := e.do(c, "GET", "/api/dynamic-qrcodes/"+id+"/breakdown.csv?by=route&period=all", "")
 		rows, err := csv.NewReader(strings.NewReader(string(r.body))).ReadAll()
-		if err != nil || len(rows) != 4 || rows[1][0] != "split:0" || !strings.HasSuffix(rows[1][2], "%") {
+		if err != nil || len(rows) != 4 || rows[1][0] != "Variant A 50%" || rows[2][0] != "Variant B 30%" || rows[1][3] != "split:0" || !strings.HasSuffix(rows[1][2], "%") {
 			t.Errorf("split CSV %v %v", rows, err)
+		}
+		// The PDF names the variants as the CSV does.
+		pdf := e.do(c, "GET", "/api/dynamic-qrcodes/"+id+"/report.pdf?period=all", "")
+		if text := strings.Join(strings.Fields(testenv.PDFText(t, pdf.body)), " "); !strings.Contains(text, "Routes Variant A 50%, ") || strings.Contains(text, "split:") {
+			t.Errorf("the report's routes:\n%s", text)
 		}
 	})
 }
@@ -315,8 +325,8 @@ func TestRoutingRefusesBadInput(t *testing.T) {
 			e.do(c, "PUT", path, `{"expiresAt":"0001-01-01T00:00:00Z"}`),
 			e.api(key, "PUT", "/api/v1/codes/d_"+idOf(d)+"/routing", `{"expiresAt":"0001-01-01T00:00:00Z"}`),
 		} {
-			m := expect(t, r, http.StatusBadRequest, msgScheduleRange)
-			if errs, _ := m["errors"].(map[string]any); errs["expiresAt"] != msgScheduleRange {
+			m := expect(t, r, http.StatusBadRequest, "The end"+msgScheduleRange)
+			if errs, _ := m["errors"].(map[string]any); errs["expiresAt"] != "The end"+msgScheduleRange {
 				t.Errorf("%s: errors %v", r.Request.URL.Path, m["errors"])
 			}
 		}
@@ -330,6 +340,47 @@ func TestRoutingRefusesBadInput(t *testing.T) {
 		expect(t, e.do(other, "PUT", path, `{"scanLimit":1}`), http.StatusNotFound, msgCodeMissing)
 		if code, err := st.DynamicCode(context.Background(), code.UserID, code.ID); err != nil || code.Routing != nil {
 			t.Errorf("another user changed the routing: %+v %v", code, err)
+		}
+	})
+}
+
+// TestRoutingRefusalsReadOnTheirOwn: each refusal names the rule, variant
+// or date it is about in words, so the app can show it beside its field
+// and a person can act on it without knowing the field paths.
+func TestRoutingRefusalsReadOnTheirOwn(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		c, _ := e.signedIn("words@example.com")
+		path := "/api/dynamic-qrcodes/" + idOf(e.createDynamic(c, "https://example.com/default")) + "/routing"
+		for body, want := range map[string]map[string]string{
+			`{"rules":[{"when":{"os":["ios"]},"destination":"https://example.com/x"},{"when":{"from":"09:00"},"destination":"javascript:alert(1)"}]}`: {
+				"rules.1.destination": "Rule 2: destination is not a valid URL",
+				"rules.1.when.to":     "Rule 2: give both a start and an end time",
+			},
+			`{"rules":[{"when":{"timeZone":"Mars/Olympus"}}]}`: {
+				"rules.0.destination":   "Rule 1: destination is required",
+				"rules.0.when.timeZone": "Rule 1: unknown time zone; use an IANA name such as Europe/Berlin",
+			},
+			`{"split":[{"destination":"https://example.com/a","weight":50},{"destination":" ","weight":40}]}`: {
+				"split":               "The variants' weights must add up to 100 (now 90)",
+				"split.1.destination": "Variant B: destination is required",
+			},
+			`{"startsAt":"2026-05-02T00:00:00Z","expiresAt":"2026-05-01T00:00:00Z","afterEnd":"ftp://example.com/","scanLimit":0}`: {
+				"expiresAt": "The end must be after the start",
+				"afterEnd":  "The address after the end is not a valid URL",
+				"scanLimit": "The scan limit must be a whole number of at least 1",
+			},
+		} {
+			m := expect(t, e.do(c, "PUT", path, body), http.StatusBadRequest, "")
+			errs, _ := m["errors"].(map[string]any)
+			for field, msg := range want {
+				if errs[field] != msg {
+					t.Errorf("%s: %s = %q, want %q (all: %v)", body, field, errs[field], msg, errs)
+				}
+			}
+			if len(errs) != len(want) {
+				t.Errorf("%s: errors %v, want %v", body, errs, want)
+			}
 		}
 	})
 }

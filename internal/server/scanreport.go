@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/squarely/squarely/internal/geo"
+	"github.com/squarely/squarely/internal/scans"
 	"github.com/squarely/squarely/internal/store"
 )
 
@@ -159,6 +160,8 @@ type scanReportResponse struct {
 
 type routeScans struct {
 	Route string `json:"route"`
+	// Name is the route as the person knows it (scans.RouteName): "Rule 1: iOS", "Variant B 50%".
+	Name  string `json:"name"`
 	Scans int64  `json:"scans"`
 }
 
@@ -255,9 +258,14 @@ func (s *server) buildScanReport(r *http.Request, q store.ScanQuery, sr scanRang
 		Referrers: make([]referrerCount, len(rep.Referrers)), Attribution: geo.Attribution,
 		Routes: []routeScans{},
 	}
-	if q.CodeID > 0 {
+	if q.CodeID > 0 && len(rep.Routes) > 0 {
+		// The routes are named after the code's routing as it is now.
+		d, err := s.store.DynamicCode(r.Context(), q.WorkspaceID, q.CodeID)
+		if err != nil {
+			return nil, err
+		}
 		for _, route := range slices.SortedFunc(maps.Keys(rep.Routes), routeOrder) {
-			out.Routes = append(out.Routes, routeScans{Route: route, Scans: rep.Routes[route]})
+			out.Routes = append(out.Routes, routeScans{Route: route, Name: scans.RouteName(route, d.Routing), Scans: rep.Routes[route]})
 		}
 	}
 	if sr.bots {
@@ -393,8 +401,9 @@ func (s *server) breakdownCSV(w http.ResponseWriter, r *http.Request) {
 			rows = append(rows, []string{rc.Referrer, strconv.FormatInt(rc.Count, 10)})
 		}
 	case "route":
+		// Named as in the app; the last column keeps the recorded route for machines.
 		for i, rs := range rep.Routes {
-			rows = append(rows, []string{rs.Route, strconv.FormatInt(rs.Scans, 10), splitShare(rep.Routes, i)})
+			rows = append(rows, []string{rs.Name, strconv.FormatInt(rs.Scans, 10), splitShare(rep.Routes, i), rs.Route})
 		}
 	}
 	h := w.Header()
@@ -405,7 +414,7 @@ func (s *server) breakdownCSV(w http.ResponseWriter, r *http.Request) {
 	cw := csv.NewWriter(w)
 	if by == "route" {
 		// A split variant's share of the split's scans.
-		cw.Write([]string{by, "scans", "split_share"})
+		cw.Write([]string{by, "scans", "split_share", "route_id"})
 	} else {
 		cw.Write([]string{by, "scans"})
 	}

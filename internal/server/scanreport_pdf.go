@@ -135,7 +135,7 @@ func layoutReport(subject string, sr scanRange, rep *scanReportResponse) []byte 
 	if len(rep.Routes) > 0 {
 		routes := make([][2]string, len(rep.Routes))
 		for i, rs := range rep.Routes {
-			routes[i] = [2]string{rs.Route, count(rs.Scans)}
+			routes[i] = [2]string{rs.Name, count(rs.Scans)}
 			if share := splitShare(rep.Routes, i); share != "" {
 				routes[i][0] += ", " + share + " of the split"
 			}

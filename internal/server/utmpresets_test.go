@@ -67,8 +67,8 @@ func TestUTMPresetsAPI(t *testing.T) {
 		}
 		huge := `{"name":"Huge","source":"` + strings.Repeat("s", maxJSONBody) + `"}`
 		expect(t, e.do(ed, "POST", "/api/utm-presets", huge), http.StatusRequestEntityTooLarge, "")
-		expect(t, e.do(viewer, "POST", "/api/utm-presets", `{"name":"Viewer","source":"x"}`), http.StatusForbidden, msgNoPermission)
-		expect(t, e.do(viewer, "DELETE", fmt.Sprintf("/api/utm-presets/%v", p["id"]), ""), http.StatusForbidden, msgNoPermission)
+		expect(t, e.do(viewer, "POST", "/api/utm-presets", `{"name":"Viewer","source":"x"}`), http.StatusForbidden, "You are a viewer in Agency; only an editor or above can do this")
+		expect(t, e.do(viewer, "DELETE", fmt.Sprintf("/api/utm-presets/%v", p["id"]), ""), http.StatusForbidden, "You are a viewer in Agency; only an editor or above can do this")
 		// An outsider neither sees nor deletes the team's preset.
 		if got := list(f.outsider); len(got) != 0 {
 			t.Errorf("the outsider reads %v", got)

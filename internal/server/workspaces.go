@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -32,7 +33,8 @@ const (
 	msgPersonal          = "Your personal workspace cannot be deleted or left"
 	msgInvitationBad     = "This invitation is invalid or has expired"
 	msgInvitationMissing = "Invitation not found"
-	msgWrongInvitee      = "This invitation was sent to another email address. Sign in with that address, confirmed, to accept it."
+	msgWrongInvitee      = "This invitation was sent to another email address. Sign in with that address to accept it."
+	msgAlreadyMember     = "Already a member"
 	msgTwoFactorRequired = "This workspace requires two-factor authentication. Set it up in Account Settings to continue."
 	msgRequire2FAOwnTOTP = "Set up two-factor authentication for your own account in Account Settings before requiring it of members"
 	msgTooManyWorkspaces = "You have created too many workspaces recently. Please try again later."
@@ -126,12 +128,25 @@ func (s *server) inWorkspace(p auth.Permission, needs2FA bool) func(http.Handler
 				return
 			}
 			if !auth.Allowed(ws.Role, p) {
-				writeError(w, http.StatusForbidden, msgNoPermission)
+				writeError(w, http.StatusForbidden, roleTooWeak(r, ws, p))
 				return
 			}
 			h(w, r)
 		}))
 	}
+}
+
+// roleTitle is a role as the app's lists show it: "Editor".
+func roleTitle(role string) string { return strings.ToUpper(role[:1]) + role[1:] }
+
+// roleTooWeak is the message refusing ws's member (by role and
+// workspace name) what p names; an API key, which has no role of its own
+// to change, gets the general one.
+func roleTooWeak(r *http.Request, ws *store.Workspace, p auth.Permission) string {
+	if keyRequest(r) {
+		return msgNoPermission
+	}
+	return auth.Refusal(ws.Role, ws.Name, p)
 }
 
 // twoFactorMet reports whether the caller meets ws's requirement of a
@@ -415,13 +430,19 @@ func (s *server) listMembers(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// memberChanged answers the outcome of a change to a member.
-func (s *server) memberChanged(w http.ResponseWriter, err error, ok func()) {
+// memberChanged answers the outcome of a change to a member. A refusal
+// names the caller's role: below admin they may change nobody else, as an
+// admin no owner.
+func (s *server) memberChanged(w http.ResponseWriter, r *http.Request, err error, ok func()) {
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		writeError(w, http.StatusNotFound, msgMemberMissing)
 	case errors.Is(err, store.ErrForbidden):
-		writeError(w, http.StatusForbidden, msgNoPermission)
+		ws, need := workspaceFrom(r.Context()), auth.PermManage
+		if auth.Allowed(ws.Role, need) {
+			need = auth.PermOwn
+		}
+		writeError(w, http.StatusForbidden, auth.Refusal(ws.Role, ws.Name, need))
 	case errors.Is(err, store.ErrLastOwner):
 		writeError(w, http.StatusConflict, msgLastOwner)
 	case errors.Is(err, store.ErrPersonal):
@@ -454,7 +475,7 @@ func (s *server) setMemberRole(w http.ResponseWriter, r *http.Request) {
 	err := s.store.SetMemberRole(r.Context(), ws.ID, userID, in.Role, func(current string) bool {
 		return auth.MayChangeMember(ws.Role, current, in.Role)
 	})
-	s.memberChanged(w, err, func() { w.WriteHeader(http.StatusNoContent) })
+	s.memberChanged(w, r, err, func() { w.WriteHeader(http.StatusNoContent) })
 }
 
 // removeMember (DELETE /api/workspaces/{id}/members/{userId}): an admin
@@ -470,7 +491,7 @@ func (s *server) removeMember(w http.ResponseWriter, r *http.Request) {
 	err := s.store.RemoveMember(r.Context(), ws.ID, userID, func(current string) bool {
 		return self || auth.MayChangeMember(ws.Role, current, "")
 	})
-	s.memberChanged(w, err, func() { w.WriteHeader(http.StatusNoContent) })
+	s.memberChanged(w, r, err, func() { w.WriteHeader(http.StatusNoContent) })
 }
 
 type invitationJSON struct {
@@ -517,12 +538,23 @@ func (s *server) inviteMember(w http.ResponseWriter, r *http.Request) {
 	token := base64.RawURLEncoding.EncodeToString(raw)
 	inv := &store.Invitation{WorkspaceID: ws.ID, Email: email, Role: in.Role, InvitedBy: u.ID,
 		CreatedAt: s.now(), ExpiresAt: s.now().Add(invitationLifetime)}
-	if err := s.store.CreateInvitation(r.Context(), inv, store.TokenHash(token)); err != nil {
+	var invited *store.AlreadyInvitedError
+	switch err := s.store.CreateInvitation(r.Context(), inv, store.TokenHash(token)); {
+	case errors.Is(err, store.ErrAlreadyMember):
+		writeError(w, http.StatusConflict, msgAlreadyMember)
+		return
+	case errors.As(err, &invited):
+		// Resend or change the role from the pending list instead.
+		writeError(w, http.StatusConflict, "Already invited as "+roleTitle(invited.Role))
+		return
+	case err != nil:
 		s.internalError(w, "creating an invitation", err)
 		return
 	}
+	// The address rides along so the sign-in and sign-up forms can be filled in with it.
+	link := s.cfg.BaseURL + invitationPath + "?token=" + token + "&email=" + url.QueryEscape(email)
 	m, err := mail.Render(email, "workspace_invitation", mail.Data{BaseURL: s.cfg.BaseURL, Fields: map[string]any{
-		"Link": s.cfg.BaseURL + invitationPath + "?token=" + token, "Workspace": ws.Name,
+		"Link": link, "Workspace": ws.Name,
 		"Inviter": u.Username, "Role": in.Role, "Email": email,
 	}})
 	if err == nil {

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/squarely/squarely/internal/auth"
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/store/storetest"
 )
@@ -282,6 +283,7 @@ func TestRoleRouteMatrix(t *testing.T) {
 		f := newTeam(t, e)
 		rank := map[string]int{"viewer": 1, "editor": 2, "admin": 3, "owner": 4}
 		need := map[string]int{"read": 1, "edit": 2, "manage": 3, "own": 4}
+		permissions := map[string]auth.Permission{"read": auth.PermRead, "edit": auth.PermEdit, "manage": auth.PermManage, "own": auth.PermOwn}
 		before := fingerprint(t, st, f.ws)
 
 		// Refused: every role below each route's permission.
@@ -295,7 +297,9 @@ func TestRoleRouteMatrix(t *testing.T) {
 				if rank[role] >= n {
 					continue
 				}
-				expect(t, e.do(c, method, f.path(r, false), `{"role":"owner","name":"x","email":"x@example.com"}`), http.StatusForbidden, msgNoPermission)
+				// The refusal names the member's role and the workspace.
+				expect(t, e.do(c, method, f.path(r, false), `{"role":"owner","name":"x","email":"x@example.com"}`), http.StatusForbidden,
+					auth.Refusal(role, "Agency", permissions[routeAccess[r]]))
 			}
 		}
 		if after := fingerprint(t, st, f.ws); after != before {
@@ -385,7 +389,7 @@ func TestAuditLogEntries(t *testing.T) {
 		expect(t, e.do(owner, "DELETE", fmt.Sprintf("%s/members/%d", ws, f.memberIDs["viewer"]), ""), http.StatusNoContent, "")
 		expect(t, e.do(owner, "DELETE", fmt.Sprintf("/api/api-keys/%d", f.keyID), ""), http.StatusNoContent, "")
 
-		expect(t, e.do(editor, "GET", ws+"/audit-log", ""), http.StatusForbidden, msgNoPermission)
+		expect(t, e.do(editor, "GET", ws+"/audit-log", ""), http.StatusForbidden, "You are an editor in Agency Two; only an admin or above can do this")
 		var all []map[string]any
 		cursor := ""
 		for page := 0; ; page++ {
@@ -654,22 +658,35 @@ func TestInvitationsAndOwners(t *testing.T) {
 		ws := expect(t, e.do(owner, "POST", "/api/workspaces", `{"name":"Shop"}`), http.StatusCreated, "")
 		path := fmt.Sprintf("/api/workspaces/%v", ws["id"])
 		expect(t, e.do(owner, "POST", path+"/invitations", `{"email":"Invitee@Example.com","role":"viewer"}`), http.StatusCreated, "")
-		token := e.mail.link(t, "invitee@example.com", `/invitations/accept\?token=([A-Za-z0-9_-]+)`)
+		token := e.mail.link(t, "invitee@example.com", `/invitations/accept\?token=([A-Za-z0-9_-]+)&email=invitee%40example\.com`)
+		// The link carries the address, for the sign-up and sign-in forms.
 		if !strings.Contains(e.mail.sent[len(e.mail.sent)-1].Text, testConfig(t).BaseURL+"/invitations/accept?token=") {
 			t.Errorf("the invitation links elsewhere: %s", e.mail.sent[len(e.mail.sent)-1].Text)
+		}
+		// The same address again, or a member's, is 409 and mails nothing.
+		sent := len(e.mail.sent)
+		expect(t, e.do(owner, "POST", path+"/invitations", `{"email":"INVITEE@example.com","role":"editor"}`), http.StatusConflict, "Already invited as Viewer")
+		expect(t, e.do(owner, "POST", path+"/invitations", `{"email":"boss@example.com","role":"editor"}`), http.StatusConflict, "Already a member")
+		if len(e.mail.sent) != sent {
+			t.Errorf("a refused invitation was mailed")
 		}
 		before := fingerprint(t, st, int64(ws["id"].(float64)))
 		stranger, _ := e.signedIn("stranger@example.com")
 		e.verifyEmail(stranger, "stranger@example.com")
 		expect(t, e.do(stranger, "POST", "/api/invitations/accept", `{"token":"`+token+`"}`), http.StatusForbidden, msgWrongInvitee)
 		invitee, _ := e.signedIn("invitee@example.com")
-		expect(t, e.do(invitee, "POST", "/api/invitations/accept", `{"token":"`+token+`"}`), http.StatusForbidden, msgWrongInvitee)
 		expect(t, e.do(invitee, "POST", "/api/invitations/accept", `{"token":"nope"}`), http.StatusNotFound, msgInvitationBad)
 		if after := fingerprint(t, st, int64(ws["id"].(float64))); after != before {
 			t.Fatalf("refused acceptances changed the workspace:\n%s\n%s", before, after)
 		}
-		e.verifyEmail(invitee, "invitee@example.com")
+		// Registered through the invitation, not yet confirmed: the mailed token proves the address.
+		if u := expect(t, e.do(invitee, "GET", "/api/user", ""), http.StatusOK, ""); u["emailVerified"] != false {
+			t.Fatalf("the invitee starts confirmed: %v", u)
+		}
 		joined := expect(t, e.do(invitee, "POST", "/api/invitations/accept", `{"token":"`+token+`"}`), http.StatusOK, "")
+		if u := expect(t, e.do(invitee, "GET", "/api/user", ""), http.StatusOK, ""); u["emailVerified"] != true {
+			t.Errorf("accepting did not confirm the address: %v", u)
+		}
 		if joined["role"] != "viewer" || joined["name"] != "Shop" {
 			t.Errorf("joined %v", joined)
 		}

@@ -29,7 +29,17 @@ var (
 	ErrWrongInvitee = errors.New("store: the invitation is for another address")
 	// ErrPersonal refuses deleting or leaving a personal workspace.
 	ErrPersonal = errors.New("store: a personal workspace cannot be deleted or left")
+	// ErrAlreadyMember refuses inviting an address that is already a member's.
+	ErrAlreadyMember = errors.New("store: the address is already a member's")
 )
+
+// AlreadyInvitedError refuses inviting an address with a pending
+// invitation to the workspace; Role is the one it was invited as.
+type AlreadyInvitedError struct{ Role string }
+
+func (e *AlreadyInvitedError) Error() string {
+	return "store: the address is already invited as " + e.Role
+}
 
 // personalName is the name a personal workspace starts with.
 const personalName = "Personal"
@@ -492,7 +502,24 @@ func (s *Store) CreateInvitation(ctx context.Context, inv *Invitation, tokenHash
 	inv.CreatedAt = normTime(inv.CreatedAt)
 	inv.ExpiresAt = normTime(inv.ExpiresAt)
 	return s.inTx(ctx, "create invitation", func(tx *sql.Tx) error {
+		var role string
 		err := tx.QueryRowContext(ctx, `
+			SELECT m.role FROM workspace_members m JOIN users u ON u.id = m.user_id
+			WHERE m.workspace_id = $1 AND LOWER(u.username) = LOWER($2) AND NOT u.is_deleted`, inv.WorkspaceID, inv.Email).Scan(&role)
+		if err == nil {
+			return ErrAlreadyMember
+		} else if !errors.Is(err, sql.ErrNoRows) {
+			return fail("create invitation", err)
+		}
+		err = tx.QueryRowContext(ctx, `
+			SELECT role FROM workspace_invitations WHERE workspace_id = $1 AND LOWER(email) = LOWER($2) AND expires_at > $3
+			ORDER BY id DESC LIMIT 1`, inv.WorkspaceID, inv.Email, dbTime(inv.CreatedAt)).Scan(&role)
+		if err == nil {
+			return &AlreadyInvitedError{Role: role}
+		} else if !errors.Is(err, sql.ErrNoRows) {
+			return fail("create invitation", err)
+		}
+		err = tx.QueryRowContext(ctx, `
 			INSERT INTO workspace_invitations (workspace_id, email, role, token_hash, invited_by, expires_at, created_at)
 			VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
 			inv.WorkspaceID, inv.Email, inv.Role, tokenHash, nullIfZero(inv.InvitedBy), dbTime(inv.ExpiresAt), dbTime(inv.CreatedAt)).Scan(&inv.ID)
@@ -534,9 +561,11 @@ func (s *Store) DeleteInvitation(ctx context.Context, workspaceID, id int64) err
 
 // AcceptInvitation joins the user to the workspace of the unexpired
 // invitation whose token hashes to tokenHash, using the token up. The
-// user's address must be verified and equal the invited one (ignoring
-// case); otherwise ErrWrongInvitee and the invitation stays. A member
-// already in the workspace keeps their role. It returns the workspace's id.
+// user's address must equal the invited one (ignoring case); otherwise
+// ErrWrongInvitee and the invitation stays. The token was mailed to that
+// address, so holding it proves it: an unconfirmed address is confirmed
+// (u.EmailVerified too), as its confirmation link would. A member already
+// in the workspace keeps their role. It returns the workspace's id.
 func (s *Store) AcceptInvitation(ctx context.Context, tokenHash string, u *User, now time.Time) (int64, error) {
 	var workspaceID int64
 	err := s.inTx(ctx, "accept invitation", func(tx *sql.Tx) error {
@@ -548,8 +577,14 @@ func (s *Store) AcceptInvitation(ctx context.Context, tokenHash string, u *User,
 		if err != nil {
 			return fail("accept invitation", err)
 		}
-		if !u.EmailVerified || !strings.EqualFold(strings.TrimSpace(u.Username), email) {
+		if !strings.EqualFold(strings.TrimSpace(u.Username), email) {
 			return ErrWrongInvitee
+		}
+		if !u.EmailVerified {
+			res, err := tx.ExecContext(ctx, `UPDATE users SET email_verified = TRUE WHERE id = $1 AND NOT is_deleted`, u.ID)
+			if err := mustAffect("accept invitation", res, err); err != nil {
+				return err
+			}
 		}
 		res, err := tx.ExecContext(ctx, `DELETE FROM workspace_invitations WHERE id = $1`, id)
 		if err := mustAffect("accept invitation", res, err); err != nil {
@@ -560,6 +595,9 @@ func (s *Store) AcceptInvitation(ctx context.Context, tokenHash string, u *User,
 		}
 		return s.audit(ctx, tx, workspaceID, "member.joined", Target{"member", u.ID, u.Username}, map[string]any{"role": role})
 	})
+	if err == nil {
+		u.EmailVerified = true
+	}
 	return workspaceID, err
 }
 

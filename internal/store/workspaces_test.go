@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -165,8 +166,9 @@ func team(t *testing.T, s *store.Store, roles ...string) (ws int64, owner *store
 	return w.ID, owner, members
 }
 
-// An invitation accepted by another address, or an unverified one, is
-// refused and stays usable by its addressee, once.
+// An invitation accepted by another address is refused and stays usable
+// by its addressee, once; accepting it confirms an unconfirmed address,
+// which the mailed token proves.
 func TestInvitationOnlyForItsAddress(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
@@ -181,24 +183,54 @@ func TestInvitationOnlyForItsAddress(t *testing.T) {
 		if _, err := s.AcceptInvitation(ctx, "tok", other, time.Now()); !errors.Is(err, store.ErrWrongInvitee) {
 			t.Fatalf("another address accepts: %v", err)
 		}
-		if _, err := s.AcceptInvitation(ctx, "tok", invited, time.Now()); !errors.Is(err, store.ErrWrongInvitee) {
-			t.Fatalf("an unverified address accepts: %v", err)
-		}
 		if _, err := s.MemberWorkspace(ctx, other.ID, ws); !errors.Is(err, store.ErrNotFound) {
 			t.Fatalf("the refused user became a member: %v", err)
 		}
-		invited.EmailVerified = true
 		if _, err := s.AcceptInvitation(ctx, "tok", invited, time.Now().Add(2*time.Hour)); !errors.Is(err, store.ErrNotFound) {
 			t.Fatalf("an expired invitation accepted: %v", err)
 		}
-		if got, err := s.AcceptInvitation(ctx, "tok", invited, time.Now()); err != nil || got != ws {
-			t.Fatalf("accept = %d, %v", got, err)
+		if invited.EmailVerified {
+			t.Fatal("a new user starts confirmed")
+		}
+		if got, err := s.AcceptInvitation(ctx, "tok", invited, time.Now()); err != nil || got != ws || !invited.EmailVerified {
+			t.Fatalf("accept = %d, %v (confirmed %t)", got, err, invited.EmailVerified)
+		}
+		if u, err := s.User(ctx, invited.ID); err != nil || !u.EmailVerified {
+			t.Fatalf("the invited address is not confirmed: %+v, %v", u, err)
 		}
 		if w, err := s.MemberWorkspace(ctx, invited.ID, ws); err != nil || w.Role != store.RoleEditor {
 			t.Fatalf("member = %+v, %v", w, err)
 		}
 		if _, err := s.AcceptInvitation(ctx, "tok", invited, time.Now()); !errors.Is(err, store.ErrNotFound) {
 			t.Fatalf("the token worked twice: %v", err)
+		}
+	})
+}
+
+// A member's address or one with a pending invitation is not invited
+// again (ignoring case); an expired invitation does not count.
+func TestInvitationNotTwice(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		ws, owner, members := team(t, s, store.RoleViewer)
+		now := time.Now()
+		invite := func(email, tok string, at time.Time) error {
+			return s.CreateInvitation(ctx, &store.Invitation{WorkspaceID: ws, Email: email, Role: store.RoleEditor, CreatedAt: at, ExpiresAt: at.Add(time.Hour)}, tok)
+		}
+		for _, m := range append(members, owner) {
+			if err := invite(strings.ToUpper(m.Username), "tok-again-"+m.Username, now); !errors.Is(err, store.ErrAlreadyMember) {
+				t.Fatalf("inviting member %s: %v", m.Username, err)
+			}
+		}
+		if err := invite("new@example.com", "tok-1", now); err != nil {
+			t.Fatal(err)
+		}
+		var again *store.AlreadyInvitedError
+		if err := invite("New@Example.com", "tok-2", now); !errors.As(err, &again) || again.Role != store.RoleEditor {
+			t.Fatalf("inviting twice: %v", err)
+		}
+		if err := invite("new@example.com", "tok-3", now.Add(2*time.Hour)); err != nil {
+			t.Fatalf("after the first expired: %v", err)
 		}
 	})
 }

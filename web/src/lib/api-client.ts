@@ -112,3 +112,16 @@ export function serverErrorCode(error: unknown): string | undefined {
     return undefined
   }
 }
+
+/** What a failed call's toast says when there was no answer at all. */
+export const unreachableMessage = 'Could not reach the server, try again'
+
+/**
+ * The words for a failed call: the server's own message, "Could not reach
+ * the server, try again" when no answer came (fetch rejects with a
+ * TypeError), else fallback.
+ */
+export function failureMessage(error: unknown, fallback = 'Please try again.'): string {
+  if (error instanceof TypeError) return unreachableMessage
+  return serverMessage(error) ?? fallback
+}

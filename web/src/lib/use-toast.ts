@@ -1,4 +1,5 @@
 import { useSyncExternalStore, type ReactNode } from 'react'
+import { failureMessage } from './api-client'
 
 /** At most this many toasts are shown; a new one pushes the oldest out. */
 export const TOAST_LIMIT = 1
@@ -79,4 +80,11 @@ export function resetToasts() {
   removeTimers.forEach((timer) => clearTimeout(timer))
   removeTimers.clear()
   emit([])
+}
+
+/** An onError handler: a destructive toast titled title with the failure in words (failureMessage). */
+export function toastFailure(title: string) {
+  return (error: unknown) => {
+    toast({ title, description: failureMessage(error), variant: 'destructive' })
+  }
 }

@@ -25,7 +25,7 @@ export function Header() {
     <header className="sticky top-0 z-40 border-b border-slate-200/80 bg-white/90 backdrop-blur">
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4 sm:px-6">
         {/* Named by its text, so the name holds what is shown, a white label's too (WCAG 2.5.3). */}
-        <Link to="/" onClick={closeMenu}>
+        <Link to="/" onClick={closeMenu} className="shrink-0">
           <Logo /> <span className="sr-only">home</span>
         </Link>
 
@@ -37,7 +37,8 @@ export function Header() {
           ))}
         </nav>
 
-        <div className="flex items-center gap-2">
+        {/* May shrink: on a phone the workspace's name is cut short rather than push the page sideways. */}
+        <div className="flex min-w-0 items-center gap-2">
           {!isLoading && !user && (
             <div className="hidden items-center gap-2 lg:flex">
               <Button asChild variant="ghost">

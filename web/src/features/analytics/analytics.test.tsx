@@ -43,6 +43,7 @@ const codeAnalytics = (over: Partial<ScanReport> = {}): ScanReport => ({
   os: { iOS: 8, Android: 4, Windows: 3 },
   browsers: { Safari: 8, Chrome: 7 },
   referrers: [{ referrer: 'https://news.example.com', count: 4 }],
+  routes: [{ route: 'default', name: 'Destination', scans: 15 }],
   attribution: 'This site or product includes IP2Location LITE data available from https://lite.ip2location.com.',
   ...over,
 })
@@ -119,6 +120,40 @@ describe('Analytics Dashboard', () => {
     expect(within(dialog).getByRole('figure', { name: 'Scans by hour of day: 15 in 24 hours' })).toBeInTheDocument()
     expect(within(dialog).getByRole('link', { name: 'Download countries CSV' })).toHaveAttribute('href', reportUrl(3).replace('/analytics?', '/breakdown.csv?by=country&'))
     expect(within(dialog).getByRole('link', { name: 'PDF report' })).toHaveAttribute('href', reportUrl(3).replace('/analytics?', '/report.pdf?'))
+  })
+
+  it('shows a code with rules and a split its routes by the names the owner gave them, with the CSV', async () => {
+    const routes = [
+      { route: 'rule:0', name: 'Rule 1: iOS', scans: 6 },
+      { route: 'split:0', name: 'Variant A 50%', scans: 3 },
+      { route: 'split:1', name: 'Variant B 50%', scans: 1 },
+      { route: 'default', name: 'Destination', scans: 0 },
+    ]
+    stub({ [`GET ${reportUrl(3)}`]: () => json(codeAnalytics({ routes })) })
+    renderApp('/dashboard')
+    const dialog = await openAnalytics()
+    const table = await within(dialog).findByRole('table', { name: 'Scans by route' })
+    const rows = within(table)
+      .getAllByRole('row')
+      .slice(1)
+      .map((tr) => Array.from(tr.children, (cell) => cell.textContent))
+    expect(rows).toEqual([
+      ['Rule 1: iOS', '6', '60%', ''],
+      ['Variant A 50%', '3', '30%', '75%'],
+      ['Variant B 50%', '1', '10%', '25%'],
+      ['Destination', '0', '0%', ''],
+    ])
+    expect(within(dialog).getByRole('img', { name: 'Rule 1: iOS 60%, Variant A 50% 30%, Variant B 50% 10%, Destination 0%' })).toBeInTheDocument()
+    expect(within(dialog).getByRole('link', { name: 'Download routes CSV' })).toHaveAttribute('href', reportUrl(3).replace('/analytics?', '/breakdown.csv?by=route&'))
+    expect(dialog).not.toHaveTextContent('rule:0')
+  })
+
+  it('shows no routes for a code whose scans all went to its destination', async () => {
+    stub({})
+    renderApp('/dashboard')
+    const dialog = await openAnalytics()
+    expect(await within(dialog).findByText('Unique visitors')).toBeInTheDocument()
+    expect(within(dialog).queryByRole('table', { name: 'Scans by route' })).not.toBeInTheDocument()
   })
 
   it('asks for the chosen range, the bots and the whole account', async () => {

@@ -93,6 +93,25 @@ describe('dashboard lists', () => {
     expect(calls(mock, 'GET', '/api/trial-status')).toHaveLength(2)
   })
 
+  it("shows the server's refusal of a pause in a toast, and the card stays active", async () => {
+    const refusal = 'You are a viewer in Acme Marketing; only an editor or above can do this'
+    stubDashboard({ 'POST /api/dynamic-qrcodes/3/pause': () => json({ message: refusal }, 403) })
+    renderApp('/dashboard')
+    await userEvent.click(within(await card('Menu card')).getByRole('button', { name: 'Pause' }))
+    expect(await screen.findByText('Could not pause the QR code')).toBeInTheDocument()
+    expect(screen.getByText(refusal)).toBeInTheDocument()
+    await waitFor(() => expect(within(screen.getByRole('heading', { name: 'Menu card' }).closest('[data-testid="qr-card"]') as HTMLElement).getByRole('button', { name: 'Pause' })).toBeEnabled())
+  })
+
+  it('says the server could not be reached when a resume gets no answer', async () => {
+    stubDashboard({ 'POST /api/dynamic-qrcodes/4/resume': () => Promise.reject(new TypeError('Failed to fetch')) })
+    renderApp('/dashboard?view=paused')
+    await userEvent.click(within(await card('Old flyer')).getByRole('button', { name: 'Resume' }))
+    expect(await screen.findByText('Could not resume the QR code')).toBeInTheDocument()
+    expect(screen.getByText('Could not reach the server, try again')).toBeInTheDocument()
+    expect(await card('Old flyer')).toBeInTheDocument()
+  })
+
   it('opens the preview with the short URL and destination', async () => {
     stubDashboard()
     renderApp('/dashboard')
@@ -173,9 +192,8 @@ describe('rename', () => {
 })
 
 describe('delete', () => {
-  it('closes the confirmation even when the call fails, and only logs the failure', async () => {
-    const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
-    const mock = stubDashboard({ 'DELETE /api/qrcodes/7': () => json({ message: 'boom' }, 500) })
+  it('closes the confirmation even when the call fails, says why in a toast and keeps the card', async () => {
+    const mock = stubDashboard({ 'DELETE /api/qrcodes/7': () => json({ message: 'Something broke on our side' }, 500) })
     renderApp('/dashboard')
     await userEvent.click(within(await card('Shop front')).getByRole('button', { name: 'Delete' }))
     const dialog = await screen.findByRole('dialog', { name: 'Delete QR Code' })
@@ -183,8 +201,9 @@ describe('delete', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }))
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
     expect(calls(mock, 'DELETE', '/api/qrcodes/7')).toHaveLength(1)
-    expect(logged).toHaveBeenCalledWith('Failed to delete QR code', expect.anything())
-    expect(screen.queryByText('boom')).not.toBeInTheDocument()
+    expect(await screen.findByText('Could not delete the QR code')).toBeInTheDocument()
+    expect(screen.getByText('Something broke on our side')).toBeInTheDocument()
+    expect(await card('Shop front')).toBeInTheDocument()
   })
 
   it('removes the card after a successful delete', async () => {
@@ -279,14 +298,20 @@ describe('smart routing', () => {
     await userEvent.click(add)
     await userEvent.click(within(within(dialog).getByRole('group', { name: 'Rule 1 devices' })).getByLabelText('Android'))
     await userEvent.type(within(dialog).getByLabelText('Rule 1 URL'), 'https://example.com/android')
-    await userEvent.selectOptions(within(dialog).getAllByLabelText('Countries')[1], ['DE', 'AT'])
+    // The countries are a searchable chip list: typing filters by name, Enter or a click adds.
+    const countries = within(dialog).getAllByRole('combobox', { name: 'Countries' })[1]
+    await userEvent.type(countries, 'germ{Enter}')
+    await userEvent.type(countries, 'Aust')
+    expect(within(dialog).getAllByRole('option').map((o) => o.textContent)).toEqual(['Australia', 'Austria'])
+    await userEvent.click(within(dialog).getByRole('option', { name: 'Austria' }))
+    expect(within(within(dialog).getByRole('list', { name: 'Chosen countries' })).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Austria', 'Germany'])
     await userEvent.type(within(dialog).getByLabelText('Rule 2 URL'), 'https://example.com/dach')
     await userEvent.click(within(dialog).getByRole('button', { name: 'Move rule 2 up' }))
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save Routing' }))
     await waitFor(() => expect(calls(mock, 'PUT', '/api/dynamic-qrcodes/3/routing')).toHaveLength(1))
     expect(JSON.parse(String(calls(mock, 'PUT', '/api/dynamic-qrcodes/3/routing')[0][1]?.body))).toEqual({
       rules: [
-        { when: { country: ['AT', 'DE'] }, destination: 'https://example.com/dach' },
+        { when: { country: ['DE', 'AT'] }, destination: 'https://example.com/dach' },
         { when: { os: ['android'] }, destination: 'https://example.com/android' },
       ],
       split: [],
@@ -297,17 +322,57 @@ describe('smart routing', () => {
     })
   })
 
-  it("lists the server's refusals by field path and keeps the dialog open", async () => {
+  it("shows each of the server's refusals beside its field, turns to its tab and focuses the first", async () => {
     stubDashboard({
       'PUT /api/dynamic-qrcodes/3/routing': () =>
-        json({ message: 'Weights must add up to 100', errors: { split: 'Weights must add up to 100' } }, 400),
+        json(
+          {
+            message: 'Rule 1: destination is not a valid URL',
+            errors: {
+              'rules.0.destination': 'Rule 1: destination is not a valid URL',
+              split: "The variants' weights must add up to 100 (now 90)",
+              expiresAt: 'The end must be after the start',
+            },
+          },
+          400,
+        ),
     })
     renderApp('/dashboard')
     const dialog = await openTab('Split')
     await userEvent.click(within(dialog).getByRole('button', { name: 'Add variant' }))
-    await userEvent.type(within(dialog).getByLabelText('Variant 1 URL'), 'https://example.com/a')
+    await userEvent.type(within(dialog).getByLabelText('Variant A URL'), 'https://example.com/a')
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save Routing' }))
-    expect(await within(dialog).findByRole('alert')).toHaveTextContent('split: Weights must add up to 100')
+    // The first tab with a refusal is Rules: its field is marked, described and focused.
+    await waitFor(() => expect(within(dialog).getByRole('tab', { name: 'Rules' })).toHaveAttribute('aria-selected', 'true'))
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add rule' }))
+    const url = within(dialog).getByLabelText('Rule 1 URL')
+    expect(url).toHaveAttribute('aria-invalid', 'true')
+    expect(url).toHaveAccessibleDescription('Rule 1: destination is not a valid URL')
+    await userEvent.click(within(dialog).getByRole('tab', { name: 'Schedule & limit' }))
+    expect(within(dialog).getByLabelText('Ends at')).toHaveAccessibleDescription('The end must be after the start')
+    await userEvent.click(within(dialog).getByRole('tab', { name: 'Split' }))
+    expect(within(dialog).getByLabelText('Weight')).toHaveAccessibleDescription("The variants' weights must add up to 100 (now 90)")
+    // No field paths in sight.
+    expect(dialog).not.toHaveTextContent('rules.0')
+  })
+
+  it('warns that a rule with no conditions takes every scan', async () => {
+    stubDashboard()
+    renderApp('/dashboard')
+    const dialog = await openTab('Rules')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add rule' }))
+    expect(within(dialog).getByText(/This rule has no conditions, so it takes every scan/)).toBeInTheDocument()
+    await userEvent.click(within(within(dialog).getByRole('group', { name: 'Rule 1 devices' })).getByLabelText('iOS'))
+    expect(within(dialog).queryByText(/This rule has no conditions/)).not.toBeInTheDocument()
+  })
+
+  it("toasts a refusal that is not about a field, in the server's words", async () => {
+    stubDashboard({ 'PUT /api/dynamic-qrcodes/3/routing': () => json({ message: 'You are a viewer in Acme; only an editor or above can do this' }, 403) })
+    renderApp('/dashboard')
+    const dialog = await openTab('Schedule & limit')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save Routing' }))
+    expect(await screen.findByText('Could not save routing')).toBeInTheDocument()
+    expect(screen.getByText('You are a viewer in Acme; only an editor or above can do this')).toBeInTheDocument()
   })
 
   it('shows the routing badges on the card', async () => {

@@ -312,7 +312,7 @@ describe('accepting an invitation', () => {
     stubFetch({
       'GET /api/user': () => json(alice),
       'POST /api/invitations/accept': () =>
-        json({ message: 'This invitation was sent to another email address. Sign in with that address, confirmed, to accept it.' }, 403),
+        json({ message: 'This invitation was sent to another email address. Sign in with that address to accept it.' }, 403),
       'POST /api/logout': () => new Response(null, { status: 200 }),
     })
     renderApp('/invitations/accept?token=tok123')
@@ -322,15 +322,28 @@ describe('accepting an invitation', () => {
     expect(await screen.findByRole('link', { name: 'Sign in to accept' })).toBeInTheDocument()
   })
 
-  it('asks an unconfirmed address to confirm first', async () => {
-    stubFetch({
+  it('lets an unconfirmed address accept at once: the link proved it', async () => {
+    const mock = stubFetch({
       'GET /api/user': () => json({ ...alice, emailVerified: false }),
-      'POST /api/invitations/accept': () => json({ message: 'This invitation was sent to another email address. Sign in with that address, confirmed, to accept it.' }, 403),
+      'POST /api/invitations/accept': () => json({ id: 9, name: 'Agency', role: 'editor', personal: false }),
     })
-    renderApp('/invitations/accept?token=tok123')
-    expect(await screen.findByText(/Only a confirmed address can join/)).toBeInTheDocument()
-    await userEvent.click(screen.getByRole('button', { name: 'Accept invitation' }))
-    expect(await screen.findByText('Confirm your email address first')).toBeInTheDocument()
+    renderApp('/invitations/accept?token=tok123&email=alice%40example.com')
+    await userEvent.click(await screen.findByRole('button', { name: 'Accept invitation' }))
+    expect(await screen.findByText('You joined Agency as editor.')).toBeInTheDocument()
+    expect(screen.queryByText(/confirm/i)).not.toBeInTheDocument()
+    expect(sent(mock, 'POST', '/api/invitations/accept')).toEqual([{ token: 'tok123' }])
+  })
+
+  it("fills in the invited address on the sign-up and sign-in forms from the link's email", async () => {
+    stubFetch({ 'GET /api/user': () => new Response('', { status: 401 }) })
+    renderApp('/invitations/accept?token=tok123&email=bob%40example.com')
+    const back = encodeURIComponent('/invitations/accept?token=tok123&email=bob%40example.com')
+    const register = await screen.findByRole('link', { name: 'Create an account' })
+    expect(register).toHaveAttribute('href', `/auth?mode=register&next=${back}&email=bob%40example.com`)
+    await userEvent.click(register)
+    expect(await screen.findByLabelText('Email')).toHaveValue('bob@example.com')
+    await userEvent.click(screen.getByRole('button', { name: /sign in/i }))
+    expect(await screen.findByLabelText('Email')).toHaveValue('bob@example.com')
   })
 
   it('says an expired or used link can no longer be used', async () => {
@@ -350,3 +363,23 @@ describe('accepting an invitation', () => {
     expect(await screen.findByText('This link is incomplete. Please open the link from your e-mail again.')).toBeInTheDocument()
   })
 })
+
+describe('a link into a workspace', () => {
+  it('opens the workspace of ?workspace= (the alert mails link so) and names it over the dashboard', async () => {
+    let active = { id: 1, name: 'Personal', role: 'owner' as const }
+    const mock = stubFetch({
+      'GET /api/user': () => json({ ...alice, workspace: active }),
+      'GET /api/codes': () => json({ items: [], nextCursor: null }),
+      'POST /api/workspaces/9/activate': () => {
+        active = { id: 9, name: 'Acme Marketing', role: 'owner' }
+        return json(active)
+      },
+    })
+    const { router } = renderApp('/dashboard?workspace=9')
+    await waitFor(() => expect(screen.getByTestId('dashboard-workspace')).toHaveTextContent('Acme Marketing'))
+    expect(mock.mock.calls.filter(([u, init]) => u === '/api/workspaces/9/activate' && init?.method === 'POST')).toHaveLength(1)
+    await waitFor(() => expect(router.state.location.search).toBe(''))
+    await waitFor(() => expect(document.title).toContain('Acme Marketing'))
+  })
+})
+

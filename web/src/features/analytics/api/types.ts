@@ -36,6 +36,8 @@ export interface ScanReport {
   os: Record<string, number>
   browsers: Record<string, number>
   referrers: { referrer: string; count: number }[]
+  /** One code's scans by what served them: route "rule:0", "split:1", "default", "ended" and its name as the owner knows it ("Rule 1: iOS", "Variant B 50%"). */
+  routes: { route: string; name: string; scans: number }[]
   attribution: string
 }
 

@@ -1,4 +1,4 @@
-import { AlertCircle, Download, FileDown, Globe, Layers, QrCode, RefreshCw, ScanLine, Sparkles, Trophy, Zap } from 'lucide-react'
+import { AlertCircle, Download, FileDown, Globe, Layers, QrCode, RefreshCw, ScanLine, Sparkles, Split, Trophy, Zap } from 'lucide-react'
 import { useState, type ReactNode } from 'react'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
@@ -8,6 +8,7 @@ import { breakdownCsvUrl, rangeQuery, reportPdfUrl, scansCsvUrl, useDynamicCodes
 import type { ScanReport, UserAnalytics } from '../api/types'
 import { countryName } from '../lib/country-name'
 import { BarChart, ShareBars, SplitRing, toEntries } from './charts'
+import { hasRoutes, RoutesTable } from './routes-panel'
 import { WorldMap } from './world-map'
 import { countOf, nounFor } from '@/lib/count'
 
@@ -302,6 +303,11 @@ function CodeInsights({ topDynamic }: { topDynamic: UserAnalytics['dynamicQrPerf
           </>
         )}
       </Panel>
+      {data && !customIncomplete && id !== 'all' && hasRoutes(data) && (
+        <Panel title="Routes" icon={<Split />} action={csv('route', 'routes')}>
+          <RoutesTable routes={data.routes} />
+        </Panel>
+      )}
       {data && !customIncomplete && (
         <Panel title="Countries" icon={<Globe />} action={csv('country', 'countries')}>
           {data.countries.length === 0 && data.unknownCountry === 0 ? (

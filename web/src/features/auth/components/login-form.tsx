@@ -13,7 +13,8 @@ import { GoogleButton } from './google-button'
 import { OrDivider } from './or-divider'
 import { SecondFactorForm } from './second-factor-form'
 
-export function LoginForm({ onSwitch }: { onSwitch: () => void }) {
+/** email fills in the address (an invitation's link names it). */
+export function LoginForm({ onSwitch, email = '' }: { onSwitch: () => void; email?: string }) {
   const [forgotten, setForgotten] = useState(false)
   const [methods, setMethods] = useState<SecondFactorMethod[] | null>(null)
   const loginMutation = useLogin()
@@ -25,7 +26,7 @@ export function LoginForm({ onSwitch }: { onSwitch: () => void }) {
     register,
     handleSubmit,
     formState: { errors },
-  } = useForm<LoginInput>({ resolver: zodResolver(loginInputSchema), defaultValues: { username: '', password: '' } })
+  } = useForm<LoginInput>({ resolver: zodResolver(loginInputSchema), defaultValues: { username: email, password: '' } })
 
   if (forgotten) return <ForgotPasswordForm onBack={() => setForgotten(false)} />
   if (methods) return <SecondFactorForm methods={methods} onCancel={() => setMethods(null)} />

@@ -7,13 +7,14 @@ import { TextField } from '@/components/ui/form-field'
 import { registerInputSchema, useRegister, type RegisterInput } from '../api/register'
 import { GoogleButton } from './google-button'
 
-export function RegisterForm({ onSwitch }: { onSwitch: () => void }) {
+/** email fills in the address (an invitation's link names it). */
+export function RegisterForm({ onSwitch, email = '' }: { onSwitch: () => void; email?: string }) {
   const registerMutation = useRegister()
   const {
     register,
     handleSubmit,
     formState: { errors },
-  } = useForm<RegisterInput>({ resolver: zodResolver(registerInputSchema), defaultValues: { email: '', password: '' } })
+  } = useForm<RegisterInput>({ resolver: zodResolver(registerInputSchema), defaultValues: { email, password: '' } })
 
   const claim = registerMutation.data && !('id' in registerMutation.data) ? registerMutation.data.message : undefined
 

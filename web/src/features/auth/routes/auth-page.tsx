@@ -70,8 +70,10 @@ export function AuthPage() {
   if (user) return <Navigate to={nextPath(searchParams)} replace />
 
   const next = searchParams.get('next')
+  // An invitation's link names the invited address (?email=): both forms start with it.
+  const email = searchParams.get('email') ?? ''
   const switchTo = (mode: 'login' | 'register') =>
-    setSearchParams({ ...(mode === 'register' && { mode }), ...(next && { next }) }, { replace: true })
+    setSearchParams({ ...(mode === 'register' && { mode }), ...(next && { next }), ...(email && { email }) }, { replace: true })
 
   return (
     <div className="bg-gradient-to-b from-primary-50 to-white px-4 py-12 sm:py-20">
@@ -124,10 +126,10 @@ export function AuthPage() {
           ) : isRegister ? (
             <>
               {signupNote && <Alert className="mb-6">{signupNote}</Alert>}
-              <RegisterForm onSwitch={() => switchTo('login')} />
+              <RegisterForm email={email} onSwitch={() => switchTo('login')} />
             </>
           ) : (
-            <LoginForm onSwitch={() => switchTo('register')} />
+            <LoginForm email={email} onSwitch={() => switchTo('register')} />
           )}
         </div>
       </Card>

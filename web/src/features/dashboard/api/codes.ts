@@ -1,6 +1,6 @@
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { apiJson, apiRequest, serverMessage } from '@/lib/api-client'
-import { toast } from '@/lib/use-toast'
+import { apiJson, apiRequest, serverFieldErrors } from '@/lib/api-client'
+import { toast, toastFailure } from '@/lib/use-toast'
 import { codeListParams, type CodeQuery, type CodeStatus } from '../lib/code-query'
 import { codePath, type DynamicCode, type Routing, type SavedCode } from './types'
 import { countOf } from '@/lib/count'
@@ -49,16 +49,22 @@ function useInvalidateCodes() {
 }
 
 /**
- * A change to one code. Failures are only logged (spec 01 §8); the lists
- * are refetched either way so the screen shows what the server holds.
+ * A change to one code. A failure says so in a toast with the server's
+ * words (issue 39; spec 01 §8 only logged them, and a viewer's Pause then
+ * did nothing visible), except a refusal by field, which the form shows at
+ * its field. The lists are refetched either way, so the card shows what the
+ * server holds: as it was, after a failure.
  */
 function useCodeMutation<V>(call: (variables: V) => Promise<unknown>, what: string, done?: string) {
   const invalidate = useInvalidateCodes()
+  const failed = toastFailure(`Could not ${what} the QR code`)
   return useMutation({
     mutationFn: call,
     // A short confirmation that the change took.
     onSuccess: done ? () => toast({ title: done }) : undefined,
-    onError: (error) => console.error(`Failed to ${what} QR code`, error),
+    onError: (error) => {
+      if (!serverFieldErrors(error)) failed(error)
+    },
     onSettled: invalidate,
   })
 }
@@ -89,7 +95,7 @@ export function useMuteAlerts() {
         title: muted ? 'Alerts muted' : 'Alerts on',
         description: muted ? 'No e-mails or webhook events about this code.' : 'You hear when its destination breaks or its scans drop.',
       }),
-    onError: (error) => toast({ title: 'Could not change alerts', description: serverMessage(error) ?? 'Please try again.', variant: 'destructive' }),
+    onError: toastFailure('Could not change alerts'),
     onSettled: invalidate,
   })
 }
@@ -156,8 +162,7 @@ export function useDuplicateCode() {
   return useMutation({
     mutationFn: (code: SavedCode) => apiJson<SavedCode>('POST', `${codePath(code)}/duplicate`),
     onSuccess: (copy) => toast({ title: 'Code duplicated', description: `"${copy.name}" is in My QR Codes.` }),
-    onError: (error) =>
-      toast({ title: 'Duplicate failed', description: serverMessage(error) ?? 'There was a problem copying your QR code.', variant: 'destructive' }),
+    onError: toastFailure('Duplicate failed'),
     onSettled: invalidate,
   })
 }

@@ -5,8 +5,7 @@ import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Label } from '@/components/ui/label'
 import { NativeSelect } from '@/components/ui/native-select'
-import { serverMessage } from '@/lib/api-client'
-import { toast } from '@/lib/use-toast'
+import { toast, toastFailure } from '@/lib/use-toast'
 import { useCan } from '@/lib/workspace'
 import { useFolders, useOrganiseCode, useTags } from '../api/organise'
 import { tagIdsOf, type SavedCode, type Tag } from '../api/types'
@@ -90,7 +89,7 @@ function CodeLabelsForm({ code, onClose }: { code: SavedCode; onClose: () => voi
           toast({ title: 'Saved', description: `Tags and folder of ${code.name} updated.` })
           onClose()
         },
-        onError: (error) => toast({ title: 'Could not save', description: serverMessage(error) ?? 'Please try again.', variant: 'destructive' }),
+        onError: toastFailure('Could not save'),
       },
     )
   }

@@ -4,6 +4,7 @@ import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
+import { FieldError } from '@/components/ui/field-error'
 import { TextField } from '@/components/ui/form-field'
 import { Label } from '@/components/ui/label'
 import { NativeSelect } from '@/components/ui/native-select'
@@ -13,7 +14,9 @@ import { useCan } from '@/lib/workspace'
 import { useEditDestination, useSetCodeDomain, useVerifiedDomains } from '../api/codes'
 import { destinationSchema, type DestinationInput } from '../api/schemas'
 import type { DynamicCode } from '../api/types'
+import { invalidProps } from '../lib/routing-errors'
 import { withUtm } from '../lib/utm'
+import { editPanel, stickyFooter } from './edit-dialog-layout'
 import { RoutingTabs } from './routing-editor'
 import { UtmBuilder } from './utm-builder'
 
@@ -34,8 +37,12 @@ export function EditDestinationDialog({ code, open, onOpenChange }: { code: Dyna
     formState: { errors },
   } = useForm<DestinationInput>({ resolver: zodResolver(destinationSchema), values: { destination: code.destination } })
 
+  const [tab, setTab] = useState('destination')
   const changeOpen = (next: boolean) => {
-    if (!next) reset()
+    if (!next) {
+      reset()
+      setTab('destination')
+    }
     onOpenChange(next)
   }
   const submit = handleSubmit(({ destination }) =>
@@ -45,7 +52,7 @@ export function EditDestinationDialog({ code, open, onOpenChange }: { code: Dyna
         onSuccess: () => onOpenChange(false),
         onError: (error) => {
           const message = fieldMessage(error, 'destination')
-          if (message) setError('destination', { message })
+          if (message) setError('destination', { message }, { shouldFocus: true })
         },
       },
     ),
@@ -53,22 +60,23 @@ export function EditDestinationDialog({ code, open, onOpenChange }: { code: Dyna
 
   return (
     <Dialog open={open} onOpenChange={changeOpen}>
-      <DialogContent className="max-w-2xl">
+      {/* On a phone the header and tabs stay put and a tab's panel scrolls under them, its footer (Save) pinned at the bottom. */}
+      <DialogContent className="flex max-h-[calc(100dvh-2rem)] max-w-2xl flex-col p-4 sm:p-6">
         <DialogHeader>
           <DialogTitle>Edit Dynamic QR Code</DialogTitle>
           <DialogDescription>
             Change where “{code.name}” sends people. The QR code image stays the same, so printed codes keep working.
           </DialogDescription>
         </DialogHeader>
-        <Tabs defaultValue="destination">
-          <TabsList>
+        <Tabs value={tab} onValueChange={setTab} className="flex min-h-0 flex-1 flex-col">
+          <TabsList className="flex h-auto flex-wrap justify-start">
             <TabsTrigger value="destination">Destination</TabsTrigger>
             <TabsTrigger value="rules">Rules</TabsTrigger>
             <TabsTrigger value="split">Split</TabsTrigger>
             <TabsTrigger value="schedule">Schedule &amp; limit</TabsTrigger>
             <TabsTrigger value="domain">Domain</TabsTrigger>
           </TabsList>
-          <TabsContent value="destination">
+          <TabsContent value="destination" className={editPanel}>
             <form noValidate className="grid gap-4" onSubmit={submit}>
               <TextField
                 id={`destination-${code.id}`}
@@ -86,7 +94,7 @@ export function EditDestinationDialog({ code, open, onOpenChange }: { code: Dyna
                 idSuffix={code.id}
                 onAdd={(utm) => setValue('destination', withUtm(getValues('destination'), utm), { shouldDirty: true })}
               />
-              <DialogFooter>
+              <DialogFooter className={stickyFooter}>
                 <Button type="button" variant="outline" onClick={() => changeOpen(false)}>
                   Cancel
                 </Button>
@@ -97,8 +105,8 @@ export function EditDestinationDialog({ code, open, onOpenChange }: { code: Dyna
               </DialogFooter>
             </form>
           </TabsContent>
-          <RoutingTabs code={code} onSaved={() => onOpenChange(false)} />
-          <TabsContent value="domain">
+          <RoutingTabs code={code} onSaved={() => changeOpen(false)} showTab={setTab} />
+          <TabsContent value="domain" className={editPanel}>
             <DomainTab code={code} onSaved={() => onOpenChange(false)} />
           </TabsContent>
         </Tabs>
@@ -131,7 +139,7 @@ function DomainTab({ code, onSaved }: { code: DynamicCode; onSaved: () => void }
     <div className="grid gap-4">
       <div className="grid gap-1.5">
         <Label htmlFor={id}>Printed domain</Label>
-        <NativeSelect id={id} value={choice} onChange={(e) => setChoice(e.target.value)} disabled={!mayEdit}>
+        <NativeSelect id={id} value={choice} onChange={(e) => setChoice(e.target.value)} disabled={!mayEdit} {...invalidProps(id, error)}>
           <option value="">Squarely (default)</option>
           {domains.data?.map((d) => (
             <option key={d.id} value={String(d.id)}>
@@ -139,7 +147,7 @@ function DomainTab({ code, onSaved }: { code: DynamicCode; onSaved: () => void }
             </option>
           ))}
         </NativeSelect>
-        {error && <p className="text-sm text-red-700">{error}</p>}
+        <FieldError id={`${id}-error`}>{error}</FieldError>
       </div>
       <p className="text-sm text-slate-600">
         Short link now: <span className="font-mono">{code.shortUrl}</span>. A new domain changes the link, and so the QR code image: download it
@@ -147,7 +155,7 @@ function DomainTab({ code, onSaved }: { code: DynamicCode; onSaved: () => void }
         domains under Workspace, Domains.
       </p>
       {domains.data?.length === 0 && <p className="text-sm text-slate-600">This workspace has no verified domains yet.</p>}
-      <DialogFooter>
+      <DialogFooter className={stickyFooter}>
         <Button type="button" onClick={save} disabled={move.isPending || !mayEdit || choice === (code.domainId ? String(code.domainId) : '')}>
           {move.isPending && <Loader2 className="animate-spin" aria-hidden="true" />}
           Save Domain

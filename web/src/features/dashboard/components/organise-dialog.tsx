@@ -3,16 +3,12 @@ import { useState } from 'react'
 import { NameDialog } from '@/components/name-dialog'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
-import { serverMessage } from '@/lib/api-client'
-import { toast } from '@/lib/use-toast'
+import { toast, toastFailure } from '@/lib/use-toast'
 import { useDeleteFolder, useDeleteTag, useFolders, useSaveFolder, useSaveTag, useTags } from '../api/organise'
 import type { Folder, Tag } from '../api/types'
 import { TagColorPicker, TagDot, tagColors } from './tag-colors'
 
 type Editing = { kind: 'tag'; tag?: Tag } | { kind: 'folder'; folder?: Folder } | null
-
-const failed = (title: string) => (error: unknown) =>
-  toast({ title, description: serverMessage(error) ?? 'Please try again.', variant: 'destructive' })
 
 /** The workspace's tags (with colours) and folders: create, rename, delete. */
 export function OrganiseDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
@@ -32,12 +28,12 @@ export function OrganiseDialog({ open, onOpenChange }: { open: boolean; onOpenCh
 
   const removeTag = (tag: Tag) => {
     if (!window.confirm(`Delete the tag ${tag.name}? It comes off every code; the codes stay.`)) return
-    deleteTag.mutate(tag.id, { onSuccess: () => toast({ title: 'Tag deleted' }), onError: failed('Could not delete the tag') })
+    deleteTag.mutate(tag.id, { onSuccess: () => toast({ title: 'Tag deleted' }), onError: toastFailure('Could not delete the tag') })
   }
 
   const removeFolder = (folder: Folder) => {
     if (!window.confirm(`Delete the folder ${folder.name}? Its codes stay, outside any folder.`)) return
-    deleteFolder.mutate(folder.id, { onSuccess: () => toast({ title: 'Folder deleted' }), onError: failed('Could not delete the folder') })
+    deleteFolder.mutate(folder.id, { onSuccess: () => toast({ title: 'Folder deleted' }), onError: toastFailure('Could not delete the folder') })
   }
 
   return (

@@ -1,42 +1,67 @@
 import { Loader2 } from 'lucide-react'
-import { useState, type ReactNode } from 'react'
+import { useEffect, useState, type ReactNode } from 'react'
 import { Button } from '@/components/ui/button'
 import { serverFieldErrors } from '@/lib/api-client'
+import { toastFailure } from '@/lib/use-toast'
 import { useSetRouting } from '../api/codes'
 import type { DynamicCode, Routing } from '../api/types'
 import { cleaned, emptyRouting } from '../lib/routing'
+import { firstTabWithError, unplacedErrors, type RoutingTab } from '../lib/routing-errors'
+import { stickyFooter } from './edit-dialog-layout'
 import { RoutingRulesTab } from './routing-rules-tab'
 import { RoutingScheduleTab } from './routing-schedule-tab'
 import { RoutingSplitTab } from './routing-split-tab'
 
 // The Rules, Split and Schedule & limit tabs of the Edit Dynamic QR Code
-// dialog (issue 23): one routing object, saved with PUT …/routing.
+// dialog (issue 23): one routing object, saved with PUT …/routing. A
+// refusal shows each of the server's messages beside its field (issue 39):
+// the dialog turns to the first tab with one and focuses its first field.
 
-export function RoutingTabs({ code, onSaved }: { code: DynamicCode; onSaved: () => void }) {
+export function RoutingTabs({ code, onSaved, showTab }: { code: DynamicCode; onSaved: () => void; showTab: (tab: RoutingTab) => void }) {
   const [draft, setDraft] = useState<Routing>(() => ({ ...emptyRouting, ...code.routing }))
   const [errors, setErrors] = useState<Record<string, string>>({})
   const save = useSetRouting()
 
+  // After a refusal has drawn its messages: focus the first invalid field of the tab shown.
+  useEffect(() => {
+    if (!Object.keys(errors).length) return
+    const frame = requestAnimationFrame(() => {
+      const first = document.querySelector<HTMLElement>('[role="tabpanel"][data-state="active"] [aria-invalid="true"]')
+      first?.focus()
+    })
+    return () => cancelAnimationFrame(frame)
+  }, [errors])
+
+  const failed = toastFailure('Could not save routing')
   const submit = (routing: Routing | null) => {
     setErrors({})
     save.mutate(
       { code, routing },
-      { onSuccess: onSaved, onError: (error) => setErrors(serverFieldErrors(error) ?? { routing: 'Saving failed. Please try again.' }) },
+      {
+        onSuccess: onSaved,
+        onError: (error) => {
+          const byField = serverFieldErrors(error)
+          if (!byField) return failed(error)
+          setErrors(byField)
+          const tab = firstTabWithError(byField)
+          if (tab) showTab(tab)
+        },
+      },
     )
   }
 
+  const unplaced = unplacedErrors(errors)
+  // A fragment: the footer's sticky part must be a child of the scrolling panel to stay in view.
   const footer: ReactNode = (
-    <div className="mt-4 grid gap-3">
-      {Object.keys(errors).length > 0 && (
+    <>
+      {unplaced.length > 0 && (
         <ul role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-700">
-          {Object.entries(errors).map(([field, message]) => (
-            <li key={field}>
-              <span className="font-mono">{field}</span>: {message}
-            </li>
+          {unplaced.map((message) => (
+            <li key={message}>{message}</li>
           ))}
         </ul>
       )}
-      <div className="flex justify-end gap-2">
+      <div className={`flex flex-wrap justify-end gap-2 ${stickyFooter}`}>
         {code.routing && (
           <Button type="button" variant="outline" onClick={() => submit(null)} disabled={save.isPending}>
             Remove routing
@@ -47,14 +72,14 @@ export function RoutingTabs({ code, onSaved }: { code: DynamicCode; onSaved: () 
           Save Routing
         </Button>
       </div>
-    </div>
+    </>
   )
 
   return (
     <>
-      <RoutingRulesTab draft={draft} setDraft={setDraft} footer={footer} />
-      <RoutingSplitTab draft={draft} setDraft={setDraft} footer={footer} />
-      <RoutingScheduleTab draft={draft} setDraft={setDraft} limitScans={code.limitScans} footer={footer} />
+      <RoutingRulesTab draft={draft} setDraft={setDraft} errors={errors} footer={footer} />
+      <RoutingSplitTab draft={draft} setDraft={setDraft} errors={errors} footer={footer} />
+      <RoutingScheduleTab draft={draft} setDraft={setDraft} errors={errors} limitScans={code.limitScans} footer={footer} />
     </>
   )
 }

@@ -1,11 +1,14 @@
 import { ArrowDown, ArrowUp, Plus, Trash2 } from 'lucide-react'
-import type { Dispatch, ReactNode, SetStateAction } from 'react'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import { TabsContent } from '@/components/ui/tabs'
-import type { Routing, RoutingRule } from '../api/types'
+import type { RoutingRule } from '../api/types'
 import { countryCodes, countryName, languageCodes, languageName } from '../lib/countries'
-import { CheckboxGroup, Field, MultiSelect } from './routing-fields'
+import { hasConditions } from '../lib/routing'
+import { invalidProps } from '../lib/routing-errors'
+import { ChipPicker } from './chip-picker'
+import { editPanel } from './edit-dialog-layout'
+import { CheckboxGroup, Field, type RoutingTabProps } from './routing-fields'
 
 const osOptions = [
   ['ios', 'iOS'],
@@ -25,10 +28,13 @@ const dayOptions = [
   ['sun', 'Sun'],
 ] as const
 const timeZones: string[] = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : []
-const countries = countryCodes.map((code) => ({ code, name: countryName(code) })).sort((a, b) => a.name.localeCompare(b.name))
+const byName = (codes: string[], name: (code: string) => string) =>
+  codes.map((code) => [code, name(code)] as const).sort((a, b) => a[1].localeCompare(b[1]))
+const countries = byName(countryCodes, countryName)
+const languages = byName(languageCodes, languageName)
 
 /** The Rules tab: conditions tried in order, each with its URL. */
-export function RoutingRulesTab({ draft, setDraft, footer }: { draft: Routing; setDraft: Dispatch<SetStateAction<Routing>>; footer: ReactNode }) {
+export function RoutingRulesTab({ draft, setDraft, errors, footer }: RoutingTabProps) {
   const setRule = (i: number, rule: RoutingRule) => setDraft((d) => ({ ...d, rules: d.rules.map((r, j) => (j === i ? rule : r)) }))
   const moveRule = (i: number, by: number) =>
     setDraft((d) => {
@@ -38,49 +44,73 @@ export function RoutingRulesTab({ draft, setDraft, footer }: { draft: Routing; s
     })
 
   return (
-    <TabsContent value="rules" className="grid max-h-[60vh] gap-3 overflow-y-auto">
+    <TabsContent value="rules" className={`grid content-start gap-3 ${editPanel}`}>
       <p className="text-sm text-slate-600">Rules are tried in order; the first whose conditions all hold sends the scan to its URL.</p>
       {draft.rules.map((rule, i) => (
         <fieldset key={i} className="grid gap-3 rounded-lg border border-slate-200 p-3">
           <legend className="px-1 text-sm font-semibold">Rule {i + 1}</legend>
+          {!hasConditions(rule) && (
+            <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
+              This rule has no conditions, so it takes every scan{i < draft.rules.length - 1 ? ' and the rules after it never apply' : ''}. Pick a device, country, language, day or time.
+            </p>
+          )}
           <CheckboxGroup
+            id={`rule-${i}-os`}
             label={`Rule ${i + 1} devices`}
             options={osOptions}
             value={rule.when.os}
             onChange={(os) => setRule(i, { ...rule, when: { ...rule.when, os } })}
+            error={errors[`rules.${i}.when.os`]}
           />
           <div className="grid gap-3 sm:grid-cols-2">
-            <MultiSelect
+            <ChipPicker
               id={`rule-${i}-country`}
               label="Countries"
-              options={countries.map((c) => [c.code, c.name])}
+              options={countries}
               value={rule.when.country ?? []}
               onChange={(country) => setRule(i, { ...rule, when: { ...rule.when, country } })}
+              error={errors[`rules.${i}.when.country`]}
             />
-            <MultiSelect
+            <ChipPicker
               id={`rule-${i}-language`}
               label="Languages"
-              options={languageCodes.map((l) => [l, languageName(l)])}
+              options={languages}
               value={rule.when.language ?? []}
               onChange={(language) => setRule(i, { ...rule, when: { ...rule.when, language } })}
+              error={errors[`rules.${i}.when.language`]}
             />
           </div>
           <CheckboxGroup
+            id={`rule-${i}-days`}
             label={`Rule ${i + 1} days`}
             options={dayOptions}
             value={rule.when.days}
             onChange={(days) => setRule(i, { ...rule, when: { ...rule.when, days } })}
+            error={errors[`rules.${i}.when.days`]}
           />
           <div className="grid gap-3 sm:grid-cols-3">
-            <Field id={`rule-${i}-from`} label="From">
-              <Input id={`rule-${i}-from`} type="time" value={rule.when.from ?? ''} onChange={(e) => setRule(i, { ...rule, when: { ...rule.when, from: e.target.value } })} />
+            <Field id={`rule-${i}-from`} label="From" error={errors[`rules.${i}.when.from`]}>
+              <Input
+                id={`rule-${i}-from`}
+                type="time"
+                value={rule.when.from ?? ''}
+                onChange={(e) => setRule(i, { ...rule, when: { ...rule.when, from: e.target.value } })}
+                {...invalidProps(`rule-${i}-from`, errors[`rules.${i}.when.from`])}
+              />
             </Field>
-            <Field id={`rule-${i}-to`} label="To">
-              <Input id={`rule-${i}-to`} type="time" value={rule.when.to ?? ''} onChange={(e) => setRule(i, { ...rule, when: { ...rule.when, to: e.target.value } })} />
+            <Field id={`rule-${i}-to`} label="To" error={errors[`rules.${i}.when.to`]}>
+              <Input
+                id={`rule-${i}-to`}
+                type="time"
+                value={rule.when.to ?? ''}
+                onChange={(e) => setRule(i, { ...rule, when: { ...rule.when, to: e.target.value } })}
+                {...invalidProps(`rule-${i}-to`, errors[`rules.${i}.when.to`])}
+              />
             </Field>
-            <Field id={`rule-${i}-tz`} label="Time zone">
+            <Field id={`rule-${i}-tz`} label="Time zone" error={errors[`rules.${i}.when.timeZone`]}>
               <Input
                 id={`rule-${i}-tz`}
+                {...invalidProps(`rule-${i}-tz`, errors[`rules.${i}.when.timeZone`])}
                 list="routing-time-zones"
                 placeholder="UTC"
                 value={rule.when.timeZone ?? ''}
@@ -88,16 +118,17 @@ export function RoutingRulesTab({ draft, setDraft, footer }: { draft: Routing; s
               />
             </Field>
           </div>
-          <Field id={`rule-${i}-destination`} label={`Rule ${i + 1} URL`}>
+          <Field id={`rule-${i}-destination`} label={`Rule ${i + 1} URL`} error={errors[`rules.${i}.destination`]}>
             <Input
               id={`rule-${i}-destination`}
+              {...invalidProps(`rule-${i}-destination`, errors[`rules.${i}.destination`])}
               type="url"
               placeholder="https://example.com"
               value={rule.destination}
               onChange={(e) => setRule(i, { ...rule, destination: e.target.value })}
             />
           </Field>
-          <div className="flex gap-2">
+          <div className="flex flex-wrap gap-2">
             <Button type="button" size="sm" variant="outline" disabled={i === 0} onClick={() => moveRule(i, -1)} aria-label={`Move rule ${i + 1} up`}>
               <ArrowUp aria-hidden="true" />
             </Button>

@@ -4,6 +4,16 @@ import type { Routing, RoutingRule } from '../api/types'
 
 export const emptyRouting: Routing = { rules: [], split: [], startsAt: null, expiresAt: null, scanLimit: null, afterEnd: null }
 
+/** A split's variant as people see it, lettered in order: "Variant A" (as the server's refusals and the analytics name it). */
+export function variantName(i: number) {
+  return `Variant ${String.fromCharCode(65 + i)}`
+}
+
+/** Whether a rule names any condition: one without takes every scan. */
+export function hasConditions(rule: RoutingRule) {
+  return (['os', 'country', 'language', 'days'] as const).some((key) => rule.when[key]?.length) || Boolean(rule.when.from || rule.when.to)
+}
+
 /** The routing as sent: empty conditions dropped; null when nothing is set. */
 export function cleaned(r: Routing): Routing | null {
   const rules = r.rules.map((rule) => {

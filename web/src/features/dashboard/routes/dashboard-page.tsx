@@ -46,7 +46,8 @@ export function DashboardPage({ createView, analytics, restyle, workspaceSwitche
   const [analyticsOpen, setAnalyticsOpen] = useState(false)
   const [comingSoonOpen, setComingSoonOpen] = useState(false)
   const mayEdit = useCan('editCodes')
-  usePageTitle(view === 'create' ? 'Create QR Code - Dashboard' : siteTitle('Dashboard'))
+  const workspace = useActiveWorkspace()
+  usePageTitle(view === 'create' ? 'Create QR Code - Dashboard' : siteTitle(workspace ? `Dashboard · ${workspace.name}` : 'Dashboard'))
 
   // Signed up from a locked feature with a design in progress: carry on with it in the create view.
   if (view === 'active' && hasPendingDesign()) return <Navigate to={{ search: '?create=true' }} replace />
@@ -56,7 +57,13 @@ export function DashboardPage({ createView, analytics, restyle, workspaceSwitche
       {/* The header's width and padding, so the page's edges line up with it. */}
       <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6 lg:py-10">
         <div className="mb-6 flex flex-wrap items-center justify-between gap-4">
-          <div>
+          <div className="min-w-0">
+            {/* Whose codes these are: the active workspace, also on a phone where the header shows only its initial. */}
+            {workspace && (
+              <p className="truncate text-sm font-semibold text-primary" data-testid="dashboard-workspace">
+                {workspace.name}
+              </p>
+            )}
             <h1 className="text-3xl font-bold tracking-tight text-slate-900">My QR Codes</h1>
             <p className="mt-1 text-sm text-slate-600">Create, track and manage every code you have printed.</p>
           </div>

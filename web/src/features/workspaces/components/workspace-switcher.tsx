@@ -46,7 +46,7 @@ export function WorkspaceSwitcher({ wide = false }: { wide?: boolean }) {
         <DropdownMenuTrigger
           className={cn(
             'flex min-w-0 cursor-pointer items-center gap-2 rounded-lg border border-slate-200 bg-white px-2.5 text-left text-sm font-medium text-slate-800 shadow-sm hover:bg-slate-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-primary',
-            wide ? 'h-11 w-full' : 'h-10 max-w-[9rem] sm:max-w-[14rem]',
+            wide ? 'h-11 w-full' : 'h-10 max-w-[8rem] sm:max-w-[14rem]',
           )}
         >
           <span className="grid size-6 shrink-0 place-items-center rounded-md bg-primary-50 text-xs font-bold text-primary" aria-hidden="true">
@@ -55,7 +55,7 @@ export function WorkspaceSwitcher({ wide = false }: { wide?: boolean }) {
           {/* The name comes from the text, so it holds what is shown (WCAG 2.5.3). A
               phone's header has room for the initial only: the name stays for screen readers. */}
           <span className="sr-only">Workspace:</span>{' '}
-          <span className={cn('min-w-0 flex-1 truncate', !wide && 'max-sm:sr-only')}>{active.name}</span>
+          <span className="min-w-0 flex-1 truncate">{active.name}</span>
           <ChevronsUpDown aria-hidden="true" className="size-4 shrink-0 text-slate-400" />
         </DropdownMenuTrigger>
         <DropdownMenuContent align={wide ? 'start' : 'end'} className="max-w-[calc(100vw-2rem)]">

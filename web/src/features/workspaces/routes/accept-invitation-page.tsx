@@ -14,8 +14,10 @@ import { useAcceptInvitation } from '../api/workspaces'
  * Where the invitation e-mail's link lands (?token=…). Signed out, it
  * offers sign-in and sign-up, which come back here; signed in, the
  * invitation is accepted by pressing the button (a POST, so a mail scanner
- * opening the link joins nobody). The server accepts only the invited
- * address, proven: the page says which of these went wrong.
+ * opening the link joins nobody). The link's ?email= (the invited address)
+ * fills in those forms. The server accepts only the invited address, and
+ * confirms it if it was not yet (the mailed link proves it), so an account
+ * made from here joins at once; the page says what went wrong otherwise.
  */
 export function AcceptInvitationPage({ onSignOut }: { onSignOut: () => void }) {
   usePageTitle(siteTitle('Join a workspace'))
@@ -26,7 +28,7 @@ export function AcceptInvitationPage({ onSignOut }: { onSignOut: () => void }) {
   let body
   if (token === '') body = <Alert className="mt-6">This link is incomplete. Please open the link from your e-mail again.</Alert>
   else if (isLoading) body = <Spinner />
-  else if (!user) body = <SignInFirst />
+  else if (!user) body = <SignInFirst email={searchParams.get('email') ?? ''} />
   else body = <Accept token={token} user={user} onSignOut={onSignOut} />
 
   return (
@@ -42,9 +44,9 @@ export function AcceptInvitationPage({ onSignOut }: { onSignOut: () => void }) {
   )
 }
 
-function SignInFirst() {
+function SignInFirst({ email }: { email: string }) {
   const location = useLocation()
-  const next = encodeURIComponent(location.pathname + location.search)
+  const next = encodeURIComponent(location.pathname + location.search) + (email ? `&email=${encodeURIComponent(email)}` : '')
   return (
     <div className="mt-6 grid gap-3">
       <p className="text-slate-700">Sign in, or create an account, with the email address the invitation was sent to. You come back here afterwards.</p>
@@ -81,13 +83,7 @@ function Accept({ token, user, onSignOut }: { token: string; user: User; onSignO
       <p className="text-slate-700">
         You are signed in as <strong className="break-all">{email}</strong>.
       </p>
-      {user.emailVerified === false && !accept.isError && (
-        <Alert>
-          Only a confirmed address can join. If you have not yet followed the confirmation link we emailed to {email}, do that first, then open the
-          invitation again.
-        </Alert>
-      )}
-      {accept.isError && <AcceptError error={accept.error} user={user} onSignOut={onSignOut} />}
+      {accept.isError && <AcceptError error={accept.error} onSignOut={onSignOut} />}
       <Button type="button" onClick={() => accept.mutate(token)} disabled={accept.isPending}>
         {accept.isPending ? 'Joining...' : 'Accept invitation'}
       </Button>
@@ -95,24 +91,10 @@ function Accept({ token, user, onSignOut }: { token: string; user: User; onSignO
   )
 }
 
-/** Why the server refused: someone else's invitation, an unconfirmed address, or a dead link. */
-function AcceptError({ error, user, onSignOut }: { error: Error; user: User; onSignOut: () => void }) {
+/** Why the server refused: someone else's invitation or a dead link. */
+function AcceptError({ error, onSignOut }: { error: Error; onSignOut: () => void }) {
   const status = error instanceof ApiError ? error.status : 0
   const said = serverMessage(error)
-  if (status === 403 && user.emailVerified === false) {
-    return (
-      <Alert variant="destructive" className="grid gap-2">
-        <p className="font-semibold">Confirm your email address first</p>
-        <p>
-          {said ?? 'This invitation can only be accepted by a confirmed address.'} Follow the link we emailed to you (or send it again from{' '}
-          <Link to="/account-settings" className="underline">
-            Account Settings
-          </Link>
-          ), then open the invitation again.
-        </p>
-      </Alert>
-    )
-  }
   if (status === 403) {
     return (
       <Alert variant="destructive" className="grid gap-2">
