@@ -502,6 +502,10 @@ func (s *Store) CreateInvitation(ctx context.Context, inv *Invitation, tokenHash
 	inv.CreatedAt = normTime(inv.CreatedAt)
 	inv.ExpiresAt = normTime(inv.ExpiresAt)
 	return s.inTx(ctx, "create invitation", func(tx *sql.Tx) error {
+		// Two invitations of one address at once would both find none.
+		if err := s.lockWorkspace(ctx, tx, inv.WorkspaceID); err != nil {
+			return err
+		}
 		var role string
 		err := tx.QueryRowContext(ctx, `
 			SELECT m.role FROM workspace_members m JOIN users u ON u.id = m.user_id

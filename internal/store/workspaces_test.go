@@ -3,8 +3,10 @@ package store_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -231,6 +233,24 @@ func TestInvitationNotTwice(t *testing.T) {
 		}
 		if err := invite("new@example.com", "tok-3", now.Add(2*time.Hour)); err != nil {
 			t.Fatalf("after the first expired: %v", err)
+		}
+		// Ten invitations of one address at once: one is made.
+		var made atomic.Int32
+		var wg sync.WaitGroup
+		for i := range 10 {
+			wg.Go(func() {
+				err := invite("burst@example.com", fmt.Sprint("tok-burst-", i), now)
+				switch {
+				case err == nil:
+					made.Add(1)
+				case !errors.As(err, new(*store.AlreadyInvitedError)):
+					t.Errorf("burst: %v", err)
+				}
+			})
+		}
+		wg.Wait()
+		if made.Load() != 1 {
+			t.Errorf("%d invitations made of one address at once, want 1", made.Load())
 		}
 	})
 }
