@@ -70,6 +70,13 @@ func (s *Service) SignIn(w http.ResponseWriter, r *http.Request, u *store.User) 
 	if err := s.rememberDevice(w, r, u, sess); err != nil {
 		s.logger().Error("remembering a sign-in's device", "user", u.ID, "err", err)
 	}
+	// A proven address at a domain a team workspace takes in joins it
+	// (issue 33 item 2); the sign-in stands without it.
+	if u.EmailVerified {
+		if _, err := s.Store.JoinByDomain(r.Context(), u.ID, u.Email, now); err != nil {
+			s.logger().Error("joining a workspace by e-mail domain", "user", u.ID, "err", err)
+		}
+	}
 	return nil
 }
 

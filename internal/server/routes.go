@@ -154,6 +154,8 @@ func (s *server) routes() http.Handler {
 	api.Handle("POST /api/workspaces", user(s.createWorkspace))
 	api.Handle("PATCH /api/workspaces/{id}", manage(s.updateWorkspace))
 	api.Handle("DELETE /api/workspaces/{id}", own(s.deleteWorkspace))
+	api.Handle("PUT /api/workspaces/{id}/auto-join", own(s.setAutoJoin))
+	api.Handle("DELETE /api/workspaces/{id}/auto-join", own(s.clearAutoJoin))
 	api.Handle("POST /api/workspaces/{id}/activate", beforeTwoFactor(s.activateWorkspace))
 	api.Handle("GET /api/workspaces/{id}/members", read(s.listMembers))
 	api.Handle("PATCH /api/workspaces/{id}/members/{userId}", manage(s.setMemberRole))

@@ -251,10 +251,22 @@ type workspaceJSON struct {
 	// AlertEmails is the caller's choice to get the workspace's alerts by
 	// e-mail (alerts.go); only owners and admins are mailed.
 	AlertEmails bool `json:"alertEmails"`
+	// AutoJoin is the e-mail domain whose verified addresses join the
+	// workspace when they sign in, with their role (autojoin.go); null: off.
+	AutoJoin *autoJoinJSON `json:"autoJoin"`
+}
+
+type autoJoinJSON struct {
+	Domain string `json:"domain"`
+	Role   string `json:"role"`
 }
 
 func toWorkspaceJSON(ws *store.Workspace) workspaceJSON {
-	return workspaceJSON{ID: ws.ID, Name: ws.Name, Role: ws.Role, Personal: ws.Personal, Require2FA: ws.Require2FA, AlertEmails: ws.AlertEmails}
+	out := workspaceJSON{ID: ws.ID, Name: ws.Name, Role: ws.Role, Personal: ws.Personal, Require2FA: ws.Require2FA, AlertEmails: ws.AlertEmails}
+	if ws.AutoJoinDomain != "" {
+		out.AutoJoin = &autoJoinJSON{Domain: ws.AutoJoinDomain, Role: ws.AutoJoinRole}
+	}
+	return out
 }
 
 // workspaceName reads and checks the {"name"} of a workspace; on failure

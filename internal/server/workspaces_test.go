@@ -61,6 +61,7 @@ var routeAccess = map[string]string{
 	"PUT /api/brand-kits/{id}": "edit", "DELETE /api/brand-kits/{id}": "edit",
 	"GET /api/workspaces": "user", "POST /api/workspaces": "user",
 	"PATCH /api/workspaces/{id}": "manage", "DELETE /api/workspaces/{id}": "own",
+	"PUT /api/workspaces/{id}/auto-join": "own", "DELETE /api/workspaces/{id}/auto-join": "own",
 	"POST /api/workspaces/{id}/activate": "read", "GET /api/workspaces/{id}/members": "read",
 	"PATCH /api/workspaces/{id}/members/{userId}": "manage", "DELETE /api/workspaces/{id}/members/{userId}": "manage",
 	"GET /api/workspaces/{id}/invitations": "manage", "POST /api/workspaces/{id}/invitations": "manage",

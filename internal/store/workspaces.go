@@ -60,18 +60,23 @@ type Workspace struct {
 	Require2FA           bool // members need TOTP before its session routes (issue 27)
 	Role                 string
 	AlertEmails          bool // the member gets its alerts by e-mail, if an owner or admin (issue 24)
+	// AutoJoinDomain and AutoJoinRole: verified addresses at the domain
+	// join as the role when they sign in ("": off; issue 33 item 2).
+	AutoJoinDomain, AutoJoinRole string
 }
 
 const workspaceColumns = `
 	w.id, w.client_id, w.name, w.personal_user_id IS NOT NULL,
 	COALESCE(w.stripe_customer_id, ''), COALESCE(w.stripe_subscription_id, ''), w.subscription_status,
-	w.trial_activated, w.trial_start_date, w.trial_end_date, w.created_at, w.require_2fa, m.role, m.alert_emails`
+	w.trial_activated, w.trial_start_date, w.trial_end_date, w.created_at, w.require_2fa, m.role, m.alert_emails,
+	COALESCE(w.auto_join_domain, ''), COALESCE(w.auto_join_role, '')`
 
 func scanWorkspace(row interface{ Scan(...any) error }) (*Workspace, error) {
 	w := new(Workspace)
 	err := row.Scan(&w.ID, &w.ClientID, &w.Name, &w.Personal,
 		&w.StripeCustomerID, &w.StripeSubscriptionID, &w.SubscriptionStatus,
-		&w.TrialActivated, scanNullTime(&w.TrialStartDate), scanNullTime(&w.TrialEndDate), scanTime(&w.CreatedAt), &w.Require2FA, &w.Role, &w.AlertEmails)
+		&w.TrialActivated, scanNullTime(&w.TrialStartDate), scanNullTime(&w.TrialEndDate), scanTime(&w.CreatedAt), &w.Require2FA, &w.Role, &w.AlertEmails,
+		&w.AutoJoinDomain, &w.AutoJoinRole)
 	if err != nil {
 		return nil, err
 	}
