@@ -185,6 +185,43 @@ describe('two-factor requirement', () => {
     expect(screen.queryByText(/before requiring it of members/)).not.toBeInTheDocument()
   })
 
+  it("lets the owner turn domain capture on, shows the server's refusal at the domain, and off (issue 33)", async () => {
+    let autoJoin: { domain: string; role: string } | null = null
+    const mock = stub('owner', {
+      'GET /api/workspaces': () => json([personal, { ...agency, role: 'owner', autoJoin }]),
+      'PUT /api/workspaces/9/auto-join': (init) => {
+        const body = JSON.parse(String(init?.body)) as { domain: string; role: string }
+        if (body.domain === 'other.test') {
+          const message = 'Verify other.test, or a domain under it, as a custom domain of this workspace first'
+          return json({ message, errors: { domain: message } }, 400)
+        }
+        autoJoin = body
+        return json({ ...agency, role: 'owner', autoJoin })
+      },
+      'DELETE /api/workspaces/9/auto-join': () => {
+        autoJoin = null
+        return json({ ...agency, role: 'owner', autoJoin })
+      },
+    })
+    renderApp('/workspace/members')
+    const domain = await screen.findByLabelText('E-mail domain')
+    await userEvent.type(domain, 'other.test')
+    await userEvent.click(screen.getByRole('button', { name: 'Turn on' }))
+    expect(await screen.findByText(/Verify other.test/)).toBeInTheDocument()
+    expect(domain).toHaveAttribute('aria-invalid', 'true')
+    await userEvent.clear(domain)
+    await userEvent.type(domain, 'acme.test')
+    await userEvent.selectOptions(screen.getByLabelText('Joins as'), 'viewer')
+    await userEvent.click(screen.getByRole('button', { name: 'Turn on' }))
+    expect(await screen.findByText('acme.test')).toBeInTheDocument()
+    expect(sent(mock, 'PUT', '/api/workspaces/9/auto-join')).toEqual([
+      { domain: 'other.test', role: 'editor' },
+      { domain: 'acme.test', role: 'viewer' },
+    ])
+    await userEvent.click(screen.getByRole('button', { name: 'Turn off' }))
+    expect(await screen.findByLabelText('E-mail domain')).toBeInTheDocument()
+  })
+
   it('is not offered to admins', async () => {
     stub('admin')
     renderApp('/workspace/members')

@@ -12,6 +12,8 @@ export interface Workspace {
   require2fa?: boolean
   /** The caller gets its alerts by e-mail (issue 24); only owners and admins are mailed. */
   alertEmails?: boolean
+  /** Verified addresses at the domain join with the role when they sign in (issue 33); null: off. */
+  autoJoin?: { domain: string; role: Role } | null
 }
 
 export interface Member {
@@ -82,6 +84,16 @@ export function useRequire2FA() {
   return useMutation({
     mutationFn: ({ id, require2fa }: { id: number; require2fa: boolean }) => apiJson<Workspace>('PATCH', `/api/workspaces/${id}`, { require2fa }),
     onSuccess: refetchAll,
+  })
+}
+
+/** Sets (domain and role) or, with null, turns off the workspace's domain capture (owners). */
+export function useAutoJoin() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: ({ id, autoJoin }: { id: number; autoJoin: { domain: string; role: Role } | null }) =>
+      autoJoin ? apiJson<Workspace>('PUT', `/api/workspaces/${id}/auto-join`, autoJoin) : apiJson<Workspace>('DELETE', `/api/workspaces/${id}/auto-join`),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: workspacesKey }),
   })
 }
 

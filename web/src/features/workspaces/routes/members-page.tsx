@@ -2,6 +2,7 @@ import { Spinner } from '@/components/ui/spinner'
 import { siteTitle, usePageTitle } from '@/lib/use-page-title'
 import { can, useActiveWorkspace, type ActiveWorkspace } from '@/lib/workspace'
 import { AlertEmailSetting } from '../components/alert-email-setting'
+import { AutoJoinSetting } from '../components/auto-join-setting'
 import { InvitationList } from '../components/invitation-list'
 import { InviteCard } from '../components/invite-card'
 import { MemberList } from '../components/member-list'
@@ -30,6 +31,7 @@ function Members({ workspace }: { workspace: ActiveWorkspace }) {
       <MemberList workspace={workspace} />
       {manager && <InvitationList workspace={workspace} />}
       {can(workspace.role, 'own') && <TwoFactorSetting workspace={workspace} />}
+      {can(workspace.role, 'own') && <AutoJoinSetting workspace={workspace} />}
       {manager && <AlertEmailSetting workspace={workspace} />}
       <WorkspaceSettings workspace={workspace} />
     </div>
