@@ -142,8 +142,8 @@ func TestConfigTellsGoogleSignIn(t *testing.T) {
 		if got := expect(t, e.do(e.browser(), "GET", "/api/white-label/config", ""), http.StatusOK, ""); got["googleSignIn"] != want {
 			t.Errorf("googleSignIn = %v, want %v", got["googleSignIn"], want)
 		}
-		if got := expect(t, e.do(e.browser(), "GET", "/api/auth/providers", ""), http.StatusOK, ""); len(got) != 1 || got["oidc"] != nil {
-			t.Errorf("providers = %v, want only oidc (null)", got)
+		if got := expect(t, e.do(e.browser(), "GET", "/api/auth/providers", ""), http.StatusOK, ""); got["google"] != nil || got["oidc"] != nil {
+			t.Errorf("providers = %v, want oidc null and no word of Google", got)
 		}
 		start := e.do(e.browser(), "GET", "/auth/google", "")
 		if redirects := start.StatusCode == http.StatusFound && strings.HasPrefix(start.Header.Get("Location"), "https://accounts.google.com/"); redirects != want {

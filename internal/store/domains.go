@@ -290,6 +290,14 @@ func (s *Store) RecordDomainRecheck(ctx context.Context, c DomainRecheck, proble
 func (s *Store) DeleteDomain(ctx context.Context, workspaceID, id int64) (*Domain, error) {
 	var d *Domain
 	err := s.inTx(ctx, "delete domain", func(tx *sql.Tx) error {
+		// Locked first, on its own: a bulk job saving codes on the domain
+		// holds it (their foreign keys) until it commits, and the counts
+		// below, each a statement of its own, then see those codes. Read
+		// in one go without the lock, the codes could be counted before
+		// the job committed and the open jobs after (PostgreSQL).
+		if _, err := tx.ExecContext(ctx, `SELECT id FROM workspace_domains WHERE id = $1`+s.forUpdate(""), id); err != nil {
+			return fail("delete domain", err)
+		}
 		var err error
 		if d, err = scanDomain(tx.QueryRowContext(ctx,
 			`SELECT `+domainColumns+` FROM workspace_domains WHERE id = $1 AND workspace_id = $2`, id, workspaceID)); err != nil {
