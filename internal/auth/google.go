@@ -114,15 +114,23 @@ func (s *Service) GoogleCallback(w http.ResponseWriter, r *http.Request) {
 // goes to /auth?signup={code}; other failures go to /auth?{param}=failed
 // and are logged with their reason.
 func (s *Service) finishRedirect(w http.ResponseWriter, r *http.Request, provider, param string, u *store.User, err error) {
+	s.finish(w, r, provider, param, err, func() ([]string, error) { return s.SignInOrChallenge(w, r, u) })
+}
+
+// finish is finishRedirect with the sign-in signIn does once err is nil.
+func (s *Service) finish(w http.ResponseWriter, r *http.Request, provider, param string, err error, signIn func() ([]string, error)) {
 	var methods []string
 	var refused *SignupRefused
 	if err == nil {
-		methods, err = s.SignInOrChallenge(w, r, u)
+		methods, err = signIn()
 	}
 	switch {
 	case errors.As(err, &refused):
 		// The app's sign-in page says why, in the policy's words.
 		http.Redirect(w, r, "/auth?signup="+refused.Code, http.StatusFound)
+	case errors.Is(err, ErrSAMLAccountTaken):
+		s.logger().WarnContext(r.Context(), provider+" sign-in refused", "err", err)
+		http.Redirect(w, r, "/auth?"+param+"=account_exists", http.StatusFound)
 	case err != nil:
 		s.logger().WarnContext(r.Context(), provider+" sign-in failed", "err", err)
 		http.Redirect(w, r, "/auth?"+param+"=failed", http.StatusFound)

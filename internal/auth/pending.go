@@ -45,17 +45,28 @@ func (s *Service) SecondFactors(ctx context.Context, u *store.User) ([]string, e
 // methods. Otherwise it starts a pending sign-in (no session) and returns
 // the methods that can finish it (see CompletePending).
 func (s *Service) SignInOrChallenge(w http.ResponseWriter, r *http.Request, u *store.User) (methods []string, err error) {
+	return s.signInOrChallenge(w, r, u, 0)
+}
+
+// SignInThroughIdP is SignInOrChallenge for a sign-in through workspace
+// ssoWorkspaceID's SAML IdP: the session it starts (now, or once the second
+// factor is given) counts as signed in through it.
+func (s *Service) SignInThroughIdP(w http.ResponseWriter, r *http.Request, u *store.User, ssoWorkspaceID int64) (methods []string, err error) {
+	return s.signInOrChallenge(w, r, u, ssoWorkspaceID)
+}
+
+func (s *Service) signInOrChallenge(w http.ResponseWriter, r *http.Request, u *store.User, ssoWorkspaceID int64) (methods []string, err error) {
 	methods, err = s.SecondFactors(r.Context(), u)
 	if err != nil {
 		return nil, err
 	}
 	if methods == nil {
-		return nil, s.SignIn(w, r, u)
+		return nil, s.signIn(w, r, u, ssoWorkspaceID)
 	}
 	raw := make([]byte, 32)
 	rand.Read(raw)
 	now := s.now()
-	if err := s.Store.CreatePendingLogin(r.Context(), hashToken(raw), u.ID, now, now.Add(PendingLifetime)); err != nil {
+	if err := s.Store.CreatePendingLogin(r.Context(), hashToken(raw), u.ID, ssoWorkspaceID, now, now.Add(PendingLifetime)); err != nil {
 		return nil, err
 	}
 	s.setLaxCookie(w, r, PendingCookie, "/api/", base64.RawURLEncoding.EncodeToString(raw), int(PendingLifetime/time.Second))
@@ -80,12 +91,12 @@ func (s *Service) CompletePending(w http.ResponseWriter, r *http.Request, u *sto
 	if !ok {
 		return false, nil
 	}
-	ended, err := s.Store.EndPendingLogin(r.Context(), id, s.now())
+	ended, ssoWorkspaceID, err := s.Store.EndPendingLogin(r.Context(), id, s.now())
 	if err != nil || !ended {
 		return false, err
 	}
 	s.setLaxCookie(w, r, PendingCookie, "/api/", "", -1)
-	return true, s.SignIn(w, r, u)
+	return true, s.signIn(w, r, u, ssoWorkspaceID)
 }
 
 func pendingID(r *http.Request) (string, bool) { return tokenID(r, PendingCookie) }

@@ -42,6 +42,12 @@ func WithUser(ctx context.Context, u *store.User) context.Context {
 // request already carried is ended first: every sign-in gets a fresh token,
 // so a token planted before sign-in (session fixation) is worthless.
 func (s *Service) SignIn(w http.ResponseWriter, r *http.Request, u *store.User) error {
+	return s.signIn(w, r, u, 0)
+}
+
+// signIn is SignIn for a session that signed in through workspace
+// ssoWorkspaceID's IdP (0: none).
+func (s *Service) signIn(w http.ResponseWriter, r *http.Request, u *store.User, ssoWorkspaceID int64) error {
 	if id, ok := sessionID(r); ok {
 		if err := s.Store.DeleteSession(r.Context(), id); err != nil {
 			return err
@@ -61,6 +67,8 @@ func (s *Service) SignIn(w http.ResponseWriter, r *http.Request, u *store.User) 
 		IP:         ip,
 		UserAgent:  userAgent(r),
 		Country:    geo.Country(ip),
+
+		SSOWorkspaceID: ssoWorkspaceID,
 	}
 	if err := s.Store.CreateSession(r.Context(), sess); err != nil {
 		return err

@@ -152,7 +152,7 @@ func TestOIDCSignIn(t *testing.T) {
 		ctx := context.Background()
 
 		p := expect(t, e.do(e.browser(), "GET", "/api/auth/providers", ""), http.StatusOK, "")
-		if p["oidc"].(map[string]any)["name"] != "Acme SSO" || p["signup"] != "open" || len(p) != 3 {
+		if p["oidc"].(map[string]any)["name"] != "Acme SSO" || p["signup"] != "open" || p["saml"] != false || len(p) != 4 {
 			t.Errorf("providers %v", p)
 		}
 

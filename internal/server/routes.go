@@ -40,6 +40,7 @@ func (s *server) routes() http.Handler {
 	api.Handle("DELETE /api/sessions/{id}", user(s.deleteSession))
 	api.Handle("POST /api/sessions/revoke-others", user(s.revokeOtherSessions))
 	api.HandleFunc("GET /api/auth/providers", s.signInProviders)
+	api.HandleFunc("POST /api/auth/sso", s.findSSO) // issue 33 item 6
 	api.Handle("POST /api/webauthn/register/begin", user(s.beginPasskeyRegistration))
 	api.Handle("POST /api/webauthn/register/finish", user(s.finishPasskeyRegistration))
 	api.Handle("GET /api/webauthn/credentials", user(s.listPasskeys))
@@ -156,6 +157,9 @@ func (s *server) routes() http.Handler {
 	api.Handle("DELETE /api/workspaces/{id}", own(s.deleteWorkspace))
 	api.Handle("PUT /api/workspaces/{id}/auto-join", own(s.setAutoJoin))
 	api.Handle("DELETE /api/workspaces/{id}/auto-join", own(s.clearAutoJoin))
+	api.Handle("GET /api/workspaces/{id}/sso", own(s.getSSO)) // issue 33 item 3
+	api.Handle("PUT /api/workspaces/{id}/sso", own(s.putSSO))
+	api.Handle("DELETE /api/workspaces/{id}/sso", own(s.deleteSSO))
 	api.Handle("POST /api/workspaces/{id}/activate", beforeTwoFactor(s.activateWorkspace))
 	api.Handle("GET /api/workspaces/{id}/members", read(s.listMembers))
 	api.Handle("PATCH /api/workspaces/{id}/members/{userId}", manage(s.setMemberRole))
@@ -275,6 +279,9 @@ func (s *server) routes() http.Handler {
 	site.HandleFunc("GET /auth/google/callback", s.auth.GoogleCallback)
 	site.HandleFunc("GET /auth/oidc", s.auth.OIDCStart) // issue 27
 	site.HandleFunc("GET /auth/oidc/callback", s.auth.OIDCCallback)
+	site.HandleFunc("GET /auth/saml/{id}/metadata", s.samlMetadata) // issue 33 item 3
+	site.HandleFunc("GET /auth/saml/{id}/login", s.samlLogin)
+	site.HandleFunc("POST /auth/saml/{id}/acs", s.samlACS)
 	// Uploaded files and their pages (issue 4).
 	site.HandleFunc("GET /logo/{id}", s.serveBlob("logo"))
 	site.HandleFunc("GET /pdf/{id}", s.filePageHandler("pdf", "/pdf/"))

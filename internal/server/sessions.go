@@ -148,5 +148,11 @@ func (s *server) signInProviders(w http.ResponseWriter, r *http.Request) {
 	if domains == nil {
 		domains = []string{}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"oidc": oidc, "signup": s.cfg.Signup, "signupDomains": domains})
+	// "Sign in with SSO" once a workspace has SAML set up.
+	saml, err := s.store.AnySSO(r.Context())
+	if err != nil {
+		s.internalError(w, "reading single sign-on", err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"oidc": oidc, "saml": saml, "signup": s.cfg.Signup, "signupDomains": domains})
 }

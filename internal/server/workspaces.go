@@ -124,7 +124,7 @@ func (s *server) inWorkspace(p auth.Permission, needs2FA bool) func(http.Handler
 				writeError(w, http.StatusNotFound, msgWorkspaceMissing)
 				return
 			}
-			if needs2FA && !s.twoFactorMet(w, r, ws) {
+			if needs2FA && (!s.twoFactorMet(w, r, ws) || !s.ssoMet(w, r, ws)) {
 				return
 			}
 			if !auth.Allowed(ws.Role, p) {
@@ -176,7 +176,7 @@ func (s *server) visitorRoute(h http.HandlerFunc) http.Handler {
 			writeJSON(w, http.StatusForbidden, apiError{Message: msgSignInRequired, Code: "sign_in_required"})
 			return
 		}
-		if ws := workspaceFrom(r.Context()); ws != nil && auth.UserFrom(r.Context()) != nil && !s.twoFactorMet(w, r, ws) {
+		if ws := workspaceFrom(r.Context()); ws != nil && auth.UserFrom(r.Context()) != nil && (!s.twoFactorMet(w, r, ws) || !s.ssoMet(w, r, ws)) {
 			return
 		}
 		h(w, r)

@@ -34,9 +34,7 @@ func (s *Store) SetAutoJoin(ctx context.Context, workspaceID int64, domain, role
 		}
 		if domain != "" {
 			var proven int
-			err := tx.QueryRowContext(ctx, `
-				SELECT count(*) FROM workspace_domains WHERE workspace_id = $1 AND verified_at IS NOT NULL
-				AND (domain = $2 OR domain LIKE $3)`, workspaceID, domain, "%."+domain).Scan(&proven)
+			err := tx.QueryRowContext(ctx, provenDomains, workspaceID, domain, "%."+domain).Scan(&proven)
 			if err != nil {
 				return fail("set auto-join", err)
 			}

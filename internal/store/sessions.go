@@ -20,6 +20,9 @@ type Session struct {
 	ExpiresAt  time.Time
 	// Where and with what the session started, for the sessions list.
 	IP, UserAgent, Country string
+	// SSOWorkspaceID is the workspace whose IdP the session signed in
+	// through (0: none); that workspace is then its active one.
+	SSOWorkspaceID int64
 }
 
 // CreateSession saves a session. CreatedAt defaults to now and LastSeenAt
@@ -38,10 +41,10 @@ func (s *Store) CreateSession(ctx context.Context, sess *Session) error {
 	sess.LastSeenAt = normTime(sess.LastSeenAt)
 	sess.ExpiresAt = normTime(sess.ExpiresAt)
 	_, err := s.write.ExecContext(ctx, `
-		INSERT INTO sessions (id, user_id, created_at, last_seen_at, expires_at, ip, user_agent, country)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+		INSERT INTO sessions (id, user_id, created_at, last_seen_at, expires_at, ip, user_agent, country, sso_workspace_id, workspace_id)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)`,
 		sess.ID, sess.UserID, dbTime(sess.CreatedAt), dbTime(sess.LastSeenAt), dbTime(sess.ExpiresAt),
-		sess.IP, sess.UserAgent, sess.Country)
+		sess.IP, sess.UserAgent, sess.Country, nullID(sess.SSOWorkspaceID))
 	if err != nil {
 		return fail("create session", err)
 	}

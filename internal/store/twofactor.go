@@ -141,14 +141,14 @@ func (s *Store) UseRecoveryCode(ctx context.Context, userID int64, codeHash stri
 
 // CreatePendingLogin saves a sign-in of the user waiting for its second
 // factor until expiresAt; id is the SHA-256 of the browser's token.
-func (s *Store) CreatePendingLogin(ctx context.Context, id string, userID int64, now, expiresAt time.Time) error {
+func (s *Store) CreatePendingLogin(ctx context.Context, id string, userID, ssoWorkspaceID int64, now, expiresAt time.Time) error {
 	// Expired ones are swept here: each sign-in with 2FA cleans up after others.
 	if _, err := s.write.ExecContext(ctx, `DELETE FROM pending_logins WHERE expires_at <= $1`, dbTime(now)); err != nil {
 		return fail("delete expired pending logins", err)
 	}
 	_, err := s.write.ExecContext(ctx, `
-		INSERT INTO pending_logins (id, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)`,
-		id, userID, dbTime(now), dbTime(expiresAt))
+		INSERT INTO pending_logins (id, user_id, created_at, expires_at, sso_workspace_id) VALUES ($1, $2, $3, $4, $5)`,
+		id, userID, dbTime(now), dbTime(expiresAt), nullID(ssoWorkspaceID))
 	if err != nil {
 		return fail("create pending login", err)
 	}
@@ -169,14 +169,17 @@ func (s *Store) PendingLoginUser(ctx context.Context, id string, now time.Time) 
 }
 
 // EndPendingLogin deletes the pending login and reports whether it was
-// still there and unexpired: of parallel completions only one sees true.
-func (s *Store) EndPendingLogin(ctx context.Context, id string, now time.Time) (bool, error) {
-	res, err := s.write.ExecContext(ctx, `DELETE FROM pending_logins WHERE id = $1 AND expires_at > $2`, id, dbTime(now))
-	if err := mustAffect("end pending login", res, err); err != nil {
-		if errors.Is(err, ErrNotFound) {
-			return false, nil
-		}
-		return false, err
+// still there and unexpired (of parallel completions only one sees true),
+// and the workspace whose IdP it began at (0: none).
+func (s *Store) EndPendingLogin(ctx context.Context, id string, now time.Time) (ended bool, ssoWorkspaceID int64, err error) {
+	var sso sql.NullInt64
+	err = s.write.QueryRowContext(ctx, `DELETE FROM pending_logins WHERE id = $1 AND expires_at > $2 RETURNING sso_workspace_id`,
+		id, dbTime(now)).Scan(&sso)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, 0, nil
 	}
-	return true, nil
+	if err != nil {
+		return false, 0, fail("end pending login", err)
+	}
+	return true, sso.Int64, nil
 }

@@ -145,3 +145,11 @@ func mustAffect(action string, res sql.Result, err error) error {
 	}
 	return nil
 }
+
+// nullID is an optional reference: NULL for 0.
+func nullID(id int64) any {
+	if id == 0 {
+		return nil
+	}
+	return id
+}

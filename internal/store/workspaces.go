@@ -63,20 +63,21 @@ type Workspace struct {
 	// AutoJoinDomain and AutoJoinRole: verified addresses at the domain
 	// join as the role when they sign in ("": off; issue 33 item 2).
 	AutoJoinDomain, AutoJoinRole string
+	EnforceSSO                   bool // members must sign in through its IdP (issue 33 item 3)
 }
 
 const workspaceColumns = `
 	w.id, w.client_id, w.name, w.personal_user_id IS NOT NULL,
 	COALESCE(w.stripe_customer_id, ''), COALESCE(w.stripe_subscription_id, ''), w.subscription_status,
 	w.trial_activated, w.trial_start_date, w.trial_end_date, w.created_at, w.require_2fa, m.role, m.alert_emails,
-	COALESCE(w.auto_join_domain, ''), COALESCE(w.auto_join_role, '')`
+	COALESCE(w.auto_join_domain, ''), COALESCE(w.auto_join_role, ''), w.enforce_sso`
 
 func scanWorkspace(row interface{ Scan(...any) error }) (*Workspace, error) {
 	w := new(Workspace)
 	err := row.Scan(&w.ID, &w.ClientID, &w.Name, &w.Personal,
 		&w.StripeCustomerID, &w.StripeSubscriptionID, &w.SubscriptionStatus,
 		&w.TrialActivated, scanNullTime(&w.TrialStartDate), scanNullTime(&w.TrialEndDate), scanTime(&w.CreatedAt), &w.Require2FA, &w.Role, &w.AlertEmails,
-		&w.AutoJoinDomain, &w.AutoJoinRole)
+		&w.AutoJoinDomain, &w.AutoJoinRole, &w.EnforceSSO)
 	if err != nil {
 		return nil, err
 	}
