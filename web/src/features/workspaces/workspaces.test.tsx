@@ -222,6 +222,43 @@ describe('two-factor requirement', () => {
     expect(await screen.findByLabelText('E-mail domain')).toBeInTheDocument()
   })
 
+  it("sets up SAML single sign-on: shows the SP's addresses, sends the metadata, group roles and switches, and the server's refusal at its field (issue 33)", async () => {
+    const sp = { spEntityId: 'http://localhost:8080/auth/saml/9/metadata', spMetadataUrl: 'http://localhost:8080/auth/saml/9/metadata',
+      acsUrl: 'http://localhost:8080/auth/saml/9/acs', loginUrl: 'http://localhost:8080/auth/saml/9/login' }
+    let settings: Record<string, unknown> = { configured: false, roleMapping: {}, enforceSso: false, allowIdpInitiated: false, breakGlassUserId: null, ...sp }
+    const mock = stub('owner', {
+      'GET /api/workspaces/9/sso': () => json(settings),
+      'PUT /api/workspaces/9/sso': (init) => {
+        const body = JSON.parse(String(init?.body)) as Record<string, unknown>
+        if (body.idpMetadataXml === 'nope') {
+          const message = 'The metadata is not a SAML EntityDescriptor'
+          return json({ message, errors: { idpMetadataXml: message } }, 400)
+        }
+        settings = { ...settings, ...body, configured: true, idpEntityId: 'http://www.okta.com/exk1' }
+        return json(settings)
+      },
+    })
+    renderApp('/workspace/members')
+    expect(await screen.findByText('http://localhost:8080/auth/saml/9/acs')).toBeInTheDocument()
+    const xml = screen.getByLabelText('Metadata XML')
+    await userEvent.type(xml, 'nope')
+    await userEvent.click(screen.getByRole('button', { name: 'Save single sign-on' }))
+    expect(await screen.findByText('The metadata is not a SAML EntityDescriptor')).toBeInTheDocument()
+    expect(xml).toHaveAttribute('aria-invalid', 'true')
+    await userEvent.clear(xml)
+    await userEvent.type(xml, '<md:EntityDescriptor/>')
+    await userEvent.click(screen.getByRole('button', { name: 'Map a group' }))
+    await userEvent.type(screen.getByLabelText('Group 1'), 'qr-admins')
+    await userEvent.selectOptions(screen.getByLabelText('Role for group 1'), 'admin')
+    await userEvent.click(screen.getByRole('checkbox', { name: /Require single sign-on/ }))
+    await userEvent.click(screen.getByRole('button', { name: 'Save single sign-on' }))
+    expect(await screen.findByText('http://www.okta.com/exk1')).toBeInTheDocument()
+    expect(sent(mock, 'PUT', '/api/workspaces/9/sso')[1]).toEqual({
+      idpMetadataXml: '<md:EntityDescriptor/>', roleMapping: { 'qr-admins': 'admin' }, defaultRole: 'viewer', enforceSso: true, allowIdpInitiated: false,
+    })
+    expect(screen.getByRole('button', { name: 'Remove single sign-on' })).toBeInTheDocument()
+  })
+
   it('is not offered to admins', async () => {
     stub('admin')
     renderApp('/workspace/members')

@@ -7,6 +7,7 @@ import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { Spinner } from '@/components/ui/spinner'
 import { Switch } from '@/components/ui/switch'
+import { Textarea } from '@/components/ui/textarea'
 import { ApiError, serverMessage } from '@/lib/api-client'
 import { toast } from '@/lib/use-toast'
 import { useMailings, useNewsletterStats, useQueueMailing, useSendTestEmail, type Mailing, type MailingKind } from '../api/mailings'
@@ -16,8 +17,6 @@ import { countOf } from '@/lib/count'
 /** Spec 02 §9: the content area has 15 rows. */
 export const CONTENT_ROWS = 15
 
-const textareaClass =
-  'flex w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm placeholder:text-slate-400 focus-visible:border-primary focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-primary/30'
 
 /** What each mailing says when it starts, and when it fails without a server message. */
 const outcomes: Record<MailingKind, { title: string; fallback: string }> = {
@@ -115,12 +114,11 @@ export function NewsletterManager() {
               </div>
               <div className="space-y-2">
                 <Label htmlFor={ids.content}>Content</Label>
-                <textarea
+                <Textarea
                   id={ids.content}
                   rows={CONTENT_ROWS}
                   value={content}
                   onChange={(e) => setContent(e.target.value)}
-                  className={textareaClass}
                   placeholder="Write the newsletter. A blank line starts a new paragraph."
                 />
               </div>

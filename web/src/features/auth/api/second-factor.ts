@@ -70,7 +70,7 @@ export function useSignInStep() {
 export function useSignInProviders() {
   return useQuery({
     queryKey: ['/api/auth/providers'],
-    queryFn: getQueryFn<{ oidc: { name: string } | null; signup?: 'open' | 'invite' | 'closed'; signupDomains?: string[] }>({ on401: 'throw' }),
+    queryFn: getQueryFn<{ oidc: { name: string } | null; saml?: boolean; signup?: 'open' | 'invite' | 'closed'; signupDomains?: string[] }>({ on401: 'throw' }),
     staleTime: Infinity,
   })
 }

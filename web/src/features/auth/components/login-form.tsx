@@ -12,6 +12,7 @@ import { ForgotPasswordForm } from './forgot-password-form'
 import { GoogleButton } from './google-button'
 import { OrDivider } from './or-divider'
 import { SecondFactorForm } from './second-factor-form'
+import { SSOSignIn } from './sso-sign-in'
 
 /** email fills in the address (an invitation's link names it). */
 export function LoginForm({ onSwitch, email = '' }: { onSwitch: () => void; email?: string }) {
@@ -32,6 +33,7 @@ export function LoginForm({ onSwitch, email = '' }: { onSwitch: () => void; emai
   if (methods) return <SecondFactorForm methods={methods} onCancel={() => setMethods(null)} />
 
   const oidc = providers.data?.oidc
+  const saml = providers.data?.saml
   const passwordForm = (
     <form
       noValidate
@@ -87,7 +89,7 @@ export function LoginForm({ onSwitch, email = '' }: { onSwitch: () => void; emai
         </>
       )}
       {/* GoogleButton brings its own divider; the others need one when Google is off. */}
-      {passwordLogin && !google && (oidc || passkeysSupported()) && <OrDivider />}
+      {passwordLogin && !google && (oidc || saml || passkeysSupported()) && <OrDivider />}
       <div className="grid gap-3">
         <GoogleButton>Sign in with Google</GoogleButton>
         {oidc && (
@@ -95,6 +97,7 @@ export function LoginForm({ onSwitch, email = '' }: { onSwitch: () => void; emai
             {oidc.name}
           </Button>
         )}
+        {saml && <SSOSignIn />}
         {passkeysSupported() && (
           <Button type="button" variant="outline" className="w-full" disabled={passkey.isPending} onClick={() => passkey.mutate({ passkey: true })}>
             <KeyRound aria-hidden="true" /> Sign in with a passkey

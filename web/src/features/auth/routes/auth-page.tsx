@@ -20,6 +20,12 @@ const oidcMessages: Record<string, string> = {
   unavailable: 'Single sign-on is not available',
   failed: 'Single sign-on failed',
 }
+/** What a workspace's SAML sign-in reports through ?sso=…. */
+const ssoMessages: Record<string, string> = {
+  failed: 'Single sign-on failed. Try again, or ask your workspace owner to check its identity provider.',
+  account_exists:
+    'An account with this address already exists, and the workspace has not verified its domain: sign in to that account another way, or ask the workspace owner to verify the domain.',
+}
 
 /** What the server's sign-up policy answers a refused new account with (?signup=…, or a 403's code). */
 const signupMessages: Record<string, string> = {
@@ -51,7 +57,7 @@ export function AuthPage() {
   const [searchParams, setSearchParams] = useSearchParams()
   const isRegister = searchParams.get('mode') === 'register'
   const providerMessage =
-    googleMessages[searchParams.get('google') ?? ''] ?? oidcMessages[searchParams.get('oidc') ?? ''] ?? signupMessages[searchParams.get('signup') ?? '']
+    googleMessages[searchParams.get('google') ?? ''] ?? oidcMessages[searchParams.get('oidc') ?? ''] ?? ssoMessages[searchParams.get('sso') ?? ''] ?? signupMessages[searchParams.get('signup') ?? '']
   const { data: providers } = useSignInProviders()
   const passwordLogin = usePasswordLogin()
   // A closed instance makes no accounts; one without passwords makes them through single sign-on.

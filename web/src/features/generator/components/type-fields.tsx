@@ -5,6 +5,7 @@ import { Button } from '@/components/ui/button'
 import { FieldError } from '@/components/ui/field-error'
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
+import { Textarea } from '@/components/ui/textarea'
 import { cn } from '@/lib/utils'
 import { useUser } from '@/lib/auth'
 import { useVerifiedDomains } from '@/features/dashboard'
@@ -15,8 +16,6 @@ import { typeFields, type FieldConfig } from '../lib/field-config'
 import type { QrType } from '@/lib/qr-types'
 import { isRequiredField, parsePrice, type TypeValues } from '../lib/schemas'
 
-const textareaClass =
-  'flex min-h-20 w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm placeholder:text-slate-400 focus-visible:border-primary focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-primary/30 aria-invalid:border-red-500'
 const selectClass =
   'flex h-10 w-full cursor-pointer rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus-visible:border-primary focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-primary/30 aria-invalid:border-red-500'
 
@@ -94,7 +93,7 @@ function FieldInput({ field, fieldId, errorId, invalid, value, form, uploaded, o
   const common = { id: fieldId, 'aria-invalid': invalid || undefined, 'aria-describedby': invalid ? errorId : undefined }
   switch (field.kind) {
     case 'textarea':
-      return <textarea {...common} rows={3} className={textareaClass} placeholder={field.placeholder} {...form.register(field.name)} />
+      return <Textarea {...common} rows={3} placeholder={field.placeholder} {...form.register(field.name)} />
     case 'select':
       return (
         <select {...common} className={selectClass} {...form.register(field.name)}>

@@ -6,6 +6,7 @@ import { AutoJoinSetting } from '../components/auto-join-setting'
 import { InvitationList } from '../components/invitation-list'
 import { InviteCard } from '../components/invite-card'
 import { MemberList } from '../components/member-list'
+import { SSOSetting } from '../components/sso-setting'
 import { TwoFactorSetting } from '../components/two-factor-setting'
 import { WorkspacePage } from '../components/workspace-page'
 import { WorkspaceSettings } from '../components/workspace-settings'
@@ -32,6 +33,7 @@ function Members({ workspace }: { workspace: ActiveWorkspace }) {
       {manager && <InvitationList workspace={workspace} />}
       {can(workspace.role, 'own') && <TwoFactorSetting workspace={workspace} />}
       {can(workspace.role, 'own') && <AutoJoinSetting workspace={workspace} />}
+      {can(workspace.role, 'own') && <SSOSetting workspace={workspace} />}
       {manager && <AlertEmailSetting workspace={workspace} />}
       <WorkspaceSettings workspace={workspace} />
     </div>
