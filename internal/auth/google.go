@@ -128,6 +128,9 @@ func (s *Service) finish(w http.ResponseWriter, r *http.Request, provider, param
 	case errors.As(err, &refused):
 		// The app's sign-in page says why, in the policy's words.
 		http.Redirect(w, r, "/auth?signup="+refused.Code, http.StatusFound)
+	case errors.Is(err, ErrSuspended):
+		s.logger().WarnContext(r.Context(), provider+" sign-in refused", "err", err)
+		http.Redirect(w, r, "/auth?"+param+"=suspended", http.StatusFound)
 	case errors.Is(err, ErrSAMLAccountTaken):
 		s.logger().WarnContext(r.Context(), provider+" sign-in refused", "err", err)
 		http.Redirect(w, r, "/auth?"+param+"=account_exists", http.StatusFound)

@@ -56,6 +56,9 @@ func (s *Service) SignInThroughIdP(w http.ResponseWriter, r *http.Request, u *st
 }
 
 func (s *Service) signInOrChallenge(w http.ResponseWriter, r *http.Request, u *store.User, ssoWorkspaceID int64) (methods []string, err error) {
+	if u.Suspended {
+		return nil, ErrSuspended
+	}
 	methods, err = s.SecondFactors(r.Context(), u)
 	if err != nil {
 		return nil, err

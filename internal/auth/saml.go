@@ -45,12 +45,16 @@ func (s *Service) SAMLUser(ctx context.Context, workspaceID int64, domainProven 
 	case !errors.Is(err, store.ErrNotFound):
 		return nil, err
 	}
-	if _, err := s.Store.UserByUsername(ctx, id.Email); err == nil {
-		return nil, ErrSAMLAccountTaken
+	if existing, err := s.Store.UserByUsername(ctx, id.Email); err == nil {
+		// An account this workspace made (its SCIM provisioned it) is its own to link.
+		if existing.ManagedBy != workspaceID || existing.IsDeleted {
+			return nil, ErrSAMLAccountTaken
+		}
+		return existing, links.link(ctx, existing, id.Subject)
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return nil, err
 	}
-	u = &store.User{Username: id.Email, Email: id.Email, FirstName: id.GivenName, LastName: id.FamilyName}
+	u = &store.User{Username: id.Email, Email: id.Email, FirstName: id.GivenName, LastName: id.FamilyName, ManagedBy: workspaceID}
 	if err := s.CreateAccount(ctx, u, func(ctx context.Context, u *store.User) error { return links.create(ctx, u, id.Subject) }); err != nil {
 		return nil, err
 	}

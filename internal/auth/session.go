@@ -38,6 +38,10 @@ func WithUser(ctx context.Context, u *store.User) context.Context {
 	return context.WithValue(ctx, userKey{}, u)
 }
 
+// ErrSuspended refuses a sign-in to an account its managing workspace
+// has suspended (SCIM deprovisioning), until it reactivates it.
+var ErrSuspended = errors.New("auth: the account is suspended by the organisation that manages it")
+
 // SignIn starts a new session for u and sets its cookie. A session the
 // request already carried is ended first: every sign-in gets a fresh token,
 // so a token planted before sign-in (session fixation) is worthless.
@@ -48,6 +52,9 @@ func (s *Service) SignIn(w http.ResponseWriter, r *http.Request, u *store.User) 
 // signIn is SignIn for a session that signed in through workspace
 // ssoWorkspaceID's IdP (0: none).
 func (s *Service) signIn(w http.ResponseWriter, r *http.Request, u *store.User, ssoWorkspaceID int64) error {
+	if u.Suspended {
+		return ErrSuspended
+	}
 	if id, ok := sessionID(r); ok {
 		if err := s.Store.DeleteSession(r.Context(), id); err != nil {
 			return err

@@ -439,7 +439,10 @@ func (s *server) finishPasskeyLogin(w http.ResponseWriter, r *http.Request) {
 		s.finishPending(w, r, pu.u)
 		return
 	}
-	if err := s.auth.SignIn(w, r, pu.u); err != nil {
+	if err := s.auth.SignIn(w, r, pu.u); errors.Is(err, auth.ErrSuspended) {
+		writeJSON(w, http.StatusForbidden, apiError{Message: msgSuspended, Code: "account_suspended"})
+		return
+	} else if err != nil {
 		s.internalError(w, "signing in", err)
 		return
 	}

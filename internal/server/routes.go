@@ -160,6 +160,7 @@ func (s *server) routes() http.Handler {
 	api.Handle("GET /api/workspaces/{id}/sso", own(s.getSSO)) // issue 33 item 3
 	api.Handle("PUT /api/workspaces/{id}/sso", own(s.putSSO))
 	api.Handle("DELETE /api/workspaces/{id}/sso", own(s.deleteSSO))
+	api.Handle("POST /api/workspaces/{id}/scim-token", own(s.newSCIMToken)) // issue 33 item 4
 	api.Handle("POST /api/workspaces/{id}/activate", beforeTwoFactor(s.activateWorkspace))
 	api.Handle("GET /api/workspaces/{id}/members", read(s.listMembers))
 	api.Handle("PATCH /api/workspaces/{id}/members/{userId}", manage(s.setMemberRole))
@@ -282,6 +283,7 @@ func (s *server) routes() http.Handler {
 	site.HandleFunc("GET /auth/saml/{id}/metadata", s.samlMetadata) // issue 33 item 3
 	site.HandleFunc("GET /auth/saml/{id}/login", s.samlLogin)
 	site.HandleFunc("POST /auth/saml/{id}/acs", s.samlACS)
+	site.Handle("/scim/v2/{ws}/{rest...}", s.scimHandler()) // issue 33 item 4
 	// Uploaded files and their pages (issue 4).
 	site.HandleFunc("GET /logo/{id}", s.serveBlob("logo"))
 	site.HandleFunc("GET /pdf/{id}", s.filePageHandler("pdf", "/pdf/"))

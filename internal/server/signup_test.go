@@ -193,7 +193,8 @@ func TestAccountsMadeOnlyThroughThePolicy(t *testing.T) {
 	// google.go and oidc.go save through identityUser's CreateAccount;
 	// auth.go's createAndSignIn passes CreateUser to CreateAccount; the
 	// admin's command is how a closed instance gets accounts, by design.
-	want := []string{"auth.go:createAndSignIn", "google.go:create", "main.go:adminCreateUser", "oidc.go:create"}
+	// SCIM's createUser (users.go) passes it to CreateAccount too.
+	want := []string{"auth.go:createAndSignIn", "google.go:create", "main.go:adminCreateUser", "oidc.go:create", "users.go:createUser"}
 	if !slices.Equal(callers, want) {
 		t.Errorf("store.CreateUser is used by %v, want only %v", callers, want)
 	}

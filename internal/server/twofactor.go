@@ -27,6 +27,7 @@ const (
 	totpIssuer            = "Squarely"
 	totpQRPixels          = 240
 	maxSecondFactorLength = 64 // bytes of a typed code; longer cannot be one
+	msgSuspended          = "This account is deactivated by the organisation that manages it"
 )
 
 // signInOrChallenge signs u in and answers status with the user, or, when
@@ -34,6 +35,10 @@ const (
 // {"twoFactorRequired": true, "methods": [...]}.
 func (s *server) signInOrChallenge(w http.ResponseWriter, r *http.Request, u *store.User, status int) {
 	methods, err := s.auth.SignInOrChallenge(w, r, u)
+	if errors.Is(err, auth.ErrSuspended) {
+		writeJSON(w, http.StatusForbidden, apiError{Message: msgSuspended, Code: "account_suspended"})
+		return
+	}
 	if err != nil {
 		s.internalError(w, "signing in", err)
 		return

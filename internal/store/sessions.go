@@ -61,7 +61,7 @@ func (s *Store) SessionUser(ctx context.Context, id string, now time.Time, idle 
 	row := s.read.QueryRowContext(ctx, `
 		SELECT `+userColumns+`, s.last_seen_at
 		FROM sessions s JOIN users u ON u.id = s.user_id
-		WHERE s.id = $1 AND s.expires_at > $2 AND NOT u.is_deleted`,
+		WHERE s.id = $1 AND s.expires_at > $2 AND NOT u.is_deleted AND u.suspended_at IS NULL`,
 		id, dbTime(now))
 	u, err := scanUser(row, scanTime(&lastSeen))
 	if err != nil {

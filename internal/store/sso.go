@@ -210,27 +210,7 @@ func (s *Store) IsBreakGlass(ctx context.Context, workspaceID, userID int64) (bo
 func (s *Store) SyncSSOMember(ctx context.Context, workspaceID, userID int64, email, role string, now time.Time) error {
 	ctx = WithActor(ctx, Actor{Type: "user", ID: userID, Email: email})
 	return s.inTx(ctx, "sync single sign-on member", func(tx *sql.Tx) error {
-		var current string
-		err := tx.QueryRowContext(ctx, `SELECT role FROM workspace_members WHERE workspace_id = $1 AND user_id = $2`+s.forUpdate(""),
-			workspaceID, userID).Scan(&current)
-		switch {
-		case errors.Is(err, sql.ErrNoRows):
-			if err := addMember(ctx, tx, workspaceID, userID, role, now); err != nil {
-				return err
-			}
-			return s.audit(ctx, tx, workspaceID, "member.joined", Target{"user", userID, email},
-				map[string]any{"role": role, "by": "single sign-on"})
-		case err != nil:
-			return fail("sync single sign-on member", err)
-		case current == role || current == RoleOwner:
-			return nil
-		}
-		if _, err := tx.ExecContext(ctx, `UPDATE workspace_members SET role = $3 WHERE workspace_id = $1 AND user_id = $2`,
-			workspaceID, userID, role); err != nil {
-			return fail("sync single sign-on member", err)
-		}
-		return s.audit(ctx, tx, workspaceID, "member.role_changed", Target{"user", userID, email},
-			map[string]any{"role": map[string]any{"before": current, "after": role}, "by": "single sign-on"})
+		return s.joinAs(ctx, tx, workspaceID, userID, email, role, now, "single sign-on")
 	})
 }
 

@@ -161,7 +161,7 @@ func (s *Store) PendingLoginUser(ctx context.Context, id string, now time.Time) 
 	u, err := scanUser(s.read.QueryRowContext(ctx, `
 		SELECT `+userColumns+`
 		FROM pending_logins p JOIN users u ON u.id = p.user_id
-		WHERE p.id = $1 AND p.expires_at > $2 AND NOT u.is_deleted`, id, dbTime(now)))
+		WHERE p.id = $1 AND p.expires_at > $2 AND NOT u.is_deleted AND u.suspended_at IS NULL`, id, dbTime(now)))
 	if err != nil {
 		return nil, fail("fetch pending login", err)
 	}

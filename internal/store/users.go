@@ -31,6 +31,10 @@ type User struct {
 	IsDeleted            bool
 	DeletedAt            *time.Time
 	CreatedAt            time.Time
+	// ManagedBy is the workspace that made the account (its SCIM or SAML):
+	// it may end the account's sessions and suspend it (0: none).
+	ManagedBy int64
+	Suspended bool // by its managing workspace: no sign-in until reactivated
 }
 
 // userColumns matches scanUser; the optional text columns read NULL as "".
@@ -39,7 +43,8 @@ const userColumns = `
 	u.first_name, u.last_name, u.email, u.email_verified, COALESCE(u.google_id, ''),
 	COALESCE(u.stripe_customer_id, ''), COALESCE(u.stripe_subscription_id, ''),
 	u.subscription_status, u.trial_activated, u.trial_start_date, u.trial_end_date,
-	u.is_admin, u.is_deleted, u.deleted_at, u.created_at`
+	u.is_admin, u.is_deleted, u.deleted_at, u.created_at,
+	COALESCE(u.managed_by_workspace_id, 0), u.suspended_at IS NOT NULL`
 
 func scanUser(row interface{ Scan(...any) error }, extra ...any) (*User, error) {
 	u := new(User)
@@ -49,6 +54,7 @@ func scanUser(row interface{ Scan(...any) error }, extra ...any) (*User, error) 
 		&u.StripeCustomerID, &u.StripeSubscriptionID,
 		&u.SubscriptionStatus, &u.TrialActivated, scanNullTime(&u.TrialStartDate), scanNullTime(&u.TrialEndDate),
 		&u.IsAdmin, &u.IsDeleted, scanNullTime(&u.DeletedAt), scanTime(&u.CreatedAt),
+		&u.ManagedBy, &u.Suspended,
 	}
 	if err := row.Scan(append(dest, extra...)...); err != nil {
 		return nil, err
@@ -76,15 +82,15 @@ func (s *Store) CreateUser(ctx context.Context, u *User) error {
 			client_id, username, password, first_name, last_name, email, google_id,
 			stripe_customer_id, stripe_subscription_id, subscription_status,
 			trial_activated, trial_start_date, trial_end_date,
-			is_admin, is_deleted, deleted_at, created_at, email_verified)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
+			is_admin, is_deleted, deleted_at, created_at, email_verified, managed_by_workspace_id)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
 		RETURNING id`
 	return s.inTx(ctx, "create user", func(tx *sql.Tx) error {
 		err := tx.QueryRowContext(ctx, query,
 			u.ClientID, u.Username, nullIfEmpty(u.PasswordHash), u.FirstName, u.LastName, u.Email,
 			nullIfEmpty(u.GoogleID), nullIfEmpty(u.StripeCustomerID), nullIfEmpty(u.StripeSubscriptionID),
 			u.SubscriptionStatus, u.TrialActivated, dbTimePtr(u.TrialStartDate), dbTimePtr(u.TrialEndDate),
-			u.IsAdmin, u.IsDeleted, dbTimePtr(u.DeletedAt), dbTime(u.CreatedAt), u.EmailVerified,
+			u.IsAdmin, u.IsDeleted, dbTimePtr(u.DeletedAt), dbTime(u.CreatedAt), u.EmailVerified, nullID(u.ManagedBy),
 		).Scan(&u.ID)
 		if err != nil {
 			return fail("create user", err)

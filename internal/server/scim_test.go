@@ -1,0 +1,250 @@
+package server
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/squarely/squarely/internal/config"
+	"github.com/squarely/squarely/internal/store"
+	"github.com/squarely/squarely/internal/store/storetest"
+)
+
+// scimClient calls a workspace's SCIM API with its bearer token, as an
+// IdP's provisioning client does.
+type scimClient struct {
+	t     *testing.T
+	e     *env
+	base  string
+	token string
+}
+
+func (c *scimClient) call(method, path, body string) (int, map[string]any) {
+	c.t.Helper()
+	r := c.e.do(c.e.browser(), method, c.base+path, body, "Authorization", "Bearer "+c.token, "Content-Type", "application/scim+json")
+	var out map[string]any
+	if len(r.body) > 0 {
+		if err := json.Unmarshal(r.body, &out); err != nil {
+			c.t.Fatalf("%s %s: %d %s", method, path, r.StatusCode, r.body)
+		}
+	}
+	if r.StatusCode >= 400 && (out["schemas"] == nil || out["status"] != fmt.Sprint(r.StatusCode)) {
+		c.t.Errorf("%s %s: %d is not in SCIM's error shape: %s", method, path, r.StatusCode, r.body)
+	}
+	return r.StatusCode, out
+}
+
+func (c *scimClient) want(status int, method, path, body string) map[string]any {
+	c.t.Helper()
+	got, out := c.call(method, path, body)
+	if got != status {
+		c.t.Fatalf("%s %s: %d, want %d: %v", method, path, got, status, out)
+	}
+	return out
+}
+
+// Provisioning in the request shapes Okta and Entra ID document: users
+// created, found by userName, grouped into roles, deactivated (Entra's
+// "False") with their sessions ended on another instance, reactivated,
+// deleted; an existing account joins and, not being the workspace's, keeps
+// its sessions.
+func TestSCIMProvisioning(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		other := start(t, st) // a second instance on the same database
+		idp := newTestIdP(t, e)
+		owner, _ := e.signedIn("owner@acme.test")
+		team := expect(t, e.do(owner, "POST", "/api/workspaces", `{"name":"Acme"}`), http.StatusCreated, "")
+		ws, wsID := idOf(team), int64(team["id"].(float64))
+		body, _ := json.Marshal(map[string]any{"idpMetadataXml": idp.metadata(), "roleMapping": map[string]string{"qr-editors": "editor"}})
+		expect(t, e.do(owner, "PUT", "/api/workspaces/"+ws+"/sso", string(body)), http.StatusOK, "")
+
+		// The token: owners only, shown once, a new one replaces the old.
+		stranger, _ := e.signedIn("stranger@example.com")
+		expect(t, e.do(stranger, "POST", "/api/workspaces/"+ws+"/scim-token", ""), http.StatusNotFound, "")
+		first := expect(t, e.do(owner, "POST", "/api/workspaces/"+ws+"/scim-token", ""), http.StatusCreated, "")
+		tok := expect(t, e.do(owner, "POST", "/api/workspaces/"+ws+"/scim-token", ""), http.StatusCreated, "")
+		if tok["baseUrl"] != testConfig(t).BaseURL+"/scim/v2/"+ws || !strings.HasPrefix(tok["token"].(string), "scim_") {
+			t.Fatalf("token answer %v", tok)
+		}
+		c := &scimClient{t: t, e: e, base: "/scim/v2/" + ws, token: tok["token"].(string)}
+		old := &scimClient{t: t, e: e, base: c.base, token: first["token"].(string)}
+		old.want(http.StatusUnauthorized, "GET", "/Users", "")
+		(&scimClient{t: t, e: e, base: c.base}).want(http.StatusUnauthorized, "GET", "/Users", "")
+		personal := expect(t, e.do(owner, "GET", "/api/user", ""), http.StatusOK, "")["workspace"].(map[string]any)
+		(&scimClient{t: t, e: e, base: "/scim/v2/" + idOf(personal), token: c.token}).want(http.StatusUnauthorized, "GET", "/Users", "")
+
+		if got := c.want(http.StatusOK, "GET", "/ServiceProviderConfig", ""); got["patch"].(map[string]any)["supported"] != true {
+			t.Errorf("ServiceProviderConfig %v", got)
+		}
+		if got := c.want(http.StatusOK, "GET", "/ResourceTypes", ""); got["totalResults"] != float64(2) {
+			t.Errorf("ResourceTypes %v", got)
+		}
+		c.want(http.StatusOK, "GET", "/Schemas", "")
+
+		role := func(email string) string {
+			var r string
+			storetest.QueryRow(t, st, `SELECT COALESCE((SELECT m.role FROM workspace_members m JOIN users u ON u.id = m.user_id
+				WHERE m.workspace_id = $1 AND u.username = $2), '')`, []any{wsID, email}, &r)
+			return r
+		}
+
+		// Okta: filter first, then create.
+		if got := c.want(http.StatusOK, "GET", `/Users?filter=userName%20eq%20%22ann%40acme.test%22&startIndex=1&count=100`, ""); got["totalResults"] != float64(0) {
+			t.Fatalf("filter before create: %v", got)
+		}
+		ann := c.want(http.StatusCreated, "POST", "/Users", `{"schemas":["urn:ietf:params:scim:schemas:core:2.0:User"],
+			"userName":"Ann@Acme.test","name":{"givenName":"Ann","familyName":"Lee"},
+			"emails":[{"primary":true,"value":"ann@acme.test","type":"work"}],"displayName":"Ann Lee","locale":"en-US","externalId":"00u1","groups":[],"active":true}`)
+		annID := ann["id"].(string)
+		if ann["userName"] != "ann@acme.test" || ann["active"] != true || ann["externalId"] != "00u1" || role("ann@acme.test") != "viewer" {
+			t.Fatalf("created %v (role %q)", ann, role("ann@acme.test"))
+		}
+		if got := c.want(http.StatusOK, "GET", `/Users?filter=userName+eq+"ann@acme.test"`, ""); got["totalResults"] != float64(1) {
+			t.Errorf("filter after create: %v", got)
+		}
+		c.want(http.StatusConflict, "POST", "/Users", `{"userName":"ann@acme.test"}`)
+		c.want(http.StatusBadRequest, "GET", `/Users?filter=name.givenName+sw+"A"`, "")
+
+		// Entra ID: a group, then members added by PATCH.
+		g := c.want(http.StatusCreated, "POST", "/Groups", `{"schemas":["urn:ietf:params:scim:schemas:core:2.0:Group"],"externalId":"8aa1","displayName":"qr-editors","members":[]}`)
+		gID := g["id"].(string)
+		c.want(http.StatusOK, "PATCH", "/Groups/"+gID, `{"schemas":["urn:ietf:params:scim:api:messages:2.0:PatchOp"],
+			"Operations":[{"op":"Add","path":"members","value":[{"value":"`+annID+`"}]}]}`)
+		if r := role("ann@acme.test"); r != "editor" {
+			t.Errorf("after joining qr-editors: %q", r)
+		}
+		// Okta's removal by path.
+		c.want(http.StatusOK, "PATCH", "/Groups/"+gID, `{"schemas":["urn:ietf:params:scim:api:messages:2.0:PatchOp"],
+			"Operations":[{"op":"remove","path":"members[value eq \"`+annID+`\"]"}]}`)
+		if r := role("ann@acme.test"); r != "viewer" {
+			t.Errorf("after leaving qr-editors: %q", r)
+		}
+		c.want(http.StatusBadRequest, "PATCH", "/Groups/"+gID, `{"Operations":[{"op":"add","path":"members","value":[{"value":"999999"}]}]}`)
+
+		// Ann signs in through the IdP (her account is the workspace's) on
+		// this instance; her session works on the other one too.
+		idp.signIn("ann@acme.test")
+		annBrowser := e.browser()
+		if to := idp.post(annBrowser, ws, idp.response(annBrowser, ws)); to != "/" {
+			t.Fatalf("Ann's SAML sign-in went to %q", to)
+		}
+		annCookie := annBrowser.Jar.Cookies(mustURL(t, e.srv.URL))
+		onOther := other.browser()
+		onOther.Jar.SetCookies(mustURL(t, other.srv.URL), annCookie)
+		expect(t, other.do(onOther, "GET", "/api/user", ""), http.StatusOK, "")
+
+		// An existing account joins; its own key in the workspace is revoked when deprovisioned.
+		bob, _ := e.signedIn("bob@example.com")
+		b := c.want(http.StatusCreated, "POST", "/Users", `{"userName":"bob@example.com","name":{"givenName":"Bob","familyName":"Old"},"active":true}`)
+		if role("bob@example.com") != "viewer" || storetest.Count(t, st, "users") == 0 {
+			t.Fatal("the existing account did not join")
+		}
+		if u, _ := st.UserByUsername(t.Context(), "bob@example.com"); u.FirstName == "Bob" {
+			t.Error("provisioning renamed an account the workspace does not manage")
+		}
+		expect(t, e.do(bob, "POST", "/api/workspaces/"+ws+"/activate", ""), http.StatusOK, "")
+		keys := storetest.Count(t, st, "api_keys")
+		if err := st.SyncSSOMember(t.Context(), wsID, mustID(t, b["id"]), "bob@example.com", "admin", time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		expect(t, e.do(bob, "POST", "/api/api-keys", `{"name":"Bob's script"}`), http.StatusCreated, "")
+		if storetest.Count(t, st, "api_keys") != keys+1 {
+			t.Fatal("no key made")
+		}
+
+		// Entra ID deactivates with the string "False".
+		c.want(http.StatusOK, "PATCH", "/Users/"+annID, `{"schemas":["urn:ietf:params:scim:api:messages:2.0:PatchOp"],
+			"Operations":[{"op":"Replace","path":"active","value":"False"}]}`)
+		if r := role("ann@acme.test"); r != "" {
+			t.Errorf("deactivated Ann is still a %s", r)
+		}
+		expect(t, other.do(onOther, "GET", "/api/user", ""), http.StatusUnauthorized, "")
+		expect(t, e.do(annBrowser, "GET", "/api/user", ""), http.StatusUnauthorized, "")
+		again := e.browser()
+		if to := idp.post(again, ws, idp.response(again, ws)); to != "/auth?sso=suspended" {
+			t.Errorf("a suspended account's sign-in went to %q", to)
+		}
+		if got := c.want(http.StatusOK, "GET", "/Users/"+annID, ""); got["active"] != false {
+			t.Errorf("after deactivation: %v", got)
+		}
+
+		c.want(http.StatusOK, "PATCH", "/Users/"+b["id"].(string), `{"Operations":[{"op":"replace","value":{"active":false}}]}`)
+		if storetest.Count(t, st, "api_keys") != keys {
+			t.Error("the deprovisioned member's key in the workspace still works")
+		}
+		// Bob's account is his own: he stays signed in, without the workspace.
+		me := expect(t, e.do(bob, "GET", "/api/user", ""), http.StatusOK, "")
+		if idOf(me["workspace"].(map[string]any)) == ws {
+			t.Error("Bob's session still acts in the workspace")
+		}
+
+		// Okta reactivates.
+		c.want(http.StatusOK, "PATCH", "/Users/"+annID, `{"schemas":["urn:ietf:params:scim:api:messages:2.0:PatchOp"],"Operations":[{"op":"replace","value":{"active":true}}]}`)
+		if r := role("ann@acme.test"); r != "viewer" {
+			t.Errorf("reactivated Ann is %q", r)
+		}
+		back := e.browser()
+		if to := idp.post(back, ws, idp.response(back, ws)); to != "/" {
+			t.Errorf("reactivated Ann's sign-in went to %q", to)
+		}
+
+		// PUT replaces; DELETE deprovisions and forgets.
+		put := c.want(http.StatusOK, "PUT", "/Users/"+annID, `{"userName":"ann@acme.test","name":{"givenName":"Anna","familyName":"Lee"},"externalId":"00u1","active":true}`)
+		if put["name"].(map[string]any)["givenName"] != "Anna" {
+			t.Errorf("PUT gave %v", put)
+		}
+		c.want(http.StatusNoContent, "DELETE", "/Users/"+annID, "")
+		c.want(http.StatusNotFound, "GET", "/Users/"+annID, "")
+		expect(t, e.do(back, "GET", "/api/user", ""), http.StatusUnauthorized, "")
+
+		// Bad input changes nothing.
+		users := storetest.Count(t, st, "users")
+		c.want(http.StatusBadRequest, "POST", "/Users", `{"userName":`)
+		c.want(http.StatusBadRequest, "POST", "/Users", `{"userName":"not an address"}`)
+		c.want(http.StatusBadRequest, "POST", "/Users", `{"userName":"x@acme.test","active":"maybe"}`)
+		c.want(http.StatusRequestEntityTooLarge, "POST", "/Users", `{"userName":"`+strings.Repeat("a", 1<<20)+`@acme.test"}`)
+		c.want(http.StatusBadRequest, "PATCH", "/Users/"+b["id"].(string), `{"Operations":[{"op":"explode","path":"active","value":true}]}`)
+		ownerID := expect(t, e.do(owner, "GET", "/api/user", ""), http.StatusOK, "")["id"]
+		c.want(http.StatusNotFound, "GET", "/Users/"+fmt.Sprint(mustID(t, ownerID)), "") // the owner is no SCIM User
+		c.want(http.StatusNotFound, "GET", "/Nope", "")
+		if storetest.Count(t, st, "users") != users {
+			t.Error("refused requests made accounts")
+		}
+	})
+}
+
+// A new account made by SCIM obeys the instance's sign-up policy.
+func TestSCIMSignupPolicy(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st, withConfig(func(c *config.Config) { c.SignupDomains = []string{"example.com"} }))
+		owner, _ := e.signedIn("owner@example.com")
+		team := expect(t, e.do(owner, "POST", "/api/workspaces", `{"name":"Acme"}`), http.StatusCreated, "")
+		tok := expect(t, e.do(owner, "POST", "/api/workspaces/"+idOf(team)+"/scim-token", ""), http.StatusCreated, "")
+		c := &scimClient{t: t, e: e, base: "/scim/v2/" + idOf(team), token: tok["token"].(string)}
+		c.want(http.StatusForbidden, "POST", "/Users", `{"userName":"out@elsewhere.test"}`)
+		c.want(http.StatusCreated, "POST", "/Users", `{"userName":"in@example.com"}`)
+	})
+}
+
+func mustID(t *testing.T, v any) int64 {
+	t.Helper()
+	var id int64
+	if _, err := fmt.Sscan(fmt.Sprint(v), &id); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+func mustURL(t *testing.T, raw string) *url.URL {
+	t.Helper()
+	u, err := url.Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
