@@ -259,6 +259,19 @@ describe('two-factor requirement', () => {
     expect(screen.getByRole('button', { name: 'Remove single sign-on' })).toBeInTheDocument()
   })
 
+  it('makes a SCIM token and shows it once with the base URL (issue 33)', async () => {
+    const mock = stub('owner', {
+      'GET /api/workspaces/9/sso': () => json({ configured: false, roleMapping: {}, enforceSso: false, allowIdpInitiated: false, breakGlassUserId: null }),
+      'POST /api/workspaces/9/scim-token': () => json({ token: 'scim_abc123', baseUrl: 'http://localhost:8080/scim/v2/9' }, 201),
+    })
+    renderApp('/workspace/members')
+    await userEvent.click(await screen.findByRole('button', { name: 'Make a SCIM token' }))
+    expect(await screen.findByText('scim_abc123')).toBeInTheDocument()
+    expect(screen.getByText('http://localhost:8080/scim/v2/9')).toBeInTheDocument()
+    expect(sent(mock, 'POST', '/api/workspaces/9/scim-token')).toHaveLength(1)
+    expect(screen.getByRole('button', { name: 'Replace the token' })).toBeInTheDocument()
+  })
+
   it('is not offered to admins', async () => {
     stub('admin')
     renderApp('/workspace/members')

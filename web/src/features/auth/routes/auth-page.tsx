@@ -11,18 +11,24 @@ import { LoginForm } from '../components/login-form'
 import { RegisterForm } from '../components/register-form'
 import { SecondFactorForm } from '../components/second-factor-form'
 
+/** Any provider's sign-in of an account its organisation has deactivated (SCIM) comes back with =suspended. */
+const suspended = 'This account is deactivated by the organisation that manages it.'
+
 /** What the server's Google and OpenID Connect callbacks report through ?google=… and ?oidc=…. */
 const googleMessages: Record<string, string> = {
   unavailable: 'Google sign-in is not available',
   failed: 'Google sign-in failed',
+  suspended,
 }
 const oidcMessages: Record<string, string> = {
   unavailable: 'Single sign-on is not available',
   failed: 'Single sign-on failed',
+  suspended,
 }
 /** What a workspace's SAML sign-in reports through ?sso=…. */
 const ssoMessages: Record<string, string> = {
   failed: 'Single sign-on failed. Try again, or ask your workspace owner to check its identity provider.',
+  suspended,
   account_exists:
     'An account with this address already exists, and the workspace has not verified its domain: sign in to that account another way, or ask the workspace owner to verify the domain.',
 }

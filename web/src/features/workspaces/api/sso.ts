@@ -42,3 +42,8 @@ export function useSaveSSO(id: number) {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ssoKey(id) }),
   })
 }
+
+/** Makes the workspace's SCIM token (shown once; it replaces the one before). */
+export function useNewSCIMToken(id: number) {
+  return useMutation({ mutationFn: () => apiJson<{ token: string; baseUrl: string }>('POST', `/api/workspaces/${id}/scim-token`) })
+}

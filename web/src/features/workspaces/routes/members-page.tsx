@@ -6,6 +6,7 @@ import { AutoJoinSetting } from '../components/auto-join-setting'
 import { InvitationList } from '../components/invitation-list'
 import { InviteCard } from '../components/invite-card'
 import { MemberList } from '../components/member-list'
+import { SCIMSetting } from '../components/scim-setting'
 import { SSOSetting } from '../components/sso-setting'
 import { TwoFactorSetting } from '../components/two-factor-setting'
 import { WorkspacePage } from '../components/workspace-page'
@@ -34,6 +35,7 @@ function Members({ workspace }: { workspace: ActiveWorkspace }) {
       {can(workspace.role, 'own') && <TwoFactorSetting workspace={workspace} />}
       {can(workspace.role, 'own') && <AutoJoinSetting workspace={workspace} />}
       {can(workspace.role, 'own') && <SSOSetting workspace={workspace} />}
+      {can(workspace.role, 'own') && <SCIMSetting workspace={workspace} />}
       {manager && <AlertEmailSetting workspace={workspace} />}
       <WorkspaceSettings workspace={workspace} />
     </div>
