@@ -36,7 +36,11 @@ export default defineConfig({
   testDir: './tests',
   forbidOnly: true,
   retries: 0,
-  workers: 1,
+  // Two browsers share the one server: every spec signs up accounts of its
+  // own, so specs run side by side (the suite passed so on a loaded
+  // two-core machine), which keeps CI under its 30 minutes.
+  // SQUARELY_E2E_WORKERS=1 runs them one at a time.
+  workers: Number(process.env.SQUARELY_E2E_WORKERS ?? 2),
   // A loaded two-core CI machine answers some steps in more than the
   // default 5 s (three tests failed so in one run and passed alone).
   expect: { timeout: 15_000 },

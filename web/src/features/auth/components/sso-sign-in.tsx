@@ -2,7 +2,7 @@ import { Building2, Loader2 } from 'lucide-react'
 import { useState, type FormEvent } from 'react'
 import { Button } from '@/components/ui/button'
 import { TextField } from '@/components/ui/form-field'
-import { fieldMessage } from '@/lib/api-client'
+import { serverFieldErrors, serverMessage } from '@/lib/api-client'
 import { useFindSSO } from '../api/sso'
 
 /**
@@ -21,7 +21,8 @@ export function SSOSignIn() {
       </Button>
     )
   }
-  const error = find.error ? (fieldMessage(find.error, 'email') ?? 'Could not look up single sign-on. Please try again.') : undefined
+  // 400 (not an address) and 404 (no workspace for its domain) both say so at the field.
+  const error = find.error ? (serverFieldErrors(find.error)?.email ?? serverMessage(find.error) ?? 'Could not look up single sign-on. Please try again.') : undefined
   function submit(event: FormEvent) {
     event.preventDefault()
     find.mutate(email.trim())
