@@ -105,6 +105,9 @@ test('the workspace and account pages, two-factor set-up and the edit dialog’s
     await page.request.post('/api/domains', { data: { domain: 'qr.harbour.example' } }),
     await page.request.post('/api/brand-kits', { data: { name: 'Harbour', fgColor: '#0B3D91', dotShape: 'circle' } }),
     await page.request.post('/api/api-keys', { data: { name: 'Print shop' } }),
+    await page.request.post('/api/gs1/products', {
+      data: { gtin: '09506000134352', name: 'Harbour tea', links: [{ linkType: 'gs1:defaultLink', href: `${baseURL}/about`, title: 'About the tea' }] },
+    }),
     await page.request.post('/api/dynamic-qrcodes', {
       multipart: { destination: `${baseURL}/about`, qrType: 'url', qrData: JSON.stringify({ url: `${baseURL}/about` }), name: 'Poster' },
     }),
@@ -115,7 +118,7 @@ test('the workspace and account pages, two-factor set-up and the edit dialog’s
   const check = async (where: string) => {
     for (const line of await violations(page)) found.push(`${where}: ${line}`)
   }
-  for (const path of ['/workspace/members', '/workspace/activity', '/webhooks', '/workspace/domains', '/workspace/brand-kits', '/account-settings']) {
+  for (const path of ['/workspace/members', '/workspace/activity', '/webhooks', '/workspace/domains', '/workspace/brand-kits', '/workspace/products', '/account-settings']) {
     await open(page, path)
     await check(path)
   }
