@@ -15,6 +15,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/squarely/squarely/internal/config"
+	"github.com/squarely/squarely/internal/saml"
 	"github.com/squarely/squarely/internal/store"
 )
 
@@ -28,6 +29,7 @@ type OIDC struct {
 	ClientID     string
 	ClientSecret string // "" = a public client, PKCE only
 	Name         string // the button's label
+	GroupsClaim  string // the ID token's claim with the user's groups; "" = not read
 	RedirectURL  string // BaseURL + "/auth/oidc/callback"
 
 	mu       sync.Mutex
@@ -42,7 +44,7 @@ func NewOIDC(c config.Config) *OIDC {
 	}
 	return &OIDC{
 		Issuer: c.OIDCIssuer, ClientID: c.OIDCClientID, ClientSecret: c.OIDCClientSecret,
-		Name: c.OIDCName, RedirectURL: c.BaseURL + "/auth/oidc/callback",
+		Name: c.OIDCName, RedirectURL: c.BaseURL + "/auth/oidc/callback", GroupsClaim: c.OIDCGroupsClaim,
 	}
 }
 
@@ -164,10 +166,49 @@ func (s *Service) oidcCallback(w http.ResponseWriter, r *http.Request) (*store.U
 	if err := idt.Claims(&claims); err != nil {
 		return nil, fmt.Errorf("reading the ID token's claims: %w", err)
 	}
-	return s.identityUser(ctx, oidcLinks{s.Store, s.OIDC.Issuer, s.now()}, identity{
+	u, err := s.identityUser(ctx, oidcLinks{s.Store, s.OIDC.Issuer, s.now()}, identity{
 		Subject: idt.Subject, Email: claims.Email, EmailVerified: bool(claims.EmailVerified),
 		GivenName: claims.GivenName, FamilyName: claims.FamilyName,
 	})
+	if err != nil || s.OIDC.GroupsClaim == "" || !u.EmailVerified {
+		return u, err
+	}
+	var all map[string]any
+	if err := idt.Claims(&all); err != nil {
+		return nil, fmt.Errorf("reading the ID token's claims: %w", err)
+	}
+	return u, s.mapGroups(ctx, u, groupsOf(all[s.OIDC.GroupsClaim]))
+}
+
+// groupsOf reads a groups claim: a list of strings, or one string.
+func groupsOf(claim any) []string {
+	switch v := claim.(type) {
+	case string:
+		return []string{v}
+	case []any:
+		var out []string
+		for _, g := range v {
+			if s, ok := g.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// mapGroups gives u, in the workspace that takes in u's e-mail domain and
+// has a single sign-on role mapping, the role its groups map to.
+func (s *Service) mapGroups(ctx context.Context, u *store.User, groups []string) error {
+	_, domain, _ := strings.Cut(u.Email, "@")
+	c, err := s.Store.MappedWorkspaceForDomain(ctx, domain)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return s.Store.SyncSSOMember(ctx, c.WorkspaceID, u.ID, u.Username, saml.MapRole(groups, c.RoleMapping, c.DefaultRole), s.now())
 }
 
 // setLaxCookie sets or (maxAge < 0) clears an HttpOnly cookie of the

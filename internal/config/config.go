@@ -101,6 +101,10 @@ type Config struct {
 	OIDCClientID     string // SQUARELY_OIDC_CLIENT_ID
 	OIDCClientSecret string // SQUARELY_OIDC_CLIENT_SECRET, or the file SQUARELY_OIDC_CLIENT_SECRET_FILE names; "" = a public client (PKCE only)
 	OIDCName         string // SQUARELY_OIDC_NAME: the sign-in button's label
+	// OIDCGroupsClaim (SQUARELY_OIDC_GROUPS_CLAIM) names the ID token's claim
+	// with the user's groups, mapped to a role in the workspace that takes in
+	// their domain by its single sign-on mapping (issue 33); "" = off.
+	OIDCGroupsClaim string
 	// Alerts and webhooks (issue 24).
 	LinkCheckInterval   time.Duration // SQUARELY_LINK_CHECK_INTERVAL: how often each dynamic code's destinations are checked
 	WebhookAllowHTTP    bool          // SQUARELY_WEBHOOK_ALLOW_HTTP: plain http:// endpoints too
@@ -403,6 +407,7 @@ func Load(getenv func(string) string) (Config, error) {
 	c.OIDCClientID = get("SQUARELY_OIDC_CLIENT_ID")
 	c.OIDCClientSecret = get("SQUARELY_OIDC_CLIENT_SECRET")
 	c.OIDCName = or(get("SQUARELY_OIDC_NAME"), "Single sign-on")
+	c.OIDCGroupsClaim = get("SQUARELY_OIDC_GROUPS_CLAIM")
 	if c.OIDCIssuer != "" {
 		if u, err := url.Parse(c.OIDCIssuer); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			fail("SQUARELY_OIDC_ISSUER", "must be the provider's absolute http:// or https:// issuer URL, got %q", c.OIDCIssuer)

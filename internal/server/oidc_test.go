@@ -289,3 +289,50 @@ func TestOIDCUnavailable(t *testing.T) {
 	}
 	e.expectLogged("discovering")
 }
+
+// SQUARELY_OIDC_GROUPS_CLAIM: the provider's groups give the role the
+// workspace that takes in the user's domain maps them to.
+func TestOIDCGroupsMapToRoles(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		f := newFakeOP(t)
+		o := &auth.OIDC{Issuer: f.srv.URL, ClientID: "squarely", ClientSecret: "op-secret", Name: "Acme SSO", GroupsClaim: "groups"}
+		e := start(t, st, func(d *Deps) { d.OIDC = o })
+		o.RedirectURL = e.srv.URL + "/auth/oidc/callback"
+		ctx := context.Background()
+		owner, _ := e.signedIn("owner@acme.test")
+		team := expect(t, e.do(owner, "POST", "/api/workspaces", `{"name":"Acme"}`), http.StatusCreated, "")
+		ws, wsID := idOf(team), int64(team["id"].(float64))
+		d := &store.Domain{Domain: "qr.acme.test", Token: "tok-acme"}
+		if err := st.CreateDomain(ctx, wsID, d, 10, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.RecordDomainCheck(ctx, wsID, d.ID, "dns", "", time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		expect(t, e.do(owner, "PUT", "/api/workspaces/"+ws+"/auto-join", `{"domain":"acme.test","role":"viewer"}`), http.StatusOK, "")
+		b, _ := json.Marshal(map[string]any{"idpMetadataXml": newTestIdP(t, e).metadata(), "roleMapping": map[string]string{"qr-admins": "admin"}})
+		expect(t, e.do(owner, "PUT", "/api/workspaces/"+ws+"/sso", string(b)), http.StatusOK, "")
+		role := func(email string) string {
+			var r string
+			storetest.QueryRow(t, st, `SELECT COALESCE((SELECT m.role FROM workspace_members m JOIN users u ON u.id = m.user_id
+				WHERE m.workspace_id = $1 AND u.username = $2), '')`, []any{wsID, email}, &r)
+			return r
+		}
+
+		f.set(map[string]any{"sub": "op-g1", "email": "gus@acme.test", "email_verified": true, "groups": []string{"everyone", "qr-admins"}}, "")
+		c := e.browser()
+		if to := e.followCallback(c, e.providerFlow(c, "/auth/oidc")); to != "/" {
+			t.Fatalf("went to %q", to)
+		}
+		if r := role("gus@acme.test"); r != "admin" {
+			t.Errorf("mapped role %q, want admin", r)
+		}
+		// Without a mapped group: the workspace's default.
+		f.set(map[string]any{"sub": "op-g1", "email": "gus@acme.test", "email_verified": true, "groups": "everyone"}, "")
+		c2 := e.browser()
+		e.followCallback(c2, e.providerFlow(c2, "/auth/oidc"))
+		if r := role("gus@acme.test"); r != "viewer" {
+			t.Errorf("after leaving the group: %q, want viewer", r)
+		}
+	})
+}

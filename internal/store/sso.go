@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"strings"
 	"time"
 )
 
@@ -247,4 +248,17 @@ func (s *Store) AnySSO(ctx context.Context) (bool, error) {
 	var n int
 	err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM workspace_sso o JOIN workspaces w ON w.id = o.workspace_id WHERE NOT w.is_deleted`).Scan(&n)
 	return n > 0, fail2("read single sign-on", err)
+}
+
+// MappedWorkspaceForDomain is the single sign-on set-up of the live
+// workspace that takes in the e-mail domain (its auto-join domain);
+// ErrNotFound for none.
+func (s *Store) MappedWorkspaceForDomain(ctx context.Context, domain string) (*SSO, error) {
+	var id int64
+	err := s.read.QueryRowContext(ctx, `SELECT w.id FROM workspaces w JOIN workspace_sso o ON o.workspace_id = w.id
+		WHERE w.auto_join_domain = $1 AND NOT w.is_deleted`, strings.ToLower(domain)).Scan(&id)
+	if err != nil {
+		return nil, fail("find single sign-on by domain", err)
+	}
+	return s.WorkspaceSSO(ctx, id)
 }
