@@ -174,6 +174,8 @@ describe('two-factor requirement', () => {
       },
     })
     renderApp('/workspace/members')
+    // The owner's sign-in rules are on the Security tab.
+    await userEvent.click(await screen.findByRole('tab', { name: 'Security' }))
     const toggle = await screen.findByRole('switch', { name: 'Require two-factor authentication' })
     expect(toggle).toHaveAttribute('aria-checked', 'false')
     await userEvent.click(toggle)
@@ -203,7 +205,7 @@ describe('two-factor requirement', () => {
         return json({ ...agency, role: 'owner', autoJoin })
       },
     })
-    renderApp('/workspace/members')
+    renderApp('/workspace/members?tab=security')
     const domain = await screen.findByLabelText('E-mail domain')
     await userEvent.type(domain, 'other.test')
     await userEvent.click(screen.getByRole('button', { name: 'Turn on' }))
@@ -238,7 +240,7 @@ describe('two-factor requirement', () => {
         return json(settings)
       },
     })
-    renderApp('/workspace/members')
+    renderApp('/workspace/members?tab=security')
     expect(await screen.findByText('http://localhost:8080/auth/saml/9/acs')).toBeInTheDocument()
     const xml = screen.getByLabelText('Metadata XML')
     await userEvent.type(xml, 'nope')
@@ -264,7 +266,7 @@ describe('two-factor requirement', () => {
       'GET /api/workspaces/9/sso': () => json({ configured: false, roleMapping: {}, enforceSso: false, allowIdpInitiated: false, breakGlassUserId: null }),
       'POST /api/workspaces/9/scim-token': () => json({ token: 'scim_abc123', baseUrl: 'http://localhost:8080/scim/v2/9' }, 201),
     })
-    renderApp('/workspace/members')
+    renderApp('/workspace/members?tab=security')
     await userEvent.click(await screen.findByRole('button', { name: 'Make a SCIM token' }))
     expect(await screen.findByText('scim_abc123')).toBeInTheDocument()
     expect(screen.getByText('http://localhost:8080/scim/v2/9')).toBeInTheDocument()

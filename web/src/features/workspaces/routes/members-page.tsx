@@ -1,4 +1,6 @@
+import { useSearchParams } from 'react-router'
 import { Spinner } from '@/components/ui/spinner'
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { siteTitle, usePageTitle } from '@/lib/use-page-title'
 import { can, useActiveWorkspace, type ActiveWorkspace } from '@/lib/workspace'
 import { AlertEmailSetting } from '../components/alert-email-setting'
@@ -27,17 +29,34 @@ export function MembersPage() {
 
 function Members({ workspace }: { workspace: ActiveWorkspace }) {
   const manager = can(workspace.role, 'manageMembers')
-  return (
+  const [params, setParams] = useSearchParams()
+  const people = (
     <div className="grid gap-6">
       {manager && <InviteCard workspace={workspace} />}
       <MemberList workspace={workspace} />
       {manager && <InvitationList workspace={workspace} />}
-      {can(workspace.role, 'own') && <TwoFactorSetting workspace={workspace} />}
-      {can(workspace.role, 'own') && <AutoJoinSetting workspace={workspace} />}
-      {can(workspace.role, 'own') && <SSOSetting workspace={workspace} />}
-      {can(workspace.role, 'own') && <SCIMSetting workspace={workspace} />}
       {manager && <AlertEmailSetting workspace={workspace} />}
       <WorkspaceSettings workspace={workspace} />
     </div>
+  )
+  if (!can(workspace.role, 'own')) return people
+  // Owners also get the sign-in rules (?tab=security links there): second factor, domain capture, SSO, SCIM.
+  const tab = params.get('tab') === 'security' ? 'security' : 'members'
+  return (
+    <Tabs value={tab} onValueChange={(value) => setParams(value === 'security' ? { tab: value } : {}, { replace: true })}>
+      <TabsList>
+        <TabsTrigger value="members">Members</TabsTrigger>
+        <TabsTrigger value="security">Security</TabsTrigger>
+      </TabsList>
+      <TabsContent value="members">{people}</TabsContent>
+      <TabsContent value="security">
+        <div className="grid gap-6">
+          <TwoFactorSetting workspace={workspace} />
+          <AutoJoinSetting workspace={workspace} />
+          <SSOSetting workspace={workspace} />
+          <SCIMSetting workspace={workspace} />
+        </div>
+      </TabsContent>
+    </Tabs>
   )
 }
