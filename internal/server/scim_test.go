@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/store/storetest"
 )
@@ -215,19 +214,6 @@ func TestSCIMProvisioning(t *testing.T) {
 		if storetest.Count(t, st, "users") != users {
 			t.Error("refused requests made accounts")
 		}
-	})
-}
-
-// A new account made by SCIM obeys the instance's sign-up policy.
-func TestSCIMSignupPolicy(t *testing.T) {
-	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
-		e := start(t, st, withConfig(func(c *config.Config) { c.SignupDomains = []string{"example.com"} }))
-		owner, _ := e.signedIn("owner@example.com")
-		team := expect(t, e.do(owner, "POST", "/api/workspaces", `{"name":"Acme"}`), http.StatusCreated, "")
-		tok := expect(t, e.do(owner, "POST", "/api/workspaces/"+idOf(team)+"/scim-token", ""), http.StatusCreated, "")
-		c := &scimClient{t: t, e: e, base: "/scim/v2/" + idOf(team), token: tok["token"].(string)}
-		c.want(http.StatusForbidden, "POST", "/Users", `{"userName":"out@elsewhere.test"}`)
-		c.want(http.StatusCreated, "POST", "/Users", `{"userName":"in@example.com"}`)
 	})
 }
 

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -16,6 +17,8 @@ import (
 
 	"github.com/squarely/squarely/internal/auth"
 	"github.com/squarely/squarely/internal/config"
+	"github.com/squarely/squarely/internal/saml"
+	"github.com/squarely/squarely/internal/scim"
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/store/storetest"
 )
@@ -42,11 +45,33 @@ var signupPaths = map[string]func(e *env, f *signupFakes, email string) (made bo
 		c := e.browser()
 		return redirected(e.followCallback(c, e.providerFlow(c, "/auth/oidc")))
 	},
+	"saml": func(e *env, f *signupFakes, email string) (bool, string) {
+		f.idp.signIn(email)
+		c := e.browser()
+		return redirected(f.idp.post(c, f.ws, f.idp.response(c, f.ws)))
+	},
+	"scim": func(e *env, f *signupFakes, email string) (bool, string) {
+		status, out := f.scim.call("POST", "/Users", `{"userName":"`+email+`"}`)
+		if status == http.StatusForbidden {
+			// SCIM's error shape carries no code: the detail is the policy's message.
+			for code, msg := range map[string]string{"signup_closed": "does not take new accounts", "signup_invite_only": "by invitation only", "signup_domain": "are for addresses at"} {
+				if strings.Contains(fmt.Sprint(out["detail"]), msg) {
+					return false, code
+				}
+			}
+		}
+		return status == http.StatusCreated, ""
+	},
 }
 
+// signupFakes are the outside parts the paths use: Google, an OpenID
+// provider, and a team workspace (ws) with a SAML IdP and a SCIM client.
 type signupFakes struct {
 	google *fakeGoogle
 	op     *fakeOP
+	idp    *testIdP
+	ws     string
+	scim   *scimClient
 }
 
 func codeOf(r *response) string {
@@ -137,6 +162,28 @@ func startWithProviders(t *testing.T, st *store.Store, f *signupFakes, cfg func(
 	e := start(t, st, withConfig(cfg), func(d *Deps) { d.Google, d.OIDC = g, o })
 	g.RedirectURL = e.srv.URL + "/auth/google/callback"
 	o.RedirectURL = e.srv.URL + "/auth/oidc/callback"
+	// A team workspace, made as an operator would (sign-up may be closed),
+	// with its IdP and SCIM token.
+	ctx := context.Background()
+	owner := storetest.CreateUser(t, st, fmt.Sprintf("owner-%d@idp.test", time.Now().UnixNano()))
+	ws, err := st.CreateWorkspace(ctx, owner.ID, 1, "Team", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.idp, f.ws = newTestIdP(t, e), fmt.Sprint(ws.ID)
+	keyPEM, certPEM, err := saml.NewKeyPair("Team", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.SetSSO(ctx, &store.SSO{WorkspaceID: ws.ID, IdPMetadataXML: f.idp.metadata(), RoleMapping: map[string]string{},
+		DefaultRole: store.RoleViewer, SPKeyPEM: keyPEM, SPCertPEM: certPEM}, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	token, hash := scim.NewToken()
+	if err := st.SetSCIMToken(ctx, ws.ID, hash, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	f.scim = &scimClient{t: t, e: e, base: "/scim/v2/" + f.ws, token: token}
 	return e
 }
 

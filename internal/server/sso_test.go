@@ -25,7 +25,6 @@ import (
 	"github.com/crewjam/saml/samlsp"
 	dsig "github.com/russellhaering/goxmldsig"
 
-	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/store/storetest"
 )
@@ -522,34 +521,6 @@ func TestSAMLFindAndRace(t *testing.T) {
 		wg.Wait()
 		if home != 1 {
 			t.Errorf("%d of 8 parallel posts of one response signed in, want 1", home)
-		}
-	})
-}
-
-// A first sign-in through a workspace's IdP makes an account only as the
-// instance's sign-up policy allows (issue 33 item 1).
-func TestSAMLSignupPolicy(t *testing.T) {
-	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
-		e := start(t, st, withConfig(func(c *config.Config) { c.SignupDomains = []string{"example.com"} }))
-		idp := newTestIdP(t, e)
-		owner, _ := e.signedIn("owner@example.com")
-		team := expect(t, e.do(owner, "POST", "/api/workspaces", `{"name":"Acme"}`), http.StatusCreated, "")
-		ws := idOf(team)
-		b, _ := json.Marshal(map[string]any{"idpMetadataXml": idp.metadata()})
-		expect(t, e.do(owner, "PUT", "/api/workspaces/"+ws+"/sso", string(b)), http.StatusOK, "")
-
-		idp.signIn("outsider@acme.test")
-		c := e.browser()
-		if to := idp.post(c, ws, idp.response(c, ws)); to != "/auth?signup=signup_domain" {
-			t.Errorf("went to %q, want /auth?signup=signup_domain", to)
-		}
-		if _, err := st.UserByUsername(context.Background(), "outsider@acme.test"); err == nil {
-			t.Error("the policy's refusal made an account")
-		}
-		idp.signIn("insider@example.com")
-		c2 := e.browser()
-		if to := idp.post(c2, ws, idp.response(c2, ws)); to != "/" {
-			t.Errorf("an address the policy allows went to %q", to)
 		}
 	})
 }
