@@ -25,6 +25,7 @@ import (
 	"github.com/crewjam/saml/samlsp"
 	dsig "github.com/russellhaering/goxmldsig"
 
+	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/store/storetest"
 )
@@ -71,6 +72,7 @@ func newTestIdP(t *testing.T, e *env) *testIdP {
 		Clock:                   dsig.NewFakeClockAt(e.clock.Now()),
 	}
 	mux.HandleFunc("/sso", p.idp.ServeSSO)
+	mux.HandleFunc("/metadata", p.idp.ServeMetadata)
 	return p
 }
 
@@ -522,5 +524,24 @@ func TestSAMLFindAndRace(t *testing.T) {
 		if home != 1 {
 			t.Errorf("%d of 8 parallel posts of one response signed in, want 1", home)
 		}
+	})
+}
+
+// The IdP's metadata by URL: fetched once through the webhook address
+// rules (here allowing the test's loopback IdP), and kept with the URL.
+func TestSAMLMetadataURL(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st, withConfig(func(c *config.Config) { c.WebhookAllowHTTP, c.WebhookAllowPrivate = true, true }))
+		idp := newTestIdP(t, e)
+		owner, _ := e.signedIn("owner@acme.test")
+		team := expect(t, e.do(owner, "POST", "/api/workspaces", `{"name":"Acme"}`), http.StatusCreated, "")
+		path := "/api/workspaces/" + idOf(team) + "/sso"
+		got := expect(t, e.do(owner, "PUT", path, `{"idpMetadataUrl":"`+idp.srv.URL+`/metadata"}`), http.StatusOK, "")
+		if got["idpMetadataUrl"] != idp.srv.URL+"/metadata" || got["idpEntityId"] != idp.srv.URL+"/metadata" {
+			t.Errorf("set up by URL: %v", got)
+		}
+		expect(t, e.do(owner, "PUT", path, `{"idpMetadataUrl":"`+idp.srv.URL+`/sso"}`), http.StatusBadRequest, "")
+		expect(t, e.do(owner, "PUT", path, `{"idpMetadataUrl":"`+idp.srv.URL+`/metadata","idpMetadataXml":"<x/>"}`), http.StatusBadRequest,
+			"Give the metadata XML or its URL, not both")
 	})
 }
