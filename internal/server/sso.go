@@ -311,8 +311,20 @@ func (s *server) samlLogin(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/auth?sso=failed", http.StatusFound)
 		return
 	}
+	// The request belongs to this browser: over HTTPS the ACS takes its
+	// answer only with this cookie (SameSite=None, as the IdP posts from
+	// its own site), so nobody can sign a victim's browser in to their own
+	// account with a response they got (login CSRF). Plain HTTP (local
+	// use) cannot carry a cross-site cookie and goes without.
+	if s.auth.IsHTTPS(r) {
+		http.SetCookie(w, &http.Cookie{Name: samlRequestCookie, Value: req.ID, Path: "/auth/saml/", MaxAge: int(saml.RequestLifetime.Seconds()),
+			HttpOnly: true, Secure: true, SameSite: http.SameSiteNoneMode})
+	}
 	http.Redirect(w, r, to.String(), http.StatusFound)
 }
+
+// samlRequestCookie names the AuthnRequest this browser started.
+const samlRequestCookie = "squarely_saml_request"
 
 // samlACS (POST /auth/saml/{id}/acs) takes the IdP's response (HTTP-POST
 // binding), checks it, and signs its user in as a member of the workspace
@@ -339,6 +351,11 @@ func (s *server) samlUser(r *http.Request, sp *crew.ServiceProvider, c *store.SS
 		return nil, errors.New("the assertion is not signed")
 	}
 	var expected []string
+	if s.auth.IsHTTPS(r) && facts.InResponseTo != "" {
+		if c, err := r.Cookie(samlRequestCookie); err != nil || c.Value != facts.InResponseTo {
+			return nil, errors.New("the response answers a request this browser did not start")
+		}
+	}
 	if facts.InResponseTo != "" {
 		open, err := s.store.SAMLRequestOpen(r.Context(), facts.InResponseTo, c.WorkspaceID, s.now())
 		if err != nil {

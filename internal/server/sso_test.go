@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -543,5 +544,62 @@ func TestSAMLMetadataURL(t *testing.T) {
 		expect(t, e.do(owner, "PUT", path, `{"idpMetadataUrl":"`+idp.srv.URL+`/sso"}`), http.StatusBadRequest, "")
 		expect(t, e.do(owner, "PUT", path, `{"idpMetadataUrl":"`+idp.srv.URL+`/metadata","idpMetadataXml":"<x/>"}`), http.StatusBadRequest,
 			"Give the metadata XML or its URL, not both")
+	})
+}
+
+// Over HTTPS a response counts only in the browser that started its
+// request: another browser posting it (login CSRF) is refused.
+func TestSAMLResponseBoundToBrowser(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st, withConfig(func(c *config.Config) { c.TrustProxy = true }))
+		idp := newTestIdP(t, e)
+		owner, _ := e.signedIn("owner@acme.test")
+		team := expect(t, e.do(owner, "POST", "/api/workspaces", `{"name":"Acme"}`), http.StatusCreated, "")
+		ws := idOf(team)
+		b, _ := json.Marshal(map[string]any{"idpMetadataXml": idp.metadata()})
+		expect(t, e.do(owner, "PUT", "/api/workspaces/"+ws+"/sso", string(b)), http.StatusOK, "")
+
+		https := []string{"X-Forwarded-Proto", "https"}
+		start := func(c *http.Client) string {
+			r := e.do(c, "GET", "/auth/saml/"+ws+"/login", "", https...)
+			if r.StatusCode != http.StatusFound || !strings.Contains(r.Header.Get("Set-Cookie"), "SameSite=None") {
+				t.Fatalf("login: %d %v", r.StatusCode, r.Header)
+			}
+			res, err := c.Get(r.Header.Get("Location"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer res.Body.Close()
+			var form crew.IdpAuthnRequestForm
+			json.NewDecoder(res.Body).Decode(&form)
+			return form.SAMLResponse
+		}
+		post := func(cookie, resp string) string {
+			h := append([]string{"Content-Type", "application/x-www-form-urlencoded", "Origin", idp.srv.URL}, https...)
+			if cookie != "" {
+				h = append(h, "Cookie", samlRequestCookie+"="+cookie)
+			}
+			r := e.do(e.browser(), "POST", "/auth/saml/"+ws+"/acs", url.Values{"SAMLResponse": {resp}}.Encode(), h...)
+			return r.Header.Get("Location")
+		}
+		idp.signIn("mallory@acme.test")
+		resp := start(e.browser())
+		raw, _ := base64.StdEncoding.DecodeString(resp)
+		var id string
+		if m := regexp.MustCompile(`InResponseTo="([^"]+)"`).FindSubmatch(raw); m != nil {
+			id = string(m[1])
+		}
+		if to := post("", resp); to != "/auth?sso=failed" {
+			t.Errorf("without the browser's cookie: %q", to)
+		}
+		if to := post("id-of-another-request", resp); to != "/auth?sso=failed" {
+			t.Errorf("with another request's cookie: %q", to)
+		}
+		if !strings.Contains(e.logs.String(), "a request this browser did not start") {
+			t.Error("the refusal's reason is not logged")
+		}
+		if to := post(id, resp); to != "/" {
+			t.Errorf("in the browser that started it: %q", to)
+		}
 	})
 }
