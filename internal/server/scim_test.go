@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/crypto/bcrypt"
+
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/store/storetest"
 )
@@ -167,6 +169,15 @@ func TestSCIMProvisioning(t *testing.T) {
 		again := e.browser()
 		if to := idp.post(again, ws, idp.response(again, ws)); to != "/auth?sso=suspended" {
 			t.Errorf("a suspended account's sign-in went to %q", to)
+		}
+		// Nor by password, had she one.
+		hash, _ := bcrypt.GenerateFromPassword([]byte("secret1"), bcrypt.MinCost)
+		if err := st.SetPassword(t.Context(), mustID(t, annID), string(hash), ""); err != nil {
+			t.Fatal(err)
+		}
+		r := e.do(e.browser(), "POST", "/api/login", `{"username":"ann@acme.test","password":"secret1"}`)
+		if r.StatusCode != http.StatusForbidden || codeOf(r) != "account_suspended" {
+			t.Errorf("a suspended account's password sign-in: %d %s", r.StatusCode, r.body)
 		}
 		if got := c.want(http.StatusOK, "GET", "/Users/"+annID, ""); got["active"] != false {
 			t.Errorf("after deactivation: %v", got)
