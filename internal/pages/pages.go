@@ -38,15 +38,15 @@ var Types = []string{TypeVCard, TypeLinks, TypeMenu, TypeGallery, TypeCoupon, Ty
 
 // Bounds.
 const (
-	MaxTitle     = 120   // runes of a title, a name, a label, a headline
-	MaxShortText = 60    // runes of a type, a network, a currency, a job title's parts
-	MaxText      = 2000  // runes of a description, a bio, a note, terms
-	MaxURL       = 2000  // bytes of a URL
-	MaxLinks     = 50    // links of a link list
-	MaxImages    = 30    // images of a gallery
-	MaxItems     = 300   // items of a menu
-	MaxFiles     = 10    // files of a menu
-	MaxList      = 10    // phones, e-mails, socials of a contact card
+	MaxTitle     = 120  // runes of a title, a name, a label, a headline
+	MaxShortText = 60   // runes of a type, a network, a currency, a job title's parts
+	MaxText      = 2000 // runes of a description, a bio, a note, terms
+	MaxURL       = 2000 // bytes of a URL
+	MaxLinks     = 50   // links of a link list
+	MaxImages    = 30   // images of a gallery
+	MaxItems     = 300  // items of a menu
+	MaxFiles     = 10   // files of a menu
+	MaxList      = 10   // phones, e-mails, socials of a contact card
 	MaxBody      = 1 << 20
 	maxSlug      = 64
 	DefaultLang  = "en"

@@ -501,8 +501,8 @@ print(json.dumps({"summary": str(ev["SUMMARY"]), "description": str(ev.get("DESC
 `, f)
 		var got struct {
 			Summary, Description, Start, End string
-			Hours                             float64
-			TZs                               []string
+			Hours                            float64
+			TZs                              []string
 		}
 		if err := json.Unmarshal([]byte(out), &got); err != nil {
 			t.Fatalf("%v\n%s", err, out)
