@@ -174,7 +174,7 @@ func TestPageAnalytics(t *testing.T) {
 			ev(store.PageClick, 1, "b", day.Add(time.Hour)), ev(store.PageClick, 0, "b", day.Add(time.Hour)),
 			ev(store.PageSave, 0, "a", day.Add(time.Hour)), ev(store.PageReveal, 0, "a", day.Add(time.Hour)),
 			ev(store.PageCalendar, 0, "a", day.Add(time.Hour)),
-			ev(store.PageView, 0, "c", day.Add(48*time.Hour)), // outside the period
+			ev(store.PageView, 0, "c", day.Add(48*time.Hour)),            // outside the period
 			{PageID: 99999, Kind: store.PageView, Visitor: "x", At: day}, // an unknown page: dropped
 		})
 		if err != nil {
