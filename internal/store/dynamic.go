@@ -238,8 +238,10 @@ type Redirect struct {
 	// AppData is the type fields (JSON) of a code of type apps, whose
 	// store links send phones to their store; "" for other types.
 	AppData string
-	// PageID is the hosted page the code opens, 0 for a redirect.
-	PageID int64
+	// PageID is the hosted page the code opens, 0 for a redirect, and
+	// PageVersion its version: rendered pages are cached per version.
+	PageID      int64
+	PageVersion int64
 }
 
 // redirectQuery selects the short code and Redirect of each live dynamic
@@ -248,7 +250,7 @@ func redirectQuery(match string) string {
 	return `
 		SELECT d.short_code, d.id, d.destination, d.is_paused, d.password_hash IS NOT NULL, w.client_id, d.workspace_id,
 			COALESCE(d.routing, ''), CASE WHEN d.qr_type = 'apps' THEN COALESCE(d.qr_data, '') ELSE '' END,
-			COALESCE(d.page_id, 0)
+			COALESCE(d.page_id, 0), COALESCE((SELECT version FROM pages WHERE id = d.page_id), 0)
 		FROM dynamic_qr_codes d JOIN workspaces w ON w.id = d.workspace_id
 		WHERE ` + match + ` AND NOT d.is_deleted AND NOT w.is_deleted`
 }
@@ -256,7 +258,7 @@ func redirectQuery(match string) string {
 func scanRedirect(row interface{ Scan(...any) error }) (string, Redirect, error) {
 	var code string
 	var r Redirect
-	err := row.Scan(&code, &r.ID, &r.Destination, &r.Paused, &r.Protected, &r.ClientID, &r.WorkspaceID, &r.Routing, &r.AppData, &r.PageID)
+	err := row.Scan(&code, &r.ID, &r.Destination, &r.Paused, &r.Protected, &r.ClientID, &r.WorkspaceID, &r.Routing, &r.AppData, &r.PageID, &r.PageVersion)
 	return code, r, err
 }
 

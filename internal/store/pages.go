@@ -140,8 +140,13 @@ func (s *Store) CreatePage(ctx context.Context, workspaceID int64, p *Page, free
 func (s *Store) UpdatePage(ctx context.Context, workspaceID int64, p *Page, now time.Time) error {
 	p.UpdatedAt = normTime(now)
 	var codes []string
+	var oldSlug string
 	err := s.inTx(ctx, "update page", func(tx *sql.Tx) error {
-		err := tx.QueryRowContext(ctx, `
+		err := tx.QueryRowContext(ctx, `SELECT slug FROM pages WHERE id = $1 AND workspace_id = $2`, p.ID, workspaceID).Scan(&oldSlug)
+		if err != nil {
+			return fail("update page", err)
+		}
+		err = tx.QueryRowContext(ctx, `
 			UPDATE pages SET slug = $3, title = $4, language = $5, theme = $6, content = $7, version = version + 1, updated_at = $8
 			WHERE id = $1 AND workspace_id = $2 RETURNING version, created_at, type`,
 			p.ID, workspaceID, p.Slug, p.Title, p.Language, p.Theme, p.Content, dbTime(p.UpdatedAt)).Scan(&p.Version, scanTime(&p.CreatedAt), &p.Type)
@@ -154,10 +159,20 @@ func (s *Store) UpdatePage(ctx context.Context, workspaceID int64, p *Page, now 
 		return s.audit(ctx, tx, workspaceID, "page.updated", Target{"page", p.ID, p.Title}, nil)
 	})
 	if err == nil {
-		s.redirectsChanged(ctx, codes...)
+		s.redirectsChanged(ctx, append(codes, PageKey(oldSlug), PageKey(p.Slug))...)
 	}
 	return err
 }
+
+// pagePrefix marks an announced key as a page's slug rather than a short
+// code, which never holds a ':'.
+const pagePrefix = "page:"
+
+// PageKey is the key a change to the page at slug is announced with.
+func PageKey(slug string) string { return pagePrefix + slug }
+
+// AnnouncedPage returns the slug an announced key names, or false.
+func AnnouncedPage(key string) (string, bool) { return strings.CutPrefix(key, pagePrefix) }
 
 func pageShortCodes(ctx context.Context, tx *sql.Tx, pageID int64) ([]string, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT short_code FROM dynamic_qr_codes WHERE page_id = $1 AND NOT is_deleted`, pageID)
@@ -201,7 +216,8 @@ func (s *Store) PageCodes(ctx context.Context, workspaceID, pageID int64) ([]str
 // The check and the delete share the transaction, under the workspace's
 // lock (which code creation also takes).
 func (s *Store) DeletePage(ctx context.Context, workspaceID, id int64) error {
-	return s.inTx(ctx, "delete page", func(tx *sql.Tx) error {
+	var slug string
+	err := s.inTx(ctx, "delete page", func(tx *sql.Tx) error {
 		if err := s.lockWorkspace(ctx, tx, workspaceID); err != nil {
 			return err
 		}
@@ -224,7 +240,7 @@ func (s *Store) DeletePage(ctx context.Context, workspaceID, id int64) error {
 		}
 		var title string
 		err = tx.QueryRowContext(ctx, `DELETE FROM pages WHERE id = $1 AND workspace_id = $2 AND NOT EXISTS (
-			SELECT 1 FROM dynamic_qr_codes WHERE page_id = $1 AND NOT is_deleted) RETURNING title`, id, workspaceID).Scan(&title)
+			SELECT 1 FROM dynamic_qr_codes WHERE page_id = $1 AND NOT is_deleted) RETURNING title, slug`, id, workspaceID).Scan(&title, &slug)
 		if errors.Is(err, sql.ErrNoRows) && len(names) > 0 {
 			return &PageInUseError{Codes: names}
 		}
@@ -233,6 +249,10 @@ func (s *Store) DeletePage(ctx context.Context, workspaceID, id int64) error {
 		}
 		return s.audit(ctx, tx, workspaceID, "page.deleted", Target{"page", id, title}, nil)
 	})
+	if err == nil {
+		s.redirectsChanged(ctx, PageKey(slug))
+	}
+	return err
 }
 
 // PageEvent is one thing a visitor did on a page (see page_events).
