@@ -267,14 +267,14 @@ func (s *server) deletePage(w http.ResponseWriter, r *http.Request) {
 
 // pageAnalyticsJSON is a page's analytics over a period.
 type pageAnalyticsJSON struct {
-	From         time.Time         `json:"from"`
-	To           time.Time         `json:"to"`
-	Views        int64             `json:"views"`
-	Visitors     int64             `json:"uniqueVisitors"`
-	Clicks       []pageButtonJSON  `json:"clicks"`
-	ContactSaves int64             `json:"contactSaves"`
-	Reveals      int64             `json:"reveals"`
-	CalendarAdds int64             `json:"calendarAdds"`
+	From         time.Time        `json:"from"`
+	To           time.Time        `json:"to"`
+	Views        int64            `json:"views"`
+	Visitors     int64            `json:"uniqueVisitors"`
+	Clicks       []pageButtonJSON `json:"clicks"`
+	ContactSaves int64            `json:"contactSaves"`
+	Reveals      int64            `json:"reveals"`
+	CalendarAdds int64            `json:"calendarAdds"`
 }
 
 type pageButtonJSON struct {
