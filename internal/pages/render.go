@@ -113,19 +113,20 @@ func StoreRedirect(p *Page, userAgent string) string {
 
 // View is how a page is rendered.
 type View struct {
-	// Base is the path the page's own links start from: "/p/{slug}" when
-	// served. Static (the export) makes the links direct and the files
-	// relative: contact.vcf, event.ics, images/….
+	// Base is the path the page's own links start from: "/p/{slug}".
+	// Static (the export) makes the outbound links direct, shows a
+	// coupon's code in a <details> and leaves "Open now" out (nothing
+	// computes it there); Image then names the exported files.
 	Base   string
 	Static bool
 	// Now is the clock ("Open now", an ended coupon).
 	Now time.Time
 	// Reveal shows a coupon's code ("Show code" was followed).
 	Reveal bool
-	// Image is where an image upload is served (default /images/{id}/file).
+	// Image is where an upload is served (default /images/{id}/file; menu
+	// files go through /go/{n}).
 	Image func(Upload) string
-	// File is where a menu file is served (default its URL).
-	Opt Options
+	Opt   Options
 }
 
 type renderData struct {
@@ -206,12 +207,7 @@ func (d renderData) FileHref(i int, s string) template.URL {
 }
 
 // File is the href of one of the page's own files (contact.vcf, event.ics).
-func (d renderData) File(name string) string {
-	if d.V.Static {
-		return name
-	}
-	return d.V.Base + "/" + name
-}
+func (d renderData) File(name string) string { return d.V.Base + "/" + name }
 
 // Open is "Open now" of a business page: "open", "closed" or "".
 func (d renderData) Open() string {
