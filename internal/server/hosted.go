@@ -27,11 +27,15 @@ import (
 // variant: a revealed code, open or closed, an ended offer) and kept with
 // its gzip; the version comes with the code's cached redirect, which an
 // edit invalidates on every instance like a destination's, or for
-// /p/{slug} from a slug entry kept at most scans.TTL (dropped at once on
+// /p/{slug} from a slug entry kept at most slugTTL (dropped at once on
 // the instance that edits). Visitors' actions are saved off the request
 // path as page events: no address is kept, only a daily salted hash.
 
 const (
+	// slugTTL bounds how long /p/{slug} may serve an edited page's last
+	// version on an instance that did not save it (page codes hear of an
+	// edit through their redirect's announcement at once).
+	slugTTL          = 2 * time.Second
 	maxRenderedPages = 2000 // page versions kept rendered; the cache is emptied past it
 	pageEventQueue   = 10000
 	pageEventBatch   = 200
@@ -116,7 +120,7 @@ func (s *server) pageByVersion(ctx context.Context, id, version int64) (*hostedP
 
 // pageBySlug is the page served at /p/{slug}.
 func (s *server) pageBySlug(ctx context.Context, slug string) (*hostedPage, error) {
-	now := s.now()
+	now := time.Now() // the cache's clock, not the pages' (s.now: "Open now", offers)
 	s.hosted.mu.Lock()
 	e, ok := s.hosted.slugs[slug]
 	var hp *hostedPage
@@ -132,7 +136,7 @@ func (s *server) pageBySlug(ctx context.Context, slug string) (*hostedPage, erro
 		return nil, err
 	}
 	s.hosted.mu.Lock()
-	s.hosted.slugs[slug] = slugEntry{id: hp.page.ID, version: hp.page.Version, expires: now.Add(scans.TTL)}
+	s.hosted.slugs[slug] = slugEntry{id: hp.page.ID, version: hp.page.Version, expires: now.Add(slugTTL)}
 	s.hosted.mu.Unlock()
 	return hp, nil
 }

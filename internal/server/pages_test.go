@@ -163,7 +163,6 @@ func TestHostedPagesAPI(t *testing.T) {
 		var a map[string]any
 		eventually(t, "page analytics", func() bool {
 			a = expect(t, e.do(c, "GET", "/api/pages/"+id+"/analytics?from=2026-01-01&to=2026-12-31", ""), http.StatusOK, "")
-			t.Logf("analytics %v", a)
 			return a["views"] == 3.0 && a["contactSaves"] == 2.0 && a["clicks"].([]any)[0].(map[string]any)["clicks"] == 1.0
 		})
 		if a["uniqueVisitors"] != 2.0 { // the iPhone, the desktop
@@ -303,4 +302,38 @@ func TestHostedPagesLimit(t *testing.T) {
 			t.Errorf("created %d refused %d, pages %d", created, refused, storetest.Count(t, st, "pages"))
 		}
 	})
+}
+
+// An edit saved on one instance reaches a page code's scans on another at
+// once (the code's redirect is announced, as a destination edit is) and
+// /p/{slug} there within slugTTL.
+func TestPageEditsReachEveryInstance(t *testing.T) {
+	instance := fleet(t)
+	a, b := instance(), instance()
+	c, _ := a.signedIn("fleet-pages@example.com")
+	p := a.createPage(c, `{"type":"links","title":"Fleet","slug":"fleet-page","content":{"title":"Before","links":[{"label":"A","url":"https://a.example"}]}}`)
+	code := a.createDynamic(c, "", part{"pageId", idOf(p), ""})["shortCode"].(string)
+	if r := b.scan(code, iPhoneUA); r.StatusCode != http.StatusOK || !bytes.Contains(r.body, []byte("Before")) {
+		t.Fatalf("b: %d %s", r.StatusCode, r.body)
+	}
+	if r := b.do(b.browser(), "GET", "/p/fleet-page", ""); !bytes.Contains(r.body, []byte("Before")) {
+		t.Fatalf("b /p/: %s", r.body)
+	}
+	expect(t, a.do(c, "PUT", "/api/pages/"+idOf(p), `{"type":"links","title":"Fleet","content":{"title":"After","links":[{"label":"A","url":"https://a.example"}]}}`), http.StatusOK, "")
+	within := func(what, path string, limit time.Duration) {
+		t.Helper()
+		deadline := time.Now().Add(limit)
+		for {
+			r := b.do(b.browser(), "GET", path, "", "User-Agent", iPhoneUA)
+			if bytes.Contains(r.body, []byte("After")) {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: instance b still serves the old page after %s", what, limit)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	within("page code", "/d/"+code, time.Second)
+	within("/p/{slug}", "/p/fleet-page", slugTTL+time.Second)
 }
