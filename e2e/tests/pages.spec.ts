@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Browser } from '@playwright/test'
 import { signUp, uniqueEmail } from '../support/accounts'
 
@@ -101,4 +102,47 @@ test('a link list: following a button is counted', async ({ page, browser, baseU
   await page.getByRole('button', { name: 'Analytics of My links' }).click()
   const stats = page.getByRole('region', { name: 'Page analytics (last 30 days)' })
   await expect(stats.getByRole('row', { name: 'About us 1' })).toBeVisible()
+})
+
+// A 1×1 PNG.
+const pixel = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg==', 'base64')
+
+test('every page type is accessible at 390 px, and so is the editor', async ({ page, browser }) => {
+  test.setTimeout(120_000)
+  await signUp(page, uniqueEmail('axe-pages'))
+  const upload = await page.request.post('/api/upload-image', { multipart: { imageFile: { name: 'a.png', mimeType: 'image/png', buffer: pixel } } })
+  expect(upload.status()).toBe(201)
+  const image = ((await upload.json()) as { imageUrl: string }).imageUrl
+  const contents: Record<string, unknown> = {
+    vcard: { firstName: 'Ada', lastName: 'Lovelace', photoUrl: image, jobTitle: 'Analyst', company: 'Engines', phones: [{ type: 'cell', number: '+44 20 7946 0000' }], emails: [{ type: 'work', address: 'ada@example.com' }], address: { city: 'London' }, note: 'Hello' },
+    links: { title: 'Links', bio: 'Things I make', links: [{ label: 'Blog', url: 'https://blog.example.com' }], socials: [{ network: 'Mastodon', url: 'https://social.example/@ada' }] },
+    menu: { title: 'Lunch', items: [{ section: 'Starters', name: 'Soup', description: 'Of the day', price: '6.50', currency: 'EUR', dietary: ['vegan'] }] },
+    gallery: { title: 'Work', images: [{ url: image, caption: 'A pixel', alt: 'One white pixel' }] },
+    coupon: { headline: '10% off', description: 'Everything', code: 'SAVE10', terms: 'One per visit', validUntil: '2099-12-31' },
+    event: { title: 'Launch', start: '2026-03-28T22:00', end: '2026-03-29T04:00', timeZone: 'Europe/Paris', venue: 'Hall', description: 'Party' },
+    app: { name: 'Squares', description: 'An app', appStoreUrl: 'https://apps.apple.com/app/id1', googlePlayUrl: 'https://play.google.com/store/apps/details?id=x' },
+    business: { name: 'Café', about: 'Coffee', timeZone: 'Europe/Paris', hours: { mon: [{ open: '08:00', close: '18:00' }] }, phone: '+33 1 23 45 67 89', links: [{ label: 'Order', url: 'https://order.example.com' }] },
+  }
+  // axe runs as a script, which the pages' CSP refuses: the context lets it in.
+  const context = await browser.newContext({ bypassCSP: true, viewport: { width: 390, height: 844 } })
+  const phonePage = await context.newPage()
+  for (const [type, content] of Object.entries(contents)) {
+    const res = await page.request.post('/api/pages', { data: { type, title: `A ${type} page`, slug: `axe-${type}-${Date.now()}`, content } })
+    expect(res.status(), await res.text()).toBe(201)
+    const { url } = (await res.json()) as { url: string }
+    const response = await phonePage.goto(url)
+    expect(response?.status()).toBe(200)
+    const { violations } = await new AxeBuilder({ page: phonePage }).analyze()
+    expect(violations.map((v) => `${type}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
+  }
+  await context.close()
+
+  // The editor: labelled fields, reached by keyboard.
+  await page.goto('/pages/new/vcard')
+  await page.getByLabel('Page title').waitFor()
+  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze()
+  expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
+  await page.getByLabel('Page title').focus()
+  await page.keyboard.press('Tab')
+  await expect(page.getByLabel('Address (optional: /p/…)')).toBeFocused()
 })
