@@ -124,6 +124,20 @@ func TestHostedPagesAPI(t *testing.T) {
 		}
 		// Another workspace's page cannot be given to a code.
 		expect(t, e.postForm(other, "/api/dynamic-qrcodes", part{"destination", "", ""}, part{"qrType", "url", ""}, part{"pageId", id, ""}), http.StatusNotFound, msgPageMissing)
+		otherCode := e.createDynamic(other, "https://example.com/other")
+		expect(t, e.do(other, "PATCH", "/api/dynamic-qrcodes/"+idOf(otherCode), `{"pageId":`+id+`}`), http.StatusNotFound, msgPageMissing)
+		expect(t, e.do(other, "PATCH", "/api/dynamic-qrcodes/"+idOf(otherCode), `{"pageId":"x"}`), http.StatusBadRequest, "")
+		expectRedirect(t, e.scan(otherCode["shortCode"].(string), iPhoneUA), "https://example.com/other")
+		// A redirect made a page code by PATCH, and back.
+		plain := e.createDynamic(c, "https://example.com/plain")
+		made := expect(t, e.do(c, "PATCH", "/api/dynamic-qrcodes/"+idOf(plain), `{"pageId":`+id+`}`), http.StatusOK, "")
+		if made["pageId"] != p["id"] {
+			t.Errorf("PATCH pageId: %v", made)
+		}
+		if r := e.scan(plain["shortCode"].(string), iPhoneUA); r.StatusCode != http.StatusOK || !bytes.Contains(r.body, []byte("Ada Lovelace")) {
+			t.Errorf("the patched code does not answer the page: %d", r.StatusCode)
+		}
+		expect(t, e.do(c, "DELETE", "/api/dynamic-qrcodes/"+idOf(plain), ""), http.StatusNoContent, "")
 
 		// An edit is served on the next scan.
 		edited := strings.Replace(vcard, `"firstName":"Ada"`, `"firstName":"Augusta"`, 1)
@@ -163,14 +177,14 @@ func TestHostedPagesAPI(t *testing.T) {
 		var a map[string]any
 		eventually(t, "page analytics", func() bool {
 			a = expect(t, e.do(c, "GET", "/api/pages/"+id+"/analytics?from=2026-01-01&to=2026-12-31", ""), http.StatusOK, "")
-			return a["views"] == 3.0 && a["contactSaves"] == 2.0 && a["clicks"].([]any)[0].(map[string]any)["clicks"] == 1.0
+			return a["views"] == 4.0 && a["contactSaves"] == 2.0 && a["clicks"].([]any)[0].(map[string]any)["clicks"] == 1.0
 		})
 		if a["uniqueVisitors"] != 2.0 { // the iPhone, the desktop
 
 			t.Errorf("analytics %v", a)
 		}
 		csvResp := e.do(c, "GET", "/api/pages/"+id+"/analytics?from=2026-01-01&to=2026-12-31&format=csv", "")
-		if !strings.HasPrefix(csvResp.Header.Get("Content-Type"), "text/csv") || !bytes.Contains(csvResp.body, []byte("views,,,,3")) || !bytes.Contains(csvResp.body, []byte("clicks,0,")) {
+		if !strings.HasPrefix(csvResp.Header.Get("Content-Type"), "text/csv") || !bytes.Contains(csvResp.body, []byte("views,,,,4")) || !bytes.Contains(csvResp.body, []byte("clicks,0,")) {
 			t.Errorf("CSV %s", csvResp.body)
 		}
 		expect(t, e.do(c, "GET", "/api/pages/"+id+"/analytics?from=yesterday", ""), http.StatusBadRequest, "")
