@@ -54,8 +54,12 @@ export function usePage(id: number | undefined) {
   return useQuery<HostedPage>({ queryKey: ['/api/pages', String(id)], enabled: id !== undefined })
 }
 
-export function usePageAnalytics(id: number) {
-  return useQuery<PageAnalytics>({ queryKey: ['/api/pages', String(id), 'analytics'] })
+export function usePageAnalytics(id: number, from?: string, to?: string) {
+  const q = new URLSearchParams()
+  if (from) q.set('from', from)
+  if (to) q.set('to', to)
+  const query = q.toString()
+  return useQuery<PageAnalytics>({ queryKey: ['/api/pages', String(id), query ? `analytics?${query}` : 'analytics'] })
 }
 
 export function useSavePage() {

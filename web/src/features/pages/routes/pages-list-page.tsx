@@ -10,7 +10,8 @@ import { siteTitle, usePageTitle } from '@/lib/use-page-title'
 import { toast } from '@/lib/use-toast'
 import { can, useActiveWorkspace } from '@/lib/workspace'
 import { WorkspacePage } from '@/features/workspaces'
-import { useDeletePage, usePageAnalytics, usePages, useSavePage, type HostedPage } from '../api/pages'
+import { useDeletePage, usePages, useSavePage, type HostedPage } from '../api/pages'
+import { PageStats } from '../components/page-stats'
 import { pageTypeLabel, pageTypes } from '../lib/page-types'
 
 /** /pages: the workspace's hosted pages; editors edit, duplicate and delete them. */
@@ -112,54 +113,5 @@ function PageRow({ page, editor }: { page: HostedPage; editor: boolean }) {
       </div>
       {stats && <PageStats id={page.id} />}
     </li>
-  )
-}
-
-function PageStats({ id }: { id: number }) {
-  const a = usePageAnalytics(id)
-  if (a.isPending) return <Spinner label="Loading analytics..." />
-  if (a.isError) return <Alert variant="destructive">{serverMessage(a.error) ?? 'Failed to load the analytics.'}</Alert>
-  const d = a.data
-  return (
-    <div className="grid gap-2 rounded-md bg-slate-50 p-3 text-sm" aria-label="Page analytics (last 30 days)" role="region">
-      <dl className="flex flex-wrap gap-x-6 gap-y-1">
-        {(
-          [
-            ['Views', d.views],
-            ['Unique visitors', d.uniqueVisitors],
-            ['Contact saves', d.contactSaves],
-            ['Code reveals', d.reveals],
-            ['Calendar adds', d.calendarAdds],
-          ] as const
-        ).map(([k, v]) => (
-          <div key={k}>
-            <dt className="text-slate-600">{k}</dt>
-            <dd className="font-semibold">{v}</dd>
-          </div>
-        ))}
-      </dl>
-      {d.clicks.length > 0 && (
-        <table className="w-full text-left">
-          <caption className="sr-only">Clicks per button</caption>
-          <thead>
-            <tr>
-              <th scope="col">Button</th>
-              <th scope="col">Clicks</th>
-            </tr>
-          </thead>
-          <tbody>
-            {d.clicks.map((c) => (
-              <tr key={c.button}>
-                <td>{c.label}</td>
-                <td>{c.clicks}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      <a href={`/api/pages/${id}/analytics?format=csv`} className="text-primary hover:underline">
-        Download CSV
-      </a>
-    </div>
   )
 }
