@@ -214,6 +214,17 @@ func TestOpenAPIAnswers(t *testing.T) {
 	check("GET", pagePath+"/analytics", pgPath+"/analytics?format=csv", "")
 	check("GET", pagePath+"/analytics", pgPath+"/analytics?from=x", "")
 	pc := expect(t, e.postForm(c, "/api/dynamic-qrcodes", part{"pageId", idOf(pg), ""}, part{"name", "Door", ""}), http.StatusCreated, "")
+	// A v1 code opens the page by PATCH, and the code resource shows it.
+	pd := check("POST", "/api/v1/codes", "/api/v1/codes", `{"kind":"dynamic","qrType":"url","destination":"https://example.com/pd"}`).json(t)
+	if got := check("PATCH", item, "/api/v1/codes/"+pd["id"].(string), `{"pageId":`+idOf(pg)+`}`).json(t); got["pageId"] != pg["id"] {
+		t.Errorf("PATCH pageId: %v", got)
+	}
+	check("PATCH", item, "/api/v1/codes/"+pd["id"].(string), `{"pageId":999999}`)
+	check("PATCH", item, "/api/v1/codes/"+pd["id"].(string), `{"pageId":"x"}`)
+	check("PATCH", item, "/api/v1/codes/"+s["id"].(string), `{"pageId":`+idOf(pg)+`}`)
+	if got := check("PATCH", item, "/api/v1/codes/"+pd["id"].(string), `{"pageId":null}`).json(t); got["pageId"] != nil {
+		t.Errorf("PATCH pageId null: %v", got)
+	}
 	check("DELETE", pagePath, pgPath, "")
 	expect(t, e.do(c, "DELETE", "/api/dynamic-qrcodes/"+idOf(pc), ""), http.StatusNoContent, "")
 	check("DELETE", pagePath, pgPath, "")

@@ -433,3 +433,29 @@ func (s *server) setCodePage(w http.ResponseWriter, r *http.Request, id int64, r
 	}
 	return d, true
 }
+
+// readPageID reads a PATCH's raw "pageId": absent (set false), null (a
+// redirect again) or one of the workspace's pages (404 otherwise). On
+// failure it has answered.
+func (s *server) readPageID(w http.ResponseWriter, r *http.Request, raw json.RawMessage) (id *int64, set, ok bool) {
+	if len(raw) == 0 {
+		return nil, false, true
+	}
+	if string(raw) == "null" {
+		return nil, true, true
+	}
+	var n int64
+	if err := json.Unmarshal(raw, &n); err != nil || n <= 0 {
+		fieldError(w, "pageId", "pageId must be a page's id or null")
+		return nil, false, false
+	}
+	switch _, err := s.store.Page(r.Context(), wsID(r), n); {
+	case errors.Is(err, store.ErrNotFound):
+		writeJSON(w, http.StatusNotFound, apiError{Message: msgPageMissing, Errors: map[string]string{"pageId": msgPageMissing}})
+		return nil, false, false
+	case err != nil:
+		s.internalError(w, "fetching a code's page", err)
+		return nil, false, false
+	}
+	return &n, true, true
+}
