@@ -28,6 +28,10 @@
 # slower set would miss the cache more, and so fall further behind: the
 # comparison would measure that, not the routing.
 #
+# Then page codes (issue 35: a scan answers the hosted page itself, a link
+# list of ten links, with a 200) against plain ones the same way, in as
+# many rounds: their rate must reach 80% of the plain codes'.
+#
 # BENCH_WEBHOOK=1 (issue 24) adds, before the smart codes, twelve loads of
 # BENCH_SEGMENT on the same server after a 3-second one that warms the
 # cache: without a webhook, with an endpoint subscribed to scan.created
@@ -83,6 +87,7 @@ fi
 echo "bench: seeding $CODES dynamic codes on $db"
 "$tmp/seed" codes "$CODES" "$tmp/codes.txt"
 "$tmp/seed" smart-codes "$CODES" "$tmp/smart-codes.txt"
+"$tmp/seed" page-codes "$AB_CODES" "$tmp/page-codes.txt"
 export BENCH_CODES="$tmp/codes.txt"
 
 # wait_for FILE PATTERN: until the pattern shows in the file (10 s at most).
@@ -103,13 +108,14 @@ load() {
   sed -n 's/^bench: //p' "$tmp/$2.txt"
 }
 
-# pair URL NAME DURATION: plain and smart codes at once, half the
-# connections each; figures in $tmp/NAME-plain.txt and NAME-smart.txt.
+# pair URL NAME DURATION [SET]: plain codes and SET's (smart, or page)
+# at once, half the connections each; figures in $tmp/NAME-plain.txt and
+# NAME-SET.txt.
 pair() {
-  local half=$(( CONNS / 2 )) threads=$(( THREADS > 1 ? THREADS / 2 : 1 ))
+  local half=$(( CONNS / 2 )) threads=$(( THREADS > 1 ? THREADS / 2 : 1 )) set=${4:-smart}
   BENCH_CODES="$tmp/ab-plain-codes.txt" load "$1" "$2-plain" "$3" "$half" "$threads" > /dev/null &
   local plain=$!
-  BENCH_CODES="$tmp/ab-smart-codes.txt" load "$1" "$2-smart" "$3" "$half" "$threads" > /dev/null
+  BENCH_CODES="$tmp/ab-$set-codes.txt" load "$1" "$2-$set" "$3" "$half" "$threads" > /dev/null
   wait "$plain"
 }
 figure() { sed -n "s/^bench: $2=//p" "$tmp/$1.txt"; }
@@ -198,6 +204,19 @@ for round in $(seq "$AB_ROUNDS"); do
   for set in plain smart; do echo "  round $round, $set: $(sed -n 's/^bench: //p' "$tmp/ab$round-$set.txt" | grep -E '^(rate|p99_us)' | tr '\n' ' ')"; done
 done
 loads+=("${plain[@]}" "${smart[@]}")
+# Page codes (issue 35): a scan answers the hosted page itself, 200, its
+# HTML rendered once per page version.
+echo "bench: $AB_CODES plain and $AB_CODES page codes at once (pages: link lists, answered with the page)"
+cp "$tmp/page-codes.txt" "$tmp/ab-page-codes.txt"
+pair "http://$addr" pwarm 5s page
+loads+=(pwarm-plain pwarm-page)
+pplain=() pages=()
+for round in $(seq "$AB_ROUNDS"); do
+  pair "http://$addr" "pg$round" "$SEGMENT" page
+  pplain+=("pg$round-plain"); pages+=("pg$round-page")
+  for set in plain page; do echo "  round $round, $set: $(sed -n 's/^bench: //p' "$tmp/pg$round-$set.txt" | grep -E '^(rate|p99_us)' | tr '\n' ' ')"; done
+done
+loads+=("${pplain[@]}" "${pages[@]}")
 sleep 3
 kill -TERM "$server_pid"
 status=0; wait "$server_pid" || status=$?; server_pid=
@@ -220,6 +239,8 @@ ab_rate=$(mean rate "${plain[@]}"); ab_p99=$(mean p99_us "${plain[@]}")
 smart_rate=$(mean rate "${smart[@]}"); smart_p99=$(mean p99_us "${smart[@]}")
 smart_ratio=$(awk -v a="$smart_rate" -v b="$ab_rate" 'BEGIN { printf "%.1f", 100 * a / b }')
 smart_p99_ratio=$(awk -v a="$smart_p99" -v b="$ab_p99" 'BEGIN { printf "%.2f", a / b }')
+pplain_rate=$(mean rate "${pplain[@]}"); page_rate=$(mean rate "${pages[@]}")
+page_ratio=$(awk -v a="$page_rate" -v b="$pplain_rate" 'BEGIN { printf "%.1f", 100 * a / b }')
 
 # wrk counts the responses it read before its time ran out; up to one
 # request per connection of each load may have been answered (and
@@ -237,6 +258,8 @@ printf '  p99 vs bare:  %s× (target <= 1.5×)\n' "$p99_ratio"
 ms() { awk -v u="$1" 'BEGIN { printf "%.2f", u / 1000 }'; }
 printf '  at once, %s codes each, %s rounds of %s: plain %s req/s p99 %s ms, smart %s req/s p99 %s ms: %s%% of the rate, p99 %s×\n' \
   "$AB_CODES" "$AB_ROUNDS" "$SEGMENT" "$ab_rate" "$(ms "$ab_p99")" "$smart_rate" "$(ms "$smart_p99")" "$smart_ratio" "$smart_p99_ratio"
+printf '  at once, %s codes each: plain %s req/s, page codes %s req/s p99 %s ms: %s%% of the rate (target >= 80%%)\n' \
+  "$AB_CODES" "$pplain_rate" "$page_rate" "$(ms "$(mean p99_us "${pages[@]}")")" "$page_ratio"
 printf '  server CPU: %s µs per request\n' "$(awk -v t="$cpu_ticks" -v hz="$(getconf CLK_TCK)" -v r="$sq_requests" 'BEGIN { printf "%.1f", t * 1e6 / hz / r }')"
 printf '  scans:    %s answered by wrk, %s recorded\n' "$answered" "$recorded"
 if [ -n "${BENCH_WEBHOOK:-}" ]; then
@@ -258,6 +281,7 @@ awk -v r="$ratio" 'BEGIN { exit !(r >= 70) }' || { echo "  MISSED: rate below 70
 [ "$(( 2 * sq_p99 ))" -le $(( 3 * bare_p99 )) ] || { echo "  MISSED: p99 above 1.5 times the bare handler's"; fail=1; }
 awk -v r="$smart_ratio" 'BEGIN { exit !(r >= 95) }' || { echo "  MISSED: smart codes below 95% of the plain codes' rate"; fail=1; }
 [ "$(( 10 * smart_p99 ))" -le $(( 12 * ab_p99 )) ] || { echo "  MISSED: smart codes' p99 above 1.2 times the plain codes'"; fail=1; }
+awk -v r="$page_ratio" 'BEGIN { exit !(r >= 80) }' || { echo "  MISSED: page codes below 80% of the plain codes' rate"; fail=1; }
 [ "$bad" -eq 0 ] || { echo "  MISSED: $bad non-3xx answers or socket errors"; fail=1; }
 if [ -n "${BENCH_WEBHOOK:-}" ]; then
   awk -v r="$hook_ratio" 'BEGIN { exit !(r >= 95) }' || { echo "  MISSED: with a scan.created subscriber below 95% of the rate without"; fail=1; }

@@ -6,6 +6,7 @@
 //	seed drop-schema URL     drop the schema URL's search_path names
 //	seed codes N FILE        create N dynamic codes for the bench user; write their short codes to FILE
 //	seed smart-codes N FILE  the same, each with smart routing: 10 rules no phone of the bench meets and a 3-way split
+//	seed page-codes N FILE   create N hosted pages (link lists) and a code opening each; write the short codes to FILE
 //	seed count               print the bench user's recorded human scans
 //	seed webhook URL         subscribe an endpoint at URL to the bench workspace's scan.created (or enable it again)
 //	seed webhook-off         disable the bench workspace's endpoints
@@ -22,6 +23,7 @@ import (
 	"net/url"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -63,6 +65,12 @@ func run(ctx context.Context, args []string) error {
 			return fmt.Errorf("N must be a positive number, got %q", args[1])
 		}
 		return seedCodes(ctx, n, args[2], true)
+	case args[0] == "page-codes" && len(args) == 3:
+		n, err := strconv.Atoi(args[1])
+		if err != nil || n <= 0 {
+			return fmt.Errorf("N must be a positive number, got %q", args[1])
+		}
+		return seedPageCodes(ctx, n, args[2])
 	case args[0] == "count" && len(args) == 1:
 		return count(ctx)
 	case args[0] == "webhook" && len(args) == 2:
@@ -261,4 +269,56 @@ func webhook(ctx context.Context, url string, on bool) error {
 		}
 	}
 	return nil
+}
+
+// seedPageCodes creates n hosted pages (issue 35: link lists of ten links,
+// a bio and socials) and a code opening each, p0000001…, whose scans
+// answer the page itself.
+func seedPageCodes(ctx context.Context, n int, file string) error {
+	st, err := open(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	u, err := st.UserByUsername(ctx, benchUser)
+	if err != nil {
+		return err
+	}
+	ws, err := st.PersonalWorkspace(ctx, u.ID)
+	if err != nil {
+		return err
+	}
+	var links []string
+	for j := range 10 {
+		links = append(links, fmt.Sprintf(`{"label":"Link number %d","url":"https://example.com/link/%d"}`, j+1, j+1))
+	}
+	content := `{"title":"Bench links","bio":"Ten links and two profiles, as a link list has them.","links":[` + strings.Join(links, ",") +
+		`],"socials":[{"network":"Mastodon","url":"https://social.example/@bench"},{"network":"GitHub","url":"https://github.com/bench"}]}`
+	codes := make([]string, n)
+	for i := range codes {
+		codes[i] = fmt.Sprintf("p%07d", i+1)
+		p := &store.Page{Type: "links", Slug: fmt.Sprintf("bench-page-%d", i+1), Title: "Bench page", Language: "en",
+			Theme: `{"fgColor":"#0f172a","bgColor":"#ffffff","accentColor":"#2563eb"}`, Content: content}
+		if err := st.CreatePage(ctx, ws.ID, p, 1<<30, time.Now()); err != nil {
+			return err
+		}
+		d := &store.DynamicCode{
+			UserID: u.ID, Name: "Bench " + codes[i], ShortCode: codes[i], PageID: &p.ID,
+			Destination: "https://example.com/p/" + p.Slug, QRType: "url",
+			Style: store.Style{
+				FgColor: "#000000", BgColor: "#FFFFFF", QRStyle: "squares", DotShape: "square",
+				CornerShape: "square", InnerCornerShape: "square", ErrorCorrectionLevel: "M", LogoSize: "medium",
+				FrameText: "SCAN ME", FrameColor: "#000000", FrameTextColor: "#FFFFFF", FrameStyle: "rounded",
+			},
+			CreatedAt: time.Now(),
+		}
+		if err := st.CreateDynamicCode(ctx, d, 0); err != nil {
+			return err
+		}
+	}
+	now := time.Now()
+	if _, err := st.ClaimLinkChecks(ctx, now, now, n); err != nil {
+		return err
+	}
+	return os.WriteFile(file, []byte(strings.Join(codes, "\n")+"\n"), 0o644)
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -62,6 +63,7 @@ func exportRedirects(ctx context.Context, args []string, getenv func(string) str
 	format := flags.String("format", "", "nginx, caddy, csv or html")
 	listen := flags.String("listen", "80", "the address nginx or Caddy listens on (port or host:port)")
 	output := flags.String("output", "", "the file to write (default: standard output); for html, the directory")
+	pagesDir := flags.String("pages", "", "nginx, caddy: the directory to write the hosted pages' files to, which the configuration serves (default: squarely-pages beside --output, or in the working directory)")
 	if err := flags.Parse(args); err != nil || flags.NArg() > 0 || !slices.Contains(portability.Formats, *format) {
 		fmt.Fprint(stderr, usage)
 		return 2
@@ -85,8 +87,34 @@ func exportRedirects(ctx context.Context, args []string, getenv func(string) str
 		fmt.Fprintf(stderr, "squarely: %v\n", err)
 		return 1
 	}
+	// Hosted pages (issue 35): their files, which the configuration serves
+	// at /p/{slug} and at their codes' /d/{code}.
+	if site.Pages, err = st.ExportPages(ctx, 0); err != nil {
+		fmt.Fprintf(stderr, "squarely: %v\n", err)
+		return 1
+	}
+	var pageHTML map[string][]byte
+	if len(site.Pages) > 0 && *format != "csv" {
+		dir := *pagesDir
+		switch {
+		case *format == "html":
+			dir = *output
+		case dir == "" && *output != "":
+			dir = filepath.Join(filepath.Dir(*output), "squarely-pages")
+		case dir == "":
+			dir = "squarely-pages"
+		}
+		if site.PagesDir, err = filepath.Abs(dir); err == nil {
+			pageHTML, err = portability.WritePagesDir(ctx, st, site.PagesDir, site.Pages, site)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "squarely: %v\n", err)
+			return 1
+		}
+		fmt.Fprintf(stderr, "wrote %d hosted pages under %s/p/\n", len(site.Pages), site.PagesDir)
+	}
 	if *format == "html" {
-		if err := portability.WriteHTMLDir(*output, list); err != nil {
+		if err := portability.WriteHTMLDir(*output, list, pageHTML); err != nil {
 			fmt.Fprintf(stderr, "squarely: %v\n", err)
 			return 1
 		}

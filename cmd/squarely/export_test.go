@@ -7,12 +7,14 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -96,6 +98,33 @@ func exportDomains(t *testing.T, st *store.Store) {
 	}
 }
 
+// exportPages gives ann a contact card with a photo, opened by the page
+// code u0page, and bob a link list (issue 35).
+func exportPages(t *testing.T, st *store.Store) (photoID int64) {
+	t.Helper()
+	ctx := context.Background()
+	annID := userID(t, st, "ann@example.com")
+	ann, bob := storetest.Personal(t, st, annID), storetest.Personal(t, st, userID(t, st, "bob@example.com"))
+	photo := &store.Blob{OwnerID: &annID, WorkspaceID: &ann, Kind: "image", FileName: "ann.png", ContentType: "image/png", Data: []byte("\x89PNG\r\n\x1a\nann photo")}
+	if err := st.CreateBlob(ctx, photo); err != nil {
+		t.Fatal(err)
+	}
+	card := &store.Page{Type: "vcard", Slug: "ann-card", Title: "Ann", Language: "en", Theme: `{"fgColor":"#0f172a","bgColor":"#ffffff","accentColor":"#2563eb"}`,
+		Content: fmt.Sprintf(`{"firstName":"Ann","lastName":"Example <b>","photoUrl":"/images/%d","phones":[{"type":"cell","number":"+1 555 0100"}]}`, photo.ID)}
+	links := &store.Page{Type: "links", Slug: "bob-links", Title: "Bob", Language: "en", Theme: `{}`, Content: `{"links":[{"label":"Bob's blog","url":"https://bob.example/blog"}]}`}
+	for ws, p := range map[int64]*store.Page{ann: card, bob: links} {
+		if err := st.CreatePage(ctx, ws, p, 200, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d := storetest.NewDynamic(annID, "u0page")
+	d.PageID, d.Destination = &card.ID, "https://qr.example.com/p/ann-card"
+	if err := st.CreateDynamicCode(ctx, d, 0); err != nil {
+		t.Fatal(err)
+	}
+	return photo.ID
+}
+
 func userID(t *testing.T, st *store.Store, email string) int64 {
 	t.Helper()
 	u, err := st.UserByUsername(context.Background(), email)
@@ -131,6 +160,7 @@ func TestExportRedirectsToNginx(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
 		_, want := exportFixture(t, st)
 		exportDomains(t, st)
+		photoID := exportPages(t, st)
 		env, dir := storeEnv(t, st), t.TempDir()
 		env["SQUARELY_BASE_URL"] = "https://qr.example.com"
 		addr := freePort(t)
@@ -216,6 +246,47 @@ http {
 		if b, _ := os.ReadFile(conf); strings.Contains(string(b), "pending.ann.example") {
 			t.Error("a pending domain is served")
 		}
+
+		// Hosted pages (issue 35): served from their exported files at
+		// /p/{slug}, and at their code's /d/{code}; a custom domain serves
+		// its workspace's pages only.
+		fetch := func(path, host string) (*http.Response, string) {
+			t.Helper()
+			req, _ := http.NewRequest("GET", "http://"+addr+path, nil)
+			req.Host = host
+			resp, err := client.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			b, _ := io.ReadAll(resp.Body)
+			return resp, string(b)
+		}
+		for _, c := range []struct {
+			path, host, ctype, contains string
+			status                      int
+		}{
+			{"/p/ann-card", "qr.example.com", "text/html", "Ann Example &lt;b&gt;", 200},
+			{"/p/ann-card/", "qr.example.com", "text/html", `href="/p/ann-card/contact.vcf"`, 200},
+			{"/d/u0page", "qr.example.com", "text/html", "Ann Example &lt;b&gt;", 200},
+			{"/d/u0page", "go.ann.example", "text/html", "Ann Example &lt;b&gt;", 200},
+			{"/d/u0page", "qr.bob.example", "", "", 404},
+			{"/p/ann-card/contact.vcf", "qr.example.com", "text/vcard", "PHOTO:data:image/png;base64,", 200},
+			{fmt.Sprintf("/p/ann-card/images/%d.png", photoID), "qr.example.com", "image/png", "ann photo", 200},
+			{"/p/bob-links", "qr.example.com", "text/html", `href="https://bob.example/blog"`, 200},
+			{"/p/bob-links", "qr.bob.example", "text/html", "Bob&#39;s blog", 200},
+			{"/p/bob-links", "go.ann.example", "", "", 404},
+			{"/p/ann-card", "qr.bob.example", "", "", 404},
+			{"/p/nobody", "qr.example.com", "", "", 404},
+		} {
+			resp, body := fetch(c.path, c.host)
+			if resp.StatusCode != c.status || !strings.HasPrefix(resp.Header.Get("Content-Type"), c.ctype) || !strings.Contains(body, c.contains) {
+				t.Errorf("%s%s: %d %q, want %d %q holding %q\n%s", c.host, c.path, resp.StatusCode, resp.Header.Get("Content-Type"), c.status, c.ctype, c.contains, body)
+			}
+			if c.status == 200 && c.ctype == "text/html" && !strings.Contains(resp.Header.Get("Content-Security-Policy"), "default-src 'none'") {
+				t.Errorf("%s%s: CSP %q", c.host, c.path, resp.Header.Get("Content-Security-Policy"))
+			}
+		}
 	})
 }
 
@@ -230,15 +301,19 @@ func TestExportRedirectsFormats(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
 		_, want := exportFixture(t, st)
 		exportDomains(t, st)
+		exportPages(t, st)
 		env := storeEnv(t, st)
 		env["SQUARELY_BASE_URL"] = "https://qr.example.com"
 
 		code, out, errOut := runCmd(t, env, "export-redirects", "--format", "csv")
 		rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
-		if code != 0 || err != nil || len(rows) != len(want)+1 {
+		if code != 0 || err != nil || len(rows) != len(want)+2 { // the header, the page code
 			t.Fatalf("csv: exit %d, %v, %s %s", code, err, out, errOut)
 		}
 		for _, row := range rows[1:] {
+			if row[0] == "u0page" {
+				continue
+			}
 			if want[row[0]] != row[1] || row[2] != "https://qr.example.com/d/"+row[0] {
 				t.Errorf("csv row %v", row)
 			}
@@ -255,11 +330,23 @@ func TestExportRedirectsFormats(t *testing.T) {
 				t.Errorf("page of %s: %v\n%s", code, err, page)
 			}
 		}
-		if entries, _ := os.ReadDir(filepath.Join(dir, "d")); len(entries) != len(want) {
-			t.Errorf("%d pages, want %d", len(entries), len(want))
+		if entries, _ := os.ReadDir(filepath.Join(dir, "d")); len(entries) != len(want)+1 {
+			t.Errorf("%d pages, want %d", len(entries), len(want)+1)
+		}
+		// The page code's is its page, whose files are beside it.
+		if page, err := os.ReadFile(filepath.Join(dir, "d", "u0page", "index.html")); err != nil || !strings.Contains(string(page), "Ann Example &lt;b&gt;") {
+			t.Errorf("u0page: %v\n%s", err, page)
+		}
+		for _, f := range []string{"p/ann-card/index.html", "p/ann-card/contact.vcf", "p/bob-links/index.html"} {
+			if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+				t.Errorf("html export: %v", err)
+			}
 		}
 
-		code, out, errOut = runCmd(t, env, "export-redirects", "--format", "caddy", "--listen", "127.0.0.1:8089")
+		code, out, errOut = runCmd(t, env, "export-redirects", "--format", "caddy", "--listen", "127.0.0.1:8089", "--pages", t.TempDir())
+		if !strings.Contains(out, "rewrite /d/u0page /p/ann-card/index.html") || !strings.Contains(out, "@pages path /p/ann-card /p/ann-card/*") {
+			t.Errorf("caddy: the page code or pages are not served:\n%s", out)
+		}
 		// Every code on the base host, and each again on its workspace's domains.
 		if code != 0 || strings.Count(out, "redir /d/") != 2*len(want) {
 			t.Fatalf("caddy: exit %d, %s %s", code, out, errOut)
@@ -300,6 +387,7 @@ func TestExportRedirectsFormats(t *testing.T) {
 func TestExportUser(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
 		ann, want := exportFixture(t, st)
+		photoID := exportPages(t, st)
 		env := storeEnv(t, st)
 		file := filepath.Join(t.TempDir(), "ann.zip")
 		if code, _, errOut := runCmd(t, env, "export", "--user", "Ann@Example.com", "--output", file); code != 0 {
@@ -331,6 +419,18 @@ func TestExportUser(t *testing.T) {
 		}
 		if upload == "" {
 			t.Errorf("the upload is missing: %v", files)
+		}
+		// Ann's hosted page as static files, its code's page among the
+		// redirects; not bob's page.
+		if !strings.Contains(files["pages/p/ann-card/index.html"], "Ann Example &lt;b&gt;") ||
+			!strings.Contains(files["pages/p/ann-card/contact.vcf"], "PHOTO:data:image/png;base64,") ||
+			files[fmt.Sprintf("pages/p/ann-card/images/%d.png", photoID)] == "" ||
+			!strings.Contains(files["redirects/html/d/u0page/index.html"], "Ann Example") ||
+			!strings.Contains(files["redirects/nginx.conf"], `"/d/u0page" "/p/ann-card/index.html"`) {
+			t.Errorf("ann's pages are not exported: %v", slices.Collect(maps.Keys(files)))
+		}
+		if _, ok := files["pages/p/bob-links/index.html"]; ok {
+			t.Error("bob's page is in ann's export")
 		}
 		if !strings.Contains(files["codes.json"], fmt.Sprintf(`"WorkspaceID": %d,`, storetest.Personal(t, st, ann.ID))) || !strings.Contains(files["codes.json"], `"u0paused"`) ||
 			!strings.HasPrefix(files["scans.csv"], "short_code,scanned_at,") || files["redirects/nginx.conf"] == "" {

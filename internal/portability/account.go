@@ -128,6 +128,25 @@ func WriteWorkspace(ctx context.Context, w io.Writer, st *store.Store, ws *store
 	if site.Domains, err = st.ExportDomains(ctx, ws.ID); err != nil {
 		return err
 	}
+	// Hosted pages (issue 35): pages/p/{slug}/… and, in redirects/html/,
+	// the same HTML for the page codes; nginx.conf serves pages/ from
+	// site.PagesDir, where the reader is told to copy it.
+	if site.Pages, err = st.ExportPages(ctx, ws.ID); err != nil {
+		return err
+	}
+	if site.PagesDir == "" {
+		site.PagesDir = "/srv/squarely/pages"
+	}
+	pageHTML, err := PageFiles(ctx, st, site.Pages, site, func(name string, data []byte) error {
+		f, err := zw.Create("pages/" + name)
+		if err == nil {
+			_, err = f.Write(data)
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
 	for _, file := range []struct {
 		name  string
 		write func(io.Writer, Site, []store.ExportedRedirect) error
@@ -140,7 +159,7 @@ func WriteWorkspace(ctx context.Context, w io.Writer, st *store.Store, ws *store
 			return err
 		}
 	}
-	if err := writeHTMLZip(zw, "redirects/html/", redirects); err != nil {
+	if err := writeHTMLZip(zw, "redirects/html/", redirects, pageHTML); err != nil {
 		return err
 	}
 	return zw.Close()

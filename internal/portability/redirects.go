@@ -20,6 +20,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/squarely/squarely/internal/pages"
 	"github.com/squarely/squarely/internal/store"
 )
 
@@ -33,6 +34,11 @@ type Site struct {
 	BaseURL string // scheme://host[:port], as in the codes
 	Listen  string // nginx's listen value: "80", "127.0.0.1:8081", …
 	Domains []store.ExportedDomain
+	// Pages are the hosted pages the site serves at /p/{slug} (and page
+	// codes at /d/{code}) from their exported files under PagesDir
+	// (PageFiles: PagesDir/p/{slug}/…), an absolute path.
+	Pages    []*store.Page
+	PagesDir string
 }
 
 // domainGroup is the verified domains of one workspace.
@@ -102,7 +108,24 @@ func WriteNginx(out io.Writer, site Site, list []store.ExportedRedirect) error {
 		fmt.Fprintf(w, "\t\"/d/%s\" \"%s\";\n", configSafe(r.ShortCode), configSafe(r.Destination))
 	}
 	fmt.Fprintf(w, "}\n")
+	pagesOn := len(site.Pages) > 0
+	if pagesOn {
+		fmt.Fprintf(w, "\n# Hosted pages: a page code answers /d/{code} with its page's files.\nmap $uri $squarely_page {\n\tdefault \"\";\n")
+		for _, r := range list {
+			if r.PageSlug != "" {
+				fmt.Fprintf(w, "\t\"/d/%s\" \"/p/%s/index.html\";\n", configSafe(r.ShortCode), configSafe(r.PageSlug))
+			}
+		}
+		fmt.Fprintf(w, "}\n")
+	}
 	groups := site.domainGroups()
+	if pagesOn && len(groups) > 0 {
+		fmt.Fprintf(w, "\n# The workspace of each page.\nmap $uri $squarely_page_workspace {\n\tdefault \"\";\n")
+		for _, p := range site.Pages {
+			fmt.Fprintf(w, "\t\"%s\" \"%d\";\n", slugPattern(p.Slug), p.WorkspaceID)
+		}
+		fmt.Fprintf(w, "}\n")
+	}
 	if len(groups) > 0 {
 		fmt.Fprintf(w, "\n# The workspace of each code: a custom domain serves its workspace's codes.\nmap $uri $squarely_workspace {\n\tdefault \"\";\n")
 		for _, r := range list {
@@ -115,7 +138,23 @@ func WriteNginx(out io.Writer, site Site, list []store.ExportedRedirect) error {
 		if only != "" {
 			fmt.Fprintf(w, "\t\tif ($squarely_workspace != \"%s\") {\n\t\t\treturn 404;\n\t\t}\n", only)
 		}
-		fmt.Fprintf(w, "\t\tif ($squarely_destination = \"\") {\n\t\t\treturn 404;\n\t\t}\n\t\treturn 302 $squarely_destination;\n\t}\n}\n")
+		if pagesOn {
+			fmt.Fprintf(w, "\t\tif ($squarely_page != \"\") {\n\t\t\trewrite ^ $squarely_page last;\n\t\t}\n")
+		}
+		fmt.Fprintf(w, "\t\tif ($squarely_destination = \"\") {\n\t\t\treturn 404;\n\t\t}\n\t\treturn 302 $squarely_destination;\n\t}\n")
+		if pagesOn {
+			fmt.Fprintf(w, "\n\tlocation /p/ {\n")
+			if only != "" {
+				fmt.Fprintf(w, "\t\tif ($squarely_page_workspace != \"%s\") {\n\t\t\treturn 404;\n\t\t}\n", only)
+			}
+			fmt.Fprintf(w, "\t\troot \"%s\";\n\t\ttypes {\n", configSafe(site.PagesDir))
+			for _, t := range pageTypes {
+				fmt.Fprintf(w, "\t\t\t%s %s;\n", t[0], t[1])
+			}
+			fmt.Fprintf(w, "\t\t}\n\t\tcharset utf-8;\n\t\tadd_header Content-Security-Policy \"%s\" always;\n\t\tadd_header X-Content-Type-Options nosniff always;\n", pages.CSP)
+			fmt.Fprintf(w, "\t\ttry_files $uri $uri/index.html =404;\n\t}\n")
+		}
+		fmt.Fprintf(w, "}\n")
 	}
 	writeServer(site.host(), "")
 	for _, g := range groups {
@@ -147,10 +186,24 @@ func WriteCaddy(out io.Writer, site Site, list []store.ExportedRedirect) error {
 		if bind != "" {
 			fmt.Fprintf(w, "\tbind %s\n", bind)
 		}
+		var paths []string
+		for _, p := range site.Pages {
+			if workspaceID == 0 || p.WorkspaceID == workspaceID {
+				paths = append(paths, "/p/"+configSafe(p.Slug), "/p/"+configSafe(p.Slug)+"/*")
+			}
+		}
 		for _, r := range list {
-			if workspaceID == 0 || r.WorkspaceID == workspaceID {
+			switch {
+			case workspaceID != 0 && r.WorkspaceID != workspaceID:
+			case r.PageSlug != "" && len(paths) > 0: // a page code answers with its page's files
+				fmt.Fprintf(w, "\trewrite /d/%s /p/%s/index.html\n", configSafe(r.ShortCode), configSafe(r.PageSlug))
+			default:
 				fmt.Fprintf(w, "\tredir /d/%s \"%s\" 302\n", configSafe(r.ShortCode), configSafe(r.Destination))
 			}
+		}
+		if len(paths) > 0 {
+			fmt.Fprintf(w, "\t@pages path %s\n\thandle @pages {\n\t\troot * \"%s\"\n", strings.Join(paths, " "), configSafe(site.PagesDir))
+			fmt.Fprintf(w, "\t\theader Content-Security-Policy \"%s\"\n\t\ttry_files {path} {path}/index.html\n\t\tfile_server\n\t}\n\trespond /p/* 404\n", pages.CSP)
 		}
 		fmt.Fprintf(w, "\trespond /d/* 404\n}\n")
 	}
@@ -182,28 +235,37 @@ func htmlPage(dest string) []byte {
 }
 
 // WriteHTMLDir writes d/{code}/index.html for each code under dir, to
-// publish on any static host at the codes' host.
-func WriteHTMLDir(dir string, list []store.ExportedRedirect) error {
+// publish on any static host at the codes' host: a page code's is its
+// page's HTML (pageHTML, by slug; PageFiles wrote the page under p/).
+func WriteHTMLDir(dir string, list []store.ExportedRedirect, pageHTML map[string][]byte) error {
 	for _, r := range list {
 		page := filepath.Join(dir, "d", r.ShortCode)
 		if err := os.MkdirAll(page, 0o755); err != nil {
 			return err
 		}
-		if err := os.WriteFile(filepath.Join(page, "index.html"), htmlPage(r.Destination), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(page, "index.html"), codeHTML(r, pageHTML), 0o644); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// codeHTML is the static answer of code r: its page's HTML, or a redirect.
+func codeHTML(r store.ExportedRedirect, pageHTML map[string][]byte) []byte {
+	if html, ok := pageHTML[r.PageSlug]; ok && r.PageSlug != "" {
+		return html
+	}
+	return htmlPage(r.Destination)
+}
+
 // writeHTMLZip writes the same pages into a ZIP under prefix.
-func writeHTMLZip(zw *zip.Writer, prefix string, list []store.ExportedRedirect) error {
+func writeHTMLZip(zw *zip.Writer, prefix string, list []store.ExportedRedirect, pageHTML map[string][]byte) error {
 	for _, r := range list {
 		f, err := zw.Create(prefix + "d/" + r.ShortCode + "/index.html")
 		if err != nil {
 			return err
 		}
-		if _, err := f.Write(htmlPage(r.Destination)); err != nil {
+		if _, err := f.Write(codeHTML(r, pageHTML)); err != nil {
 			return err
 		}
 	}

@@ -78,6 +78,9 @@ type Target struct {
 	// WorkspaceID is the owner: a workspace's custom domain serves its codes only.
 	WorkspaceID int64
 	Router      *Router // smart routing (routing.go), nil for a plain code
+	// PageID is the hosted page the code answers with (issue 35), 0 for a
+	// redirect; PageVersion its version when the entry was loaded.
+	PageID, PageVersion int64
 }
 
 type entry struct {
@@ -296,7 +299,8 @@ func (c *Cache) entry(sh *shard, code string, r store.Redirect, found bool) entr
 	e := entry{refreshAt: now.Add(refreshAfter).UnixNano(), expires: now.Add(TTL).UnixNano()}
 	if found {
 		e.found = true
-		e.target = Target{ID: r.ID, Paused: r.Paused, Protected: r.Protected, Location: []string{location(r.Destination)}, ClientID: r.ClientID, WorkspaceID: r.WorkspaceID}
+		e.target = Target{ID: r.ID, Paused: r.Paused, Protected: r.Protected, Location: []string{location(r.Destination)}, ClientID: r.ClientID, WorkspaceID: r.WorkspaceID,
+			PageID: r.PageID, PageVersion: r.PageVersion}
 		if r.Routing != "" || r.AppData != "" {
 			e.routing = routingKey(r)
 			sh.mu.RLock()

@@ -295,7 +295,7 @@ func (s *server) onCustomDomain(next http.Handler) http.Handler {
 		switch {
 		case d == nil:
 			next.ServeHTTP(w, r)
-		case strings.HasPrefix(r.URL.Path, "/d/") || strings.HasPrefix(r.URL.Path, "/01/"):
+		case strings.HasPrefix(r.URL.Path, "/d/") || strings.HasPrefix(r.URL.Path, "/01/") || strings.HasPrefix(r.URL.Path, "/p/"):
 			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), domainWorkspaceKey{}, d.WorkspaceID)))
 		case r.Method == http.MethodGet || r.Method == http.MethodHead:
 			http.Redirect(w, r, s.cfg.BaseURL+r.URL.RequestURI(), http.StatusFound)

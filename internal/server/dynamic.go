@@ -50,6 +50,9 @@ type dynamicCodeResponse struct {
 	// the base URL), Domain its name ("" for the base URL).
 	DomainID *int64 `json:"domainId"`
 	Domain   string `json:"domain"`
+	// PageID is the workspace's hosted page the code opens (issue 35), null
+	// for a redirect.
+	PageID *int64 `json:"pageId"`
 }
 
 func (s *server) dynamicJSON(d *store.DynamicCode) dynamicCodeResponse {
@@ -71,7 +74,7 @@ func (s *server) dynamicJSON(d *store.DynamicCode) dynamicCodeResponse {
 		IsProtected: d.Protected, ErrorCorrectionLevel: d.ErrorCorrectionLevel,
 		Routing: routingJSON(d.Routing), LimitScans: d.LimitScans,
 		Health: toHealthJSON(d.Health), AlertsMuted: d.AlertsMuted,
-		DomainID: d.DomainID, Domain: d.Domain,
+		DomainID: d.DomainID, Domain: d.Domain, PageID: d.PageID,
 	}
 }
 
@@ -129,6 +132,10 @@ func (s *server) saveDynamicCode(w http.ResponseWriter, r *http.Request, values 
 	if !s.applyBrandKit(w, r, values, file) {
 		return nil, false
 	}
+	pageID, ok := s.formPage(w, r, values)
+	if !ok {
+		return nil, false
+	}
 	req, err := codes.DynamicForm(values, file)
 	who := s.caller(r)
 	var p *codes.Prepared
@@ -148,6 +155,7 @@ func (s *server) saveDynamicCode(w http.ResponseWriter, r *http.Request, values 
 	}
 	d := p.DynamicCode()
 	d.ClientID, d.WorkspaceID, d.UserID, d.CreatedAt = who.ClientID, wsID(r), u.ID, s.now()
+	d.PageID = pageID
 	if logo != nil {
 		d.LogoFilePath, d.LogoFileName = logoPath(logo.ID), logo.FileName
 	}
@@ -354,6 +362,7 @@ func (s *server) renameDynamicCode(w http.ResponseWriter, r *http.Request) {
 	var in struct {
 		Name     string          `json:"name"`
 		DomainID json.RawMessage `json:"domainId"`
+		PageID   json.RawMessage `json:"pageId"`
 	}
 	if !decodeJSON(w, r, &in) {
 		return
@@ -376,6 +385,12 @@ func (s *server) renameDynamicCode(w http.ResponseWriter, r *http.Request) {
 	}
 	if err == nil && name != "" {
 		d, err = s.store.RenameDynamicCode(ctx, ws, id, name, s.now())
+	}
+	if err == nil && len(in.PageID) > 0 {
+		var ok bool
+		if d, ok = s.setCodePage(w, r, id, in.PageID); !ok {
+			return
+		}
 	}
 	s.answerDynamic(w, d, err)
 }

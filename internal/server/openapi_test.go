@@ -200,6 +200,35 @@ func TestOpenAPIAnswers(t *testing.T) {
 	check("POST", products+"/import", products+"/import", "gtin,linkType,href\n96385075,gs1:defaultLink,https://a.example\n", "Content-Type", "text/csv")
 	check("DELETE", product, products+"/96385074", "")
 	check("DELETE", product, products+"/96385074", "")
+	// Hosted pages (issue 35).
+	const pagesPath, pagePath = "/api/v1/pages", "/api/v1/pages/{id}"
+	pg := check("POST", pagesPath, pagesPath, `{"type":"links","title":"Doc","slug":"doc-page","content":{"links":[{"label":"A","url":"https://a.example"}]}}`).json(t)
+	check("POST", pagesPath, pagesPath, `{"type":"links","title":"Doc","slug":"doc-page","content":{"links":[{"label":"A","url":"https://a.example"}]}}`)
+	check("POST", pagesPath, pagesPath, `{"type":"links","title":"Doc","content":{"links":[{"label":"A","url":"javascript:x"}]}}`)
+	check("GET", pagesPath, pagesPath, "")
+	pgPath := pagesPath + "/" + idOf(pg)
+	check("GET", pagePath, pgPath, "")
+	check("PUT", pagePath, pgPath, `{"type":"links","title":"Doc 2","content":{"links":[{"label":"B","url":"https://b.example"}]}}`)
+	check("PUT", pagePath, pgPath, `{"type":"links","title":""}`)
+	check("GET", pagePath+"/analytics", pgPath+"/analytics?from=2026-01-01", "")
+	check("GET", pagePath+"/analytics", pgPath+"/analytics?format=csv", "")
+	check("GET", pagePath+"/analytics", pgPath+"/analytics?from=x", "")
+	pc := expect(t, e.postForm(c, "/api/dynamic-qrcodes", part{"pageId", idOf(pg), ""}, part{"name", "Door", ""}), http.StatusCreated, "")
+	// A v1 code opens the page by PATCH, and the code resource shows it.
+	pd := check("POST", "/api/v1/codes", "/api/v1/codes", `{"kind":"dynamic","qrType":"url","destination":"https://example.com/pd"}`).json(t)
+	if got := check("PATCH", item, "/api/v1/codes/"+pd["id"].(string), `{"pageId":`+idOf(pg)+`}`).json(t); got["pageId"] != pg["id"] {
+		t.Errorf("PATCH pageId: %v", got)
+	}
+	check("PATCH", item, "/api/v1/codes/"+pd["id"].(string), `{"pageId":999999}`)
+	check("PATCH", item, "/api/v1/codes/"+pd["id"].(string), `{"pageId":"x"}`)
+	check("PATCH", item, "/api/v1/codes/"+s["id"].(string), `{"pageId":`+idOf(pg)+`}`)
+	if got := check("PATCH", item, "/api/v1/codes/"+pd["id"].(string), `{"pageId":null}`).json(t); got["pageId"] != nil {
+		t.Errorf("PATCH pageId null: %v", got)
+	}
+	check("DELETE", pagePath, pgPath, "")
+	expect(t, e.do(c, "DELETE", "/api/dynamic-qrcodes/"+idOf(pc), ""), http.StatusNoContent, "")
+	check("DELETE", pagePath, pgPath, "")
+	check("GET", pagePath, pgPath, "")
 	for _, id := range []string{s["id"].(string), d["id"].(string)} {
 		p := "/api/v1/codes/" + id
 		check("GET", item, p, "")

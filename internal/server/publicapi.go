@@ -81,7 +81,7 @@ func (a v1App) DynamicCode(d *store.DynamicCode) publicapi.Code {
 		QRData: v.QRData, Style: v.Style, LogoFilePath: v.LogoFilePath,
 		Destination: v.Destination, ShortCode: v.ShortCode, URL: v.ShortURL,
 		ScanCount: v.ScanCount, IsPaused: v.IsPaused, LastScannedAt: v.LastScannedAt, CreatedAt: v.CreatedAt,
-		Tags: v.Tags, FolderID: v.FolderID, DomainID: publicapi.IDOrNull(d.DomainID),
+		Tags: v.Tags, FolderID: v.FolderID, DomainID: publicapi.IDOrNull(d.DomainID), PageID: publicapi.IDOrNull(d.PageID),
 		Routing: publicapi.RoutingOrNull(v.Routing), Health: &v.Health, AlertsMuted: &v.AlertsMuted,
 	}
 }
@@ -99,6 +99,17 @@ func (a v1App) Changes(w http.ResponseWriter, r *http.Request, kind string, id i
 	var ok bool
 	if sc.DomainID, sc.SetDomain, ok = readDomainID(w, c.DomainID); !ok {
 		return sc, false
+	}
+	if sc.PageID, sc.SetPage, ok = s.readPageID(w, r, c.PageID); !ok {
+		return sc, false
+	}
+	if sc.PageID != nil && sc.Destination == "" {
+		sp, err := s.store.Page(r.Context(), wsID(r), *sc.PageID)
+		if err != nil {
+			s.internalError(w, "reading a code's page", err)
+			return sc, false
+		}
+		sc.Destination = s.pageURL(sp.Slug)
 	}
 	if sc.DomainID != nil {
 		if _, err := s.codeDomain(r.Context(), wsID(r), *sc.DomainID); answerDomainRefused(w, err) {

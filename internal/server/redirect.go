@@ -100,6 +100,10 @@ func (s *server) redirect(w http.ResponseWriter, r *http.Request) {
 			s.scanPage(w, http.StatusOK, s.clientBrand(r.Context(), t.ClientID), passwordNotice)
 			return
 		}
+		if t.PageID != 0 { // a hosted page: answered with the page itself (hosted.go)
+			s.answerPageScan(w, r, t)
+			return
+		}
 		w.Header()["Location"] = t.Location
 		w.WriteHeader(http.StatusFound)
 		return

@@ -148,6 +148,12 @@ func (s *server) routes() http.Handler {
 	v1.Handle("GET /api/v1/codes/{id}/analytics", key(auth.PermRead, publicapi.ScopeAnalyticsRead, public.CodeAnalytics))
 	v1.Handle("GET /api/v1/codes/{id}/scans.csv", key(auth.PermRead, publicapi.ScopeAnalyticsRead, public.ScansCSV))
 	v1.Handle("GET /api/v1/brand-kits", key(auth.PermRead, publicapi.ScopeWorkspaceRead, s.listBrandKits))
+	v1.Handle("GET /api/v1/pages", key(auth.PermRead, publicapi.ScopePagesRead, s.listPages))
+	v1.Handle("POST /api/v1/pages", key(auth.PermEdit, publicapi.ScopePagesWrite, s.createPage))
+	v1.Handle("GET /api/v1/pages/{id}", key(auth.PermRead, publicapi.ScopePagesRead, s.getPage))
+	v1.Handle("PUT /api/v1/pages/{id}", key(auth.PermEdit, publicapi.ScopePagesWrite, s.updatePage))
+	v1.Handle("DELETE /api/v1/pages/{id}", key(auth.PermEdit, publicapi.ScopePagesWrite, s.deletePage))
+	v1.Handle("GET /api/v1/pages/{id}/analytics", key(auth.PermRead, publicapi.ScopeAnalyticsRead, s.pageAnalytics))
 	// Workspaces (issue 22, workspaces.go): the caller's workspaces, the
 	// session's active one, members, invitations. Under
 	// /api/workspaces/{id} the permission is checked in that workspace.
@@ -187,6 +193,13 @@ func (s *server) routes() http.Handler {
 	api.Handle("PUT /api/dynamic-qrcodes/{id}/folder", edit(s.setCodeFolder(true)))
 	api.Handle("GET /api/codes", read(s.listCodes))
 	// Brand kits (issue 26, brandkits.go): viewers see them, editors keep them.
+	// Hosted pages (issue 35, pages.go; served by hosted.go).
+	api.Handle("GET /api/pages", read(s.listPages))
+	api.Handle("POST /api/pages", edit(s.createPage))
+	api.Handle("GET /api/pages/{id}", read(s.getPage))
+	api.Handle("PUT /api/pages/{id}", edit(s.updatePage))
+	api.Handle("DELETE /api/pages/{id}", edit(s.deletePage))
+	api.Handle("GET /api/pages/{id}/analytics", read(s.pageAnalytics))
 	api.Handle("GET /api/brand-kits", read(s.listBrandKits))
 	api.Handle("POST /api/brand-kits", edit(s.createBrandKit))
 	api.Handle("PUT /api/brand-kits/{id}", edit(s.updateBrandKit))
@@ -314,6 +327,18 @@ func (s *server) routes() http.Handler {
 		unlock = forwardedFor(unlock)
 	}
 	root.Handle("POST /d/{shortCode}", unlock)
+	// Hosted pages (issue 35, hosted.go), on the base URL and on
+	// workspaces' domains.
+	for pattern, h := range map[string]http.HandlerFunc{
+		"GET /p/{slug}": s.servePage, "GET /p/{slug}/go/{n}": s.pageGo,
+		"GET /p/{slug}/contact.vcf": s.pageContact, "GET /p/{slug}/event.ics": s.pageCalendar,
+	} {
+		if s.cfg.TrustProxy {
+			root.Handle(pattern, forwardedFor(h))
+		} else {
+			root.Handle(pattern, h)
+		}
+	}
 	// The GS1 Digital Link resolver (gs1.go), on the base URL and on
 	// workspaces' domains.
 	resolve := http.HandlerFunc(s.resolveGS1)

@@ -129,6 +129,7 @@ type server struct {
 	normalizing                          sync.Mutex // one stored full-size logo normalised at a time (renderLogo)
 
 	redirects *scans.Cache // short code → destination, for /d/{shortCode}
+	hosted    *hostedPages // hosted pages for /p/{slug} and page codes (hosted.go)
 	// GS1 Digital Link (gs1.go): products, the resolver's cache, and
 	// resolved scans counted until they are saved.
 	gs1       *gs1.Products
@@ -203,8 +204,13 @@ func New(d Deps) http.Handler {
 	// drop them at once, the others when they hear of it
 	// (store.ListenRedirects).
 	changed, _ := Invalidators(s.redirects, s.gs1Cache)
+	s.hosted = newHostedPages()
+	go s.recordPageEvents(context.Background())
 	d.Store.OnRedirectsChanged(func(codes []string, notifyErr error) {
 		for _, c := range codes {
+			if slug, ok := store.AnnouncedPage(c); ok {
+				s.hosted.forget(slug)
+			}
 			changed(c)
 		}
 		if notifyErr != nil {

@@ -15,13 +15,15 @@ import (
 // scanWrite matches SQL that changes what a scan of a short code resolves
 // to: any write to dynamic_qr_codes, and the deletion of a workspace, a
 // user or a client; and any write to the GS1 products and lots the
-// resolver answers from (issue 38). (Inserts built by insertReturningID
+// resolver answers from (issue 38); and any change to a hosted page (issue
+// 35), which its codes and /p/{slug} answer with. (Inserts built by insertReturningID
 // are matched by their table, scanTable.)
 var scanWrite = regexp.MustCompile(`(?is)` +
 	`\b(UPDATE\s+dynamic_qr_codes\s+SET|DELETE\s+FROM\s+dynamic_qr_codes|INSERT\s+INTO\s+dynamic_qr_codes)\b|` +
 	`\bUPDATE\s+(users|workspaces)\s+SET\b.*\bis_deleted\s*=|` +
 	`\bDELETE\s+FROM\s+(users|workspaces|clients)\b|` +
-	`\b(UPDATE|DELETE\s+FROM|INSERT\s+INTO)\s+gs1_(products|lots)\b`)
+	`\b(UPDATE|DELETE\s+FROM|INSERT\s+INTO)\s+gs1_(products|lots)\b|` +
+	`\b(UPDATE\s+pages\s+SET|DELETE\s+FROM\s+pages)\b`)
 
 // scanTable is the table of the codes scans resolve.
 const scanTable = "dynamic_qr_codes"

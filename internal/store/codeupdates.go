@@ -20,7 +20,11 @@ type CodeChanges struct {
 	Destination string
 	SetDomain   bool
 	DomainID    *int64
-	Style       *Style
+	// SetPage and PageID (nil: a redirect again) are the hosted page a
+	// dynamic code opens (issue 35); the caller sets Destination to its URL.
+	SetPage bool
+	PageID  *int64
+	Style   *Style
 }
 
 // CodeUpdate is one code's outcome in UpdateCodes: the code as it is
@@ -44,6 +48,9 @@ func (s *Store) UpdateCodes(ctx context.Context, workspaceID int64, changes []Co
 	for i, c := range changes {
 		if c.Dynamic && c.SetDomain && c.DomainID != nil {
 			out[i].Err = usableDomain(ctx, s.read, workspaceID, *c.DomainID)
+		}
+		if c.Dynamic && c.SetPage && c.PageID != nil && out[i].Err == nil {
+			_, out[i].Err = s.Page(ctx, workspaceID, *c.PageID)
 		}
 	}
 	err := s.inTx(ctx, "update codes", func(tx *sql.Tx) error {
@@ -115,6 +122,9 @@ func (c CodeChanges) set(now time.Time) (string, []any) {
 	}
 	if c.SetDomain {
 		add("domain_id", c.DomainID)
+	}
+	if c.SetPage {
+		add("page_id", c.PageID)
 	}
 	add("updated_at", dbTime(now))
 	return strings.Join(set, ", "), args

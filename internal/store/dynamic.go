@@ -46,6 +46,10 @@ type DynamicCode struct {
 	Routing    *Routing
 	LimitScans int64
 
+	// PageID is the workspace's hosted page the code opens (issue 35): its
+	// scans answer with the page itself. nil for a redirect.
+	PageID *int64
+
 	FolderID *int64 // nil: in no folder
 	// DomainID is the workspace's verified domain the code prints (nil:
 	// the base URL's host), Domain its name.
@@ -73,7 +77,7 @@ const dynamicColumns = `
 	(SELECT last_scanned_at FROM scan_counts WHERE dynamic_qr_code_id = dynamic_qr_codes.id),` + styleSelect + `,
 	password_hash IS NOT NULL, folder_id,
 	domain_id, COALESCE((SELECT domain FROM workspace_domains WHERE id = dynamic_qr_codes.domain_id), ''), routing, limit_scans, is_paused, paused_at, is_deleted, deleted_at, created_at, updated_at,
-	alerts_muted, health_status, health_reason, health_url, health_since, health_checked_at`
+	alerts_muted, health_status, health_reason, health_url, health_since, health_checked_at, page_id`
 
 func scanDynamic(row interface{ Scan(...any) error }) (*DynamicCode, error) {
 	d := new(DynamicCode)
@@ -86,7 +90,7 @@ func scanDynamic(row interface{ Scan(...any) error }) (*DynamicCode, error) {
 	dest = append(dest,
 		&d.Protected, &d.FolderID, &d.DomainID, &d.Domain, scanRouting(&d.Routing), &d.LimitScans, &d.IsPaused, scanNullTime(&d.PausedAt), &d.IsDeleted, scanNullTime(&d.DeletedAt),
 		scanTime(&d.CreatedAt), scanTime(&d.UpdatedAt),
-		&d.AlertsMuted, &d.Health.Status, &d.Health.Reason, &d.Health.URL, scanNullTime(&d.Health.Since), scanNullTime(&d.Health.CheckedAt),
+		&d.AlertsMuted, &d.Health.Status, &d.Health.Reason, &d.Health.URL, scanNullTime(&d.Health.Since), scanNullTime(&d.Health.CheckedAt), &d.PageID,
 	)
 	if err := row.Scan(dest...); err != nil {
 		return nil, err
@@ -126,6 +130,11 @@ func (s *Store) createDynamic(ctx context.Context, tx *sql.Tx, d *DynamicCode, l
 			return err
 		}
 	}
+	if d.PageID != nil {
+		if err := workspacePage(ctx, tx, d.WorkspaceID, *d.PageID); err != nil {
+			return err
+		}
+	}
 	if d.CreatedAt.IsZero() {
 		d.CreatedAt = time.Now()
 	}
@@ -148,12 +157,12 @@ func (s *Store) createDynamic(ctx context.Context, tx *sql.Tx, d *DynamicCode, l
 		}
 	}
 	cols := slices.Concat(
-		[]string{"client_id", "workspace_id", "user_id", "name", "short_code", "destination", "qr_type", "qr_data", "platform", "domain_id"},
+		[]string{"client_id", "workspace_id", "user_id", "name", "short_code", "destination", "qr_type", "qr_data", "platform", "domain_id", "page_id"},
 		styleInsert,
 		[]string{"created_at", "updated_at"},
 	)
 	args := slices.Concat(
-		[]any{d.ClientID, d.WorkspaceID, nullIfZero(d.UserID), d.Name, d.ShortCode, d.Destination, d.QRType, nullIfEmpty(d.QRData), nullIfEmpty(d.Platform), d.DomainID},
+		[]any{d.ClientID, d.WorkspaceID, nullIfZero(d.UserID), d.Name, d.ShortCode, d.Destination, d.QRType, nullIfEmpty(d.QRData), nullIfEmpty(d.Platform), d.DomainID, d.PageID},
 		d.Style.insertArgs(),
 		[]any{dbTime(d.CreatedAt), dbTime(d.UpdatedAt)},
 	)
@@ -229,6 +238,10 @@ type Redirect struct {
 	// AppData is the type fields (JSON) of a code of type apps, whose
 	// store links send phones to their store; "" for other types.
 	AppData string
+	// PageID is the hosted page the code opens, 0 for a redirect, and
+	// PageVersion its version: rendered pages are cached per version.
+	PageID      int64
+	PageVersion int64
 }
 
 // redirectQuery selects the short code and Redirect of each live dynamic
@@ -236,7 +249,8 @@ type Redirect struct {
 func redirectQuery(match string) string {
 	return `
 		SELECT d.short_code, d.id, d.destination, d.is_paused, d.password_hash IS NOT NULL, w.client_id, d.workspace_id,
-			COALESCE(d.routing, ''), CASE WHEN d.qr_type = 'apps' THEN COALESCE(d.qr_data, '') ELSE '' END
+			COALESCE(d.routing, ''), CASE WHEN d.qr_type = 'apps' THEN COALESCE(d.qr_data, '') ELSE '' END,
+			COALESCE(d.page_id, 0), COALESCE((SELECT version FROM pages WHERE id = d.page_id), 0)
 		FROM dynamic_qr_codes d JOIN workspaces w ON w.id = d.workspace_id
 		WHERE ` + match + ` AND NOT d.is_deleted AND NOT w.is_deleted`
 }
@@ -244,7 +258,7 @@ func redirectQuery(match string) string {
 func scanRedirect(row interface{ Scan(...any) error }) (string, Redirect, error) {
 	var code string
 	var r Redirect
-	err := row.Scan(&code, &r.ID, &r.Destination, &r.Paused, &r.Protected, &r.ClientID, &r.WorkspaceID, &r.Routing, &r.AppData)
+	err := row.Scan(&code, &r.ID, &r.Destination, &r.Paused, &r.Protected, &r.ClientID, &r.WorkspaceID, &r.Routing, &r.AppData, &r.PageID, &r.PageVersion)
 	return code, r, err
 }
 

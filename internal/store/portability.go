@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -15,6 +16,9 @@ type ExportedRedirect struct {
 	ShortCode, Destination string
 	ClientID               int64 // the workspace's white-label client
 	WorkspaceID            int64 // its verified domains serve it too
+	// PageSlug is the hosted page a page code answers with (issue 35), ""
+	// for a redirect: the export serves the page's files at /d/{code}.
+	PageSlug string
 }
 
 // ExportedDomain is a workspace's verified domain: Squarely serves the
@@ -65,14 +69,37 @@ func (s *Store) ExportRedirects(ctx context.Context, workspaceID int64) ([]Expor
 			return nil, fail("export redirects", err)
 		}
 		if !r.Paused && !r.Protected {
-			out = append(out, ExportedRedirect{ShortCode: code, Destination: r.Destination, ClientID: r.ClientID, WorkspaceID: r.WorkspaceID})
+			out = append(out, ExportedRedirect{ShortCode: code, Destination: r.Destination, ClientID: r.ClientID, WorkspaceID: r.WorkspaceID,
+				PageSlug: strconv.FormatInt(r.PageID, 10)})
 		}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fail("export redirects", err)
 	}
 	slices.SortFunc(out, func(a, b ExportedRedirect) int { return strings.Compare(a.ShortCode, b.ShortCode) })
+	// A page code's slug, from its page's id.
+	pages, err := s.ExportPages(ctx, workspaceID)
+	if err != nil {
+		return nil, err
+	}
+	slugs := map[string]string{}
+	for _, p := range pages {
+		slugs[strconv.FormatInt(p.ID, 10)] = p.Slug
+	}
+	for i := range out {
+		out[i].PageSlug = slugs[out[i].PageSlug]
+	}
 	return out, nil
+}
+
+// ExportPages lists the hosted pages of a workspace, or of every live
+// workspace when workspaceID is 0, by slug.
+func (s *Store) ExportPages(ctx context.Context, workspaceID int64) ([]*Page, error) {
+	match, args := `TRUE`, []any{}
+	if workspaceID != 0 {
+		match, args = `p.workspace_id = $1`, []any{workspaceID}
+	}
+	return s.queryPages(ctx, "export pages", `JOIN workspaces w ON w.id = p.workspace_id WHERE `+match+` AND NOT w.is_deleted ORDER BY p.slug`, args...)
 }
 
 // WorkspaceBlobIDs lists the ids of the files uploaded in a workspace,

@@ -22,7 +22,7 @@ var tables = []string{
 	"acme_cache", "alerts", "api_idempotency", "api_keys", "audit_log", "blobs", "brand_kits", "bulk_job_items", "bulk_jobs", "clients",
 	"code_days_open", "contact_messages", "dynamic_qr_code_tags", "dynamic_qr_codes", "folders",
 	"gs1_lots", "gs1_products", "gs1_scan_days",
-	"known_devices", "mail_outbox", "mail_unsubscribes", "mailing_recipients", "mailings", "newsletter_subscriptions",
+	"known_devices", "mail_outbox", "mail_unsubscribes", "mailing_recipients", "mailings", "newsletter_subscriptions", "page_events", "pages",
 	"password_tokens", "payment_products", "payments", "pending_logins", "qr_code_tags", "qr_codes",
 	"qr_downloads", "qr_generations", "rate_limits", "recovery_codes", "saml_assertions", "saml_requests", "scan_code_days", "scan_counts",
 	"scan_events", "scan_retention", "scan_visitors", "scan_workspace_days", "scan_workspace_visitors",

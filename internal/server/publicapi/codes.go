@@ -81,6 +81,9 @@ type Code struct {
 	// DomainID is a dynamic code's custom domain, null for the base URL;
 	// static codes leave it out.
 	DomainID any `json:"domainId,omitempty"`
+	// PageID is the hosted page a dynamic code opens, null for a redirect;
+	// static codes leave it out.
+	PageID any `json:"pageId,omitempty"`
 	// Routing is a dynamic code's smart routing, null when unset; static
 	// codes leave it out.
 	Routing any `json:"routing,omitempty"`
@@ -97,6 +100,8 @@ type Changes struct {
 	BrandKit          *int64
 	// DomainID is the raw "domainId": absent, null or an id.
 	DomainID json.RawMessage
+	// PageID is the raw "pageId" (issue 35): absent, null or a page's id.
+	PageID json.RawMessage
 }
 
 // IDOrNull shows an unset id as null rather than leaving it out.
@@ -389,14 +394,18 @@ type patch struct {
 	Destination *string         `json:"destination"`
 	BrandKit    *int64          `json:"brandKit"`
 	DomainID    json.RawMessage `json:"domainId"`
+	PageID      json.RawMessage `json:"pageId"`
 }
 
 // check checks p for the code of kind and id (r's {id} path value, as a
 // number) and answers its changes as the store's. Everything is checked
 // before anything changes; on refusal it has answered.
 func (a *API) check(w http.ResponseWriter, r *http.Request, kind string, id int64, p patch) (store.CodeChanges, bool) {
-	c := Changes{BrandKit: p.BrandKit, DomainID: p.DomainID}
+	c := Changes{BrandKit: p.BrandKit, DomainID: p.DomainID, PageID: p.PageID}
 	if len(p.DomainID) > 0 && !dynamicOnly(w, kind, "have a domain") {
+		return store.CodeChanges{}, false
+	}
+	if len(p.PageID) > 0 && !dynamicOnly(w, kind, "open a page") {
 		return store.CodeChanges{}, false
 	}
 	if p.Name != nil {

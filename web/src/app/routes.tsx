@@ -89,6 +89,10 @@ export const routes: RouteObject[] = [
           { path: '/workspace/domains', ...page(() => import('./routes/workspace-domains'), 'WorkspaceDomainsRoute') },
           { path: '/workspace/products', ...page(() => import('@/features/gs1/routes/products-page'), 'ProductsPage') },
           { path: '/webhooks', ...page(() => import('@/features/webhooks/routes/webhooks-page'), 'WebhooksPage') },
+          // Hosted pages (issue 35).
+          { path: '/pages', ...page(() => import('@/features/pages/routes/pages-list-page'), 'PagesListPage') },
+          { path: '/pages/new/:type', ...page(() => import('@/features/pages/routes/page-editor-page'), 'PageEditorPage') },
+          { path: '/pages/:id/edit', ...page(() => import('@/features/pages/routes/page-editor-page'), 'PageEditorPage') },
         ],
       },
       { path: '*', element: <NotFoundPage /> },

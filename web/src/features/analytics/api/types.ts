@@ -46,4 +46,6 @@ export interface DynamicCodeSummary {
   id: number
   name: string
   isPaused: boolean
+  /** The hosted page the code opens (issue 35), null for a redirect. */
+  pageId?: number | null
 }

@@ -1,4 +1,4 @@
-import { AlertCircle, Download, FileDown, Globe, Layers, QrCode, RefreshCw, ScanLine, Sparkles, Split, Trophy, Zap } from 'lucide-react'
+import { AlertCircle, Download, FileDown, FileText, Globe, Layers, QrCode, RefreshCw, ScanLine, Sparkles, Split, Trophy, Zap } from 'lucide-react'
 import { useState, type ReactNode } from 'react'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
@@ -8,6 +8,7 @@ import { breakdownCsvUrl, rangeQuery, reportPdfUrl, scansCsvUrl, useDynamicCodes
 import type { ScanReport, UserAnalytics } from '../api/types'
 import { countryName } from '../lib/country-name'
 import { BarChart, ShareBars, SplitRing, toEntries } from './charts'
+import { PageStats } from '@/features/pages'
 import { hasRoutes, RoutesTable } from './routes-panel'
 import { WorldMap } from './world-map'
 import { countOf, nounFor } from '@/lib/count'
@@ -183,8 +184,16 @@ function CodeInsights({ topDynamic }: { topDynamic: UserAnalytics['dynamicQrPerf
   const [chosen, setChosen] = useState<number | 'all'>()
   const [choice, setChoice] = useState<RangeChoice>({ preset: '30d', bots: false })
   const id = chosen ?? topDynamic[0]?.id ?? codes[0]?.id
+  // A code that opens a hosted page shows the page's own counts too.
+  const pageId = id === 'all' ? undefined : (codes.find((c) => c.id === id)?.pageId ?? undefined)
   const customIncomplete = choice.preset === 'custom' && (!choice.from || !choice.to)
   const query = rangeQuery(choice)
+  // The page's counts over the same days (the last 24 hours: its last 30 days).
+  const days = new URLSearchParams(query)
+  const pageRange = {
+    from: days.get('from') ?? (choice.preset === 'all' ? '2000-01-01' : undefined),
+    to: days.get('to') ?? undefined,
+  }
   const { data, isLoading, isError, refetch } = useScanReport(customIncomplete ? undefined : id, query)
   const csv = (by: string, what: string) =>
     id === undefined ? undefined : (
@@ -306,6 +315,11 @@ function CodeInsights({ topDynamic }: { topDynamic: UserAnalytics['dynamicQrPerf
       {data && !customIncomplete && id !== 'all' && hasRoutes(data) && (
         <Panel title="Routes" icon={<Split />} action={csv('route', 'routes')}>
           <RoutesTable routes={data.routes} />
+        </Panel>
+      )}
+      {!customIncomplete && pageId && (
+        <Panel title="Page" icon={<FileText />}>
+          <PageStats id={pageId} from={pageRange.from} to={pageRange.to} />
         </Panel>
       )}
       {data && !customIncomplete && (

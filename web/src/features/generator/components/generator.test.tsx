@@ -69,11 +69,11 @@ beforeEach(() => {
 afterEach(() => vi.useRealTimers())
 
 describe('the type dropdown', () => {
-  it('lists the 16 types by label', async () => {
+  it('lists the 16 types by label, then the 8 hosted page types', async () => {
     renderGenerator()
     expect(screen.getByRole('heading', { name: 'Generate Your QR Code' })).toBeInTheDocument()
     await userEvent.click(typeBox())
-    expect(await screen.findAllByRole('option')).toHaveLength(16)
+    expect(await screen.findAllByRole('option')).toHaveLength(24)
     const labels = [
       'Website',
       'Contact',
@@ -93,6 +93,9 @@ describe('the type dropdown', () => {
       'GS1 Digital Link',
     ]
     for (const label of labels) expect(screen.getByRole('option', { name: label })).toBeInTheDocument()
+    for (const label of ['vCard Plus', 'Link list', 'Menu', 'Gallery', 'Coupon', 'Event', 'App download', 'Business page']) {
+      expect(screen.getByRole('option', { name: label })).toBeInTheDocument()
+    }
   })
 
   it("checks a GS1 Digital Link's GTIN as it is typed", async () => {

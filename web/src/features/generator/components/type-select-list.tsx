@@ -1,6 +1,8 @@
+import { useNavigate } from 'react-router'
 import { Badge } from '@/components/ui/badge'
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select'
 import { qrTypes, type QrType } from '@/lib/qr-types'
+import { pageTypes } from '@/features/pages'
 import { isBlockedType, needsAccount } from '../lib/qr-types'
 import { TypeName, type TypeSelectProps } from './type-select'
 
@@ -10,8 +12,15 @@ import { TypeName, type TypeSelectProps } from './type-select'
  * (open), with the focus when the button had it (autoFocus).
  */
 export function TypeSelectList({ id, value, onChoose, signedIn, open, autoFocus }: TypeSelectProps & { open: boolean; autoFocus: boolean }) {
+  const navigate = useNavigate()
+  // A hosted page type (issue 35) opens the page editor, which saves a
+  // dynamic code pointing at the new page; visitors sign up first.
+  const choose = (v: string) => {
+    if (v.startsWith('page:')) void navigate(`/pages/new/${v.slice(5)}`)
+    else onChoose(v as QrType)
+  }
   return (
-    <Select value={value} onValueChange={(v) => onChoose(v as QrType)} defaultOpen={open}>
+    <Select value={value} onValueChange={choose} defaultOpen={open}>
       <SelectTrigger id={id} aria-label="QR code type" autoFocus={autoFocus}>
         <SelectValue />
       </SelectTrigger>
@@ -36,6 +45,22 @@ export function TypeSelectList({ id, value, onChoose, signedIn, open, autoFocus 
             </SelectItem>
           )
         })}
+        {pageTypes.map(({ value: type, label, icon: Icon }) => (
+          <SelectItem
+            key={`page:${type}`}
+            value={`page:${type}`}
+            aside={
+              <Badge tone="violet" className="text-[10px] uppercase tracking-wide">
+                Page
+              </Badge>
+            }
+          >
+            <span className="inline-flex items-center gap-2">
+              <Icon className="size-4 text-slate-500" aria-hidden="true" />
+              {label}
+            </span>
+          </SelectItem>
+        ))}
       </SelectContent>
     </Select>
   )

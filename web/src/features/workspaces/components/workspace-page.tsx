@@ -33,6 +33,9 @@ export function WorkspacePage({ workspace, title, children }: { workspace: Activ
             <NavLink to="/workspace/brand-kits" className={tabClass}>
               Brand kits
             </NavLink>
+            <NavLink to="/pages" className={tabClass}>
+              Pages
+            </NavLink>
             <NavLink to="/workspace/products" className={tabClass}>
               Products
             </NavLink>
