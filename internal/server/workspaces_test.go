@@ -62,6 +62,12 @@ var routeAccess = map[string]string{
 	"GET /api/workspaces": "user", "POST /api/workspaces": "user",
 	"PATCH /api/workspaces/{id}": "manage", "DELETE /api/workspaces/{id}": "own",
 	"PUT /api/workspaces/{id}/auto-join": "own", "DELETE /api/workspaces/{id}/auto-join": "own",
+	"GET /api/workspaces/{id}/sso": "own", "PUT /api/workspaces/{id}/sso": "own", "DELETE /api/workspaces/{id}/sso": "own",
+	"POST /api/workspaces/{id}/scim-token": "own", "POST /api/auth/sso": "public",
+	"GET /api/pages": "read", "POST /api/pages": "edit", "GET /api/pages/{id}": "read", "PUT /api/pages/{id}": "edit",
+	"DELETE /api/pages/{id}": "edit", "GET /api/pages/{id}/analytics": "read",
+	"GET /api/v1/pages": "key", "POST /api/v1/pages": "key", "GET /api/v1/pages/{id}": "key", "PUT /api/v1/pages/{id}": "key",
+	"DELETE /api/v1/pages/{id}": "key", "GET /api/v1/pages/{id}/analytics": "key",
 	"POST /api/workspaces/{id}/activate": "read", "GET /api/workspaces/{id}/members": "read",
 	"PATCH /api/workspaces/{id}/members/{userId}": "manage", "DELETE /api/workspaces/{id}/members/{userId}": "manage",
 	"GET /api/workspaces/{id}/invitations": "manage", "POST /api/workspaces/{id}/invitations": "manage",
@@ -138,6 +144,7 @@ type teamFixture struct {
 	key, outsiderKey    string
 	keyID, invitationID int64
 	webhook, delivery   int64
+	page                int64
 }
 
 func newTeam(t *testing.T, e *env) *teamFixture {
@@ -186,6 +193,12 @@ func newTeam(t *testing.T, e *env) *teamFixture {
 		t.Fatal(err)
 	}
 	f.static, f.dynamic = q.ID, d.ID
+	page := &store.Page{Type: "links", Slug: "team-links", Title: "Team links", Language: "en", Theme: "{}",
+		Content: `{"title":"Team","links":[{"label":"Site","url":"https://example.com"}]}`}
+	if err := e.store.CreatePage(ctx, f.ws, page, 10, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	f.page = page.ID
 	var id float64
 	f.key, id = e.newKey(owner, "team")
 	f.keyID = int64(id)
@@ -226,6 +239,8 @@ func (f *teamFixture) path(pattern string, missing bool) string {
 		p = strings.Replace(p, "{id}", id(f.dynamic), 1)
 	case strings.HasPrefix(p, "/api/api-keys/"):
 		p = strings.Replace(p, "{id}", id(f.keyID), 1)
+	case strings.HasPrefix(p, "/api/pages/"), strings.HasPrefix(p, "/api/v1/pages/"):
+		p = strings.Replace(p, "{id}", id(f.page), 1)
 	case strings.HasPrefix(p, "/api/v1/codes/"):
 		p = strings.Replace(p, "{id}", "d_"+id(f.dynamic), 1)
 	case strings.HasPrefix(p, "/api/webhooks/"), strings.HasPrefix(p, "/api/v1/webhooks/"):
