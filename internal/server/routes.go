@@ -72,6 +72,8 @@ func (s *server) routes() http.Handler {
 	api.Handle("POST /api/dynamic-qrcodes/{id}/pause", edit(s.pauseDynamicCode(true)))
 	api.Handle("POST /api/dynamic-qrcodes/{id}/resume", edit(s.pauseDynamicCode(false)))
 	api.Handle("GET /api/dynamic-qrcodes/{id}/image", read(s.dynamicCodeImage))
+	// Chosen short codes (issue 34): whether one is free, as the user types.
+	api.Handle("GET /api/short-codes/availability", read(s.shortCodeAvailability))
 	api.Handle("GET /api/dynamic-qrcodes/{id}/analytics", read(s.codeAnalytics))
 	api.Handle("GET /api/dynamic-qrcodes/{id}/scans.csv", read(s.scansCSV))
 	api.Handle("PATCH /api/qrcodes/{id}", edit(s.renameQRCode))
