@@ -30,10 +30,10 @@ type DynamicCode struct {
 	// ShortCodeChosen is set when the workspace chose ShortCode (issue
 	// 34): unique per host without case (ShortCodeTaken).
 	ShortCodeChosen bool
-	Destination string
-	QRType      string
-	QRData      string // JSON of the type fields
-	Platform    string
+	Destination     string
+	QRType          string
+	QRData          string // JSON of the type fields
+	Platform        string
 
 	// ScanCount and LastScannedAt count human scans only (RecordScans).
 	ScanCount     int64
