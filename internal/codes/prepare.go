@@ -562,7 +562,7 @@ func (c *Creator) prepareDynamic(ctx context.Context, p *Prepared, req Request, 
 		if rf := RefuseShortCode(req.ShortCode); rf != nil {
 			return nil, rf
 		}
-		probe.ShortCode, p.ShortCode = req.ShortCode, req.ShortCode
+		probe.ShortCode, probe.ShortCodeChosen, p.ShortCode = req.ShortCode, true, req.ShortCode
 	}
 	if p.Domain != nil {
 		probe.DomainID, probe.Domain = &p.Domain.ID, p.Domain.Domain

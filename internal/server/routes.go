@@ -241,6 +241,7 @@ func (s *server) routes() http.Handler {
 	api.Handle("GET /api/domains", read(s.listDomains))
 	api.Handle("POST /api/domains", manage(s.createDomain))
 	api.Handle("DELETE /api/domains/{id}", manage(s.deleteDomain))
+	api.Handle("PATCH /api/domains/{id}", manage(s.setDomainLinks)) // links only (issue 34)
 	api.Handle("POST /api/domains/{id}/verify", manage(s.verifyDomain))
 	// Smart dynamic codes (issue 23, routing.go): rules, split, schedule, limit.
 	api.Handle("PUT /api/dynamic-qrcodes/{id}/routing", edit(s.setRouting))
