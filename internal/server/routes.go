@@ -316,6 +316,9 @@ func (s *server) routes() http.Handler {
 	root.HandleFunc("GET /healthz", s.healthz)
 	root.HandleFunc("GET /readyz", s.readyz)
 	root.Handle("/api/v1/", s.publicAPI(v1))
+	// The compatible APIs (issue 34, compat.go): Shlink's /rest/v3 and
+	// YOURLS's yourls-api.php, behind the same keys.
+	s.compatRoutes(root, public)
 	root.Handle("/", s.middleware(notePattern(site)))
 	// Metrics (issue 25): on the public listener only with a bearer token.
 	// A workspace's verified domain serves its codes only (domains.go).

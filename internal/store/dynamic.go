@@ -580,3 +580,18 @@ func (s *Store) shortCodeChange(ctx context.Context, tx *sql.Tx, workspaceID, id
 	}
 	return old, nil
 }
+
+// DynamicCodeByShortCode returns the workspace's live dynamic code whose
+// short code is code exactly, or ErrNotFound: how the compatible APIs
+// (issue 34) name codes.
+func (s *Store) DynamicCodeByShortCode(ctx context.Context, workspaceID int64, code string) (*DynamicCode, error) {
+	if !ValidShortCode(code) {
+		return nil, ErrNotFound
+	}
+	d, err := scanDynamic(s.read.QueryRowContext(ctx,
+		`SELECT `+dynamicColumns+` FROM dynamic_qr_codes WHERE short_code = $1 AND workspace_id = $2 AND NOT is_deleted`, code, workspaceID))
+	if err != nil {
+		return nil, fail("fetch dynamic code", err)
+	}
+	return d, s.withTags(ctx, nil, []*DynamicCode{d})
+}
