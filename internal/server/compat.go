@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -216,17 +217,32 @@ func (c compatLinks) Create(r *http.Request, in compat.NewLink) (compat.Link, er
 	return c.link(d), nil
 }
 
-// tagIDs are the ids of the workspace's tags named names (without case),
-// made when missing.
+// tagIDs are the ids of the workspace's tags named names (tagIDsByName).
 func (c compatLinks) tagIDs(r *http.Request, names []string) ([]int64, error) {
+	ids, err := c.s.tagIDsByName(r.Context(), wsID(r), names)
+	var crf *compatRefusal
+	if errors.As(err, &crf) {
+		return nil, &compat.Refused{Status: http.StatusBadRequest, Message: crf.msg, Field: "tags"}
+	}
+	return ids, err
+}
+
+// compatRefusal is a tag name refused by tagIDsByName.
+type compatRefusal struct{ msg string }
+
+func (e *compatRefusal) Error() string { return e.msg }
+
+// tagIDsByName are the ids of the workspace's tags named names (without
+// case), made when missing: what a link's tags are for the compatible
+// APIs and imports. A bad name, or more than 20, is a *compatRefusal.
+func (s *server) tagIDsByName(ctx context.Context, ws int64, names []string) ([]int64, error) {
 	if len(names) == 0 {
 		return nil, nil
 	}
 	if len(names) > 20 {
-		return nil, &compat.Refused{Status: http.StatusBadRequest, Message: "A link has at most 20 tags", Field: "tags"}
+		return nil, &compatRefusal{"A link has at most 20 tags"}
 	}
-	ctx, ws := r.Context(), wsID(r)
-	list, err := c.s.store.Tags(ctx, ws)
+	list, err := s.store.Tags(ctx, ws)
 	if err != nil {
 		return nil, err
 	}
@@ -236,12 +252,12 @@ func (c compatLinks) tagIDs(r *http.Request, names []string) ([]int64, error) {
 		v := &validation{}
 		checkName(v, "tags", name, maxTagName)
 		if rf, ok := codes.AsRefused(v.Err()); ok {
-			return nil, &compat.Refused{Status: http.StatusBadRequest, Message: "Tag " + strconv.Quote(name) + ": " + rf.Message, Field: "tags"}
+			return nil, &compatRefusal{"Tag " + strconv.Quote(name) + ": " + rf.Message}
 		}
 		i := slices.IndexFunc(list, func(t *store.Tag) bool { return strings.EqualFold(t.Name, name) })
 		if i < 0 {
 			t := &store.Tag{Name: name, Color: defaultColor}
-			if err := c.s.store.CreateTag(ctx, ws, t, c.s.now()); err != nil {
+			if err := s.store.CreateTag(ctx, ws, t, s.now()); err != nil {
 				return nil, err
 			}
 			list = append(list, t)

@@ -242,6 +242,9 @@ func (s *server) routes() http.Handler {
 	api.Handle("POST /api/domains", manage(s.createDomain))
 	api.Handle("DELETE /api/domains/{id}", manage(s.deleteDomain))
 	api.Handle("PATCH /api/domains/{id}", manage(s.setDomainLinks)) // links only (issue 34)
+	// Imports from other shorteners (issue 34, imports.go).
+	api.Handle("POST /api/imports", edit(s.createImport))
+	api.Handle("GET /api/imports/{id}", read(s.getImport))
 	api.Handle("POST /api/domains/{id}/verify", manage(s.verifyDomain))
 	// Smart dynamic codes (issue 23, routing.go): rules, split, schedule, limit.
 	api.Handle("PUT /api/dynamic-qrcodes/{id}/routing", edit(s.setRouting))

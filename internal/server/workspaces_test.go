@@ -82,8 +82,8 @@ var routeAccess = map[string]string{
 	"GET /api/analytics/report.pdf": "read", "GET /api/dynamic-qrcodes/{id}/report.pdf": "read",
 	"GET /api/account/export": "manage", "GET /api/workspaces/{id}/export": "manage",
 	"GET /api/domains": "read", "POST /api/domains": "manage", "DELETE /api/domains/{id}": "manage", "PATCH /api/domains/{id}": "manage",
-	"GET /api/short-codes/availability": "read",
-	"POST /api/domains/{id}/verify":     "manage",
+	"GET /api/short-codes/availability": "read", "POST /api/imports": "edit", "GET /api/imports/{id}": "read",
+	"POST /api/domains/{id}/verify": "manage",
 	// Account security (issue 27): the account's own, whatever the workspace.
 	"GET /api/login/2fa": "public", "POST /api/login/2fa": "public", "GET /api/auth/providers": "public",
 	"POST /api/webauthn/login/begin": "public", "POST /api/webauthn/login/finish": "public",

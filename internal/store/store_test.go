@@ -21,7 +21,7 @@ import (
 var tables = []string{
 	"acme_cache", "alerts", "api_idempotency", "api_keys", "audit_log", "blobs", "brand_kits", "bulk_job_items", "bulk_jobs", "clients",
 	"code_days_open", "contact_messages", "dynamic_qr_code_tags", "dynamic_qr_codes", "folders",
-	"gs1_lots", "gs1_products", "gs1_scan_days",
+	"gs1_lots", "gs1_products", "gs1_scan_days", "import_items", "import_jobs",
 	"known_devices", "mail_outbox", "mail_unsubscribes", "mailing_recipients", "mailings", "newsletter_subscriptions",
 	"password_tokens", "payment_products", "payments", "pending_logins", "qr_code_tags", "qr_codes",
 	"qr_downloads", "qr_generations", "rate_limits", "recovery_codes", "scan_code_days", "scan_counts",
