@@ -359,3 +359,26 @@ func (c *Client) shlink(ctx context.Context, base *url.URL, apiKey string) ([]Li
 		}
 	}
 }
+
+// Probe requests u once, following no redirect, and answers its status
+// and Location: what the switch check compares.
+func (c *Client) Probe(ctx context.Context, u string) (int, string, error) {
+	if _, err := c.Policy.CheckURL(ctx, u); err != nil {
+		return 0, "", refusef("%s %v", u, err)
+	}
+	timeout := c.Timeout
+	if timeout == 0 {
+		timeout = 20 * time.Second
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return 0, "", err
+	}
+	resp, err := c.Policy.Client(timeout).Do(req)
+	if err != nil {
+		return 0, "", err
+	}
+	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	resp.Body.Close()
+	return resp.StatusCode, resp.Header.Get("Location"), nil
+}

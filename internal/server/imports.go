@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/squarely/squarely/internal/auth"
@@ -363,7 +365,19 @@ func (s *server) answerImport(w http.ResponseWriter, r *http.Request, id int64, 
 	if j.Total > 0 {
 		progress = done * 100 / j.Total
 	}
+	checked, same, different, err := s.store.ImportChecks(r.Context(), j.ID, importItemsShown)
+	if err != nil {
+		s.internalError(w, "reading an import", err)
+		return
+	}
+	diffs := make([]map[string]string, 0, len(different))
+	for _, c := range different {
+		diffs = append(diffs, map[string]string{"shortCode": c.ShortCode, "old": c.Old, "new": c.New})
+	}
+	check := map[string]any{"checked": checked, "same": same, "different": diffs, "running": s.checking.has(j.ID),
+		"ready": checked > 0 && checked == same && !s.checking.has(j.ID) && checked == j.Counts[store.ImportCreated]+j.Counts[store.ImportExists]}
 	writeJSON(w, status, map[string]any{
+		"check": check, "checked": checked, "same": same, "different": diffs,
 		"id": j.ID, "source": j.Source, "status": j.Status, "domainId": j.DomainID, "domain": j.Domain, "oldBaseUrl": j.OldBaseURL,
 		"total": j.Total, "progress": progress, "created": j.Counts[store.ImportCreated], "skipped": j.Counts[store.ImportExists],
 		"conflicts": j.Counts[store.ImportConflict], "failed": j.Counts[store.ImportFailedIt], "pending": j.Counts[store.ImportPending],
@@ -378,4 +392,142 @@ func (s *server) getImport(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.answerImport(w, r, id, http.StatusOK)
+}
+
+// checkingSet is the imports whose switch check runs on this instance.
+type checkingSet struct {
+	mu  sync.Mutex
+	ids map[int64]bool
+}
+
+func (c *checkingSet) has(id int64) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.ids[id]
+}
+
+// start marks id running; false when it already is.
+func (c *checkingSet) start(id int64) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ids == nil {
+		c.ids = map[int64]bool{}
+	}
+	if c.ids[id] {
+		return false
+	}
+	c.ids[id] = true
+	return true
+}
+
+func (c *checkingSet) done(id int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.ids, id)
+}
+
+// verifyImport (POST /api/imports/{id}/verify, editors): the switch
+// check. Each imported link's old short URL ({oldBaseUrl}/{shortCode}) is
+// requested through netguard, one request at a time, redirects not
+// followed, and the same path is asked of Squarely (in-process, HEAD: not
+// counted as a scan) on the job's domain, which is to take over the old
+// host (without a domain, /d/{shortCode} on the base URL). Two answers are
+// the same when both redirect to the same Location, or share their status
+// otherwise. 202; GET /api/imports/{id} reports {"checked", "same",
+// "different": [{"shortCode", "old", "new"}]}. 409 while one runs.
+func (s *server) verifyImport(w http.ResponseWriter, r *http.Request) {
+	id, ok := idParam(w, r, "id", msgImportMissing)
+	if !ok {
+		return
+	}
+	j, err := s.store.ImportJob(r.Context(), wsID(r), id)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		writeError(w, http.StatusNotFound, msgImportMissing)
+		return
+	case err != nil:
+		s.internalError(w, "reading an import", err)
+		return
+	case j.OldBaseURL == "":
+		fieldError(w, "oldBaseUrl", "This import has no oldBaseUrl: the old short host to compare with")
+		return
+	case j.Status != store.ImportDone:
+		writeError(w, http.StatusConflict, "The import is still running: check once it is done")
+		return
+	}
+	if !s.checking.start(j.ID) {
+		writeError(w, http.StatusConflict, "A switch check of this import is already running")
+		return
+	}
+	if err := s.store.ClearImportChecks(r.Context(), j.ID); err != nil {
+		s.checking.done(j.ID)
+		s.internalError(w, "starting a switch check", err)
+		return
+	}
+	go func() {
+		defer s.checking.done(j.ID)
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), 2*time.Hour)
+		defer cancel()
+		if err := s.checkSwitch(ctx, j); err != nil {
+			s.log.Error("checking an import's switch", "import", j.ID, "err", err)
+		}
+	}()
+	s.answerImport(w, r, j.ID, http.StatusAccepted)
+}
+
+// checkSwitch compares every imported link of j, one at a time.
+func (s *server) checkSwitch(ctx context.Context, j *store.ImportJob) error {
+	client := s.importClient()
+	client.Tries = 1
+	base := strings.TrimSuffix(j.OldBaseURL, "/")
+	for after := 0; ; {
+		items, err := s.store.ImportItems(ctx, j.ID, after, 200, "")
+		if err != nil || len(items) == 0 {
+			return err
+		}
+		for _, it := range items {
+			after = it.Row
+			if (it.Status != store.ImportCreated && it.Status != store.ImportExists) || it.ShortCode == "" {
+				continue
+			}
+			status, loc, err := client.Probe(ctx, base+"/"+it.ShortCode)
+			old := answerText(status, loc)
+			if err != nil {
+				old = "error: " + err.Error()
+			}
+			newStatus, newLoc := s.ownAnswer(ctx, j, it.ShortCode)
+			c := store.ImportCheck{Row: it.Row, ShortCode: it.ShortCode, Old: old, New: answerText(newStatus, newLoc)}
+			c.Same = err == nil && (isRedirect(status) && isRedirect(newStatus) && loc == newLoc || !isRedirect(status) && status == newStatus)
+			if err := s.store.SetImportCheck(ctx, j.ID, c); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+func isRedirect(status int) bool { return status >= 300 && status < 400 }
+
+func answerText(status int, loc string) string {
+	if loc == "" {
+		return strconv.Itoa(status)
+	}
+	return strconv.Itoa(status) + " " + loc
+}
+
+// ownAnswer is what Squarely answers HEAD of the short code's path on the
+// job's domain (or /d/ on the base URL): the whole site, in-process.
+func (s *server) ownAnswer(ctx context.Context, j *store.ImportJob, code string) (int, string) {
+	target := s.cfg.BaseURL + "/d/" + code
+	host := s.clients.baseHost
+	if j.Domain != "" {
+		target, host = "https://"+j.Domain+"/"+code, j.Domain
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodHead, target, nil)
+	if err != nil {
+		return 0, ""
+	}
+	req.Host, req.RemoteAddr, req.RequestURI = host, "127.0.0.1:1", req.URL.RequestURI()
+	rec := &capture{header: http.Header{}}
+	s.handler.ServeHTTP(rec, req)
+	return cmp.Or(rec.status, http.StatusOK), rec.header.Get("Location")
 }

@@ -5,11 +5,13 @@ import (
 	"context"
 	"mime/multipart"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/squarely/squarely/internal/config"
+	"github.com/squarely/squarely/internal/domains/domaintest"
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/store/storetest"
 )
@@ -207,5 +209,64 @@ func TestImportFromShlink(t *testing.T) {
 		if n != 3 {
 			t.Errorf("%d codes, want 3: one each", n)
 		}
+	})
+}
+
+// The switch check compares each imported short URL on the old host with
+// the same path on the domain that takes it over, and finds the one link
+// whose destination changed.
+func TestImportSwitchCheck(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		dns := domaintest.StartDNS(t)
+		// The old shortener: /{code} answers 301 to its destination.
+		oldLinks := map[string]string{"/menu": "https://example.com/menu", "/wine": "https://example.com/wine", "/hours": "https://example.com/hours"}
+		oldHost := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if dest, ok := oldLinks[r.URL.Path]; ok {
+				http.Redirect(w, r, dest, http.StatusMovedPermanently)
+				return
+			}
+			http.NotFound(w, r)
+		}))
+		defer oldHost.Close()
+		e := start(t, st, withDomains(dns, "1", true), withConfig(func(c *config.Config) { c.WebhookAllowHTTP, c.WebhookAllowPrivate = true, true }))
+		alice, _ := e.signedIn("alice@example.com")
+		bob, _ := e.signedIn("bob@example.com")
+		shop, _, _ := aliceAndBobDomains(t, e, dns, alice, bob)
+		sheet := "shortCode,destination\nmenu,https://example.com/menu\nwine,https://example.com/wine\nhours,https://example.com/hours-2026\n"
+		job := e.waitImport(alice, idOf(expect(t, e.postImport(alice, sheet, map[string]string{"source": "csv", "domainId": shop, "oldBaseUrl": oldHost.URL}), http.StatusAccepted, "")))
+		if job["created"] != 3.0 {
+			t.Fatalf("job: %v", job)
+		}
+		expect(t, e.do(bob, "POST", "/api/imports/"+idOf(job)+"/verify", ""), http.StatusNotFound, msgImportMissing)
+		expect(t, e.do(alice, "POST", "/api/imports/"+idOf(job)+"/verify", ""), http.StatusAccepted, "")
+		var got map[string]any
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			got = expect(t, e.do(alice, "GET", "/api/imports/"+idOf(job), ""), http.StatusOK, "")
+			if c := got["check"].(map[string]any); c["running"] == false && c["checked"] == 3.0 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("check: %v", got["check"])
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		diff := got["different"].([]any)
+		if got["same"] != 2.0 || len(diff) != 1 || got["check"].(map[string]any)["ready"] != false {
+			t.Fatalf("check: %v", got["check"])
+		}
+		d := diff[0].(map[string]any)
+		if d["shortCode"] != "hours" || d["old"] != "301 https://example.com/hours" || d["new"] != "302 https://example.com/hours-2026" {
+			t.Errorf("difference: %v", d)
+		}
+		// The check's requests to Squarely are HEAD: no scan was counted.
+		var scans int
+		storetest.QueryRow(t, st, `SELECT COUNT(*) FROM scan_events`, nil, &scans)
+		if scans != 0 {
+			t.Errorf("%d scans recorded by the check", scans)
+		}
+		// Without an old host there is nothing to compare.
+		plain := e.waitImport(alice, idOf(expect(t, e.postImport(alice, "shortCode,destination\nsolo,https://example.com/solo\n", map[string]string{"source": "csv"}), http.StatusAccepted, "")))
+		expect(t, e.do(alice, "POST", "/api/imports/"+idOf(plain)+"/verify", ""), http.StatusBadRequest, "")
 	})
 }

@@ -245,6 +245,7 @@ func (s *server) routes() http.Handler {
 	// Imports from other shorteners (issue 34, imports.go).
 	api.Handle("POST /api/imports", edit(s.createImport))
 	api.Handle("GET /api/imports/{id}", read(s.getImport))
+	api.Handle("POST /api/imports/{id}/verify", edit(s.verifyImport)) // the switch check
 	api.Handle("POST /api/domains/{id}/verify", manage(s.verifyDomain))
 	// Smart dynamic codes (issue 23, routing.go): rules, split, schedule, limit.
 	api.Handle("PUT /api/dynamic-qrcodes/{id}/routing", edit(s.setRouting))

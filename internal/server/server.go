@@ -152,6 +152,11 @@ type server struct {
 	codePasswordsFrom, codePasswords *limiter // public calls that cost a Stripe request, per client address
 
 	bulk *bulk.Runner
+	// handler is the whole site (New's answer): the switch check asks it
+	// what a short URL answers.
+	handler http.Handler
+	// checking holds the imports whose switch check runs here.
+	checking checkingSet
 	// imports creates the codes of import jobs (imports.go).
 	imports *imports.Runner
 	outbox  *outbox.Sender
@@ -307,5 +312,6 @@ func New(d Deps) http.Handler {
 			return metrics.ScanStats{Queued: st.Queued, Bytes: st.Bytes, Saved: st.Saved, Dropped: st.Dropped, Refused: st.Refused, Stale: s.redirects.Stale()}
 		})
 	}
-	return s.routes()
+	s.handler = s.routes()
+	return s.handler
 }

@@ -220,3 +220,53 @@ func (s *Store) ReleaseImportJob(ctx context.Context, id int64) error {
 	_, err := s.write.ExecContext(ctx, `UPDATE import_jobs SET lease_until = NULL WHERE id = $1 AND status = 'running'`, id)
 	return fail2("release import job", err)
 }
+
+// ImportCheck is one link's switch check: its old short URL's answer and
+// Squarely's ("302 https://…").
+type ImportCheck struct {
+	Row       int
+	ShortCode string
+	Same      bool
+	Old, New  string
+}
+
+// SetImportCheck records the switch check of item row of job jobID.
+func (s *Store) SetImportCheck(ctx context.Context, jobID int64, c ImportCheck) error {
+	result := "different"
+	if c.Same {
+		result = "same"
+	}
+	_, err := s.write.ExecContext(ctx, `UPDATE import_items SET check_result = $1, check_old = $2, check_new = $3 WHERE job_id = $4 AND row_number = $5`,
+		result, c.Old, c.New, jobID, c.Row)
+	return fail2("save a switch check", err)
+}
+
+// ImportChecks are the switch check of job jobID: links checked, the
+// same, and up to limit that differ.
+func (s *Store) ImportChecks(ctx context.Context, jobID int64, limit int) (checked, same int, different []ImportCheck, err error) {
+	err = s.read.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(CASE WHEN check_result = 'same' THEN 1 ELSE 0 END), 0)
+		FROM import_items WHERE job_id = $1 AND check_result <> ''`, jobID).Scan(&checked, &same)
+	if err != nil {
+		return 0, 0, nil, fail("count switch checks", err)
+	}
+	rows, err := s.read.QueryContext(ctx, `SELECT row_number, short_code, check_old, check_new FROM import_items
+		WHERE job_id = $1 AND check_result = 'different' ORDER BY row_number LIMIT $2`, jobID, limit)
+	if err != nil {
+		return 0, 0, nil, fail("list switch checks", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var c ImportCheck
+		if err := rows.Scan(&c.Row, &c.ShortCode, &c.Old, &c.New); err != nil {
+			return 0, 0, nil, fail("list switch checks", err)
+		}
+		different = append(different, c)
+	}
+	return checked, same, different, fail2("list switch checks", rows.Err())
+}
+
+// ClearImportChecks forgets a job's switch check before it runs again.
+func (s *Store) ClearImportChecks(ctx context.Context, jobID int64) error {
+	_, err := s.write.ExecContext(ctx, `UPDATE import_items SET check_result = '', check_old = '', check_new = '' WHERE job_id = $1`, jobID)
+	return fail2("clear switch checks", err)
+}

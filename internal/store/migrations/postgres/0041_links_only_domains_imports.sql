@@ -40,5 +40,9 @@ CREATE TABLE import_items (
     status            text NOT NULL CHECK (status IN ('pending', 'created', 'exists', 'conflict', 'failed')),
     error             text NOT NULL DEFAULT '',
     dynamic_code_id   bigint REFERENCES dynamic_qr_codes (id) ON DELETE SET NULL,
+    -- The switch check: the old short URL and Squarely's, compared.
+    check_result      text NOT NULL DEFAULT '' CHECK (check_result IN ('', 'same', 'different')),
+    check_old         text NOT NULL DEFAULT '',
+    check_new         text NOT NULL DEFAULT '',
     PRIMARY KEY (job_id, row_number)
 );

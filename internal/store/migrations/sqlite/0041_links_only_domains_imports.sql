@@ -40,5 +40,9 @@ CREATE TABLE import_items (
     status            TEXT NOT NULL CHECK (status IN ('pending', 'created', 'exists', 'conflict', 'failed')),
     error             TEXT NOT NULL DEFAULT '',
     dynamic_code_id   INTEGER REFERENCES dynamic_qr_codes (id) ON DELETE SET NULL,
+    -- The switch check: the old short URL and Squarely's, compared.
+    check_result      TEXT NOT NULL DEFAULT '' CHECK (check_result IN ('', 'same', 'different')),
+    check_old         TEXT NOT NULL DEFAULT '',
+    check_new         TEXT NOT NULL DEFAULT '',
     PRIMARY KEY (job_id, row_number)
 );
