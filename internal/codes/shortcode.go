@@ -37,7 +37,7 @@ var ReservedShortCodes = []string{
 	// Server routes and file routes.
 	"api", "d", "p", "01", "auth", "logo", "pdf", "images", "unsubscribe", "subscribe", "payment",
 	"healthz", "readyz", "metrics", "rest", "yourls-api", "assets", "codes", "logos", "favicon",
-	"robots", "sitemap", "index", "spa",
+	"robots", "sitemap", "index", "spa", "scim", "saml", "sso",
 	// The React app's pages.
 	"login", "logout", "register", "signup", "dashboard", "payment-success", "test", "faq", "templates",
 	"features", "use-cases", "about", "contact", "blog", "privacy", "terms", "docs", "newsletter",
