@@ -208,12 +208,18 @@ func TestChosenShortCodeMigrationKeepsCodes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			u := storetest.CreateUser(t, old, "alice@example.com")
-			ws := storetest.Personal(t, old, u.ID)
+			// Rows as that schema takes them: the store's code of today may
+			// name columns later migrations add.
 			w := store.WriteDB(old)
-			var id int64
+			var uid, ws, id int64
+			if err := w.QueryRow(`INSERT INTO users (username, email) VALUES ('alice@example.com', 'alice@example.com') RETURNING id`).Scan(&uid); err != nil {
+				t.Fatal(err)
+			}
+			if err := w.QueryRow(`INSERT INTO workspaces (name, personal_user_id) VALUES ('Personal', $1) RETURNING id`, uid).Scan(&ws); err != nil {
+				t.Fatal(err)
+			}
 			if err := w.QueryRow(`INSERT INTO dynamic_qr_codes (user_id, workspace_id, name, short_code, destination, qr_type, search_text)
-				VALUES ($1, $2, 'Spring menu', 'old00001', 'https://example.com/a', 'url', 'spring menu old00001') RETURNING id`, u.ID, ws).Scan(&id); err != nil {
+				VALUES ($1, $2, 'Spring menu', 'old00001', 'https://example.com/a', 'url', 'spring menu old00001') RETURNING id`, uid, ws).Scan(&id); err != nil {
 				t.Fatal(err)
 			}
 			at := "2026-05-01T10:00:00.000000Z"
@@ -251,7 +257,8 @@ func TestChosenShortCodeMigrationKeepsCodes(t *testing.T) {
 			if _, err := store.WriteDB(s).Exec(`INSERT INTO scan_events (dynamic_qr_code_id, scanned_at) VALUES (999999, $1)`, at); err == nil {
 				t.Error("a scan of no code was saved: foreign keys are off")
 			}
-			next := chosen(u.ID, strings.Repeat("x", 64), nil)
+			next := chosen(uid, strings.Repeat("x", 64), nil)
+			next.WorkspaceID = ws
 			if err := s.CreateDynamicCode(ctx, next, 0); err != nil || next.ID <= id {
 				t.Errorf("a 64-character code after the migration: id %d, %v", next.ID, err)
 			}
