@@ -203,8 +203,11 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 	// instance left leased once the lease runs out.
 	webhookRunner := webhooks.NewRunner(webhooks.Options{Store: st, Mailer: mailer, BaseURL: cfg.BaseURL,
 		Policy: server.WebhookPolicy(cfg), Leased: jobs.Leased{Logger: log}})
+	// Background work stops, and is waited for, before the store closes.
+	bg, stopBG := context.WithCancel(context.Background())
+	defer stopBG() // on the early returns; the stop below comes first otherwise
 	srv := &http.Server{
-		Handler: server.New(server.Deps{Store: st, Config: cfg, Logger: log, Google: google, OIDC: oidcClient,
+		Handler: server.New(server.Deps{Store: st, Background: bg, Config: cfg, Logger: log, Google: google, OIDC: oidcClient,
 			Recorder: recorder, Redirects: redirects, GS1: products, GS1Scans: gs1Scans, Mailer: mailer, Mailings: mailingRunner, Bulk: bulkRunner, Outbox: mailOutbox, Webhooks: webhookRunner, Metrics: meter}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       2 * time.Minute, // generous for uploads on slow links
@@ -234,8 +237,6 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 		}
 	}
 
-	// Background work stops, and is waited for, before the store closes.
-	bg, stopBG := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Go(func() { deleteExpiredSessions(bg, st, log) })
 	if cfg.ScanRetentionDays > 0 {

@@ -109,6 +109,9 @@ func (c *Checker) row(ctx context.Context, row Row, ordinal int, cols []string) 
 			return refuse("dynamic", "Only QR codes with a url can be dynamic")
 		}
 		req.Kind, req.Level, req.Destination, req.Domain = codes.Dynamic, codes.DynamicLevel, req.Fields["url"], c.Domain
+		req.ShortCode = strings.TrimSpace(values["shortCode"]) // chosen; "" for random (issue 34)
+	} else if strings.TrimSpace(values["shortCode"]) != "" {
+		return refuse("shortCode", "Only dynamic QR codes have a short code: set dynamic to true")
 	}
 	req.Style, err = codes.FormStyle(func(k string) string { return values[k] })
 	var p *codes.Prepared

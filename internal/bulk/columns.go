@@ -20,7 +20,7 @@ var styleColumns = []string{
 }
 
 // rowColumns are the columns about the row rather than its content.
-var rowColumns = []string{"name", "fileName", "dynamic", "brandKit"}
+var rowColumns = []string{"name", "fileName", "dynamic", "brandKit", "shortCode"}
 
 // knownColumns maps each column a header may name, lower-cased, to its
 // field name: the type, every generator type's fields (under their form
@@ -56,7 +56,7 @@ func Columns(header []string) ([]string, string) {
 		}
 		name, ok := knownColumns[strings.ToLower(h)]
 		if !ok {
-			return nil, fmt.Sprintf("Unknown column %q in the header row: the first row must name the columns (type, url, text, name, fileName, dynamic, brandKit, the type fields and the style fields)", truncate(h, 40))
+			return nil, fmt.Sprintf("Unknown column %q in the header row: the first row must name the columns (type, url, text, name, fileName, dynamic, brandKit, shortCode, the type fields and the style fields)", truncate(h, 40))
 		}
 		if seen[name] {
 			return nil, fmt.Sprintf("The column %q appears twice in the header row", name)

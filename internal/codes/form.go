@@ -57,7 +57,7 @@ func StaticForm(values map[string]string, file *Upload) (Request, error) {
 // DynamicForm reads a dynamic code's form: destination, qrType (default
 // url), name, qrData (its type fields as a JSON object), qrStyle,
 // errorCorrectionLevel, the style fields, logoId (ignored with a logo
-// file) and domainId. The first fields' refusals come together.
+// file), domainId and shortCode (chosen, "" for random). The first fields' refusals come together.
 func DynamicForm(values map[string]string, file *Upload) (Request, error) {
 	get := func(k string) string { return values[k] }
 	req := Request{Kind: Dynamic, QRType: strings.TrimSpace(get("qrType")), Name: strings.TrimSpace(get("name")),
@@ -107,6 +107,11 @@ func DynamicForm(values map[string]string, file *Upload) (Request, error) {
 			return Request{}, refuse("domainId", MsgDomainID)
 		}
 		req.DomainID = &id
+	}
+	if req.ShortCode = strings.TrimSpace(get("shortCode")); req.ShortCode != "" {
+		if rf := RefuseShortCode(req.ShortCode); rf != nil {
+			return Request{}, rf
+		}
 	}
 	return req, nil
 }

@@ -62,6 +62,7 @@ type Refused struct {
 	Field   string
 	Message string
 	Fields  map[string]string
+	Code    string // for the app to act on ("invalid", "taken"); "" for none
 }
 
 func (e *Refused) Error() string { return e.Message }
@@ -274,6 +275,9 @@ type Request struct {
 	// URL.
 	DomainID *int64
 	Domain   *store.Domain
+	// ShortCode is a dynamic code's chosen short code (CheckShortCode),
+	// "" for a random one.
+	ShortCode string
 	// Row is a spreadsheet row, checked by the thousand on every core: laid
 	// out without a render slot (it has no logo or file), and not counted
 	// against the limit (the job counts its rows).
@@ -310,6 +314,7 @@ type Prepared struct {
 	Data        string
 	Destination string
 	Domain      *store.Domain
+	ShortCode   string // a dynamic code's chosen one, "" for random
 }
 
 // LogoData is the logo image to render, or nil.
@@ -551,7 +556,14 @@ func (c *Creator) prepareDynamic(ctx context.Context, p *Prepared, req Request, 
 	}
 	// Every short URL of a client (or domain) has the same length, so one
 	// stands for all.
+	// A chosen short code is drawn as it is.
 	probe := &store.DynamicCode{ClientID: who.ClientID, ShortCode: store.NewShortCode()}
+	if req.ShortCode != "" {
+		if rf := RefuseShortCode(req.ShortCode); rf != nil {
+			return nil, rf
+		}
+		probe.ShortCode, probe.ShortCodeChosen, p.ShortCode = req.ShortCode, true, req.ShortCode
+	}
 	if p.Domain != nil {
 		probe.DomainID, probe.Domain = &p.Domain.ID, p.Domain.Domain
 	}

@@ -32,7 +32,8 @@ func (p *Prepared) QRCode() (*store.QRCode, error) {
 // DynamicCode is p, a dynamic code, as a record to save; the caller adds
 // who made it, when, its short code and its logo's path.
 func (p *Prepared) DynamicCode() *store.DynamicCode {
-	d := &store.DynamicCode{Name: p.Name, Destination: p.Destination, QRType: p.QRType, QRData: p.QRData, Style: SavedStyle(p.Style, p.Level)}
+	d := &store.DynamicCode{Name: p.Name, Destination: p.Destination, QRType: p.QRType, QRData: p.QRData, Style: SavedStyle(p.Style, p.Level),
+		ShortCode: p.ShortCode, ShortCodeChosen: p.ShortCode != ""}
 	if p.Domain != nil {
 		d.DomainID, d.Domain = &p.Domain.ID, p.Domain.Domain
 	}
@@ -49,6 +50,7 @@ func (p *Prepared) BulkCode(fileName string) (store.BulkCode, error) {
 	code := store.BulkCode{
 		Name: p.Name, FileName: fileName, QRType: p.QRType, URL: strings.TrimSpace(p.Fields["url"]), QRData: string(fieldsJSON),
 		TypeColumns: TypeColumns(p), Dynamic: p.Kind == Dynamic, Destination: p.Destination, Style: SavedStyle(p.Style, p.Level),
+		ShortCode: p.ShortCode,
 	}
 	if !code.Dynamic {
 		code.Content = p.Data

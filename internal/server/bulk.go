@@ -558,7 +558,7 @@ func (p pooledDeflater) Close() error {
 // URL on the job's domain, or a static code's content.
 func (s *server) bulkData(j *store.BulkJob, it store.BulkItem) string {
 	if it.Code.Dynamic {
-		return s.codeURL(&store.DynamicCode{ClientID: store.DefaultClientID, ShortCode: it.ShortCode, Domain: j.Domain})
+		return s.codeURL(&store.DynamicCode{ClientID: store.DefaultClientID, ShortCode: it.ShortCode, Domain: j.Domain, ShortCodeChosen: it.Code.ShortCode != ""})
 	}
 	return it.Code.Content
 }

@@ -62,7 +62,7 @@ func (s *server) answerRefused(w http.ResponseWriter, r *http.Request, doing str
 
 // writeRefused answers a refusal in the API's error shape.
 func writeRefused(w http.ResponseWriter, rf *codes.Refused) {
-	writeJSON(w, rf.Status, apiError{Message: rf.Message, Errors: rf.Fields})
+	writeJSON(w, rf.Status, apiError{Message: rf.Message, Errors: rf.Fields, Code: rf.Code})
 }
 
 // renderRefused answers 400 when err is a refusal the user can fix (a style

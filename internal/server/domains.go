@@ -60,6 +60,10 @@ type domainResponse struct {
 	HTTPURL       string     `json:"httpUrl"`
 	HTTPBody      string     `json:"httpBody"`
 	CreatedAt     time.Time  `json:"createdAt"`
+	// LinksOnly: / redirects to RootURL ("": a 404 page) and unknown
+	// paths answer a 404 page, not the app (issue 34).
+	LinksOnly bool   `json:"linksOnly"`
+	RootURL   string `json:"rootUrl"`
 }
 
 func domainJSON(d *store.Domain) domainResponse {
@@ -68,6 +72,7 @@ func domainJSON(d *store.Domain) domainResponse {
 		LastError: d.LastError, LostAt: d.LostAt, Codes: d.Codes, CreatedAt: d.CreatedAt,
 		TXTName: domains.VerifyLabel + d.Domain, TXTValue: domains.VerifyPrefix + d.Token,
 		HTTPURL: "http://" + d.Domain + domains.VerifyPath + d.Token, HTTPBody: d.Token,
+		LinksOnly: d.LinksOnly, RootURL: d.RootURL,
 	}
 	switch {
 	case d.LostAt != nil:
@@ -278,8 +283,11 @@ type domainWorkspaceKey struct{}
 
 // onCustomDomain serves requests that come by a workspace's verified
 // domain: /d/ for that workspace's codes only (lookupScan) and /01/ for
-// its GS1 products (resolveGS1), everything else redirected to the base
-// URL, where the app is.
+// its GS1 products (resolveGS1), and /{shortCode} as /d/{shortCode} (issue
+// 34: a root path that is a short code's, not one of the app's words,
+// codes.ShortCodeReserved). Everything else is redirected to the base URL,
+// where the app is; on a links-only domain / redirects to the URL the
+// workspace chose and everything else answers the workspace's 404 page.
 func (s *server) onCustomDomain(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		host, custom := s.customHost(r)
@@ -292,17 +300,81 @@ func (s *server) onCustomDomain(next http.Handler) http.Handler {
 			// The base site is a safe answer while the store is down.
 			s.log.ErrorContext(r.Context(), "resolving a custom domain", "err", err)
 		}
-		switch {
-		case d == nil:
+		if d == nil {
 			next.ServeHTTP(w, r)
+			return
+		}
+		inDomain := func(r *http.Request) *http.Request {
+			return r.WithContext(context.WithValue(r.Context(), domainWorkspaceKey{}, d.WorkspaceID))
+		}
+		read := r.Method == http.MethodGet || r.Method == http.MethodHead
+		switch code := rootShortCode(r.URL.Path); {
 		case strings.HasPrefix(r.URL.Path, "/d/") || strings.HasPrefix(r.URL.Path, "/01/") || strings.HasPrefix(r.URL.Path, "/p/"):
-			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), domainWorkspaceKey{}, d.WorkspaceID)))
-		case r.Method == http.MethodGet || r.Method == http.MethodHead:
+			next.ServeHTTP(w, inDomain(r))
+		case code != "" && (read || r.Method == http.MethodPost):
+			// Exactly as /d/{shortCode}: its scan, rules, pages and the
+			// password form, which posts back to the same path.
+			r = inDomain(r)
+			r.URL.Path, r.URL.RawPath = "/d/"+code, ""
+			next.ServeHTTP(w, r)
+		case d.LinksOnly && r.URL.Path == "/" && read && d.RootURL != "":
+			w.Header()["Cache-Control"] = noStore
+			http.Redirect(w, r, d.RootURL, http.StatusFound)
+		case d.LinksOnly:
+			w.Header()["Cache-Control"] = noStore
+			s.scanPage(w, http.StatusNotFound, s.clientBrand(r.Context(), d.ClientID), notFoundNotice)
+		case read:
 			http.Redirect(w, r, s.cfg.BaseURL+r.URL.RequestURI(), http.StatusFound)
 		default:
 			writeError(w, http.StatusNotFound, "Not found")
 		}
 	})
+}
+
+// rootShortCode is the short code a root path /{shortCode} of a custom
+// domain names, or "" when the path is not one: more than one segment, a
+// character no short code has, or a word the app uses at the root.
+func rootShortCode(path string) string {
+	code, ok := strings.CutPrefix(path, "/")
+	if !ok || !store.ValidShortCode(code) || codes.ShortCodeReserved(code) {
+		return ""
+	}
+	return code
+}
+
+// setDomainLinks (PATCH /api/domains/{id} {"linksOnly", "rootUrl"},
+// admins and owners) sets whether a domain serves links only and where
+// its / redirects then (an http(s) URL, "" for a 404 page).
+func (s *server) setDomainLinks(w http.ResponseWriter, r *http.Request) {
+	id, ok := idParam(w, r, "id", msgDomainMissing)
+	if !ok {
+		return
+	}
+	var in struct {
+		LinksOnly bool   `json:"linksOnly"`
+		RootURL   string `json:"rootUrl"`
+	}
+	if !decodeJSON(w, r, &in) {
+		return
+	}
+	root := strings.TrimSpace(in.RootURL)
+	if root != "" {
+		var problem string
+		if root, problem = codes.CheckDestination(root); problem != "" {
+			fieldError(w, "rootUrl", problem)
+			return
+		}
+	}
+	d, err := s.store.SetDomainLinks(r.Context(), wsID(r), id, in.LinksOnly, root)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		writeError(w, http.StatusNotFound, msgDomainMissing)
+	case err != nil:
+		s.internalError(w, "setting a domain's links", err)
+	default:
+		s.domains.invalidate()
+		writeJSON(w, http.StatusOK, domainJSON(d))
+	}
 }
 
 // customHost is the request's host, lower case, and whether it may be a
@@ -322,7 +394,14 @@ func hostWorkspace(r *http.Request) int64 {
 // codeURL is the URL dynamic code d encodes: on its custom domain (always
 // https: the domain's certificate is Squarely's, SQUARELY_TLS, or its
 // proxy's), else on its client's host or the base URL.
+//
+// A chosen short code on a custom domain prints in root form,
+// https://{domain}/{shortCode} (issue 34), which the domain answers as
+// /d/{shortCode}; random codes keep the /d/ form they were printed with.
 func (s *server) codeURL(d *store.DynamicCode) string {
+	if d.Domain != "" && d.ShortCodeChosen && rootShortCode("/"+d.ShortCode) != "" {
+		return "https://" + d.Domain + "/" + d.ShortCode
+	}
 	if d.Domain != "" {
 		return "https://" + d.Domain + "/d/" + d.ShortCode
 	}

@@ -172,21 +172,27 @@ func (s *server) saveDynamicCode(w http.ResponseWriter, r *http.Request, values 
 	return d, true
 }
 
-// insertDynamic saves d under a new short code, with the owner's limit
-// (0: none) enforced by the store, atomically. On failure it has answered
-// (403 past the limit).
+// insertDynamic saves d under a new short code, or under its chosen one
+// (d.ShortCodeChosen), with the owner's limit (0: none) enforced by the
+// store, atomically. On failure it has answered (403 past the limit, 409
+// for a chosen short code that is taken).
 func (s *server) insertDynamic(w http.ResponseWriter, r *http.Request, d *store.DynamicCode, limit int) bool {
 	var err error
 	for try := 1; ; try++ {
-		d.ShortCode = store.NewShortCode()
+		if !d.ShortCodeChosen {
+			d.ShortCode = store.NewShortCode()
+		}
 		err = s.store.CreateDynamicCode(r.Context(), d, limit)
-		if !errors.Is(err, store.ErrConflict) || try == shortCodeTries {
+		if d.ShortCodeChosen || !errors.Is(err, store.ErrConflict) || try == shortCodeTries {
 			break
 		}
 	}
 	switch {
 	case errors.Is(err, store.ErrLimit):
 		s.limitReached(w)
+		return false
+	case d.ShortCodeChosen && errors.Is(err, store.ErrConflict):
+		shortCodeTaken(w)
 		return false
 	case errors.Is(err, store.ErrNotFound):
 		// The code's domain was deleted meanwhile.
@@ -199,6 +205,79 @@ func (s *server) insertDynamic(w http.ResponseWriter, r *http.Request, d *store.
 		return false
 	}
 	return true
+}
+
+// shortCodeTaken answers 409 for a chosen short code another code has on
+// its host (store.ShortCodeTaken).
+func shortCodeTaken(w http.ResponseWriter) {
+	writeJSON(w, http.StatusConflict, apiError{Message: codes.MsgShortCodeTaken,
+		Errors: map[string]string{"shortCode": codes.MsgShortCodeTaken}, Code: codes.ShortCodeTaken})
+}
+
+// answerShortCodeChange answers a refused change of short code (409 when
+// taken or scanned) and reports whether it did.
+func answerShortCodeChange(w http.ResponseWriter, err error) bool {
+	switch {
+	case errors.Is(err, store.ErrConflict):
+		shortCodeTaken(w)
+	case errors.Is(err, store.ErrScanned):
+		writeJSON(w, http.StatusConflict, apiError{Message: codes.MsgShortCodeScanned,
+			Errors: map[string]string{"shortCode": codes.MsgShortCodeScanned}, Code: "scanned"})
+	default:
+		return false
+	}
+	return true
+}
+
+// shortCodeAvailability (GET /api/short-codes/availability?shortCode=…
+// &domainId=…) tells the app, as the user types, whether a short code may
+// be chosen on a host: {"shortCode","available","code","message"}, code
+// "invalid" or "taken" when it may not. The store decides again at
+// creation.
+func (s *server) shortCodeAvailability(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	code := strings.TrimSpace(q.Get("shortCode"))
+	domainID, _, ok := readDomainID(w, json.RawMessage(cmpOr(q.Get("domainId"), "null")))
+	if !ok {
+		return
+	}
+	if domainID != nil {
+		if _, err := s.codeDomain(r.Context(), wsID(r), *domainID); answerDomainRefused(w, err) {
+			return
+		} else if err != nil {
+			s.internalError(w, "reading a domain", err)
+			return
+		}
+	}
+	out := struct {
+		ShortCode string `json:"shortCode"`
+		Available bool   `json:"available"`
+		Code      string `json:"code,omitempty"`
+		Message   string `json:"message,omitempty"`
+	}{ShortCode: code}
+	if problem := codes.CheckShortCode(code); problem != "" {
+		out.Code, out.Message = codes.ShortCodeInvalid, problem
+		writeJSON(w, http.StatusOK, out)
+		return
+	}
+	taken, err := s.store.ShortCodeTaken(r.Context(), code, domainID)
+	if err != nil {
+		s.internalError(w, "checking a short code", err)
+		return
+	}
+	if taken {
+		out.Code, out.Message = codes.ShortCodeTaken, codes.MsgShortCodeTaken
+	} else {
+		out.Available = true
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func cmpOr(v, fallback string) string {
+	if v == "" {
+		return fallback
+	}
+	return v
 }
 
 // listDynamicCodes answers the caller's live dynamic codes that are paused
@@ -349,20 +428,23 @@ func renameCode[T any](w http.ResponseWriter, r *http.Request, read fetchCode[T]
 	answer(w, c, err)
 }
 
-// renameDynamicCode (PATCH /api/dynamic-qrcodes/{id} {"name", "domainId"})
-// renames a dynamic code and, with domainId, moves it to another of the
-// workspace's verified domains (null: the base URL). A moved code prints
-// its new URL from then on; the old one keeps redirecting while its
-// domain stays verified in the workspace (docs/API.md "Custom domains").
+// renameDynamicCode (PATCH /api/dynamic-qrcodes/{id} {"name", "domainId",
+// "shortCode"}) renames a dynamic code and, with domainId, moves it to
+// another of the workspace's verified domains (null: the base URL). A moved
+// code prints its new URL from then on; the old one keeps redirecting while
+// its domain stays verified in the workspace (docs/API.md "Custom
+// domains"). With shortCode it gives the code that chosen short code,
+// only while the code has no scans (409 after, or when it is taken).
 func (s *server) renameDynamicCode(w http.ResponseWriter, r *http.Request) {
 	id, ok := pathID(w, r)
 	if !ok {
 		return
 	}
 	var in struct {
-		Name     string          `json:"name"`
-		DomainID json.RawMessage `json:"domainId"`
-		PageID   json.RawMessage `json:"pageId"`
+		Name      string          `json:"name"`
+		DomainID  json.RawMessage `json:"domainId"`
+		PageID    json.RawMessage `json:"pageId"`
+		ShortCode *string         `json:"shortCode"`
 	}
 	if !decodeJSON(w, r, &in) {
 		return
@@ -376,10 +458,23 @@ func (s *server) renameDynamicCode(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	var shortCode string
+	if in.ShortCode != nil {
+		shortCode = strings.TrimSpace(*in.ShortCode)
+		if rf := codes.RefuseShortCode(shortCode); rf != nil {
+			writeRefused(w, rf)
+			return
+		}
+	}
 	ctx, ws := r.Context(), wsID(r)
 	d, err := s.store.DynamicCode(ctx, ws, id)
 	if err == nil && setDomain {
-		if d, err = s.setCodeDomain(ctx, ws, id, domainID); answerDomainRefused(w, err) {
+		if d, err = s.setCodeDomain(ctx, ws, id, domainID); answerDomainRefused(w, err) || answerShortCodeChange(w, err) {
+			return
+		}
+	}
+	if err == nil && shortCode != "" {
+		if d, err = s.store.SetDynamicShortCode(ctx, ws, id, shortCode, s.now()); answerShortCodeChange(w, err) {
 			return
 		}
 	}

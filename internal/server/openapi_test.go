@@ -274,7 +274,7 @@ func TestOpenAPIValidatorChecks(t *testing.T) {
 		"fgColor":      "red",
 		"scanCount":    -1,
 		"destination":  "not a uri",
-		"shortCode":    "short",
+		"shortCode":    "no spaces allowed",
 		"dotShape":     "star",
 		"undocumented": true,
 	} {

@@ -95,7 +95,7 @@ func (a v1App) ListCodes(w http.ResponseWriter, r *http.Request) ([]publicapi.Co
 // code, scans (its logo kept as the code's).
 func (a v1App) Changes(w http.ResponseWriter, r *http.Request, kind string, id int64, c publicapi.Changes) (store.CodeChanges, bool) {
 	s := a.s
-	sc := store.CodeChanges{Dynamic: kind == kindDynamic, ID: id, Name: c.Name, Destination: c.Destination}
+	sc := store.CodeChanges{Dynamic: kind == kindDynamic, ID: id, Name: c.Name, Destination: c.Destination, ShortCode: c.ShortCode}
 	var ok bool
 	if sc.DomainID, sc.SetDomain, ok = readDomainID(w, c.DomainID); !ok {
 		return sc, false

@@ -73,6 +73,8 @@ func (s *server) routes() http.Handler {
 	api.Handle("POST /api/dynamic-qrcodes/{id}/pause", edit(s.pauseDynamicCode(true)))
 	api.Handle("POST /api/dynamic-qrcodes/{id}/resume", edit(s.pauseDynamicCode(false)))
 	api.Handle("GET /api/dynamic-qrcodes/{id}/image", read(s.dynamicCodeImage))
+	// Chosen short codes (issue 34): whether one is free, as the user types.
+	api.Handle("GET /api/short-codes/availability", read(s.shortCodeAvailability))
 	api.Handle("GET /api/dynamic-qrcodes/{id}/analytics", read(s.codeAnalytics))
 	api.Handle("GET /api/dynamic-qrcodes/{id}/scans.csv", read(s.scansCSV))
 	api.Handle("PATCH /api/qrcodes/{id}", edit(s.renameQRCode))
@@ -257,6 +259,11 @@ func (s *server) routes() http.Handler {
 	api.Handle("GET /api/domains", read(s.listDomains))
 	api.Handle("POST /api/domains", manage(s.createDomain))
 	api.Handle("DELETE /api/domains/{id}", manage(s.deleteDomain))
+	api.Handle("PATCH /api/domains/{id}", manage(s.setDomainLinks)) // links only (issue 34)
+	// Imports from other shorteners (issue 34, imports.go).
+	api.Handle("POST /api/imports", edit(s.createImport))
+	api.Handle("GET /api/imports/{id}", read(s.getImport))
+	api.Handle("POST /api/imports/{id}/verify", edit(s.verifyImport)) // the switch check
 	api.Handle("POST /api/domains/{id}/verify", manage(s.verifyDomain))
 	// Smart dynamic codes (issue 23, routing.go): rules, split, schedule, limit.
 	api.Handle("PUT /api/dynamic-qrcodes/{id}/routing", edit(s.setRouting))
@@ -347,6 +354,9 @@ func (s *server) routes() http.Handler {
 	root.HandleFunc("GET /healthz", s.healthz)
 	root.HandleFunc("GET /readyz", s.readyz)
 	root.Handle("/api/v1/", s.publicAPI(v1))
+	// The compatible APIs (issue 34, compat.go): Shlink's /rest/v3 and
+	// YOURLS's yourls-api.php, behind the same keys.
+	s.compatRoutes(root, public)
 	root.Handle("/", s.middleware(notePattern(site)))
 	// Metrics (issue 25): on the public listener only with a bearer token.
 	// A workspace's verified domain serves its codes only (domains.go).

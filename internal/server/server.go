@@ -18,6 +18,7 @@ import (
 	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/domains"
 	"github.com/squarely/squarely/internal/gs1"
+	"github.com/squarely/squarely/internal/imports"
 	"github.com/squarely/squarely/internal/mail"
 	"github.com/squarely/squarely/internal/mail/outbox"
 	"github.com/squarely/squarely/internal/mailings"
@@ -64,6 +65,9 @@ type Deps struct {
 	// Bulk runs bulk jobs; the caller runs it. nil = one the server
 	// starts and never stops, for tests.
 	Bulk *bulk.Runner
+	// Background ends the server's own background work (the import
+	// runner) at the stop; nil: it never ends, for tests.
+	Background context.Context
 
 	// Outbox sends queued mail (the new-device notice); the caller runs
 	// it. nil = one the server starts and never stops, for tests.
@@ -148,8 +152,15 @@ type server struct {
 	// Wrong passwords of protected codes, per client address and per code.
 	codePasswordsFrom, codePasswords *limiter // public calls that cost a Stripe request, per client address
 
-	bulk   *bulk.Runner
-	outbox *outbox.Sender
+	bulk *bulk.Runner
+	// handler is the whole site (New's answer): the switch check asks it
+	// what a short URL answers.
+	handler http.Handler
+	// checking holds the imports whose switch check runs here.
+	checking checkingSet
+	// imports creates the codes of import jobs (imports.go).
+	imports *imports.Runner
+	outbox  *outbox.Sender
 	// creator checks and prepares every code created or changed.
 	creator *codes.Creator
 	// webhooks sends webhook deliveries (nil: another does); webhookPolicy
@@ -226,6 +237,13 @@ func New(d Deps) http.Handler {
 		s.bulk = bulk.NewRunner(d.Store, s.log, s.now)
 		go s.bulk.Run(context.Background())
 	}
+	// Imports (issue 34): a job in hand at the stop is left to its lease.
+	s.imports = imports.NewRunner(d.Store, s.importLink, s.log, s.now)
+	bg := d.Background
+	if bg == nil {
+		bg = context.Background()
+	}
+	go s.imports.Run(bg)
 	if s.outbox == nil {
 		s.outbox = outbox.New(d.Store, s.mailer, d.Config.BaseURL, s.log)
 		go s.outbox.Run(context.Background())
@@ -300,5 +318,6 @@ func New(d Deps) http.Handler {
 			return metrics.ScanStats{Queued: st.Queued, Bytes: st.Bytes, Saved: st.Saved, Dropped: st.Dropped, Refused: st.Refused, Stale: s.redirects.Stale()}
 		})
 	}
-	return s.routes()
+	s.handler = s.routes()
+	return s.handler
 }

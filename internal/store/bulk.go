@@ -73,6 +73,7 @@ type BulkCode struct {
 	Style       Style          `json:"style"`
 	Dynamic     bool           `json:"dynamic,omitempty"`
 	Destination string         `json:"destination,omitempty"`
+	ShortCode   string         `json:"shortCode,omitempty"` // a dynamic code's chosen one (issue 34)
 }
 
 const bulkJobColumns = `id, COALESCE(workspace_id, 0), user_id, status, file_name, file_sha256, COALESCE(idempotency_key, ''),
@@ -268,6 +269,10 @@ func (s *Store) BulkItems(ctx context.Context, jobID int64, afterRow, limit int,
 	return items, nil
 }
 
+// ShortCodeTakenMessage fails a bulk row whose chosen short code is taken
+// on the job's host (codes.MsgShortCodeTaken says the same).
+const ShortCodeTakenMessage = "This short code is already taken on this domain"
+
 // SaveBulkItems saves the codes of a job's pending items for its owner in
 // one transaction, each item turning done with its code, and renews the
 // job's lease until leaseUntil. A dynamic code past the job's limit fails
@@ -294,8 +299,19 @@ func (s *Store) SaveBulkItems(ctx context.Context, j *BulkJob, items []BulkItem,
 			if c.Dynamic {
 				d := &DynamicCode{WorkspaceID: j.WorkspaceID, UserID: j.UserID, Name: c.Name, ShortCode: NewShortCode(), Destination: c.Destination,
 					QRType: c.QRType, QRData: c.QRData, Style: c.Style, DomainID: j.DomainID, CreatedAt: now}
+				if c.ShortCode != "" {
+					d.ShortCode, d.ShortCodeChosen = c.ShortCode, true
+				}
 				err = s.createDynamic(ctx, tx, d, j.DynamicLimit)
 				switch {
+				case d.ShortCodeChosen && errors.Is(err, ErrConflict):
+					// Taken on the job's host (found before the insert,
+					// so the transaction goes on), by another code or an
+					// earlier row.
+					failed++
+					it.Status, it.Column, it.Error = ItemFailed, "shortCode", ShortCodeTakenMessage
+					res, err = tx.ExecContext(ctx, `UPDATE bulk_job_items SET status = 'failed', column_name = 'shortCode', error = $1
+						WHERE job_id = $2 AND row_number = $3 AND status = 'pending'`, ShortCodeTakenMessage, j.ID, it.Row)
 				case errors.Is(err, ErrLimit):
 					failed++
 					it.Status, it.Column, it.Error = ItemFailed, "dynamic", limitMessage

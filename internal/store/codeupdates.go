@@ -20,16 +20,21 @@ type CodeChanges struct {
 	Destination string
 	SetDomain   bool
 	DomainID    *int64
+	Style       *Style
 	// SetPage and PageID (nil: a redirect again) are the hosted page a
 	// dynamic code opens (issue 35); the caller sets Destination to its URL.
 	SetPage bool
 	PageID  *int64
-	Style   *Style
+	// ShortCode is a dynamic code's new chosen short code (issue 34), ""
+	// to keep it: refused with ErrScanned once the code has scans, and
+	// ErrConflict when taken on the code's host (after SetDomain).
+	ShortCode string
 }
 
 // CodeUpdate is one code's outcome in UpdateCodes: the code as it is
 // afterwards, or why it was not changed (ErrNotFound: not a live code of
-// the workspace, or a domain not the workspace's; ErrDomainUnverified).
+// the workspace, or a domain not the workspace's; ErrDomainUnverified;
+// ErrScanned or ErrConflict for a short code).
 type CodeUpdate struct {
 	Static  *QRCode
 	Dynamic *DynamicCode
@@ -53,13 +58,26 @@ func (s *Store) UpdateCodes(ctx context.Context, workspaceID int64, changes []Co
 			_, out[i].Err = s.Page(ctx, workspaceID, *c.PageID)
 		}
 	}
+	var was []string // the short codes changed away from
 	err := s.inTx(ctx, "update codes", func(tx *sql.Tx) error {
+		was = was[:0]
 		for i, c := range changes {
 			if out[i].Err != nil {
 				continue
 			}
 			set, args := c.set(now)
 			var err error
+			if c.Dynamic && c.ShortCode != "" {
+				old, err := s.shortCodeChange(ctx, tx, workspaceID, c.ID, c.ShortCode, c.DomainID, !c.SetDomain)
+				switch {
+				case errors.Is(err, ErrNotFound), errors.Is(err, ErrScanned), errors.Is(err, ErrConflict):
+					out[i].Err = err
+					continue
+				case err != nil:
+					return err
+				}
+				was = append(was, old)
+			}
 			if c.Dynamic {
 				out[i].Dynamic, err = s.updateDynamicIn(ctx, tx, "update dynamic code", workspaceID, c.ID, set, args...)
 			} else {
@@ -77,7 +95,7 @@ func (s *Store) UpdateCodes(ctx context.Context, workspaceID int64, changes []Co
 	if err != nil {
 		return nil, err
 	}
-	var changed []string
+	changed := was
 	var statics []*QRCode
 	var dynamics []*DynamicCode
 	for _, u := range out {
@@ -125,6 +143,10 @@ func (c CodeChanges) set(now time.Time) (string, []any) {
 	}
 	if c.SetPage {
 		add("page_id", c.PageID)
+	}
+	if c.ShortCode != "" {
+		add("short_code", c.ShortCode)
+		set = append(set, "short_code_chosen = TRUE")
 	}
 	add("updated_at", dbTime(now))
 	return strings.Join(set, ", "), args

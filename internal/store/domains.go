@@ -38,15 +38,23 @@ type Domain struct {
 	CreatedAt     time.Time
 
 	Codes int // live dynamic codes printing it
+
+	// LinksOnly domains (issue 34) redirect / to RootURL ("": a 404 page)
+	// and answer unknown paths with a 404 page rather than the app.
+	LinksOnly bool
+	RootURL   string
+	ClientID  int64 // the workspace's white-label client: the brand of its pages
 }
 
 const domainColumns = `id, workspace_id, domain, token, COALESCE(method, ''), verified_at, last_checked_at, last_error, lost_at, created_at,
-	(SELECT count(*) FROM dynamic_qr_codes WHERE domain_id = workspace_domains.id AND NOT is_deleted)`
+	(SELECT count(*) FROM dynamic_qr_codes WHERE domain_id = workspace_domains.id AND NOT is_deleted),
+	links_only, root_url, COALESCE((SELECT client_id FROM workspaces WHERE id = workspace_domains.workspace_id), 1)`
 
 func scanDomain(row interface{ Scan(...any) error }) (*Domain, error) {
 	d := new(Domain)
 	err := row.Scan(&d.ID, &d.WorkspaceID, &d.Domain, &d.Token, &d.Method, scanNullTime(&d.VerifiedAt),
-		scanNullTime(&d.LastCheckedAt), &d.LastError, scanNullTime(&d.LostAt), scanTime(&d.CreatedAt), &d.Codes)
+		scanNullTime(&d.LastCheckedAt), &d.LastError, scanNullTime(&d.LostAt), scanTime(&d.CreatedAt), &d.Codes,
+		&d.LinksOnly, &d.RootURL, &d.ClientID)
 	return d, err
 }
 
@@ -360,4 +368,24 @@ func releaseDomains(ctx context.Context, tx *sql.Tx) error {
 		return fail("release domains", err)
 	}
 	return nil
+}
+
+// SetDomainLinks sets whether the workspace's domain id is links only and
+// where its / redirects ("": nowhere), with an audit entry; ErrNotFound
+// when the domain is not the workspace's.
+func (s *Store) SetDomainLinks(ctx context.Context, workspaceID, id int64, linksOnly bool, rootURL string) (*Domain, error) {
+	var d *Domain
+	err := s.inTx(ctx, "set domain links", func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE workspace_domains SET links_only = $3, root_url = $4 WHERE id = $1 AND workspace_id = $2`,
+			id, workspaceID, linksOnly, rootURL)
+		if err := mustAffect("set domain links", res, err); err != nil {
+			return err
+		}
+		if d, err = scanDomain(tx.QueryRowContext(ctx, `SELECT `+domainColumns+` FROM workspace_domains WHERE id = $1`, id)); err != nil {
+			return fail("set domain links", err)
+		}
+		return s.audit(ctx, tx, workspaceID, "domain.updated", Target{"domain", id, d.Domain},
+			map[string]any{"linksOnly": linksOnly, "rootUrl": rootURL})
+	})
+	return d, err
 }

@@ -26,11 +26,14 @@ type DynamicCode struct {
 	WorkspaceID int64 // the owner
 	UserID      int64 // who made it; 0 once unknown
 	Name        string
-	ShortCode   string // unique, at most 20 characters
-	Destination string
-	QRType      string
-	QRData      string // JSON of the type fields
-	Platform    string
+	ShortCode   string // unique, at most MaxShortCode characters
+	// ShortCodeChosen is set when the workspace chose ShortCode (issue
+	// 34): unique per host without case (ShortCodeTaken).
+	ShortCodeChosen bool
+	Destination     string
+	QRType          string
+	QRData          string // JSON of the type fields
+	Platform        string
 
 	// ScanCount and LastScannedAt count human scans only (RecordScans).
 	ScanCount     int64
@@ -77,7 +80,7 @@ const dynamicColumns = `
 	(SELECT last_scanned_at FROM scan_counts WHERE dynamic_qr_code_id = dynamic_qr_codes.id),` + styleSelect + `,
 	password_hash IS NOT NULL, folder_id,
 	domain_id, COALESCE((SELECT domain FROM workspace_domains WHERE id = dynamic_qr_codes.domain_id), ''), routing, limit_scans, is_paused, paused_at, is_deleted, deleted_at, created_at, updated_at,
-	alerts_muted, health_status, health_reason, health_url, health_since, health_checked_at, page_id`
+	alerts_muted, health_status, health_reason, health_url, health_since, health_checked_at, page_id, short_code_chosen`
 
 func scanDynamic(row interface{ Scan(...any) error }) (*DynamicCode, error) {
 	d := new(DynamicCode)
@@ -91,6 +94,7 @@ func scanDynamic(row interface{ Scan(...any) error }) (*DynamicCode, error) {
 		&d.Protected, &d.FolderID, &d.DomainID, &d.Domain, scanRouting(&d.Routing), &d.LimitScans, &d.IsPaused, scanNullTime(&d.PausedAt), &d.IsDeleted, scanNullTime(&d.DeletedAt),
 		scanTime(&d.CreatedAt), scanTime(&d.UpdatedAt),
 		&d.AlertsMuted, &d.Health.Status, &d.Health.Reason, &d.Health.URL, scanNullTime(&d.Health.Since), scanNullTime(&d.Health.CheckedAt), &d.PageID,
+		&d.ShortCodeChosen,
 	)
 	if err := row.Scan(dest...); err != nil {
 		return nil, err
@@ -108,7 +112,8 @@ func scanDynamic(row interface{ Scan(...any) error }) (*DynamicCode, error) {
 // and the insert share one write transaction under lockAllowance, so
 // concurrent creations, in one workspace or several of one owner, cannot
 // both pass at the limit. A taken ShortCode is ErrConflict: the caller
-// draws a new one and tries again.
+// draws a new one and tries again, or refuses a chosen one
+// (ShortCodeChosen, taken as ShortCodeTaken tells).
 func (s *Store) CreateDynamicCode(ctx context.Context, d *DynamicCode, limit int) error {
 	err := s.inTx(ctx, "create dynamic code", func(tx *sql.Tx) error { return s.createDynamic(ctx, tx, d, limit) })
 	if err == nil {
@@ -144,6 +149,15 @@ func (s *Store) createDynamic(ctx context.Context, tx *sql.Tx, d *DynamicCode, l
 	}
 	d.UpdatedAt = normTime(d.UpdatedAt)
 	d.Health = Health{Status: HealthUnknown} // as the column starts
+	if d.ShortCodeChosen {
+		taken, err := shortCodeTaken(ctx, tx, d.ShortCode, d.DomainID, 0)
+		if err != nil {
+			return err
+		}
+		if taken {
+			return fmt.Errorf("store: short code %q: %w", d.ShortCode, ErrConflict)
+		}
+	}
 	if limit > 0 {
 		if err := s.lockAllowance(ctx, tx, d.WorkspaceID); err != nil {
 			return err
@@ -159,12 +173,12 @@ func (s *Store) createDynamic(ctx context.Context, tx *sql.Tx, d *DynamicCode, l
 	cols := slices.Concat(
 		[]string{"client_id", "workspace_id", "user_id", "name", "short_code", "destination", "qr_type", "qr_data", "platform", "domain_id", "page_id"},
 		styleInsert,
-		[]string{"created_at", "updated_at"},
+		[]string{"created_at", "updated_at", "short_code_chosen"},
 	)
 	args := slices.Concat(
 		[]any{d.ClientID, d.WorkspaceID, nullIfZero(d.UserID), d.Name, d.ShortCode, d.Destination, d.QRType, nullIfEmpty(d.QRData), nullIfEmpty(d.Platform), d.DomainID, d.PageID},
 		d.Style.insertArgs(),
-		[]any{dbTime(d.CreatedAt), dbTime(d.UpdatedAt)},
+		[]any{dbTime(d.CreatedAt), dbTime(d.UpdatedAt), d.ShortCodeChosen},
 	)
 	err := tx.QueryRowContext(ctx, insertReturningID("dynamic_qr_codes", cols), args...).Scan(&d.ID)
 	if err != nil {
@@ -492,4 +506,106 @@ func (s *Store) DeleteDynamicCode(ctx context.Context, workspaceID, id int64, no
 		s.redirectsChanged(ctx, shortCode)
 	}
 	return shortCode, err
+}
+
+// ErrScanned refuses to change the short code of a code that has been
+// scanned: its printed copies point at it.
+var ErrScanned = errors.New("store: the code has scans")
+
+// rowQuerier reads one row inside or outside a transaction.
+type rowQuerier interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// shortCodeTaken reports whether code cannot be a chosen short code on the
+// host of domainID (nil: the base URL's): another code (not except) has
+// it exactly, on any host, since scans find a code by its short code; or
+// differs from one of that host by case alone. Deleted codes keep theirs.
+// The unique indexes hold it under concurrent creations (ErrConflict).
+func shortCodeTaken(ctx context.Context, q rowQuerier, code string, domainID *int64, except int64) (bool, error) {
+	var host int64
+	if domainID != nil {
+		host = *domainID
+	}
+	var taken bool
+	err := q.QueryRowContext(ctx, `
+		SELECT EXISTS (SELECT 1 FROM dynamic_qr_codes
+			WHERE lower(short_code) = lower($1) AND id <> $3 AND (short_code = $1 OR COALESCE(domain_id, 0) = $2))`,
+		code, host, except).Scan(&taken)
+	if err != nil {
+		return false, fail("check a short code", err)
+	}
+	return taken, nil
+}
+
+// ShortCodeTaken reports whether code is taken on the host of domainID
+// (nil: the base URL's) for a new chosen short code: what the app's
+// availability check answers as the user types.
+func (s *Store) ShortCodeTaken(ctx context.Context, code string, domainID *int64) (bool, error) {
+	return shortCodeTaken(ctx, s.read, code, domainID, 0)
+}
+
+// SetDynamicShortCode gives the workspace's code the chosen short code
+// code, which is then its own (ShortCodeChosen). ErrScanned once the code
+// has any scan recorded, ErrConflict when code is taken on the code's host
+// (ShortCodeTaken), ErrNotFound when the code is not the workspace's. The
+// old short code stops answering at once.
+func (s *Store) SetDynamicShortCode(ctx context.Context, workspaceID, id int64, code string, now time.Time) (*DynamicCode, error) {
+	out, err := s.UpdateCodes(ctx, workspaceID, []CodeChanges{{Dynamic: true, ID: id, ShortCode: code}}, now)
+	if err != nil {
+		return nil, err
+	}
+	return out[0].Dynamic, out[0].Err
+}
+
+// shortCodeChange checks in tx that the workspace's code id may take the
+// chosen short code code on the host of domainID (keep: its own host) and
+// returns its short code before: ErrScanned once it has any scan recorded,
+// ErrConflict when code is taken there, ErrNotFound when the code is not
+// the workspace's. On PostgreSQL the row is locked first.
+func (s *Store) shortCodeChange(ctx context.Context, tx *sql.Tx, workspaceID, id int64, code string, domainID *int64, keep bool) (string, error) {
+	var old string
+	var current *int64
+	var scanned bool
+	err := tx.QueryRowContext(ctx, `
+		SELECT short_code, domain_id,
+			EXISTS (SELECT 1 FROM scan_events WHERE dynamic_qr_code_id = dynamic_qr_codes.id)
+			OR COALESCE((SELECT scans FROM scan_counts WHERE dynamic_qr_code_id = dynamic_qr_codes.id), 0) > 0
+		FROM dynamic_qr_codes WHERE id = $1 AND workspace_id = $2 AND NOT is_deleted`+s.forUpdate(""),
+		id, workspaceID).Scan(&old, &current, &scanned)
+	if err != nil {
+		return "", fail("check a short code change", err)
+	}
+	if keep {
+		domainID = current
+	}
+	if old == code && keep {
+		return old, nil
+	}
+	if old != code && scanned {
+		return "", ErrScanned
+	}
+	taken, err := shortCodeTaken(ctx, tx, code, domainID, id)
+	if err != nil {
+		return "", err
+	}
+	if taken {
+		return "", fmt.Errorf("store: short code %q: %w", code, ErrConflict)
+	}
+	return old, nil
+}
+
+// DynamicCodeByShortCode returns the workspace's live dynamic code whose
+// short code is code exactly, or ErrNotFound: how the compatible APIs
+// (issue 34) name codes.
+func (s *Store) DynamicCodeByShortCode(ctx context.Context, workspaceID int64, code string) (*DynamicCode, error) {
+	if !ValidShortCode(code) {
+		return nil, ErrNotFound
+	}
+	d, err := scanDynamic(s.read.QueryRowContext(ctx,
+		`SELECT `+dynamicColumns+` FROM dynamic_qr_codes WHERE short_code = $1 AND workspace_id = $2 AND NOT is_deleted`, code, workspaceID))
+	if err != nil {
+		return nil, fail("fetch dynamic code", err)
+	}
+	return d, s.withTags(ctx, nil, []*DynamicCode{d})
 }

@@ -338,7 +338,7 @@ func TestRedirectsOfImpossibleShortCodes(t *testing.T) {
 		for _, code := range good {
 			storetest.CreateDynamic(t, s, u.ID, code)
 		}
-		bad := []string{"", "\x00", "\xff", "a\x00b", "good\x000001", "good-001", "good 001", "göod0001", strings.Repeat("a", 21)}
+		bad := []string{"", "\x00", "\xff", "a\x00b", "good\x000001", "good.001", "good 001", "göod0001", "good/001", strings.Repeat("a", 65)}
 		for _, code := range bad {
 			if store.ValidShortCode(code) {
 				t.Errorf("ValidShortCode(%q) = true", code)
@@ -347,7 +347,7 @@ func TestRedirectsOfImpossibleShortCodes(t *testing.T) {
 				t.Errorf("RedirectByShortCode(%q) = %v, want ErrNotFound", code, err)
 			}
 		}
-		for _, code := range append(good, strings.Repeat("a", 20), "0", "Zz9") {
+		for _, code := range append(good, strings.Repeat("a", 20), strings.Repeat("a", 64), "0", "Zz9", "good-001", "good_001") {
 			if !store.ValidShortCode(code) {
 				t.Errorf("ValidShortCode(%q) = false", code)
 			}

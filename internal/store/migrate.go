@@ -94,16 +94,53 @@ func (s *Store) migrate(ctx context.Context, upTo int) error {
 		if upTo > 0 && m.version > upTo {
 			break
 		}
-		if err := applyMigration(ctx, conn, m, steps[m.version]); err != nil {
+		if err := s.applyMigration(ctx, conn, m, steps[m.version]); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// foreignKeysOff starts a SQLite migration that rebuilds a table others
+// reference (sqlite.org/lang_altertable.html): it runs with foreign keys
+// off, since dropping the old table would otherwise cascade to the rows
+// that reference it, and PRAGMA foreign_key_check must find nothing
+// before it commits.
+const foreignKeysOff = "-- squarely:foreign-keys-off"
+
 // applyMigration runs m, then step if any, in a transaction unless m is
 // already recorded.
-func applyMigration(ctx context.Context, conn *sql.Conn, m migration, step func(context.Context, *sql.Tx) error) error {
+func (s *Store) applyMigration(ctx context.Context, conn *sql.Conn, m migration, step func(context.Context, *sql.Tx) error) error {
+	rebuild := s.dialect == SQLite && strings.HasPrefix(m.sql, foreignKeysOff)
+	if rebuild {
+		// Outside a transaction: SQLite ignores the pragma inside one.
+		if _, err := conn.ExecContext(ctx, `PRAGMA foreign_keys = OFF`); err != nil {
+			return fmt.Errorf("store: migration %s: %w", m.name, err)
+		}
+		defer conn.ExecContext(context.WithoutCancel(ctx), `PRAGMA foreign_keys = ON`)
+		inner := step
+		step = func(ctx context.Context, tx *sql.Tx) error {
+			if inner != nil {
+				if err := inner(ctx, tx); err != nil {
+					return err
+				}
+			}
+			rows, err := tx.QueryContext(ctx, `PRAGMA foreign_key_check`)
+			if err != nil {
+				return err
+			}
+			defer rows.Close()
+			if rows.Next() {
+				var table string
+				var rowid sql.NullInt64
+				var parent string
+				var fk int
+				rows.Scan(&table, &rowid, &parent, &fk)
+				return fmt.Errorf("a row of %s (rowid %d) names a missing row of %s", table, rowid.Int64, parent)
+			}
+			return rows.Err()
+		}
+	}
 	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("store: unable to begin migration %s: %w", m.name, err)

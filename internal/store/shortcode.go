@@ -7,8 +7,9 @@ const (
 	// short enough for a small code at level M.
 	shortCodeLength = 8
 	base62          = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-	// MaxShortCode is the longest short code the database holds.
-	MaxShortCode = 20
+	// MaxShortCode is the longest short code the database holds: a chosen
+	// one (issue 34) may be 64 characters of base62, - and _.
+	MaxShortCode = 64
 )
 
 // NewShortCode draws a random base62 short code for a dynamic code; a
@@ -16,7 +17,7 @@ const (
 func NewShortCode() string { return RandomBase62(shortCodeLength) }
 
 // ValidShortCode reports whether code could be a short code: 1 to
-// MaxShortCode base62 characters. Nothing else names a code, so nothing
+// MaxShortCode characters of base62, - and _. Nothing else names a code, so nothing
 // else is looked up: PostgreSQL refuses NUL and invalid UTF-8 in text, and
 // that error failed the batched lookup of every code loaded with it.
 func ValidShortCode(code string) bool {
@@ -24,7 +25,7 @@ func ValidShortCode(code string) bool {
 		return false
 	}
 	for i := 0; i < len(code); i++ {
-		if c := code[i]; !('0' <= c && c <= '9' || 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z') {
+		if c := code[i]; !('0' <= c && c <= '9' || 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || c == '-' || c == '_') {
 			return false
 		}
 	}

@@ -102,6 +102,9 @@ type Changes struct {
 	DomainID json.RawMessage
 	// PageID is the raw "pageId" (issue 35): absent, null or a page's id.
 	PageID json.RawMessage
+	// ShortCode is a dynamic code's new chosen short code, checked
+	// (codes.CheckShortCode); "" keeps it.
+	ShortCode string
 }
 
 // IDOrNull shows an unset id as null rather than leaving it out.
@@ -361,6 +364,12 @@ func (a *API) answer(w http.ResponseWriter, q *store.QRCode, d *store.DynamicCod
 		respond.Error(w, http.StatusNotFound, codes.MsgMissing)
 	case errors.Is(err, store.ErrDomainUnverified):
 		respond.FieldError(w, "domainId", codes.MsgDomainUnproved)
+	case errors.Is(err, store.ErrConflict):
+		respond.JSON(w, http.StatusConflict, respond.Problem{Message: codes.MsgShortCodeTaken,
+			Errors: map[string]string{"shortCode": codes.MsgShortCodeTaken}, Code: codes.ShortCodeTaken})
+	case errors.Is(err, store.ErrScanned):
+		respond.JSON(w, http.StatusConflict, respond.Problem{Message: codes.MsgShortCodeScanned,
+			Errors: map[string]string{"shortCode": codes.MsgShortCodeScanned}, Code: "scanned"})
 	case err != nil:
 		a.Fail(w, "reading a code", err)
 	case d != nil:
@@ -395,6 +404,7 @@ type patch struct {
 	BrandKit    *int64          `json:"brandKit"`
 	DomainID    json.RawMessage `json:"domainId"`
 	PageID      json.RawMessage `json:"pageId"`
+	ShortCode   *string         `json:"shortCode"`
 }
 
 // check checks p for the code of kind and id (r's {id} path value, as a
@@ -412,6 +422,16 @@ func (a *API) check(w http.ResponseWriter, r *http.Request, kind string, id int6
 		c.Name = strings.TrimSpace(*p.Name)
 		if problem := codes.NameProblem(c.Name); problem != "" {
 			respond.FieldError(w, "name", problem)
+			return store.CodeChanges{}, false
+		}
+	}
+	if p.ShortCode != nil {
+		if !dynamicOnly(w, kind, "have a short code") {
+			return store.CodeChanges{}, false
+		}
+		c.ShortCode = strings.TrimSpace(*p.ShortCode)
+		if rf := codes.RefuseShortCode(c.ShortCode); rf != nil {
+			respond.JSON(w, rf.Status, respond.Problem{Message: rf.Message, Errors: rf.Fields, Code: rf.Code})
 			return store.CodeChanges{}, false
 		}
 	}
@@ -446,6 +466,10 @@ func (a *API) UpdateCode(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out, err := a.Store.UpdateCodes(r.Context(), a.WorkspaceID(r), []store.CodeChanges{sc}, a.Now())
+	if errors.Is(err, store.ErrConflict) {
+		a.answer(w, nil, nil, err) // a short code taken meanwhile
+		return
+	}
 	if err != nil {
 		a.Fail(w, "changing a code", err)
 		return

@@ -89,3 +89,7 @@ func (a *API) Require(scope string, next http.Handler) http.Handler {
 		next.ServeHTTP(w, r)
 	})
 }
+
+// KeyFolder is the one folder the request's key is limited to, nil for
+// none: the compatible APIs (internal/compat) keep to it as /api/v1 does.
+func KeyFolder(ctx context.Context) *int64 { return limitsFrom(ctx).FolderID }

@@ -87,6 +87,7 @@ export const routes: RouteObject[] = [
           { path: '/workspace/brand-kits', ...page(() => import('@/features/brand-kits/routes/brand-kits-page'), 'BrandKitsPage') },
           { path: '/workspace/activity', ...page(() => import('@/features/workspaces/routes/activity-page'), 'ActivityPage') },
           { path: '/workspace/domains', ...page(() => import('./routes/workspace-domains'), 'WorkspaceDomainsRoute') },
+          { path: '/workspace/imports', ...page(() => import('./routes/workspace-imports'), 'WorkspaceImportsRoute') },
           { path: '/workspace/products', ...page(() => import('@/features/gs1/routes/products-page'), 'ProductsPage') },
           { path: '/webhooks', ...page(() => import('@/features/webhooks/routes/webhooks-page'), 'WebhooksPage') },
           // Hosted pages (issue 35).

@@ -23,6 +23,8 @@ const pending: Domain = {
   httpUrl: 'http://qr.shop.example/.well-known/squarely-verify/tok123',
   httpBody: 'tok123',
   createdAt: '2026-11-20T08:00:00Z',
+  linksOnly: false,
+  rootUrl: '',
 }
 
 function renderCard() {
@@ -115,5 +117,37 @@ describe('DomainsCard', { timeout: 30_000 }, () => {
     expect(within(item).getByText(/there is no TXT record/)).toBeInTheDocument()
     expect(within(item).queryByText('Verified')).not.toBeInTheDocument()
     expect(within(item).queryByRole('button', { name: 'Verify' })).not.toBeInTheDocument()
+  })
+
+  it('sets a verified domain to links only, with where its home page goes, showing the server’s refusal', async () => {
+    let current: Domain = { ...pending, status: 'verified', method: 'dns', verifiedAt: '2026-11-21T08:00:00Z' }
+    const sent: unknown[] = []
+    stubFetch({
+      'GET /api/user': () => json(alice),
+      'GET /api/domains': () => json([current]),
+      'PATCH /api/domains/3': (init) => {
+        const body = JSON.parse(init?.body as string) as { linksOnly: boolean; rootUrl: string }
+        sent.push(body)
+        if (body.rootUrl.startsWith('javascript:')) return json({ message: 'Please enter a valid URL', errors: { rootUrl: 'Please enter a valid URL' } }, 400)
+        current = { ...current, ...body }
+        return json(current)
+      },
+    })
+    renderCard()
+    const toggle = await screen.findByRole('switch', { name: 'Links only' })
+    await userEvent.click(toggle)
+    expect(await screen.findByLabelText('Home page redirects to')).toBeInTheDocument()
+    await userEvent.type(screen.getByLabelText('Home page redirects to'), 'javascript:alert(1)')
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }))
+    expect(await screen.findByText('Please enter a valid URL')).toBeInTheDocument()
+    await userEvent.clear(screen.getByLabelText('Home page redirects to'))
+    await userEvent.type(screen.getByLabelText('Home page redirects to'), 'https://shop.example/')
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }))
+    await screen.findByText('qr.shop.example now serves links only.')
+    expect(sent).toEqual([
+      { linksOnly: true, rootUrl: '' },
+      { linksOnly: true, rootUrl: 'javascript:alert(1)' },
+      { linksOnly: true, rootUrl: 'https://shop.example/' },
+    ])
   })
 })

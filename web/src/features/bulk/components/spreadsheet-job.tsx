@@ -91,7 +91,7 @@ export function SpreadsheetJob() {
         <CardTitle>Upload a spreadsheet</CardTitle>
         <CardDescription>
           Save up to 10,000 codes to your account from a CSV or XLSX file of at most 10 MB. The first row names the columns: url or text
-          (or type and that type&apos;s fields), and optionally name, fileName, dynamic and style fields such as fgColor and bgColor.
+          (or type and that type&apos;s fields), and optionally name, fileName, dynamic, shortCode (a dynamic code&apos;s chosen short code) and style fields such as fgColor and bgColor.
         </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">

@@ -20,6 +20,9 @@ export interface Domain {
   httpUrl: string
   httpBody: string
   createdAt: string
+  /** Links only: / redirects to rootUrl ('' for a 404 page) and unknown paths answer a 404 page, not the app. */
+  linksOnly: boolean
+  rootUrl: string
 }
 
 export const domainsQueryKey = ['/api/domains']
@@ -47,4 +50,10 @@ export function useVerifyDomain() {
 
 export function useDeleteDomain() {
   return useDomainMutation((id: number) => apiRequest('DELETE', `/api/domains/${id}`))
+}
+
+export function useSetDomainLinks() {
+  return useDomainMutation(({ id, linksOnly, rootUrl }: { id: number; linksOnly: boolean; rootUrl: string }) =>
+    apiJson<Domain>('PATCH', `/api/domains/${id}`, { linksOnly, rootUrl }),
+  )
 }

@@ -7,7 +7,10 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { fieldMessage, serverMessage } from '@/lib/api-client'
 import { toast } from '@/lib/use-toast'
 import { useCan } from '@/lib/workspace'
-import { useAddDomain, useDeleteDomain, useDomains, useVerifyDomain, type Domain } from '../api/domains'
+import { Input } from '@/components/ui/input'
+import { Label } from '@/components/ui/label'
+import { Switch } from '@/components/ui/switch'
+import { useAddDomain, useDeleteDomain, useDomains, useSetDomainLinks, useVerifyDomain, type Domain } from '../api/domains'
 
 /**
  * The workspace's custom domains (issue 25 item 7): add one, publish the TXT
@@ -148,9 +151,60 @@ function DomainItem({ domain: d, mayManage }: { domain: Domain; mayManage: boole
       {verified && (
         <p className="text-xs text-slate-600">
           Verified by {d.method === 'dns' ? 'DNS' : 'HTTP'}
-          {d.verifiedAt && ` on ${new Date(d.verifiedAt).toLocaleDateString()}`}. Codes print https://{d.domain}/d/…
+          {d.verifiedAt && ` on ${new Date(d.verifiedAt).toLocaleDateString()}`}. Codes print https://{d.domain}/d/…, and codes with a chosen
+          short code https://{d.domain}/{'{short code}'}.
         </p>
       )}
+      {(verified || lost) && mayManage && <LinksOnly domain={d} />}
     </li>
+  )
+}
+
+/** Links only: the domain's / goes where the workspace says, and every unknown path is a 404 page rather than the app. */
+function LinksOnly({ domain: d }: { domain: Domain }) {
+  const save = useSetDomainLinks()
+  const [rootUrl, setRootUrl] = useState(d.rootUrl)
+  const [error, setError] = useState<string>()
+  const id = `links-only-${d.id}`
+
+  function submit(linksOnly: boolean, url: string) {
+    setError(undefined)
+    save.mutate(
+      { id: d.id, linksOnly, rootUrl: url.trim() },
+      {
+        onSuccess: () => toast({ title: 'Domain saved', description: linksOnly ? `${d.domain} now serves links only.` : `${d.domain} sends other paths to the app.` }),
+        onError: (e) => setError(fieldMessage(e, 'rootUrl') ?? serverMessage(e) ?? 'Failed to save the domain'),
+      },
+    )
+  }
+
+  return (
+    <div className="grid gap-2 rounded-md bg-slate-50 p-3 text-sm">
+      <div className="flex items-center justify-between gap-3">
+        <Label htmlFor={id}>Links only</Label>
+        <Switch id={id} checked={d.linksOnly} disabled={save.isPending} onCheckedChange={(on) => submit(on, rootUrl)} />
+      </div>
+      <p className="text-xs text-slate-600">
+        Only your short links answer on {d.domain}: its home page redirects to the address below, and any other path shows a not-found page.
+      </p>
+      {d.linksOnly && (
+        <form
+          className="flex flex-col gap-2 sm:flex-row sm:items-end"
+          onSubmit={(e) => {
+            e.preventDefault()
+            submit(true, rootUrl)
+          }}
+        >
+          <div className="grid flex-1 gap-1">
+            <Label htmlFor={`${id}-root`}>Home page redirects to</Label>
+            <Input id={`${id}-root`} value={rootUrl} placeholder="https://www.example.com" onChange={(e) => setRootUrl(e.target.value)} />
+          </div>
+          <Button type="submit" size="sm" disabled={save.isPending}>
+            Save
+          </Button>
+        </form>
+      )}
+      {error && <p className="text-red-700">{error}</p>}
+    </div>
   )
 }

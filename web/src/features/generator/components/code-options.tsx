@@ -5,6 +5,7 @@ import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { Switch } from '@/components/ui/switch'
 import { qrTypeLabel, type QrType } from '@/lib/qr-types'
+import { shortCodeProblem, useShortCodeAvailability } from '../api/short-codes'
 import { OptionGroup } from './option-group'
 
 export type Mode = 'static' | 'dynamic'
@@ -19,6 +20,10 @@ export interface CodeOptionsProps {
   onModeChange: (mode: Mode) => void
   name: string
   onNameChange: (name: string) => void
+  /** A dynamic code's chosen short code ('' for a random one), and the server's refusal of it. */
+  shortCode: string
+  onShortCodeChange: (code: string) => void
+  shortCodeError?: string
   showSubmit: boolean
   busy: boolean
   /** The saved code Generate updates, if any. */
@@ -37,6 +42,9 @@ export function CodeOptions({
   onModeChange,
   name,
   onNameChange,
+  shortCode,
+  onShortCodeChange,
+  shortCodeError,
   showSubmit,
   busy,
   editing,
@@ -86,6 +94,10 @@ export function CodeOptions({
         </div>
       )}
 
+      {signedIn && dynamic && !editing && (
+        <ShortCodeField id={id} value={shortCode} onChange={onShortCodeChange} serverError={shortCodeError} />
+      )}
+
       {showSubmit && (
         <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
           <Button type="submit" size="lg" disabled={busy} className="sm:min-w-52">
@@ -113,6 +125,54 @@ export function CodeOptions({
           </Button>
         </div>
       )}
+    </div>
+  )
+}
+
+/** The optional chosen short code, with its availability shown as the user types. */
+function ShortCodeField({
+  id,
+  value,
+  onChange,
+  serverError,
+}: {
+  id: string
+  value: string
+  onChange: (code: string) => void
+  serverError?: string
+}) {
+  const availability = useShortCodeAvailability(value)
+  const local = shortCodeProblem(value.trim())
+  let status: { text: string; ok: boolean } | null = null
+  if (serverError) status = { text: serverError, ok: false }
+  else if (local) status = { text: local, ok: false }
+  else if (value.trim() !== '' && !availability.pending && availability.data) {
+    status = availability.data.available
+      ? { text: 'Available', ok: true }
+      : { text: availability.data.message ?? 'Not available', ok: false }
+  }
+  return (
+    <div className="grid content-start gap-1.5">
+      <Label htmlFor={`${id}-short-code`}>Short code (optional)</Label>
+      <Input
+        id={`${id}-short-code`}
+        value={value}
+        maxLength={64}
+        placeholder="spring-menu"
+        autoComplete="off"
+        spellCheck={false}
+        aria-invalid={status ? !status.ok : undefined}
+        aria-describedby={`${id}-short-code-status`}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      <p
+        id={`${id}-short-code-status`}
+        role="status"
+        data-testid="short-code-status"
+        className={status ? (status.ok ? 'text-sm text-emerald-700' : 'text-sm text-red-600') : 'text-sm text-slate-500'}
+      >
+        {status ? status.text : 'Leave empty for a random code. Letters, digits, - and _; 3 to 64 characters.'}
+      </p>
     </div>
   )
 }

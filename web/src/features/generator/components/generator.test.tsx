@@ -496,6 +496,54 @@ describe('for signed-in users', () => {
     expect(JSON.parse(String(sent.qrData))).toEqual({ url: 'https://example.com/menu' })
   })
 
+  it('chooses a short code, shows whether it is free as it is typed, and sends it', async () => {
+    const { mock } = renderGenerator({
+      signedIn: true,
+      handlers: {
+        'GET /api/trial-status': () => json({ canCreateDynamicQR: true, dynamicQRLimit: 12 }),
+        'GET /api/short-codes/availability': (_init, url) => {
+          const code = url.searchParams.get('shortCode') ?? ''
+          return code.toLowerCase() === 'taken'
+            ? json({ shortCode: code, available: false, code: 'taken', message: 'This short code is already taken on this domain' })
+            : json({ shortCode: code, available: true })
+        },
+        'POST /api/dynamic-qrcodes': () =>
+          json({ ...saved, qrMode: 'dynamic', shortCode: 'spring-menu', shortUrl: 'http://x/d/spring-menu' }, 201),
+      },
+    })
+    await userEvent.click(screen.getByRole('switch', { name: 'Scan tracking' }))
+    const input = screen.getByLabelText('Short code (optional)')
+    await userEvent.type(input, 'a b')
+    expect(screen.getByTestId('short-code-status')).toHaveTextContent('Use 3 to 64 letters, digits, - or _')
+    await userEvent.clear(input)
+    await userEvent.type(input, 'Taken')
+    expect(await screen.findByText('This short code is already taken on this domain')).toBeInTheDocument()
+    await userEvent.clear(input)
+    await userEvent.type(input, 'spring-menu')
+    expect(await screen.findByText('Available')).toBeInTheDocument()
+    await userEvent.type(field('Website URL'), 'https://example.com/menu')
+    await userEvent.click(screen.getByRole('button', { name: 'Generate QR Code' }))
+    expect(await screen.findByText('Dynamic QR Code generated')).toBeInTheDocument()
+    expect(formBody(mock, '/api/dynamic-qrcodes')).toMatchObject({ shortCode: 'spring-menu' })
+  })
+
+  it("shows the server's refusal of a taken short code on the field", async () => {
+    renderGenerator({
+      signedIn: true,
+      handlers: {
+        'GET /api/trial-status': () => json({ canCreateDynamicQR: true, dynamicQRLimit: 12 }),
+        'GET /api/short-codes/availability': (_init, url) => json({ shortCode: url.searchParams.get('shortCode'), available: true }),
+        'POST /api/dynamic-qrcodes': () =>
+          json({ message: 'This short code is already taken on this domain', code: 'taken', errors: { shortCode: 'Taken just now' } }, 409),
+      },
+    })
+    await userEvent.click(screen.getByRole('switch', { name: 'Scan tracking' }))
+    await userEvent.type(screen.getByLabelText('Short code (optional)'), 'racey')
+    await userEvent.type(field('Website URL'), 'https://example.com/menu')
+    await userEvent.click(screen.getByRole('button', { name: 'Generate QR Code' }))
+    expect(await screen.findByText('Taken just now')).toBeInTheDocument()
+  })
+
   it('shows the dynamic limit from the server', async () => {
     renderGenerator({
       signedIn: true,

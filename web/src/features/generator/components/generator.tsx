@@ -55,6 +55,8 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
   const [uploaded, setUploaded] = useState<UploadedFile | null>(null)
   const [mode, setMode] = useState<Mode>('static')
   const [name, setName] = useState(preselection?.title ?? '')
+  const [shortCode, setShortCode] = useState('')
+  const [shortCodeError, setShortCodeError] = useState<string>()
   const [tab, setTab] = useState<Tab>('purpose')
   const [dialog, setDialog] = useState<DialogName | null>(start.dialog)
   // The dialogs exist from the first one's opening on (their code is in by then).
@@ -82,6 +84,7 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
     onSaved,
     formKey: JSON.stringify([qrType, values, sentStyle, mode]),
     onFieldErrors: (errors) => {
+      if (errors.shortCode) setShortCodeError(errors.shortCode)
       for (const [field, message] of Object.entries(errors)) {
         const formField = field === 'locationName' ? 'name' : field === 'locationDescription' ? 'description' : field
         if (formField in form.getValues()) form.setError(formField, { message })
@@ -136,7 +139,7 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
   }
 
   const submit = form.handleSubmit(
-    (fields) => actions.run({ qrType, fields, style, sentStyle, logoId: logo?.id, uploaded, name, dynamic }),
+    (fields) => actions.run({ qrType, fields, style, sentStyle, logoId: logo?.id, uploaded, name, dynamic, shortCode }),
     () => setTab('purpose'),
   )
 
@@ -161,6 +164,8 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
     form.reset(typeDefaults(qrType))
     setUploaded(null)
     setName('')
+    setShortCode('')
+    setShortCodeError(undefined)
   }
 
   // Any way to /auth from here (banners, dialogs, the sign-in hint) keeps the visitor's design for afterwards.
@@ -223,6 +228,12 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
           onModeChange={setMode}
           name={name}
           onNameChange={setName}
+          shortCode={shortCode}
+          onShortCodeChange={(code) => {
+            setShortCode(code)
+            setShortCodeError(undefined)
+          }}
+          shortCodeError={shortCodeError}
           showSubmit={showSubmit}
           busy={actions.busy}
           editing={actions.current}

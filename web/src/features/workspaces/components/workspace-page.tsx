@@ -39,6 +39,9 @@ export function WorkspacePage({ workspace, title, children }: { workspace: Activ
             <NavLink to="/workspace/products" className={tabClass}>
               Products
             </NavLink>
+            <NavLink to="/workspace/imports" className={tabClass}>
+              Import links
+            </NavLink>
             {manager && (
               <>
                 <NavLink to="/workspace/activity" className={tabClass}>

@@ -1,0 +1,384 @@
+// Package imports brings another shortener's links onto Squarely (issue
+// 34 item 3): it reads them from a CSV file (Squarely's columns, or
+// Bitly's and Dub's exports as they are) or from a service's API (Shlink
+// REST v3), checks each against the workspace (what will be created, what
+// conflicts, what is already there) and, in a job, creates their dynamic
+// codes with their short codes intact. Requests to other services go
+// through netguard (the webhook address rules) with timeouts and retries.
+package imports
+
+import (
+	"bufio"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/squarely/squarely/internal/netguard"
+)
+
+// Link is one link read from a source.
+type Link struct {
+	ShortCode   string
+	Destination string
+	Title       string
+	Tags        []string
+	CreatedAt   *time.Time
+	Clicks      int64
+}
+
+const (
+	// MaxLinks bounds one import.
+	MaxLinks = 50_000
+	// MaxLine is the longest CSV line read; a longer one refuses the file.
+	MaxLine = 1 << 20
+	// MaxFile bounds an uploaded CSV.
+	MaxFile = 32 << 20
+)
+
+// Sources are the sources an import may name.
+var (
+	CSVSources = []string{"csv", "bitly-csv", "dub-csv"}
+	APISources = []string{"shlink"}
+)
+
+// Refused is a source the import cannot read, said for the user.
+type Refused struct{ Message string }
+
+func (e *Refused) Error() string { return e.Message }
+
+func refusef(format string, args ...any) error { return &Refused{fmt.Sprintf(format, args...)} }
+
+// column names, normalised (lower case, letters and digits only), for
+// each field; Squarely's own first, then Bitly's and Dub's exports.
+var columns = map[string][]string{
+	"shortCode":   {"shortcode", "keyword", "key", "slug", "backhalf", "bitlink", "link", "shortlink", "shorturl", "shortlinkurl"},
+	"destination": {"destination", "longurl", "url", "destinationurl", "originalurl", "target"},
+	"title":       {"name", "title"},
+	"tags":        {"tags", "tag", "tagnames"},
+	"createdAt":   {"createdat", "created", "datecreated", "creationdate", "createddate"},
+	"clicks":      {"clicks", "totalclicks", "engagements", "visits", "clickcount"},
+}
+
+func norm(h string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(h) {
+		if r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// ReadCSV reads the links of a CSV file of source (csv, bitly-csv or
+// dub-csv; the header names the columns, in any order and case). A cell
+// that a spreadsheet would run as a formula (=, +, -, @ first, or a tab
+// or carriage return) refuses the file, as does a line over MaxLine.
+func ReadCSV(r io.Reader, source string) ([]Link, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	cr := csv.NewReader(&lineGuard{r: br})
+	cr.FieldsPerRecord = -1
+	cr.ReuseRecord = true
+	header, err := cr.Read()
+	if err != nil {
+		return nil, csvErr(err, 1)
+	}
+	idx := map[string]int{}
+	for i, h := range header {
+		n := norm(strings.TrimPrefix(h, "\ufeff"))
+		for field, names := range columns {
+			for _, name := range names {
+				if n == name {
+					if _, seen := idx[field]; !seen {
+						idx[field] = i
+					}
+				}
+			}
+		}
+	}
+	if _, ok := idx["destination"]; !ok {
+		return nil, refusef("The header row names no destination column (destination, long_url or url)")
+	}
+	var out []Link
+	for line := 2; ; line++ {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, csvErr(err, line)
+		}
+		for i, cell := range rec {
+			if formula(cell) {
+				return nil, refusef("Row %d, column %d starts with %q: a spreadsheet would run it as a formula. Remove it and upload again.", line, i+1, cell[:1])
+			}
+		}
+		get := func(f string) string {
+			if i, ok := idx[f]; ok && i < len(rec) {
+				return strings.TrimSpace(rec[i])
+			}
+			return ""
+		}
+		if len(out) == MaxLinks {
+			return nil, refusef("An import holds at most %d links", MaxLinks)
+		}
+		l := Link{ShortCode: shortCodeOf(get("shortCode")), Destination: get("destination"), Title: get("title")}
+		for _, t := range strings.FieldsFunc(get("tags"), func(r rune) bool { return r == ',' || r == ';' || r == '|' }) {
+			if t = strings.TrimSpace(t); t != "" {
+				l.Tags = append(l.Tags, t)
+			}
+		}
+		if c := get("createdAt"); c != "" {
+			if t, ok := parseTime(c); ok {
+				l.CreatedAt = &t
+			}
+		}
+		if n, err := strconv.ParseInt(strings.ReplaceAll(get("clicks"), ",", ""), 10, 64); err == nil && n > 0 {
+			l.Clicks = n
+		}
+		if l.Destination == "" && l.ShortCode == "" {
+			continue // a blank row
+		}
+		out = append(out, l)
+	}
+	_ = source // the three layouts share the column names above
+	return out, nil
+}
+
+// formula reports a cell a spreadsheet would evaluate (CSV injection).
+func formula(cell string) bool {
+	if cell == "" {
+		return false
+	}
+	switch cell[0] {
+	case '=', '+', '@', '\t', '\r':
+		return true
+	case '-':
+		// -1 is a number, -foo a formula.
+		_, err := strconv.ParseFloat(cell, 64)
+		return err != nil
+	}
+	return false
+}
+
+func csvErr(err error, line int) error {
+	var tooLong *lineTooLong
+	if errors.As(err, &tooLong) {
+		return refusef("Line %d is longer than %d bytes: this is not a CSV file of links", line, MaxLine)
+	}
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return refusef("The file is not valid CSV at line %d: %v", pe.Line, pe.Err)
+	}
+	if errors.Is(err, io.EOF) {
+		return refusef("The file is empty")
+	}
+	return err
+}
+
+type lineTooLong struct{}
+
+func (*lineTooLong) Error() string { return "line too long" }
+
+// lineGuard passes a reader through, failing at a line over MaxLine.
+type lineGuard struct {
+	r   *bufio.Reader
+	run int
+}
+
+func (g *lineGuard) Read(p []byte) (int, error) {
+	n, err := g.r.Read(p)
+	for _, c := range p[:n] {
+		if c == '\n' {
+			g.run = 0
+		} else if g.run++; g.run > MaxLine {
+			return 0, &lineTooLong{}
+		}
+	}
+	return n, err
+}
+
+// shortCodeOf is the short code of a cell: a code, or a short URL
+// ("bit.ly/abc", "https://go.brand.com/menu") whose path it ends.
+func shortCodeOf(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.Index(s, "://"); i >= 0 {
+		s = s[i+3:]
+	}
+	if i := strings.IndexAny(s, "?#"); i >= 0 {
+		s = s[:i]
+	}
+	s = strings.TrimSuffix(s, "/")
+	if i := strings.LastIndexByte(s, '/'); i >= 0 {
+		s = s[i+1:]
+	}
+	return s
+}
+
+func parseTime(s string) (time.Time, bool) {
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05-0700", "2006-01-02 15:04:05", "2006-01-02T15:04:05", "2006-01-02", "1/2/2006 15:04", "1/2/2006"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UTC(), true
+		}
+	}
+	return time.Time{}, false
+}
+
+// Client reads links from other services' APIs.
+type Client struct {
+	Policy  netguard.Policy
+	Timeout time.Duration // per request; 0: 20 seconds
+	Tries   int           // per request; 0: 3
+}
+
+// Fetch reads every link of source at baseURL with apiKey.
+func (c *Client) Fetch(ctx context.Context, source, baseURL, apiKey string) ([]Link, error) {
+	base, err := c.Policy.CheckURL(ctx, baseURL)
+	if err != nil {
+		return nil, refusef("baseUrl %v", err)
+	}
+	switch source {
+	case "shlink":
+		return c.shlink(ctx, base, apiKey)
+	}
+	return nil, refusef("Unknown source %q: use %s", source, strings.Join(append(append([]string{}, APISources...), CSVSources...), ", "))
+}
+
+// get fetches u as JSON into v, with the source's headers, retrying a
+// failed exchange or a 5xx or 429 answer.
+func (c *Client) get(ctx context.Context, u string, header http.Header, v any) error {
+	timeout, tries := c.Timeout, c.Tries
+	if timeout == 0 {
+		timeout = 20 * time.Second
+	}
+	if tries == 0 {
+		tries = 3
+	}
+	client := c.Policy.Client(timeout)
+	var last error
+	for try := range tries {
+		if try > 0 {
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(time.Duration(try) * 300 * time.Millisecond):
+			}
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+		if err != nil {
+			return err
+		}
+		req.Header = header.Clone()
+		req.Header.Set("Accept", "application/json")
+		resp, err := client.Do(req)
+		if err != nil {
+			var ae *netguard.AddressError
+			if errors.As(err, &ae) {
+				return refusef("The service's address is not allowed: %v", ae)
+			}
+			last = refusef("The service did not answer: %v", err)
+			continue
+		}
+		body, err := io.ReadAll(io.LimitReader(resp.Body, 32<<20))
+		resp.Body.Close()
+		switch {
+		case err != nil:
+			last = refusef("The service's answer broke off: %v", err)
+			continue
+		case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
+			return refusef("The service refused the API key (%d)", resp.StatusCode)
+		case resp.StatusCode >= 500 || resp.StatusCode == http.StatusTooManyRequests:
+			last = refusef("The service answered %d", resp.StatusCode)
+			continue
+		case resp.StatusCode != http.StatusOK:
+			return refusef("The service answered %d at %s", resp.StatusCode, req.URL.Path)
+		}
+		if err := json.Unmarshal(body, v); err != nil {
+			return refusef("The service's answer is not the JSON expected: %v", err)
+		}
+		return nil
+	}
+	return last
+}
+
+// shlink reads GET /rest/v3/short-urls page by page (X-Api-Key).
+func (c *Client) shlink(ctx context.Context, base *url.URL, apiKey string) ([]Link, error) {
+	var out []Link
+	for page := 1; ; page++ {
+		var answer struct {
+			ShortURLs struct {
+				Data []struct {
+					ShortCode     string   `json:"shortCode"`
+					LongURL       string   `json:"longUrl"`
+					Title         *string  `json:"title"`
+					Tags          []string `json:"tags"`
+					DateCreated   string   `json:"dateCreated"`
+					VisitsCount   int64    `json:"visitsCount"`
+					VisitsSummary *struct {
+						Total int64 `json:"total"`
+					} `json:"visitsSummary"`
+				} `json:"data"`
+				Pagination struct {
+					CurrentPage int `json:"currentPage"`
+					PagesCount  int `json:"pagesCount"`
+				} `json:"pagination"`
+			} `json:"shortUrls"`
+		}
+		u := base.JoinPath("rest", "v3", "short-urls")
+		u.RawQuery = url.Values{"page": {strconv.Itoa(page)}, "itemsPerPage": {"100"}}.Encode()
+		if err := c.get(ctx, u.String(), http.Header{"X-Api-Key": {apiKey}}, &answer); err != nil {
+			return nil, err
+		}
+		for _, s := range answer.ShortURLs.Data {
+			l := Link{ShortCode: s.ShortCode, Destination: s.LongURL, Tags: s.Tags, Clicks: s.VisitsCount}
+			if s.Title != nil {
+				l.Title = *s.Title
+			}
+			if s.VisitsSummary != nil {
+				l.Clicks = s.VisitsSummary.Total
+			}
+			if t, ok := parseTime(s.DateCreated); ok {
+				l.CreatedAt = &t
+			}
+			out = append(out, l)
+			if len(out) > MaxLinks {
+				return nil, refusef("An import holds at most %d links", MaxLinks)
+			}
+		}
+		p := answer.ShortURLs.Pagination
+		if len(answer.ShortURLs.Data) == 0 || p.CurrentPage >= p.PagesCount || page >= 1000 {
+			return out, nil
+		}
+	}
+}
+
+// Probe requests u once, following no redirect, and answers its status
+// and Location: what the switch check compares.
+func (c *Client) Probe(ctx context.Context, u string) (int, string, error) {
+	if _, err := c.Policy.CheckURL(ctx, u); err != nil {
+		return 0, "", refusef("%s %v", u, err)
+	}
+	timeout := c.Timeout
+	if timeout == 0 {
+		timeout = 20 * time.Second
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return 0, "", err
+	}
+	resp, err := c.Policy.Client(timeout).Do(req)
+	if err != nil {
+		return 0, "", err
+	}
+	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	resp.Body.Close()
+	return resp.StatusCode, resp.Header.Get("Location"), nil
+}
