@@ -58,6 +58,7 @@ CREATE TABLE dynamic_qr_codes_new (
     health_checked_at      TEXT,
     drop_alerted_at        TEXT,
     domain_id              INTEGER REFERENCES workspace_domains (id),
+    page_id                INTEGER REFERENCES pages (id) ON DELETE SET NULL,
     -- Set when the workspace chose the short code (not drawn at random).
     short_code_chosen      INTEGER NOT NULL DEFAULT 0
 );
@@ -69,7 +70,7 @@ INSERT INTO dynamic_qr_codes_new (
     enable_frame, frame_text, frame_color, frame_text_color, frame_style, is_paused, paused_at,
     is_deleted, deleted_at, created_at, updated_at, logo_size, password_hash, workspace_id, folder_id,
     search_text, routing, scan_limit, limit_scans, alerts_muted, health_status, health_reason,
-    health_url, health_failures, health_since, health_checked_at, drop_alerted_at, domain_id)
+    health_url, health_failures, health_since, health_checked_at, drop_alerted_at, domain_id, page_id)
 SELECT
     id, client_id, user_id, name, short_code, destination, qr_type, qr_data, platform,
     fg_color, bg_color, gradient_color, qr_style, dot_shape, corner_shape, inner_corner_shape,
@@ -77,7 +78,7 @@ SELECT
     enable_frame, frame_text, frame_color, frame_text_color, frame_style, is_paused, paused_at,
     is_deleted, deleted_at, created_at, updated_at, logo_size, password_hash, workspace_id, folder_id,
     search_text, routing, scan_limit, limit_scans, alerts_muted, health_status, health_reason,
-    health_url, health_failures, health_since, health_checked_at, drop_alerted_at, domain_id
+    health_url, health_failures, health_since, health_checked_at, drop_alerted_at, domain_id, page_id
 FROM dynamic_qr_codes;
 
 -- AUTOINCREMENT's high-water mark carries over: ids are never reused.
@@ -92,6 +93,7 @@ CREATE INDEX dynamic_qr_codes_workspace_created_idx ON dynamic_qr_codes (workspa
 CREATE INDEX dynamic_qr_codes_workspace_name_idx ON dynamic_qr_codes (workspace_id, lower(name), id) WHERE NOT is_deleted;
 CREATE INDEX dynamic_qr_codes_health_due_idx ON dynamic_qr_codes (health_checked_at) WHERE NOT is_deleted;
 CREATE INDEX dynamic_qr_codes_domain_id_idx ON dynamic_qr_codes (domain_id) WHERE domain_id IS NOT NULL;
+CREATE INDEX dynamic_qr_codes_page_idx ON dynamic_qr_codes (page_id);
 
 CREATE TRIGGER dynamic_qr_codes_search_insert AFTER INSERT ON dynamic_qr_codes BEGIN
     INSERT INTO dynamic_qr_codes_search (rowid, search_text) VALUES (new.id, new.search_text);
