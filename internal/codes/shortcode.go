@@ -42,7 +42,7 @@ var ReservedShortCodes = []string{
 	"login", "logout", "register", "signup", "dashboard", "payment-success", "test", "faq", "templates",
 	"features", "use-cases", "about", "contact", "blog", "privacy", "terms", "docs", "newsletter",
 	"set-password", "verify-email", "invitations", "account-settings", "white-label-admin",
-	"bulk-generation", "workspace", "webhooks", "imports", "admin", "settings",
+	"bulk-generation", "workspace", "webhooks", "imports", "admin", "settings", "pages",
 }
 
 // ShortCodeReserved reports whether code is one of ReservedShortCodes,
