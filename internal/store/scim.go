@@ -320,7 +320,7 @@ func (s *Store) SCIMGroups(ctx context.Context, workspaceID int64, displayName s
 	}
 	rows.Close()
 	for _, g := range out {
-		if g.Members, err = s.groupMembers(ctx, g.ID); err != nil {
+		if g.Members, err = groupMembers(ctx, s.read, g.ID); err != nil {
 			return nil, 0, err
 		}
 	}
@@ -335,25 +335,8 @@ func (s *Store) SCIMGroupByID(ctx context.Context, workspaceID, id int64) (*SCIM
 	if err != nil {
 		return nil, fail("read SCIM group", err)
 	}
-	g.Members, err = s.groupMembers(ctx, id)
+	g.Members, err = groupMembers(ctx, s.read, id)
 	return g, err
-}
-
-func (s *Store) groupMembers(ctx context.Context, groupID int64) ([]int64, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT user_id FROM scim_group_members WHERE group_id = $1 ORDER BY user_id`, groupID)
-	if err != nil {
-		return nil, fail("read SCIM group members", err)
-	}
-	defer rows.Close()
-	ids := []int64{}
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, fail("read SCIM group members", err)
-		}
-		ids = append(ids, id)
-	}
-	return ids, fail2("read SCIM group members", rows.Err())
 }
 
 // SaveSCIMGroup creates (g.ID 0) or replaces a group: its name, external
@@ -380,14 +363,14 @@ func (s *Store) SaveSCIMGroup(ctx context.Context, workspaceID int64, g *SCIMGro
 				return err
 			}
 			// A renamed group may map to another role: all its members.
-			if changed, err = txGroupMembers(ctx, tx, g.ID); err != nil {
+			if changed, err = groupMembers(ctx, tx, g.ID); err != nil {
 				return err
 			}
 		}
 		if members == nil {
 			return nil
 		}
-		old, err := txGroupMembers(ctx, tx, g.ID)
+		old, err := groupMembers(ctx, tx, g.ID)
 		if err != nil {
 			return err
 		}
@@ -411,13 +394,17 @@ func (s *Store) SaveSCIMGroup(ctx context.Context, workspaceID int64, g *SCIMGro
 	return changed, err
 }
 
-func txGroupMembers(ctx context.Context, tx *sql.Tx, groupID int64) ([]int64, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT user_id FROM scim_group_members WHERE group_id = $1`, groupID)
+// groupMembers is the account ids in the group, read through q (the
+// read pool, or a transaction that is changing them).
+func groupMembers(ctx context.Context, q interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}, groupID int64) ([]int64, error) {
+	rows, err := q.QueryContext(ctx, `SELECT user_id FROM scim_group_members WHERE group_id = $1 ORDER BY user_id`, groupID)
 	if err != nil {
 		return nil, fail("read SCIM group members", err)
 	}
 	defer rows.Close()
-	var ids []int64
+	ids := []int64{}
 	for rows.Next() {
 		var id int64
 		if err := rows.Scan(&id); err != nil {
@@ -431,7 +418,7 @@ func txGroupMembers(ctx context.Context, tx *sql.Tx, groupID int64) ([]int64, er
 // DeleteSCIMGroup removes the group; it answers its former members.
 func (s *Store) DeleteSCIMGroup(ctx context.Context, workspaceID, id int64) (members []int64, err error) {
 	err = s.inTx(ctx, "delete SCIM group", func(tx *sql.Tx) error {
-		if members, err = txGroupMembers(ctx, tx, id); err != nil {
+		if members, err = groupMembers(ctx, tx, id); err != nil {
 			return err
 		}
 		res, err := tx.ExecContext(ctx, `DELETE FROM scim_groups WHERE workspace_id = $1 AND id = $2`, workspaceID, id)
