@@ -55,7 +55,7 @@ test('a member signs in through the workspace’s identity provider and lands in
 
   const metadata = await (await page.request.get(`${idpURL}/metadata`)).text()
   await page.goto('/workspace/members')
-  await page.getByRole('tab', { name: 'Security' }).click()
+  await page.getByRole('navigation', { name: 'Members sections' }).getByRole('link', { name: 'Security' }).click()
   const card = page.getByRole('form', { name: 'Single sign-on settings' })
   await card.getByLabel('Metadata XML').fill(metadata)
   await card.getByRole('button', { name: 'Map a group' }).click()

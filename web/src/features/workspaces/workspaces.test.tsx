@@ -174,8 +174,8 @@ describe('two-factor requirement', () => {
       },
     })
     renderApp('/workspace/members')
-    // The owner's sign-in rules are on the Security tab.
-    await userEvent.click(await screen.findByRole('tab', { name: 'Security' }))
+    // The owner's sign-in rules are on the Security view.
+    await userEvent.click(await screen.findByRole('link', { name: 'Security' }))
     const toggle = await screen.findByRole('switch', { name: 'Require two-factor authentication' })
     expect(toggle).toHaveAttribute('aria-checked', 'false')
     await userEvent.click(toggle)

@@ -1,12 +1,15 @@
 import { Loader2, Plus } from 'lucide-react'
+import { lazy, Suspense } from 'react'
 import { Link } from 'react-router'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { Switch } from '@/components/ui/switch'
 import { qrTypeLabel, type QrType } from '@/lib/qr-types'
-import { shortCodeProblem, useShortCodeAvailability } from '../api/short-codes'
 import { OptionGroup } from './option-group'
+
+// Only signed-in members making a dynamic code see it: its code stays off the landing page.
+const ShortCodeField = lazy(() => import('./short-code-field'))
 
 export type Mode = 'static' | 'dynamic'
 
@@ -95,7 +98,9 @@ export function CodeOptions({
       )}
 
       {signedIn && dynamic && !editing && (
-        <ShortCodeField id={id} value={shortCode} onChange={onShortCodeChange} serverError={shortCodeError} />
+        <Suspense fallback={null}>
+          <ShortCodeField id={id} value={shortCode} onChange={onShortCodeChange} serverError={shortCodeError} />
+        </Suspense>
       )}
 
       {showSubmit && (
@@ -125,54 +130,6 @@ export function CodeOptions({
           </Button>
         </div>
       )}
-    </div>
-  )
-}
-
-/** The optional chosen short code, with its availability shown as the user types. */
-function ShortCodeField({
-  id,
-  value,
-  onChange,
-  serverError,
-}: {
-  id: string
-  value: string
-  onChange: (code: string) => void
-  serverError?: string
-}) {
-  const availability = useShortCodeAvailability(value)
-  const local = shortCodeProblem(value.trim())
-  let status: { text: string; ok: boolean } | null = null
-  if (serverError) status = { text: serverError, ok: false }
-  else if (local) status = { text: local, ok: false }
-  else if (value.trim() !== '' && !availability.pending && availability.data) {
-    status = availability.data.available
-      ? { text: 'Available', ok: true }
-      : { text: availability.data.message ?? 'Not available', ok: false }
-  }
-  return (
-    <div className="grid content-start gap-1.5">
-      <Label htmlFor={`${id}-short-code`}>Short code (optional)</Label>
-      <Input
-        id={`${id}-short-code`}
-        value={value}
-        maxLength={64}
-        placeholder="spring-menu"
-        autoComplete="off"
-        spellCheck={false}
-        aria-invalid={status ? !status.ok : undefined}
-        aria-describedby={`${id}-short-code-status`}
-        onChange={(e) => onChange(e.target.value)}
-      />
-      <p
-        id={`${id}-short-code-status`}
-        role="status"
-        data-testid="short-code-status"
-        className={status ? (status.ok ? 'text-sm text-emerald-700' : 'text-sm text-red-600') : 'text-sm text-slate-500'}
-      >
-        {status ? status.text : 'Leave empty for a random code. Letters, digits, - and _; 3 to 64 characters.'}
-      </p>
     </div>
   )
 }

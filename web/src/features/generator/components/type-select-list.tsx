@@ -2,7 +2,7 @@ import { useNavigate } from 'react-router'
 import { Badge } from '@/components/ui/badge'
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select'
 import { qrTypes, type QrType } from '@/lib/qr-types'
-import { pageTypes } from '@/features/pages'
+import { pageTypes } from '@/lib/page-types'
 import { isBlockedType, needsAccount } from '../lib/qr-types'
 import { TypeName, type TypeSelectProps } from './type-select'
 
@@ -45,7 +45,7 @@ export function TypeSelectList({ id, value, onChoose, signedIn, open, autoFocus 
             </SelectItem>
           )
         })}
-        {pageTypes.map(({ value: type, label, icon: Icon }) => (
+        {pageTypes.map(({ value: type, label }) => (
           <SelectItem
             key={`page:${type}`}
             value={`page:${type}`}
@@ -55,10 +55,7 @@ export function TypeSelectList({ id, value, onChoose, signedIn, open, autoFocus 
               </Badge>
             }
           >
-            <span className="inline-flex items-center gap-2">
-              <Icon className="size-4 text-slate-500" aria-hidden="true" />
-              {label}
-            </span>
+            {label}
           </SelectItem>
         ))}
       </SelectContent>

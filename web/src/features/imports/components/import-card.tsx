@@ -1,4 +1,4 @@
-import { ArrowRightLeft, CheckCircle2, Upload } from 'lucide-react'
+import { ArrowRightLeft, CheckCircle2, FileUp } from 'lucide-react'
 import { useState, type FormEvent } from 'react'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
@@ -68,7 +68,7 @@ export function ImportCard({ domains, baseHost }: { domains: ImportDomain[]; bas
     <Card>
       <CardHeader>
         <CardTitle className="flex items-center gap-2">
-          <Upload className="size-5" aria-hidden="true" /> Import links
+          <FileUp className="size-5" aria-hidden="true" /> Import links
         </CardTitle>
         <CardDescription>
           Bring your links from another shortener with their short codes: check first what will be created, then import, then prove that every old

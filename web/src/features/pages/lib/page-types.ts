@@ -1,25 +1,18 @@
-import { AppWindow, CalendarDays, Contact, Images, Link2, Store, Ticket, UtensilsCrossed, type LucideIcon } from 'lucide-react'
+import { AppWindow, CalendarDays, IdCard, Images, Link2, Store, Ticket, UtensilsCrossed, type LucideIcon } from 'lucide-react'
+import type { PageType } from '@/lib/page-types'
 
-/** The hosted page types (issue 35), as the generator lists them. */
-export const pageTypes = [
-  { value: 'vcard', label: 'vCard Plus', icon: Contact },
-  { value: 'links', label: 'Link list', icon: Link2 },
-  { value: 'menu', label: 'Menu', icon: UtensilsCrossed },
-  { value: 'gallery', label: 'Gallery', icon: Images },
-  { value: 'coupon', label: 'Coupon', icon: Ticket },
-  { value: 'event', label: 'Event', icon: CalendarDays },
-  { value: 'app', label: 'App download', icon: AppWindow },
-  { value: 'business', label: 'Business page', icon: Store },
-] as const satisfies readonly { value: string; label: string; icon: LucideIcon }[]
+export { isPageType, pageTypeLabel, pageTypes, type PageType } from '@/lib/page-types'
 
-export type PageType = (typeof pageTypes)[number]['value']
-
-export function isPageType(v: string | undefined): v is PageType {
-  return pageTypes.some((t) => t.value === v)
-}
-
-export function pageTypeLabel(t: PageType): string {
-  return pageTypes.find((p) => p.value === t)?.label ?? t
+/** Each page type's icon in the pages list. */
+export const pageTypeIcons: Record<PageType, LucideIcon> = {
+  vcard: IdCard,
+  links: Link2,
+  menu: UtensilsCrossed,
+  gallery: Images,
+  coupon: Ticket,
+  event: CalendarDays,
+  app: AppWindow,
+  business: Store,
 }
 
 export const weekdays = [

@@ -12,7 +12,7 @@ import { can, useActiveWorkspace } from '@/lib/workspace'
 import { WorkspacePage } from '@/features/workspaces'
 import { useDeletePage, usePages, useSavePage, type HostedPage } from '../api/pages'
 import { PageStats } from '../components/page-stats'
-import { pageTypeLabel, pageTypes } from '../lib/page-types'
+import { pageTypeIcons, pageTypeLabel, pageTypes } from '../lib/page-types'
 
 /** /pages: the workspace's hosted pages; editors edit, duplicate and delete them. */
 export function PagesListPage() {
@@ -34,13 +34,16 @@ export function PagesListPage() {
         <CardContent className="grid gap-4">
           {editor && (
             <nav aria-label="New page" className="flex flex-wrap gap-2">
-              {pageTypes.map((t) => (
-                <Button key={t.value} asChild variant="outline" size="sm">
-                  <Link to={`/pages/new/${t.value}`}>
-                    <t.icon className="size-4" aria-hidden="true" /> New {t.label}
-                  </Link>
-                </Button>
-              ))}
+              {pageTypes.map((t) => {
+                const Icon = pageTypeIcons[t.value]
+                return (
+                  <Button key={t.value} asChild variant="outline" size="sm">
+                    <Link to={`/pages/new/${t.value}`}>
+                      <Icon className="size-4" aria-hidden="true" /> New {t.label}
+                    </Link>
+                  </Button>
+                )
+              })}
             </nav>
           )}
           {pages.isPending && <Spinner label="Loading pages..." />}

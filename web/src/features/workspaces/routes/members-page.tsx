@@ -1,6 +1,6 @@
-import { useSearchParams } from 'react-router'
+import { Link, useSearchParams } from 'react-router'
 import { Spinner } from '@/components/ui/spinner'
-import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
+import { cn } from '@/lib/utils'
 import { siteTitle, usePageTitle } from '@/lib/use-page-title'
 import { can, useActiveWorkspace, type ActiveWorkspace } from '@/lib/workspace'
 import { AlertEmailSetting } from '../components/alert-email-setting'
@@ -29,7 +29,7 @@ export function MembersPage() {
 
 function Members({ workspace }: { workspace: ActiveWorkspace }) {
   const manager = can(workspace.role, 'manageMembers')
-  const [params, setParams] = useSearchParams()
+  const [params] = useSearchParams()
   const people = (
     <div className="grid gap-6">
       {manager && <InviteCard workspace={workspace} />}
@@ -40,23 +40,32 @@ function Members({ workspace }: { workspace: ActiveWorkspace }) {
     </div>
   )
   if (!can(workspace.role, 'own')) return people
-  // Owners also get the sign-in rules (?tab=security links there): second factor, domain capture, SSO, SCIM.
-  const tab = params.get('tab') === 'security' ? 'security' : 'members'
+  // Owners also get the sign-in rules, on their own view (?tab=security):
+  // second factor, domain capture, SSO, SCIM. Links, not a tab widget, so
+  // the view has an address and no extra code.
+  const security = params.get('tab') === 'security'
+  const view = (active: boolean) =>
+    cn('rounded-md px-3 py-1.5 text-sm font-medium', active ? 'bg-white text-slate-900 shadow-sm' : 'text-slate-600 hover:text-slate-900')
   return (
-    <Tabs value={tab} onValueChange={(value) => setParams(value === 'security' ? { tab: value } : {}, { replace: true })}>
-      <TabsList>
-        <TabsTrigger value="members">Members</TabsTrigger>
-        <TabsTrigger value="security">Security</TabsTrigger>
-      </TabsList>
-      <TabsContent value="members">{people}</TabsContent>
-      <TabsContent value="security">
+    <div className="grid gap-4">
+      <nav aria-label="Members sections" className="inline-flex w-fit gap-1 rounded-lg bg-slate-100 p-1">
+        <Link to="/workspace/members" replace aria-current={security ? undefined : 'page'} className={view(!security)}>
+          Members
+        </Link>
+        <Link to="/workspace/members?tab=security" replace aria-current={security ? 'page' : undefined} className={view(security)}>
+          Security
+        </Link>
+      </nav>
+      {security ? (
         <div className="grid gap-6">
           <TwoFactorSetting workspace={workspace} />
           <AutoJoinSetting workspace={workspace} />
           <SSOSetting workspace={workspace} />
           <SCIMSetting workspace={workspace} />
         </div>
-      </TabsContent>
-    </Tabs>
+      ) : (
+        people
+      )}
+    </div>
   )
 }
