@@ -52,18 +52,8 @@ func (s *Server) groups(q *request) {
 		}
 		return
 	}
-	id, err := strconv.ParseInt(q.parts[1], 10, 64)
-	if err != nil {
-		fail(q.w, http.StatusNotFound, "", "No such Group")
-		return
-	}
-	g, err := s.Store.SCIMGroupByID(q.r.Context(), q.ws, id)
-	if errors.Is(err, store.ErrNotFound) {
-		fail(q.w, http.StatusNotFound, "", "No such Group")
-		return
-	}
-	if err != nil {
-		s.internal(q, "reading a group", err)
+	g, ok := resource(s, q, "Group", s.Store.SCIMGroupByID)
+	if !ok {
 		return
 	}
 	switch q.r.Method {

@@ -99,6 +99,27 @@ func (s *Server) authorized(r *http.Request, ws int64) bool {
 	return err == nil && owner == ws
 }
 
+// resource reads the workspace's User or Group (kind) that the path's
+// second part names, with find; on failure it has answered (404, 500).
+func resource[T any](s *Server, q *request, kind string, find func(ctx context.Context, ws, id int64) (T, error)) (T, bool) {
+	var zero T
+	id, err := strconv.ParseInt(q.parts[1], 10, 64)
+	if err != nil {
+		fail(q.w, http.StatusNotFound, "", "No such "+kind)
+		return zero, false
+	}
+	v, err := find(q.r.Context(), q.ws, id)
+	if errors.Is(err, store.ErrNotFound) {
+		fail(q.w, http.StatusNotFound, "", "No such "+kind)
+		return zero, false
+	}
+	if err != nil {
+		s.internal(q, "reading a "+strings.ToLower(kind), err)
+		return zero, false
+	}
+	return v, true
+}
+
 // write answers v as SCIM JSON.
 func write(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/scim+json")

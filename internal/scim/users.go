@@ -50,18 +50,8 @@ func (s *Server) users(q *request) {
 		}
 		return
 	}
-	id, err := strconv.ParseInt(q.parts[1], 10, 64)
-	if err != nil {
-		fail(q.w, http.StatusNotFound, "", "No such User")
-		return
-	}
-	u, err := s.Store.SCIMUserOf(q.r.Context(), q.ws, id)
-	if errors.Is(err, store.ErrNotFound) {
-		fail(q.w, http.StatusNotFound, "", "No such User")
-		return
-	}
-	if err != nil {
-		s.internal(q, "reading a user", err)
+	u, ok := resource(s, q, "User", s.Store.SCIMUserOf)
+	if !ok {
 		return
 	}
 	switch q.r.Method {
