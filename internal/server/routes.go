@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/squarely/squarely/internal/auth"
+	"github.com/squarely/squarely/internal/domains"
 	"github.com/squarely/squarely/internal/server/publicapi"
 	"github.com/squarely/squarely/internal/store"
 )
@@ -265,6 +266,7 @@ func (s *server) routes() http.Handler {
 	api.Handle("GET /api/imports/{id}", read(s.getImport))
 	api.Handle("POST /api/imports/{id}/verify", edit(s.verifyImport)) // the switch check
 	api.Handle("POST /api/domains/{id}/verify", manage(s.verifyDomain))
+	api.Handle("POST /api/domains/{id}/pointing", manage(s.checkDomainPointing))
 	// Smart dynamic codes (issue 23, routing.go): rules, split, schedule, limit.
 	api.Handle("PUT /api/dynamic-qrcodes/{id}/routing", edit(s.setRouting))
 	// Saved UTM presets (issue 23 item 3, utmpresets.go) for the UTM builder.
@@ -351,6 +353,8 @@ func (s *server) routes() http.Handler {
 	resolve := http.HandlerFunc(s.resolveGS1)
 	root.Handle(gs1Pattern, resolve)
 	// Operations: load balancer checks and counters (issue 8, health.go).
+	// The pointing check of custom domains (domains.go), on every host.
+	root.HandleFunc("GET "+domains.ReachPath+"{nonce}", s.answerReach)
 	root.HandleFunc("GET /healthz", s.healthz)
 	root.HandleFunc("GET /readyz", s.readyz)
 	root.Handle("/api/v1/", s.publicAPI(v1))

@@ -87,11 +87,6 @@ type Deps struct {
 	// PasswordHashed, when set, is called after each bcrypt computation;
 	// tests count them.
 	PasswordHashed func()
-
-	// Domain verification's HTTP token, for tests: fetched on this port
-	// rather than 80, and from private addresses when domainPrivate.
-	domainHTTPPort string
-	domainPrivate  bool
 }
 
 type server struct {
@@ -306,10 +301,7 @@ func New(d Deps) http.Handler {
 	s.workspacesByAccount = s.newLimiter("workspace-create", d.Config.WorkspaceRateLimit, time.Hour)
 	s.workspacesByAddress = s.newLimiter("workspace-create-address", workspacesPerAddressFactor*d.Config.WorkspaceRateLimit, time.Hour)
 	s.domains = &domainCache{store: d.Store, now: s.now}
-	s.verifier = domains.NewVerifier(d.Config.DomainResolver, d.domainPrivate)
-	if d.domainHTTPPort != "" {
-		s.verifier.Port = d.domainHTTPPort
-	}
+	s.verifier = domains.NewVerifier(d.Config.DomainResolver, d.Config.DomainHTTPPort, d.Config.DomainAllowPrivate)
 	s.domainChecks = s.newLimiter("domain-check", domainChecksPerHour, time.Hour)
 	s.metrics = d.Metrics
 	if s.metrics != nil {

@@ -89,7 +89,8 @@ var routeAccess = map[string]string{
 	"GET /api/account/export": "manage", "GET /api/workspaces/{id}/export": "manage",
 	"GET /api/domains": "read", "POST /api/domains": "manage", "DELETE /api/domains/{id}": "manage", "PATCH /api/domains/{id}": "manage",
 	"GET /api/short-codes/availability": "read", "POST /api/imports": "edit", "GET /api/imports/{id}": "read", "POST /api/imports/{id}/verify": "edit",
-	"POST /api/domains/{id}/verify": "manage",
+	"POST /api/domains/{id}/verify":   "manage",
+	"POST /api/domains/{id}/pointing": "manage",
 	// Account security (issue 27): the account's own, whatever the workspace.
 	"GET /api/login/2fa": "public", "POST /api/login/2fa": "public", "GET /api/auth/providers": "public",
 	"POST /api/webauthn/login/begin": "public", "POST /api/webauthn/login/finish": "public",
