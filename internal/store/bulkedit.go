@@ -508,8 +508,10 @@ func (s *Store) ApplyBulkEdit(ctx context.Context, j *BulkEditJob, n int, edit B
 	var changed []string
 	err := s.inTx(ctx, "apply bulk edit", func(tx *sql.Tx) error {
 		taken, changed = 0, changed[:0]
+		// Each claim counts an attempt: another count means another
+		// runner claimed the job since this one did.
 		res, err := tx.ExecContext(ctx, `UPDATE bulk_edit_jobs SET lease_until = $1, updated_at = $2
-			WHERE id = $3 AND status = 'running'`, dbTime(leaseUntil), dbTime(now), j.ID)
+			WHERE id = $3 AND status = 'running' AND attempts = $4`, dbTime(leaseUntil), dbTime(now), j.ID, j.Attempts)
 		if err := mustAffect("renew bulk edit lease", res, err); err != nil {
 			if errors.Is(err, ErrNotFound) {
 				return ErrItemTaken
