@@ -134,9 +134,13 @@ func TestEditEachKind(t *testing.T) {
 		{"pause", bulkedit.Changes{Paused: &paused}, dyn, func(f store.CodeFields) bool { return f.Paused }, ""},
 		{"static pause", bulkedit.Changes{Paused: &paused}, static, nil, bulkedit.MsgStaticPause},
 		{"kit keeps a dynamic code's level", bulkedit.Changes{Style: &kit}, dyn,
-			func(f store.CodeFields) bool { return f.Style.FgColor == "#112233" && f.Style.ErrorCorrectionLevel == "Q" }, ""},
+			func(f store.CodeFields) bool {
+				return f.Style.FgColor == "#112233" && f.Style.ErrorCorrectionLevel == "Q"
+			}, ""},
 		{"kit puts a static code at H", bulkedit.Changes{Style: &kit}, static,
-			func(f store.CodeFields) bool { return f.Style.FgColor == "#112233" && f.Style.ErrorCorrectionLevel == "H" }, ""},
+			func(f store.CodeFields) bool {
+				return f.Style.FgColor == "#112233" && f.Style.ErrorCorrectionLevel == "H"
+			}, ""},
 		{"delete", bulkedit.Changes{Delete: true}, static, func(f store.CodeFields) bool { return f.Deleted }, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
