@@ -66,6 +66,10 @@ type BulkEditCode struct {
 	Name      string
 	ShortCode string // dynamic codes
 	Fields    CodeFields
+
+	// What its webhook events start from, when read in a transaction.
+	state codeState
+	event webhookCode
 }
 
 // BulkEdit answers a code's fields after the change, or why the code
@@ -298,50 +302,97 @@ func jobActor(ctx context.Context, tx *sql.Tx, userID int64) (context.Context, e
 	return WithActor(ctx, Actor{Type: "user", ID: userID, Email: email}), nil
 }
 
-// readEditCode reads and locks a code of the workspace in tx, deleted or
-// not; ErrNotFound when it is not the workspace's.
-func (s *Store) readEditCode(ctx context.Context, tx *sql.Tx, workspaceID int64, dynamic bool, id int64) (BulkEditCode, error) {
-	k := kindOf(dynamic)
-	c := BulkEditCode{Dynamic: dynamic, ID: id}
-	var err error
-	if dynamic {
-		var d *DynamicCode
-		d, err = scanDynamic(tx.QueryRowContext(ctx, `SELECT `+dynamicColumns+` FROM dynamic_qr_codes
-			WHERE id = $1 AND workspace_id = $2`+s.forUpdate(""), id, workspaceID))
-		if err == nil {
-			c.Name, c.ShortCode, c.Fields = d.Name, d.ShortCode, dynamicFields(d)
+// editKey names a code of either kind.
+type editKey struct {
+	dynamic bool
+	id      int64
+}
+
+// readEditCodes reads and locks the codes refs of the workspace in tx,
+// deleted or not, with their tags: two queries a kind. A code not the
+// workspace's is missing from the answer.
+func (s *Store) readEditCodes(ctx context.Context, tx *sql.Tx, workspaceID int64, refs []editKey) (map[editKey]*BulkEditCode, error) {
+	out := map[editKey]*BulkEditCode{}
+	for _, dynamic := range []bool{false, true} {
+		var ids []int64
+		for _, r := range refs {
+			if r.dynamic == dynamic {
+				ids = append(ids, r.id)
+			}
 		}
-	} else {
-		var q *QRCode
-		q, err = scanQRCode(tx.QueryRowContext(ctx, `SELECT `+qrCodeColumns+` FROM qr_codes
-			WHERE id = $1 AND workspace_id = $2`+s.forUpdate(""), id, workspaceID))
-		if err == nil {
-			c.Name, c.Fields = q.Name, staticFields(q)
+		if len(ids) == 0 {
+			continue
+		}
+		list, _ := json.Marshal(ids)
+		k := kindOf(dynamic)
+		columns := qrCodeColumns
+		if dynamic {
+			columns = dynamicColumns
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT `+columns+` FROM `+k.table+`
+			WHERE id IN (`+s.jsonInts(2)+`) AND +workspace_id = $1`+s.forUpdate(""), workspaceID, string(list))
+		if err != nil {
+			return nil, fail("read codes", err)
+		}
+		for rows.Next() {
+			c := &BulkEditCode{Dynamic: dynamic}
+			if dynamic {
+				d, err := scanDynamic(rows)
+				if err != nil {
+					rows.Close()
+					return nil, fail("read codes", err)
+				}
+				c.ID, c.Name, c.ShortCode, c.Fields, c.state, c.event = d.ID, d.Name, d.ShortCode, dynamicFields(d), dynamicState(d), dynamicEventCode(d)
+			} else {
+				q, err := scanQRCode(rows)
+				if err != nil {
+					rows.Close()
+					return nil, fail("read codes", err)
+				}
+				c.ID, c.Name, c.Fields, c.state, c.event = q.ID, q.Name, staticFields(q), staticState(q), staticEventCode(q)
+			}
+			c.Fields.Tags = []int64{}
+			out[editKey{dynamic, c.ID}] = c
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, fail("read codes", err)
+		}
+		rows, err = tx.QueryContext(ctx, `SELECT `+k.tagColumn+`, tag_id FROM `+k.tagTable+`
+			WHERE `+k.tagColumn+` IN (`+s.jsonInts(1)+`) ORDER BY tag_id`, string(list))
+		if err != nil {
+			return nil, fail("read code tags", err)
+		}
+		for rows.Next() {
+			var id, tag int64
+			if err := rows.Scan(&id, &tag); err != nil {
+				rows.Close()
+				return nil, fail("read code tags", err)
+			}
+			if c := out[editKey{dynamic, id}]; c != nil {
+				c.Fields.Tags = append(c.Fields.Tags, tag)
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, fail("read code tags", err)
 		}
 	}
-	if err != nil {
-		return c, fail("read code", err)
-	}
-	rows, err := tx.QueryContext(ctx, `SELECT tag_id FROM `+k.tagTable+` WHERE `+k.tagColumn+` = $1 ORDER BY tag_id`, id)
-	if err != nil {
-		return c, fail("read code tags", err)
-	}
-	defer rows.Close()
-	c.Fields.Tags = []int64{}
-	for rows.Next() {
-		var t int64
-		if err := rows.Scan(&t); err != nil {
-			return c, fail("read code tags", err)
-		}
-		c.Fields.Tags = append(c.Fields.Tags, t)
-	}
-	return c, failOrNil("read code tags", rows.Err())
+	return out, nil
+}
+
+// hasWebhooks reports whether the workspace has an enabled webhook, so a
+// batch without any skips looking for subscribers code by code.
+func hasWebhooks(ctx context.Context, tx *sql.Tx, workspaceID int64) (bool, error) {
+	var n int
+	err := tx.QueryRowContext(ctx, `SELECT count(*) FROM webhook_endpoints WHERE workspace_id = $1 AND enabled`, workspaceID).Scan(&n)
+	return n > 0, failOrNil("find webhook endpoints", err)
 }
 
 // writeEditCode writes the fields of c that differ in after, in tx: one
 // UPDATE, its tags, its search text and its webhook events. It answers
 // why it could not ("" when it did).
-func (s *Store) writeEditCode(ctx context.Context, tx *sql.Tx, workspaceID int64, c BulkEditCode, after CodeFields, now time.Time) (string, error) {
+func (s *Store) writeEditCode(ctx context.Context, tx *sql.Tx, workspaceID int64, c *BulkEditCode, after CodeFields, now time.Time, hooks bool) (string, error) {
 	b, a := c.Fields, after
 	k := kindOf(c.Dynamic)
 	var set []string
@@ -413,26 +464,6 @@ func (s *Store) writeEditCode(ctx context.Context, tx *sql.Tx, workspaceID int64
 	if c.Dynamic && len(set) > 0 {
 		add("updated_at", dbTime(now))
 	}
-	var before, afterCode codeState
-	var event webhookCode
-	read := func() (codeState, webhookCode, error) {
-		if c.Dynamic {
-			d, err := scanDynamic(tx.QueryRowContext(ctx, `SELECT `+dynamicColumns+` FROM dynamic_qr_codes WHERE id = $1`, c.ID))
-			if err != nil {
-				return codeState{}, webhookCode{}, fail("read code", err)
-			}
-			return dynamicState(d), dynamicEventCode(d), nil
-		}
-		q, err := scanQRCode(tx.QueryRowContext(ctx, `SELECT `+qrCodeColumns+` FROM qr_codes WHERE id = $1`, c.ID))
-		if err != nil {
-			return codeState{}, webhookCode{}, fail("read code", err)
-		}
-		return staticState(q), staticEventCode(q), nil
-	}
-	var err error
-	if before, _, err = read(); err != nil {
-		return "", err
-	}
 	if len(set) > 0 {
 		res, err := tx.ExecContext(ctx, `UPDATE `+k.table+` SET `+strings.Join(set, ", ")+` WHERE id = $1 AND workspace_id = $2`, args...)
 		if err := mustAffect("bulk edit a code", res, err); err != nil {
@@ -462,8 +493,15 @@ func (s *Store) writeEditCode(ctx context.Context, tx *sql.Tx, workspaceID int64
 			return "", err
 		}
 	}
-	if afterCode, event, err = read(); err != nil {
-		return "", err
+	if !hooks {
+		return "", nil
+	}
+	// The events' code as it is now, from what was read and written.
+	event, afterState := c.event, c.state
+	event.Destination, event.IsPaused = a.Destination, a.Paused
+	afterState.Destination, afterState.Paused, afterState.Style = a.Destination, a.Paused, a.Style
+	if !c.Dynamic {
+		event.Destination, afterState.Destination = c.event.Destination, c.state.Destination
 	}
 	if a.Deleted && !b.Deleted {
 		return "", s.EnqueueWebhookEvent(ctx, tx, workspaceID, EventCodeDeleted, event)
@@ -478,7 +516,10 @@ func (s *Store) writeEditCode(ctx context.Context, tx *sql.Tx, workspaceID int64
 	if !equalID(a.FolderID, b.FolderID) {
 		also = append(also, "folder")
 	}
-	return "", s.codeEvents(ctx, tx, workspaceID, event, before, afterCode, also...)
+	if !equalID(a.DomainID, b.DomainID) {
+		also = append(also, "domain")
+	}
+	return "", s.codeEvents(ctx, tx, workspaceID, event, c.state, afterState, also...)
 }
 
 func jsonEqual(a, b any) bool {
@@ -545,32 +586,41 @@ func (s *Store) ApplyBulkEdit(ctx context.Context, j *BulkEditJob, n int, edit B
 		if err := rows.Err(); err != nil {
 			return fail("read bulk edit items", err)
 		}
+		keys := make([]editKey, len(items))
+		for i, it := range items {
+			keys[i] = editKey{it.dynamic, it.id}
+		}
+		found, err := s.readEditCodes(ctx, tx, j.WorkspaceID, keys)
+		if err != nil {
+			return err
+		}
+		hooks, err := hasWebhooks(ctx, tx, j.WorkspaceID)
+		if err != nil {
+			return err
+		}
 		for _, it := range items {
 			status, reason := editChanged, ""
 			before, after := json.RawMessage("{}"), json.RawMessage("{}")
-			c, err := s.readEditCode(ctx, tx, j.WorkspaceID, it.dynamic, it.id)
-			switch {
-			case errors.Is(err, ErrNotFound) || (err == nil && c.Fields.Deleted):
+			c := found[editKey{it.dynamic, it.id}]
+			if c == nil || c.Fields.Deleted {
 				status, reason = editFailed, "The code was deleted"
-			case err != nil:
-				return err
 			}
 			if status == editChanged {
 				var a CodeFields
-				a, reason = edit(c)
+				a, reason = edit(*c)
 				var anyChange bool
 				if before, after, anyChange = FieldsDiff(c.Fields, a); reason == "" && !anyChange {
 					status = editUnchanged
 				}
 				if reason == "" && anyChange {
-					if reason, err = s.writeEditCode(ctx, tx, j.WorkspaceID, c, a, now); err != nil {
+					if reason, err = s.writeEditCode(ctx, tx, j.WorkspaceID, c, a, now, hooks); err != nil {
 						return err
 					}
 				}
 				if reason != "" {
 					status, before, after = editFailed, json.RawMessage("{}"), json.RawMessage("{}")
 				} else if anyChange {
-					err = s.audit(ctx, tx, j.WorkspaceID, "code.bulk_edited", target(c),
+					err = s.audit(ctx, tx, j.WorkspaceID, "code.bulk_edited", target(*c),
 						map[string]any{"job": j.ID, "before": before, "after": after})
 					if err != nil {
 						return err
@@ -666,16 +716,25 @@ func (s *Store) UndoBulkEdit(ctx context.Context, workspaceID, id int64, since, 
 				return fail("read bulk edit items", err)
 			}
 			done = len(items) < n
+			keys := make([]editKey, len(items))
+			for i, it := range items {
+				keys[i] = editKey{it.dynamic, it.id}
+			}
+			found, err := s.readEditCodes(ctx, tx, workspaceID, keys)
+			if err != nil {
+				return err
+			}
+			hooks, err := hasWebhooks(ctx, tx, workspaceID)
+			if err != nil {
+				return err
+			}
 			for _, it := range items {
 				last = it.seq
 				reason := ""
-				c, err := s.readEditCode(ctx, tx, workspaceID, it.dynamic, it.id)
-				if err != nil && !errors.Is(err, ErrNotFound) {
-					return err
-				}
+				c := found[editKey{it.dynamic, it.id}]
 				var back CodeFields
 				switch {
-				case err != nil:
+				case c == nil:
 					reason = "The code no longer exists"
 				case !matches(c.Fields, it.after):
 					reason = "The code was changed again since"
@@ -688,7 +747,7 @@ func (s *Store) UndoBulkEdit(ctx context.Context, workspaceID, id int64, since, 
 					if back.Tags == nil {
 						back.Tags = c.Fields.Tags
 					}
-					if reason, err = s.writeEditCode(ctx, tx, workspaceID, c, back, now); err != nil {
+					if reason, err = s.writeEditCode(ctx, tx, workspaceID, c, back, now, hooks); err != nil {
 						return err
 					}
 				}
@@ -697,7 +756,7 @@ func (s *Store) UndoBulkEdit(ctx context.Context, workspaceID, id int64, since, 
 					// its error saying why it was not restored.
 					batch = append(batch, UndoSkip{it.dynamic, it.id, reason})
 				} else {
-					if err := s.audit(ctx, tx, workspaceID, "code.bulk_edit_undone", target(c),
+					if err := s.audit(ctx, tx, workspaceID, "code.bulk_edit_undone", target(*c),
 						map[string]any{"job": id, "before": json.RawMessage(it.after), "after": json.RawMessage(it.before)}); err != nil {
 						return err
 					}
