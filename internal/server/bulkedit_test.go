@@ -134,6 +134,10 @@ func TestBulkEditReplaceHostDryRunApplyUndo(t *testing.T) {
 		if d := dynamicOf(t, st, f.ws, outside); d.Destination != "https://old.example/0" {
 			t.Fatalf("a code outside the filter changed: %s", d.Destination)
 		}
+		// The code list's search finds them by their new host.
+		if found := expect(t, e.do(ed, "GET", "/api/codes?q=new.example", ""), http.StatusOK, "")["items"].([]any); len(found) != 3 {
+			t.Fatalf("search by the new host finds %d codes", len(found))
+		}
 		if got := e.do(e.browser(), "GET", "/d/menu0", ""); got.Header.Get("Location") != "https://new.example/0" {
 			t.Fatalf("the redirect still goes to %s", got.Header.Get("Location"))
 		}

@@ -405,6 +405,11 @@ func (s *Store) writeEditCode(ctx context.Context, tx *sql.Tx, workspaceID int64
 		if a.Destination != b.Destination {
 			add("destination", a.Destination)
 			set = append(set, "health_checked_at = NULL") // the link checker checks it again
+			if slices.Equal(a.Tags, b.Tags) {
+				// The new destination in the search text, in the same
+				// UPDATE (tags changed: refreshed after them, below).
+				set = append(set, fmt.Sprintf("search_text = %s", searchText(k, fmt.Sprintf("$%d", len(args)))))
+			}
 		}
 		if !jsonEqual(a.Routing, b.Routing) {
 			text, err := encodeRouting(a.Routing)
@@ -488,7 +493,7 @@ func (s *Store) writeEditCode(ctx context.Context, tx *sql.Tx, workspaceID int64
 			}
 		}
 	}
-	if tagsChanged || a.Destination != b.Destination {
+	if tagsChanged {
 		if err := refreshSearch(ctx, tx, k, `id = $1`, c.ID); err != nil {
 			return "", err
 		}
