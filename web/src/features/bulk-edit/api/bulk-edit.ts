@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useEffect } from 'react'
 import { apiJson } from '@/lib/api-client'
 
 /** What a bulk edit changes (docs/API.md "Bulk edits"). */
@@ -67,19 +68,19 @@ export function useStartBulkEdit() {
 /** A job, polled while it runs; the code lists are read again once it ends. */
 export function useBulkEditJob(id: number | null) {
   const queryClient = useQueryClient()
-  return useQuery<BulkEditJob>({
+  const job = useQuery<BulkEditJob>({
     queryKey: [`/api/codes/bulk-edit/${id}`],
     enabled: id !== null,
-    refetchInterval: (q) => {
-      const j = q.state.data
-      if (j && j.status !== 'queued' && j.status !== 'running') {
-        void queryClient.invalidateQueries({ queryKey: ['/api/codes'] })
-        return false
-      }
-      return 500
-    },
+    refetchInterval: (q) => (q.state.data && !running(q.state.data) ? false : 500),
   })
+  const ended = job.data !== undefined && !running(job.data)
+  useEffect(() => {
+    if (ended) void queryClient.invalidateQueries({ queryKey: ['/api/codes'] })
+  }, [ended, queryClient])
+  return job
 }
+
+export const running = (j: BulkEditJob) => j.status === 'queued' || j.status === 'running'
 
 /** The workspace's latest jobs, newest first. */
 export function useBulkEdits(enabled: boolean) {

@@ -8,6 +8,7 @@ import { Alert } from '@/components/ui/alert'
 import { failureMessage } from '@/lib/api-client'
 import { countOf } from '@/lib/count'
 import {
+  running,
   useBulkEditJob,
   useBulkEdits,
   useDryRun,
@@ -279,14 +280,14 @@ function JobProgress({ id, onClose }: { id: number; onClose: () => void }) {
   const [undone, setUndone] = useState<UndoResult | null>(null)
   const undo = useUndoBulkEdit()
   if (!job) return <p className="text-sm text-slate-600">Starting...</p>
-  const running = job.status === 'queued' || job.status === 'running'
+  const busy = running(job)
   return (
     <div className="grid gap-3">
       <div role="progressbar" aria-label="Bulk edit progress" aria-valuemin={0} aria-valuemax={job.total} aria-valuenow={job.processed} className="h-2 overflow-hidden rounded bg-slate-200">
         <div className="h-full bg-primary transition-all" style={{ width: `${job.total ? (100 * job.processed) / job.total : 0}%` }} />
       </div>
       <p className="text-sm text-slate-700" role="status" data-testid="bulk-edit-status">
-        {running
+        {busy
           ? `Changing codes: ${job.processed} of ${job.total}`
           : job.status === 'undone'
             ? 'Undone.'
@@ -301,7 +302,7 @@ function JobProgress({ id, onClose }: { id: number; onClose: () => void }) {
       )}
       {undo.error && <Alert variant="destructive">{failureMessage(undo.error)}</Alert>}
       <DialogFooter>
-        {!running && job.undoUntil && !undone && (
+        {!busy && job.undoUntil && !undone && (
           <Button variant="outline" disabled={undo.isPending} onClick={() => undo.mutate(id, { onSuccess: setUndone })}>
             Undo
           </Button>
