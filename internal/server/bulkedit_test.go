@@ -366,6 +366,32 @@ func TestBulkEditPublicAPI(t *testing.T) {
 			}
 		}
 		expect(t, e.api(f.outsiderKey, "GET", fmt.Sprintf("/api/v1/bulk-edits/%v", started["id"]), ""), http.StatusNotFound, "")
+
+		// A repeat with the same Idempotency-Key answers the first job.
+		body := `{"ids":["` + fmt.Sprintf("d_%d", ids[0]) + `"],"changes":{"destination":"{destination}/again"}}`
+		first := expect(t, e.api(f.key, "POST", "/api/v1/codes/bulk-edit", body, "Idempotency-Key", "edit-1"), http.StatusAccepted, "")
+		replay := e.api(f.key, "POST", "/api/v1/codes/bulk-edit", body, "Idempotency-Key", "edit-1")
+		if replay.StatusCode != http.StatusAccepted || replay.json(t)["id"] != first["id"] || replay.Header.Get("Idempotent-Replayed") != "true" {
+			t.Fatalf("replay: %d %s", replay.StatusCode, replay.body)
+		}
+		var jobs int
+		storetest.QueryRow(t, st, `SELECT count(*) FROM bulk_edit_jobs WHERE workspace_id = $1`, []any{f.ws}, &jobs)
+		if jobs != 3 { // the fixture's, the filter job, this one
+			t.Fatalf("%d jobs after a replay", jobs)
+		}
+
+		// A key limited to a folder edits in it alone.
+		owner := f.members["owner"]
+		folder := expect(t, e.do(owner, "POST", "/api/folders", `{"name":"Keyed"}`), http.StatusCreated, "")["id"].(float64)
+		fk := e.keyWith(owner, fmt.Sprintf(`,"folderId":%v`, folder))
+		inside := bulkCodes(t, e, f, 1, "infolder", int64(folder))[0]
+		expect(t, e.api(fk, "POST", "/api/v1/codes/bulk-edit", fmt.Sprintf(`{"ids":["d_%d"],"changes":{"paused":true}}`, ids[1])), http.StatusNotFound, "")
+		expect(t, e.api(fk, "POST", "/api/v1/codes/bulk-edit", `{"filter":{"folder":999999},"changes":{"paused":true}}`), http.StatusForbidden, "")
+		expect(t, e.api(fk, "POST", "/api/v1/codes/bulk-edit", `{"filter":{},"changes":{"folderId":null}}`), http.StatusForbidden, "")
+		dry := expect(t, e.api(fk, "POST", "/api/v1/codes/bulk-edit", `{"filter":{},"changes":{"paused":true},"dryRun":true}`), http.StatusOK, "")
+		if rows := dry["rows"].([]any); dry["selected"] != 1.0 || rows[0].(map[string]any)["id"] != fmt.Sprintf("d_%d", inside) {
+			t.Fatalf("a folder key selects %v", dry)
+		}
 		expect(t, e.api("", "POST", "/api/v1/codes/bulk-edit", `{"filter":{},"changes":{"paused":true}}`), http.StatusUnauthorized, "")
 	})
 }
