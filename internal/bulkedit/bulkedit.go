@@ -268,10 +268,11 @@ func (r *Runner) Start(ctx context.Context, workspaceID, userID int64, refs []st
 }
 
 // Undo restores what the workspace's job changed (store.UndoBulkEdit)
-// while its window lasts.
-func (r *Runner) Undo(ctx context.Context, workspaceID, id int64) (int, []store.UndoSkip, error) {
+// while its window lasts; limit is the workspace's on live dynamic codes
+// (0: none).
+func (r *Runner) Undo(ctx context.Context, workspaceID, id int64, limit int) (int, []store.UndoSkip, error) {
 	now := r.now()
-	return r.store.UndoBulkEdit(ctx, workspaceID, id, now.Add(-UndoWindow), now, undoBatch)
+	return r.store.UndoBulkEdit(ctx, workspaceID, id, now.Add(-UndoWindow), now, undoBatch, limit)
 }
 
 // Runner runs queued bulk edits; every instance runs one, and a job is

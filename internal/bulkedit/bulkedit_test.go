@@ -182,7 +182,7 @@ func TestUndo(t *testing.T) {
 			t.Fatal(err)
 		}
 		clk.Advance(23 * time.Hour)
-		restored, skipped, err := r.Undo(ctx, ws, j.ID)
+		restored, skipped, err := r.Undo(ctx, ws, j.ID, 0)
 		if err != nil || restored != 2 || len(skipped) != 1 || skipped[0].ID != refs[1].ID {
 			t.Fatalf("undo: %d, %+v, %v", restored, skipped, err)
 		}
@@ -196,7 +196,7 @@ func TestUndo(t *testing.T) {
 			t.Fatalf("status %q", got.Status)
 		}
 		// Another workspace's job is not found; a closed window refuses.
-		if _, _, err := r.Undo(ctx, ws+1000, j.ID); err != store.ErrNotFound && !strings.Contains(fmt.Sprint(err), "not found") {
+		if _, _, err := r.Undo(ctx, ws+1000, j.ID, 0); err != store.ErrNotFound && !strings.Contains(fmt.Sprint(err), "not found") {
 			t.Fatalf("other workspace: %v", err)
 		}
 		del := run(bulkedit.Changes{Delete: true}, refs[:1])
@@ -206,7 +206,7 @@ func TestUndo(t *testing.T) {
 		if _, err := st.RedirectByShortCode(ctx, "u0"); err == nil {
 			t.Fatal("a deleted code still redirects")
 		}
-		if _, _, err := r.Undo(ctx, ws, del.ID); err != nil {
+		if _, _, err := r.Undo(ctx, ws, del.ID, 0); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := st.RedirectByShortCode(ctx, "u0"); err != nil {
@@ -214,7 +214,7 @@ func TestUndo(t *testing.T) {
 		}
 		del = run(bulkedit.Changes{Delete: true}, refs[:1])
 		clk.Advance(bulkedit.UndoWindow + time.Minute)
-		if _, _, err := r.Undo(ctx, ws, del.ID); err != store.ErrUndoClosed {
+		if _, _, err := r.Undo(ctx, ws, del.ID, 0); err != store.ErrUndoClosed {
 			t.Fatalf("after the window: %v", err)
 		}
 		r.Pass(ctx) // settles it
@@ -222,6 +222,34 @@ func TestUndo(t *testing.T) {
 		storetest.QueryRow(t, st, `SELECT settled FROM bulk_edit_jobs WHERE id = $1`, []any{del.ID}, &settled)
 		if !settled {
 			t.Fatal("the job was not settled after its window")
+		}
+	})
+}
+
+// An undo brings deleted dynamic codes back only while the workspace is
+// under its limit: the rest stay deleted, listed.
+func TestUndoDeletionUnderTheLimit(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		ctx := context.Background()
+		ws, refs := codes(t, st, 3, "lim")
+		r := bulkedit.NewRunner(st, nil, nil)
+		j, err := r.Start(ctx, ws, userOf(t, st, ws), refs[:2], bulkedit.Changes{Delete: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Pass(ctx)
+		// A new code takes one of the freed places (limit 3: 2 live now).
+		d := storetest.NewDynamic(userOf(t, st, ws), "limnew")
+		d.WorkspaceID = ws
+		if err := st.CreateDynamicCode(ctx, d, 3); err != nil {
+			t.Fatal(err)
+		}
+		restored, skipped, err := r.Undo(ctx, ws, j.ID, 3)
+		if err != nil || restored != 1 || len(skipped) != 1 || skipped[0].Reason != store.MsgUndoLimit || skipped[0].ID != refs[1].ID {
+			t.Fatalf("undo: %d restored, %+v, %v", restored, skipped, err)
+		}
+		if n, _ := st.CountDynamicCodes(ctx, ws); n != 3 {
+			t.Fatalf("%d live codes after the undo, want the limit", n)
 		}
 	})
 }

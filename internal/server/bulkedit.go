@@ -413,7 +413,7 @@ func (s *server) undoBulkEdit(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	restored, skipped, err := s.bulkEditRunner.Undo(r.Context(), wsID(r), id)
+	restored, skipped, err := s.bulkEditRunner.Undo(r.Context(), wsID(r), id, s.dynamicLimit(workspaceFrom(r.Context())))
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		writeError(w, http.StatusNotFound, msgBulkEditMissing)

@@ -666,7 +666,11 @@ type UndoSkip struct {
 // since (ErrUndoClosed, as for a job not finished). A code whose changed
 // fields changed again since (or deleted since) is left as it is and
 // listed. A second call finishes an undo that stopped half way.
-func (s *Store) UndoBulkEdit(ctx context.Context, workspaceID, id int64, since, now time.Time, n int) (int, []UndoSkip, error) {
+//
+// With limit > 0 (a free workspace) a deleted dynamic code comes back only
+// while the workspace is under its limit of live dynamic codes, counted as
+// a creation counts them.
+func (s *Store) UndoBulkEdit(ctx context.Context, workspaceID, id int64, since, now time.Time, n, limit int) (int, []UndoSkip, error) {
 	err := s.inTx(ctx, "undo bulk edit", func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE bulk_edit_jobs SET status = 'undone', updated_at = $1
 			WHERE id = $2 AND workspace_id = $3 AND status IN ('done', 'failed', 'undone') AND finished_at >= $4`,
@@ -752,8 +756,15 @@ func (s *Store) UndoBulkEdit(ctx context.Context, workspaceID, id int64, since, 
 					if back.Tags == nil {
 						back.Tags = c.Fields.Tags
 					}
-					if reason, err = s.writeEditCode(ctx, tx, workspaceID, c, back, now, hooks); err != nil {
-						return err
+					if c.Dynamic && c.Fields.Deleted && !back.Deleted && limit > 0 {
+						if reason, err = s.underLimit(ctx, tx, workspaceID, limit); err != nil {
+							return err
+						}
+					}
+					if reason == "" {
+						if reason, err = s.writeEditCode(ctx, tx, workspaceID, c, back, now, hooks); err != nil {
+							return err
+						}
 					}
 				}
 				if reason != "" {
@@ -790,6 +801,22 @@ func (s *Store) UndoBulkEdit(ctx context.Context, workspaceID, id int64, since, 
 			return restored, skipped, nil
 		}
 	}
+}
+
+// MsgUndoLimit is why an undo leaves a deleted dynamic code deleted.
+const MsgUndoLimit = "The dynamic QR code limit is reached: the code stays deleted"
+
+// underLimit answers MsgUndoLimit when the workspace has limit live
+// dynamic codes or more, under the lock a creation takes.
+func (s *Store) underLimit(ctx context.Context, tx *sql.Tx, workspaceID int64, limit int) (string, error) {
+	if err := s.lockAllowance(ctx, tx, workspaceID); err != nil {
+		return "", err
+	}
+	n, err := used(ctx, tx, workspaceID, dynamicUsage)
+	if err != nil || n < int64(limit) {
+		return "", err
+	}
+	return MsgUndoLimit, nil
 }
 
 // matches reports whether the fields of cur named in after (JSON) still
