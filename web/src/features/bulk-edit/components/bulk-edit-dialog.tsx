@@ -297,7 +297,7 @@ function JobProgress({ id, onClose }: { id: number; onClose: () => void }) {
       {undone && (
         <p className="text-sm text-slate-700" data-testid="bulk-edit-undone">
           Restored {countOf(undone.restored, 'code')}.
-          {undone.skipped.length > 0 && ` ${countOf(undone.skipped.length, 'code')} changed since were left as they are: ${undone.skipped.map((s) => s.id).join(', ')}.`}
+          {undone.skipped.length > 0 && ` Left as they were: ${undone.skipped.map((s) => `${s.id} (${s.reason})`).join(', ')}.`}
         </p>
       )}
       {undo.error && <Alert variant="destructive">{failureMessage(undo.error)}</Alert>}
