@@ -395,3 +395,34 @@ func TestBulkEditPublicAPI(t *testing.T) {
 		expect(t, e.api("", "POST", "/api/v1/codes/bulk-edit", `{"filter":{},"changes":{"paused":true}}`), http.StatusUnauthorized, "")
 	})
 }
+
+// A domain change moves dynamic codes to a verified domain (static ones
+// fail with the reason); the list and a bulk edit then select by domain.
+func TestBulkEditDomain(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		f := newTeam(t, e)
+		ed := f.members["editor"]
+		ids := bulkCodes(t, e, f, 2, "dom", 0)
+		domain := verifiedDomain(t, st, f.ws, "go.brand.example")
+		job := runBulkEdit(t, e, ed, fmt.Sprintf(`{"ids":["d_%d","s_%d"],"changes":{"domainId":%d}}`, ids[0], f.static, domain))
+		if job["failed"] != 1.0 {
+			t.Fatalf("job = %v", job)
+		}
+		if d := dynamicOf(t, st, f.ws, ids[0]); d.DomainID == nil || *d.DomainID != domain {
+			t.Fatalf("domain %v", d.DomainID)
+		}
+		listed := expect(t, e.do(ed, "GET", fmt.Sprintf("/api/codes?domain=%d", domain), ""), http.StatusOK, "")["items"].([]any)
+		if len(listed) != 1 || listed[0].(map[string]any)["id"] != float64(ids[0]) {
+			t.Fatalf("by domain: %v", listed)
+		}
+		if got := expect(t, e.do(ed, "GET", fmt.Sprintf("/api/codes?domain=%d&kind=static", domain), ""), http.StatusOK, "")["items"].([]any); len(got) != 0 {
+			t.Fatalf("static codes by domain: %v", got)
+		}
+		// Back to the base URL by a domain filter.
+		runBulkEdit(t, e, ed, fmt.Sprintf(`{"filter":{"domain":%d},"changes":{"domainId":null}}`, domain))
+		if d := dynamicOf(t, st, f.ws, ids[0]); d.DomainID != nil {
+			t.Fatalf("domain after clearing: %v", *d.DomainID)
+		}
+	})
+}
