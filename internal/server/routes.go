@@ -142,6 +142,8 @@ func (s *server) routes() http.Handler {
 	v1.Handle("GET /api/v1/codes", key(auth.PermRead, publicapi.ScopeCodesRead, public.ListCodes))
 	v1.Handle("POST /api/v1/codes/batch", key(auth.PermEdit, publicapi.ScopeCodesWrite, public.BatchCodes))
 	v1.Handle("PATCH /api/v1/codes/batch", key(auth.PermEdit, publicapi.ScopeCodesWrite, public.BatchUpdate))
+	v1.Handle("POST /api/v1/codes/bulk-edit", key(auth.PermEdit, publicapi.ScopeCodesWrite, s.createBulkEdit))
+	v1.Handle("GET /api/v1/bulk-edits/{id}", key(auth.PermRead, publicapi.ScopeCodesRead, s.bulkEdit))
 	v1.Handle("GET /api/v1/codes/{id}", key(auth.PermRead, publicapi.ScopeCodesRead, public.GetCode))
 	v1.Handle("PATCH /api/v1/codes/{id}", key(auth.PermEdit, publicapi.ScopeCodesWrite, public.UpdateCode))
 	v1.Handle("DELETE /api/v1/codes/{id}", key(auth.PermEdit, publicapi.ScopeCodesWrite, public.DeleteCode))
@@ -195,6 +197,11 @@ func (s *server) routes() http.Handler {
 	api.Handle("PUT /api/qrcodes/{id}/folder", edit(s.setCodeFolder(false)))
 	api.Handle("PUT /api/dynamic-qrcodes/{id}/folder", edit(s.setCodeFolder(true)))
 	api.Handle("GET /api/codes", read(s.listCodes))
+	// Bulk edits (bulkedit.go): a dry run, a job, its progress, its undo.
+	api.Handle("POST /api/codes/bulk-edit", edit(s.createBulkEdit))
+	api.Handle("GET /api/codes/bulk-edit", read(s.bulkEdits))
+	api.Handle("GET /api/codes/bulk-edit/{id}", read(s.bulkEdit))
+	api.Handle("POST /api/codes/bulk-edit/{id}/undo", edit(s.undoBulkEdit))
 	// Brand kits (issue 26, brandkits.go): viewers see them, editors keep them.
 	// Hosted pages (issue 35, pages.go; served by hosted.go).
 	api.Handle("GET /api/pages", read(s.listPages))
