@@ -200,20 +200,12 @@ func (s *server) createDomain(w http.ResponseWriter, r *http.Request) {
 // or 422 with what was found instead (also kept as its lastError). A
 // verified domain answers 200 as it is.
 func (s *server) verifyDomain(w http.ResponseWriter, r *http.Request) {
-	id, ok := idParam(w, r, "id", msgDomainMissing)
+	d, ok := s.pathDomain(w, r)
 	if !ok {
 		return
 	}
-	ctx, ws := r.Context(), wsID(r)
-	d, err := s.store.Domain(ctx, ws, id)
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		writeError(w, http.StatusNotFound, msgDomainMissing)
-		return
-	case err != nil:
-		s.internalError(w, "fetching a domain", err)
-		return
-	case d.VerifiedAt != nil:
+	ctx, ws, id := r.Context(), d.WorkspaceID, d.ID
+	if d.VerifiedAt != nil {
 		writeJSON(w, http.StatusOK, s.domainJSON(d))
 		return
 	}
@@ -230,7 +222,7 @@ func (s *server) verifyDomain(w http.ResponseWriter, r *http.Request) {
 		method, problem = s.verifier.Check(checkCtx, d.Domain, d.Token)
 		cancel()
 	}
-	d, err = s.store.RecordDomainCheck(context.WithoutCancel(ctx), ws, id, method, problem, s.now())
+	d, err := s.store.RecordDomainCheck(context.WithoutCancel(ctx), ws, id, method, problem, s.now())
 	switch {
 	case errors.Is(err, store.ErrDomainTaken):
 		writeError(w, http.StatusConflict, msgDomainTaken)
@@ -259,27 +251,18 @@ func (s *server) verifyDomain(w http.ResponseWriter, r *http.Request) {
 // what its DNS records show instead (kept as its pointError), 409 while
 // the domain is not verified.
 func (s *server) checkDomainPointing(w http.ResponseWriter, r *http.Request) {
-	id, ok := idParam(w, r, "id", msgDomainMissing)
+	d, ok := s.pathDomain(w, r)
 	if !ok {
 		return
 	}
-	ctx, ws := r.Context(), wsID(r)
-	d, err := s.store.Domain(ctx, ws, id)
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		writeError(w, http.StatusNotFound, msgDomainMissing)
-		return
-	case err != nil:
-		s.internalError(w, "fetching a domain", err)
-		return
-	case d.VerifiedAt == nil:
+	if d.VerifiedAt == nil {
 		writeJSON(w, http.StatusConflict, apiError{Message: "Verify the domain first: then check where it points", Code: "not_verified"})
 		return
 	}
-	if !s.domainChecks.take(w, strconv.FormatInt(ws, 10), "Too many verification attempts. Please try again in an hour.") {
+	if !s.domainChecks.take(w, strconv.FormatInt(d.WorkspaceID, 10), "Too many verification attempts. Please try again in an hour.") {
 		return
 	}
-	d, err = s.recordPointing(ctx, d)
+	d, err := s.recordPointing(r.Context(), d)
 	switch {
 	case errors.Is(err, store.ErrNotFound), errors.Is(err, store.ErrDomainUnverified):
 		writeError(w, http.StatusNotFound, msgDomainMissing) // deleted or released meanwhile
@@ -290,6 +273,25 @@ func (s *server) checkDomainPointing(w http.ResponseWriter, r *http.Request) {
 	default:
 		writeJSON(w, http.StatusOK, s.domainJSON(d))
 	}
+}
+
+// pathDomain is the request's workspace's domain the path's {id} names;
+// otherwise it has answered (404 for another workspace's or a bad id).
+func (s *server) pathDomain(w http.ResponseWriter, r *http.Request) (*store.Domain, bool) {
+	id, ok := idParam(w, r, "id", msgDomainMissing)
+	if !ok {
+		return nil, false
+	}
+	d, err := s.store.Domain(r.Context(), wsID(r), id)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		writeError(w, http.StatusNotFound, msgDomainMissing)
+		return nil, false
+	case err != nil:
+		s.internalError(w, "fetching a domain", err)
+		return nil, false
+	}
+	return d, true
 }
 
 // recordPointing runs the pointing check of verified domain d and saves
