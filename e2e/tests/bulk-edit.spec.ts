@@ -31,9 +31,11 @@ test('replace the host of a folder’s codes: dry run, apply, undo', async ({ pa
 
   await page.goto('/dashboard')
   await expect(page.getByTestId('qr-card')).toHaveCount(3)
+  await expect(page.getByText('3 codes', { exact: true })).toBeVisible()
   await page.getByRole('combobox', { name: 'Folder' }).selectOption({ label: 'Menus' })
   await expect(page.getByTestId('qr-card')).toHaveCount(2)
-  await page.getByRole('button', { name: 'Bulk edit all codes matching this filter' }).click()
+  await expect(page.getByText('2 of 3 match', { exact: true })).toBeVisible()
+  await page.getByRole('button', { name: 'Bulk edit all 2 codes matching this filter' }).click()
 
   const dialog = page.getByRole('dialog')
   await expect(dialog.getByRole('combobox', { name: 'Change' })).toHaveValue('replace')

@@ -488,7 +488,8 @@ type listedDynamic struct {
 	dynamicCodeResponse
 }
 
-// listCodes (GET /api/codes?q=&kind=&type=&status=&tag=&folder=&sort=&order=&limit=&cursor=).
+// listCodes (GET /api/codes?q=&kind=&type=&status=&tag=&folder=&domain=&sort=&order=&limit=&cursor=):
+// a page, and on the first one the number of codes the filters match.
 func (s *server) listCodes(w http.ResponseWriter, r *http.Request) {
 	// A payment code's card shows what it took: the workspace's totals are
 	// read once, and only when the page holds a payment code.
@@ -511,7 +512,17 @@ func (s *server) listCodes(w http.ResponseWriter, r *http.Request) {
 	case !ok:
 	case totalsErr != nil:
 		s.internalError(w, "totalling payments", totalsErr)
-	default:
+	case r.URL.Query().Get("cursor") != "":
 		writeJSON(w, http.StatusOK, map[string]any{"items": items, "nextCursor": next})
+	default:
+		// The first page says how many codes match in all, for "3 of 120
+		// match"; later pages would only repeat it.
+		q, _ := codeQuery(w, r) // read without fault by listPage already
+		total, err := s.store.CountCodes(r.Context(), q)
+		if err != nil {
+			s.internalError(w, "counting codes", err)
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"items": items, "nextCursor": next, "total": total})
 	}
 }

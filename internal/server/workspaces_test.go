@@ -601,6 +601,9 @@ func TestCodeListPaging(t *testing.T) {
 			cursor := ""
 			for pages := 0; ; pages++ {
 				got := expect(t, e.do(owner, "GET", "/api/codes?limit=17&sort="+sort+cursor, ""), http.StatusOK, "")
+				if _, has := got["total"]; has != (cursor == "") {
+					t.Errorf("sort %s page %d: total given %v", sort, pages, has)
+				}
 				for _, it := range got["items"].([]any) {
 					m := it.(map[string]any)
 					seen[fmt.Sprintf("%v %v", m["kind"], m["id"])]++
@@ -627,9 +630,15 @@ func TestCodeListPaging(t *testing.T) {
 		}
 		stopNew()
 
+		// count is how many codes a query lists; the first page's total
+		// agrees with it (the query's codes all fit on one page).
 		count := func(query string) int {
 			got := expect(t, e.do(owner, "GET", "/api/codes?limit=100&"+query, ""), http.StatusOK, "")
-			return len(got["items"].([]any))
+			n := len(got["items"].([]any))
+			if n < 100 && got["total"] != float64(n) {
+				t.Errorf("%s: total %v, listed %d", query, got["total"], n)
+			}
+			return n
 		}
 		if n := count("q=SPECIAL&kind=dynamic"); n != 25 {
 			t.Errorf("destination search found %d, want 25", n)
@@ -656,6 +665,9 @@ func TestCodeListPaging(t *testing.T) {
 		}
 		if n := count("type=text"); n != 100 {
 			t.Errorf("type filter found %d, want a full page", n)
+		}
+		if got := expect(t, e.do(owner, "GET", "/api/codes?limit=100&type=text", ""), http.StatusOK, ""); got["total"] != float64(125) {
+			t.Errorf("type filter's total: %v, want the 125 static codes", got["total"])
 		}
 		top := expect(t, e.do(owner, "GET", "/api/codes?sort=name&order=asc&limit=2&kind=static", ""), http.StatusOK, "")["items"].([]any)
 		if top[0].(map[string]any)["name"] != "Code 001" || top[1].(map[string]any)["name"] != "Code 003" {

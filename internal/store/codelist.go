@@ -58,13 +58,10 @@ func (s *Store) ListCodes(ctx context.Context, q CodeQuery) ([]CodeRef, error) {
 	if q.Desc {
 		dir, cmp = "DESC", "<"
 	}
-	var pattern string
-	if q.Search != "" {
-		pattern = arg("%" + likeEscaper.Replace(strings.ToLower(q.Search)) + "%")
-	}
+	pattern := searchPattern(q, arg)
 	var branches []string
 	for kind, k := range []codeKind{staticKind, dynamicKind} {
-		if (q.Kind == "static" && kind == 1) || ((q.Kind == "dynamic" || q.DomainID != 0) && kind == 0) {
+		if !q.lists(kind) {
 			continue
 		}
 		sortExpr := map[string]string{"created": "c.created_at", "name": "lower(c.name)", "scans": "0"}[q.Sort]
@@ -72,38 +69,9 @@ func (s *Store) ListCodes(ctx context.Context, q CodeQuery) ([]CodeRef, error) {
 			sortExpr = map[string]string{"created": "c.created_at", "name": "lower(c.name)",
 				"scans": "COALESCE((SELECT sc.scans FROM scan_counts sc WHERE sc.dynamic_qr_code_id = c.id), 0)"}[q.Sort]
 		}
-		where := []string{"c.workspace_id = " + ws, "NOT c.is_deleted"}
-		if pattern != "" {
-			ids, found, err := s.fewMatches(ctx, k, q.Search)
-			if err != nil {
-				return nil, err
-			}
-			if found {
-				// By primary key (the unary plus keeps SQLite off the
-				// workspace's index), then sorted: a few rows.
-				where = []string{"c.id IN (" + s.jsonInts(len(args)+1) + ")", "+c.workspace_id = " + ws, "NOT c.is_deleted"}
-				arg(ids)
-			} else {
-				where = append(where, `c.search_text LIKE `+pattern+` ESCAPE '\'`)
-			}
-		}
-		if q.Type != "" {
-			where = append(where, "c.qr_type = "+arg(q.Type))
-		}
-		switch q.Status {
-		case "active":
-			where = append(where, "NOT c.is_paused")
-		case "paused":
-			where = append(where, "c.is_paused")
-		}
-		if q.TagID != 0 {
-			where = append(where, "c.id IN (SELECT "+k.tagColumn+" FROM "+k.tagTable+" WHERE tag_id = "+arg(q.TagID)+")")
-		}
-		if q.FolderID != 0 {
-			where = append(where, "c.folder_id = "+arg(q.FolderID))
-		}
-		if q.DomainID != 0 {
-			where = append(where, "c.domain_id = "+arg(q.DomainID))
+		where, err := s.codeFilters(ctx, q, k, ws, pattern, arg, len(args))
+		if err != nil {
+			return nil, err
 		}
 		if a := q.After; a != nil {
 			// Ties on the sort value go by kind, then id, in the list's
@@ -148,6 +116,91 @@ func (s *Store) ListCodes(ctx context.Context, q CodeQuery) ([]CodeRef, error) {
 		return nil, fail("list codes", err)
 	}
 	return list, nil
+}
+
+// lists reports whether q's codes include those of kind (0 static, 1
+// dynamic): static codes print no custom domain.
+func (q CodeQuery) lists(kind int) bool {
+	return !(q.Kind == "static" && kind == 1) && !((q.Kind == "dynamic" || q.DomainID != 0) && kind == 0)
+}
+
+// searchPattern adds q's search as a LIKE pattern argument; "" for none.
+func searchPattern(q CodeQuery, arg func(any) string) string {
+	if q.Search == "" {
+		return ""
+	}
+	return arg("%" + likeEscaper.Replace(strings.ToLower(q.Search)) + "%")
+}
+
+// codeFilters is the WHERE conditions of q's filters on one kind's table
+// (alias c) in workspace placeholder ws; nargs is how many arguments arg
+// holds so far.
+func (s *Store) codeFilters(ctx context.Context, q CodeQuery, k codeKind, ws, pattern string, arg func(any) string, nargs int) ([]string, error) {
+	where := []string{"c.workspace_id = " + ws, "NOT c.is_deleted"}
+	if pattern != "" {
+		ids, found, err := s.fewMatches(ctx, k, q.Search)
+		if err != nil {
+			return nil, err
+		}
+		if found {
+			// By primary key (the unary plus keeps SQLite off the
+			// workspace's index), then sorted: a few rows.
+			where = []string{"c.id IN (" + s.jsonInts(nargs+1) + ")", "+c.workspace_id = " + ws, "NOT c.is_deleted"}
+			arg(ids)
+		} else {
+			where = append(where, `c.search_text LIKE `+pattern+` ESCAPE '\'`)
+		}
+	}
+	if q.Type != "" {
+		where = append(where, "c.qr_type = "+arg(q.Type))
+	}
+	switch q.Status {
+	case "active":
+		where = append(where, "NOT c.is_paused")
+	case "paused":
+		where = append(where, "c.is_paused")
+	}
+	if q.TagID != 0 {
+		where = append(where, "c.id IN (SELECT "+k.tagColumn+" FROM "+k.tagTable+" WHERE tag_id = "+arg(q.TagID)+")")
+	}
+	if q.FolderID != 0 {
+		where = append(where, "c.folder_id = "+arg(q.FolderID))
+	}
+	if q.DomainID != 0 {
+		where = append(where, "c.domain_id = "+arg(q.DomainID))
+	}
+	return where, nil
+}
+
+// CountCodes counts the workspace's live codes q's filters match (its
+// sort, page and cursor aside).
+func (s *Store) CountCodes(ctx context.Context, q CodeQuery) (int, error) {
+	var args []any
+	arg := func(v any) string {
+		args = append(args, v)
+		return fmt.Sprintf("$%d", len(args))
+	}
+	ws := arg(q.WorkspaceID)
+	pattern := searchPattern(q, arg)
+	var counts []string
+	for kind, k := range []codeKind{staticKind, dynamicKind} {
+		if !q.lists(kind) {
+			continue
+		}
+		where, err := s.codeFilters(ctx, q, k, ws, pattern, arg, len(args))
+		if err != nil {
+			return 0, err
+		}
+		counts = append(counts, "(SELECT count(*) FROM "+k.table+" c WHERE "+strings.Join(where, " AND ")+")")
+	}
+	if len(counts) == 0 {
+		return 0, nil
+	}
+	var n int
+	if err := s.read.QueryRowContext(ctx, "SELECT "+strings.Join(counts, " + "), args...).Scan(&n); err != nil {
+		return 0, fail("count codes", err)
+	}
+	return n, nil
 }
 
 // cursorValue is a sort value as a cursor keeps it: times in the stored

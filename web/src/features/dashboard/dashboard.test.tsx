@@ -22,7 +22,7 @@ const trial = (over: Partial<TrialStatus> = {}): TrialStatus => ({
 type Handlers = Parameters<typeof stubFetch>[0]
 
 /** One page of GET /api/codes, the last. */
-const page = (items: SavedCode[]) => json({ items, nextCursor: null })
+const page = (items: SavedCode[]) => json({ items, nextCursor: null, total: items.length })
 
 /** The server's list: the active codes (dynamic first, the newer here) or, for status=paused, the paused ones. */
 function stubDashboard(handlers: Handlers = {}, lists: { statics?: StaticCode[]; dynamics?: DynamicCode[]; paused?: DynamicCode[] } = {}) {

@@ -71,23 +71,25 @@ describe('the server-side list', () => {
     const second: StaticCode = { ...staticCode, id: 8, name: 'Back door', tags: [], folderId: null }
     const mock = stub({
       'GET /api/codes': (_, url) => {
-        if (url.searchParams.get('q')) return json({ items: [], nextCursor: null })
+        if (url.searchParams.get('q')) return json({ items: [], nextCursor: null, total: 0 })
         return url.searchParams.get('cursor') === 'page2'
           ? json({ items: [second], nextCursor: null })
-          : json({ items: [dynamicCode, staticCode], nextCursor: 'page2' })
+          : json({ items: [dynamicCode, staticCode], nextCursor: 'page2', total: 3 })
       },
     })
     renderApp('/dashboard')
     await card('Menu card')
-    expect(screen.getByText('2+')).toBeInTheDocument()
+    // The count is the server's total, not the codes loaded so far.
+    expect(screen.getByText('3 codes')).toBeInTheDocument()
     await userEvent.click(screen.getByRole('button', { name: 'Load more' }))
     expect(await card('Back door')).toBeInTheDocument()
     expect(listUrls(mock).at(-1)?.get('cursor')).toBe('page2')
     expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument()
-    expect(screen.getByText('3')).toBeInTheDocument()
+    expect(screen.getByText('3 codes')).toBeInTheDocument()
 
     await userEvent.type(screen.getByRole('searchbox', { name: 'Search codes' }), 'nothing')
     expect(await screen.findByText('No codes match')).toBeInTheDocument()
+    expect(screen.getByText('0 of 3 match')).toBeInTheDocument()
     // The filters stay, to clear the search again.
     expect(screen.getByRole('searchbox', { name: 'Search codes' })).toHaveValue('nothing')
   })

@@ -11,6 +11,13 @@ export const codesKey = ['/api/codes']
 interface CodePage {
   items: (SavedCode & { kind?: 'static' | 'dynamic' })[]
   nextCursor: string | null
+  /** On the first page: how many codes the query matches in all. */
+  total?: number
+}
+
+/** How many codes a list's query matches, from its first page; undefined while it loads. */
+export function listTotal(list: { data?: { pages: CodePage[] } }): number | undefined {
+  return list.data?.pages[0]?.total
 }
 
 /**

@@ -6,7 +6,7 @@ import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { hasPendingDesign } from '@/lib/pending-design'
 import { siteTitle, usePageTitle } from '@/lib/use-page-title'
-import { useCodeList } from '../api/codes'
+import { listTotal, useCodeList } from '../api/codes'
 import { useFolders, useTags } from '../api/organise'
 import { codeKey, type SavedCode } from '../api/types'
 import { BulkBar } from '../components/bulk-bar'
@@ -135,10 +135,6 @@ function listFilter(query: CodeQuery, status: CodeStatus): Record<string, string
   return Object.fromEntries(params)
 }
 
-/** The number of codes loaded, with a + while the server has more pages. */
-function loadedCount(codes: SavedCode[], more: boolean) {
-  return `${codes.length}${more ? '+' : ''}`
-}
 
 /**
  * Active or paused codes, with the filters (kept on screen while filtering
@@ -155,6 +151,8 @@ function CodeList({ status }: { status: CodeStatus }) {
   const [editing, setEditing] = useState<{ selection: BulkEditSelection; label: string } | null>(null)
   const paused = status === 'paused'
   const filtered = isFiltered(query)
+  const matching = listTotal(list)
+  const all = listTotal(useCodeList(emptyQuery, status)) // the heading's request: already cached
   const editSelected = () => setEditing({ selection: { ids: selected.map(v1ID) }, label: countOf(selected.length, 'selected code') })
   const editMatching = () => setEditing({ selection: { filter: listFilter(query, status) }, label: 'every code matching this filter' })
   return (
@@ -162,11 +160,18 @@ function CodeList({ status }: { status: CodeStatus }) {
       {codes && (codes.length > 0 || filtered) && (
         <CodeToolbar query={query} onChange={setQuery} showKind={!paused} tags={tags} folders={folders} onOrganise={mayEdit ? () => setOrganising(true) : undefined} />
       )}
+      {filtered && matching !== undefined && all !== undefined && (
+        <p className="text-sm text-slate-600" role="status">
+          {matching} of {all} match
+        </p>
+      )}
       {mayEdit && bulkEdit && codes && codes.length > 0 && (
         <div className="flex flex-wrap items-center gap-2 text-sm">
           <Button size="sm" variant="outline" onClick={editMatching}>
             <ListChecks aria-hidden="true" />
-            {filtered ? 'Bulk edit all codes matching this filter' : `Bulk edit all ${paused ? 'paused' : 'active'} codes`}
+            {filtered
+              ? `Bulk edit all ${matching === undefined ? 'codes' : countOf(matching, 'code')} matching this filter`
+              : `Bulk edit all ${paused ? 'paused' : 'active'} codes`}
           </Button>
         </div>
       )}
@@ -238,16 +243,15 @@ function MorePages({ onMore, loading }: { onMore: () => void; loading: boolean }
  * (the same query, so the same request, as the list before any filter).
  */
 function CountedHeading({ status }: { status: CodeStatus }) {
-  const list = useCodeList(emptyQuery, status)
-  const codes = list.data?.pages.flatMap((p) => p.items)
-  const count = codes && loadedCount(codes, list.hasNextPage)
+  const count = listTotal(useCodeList(emptyQuery, status))
   const paused = status === 'paused'
   return (
     <div className="flex items-center gap-2">
       <h2 id={`${status}-codes-heading`} className="text-lg font-semibold text-slate-900">
         {paused ? 'Paused Codes' : 'Active Codes'}
       </h2>
-      {count && (paused ? <Badge tone="amber">{count} paused</Badge> : <Badge className="bg-slate-200/70 font-medium">{count}</Badge>)}
+      {count !== undefined &&
+        (paused ? <Badge tone="amber">{count} paused</Badge> : <Badge className="bg-slate-200/70 font-medium">{countOf(count, 'code')}</Badge>)}
     </div>
   )
 }
