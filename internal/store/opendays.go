@@ -150,7 +150,7 @@ func (s *Store) codeEventsAfter(ctx context.Context, tx rollupTx, userID, codeID
 // range moved to the events: their code rows are not written yet.
 func (s *Store) splitOpen(ctx context.Context, q ScanQuery) (days ScanQuery, edges []ScanQuery, err error) {
 	days, edges = q.split()
-	if q.CodeID == 0 || !days.From.Before(days.To) {
+	if !q.perCode() || !days.From.Before(days.To) {
 		return days, edges, nil
 	}
 	open, err := s.openDay(ctx, sqlTx{s.read})

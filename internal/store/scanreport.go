@@ -11,12 +11,34 @@ import (
 )
 
 // ScanQuery picks the scans a report counts: those of one live dynamic code
-// of the workspace (CodeID > 0) or of all the workspace's live dynamic codes, scanned
-// in [From, To). Bots are counted only when Bots is set.
+// of the workspace (CodeID > 0), of its live dynamic codes with a tag
+// (TagID > 0) or in a folder (FolderID > 0), or of all the workspace's live
+// dynamic codes, scanned in [From, To). Bots are counted only when Bots is
+// set. At most one of CodeID, TagID and FolderID is set.
 type ScanQuery struct {
 	WorkspaceID, CodeID int64
+	TagID, FolderID     int64
 	From, To            time.Time
 	Bots                bool
+}
+
+// perCode reports whether q picks some of the workspace's codes, read
+// from the code rollups, rather than all of them.
+func (q ScanQuery) perCode() bool { return q.CodeID > 0 || q.TagID > 0 || q.FolderID > 0 }
+
+// codes is the subquery of the live codes a perCode q picks, with $3 the
+// workspace and $4 the code, tag or folder, and that argument. A tag's or
+// folder's codes come from the code rollups, whose visitors count once per
+// code: one visitor of two of its codes counts twice.
+func (q ScanQuery) codes() (string, int64) {
+	switch {
+	case q.TagID > 0:
+		return `SELECT d.id FROM dynamic_qr_codes d JOIN dynamic_qr_code_tags t ON t.dynamic_qr_code_id = d.id
+			WHERE t.tag_id = $4 AND d.workspace_id = $3 AND NOT d.is_deleted`, q.TagID
+	case q.FolderID > 0:
+		return `SELECT id FROM dynamic_qr_codes WHERE folder_id = $4 AND workspace_id = $3 AND NOT is_deleted`, q.FolderID
+	}
+	return `SELECT id FROM dynamic_qr_codes WHERE id = $4 AND workspace_id = $3 AND NOT is_deleted`, q.CodeID
 }
 
 // ScanReport is what the picked scans say. Every count but BotScans follows
@@ -60,9 +82,10 @@ const slotLayout = "2006-01-02T15:04"
 func (q ScanQuery) where(bots bool) (string, []any) {
 	cond := `e.scanned_at >= $1 AND e.scanned_at < $2 AND `
 	args := []any{dbTime(q.From), dbTime(q.To), q.WorkspaceID}
-	if q.CodeID > 0 {
-		cond += `e.dynamic_qr_code_id = (SELECT id FROM dynamic_qr_codes WHERE id = $4 AND workspace_id = $3 AND NOT is_deleted)`
-		args = append(args, q.CodeID)
+	if q.perCode() {
+		codes, id := q.codes()
+		cond += `e.dynamic_qr_code_id IN (` + codes + `)`
+		args = append(args, id)
 	} else {
 		cond += `e.dynamic_qr_code_id IN (SELECT id FROM dynamic_qr_codes WHERE workspace_id = $3 AND NOT is_deleted)`
 	}
@@ -128,10 +151,9 @@ func (q ScanQuery) split() (days ScanQuery, edges []ScanQuery) {
 func (q ScanQuery) rollupWhere() (rollupTable, string, []any) {
 	where := `WHERE day >= $1 AND day < $2`
 	args := []any{dbTime(q.From), dbTime(q.To), q.WorkspaceID}
-	if q.CodeID > 0 {
-		args = append(args, q.CodeID)
-		return codeDays, where + ` AND dynamic_qr_code_id = (SELECT id FROM dynamic_qr_codes
-			WHERE id = $4 AND workspace_id = $3 AND NOT is_deleted)`, args
+	if q.perCode() {
+		codes, id := q.codes()
+		return codeDays, where + ` AND dynamic_qr_code_id IN (` + codes + `)`, append(args, id)
 	}
 	return userDays, where + ` AND workspace_id = $3`, args
 }
