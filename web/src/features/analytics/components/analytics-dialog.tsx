@@ -1,5 +1,5 @@
-import { AlertCircle, Download, FileDown, FileText, Globe, Layers, QrCode, RefreshCw, ScanLine, Sparkles, Split, Trophy, Zap } from 'lucide-react'
-import { useState, type ReactNode } from 'react'
+import { AlertCircle, Download, FileDown, FileText, Globe, Layers, QrCode, RefreshCw, ScanLine, Share2, Sparkles, Split, Trophy, Zap } from 'lucide-react'
+import { lazy, Suspense, useState, type ReactNode } from 'react'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Spinner } from '@/components/ui/spinner'
@@ -12,6 +12,9 @@ import { PageStats } from '@/features/pages'
 import { hasRoutes, RoutesTable } from './routes-panel'
 import { WorldMap } from './world-map'
 import { countOf, nounFor } from '@/lib/count'
+
+// The share dialog (and its form) loads only when first opened.
+const ShareDialog = lazy(() => import('./share-dialog').then((m) => ({ default: m.ShareDialog })))
 
 export interface AnalyticsDialogProps {
   open: boolean
@@ -183,6 +186,7 @@ function CodeInsights({ topDynamic }: { topDynamic: UserAnalytics['dynamicQrPerf
   const codes = useDynamicCodes()
   const [chosen, setChosen] = useState<number | 'all'>()
   const [choice, setChoice] = useState<RangeChoice>({ preset: '30d', bots: false })
+  const [sharing, setSharing] = useState(false)
   const id = chosen ?? topDynamic[0]?.id ?? codes[0]?.id
   // A code that opens a hosted page shows the page's own counts too.
   const pageId = id === 'all' ? undefined : (codes.find((c) => c.id === id)?.pageId ?? undefined)
@@ -240,6 +244,19 @@ function CodeInsights({ topDynamic }: { topDynamic: UserAnalytics['dynamicQrPerf
             PDF report
           </a>
         </Button>
+      )}
+      <Button variant="outline" size="sm" onClick={() => setSharing(true)}>
+        <Share2 aria-hidden="true" />
+        Share
+      </Button>
+      {sharing && (
+        <Suspense fallback={<Spinner label="Loading sharing..." />}>
+          <ShareDialog
+            open={sharing}
+            onOpenChange={setSharing}
+            code={id === 'all' ? 'all' : { id, name: codes.find((c) => c.id === id)?.name ?? topDynamic.find((c) => c.id === id)?.name ?? 'this code' }}
+          />
+        </Suspense>
       )}
     </div>
   )
