@@ -69,8 +69,8 @@ test('a share link made from a code’s analytics opens signed out with the figu
   expect(scripts).toEqual([])
   expect(await violations(visitor)).toEqual([])
   // The range form: a month before the scans shows none.
-  await visitor.getByLabel('From').fill('2025-01-01')
-  await visitor.getByLabel('To').fill('2025-01-31')
+  await visitor.getByLabel('From', { exact: true }).fill('2025-01-01')
+  await visitor.getByLabel('To', { exact: true }).fill('2025-01-31')
   await visitor.getByRole('button', { name: 'Show' }).click()
   await expect(visitor.getByRole('heading', { name: 'Scans', exact: true }).locator('xpath=following-sibling::p[1]')).toHaveText('0')
   const csv = await visitor.request.get(`${link}.csv?period=all`)
