@@ -281,7 +281,14 @@ func (s *server) shareReport(w http.ResponseWriter, r *http.Request, l *store.Sh
 		Hourly: out.Granularity == "hour", AllTime: sr.allTime, Scans: out.Scans, Visitors: out.UniqueVisitors,
 		NoVisitors: l.TagID > 0 || l.FolderID > 0, Countries: map[string]int64{"": out.UnknownCountry},
 		Devices: out.Devices, OS: out.OS, Browsers: out.Browsers, Referrers: map[string]int64{},
-		Attribution: out.Attribution, Now: s.now(),
+		Attribution: out.Attribution, Now: s.now(), Places: out.CitiesEnabled,
+		Regions: map[string]int64{}, Cities: map[string]int64{},
+	}
+	for _, p := range out.Regions {
+		rep.Regions[store.RegionKey(p.Country, p.Region)] = p.Scans
+	}
+	for _, p := range out.Cities {
+		rep.Cities[store.CityKey(p.Country, p.Region, p.City)] = p.Scans
 	}
 	switch {
 	case l.CodeID > 0:

@@ -13,6 +13,8 @@ import (
 
 	"golang.org/x/text/language"
 	"golang.org/x/text/language/display"
+
+	"github.com/squarely/squarely/internal/store"
 )
 
 // Report is what a share link's page and CSV show, as the analytics
@@ -31,6 +33,9 @@ type Report struct {
 	NoVisitors  bool // a tag's or folder's visitors would count once per code
 	Series      []Point
 	Countries   map[string]int64 // ISO codes; "" is unknown
+	Places      bool             // a city database places scans: show Regions and Cities
+	Regions     map[string]int64 // by store.RegionKey
+	Cities      map[string]int64 // by store.CityKey
 	Devices     map[string]int64
 	OS          map[string]int64
 	Browsers    map[string]int64
@@ -84,13 +89,32 @@ func (r *Report) tables() []table {
 	for c, n := range r.Countries {
 		countries[cmp.Or(CountryName(c), "Unknown")] += n
 	}
-	return []table{
-		{"Countries", Fold(countries, tableRows)},
-		{"Devices", Rows(r.Devices, tableRows)},
-		{"Operating systems", Rows(r.OS, tableRows)},
-		{"Browsers", Rows(r.Browsers, tableRows)},
-		{"Referrers", Fold(Hosts(r.Referrers), tableRows)},
+	tables := []table{{"Countries", Fold(countries, tableRows)}}
+	if r.Places {
+		tables = append(tables, table{"Regions", Fold(placeNames(r.Regions), tableRows)}, table{"Cities", Fold(placeNames(r.Cities), tableRows)})
 	}
+	return append(tables,
+		table{"Devices", Rows(r.Devices, tableRows)},
+		table{"Operating systems", Rows(r.OS, tableRows)},
+		table{"Browsers", Rows(r.Browsers, tableRows)},
+		table{"Referrers", Fold(Hosts(r.Referrers), tableRows)},
+	)
+}
+
+// placeNames names region or city keys "Munich, Bavaria, Germany".
+func placeNames(counts map[string]int64) map[string]int64 {
+	named := map[string]int64{}
+	for key, n := range counts {
+		country, region, city := store.SplitPlace(key)
+		var parts []string
+		for _, p := range []string{city, region, CountryName(country)} {
+			if p != "" {
+				parts = append(parts, p)
+			}
+		}
+		named[strings.Join(parts, ", ")] += n
+	}
+	return named
 }
 
 // CountryName is a country's English name, "" for unknown.
@@ -311,7 +335,7 @@ a{color:#1d4ed8}nav a{margin-right:12px}.error{color:#b91c1c}
 {{range .Rows}}<tr><td>{{.Name}}</td><td class="n">{{.Scans}}</td></tr>{{end}}</tbody></table>
 {{else}}<p class="muted">No scans.</p>{{end}}</section>{{end}}</div>
 <p><a href="{{.CSV}}" download>Download as CSV</a></p>
-<p class="muted">Countries and referrers with fewer than 5 scans are counted under “Other”. {{.R.Attribution}}</p>
+<p class="muted">Countries, {{if .R.Places}}regions, cities {{end}}and referrers with fewer than 5 scans are counted under “Other”. {{.R.Attribution}}</p>
 {{end}}
 </main></body></html>
 `))

@@ -3,8 +3,8 @@
 // folder's codes or a workspace, read-only, for people without an account.
 //
 // Nothing on the page may single out one scanner: referrers are cut to
-// their host, and every country, city or referrer with fewer than MinCell
-// scans is counted under "Other" instead.
+// their host, and every country, region, city or referrer with fewer than
+// MinCell scans is counted under "Other" instead.
 package sharelinks
 
 import (

@@ -52,10 +52,13 @@ type ScanReport struct {
 	// first: fine enough to regroup into hours or days of any time zone.
 	Slots     []ScanSlot
 	Countries map[string]int64 // "" is unknown
-	Devices   map[string]int64
-	OS        map[string]int64
-	Browsers  map[string]int64
-	Referrers []ReferrerCount // most frequent first, at most topReferrers
+	// Regions and Cities count the scans the city database placed, by
+	// RegionKey and CityKey; empty without one.
+	Regions, Cities map[string]int64
+	Devices         map[string]int64
+	OS              map[string]int64
+	Browsers        map[string]int64
+	Referrers       []ReferrerCount // most frequent first, at most topReferrers
 	// Routes counts the scans by what served them (issue 23): RouteDefault,
 	// rule:N, split:N or RouteEnded; routes with no scans are left out.
 	Routes map[string]int64
@@ -167,7 +170,7 @@ type reportSum struct {
 
 func newReportSum() *reportSum {
 	return &reportSum{
-		r:     &ScanReport{Routes: map[string]int64{}, Countries: map[string]int64{}, Devices: map[string]int64{}, OS: map[string]int64{}, Browsers: map[string]int64{}},
+		r:     &ScanReport{Routes: map[string]int64{}, Countries: map[string]int64{}, Regions: map[string]int64{}, Cities: map[string]int64{}, Devices: map[string]int64{}, OS: map[string]int64{}, Browsers: map[string]int64{}},
 		slots: map[time.Time]int64{}, referrers: map[string]int64{},
 	}
 }
@@ -196,6 +199,7 @@ func (m *reportSum) addDay(k rollupKey, d *dayTally, bots bool) {
 	}
 	for _, g := range []struct{ into, from map[string]int64 }{
 		{m.r.Countries, d.Countries}, {m.referrers, d.Referrers}, {m.r.Routes, d.Routes},
+		{m.r.Regions, d.Regions}, {m.r.Cities, d.Cities},
 	} {
 		for v, n := range g.from {
 			g.into[v] += n
@@ -235,10 +239,10 @@ func (s *Store) addEvents(ctx context.Context, q ScanQuery, sum *reportSum) erro
 	days := newDayCounter()
 	cond, args := q.where(true)
 	err := s.eachRow(ctx, "read scans", `
-		SELECT e.scanned_at, e.is_bot, e.device_type, e.os, e.browser, e.referrer, e.visitor_hash, e.country, e.route
+		SELECT e.scanned_at, e.is_bot, e.device_type, e.os, e.browser, e.referrer, e.visitor_hash, e.country, e.region, e.city, e.route
 		FROM scan_events e WHERE `+cond, args, func(rows *sql.Rows) error {
 		var e ScanEvent
-		if err := rows.Scan(scanTime(&e.ScannedAt), &e.IsBot, &e.DeviceType, &e.OS, &e.Browser, &e.Referrer, &e.VisitorHash, &e.Country, &e.Route); err != nil {
+		if err := rows.Scan(scanTime(&e.ScannedAt), &e.IsBot, &e.DeviceType, &e.OS, &e.Browser, &e.Referrer, &e.VisitorHash, &e.Country, &e.Region, &e.City, &e.Route); err != nil {
 			return err
 		}
 		days.add(rollupKey{day: utcDay(e.ScannedAt), bot: e.IsBot}, &e)
