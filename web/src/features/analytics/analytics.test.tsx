@@ -39,6 +39,9 @@ const codeAnalytics = (over: Partial<ScanReport> = {}): ScanReport => ({
     { country: 'US', scans: 4 },
   ],
   unknownCountry: 1,
+  regions: [],
+  cities: [],
+  citiesEnabled: false,
   devices: { mobile: 12, desktop: 3 },
   os: { iOS: 8, Android: 4, Windows: 3 },
   browsers: { Safari: 8, Chrome: 7 },
@@ -120,6 +123,39 @@ describe('Analytics Dashboard', () => {
     expect(within(dialog).getByRole('figure', { name: 'Scans by hour of day: 15 in 24 hours' })).toBeInTheDocument()
     expect(within(dialog).getByRole('link', { name: 'Download countries CSV' })).toHaveAttribute('href', reportUrl(3).replace('/analytics?', '/breakdown.csv?by=country&'))
     expect(within(dialog).getByRole('link', { name: 'PDF report' })).toHaveAttribute('href', reportUrl(3).replace('/analytics?', '/report.pdf?'))
+  })
+
+  it('says how to turn cities on without a city database', async () => {
+    stub({})
+    renderApp('/dashboard')
+    const dialog = await openAnalytics()
+    expect(await within(dialog).findByText(/SQUARELY_GEOIP_CITY_DB to a city database/)).toBeInTheDocument()
+    expect(within(dialog).queryByRole('table', { name: 'Scans by city' })).not.toBeInTheDocument()
+  })
+
+  it('shows regions and cities with a city database, with their CSVs', async () => {
+    stub({
+      [`GET ${reportUrl(3)}`]: () =>
+        json(
+          codeAnalytics({
+            citiesEnabled: true,
+            regions: [{ country: 'DE', region: 'Bavaria', scans: 7 }],
+            cities: [
+              { country: 'DE', region: 'Bavaria', city: 'Munich', scans: 6 },
+              { country: 'SE', region: '', city: 'Linköping', scans: 1 },
+            ],
+          }),
+        ),
+    })
+    renderApp('/dashboard')
+    const dialog = await openAnalytics()
+    const cities = await within(dialog).findByRole('table', { name: 'Scans by city' })
+    expect(within(cities).getByText('Munich, Bavaria, Germany').nextSibling).toHaveTextContent('6')
+    expect(within(cities).getByText('Linköping, Sweden').nextSibling).toHaveTextContent('1')
+    const regions = within(dialog).getByRole('table', { name: 'Scans by region' })
+    expect(within(regions).getByText('Bavaria, Germany').nextSibling).toHaveTextContent('7')
+    expect(within(dialog).getByRole('link', { name: 'Download cities CSV' })).toHaveAttribute('href', reportUrl(3).replace('/analytics?', '/breakdown.csv?by=city&'))
+    expect(within(dialog).queryByText(/SQUARELY_GEOIP_CITY_DB/)).not.toBeInTheDocument()
   })
 
   it('shows a code with rules and a split its routes by the names the owner gave them, with the CSV', async () => {
