@@ -11,7 +11,7 @@ GOBIN   := $(shell $(GO) env GOPATH)/bin
 GOTESTSUM := $(firstword $(wildcard $(GOBIN)/gotestsum) $(shell command -v gotestsum 2>/dev/null))
 GO_TEST_JSON := $(or $(TMPDIR),/tmp)/squarely-go-test.json
 
-.PHONY: build build-static static-binary run test lint go-test web-test e2e-test bench bench-redirect bench-bulk bench-analytics bench-codes bench-lighthouse web-build clean
+.PHONY: build build-static static-binary run test lint go-test web-test e2e-test bench bench-redirect bench-bulk bench-bulk-edit bench-analytics bench-codes bench-lighthouse web-build clean
 
 # What `squarely version` prints (internal/buildinfo); a build without git
 # (the Dockerfile's) passes VERSION and COMMIT in the environment.
@@ -85,6 +85,12 @@ bench-redirect: build
 # as the floor (issue 12). See bench/bulk.sh.
 bench-bulk: build
 	bash bench/bulk.sh
+
+# A bulk edit of 10,000 codes by a folder filter (a host replaced) on SQLite
+# and PostgreSQL (DATABASE_URL or the local test server): the dry run and the
+# job, time and peak RSS growth. See bench/bulkedit.
+bench-bulk-edit:
+	nice $(GO) run ./bench/bulkedit
 
 # The analytics views over 1,000,000 scans of 1,000 codes on SQLite and
 # PostgreSQL (DATABASE_URL or the local test server), p50/p95 of each

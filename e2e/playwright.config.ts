@@ -100,6 +100,11 @@ export default defineConfig({
         SQUARELY_TRUST_PROXY: 'true',
         // Domain verification asks the run's DNS server (support/dns-server.ts).
         SQUARELY_DOMAIN_RESOLVER: `127.0.0.1:${dnsPort(addr)}`,
+        // A domain the domains spec points at 127.0.0.1 reaches this very
+        // server: its pointing check fetches on the app's port, from a
+        // private address (both refused in production; tested in Go).
+        SQUARELY_DOMAIN_HTTP_PORT: addr.split(':').pop() ?? '18080',
+        SQUARELY_DOMAIN_ALLOW_PRIVATE: 'true',
         // The webhooks spec's receiver is a plain-HTTP server on 127.0.0.1,
         // which production refuses; the refusals are tested in Go.
         SQUARELY_WEBHOOK_ALLOW_HTTP: 'true',

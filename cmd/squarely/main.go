@@ -279,8 +279,8 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 	// Custom domains (issue 32): verified ones are re-checked daily; a
 	// lost one's mail goes through the outbox. A check in flight at the
 	// stop is dropped; its domain comes due again.
-	domainRunner := domains.NewRunner(domains.RunnerOptions{Store: st, Verifier: domains.NewVerifier(cfg.DomainResolver, false),
-		BaseURL: cfg.BaseURL, Logger: log})
+	domainRunner := domains.NewRunner(domains.RunnerOptions{Store: st, Verifier: domains.NewVerifier(cfg.DomainResolver, cfg.DomainHTTPPort, cfg.DomainAllowPrivate),
+		BaseURL: cfg.BaseURL, Target: domains.TargetOf(cfg.BaseURL, cfg.PublicIPs), Logger: log})
 	wg.Go(func() { domainRunner.Run(bg) })
 	// Webhooks: deliveries in flight at the stop finish (10 s at most) and
 	// are recorded.

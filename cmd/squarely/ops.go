@@ -205,7 +205,7 @@ func serveTLS(cfg config.Config, st *store.Store, handler http.Handler, log *slo
 	https := &http.Server{Handler: handler, TLSConfig: tlsConfig, ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout: 2 * time.Minute, WriteTimeout: 2 * time.Minute, IdleTimeout: 2 * time.Minute, ErrorLog: errorLog}
 	_, port, _ := net.SplitHostPort(httpsLn.Addr().String())
-	plain := &http.Server{Handler: certs.HTTPHandler(port, m), ReadHeaderTimeout: 10 * time.Second, ErrorLog: errorLog}
+	plain := &http.Server{Handler: certs.HTTPHandler(port, m, handler), ReadHeaderTimeout: 10 * time.Second, ErrorLog: errorLog}
 	go https.Serve(tls.NewListener(httpsLn, tlsConfig))
 	go plain.Serve(httpLn)
 	log.Info("serving HTTPS", "mode", cfg.TLS, "addr", httpsLn.Addr().String(), "http", httpLn.Addr().String())

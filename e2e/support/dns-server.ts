@@ -1,8 +1,9 @@
 // A DNS server for the browser tests: the Squarely binary asks it for the
-// TXT records that verify workspace domains (SQUARELY_DOMAIN_RESOLVER), and
-// tests publish records over HTTP: POST http://127.0.0.1:{port}/txt
-// {"name", "value"}. It speaks real DNS over UDP (RFC 1035), answering TXT
-// queries for published names and NXDOMAIN for every other name.
+// TXT records that verify workspace domains and the A records that point
+// them here (SQUARELY_DOMAIN_RESOLVER), and tests publish records over
+// HTTP: POST http://127.0.0.1:{port}/txt or /a {"name", "value"}. It speaks
+// real DNS over UDP (RFC 1035), answering TXT and A queries for published
+// names and NXDOMAIN for every other name.
 //
 // global-setup.ts starts it once per run in the runner process; tests use
 // publishTXT below.
@@ -15,6 +16,7 @@ export function dnsPort(appAddr: string) {
   return Number(process.env.SQUARELY_E2E_DNS_PORT ?? Number(appAddr.split(':').pop()) + 3000)
 }
 
+const typeA = 1
 const typeTXT = 16
 
 /** The question's end (after QTYPE and QCLASS), its lower-cased name and its type; undefined when malformed. */
@@ -32,19 +34,30 @@ function question(query: Buffer): { end: number; name: string; type: number } | 
   return { end: at + 5, name: labels.join('.').toLowerCase(), type: query.readUInt16BE(at + 1) }
 }
 
-function answer(query: Buffer, records: Map<string, string>): Buffer | undefined {
+function answer(query: Buffer, records: Map<string, string>, addresses: Map<string, string>): Buffer | undefined {
   if (query.length < 12 || query.readUInt16BE(4) !== 1) return undefined
   const q = question(query)
   if (!q) return undefined
   const value = records.get(q.name)
-  const found = value !== undefined
+  const address = addresses.get(q.name)
+  const found = value !== undefined || address !== undefined
   const header = Buffer.alloc(12)
   header.writeUInt16BE(query.readUInt16BE(0), 0)
   // QR, AA, RD as asked; NXDOMAIN for unknown names.
   header.writeUInt16BE(0x8400 | (query.readUInt16BE(2) & 0x0100) | (found ? 0 : 3), 2)
   header.writeUInt16BE(1, 4)
   const parts = [header, query.subarray(12, q.end)]
-  if (found && q.type === typeTXT) {
+  if (address !== undefined && q.type === typeA) {
+    header.writeUInt16BE(1, 6)
+    const rr = Buffer.alloc(12)
+    rr.writeUInt16BE(0xc00c, 0)
+    rr.writeUInt16BE(typeA, 2)
+    rr.writeUInt16BE(1, 4)
+    rr.writeUInt32BE(1, 6)
+    rr.writeUInt16BE(4, 10)
+    parts.push(rr, Buffer.from(address.split('.').map(Number)))
+  }
+  if (value !== undefined && q.type === typeTXT) {
     header.writeUInt16BE(1, 6)
     const text = Buffer.from(value, 'utf8')
     const rr = Buffer.alloc(12)
@@ -60,13 +73,14 @@ function answer(query: Buffer, records: Map<string, string>): Buffer | undefined
 
 export async function startDNSServer(port: number) {
   const records = new Map<string, string>()
+  const addresses = new Map<string, string>()
   const udp = createSocket('udp4')
   udp.on('message', (msg, from) => {
-    const out = answer(msg, records)
+    const out = answer(msg, records, addresses)
     if (out) udp.send(out, from.port, from.address)
   })
   const control = createServer((req, res) => {
-    if (req.method !== 'POST' || req.url !== '/txt') {
+    if (req.method !== 'POST' || (req.url !== '/txt' && req.url !== '/a')) {
       res.writeHead(404).end()
       return
     }
@@ -74,7 +88,7 @@ export async function startDNSServer(port: number) {
     req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')))
     req.on('end', () => {
       const { name, value } = JSON.parse(body) as { name: string; value: string }
-      records.set(name.toLowerCase().replace(/\.$/, ''), value)
+      ;(req.url === '/a' ? addresses : records).set(name.toLowerCase().replace(/\.$/, ''), value)
       res.writeHead(204).end()
     })
   })
@@ -86,9 +100,14 @@ export async function startDNSServer(port: number) {
   }
 }
 
-/** Publishes a TXT record on the run's DNS server. */
-export async function publishTXT(name: string, value: string) {
+async function publish(kind: 'txt' | 'a', name: string, value: string) {
   const port = dnsPort(process.env.SQUARELY_E2E_ADDR ?? '127.0.0.1:18080')
-  const res = await fetch(`http://127.0.0.1:${port}/txt`, { method: 'POST', body: JSON.stringify({ name, value }) })
+  const res = await fetch(`http://127.0.0.1:${port}/${kind}`, { method: 'POST', body: JSON.stringify({ name, value }) })
   if (res.status !== 204) throw new Error(`publishing ${name}: ${res.status}`)
 }
+
+/** Publishes a TXT record on the run's DNS server. */
+export const publishTXT = (name: string, value: string) => publish('txt', name, value)
+
+/** Publishes an A record (an IPv4 address) on the run's DNS server. */
+export const publishA = (name: string, address: string) => publish('a', name, address)

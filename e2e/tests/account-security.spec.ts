@@ -57,7 +57,11 @@ test('turn on two-factor authentication, sign out, sign in with a code and with 
   await page.getByLabel('Authentication code').fill('000000')
   await page.getByRole('button', { name: 'Verify' }).click()
   await expect(page.getByText('Invalid code').first()).toBeVisible()
-  // The enabling code's step is used up; the next step's code is within the drift.
+  // The enabling code's step is used up, and the step says so in words.
+  await page.getByLabel('Authentication code').fill(totp(secret))
+  await page.getByRole('button', { name: 'Verify' }).click()
+  await expect(page.getByText('This code was just used, wait for the next one').first()).toBeVisible()
+  // The next step's code is within the drift.
   await page.getByLabel('Authentication code').fill(totp(secret, 1))
   await page.getByRole('button', { name: 'Verify' }).click()
   await expect(page.getByText(`Welcome back, ${email}!`, { exact: true })).toBeVisible()
@@ -130,6 +134,10 @@ test.describe('passkeys', () => {
     await page.getByRole('button', { name: 'Add a passkey' }).click()
     await expect(page.getByText('Passkey added', { exact: true })).toBeVisible()
     await expect(page.getByRole('list', { name: 'Passkeys' }).getByText('Virtual key')).toBeVisible()
+    // The same device again: the browser refuses (InvalidStateError), and we say why in our words.
+    await page.getByLabel('Passkey name').fill('Same key')
+    await page.getByRole('button', { name: 'Add a passkey' }).click()
+    await expect(page.getByText('This device already holds a passkey for your account.', { exact: true })).toBeVisible()
 
     await logOut(page)
     await page.goto('/auth')
@@ -137,6 +145,21 @@ test.describe('passkeys', () => {
     await expect(page.getByText(`Welcome back, ${email}!`, { exact: true })).toBeVisible()
     await expect(page).toHaveURL(origin + '/')
     await page.goto('/account-settings')
-    await expect(page.getByRole('list', { name: 'Passkeys' }).getByText(/last used/)).toBeVisible()
+    const list = page.getByRole('list', { name: 'Passkeys' })
+    await expect(list.getByText(/last used/)).toBeVisible()
+
+    // Removing asks first: dismissed, the passkey stays; confirmed, it goes.
+    let asked = ''
+    page.once('dialog', (d) => {
+      asked = d.message()
+      void d.dismiss()
+    })
+    await list.getByRole('button', { name: 'Remove Virtual key' }).click()
+    await expect.poll(() => asked).toBe('Remove the passkey “Virtual key”? You will no longer be able to sign in with it.')
+    await expect(list.getByText('Virtual key')).toBeVisible()
+    page.once('dialog', (d) => void d.accept())
+    await list.getByRole('button', { name: 'Remove Virtual key' }).click()
+    await expect(page.getByText('Passkey removed', { exact: true })).toBeVisible()
+    await expect(page.getByText('No passkeys yet.')).toBeVisible()
   })
 })

@@ -1,11 +1,13 @@
 import { expect, test } from '@playwright/test'
 import { signUp, uniqueEmail } from '../support/accounts'
-import { publishTXT } from '../support/dns-server'
+import { publishA, publishTXT } from '../support/dns-server'
 
 // Issue 25 item 7: an owner adds a custom domain, sees the TXT record to
 // publish, verification fails until it is published on the run's DNS
 // server (which the binary asks: SQUARELY_DOMAIN_RESOLVER) and passes
-// after; a dynamic code then picks the domain in its edit dialog and its
+// after; the domain is then "Verified, not pointing here yet", with the
+// record to add, until its A record sends the pointing check to this
+// server; a dynamic code then picks the domain in its edit dialog and its
 // short link moves onto it.
 
 test.describe.configure({ timeout: 120_000 })
@@ -33,7 +35,7 @@ test('a verified domain carries a dynamic code’s short link', async ({ page, b
 
   const item = page.getByTestId(`domain-${domain}`)
   await expect(item.getByText('Pending')).toBeVisible()
-  const listed = (await (await page.request.get('/api/domains')).json()) as { txtName: string; txtValue: string }[]
+  const listed = (await (await page.request.get('/api/domains')).json()) as { id: number; txtName: string; txtValue: string }[]
   expect(listed[0].txtName).toBe(`_squarely-verify.${domain}`)
   await expect(item.getByText(`${listed[0].txtName} → ${listed[0].txtValue}`)).toBeVisible()
 
@@ -43,8 +45,19 @@ test('a verified domain carries a dynamic code’s short link', async ({ page, b
 
   await publishTXT(listed[0].txtName, listed[0].txtValue)
   await item.getByRole('button', { name: 'Verify' }).click()
+  await expect(item.getByText('Verified, not pointing here yet', { exact: true })).toBeVisible()
+  const host = new URL(baseURL ?? '').hostname
+  await expect(item.getByTestId('cname-target')).toHaveText(`${domain} → ${host}`)
+  await expect(item.getByText(`${domain} does not point here yet: it has no A, AAAA or CNAME record (add a CNAME record to ${host})`, { exact: false })).toBeVisible()
+  // Not pointing: the code cannot print it yet, so its Domain tab does not offer it.
+  const early = await page.request.patch(`/api/dynamic-qrcodes/${code.id}`, { data: { domainId: listed[0].id } })
+  expect(early.status()).toBe(400)
+
+  await publishA(domain, '127.0.0.1')
+  await item.getByRole('button', { name: 'Check again' }).click()
   await expect(item.getByText('Verified', { exact: true })).toBeVisible()
   await expect(item.getByText(/Verified by DNS/)).toBeVisible()
+  await expect(item.getByTestId('cname-target')).toBeHidden()
 
   // The code's Domain tab offers the verified domain; saving moves its short link.
   await page.goto('/dashboard')

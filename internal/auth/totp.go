@@ -110,14 +110,22 @@ func (s *Service) CheckTOTP(ctx context.Context, u *store.User, code string) (bo
 	if err != nil {
 		return false, err
 	}
-	for _, step := range MatchTOTP(secret, code, s.now()) {
+	steps := MatchTOTP(secret, code, s.now())
+	for _, step := range steps {
 		ok, err := s.Store.UseTOTPStep(ctx, u.ID, step)
 		if ok || err != nil {
 			return ok, err
 		}
 	}
+	if len(steps) > 0 {
+		return false, ErrTOTPReused
+	}
 	return false, nil
 }
+
+// ErrTOTPReused is a right TOTP code that was already accepted once: the
+// person must wait for the next one, which is worth telling them.
+var ErrTOTPReused = errors.New("auth: this TOTP code was already used")
 
 // NewRecoveryCodes returns RecoveryCodeCount random codes to show once
 // (xxxxx-xxxxx, 50 bits each) and the hashes to store.

@@ -82,47 +82,25 @@ func (r *Runner) drain(ctx context.Context) {
 
 // runJob saves j's pending items batch by batch, then marks it done.
 func (r *Runner) runJob(ctx context.Context, j *store.BulkJob) {
-	log := r.log.With("job", j.ID)
 	if j.Attempts > maxAttempts {
 		r.finish(j, store.BulkFailed, msgGaveUp)
 		return
 	}
-	for {
-		if ctx.Err() != nil {
-			// Released with a fresh context: ctx is already over.
-			if err := r.store.ReleaseBulkJob(context.WithoutCancel(ctx), j.ID); err != nil {
-				log.Error("releasing a bulk job", "err", err)
-			}
-			return
-		}
+	jobs.RunBatches(ctx, r.log.With("job", j.ID), pollEvery, func(ctx context.Context) (bool, error) {
 		items, err := r.store.BulkItems(ctx, j.ID, 0, batchSize, store.ItemPending)
-		if err != nil {
-			if ctx.Err() == nil {
-				log.Error("reading bulk items", "err", err)
-				pause(ctx)
-			}
-			continue // the lease holds the job; the next pass tries again
+		if err != nil || len(items) == 0 {
+			return err == nil, err
 		}
-		if len(items) == 0 {
-			r.finish(j, store.BulkDone, "")
-			return
-		}
-		err = r.save(ctx, j, items)
-		if errors.Is(err, store.ErrItemTaken) {
-			log.Warn("bulk job taken over by another runner")
-			return
-		}
-		if err != nil {
-			if ctx.Err() == nil {
-				log.Error("saving bulk items", "err", err)
-				pause(ctx)
-			}
-			continue
+		if err := r.save(ctx, j, items); err != nil {
+			return false, err
 		}
 		if r.afterBatch != nil {
 			r.afterBatch(j)
 		}
-	}
+		return false, nil
+	}, func(ctx context.Context) error {
+		return r.store.ReleaseBulkJob(ctx, j.ID)
+	}, func() { r.finish(j, store.BulkDone, "") })
 }
 
 // save saves one batch, drawing new short codes when one was taken.
@@ -144,13 +122,5 @@ func (r *Runner) finish(j *store.BulkJob, status, reason string) {
 	defer cancel()
 	if err := r.store.FinishBulkJob(ctx, j.ID, status, reason, r.now()); err != nil {
 		r.log.Error("finishing a bulk job", "job", j.ID, "err", err)
-	}
-}
-
-// pause waits a poll interval, or less when ctx ends.
-func pause(ctx context.Context) {
-	select {
-	case <-ctx.Done():
-	case <-time.After(pollEvery):
 	}
 }

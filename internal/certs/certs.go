@@ -18,6 +18,7 @@ import (
 	"golang.org/x/crypto/acme/autocert"
 
 	"github.com/squarely/squarely/internal/config"
+	"github.com/squarely/squarely/internal/domains"
 	"github.com/squarely/squarely/internal/store"
 )
 
@@ -106,10 +107,15 @@ func TLSConfig(cfg config.Config, m *autocert.Manager) (*tls.Config, error) {
 }
 
 // HTTPHandler answers the plain HTTP listener: ACME HTTP-01 challenges
-// (with a manager), and a permanent redirect to https, on port, for
-// everything else.
-func HTTPHandler(port string, m *autocert.Manager) http.Handler {
+// (with a manager), the pointing check of custom domains (by app, which
+// is fetched over plain HTTP before a domain has a certificate), and a
+// permanent redirect to https, on port, for everything else.
+func HTTPHandler(port string, m *autocert.Manager, app http.Handler) http.Handler {
 	redirect := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, domains.ReachPath) && r.Method == http.MethodGet {
+			app.ServeHTTP(w, r)
+			return
+		}
 		host := r.Host
 		if h, _, err := net.SplitHostPort(host); err == nil {
 			host = h

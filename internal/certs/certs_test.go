@@ -23,6 +23,7 @@ import (
 
 	"github.com/squarely/squarely/internal/certs/certstest"
 	"github.com/squarely/squarely/internal/config"
+	"github.com/squarely/squarely/internal/domains"
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/store/storetest"
 	"github.com/squarely/squarely/internal/testenv"
@@ -158,9 +159,9 @@ func TestACMEWithPebble(t *testing.T) {
 			t.Fatal(err)
 		}
 		var serverLog syncBuffer
-		https := &http.Server{TLSConfig: tlsConfig, ErrorLog: log.New(&serverLog, "", 0),
-			Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "hello "+r.Host) })}
-		plain := &http.Server{Handler: HTTPHandler(tlsPort, m)}
+		app := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "hello "+r.Host) })
+		https := &http.Server{TLSConfig: tlsConfig, ErrorLog: log.New(&serverLog, "", 0), Handler: app}
+		plain := &http.Server{Handler: HTTPHandler(tlsPort, m, app)}
 		tlsLn, err := net.Listen("tcp", cfg.TLSAddr)
 		if err != nil {
 			t.Fatal(err)
@@ -235,6 +236,19 @@ func TestACMEWithPebble(t *testing.T) {
 		resp.Body.Close()
 		if loc := resp.Header.Get("Location"); resp.StatusCode != http.StatusMovedPermanently || loc != "https://qr.test:"+tlsPort+"/d/abc?x=1" {
 			t.Errorf("plain HTTP: %d to %q", resp.StatusCode, loc)
+		}
+		// but the pointing check of a domain that has no certificate yet
+		// is answered by the app over plain HTTP.
+		req, _ = http.NewRequest("GET", "http://"+cfg.TLSHTTPAddr+domains.ReachPath+"0123456789abcdef0123456789abcdef", nil)
+		req.Host = "qr.shop.example"
+		resp, err = http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || string(body) != "hello qr.shop.example" {
+			t.Errorf("pointing check over plain HTTP: %d %q", resp.StatusCode, body)
 		}
 	})
 }

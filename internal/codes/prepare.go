@@ -34,11 +34,13 @@ const (
 	MsgURLRequired = "URL is required"
 	MsgURLInvalid  = "Please enter a valid URL"
 	MsgDomainID    = "domainId must be a domain's id, or null for the base URL"
-	// MsgDomainMissing and MsgDomainUnproved refuse a code's domain that
-	// is not the workspace's (404) or not verified yet (400).
-	MsgDomainMissing  = "Domain not found"
-	MsgDomainUnproved = "This domain is not verified yet: verify it before codes can use it"
-	msgLogoMissing    = "Logo not found"
+	// MsgDomainMissing, MsgDomainUnproved and MsgDomainNotPointing refuse
+	// a code's domain that is not the workspace's (404), not verified yet
+	// (400), or not seen to reach this instance yet (400).
+	MsgDomainMissing     = "Domain not found"
+	MsgDomainUnproved    = "This domain is not verified yet: verify it before codes can use it"
+	MsgDomainNotPointing = "This domain does not point here yet: add its DNS record, then check it again on the Domains page"
+	msgLogoMissing       = "Logo not found"
 )
 
 const (

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/mail"
+	"net/netip"
 	"net/url"
 	"os"
 	"regexp"
@@ -117,6 +118,15 @@ type Config struct {
 	// server that workspace domain verification asks (TXT records, and the
 	// address of the HTTP token's host); "" = the system's resolver.
 	DomainResolver string
+	// DomainHTTPPort (SQUARELY_DOMAIN_HTTP_PORT, default 80) is the port a
+	// domain's HTTP token and its pointing check are fetched on, and
+	// DomainAllowPrivate (SQUARELY_DOMAIN_ALLOW_PRIVATE) lets those fetches
+	// reach private addresses: for intranet instances and tests.
+	DomainHTTPPort     string
+	DomainAllowPrivate bool
+	// PublicIPs (SQUARELY_PUBLIC_IPS) are the addresses custom domains'
+	// A and AAAA records should hold; none = point them by CNAME alone.
+	PublicIPs []netip.Addr
 }
 
 // The values of SQUARELY_SIGNUP.
@@ -406,6 +416,23 @@ func Load(getenv func(string) string) (Config, error) {
 		if host, port, err := net.SplitHostPort(c.DomainResolver); err != nil || host == "" || port == "" {
 			fail("SQUARELY_DOMAIN_RESOLVER", "must be the DNS server's host:port, such as 9.9.9.9:53, got %q", c.DomainResolver)
 		}
+	}
+
+	c.DomainHTTPPort = or(get("SQUARELY_DOMAIN_HTTP_PORT"), "80")
+	if n, err := strconv.Atoi(c.DomainHTTPPort); err != nil || n < 1 || n > 65535 {
+		fail("SQUARELY_DOMAIN_HTTP_PORT", "must be a port number from 1 to 65535, got %q", c.DomainHTTPPort)
+	}
+	c.DomainAllowPrivate = boolean("SQUARELY_DOMAIN_ALLOW_PRIVATE", false)
+	for _, raw := range strings.Split(get("SQUARELY_PUBLIC_IPS"), ",") {
+		if raw = strings.TrimSpace(raw); raw == "" {
+			continue
+		}
+		ip, err := netip.ParseAddr(raw)
+		if err != nil || ip.Zone() != "" || !ip.IsGlobalUnicast() {
+			fail("SQUARELY_PUBLIC_IPS", "must be the public IPv4 and IPv6 addresses domains point at, separated by commas, got %q", raw)
+			continue
+		}
+		c.PublicIPs = append(c.PublicIPs, ip.Unmap())
 	}
 
 	// Single sign-on (issue 27); its secret may come from a file like the others (secretSettings).

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"log/slog"
 	"net/url"
 	"os"
@@ -42,6 +43,7 @@ func TestLoadDefaults(t *testing.T) {
 		ACMEDirectory:     LetsEncrypt,
 		OIDCName:          "Single sign-on",
 		LinkCheckInterval: 6 * time.Hour,
+		DomainHTTPPort:    "80",
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("got %+v\nwant %+v", c, want)
@@ -115,6 +117,7 @@ func TestLoadAll(t *testing.T) {
 		WebhookAllowHTTP:    true,
 		WebhookAllowPrivate: true,
 		LinkCheckInterval:   6 * time.Hour,
+		DomainHTTPPort:      "80",
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("got %+v\nwant %+v", c, want)
@@ -263,6 +266,15 @@ func TestLoadOperations(t *testing.T) {
 	if c, err = Load(env(map[string]string{"SQUARELY_DOMAIN_RESOLVER": "127.0.0.1:5353"})); err != nil || c.DomainResolver != "127.0.0.1:5353" {
 		t.Errorf("domain resolver: %+v, %v", c, err)
 	}
+	if c, err = Load(env(nil)); err != nil || c.DomainHTTPPort != "80" || c.DomainAllowPrivate || c.PublicIPs != nil {
+		t.Errorf("domain defaults: %+v, %v", c, err)
+	}
+	c, err = Load(env(map[string]string{"SQUARELY_DOMAIN_HTTP_PORT": "8080", "SQUARELY_DOMAIN_ALLOW_PRIVATE": "true",
+		"SQUARELY_PUBLIC_IPS": " 203.0.113.7, 2001:db8::7 ,::ffff:198.51.100.1"}))
+	if err != nil || c.DomainHTTPPort != "8080" || !c.DomainAllowPrivate ||
+		fmt.Sprint(c.PublicIPs) != "[203.0.113.7 2001:db8::7 198.51.100.1]" {
+		t.Errorf("domain settings: %+v, %v", c, err)
+	}
 	c, err = Load(env(map[string]string{"SQUARELY_METRICS_ADDR": "127.0.0.1:9100"}))
 	if err != nil || c.MetricsAddr != "127.0.0.1:9100" || !c.MetricsEnabled() {
 		t.Errorf("metrics address: %+v, %v", c, err)
@@ -282,6 +294,11 @@ func TestLoadOperations(t *testing.T) {
 		{"SQUARELY_SCAN_RETENTION_DAYS", "a year", `SQUARELY_SCAN_RETENTION_DAYS: must be a whole number of days from 0 (keep every scan) to 36500, got "a year"`},
 		{"SQUARELY_LINK_CHECK_INTERVAL", "6", `SQUARELY_LINK_CHECK_INTERVAL: must be a duration from 1s to 720h, such as 6h or 30m, got "6"`},
 		{"SQUARELY_LINK_CHECK_INTERVAL", "10ms", `SQUARELY_LINK_CHECK_INTERVAL: must be a duration from 1s to 720h, such as 6h or 30m, got "10ms"`},
+		{"SQUARELY_DOMAIN_HTTP_PORT", "0", `SQUARELY_DOMAIN_HTTP_PORT: must be a port number from 1 to 65535, got "0"`},
+		{"SQUARELY_DOMAIN_HTTP_PORT", "http", `SQUARELY_DOMAIN_HTTP_PORT: must be a port number from 1 to 65535, got "http"`},
+		{"SQUARELY_PUBLIC_IPS", "203.0.113.7,qr.example.com", `SQUARELY_PUBLIC_IPS: must be the public IPv4 and IPv6 addresses domains point at, separated by commas, got "qr.example.com"`},
+		{"SQUARELY_PUBLIC_IPS", "0.0.0.0", `SQUARELY_PUBLIC_IPS: must be the public IPv4 and IPv6 addresses domains point at, separated by commas, got "0.0.0.0"`},
+		{"SQUARELY_PUBLIC_IPS", "fe80::1%eth0", `SQUARELY_PUBLIC_IPS: must be the public IPv4 and IPv6 addresses domains point at, separated by commas, got "fe80::1%eth0"`},
 		{"SQUARELY_WEBHOOK_ALLOW_PRIVATE", "maybe", `SQUARELY_WEBHOOK_ALLOW_PRIVATE: must be true or false, got "maybe"`},
 	} {
 		if _, err := Load(env(map[string]string{tc.name: tc.value})); err == nil || err.Error() != tc.want {

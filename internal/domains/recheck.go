@@ -2,6 +2,7 @@ package domains
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"time"
 
@@ -25,6 +26,7 @@ type RunnerOptions struct {
 	Store    *store.Store
 	Verifier *Verifier
 	BaseURL  string       // for the lost domain mail's link
+	Target   Target       // where domains should point: re-checked with the proof
 	Logger   *slog.Logger // nil = slog.Default()
 	Now      func() time.Time
 	// Batch is how many domains are claimed at once; 0 = 50.
@@ -85,7 +87,28 @@ func (r *Runner) Pass(ctx context.Context) error {
 			if lost {
 				r.o.Logger.Warn("custom domain lost its proof", "domain", d.Domain, "workspace", d.WorkspaceID, "problem", problem)
 			}
+			if problem == "" {
+				if err := r.recheckPointing(ctx, d); err != nil {
+					return err
+				}
+			}
 		}
 		return nil
 	})
+}
+
+// recheckPointing checks again whether a domain whose proof holds still
+// points here; a domain seen pointing at verification may have moved.
+func (r *Runner) recheckPointing(ctx context.Context, d store.DomainRecheck) error {
+	checkCtx, cancel := context.WithTimeout(ctx, CheckTimeout)
+	problem := r.o.Verifier.CheckPointing(checkCtx, d.Domain, r.o.Target)
+	cancel()
+	if ctx.Err() != nil {
+		return nil
+	}
+	_, err := r.o.Store.RecordDomainPointing(context.WithoutCancel(ctx), d.WorkspaceID, d.ID, problem, r.o.Now())
+	if errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrDomainUnverified) {
+		return nil // deleted or released since it was claimed
+	}
+	return err
 }

@@ -62,8 +62,7 @@ func (e *env) publish(d *store.Domain) {
 }
 
 func (e *env) runner(st *store.Store) *domains.Runner {
-	v := domains.NewVerifier(e.dns.Addr, true)
-	v.Port = "9" // nothing answers the HTTP token: the TXT record decides
+	v := domains.NewVerifier(e.dns.Addr, "9", true) // nothing answers the HTTP token on port 9: the TXT record decides
 	return domains.NewRunner(domains.RunnerOptions{Store: st, Verifier: v, BaseURL: "https://squarely.example",
 		Logger: slog.New(slog.DiscardHandler), Now: e.clock.Now, Batch: 3})
 }

@@ -5,10 +5,10 @@
 package domains
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"strings"
@@ -33,15 +33,14 @@ const (
 type Verifier struct {
 	resolver *net.Resolver // TXT records and the HTTP host's addresses
 	client   *http.Client  // SSRF-safe (netguard): no redirects, forbidden addresses refused when dialled
-	// Port is the HTTP token URL's port: 80; tests serve elsewhere.
-	Port string
+	port     string        // of the token and pointing URLs: 80 but in tests and odd intranets
 }
 
 // NewVerifier asks the DNS server at resolverAddr ("" = the system's) and
-// fetches tokens through netguard, private addresses allowed only with
-// allowPrivate.
-func NewVerifier(resolverAddr string, allowPrivate bool) *Verifier {
-	v := &Verifier{resolver: net.DefaultResolver, Port: "80"}
+// fetches tokens on port ("" = 80) through netguard, private addresses
+// allowed only with allowPrivate.
+func NewVerifier(resolverAddr, port string, allowPrivate bool) *Verifier {
+	v := &Verifier{resolver: net.DefaultResolver, port: cmp.Or(port, "80")}
 	if resolverAddr != "" {
 		var d net.Dialer
 		v.resolver = &net.Resolver{PreferGo: true, Dial: func(ctx context.Context, network, _ string) (net.Conn, error) {
@@ -52,6 +51,9 @@ func NewVerifier(resolverAddr string, allowPrivate bool) *Verifier {
 	// The token's host is resolved by the same resolver as the TXT record;
 	// the address dialled is still checked by netguard.
 	t := v.client.Transport.(*http.Transport)
+	// Every check looks the domain up afresh: a pooled connection would
+	// still reach where the domain pointed at the previous check.
+	t.DisableKeepAlives = true
 	dial := t.DialContext
 	t.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
 		host, _, err := net.SplitHostPort(addr)
@@ -62,7 +64,7 @@ func NewVerifier(resolverAddr string, allowPrivate bool) *Verifier {
 		if err != nil || len(ips) == 0 {
 			return nil, fmt.Errorf("%s does not resolve", host)
 		}
-		return dial(ctx, network, net.JoinHostPort(ips[0].Unmap().String(), v.Port))
+		return dial(ctx, network, net.JoinHostPort(ips[0].Unmap().String(), v.port))
 	}
 	return v
 }
@@ -100,23 +102,17 @@ func (v *Verifier) checkTXT(ctx context.Context, domain, token string) string {
 
 func (v *Verifier) checkHTTP(ctx context.Context, domain, token string) string {
 	url := "http://" + domain + VerifyPath + token
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return url + " is not a valid URL."
+	body, err := v.fetch(ctx, url, maxTokenAnswer)
+	if addrErr, ok := errors.AsType[*netguard.AddressError](err); ok {
+		return fmt.Sprintf("%s resolves to an address that cannot be checked (%s).", domain, addrErr.Reason)
 	}
-	resp, err := v.client.Do(req)
+	if status, ok := errors.AsType[*statusError](err); ok {
+		return fmt.Sprintf("%s answered %d, not 200 with the token.", url, status.code)
+	}
 	if err != nil {
-		if addrErr, ok := errors.AsType[*netguard.AddressError](err); ok {
-			return fmt.Sprintf("%s resolves to an address that cannot be checked (%s).", domain, addrErr.Reason)
-		}
 		return url + " could not be reached."
 	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Sprintf("%s answered %d, not 200 with the token.", url, resp.StatusCode)
-	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxTokenAnswer))
-	if err != nil || strings.TrimSpace(string(body)) != token {
+	if strings.TrimSpace(body) != token {
 		return url + " did not answer the token alone."
 	}
 	return ""

@@ -2,7 +2,6 @@ package imports
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"time"
 
@@ -68,29 +67,14 @@ func (r *Runner) Run(ctx context.Context) {
 }
 
 func (r *Runner) runJob(ctx context.Context, j *store.ImportJob) {
-	log := r.log.With("import", j.ID)
 	if j.Attempts > maxAttempts {
 		r.finish(j, store.ImportFailed, "The import stopped too many times and was given up; links not yet created are marked failed")
 		return
 	}
-	for {
-		if ctx.Err() != nil {
-			if err := r.store.ReleaseImportJob(context.WithoutCancel(ctx), j.ID); err != nil {
-				log.Error("releasing an import job", "err", err)
-			}
-			return
-		}
+	jobs.RunBatches(ctx, r.log.With("import", j.ID), pollEvery, func(ctx context.Context) (bool, error) {
 		items, err := r.store.ImportItems(ctx, j.ID, 0, batch, store.ImportPending)
-		if err != nil {
-			if ctx.Err() == nil {
-				log.Error("reading import items", "err", err)
-				sleep(ctx)
-			}
-			continue
-		}
-		if len(items) == 0 {
-			r.finish(j, store.ImportDone, "")
-			return
+		if err != nil || len(items) == 0 {
+			return err == nil, err
 		}
 		for _, it := range items {
 			if ctx.Err() != nil {
@@ -101,33 +85,21 @@ func (r *Runner) runJob(ctx context.Context, j *store.ImportJob) {
 				now := r.now()
 				err = r.store.SetImportItem(ctx, j.ID, out, now, now.Add(lease))
 			}
-			if errors.Is(err, store.ErrItemTaken) {
-				log.Warn("import job taken over by another runner")
-				return
-			}
 			if err != nil {
-				if ctx.Err() == nil {
-					log.Error("importing a link", "row", it.Row, "err", err)
-					sleep(ctx)
-				}
-				break // the next pass reads the item again
+				return false, err // the next step reads the item again
 			}
 			if r.AfterItem != nil {
 				r.AfterItem(j, out)
 			}
 		}
-	}
+		return false, nil
+	}, func(ctx context.Context) error {
+		return r.store.ReleaseImportJob(ctx, j.ID)
+	}, func() { r.finish(j, store.ImportDone, "") })
 }
 
 func (r *Runner) finish(j *store.ImportJob, status, reason string) {
 	if err := r.store.FinishImportJob(context.Background(), j.ID, status, reason, r.now()); err != nil {
 		r.log.Error("finishing an import job", "import", j.ID, "err", err)
-	}
-}
-
-func sleep(ctx context.Context) {
-	select {
-	case <-ctx.Done():
-	case <-time.After(time.Second):
 	}
 }

@@ -161,3 +161,39 @@ func (l *Lease) Keep(now time.Time, renew func() error) error {
 	l.renewed = now
 	return nil
 }
+
+// RunBatches works through one claimed job a batch at a time: step does
+// the next batch and reports done when none was left, then finish records
+// the job as done. When ctx ends, release hands the job to the next
+// runner (with a context that outlives ctx). A step failing with
+// store.ErrItemTaken means another runner holds the job now: it stops. A
+// step failing otherwise is logged and tried again after pause, the lease
+// still holding the job.
+func RunBatches(ctx context.Context, log *slog.Logger, pause time.Duration,
+	step func(ctx context.Context) (done bool, err error), release func(ctx context.Context) error, finish func()) {
+	for {
+		if ctx.Err() != nil {
+			if err := release(context.WithoutCancel(ctx)); err != nil {
+				log.Error("releasing a job", "err", err)
+			}
+			return
+		}
+		done, err := step(ctx)
+		switch {
+		case errors.Is(err, store.ErrItemTaken):
+			log.Warn("job taken over by another runner")
+			return
+		case err != nil:
+			if ctx.Err() == nil {
+				log.Error("running a job", "err", err)
+				select {
+				case <-ctx.Done():
+				case <-time.After(pause):
+				}
+			}
+		case done:
+			finish()
+			return
+		}
+	}
+}

@@ -3,6 +3,7 @@ package jobs
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"testing"
 	"time"
 
@@ -175,5 +176,59 @@ func TestLeaseRenewsAfterAThird(t *testing.T) {
 	// A failed renewal is tried again at the next Keep.
 	if err := l.Keep(start.Add(10*time.Minute+time.Second), renew); err != nil || renewals != 3 {
 		t.Errorf("after a failed renewal: err %v, %d renewals; want a retry", err, renewals)
+	}
+}
+
+// RunBatches steps until done and then finishes; retries a failed step
+// after the pause; stops without finishing when the job was taken over;
+// and releases the job when its context ends.
+func TestRunBatches(t *testing.T) {
+	log := slog.New(slog.DiscardHandler)
+	var steps, released, finished int
+	reset := func() { steps, released, finished = 0, 0, 0 }
+	release := func(ctx context.Context) error {
+		if ctx.Err() != nil {
+			t.Error("release got an ended context")
+		}
+		released++
+		return nil
+	}
+	finish := func() { finished++ }
+
+	RunBatches(context.Background(), log, time.Millisecond, func(context.Context) (bool, error) {
+		steps++
+		switch steps {
+		case 2:
+			return false, errors.New("the database hiccuped")
+		case 4:
+			return true, nil
+		}
+		return false, nil
+	}, release, finish)
+	if steps != 4 || finished != 1 || released != 0 {
+		t.Errorf("to the end: %d steps, %d finished, %d released", steps, finished, released)
+	}
+
+	reset()
+	RunBatches(context.Background(), log, time.Millisecond, func(context.Context) (bool, error) {
+		steps++
+		return false, store.ErrItemTaken
+	}, release, finish)
+	if steps != 1 || finished != 0 || released != 0 {
+		t.Errorf("taken over: %d steps, %d finished, %d released", steps, finished, released)
+	}
+
+	reset()
+	ctx, stop := context.WithCancel(context.Background())
+	RunBatches(ctx, log, time.Hour, func(context.Context) (bool, error) {
+		steps++
+		if steps == 2 {
+			stop()
+			return false, errors.New("stopped mid-step")
+		}
+		return false, nil
+	}, release, finish)
+	if steps != 2 || finished != 0 || released != 1 {
+		t.Errorf("stopped: %d steps, %d finished, %d released", steps, finished, released)
 	}
 }

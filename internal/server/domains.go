@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/netip"
 	"strconv"
@@ -64,15 +65,29 @@ type domainResponse struct {
 	// paths answer a 404 page, not the app (issue 34).
 	LinksOnly bool   `json:"linksOnly"`
 	RootURL   string `json:"rootUrl"`
+	// Where to point the domain: a CNAME to CNAMETarget (the base host),
+	// or A/AAAA records with Addresses (SQUARELY_PUBLIC_IPS, may be
+	// empty); Pointing once the pointing check has seen the domain's
+	// requests reach this instance, and PointError what it found instead.
+	CNAMETarget    string     `json:"cnameTarget"`
+	Addresses      []string   `json:"addresses"`
+	Pointing       bool       `json:"pointing"`
+	PointCheckedAt *time.Time `json:"pointCheckedAt"`
+	PointError     string     `json:"pointError"`
 }
 
-func domainJSON(d *store.Domain) domainResponse {
+func (s *server) domainJSON(d *store.Domain) domainResponse {
 	out := domainResponse{
 		ID: d.ID, Domain: d.Domain, Status: "pending", VerifiedAt: d.VerifiedAt, LastCheckedAt: d.LastCheckedAt,
 		LastError: d.LastError, LostAt: d.LostAt, Codes: d.Codes, CreatedAt: d.CreatedAt,
 		TXTName: domains.VerifyLabel + d.Domain, TXTValue: domains.VerifyPrefix + d.Token,
 		HTTPURL: "http://" + d.Domain + domains.VerifyPath + d.Token, HTTPBody: d.Token,
 		LinksOnly: d.LinksOnly, RootURL: d.RootURL,
+		CNAMETarget: s.clients.baseHost, Addresses: make([]string, len(s.cfg.PublicIPs)),
+		Pointing: d.PointedAt != nil, PointCheckedAt: d.PointCheckedAt, PointError: d.PointError,
+	}
+	for i, ip := range s.cfg.PublicIPs {
+		out.Addresses[i] = ip.String()
 	}
 	switch {
 	case d.LostAt != nil:
@@ -137,7 +152,7 @@ func (s *server) listDomains(w http.ResponseWriter, r *http.Request) {
 	}
 	out := make([]domainResponse, len(list))
 	for i, d := range list {
-		out[i] = domainJSON(d)
+		out[i] = s.domainJSON(d)
 	}
 	writeJSON(w, http.StatusOK, out)
 }
@@ -176,7 +191,7 @@ func (s *server) createDomain(w http.ResponseWriter, r *http.Request) {
 	case err != nil:
 		s.internalError(w, "adding a domain", err)
 	default:
-		writeJSON(w, http.StatusCreated, domainJSON(d))
+		writeJSON(w, http.StatusCreated, s.domainJSON(d))
 	}
 }
 
@@ -185,21 +200,13 @@ func (s *server) createDomain(w http.ResponseWriter, r *http.Request) {
 // or 422 with what was found instead (also kept as its lastError). A
 // verified domain answers 200 as it is.
 func (s *server) verifyDomain(w http.ResponseWriter, r *http.Request) {
-	id, ok := idParam(w, r, "id", msgDomainMissing)
+	d, ok := s.pathDomain(w, r)
 	if !ok {
 		return
 	}
-	ctx, ws := r.Context(), wsID(r)
-	d, err := s.store.Domain(ctx, ws, id)
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		writeError(w, http.StatusNotFound, msgDomainMissing)
-		return
-	case err != nil:
-		s.internalError(w, "fetching a domain", err)
-		return
-	case d.VerifiedAt != nil:
-		writeJSON(w, http.StatusOK, domainJSON(d))
+	ctx, ws, id := r.Context(), d.WorkspaceID, d.ID
+	if d.VerifiedAt != nil {
+		writeJSON(w, http.StatusOK, s.domainJSON(d))
 		return
 	}
 	if !s.domainChecks.take(w, strconv.FormatInt(ws, 10), "Too many verification attempts. Please try again in an hour.") {
@@ -215,7 +222,7 @@ func (s *server) verifyDomain(w http.ResponseWriter, r *http.Request) {
 		method, problem = s.verifier.Check(checkCtx, d.Domain, d.Token)
 		cancel()
 	}
-	d, err = s.store.RecordDomainCheck(context.WithoutCancel(ctx), ws, id, method, problem, s.now())
+	d, err := s.store.RecordDomainCheck(context.WithoutCancel(ctx), ws, id, method, problem, s.now())
 	switch {
 	case errors.Is(err, store.ErrDomainTaken):
 		writeError(w, http.StatusConflict, msgDomainTaken)
@@ -227,8 +234,93 @@ func (s *server) verifyDomain(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusUnprocessableEntity, apiError{Message: problem, Code: "verification_failed"})
 	default:
 		s.domains.invalidate()
-		writeJSON(w, http.StatusOK, domainJSON(d))
+		// Proved: whether it points here too is the next thing its owner
+		// needs to know, and checking now saves them a second click.
+		if pointed, err := s.recordPointing(ctx, d); err == nil {
+			d = pointed
+		} else {
+			s.log.ErrorContext(ctx, "recording a domain's pointing check", "err", err)
+		}
+		writeJSON(w, http.StatusOK, s.domainJSON(d))
 	}
+}
+
+// checkDomainPointing (POST /api/domains/{id}/pointing, admins and
+// owners) checks again whether a verified domain's requests reach this
+// instance: 200 with the domain pointing here, 422 "not_pointing" with
+// what its DNS records show instead (kept as its pointError), 409 while
+// the domain is not verified.
+func (s *server) checkDomainPointing(w http.ResponseWriter, r *http.Request) {
+	d, ok := s.pathDomain(w, r)
+	if !ok {
+		return
+	}
+	if d.VerifiedAt == nil {
+		writeJSON(w, http.StatusConflict, apiError{Message: "Verify the domain first: then check where it points", Code: "not_verified"})
+		return
+	}
+	if !s.domainChecks.take(w, strconv.FormatInt(d.WorkspaceID, 10), "Too many verification attempts. Please try again in an hour.") {
+		return
+	}
+	d, err := s.recordPointing(r.Context(), d)
+	switch {
+	case errors.Is(err, store.ErrNotFound), errors.Is(err, store.ErrDomainUnverified):
+		writeError(w, http.StatusNotFound, msgDomainMissing) // deleted or released meanwhile
+	case err != nil:
+		s.internalError(w, "recording a domain's pointing check", err)
+	case d.PointedAt == nil:
+		writeJSON(w, http.StatusUnprocessableEntity, apiError{Message: d.PointError, Code: "not_pointing"})
+	default:
+		writeJSON(w, http.StatusOK, s.domainJSON(d))
+	}
+}
+
+// pathDomain is the request's workspace's domain the path's {id} names;
+// otherwise it has answered (404 for another workspace's or a bad id).
+func (s *server) pathDomain(w http.ResponseWriter, r *http.Request) (*store.Domain, bool) {
+	id, ok := idParam(w, r, "id", msgDomainMissing)
+	if !ok {
+		return nil, false
+	}
+	d, err := s.store.Domain(r.Context(), wsID(r), id)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		writeError(w, http.StatusNotFound, msgDomainMissing)
+		return nil, false
+	case err != nil:
+		s.internalError(w, "fetching a domain", err)
+		return nil, false
+	}
+	return d, true
+}
+
+// recordPointing runs the pointing check of verified domain d and saves
+// its outcome.
+func (s *server) recordPointing(ctx context.Context, d *store.Domain) (*store.Domain, error) {
+	checkCtx, cancel := context.WithTimeout(ctx, domains.CheckTimeout)
+	problem := s.verifier.CheckPointing(checkCtx, d.Domain, s.pointTarget())
+	cancel()
+	return s.store.RecordDomainPointing(context.WithoutCancel(ctx), d.WorkspaceID, d.ID, problem, s.now())
+}
+
+// pointTarget is where custom domains should point to reach this instance.
+func (s *server) pointTarget() domains.Target {
+	return domains.TargetOf(s.cfg.BaseURL, s.cfg.PublicIPs)
+}
+
+// answerReach (GET /.well-known/squarely-reach/{nonce}, on every host)
+// answers the pointing check: the answer ties the nonce to the host it
+// came by and to this instance's base URL.
+func (s *server) answerReach(w http.ResponseWriter, r *http.Request) {
+	nonce := r.PathValue("nonce")
+	host, _ := s.customHost(r)
+	w.Header()["Cache-Control"] = noStore
+	if !domains.ValidNonce(nonce) || host == "" {
+		http.NotFound(w, r)
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	io.WriteString(w, domains.ReachAnswer(s.cfg.BaseURL, host, nonce))
 }
 
 // deleteDomain (DELETE /api/domains/{id}, admins and owners): 204. A
@@ -309,7 +401,8 @@ func (s *server) onCustomDomain(next http.Handler) http.Handler {
 		}
 		read := r.Method == http.MethodGet || r.Method == http.MethodHead
 		switch code := rootShortCode(r.URL.Path); {
-		case strings.HasPrefix(r.URL.Path, "/d/") || strings.HasPrefix(r.URL.Path, "/01/") || strings.HasPrefix(r.URL.Path, "/p/"):
+		case strings.HasPrefix(r.URL.Path, "/d/") || strings.HasPrefix(r.URL.Path, "/01/") || strings.HasPrefix(r.URL.Path, "/p/") ||
+			strings.HasPrefix(r.URL.Path, domains.ReachPath):
 			next.ServeHTTP(w, inDomain(r))
 		case code != "" && (read || r.Method == http.MethodPost):
 			// Exactly as /d/{shortCode}: its scan, rules, pages and the
@@ -373,7 +466,7 @@ func (s *server) setDomainLinks(w http.ResponseWriter, r *http.Request) {
 		s.internalError(w, "setting a domain's links", err)
 	default:
 		s.domains.invalidate()
-		writeJSON(w, http.StatusOK, domainJSON(d))
+		writeJSON(w, http.StatusOK, s.domainJSON(d))
 	}
 }
 
@@ -431,6 +524,8 @@ func answerDomainRefused(w http.ResponseWriter, err error) bool {
 	switch {
 	case errors.Is(err, store.ErrDomainUnverified):
 		fieldError(w, "domainId", msgDomainUnproved)
+	case errors.Is(err, store.ErrDomainNotPointing):
+		fieldError(w, "domainId", codes.MsgDomainNotPointing)
 	case errors.Is(err, errDomainMissing):
 		writeError(w, http.StatusNotFound, msgDomainMissing)
 	default:
@@ -444,7 +539,8 @@ func answerDomainRefused(w http.ResponseWriter, err error) bool {
 var errDomainMissing = errors.New("server: no such domain in the workspace")
 
 // codeDomain returns the verified domain id names in the request's
-// workspace: errDomainMissing or store.ErrDomainUnverified otherwise.
+// workspace and points here: errDomainMissing, store.ErrDomainUnverified
+// or store.ErrDomainNotPointing otherwise.
 func (s *server) codeDomain(ctx context.Context, workspaceID, id int64) (*store.Domain, error) {
 	d, err := s.store.Domain(ctx, workspaceID, id)
 	switch {
@@ -454,6 +550,8 @@ func (s *server) codeDomain(ctx context.Context, workspaceID, id int64) (*store.
 		return nil, err
 	case d.VerifiedAt == nil:
 		return nil, store.ErrDomainUnverified
+	case d.PointedAt == nil:
+		return nil, store.ErrDomainNotPointing
 	}
 	return d, nil
 }

@@ -7,11 +7,14 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/squarely/squarely/internal/codes"
+	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/domains"
 	"github.com/squarely/squarely/internal/domains/domaintest"
 	"github.com/squarely/squarely/internal/store"
@@ -23,7 +26,7 @@ import (
 func withDomains(dns *domaintest.DNS, port string, private bool) option {
 	return func(d *Deps) {
 		d.Config.DomainResolver = dns.Addr
-		d.domainHTTPPort, d.domainPrivate = port, private
+		d.Config.DomainHTTPPort, d.Config.DomainAllowPrivate = port, private
 	}
 }
 
@@ -377,6 +380,9 @@ func aliceAndBobDomains(t *testing.T, e *env, dns *domaintest.DNS, alice, bob *h
 		d := expect(t, e.do(c, "POST", "/api/domains", `{"domain":"`+domain+`"}`), http.StatusCreated, "")
 		dns.Set(map[string]string{d["txtName"].(string): d["txtValue"].(string)}, nil)
 		expect(t, e.do(c, "POST", "/api/domains/"+idOf(d)+"/verify", ""), http.StatusOK, "")
+		// Seen pointing here (the check itself: TestDomainPointing).
+		var id int64
+		storetest.QueryRow(t, e.store, `UPDATE workspace_domains SET pointed_at = verified_at WHERE id = $1 RETURNING id`, []any{d["id"]}, &id)
 		return idOf(d)
 	}
 	shop, bobs = verified(alice, "go.shop.example"), verified(bob, "go.bob.example")
@@ -392,4 +398,102 @@ func mustAtoi(s string) int {
 func mustKey(e *env, c *http.Client) string {
 	k, _ := e.newKey(c, "k")
 	return k
+}
+
+// startReachable starts the server on a port known in advance, where
+// domain checks fetch: a domain whose A record is 127.0.0.1 then reaches
+// this very server, as a domain pointed at Squarely does.
+func startReachable(t *testing.T, st *store.Store, dns *domaintest.DNS, opts ...option) *env {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	listening := func(h http.Handler) *httptest.Server {
+		srv := httptest.NewUnstartedServer(h)
+		srv.Listener.Close()
+		srv.Listener = ln
+		srv.Start()
+		return srv
+	}
+	return startServer(t, st, listening, append(opts, withDomains(dns, port, true))...)
+}
+
+// A verified domain is "not pointing here yet" until a token URL fetched
+// over it reaches this server; until then codes cannot print it, and the
+// failure says which record to add. Verifying checks at once; "pointing"
+// checks again.
+func TestDomainPointing(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		dns := domaintest.StartDNS(t)
+		e := startReachable(t, st, dns, withConfig(func(c *config.Config) {
+			c.BaseURL, c.PublicIPs = "https://squarely.test", []netip.Addr{netip.MustParseAddr("203.0.113.7"), netip.MustParseAddr("2001:db8::7")}
+		}))
+		alice, _ := e.signedIn("alice@example.com")
+		key, _ := e.newKey(alice, "k")
+		shop := expect(t, e.do(alice, "POST", "/api/domains", `{"domain":"qr.shop.example"}`), http.StatusCreated, "")
+		if shop["cnameTarget"] != "squarely.test" || fmt.Sprint(shop["addresses"]) != "[203.0.113.7 2001:db8::7]" || shop["pointing"] != false {
+			t.Fatalf("where to point: %v", shop)
+		}
+		id := idOf(shop)
+		expect(t, e.do(alice, "POST", "/api/domains/"+id+"/pointing", ""), http.StatusConflict, "Verify the domain first: then check where it points")
+
+		// Proved by TXT, but no address record yet: verified, not pointing.
+		dns.Set(map[string]string{shop["txtName"].(string): shop["txtValue"].(string)}, nil)
+		got := expect(t, e.do(alice, "POST", "/api/domains/"+id+"/verify", ""), http.StatusOK, "")
+		if got["status"] != "verified" || got["pointing"] != false ||
+			!strings.HasPrefix(got["pointError"].(string), "qr.shop.example does not point here yet: it has no A, AAAA or CNAME record (add a CNAME record to squarely.test)") {
+			t.Fatalf("verified, not pointing: %v", got)
+		}
+		create := func() *response {
+			return e.api(key, "POST", "/api/v1/codes", `{"kind":"dynamic","destination":"https://example.com/menu","domainId":`+id+`}`)
+		}
+		expect(t, create(), http.StatusBadRequest, codes.MsgDomainNotPointing)
+		plain := expect(t, e.api(key, "POST", "/api/v1/codes", `{"kind":"dynamic","destination":"https://example.com/menu"}`), http.StatusCreated, "")
+		plainID := strings.TrimPrefix(plain["id"].(string), "d_")
+		expect(t, e.do(alice, "PATCH", "/api/dynamic-qrcodes/"+plainID, `{"domainId":`+id+`}`), http.StatusBadRequest, codes.MsgDomainNotPointing)
+
+		// Pointed elsewhere: the check says where.
+		dns.Set(nil, map[string]string{"qr.shop.example": "127.0.0.2"})
+		got = expect(t, e.do(alice, "POST", "/api/domains/"+id+"/pointing", ""), http.StatusUnprocessableEntity,
+			"qr.shop.example does not point here yet: its addresses are 127.0.0.2, not a CNAME record to squarely.test or A/AAAA records with 203.0.113.7, 2001:db8::7, and nothing answered over it.")
+		if got["code"] != "not_pointing" {
+			t.Errorf("code: %v", got)
+		}
+		// Pointed here: the fetch over the domain reaches this server.
+		dns.Set(nil, map[string]string{"qr.shop.example": "127.0.0.1"})
+		got = expect(t, e.do(alice, "POST", "/api/domains/"+id+"/pointing", ""), http.StatusOK, "")
+		if got["pointing"] != true || got["pointError"] != "" || got["pointCheckedAt"] == nil {
+			t.Fatalf("pointing: %v", got)
+		}
+		if code := expect(t, create(), http.StatusCreated, ""); !strings.HasPrefix(code["url"].(string), "https://qr.shop.example/d/") {
+			t.Errorf("printed: %v", code)
+		}
+		// Moved away again: the next check forgets it pointed.
+		dns.Delete("qr.shop.example")
+		expect(t, e.do(alice, "POST", "/api/domains/"+id+"/pointing", ""), http.StatusUnprocessableEntity, "")
+		if list := e.do(alice, "GET", "/api/domains", ""); !strings.Contains(string(list.body), `"pointing":false`) {
+			t.Errorf("list after moving away: %s", list.body)
+		}
+
+		// The answer itself: any host, a valid nonce only, never cached.
+		nonce := "0123456789abcdef0123456789abcdef"
+		r := e.onHost(e.browser(), "Other.Example", "GET", domains.ReachPath+nonce, "")
+		if r.StatusCode != http.StatusOK || string(r.body) != domains.ReachAnswer("https://squarely.test", "other.example", nonce) ||
+			r.Header.Get("Cache-Control") != "no-store" {
+			t.Errorf("reach answer: %d %q %v", r.StatusCode, r.body, r.Header)
+		}
+		for _, bad := range []string{"abc", strings.ToUpper(nonce), nonce + "0", nonce[:31] + "%00", nonce + "/x"} {
+			if r := e.do(e.browser(), "GET", domains.ReachPath+bad, ""); r.StatusCode != http.StatusNotFound {
+				t.Errorf("nonce %q: %d", bad, r.StatusCode)
+			}
+		}
+
+		// Only admins and owners of the domain's workspace check it.
+		bob, _ := e.signedIn("bob@example.com")
+		expect(t, e.do(bob, "POST", "/api/domains/"+id+"/pointing", ""), http.StatusNotFound, msgDomainMissing)
+		expect(t, e.do(bob, "POST", "/api/domains/x/pointing", ""), http.StatusNotFound, msgDomainMissing)
+		expect(t, e.do(e.browser(), "POST", "/api/domains/"+id+"/pointing", ""), http.StatusUnauthorized, "")
+	})
 }

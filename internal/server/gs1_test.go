@@ -36,7 +36,8 @@ const gs1Product = `{"gtin":"9506000134352","name":"Oat cereal","links":[
 	{"linkType":"gs1:review","href":"https://brand.example/review","title":"Review","forward":true}],
 	"lots":[{"lot":"L7","links":[{"linkType":"gs1:instructions","href":"https://brand.example/manual-l7","title":"Manual (L7)"}]}]}`
 
-// verifiedDomain gives the workspace a verified domain and returns its id.
+// verifiedDomain gives the workspace a verified domain pointing here and
+// returns its id.
 func verifiedDomain(t *testing.T, st *store.Store, ws int64, host string) int64 {
 	t.Helper()
 	ctx := context.Background()
@@ -46,6 +47,9 @@ func verifiedDomain(t *testing.T, st *store.Store, ws int64, host string) int64 
 		t.Fatal(err)
 	}
 	if _, err := st.RecordDomainCheck(ctx, ws, d.ID, "dns", "", now); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.RecordDomainPointing(ctx, ws, d.ID, "", now); err != nil {
 		t.Fatal(err)
 	}
 	return d.ID

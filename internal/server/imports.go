@@ -317,6 +317,8 @@ func (s *server) importLink(ctx context.Context, j *store.ImportJob, it store.Im
 		return it, nil
 	case errors.Is(err, store.ErrNotFound), errors.Is(err, store.ErrDomainUnverified):
 		it.Status, it.Error = store.ImportFailedIt, msgDomainUnproved
+	case errors.Is(err, store.ErrDomainNotPointing):
+		it.Status, it.Error = store.ImportFailedIt, codes.MsgDomainNotPointing
 		return it, nil
 	case err != nil:
 		return it, err

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
@@ -337,8 +338,13 @@ func encodeCursor(c codeCursor) string {
 // codeQuery reads the list parameters of GET /api/codes and /api/v1/codes;
 // on failure it has answered 400 on the parameter.
 func codeQuery(w http.ResponseWriter, r *http.Request) (store.CodeQuery, bool) {
-	p := r.URL.Query()
-	q := store.CodeQuery{WorkspaceID: wsID(r), Search: strings.TrimSpace(p.Get("q")), Kind: p.Get("kind"), Type: p.Get("type"),
+	return codeQueryOf(w, wsID(r), r.URL.Query())
+}
+
+// codeQueryOf reads the workspace's list parameters p (a bulk edit's
+// filter too); on failure it has answered 400 on the parameter.
+func codeQueryOf(w http.ResponseWriter, workspaceID int64, p url.Values) (store.CodeQuery, bool) {
+	q := store.CodeQuery{WorkspaceID: workspaceID, Search: strings.TrimSpace(p.Get("q")), Kind: p.Get("kind"), Type: p.Get("type"),
 		Status: p.Get("status"), Sort: p.Get("sort"), Limit: codePageSize}
 	v := &validation{}
 	if utf8.RuneCountInString(q.Search) > maxSearch || !utf8.ValidString(q.Search) || strings.ContainsRune(q.Search, 0) {
@@ -356,7 +362,7 @@ func codeQuery(w http.ResponseWriter, r *http.Request) (store.CodeQuery, bool) {
 	for _, f := range []struct {
 		name string
 		dst  *int64
-	}{{"tag", &q.TagID}, {"folder", &q.FolderID}} {
+	}{{"tag", &q.TagID}, {"folder", &q.FolderID}, {"domain", &q.DomainID}} {
 		if s := p.Get(f.name); s != "" {
 			n, err := strconv.ParseInt(s, 10, 64)
 			if err != nil || n <= 0 {

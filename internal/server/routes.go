@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/squarely/squarely/internal/auth"
+	"github.com/squarely/squarely/internal/domains"
 	"github.com/squarely/squarely/internal/server/publicapi"
 	"github.com/squarely/squarely/internal/store"
 )
@@ -141,6 +142,8 @@ func (s *server) routes() http.Handler {
 	v1.Handle("GET /api/v1/codes", key(auth.PermRead, publicapi.ScopeCodesRead, public.ListCodes))
 	v1.Handle("POST /api/v1/codes/batch", key(auth.PermEdit, publicapi.ScopeCodesWrite, public.BatchCodes))
 	v1.Handle("PATCH /api/v1/codes/batch", key(auth.PermEdit, publicapi.ScopeCodesWrite, public.BatchUpdate))
+	v1.Handle("POST /api/v1/codes/bulk-edit", key(auth.PermEdit, publicapi.ScopeCodesWrite, s.createBulkEdit))
+	v1.Handle("GET /api/v1/bulk-edits/{id}", key(auth.PermRead, publicapi.ScopeCodesRead, s.bulkEdit))
 	v1.Handle("GET /api/v1/codes/{id}", key(auth.PermRead, publicapi.ScopeCodesRead, public.GetCode))
 	v1.Handle("PATCH /api/v1/codes/{id}", key(auth.PermEdit, publicapi.ScopeCodesWrite, public.UpdateCode))
 	v1.Handle("DELETE /api/v1/codes/{id}", key(auth.PermEdit, publicapi.ScopeCodesWrite, public.DeleteCode))
@@ -194,6 +197,11 @@ func (s *server) routes() http.Handler {
 	api.Handle("PUT /api/qrcodes/{id}/folder", edit(s.setCodeFolder(false)))
 	api.Handle("PUT /api/dynamic-qrcodes/{id}/folder", edit(s.setCodeFolder(true)))
 	api.Handle("GET /api/codes", read(s.listCodes))
+	// Bulk edits (bulkedit.go): a dry run, a job, its progress, its undo.
+	api.Handle("POST /api/codes/bulk-edit", edit(s.createBulkEdit))
+	api.Handle("GET /api/codes/bulk-edit", read(s.bulkEdits))
+	api.Handle("GET /api/codes/bulk-edit/{id}", read(s.bulkEdit))
+	api.Handle("POST /api/codes/bulk-edit/{id}/undo", edit(s.undoBulkEdit))
 	// Brand kits (issue 26, brandkits.go): viewers see them, editors keep them.
 	// Hosted pages (issue 35, pages.go; served by hosted.go).
 	api.Handle("GET /api/pages", read(s.listPages))
@@ -270,6 +278,7 @@ func (s *server) routes() http.Handler {
 	api.Handle("GET /api/imports/{id}", read(s.getImport))
 	api.Handle("POST /api/imports/{id}/verify", edit(s.verifyImport)) // the switch check
 	api.Handle("POST /api/domains/{id}/verify", manage(s.verifyDomain))
+	api.Handle("POST /api/domains/{id}/pointing", manage(s.checkDomainPointing))
 	// Smart dynamic codes (issue 23, routing.go): rules, split, schedule, limit.
 	api.Handle("PUT /api/dynamic-qrcodes/{id}/routing", edit(s.setRouting))
 	// Saved UTM presets (issue 23 item 3, utmpresets.go) for the UTM builder.
@@ -359,6 +368,8 @@ func (s *server) routes() http.Handler {
 	resolve := http.HandlerFunc(s.resolveGS1)
 	root.Handle(gs1Pattern, resolve)
 	// Operations: load balancer checks and counters (issue 8, health.go).
+	// The pointing check of custom domains (domains.go), on every host.
+	root.HandleFunc("GET "+domains.ReachPath+"{nonce}", s.answerReach)
 	root.HandleFunc("GET /healthz", s.healthz)
 	root.HandleFunc("GET /readyz", s.readyz)
 	root.Handle("/api/v1/", s.publicAPI(v1))

@@ -14,6 +14,7 @@ import (
 	"github.com/squarely/squarely/internal/auth"
 	"github.com/squarely/squarely/internal/billing"
 	"github.com/squarely/squarely/internal/bulk"
+	"github.com/squarely/squarely/internal/bulkedit"
 	"github.com/squarely/squarely/internal/codes"
 	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/domains"
@@ -87,11 +88,6 @@ type Deps struct {
 	// PasswordHashed, when set, is called after each bcrypt computation;
 	// tests count them.
 	PasswordHashed func()
-
-	// Domain verification's HTTP token, for tests: fetched on this port
-	// rather than 80, and from private addresses when domainPrivate.
-	domainHTTPPort string
-	domainPrivate  bool
 }
 
 type server struct {
@@ -160,7 +156,9 @@ type server struct {
 	checking checkingSet
 	// imports creates the codes of import jobs (imports.go).
 	imports *imports.Runner
-	outbox  *outbox.Sender
+	// bulkEditRunner runs bulk edits (bulkedit.go).
+	bulkEditRunner *bulkedit.Runner
+	outbox         *outbox.Sender
 	// creator checks and prepares every code created or changed.
 	creator *codes.Creator
 	// webhooks sends webhook deliveries (nil: another does); webhookPolicy
@@ -244,6 +242,9 @@ func New(d Deps) http.Handler {
 		bg = context.Background()
 	}
 	go s.imports.Run(bg)
+	// Bulk edits: a job in hand at the stop is left to its lease.
+	s.bulkEditRunner = bulkedit.NewRunner(d.Store, s.log, s.now)
+	go s.bulkEditRunner.Run(bg)
 	if s.outbox == nil {
 		s.outbox = outbox.New(d.Store, s.mailer, d.Config.BaseURL, s.log)
 		go s.outbox.Run(context.Background())
@@ -306,10 +307,7 @@ func New(d Deps) http.Handler {
 	s.workspacesByAccount = s.newLimiter("workspace-create", d.Config.WorkspaceRateLimit, time.Hour)
 	s.workspacesByAddress = s.newLimiter("workspace-create-address", workspacesPerAddressFactor*d.Config.WorkspaceRateLimit, time.Hour)
 	s.domains = &domainCache{store: d.Store, now: s.now}
-	s.verifier = domains.NewVerifier(d.Config.DomainResolver, d.domainPrivate)
-	if d.domainHTTPPort != "" {
-		s.verifier.Port = d.domainHTTPPort
-	}
+	s.verifier = domains.NewVerifier(d.Config.DomainResolver, d.Config.DomainHTTPPort, d.Config.DomainAllowPrivate)
 	s.domainChecks = s.newLimiter("domain-check", domainChecksPerHour, time.Hour)
 	s.metrics = d.Metrics
 	if s.metrics != nil {

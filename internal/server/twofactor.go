@@ -24,6 +24,7 @@ const (
 	msgVerifyBefore2FA    = "Confirm your email address before turning on two-factor authentication"
 	msgPasswordOrCode     = "Enter your password or a code from your authenticator app"
 	msgPasswordOrCodeBad  = "Incorrect password or code"
+	msgCodeReused         = "This code was just used, wait for the next one"
 	totpIssuer            = "Squarely"
 	totpQRPixels          = 240
 	maxSecondFactorLength = 64 // bytes of a typed code; longer cannot be one
@@ -210,7 +211,10 @@ func (s *server) confirmTwoFactorChange(w http.ResponseWriter, r *http.Request) 
 		if match, ok = s.checkPassword(w, r, u, in.Password); !ok {
 			return nil, false
 		}
-	} else if match, err = s.checkSecondFactor(r, u, in.Code); err != nil {
+	} else if match, err = s.checkSecondFactor(r, u, in.Code); errors.Is(err, auth.ErrTOTPReused) {
+		fieldError(w, "code", msgCodeReused)
+		return nil, false
+	} else if err != nil {
 		s.internalError(w, "checking a code", err)
 		return nil, false
 	}
@@ -227,7 +231,7 @@ func (s *server) confirmTwoFactorChange(w http.ResponseWriter, r *http.Request) 
 func (s *server) checkSecondFactor(r *http.Request, u *store.User, code string) (bool, error) {
 	ok, err := s.auth.CheckTOTP(r.Context(), u, code)
 	if ok || err != nil {
-		return ok, err
+		return ok, err // a reused code is not a recovery code either
 	}
 	return s.auth.CheckRecoveryCode(r.Context(), u, code)
 }
@@ -296,6 +300,10 @@ func (s *server) loginSecondFactor(w http.ResponseWriter, r *http.Request) {
 		match, err = s.auth.CheckTOTP(r.Context(), u, in.Code)
 	} else {
 		match, err = s.auth.CheckRecoveryCode(r.Context(), u, in.RecoveryCode)
+	}
+	if errors.Is(err, auth.ErrTOTPReused) {
+		writeJSON(w, http.StatusUnauthorized, apiError{Message: msgCodeReused, Errors: map[string]string{"code": msgCodeReused}})
+		return
 	}
 	if err != nil {
 		s.internalError(w, "checking a code", err)

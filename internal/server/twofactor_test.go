@@ -169,7 +169,7 @@ func TestTOTPLogin(t *testing.T) {
 			expect(t, login2FA(c, "code", "000000"), http.StatusUnauthorized, msgCodeWrong)
 			expect(t, login2FA(c, "code", e.totpCode(secret, 2)), http.StatusUnauthorized, msgCodeWrong) // beyond the drift
 			// The code that enabled TOTP was taken then.
-			expect(t, login2FA(c, "code", e.totpCode(secret, 0)), http.StatusUnauthorized, msgCodeWrong)
+			expect(t, login2FA(c, "code", e.totpCode(secret, 0)), http.StatusUnauthorized, msgCodeReused)
 			r := login2FA(c, "code", e.totpCode(secret, 1)) // the next step: drift
 			u := expect(t, r, http.StatusOK, "")
 			if u["username"] != "bo@example.com" || r.cookie() == nil {
@@ -178,12 +178,15 @@ func TestTOTPLogin(t *testing.T) {
 			expect(t, e.do(c, "GET", "/api/user", ""), http.StatusOK, "")
 			// The pending sign-in is used up.
 			expect(t, login2FA(c, "code", e.totpCode(secret, 1)), http.StatusUnauthorized, msgPendingGone)
-			// The same code cannot finish another sign-in, nor an older one.
+			// The same code cannot finish another sign-in, nor an older one,
+			// and the person is told to wait for the next; a wrong code is
+			// still just wrong.
 			c2 := e.passwordStep("bo@example.com", "secret1")
-			expect(t, login2FA(c2, "code", e.totpCode(secret, 1)), http.StatusUnauthorized, msgCodeWrong)
-			expect(t, login2FA(c2, "code", e.totpCode(secret, -1)), http.StatusUnauthorized, msgCodeWrong)
+			expect(t, login2FA(c2, "code", e.totpCode(secret, 1)), http.StatusUnauthorized, msgCodeReused)
+			expect(t, login2FA(c2, "code", e.totpCode(secret, -1)), http.StatusUnauthorized, msgCodeReused)
+			expect(t, login2FA(c2, "code", "000000"), http.StatusUnauthorized, msgCodeWrong)
 			e.clock.Advance(60 * time.Second) // two steps on: the used step is still in the drift window
-			expect(t, login2FA(c2, "code", e.totpCode(secret, -1)), http.StatusUnauthorized, msgCodeWrong)
+			expect(t, login2FA(c2, "code", e.totpCode(secret, -1)), http.StatusUnauthorized, msgCodeReused)
 			expect(t, login2FA(c2, "code", e.totpCode(secret, 0)), http.StatusOK, "")
 		})
 
@@ -261,7 +264,7 @@ func TestTOTPDisableAndRegenerate(t *testing.T) {
 		e.clock.Advance(30 * time.Second)
 		code := e.totpCode(secret, 0)
 		expect(t, e.do(c, "POST", "/api/2fa/recovery-codes", codeBody("code", code)), http.StatusOK, "")
-		expect(t, e.do(c, "POST", "/api/2fa/disable", codeBody("code", code)), http.StatusBadRequest, msgPasswordOrCodeBad)
+		expect(t, e.do(c, "POST", "/api/2fa/disable", codeBody("code", code)), http.StatusBadRequest, msgCodeReused)
 		expect(t, e.do(c, "POST", "/api/2fa/disable", codeBody("code", e.totpCode(secret, 1))), http.StatusOK, "")
 		if s := expect(t, e.do(c, "GET", "/api/2fa", ""), http.StatusOK, ""); s["totp"] != false || s["recoveryCodesLeft"] != float64(0) {
 			t.Errorf("status %v after disabling", s)

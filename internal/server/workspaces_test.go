@@ -78,7 +78,10 @@ var routeAccess = map[string]string{
 	"GET /api/folders": "read", "POST /api/folders": "edit", "PATCH /api/folders/{id}": "edit", "DELETE /api/folders/{id}": "edit",
 	"PUT /api/qrcodes/{id}/tags": "edit", "PUT /api/dynamic-qrcodes/{id}/tags": "edit",
 	"PUT /api/qrcodes/{id}/folder": "edit", "PUT /api/dynamic-qrcodes/{id}/folder": "edit",
-	"GET /api/codes":    "read",
+	"GET /api/codes":            "read",
+	"POST /api/codes/bulk-edit": "edit", "GET /api/codes/bulk-edit": "read", "GET /api/codes/bulk-edit/{id}": "read",
+	"POST /api/codes/bulk-edit/{id}/undo": "edit",
+	"POST /api/v1/codes/bulk-edit":        "key", "GET /api/v1/bulk-edits/{id}": "key",
 	"POST /api/contact": "public", "POST /api/newsletter-signup": "public",
 	"GET /api/analytics": "read", "GET /api/analytics/breakdown.csv": "read", "GET /api/dynamic-qrcodes/{id}/breakdown.csv": "read",
 	"PUT /api/dynamic-qrcodes/{id}/password": "edit",
@@ -89,7 +92,8 @@ var routeAccess = map[string]string{
 	"GET /api/account/export": "manage", "GET /api/workspaces/{id}/export": "manage",
 	"GET /api/domains": "read", "POST /api/domains": "manage", "DELETE /api/domains/{id}": "manage", "PATCH /api/domains/{id}": "manage",
 	"GET /api/short-codes/availability": "read", "POST /api/imports": "edit", "GET /api/imports/{id}": "read", "POST /api/imports/{id}/verify": "edit",
-	"POST /api/domains/{id}/verify": "manage",
+	"POST /api/domains/{id}/verify":   "manage",
+	"POST /api/domains/{id}/pointing": "manage",
 	// Account security (issue 27): the account's own, whatever the workspace.
 	"GET /api/login/2fa": "public", "POST /api/login/2fa": "public", "GET /api/auth/providers": "public",
 	"POST /api/webauthn/login/begin": "public", "POST /api/webauthn/login/finish": "public",
@@ -147,6 +151,7 @@ type teamFixture struct {
 	keyID, invitationID int64
 	webhook, delivery   int64
 	page, shareLink     int64
+	bulkEdit            int64 // a bulk edit that changed nothing
 }
 
 func newTeam(t *testing.T, e *env) *teamFixture {
@@ -201,6 +206,11 @@ func newTeam(t *testing.T, e *env) *teamFixture {
 		t.Fatal(err)
 	}
 	f.page = page.ID
+	job := &store.BulkEditJob{WorkspaceID: f.ws, UserID: ownerID, Changes: "{}"}
+	if err := e.store.CreateBulkEditJob(ctx, job, []store.CodeRef{{Dynamic: true, ID: d.ID}}, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	f.bulkEdit = job.ID
 	var id float64
 	f.key, id = e.newKey(owner, "team")
 	f.keyID = int64(id)
@@ -250,6 +260,8 @@ func (f *teamFixture) path(pattern string, missing bool) string {
 		p = strings.Replace(p, "{id}", id(f.shareLink), 1)
 	case strings.HasPrefix(p, "/api/pages/"), strings.HasPrefix(p, "/api/v1/pages/"):
 		p = strings.Replace(p, "{id}", id(f.page), 1)
+	case strings.HasPrefix(p, "/api/codes/bulk-edit/"), strings.HasPrefix(p, "/api/v1/bulk-edits/"):
+		p = strings.Replace(p, "{id}", id(f.bulkEdit), 1)
 	case strings.HasPrefix(p, "/api/v1/codes/"):
 		p = strings.Replace(p, "{id}", "d_"+id(f.dynamic), 1)
 	case strings.HasPrefix(p, "/api/webhooks/"), strings.HasPrefix(p, "/api/v1/webhooks/"):
@@ -280,6 +292,7 @@ func fingerprint(t *testing.T, st *store.Store, ws int64) string {
 		(SELECT count(*) FROM workspace_invitations WHERE workspace_id = $1) || ';' ||
 		(SELECT count(*) FROM blobs WHERE workspace_id = $1) || ';' ||
 		(SELECT count(*) FROM bulk_jobs WHERE workspace_id = $1) || ';' ||
+		(SELECT count(*) FROM bulk_edit_jobs WHERE workspace_id = $1) || ';' ||
 		(SELECT count(*) FROM workspace_domains WHERE workspace_id = $1) || ';' ||
 		(SELECT count(*) FROM audit_log WHERE workspace_id = $1) || ';' ||
 		(SELECT count(*) FROM utm_presets WHERE workspace_id = $1) || ';' ||

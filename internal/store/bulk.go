@@ -283,12 +283,9 @@ func (s *Store) SaveBulkItems(ctx context.Context, j *BulkJob, items []BulkItem,
 	var created []string
 	err := s.inTx(ctx, "save bulk items", func(tx *sql.Tx) error {
 		// A runner saves in the background: the audit log names the uploader.
-		if _, ok := ActorFrom(ctx); !ok {
-			var email string
-			if err := tx.QueryRowContext(ctx, `SELECT username FROM users WHERE id = $1`, j.UserID).Scan(&email); err != nil {
-				return fail("save bulk items", err)
-			}
-			ctx = WithActor(ctx, Actor{Type: "user", ID: j.UserID, Email: email})
+		ctx, err := jobActor(ctx, tx, j.UserID)
+		if err != nil {
+			return err
 		}
 		failed := 0
 		for i := range items {
@@ -340,7 +337,7 @@ func (s *Store) SaveBulkItems(ctx context.Context, j *BulkJob, items []BulkItem,
 				return err
 			}
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE bulk_jobs SET processed = processed + $1, failed = failed + $2,
+		_, err = tx.ExecContext(ctx, `UPDATE bulk_jobs SET processed = processed + $1, failed = failed + $2,
 			lease_until = $3, updated_at = $4 WHERE id = $5`, len(items), failed, dbTime(leaseUntil), dbTime(now), j.ID)
 		if err != nil {
 			return fail("save bulk items", err)

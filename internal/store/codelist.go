@@ -23,6 +23,7 @@ type CodeQuery struct {
 	Status      string // "active", "paused" or "" for both
 	TagID       int64  // 0 = any
 	FolderID    int64  // 0 = any
+	DomainID    int64  // 0 = any; else dynamic codes printing that custom domain
 	Sort        string // "created" (default), "name" or "scans"
 	Desc        bool
 	Limit       int
@@ -63,7 +64,7 @@ func (s *Store) ListCodes(ctx context.Context, q CodeQuery) ([]CodeRef, error) {
 	}
 	var branches []string
 	for kind, k := range []codeKind{staticKind, dynamicKind} {
-		if (q.Kind == "static" && kind == 1) || (q.Kind == "dynamic" && kind == 0) {
+		if (q.Kind == "static" && kind == 1) || ((q.Kind == "dynamic" || q.DomainID != 0) && kind == 0) {
 			continue
 		}
 		sortExpr := map[string]string{"created": "c.created_at", "name": "lower(c.name)", "scans": "0"}[q.Sort]
@@ -101,6 +102,9 @@ func (s *Store) ListCodes(ctx context.Context, q CodeQuery) ([]CodeRef, error) {
 		if q.FolderID != 0 {
 			where = append(where, "c.folder_id = "+arg(q.FolderID))
 		}
+		if q.DomainID != 0 {
+			where = append(where, "c.domain_id = "+arg(q.DomainID))
+		}
 		if a := q.After; a != nil {
 			// Ties on the sort value go by kind, then id, in the list's
 			// direction: within a branch the kind is fixed.
@@ -117,6 +121,9 @@ func (s *Store) ListCodes(ctx context.Context, q CodeQuery) ([]CodeRef, error) {
 		branches = append(branches, fmt.Sprintf(`SELECT * FROM (SELECT %d AS kind, c.id AS id, %s AS sort_value FROM %s c
 			WHERE %s ORDER BY %s %s, c.id %s LIMIT %d) b%d`,
 			kind, sortExpr, k.table, strings.Join(where, " AND "), sortExpr, dir, dir, q.Limit, kind))
+	}
+	if len(branches) == 0 {
+		return []CodeRef{}, nil // static codes print no custom domain
 	}
 	query := strings.Join(branches, " UNION ALL ") +
 		fmt.Sprintf(" ORDER BY sort_value %s, kind %s, id %s LIMIT %d", dir, dir, dir, q.Limit)

@@ -21,6 +21,9 @@ var (
 	ErrDomainTaken = errors.New("store: another workspace verified the domain")
 	// ErrDomainUnverified is a pending domain where a verified one is needed.
 	ErrDomainUnverified = errors.New("store: the domain is not verified")
+	// ErrDomainNotPointing is a verified domain whose requests have not
+	// been seen to reach this instance: codes printing it would not scan.
+	ErrDomainNotPointing = errors.New("store: the domain does not point here")
 )
 
 // Domain is a workspace's claim on a domain.
@@ -44,17 +47,25 @@ type Domain struct {
 	LinksOnly bool
 	RootURL   string
 	ClientID  int64 // the workspace's white-label client: the brand of its pages
+
+	// PointedAt is when the pointing check last found the domain's
+	// requests reaching this instance; nil until then, and again after a
+	// check that did not. PointError says what that check found instead.
+	PointedAt      *time.Time
+	PointCheckedAt *time.Time
+	PointError     string
 }
 
 const domainColumns = `id, workspace_id, domain, token, COALESCE(method, ''), verified_at, last_checked_at, last_error, lost_at, created_at,
 	(SELECT count(*) FROM dynamic_qr_codes WHERE domain_id = workspace_domains.id AND NOT is_deleted),
-	links_only, root_url, COALESCE((SELECT client_id FROM workspaces WHERE id = workspace_domains.workspace_id), 1)`
+	links_only, root_url, COALESCE((SELECT client_id FROM workspaces WHERE id = workspace_domains.workspace_id), 1),
+	pointed_at, point_checked_at, point_error`
 
 func scanDomain(row interface{ Scan(...any) error }) (*Domain, error) {
 	d := new(Domain)
 	err := row.Scan(&d.ID, &d.WorkspaceID, &d.Domain, &d.Token, &d.Method, scanNullTime(&d.VerifiedAt),
 		scanNullTime(&d.LastCheckedAt), &d.LastError, scanNullTime(&d.LostAt), scanTime(&d.CreatedAt), &d.Codes,
-		&d.LinksOnly, &d.RootURL, &d.ClientID)
+		&d.LinksOnly, &d.RootURL, &d.ClientID, scanNullTime(&d.PointedAt), scanNullTime(&d.PointCheckedAt), &d.PointError)
 	return d, err
 }
 
@@ -336,22 +347,50 @@ func (s *Store) DeleteDomain(ctx context.Context, workspaceID, id int64) (*Domai
 	return d, nil
 }
 
-// usableDomain checks that id is a verified domain of the
-// workspace: ErrNotFound when it is not the workspace's, ErrDomainUnverified
-// while pending.
+// usableDomain checks that id is a verified domain of the workspace that
+// points here: ErrNotFound when it is not the workspace's,
+// ErrDomainUnverified while pending, ErrDomainNotPointing until the
+// pointing check has seen its requests reach this instance.
 func usableDomain(ctx context.Context, q interface {
 	QueryRowContext(context.Context, string, ...any) *sql.Row
 }, workspaceID, id int64) error {
-	var verified bool
-	err := q.QueryRowContext(ctx, `SELECT verified_at IS NOT NULL FROM workspace_domains WHERE id = $1 AND workspace_id = $2`,
-		id, workspaceID).Scan(&verified)
+	var verified, pointing bool
+	err := q.QueryRowContext(ctx, `SELECT verified_at IS NOT NULL, pointed_at IS NOT NULL FROM workspace_domains
+		WHERE id = $1 AND workspace_id = $2`, id, workspaceID).Scan(&verified, &pointing)
 	switch {
 	case err != nil:
 		return fail("check domain", err)
 	case !verified:
 		return ErrDomainUnverified
+	case !pointing:
+		return ErrDomainNotPointing
 	}
 	return nil
+}
+
+// RecordDomainPointing saves the outcome of a pointing check of the
+// workspace's verified domain id: pointing when problem is "", else not
+// pointing (any earlier success forgotten) for the reason problem gives.
+// ErrNotFound when the domain is not the workspace's; ErrDomainUnverified
+// while it is pending.
+func (s *Store) RecordDomainPointing(ctx context.Context, workspaceID, id int64, problem string, now time.Time) (*Domain, error) {
+	at := dbTime(normTime(now))
+	var pointed any
+	if problem == "" {
+		pointed = at
+	}
+	res, err := s.write.ExecContext(ctx, `UPDATE workspace_domains SET pointed_at = $3, point_checked_at = $4, point_error = $5
+		WHERE id = $1 AND workspace_id = $2 AND verified_at IS NOT NULL`, id, workspaceID, pointed, at, problem)
+	if err != nil {
+		return nil, fail("record domain pointing", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		if _, err := s.Domain(ctx, workspaceID, id); err != nil {
+			return nil, err
+		}
+		return nil, ErrDomainUnverified
+	}
+	return s.Domain(ctx, workspaceID, id)
 }
 
 // releaseDomains deletes, in tx, the domains of deleted workspaces, so

@@ -117,8 +117,9 @@ func TestDomainLimitUnderConcurrency(t *testing.T) {
 	})
 }
 
-// A code prints only a verified domain of its own workspace; a domain that
-// live codes print cannot be deleted; the redirect knows the code's workspace.
+// A code prints only a verified domain of its own workspace that points
+// here; a domain that live codes print cannot be deleted; the redirect
+// knows the code's workspace.
 func TestCodeDomain(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
 		ctx := context.Background()
@@ -146,15 +147,30 @@ func TestCodeDomain(t *testing.T) {
 			}
 		}
 
+		// Verified, but not seen pointing here yet; and a pending domain
+		// has no pointing to record.
+		if _, err := st.RecordDomainPointing(ctx, wa, pending.ID, "", now); !errors.Is(err, store.ErrDomainUnverified) {
+			t.Errorf("pointing of a pending domain: %v", err)
+		}
+		if _, err := st.RecordDomainPointing(ctx, wb, verified.ID, "", now); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("pointing of another workspace's domain: %v", err)
+		}
+		if got, err := st.RecordDomainPointing(ctx, wa, verified.ID, "no CNAME", now); err != nil || got.PointedAt != nil ||
+			got.PointError != "no CNAME" || got.PointCheckedAt == nil {
+			t.Fatalf("not pointing: %+v, %v", got, err)
+		}
 		for _, c := range []struct {
 			domain int64
 			want   error
-		}{{pending.ID, store.ErrDomainUnverified}, {bobs.ID, store.ErrNotFound}} {
+		}{{pending.ID, store.ErrDomainUnverified}, {bobs.ID, store.ErrNotFound}, {verified.ID, store.ErrDomainNotPointing}} {
 			d := storetest.NewDynamic(alice.ID, fmt.Sprintf("dom%d", c.domain))
 			d.DomainID = &c.domain
 			if err := st.CreateDynamicCode(ctx, d, 0); !errors.Is(err, c.want) {
 				t.Errorf("create with domain %d: %v, want %v", c.domain, err, c.want)
 			}
+		}
+		if got, err := st.RecordDomainPointing(ctx, wa, verified.ID, "", now); err != nil || got.PointedAt == nil || got.PointError != "" {
+			t.Fatalf("pointing: %+v, %v", got, err)
 		}
 		d := storetest.NewDynamic(alice.ID, "domok")
 		d.DomainID = &verified.ID

@@ -209,13 +209,19 @@ var (
 // picks (over the table's own columns, parameters from $1): their name,
 // destination and tag names, lower-cased, what the code list's q matches.
 func refreshSearch(ctx context.Context, tx *sql.Tx, k codeKind, where string, args ...any) error {
-	_, err := tx.ExecContext(ctx, `UPDATE `+k.table+` SET search_text = lower(name || ' ' || `+k.destination+` || COALESCE((
-		SELECT ' ' || string_agg(t.name, ' ') FROM `+k.tagTable+` ct JOIN tags t ON t.id = ct.tag_id
-		WHERE ct.`+k.tagColumn+` = `+k.table+`.id), '')) WHERE `+where, args...)
+	_, err := tx.ExecContext(ctx, `UPDATE `+k.table+` SET search_text = `+searchText(k, k.destination)+` WHERE `+where, args...)
 	if err != nil {
 		return fail("index code for search", err)
 	}
 	return nil
+}
+
+// searchText is the search_text of a code of kind k in an UPDATE of its
+// row, with destination (a column, or a parameter holding the new one).
+func searchText(k codeKind, destination string) string {
+	return `lower(name || ' ' || ` + destination + ` || COALESCE((
+		SELECT ' ' || string_agg(t.name, ' ') FROM ` + k.tagTable + ` ct JOIN tags t ON t.id = ct.tag_id
+		WHERE ct.` + k.tagColumn + ` = ` + k.table + `.id), ''))`
 }
 
 // refreshTagged is refreshSearch for every code, of both kinds, with the tag.

@@ -21,7 +21,7 @@ func chosen(userID int64, code string, domain *int64) *store.DynamicCode {
 	return d
 }
 
-// verifiedDomain claims and verifies name for the workspace.
+// verifiedDomain claims and verifies name for the workspace, pointing here.
 func verifiedDomain(t *testing.T, s *store.Store, ws int64, name string) int64 {
 	t.Helper()
 	ctx := store.WithActor(context.Background(), store.Actor{Type: "user", ID: 1, Email: "a@example.com"})
@@ -31,6 +31,9 @@ func verifiedDomain(t *testing.T, s *store.Store, ws int64, name string) int64 {
 		t.Fatal(err)
 	}
 	if _, err := s.RecordDomainCheck(ctx, ws, d.ID, "dns", "", now); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.RecordDomainPointing(ctx, ws, d.ID, "", now); err != nil {
 		t.Fatal(err)
 	}
 	return d.ID

@@ -19,7 +19,7 @@ import (
 )
 
 var tables = []string{
-	"acme_cache", "alerts", "api_idempotency", "api_keys", "audit_log", "blobs", "brand_kits", "bulk_job_items", "bulk_jobs", "clients",
+	"acme_cache", "alerts", "api_idempotency", "api_keys", "audit_log", "blobs", "brand_kits", "bulk_edit_items", "bulk_edit_jobs", "bulk_job_items", "bulk_jobs", "clients",
 	"code_days_open", "contact_messages", "dynamic_qr_code_tags", "dynamic_qr_codes", "folders",
 	"gs1_lots", "gs1_products", "gs1_scan_days", "import_items", "import_jobs",
 	"known_devices", "mail_outbox", "mail_unsubscribes", "mailing_recipients", "mailings", "newsletter_subscriptions", "page_events", "pages",

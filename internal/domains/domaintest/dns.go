@@ -11,8 +11,8 @@ import (
 	"golang.org/x/net/dns/dnsmessage"
 )
 
-// DNS is a real DNS server on a loopback UDP port answering TXT and
-// A records the test sets; every other name is NXDOMAIN.
+// DNS is a real DNS server on a loopback UDP port answering TXT, A and
+// CNAME records the test sets; every other name is NXDOMAIN.
 type DNS struct {
 	Addr     string // host:port
 	servfail bool
@@ -20,6 +20,7 @@ type DNS struct {
 	mu       sync.Mutex
 	txt      map[string]string // name → one TXT string
 	a        map[string]netip.Addr
+	cname    map[string]string // name → target, both with the final dot
 }
 
 // StartDNS starts one for the test; it stops with the test.
@@ -30,7 +31,7 @@ func StartDNS(t *testing.T) *DNS {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { pc.Close() })
-	d := &DNS{Addr: pc.LocalAddr().String(), txt: map[string]string{}, a: map[string]netip.Addr{}, asked: map[string]int{}}
+	d := &DNS{Addr: pc.LocalAddr().String(), txt: map[string]string{}, a: map[string]netip.Addr{}, cname: map[string]string{}, asked: map[string]int{}}
 	go func() {
 		buf := make([]byte, 1500)
 		for {
@@ -71,7 +72,11 @@ func (d *DNS) answer(query []byte) []byte {
 	name := strings.ToLower(q.Name.String())
 	d.mu.Lock()
 	txt, hasTXT := d.txt[name]
+	cname, hasCNAME := d.cname[name]
 	a, hasA := d.a[name]
+	if hasCNAME {
+		a, hasA = d.a[cname]
+	}
 	if q.Type == dnsmessage.TypeTXT {
 		d.asked[name]++
 	}
@@ -80,8 +85,8 @@ func (d *DNS) answer(query []byte) []byte {
 	rcode := dnsmessage.RCodeSuccess
 	switch {
 	case servfail:
-		rcode, hasTXT, hasA = dnsmessage.RCodeServerFailure, false, false
-	case !hasTXT && !hasA:
+		rcode, hasTXT, hasA, hasCNAME = dnsmessage.RCodeServerFailure, false, false, false
+	case !hasTXT && !hasA && !hasCNAME:
 		rcode = dnsmessage.RCodeNameError
 	}
 	b := dnsmessage.NewBuilder(nil, dnsmessage.Header{ID: h.ID, Response: true, Authoritative: true, RCode: rcode})
@@ -90,6 +95,11 @@ func (d *DNS) answer(query []byte) []byte {
 	b.Question(q)
 	b.StartAnswers()
 	rh := dnsmessage.ResourceHeader{Name: q.Name, Class: dnsmessage.ClassINET, TTL: 1}
+	if hasCNAME && q.Type != dnsmessage.TypeTXT {
+		target := dnsmessage.MustNewName(cname)
+		b.CNAMEResource(rh, dnsmessage.CNAMEResource{CNAME: target})
+		rh.Name = target
+	}
 	switch {
 	case q.Type == dnsmessage.TypeTXT && hasTXT:
 		b.TXTResource(rh, dnsmessage.TXTResource{TXT: []string{txt}})
@@ -103,6 +113,14 @@ func (d *DNS) answer(query []byte) []byte {
 	return out
 }
 
+// SetCNAME makes name an alias of target: A questions for name are
+// answered with the CNAME and target's A record, as resolvers do.
+func (d *DNS) SetCNAME(name, target string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.cname[name+"."] = target + "."
+}
+
 // Delete removes the records of names.
 func (d *DNS) Delete(names ...string) {
 	d.mu.Lock()
@@ -110,6 +128,7 @@ func (d *DNS) Delete(names ...string) {
 	for _, n := range names {
 		delete(d.txt, n+".")
 		delete(d.a, n+".")
+		delete(d.cname, n+".")
 	}
 }
 

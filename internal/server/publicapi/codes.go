@@ -364,6 +364,8 @@ func (a *API) answer(w http.ResponseWriter, q *store.QRCode, d *store.DynamicCod
 		respond.Error(w, http.StatusNotFound, codes.MsgMissing)
 	case errors.Is(err, store.ErrDomainUnverified):
 		respond.FieldError(w, "domainId", codes.MsgDomainUnproved)
+	case errors.Is(err, store.ErrDomainNotPointing):
+		respond.FieldError(w, "domainId", codes.MsgDomainNotPointing)
 	case errors.Is(err, store.ErrConflict):
 		respond.JSON(w, http.StatusConflict, respond.Problem{Message: codes.MsgShortCodeTaken,
 			Errors: map[string]string{"shortCode": codes.MsgShortCodeTaken}, Code: codes.ShortCodeTaken})

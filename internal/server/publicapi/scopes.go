@@ -93,3 +93,7 @@ func (a *API) Require(scope string, next http.Handler) http.Handler {
 // KeyFolder is the one folder the request's key is limited to, nil for
 // none: the compatible APIs (internal/compat) keep to it as /api/v1 does.
 func KeyFolder(ctx context.Context) *int64 { return limitsFrom(ctx).FolderID }
+
+// FolderLimit is the folder the request's key is limited to, nil for none
+// (or a request without a key).
+func FolderLimit(ctx context.Context) *int64 { return limitsFrom(ctx).FolderID }

@@ -33,6 +33,29 @@ function credentialJSON(credential: PublicKeyCredential, response: Json): Json {
   }
 }
 
+/**
+ * A passkey failure in our words: the browser's own (a DOMException such
+ * as "The operation either timed out or was not allowed") tells a person
+ * nothing they can act on. undefined for anything that is not the browser's.
+ */
+export function passkeyProblem(error: unknown): string | undefined {
+  if (!(error instanceof DOMException)) return undefined
+  switch (error.name) {
+    case 'NotAllowedError':
+      return 'The passkey request was cancelled or timed out. Try again when your device asks.'
+    case 'InvalidStateError':
+      return 'This device already holds a passkey for your account.'
+    case 'AbortError':
+      return 'The passkey request was stopped. Try again.'
+    case 'SecurityError':
+      return 'Passkeys need this site on HTTPS under its own name.'
+    case 'NotSupportedError':
+      return 'This device cannot make a passkey this site accepts.'
+    default:
+      return 'Your device could not use a passkey. Try again, or sign in another way.'
+  }
+}
+
 /** Whether this browser can use passkeys at all. */
 export function passkeysSupported(): boolean {
   return typeof window !== 'undefined' && 'PublicKeyCredential' in window && !!navigator.credentials

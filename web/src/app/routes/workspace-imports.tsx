@@ -11,7 +11,7 @@ export function WorkspaceImportsRoute() {
   const workspace = useActiveWorkspace()
   const domains = useDomains()
   if (!workspace) return <Spinner />
-  const verified = (domains.data ?? []).filter((d) => d.status !== 'pending').map((d) => ({ id: d.id, domain: d.domain }))
+  const verified = (domains.data ?? []).filter((d) => d.status !== 'pending' && d.pointing).map((d) => ({ id: d.id, domain: d.domain }))
   return (
     <WorkspacePage workspace={workspace} title="Import links">
       <ImportCard key={workspace.id} domains={verified} baseHost={window.location.host} />

@@ -147,8 +147,9 @@ describe('BulkGenerationPage', () => {
       'GET /api/user': () => json(alice),
       'GET /api/domains': () =>
         json([
-          { id: 7, domain: 'go.shop.example', status: 'verified' },
-          { id: 8, domain: 'later.shop.example', status: 'pending' },
+          { id: 7, domain: 'go.shop.example', status: 'verified', pointing: true },
+          { id: 9, domain: 'new.shop.example', status: 'verified', pointing: false },
+          { id: 8, domain: 'later.shop.example', status: 'pending', pointing: false },
         ]),
       'POST /api/bulk-jobs': (init) => {
         forms.push(init?.body as FormData)
@@ -158,7 +159,7 @@ describe('BulkGenerationPage', () => {
     })
     renderApp('/bulk-generation')
     const select = await screen.findByLabelText('Domain of the dynamic codes', undefined, { timeout: 5000 })
-    // Only verified domains are offered, after the base URL.
+    // Only verified domains that point here are offered, after the base URL.
     expect([...select.querySelectorAll('option')].map((o) => o.textContent)).toEqual(['Squarely (default)', 'go.shop.example'])
     await userEvent.upload(screen.getByLabelText('Spreadsheet (.csv or .xlsx)'), new File(['url,dynamic\nhttps://a.example,true\n'], 'codes.csv'))
     await userEvent.selectOptions(select, 'go.shop.example')

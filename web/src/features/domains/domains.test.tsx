@@ -25,6 +25,11 @@ const pending: Domain = {
   createdAt: '2026-11-20T08:00:00Z',
   linksOnly: false,
   rootUrl: '',
+  cnameTarget: 'squarely.example',
+  addresses: [],
+  pointing: false,
+  pointCheckedAt: null,
+  pointError: '',
 }
 
 function renderCard() {
@@ -75,12 +80,16 @@ describe('DomainsCard', { timeout: 30_000 }, () => {
     stubFetch({
       'GET /api/user': () => json(alice),
       'GET /api/domains': () =>
-        json([verified ? { ...pending, status: 'verified', method: 'dns', verifiedAt: '2026-11-21T08:00:00Z' } : { ...pending, lastError: tries ? 'Not verified. DNS: none.' : '' }]),
+        json([
+          verified
+            ? { ...pending, status: 'verified', method: 'dns', verifiedAt: '2026-11-21T08:00:00Z', pointing: true }
+            : { ...pending, lastError: tries ? 'Not verified. DNS: none.' : '' },
+        ]),
       'POST /api/domains/3/verify': () => {
         tries++
         if (tries === 1) return json({ message: 'Not verified. DNS: none.', code: 'verification_failed' }, 422)
         verified = true
-        return json({ ...pending, status: 'verified', method: 'dns' })
+        return json({ ...pending, status: 'verified', method: 'dns', pointing: true })
       },
     })
     renderCard()
@@ -91,6 +100,39 @@ describe('DomainsCard', { timeout: 30_000 }, () => {
     await userEvent.click(within(item).getByRole('button', { name: 'Verify' }))
     expect(await within(item).findByText('Verified')).toBeInTheDocument()
     expect(within(item).queryByRole('button', { name: 'Verify' })).not.toBeInTheDocument()
+  })
+
+  it('shows where to point a verified domain that does not point here, and checks again', async () => {
+    let checks = 0
+    const notPointing: Domain = {
+      ...pending,
+      status: 'verified',
+      method: 'dns',
+      verifiedAt: '2026-11-21T08:00:00Z',
+      addresses: ['203.0.113.7', '2001:db8::7'],
+    }
+    const problem = 'qr.shop.example does not point here yet: its addresses are 198.51.100.9, not a CNAME record to squarely.example, and nothing answered over it.'
+    stubFetch({
+      'GET /api/user': () => json(alice),
+      'GET /api/domains': () => json([checks < 2 ? { ...notPointing, pointError: checks ? problem : '' } : { ...notPointing, pointing: true }]),
+      'POST /api/domains/3/pointing': () => {
+        checks++
+        if (checks === 1) return json({ message: problem, code: 'not_pointing' }, 422)
+        return json({ ...notPointing, pointing: true })
+      },
+    })
+    renderCard()
+    const item = await screen.findByTestId('domain-qr.shop.example')
+    expect(within(item).getByText('Verified, not pointing here yet')).toBeInTheDocument()
+    expect(within(item).getByTestId('cname-target')).toHaveTextContent('qr.shop.example → squarely.example')
+    expect(within(item).getByText('qr.shop.example → 203.0.113.7, 2001:db8::7')).toBeInTheDocument()
+    await userEvent.click(within(item).getByRole('button', { name: 'Check again' }))
+    expect(await screen.findByText('Not pointing here yet')).toBeInTheDocument()
+    expect(await within(item).findByText(problem)).toBeInTheDocument()
+    await userEvent.click(within(item).getByRole('button', { name: 'Check again' }))
+    expect(await within(item).findByText('Verified')).toBeInTheDocument()
+    expect(within(item).queryByRole('button', { name: 'Check again' })).not.toBeInTheDocument()
+    expect(within(item).queryByTestId('cname-target')).not.toBeInTheDocument()
   })
 
   it('shows a lost domain with what to publish again, and no Verify button', async () => {

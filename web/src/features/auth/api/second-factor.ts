@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { apiJson, getQueryFn, serverMessage } from '@/lib/api-client'
 import { userQueryKey, type User } from '@/lib/auth'
 import { toast } from '@/lib/use-toast'
-import { getPasskey } from '@/lib/webauthn'
+import { getPasskey, passkeyProblem } from '@/lib/webauthn'
 
 export type SecondFactorMethod = 'totp' | 'webauthn' | 'recovery'
 
@@ -54,7 +54,7 @@ export function useSignInStep() {
     onError: (error) => {
       toast({
         title: 'Login failed',
-        description: serverMessage(error) ?? (error instanceof Error ? error.message : 'Please try again.'),
+        description: passkeyProblem(error) ?? serverMessage(error) ?? 'Please try again.',
         variant: 'destructive',
       })
     },

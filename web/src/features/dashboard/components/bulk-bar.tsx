@@ -1,4 +1,4 @@
-import { Pause, Play, Trash2, X } from 'lucide-react'
+import { ListChecks, Pause, Play, Trash2, X } from 'lucide-react'
 import { useState } from 'react'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
@@ -6,8 +6,8 @@ import type { SavedCode } from '../api/types'
 import { useBulkAction } from '../api/codes'
 import { countOf } from '@/lib/count'
 
-/** Actions on the selected codes: pause (active dynamic ones), resume (paused view) and delete. */
-export function BulkBar({ selected, paused, onDone }: { selected: SavedCode[]; paused: boolean; onDone: () => void }) {
+/** Actions on the selected codes: pause (active dynamic ones), resume (paused view), delete, and the bulk edit when given. */
+export function BulkBar({ selected, paused, onDone, onBulkEdit }: { selected: SavedCode[]; paused: boolean; onDone: () => void; onBulkEdit?: () => void }) {
   const bulk = useBulkAction()
   const [confirmDelete, setConfirmDelete] = useState(false)
   if (selected.length === 0) return null
@@ -27,6 +27,12 @@ export function BulkBar({ selected, paused, onDone }: { selected: SavedCode[]; p
         <Button size="sm" variant="outline" disabled={bulk.isPending} onClick={() => run('resume', dynamics)}>
           <Play aria-hidden="true" />
           Resume
+        </Button>
+      )}
+      {onBulkEdit && (
+        <Button size="sm" variant="outline" onClick={onBulkEdit}>
+          <ListChecks aria-hidden="true" />
+          Bulk edit
         </Button>
       )}
       <Button size="sm" variant="outline" className="text-red-600" disabled={bulk.isPending} onClick={() => setConfirmDelete(true)}>

@@ -146,6 +146,9 @@ function DomainTab({ code, onSaved }: { code: DynamicCode; onSaved: () => void }
               {d.domain}
             </option>
           ))}
+          {code.domainId && code.domain && !domains.data?.some((d) => d.id === code.domainId) && (
+            <option value={String(code.domainId)}>{code.domain} (not pointing here now)</option>
+          )}
         </NativeSelect>
         <FieldError id={`${id}-error`}>{error}</FieldError>
       </div>
@@ -154,7 +157,9 @@ function DomainTab({ code, onSaved }: { code: DynamicCode; onSaved: () => void }
         again for new prints. Codes already printed with the old link keep working while its domain stays in this workspace. Add and verify
         domains under Workspace, Domains.
       </p>
-      {domains.data?.length === 0 && <p className="text-sm text-slate-600">This workspace has no verified domains yet.</p>}
+      {domains.data?.length === 0 && (
+        <p className="text-sm text-slate-600">This workspace has no domain that is verified and points here yet: see Workspace, Domains.</p>
+      )}
       <DialogFooter className={stickyFooter}>
         <Button type="button" onClick={save} disabled={move.isPending || !mayEdit || choice === (code.domainId ? String(code.domainId) : '')}>
           {move.isPending && <Loader2 className="animate-spin" aria-hidden="true" />}

@@ -1,4 +1,4 @@
-import { ArrowLeft, CirclePause, Plus, QrCode, Search } from 'lucide-react'
+import { ArrowLeft, CirclePause, ListChecks, Plus, QrCode, Search } from 'lucide-react'
 import { useEffect, useRef, useState, type ReactNode } from 'react'
 import { useDebouncedValue } from '@/lib/use-debounced-value'
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router'
@@ -12,15 +12,17 @@ import { codeKey, type SavedCode } from '../api/types'
 import { BulkBar } from '../components/bulk-bar'
 import { CodeGrid, EmptyState } from '../components/code-grid'
 import { CodeToolbar } from '../components/code-toolbar'
-import { emptyQuery, isFiltered, type CodeQuery, type CodeStatus } from '../lib/code-query'
+import { codeListParams, emptyQuery, isFiltered, type CodeQuery, type CodeStatus } from '../lib/code-query'
 import { OrganiseDialog } from '../components/organise-dialog'
 import { can, useActiveWorkspace, useCan } from '@/lib/workspace'
 import { Alert } from '@/components/ui/alert'
 import { RestyleSlot, type RestyleProps } from '../components/restyle-slot'
 import { SideMenu, type DashboardView } from '../components/side-menu'
+import { BulkEditSlot, useBulkEditSlot, type BulkEditProps, type BulkEditSelection } from '../components/bulk-edit-slot'
 import { DynamicLimitAlert, TrialBanners } from '../trial-banners'
 import { useTrialStatus } from '../api/trial-status'
 import { Badge } from '@/components/ui/badge'
+import { countOf } from '@/lib/count'
 
 export interface DashboardPageProps {
   /** The create view's content: the generator, composed by the app (features do not import each other). */
@@ -31,6 +33,8 @@ export interface DashboardPageProps {
   restyle?: (props: RestyleProps) => ReactNode
   /** The workspace switcher at the top of the side menu. */
   workspaceSwitcher?: ReactNode
+  /** The bulk edit dialog of a selection, rendered while open. */
+  bulkEdit?: (props: BulkEditProps) => ReactNode
 }
 
 function viewOf(params: URLSearchParams): DashboardView {
@@ -40,7 +44,7 @@ function viewOf(params: URLSearchParams): DashboardView {
 }
 
 /** /dashboard (and / for signed-in users): the user's codes, the create view and the analytics (spec 01 §2). */
-export function DashboardPage({ createView, analytics, restyle, workspaceSwitcher }: DashboardPageProps) {
+export function DashboardPage({ createView, analytics, restyle, workspaceSwitcher, bulkEdit }: DashboardPageProps) {
   const [searchParams] = useSearchParams()
   const view = viewOf(searchParams)
   const [analyticsOpen, setAnalyticsOpen] = useState(false)
@@ -85,7 +89,9 @@ export function DashboardPage({ createView, analytics, restyle, workspaceSwitche
             ) : (
               <>
                 <TrialBanners />
-                <RestyleSlot.Provider value={restyle}>{view === 'paused' ? <PausedView /> : <ActiveView />}</RestyleSlot.Provider>
+                <RestyleSlot.Provider value={restyle}>
+                  <BulkEditSlot.Provider value={bulkEdit}>{view === 'paused' ? <PausedView /> : <ActiveView />}</BulkEditSlot.Provider>
+                </RestyleSlot.Provider>
               </>
             )}
           </div>
@@ -117,6 +123,18 @@ function useListControls(status: CodeStatus) {
   return { query, setQuery, list, codes, selected, picked, onSelect, clear: () => setPicked(new Set()) }
 }
 
+/** A code's id as /api/v1 and bulk edits name it. */
+function v1ID(code: SavedCode) {
+  return `${code.qrMode === 'dynamic' ? 'd' : 's'}_${code.id}`
+}
+
+/** The list's filters as a bulk edit takes them: GET /api/codes's, without paging. */
+function listFilter(query: CodeQuery, status: CodeStatus): Record<string, string> {
+  const params = codeListParams(query, status)
+  for (const k of ['sort', 'order', 'limit']) params.delete(k)
+  return Object.fromEntries(params)
+}
+
 /** The number of codes loaded, with a + while the server has more pages. */
 function loadedCount(codes: SavedCode[], more: boolean) {
   return `${codes.length}${more ? '+' : ''}`
@@ -133,14 +151,36 @@ function CodeList({ status }: { status: CodeStatus }) {
   const tags = useTags().data
   const folders = useFolders().data
   const [organising, setOrganising] = useState(false)
+  const bulkEdit = useBulkEditSlot()
+  const [editing, setEditing] = useState<{ selection: BulkEditSelection; label: string } | null>(null)
   const paused = status === 'paused'
   const filtered = isFiltered(query)
+  const editSelected = () => setEditing({ selection: { ids: selected.map(v1ID) }, label: countOf(selected.length, 'selected code') })
+  const editMatching = () => setEditing({ selection: { filter: listFilter(query, status) }, label: 'every code matching this filter' })
   return (
     <>
       {codes && (codes.length > 0 || filtered) && (
         <CodeToolbar query={query} onChange={setQuery} showKind={!paused} tags={tags} folders={folders} onOrganise={mayEdit ? () => setOrganising(true) : undefined} />
       )}
-      {mayEdit && <BulkBar selected={selected} paused={paused} onDone={clear} />}
+      {mayEdit && bulkEdit && codes && codes.length > 0 && (
+        <div className="flex flex-wrap items-center gap-2 text-sm">
+          <Button size="sm" variant="outline" onClick={editMatching}>
+            <ListChecks aria-hidden="true" />
+            {filtered ? 'Bulk edit all codes matching this filter' : `Bulk edit all ${paused ? 'paused' : 'active'} codes`}
+          </Button>
+        </div>
+      )}
+      {mayEdit && <BulkBar selected={selected} paused={paused} onDone={clear} onBulkEdit={bulkEdit ? editSelected : undefined} />}
+      {bulkEdit?.({
+        selection: editing?.selection ?? { ids: [] },
+        label: editing?.label ?? '',
+        open: editing !== null,
+        onOpenChange: (open) => {
+          if (!open) setEditing(null)
+        },
+        tags,
+        folders,
+      })}
       <CodeGrid
         codes={codes}
         isLoading={list.isPending}

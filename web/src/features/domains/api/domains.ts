@@ -23,6 +23,14 @@ export interface Domain {
   /** Links only: / redirects to rootUrl ('' for a 404 page) and unknown paths answer a 404 page, not the app. */
   linksOnly: boolean
   rootUrl: string
+  /** Where to point the domain: a CNAME to cnameTarget, or A/AAAA records with addresses (may be empty). */
+  cnameTarget: string
+  addresses: string[]
+  /** The pointing check saw the domain's requests reach this server: codes may print it. */
+  pointing: boolean
+  pointCheckedAt: string | null
+  /** What the last pointing check found instead; empty when it passed. */
+  pointError: string
 }
 
 export const domainsQueryKey = ['/api/domains']
@@ -46,6 +54,10 @@ export function useAddDomain() {
 
 export function useVerifyDomain() {
   return useDomainMutation((id: number) => apiJson<Domain>('POST', `/api/domains/${id}/verify`))
+}
+
+export function useCheckPointing() {
+  return useDomainMutation((id: number) => apiJson<Domain>('POST', `/api/domains/${id}/pointing`))
 }
 
 export function useDeleteDomain() {

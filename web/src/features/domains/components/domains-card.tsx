@@ -10,7 +10,7 @@ import { useCan } from '@/lib/workspace'
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { Switch } from '@/components/ui/switch'
-import { useAddDomain, useDeleteDomain, useDomains, useSetDomainLinks, useVerifyDomain, type Domain } from '../api/domains'
+import { useAddDomain, useCheckPointing, useDeleteDomain, useDomains, useSetDomainLinks, useVerifyDomain, type Domain } from '../api/domains'
 
 /**
  * The workspace's custom domains (issue 25 item 7): add one, publish the TXT
@@ -41,8 +41,9 @@ export function DomainsCard({ workspaceName }: { workspaceName: string }) {
           <Globe className="size-5" aria-hidden="true" /> Custom domains
         </CardTitle>
         <CardDescription>
-          Print the dynamic codes of {workspaceName} on your own domain, such as https://qr.example.com/d/…, instead of Squarely’s. Point the domain at
-          Squarely (a CNAME or A record), prove it is yours with a TXT record or a file on your web server, then choose it in a code’s Domain tab.
+          Print the dynamic codes of {workspaceName} on your own domain, such as https://qr.example.com/d/…, instead of Squarely’s. Point the domain here
+          with the DNS record each domain shows, prove it is yours with a TXT record or a file on your web server, then choose it in a code’s Domain
+          tab.
           {!mayManage && ' Only owners and admins add and verify domains.'}
         </CardDescription>
       </CardHeader>
@@ -74,14 +75,26 @@ export function DomainsCard({ workspaceName }: { workspaceName: string }) {
 
 function DomainItem({ domain: d, mayManage }: { domain: Domain; mayManage: boolean }) {
   const verify = useVerifyDomain()
+  const pointing = useCheckPointing()
   const remove = useDeleteDomain()
   const verified = d.status === 'verified'
   const lost = d.status === 'lost'
 
   function check() {
     verify.mutate(d.id, {
-      onSuccess: (v) => toast({ title: 'Domain verified', description: `${v.domain} is yours: codes can print it now.` }),
+      onSuccess: (v) =>
+        toast({
+          title: 'Domain verified',
+          description: v.pointing ? `${v.domain} is yours and points here: codes can print it now.` : `${v.domain} is yours. Now point it here with the record shown.`,
+        }),
       onError: (e) => toast({ title: 'Not verified yet', description: serverMessage(e) ?? 'Verification failed', variant: 'destructive' }),
+    })
+  }
+
+  function checkPointing() {
+    pointing.mutate(d.id, {
+      onSuccess: (v) => toast({ title: 'Domain points here', description: `${v.domain} reaches Squarely: codes can print it now.` }),
+      onError: (e) => toast({ title: 'Not pointing here yet', description: serverMessage(e) ?? 'The check failed', variant: 'destructive' }),
     })
   }
 
@@ -98,11 +111,12 @@ function DomainItem({ domain: d, mayManage }: { domain: Domain; mayManage: boole
       <div className="flex flex-wrap items-center justify-between gap-2">
         <div className="flex min-w-0 items-center gap-2">
           <span className="break-all font-mono font-medium">{d.domain}</span>
-          {verified && (
+          {verified && d.pointing && (
             <Badge tone="emerald">
               <CheckCircle2 aria-hidden="true" /> Verified
             </Badge>
           )}
+          {verified && !d.pointing && <Badge tone="amber">Verified, not pointing here yet</Badge>}
           {lost && <Badge tone="red">Proof missing</Badge>}
           {d.status === 'pending' && <Badge tone="amber">Pending</Badge>}
           {d.codes > 0 && (
@@ -116,6 +130,11 @@ function DomainItem({ domain: d, mayManage }: { domain: Domain; mayManage: boole
             {d.status === 'pending' && (
               <Button size="sm" onClick={check} disabled={verify.isPending}>
                 {verify.isPending ? 'Verifying...' : 'Verify'}
+              </Button>
+            )}
+            {d.status !== 'pending' && !d.pointing && (
+              <Button size="sm" onClick={checkPointing} disabled={pointing.isPending}>
+                {pointing.isPending ? 'Checking...' : 'Check again'}
               </Button>
             )}
             <Button size="sm" variant="ghost" aria-label={`Delete ${d.domain}`} onClick={deleteDomain} disabled={remove.isPending}>
@@ -155,8 +174,36 @@ function DomainItem({ domain: d, mayManage }: { domain: Domain; mayManage: boole
           short code https://{d.domain}/{'{short code}'}.
         </p>
       )}
+      {!d.pointing && <PointHere domain={d} />}
       {(verified || lost) && mayManage && <LinksOnly domain={d} />}
     </li>
+  )
+}
+
+/** The DNS record that points the domain here, and what the last pointing check found instead. */
+function PointHere({ domain: d }: { domain: Domain }) {
+  return (
+    <div className="grid gap-2 text-sm text-slate-700">
+      <p>
+        Point {d.domain} here{d.status === 'pending' ? ' too' : ''} with one of these at your DNS provider; codes can print it once its requests reach
+        Squarely:
+      </p>
+      <dl className="grid gap-1 rounded-md bg-slate-50 p-2 font-mono text-xs">
+        <dt className="font-sans font-semibold">CNAME record</dt>
+        <dd className="break-all" data-testid="cname-target">
+          {d.domain} → {d.cnameTarget}
+        </dd>
+        {d.addresses.length > 0 && (
+          <>
+            <dt className="font-sans font-semibold">or A/AAAA records (a domain at the root of its zone cannot have a CNAME)</dt>
+            <dd className="break-all">
+              {d.domain} → {d.addresses.join(', ')}
+            </dd>
+          </>
+        )}
+      </dl>
+      {d.pointError && <p className="text-red-700">{d.pointError}</p>}
+    </div>
   )
 }
 

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { apiJson, apiRequest, getQueryFn, serverMessage } from '@/lib/api-client'
 import { toast } from '@/lib/use-toast'
-import { createPasskey } from '@/lib/webauthn'
+import { createPasskey, passkeyProblem } from '@/lib/webauthn'
 import { twoFactorQueryKey } from './two-factor'
 
 export interface Passkey {
@@ -36,7 +36,7 @@ export function useRegisterPasskey() {
     onError: (error) =>
       toast({
         title: 'Could not add the passkey',
-        description: serverMessage(error) ?? error.message,
+        description: passkeyProblem(error) ?? serverMessage(error) ?? 'Please try again.',
         variant: 'destructive',
       }),
   })

@@ -37,7 +37,17 @@ export function PasskeysCard() {
                     {p.lastUsedAt ? `, last used ${dateFormat.format(new Date(p.lastUsedAt))}` : ', never used'}
                   </p>
                 </div>
-                <Button type="button" variant="outline" size="sm" aria-label={`Remove ${p.name}`} disabled={remove.isPending} onClick={() => remove.mutate(p.id)}>
+                <Button
+                  type="button"
+                  variant="outline"
+                  size="sm"
+                  aria-label={`Remove ${p.name}`}
+                  disabled={remove.isPending}
+                  onClick={() => {
+                    // The passkey stays on the device; only this site stops accepting it, which cannot be undone.
+                    if (window.confirm(`Remove the passkey “${p.name}”? You will no longer be able to sign in with it.`)) remove.mutate(p.id)
+                  }}
+                >
                   <Trash2 aria-hidden="true" /> Remove
                 </Button>
               </li>
