@@ -31,6 +31,7 @@ import (
 	"github.com/squarely/squarely/internal/bulk"
 	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/domains"
+	"github.com/squarely/squarely/internal/geo"
 	"github.com/squarely/squarely/internal/gs1"
 	"github.com/squarely/squarely/internal/jobs"
 	"github.com/squarely/squarely/internal/logging"
@@ -188,6 +189,12 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 	if cfg.MetricsEnabled() {
 		meter = metrics.New(st, log)
 		mailer = meter.Mailer(mailer)
+	}
+	if cfg.GeoIPCityDB == "" {
+		log.Info("Scans are placed by country: set SQUARELY_GEOIP_CITY_DB to a city database (.mmdb) for regions and cities")
+	} else if err := geo.LoadCities(cfg.GeoIPCityDB); err != nil {
+		log.Error("SQUARELY_GEOIP_CITY_DB: not a readable MaxMind-format city database", "path", cfg.GeoIPCityDB, "err", err)
+		return 1
 	}
 	recorder := scans.NewRecorder(st, scans.Options{Logger: log})
 	redirects := scans.NewCache(st, nil)

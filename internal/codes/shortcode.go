@@ -35,7 +35,7 @@ const (
 // real router; a word is reserved whatever its case.
 var ReservedShortCodes = []string{
 	// Server routes and file routes.
-	"api", "d", "p", "01", "auth", "logo", "pdf", "images", "unsubscribe", "subscribe", "payment",
+	"api", "d", "p", "s", "01", "auth", "logo", "pdf", "images", "unsubscribe", "subscribe", "payment",
 	"healthz", "readyz", "metrics", "rest", "yourls-api", "assets", "codes", "logos", "favicon",
 	"robots", "sitemap", "index", "spa", "scim", "saml", "sso",
 	// The React app's pages.

@@ -87,6 +87,10 @@ type Config struct {
 	// ScanRetentionDays is SQUARELY_SCAN_RETENTION_DAYS: raw scan events
 	// older than this many days are deleted (the daily rollups stay); 0 = kept.
 	ScanRetentionDays int
+	// GeoIPCityDB is SQUARELY_GEOIP_CITY_DB: a MaxMind-format city
+	// database (.mmdb) that places scans in regions and cities; "" = by
+	// country only.
+	GeoIPCityDB string
 	// HTTPS served by the binary itself (SQUARELY_TLS): "" = none (a proxy
 	// terminates TLS), "acme" = certificates from an ACME CA, "files" =
 	// TLSCert and TLSKey.
@@ -372,6 +376,8 @@ func Load(getenv func(string) string) (Config, error) {
 		}
 		c.ScanRetentionDays = n
 	}
+
+	c.GeoIPCityDB = get("SQUARELY_GEOIP_CITY_DB")
 
 	c.TLS = strings.ToLower(get("SQUARELY_TLS"))
 	c.TLSAddr = or(get("SQUARELY_TLS_ADDR"), ":443")

@@ -472,8 +472,8 @@ const maxReferrerHost = 260
 
 // event turns a request's scan into what is stored: the client parsed, the
 // referrer cut to its origin (paths and queries may be private), and the
-// address replaced by the visitor hash and its country (looked up here, off
-// the request path).
+// address replaced by the visitor hash and its country, region and city
+// (looked up here, off the request path).
 func (r *Recorder) event(ctx context.Context, s Scan) (store.ScanEvent, error) {
 	c, ok := r.clients[s.UserAgent]
 	if !ok {
@@ -487,6 +487,10 @@ func (r *Recorder) event(ctx context.Context, s Scan) (store.ScanEvent, error) {
 	if err != nil {
 		return store.ScanEvent{}, err
 	}
+	// A city database, when set, places the scan in a region and city;
+	// its country, when it has one, goes with them, so a city is never
+	// counted under another database's country.
+	place := geo.PlaceOf(s.RemoteAddr)
 	return store.ScanEvent{
 		CodeID:      s.CodeID,
 		ScannedAt:   s.At,
@@ -496,7 +500,9 @@ func (r *Recorder) event(ctx context.Context, s Scan) (store.ScanEvent, error) {
 		Referrer:    origin(s.Referrer),
 		VisitorHash: VisitorHash(salt, host(s.RemoteAddr), s.UserAgent),
 		IsBot:       c.IsBot,
-		Country:     geo.Country(s.RemoteAddr),
+		Country:     cmp.Or(place.Country, geo.Country(s.RemoteAddr)),
+		Region:      place.Region,
+		City:        place.City,
 		Route:       cmp.Or(s.Route, store.RouteDefault),
 	}, nil
 }

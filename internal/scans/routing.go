@@ -63,6 +63,7 @@ type Router struct {
 	prog               []uint32
 	zones              []*time.Location // by the zone index of prog's rules
 	rules              []target         // by rule
+	places             []placeRule      // by rule, for the rules flagged in prog as having a region or city
 	split              []target
 	startsAt, expires  time.Time // zero: open
 	afterEnd           []string  // nil: the ended page
@@ -76,6 +77,7 @@ type Router struct {
 //
 //	word 0: OS bits (a bit per OSNames index; none: any) | weekday bits << 8 (none: any) | countries << 16
 //	word 1: languages | zone index + 1 << 16 (0: no day or time condition) | 1 << 24 when it has a window
+//	        | 1 << 25 when it names regions or cities (places)
 //	word 2: the window's from | to << 16, in minutes of the day
 const ruleWords = 3
 
@@ -83,6 +85,25 @@ const ruleWords = 3
 type target struct {
 	location []string
 	route    string
+}
+
+// placeRule is a rule's regions and cities, lower-cased; an empty list is
+// not checked.
+type placeRule struct{ regions, cities []string }
+
+// matches reports whether p is in the rule's regions (by name or code) and cities.
+func (pr *placeRule) matches(p geo.Place) bool {
+	return (len(pr.regions) == 0 || slices.Contains(pr.regions, strings.ToLower(p.Region)) ||
+		p.RegionCode != "" && slices.Contains(pr.regions, strings.ToLower(p.RegionCode))) &&
+		(len(pr.cities) == 0 || slices.Contains(pr.cities, strings.ToLower(p.City)))
+}
+
+func lowered(list []string) []string {
+	out := make([]string, len(list))
+	for i, s := range list {
+		out[i] = strings.ToLower(s)
+	}
+	return out
 }
 
 // packKey packs a country code or primary language subtag (at most three
@@ -153,8 +174,14 @@ func NewRouter(routing, appData string) *Router {
 			zoneIndex = uint32(len(rt.zones))
 		}
 		countries, languages := packKeys(ru.When.Country), packKeys(ru.When.Language)
+		var places uint32
+		if len(ru.When.Region)+len(ru.When.City) > 0 {
+			places = 1
+			rt.places = append(rt.places, make([]placeRule, i+1-len(rt.places))...)
+			rt.places[i] = placeRule{lowered(ru.When.Region), lowered(ru.When.City)}
+		}
 		rt.prog = append(rt.prog, os|days<<8|uint32(len(countries))<<16,
-			uint32(len(languages))|zoneIndex<<16|window<<24, uint32(from)|uint32(to)<<16)
+			uint32(len(languages))|zoneIndex<<16|window<<24|places<<25, uint32(from)|uint32(to)<<16)
 		rt.prog = append(append(rt.prog, countries...), languages...)
 		rt.rules = append(rt.rules, target{location: []string{location(ru.Destination)}, route: "rule:" + strconv.Itoa(i)})
 	}
@@ -188,7 +215,8 @@ func (rt *Router) Route(ctx context.Context, v Visit, def []string) (Decision, e
 	// What the visitor is, worked out once and only if a rule asks.
 	var os uint32
 	var country, lang uint32
-	var countryKnown, langKnown bool
+	var countryKnown, langKnown, placeKnown bool
+	var place geo.Place
 	p := rt.prog
 	for i := range rt.rules {
 		w0, w1, w2 := p[0], p[1], p[2]
@@ -216,6 +244,14 @@ func (rt *Router) Route(ctx context.Context, v Visit, def []string) (Decision, e
 				lang, langKnown = packKey(Language(v.AcceptLanguage)), true
 			}
 			if !slices.Contains(keys[countries:], lang) {
+				continue
+			}
+		}
+		if w1>>25&1 == 1 {
+			if !placeKnown {
+				place, placeKnown = geo.PlaceOf(v.RemoteAddr), true
+			}
+			if !rt.places[i].matches(place) {
 				continue
 			}
 		}

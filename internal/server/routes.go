@@ -241,6 +241,11 @@ func (s *server) routes() http.Handler {
 	api.Handle("GET /api/analytics", read(s.accountAnalytics))
 	api.Handle("GET /api/analytics/breakdown.csv", read(s.breakdownCSV))
 	api.Handle("GET /api/dynamic-qrcodes/{id}/breakdown.csv", read(s.breakdownCSV))
+	// Share links (sharelinks.go): editors make and revoke them, every
+	// member sees them; their pages are /s/{token} below.
+	api.Handle("GET /api/share-links", read(s.listShareLinks))
+	api.Handle("POST /api/share-links", edit(s.createShareLink))
+	api.Handle("DELETE /api/share-links/{id}", edit(s.deleteShareLink))
 	// Password-protected dynamic codes (issue 10): the owner sets or clears
 	// the password; the scan's page posts it to POST /d/{shortCode} below.
 	api.Handle("PUT /api/dynamic-qrcodes/{id}/password", edit(s.setCodePassword))
@@ -322,6 +327,9 @@ func (s *server) routes() http.Handler {
 	// The unsubscribe link of every bulk message (issue 9): GET shows a
 	// button, POST (the button or RFC 8058 one-click) unsubscribes.
 	site.HandleFunc("GET /unsubscribe", s.unsubscribe)
+	// A share link's public page, its CSV (/s/{token}.csv) and password form.
+	site.HandleFunc("GET /s/{token}", s.sharePage)
+	site.HandleFunc("POST /s/{token}", s.sharePage)
 	site.HandleFunc("POST /unsubscribe", s.unsubscribe)
 	// Payments (issue 11): Stripe.js is allowed only on the pages that load it.
 	if s.billing != nil {

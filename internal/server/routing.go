@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/language"
 
@@ -202,6 +204,17 @@ func checkWhen(v *validation, path, name string, in any) store.RuleWhen {
 				s = strings.ToUpper(s)
 				return s, geo.KnownCountry(s)
 			})
+		case "region", "city":
+			what := map[string]string{"region": "regions", "city": "cities"}[key]
+			list := checkList(add, p, val, what, "a "+key+" must be a name of at most 100 characters", placeName)
+			if !geo.CitiesLoaded() {
+				add(p, "regions and cities need a city database: set SQUARELY_GEOIP_CITY_DB")
+			}
+			if key == "region" {
+				w.Region = list
+			} else {
+				w.City = list
+			}
 		case "language":
 			w.Language = checkList(add, p, val, "languages", "not a language subtag (BCP 47), such as de or en", primaryLanguage)
 		case "days":
@@ -244,6 +257,13 @@ func checkWhen(v *validation, path, name string, in any) store.RuleWhen {
 // fields are a JSON object's keys in order, so the first error reported
 // (the message) is the same on every try.
 func fields(obj map[string]any) []string { return slices.Sorted(maps.Keys(obj)) }
+
+// placeName checks a region's or city's name (or a region's ISO 3166-2
+// code): trimmed, not empty, at most 100 characters, no control characters.
+func placeName(s string) (string, bool) {
+	s = strings.TrimSpace(s)
+	return s, s != "" && utf8.RuneCountInString(s) <= 100 && utf8.ValidString(s) && !strings.ContainsFunc(s, unicode.IsControl)
+}
 
 // primaryLanguage checks a BCP 47 primary language subtag, answering it
 // in canonical form (lower case).

@@ -116,6 +116,39 @@ type countryScans struct {
 	Scans   int64  `json:"scans"`
 }
 
+// placeScans is a region's or a city's scans (the city database's names).
+type placeScans struct {
+	Country string `json:"country"`
+	Region  string `json:"region"`
+	City    string `json:"city,omitempty"`
+	Scans   int64  `json:"scans"`
+}
+
+// placeLabel names a region or city key for a CSV: "Munich, Bavaria, DE".
+func placeLabel(key string) string {
+	country, region, city := store.SplitPlace(key)
+	var parts []string
+	for _, p := range []string{city, region, country} {
+		if p != "" {
+			parts = append(parts, p)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// placeList lists a report's region or city counts, most scans first.
+func placeList(counts map[string]int64) []placeScans {
+	list := []placeScans{}
+	for key, n := range counts {
+		country, region, city := store.SplitPlace(key)
+		list = append(list, placeScans{Country: country, Region: region, City: city, Scans: n})
+	}
+	slices.SortFunc(list, func(a, b placeScans) int {
+		return cmp.Or(cmp.Compare(b.Scans, a.Scans), strings.Compare(a.Country, b.Country), strings.Compare(a.Region, b.Region), strings.Compare(a.City, b.City))
+	})
+	return list
+}
+
 type referrerCount struct {
 	Referrer string `json:"referrer"`
 	Count    int64  `json:"count"`
@@ -133,25 +166,30 @@ type previousPeriod struct {
 }
 
 type scanReportResponse struct {
-	From           string           `json:"from"` // RFC 3339, inclusive
-	To             string           `json:"to"`   // RFC 3339, exclusive
-	TimeZone       string           `json:"timeZone"`
-	Granularity    string           `json:"granularity"` // hour or day
-	Bots           bool             `json:"bots"`
-	Scans          int64            `json:"scans"`
-	TotalScans     int64            `json:"totalScans"`
-	HumanScans     int64            `json:"humanScans"`
-	BotScans       int64            `json:"botScans"`
-	UniqueVisitors int64            `json:"uniqueVisitors"`
-	Previous       *previousPeriod  `json:"previous"`
-	Series         []seriesPoint    `json:"series"`
-	PeakHours      []int64          `json:"peakHours"` // 24 hours of the time zone
-	Countries      []countryScans   `json:"countries"`
-	UnknownCountry int64            `json:"unknownCountry"`
-	Devices        map[string]int64 `json:"devices"`
-	OS             map[string]int64 `json:"os"`
-	Browsers       map[string]int64 `json:"browsers"`
-	Referrers      []referrerCount  `json:"referrers"`
+	From           string          `json:"from"` // RFC 3339, inclusive
+	To             string          `json:"to"`   // RFC 3339, exclusive
+	TimeZone       string          `json:"timeZone"`
+	Granularity    string          `json:"granularity"` // hour or day
+	Bots           bool            `json:"bots"`
+	Scans          int64           `json:"scans"`
+	TotalScans     int64           `json:"totalScans"`
+	HumanScans     int64           `json:"humanScans"`
+	BotScans       int64           `json:"botScans"`
+	UniqueVisitors int64           `json:"uniqueVisitors"`
+	Previous       *previousPeriod `json:"previous"`
+	Series         []seriesPoint   `json:"series"`
+	PeakHours      []int64         `json:"peakHours"` // 24 hours of the time zone
+	Countries      []countryScans  `json:"countries"`
+	UnknownCountry int64           `json:"unknownCountry"`
+	// Regions and Cities are the scans the city database placed; empty
+	// without one (CitiesEnabled false: SQUARELY_GEOIP_CITY_DB is unset).
+	Regions       []placeScans     `json:"regions"`
+	Cities        []placeScans     `json:"cities"`
+	CitiesEnabled bool             `json:"citiesEnabled"`
+	Devices       map[string]int64 `json:"devices"`
+	OS            map[string]int64 `json:"os"`
+	Browsers      map[string]int64 `json:"browsers"`
+	Referrers     []referrerCount  `json:"referrers"`
 	// Routes are a code's scans by what served them (issue 23), in
 	// routeOrder; empty for the account's report.
 	Routes      []routeScans `json:"routes"`
@@ -256,7 +294,7 @@ func (s *server) buildScanReport(r *http.Request, q store.ScanQuery, sr scanRang
 		PeakHours: make([]int64, 24), Countries: []countryScans{}, UnknownCountry: rep.Countries[""],
 		Devices: rep.Devices, OS: rep.OS, Browsers: rep.Browsers,
 		Referrers: make([]referrerCount, len(rep.Referrers)), Attribution: geo.Attribution,
-		Routes: []routeScans{},
+		Routes: []routeScans{}, Regions: placeList(rep.Regions), Cities: placeList(rep.Cities), CitiesEnabled: geo.CitiesLoaded(),
 	}
 	if q.CodeID > 0 && len(rep.Routes) > 0 {
 		// The routes are named after the code's routing as it is now.
@@ -390,6 +428,14 @@ func (s *server) breakdownCSV(w http.ResponseWriter, r *http.Request) {
 		if rep.UnknownCountry > 0 {
 			rows = append(rows, []string{"unknown", strconv.FormatInt(rep.UnknownCountry, 10)})
 		}
+	case "region", "city":
+		list := rep.Regions
+		if by == "city" {
+			list = rep.Cities
+		}
+		for _, p := range list {
+			rows = append(rows, []string{placeLabel(store.CityKey(p.Country, p.Region, p.City)), strconv.FormatInt(p.Scans, 10)})
+		}
 	case "device":
 		addMap(rep.Devices)
 	case "os":
@@ -429,4 +475,4 @@ func (s *server) breakdownCSV(w http.ResponseWriter, r *http.Request) {
 }
 
 // breakdowns are the by= values of breakdownCSV.
-var breakdowns = []string{"time", "hour", "country", "device", "os", "browser", "referrer", "route"}
+var breakdowns = []string{"time", "hour", "country", "region", "city", "device", "os", "browser", "referrer", "route"}

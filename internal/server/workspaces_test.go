@@ -104,6 +104,7 @@ var routeAccess = map[string]string{
 	"GET /api/webauthn/credentials": "user", "DELETE /api/webauthn/credentials/{id}": "user",
 	"PUT /api/dynamic-qrcodes/{id}/routing": "edit", "PUT /api/v1/codes/{id}/routing": "key",
 	"GET /api/utm-presets": "read", "POST /api/utm-presets": "edit", "DELETE /api/utm-presets/{id}": "edit",
+	"GET /api/share-links": "read", "POST /api/share-links": "edit", "DELETE /api/share-links/{id}": "edit",
 	"PUT /api/dynamic-qrcodes/{id}/alerts": "edit", "PUT /api/workspaces/{id}/alert-emails": "read",
 	"GET /api/webhooks": "manage", "POST /api/webhooks": "manage", "PATCH /api/webhooks/{id}": "manage",
 	"DELETE /api/webhooks/{id}": "manage", "POST /api/webhooks/{id}/rotate-secret": "manage",
@@ -149,7 +150,7 @@ type teamFixture struct {
 	key, outsiderKey    string
 	keyID, invitationID int64
 	webhook, delivery   int64
-	page                int64
+	page, shareLink     int64
 	bulkEdit            int64 // a bulk edit that changed nothing
 }
 
@@ -228,6 +229,11 @@ func newTeam(t *testing.T, e *env) *teamFixture {
 		t.Fatalf("fixture delivery: %v", err)
 	}
 	f.webhook, f.delivery = hook.ID, deliveries[0].ID
+	link := &store.ShareLink{WorkspaceID: f.ws, CodeID: d.ID, TokenHash: "fixture", TokenHint: "fixtur"}
+	if err := e.store.CreateShareLink(ctx, link, 10, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	f.shareLink = link.ID
 	return f
 }
 
@@ -250,6 +256,8 @@ func (f *teamFixture) path(pattern string, missing bool) string {
 		p = strings.Replace(p, "{id}", id(f.dynamic), 1)
 	case strings.HasPrefix(p, "/api/api-keys/"):
 		p = strings.Replace(p, "{id}", id(f.keyID), 1)
+	case strings.HasPrefix(p, "/api/share-links/"):
+		p = strings.Replace(p, "{id}", id(f.shareLink), 1)
 	case strings.HasPrefix(p, "/api/pages/"), strings.HasPrefix(p, "/api/v1/pages/"):
 		p = strings.Replace(p, "{id}", id(f.page), 1)
 	case strings.HasPrefix(p, "/api/codes/bulk-edit/"), strings.HasPrefix(p, "/api/v1/bulk-edits/"):
@@ -288,6 +296,7 @@ func fingerprint(t *testing.T, st *store.Store, ws int64) string {
 		(SELECT count(*) FROM workspace_domains WHERE workspace_id = $1) || ';' ||
 		(SELECT count(*) FROM audit_log WHERE workspace_id = $1) || ';' ||
 		(SELECT count(*) FROM utm_presets WHERE workspace_id = $1) || ';' ||
+		(SELECT count(*) FROM share_links WHERE workspace_id = $1 AND revoked_at IS NULL) || ';' ||
 		(SELECT COALESCE(string_agg(url || '|' || enabled || '|' || secret, ',' ORDER BY id), '') FROM webhook_endpoints WHERE workspace_id = $1) || ';' ||
 		(SELECT COALESCE(string_agg(status || '|' || next_attempt_at, ',' ORDER BY id), '') FROM webhook_deliveries WHERE workspace_id = $1) || ';' ||
 		(SELECT name || is_deleted FROM workspaces WHERE id = $1)`, []any{ws}, &out)

@@ -112,13 +112,13 @@ func (s *Store) closeDay(ctx context.Context, now time.Time) (closed bool, err e
 func (s *Store) countCodeDay(ctx context.Context, tx rollupTx, day time.Time) (map[rollupKey]*dayTally, error) {
 	days := newDayCounter()
 	err := tx.each(ctx, `
-		SELECT e.dynamic_qr_code_id, e.scanned_at, e.is_bot, e.device_type, e.os, e.browser, e.referrer, e.visitor_hash, e.country, e.route
+		SELECT e.dynamic_qr_code_id, e.scanned_at, e.is_bot, e.device_type, e.os, e.browser, e.referrer, e.visitor_hash, e.country, e.region, e.city, e.route
 		FROM scan_events e
 		WHERE e.dynamic_qr_code_id IN (SELECT id FROM dynamic_qr_codes WHERE NOT is_deleted)
 			AND e.scanned_at >= $1 AND e.scanned_at < $2`,
 		[]any{dbTime(day), dbTime(day.AddDate(0, 0, 1))}, func(scan func(...any) error) error {
 			var e ScanEvent
-			if err := scan(&e.CodeID, scanTime(&e.ScannedAt), &e.IsBot, &e.DeviceType, &e.OS, &e.Browser, &e.Referrer, &e.VisitorHash, &e.Country, &e.Route); err != nil {
+			if err := scan(&e.CodeID, scanTime(&e.ScannedAt), &e.IsBot, &e.DeviceType, &e.OS, &e.Browser, &e.Referrer, &e.VisitorHash, &e.Country, &e.Region, &e.City, &e.Route); err != nil {
 				return err
 			}
 			days.add(rollupKey{e.CodeID, day, e.IsBot}, &e)
@@ -133,11 +133,11 @@ func (s *Store) countCodeDay(ctx context.Context, tx rollupTx, day time.Time) (m
 func (s *Store) codeEventsAfter(ctx context.Context, tx rollupTx, userID, codeID int64, open time.Time) (map[rollupKey]*dayTally, error) {
 	days := map[rollupKey]*dayTally{}
 	err := tx.each(ctx, `
-		SELECT scanned_at, is_bot, device_type, os, browser, referrer, country, route
+		SELECT scanned_at, is_bot, device_type, os, browser, referrer, country, region, city, route
 		FROM scan_events WHERE dynamic_qr_code_id = $1 AND scanned_at >= $2`,
 		[]any{codeID, dbTime(open)}, func(scan func(...any) error) error {
 			var e ScanEvent
-			if err := scan(scanTime(&e.ScannedAt), &e.IsBot, &e.DeviceType, &e.OS, &e.Browser, &e.Referrer, &e.Country, &e.Route); err != nil {
+			if err := scan(scanTime(&e.ScannedAt), &e.IsBot, &e.DeviceType, &e.OS, &e.Browser, &e.Referrer, &e.Country, &e.Region, &e.City, &e.Route); err != nil {
 				return err
 			}
 			tallyOf(days, rollupKey{userID, utcDay(e.ScannedAt), e.IsBot}).add(&e)
@@ -150,7 +150,7 @@ func (s *Store) codeEventsAfter(ctx context.Context, tx rollupTx, userID, codeID
 // range moved to the events: their code rows are not written yet.
 func (s *Store) splitOpen(ctx context.Context, q ScanQuery) (days ScanQuery, edges []ScanQuery, err error) {
 	days, edges = q.split()
-	if q.CodeID == 0 || !days.From.Before(days.To) {
+	if !q.perCode() || !days.From.Before(days.To) {
 		return days, edges, nil
 	}
 	open, err := s.openDay(ctx, sqlTx{s.read})

@@ -38,6 +38,8 @@ type dayTally struct {
 	Visitors  int64
 	Slots     map[int]int64 // quarter hour of the day, 0–95
 	Countries map[string]int64
+	Regions   map[string]int64 // by RegionKey
+	Cities    map[string]int64 // by CityKey
 	Devices   map[string]int64
 	OS        map[string]int64
 	Browsers  map[string]int64
@@ -53,6 +55,12 @@ func (t *dayTally) add(e *ScanEvent) {
 	t.Scans++
 	bump(&t.Slots, quarterOfDay(e.ScannedAt), 1)
 	bump(&t.Countries, e.Country, 1)
+	if e.Region != "" {
+		bump(&t.Regions, RegionKey(e.Country, e.Region), 1)
+	}
+	if e.City != "" {
+		bump(&t.Cities, CityKey(e.Country, e.Region, e.City), 1)
+	}
 	bump(&t.Devices, e.DeviceType, 1)
 	bump(&t.OS, e.OS, 1)
 	bump(&t.Browsers, e.Browser, 1)
@@ -68,6 +76,8 @@ func (t *dayTally) merge(o *dayTally, sign int64) {
 	t.Visitors += sign * o.Visitors
 	mergeCounts(&t.Slots, o.Slots, sign)
 	mergeCounts(&t.Countries, o.Countries, sign)
+	mergeCounts(&t.Regions, o.Regions, sign)
+	mergeCounts(&t.Cities, o.Cities, sign)
 	mergeCounts(&t.Devices, o.Devices, sign)
 	mergeCounts(&t.OS, o.OS, sign)
 	mergeCounts(&t.Browsers, o.Browsers, sign)

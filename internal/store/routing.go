@@ -34,8 +34,12 @@ type RoutingRule struct {
 
 // RuleWhen are a rule's conditions; an empty one is not checked.
 type RuleWhen struct {
-	OS       []string `json:"os,omitempty"`
-	Country  []string `json:"country,omitempty"`
+	OS      []string `json:"os,omitempty"`
+	Country []string `json:"country,omitempty"`
+	// Region (names or ISO 3166-2 codes, "DE-BY") and City (names) match
+	// the city database's place of the scan, ignoring case.
+	Region   []string `json:"region,omitempty"`
+	City     []string `json:"city,omitempty"`
 	Language []string `json:"language,omitempty"`
 	Days     []string `json:"days,omitempty"`
 	From     string   `json:"from,omitempty"`

@@ -11,12 +11,34 @@ import (
 )
 
 // ScanQuery picks the scans a report counts: those of one live dynamic code
-// of the workspace (CodeID > 0) or of all the workspace's live dynamic codes, scanned
-// in [From, To). Bots are counted only when Bots is set.
+// of the workspace (CodeID > 0), of its live dynamic codes with a tag
+// (TagID > 0) or in a folder (FolderID > 0), or of all the workspace's live
+// dynamic codes, scanned in [From, To). Bots are counted only when Bots is
+// set. At most one of CodeID, TagID and FolderID is set.
 type ScanQuery struct {
 	WorkspaceID, CodeID int64
+	TagID, FolderID     int64
 	From, To            time.Time
 	Bots                bool
+}
+
+// perCode reports whether q picks some of the workspace's codes, read
+// from the code rollups, rather than all of them.
+func (q ScanQuery) perCode() bool { return q.CodeID > 0 || q.TagID > 0 || q.FolderID > 0 }
+
+// codes is the subquery of the live codes a perCode q picks, with $3 the
+// workspace and $4 the code, tag or folder, and that argument. A tag's or
+// folder's codes come from the code rollups, whose visitors count once per
+// code: one visitor of two of its codes counts twice.
+func (q ScanQuery) codes() (string, int64) {
+	switch {
+	case q.TagID > 0:
+		return `SELECT d.id FROM dynamic_qr_codes d JOIN dynamic_qr_code_tags t ON t.dynamic_qr_code_id = d.id
+			WHERE t.tag_id = $4 AND d.workspace_id = $3 AND NOT d.is_deleted`, q.TagID
+	case q.FolderID > 0:
+		return `SELECT id FROM dynamic_qr_codes WHERE folder_id = $4 AND workspace_id = $3 AND NOT is_deleted`, q.FolderID
+	}
+	return `SELECT id FROM dynamic_qr_codes WHERE id = $4 AND workspace_id = $3 AND NOT is_deleted`, q.CodeID
 }
 
 // ScanReport is what the picked scans say. Every count but BotScans follows
@@ -30,10 +52,13 @@ type ScanReport struct {
 	// first: fine enough to regroup into hours or days of any time zone.
 	Slots     []ScanSlot
 	Countries map[string]int64 // "" is unknown
-	Devices   map[string]int64
-	OS        map[string]int64
-	Browsers  map[string]int64
-	Referrers []ReferrerCount // most frequent first, at most topReferrers
+	// Regions and Cities count the scans the city database placed, by
+	// RegionKey and CityKey; empty without one.
+	Regions, Cities map[string]int64
+	Devices         map[string]int64
+	OS              map[string]int64
+	Browsers        map[string]int64
+	Referrers       []ReferrerCount // most frequent first, at most topReferrers
 	// Routes counts the scans by what served them (issue 23): RouteDefault,
 	// rule:N, split:N or RouteEnded; routes with no scans are left out.
 	Routes map[string]int64
@@ -60,9 +85,10 @@ const slotLayout = "2006-01-02T15:04"
 func (q ScanQuery) where(bots bool) (string, []any) {
 	cond := `e.scanned_at >= $1 AND e.scanned_at < $2 AND `
 	args := []any{dbTime(q.From), dbTime(q.To), q.WorkspaceID}
-	if q.CodeID > 0 {
-		cond += `e.dynamic_qr_code_id = (SELECT id FROM dynamic_qr_codes WHERE id = $4 AND workspace_id = $3 AND NOT is_deleted)`
-		args = append(args, q.CodeID)
+	if q.perCode() {
+		codes, id := q.codes()
+		cond += `e.dynamic_qr_code_id IN (` + codes + `)`
+		args = append(args, id)
 	} else {
 		cond += `e.dynamic_qr_code_id IN (SELECT id FROM dynamic_qr_codes WHERE workspace_id = $3 AND NOT is_deleted)`
 	}
@@ -128,10 +154,9 @@ func (q ScanQuery) split() (days ScanQuery, edges []ScanQuery) {
 func (q ScanQuery) rollupWhere() (rollupTable, string, []any) {
 	where := `WHERE day >= $1 AND day < $2`
 	args := []any{dbTime(q.From), dbTime(q.To), q.WorkspaceID}
-	if q.CodeID > 0 {
-		args = append(args, q.CodeID)
-		return codeDays, where + ` AND dynamic_qr_code_id = (SELECT id FROM dynamic_qr_codes
-			WHERE id = $4 AND workspace_id = $3 AND NOT is_deleted)`, args
+	if q.perCode() {
+		codes, id := q.codes()
+		return codeDays, where + ` AND dynamic_qr_code_id IN (` + codes + `)`, append(args, id)
 	}
 	return userDays, where + ` AND workspace_id = $3`, args
 }
@@ -145,7 +170,7 @@ type reportSum struct {
 
 func newReportSum() *reportSum {
 	return &reportSum{
-		r:     &ScanReport{Routes: map[string]int64{}, Countries: map[string]int64{}, Devices: map[string]int64{}, OS: map[string]int64{}, Browsers: map[string]int64{}},
+		r:     &ScanReport{Routes: map[string]int64{}, Countries: map[string]int64{}, Regions: map[string]int64{}, Cities: map[string]int64{}, Devices: map[string]int64{}, OS: map[string]int64{}, Browsers: map[string]int64{}},
 		slots: map[time.Time]int64{}, referrers: map[string]int64{},
 	}
 }
@@ -174,6 +199,7 @@ func (m *reportSum) addDay(k rollupKey, d *dayTally, bots bool) {
 	}
 	for _, g := range []struct{ into, from map[string]int64 }{
 		{m.r.Countries, d.Countries}, {m.referrers, d.Referrers}, {m.r.Routes, d.Routes},
+		{m.r.Regions, d.Regions}, {m.r.Cities, d.Cities},
 	} {
 		for v, n := range g.from {
 			g.into[v] += n
@@ -213,10 +239,10 @@ func (s *Store) addEvents(ctx context.Context, q ScanQuery, sum *reportSum) erro
 	days := newDayCounter()
 	cond, args := q.where(true)
 	err := s.eachRow(ctx, "read scans", `
-		SELECT e.scanned_at, e.is_bot, e.device_type, e.os, e.browser, e.referrer, e.visitor_hash, e.country, e.route
+		SELECT e.scanned_at, e.is_bot, e.device_type, e.os, e.browser, e.referrer, e.visitor_hash, e.country, e.region, e.city, e.route
 		FROM scan_events e WHERE `+cond, args, func(rows *sql.Rows) error {
 		var e ScanEvent
-		if err := rows.Scan(scanTime(&e.ScannedAt), &e.IsBot, &e.DeviceType, &e.OS, &e.Browser, &e.Referrer, &e.VisitorHash, &e.Country, &e.Route); err != nil {
+		if err := rows.Scan(scanTime(&e.ScannedAt), &e.IsBot, &e.DeviceType, &e.OS, &e.Browser, &e.Referrer, &e.VisitorHash, &e.Country, &e.Region, &e.City, &e.Route); err != nil {
 			return err
 		}
 		days.add(rollupKey{day: utcDay(e.ScannedAt), bot: e.IsBot}, &e)

@@ -26,6 +26,8 @@ type ScanEvent struct {
 	VisitorHash string
 	IsBot       bool
 	Country     string // ISO 3166-1 alpha-2, "" when unknown
+	Region      string // the city database's region name, "" when unknown or none is set (geo.PlaceOf)
+	City        string // its city name, likewise
 	Route       string // what served it (issue 23): rule:N, split:N, default or ended
 }
 
@@ -34,14 +36,14 @@ type ScanEvent struct {
 // limit.
 const (
 	scanChunk  = 500
-	scanParams = 10
+	scanParams = 12
 )
 
 // scanInsertSQL inserts rows scan events. Its parameters are plain ?:
 // SQLite looks $N names up in a list, quadratic over thousands of them.
 func scanInsertSQL(rows int) string {
 	var q strings.Builder
-	q.WriteString(`INSERT INTO scan_events (dynamic_qr_code_id, scanned_at, device_type, os, browser, referrer, visitor_hash, is_bot, country, route) VALUES `)
+	q.WriteString(`INSERT INTO scan_events (dynamic_qr_code_id, scanned_at, device_type, os, browser, referrer, visitor_hash, is_bot, country, region, city, route) VALUES `)
 	for i := range rows {
 		if i > 0 {
 			q.WriteByte(',')
@@ -173,7 +175,7 @@ func (s *Store) RecordScans(ctx context.Context, events []ScanEvent) error {
 			chunk := events[start:min(start+scanChunk, len(events))]
 			args = args[:0]
 			for _, e := range chunk {
-				args = append(args, e.CodeID, dbTime(e.ScannedAt), e.DeviceType, e.OS, e.Browser, e.Referrer, e.VisitorHash, e.IsBot, e.Country, e.Route)
+				args = append(args, e.CodeID, dbTime(e.ScannedAt), e.DeviceType, e.OS, e.Browser, e.Referrer, e.VisitorHash, e.IsBot, e.Country, e.Region, e.City, e.Route)
 			}
 			if err := exec(tx, insertFull, len(chunk), scanInsertSQL, args); err != nil {
 				return fail("record scans", err)
@@ -198,7 +200,7 @@ func (s *Store) RecordScans(ctx context.Context, events []ScanEvent) error {
 	return err
 }
 
-var scanColumns = []string{"dynamic_qr_code_id", "scanned_at", "device_type", "os", "browser", "referrer", "visitor_hash", "is_bot", "country", "route"}
+var scanColumns = []string{"dynamic_qr_code_id", "scanned_at", "device_type", "os", "browser", "referrer", "visitor_hash", "is_bot", "country", "region", "city", "route"}
 
 // ScanBatchSize is how many scans the recorder should write at a time. On
 // PostgreSQL, 16,384: each transaction adds to the count of every code it
@@ -244,7 +246,7 @@ func (s *Store) copyScansTx(ctx context.Context, events []ScanEvent, ids, counts
 			}
 			rows := pgx.CopyFromSlice(len(events), func(i int) ([]any, error) {
 				e := &events[i]
-				return []any{e.CodeID, normTime(e.ScannedAt), e.DeviceType, e.OS, e.Browser, e.Referrer, e.VisitorHash, e.IsBot, e.Country, e.Route}, nil
+				return []any{e.CodeID, normTime(e.ScannedAt), e.DeviceType, e.OS, e.Browser, e.Referrer, e.VisitorHash, e.IsBot, e.Country, e.Region, e.City, e.Route}, nil
 			})
 			if _, err := tx.CopyFrom(ctx, pgx.Identifier{"scan_events"}, scanColumns, rows); err != nil {
 				return err
@@ -269,7 +271,7 @@ func (s *Store) copyScansTx(ctx context.Context, events []ScanEvent, ids, counts
 // oldest first, until fn fails. fn must not keep the pointer.
 func (s *Store) ScanEvents(ctx context.Context, workspaceID, codeID int64, fn func(*ScanEvent) error) error {
 	rows, err := s.read.QueryContext(ctx, `
-		SELECT e.id, e.dynamic_qr_code_id, e.scanned_at, e.device_type, e.os, e.browser, e.referrer, e.visitor_hash, e.is_bot, e.country, e.route
+		SELECT e.id, e.dynamic_qr_code_id, e.scanned_at, e.device_type, e.os, e.browser, e.referrer, e.visitor_hash, e.is_bot, e.country, e.region, e.city, e.route
 		FROM scan_events e JOIN dynamic_qr_codes d ON d.id = e.dynamic_qr_code_id
 		WHERE d.id = $1 AND d.workspace_id = $2 AND NOT d.is_deleted
 		ORDER BY e.scanned_at, e.id`, codeID, workspaceID)
@@ -279,7 +281,7 @@ func (s *Store) ScanEvents(ctx context.Context, workspaceID, codeID int64, fn fu
 	defer rows.Close()
 	var e ScanEvent
 	for rows.Next() {
-		err := rows.Scan(&e.ID, &e.CodeID, scanTime(&e.ScannedAt), &e.DeviceType, &e.OS, &e.Browser, &e.Referrer, &e.VisitorHash, &e.IsBot, &e.Country, &e.Route)
+		err := rows.Scan(&e.ID, &e.CodeID, scanTime(&e.ScannedAt), &e.DeviceType, &e.OS, &e.Browser, &e.Referrer, &e.VisitorHash, &e.IsBot, &e.Country, &e.Region, &e.City, &e.Route)
 		if err != nil {
 			return fail("list scans", err)
 		}
@@ -308,4 +310,20 @@ func (s *Store) Secret(ctx context.Context, name string, newValue []byte) ([]byt
 		return nil, fail("fetch secret", err)
 	}
 	return v, nil
+}
+
+// RegionKey and CityKey name a region and a city in the rollups and
+// reports: the country and names joined by "|", so regions and cities of
+// the same name in different places stay apart. SplitPlace undoes them.
+func RegionKey(country, region string) string { return country + "|" + region }
+
+// CityKey: see RegionKey.
+func CityKey(country, region, city string) string { return country + "|" + region + "|" + city }
+
+// SplitPlace splits a RegionKey or CityKey into its country, region and
+// city ("" for a RegionKey).
+func SplitPlace(key string) (country, region, city string) {
+	country, rest, _ := strings.Cut(key, "|")
+	region, city, _ = strings.Cut(rest, "|")
+	return country, region, city
 }

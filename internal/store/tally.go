@@ -21,7 +21,8 @@ func (t *dayTally) namedCounts() []struct {
 	return []struct {
 		tag    byte
 		counts *map[string]int64
-	}{{'c', &t.Countries}, {'d', &t.Devices}, {'o', &t.OS}, {'b', &t.Browsers}, {'r', &t.Referrers}, {'R', &t.Routes}}
+	}{{'c', &t.Countries}, {'d', &t.Devices}, {'o', &t.OS}, {'b', &t.Browsers}, {'r', &t.Referrers}, {'R', &t.Routes},
+		{'g', &t.Regions}, {'y', &t.Cities}}
 }
 
 func (t *dayTally) encode() string {

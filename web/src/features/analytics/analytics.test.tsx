@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { alice, json, renderApp, stubFetch } from '@/test/render-app'
 import { rangeQuery, type RangeChoice } from './api/queries'
 import type { ScanReport, UserAnalytics } from './api/types'
@@ -39,6 +39,9 @@ const codeAnalytics = (over: Partial<ScanReport> = {}): ScanReport => ({
     { country: 'US', scans: 4 },
   ],
   unknownCountry: 1,
+  regions: [],
+  cities: [],
+  citiesEnabled: false,
   devices: { mobile: 12, desktop: 3 },
   os: { iOS: 8, Android: 4, Windows: 3 },
   browsers: { Safari: 8, Chrome: 7 },
@@ -120,6 +123,96 @@ describe('Analytics Dashboard', () => {
     expect(within(dialog).getByRole('figure', { name: 'Scans by hour of day: 15 in 24 hours' })).toBeInTheDocument()
     expect(within(dialog).getByRole('link', { name: 'Download countries CSV' })).toHaveAttribute('href', reportUrl(3).replace('/analytics?', '/breakdown.csv?by=country&'))
     expect(within(dialog).getByRole('link', { name: 'PDF report' })).toHaveAttribute('href', reportUrl(3).replace('/analytics?', '/report.pdf?'))
+  })
+
+  it('says how to turn cities on without a city database', async () => {
+    stub({})
+    renderApp('/dashboard')
+    const dialog = await openAnalytics()
+    expect(await within(dialog).findByText(/SQUARELY_GEOIP_CITY_DB to a city database/)).toBeInTheDocument()
+    expect(within(dialog).queryByRole('table', { name: 'Scans by city' })).not.toBeInTheDocument()
+  })
+
+  it('shows regions and cities with a city database, with their CSVs', async () => {
+    stub({
+      [`GET ${reportUrl(3)}`]: () =>
+        json(
+          codeAnalytics({
+            citiesEnabled: true,
+            regions: [{ country: 'DE', region: 'Bavaria', scans: 7 }],
+            cities: [
+              { country: 'DE', region: 'Bavaria', city: 'Munich', scans: 6 },
+              { country: 'SE', region: '', city: 'Linköping', scans: 1 },
+            ],
+          }),
+        ),
+    })
+    renderApp('/dashboard')
+    const dialog = await openAnalytics()
+    const cities = await within(dialog).findByRole('table', { name: 'Scans by city' })
+    expect(within(cities).getByText('Munich, Bavaria, Germany').nextSibling).toHaveTextContent('6')
+    expect(within(cities).getByText('Linköping, Sweden').nextSibling).toHaveTextContent('1')
+    const regions = within(dialog).getByRole('table', { name: 'Scans by region' })
+    expect(within(regions).getByText('Bavaria, Germany').nextSibling).toHaveTextContent('7')
+    expect(within(dialog).getByRole('link', { name: 'Download cities CSV' })).toHaveAttribute('href', reportUrl(3).replace('/analytics?', '/breakdown.csv?by=city&'))
+    expect(within(dialog).queryByText(/SQUARELY_GEOIP_CITY_DB/)).not.toBeInTheDocument()
+  })
+
+  it('shares the shown code: a link made with an expiry and a password, its URL shown, listed and revoked', async () => {
+    const links: Record<string, unknown>[] = []
+    let sent: Record<string, unknown> | undefined
+    const mock = stub({
+      'GET /api/tags': () => json([{ id: 4, name: 'Spring', color: '' }]),
+      'GET /api/folders': () => json([]),
+      'GET /api/share-links': () => json(links),
+      'POST /api/share-links': (init) => {
+        sent = JSON.parse(String(init?.body)) as Record<string, unknown>
+        const link = { id: 9, tokenHint: 'AbCdEf', scope: { codeId: 3 }, scopeName: 'Menu card', protected: true, expiresAt: '2026-12-08T00:00:00Z', expired: false, createdAt: '2026-12-01T00:00:00Z' }
+        links.push(link)
+        return json({ ...link, token: 'AbCdEf' + 'x'.repeat(37), url: 'http://localhost/s/AbCdEf' + 'x'.repeat(37) }, 201)
+      },
+      'DELETE /api/share-links/9': () => {
+        links.pop()
+        return new Response(null, { status: 204 })
+      },
+    })
+    renderApp('/dashboard')
+    const dialog = await openAnalytics()
+    await userEvent.click(await within(dialog).findByRole('button', { name: 'Share' }))
+    const share = await screen.findByRole('dialog', { name: 'Share analytics' })
+    expect(within(share).getByLabelText('What to share')).toHaveValue('code:3')
+    expect(within(share).getByRole('option', { name: 'Tag: Spring' })).toBeInTheDocument()
+    expect(await within(share).findByText('No share links yet.')).toBeInTheDocument()
+    await userEvent.selectOptions(within(share).getByLabelText('Link expires'), 'In 7 days')
+    await userEvent.type(within(share).getByLabelText('Password (optional)'), 'open sesame')
+    await userEvent.click(within(share).getByRole('button', { name: 'Create link' }))
+    expect(await within(share).findByLabelText(/Your link/)).toHaveValue('http://localhost/s/AbCdEf' + 'x'.repeat(37))
+    expect(sent?.scope).toEqual({ codeId: 3 })
+    expect(sent?.password).toBe('open sesame')
+    expect(typeof sent?.expiresAt).toBe('string')
+    const item = await within(share).findByText('Code Menu card')
+    expect(item.closest('li')).toHaveTextContent('password')
+    vi.spyOn(window, 'confirm').mockReturnValue(true)
+    await userEvent.click(within(share).getByRole('button', { name: /^Revoke the link Code Menu card/ }))
+    expect(await within(share).findByText('No share links yet.')).toBeInTheDocument()
+    expect(mock).toHaveBeenCalledWith('/api/share-links/9', expect.objectContaining({ method: 'DELETE' }))
+  })
+
+  it('lets a viewer see the share links but not make or revoke them', async () => {
+    stub({
+      'GET /api/user': () => json({ ...alice, workspace: { id: 1, name: 'Team', role: 'viewer' } }),
+      'GET /api/tags': () => json([]),
+      'GET /api/folders': () => json([]),
+      'GET /api/share-links': () =>
+        json([{ id: 2, tokenHint: 'QwErTy', scope: { workspace: true }, scopeName: '', protected: false, expiresAt: null, expired: false, createdAt: '2026-12-01T00:00:00Z' }]),
+    })
+    renderApp('/dashboard')
+    const dialog = await openAnalytics()
+    await userEvent.click(await within(dialog).findByRole('button', { name: 'Share' }))
+    const share = await screen.findByRole('dialog', { name: 'Share analytics' })
+    expect(await within(share).findByText('All dynamic codes')).toBeInTheDocument()
+    expect(within(share).queryByRole('button', { name: 'Create link' })).not.toBeInTheDocument()
+    expect(within(share).queryByRole('button', { name: /Revoke/ })).not.toBeInTheDocument()
   })
 
   it('shows a code with rules and a split its routes by the names the owner gave them, with the CSV', async () => {

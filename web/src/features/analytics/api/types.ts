@@ -32,6 +32,10 @@ export interface ScanReport {
   peakHours: number[]
   countries: { country: string; scans: number }[]
   unknownCountry: number
+  /** Scans the server's city database placed (empty without one: citiesEnabled false). */
+  regions: { country: string; region: string; scans: number }[]
+  cities: { country: string; region: string; city: string; scans: number }[]
+  citiesEnabled: boolean
   devices: Record<string, number>
   os: Record<string, number>
   browsers: Record<string, number>

@@ -1,5 +1,5 @@
-import { AlertCircle, Download, FileDown, FileText, Globe, Layers, QrCode, RefreshCw, ScanLine, Sparkles, Split, Trophy, Zap } from 'lucide-react'
-import { useState, type ReactNode } from 'react'
+import { AlertCircle, Download, FileDown, FileText, Globe, Layers, MapPin, QrCode, RefreshCw, ScanLine, Share2, Sparkles, Split, Trophy, Zap } from 'lucide-react'
+import { lazy, Suspense, useState, type ReactNode } from 'react'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Spinner } from '@/components/ui/spinner'
@@ -12,6 +12,9 @@ import { PageStats } from '@/features/pages'
 import { hasRoutes, RoutesTable } from './routes-panel'
 import { WorldMap } from './world-map'
 import { countOf, nounFor } from '@/lib/count'
+
+// The share dialog (and its form) loads only when first opened.
+const ShareDialog = lazy(() => import('./share-dialog').then((m) => ({ default: m.ShareDialog })))
 
 export interface AnalyticsDialogProps {
   open: boolean
@@ -150,6 +153,32 @@ function RankList({ heading, items, empty }: { heading: string; empty: string; i
   )
 }
 
+/** A table of regions or cities and their scans. */
+function PlaceTable({ label, what, rows, csv }: { label: string; what: string; rows: { key: string; name: string; scans: number }[]; csv: ReactNode }) {
+  return (
+    <div className="grid content-start gap-2">
+      <div className="flex items-center justify-between">
+        <h4 className="text-xs font-semibold uppercase tracking-wide text-slate-500">{label}</h4>
+        {csv}
+      </div>
+      {rows.length === 0 ? (
+        <p className="text-sm text-slate-500">No {what} known in this range.</p>
+      ) : (
+        <table className="w-full text-sm" aria-label={label}>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.key} className="border-b border-slate-100 last:border-0">
+                <td className="py-1 text-slate-900">{r.name}</td>
+                <td className="py-1 text-right tabular-nums text-slate-700">{r.scans}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  )
+}
+
 const presets: { value: RangePreset; label: string }[] = [
   { value: '24h', label: '24 hours' },
   { value: '7d', label: '7 days' },
@@ -183,6 +212,7 @@ function CodeInsights({ topDynamic }: { topDynamic: UserAnalytics['dynamicQrPerf
   const codes = useDynamicCodes()
   const [chosen, setChosen] = useState<number | 'all'>()
   const [choice, setChoice] = useState<RangeChoice>({ preset: '30d', bots: false })
+  const [sharing, setSharing] = useState(false)
   const id = chosen ?? topDynamic[0]?.id ?? codes[0]?.id
   // A code that opens a hosted page shows the page's own counts too.
   const pageId = id === 'all' ? undefined : (codes.find((c) => c.id === id)?.pageId ?? undefined)
@@ -240,6 +270,19 @@ function CodeInsights({ topDynamic }: { topDynamic: UserAnalytics['dynamicQrPerf
             PDF report
           </a>
         </Button>
+      )}
+      <Button variant="outline" size="sm" onClick={() => setSharing(true)}>
+        <Share2 aria-hidden="true" />
+        Share
+      </Button>
+      {sharing && (
+        <Suspense fallback={<Spinner label="Loading sharing..." />}>
+          <ShareDialog
+            open={sharing}
+            onOpenChange={setSharing}
+            code={id === 'all' ? 'all' : { id, name: codes.find((c) => c.id === id)?.name ?? topDynamic.find((c) => c.id === id)?.name ?? 'this code' }}
+          />
+        </Suspense>
       )}
     </div>
   )
@@ -350,6 +393,35 @@ function CodeInsights({ topDynamic }: { topDynamic: UserAnalytics['dynamicQrPerf
           <p className="text-[11px] text-slate-400">
             {data.attribution} Map shapes: Natural Earth (public domain).
           </p>
+        </Panel>
+      )}
+      {data && !customIncomplete && (
+        <Panel title="Regions and Cities" icon={<MapPin />}>
+          {!data.citiesEnabled ? (
+            <p className="text-sm text-slate-600">
+              Scans are placed by country only. To see regions and cities, the server's administrator sets SQUARELY_GEOIP_CITY_DB to a city database
+              (GeoLite2 City or DB-IP Lite City; the README says where to get one).
+            </p>
+          ) : (
+            <div className="grid gap-5 md:grid-cols-2">
+              <PlaceTable
+                label="Scans by region"
+                what="regions"
+                csv={csv('region', 'regions')}
+                rows={data.regions.map((p) => ({ key: `${p.country}|${p.region}`, name: `${p.region}, ${countryName(p.country)}`, scans: p.scans }))}
+              />
+              <PlaceTable
+                label="Scans by city"
+                what="cities"
+                csv={csv('city', 'cities')}
+                rows={data.cities.map((p) => ({
+                  key: `${p.country}|${p.region}|${p.city}`,
+                  name: [p.city, p.region, countryName(p.country)].filter(Boolean).join(', '),
+                  scans: p.scans,
+                }))}
+              />
+            </div>
+          )}
         </Panel>
       )}
       {data && !customIncomplete && (

@@ -94,6 +94,9 @@ export interface RoutingRule {
   when: {
     os?: string[]
     country?: string[]
+    /** Region names or ISO 3166-2 codes and city names, matched by the server's city database. */
+    region?: string[]
+    city?: string[]
     language?: string[]
     days?: string[]
     from?: string

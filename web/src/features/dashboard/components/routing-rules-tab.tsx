@@ -51,7 +51,7 @@ export function RoutingRulesTab({ draft, setDraft, errors, footer }: RoutingTabP
           <legend className="px-1 text-sm font-semibold">Rule {i + 1}</legend>
           {!hasConditions(rule) && (
             <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
-              This rule has no conditions, so it takes every scan{i < draft.rules.length - 1 ? ' and the rules after it never apply' : ''}. Pick a device, country, language, day or time.
+              This rule has no conditions, so it takes every scan{i < draft.rules.length - 1 ? ' and the rules after it never apply' : ''}. Pick a device, country, region, city, language, day or time.
             </p>
           )}
           <CheckboxGroup
@@ -80,6 +80,25 @@ export function RoutingRulesTab({ draft, setDraft, errors, footer }: RoutingTabP
               error={errors[`rules.${i}.when.language`]}
             />
           </div>
+          <div className="grid gap-3 sm:grid-cols-2">
+            {(
+              [
+                ['region', 'Regions', 'Bavaria, DE-BY'],
+                ['city', 'Cities', 'Munich, Vienna'],
+              ] as const
+            ).map(([key, label, example]) => (
+              <Field key={key} id={`rule-${i}-${key}`} label={label} error={errors[`rules.${i}.when.${key}`]}>
+                <Input
+                  id={`rule-${i}-${key}`}
+                  {...invalidProps(`rule-${i}-${key}`, errors[`rules.${i}.when.${key}`])}
+                  placeholder={example}
+                  value={(rule.when[key] ?? []).join(',')}
+                  onChange={(e) => setRule(i, { ...rule, when: { ...rule.when, [key]: e.target.value.split(',') } })}
+                />
+              </Field>
+            ))}
+          </div>
+          <p className="text-xs text-slate-500">Regions (names or codes such as DE-BY) and cities, separated by commas, need a city database on the server (SQUARELY_GEOIP_CITY_DB).</p>
           <CheckboxGroup
             id={`rule-${i}-days`}
             label={`Rule ${i + 1} days`}

@@ -11,7 +11,16 @@ export function variantName(i: number) {
 
 /** Whether a rule names any condition: one without takes every scan. */
 export function hasConditions(rule: RoutingRule) {
-  return (['os', 'country', 'language', 'days'] as const).some((key) => rule.when[key]?.length) || Boolean(rule.when.from || rule.when.to)
+  return (
+    (['os', 'country', 'language', 'days'] as const).some((key) => rule.when[key]?.length) ||
+    (['region', 'city'] as const).some((key) => names(rule.when[key]).length) ||
+    Boolean(rule.when.from || rule.when.to)
+  )
+}
+
+/** A region or city list as typed (comma-separated, spaces kept): its names. */
+export function names(list: string[] | undefined) {
+  return (list ?? []).map((s) => s.trim()).filter(Boolean)
 }
 
 /** The routing as sent: empty conditions dropped; null when nothing is set. */
@@ -20,6 +29,9 @@ export function cleaned(r: Routing): Routing | null {
     const when: RoutingRule['when'] = {}
     for (const key of ['os', 'country', 'language', 'days'] as const) {
       if (rule.when[key]?.length) when[key] = rule.when[key]
+    }
+    for (const key of ['region', 'city'] as const) {
+      if (names(rule.when[key]).length) when[key] = names(rule.when[key])
     }
     for (const key of ['from', 'to', 'timeZone'] as const) {
       if (rule.when[key]) when[key] = rule.when[key]

@@ -44,6 +44,8 @@ const actionLabels: Record<string, string> = {
   'webhook.secret_rotated': 'rotated the signing secret of',
   'webhook.tested': 'sent a test event to',
   'webhook.delivery_retried': 'retried a delivery to',
+  'share_link.created': 'made the share link',
+  'share_link.revoked': 'revoked the share link',
 }
 
 export function actionLabel(action: string) {
