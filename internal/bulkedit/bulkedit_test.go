@@ -61,13 +61,14 @@ func TestResumeAfterAKillChangesEachCodeOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		edit := func(code store.BulkEditCode, _ string) (store.CodeFields, string) { return c.Edit(code) }
 		// The first runner claims the job, changes one batch, and dies.
 		now := clk.Now()
 		claimed, err := st.ClaimBulkEditJob(ctx, now, now.Add(30*time.Second))
 		if err != nil || claimed.ID != j.ID {
 			t.Fatalf("claim: %+v, %v", claimed, err)
 		}
-		if n, err := st.ApplyBulkEdit(ctx, claimed, 200, c.Edit, now, now.Add(30*time.Second)); err != nil || n != 200 {
+		if n, err := st.ApplyBulkEdit(ctx, claimed, 200, edit, now, now.Add(30*time.Second)); err != nil || n != 200 {
 			t.Fatalf("first batch: %d, %v", n, err)
 		}
 		// While its lease holds, nobody takes the job over.
@@ -82,7 +83,7 @@ func TestResumeAfterAKillChangesEachCodeOnce(t *testing.T) {
 			t.Fatalf("after the takeover: %+v, %v", got, err)
 		}
 		// The dead runner's lease is gone: it cannot write again.
-		if _, err := st.ApplyBulkEdit(ctx, claimed, 200, c.Edit, now, now.Add(time.Minute)); err != store.ErrItemTaken {
+		if _, err := st.ApplyBulkEdit(ctx, claimed, 200, edit, now, now.Add(time.Minute)); err != store.ErrItemTaken {
 			t.Fatalf("stale runner: %v, want ErrItemTaken", err)
 		}
 		var twice, entries int
