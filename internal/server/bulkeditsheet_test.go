@@ -190,6 +190,8 @@ func TestBulkEditSheetRefusals(t *testing.T) {
 			message       string
 		}{
 			{f.members["viewer"], "a.csv", "shortCode,paused\nrf0,true\n", http.StatusForbidden, ""},
+			{e.browser(), "a.csv", "shortCode,paused\nrf0,true\n", http.StatusUnauthorized, ""},
+			{ed, "a.csv", "shortCode,paused\n" + strings.Repeat("x", 10<<20), http.StatusRequestEntityTooLarge, "at most 10 MB"},
 			{ed, "a.png", "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", http.StatusBadRequest, "must be a CSV"},
 			{ed, "a.csv", "", http.StatusBadRequest, "Please choose a CSV or XLSX file"},
 			{ed, "a.csv", "\n\n", http.StatusBadRequest, "The file is empty"},
@@ -209,6 +211,30 @@ func TestBulkEditSheetRefusals(t *testing.T) {
 		expect(t, e.do(ed, "POST", "/api/codes/bulk-edit/sheet", `{"file":"x"}`), http.StatusUnsupportedMediaType, "")
 		if after := bulkFingerprint(t, st, f.ws); after != before {
 			t.Fatalf("a refused upload changed the database:\n%s\n%s", before, after)
+		}
+
+		// A burst of uploads by one account: each starts a job or is told
+		// to wait (one upload of an account at a time), and each job
+		// started is one job.
+		const n = 6
+		results := make(chan *response, n)
+		for range n {
+			go func() { results <- e.postEditSheet(ed, "a.csv", "shortCode,paused\nrf0,true\n", false) }()
+		}
+		started := 0
+		for range n {
+			switch got := <-results; got.StatusCode {
+			case http.StatusAccepted:
+				started++
+			case http.StatusTooManyRequests:
+			default:
+				t.Errorf("burst: %d %s", got.StatusCode, got.body)
+			}
+		}
+		var jobs int
+		storetest.QueryRow(t, st, `SELECT count(*) FROM bulk_edit_jobs WHERE workspace_id = $1`, []any{f.ws}, &jobs)
+		if started == 0 || jobs != started+1 { // the team fixture's job too
+			t.Fatalf("%d started, %d jobs", started, jobs)
 		}
 	})
 }
