@@ -1,9 +1,10 @@
 // Package bulkedit changes many of a workspace's codes in one step
 // (docs/API.md "Bulk edits"): a selection frozen when the job is made (a
 // list of ids, or the code list's filter as it matched then), one set of
-// changes (or, for a spreadsheet update, each code its own row's), a dry run that shows what would change and what would fail, a
-// leased job that changes each code once however often its runner stops,
-// and an undo within a day.
+// changes (or, for a spreadsheet update, each code its own row's), a dry
+// run that shows what would change and what would fail, a leased job that
+// changes each code once however often its runner stops, and an undo
+// within a day.
 package bulkedit
 
 import (
