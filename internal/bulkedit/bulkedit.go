@@ -1,9 +1,10 @@
 // Package bulkedit changes many of a workspace's codes in one step
 // (docs/API.md "Bulk edits"): a selection frozen when the job is made (a
 // list of ids, or the code list's filter as it matched then), one set of
-// changes, a dry run that shows what would change and what would fail, a
-// leased job that changes each code once however often its runner stops,
-// and an undo within a day.
+// changes (or, for a spreadsheet update, each code its own row's), a dry
+// run that shows what would change and what would fail, a leased job that
+// changes each code once however often its runner stops, and an undo
+// within a day.
 package bulkedit
 
 import (
@@ -58,10 +59,14 @@ type Changes struct {
 	Destination *Destination   `json:"destination,omitempty"`
 	SetRouting  bool           `json:"setRouting,omitempty"`
 	Routing     *store.Routing `json:"routing,omitempty"` // nil with SetRouting: cleared
-	AddTags     []int64        `json:"addTags,omitempty"`
-	RemoveTags  []int64        `json:"removeTags,omitempty"`
-	SetFolder   bool           `json:"setFolder,omitempty"`
-	FolderID    *int64         `json:"folderId,omitempty"` // nil with SetFolder: out of any folder
+	// SetTags replaces the code's tags with Tags (a spreadsheet's tags
+	// column), before any AddTags and RemoveTags.
+	SetTags    bool    `json:"setTags,omitempty"`
+	Tags       []int64 `json:"tags,omitempty"`
+	AddTags    []int64 `json:"addTags,omitempty"`
+	RemoveTags []int64 `json:"removeTags,omitempty"`
+	SetFolder  bool    `json:"setFolder,omitempty"`
+	FolderID   *int64  `json:"folderId,omitempty"` // nil with SetFolder: out of any folder
 	// Style is a brand kit's style, as saved (a logo's path included); a
 	// dynamic code keeps its error correction unless the kit has a logo
 	// (H), a static code is always at H.
@@ -71,11 +76,14 @@ type Changes struct {
 	DomainID   *int64       `json:"domainId,omitempty"` // nil with SetDomain: the base URL
 	Paused     *bool        `json:"paused,omitempty"`
 	Delete     bool         `json:"delete,omitempty"`
+	// Sheet names the spreadsheet of a spreadsheet update, whose items
+	// carry their own changes (a row's) and the job none.
+	Sheet string `json:"sheet,omitempty"`
 }
 
 // Empty reports whether c changes nothing.
 func (c Changes) Empty() bool {
-	return c.Destination == nil && !c.SetRouting && len(c.AddTags) == 0 && len(c.RemoveTags) == 0 && !c.SetFolder &&
+	return c.Destination == nil && !c.SetRouting && !c.SetTags && len(c.AddTags) == 0 && len(c.RemoveTags) == 0 && !c.SetFolder &&
 		c.Style == nil && !c.SetDomain && c.Paused == nil && !c.Delete
 }
 
@@ -136,6 +144,9 @@ func (c Changes) Edit(code store.BulkEditCode) (store.CodeFields, string) {
 	if c.SetFolder {
 		f.FolderID = c.FolderID
 	}
+	if c.SetTags {
+		f.Tags = slices.Clone(c.Tags)
+	}
 	for _, t := range c.RemoveTags {
 		f.Tags = slices.DeleteFunc(f.Tags, func(x int64) bool { return x == t })
 	}
@@ -145,6 +156,7 @@ func (c Changes) Edit(code store.BulkEditCode) (store.CodeFields, string) {
 		}
 	}
 	slices.Sort(f.Tags)
+	f.Tags = slices.Compact(f.Tags)
 	if c.Style != nil {
 		st := *c.Style
 		switch {
@@ -158,6 +170,18 @@ func (c Changes) Edit(code store.BulkEditCode) (store.CodeFields, string) {
 		f.Style = st
 	}
 	return f, ""
+}
+
+// editItem is Edit with an item's own changes (JSON) when it has them.
+func (c Changes) editItem(code store.BulkEditCode, own string) (store.CodeFields, string) {
+	if own == "" {
+		return c.Edit(code)
+	}
+	var mine Changes
+	if err := json.Unmarshal([]byte(own), &mine); err != nil {
+		return code.Fields, "The row's changes could not be read"
+	}
+	return mine.Edit(code)
 }
 
 func truncate(s string, n int) string {
@@ -202,6 +226,7 @@ var ErrTooMany = fmt.Errorf("a bulk edit changes at most %d codes: narrow the fi
 // Row is one code of a dry run: its changed fields before and after
 // (both empty when the change leaves it as it is).
 type Row struct {
+	Row       int             `json:"row,omitempty"` // a spreadsheet update's row
 	ID        string          `json:"id"`
 	Name      string          `json:"name"`
 	ShortCode string          `json:"shortCode,omitempty"`
@@ -211,8 +236,17 @@ type Row struct {
 
 // Failure is a code a change cannot be made to, and why.
 type Failure struct {
+	Row    int    `json:"row,omitempty"` // a spreadsheet update's row
 	ID     string `json:"id"`
 	Reason string `json:"reason"`
+}
+
+// Item is one row of a spreadsheet update: its row number, the code it
+// names and that code's own changes.
+type Item struct {
+	Row     int
+	Ref     store.CodeRef
+	Changes Changes
 }
 
 // Preview is a dry run: the selection's size, its first DryRunRows codes
@@ -227,17 +261,40 @@ type Preview struct {
 // DryRun works out what c would do to the workspace's codes refs,
 // changing nothing.
 func DryRun(ctx context.Context, st *store.Store, workspaceID int64, refs []store.CodeRef, c Changes) (*Preview, error) {
-	p := &Preview{Selected: len(refs), Rows: []Row{}, Failures: []Failure{}}
-	for start := 0; start < len(refs); start += selectPage {
-		list, err := st.BulkEditCodes(ctx, workspaceID, refs[start:min(start+selectPage, len(refs))])
+	items := make([]Item, len(refs))
+	for i, r := range refs {
+		items[i] = Item{Ref: r, Changes: c}
+	}
+	return DryRunItems(ctx, st, workspaceID, items)
+}
+
+// DryRunItems works out what each item's changes would do to its code of
+// the workspace, changing nothing.
+func DryRunItems(ctx context.Context, st *store.Store, workspaceID int64, items []Item) (*Preview, error) {
+	p := &Preview{Selected: len(items), Rows: []Row{}, Failures: []Failure{}}
+	for start := 0; start < len(items); start += selectPage {
+		part := items[start:min(start+selectPage, len(items))]
+		refs := make([]store.CodeRef, len(part))
+		for i, it := range part {
+			refs[i] = it.Ref
+		}
+		list, err := st.BulkEditCodes(ctx, workspaceID, refs)
 		if err != nil {
 			return nil, err
 		}
+		found := make(map[store.CodeRef]store.BulkEditCode, len(list))
 		for _, code := range list {
-			after, reason := c.Edit(code)
+			found[store.CodeRef{Dynamic: code.Dynamic, ID: code.ID}] = code
+		}
+		for _, it := range part {
+			code, ok := found[store.CodeRef{Dynamic: it.Ref.Dynamic, ID: it.Ref.ID}]
+			if !ok {
+				continue // gone since it was selected
+			}
+			after, reason := it.Changes.Edit(code)
 			id := ID(code.Dynamic, code.ID)
 			if reason != "" {
-				p.Failures = append(p.Failures, Failure{id, reason})
+				p.Failures = append(p.Failures, Failure{Row: it.Row, ID: id, Reason: reason})
 				continue
 			}
 			b, a, changed := store.FieldsDiff(code.Fields, after)
@@ -245,7 +302,7 @@ func DryRun(ctx context.Context, st *store.Store, workspaceID int64, refs []stor
 				p.Changing++
 			}
 			if len(p.Rows) < DryRunRows {
-				p.Rows = append(p.Rows, Row{ID: id, Name: code.Name, ShortCode: code.ShortCode, Before: b, After: a})
+				p.Rows = append(p.Rows, Row{Row: it.Row, ID: id, Name: code.Name, ShortCode: code.ShortCode, Before: b, After: a})
 			}
 		}
 	}
@@ -259,8 +316,30 @@ func (r *Runner) Start(ctx context.Context, workspaceID, userID int64, refs []st
 	if err != nil {
 		return nil, err
 	}
-	j := &store.BulkEditJob{WorkspaceID: workspaceID, UserID: userID, Changes: string(raw)}
-	if err := r.store.CreateBulkEditJob(ctx, j, refs, r.now()); err != nil {
+	return r.start(ctx, workspaceID, userID, string(raw), refs, nil)
+}
+
+// StartItems makes a queued job of a spreadsheet update, each item with
+// its own changes, for the workspace's user, and wakes the runner.
+func (r *Runner) StartItems(ctx context.Context, workspaceID, userID int64, sheet string, items []Item) (*store.BulkEditJob, error) {
+	raw, err := json.Marshal(Changes{Sheet: sheet})
+	if err != nil {
+		return nil, err
+	}
+	refs, own := make([]store.CodeRef, len(items)), make([]string, len(items))
+	for i, it := range items {
+		b, err := json.Marshal(it.Changes)
+		if err != nil {
+			return nil, err
+		}
+		refs[i], own[i] = it.Ref, string(b)
+	}
+	return r.start(ctx, workspaceID, userID, string(raw), refs, own)
+}
+
+func (r *Runner) start(ctx context.Context, workspaceID, userID int64, changes string, refs []store.CodeRef, own []string) (*store.BulkEditJob, error) {
+	j := &store.BulkEditJob{WorkspaceID: workspaceID, UserID: userID, Changes: changes}
+	if err := r.store.CreateBulkEditJob(ctx, j, refs, own, r.now()); err != nil {
 		return nil, err
 	}
 	r.loop.Wake()
@@ -334,7 +413,7 @@ func (r *Runner) runJob(ctx context.Context, j *store.BulkEditJob) {
 	}
 	jobs.RunBatches(ctx, r.log.With("bulk_edit", j.ID), pollEvery, func(ctx context.Context) (bool, error) {
 		now := r.now()
-		n, err := r.store.ApplyBulkEdit(ctx, j, batchSize, c.Edit, now, now.Add(lease))
+		n, err := r.store.ApplyBulkEdit(ctx, j, batchSize, c.editItem, now, now.Add(lease))
 		if err == nil && n > 0 && r.AfterBatch != nil {
 			r.AfterBatch(j)
 		}

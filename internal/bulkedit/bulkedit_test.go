@@ -2,6 +2,7 @@ package bulkedit_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -61,13 +62,14 @@ func TestResumeAfterAKillChangesEachCodeOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		edit := func(code store.BulkEditCode, _ string) (store.CodeFields, string) { return c.Edit(code) }
 		// The first runner claims the job, changes one batch, and dies.
 		now := clk.Now()
 		claimed, err := st.ClaimBulkEditJob(ctx, now, now.Add(30*time.Second))
 		if err != nil || claimed.ID != j.ID {
 			t.Fatalf("claim: %+v, %v", claimed, err)
 		}
-		if n, err := st.ApplyBulkEdit(ctx, claimed, 200, c.Edit, now, now.Add(30*time.Second)); err != nil || n != 200 {
+		if n, err := st.ApplyBulkEdit(ctx, claimed, 200, edit, now, now.Add(30*time.Second)); err != nil || n != 200 {
 			t.Fatalf("first batch: %d, %v", n, err)
 		}
 		// While its lease holds, nobody takes the job over.
@@ -82,7 +84,7 @@ func TestResumeAfterAKillChangesEachCodeOnce(t *testing.T) {
 			t.Fatalf("after the takeover: %+v, %v", got, err)
 		}
 		// The dead runner's lease is gone: it cannot write again.
-		if _, err := st.ApplyBulkEdit(ctx, claimed, 200, c.Edit, now, now.Add(time.Minute)); err != store.ErrItemTaken {
+		if _, err := st.ApplyBulkEdit(ctx, claimed, 200, edit, now, now.Add(time.Minute)); err != store.ErrItemTaken {
 			t.Fatalf("stale runner: %v, want ErrItemTaken", err)
 		}
 		var twice, entries int
@@ -92,6 +94,57 @@ func TestResumeAfterAKillChangesEachCodeOnce(t *testing.T) {
 		storetest.QueryRow(t, st, `SELECT count(*) FROM audit_log WHERE workspace_id = $1 AND action = 'code.bulk_edited'`, []any{ws}, &all)
 		if twice != 0 || entries != 450 || all != 450 {
 			t.Fatalf("codes not changed exactly once: %d wrong, %d codes audited in %d entries", twice, entries, all)
+		}
+	})
+}
+
+// A spreadsheet update's job, each item with its own changes, resumes
+// after a kill as any other: every code takes its own row's change once.
+func TestItemsResumeWithTheirOwnChanges(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		ctx := context.Background()
+		ws, refs := codes(t, st, 250, "i")
+		clk := &clock{t: time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)}
+		r := bulkedit.NewRunner(st, nil, clk.Now)
+		items := make([]bulkedit.Item, len(refs))
+		for i, ref := range refs {
+			items[i] = bulkedit.Item{Row: i + 2, Ref: ref, Changes: bulkedit.Changes{Destination: &bulkedit.Destination{Template: fmt.Sprintf("https://row.example/%d", i)}}}
+		}
+		j, err := r.StartItems(ctx, ws, userOf(t, st, ws), "rows.csv", items)
+		if err != nil || j.Changes != `{"sheet":"rows.csv"}` {
+			t.Fatalf("start: %+v, %v", j, err)
+		}
+		// The first runner changes one batch by the items' own changes, and dies.
+		edit := func(code store.BulkEditCode, own string) (store.CodeFields, string) {
+			var c bulkedit.Changes
+			if err := json.Unmarshal([]byte(own), &c); err != nil {
+				t.Fatalf("item changes %q: %v", own, err)
+			}
+			return c.Edit(code)
+		}
+		now := clk.Now()
+		claimed, err := st.ClaimBulkEditJob(ctx, now, now.Add(30*time.Second))
+		if err != nil || claimed.ID != j.ID {
+			t.Fatalf("claim: %+v, %v", claimed, err)
+		}
+		if n, err := st.ApplyBulkEdit(ctx, claimed, 200, edit, now, now.Add(30*time.Second)); err != nil || n != 200 {
+			t.Fatalf("first batch: %d, %v", n, err)
+		}
+		clk.Advance(31 * time.Second)
+		r.Pass(ctx)
+		if got, err := st.BulkEditJob(ctx, ws, j.ID); err != nil || got.Status != store.BulkEditDone || got.Processed != 250 || got.Failed != 0 {
+			t.Fatalf("after the takeover: %+v, %v", got, err)
+		}
+		for i, ref := range refs {
+			d, err := st.DynamicCode(ctx, ws, ref.ID)
+			if err != nil || d.Destination != fmt.Sprintf("https://row.example/%d", i) {
+				t.Fatalf("code %d: %v %v", i, d.Destination, err)
+			}
+		}
+		var entries int
+		storetest.QueryRow(t, st, `SELECT count(*) FROM audit_log WHERE workspace_id = $1 AND action = 'code.bulk_edited'`, []any{ws}, &entries)
+		if entries != 250 {
+			t.Fatalf("%d audit entries, want 250", entries)
 		}
 	})
 }
@@ -126,6 +179,10 @@ func TestEditEachKind(t *testing.T) {
 		{"routing clear", bulkedit.Changes{SetRouting: true}, dyn, func(f store.CodeFields) bool { return f.Routing == nil }, ""},
 		{"tags", bulkedit.Changes{AddTags: []int64{2, 3}, RemoveTags: []int64{1}}, dyn,
 			func(f store.CodeFields) bool { return fmt.Sprint(f.Tags) == "[2 3]" }, ""},
+		{"tags replaced", bulkedit.Changes{SetTags: true, Tags: []int64{5, 2, 5}}, dyn,
+			func(f store.CodeFields) bool { return fmt.Sprint(f.Tags) == "[2 5]" }, ""},
+		{"tags cleared", bulkedit.Changes{SetTags: true, Tags: []int64{}}, dyn,
+			func(f store.CodeFields) bool { return len(f.Tags) == 0 }, ""},
 		{"folder", bulkedit.Changes{SetFolder: true, FolderID: &folder}, static,
 			func(f store.CodeFields) bool { return f.FolderID != nil && *f.FolderID == 7 }, ""},
 		{"domain", bulkedit.Changes{SetDomain: true, DomainID: &tag}, dyn,

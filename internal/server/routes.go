@@ -199,6 +199,7 @@ func (s *server) routes() http.Handler {
 	api.Handle("GET /api/codes", read(s.listCodes))
 	// Bulk edits (bulkedit.go): a dry run, a job, its progress, its undo.
 	api.Handle("POST /api/codes/bulk-edit", edit(s.createBulkEdit))
+	api.Handle("POST /api/codes/bulk-edit/sheet", edit(s.createBulkEditSheet))
 	api.Handle("GET /api/codes/bulk-edit", read(s.bulkEdits))
 	api.Handle("GET /api/codes/bulk-edit/{id}", read(s.bulkEdit))
 	api.Handle("POST /api/codes/bulk-edit/{id}/undo", edit(s.undoBulkEdit))

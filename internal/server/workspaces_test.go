@@ -79,7 +79,7 @@ var routeAccess = map[string]string{
 	"PUT /api/qrcodes/{id}/tags": "edit", "PUT /api/dynamic-qrcodes/{id}/tags": "edit",
 	"PUT /api/qrcodes/{id}/folder": "edit", "PUT /api/dynamic-qrcodes/{id}/folder": "edit",
 	"GET /api/codes":            "read",
-	"POST /api/codes/bulk-edit": "edit", "GET /api/codes/bulk-edit": "read", "GET /api/codes/bulk-edit/{id}": "read",
+	"POST /api/codes/bulk-edit": "edit", "POST /api/codes/bulk-edit/sheet": "edit", "GET /api/codes/bulk-edit": "read", "GET /api/codes/bulk-edit/{id}": "read",
 	"POST /api/codes/bulk-edit/{id}/undo": "edit",
 	"POST /api/v1/codes/bulk-edit":        "key", "GET /api/v1/bulk-edits/{id}": "key",
 	"POST /api/contact": "public", "POST /api/newsletter-signup": "public",
@@ -207,7 +207,7 @@ func newTeam(t *testing.T, e *env) *teamFixture {
 	}
 	f.page = page.ID
 	job := &store.BulkEditJob{WorkspaceID: f.ws, UserID: ownerID, Changes: "{}"}
-	if err := e.store.CreateBulkEditJob(ctx, job, []store.CodeRef{{Dynamic: true, ID: d.ID}}, time.Now()); err != nil {
+	if err := e.store.CreateBulkEditJob(ctx, job, []store.CodeRef{{Dynamic: true, ID: d.ID}}, nil, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	f.bulkEdit = job.ID

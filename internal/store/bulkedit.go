@@ -73,8 +73,9 @@ type BulkEditCode struct {
 }
 
 // BulkEdit answers a code's fields after the change, or why the code
-// cannot take it (a non-empty reason).
-type BulkEdit func(c BulkEditCode) (after CodeFields, reason string)
+// cannot take it (a non-empty reason); changes are its item's own ("":
+// the job's).
+type BulkEdit func(c BulkEditCode, changes string) (after CodeFields, reason string)
 
 // Statuses of a bulk edit's items.
 const (
@@ -137,6 +138,32 @@ func (s *Store) BulkEditCodes(ctx context.Context, workspaceID int64, refs []Cod
 	return out, nil
 }
 
+// ShortCodeIDs maps each of codes that is a live dynamic code of the
+// workspace to its id (short codes are unique across hosts).
+func (s *Store) ShortCodeIDs(ctx context.Context, workspaceID int64, codes []string) (map[string]int64, error) {
+	out := map[string]int64{}
+	list, _ := json.Marshal(codes)
+	in := `SELECT value FROM json_each($2)`
+	if s.dialect == Postgres {
+		in = `SELECT jsonb_array_elements_text($2::jsonb)`
+	}
+	rows, err := s.read.QueryContext(ctx, `SELECT short_code, id FROM dynamic_qr_codes
+		WHERE short_code IN (`+in+`) AND workspace_id = $1 AND NOT is_deleted`, workspaceID, string(list))
+	if err != nil {
+		return nil, fail("find codes by short code", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var code string
+		var id int64
+		if err := rows.Scan(&code, &id); err != nil {
+			return nil, fail("find codes by short code", err)
+		}
+		out[code] = id
+	}
+	return out, failOrNil("find codes by short code", rows.Err())
+}
+
 // FieldsDiff is the changed fields of before and after, each as JSON
 // objects of those fields alone; nothing changed is two empty objects.
 func FieldsDiff(before, after CodeFields) (json.RawMessage, json.RawMessage, bool) {
@@ -163,8 +190,9 @@ func fieldMap(f CodeFields) map[string]json.RawMessage {
 }
 
 // CreateBulkEditJob saves j, queued, with an item for each of refs (the
-// frozen selection, in order), and its audit entry.
-func (s *Store) CreateBulkEditJob(ctx context.Context, j *BulkEditJob, refs []CodeRef, now time.Time) error {
+// frozen selection, in order), and its audit entry. changes, when not nil,
+// are each item's own changes (a spreadsheet's rows), one a ref.
+func (s *Store) CreateBulkEditJob(ctx context.Context, j *BulkEditJob, refs []CodeRef, changes []string, now time.Time) error {
 	return s.inTx(ctx, "create bulk edit", func(tx *sql.Tx) error {
 		j.Status, j.Total, j.CreatedAt, j.UpdatedAt = BulkEditQueued, len(refs), now, now
 		err := tx.QueryRowContext(ctx, `INSERT INTO bulk_edit_jobs (workspace_id, user_id, status, changes, total, created_at, updated_at)
@@ -182,18 +210,22 @@ func (s *Store) CreateBulkEditJob(ctx context.Context, j *BulkEditJob, refs []Co
 				if i > 0 {
 					sb.WriteString(", ")
 				}
-				args = append(args, start+i, r.Dynamic, r.ID)
+				var own any // NULL: the job's changes
+				if changes != nil {
+					own = changes[start+i]
+				}
+				args = append(args, start+i, r.Dynamic, r.ID, own)
 				n := len(args)
-				fmt.Fprintf(&sb, "($1, $%d, $%d, $%d, 'pending')", n-2, n-1, n)
+				fmt.Fprintf(&sb, "($1, $%d, $%d, $%d, $%d, 'pending')", n-3, n-2, n-1, n)
 			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO bulk_edit_items (job_id, seq, dynamic, code_id, status) VALUES `+sb.String(), args...); err != nil {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO bulk_edit_items (job_id, seq, dynamic, code_id, changes, status) VALUES `+sb.String(), args...); err != nil {
 				return fail("create bulk edit", err)
 			}
 		}
-		var changes any
-		_ = json.Unmarshal([]byte(j.Changes), &changes)
+		var jobChanges any
+		_ = json.Unmarshal([]byte(j.Changes), &jobChanges)
 		return s.audit(ctx, tx, j.WorkspaceID, "bulk_edit.started", Target{"bulk_edit", j.ID, ""},
-			map[string]any{"total": j.Total, "changes": changes})
+			map[string]any{"total": j.Total, "changes": jobChanges})
 	})
 }
 
@@ -572,16 +604,17 @@ func (s *Store) ApplyBulkEdit(ctx context.Context, j *BulkEditJob, n int, edit B
 			seq     int
 			dynamic bool
 			id      int64
+			changes string
 		}
 		var items []item
-		rows, err := tx.QueryContext(ctx, `SELECT seq, dynamic, code_id FROM bulk_edit_items
+		rows, err := tx.QueryContext(ctx, `SELECT seq, dynamic, code_id, COALESCE(changes, '') FROM bulk_edit_items
 			WHERE job_id = $1 AND status = 'pending' ORDER BY seq LIMIT $2`, j.ID, n)
 		if err != nil {
 			return fail("read bulk edit items", err)
 		}
 		for rows.Next() {
 			var it item
-			if err := rows.Scan(&it.seq, &it.dynamic, &it.id); err != nil {
+			if err := rows.Scan(&it.seq, &it.dynamic, &it.id, &it.changes); err != nil {
 				rows.Close()
 				return fail("read bulk edit items", err)
 			}
@@ -612,7 +645,7 @@ func (s *Store) ApplyBulkEdit(ctx context.Context, j *BulkEditJob, n int, edit B
 			}
 			if status == editChanged {
 				var a CodeFields
-				a, reason = edit(*c)
+				a, reason = edit(*c, it.changes)
 				var anyChange bool
 				if before, after, anyChange = FieldsDiff(c.Fields, a); reason == "" && !anyChange {
 					status = editUnchanged

@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import { alice, json, renderApp, stubFetch } from '@/test/render-app'
@@ -168,6 +168,54 @@ describe('BulkGenerationPage', () => {
     expect(forms).toHaveLength(1)
     expect(forms[0].get('domainId')).toBe('7')
     expect(forms[0].get('dryRun')).toBeNull()
+  }, 30_000)
+
+  it('updates existing codes from a spreadsheet: the dry run by row, then the job and its undo', async () => {
+    const forms: FormData[] = []
+    let polls = 0
+    stubFetch({
+      'GET /api/user': () => json(alice),
+      'GET /api/domains': () => json([]),
+      'GET /api/tags': () => json([{ id: 4, name: 'Spring', color: '#112233' }]),
+      'GET /api/folders': () => json([]),
+      'POST /api/codes/bulk-edit/sheet': (init) => {
+        const form = init?.body as FormData
+        forms.push(form)
+        return form.get('dryRun') === 'true'
+          ? json({
+              selected: 3,
+              changing: 1,
+              rows: [{ row: 2, id: 'd_1', name: 'Lunch', shortCode: 'abc', before: { tags: [] }, after: { tags: [4] } }],
+              failures: [
+                { row: 3, id: 'nosuch', reason: 'No code of this workspace has this short code' },
+                { row: 4, id: 'abc', reason: 'Row 2 already names this code' },
+              ],
+            })
+          : json({ id: 6, total: 1, failures: [] }, 202)
+      },
+      'GET /api/codes/bulk-edit/6': () =>
+        json({ id: 6, status: polls++ > 0 ? 'done' : 'running', total: 1, processed: 1, failed: 0, createdAt: '2026-11-29T10:00:00Z', finishedAt: null, undoUntil: '2026-11-30T10:00:00Z' }),
+      'POST /api/codes/bulk-edit/6/undo': () => json({ id: 6, status: 'undone', restored: 1, skipped: [] }),
+    })
+    renderApp('/bulk-generation')
+    const input = await screen.findByLabelText('Spreadsheet of changes (.csv or .xlsx)', undefined, { timeout: 5000 })
+    const file = new File(['shortCode,tags\nabc,Spring\nnosuch,Spring\nabc,\n'], 'changes.csv')
+    await userEvent.upload(input, file)
+    const section = screen.getByRole('region', { name: 'Update existing codes from a spreadsheet' })
+    await userEvent.click(within(section).getByRole('button', { name: 'Preview changes' }))
+    expect(await within(section).findByTestId('bulk-edit-summary')).toHaveTextContent('3 rows selected: 1 will change, 2 will fail.')
+    expect(within(section).getByRole('row', { name: /Lunch/ })).toHaveTextContent('Row 2')
+    expect(within(section).getByRole('row', { name: /Lunch/ })).toHaveTextContent('Spring')
+    expect(within(section).getByText(/Row 3, nosuch: No code of this workspace has this short code/)).toBeInTheDocument()
+    expect(forms[0].get('dryRun')).toBe('true')
+    expect(forms[0].get('file')).toBeInstanceOf(File)
+
+    await userEvent.click(within(section).getByRole('button', { name: 'Apply to 1 code' }))
+    expect(await within(section).findByText('Done: 1 changed, 0 failed.', undefined, { timeout: 5000 })).toBeInTheDocument()
+    expect(forms).toHaveLength(2)
+    expect(forms[1].get('dryRun')).toBeNull()
+    await userEvent.click(within(section).getByRole('button', { name: 'Undo' }))
+    expect(await within(section).findByTestId('bulk-edit-undone')).toHaveTextContent('Restored 1 code.')
   }, 30_000)
 
   it('stays quick with 10,000 lines and draws only the rows in view', async () => {

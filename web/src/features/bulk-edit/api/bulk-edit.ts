@@ -16,6 +16,8 @@ export interface BulkChanges {
 export type BulkSelection = { ids: string[] } | { filter: Record<string, string> }
 
 export interface DryRunRow {
+  /** A spreadsheet update's row. */
+  row?: number
   id: string
   name: string
   shortCode?: string
@@ -27,7 +29,7 @@ export interface DryRun {
   selected: number
   changing: number
   rows: DryRunRow[]
-  failures: { id: string; reason: string }[]
+  failures: { row?: number; id: string; reason: string }[]
 }
 
 export interface BulkEditJob {

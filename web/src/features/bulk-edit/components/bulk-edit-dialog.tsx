@@ -189,7 +189,8 @@ export function BulkEditDialog({ selection, label, open, onOpenChange, tags = []
   )
 }
 
-type Names = { tags: Map<number, string>; folders: Map<number, string> }
+/** Tag and folder names by id, for the before and after. */
+export type Names = { tags: Map<number, string>; folders: Map<number, string> }
 
 /** A changed field's value as a person reads it. */
 function show(field: string, value: unknown, names: Names): string {
@@ -217,11 +218,12 @@ function Values({ values, names }: { values: Record<string, unknown>; names: Nam
   )
 }
 
-function Preview({ preview, names }: { preview: DryRun; names: Names }) {
+/** A dry run: what will change (the first rows, before and after) and what will fail. unit counts the selection: codes, or a spreadsheet's rows. */
+export function Preview({ preview, names, unit = 'code' }: { preview: DryRun; names: Names; unit?: string }) {
   return (
     <div className="grid gap-3">
       <p className="text-sm text-slate-700" data-testid="bulk-edit-summary">
-        {countOf(preview.selected, 'code')} selected: {preview.changing} will change, {preview.failures.length} will fail.
+        {countOf(preview.selected, unit)} selected: {preview.changing} will change, {preview.failures.length} will fail.
       </p>
       <div className="overflow-x-auto rounded-lg border border-slate-200">
         <table className="w-full text-left text-sm">
@@ -243,6 +245,7 @@ function Preview({ preview, names }: { preview: DryRun; names: Names }) {
             {preview.rows.map((r) => (
               <tr key={r.id} className="border-t border-slate-100 align-top">
                 <th scope="row" className="p-2 font-medium">
+                  {r.row !== undefined && <span className="block text-xs font-normal text-slate-500">Row {r.row}</span>}
                   {r.name}
                   {r.shortCode && <span className="block text-xs font-normal text-slate-500">{r.shortCode}</span>}
                 </th>
@@ -262,7 +265,8 @@ function Preview({ preview, names }: { preview: DryRun; names: Names }) {
           <h3 className="text-sm font-semibold text-red-700">Will fail</h3>
           <ul className="text-sm text-slate-700">
             {preview.failures.slice(0, 20).map((f) => (
-              <li key={f.id}>
+              <li key={`${f.row ?? ''}-${f.id}`}>
+                {f.row !== undefined && `Row ${f.row}, `}
                 {f.id}: {f.reason}
               </li>
             ))}
@@ -275,7 +279,7 @@ function Preview({ preview, names }: { preview: DryRun; names: Names }) {
 }
 
 /** The job's progress, then its outcome and its undo. */
-function JobProgress({ id, onClose }: { id: number; onClose: () => void }) {
+export function JobProgress({ id, onClose }: { id: number; onClose: () => void }) {
   const job = useBulkEditJob(id).data
   const [undone, setUndone] = useState<UndoResult | null>(null)
   const undo = useUndoBulkEdit()

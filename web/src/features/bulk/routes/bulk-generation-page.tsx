@@ -10,6 +10,7 @@ import { toast } from '@/lib/use-toast'
 import { generateBulkItem, type BulkType } from '../api/generate-bulk-item'
 import { ColorField } from '../components/color-field'
 import { ResultsList } from '../components/results-list'
+import { SheetUpdate } from '../components/sheet-update'
 import { SpreadsheetJob } from '../components/spreadsheet-job'
 import { saveBlob, zipTextFiles } from '../lib/download'
 import { countItems, fileToInput, parseItems } from '../lib/parse-input'
@@ -174,6 +175,7 @@ export function BulkGenerationPage() {
           </Card>
         </div>
         <SpreadsheetJob />
+        <SheetUpdate />
       </div>
     </div>
   )
