@@ -140,6 +140,32 @@ func bulkJobJSON(j *store.BulkJob) bulkJobResponse {
 	}
 }
 
+// readSpreadsheet takes the account's bulk upload slot and reads a
+// spreadsheet upload: its multipart `file` (required) and `dryRun`. On
+// failure it has answered and holds no slot; else release frees it.
+func (s *server) readSpreadsheet(w http.ResponseWriter, r *http.Request) (form *multipartForm, dryRun bool, release func(), ok bool) {
+	if release, ok = s.takeBulkSlot(w, r); !ok {
+		return nil, false, nil, false
+	}
+	form = readMultipart(w, r, "file", maxBulkFile, msgBulkTooBig)
+	if form == nil {
+		release()
+		return nil, false, nil, false
+	}
+	dryRun, err := codes.FormBool(form.get("dryRun"))
+	if err != nil {
+		fieldError(w, "dryRun", "dryRun must be true or false")
+		release()
+		return nil, false, nil, false
+	}
+	if form.file == nil {
+		fieldError(w, "file", "Please choose a CSV or XLSX file with a header row")
+		release()
+		return nil, false, nil, false
+	}
+	return form, dryRun, release, true
+}
+
 // takeBulkSlot reserves one of the instance's bulk work slots for the
 // signed-in account, at most bulkSlotsPerAccount of them, or answers 429.
 // The caller calls release when done.
@@ -175,25 +201,11 @@ func (s *server) createBulkJob(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "Idempotency-Key must be at most 100 printable ASCII characters")
 		return
 	}
-	release, ok := s.takeBulkSlot(w, r)
+	form, dryRun, release, ok := s.readSpreadsheet(w, r)
 	if !ok {
 		return
 	}
 	defer release()
-
-	form := readMultipart(w, r, "file", maxBulkFile, msgBulkTooBig)
-	if form == nil {
-		return
-	}
-	dryRun, err := codes.FormBool(form.get("dryRun"))
-	if err != nil {
-		fieldError(w, "dryRun", "dryRun must be true or false")
-		return
-	}
-	if form.file == nil {
-		fieldError(w, "file", "Please choose a CSV or XLSX file with a header row")
-		return
-	}
 	u := auth.UserFrom(r.Context())
 	ctx := r.Context()
 	var domain *store.Domain

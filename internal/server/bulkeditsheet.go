@@ -158,24 +158,11 @@ func (n *sheetNames) rowChanges(v map[string]string) (bulkedit.Changes, string) 
 // or 202 {"id","total","failures"} for the job of the rows that name a
 // code, the others listed as failures.
 func (s *server) createBulkEditSheet(w http.ResponseWriter, r *http.Request) {
-	release, ok := s.takeBulkSlot(w, r)
+	form, dryRun, release, ok := s.readSpreadsheet(w, r)
 	if !ok {
 		return
 	}
 	defer release()
-	form := readMultipart(w, r, "file", maxBulkFile, msgBulkTooBig)
-	if form == nil {
-		return
-	}
-	dryRun, err := codes.FormBool(form.get("dryRun"))
-	if err != nil {
-		fieldError(w, "dryRun", "dryRun must be true or false")
-		return
-	}
-	if form.file == nil {
-		fieldError(w, "file", "Please choose a CSV or XLSX file with a header row")
-		return
-	}
 	table, err := bulk.ReadTable(form.file.Data)
 	if err != nil {
 		fieldError(w, "file", err.Error())
