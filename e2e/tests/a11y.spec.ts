@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
+import { violations } from '../support/axe'
 import { confirmEmail, grantAdmin, signUp, uniqueEmail } from '../support/accounts'
 
 // Issue 21 item 3: WCAG 2.2 AA. axe-core finds no serious or critical
@@ -25,18 +25,6 @@ const publicPages = [
   '/payment-success',
   '/no-such-page',
 ]
-
-/** The serious and critical WCAG 2.x A/AA violations on the page as it is now, one line per node. */
-async function violations(page: Page) {
-  // label-content-name-mismatch (WCAG 2.5.3: a control's name holds its
-  // visible text) is still marked experimental, so no tag turns it on.
-  const results = await new AxeBuilder({ page })
-    .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze()
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')} ${n.failureSummary?.split('\n').slice(1, 2).join(' ') ?? ''}`))
-}
 
 /** Loads a page and waits for the app to have drawn it (lazy pages, then fonts and data). */
 async function open(page: Page, path: string) {

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
 import { signUp, uniqueEmail } from '../support/accounts'
+import { violations } from '../support/axe'
 
 // Bulk edits: every code in a folder gets a new host after a dry run
 // shows it, then the change is undone; driven from the keyboard where a
@@ -50,6 +51,7 @@ test('replace the host of a folder’s codes: dry run, apply, undo', async ({ pa
   await expect(table.getByRole('row', { name: /Dinner/ })).toContainText('https://old.example/dinner')
   await expect(table.getByRole('row', { name: /Dinner/ })).toContainText('https://new.example/dinner')
   expect(await destinations(page)).toEqual({ Lunch: 'https://old.example/lunch', Dinner: 'https://old.example/dinner', Poster: 'https://old.example/poster' })
+  expect(await violations(page, '[role="dialog"]')).toEqual([])
 
   await dialog.getByRole('button', { name: 'Apply to 2 codes' }).focus()
   await page.keyboard.press('Enter')

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test'
 import { signUp, uniqueEmail } from '../support/accounts'
+import { violations } from '../support/axe'
 import { publishA, publishTXT } from '../support/dns-server'
 
 // Issue 25 item 7: an owner adds a custom domain, sees the TXT record to
@@ -52,6 +53,10 @@ test('a verified domain carries a dynamic code’s short link', async ({ page, b
   // Not pointing: the code cannot print it yet, so its Domain tab does not offer it.
   const early = await page.request.patch(`/api/dynamic-qrcodes/${code.id}`, { data: { domainId: listed[0].id } })
   expect(early.status()).toBe(400)
+  expect(await violations(page)).toEqual([])
+  // Check again is reachable from the keyboard.
+  await item.getByRole('button', { name: 'Check again' }).focus()
+  await expect(item.getByRole('button', { name: 'Check again' })).toBeFocused()
 
   await publishA(domain, '127.0.0.1')
   await item.getByRole('button', { name: 'Check again' }).click()

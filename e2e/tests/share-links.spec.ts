@@ -1,17 +1,9 @@
-import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
+import { violations } from '../support/axe'
 import { signUp, uniqueEmail } from '../support/accounts'
 
 const phoneUA =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1'
-
-/** The serious and critical WCAG 2.x A/AA violations, one line per node. */
-async function violations(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze()
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`))
-}
 
 test('a share link made from a code’s analytics opens signed out with the figures, and stops when revoked', async ({ page, browser, playwright, baseURL }) => {
   await signUp(page, uniqueEmail('share'))

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Locator, type Page } from '@playwright/test'
+import { violations } from '../support/axe'
 import { confirmEmail, linkIn, password, signUp, uniqueEmail } from '../support/accounts'
 import { waitForMail } from '../support/smtp-sink'
 
@@ -10,18 +10,6 @@ import { waitForMail } from '../support/smtp-sink'
 // Several password hashes and mails on a machine shared with other runs.
 test.describe.configure({ timeout: 120_000 })
 expect.configure({ timeout: 20_000 })
-
-/** The serious and critical WCAG 2.x A/AA violations inside selector, one line per node (as a11y.spec.ts). */
-async function violations(page: Page, selector: string) {
-  const results = await new AxeBuilder({ page })
-    .include(selector)
-    .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
-    .analyze()
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')}`))
-}
 
 /** How far an element (or the document) is wider than its box: 0 when nothing scrolls sideways. */
 async function sideways(target: Page | Locator) {
