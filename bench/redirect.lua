@@ -1,5 +1,6 @@
 -- wrk script for bench/redirect.sh: GET /d/{code} with a phone's user
--- agent, rotating through the short codes in $BENCH_CODES; prints the
+-- agent, rotating through the short codes in $BENCH_CODES (or, with
+-- BENCH_PREFIX=/, through the paths there: GS1 Digital Links); prints the
 -- figures the script parses.
 local codes = {}
 for line in io.lines(os.getenv("BENCH_CODES")) do
@@ -8,6 +9,7 @@ end
 
 local ua = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 " ..
   "(KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
+local prefix = os.getenv("BENCH_PREFIX") or "/d/"
 local i = 0
 
 function init(args)
@@ -18,7 +20,7 @@ end
 
 function request()
   i = i % #codes + 1
-  return wrk.format("GET", "/d/" .. codes[i], { ["User-Agent"] = ua })
+  return wrk.format("GET", prefix .. codes[i], { ["User-Agent"] = ua })
 end
 
 function done(summary, latency, requests)

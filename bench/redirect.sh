@@ -32,6 +32,12 @@
 # list of ten links, with a 200) against plain ones the same way, in as
 # many rounds: their rate must reach 80% of the plain codes'.
 #
+# Then GS1 Digital Links (issue 38: /01/{gtin}/10/{lot} answered 307 by the
+# resolver from its in-process cache) against plain codes the same way:
+# their rate must reach 90% of the plain codes'. The resolver counts GS1
+# scans apart from the scans table, so those requests are left out of the
+# recorded-scans check.
+#
 # BENCH_WEBHOOK=1 (issue 24) adds, before the smart codes, twelve loads of
 # BENCH_SEGMENT on the same server after a 3-second one that warms the
 # cache: without a webhook, with an endpoint subscribed to scan.created
@@ -88,6 +94,7 @@ echo "bench: seeding $CODES dynamic codes on $db"
 "$tmp/seed" codes "$CODES" "$tmp/codes.txt"
 "$tmp/seed" smart-codes "$CODES" "$tmp/smart-codes.txt"
 "$tmp/seed" page-codes "$AB_CODES" "$tmp/page-codes.txt"
+"$tmp/seed" gs1-products "$AB_CODES" "$tmp/ab-gs1-codes.txt"
 export BENCH_CODES="$tmp/codes.txt"
 
 # wait_for FILE PATTERN: until the pattern shows in the file (10 s at most).
@@ -108,14 +115,15 @@ load() {
   sed -n 's/^bench: //p' "$tmp/$2.txt"
 }
 
-# pair URL NAME DURATION [SET]: plain codes and SET's (smart, or page)
-# at once, half the connections each; figures in $tmp/NAME-plain.txt and
-# NAME-SET.txt.
+# pair URL NAME DURATION [SET]: plain codes and SET's (smart, page or
+# gs1) at once, half the connections each; figures in $tmp/NAME-plain.txt
+# and NAME-SET.txt.
 pair() {
-  local half=$(( CONNS / 2 )) threads=$(( THREADS > 1 ? THREADS / 2 : 1 )) set=${4:-smart}
+  local half=$(( CONNS / 2 )) threads=$(( THREADS > 1 ? THREADS / 2 : 1 )) set=${4:-smart} prefix=/d/
+  [ "$set" = gs1 ] && prefix=/
   BENCH_CODES="$tmp/ab-plain-codes.txt" load "$1" "$2-plain" "$3" "$half" "$threads" > /dev/null &
   local plain=$!
-  BENCH_CODES="$tmp/ab-$set-codes.txt" load "$1" "$2-$set" "$3" "$half" "$threads" > /dev/null
+  BENCH_PREFIX=$prefix BENCH_CODES="$tmp/ab-$set-codes.txt" load "$1" "$2-$set" "$3" "$half" "$threads" > /dev/null
   wait "$plain"
 }
 figure() { sed -n "s/^bench: $2=//p" "$tmp/$1.txt"; }
@@ -217,6 +225,17 @@ for round in $(seq "$AB_ROUNDS"); do
   for set in plain page; do echo "  round $round, $set: $(sed -n 's/^bench: //p' "$tmp/pg$round-$set.txt" | grep -E '^(rate|p99_us)' | tr '\n' ' ')"; done
 done
 loads+=("${pplain[@]}" "${pages[@]}")
+# GS1 Digital Links (issue 38): answered by the resolver from its cache.
+echo "bench: $AB_CODES plain codes and $AB_CODES GS1 products at once (gs1: /01/{gtin}/10/{lot}, 307)"
+pair "http://$addr" gwarm 5s gs1
+loads+=(gwarm-plain)
+gplain=() gs1s=()
+for round in $(seq "$AB_ROUNDS"); do
+  pair "http://$addr" "gs$round" "$SEGMENT" gs1
+  gplain+=("gs$round-plain"); gs1s+=("gs$round-gs1")
+  for set in plain gs1; do echo "  round $round, $set: $(sed -n 's/^bench: //p' "$tmp/gs$round-$set.txt" | grep -E '^(rate|p99_us)' | tr '\n' ' ')"; done
+done
+loads+=("${gplain[@]}")
 sleep 3
 kill -TERM "$server_pid"
 status=0; wait "$server_pid" || status=$?; server_pid=
@@ -234,6 +253,9 @@ for l in "${loads[@]}"; do
   bad=$(( bad + $(figure "$l" bad_status) + $(figure "$l" socket_errors) ))
   answered=$(( answered + $(figure "$l" requests) ))
 done
+for l in gwarm-gs1 "${gs1s[@]}"; do
+  bad=$(( bad + $(figure "$l" bad_status) + $(figure "$l" socket_errors) ))
+done
 ratio=$(awk -v a="$sq_rate" -v b="$bare_rate" 'BEGIN { printf "%.1f", 100 * a / b }')
 ab_rate=$(mean rate "${plain[@]}"); ab_p99=$(mean p99_us "${plain[@]}")
 smart_rate=$(mean rate "${smart[@]}"); smart_p99=$(mean p99_us "${smart[@]}")
@@ -241,6 +263,8 @@ smart_ratio=$(awk -v a="$smart_rate" -v b="$ab_rate" 'BEGIN { printf "%.1f", 100
 smart_p99_ratio=$(awk -v a="$smart_p99" -v b="$ab_p99" 'BEGIN { printf "%.2f", a / b }')
 pplain_rate=$(mean rate "${pplain[@]}"); page_rate=$(mean rate "${pages[@]}")
 page_ratio=$(awk -v a="$page_rate" -v b="$pplain_rate" 'BEGIN { printf "%.1f", 100 * a / b }')
+gplain_rate=$(mean rate "${gplain[@]}"); gs1_rate=$(mean rate "${gs1s[@]}")
+gs1_ratio=$(awk -v a="$gs1_rate" -v b="$gplain_rate" 'BEGIN { printf "%.1f", 100 * a / b }')
 
 # wrk counts the responses it read before its time ran out; up to one
 # request per connection of each load may have been answered (and
@@ -260,6 +284,8 @@ printf '  at once, %s codes each, %s rounds of %s: plain %s req/s p99 %s ms, sma
   "$AB_CODES" "$AB_ROUNDS" "$SEGMENT" "$ab_rate" "$(ms "$ab_p99")" "$smart_rate" "$(ms "$smart_p99")" "$smart_ratio" "$smart_p99_ratio"
 printf '  at once, %s codes each: plain %s req/s, page codes %s req/s p99 %s ms: %s%% of the rate (target >= 80%%)\n' \
   "$AB_CODES" "$pplain_rate" "$page_rate" "$(ms "$(mean p99_us "${pages[@]}")")" "$page_ratio"
+printf '  at once, %s codes each: plain %s req/s, GS1 links %s req/s p99 %s ms: %s%% of the rate (target >= 90%%)\n' \
+  "$AB_CODES" "$gplain_rate" "$gs1_rate" "$(ms "$(mean p99_us "${gs1s[@]}")")" "$gs1_ratio"
 printf '  server CPU: %s µs per request\n' "$(awk -v t="$cpu_ticks" -v hz="$(getconf CLK_TCK)" -v r="$sq_requests" 'BEGIN { printf "%.1f", t * 1e6 / hz / r }')"
 printf '  scans:    %s answered by wrk, %s recorded\n' "$answered" "$recorded"
 if [ -n "${BENCH_WEBHOOK:-}" ]; then
@@ -282,6 +308,7 @@ awk -v r="$ratio" 'BEGIN { exit !(r >= 70) }' || { echo "  MISSED: rate below 70
 awk -v r="$smart_ratio" 'BEGIN { exit !(r >= 95) }' || { echo "  MISSED: smart codes below 95% of the plain codes' rate"; fail=1; }
 [ "$(( 10 * smart_p99 ))" -le $(( 12 * ab_p99 )) ] || { echo "  MISSED: smart codes' p99 above 1.2 times the plain codes'"; fail=1; }
 awk -v r="$page_ratio" 'BEGIN { exit !(r >= 80) }' || { echo "  MISSED: page codes below 80% of the plain codes' rate"; fail=1; }
+awk -v r="$gs1_ratio" 'BEGIN { exit !(r >= 90) }' || { echo "  MISSED: GS1 links below 90% of the plain codes' rate"; fail=1; }
 [ "$bad" -eq 0 ] || { echo "  MISSED: $bad non-3xx answers or socket errors"; fail=1; }
 if [ -n "${BENCH_WEBHOOK:-}" ]; then
   awk -v r="$hook_ratio" 'BEGIN { exit !(r >= 95) }' || { echo "  MISSED: with a scan.created subscriber below 95% of the rate without"; fail=1; }

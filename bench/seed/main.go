@@ -31,6 +31,7 @@ import (
 
 	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/scans/scanbench"
+	"github.com/squarely/squarely/internal/gs1"
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/webhooks"
 )
@@ -46,7 +47,7 @@ func main() {
 
 func run(ctx context.Context, args []string) error {
 	if len(args) == 0 {
-		return errors.New("usage: seed schema URL | drop-schema URL | codes N FILE | count")
+		return errors.New("usage: seed schema URL | drop-schema URL | codes N FILE | smart-codes N FILE | page-codes N FILE | gs1-products N FILE | count | webhook URL | webhook-off")
 	}
 	switch {
 	case args[0] == "schema" && len(args) == 2:
@@ -71,6 +72,12 @@ func run(ctx context.Context, args []string) error {
 			return fmt.Errorf("N must be a positive number, got %q", args[1])
 		}
 		return seedPageCodes(ctx, n, args[2])
+	case args[0] == "gs1-products" && len(args) == 3:
+		n, err := strconv.Atoi(args[1])
+		if err != nil || n <= 0 {
+			return fmt.Errorf("N must be a positive number, got %q", args[1])
+		}
+		return seedGS1Products(ctx, n, args[2])
 	case args[0] == "count" && len(args) == 1:
 		return count(ctx)
 	case args[0] == "webhook" && len(args) == 2:
@@ -321,4 +328,44 @@ func seedPageCodes(ctx context.Context, n int, file string) error {
 		return err
 	}
 	return os.WriteFile(file, []byte(strings.Join(codes, "\n")+"\n"), 0o644)
+}
+
+// seedGS1Products creates n GS1 Digital Link products (GTINs
+// 0950600000001c…, each with a default link, product information in two
+// languages and a recall link for its lot L1) and writes one resolver
+// path per product, /01/{gtin}/10/L{1-4}, cycling through four lots, so
+// that a quarter of the scans meet a lot's own links.
+func seedGS1Products(ctx context.Context, n int, file string) error {
+	st, err := open(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	u, err := st.UserByUsername(ctx, benchUser)
+	if err != nil {
+		return err
+	}
+	ws, err := st.PersonalWorkspace(ctx, u.ID)
+	if err != nil {
+		return err
+	}
+	products := &gs1.Products{Store: st, Now: time.Now, CheckHref: func(string) string { return "" }, Limit: 1 << 30}
+	paths := make([]string, n)
+	for i := range paths {
+		body := fmt.Sprintf("0950600%06d", i+1)
+		gtin := body + string(gs1.CheckDigit(body))
+		base := "https://brand.example/products/" + gtin
+		p := &gs1.Product{GTIN: gtin, Name: "Bench product " + gtin, Links: []gs1.Target{
+			{LinkType: "gs1:defaultLink", Href: base, Title: "Product page"},
+			{LinkType: "gs1:pip", Href: base + "/en", Title: "Product information", Language: "en"},
+			{LinkType: "gs1:pip", Href: base + "/de", Title: "Produktinformation", Language: "de"},
+		}, Lots: []gs1.LotLinks{{Lot: "L1", Links: []gs1.Target{
+			{LinkType: "gs1:recallStatus", Href: base + "/recall", Title: "Recall notice"},
+		}}}}
+		if _, err := products.Create(ctx, ws.ID, p); err != nil {
+			return err
+		}
+		paths[i] = fmt.Sprintf("01/%s/10/L%d", gtin, i%4+1)
+	}
+	return os.WriteFile(file, []byte(strings.Join(paths, "\n")+"\n"), 0o644)
 }

@@ -5,11 +5,16 @@ import "fmt"
 // Print rules for a QR code carrying a GS1 Digital Link URI on a consumer
 // unit scanned at a general retail point of sale: GS1 General
 // Specifications, §5.12.3.1, Symbol specification table 1 ("Trade items
-// scanned in general retail POS and not general distribution"), row "QR
-// Code with GS1 Digital Link URI": X-dimension (module width) minimum
-// 0.375 mm, target 0.625 mm, maximum 0.990 mm; quiet zone 4X on every
+// scanned in general retail POS and not general distribution"): X-dimension
+// (module width) minimum 0.375 mm, maximum 0.990 mm; quiet zone 4X on every
 // side; print quality 1.5/06/660 (ISO/IEC 15415). §5.7.3 asks for error
 // correction level M or higher for QR Code in the GS1 system.
+//
+// The range is the one GS1 Norway's barcode guide gives for 2D symbols on
+// consumer units (0.375-0.990 mm). GS1 UK's sizing guidance for QR codes
+// at the point of sale quotes 0.396 mm from the same section; the table
+// itself could not be read here, so the verdict keeps the lower figure and
+// the target (0.625 mm) is not confirmed against GS1's text either.
 const (
 	MinXDimensionMm    = 0.375
 	TargetXDimensionMm = 0.625

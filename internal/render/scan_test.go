@@ -3,13 +3,13 @@ package render
 import (
 	"bytes"
 	"context"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"image/color"
 	"image/gif"
 	"image/jpeg"
 	"image/png"
+	"maps"
 	"math"
 	"os"
 	"os/exec"
@@ -44,20 +44,8 @@ func needDecoders(t *testing.T) decoders {
 		rsvg:     testenv.Command(t, "rsvg-convert"),
 		pdftoppm: testenv.Command(t, "pdftoppm"),
 		gs:       testenv.Command(t, "gs"),
-		opencv:   openCVPython(),
+		opencv:   testenv.OpenCVPython(),
 	}
-}
-
-// openCVPython is a python3 that can import cv2: the one on PATH, else
-// Debian's (python3-opencv installs there, and a pyenv shim may come
-// first on PATH); "" when neither can.
-func openCVPython() string {
-	for _, p := range []string{"python3", "/usr/bin/python3"} {
-		if _, err := run(p, "-c", "import cv2"); err == nil {
-			return p
-		}
-	}
-	return ""
 }
 
 func run(name string, args ...string) ([]byte, error) {
@@ -91,37 +79,26 @@ func (d decoders) decode(file string, want []byte) (zbarErr, zxingErr error) {
 }
 
 // openCV is what OpenCV made of one file: whether a decoder returned the
-// payload, and whether cv2.QRCodeDetector located a code (see
-// testdata/opencv_qr.py: Debian's build locates but cannot decode).
+// payload, and whether cv2.QRCodeDetector located a code.
 type openCV struct{ read, found bool }
 
-// openCVRead reads files with OpenCV, one process for many files (its
-// start-up is most of the cost), want[file] being the payload.
+// openCVRead reads files with OpenCV, want[file] being the payload.
 func (d decoders) openCVRead(t *testing.T, want map[string][]byte) map[string]openCV {
 	res := map[string]openCV{}
 	if d.opencv == "" {
 		return res
 	}
-	files := make([]string, 0, len(want))
-	for f := range want {
-		files = append(files, f)
-	}
-	slices.Sort(files)
+	files := slices.Sorted(maps.Keys(want))
 	for len(files) > 0 {
 		batch := files[:min(len(files), 20)]
 		files = files[len(batch):]
-		out, err := run(d.opencv, append([]string{"testdata/opencv_qr.py"}, batch...)...)
+		reads, err := testenv.ReadWithOpenCV(d.opencv, batch...)
 		if err != nil {
-			t.Logf("OpenCV: %v", err)
+			t.Log(err)
 			continue
 		}
-		for line := range strings.Lines(string(out)) {
-			f := strings.Split(strings.TrimSuffix(line, "\n"), "\t")
-			if len(f) != 3 {
-				continue
-			}
-			got, err := hex.DecodeString(f[1])
-			res[f[0]] = openCV{read: err == nil && len(got) > 0 && bytes.Equal(got, want[f[0]]), found: f[2] == "1"}
+		for f, r := range reads {
+			res[f] = openCV{read: len(r.Text) > 0 && bytes.Equal(r.Text, want[f]), found: r.Found}
 		}
 	}
 	return res

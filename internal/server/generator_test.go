@@ -72,6 +72,7 @@ func (e *env) sendForm(c *http.Client, method, path string, parts ...part) *resp
 type decoders struct {
 	t                           *testing.T
 	zbar, zxing, rsvg, pdftoppm string
+	opencv                      string // set by withOpenCV: OpenCV must read the same too
 }
 
 func newDecoders(t *testing.T) *decoders {
@@ -109,7 +110,22 @@ func (d *decoders) read(file []byte, format string) string {
 	if err != nil || string(zx) != string(out) {
 		d.t.Errorf("ZXingReader read %q from the %s (%v), zbarimg %q", zx, format, err, out)
 	}
+	if d.opencv != "" {
+		reads, err := testenv.ReadWithOpenCV(d.opencv, pngFile)
+		if got := reads[pngFile].Text; err != nil || string(got) != string(out) {
+			d.t.Errorf("OpenCV read %q from the %s (%v), zbarimg %q", got, format, err, out)
+		}
+	}
 	return string(out)
+}
+
+// withOpenCV has OpenCV (python3-opencv) read every code as well, a third
+// decoder where a till's reading is the point (GS1 codes); it skips the
+// test, or fails it under CI, without OpenCV.
+func (d *decoders) withOpenCV() *decoders {
+	d.opencv = testenv.OpenCVPython()
+	testenv.Need(d.t, d.opencv != "", "python3-opencv is not installed")
+	return d
 }
 
 // signedIn returns a browser with a new account and the account's id.

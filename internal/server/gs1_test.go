@@ -329,12 +329,12 @@ func TestGS1Resolver(t *testing.T) {
 }
 
 // A gs1 code: generated on the base URL or a verified domain, the exact
-// URI decoded by zbar and ZXing, every URI valid for GS1's digital-link.js,
+// URI decoded by zbar, ZXing and OpenCV, every URI valid for GS1's digital-link.js,
 // GS1's wording for bad fields, and the preflight's GS1 verdict.
 func TestGS1Code(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
 		e := start(t, st)
-		dec := newDecoders(t)
+		dec := newDecoders(t).withOpenCV()
 		c, uid := e.signedIn("brand@example.com")
 		domainID := verifiedDomain(t, st, storetest.Personal(t, st, uid), brandHost)
 		base := testConfig(t).BaseURL

@@ -125,6 +125,37 @@ describe('Analytics Dashboard', () => {
     expect(within(dialog).getByRole('link', { name: 'PDF report' })).toHaveAttribute('href', reportUrl(3).replace('/analytics?', '/report.pdf?'))
   })
 
+  it('shows GS1 scans by product, GTIN and lot once there are any', async () => {
+    stub({
+      'GET /api/gs1/analytics': () =>
+        json({ from: '2026-10-31', to: '2026-11-29', scans: [{ gtin: '09506000134352', lot: 'B42', linkType: 'gs1:recallStatus', scans: 1204 }, { gtin: '09520123456788', lot: '', linkType: 'gs1:defaultLink', scans: 3 }] }),
+      'GET /api/gs1/products': () => json([{ gtin: '09506000134352', name: 'Tomato soup', links: [], lots: [], createdAt: '', updatedAt: '' }]),
+    })
+    renderApp('/dashboard')
+    const dialog = await openAnalytics()
+    const table = await within(dialog).findByRole('table', { name: 'GS1 scans by GTIN and lot' })
+    const recall = within(table).getByText('B42').closest('tr')
+    expect(recall).toHaveTextContent('Tomato soup09506000134352B42gs1:recallStatus1,204')
+    const unlisted = within(table).getByText('09520123456788').closest('tr')
+    expect(unlisted).toHaveTextContent('—09520123456788—gs1:defaultLink3')
+  })
+
+  it('shows no GS1 panel to a workspace without GS1 scans', async () => {
+    let answered = false
+    stub({
+      'GET /api/gs1/analytics': () => {
+        answered = true
+        return json({ from: '2026-10-31', to: '2026-11-29', scans: [] })
+      },
+    })
+    renderApp('/dashboard')
+    const dialog = await openAnalytics()
+    await within(dialog).findByText('Total Generations')
+    await waitFor(() => expect(answered).toBe(true))
+    await new Promise((r) => setTimeout(r, 50))
+    expect(within(dialog).queryByRole('heading', { name: /GTIN and lot/ })).not.toBeInTheDocument()
+  })
+
   it('says how to turn cities on without a city database', async () => {
     stub({})
     renderApp('/dashboard')

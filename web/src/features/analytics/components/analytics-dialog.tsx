@@ -1,4 +1,4 @@
-import { AlertCircle, Download, FileDown, FileText, Globe, Layers, MapPin, QrCode, RefreshCw, ScanLine, Share2, Sparkles, Split, Trophy, Zap } from 'lucide-react'
+import { AlertCircle, Barcode, Download, FileDown, FileText, Globe, Layers, MapPin, QrCode, RefreshCw, ScanLine, Share2, Sparkles, Split, Trophy, Zap } from 'lucide-react'
 import { lazy, Suspense, useState, type ReactNode } from 'react'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
@@ -9,6 +9,7 @@ import type { ScanReport, UserAnalytics } from '../api/types'
 import { countryName } from '../lib/country-name'
 import { BarChart, ShareBars, SplitRing, toEntries } from './charts'
 import { PageStats } from '@/features/pages'
+import { Gs1ScanTable, useHasGs1Scans } from '@/features/gs1'
 import { hasRoutes, RoutesTable } from './routes-panel'
 import { WorldMap } from './world-map'
 import { countOf, nounFor } from '@/lib/count'
@@ -63,7 +64,19 @@ function AnalyticsBody() {
         <TopCodes data={data} />
       </div>
       <CodeInsights topDynamic={data.dynamicQrPerformance} />
+      <ProductScans />
     </div>
+  )
+}
+
+/** GS1 Digital Link scans, resolved per GTIN and lot rather than per code: shown once there are any. */
+function ProductScans() {
+  if (!useHasGs1Scans()) return null
+  return (
+    <Panel title="Products: scans by GTIN and lot" icon={<Barcode />}>
+      <p className="-mt-2 text-xs text-slate-500">GS1 Digital Link scans of the last 30 days, on your domains and this site.</p>
+      <Gs1ScanTable caption="GS1 scans by GTIN and lot" />
+    </Panel>
   )
 }
 

@@ -11,8 +11,9 @@ import { siteTitle, usePageTitle } from '@/lib/use-page-title'
 import { toast } from '@/lib/use-toast'
 import { can, useActiveWorkspace } from '@/lib/workspace'
 import { WorkspacePage } from '@/features/workspaces'
-import { linkTypes, useCreateProduct, useDeleteProduct, useGs1Scans, useProducts, useRecallLot, useUpdateProduct, type Product, type ProductLink } from '../api/products'
+import { linkTypes, useCreateProduct, useDeleteProduct, useProducts, useRecallLot, useUpdateProduct, type Product, type ProductLink } from '../api/products'
 import { gtinFeedback } from '../lib/gs1-rules'
+import { Gs1ScanTable } from '../components/scan-table'
 
 const failed = (title: string) => (error: unknown) =>
   toast({ title, description: serverMessage(error) ?? 'Please try again.', variant: 'destructive' })
@@ -221,7 +222,6 @@ function ProductCard({ product, editor }: { product: Product; editor: boolean })
 }
 
 function ScanTable() {
-  const scans = useGs1Scans()
   return (
     <Card>
       <CardHeader>
@@ -229,30 +229,7 @@ function ScanTable() {
         <CardDescription>Resolved scans of the last 30 days, by GTIN, lot and link type. No address or device is kept.</CardDescription>
       </CardHeader>
       <CardContent>
-        {scans.isPending && <Spinner label="Loading scans..." />}
-        {scans.data && scans.data.scans.length === 0 && <p className="text-sm text-slate-600">No scans yet.</p>}
-        {scans.data && scans.data.scans.length > 0 && (
-          <table className="w-full text-left text-sm">
-            <thead>
-              <tr className="text-slate-500">
-                <th className="py-1">GTIN</th>
-                <th>Lot</th>
-                <th>Link type</th>
-                <th className="text-right">Scans</th>
-              </tr>
-            </thead>
-            <tbody>
-              {scans.data.scans.map((s) => (
-                <tr key={`${s.gtin}/${s.lot}/${s.linkType}`} className="border-t border-slate-100">
-                  <td className="py-1">{s.gtin}</td>
-                  <td>{s.lot || '—'}</td>
-                  <td>{s.linkType}</td>
-                  <td className="text-right">{s.scans}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <Gs1ScanTable caption="Scans by GTIN and lot" />
       </CardContent>
     </Card>
   )

@@ -1,6 +1,6 @@
-"""Read QR codes with OpenCV for the render scan tests.
+"""Read QR codes with OpenCV for the tests (testenv.ReadWithOpenCV).
 
-Usage: python3 opencv_qr.py FILE...
+Usage: python3 opencv_qr.py FILE...  (or the script on stdin: python3 - FILE...)
 Prints one line per file: the file name, the hex of the decoded text's
 UTF-8 bytes (empty when nothing decoded it), and 1 or 0 for whether
 cv2.QRCodeDetector located a code, tab-separated.
