@@ -12,6 +12,7 @@ import (
 	"github.com/squarely/squarely/internal/geo/geotest"
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/store/storetest"
+	"github.com/squarely/squarely/internal/testenv"
 )
 
 // loadTestCities loads a small city database for the test: London
@@ -81,6 +82,16 @@ func TestCitiesAndRegions(t *testing.T) {
 			}
 		}
 
+		// The PDF report lists them too, by the same labels as the CSV.
+		pdf := e.do(c, "GET", "/api/dynamic-qrcodes/"+id+"/report.pdf", "")
+		text := strings.Join(strings.Fields(testenv.PDFText(t, pdf.body)), " ")
+		for _, want := range []string{"Regions England, GB 6 (46%) Bavaria, DE 5 (38%)",
+			"Cities London, England, GB 6 (46%) Munich, Bavaria, DE 5 (38%) Linköping, SE 1 (7%)"} {
+			if !strings.Contains(text, want) {
+				t.Errorf("the PDF lacks %q:\n%s", want, text)
+			}
+		}
+
 		// The share page folds cities and regions under 5 scans too.
 		_, token := createShare(t, e, c, `{"scope":{"codeId":`+id+`}}`)
 		page := string(e.do(e.browser(), "GET", "/s/"+token, "").body)
@@ -121,6 +132,9 @@ func TestCitiesAndRegions(t *testing.T) {
 		}
 		if a := expect(t, e.do(c, "GET", "/api/analytics", ""), http.StatusOK, ""); a["citiesEnabled"] != false {
 			t.Errorf("citiesEnabled %v", a["citiesEnabled"])
+		}
+		if text := testenv.PDFText(t, e.do(c, "GET", "/api/dynamic-qrcodes/"+id+"/report.pdf", "").body); strings.Contains(text, "Cities") {
+			t.Errorf("without a database the PDF lists cities:\n%s", text)
 		}
 	})
 }

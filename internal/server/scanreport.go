@@ -124,11 +124,10 @@ type placeScans struct {
 	Scans   int64  `json:"scans"`
 }
 
-// placeLabel names a region or city key for a CSV: "Munich, Bavaria, DE".
-func placeLabel(key string) string {
-	country, region, city := store.SplitPlace(key)
+// label names a region or city for a CSV or the PDF: "Munich, Bavaria, DE".
+func (p placeScans) label() string {
 	var parts []string
-	for _, p := range []string{city, region, country} {
+	for _, p := range []string{p.City, p.Region, p.Country} {
 		if p != "" {
 			parts = append(parts, p)
 		}
@@ -434,7 +433,7 @@ func (s *server) breakdownCSV(w http.ResponseWriter, r *http.Request) {
 			list = rep.Cities
 		}
 		for _, p := range list {
-			rows = append(rows, []string{placeLabel(store.CityKey(p.Country, p.Region, p.City)), strconv.FormatInt(p.Scans, 10)})
+			rows = append(rows, []string{p.label(), strconv.FormatInt(p.Scans, 10)})
 		}
 	case "device":
 		addMap(rep.Devices)

@@ -117,6 +117,20 @@ func layoutReport(subject string, sr scanRange, rep *scanReportResponse) []byte 
 		countries = append(countries, [2]string{"Unknown", count(rep.UnknownCountry)})
 	}
 	table("Countries", countries)
+	// Regions and cities where a city database places scans
+	// (SQUARELY_GEOIP_CITY_DB); without one the PDF says nothing of them,
+	// as the dashboard says how to turn them on.
+	if rep.CitiesEnabled {
+		places := func(list []placeScans) [][2]string {
+			rows := make([][2]string, len(list))
+			for i, p := range list {
+				rows[i] = [2]string{p.label(), count(p.Scans)}
+			}
+			return rows
+		}
+		table("Regions", places(rep.Regions))
+		table("Cities", places(rep.Cities))
+	}
 	table("Devices", fromMap(rep.Devices))
 	table("Operating systems", fromMap(rep.OS))
 	table("Browsers", fromMap(rep.Browsers))
