@@ -143,10 +143,12 @@ type server struct {
 
 	// billing calls Stripe; nil when payments are off (payments.go).
 	billing   *billing.Client
-	checkouts *limiter
+	checkouts *limiter // public calls that cost a Stripe request, per client address
 
 	// Wrong passwords of protected codes, per client address and per code.
-	codePasswordsFrom, codePasswords *limiter // public calls that cost a Stripe request, per client address
+	codePasswordsFrom, codePasswords *limiter
+	// Views of share pages and their CSVs, per client address (sharelinks.go).
+	shareViews *limiter
 
 	bulk *bulk.Runner
 	// handler is the whole site (New's answer): the switch check asks it
@@ -286,6 +288,7 @@ func New(d Deps) http.Handler {
 	s.checkouts = s.newLimiter("checkout", checkoutsPerHour, time.Hour)
 	s.codePasswordsFrom = s.newLimiter("code-password-from", codePasswordTriesPerAddress, codePasswordWindow)
 	s.codePasswords = s.newLimiter("code-password", codePasswordTriesPerCode, codePasswordWindow)
+	s.shareViews = s.newLimiter("share-view", shareViewsPerMinute, time.Minute)
 	if d.Config.PaymentsEnabled() {
 		s.billing = billing.New(billing.Config{
 			SecretKey: d.Config.StripeSecretKey, WebhookSecret: d.Config.StripeWebhookSecret, APIURL: d.Config.StripeAPIURL,

@@ -165,10 +165,23 @@ func (s *server) deleteShareLink(w http.ResponseWriter, r *http.Request) {
 // was given; its path covers the page and its CSV.
 func shareCookie(l *store.ShareLink) string { return "share_" + strconv.FormatInt(l.ID, 10) }
 
+// shareViewsPerMinute bounds, per client address, the requests for share
+// pages, their CSVs and their password forms: each reads a whole range of
+// analytics, and the page needs no sign-in. A reader changing the range
+// now and then stays far below it.
+const shareViewsPerMinute = 60
+
+// msgShareViews answers a client over shareViewsPerMinute.
+const msgShareViews = "Too many requests for shared reports from this address. Please wait a minute."
+
 // sharePage serves GET and POST /s/{token} and GET /s/{token}.csv: the
 // link's analytics (the range in the query, as the app's views take it),
-// its password form, or 404 / 410.
+// its password form, or 404 / 410. Every request is counted, a token that
+// does not exist too, before any database read of the link.
 func (s *server) sharePage(w http.ResponseWriter, r *http.Request) {
+	if !s.shareViews.take(w, clientKey(r), msgShareViews) {
+		return
+	}
 	token, csv := r.PathValue("token"), false
 	if t, ok := strings.CutSuffix(token, ".csv"); ok && r.Method == http.MethodGet {
 		token, csv = t, true

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/sharelinks"
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/store/storetest"
@@ -334,6 +335,51 @@ func TestShareLinkLimit(t *testing.T) {
 		}
 		if got[http.StatusCreated] != 1 || got[http.StatusConflict] != 5 {
 			t.Errorf("racing creations: %v", got)
+		}
+	})
+}
+
+// Share pages are public and each reads a range of analytics: one address
+// gets shareViewsPerMinute requests a minute, counted in a parallel burst
+// too, and guesses at tokens count alike; other addresses are not held up.
+func TestShareLinkViewsAreLimited(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st, withConfig(func(c *config.Config) { c.TrustProxy = true }))
+		c, _ := e.signedIn("busy@example.com")
+		_, token := createShare(t, e, c, `{"scope":{"workspace":true}}`)
+		view := func(path, addr string) int {
+			return e.do(e.browser(), "GET", path, "", "X-Forwarded-For", addr).StatusCode
+		}
+		for i := range 10 { // wrong tokens use up the allowance like right ones
+			if status := view("/s/"+strings.Repeat("x", 20+i), "203.0.113.7"); status != http.StatusNotFound {
+				t.Fatalf("a wrong token: %d", status)
+			}
+		}
+		var wg sync.WaitGroup
+		statuses := make(chan int, shareViewsPerMinute)
+		for range shareViewsPerMinute {
+			wg.Go(func() { statuses <- view("/s/"+token+".csv", "203.0.113.7") })
+		}
+		wg.Wait()
+		close(statuses)
+		counts := map[int]int{}
+		for s := range statuses {
+			counts[s]++
+		}
+		if counts[http.StatusOK] != shareViewsPerMinute-10 || counts[http.StatusTooManyRequests] != 10 {
+			t.Fatalf("burst answers %v, want %d × 200 and 10 × 429", counts, shareViewsPerMinute-10)
+		}
+		r := e.do(e.browser(), "GET", "/s/"+token, "", "X-Forwarded-For", "203.0.113.7")
+		expect(t, r, http.StatusTooManyRequests, msgShareViews)
+		if r.Header.Get("Retry-After") == "" {
+			t.Error("429 without Retry-After")
+		}
+		if status := view("/s/"+token, "198.51.100.9"); status != http.StatusOK {
+			t.Errorf("another address: %d", status)
+		}
+		e.clock.Advance(time.Minute)
+		if status := view("/s/"+token, "203.0.113.7"); status != http.StatusOK {
+			t.Errorf("after the minute: %d", status)
 		}
 	})
 }
