@@ -8,6 +8,7 @@ import (
 	"errors"
 	"mime"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -54,7 +55,8 @@ func importItemView(it store.ImportItem) importItemJSON {
 		Clicks: it.Clicks, CreatedAt: it.CreatedAt, Status: it.Status, Reason: it.Error, CodeID: it.CodeID}
 }
 
-// createImport (POST /api/imports, editors): JSON {"source": "shlink",
+// createImport (POST /api/imports, editors): JSON {"source": "kutt" |
+// "shlink" | "yourls" | "dub" | "bitly",
 // "baseUrl", "apiKey", "domainId"?, "dryRun"?, "oldBaseUrl"?} reads the
 // links from the service's API; multipart with file, source
 // (csv|bitly-csv|dub-csv), oldBaseUrl, dryRun and domainId reads a CSV
@@ -107,17 +109,17 @@ func (s *server) createImport(w http.ResponseWriter, r *http.Request) {
 			fieldError(w, "source", "A CSV import is a multipart upload with the file")
 			return
 		case !slices.Contains(imports.APISources, source):
-			fieldError(w, "source", "source must be one of shlink, csv, bitly-csv, dub-csv")
+			fieldError(w, "source", "source must be one of "+strings.Join(append(append([]string{}, imports.APISources...), imports.CSVSources...), ", "))
 			return
 		case strings.TrimSpace(in.APIKey) == "":
 			fieldError(w, "apiKey", "apiKey is required")
 			return
 		}
-		if oldBase == "" {
-			oldBase = strings.TrimSpace(in.BaseURL)
-		}
 		// The key is used for this request only and never stored.
 		links, err = s.importClient().Fetch(ctx, source, in.BaseURL, strings.TrimSpace(in.APIKey))
+		if oldBase == "" {
+			oldBase = shortHost(links, strings.TrimSpace(in.BaseURL))
+		}
 	}
 	var rf *imports.Refused
 	switch {
@@ -181,6 +183,20 @@ func (s *server) createImport(w http.ResponseWriter, r *http.Request) {
 	}
 	s.imports.Wake()
 	s.answerImport(w, r, j.ID, http.StatusAccepted)
+}
+
+// shortHost is where the links' short URLs live at their source, the
+// first short URL without its short code (an API's host is often not its
+// links': api-ssl.bitly.com, bit.ly), or baseURL when they say none.
+func shortHost(links []imports.Link, baseURL string) string {
+	for _, l := range links {
+		u, err := url.Parse(l.ShortURL)
+		if err == nil && u.Host != "" && (u.Scheme == "https" || u.Scheme == "http") && l.ShortCode != "" &&
+			strings.HasSuffix(u.Path, "/"+l.ShortCode) && u.RawQuery == "" {
+			return strings.TrimSuffix(l.ShortURL, "/"+l.ShortCode)
+		}
+	}
+	return baseURL
 }
 
 // importClient reads other services' APIs under the webhook address rules.
