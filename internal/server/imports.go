@@ -307,7 +307,7 @@ func (s *server) importLink(ctx context.Context, j *store.ImportJob, it store.Im
 		return it, err
 	}
 	d := p.DynamicCode()
-	d.WorkspaceID, d.UserID, d.CreatedAt = j.WorkspaceID, u.ID, s.now()
+	d.WorkspaceID, d.UserID, d.CreatedAt, d.ImportedClicks = j.WorkspaceID, u.ID, s.now(), it.Clicks
 	if it.CreatedAt != nil {
 		d.CreatedAt = *it.CreatedAt
 	}

@@ -316,6 +316,20 @@ func TestImportFromServices(t *testing.T) {
 				if err != nil || d.Name != want.Title || len(d.Tags) != len(want.Tags) || !d.CreatedAt.Equal(*want.CreatedAt) {
 					t.Fatalf("imported code: %+v, %v; want %+v", d, err, want)
 				}
+				// The old clicks are a baseline apart from Squarely's own scans.
+				var list []map[string]any
+				decodeList(t, e.do(alice, "GET", "/api/dynamic-qrcodes", ""), &list)
+				found := false
+				for _, c := range list {
+					found = found || c["shortCode"] == want.ShortCode
+					// (The one scan above may not be counted yet: at most 1.)
+					if c["shortCode"] == want.ShortCode && (c["importedClicks"] != float64(want.Clicks) || c["scanCount"].(float64) > 1) {
+						t.Errorf("%s: importedClicks %v, scanCount %v; want %d and at most 1", want.ShortCode, c["importedClicks"], c["scanCount"], want.Clicks)
+					}
+				}
+				if !found {
+					t.Errorf("%s not listed", want.ShortCode)
+				}
 				again := e.waitImport(alice, idOf(expect(t, e.do(alice, "POST", "/api/imports", body), http.StatusAccepted, "")))
 				if again["created"] != 0.0 || again["skipped"] != float64(n) {
 					t.Errorf("re-run: created %v, skipped %v", again["created"], again["skipped"])
