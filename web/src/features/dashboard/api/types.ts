@@ -67,8 +67,6 @@ export interface DynamicCode extends CodeBase {
   health: CodeHealth
   /** Its alerts (mail and webhook events) are off (PUT …/alerts). */
   alertsMuted: boolean
-  /** An imported link's old total click count at its former shortener: apart from scanCount. */
-  importedClicks?: number
 }
 
 /** A dynamic code's destination health: down after two failed checks in a row. */
