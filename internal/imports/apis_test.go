@@ -55,6 +55,12 @@ func TestImportersReadTheirServices(t *testing.T) {
 				t.Errorf("%+v, want %+v", first, want)
 			}
 
+			// An API's base given with its path reads the same.
+			withPath := map[string]string{"kutt": "/api/v2", "shlink": "/rest/v3", "yourls": "/yourls-api.php", "dub": "/", "bitly": "/v4"}[source]
+			if again, err := open.Fetch(context.Background(), source, fake.URL+withPath, "secret"); err != nil || len(again) != n {
+				t.Errorf("baseUrl %s: %d links, %v", fake.URL+withPath, len(again), err)
+			}
+
 			_, err = open.Fetch(context.Background(), source, fake.URL, "wrong")
 			var rf *imports.Refused
 			if !errors.As(err, &rf) || !strings.Contains(rf.Message, "refused the API key") {
