@@ -42,7 +42,7 @@ func TestRunnerResumesAfterAStop(t *testing.T) {
 			it.Status = store.ImportCreated
 			return it, nil
 		}
-		r1 := imports.NewRunner(st, create, nil, nil)
+		r1 := imports.NewRunner(st, create, nil, nil, nil)
 		done1 := make(chan struct{})
 		go func() { r1.Run(first); close(done1) }()
 		<-done1
@@ -52,7 +52,7 @@ func TestRunnerResumesAfterAStop(t *testing.T) {
 		}
 		second, stop2 := context.WithCancel(ctx)
 		defer stop2()
-		go imports.NewRunner(st, create, nil, nil).Run(second)
+		go imports.NewRunner(st, create, nil, nil, nil).Run(second)
 		deadline := time.Now().Add(10 * time.Second)
 		for got.Status != store.ImportDone {
 			if time.Now().After(deadline) {
@@ -100,4 +100,82 @@ func TestReadCSV(t *testing.T) {
 	if links, err := imports.ReadCSV(strings.NewReader("destination,clicks\nhttps://example.com,-1\n"), "csv"); err != nil || len(links) != 1 {
 		t.Errorf("a negative number is no formula: %v, %v", links, err)
 	}
+}
+
+// A switch check stopped with its instance is taken over by another
+// runner once the first releases it, and finishes: every link checked,
+// none lost; a second start while one is queued is refused.
+func TestSwitchCheckResumesAfterAStop(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		ctx := context.Background()
+		u := storetest.CreateUser(t, st, "a@example.com")
+		j := &store.ImportJob{WorkspaceID: storetest.Personal(t, st, u.ID), UserID: u.ID, Source: "csv", OldBaseURL: "https://old.example"}
+		var items []store.ImportItem
+		for i := 1; i <= 9; i++ {
+			items = append(items, store.ImportItem{Row: i, ShortCode: fmt.Sprintf("code-%d", i), Destination: "https://example.com", Status: store.ImportExists})
+		}
+		items[7].Status = store.ImportConflict // not checked: never imported
+		items[8].ShortCode = ""                // not checked: no old short URL
+		if err := st.CreateImportJob(ctx, j, items, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.StartImportCheck(ctx, j.ID); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.StartImportCheck(ctx, j.ID); !errors.Is(err, store.ErrConflict) {
+			t.Fatalf("a second start: %v, want ErrConflict", err)
+		}
+		var mu sync.Mutex
+		checked := map[int]int{}
+		first, stop := context.WithCancel(ctx)
+		check := func(ctx context.Context, _ *store.ImportJob, it store.ImportItem) (store.ImportCheck, error) {
+			mu.Lock()
+			checked[it.Row]++
+			stopping := len(checked) == 3 && first.Err() == nil
+			mu.Unlock()
+			if stopping {
+				stop() // the instance stops during its third link
+				return store.ImportCheck{}, ctx.Err()
+			}
+			return store.ImportCheck{Row: it.Row, ShortCode: it.ShortCode, Same: it.Row != 2, Old: "301 x", New: "302 x"}, nil
+		}
+		r1 := imports.NewRunner(st, nil, check, nil, nil)
+		done1 := make(chan struct{})
+		go func() { r1.Run(first); close(done1) }()
+		<-done1
+		got, err := st.ImportJob(ctx, j.WorkspaceID, j.ID)
+		if err != nil || got.CheckStatus != store.CheckRunning {
+			t.Fatalf("after the stop: %+v, %v", got, err)
+		}
+		if n, _, _, _ := st.ImportChecks(ctx, j.ID, 10); n != 2 {
+			t.Fatalf("%d links checked before the stop, want 2", n)
+		}
+		second, stop2 := context.WithCancel(ctx)
+		defer stop2()
+		go imports.NewRunner(st, nil, check, nil, nil).Run(second)
+		deadline := time.Now().Add(10 * time.Second)
+		for got.CheckStatus != store.CheckDone {
+			if time.Now().After(deadline) {
+				t.Fatalf("not finished: %+v", got)
+			}
+			time.Sleep(20 * time.Millisecond)
+			if got, err = st.ImportJob(ctx, j.WorkspaceID, j.ID); err != nil {
+				t.Fatal(err)
+			}
+		}
+		n, same, different, err := st.ImportChecks(ctx, j.ID, 10)
+		if err != nil || n != 7 || same != 6 || len(different) != 1 || different[0].ShortCode != "code-2" {
+			t.Errorf("checked %d, same %d, different %+v, %v", n, same, different, err)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		for row := 1; row <= 7; row++ {
+			if checked[row] == 0 || checked[row] > 2 {
+				t.Errorf("row %d checked %d times", row, checked[row])
+			}
+		}
+		if checked[8]+checked[9] != 0 {
+			t.Errorf("links not to check were: %v", checked)
+		}
+	})
 }

@@ -1,28 +1,22 @@
 // Package imports brings another shortener's links onto Squarely (issue
 // 34 item 3): it reads them from a CSV file (Squarely's columns, or
-// Bitly's and Dub's exports as they are) or from a service's API (Shlink
-// REST v3), checks each against the workspace (what will be created, what
-// conflicts, what is already there) and, in a job, creates their dynamic
-// codes with their short codes intact. Requests to other services go
+// Bitly's and Dub's exports as they are) or from a service's API (Kutt,
+// Shlink, YOURLS, Dub, Bitly: apis.go), checks each against the workspace
+// (what will be created, what conflicts, what is already there) and, in a
+// job, creates their dynamic codes with their short codes intact. Requests to other services go
 // through netguard (the webhook address rules) with timeouts and retries.
 package imports
 
 import (
 	"bufio"
-	"context"
 	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
 	"unicode"
-
-	"github.com/squarely/squarely/internal/netguard"
 )
 
 // Link is one link read from a source.
@@ -33,6 +27,10 @@ type Link struct {
 	Tags        []string
 	CreatedAt   *time.Time
 	Clicks      int64
+	// ShortURL is the link's whole short URL at the source, when it says
+	// (https://bit.ly/abc): its origin is the old host the switch check
+	// compares with.
+	ShortURL string
 }
 
 const (
@@ -47,7 +45,7 @@ const (
 // Sources are the sources an import may name.
 var (
 	CSVSources = []string{"csv", "bitly-csv", "dub-csv"}
-	APISources = []string{"shlink"}
+	APISources = []string{"kutt", "shlink", "yourls", "dub", "bitly"}
 )
 
 // Refused is a source the import cannot read, said for the user.
@@ -230,155 +228,4 @@ func parseTime(s string) (time.Time, bool) {
 		}
 	}
 	return time.Time{}, false
-}
-
-// Client reads links from other services' APIs.
-type Client struct {
-	Policy  netguard.Policy
-	Timeout time.Duration // per request; 0: 20 seconds
-	Tries   int           // per request; 0: 3
-}
-
-// Fetch reads every link of source at baseURL with apiKey.
-func (c *Client) Fetch(ctx context.Context, source, baseURL, apiKey string) ([]Link, error) {
-	base, err := c.Policy.CheckURL(ctx, baseURL)
-	if err != nil {
-		return nil, refusef("baseUrl %v", err)
-	}
-	switch source {
-	case "shlink":
-		return c.shlink(ctx, base, apiKey)
-	}
-	return nil, refusef("Unknown source %q: use %s", source, strings.Join(append(append([]string{}, APISources...), CSVSources...), ", "))
-}
-
-// get fetches u as JSON into v, with the source's headers, retrying a
-// failed exchange or a 5xx or 429 answer.
-func (c *Client) get(ctx context.Context, u string, header http.Header, v any) error {
-	timeout, tries := c.Timeout, c.Tries
-	if timeout == 0 {
-		timeout = 20 * time.Second
-	}
-	if tries == 0 {
-		tries = 3
-	}
-	client := c.Policy.Client(timeout)
-	var last error
-	for try := range tries {
-		if try > 0 {
-			select {
-			case <-ctx.Done():
-				return ctx.Err()
-			case <-time.After(time.Duration(try) * 300 * time.Millisecond):
-			}
-		}
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-		if err != nil {
-			return err
-		}
-		req.Header = header.Clone()
-		req.Header.Set("Accept", "application/json")
-		resp, err := client.Do(req)
-		if err != nil {
-			var ae *netguard.AddressError
-			if errors.As(err, &ae) {
-				return refusef("The service's address is not allowed: %v", ae)
-			}
-			last = refusef("The service did not answer: %v", err)
-			continue
-		}
-		body, err := io.ReadAll(io.LimitReader(resp.Body, 32<<20))
-		resp.Body.Close()
-		switch {
-		case err != nil:
-			last = refusef("The service's answer broke off: %v", err)
-			continue
-		case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
-			return refusef("The service refused the API key (%d)", resp.StatusCode)
-		case resp.StatusCode >= 500 || resp.StatusCode == http.StatusTooManyRequests:
-			last = refusef("The service answered %d", resp.StatusCode)
-			continue
-		case resp.StatusCode != http.StatusOK:
-			return refusef("The service answered %d at %s", resp.StatusCode, req.URL.Path)
-		}
-		if err := json.Unmarshal(body, v); err != nil {
-			return refusef("The service's answer is not the JSON expected: %v", err)
-		}
-		return nil
-	}
-	return last
-}
-
-// shlink reads GET /rest/v3/short-urls page by page (X-Api-Key).
-func (c *Client) shlink(ctx context.Context, base *url.URL, apiKey string) ([]Link, error) {
-	var out []Link
-	for page := 1; ; page++ {
-		var answer struct {
-			ShortURLs struct {
-				Data []struct {
-					ShortCode     string   `json:"shortCode"`
-					LongURL       string   `json:"longUrl"`
-					Title         *string  `json:"title"`
-					Tags          []string `json:"tags"`
-					DateCreated   string   `json:"dateCreated"`
-					VisitsCount   int64    `json:"visitsCount"`
-					VisitsSummary *struct {
-						Total int64 `json:"total"`
-					} `json:"visitsSummary"`
-				} `json:"data"`
-				Pagination struct {
-					CurrentPage int `json:"currentPage"`
-					PagesCount  int `json:"pagesCount"`
-				} `json:"pagination"`
-			} `json:"shortUrls"`
-		}
-		u := base.JoinPath("rest", "v3", "short-urls")
-		u.RawQuery = url.Values{"page": {strconv.Itoa(page)}, "itemsPerPage": {"100"}}.Encode()
-		if err := c.get(ctx, u.String(), http.Header{"X-Api-Key": {apiKey}}, &answer); err != nil {
-			return nil, err
-		}
-		for _, s := range answer.ShortURLs.Data {
-			l := Link{ShortCode: s.ShortCode, Destination: s.LongURL, Tags: s.Tags, Clicks: s.VisitsCount}
-			if s.Title != nil {
-				l.Title = *s.Title
-			}
-			if s.VisitsSummary != nil {
-				l.Clicks = s.VisitsSummary.Total
-			}
-			if t, ok := parseTime(s.DateCreated); ok {
-				l.CreatedAt = &t
-			}
-			out = append(out, l)
-			if len(out) > MaxLinks {
-				return nil, refusef("An import holds at most %d links", MaxLinks)
-			}
-		}
-		p := answer.ShortURLs.Pagination
-		if len(answer.ShortURLs.Data) == 0 || p.CurrentPage >= p.PagesCount || page >= 1000 {
-			return out, nil
-		}
-	}
-}
-
-// Probe requests u once, following no redirect, and answers its status
-// and Location: what the switch check compares.
-func (c *Client) Probe(ctx context.Context, u string) (int, string, error) {
-	if _, err := c.Policy.CheckURL(ctx, u); err != nil {
-		return 0, "", refusef("%s %v", u, err)
-	}
-	timeout := c.Timeout
-	if timeout == 0 {
-		timeout = 20 * time.Second
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-	if err != nil {
-		return 0, "", err
-	}
-	resp, err := c.Policy.Client(timeout).Do(req)
-	if err != nil {
-		return 0, "", err
-	}
-	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-	resp.Body.Close()
-	return resp.StatusCode, resp.Header.Get("Location"), nil
 }

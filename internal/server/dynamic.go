@@ -53,6 +53,9 @@ type dynamicCodeResponse struct {
 	// PageID is the workspace's hosted page the code opens (issue 35), null
 	// for a redirect.
 	PageID *int64 `json:"pageId"`
+	// ImportedClicks is the old total click count of a code imported from
+	// another shortener (imports.go): shown apart, never in scanCount.
+	ImportedClicks int64 `json:"importedClicks"`
 }
 
 func (s *server) dynamicJSON(d *store.DynamicCode) dynamicCodeResponse {
@@ -74,7 +77,7 @@ func (s *server) dynamicJSON(d *store.DynamicCode) dynamicCodeResponse {
 		IsProtected: d.Protected, ErrorCorrectionLevel: d.ErrorCorrectionLevel,
 		Routing: routingJSON(d.Routing), LimitScans: d.LimitScans,
 		Health: toHealthJSON(d.Health), AlertsMuted: d.AlertsMuted,
-		DomainID: d.DomainID, Domain: d.Domain, PageID: d.PageID,
+		DomainID: d.DomainID, Domain: d.Domain, PageID: d.PageID, ImportedClicks: d.ImportedClicks,
 	}
 }
 

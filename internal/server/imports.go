@@ -8,10 +8,10 @@ import (
 	"errors"
 	"mime"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/squarely/squarely/internal/auth"
@@ -54,7 +54,8 @@ func importItemView(it store.ImportItem) importItemJSON {
 		Clicks: it.Clicks, CreatedAt: it.CreatedAt, Status: it.Status, Reason: it.Error, CodeID: it.CodeID}
 }
 
-// createImport (POST /api/imports, editors): JSON {"source": "shlink",
+// createImport (POST /api/imports, editors): JSON {"source": "kutt" |
+// "shlink" | "yourls" | "dub" | "bitly",
 // "baseUrl", "apiKey", "domainId"?, "dryRun"?, "oldBaseUrl"?} reads the
 // links from the service's API; multipart with file, source
 // (csv|bitly-csv|dub-csv), oldBaseUrl, dryRun and domainId reads a CSV
@@ -107,17 +108,17 @@ func (s *server) createImport(w http.ResponseWriter, r *http.Request) {
 			fieldError(w, "source", "A CSV import is a multipart upload with the file")
 			return
 		case !slices.Contains(imports.APISources, source):
-			fieldError(w, "source", "source must be one of shlink, csv, bitly-csv, dub-csv")
+			fieldError(w, "source", "source must be one of "+strings.Join(append(append([]string{}, imports.APISources...), imports.CSVSources...), ", "))
 			return
 		case strings.TrimSpace(in.APIKey) == "":
 			fieldError(w, "apiKey", "apiKey is required")
 			return
 		}
-		if oldBase == "" {
-			oldBase = strings.TrimSpace(in.BaseURL)
-		}
 		// The key is used for this request only and never stored.
 		links, err = s.importClient().Fetch(ctx, source, in.BaseURL, strings.TrimSpace(in.APIKey))
+		if oldBase == "" {
+			oldBase = shortHost(links, strings.TrimSpace(in.BaseURL))
+		}
 	}
 	var rf *imports.Refused
 	switch {
@@ -181,6 +182,20 @@ func (s *server) createImport(w http.ResponseWriter, r *http.Request) {
 	}
 	s.imports.Wake()
 	s.answerImport(w, r, j.ID, http.StatusAccepted)
+}
+
+// shortHost is where the links' short URLs live at their source, the
+// first short URL without its short code (an API's host is often not its
+// links': api-ssl.bitly.com, bit.ly), or baseURL when they say none.
+func shortHost(links []imports.Link, baseURL string) string {
+	for _, l := range links {
+		u, err := url.Parse(l.ShortURL)
+		if err == nil && u.Host != "" && (u.Scheme == "https" || u.Scheme == "http") && l.ShortCode != "" &&
+			strings.HasSuffix(u.Path, "/"+l.ShortCode) && u.RawQuery == "" {
+			return strings.TrimSuffix(l.ShortURL, "/"+l.ShortCode)
+		}
+	}
+	return baseURL
 }
 
 // importClient reads other services' APIs under the webhook address rules.
@@ -291,7 +306,7 @@ func (s *server) importLink(ctx context.Context, j *store.ImportJob, it store.Im
 		return it, err
 	}
 	d := p.DynamicCode()
-	d.WorkspaceID, d.UserID, d.CreatedAt = j.WorkspaceID, u.ID, s.now()
+	d.WorkspaceID, d.UserID, d.CreatedAt, d.ImportedClicks = j.WorkspaceID, u.ID, s.now(), it.Clicks
 	if it.CreatedAt != nil {
 		d.CreatedAt = *it.CreatedAt
 	}
@@ -376,8 +391,9 @@ func (s *server) answerImport(w http.ResponseWriter, r *http.Request, id int64, 
 	for _, c := range different {
 		diffs = append(diffs, map[string]string{"shortCode": c.ShortCode, "old": c.Old, "new": c.New})
 	}
-	check := map[string]any{"checked": checked, "same": same, "different": diffs, "running": s.checking.has(j.ID),
-		"ready": checked > 0 && checked == same && !s.checking.has(j.ID) && checked == j.Counts[store.ImportCreated]+j.Counts[store.ImportExists]}
+	running := j.CheckStatus == store.CheckQueued || j.CheckStatus == store.CheckRunning
+	check := map[string]any{"checked": checked, "same": same, "different": diffs, "running": running,
+		"ready": checked > 0 && checked == same && !running && checked == j.Counts[store.ImportCreated]+j.Counts[store.ImportExists]}
 	writeJSON(w, status, map[string]any{
 		"check": check, "checked": checked, "same": same, "different": diffs,
 		"id": j.ID, "source": j.Source, "status": j.Status, "domainId": j.DomainID, "domain": j.Domain, "oldBaseUrl": j.OldBaseURL,
@@ -396,38 +412,6 @@ func (s *server) getImport(w http.ResponseWriter, r *http.Request) {
 	s.answerImport(w, r, id, http.StatusOK)
 }
 
-// checkingSet is the imports whose switch check runs on this instance.
-type checkingSet struct {
-	mu  sync.Mutex
-	ids map[int64]bool
-}
-
-func (c *checkingSet) has(id int64) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.ids[id]
-}
-
-// start marks id running; false when it already is.
-func (c *checkingSet) start(id int64) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.ids == nil {
-		c.ids = map[int64]bool{}
-	}
-	if c.ids[id] {
-		return false
-	}
-	c.ids[id] = true
-	return true
-}
-
-func (c *checkingSet) done(id int64) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	delete(c.ids, id)
-}
-
 // verifyImport (POST /api/imports/{id}/verify, editors): the switch
 // check. Each imported link's old short URL ({oldBaseUrl}/{shortCode}) is
 // requested through netguard, one request at a time, redirects not
@@ -435,8 +419,11 @@ func (c *checkingSet) done(id int64) {
 // counted as a scan) on the job's domain, which is to take over the old
 // host (without a domain, /d/{shortCode} on the base URL). Two answers are
 // the same when both redirect to the same Location, or share their status
-// otherwise. 202; GET /api/imports/{id} reports {"checked", "same",
-// "different": [{"shortCode", "old", "new"}]}. 409 while one runs.
+// otherwise. 202: the check is queued for the import runner, which holds
+// it under a lease (resumed on another instance after a restart), and
+// checkLink compares each link; GET /api/imports/{id} reports {"checked",
+// "same", "different": [{"shortCode", "old", "new"}]}. 409 while one is
+// queued or runs.
 func (s *server) verifyImport(w http.ResponseWriter, r *http.Request) {
 	id, ok := idParam(w, r, "id", msgImportMissing)
 	if !ok {
@@ -457,54 +444,36 @@ func (s *server) verifyImport(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusConflict, "The import is still running: check once it is done")
 		return
 	}
-	if !s.checking.start(j.ID) {
+	if err := s.store.StartImportCheck(r.Context(), j.ID); errors.Is(err, store.ErrConflict) {
 		writeError(w, http.StatusConflict, "A switch check of this import is already running")
 		return
-	}
-	if err := s.store.ClearImportChecks(r.Context(), j.ID); err != nil {
-		s.checking.done(j.ID)
+	} else if err != nil {
 		s.internalError(w, "starting a switch check", err)
 		return
 	}
-	go func() {
-		defer s.checking.done(j.ID)
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), 2*time.Hour)
-		defer cancel()
-		if err := s.checkSwitch(ctx, j); err != nil {
-			s.log.Error("checking an import's switch", "import", j.ID, "err", err)
-		}
-	}()
+	s.imports.Wake()
 	s.answerImport(w, r, j.ID, http.StatusAccepted)
 }
 
-// checkSwitch compares every imported link of j, one at a time.
-func (s *server) checkSwitch(ctx context.Context, j *store.ImportJob) error {
+// checkLink compares imported link it of j (imports.Check): its old short
+// URL, {oldBaseUrl}/{shortCode}, requested through netguard once, with
+// Squarely's answer to the same path. A failed old request is a
+// difference, unless the runner is stopping (then it is tried again).
+func (s *server) checkLink(ctx context.Context, j *store.ImportJob, it store.ImportItem) (store.ImportCheck, error) {
 	client := s.importClient()
 	client.Tries = 1
-	base := strings.TrimSuffix(j.OldBaseURL, "/")
-	for after := 0; ; {
-		items, err := s.store.ImportItems(ctx, j.ID, after, 200, "")
-		if err != nil || len(items) == 0 {
-			return err
-		}
-		for _, it := range items {
-			after = it.Row
-			if (it.Status != store.ImportCreated && it.Status != store.ImportExists) || it.ShortCode == "" {
-				continue
-			}
-			status, loc, err := client.Probe(ctx, base+"/"+it.ShortCode)
-			old := answerText(status, loc)
-			if err != nil {
-				old = "error: " + err.Error()
-			}
-			newStatus, newLoc := s.ownAnswer(ctx, j, it.ShortCode)
-			c := store.ImportCheck{Row: it.Row, ShortCode: it.ShortCode, Old: old, New: answerText(newStatus, newLoc)}
-			c.Same = err == nil && (isRedirect(status) && isRedirect(newStatus) && loc == newLoc || !isRedirect(status) && status == newStatus)
-			if err := s.store.SetImportCheck(ctx, j.ID, c); err != nil {
-				return err
-			}
-		}
+	status, loc, err := client.Probe(ctx, strings.TrimSuffix(j.OldBaseURL, "/")+"/"+it.ShortCode)
+	if ctx.Err() != nil {
+		return store.ImportCheck{}, ctx.Err()
 	}
+	old := answerText(status, loc)
+	if err != nil {
+		old = "error: " + err.Error()
+	}
+	newStatus, newLoc := s.ownAnswer(ctx, j, it.ShortCode)
+	c := store.ImportCheck{Row: it.Row, ShortCode: it.ShortCode, Old: old, New: answerText(newStatus, newLoc)}
+	c.Same = err == nil && (isRedirect(status) && isRedirect(newStatus) && loc == newLoc || !isRedirect(status) && status == newStatus)
+	return c, nil
 }
 
 func isRedirect(status int) bool { return status >= 300 && status < 400 }

@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/domains/domaintest"
+	"github.com/squarely/squarely/internal/imports/importstest"
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/store/storetest"
 )
@@ -198,7 +200,8 @@ func TestImportFromShlink(t *testing.T) {
 		}
 		expect(t, e.do(alice, "POST", "/api/imports", strings.Replace(body, oldKey, "sq_wrong", 1)), http.StatusBadRequest, "")
 		job := e.waitImport(alice, idOf(expect(t, e.do(alice, "POST", "/api/imports", body), http.StatusAccepted, "")))
-		if job["created"] != 2.0 || job["skipped"] != 1.0 || job["oldBaseUrl"] != old.srv.URL {
+		// The old host is where the service's short URLs live: a Squarely's /d/.
+		if job["created"] != 2.0 || job["skipped"] != 1.0 || job["oldBaseUrl"] != "http://localhost:8080/d" {
 			t.Fatalf("job: %v", job)
 		}
 		for code, dest := range map[string]string{"one": "https://example.com/one", "two": "https://example.com/two", "three": "https://example.com/three"} {
@@ -268,5 +271,70 @@ func TestImportSwitchCheck(t *testing.T) {
 		// Without an old host there is nothing to compare.
 		plain := e.waitImport(alice, idOf(expect(t, e.postImport(alice, "shortCode,destination\nsolo,https://example.com/solo\n", map[string]string{"source": "csv"}), http.StatusAccepted, "")))
 		expect(t, e.do(alice, "POST", "/api/imports/"+idOf(plain)+"/verify", ""), http.StatusBadRequest, "")
+	})
+}
+
+// An import from each service's API, against a fake speaking that API
+// (importstest): the links become codes with their short codes, titles,
+// tags, creation dates and old click totals; the old host is where their
+// short URLs live; a wrong key and a private address are refused with
+// the field; a re-run creates nothing.
+func TestImportFromServices(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st, withConfig(func(c *config.Config) {
+			c.WebhookAllowHTTP, c.WebhookAllowPrivate, c.DynamicLimit = true, true, 0
+		}))
+		strict := start(t, st)
+		const n = 60 // over a page of Kutt's
+		for _, source := range []string{"kutt", "shlink", "yourls", "dub", "bitly"} {
+			t.Run(source, func(t *testing.T) {
+				alice, aliceID := e.signedIn(source + "@example.com")
+				fake := importstest.Start(t, source, "key-"+source, n)
+				body := `{"source":"` + source + `","baseUrl":"` + fake.URL + `","apiKey":"key-` + source + `"}`
+				dry := expect(t, e.do(alice, "POST", "/api/imports", strings.Replace(body, "{", `{"dryRun":true,`, 1)), http.StatusOK, "")
+				if dry["total"] != float64(n) || dry["create"] != float64(n) {
+					t.Fatalf("dry run: %v", dry["total"])
+				}
+				m := expect(t, e.do(alice, "POST", "/api/imports", strings.Replace(body, `"key-`+source, `"wrong`, 1)), http.StatusBadRequest, "")
+				if errs, _ := m["errors"].(map[string]any); !strings.Contains(fmt.Sprint(errs["baseUrl"]), "refused the API key") {
+					t.Errorf("a wrong key: %v", m)
+				}
+				// Without the address rules relaxed the fake is private: refused.
+				strictAlice, _ := strict.signedIn(source + "-strict@example.com")
+				m = expect(t, strict.do(strictAlice, "POST", "/api/imports", body), http.StatusBadRequest, "")
+				if errs, _ := m["errors"].(map[string]any); errs["baseUrl"] == nil {
+					t.Errorf("a private address: %v", m)
+				}
+
+				job := e.waitImport(alice, idOf(expect(t, e.do(alice, "POST", "/api/imports", body), http.StatusAccepted, "")))
+				if job["created"] != float64(n) || job["oldBaseUrl"] != importstest.ShortHost {
+					t.Fatalf("job: created %v, oldBaseUrl %v", job["created"], job["oldBaseUrl"])
+				}
+				want := importstest.Want(source, 7)
+				expectRedirect(t, e.scan(want.ShortCode, iPhoneUA), want.Destination)
+				d, err := st.DynamicCodeByShortCode(context.Background(), storetest.Personal(t, st, aliceID), want.ShortCode)
+				if err != nil || d.Name != want.Title || len(d.Tags) != len(want.Tags) || !d.CreatedAt.Equal(*want.CreatedAt) {
+					t.Fatalf("imported code: %+v, %v; want %+v", d, err, want)
+				}
+				// The old clicks are a baseline apart from Squarely's own scans.
+				var list []map[string]any
+				decodeList(t, e.do(alice, "GET", "/api/dynamic-qrcodes", ""), &list)
+				found := false
+				for _, c := range list {
+					found = found || c["shortCode"] == want.ShortCode
+					// (The one scan above may not be counted yet: at most 1.)
+					if c["shortCode"] == want.ShortCode && (c["importedClicks"] != float64(want.Clicks) || c["scanCount"].(float64) > 1) {
+						t.Errorf("%s: importedClicks %v, scanCount %v; want %d and at most 1", want.ShortCode, c["importedClicks"], c["scanCount"], want.Clicks)
+					}
+				}
+				if !found {
+					t.Errorf("%s not listed", want.ShortCode)
+				}
+				again := e.waitImport(alice, idOf(expect(t, e.do(alice, "POST", "/api/imports", body), http.StatusAccepted, "")))
+				if again["created"] != 0.0 || again["skipped"] != float64(n) {
+					t.Errorf("re-run: created %v, skipped %v", again["created"], again["skipped"])
+				}
+			})
+		}
 	})
 }

@@ -154,8 +154,6 @@ type server struct {
 	// handler is the whole site (New's answer): the switch check asks it
 	// what a short URL answers.
 	handler http.Handler
-	// checking holds the imports whose switch check runs here.
-	checking checkingSet
 	// imports creates the codes of import jobs (imports.go).
 	imports *imports.Runner
 	// bulkEditRunner runs bulk edits (bulkedit.go).
@@ -238,7 +236,7 @@ func New(d Deps) http.Handler {
 		go s.bulk.Run(context.Background())
 	}
 	// Imports (issue 34): a job in hand at the stop is left to its lease.
-	s.imports = imports.NewRunner(d.Store, s.importLink, s.log, s.now)
+	s.imports = imports.NewRunner(d.Store, s.importLink, s.checkLink, s.log, s.now)
 	bg := d.Background
 	if bg == nil {
 		bg = context.Background()

@@ -38,6 +38,9 @@ type DynamicCode struct {
 	// ScanCount and LastScannedAt count human scans only (RecordScans).
 	ScanCount     int64
 	LastScannedAt *time.Time
+	// ImportedClicks is the old total click count of a code imported from
+	// another shortener: a baseline apart from ScanCount, never in it.
+	ImportedClicks int64
 
 	Style
 
@@ -80,7 +83,7 @@ const dynamicColumns = `
 	(SELECT last_scanned_at FROM scan_counts WHERE dynamic_qr_code_id = dynamic_qr_codes.id),` + styleSelect + `,
 	password_hash IS NOT NULL, folder_id,
 	domain_id, COALESCE((SELECT domain FROM workspace_domains WHERE id = dynamic_qr_codes.domain_id), ''), routing, limit_scans, is_paused, paused_at, is_deleted, deleted_at, created_at, updated_at,
-	alerts_muted, health_status, health_reason, health_url, health_since, health_checked_at, page_id, short_code_chosen`
+	alerts_muted, health_status, health_reason, health_url, health_since, health_checked_at, page_id, short_code_chosen, imported_clicks`
 
 func scanDynamic(row interface{ Scan(...any) error }) (*DynamicCode, error) {
 	d := new(DynamicCode)
@@ -94,7 +97,7 @@ func scanDynamic(row interface{ Scan(...any) error }) (*DynamicCode, error) {
 		&d.Protected, &d.FolderID, &d.DomainID, &d.Domain, scanRouting(&d.Routing), &d.LimitScans, &d.IsPaused, scanNullTime(&d.PausedAt), &d.IsDeleted, scanNullTime(&d.DeletedAt),
 		scanTime(&d.CreatedAt), scanTime(&d.UpdatedAt),
 		&d.AlertsMuted, &d.Health.Status, &d.Health.Reason, &d.Health.URL, scanNullTime(&d.Health.Since), scanNullTime(&d.Health.CheckedAt), &d.PageID,
-		&d.ShortCodeChosen,
+		&d.ShortCodeChosen, &d.ImportedClicks,
 	)
 	if err := row.Scan(dest...); err != nil {
 		return nil, err
@@ -173,12 +176,12 @@ func (s *Store) createDynamic(ctx context.Context, tx *sql.Tx, d *DynamicCode, l
 	cols := slices.Concat(
 		[]string{"client_id", "workspace_id", "user_id", "name", "short_code", "destination", "qr_type", "qr_data", "platform", "domain_id", "page_id"},
 		styleInsert,
-		[]string{"created_at", "updated_at", "short_code_chosen"},
+		[]string{"created_at", "updated_at", "short_code_chosen", "imported_clicks"},
 	)
 	args := slices.Concat(
 		[]any{d.ClientID, d.WorkspaceID, nullIfZero(d.UserID), d.Name, d.ShortCode, d.Destination, d.QRType, nullIfEmpty(d.QRData), nullIfEmpty(d.Platform), d.DomainID, d.PageID},
 		d.Style.insertArgs(),
-		[]any{dbTime(d.CreatedAt), dbTime(d.UpdatedAt), d.ShortCodeChosen},
+		[]any{dbTime(d.CreatedAt), dbTime(d.UpdatedAt), d.ShortCodeChosen, d.ImportedClicks},
 	)
 	err := tx.QueryRowContext(ctx, insertReturningID("dynamic_qr_codes", cols), args...).Scan(&d.ID)
 	if err != nil {

@@ -46,10 +46,21 @@ type ImportJob struct {
 	Total        int
 	Error        string
 	Attempts     int
-	CreatedAt    time.Time
-	UpdatedAt    time.Time
-	Counts       map[string]int // items by status
+	// CheckStatus is its switch check's: "" (never asked), queued,
+	// running (held under a lease by an instance) or done.
+	CheckStatus   string
+	CheckAttempts int
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
+	Counts        map[string]int // items by status
 }
+
+// Switch check statuses (ImportJob.CheckStatus).
+const (
+	CheckQueued  = "queued"
+	CheckRunning = "running"
+	CheckDone    = "done"
+)
 
 // ImportItem is one link of an import.
 type ImportItem struct {
@@ -67,12 +78,12 @@ type ImportItem struct {
 
 const importJobColumns = `id, workspace_id, user_id, source, status, domain_id,
 	COALESCE((SELECT domain FROM workspace_domains WHERE id = import_jobs.domain_id), ''),
-	old_base_url, dynamic_limit, total, error, attempts, created_at, updated_at`
+	old_base_url, dynamic_limit, total, error, attempts, check_status, check_attempts, created_at, updated_at`
 
 func scanImportJob(row interface{ Scan(...any) error }) (*ImportJob, error) {
 	j := new(ImportJob)
 	err := row.Scan(&j.ID, &j.WorkspaceID, &j.UserID, &j.Source, &j.Status, &j.DomainID, &j.Domain,
-		&j.OldBaseURL, &j.DynamicLimit, &j.Total, &j.Error, &j.Attempts, scanTime(&j.CreatedAt), scanTime(&j.UpdatedAt))
+		&j.OldBaseURL, &j.DynamicLimit, &j.Total, &j.Error, &j.Attempts, &j.CheckStatus, &j.CheckAttempts, scanTime(&j.CreatedAt), scanTime(&j.UpdatedAt))
 	return j, err
 }
 
@@ -230,15 +241,93 @@ type ImportCheck struct {
 	Old, New  string
 }
 
-// SetImportCheck records the switch check of item row of job jobID.
-func (s *Store) SetImportCheck(ctx context.Context, jobID int64, c ImportCheck) error {
+// StartImportCheck queues the switch check of done job jobID, forgetting
+// the last one's results, for a runner to claim (ClaimImportCheck).
+// ErrConflict when one is queued or running already.
+func (s *Store) StartImportCheck(ctx context.Context, jobID int64) error {
+	return s.inTx(ctx, "start a switch check", func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE import_jobs SET check_status = 'queued', check_lease_until = NULL, check_attempts = 0
+			WHERE id = $1 AND check_status NOT IN ('queued', 'running')`, jobID)
+		if err != nil {
+			return fail("start a switch check", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return ErrConflict
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE import_items SET check_result = '', check_old = '', check_new = '' WHERE job_id = $1`, jobID)
+		return fail2("start a switch check", err)
+	})
+}
+
+// ClaimImportCheck takes the oldest queued switch check, or a running one
+// whose lease ran out, leased until leaseUntil; ErrNotFound when there is
+// none.
+func (s *Store) ClaimImportCheck(ctx context.Context, now, leaseUntil time.Time) (*ImportJob, error) {
+	var j *ImportJob
+	err := s.inTx(ctx, "claim a switch check", func(tx *sql.Tx) error {
+		var id int64
+		err := tx.QueryRowContext(ctx, `SELECT id FROM import_jobs WHERE check_status IN ('queued', 'running')
+			AND (check_lease_until IS NULL OR check_lease_until < $1) ORDER BY id LIMIT 1`+s.forUpdate(" SKIP LOCKED"), dbTime(now)).Scan(&id)
+		if err != nil {
+			return fail("claim a switch check", err)
+		}
+		j, err = scanImportJob(tx.QueryRowContext(ctx, `UPDATE import_jobs SET check_status = 'running', check_lease_until = $1, check_attempts = check_attempts + 1
+			WHERE id = $2 RETURNING `+importJobColumns, dbTime(leaseUntil), id))
+		return fail2("claim a switch check", err)
+	})
+	return j, err
+}
+
+// UncheckedImportItems returns up to limit items of job jobID that the
+// switch check compares (created or already there, with a short code)
+// and has not yet, in order.
+func (s *Store) UncheckedImportItems(ctx context.Context, jobID int64, limit int) ([]ImportItem, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT row_number, short_code FROM import_items
+		WHERE job_id = $1 AND status IN ('created', 'exists') AND short_code <> '' AND check_result = '' ORDER BY row_number LIMIT $2`, jobID, limit)
+	if err != nil {
+		return nil, fail("list unchecked import items", err)
+	}
+	defer rows.Close()
+	var out []ImportItem
+	for rows.Next() {
+		var it ImportItem
+		if err := rows.Scan(&it.Row, &it.ShortCode); err != nil {
+			return nil, fail("list unchecked import items", err)
+		}
+		out = append(out, it)
+	}
+	return out, fail2("list unchecked import items", rows.Err())
+}
+
+// SetImportCheck records the switch check of item row of job jobID and
+// renews the check's lease until leaseUntil.
+func (s *Store) SetImportCheck(ctx context.Context, jobID int64, c ImportCheck, leaseUntil time.Time) error {
 	result := "different"
 	if c.Same {
 		result = "same"
 	}
-	_, err := s.write.ExecContext(ctx, `UPDATE import_items SET check_result = $1, check_old = $2, check_new = $3 WHERE job_id = $4 AND row_number = $5`,
-		result, c.Old, c.New, jobID, c.Row)
-	return fail2("save a switch check", err)
+	return s.inTx(ctx, "save a switch check", func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE import_items SET check_result = $1, check_old = $2, check_new = $3 WHERE job_id = $4 AND row_number = $5`,
+			result, c.Old, c.New, jobID, c.Row)
+		if err != nil {
+			return fail("save a switch check", err)
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE import_jobs SET check_lease_until = $1 WHERE id = $2 AND check_status = 'running'`, dbTime(leaseUntil), jobID)
+		return fail2("save a switch check", err)
+	})
+}
+
+// FinishImportCheck marks job jobID's switch check done.
+func (s *Store) FinishImportCheck(ctx context.Context, jobID int64) error {
+	_, err := s.write.ExecContext(ctx, `UPDATE import_jobs SET check_status = 'done', check_lease_until = NULL WHERE id = $1`, jobID)
+	return fail2("finish a switch check", err)
+}
+
+// ReleaseImportCheck ends a runner's lease on job jobID's switch check, so
+// the next runner takes it at once.
+func (s *Store) ReleaseImportCheck(ctx context.Context, jobID int64) error {
+	_, err := s.write.ExecContext(ctx, `UPDATE import_jobs SET check_lease_until = NULL WHERE id = $1 AND check_status = 'running'`, jobID)
+	return fail2("release a switch check", err)
 }
 
 // ImportChecks are the switch check of job jobID: links checked, the
@@ -263,10 +352,4 @@ func (s *Store) ImportChecks(ctx context.Context, jobID int64, limit int) (check
 		different = append(different, c)
 	}
 	return checked, same, different, fail2("list switch checks", rows.Err())
-}
-
-// ClearImportChecks forgets a job's switch check before it runs again.
-func (s *Store) ClearImportChecks(ctx context.Context, jobID int64) error {
-	_, err := s.write.ExecContext(ctx, `UPDATE import_items SET check_result = '', check_old = '', check_new = '' WHERE job_id = $1`, jobID)
-	return fail2("clear switch checks", err)
 }

@@ -325,6 +325,17 @@ describe('Analytics Dashboard', () => {
     expect(await within(dialog).findByText(/No referrers yet/)).toBeInTheDocument()
   })
 
+  it("shows an imported code's old clicks apart from its scans, and none for a code made here", async () => {
+    stub({ 'GET /api/dynamic-qrcodes': () => json([{ ...dynamicRecord(3, 'Menu card'), importedClicks: 1200 }, dynamicRecord(5, 'Poster')]) })
+    renderApp('/dashboard')
+    const dialog = await openAnalytics()
+    expect(await within(dialog).findByTestId('imported-clicks')).toHaveTextContent('1,200 clicks before import')
+    // The scans stay Squarely's own: the old clicks are not added to them.
+    expect(await within(dialog).findByText('+50% on the previous period (10)')).toBeInTheDocument()
+    await userEvent.selectOptions(within(dialog).getByLabelText('QR code'), 'Poster')
+    await waitFor(() => expect(within(dialog).queryByTestId('imported-clicks')).not.toBeInTheDocument())
+  })
+
   it("shows 'Failed to load analytics data' and loads again on Try Again", async () => {
     let fail = true
     const mock = stub({ 'GET /api/user-analytics': () => (fail ? json({ message: 'down' }, 500) : json(analytics)) })

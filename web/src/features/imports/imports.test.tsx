@@ -74,4 +74,26 @@ describe('ImportCard', { timeout: 30_000 }, () => {
     expect(sent.get('oldBaseUrl')).toBe('https://old.example')
     expect(sent.get('dryRun')).toBe('false')
   })
+
+  it('reads a service through its API: JSON with the source, its URL and key', async () => {
+    const mock = stubFetch({
+      'GET /api/user': () => json(alice),
+      'POST /api/imports': () => json({ dryRun: true, total: 1, create: 1, conflicts: 0, skip: 0, items: [items[0]] }),
+    })
+    render(
+      <AppProvider queryClient={createQueryClient()}>
+        <MemoryRouter>
+          <ImportCard domains={[]} baseHost="squarely.example" />
+        </MemoryRouter>
+      </AppProvider>,
+    )
+    await userEvent.selectOptions(screen.getByLabelText('Source'), 'kutt')
+    expect(screen.getByLabelText('Service URL')).toHaveAttribute('placeholder', 'https://kutt.example.com')
+    await userEvent.type(screen.getByLabelText('Service URL'), 'https://kutt.example.com')
+    await userEvent.type(screen.getByLabelText('API key'), 'k-123')
+    await userEvent.click(screen.getByRole('button', { name: 'Dry run' }))
+    expect(await screen.findByTestId('dry-run-summary')).toHaveTextContent('1 links: 1 to create')
+    const post = mock.mock.calls.find(([u, init]) => u === '/api/imports' && init?.method === 'POST')
+    expect(JSON.parse(String(post?.[1]?.body))).toEqual({ source: 'kutt', baseUrl: 'https://kutt.example.com', apiKey: 'k-123', dryRun: true })
+  })
 })

@@ -52,4 +52,6 @@ export interface DynamicCodeSummary {
   isPaused: boolean
   /** The hosted page the code opens (issue 35), null for a redirect. */
   pageId?: number | null
+  /** An imported link's old total click count at its former shortener: apart from the scans. */
+  importedClicks?: number
 }

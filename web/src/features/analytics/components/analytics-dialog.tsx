@@ -229,6 +229,8 @@ function CodeInsights({ topDynamic }: { topDynamic: UserAnalytics['dynamicQrPerf
   const id = chosen ?? topDynamic[0]?.id ?? codes[0]?.id
   // A code that opens a hosted page shows the page's own counts too.
   const pageId = id === 'all' ? undefined : (codes.find((c) => c.id === id)?.pageId ?? undefined)
+  // An imported link's old total at its former shortener, shown apart from the scans here.
+  const importedClicks = id === 'all' ? 0 : (codes.find((c) => c.id === id)?.importedClicks ?? 0)
   const customIncomplete = choice.preset === 'custom' && (!choice.from || !choice.to)
   const query = rangeQuery(choice)
   // The page's counts over the same days (the last 24 hours: its last 30 days).
@@ -330,6 +332,11 @@ function CodeInsights({ topDynamic }: { topDynamic: UserAnalytics['dynamicQrPerf
   return (
     <div className="grid gap-5">
       <Panel title="Scans Over Time" icon={<ScanLine />} action={picker}>
+        {importedClicks > 0 && (
+          <p className="text-xs text-slate-500" data-testid="imported-clicks">
+            {importedClicks.toLocaleString()} {nounFor(importedClicks, 'click')} before import
+          </p>
+        )}
         {rangeBar}
         {customIncomplete ? (
           <p className="py-6 text-center text-sm text-slate-500">Pick the first and last day of the range.</p>

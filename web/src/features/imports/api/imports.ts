@@ -2,13 +2,18 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { apiJson } from '@/lib/api-client'
 
 /** Where links come from (docs/API.md "Imports from other shorteners"). */
-export type ImportSource = 'csv' | 'bitly-csv' | 'dub-csv' | 'shlink'
+export type ImportSource = 'csv' | 'bitly-csv' | 'dub-csv' | 'kutt' | 'shlink' | 'yourls' | 'dub' | 'bitly'
 
-export const importSources: { value: ImportSource; label: string; file: boolean }[] = [
+/** placeholder: the API's base URL, for a source read through its API. */
+export const importSources: { value: ImportSource; label: string; file: boolean; placeholder?: string }[] = [
   { value: 'csv', label: 'CSV (shortCode, destination, name, tags, createdAt)', file: true },
   { value: 'bitly-csv', label: 'Bitly CSV export', file: true },
   { value: 'dub-csv', label: 'Dub CSV export', file: true },
-  { value: 'shlink', label: 'Shlink (REST API v3)', file: false },
+  { value: 'bitly', label: 'Bitly (API v4)', file: false, placeholder: 'https://api-ssl.bitly.com' },
+  { value: 'dub', label: 'Dub (API)', file: false, placeholder: 'https://api.dub.co' },
+  { value: 'kutt', label: 'Kutt (API v2)', file: false, placeholder: 'https://kutt.example.com' },
+  { value: 'shlink', label: 'Shlink (REST API v3)', file: false, placeholder: 'https://s.example.com' },
+  { value: 'yourls', label: 'YOURLS (yourls-api.php)', file: false, placeholder: 'https://yourls.example.com' },
 ]
 
 export interface ImportItem {
@@ -67,7 +72,7 @@ export interface ImportRequest {
 
 /** The request of an import: a multipart upload for a file, JSON for an API. */
 function body(req: ImportRequest, dryRun: boolean): FormData | Record<string, unknown> {
-  if (req.source !== 'shlink') {
+  if (importSources.find((s) => s.value === req.source)?.file ?? true) {
     const form = new FormData()
     form.append('source', req.source)
     if (req.file) form.append('file', req.file)

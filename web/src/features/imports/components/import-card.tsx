@@ -45,7 +45,8 @@ export function ImportCard({ domains, baseHost }: { domains: ImportDomain[]; bas
   const dryRun = useDryRun()
   const start = useStartImport()
   const job = useImportJob(jobId)
-  const isFile = importSources.find((s) => s.value === req.source)?.file ?? true
+  const source = importSources.find((s) => s.value === req.source)
+  const isFile = source?.file ?? true
   const patch = (p: Partial<ImportRequest>) => setReq((r) => ({ ...r, ...p }))
 
   function failed(e: unknown) {
@@ -96,11 +97,12 @@ export function ImportCard({ domains, baseHost }: { domains: ImportDomain[]; bas
             <>
               <div className="grid gap-1">
                 <Label htmlFor="import-base">Service URL</Label>
-                <Input id="import-base" value={req.baseUrl} placeholder="https://s.example.com" onChange={(e) => patch({ baseUrl: e.target.value })} />
+                <Input id="import-base" value={req.baseUrl} placeholder={source?.placeholder} onChange={(e) => patch({ baseUrl: e.target.value })} />
               </div>
               <div className="grid gap-1">
                 <Label htmlFor="import-key">API key</Label>
                 <Input id="import-key" type="password" autoComplete="off" value={req.apiKey} onChange={(e) => patch({ apiKey: e.target.value })} />
+                {req.source === 'yourls' && <p className="text-xs text-muted-foreground">The signature token, or username:password</p>}
               </div>
             </>
           )}
