@@ -30,8 +30,8 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/squarely/squarely/internal/config"
-	"github.com/squarely/squarely/internal/scans/scanbench"
 	"github.com/squarely/squarely/internal/gs1"
+	"github.com/squarely/squarely/internal/scans/scanbench"
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/webhooks"
 )
