@@ -271,6 +271,62 @@ describe('edit destination', () => {
   })
 })
 
+describe('short code', () => {
+  async function openShortCode() {
+    await userEvent.click(within(await card('Menu card')).getByRole('button', { name: 'Edit' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Dynamic QR Code' })
+    await userEvent.click(within(dialog).getByRole('tab', { name: 'Domain & short code' }))
+    return dialog
+  }
+
+  it('changes an unscanned code to a chosen short code, shown available as typed', async () => {
+    const mock = stubDashboard(
+      {
+        'GET /api/short-codes/availability': (_, url) => json({ shortCode: url.searchParams.get('shortCode'), available: true }),
+        'PATCH /api/dynamic-qrcodes/3': () => json({ ...dynamicCode, scanCount: 0, shortCode: 'spring-menu' }),
+      },
+      { dynamics: [{ ...dynamicCode, scanCount: 0 }] },
+    )
+    renderApp('/dashboard')
+    const dialog = await openShortCode()
+    const input = within(dialog).getByLabelText('New short code')
+    await userEvent.type(input, 'sp')
+    expect(within(dialog).getByTestId('short-code-status')).toHaveTextContent('Use 3 to 64 letters, digits, - or _')
+    expect(input).toHaveAttribute('aria-invalid', 'true')
+    await userEvent.type(input, 'ring-menu')
+    expect(await within(dialog).findByText('Available')).toBeInTheDocument()
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save Short Code' }))
+    await waitFor(() => expect(calls(mock, 'PATCH', '/api/dynamic-qrcodes/3')).toHaveLength(1))
+    expect(JSON.parse(String(calls(mock, 'PATCH', '/api/dynamic-qrcodes/3')[0][1]?.body))).toEqual({ shortCode: 'spring-menu' })
+    expect(await screen.findByText('Short code changed')).toBeInTheDocument()
+  })
+
+  it("shows the server's refusal beside the field", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    stubDashboard(
+      {
+        'GET /api/short-codes/availability': (_, url) => json({ shortCode: url.searchParams.get('shortCode'), available: true }),
+        'PATCH /api/dynamic-qrcodes/3': () => json({ message: 'This short code is taken', errors: { shortCode: 'This short code is taken' }, code: 'taken' }, 409),
+      },
+      { dynamics: [{ ...dynamicCode, scanCount: 0 }] },
+    )
+    renderApp('/dashboard')
+    const dialog = await openShortCode()
+    await userEvent.type(within(dialog).getByLabelText('New short code'), 'menu')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save Short Code' }))
+    expect(await within(dialog).findByText('This short code is taken')).toBeInTheDocument()
+    expect(within(dialog).getByLabelText('New short code')).toHaveAttribute('aria-invalid', 'true')
+  })
+
+  it('keeps a scanned code\'s short code and says why', async () => {
+    stubDashboard({}, { dynamics: [{ ...dynamicCode, scanCount: 4 }] })
+    renderApp('/dashboard')
+    const dialog = await openShortCode()
+    expect(within(dialog).queryByLabelText('New short code')).not.toBeInTheDocument()
+    expect(dialog).toHaveTextContent(`The short code ${dynamicCode.shortCode} stays as it is: the code has been scanned`)
+  })
+})
+
 describe('smart routing', () => {
   async function openTab(tab: string) {
     await userEvent.click(within(await card('Menu card')).getByRole('button', { name: 'Edit' }))

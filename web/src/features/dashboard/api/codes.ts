@@ -142,6 +142,15 @@ export function useSetCodeDomain() {
   )
 }
 
+/** Gives a dynamic code that has no scans yet a chosen short code; refusals carry errors on shortCode. */
+export function useSetShortCode() {
+  return useCodeMutation(
+    ({ code, shortCode }: { code: DynamicCode; shortCode: string }) => apiJson<DynamicCode>('PATCH', codePath(code), { shortCode }),
+    'change',
+    'Short code changed',
+  )
+}
+
 /** Replaces a dynamic code's smart routing (null removes it); refusals carry errors by field path. */
 export function useSetRouting() {
   const invalidate = useInvalidateCodes()

@@ -11,7 +11,8 @@ import { NativeSelect } from '@/components/ui/native-select'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { fieldMessage, serverMessage } from '@/lib/api-client'
 import { useCan } from '@/lib/workspace'
-import { useEditDestination, useSetCodeDomain, useVerifiedDomains } from '../api/codes'
+import { ShortCodeField } from '@/features/generator'
+import { useEditDestination, useSetCodeDomain, useSetShortCode, useVerifiedDomains } from '../api/codes'
 import { destinationSchema, type DestinationInput } from '../api/schemas'
 import type { DynamicCode } from '../api/types'
 import { invalidProps } from '../lib/routing-errors'
@@ -74,7 +75,7 @@ export function EditDestinationDialog({ code, open, onOpenChange }: { code: Dyna
             <TabsTrigger value="rules">Rules</TabsTrigger>
             <TabsTrigger value="split">Split</TabsTrigger>
             <TabsTrigger value="schedule">Schedule &amp; limit</TabsTrigger>
-            <TabsTrigger value="domain">Domain</TabsTrigger>
+            <TabsTrigger value="domain">Domain &amp; short code</TabsTrigger>
           </TabsList>
           <TabsContent value="destination" className={editPanel}>
             <form noValidate className="grid gap-4" onSubmit={submit}>
@@ -160,6 +161,7 @@ function DomainTab({ code, onSaved }: { code: DynamicCode; onSaved: () => void }
       {domains.data?.length === 0 && (
         <p className="text-sm text-slate-600">This workspace has no domain that is verified and points here yet: see Workspace, Domains.</p>
       )}
+      <ShortCodeSection code={code} />
       <DialogFooter className={stickyFooter}>
         <Button type="button" onClick={save} disabled={move.isPending || !mayEdit || choice === (code.domainId ? String(code.domainId) : '')}>
           {move.isPending && <Loader2 className="animate-spin" aria-hidden="true" />}
@@ -167,5 +169,62 @@ function DomainTab({ code, onSaved }: { code: DynamicCode; onSaved: () => void }
         </Button>
       </DialogFooter>
     </div>
+  )
+}
+
+/**
+ * A chosen short code in place of the current one, while the code has no
+ * scans: after the first scan printed copies may use it, and the server
+ * refuses the change (409).
+ */
+function ShortCodeSection({ code }: { code: DynamicCode }) {
+  const change = useSetShortCode()
+  const mayEdit = useCan('editCodes')
+  const [value, setValue] = useState('')
+  const [error, setError] = useState<string>()
+  const id = `code-short-${code.id}`
+  if (code.scanCount > 0) {
+    return (
+      <p className="border-t border-slate-200 pt-4 text-sm text-slate-600">
+        The short code <span className="font-mono">{code.shortCode}</span> stays as it is: the code has been scanned, so printed copies may use it.
+      </p>
+    )
+  }
+
+  function save() {
+    setError(undefined)
+    change.mutate(
+      { code, shortCode: value.trim() },
+      {
+        onSuccess: () => setValue(''),
+        onError: (e) => setError(fieldMessage(e, 'shortCode') ?? serverMessage(e) ?? 'Failed to change the short code'),
+      },
+    )
+  }
+
+  return (
+    <section aria-labelledby={`${id}-heading`} className="grid gap-3 border-t border-slate-200 pt-4">
+      <h3 id={`${id}-heading`} className="text-sm font-semibold text-slate-900">
+        Short code
+      </h3>
+      <ShortCodeField
+        id={id}
+        value={value}
+        onChange={(next) => {
+          setValue(next)
+          setError(undefined)
+        }}
+        serverError={error}
+        domainId={code.domainId}
+        label="New short code"
+        hint={`Now ${code.shortCode}. It can change until the code's first scan; the QR code image changes with it.`}
+      />
+      <div className="flex justify-end">
+        <Button type="button" variant="outline" onClick={save} disabled={change.isPending || !mayEdit || value.trim() === '' || value.trim() === code.shortCode}>
+          {change.isPending && <Loader2 className="animate-spin" aria-hidden="true" />}
+          Save Short Code
+        </Button>
+      </div>
+    </section>
   )
 }

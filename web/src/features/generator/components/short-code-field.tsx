@@ -2,19 +2,25 @@ import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { shortCodeProblem, useShortCodeAvailability } from '../api/short-codes'
 
-/** The optional chosen short code, with its availability shown as the user types. */
+/** The optional chosen short code, with its availability on the code's host (the base URL or domainId) shown as the user types. */
 export default function ShortCodeField({
   id,
   value,
   onChange,
   serverError,
+  domainId,
+  label = 'Short code (optional)',
+  hint = 'Leave empty for a random code. Letters, digits, - and _; 3 to 64 characters.',
 }: {
   id: string
   value: string
   onChange: (code: string) => void
   serverError?: string
+  domainId?: number | null
+  label?: string
+  hint?: string
 }) {
-  const availability = useShortCodeAvailability(value)
+  const availability = useShortCodeAvailability(value, domainId)
   const local = shortCodeProblem(value.trim())
   let status: { text: string; ok: boolean } | null = null
   if (serverError) status = { text: serverError, ok: false }
@@ -26,7 +32,7 @@ export default function ShortCodeField({
   }
   return (
     <div className="grid content-start gap-1.5">
-      <Label htmlFor={`${id}-short-code`}>Short code (optional)</Label>
+      <Label htmlFor={`${id}-short-code`}>{label}</Label>
       <Input
         id={`${id}-short-code`}
         value={value}
@@ -44,7 +50,7 @@ export default function ShortCodeField({
         data-testid="short-code-status"
         className={status ? (status.ok ? 'text-sm text-emerald-700' : 'text-sm text-red-600') : 'text-sm text-slate-500'}
       >
-        {status ? status.text : 'Leave empty for a random code. Letters, digits, - and _; 3 to 64 characters.'}
+        {status ? status.text : hint}
       </p>
     </div>
   )
