@@ -207,3 +207,70 @@ func TestCodeDomain(t *testing.T) {
 		}
 	})
 }
+
+// Migration 0047 makes the next re-check of each domain verified before
+// the pointing check due once it is a day past its verification, so that
+// the pointing check follows within a poll after an upgrade instead of a
+// day later; a domain that missed its proof keeps its retry time.
+func TestPointingCheckDueAfterUpgrade(t *testing.T) {
+	for _, db := range []string{"sqlite", "postgres"} {
+		t.Run(db, func(t *testing.T) {
+			ctx := context.Background()
+			url, dir := "", t.TempDir()
+			if db == "postgres" {
+				url = storetest.PostgresURL(t)
+			}
+			old, err := store.OpenUpTo(ctx, url, dir, 46)
+			if err != nil {
+				t.Fatal(err)
+			}
+			now := time.Now().UTC()
+			at := func(ago time.Duration) string { return now.Add(-ago).Format("2006-01-02T15:04:05.000000Z") }
+			w := store.WriteDB(old)
+			var ws int64
+			if err := w.QueryRow(`INSERT INTO workspaces (name) VALUES ('Acme') RETURNING id`).Scan(&ws); err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range []struct {
+				domain              string
+				verified, rechecked time.Duration
+				missed              bool
+			}{
+				{"old.example", 240 * time.Hour, time.Hour, false}, // checked an hour ago: due now
+				{"new.example", 2 * time.Hour, 0, false},           // verified two hours ago: not yet a day
+				{"missed.example", 240 * time.Hour, time.Hour, true},
+			} {
+				missed := any(nil)
+				if d.missed {
+					missed = at(time.Hour)
+				}
+				rechecked := any(nil)
+				if d.rechecked > 0 {
+					rechecked = at(d.rechecked)
+				}
+				if _, err := w.Exec(`INSERT INTO workspace_domains (workspace_id, domain, token, method, verified_at, created_at, rechecked_at, missed_at)
+					VALUES ($1, $2, 't', 'dns', $3, $3, $4, $5)`, ws, d.domain, at(d.verified), rechecked, missed); err != nil {
+					t.Fatal(err)
+				}
+			}
+			old.Close()
+
+			s, err := store.Open(ctx, url, dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			due, err := s.ClaimDomainRechecks(ctx, now, 24*time.Hour, 3*time.Hour, 10)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, d := range due {
+				names = append(names, d.Domain)
+			}
+			if fmt.Sprint(names) != "[old.example]" {
+				t.Errorf("due after the upgrade: %v, want [old.example]", names)
+			}
+		})
+	}
+}

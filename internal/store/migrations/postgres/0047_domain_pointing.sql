@@ -6,3 +6,10 @@
 ALTER TABLE workspace_domains ADD COLUMN pointed_at timestamptz;
 ALTER TABLE workspace_domains ADD COLUMN point_checked_at timestamptz;
 ALTER TABLE workspace_domains ADD COLUMN point_error TEXT NOT NULL DEFAULT '';
+
+-- Domains verified before this check have none on record, so no new code
+-- could print them until their daily re-check: the next re-check (the
+-- proof, then the pointing check) of each is due once it is a day past its
+-- verification, at once for most. A domain that missed its proof keeps
+-- its retry time.
+UPDATE workspace_domains SET rechecked_at = NULL WHERE verified_at IS NOT NULL AND missed_at IS NULL;
