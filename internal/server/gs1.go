@@ -185,7 +185,7 @@ func (s *server) importGS1Products(w http.ResponseWriter, r *http.Request) {
 
 // gs1Analytics (GET /api/gs1/analytics?from=&to=, UTC days YYYY-MM-DD,
 // the last 30 by default) answers the resolved scans per GTIN, lot and
-// link type.
+// link type, with the product's name.
 func (s *server) gs1Analytics(w http.ResponseWriter, r *http.Request) {
 	to := s.now().UTC().Truncate(24 * time.Hour)
 	from := to.AddDate(0, 0, -29)
@@ -206,13 +206,14 @@ func (s *server) gs1Analytics(w http.ResponseWriter, r *http.Request) {
 	}
 	type row struct {
 		GTIN     string `json:"gtin"`
+		Name     string `json:"name"`
 		Lot      string `json:"lot"`
 		LinkType string `json:"linkType"`
 		Scans    int64  `json:"scans"`
 	}
 	out := make([]row, len(list))
 	for i, c := range list {
-		out[i] = row{c.GTIN, c.Lot, c.LinkType, c.Scans}
+		out[i] = row{c.GTIN, c.Name, c.Lot, c.LinkType, c.Scans}
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"from": from.Format(time.DateOnly), "to": to.Format(time.DateOnly), "scans": out})
 }

@@ -303,9 +303,9 @@ func TestGS1Resolver(t *testing.T) {
 		for {
 			m := expect(t, e.do(alice, "GET", "/api/gs1/analytics?from=2026-03-01&to=2026-03-01", ""), http.StatusOK, "")
 			s := fmt.Sprint(m["scans"])
-			if strings.Contains(s, "gtin:09506000134352 linkType:gs1:pip lot: scans:4") &&
-				strings.Contains(s, "gtin:09506000134352 linkType:gs1:instructions lot:L7 scans:1") &&
-				strings.Contains(s, "gtin:09506000134352 linkType:gs1:defaultLink lot: scans:3") {
+			if strings.Contains(s, "gtin:09506000134352 linkType:gs1:pip lot: name:Oat cereal scans:4") &&
+				strings.Contains(s, "gtin:09506000134352 linkType:gs1:instructions lot:L7 name:Oat cereal scans:1") &&
+				strings.Contains(s, "gtin:09506000134352 linkType:gs1:defaultLink lot: name:Oat cereal scans:3") {
 				break
 			}
 			if time.Now().After(deadline) {
@@ -321,7 +321,7 @@ func TestGS1Resolver(t *testing.T) {
 				b = expect(t, e.do(bob, "GET", "/api/gs1/analytics?from=2026-03-01&to=2026-03-01", ""), http.StatusOK, "")
 			}
 		}
-		if fmt.Sprint(b["scans"]) != "[map[gtin:09506000134352 linkType:gs1:defaultLink lot: scans:1]]" {
+		if fmt.Sprint(b["scans"]) != "[map[gtin:09506000134352 linkType:gs1:defaultLink lot: name:Bob's scans:1]]" {
 			t.Errorf("Bob's counts: %v", b["scans"])
 		}
 		expect(t, e.do(alice, "GET", "/api/gs1/analytics?from=March", ""), http.StatusBadRequest, "from must be a date, YYYY-MM-DD")

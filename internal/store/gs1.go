@@ -262,6 +262,9 @@ type GS1ScanCount struct {
 	Lot         string // "" for scans without a lot
 	LinkType    string
 	Scans       int64
+	// Name is the workspace's product of the GTIN, "" when it has none
+	// (any more): read by GS1ScanCounts, not written.
+	Name string
 }
 
 // AddGS1Scans adds counts to the daily totals, in one transaction.
@@ -284,12 +287,13 @@ func (s *Store) AddGS1Scans(ctx context.Context, counts []GS1ScanCount) error {
 
 // GS1ScanCounts returns the workspace's counts of the days from from to
 // to (UTC midnights, both included), totalled over the days, most scanned
-// first.
+// first, each with its product's name.
 func (s *Store) GS1ScanCounts(ctx context.Context, workspaceID int64, from, to time.Time) ([]GS1ScanCount, error) {
 	rows, err := s.read.QueryContext(ctx, `
-		SELECT gtin, lot, link_type, SUM(scans) FROM gs1_scan_days
-		WHERE workspace_id = $1 AND day >= $2 AND day <= $3
-		GROUP BY gtin, lot, link_type ORDER BY SUM(scans) DESC, gtin, lot, link_type`,
+		SELECT d.gtin, d.lot, d.link_type, SUM(d.scans), COALESCE(MAX(p.name), '') FROM gs1_scan_days d
+		LEFT JOIN gs1_products p ON p.workspace_id = d.workspace_id AND p.gtin = d.gtin
+		WHERE d.workspace_id = $1 AND d.day >= $2 AND d.day <= $3
+		GROUP BY d.gtin, d.lot, d.link_type ORDER BY SUM(d.scans) DESC, d.gtin, d.lot, d.link_type`,
 		workspaceID, dbTime(from), dbTime(to))
 	if err != nil {
 		return nil, fail("read GS1 scans", err)
@@ -298,7 +302,7 @@ func (s *Store) GS1ScanCounts(ctx context.Context, workspaceID int64, from, to t
 	list := []GS1ScanCount{}
 	for rows.Next() {
 		c := GS1ScanCount{WorkspaceID: workspaceID}
-		if err := rows.Scan(&c.GTIN, &c.Lot, &c.LinkType, &c.Scans); err != nil {
+		if err := rows.Scan(&c.GTIN, &c.Lot, &c.LinkType, &c.Scans, &c.Name); err != nil {
 			return nil, fail("read GS1 scans", err)
 		}
 		list = append(list, c)

@@ -1,14 +1,29 @@
 import { lazy, Suspense } from 'react'
 import { Spinner } from '@/components/ui/spinner'
 import { DashboardPage } from '@/features/dashboard/routes/dashboard-page'
-import { Generator, RestyleDialog } from '@/features/generator'
 import { WorkspaceFromLink } from '@/features/workspaces/components/workspace-from-link'
 import { WorkspaceSwitcher } from '@/features/workspaces/components/workspace-switcher'
 
+// The generator (the create view and the cards' restyle dialog) loads when
+// first shown, so the code list's first cards do not wait for it.
+const Generator = lazy(() => import('@/features/generator').then((m) => ({ default: m.Generator })))
+const RestyleDialog = lazy(() => import('@/features/generator').then((m) => ({ default: m.RestyleDialog })))
 // The bulk edit dialog loads when it first opens.
 const BulkEditDialog = lazy(() => import('@/features/bulk-edit').then((m) => ({ default: m.BulkEditDialog })))
 // The analytics (and their charts) load only when the dialog first opens.
 const AnalyticsDialog = lazy(() => import('@/features/analytics/components/analytics-dialog').then((m) => ({ default: m.AnalyticsDialog })))
+
+const dialogLoading = (label: string) => <Spinner className="fixed inset-0 z-50 min-h-0 bg-slate-900/30" label={label} />
+
+/** The generator's shape while its code loads: the form beside the preview, so nothing moves when it arrives. */
+function GeneratorSkeleton() {
+  return (
+    <div role="status" aria-label="Loading the generator..." className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
+      <div className="h-[36rem] animate-pulse rounded-2xl border border-slate-200 bg-slate-100" />
+      <div className="h-[26rem] animate-pulse rounded-2xl border border-slate-200 bg-slate-100" />
+    </div>
+  )
+}
 
 /**
  * The dashboard composed with the features it hosts: the analytics dialog,
@@ -22,19 +37,29 @@ export function DashboardRoute() {
     <>
       <WorkspaceFromLink />
       <DashboardPage
-        createView={<Generator variant="dashboard" />}
-        restyle={(props) => <RestyleDialog {...props} />}
+        createView={
+          <Suspense fallback={<GeneratorSkeleton />}>
+            <Generator variant="dashboard" />
+          </Suspense>
+        }
+        restyle={(props) =>
+          props.open && (
+            <Suspense fallback={dialogLoading('Loading restyle...')}>
+              <RestyleDialog {...props} />
+            </Suspense>
+          )
+        }
         workspaceSwitcher={<WorkspaceSwitcher wide />}
         bulkEdit={(props) =>
           props.open && (
-            <Suspense fallback={<Spinner className="fixed inset-0 z-50 min-h-0 bg-slate-900/30" label="Loading bulk edit..." />}>
+            <Suspense fallback={dialogLoading('Loading bulk edit...')}>
               <BulkEditDialog {...props} />
             </Suspense>
           )
         }
         analytics={({ open, onOpenChange }) =>
           open && (
-            <Suspense fallback={<Spinner className="fixed inset-0 z-50 min-h-0 bg-slate-900/30" label="Loading analytics..." />}>
+            <Suspense fallback={dialogLoading('Loading analytics...')}>
               <AnalyticsDialog open={open} onOpenChange={onOpenChange} />
             </Suspense>
           )

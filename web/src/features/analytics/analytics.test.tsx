@@ -128,8 +128,14 @@ describe('Analytics Dashboard', () => {
   it('shows GS1 scans by product, GTIN and lot once there are any', async () => {
     stub({
       'GET /api/gs1/analytics': () =>
-        json({ from: '2026-10-31', to: '2026-11-29', scans: [{ gtin: '09506000134352', lot: 'B42', linkType: 'gs1:recallStatus', scans: 1204 }, { gtin: '09520123456788', lot: '', linkType: 'gs1:defaultLink', scans: 3 }] }),
-      'GET /api/gs1/products': () => json([{ gtin: '09506000134352', name: 'Tomato soup', links: [], lots: [], createdAt: '', updatedAt: '' }]),
+        json({
+          from: '2026-10-31',
+          to: '2026-11-29',
+          scans: [
+            { gtin: '09506000134352', name: 'Tomato soup', lot: 'B42', linkType: 'gs1:recallStatus', scans: 1204 },
+            { gtin: '09520123456788', name: '', lot: '', linkType: 'gs1:defaultLink', scans: 3 },
+          ],
+        }),
     })
     renderApp('/dashboard')
     const dialog = await openAnalytics()

@@ -37,7 +37,7 @@ describe('Products page', { timeout: 30_000 }, () => {
       'GET /api/user': () => json(alice),
       'GET /api/workspaces': () => json([{ ...alice.workspace, personal: true }]),
       'GET /api/gs1/products': () => json([current]),
-      'GET /api/gs1/analytics': () => json({ from: '2026-11-01', to: '2026-11-30', scans: [{ gtin: product.gtin, lot: 'B42', linkType: 'gs1:recallStatus', scans: 7 }] }),
+      'GET /api/gs1/analytics': () => json({ from: '2026-11-01', to: '2026-11-30', scans: [{ gtin: product.gtin, name: product.name, lot: 'B42', linkType: 'gs1:recallStatus', scans: 7 }] }),
       'POST /api/gs1/products/09506000134352/lots/B42/recall': () => {
         current = recalled
         return json(recalled)

@@ -20,13 +20,6 @@ export interface Product {
   updatedAt: string
 }
 
-export interface ScanCount {
-  gtin: string
-  lot: string
-  linkType: string
-  scans: number
-}
-
 /** The link types the server accepts, the GS1 Web Vocabulary's. */
 export const linkTypes = [
   'gs1:defaultLink', 'gs1:pip', 'gs1:recallStatus', 'gs1:instructions', 'gs1:certificationInfo', 'gs1:review',
@@ -39,10 +32,6 @@ const productsKey = ['/api/gs1/products']
 
 export function useProducts() {
   return useQuery<Product[]>({ queryKey: productsKey })
-}
-
-export function useGs1Scans() {
-  return useQuery<{ from: string; to: string; scans: ScanCount[] }>({ queryKey: ['/api/gs1/analytics'] })
 }
 
 function useProductMutation<V, R>(call: (variables: V) => Promise<R>) {

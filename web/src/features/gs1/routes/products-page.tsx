@@ -13,7 +13,7 @@ import { can, useActiveWorkspace } from '@/lib/workspace'
 import { WorkspacePage } from '@/features/workspaces'
 import { linkTypes, useCreateProduct, useDeleteProduct, useProducts, useRecallLot, useUpdateProduct, type Product, type ProductLink } from '../api/products'
 import { gtinFeedback } from '../lib/gs1-rules'
-import { Gs1ScanTable } from '../components/scan-table'
+import { Gs1ScanTable } from '@/features/analytics'
 
 const failed = (title: string) => (error: unknown) =>
   toast({ title, description: serverMessage(error) ?? 'Please try again.', variant: 'destructive' })

@@ -1,17 +1,16 @@
 import { Spinner } from '@/components/ui/spinner'
-import { useGs1Scans, useProducts } from '../api/products'
+import { useGs1Scans } from '../api/gs1-scans'
 
 /**
  * The workspace's resolved GS1 scans of the last 30 days, one row per GTIN,
- * lot and link type, with the product's name where the GTIN is listed.
+ * lot and link type, with the product's name where the GTIN is listed
+ * (the Analytics Dashboard's panel and the Products page).
  */
 export function Gs1ScanTable({ caption }: { caption: string }) {
   const scans = useGs1Scans()
-  const products = useProducts()
   if (scans.isPending) return <Spinner label="Loading scans..." />
   if (scans.isError) return <p className="text-sm text-red-700">Could not load the GS1 scans.</p>
   if (scans.data.scans.length === 0) return <p className="text-sm text-slate-600">No scans yet.</p>
-  const names = new Map((products.data ?? []).map((p) => [p.gtin, p.name]))
   return (
     <div className="overflow-x-auto">
       <table className="w-full text-left text-sm">
@@ -28,7 +27,7 @@ export function Gs1ScanTable({ caption }: { caption: string }) {
         <tbody>
           {scans.data.scans.map((s) => (
             <tr key={`${s.gtin}/${s.lot}/${s.linkType}`} className="border-t border-slate-100">
-              <td className="py-1">{names.get(s.gtin) ?? '—'}</td>
+              <td className="py-1">{s.name || '—'}</td>
               <td className="tabular-nums">{s.gtin}</td>
               <td>{s.lot || '—'}</td>
               <td>{s.linkType}</td>
