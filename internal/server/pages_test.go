@@ -318,17 +318,22 @@ func TestHostedPagesLimit(t *testing.T) {
 	})
 }
 
-// An edit saved on one instance reaches a page code's scans on another at
-// once (the code's redirect is announced, as a destination edit is) and
-// /p/{slug} there within slugTTL.
+// An edit saved on one instance reaches, on another, within a second
+// (long before their caches expire): a page code's scans (the code's
+// redirect is announced, as a destination edit is), /p/{slug} and a
+// routing rule's page (the page's slug is announced: pages.Live).
 func TestPageEditsReachEveryInstance(t *testing.T) {
 	instance := fleet(t)
 	a, b := instance(), instance()
 	c, _ := a.signedIn("fleet-pages@example.com")
 	p := a.createPage(c, `{"type":"links","title":"Fleet","slug":"fleet-page","content":{"title":"Before","links":[{"label":"A","url":"https://a.example"}]}}`)
 	code := a.createDynamic(c, "", part{"pageId", idOf(p), ""})["shortCode"].(string)
-	if r := b.scan(code, iPhoneUA); r.StatusCode != http.StatusOK || !bytes.Contains(r.body, []byte("Before")) {
-		t.Fatalf("b: %d %s", r.StatusCode, r.body)
+	routed := a.createDynamic(c, "https://example.com/default")
+	expect(t, a.do(c, "PUT", "/api/dynamic-qrcodes/"+idOf(routed)+"/routing", `{"rules":[{"when":{"os":["ios"]},"pageId":`+idOf(p)+`}]}`), http.StatusOK, "")
+	for _, path := range []string{"/d/" + code, "/d/" + routed["shortCode"].(string)} {
+		if r := b.do(b.browser(), "GET", path, "", "User-Agent", iPhoneUA); r.StatusCode != http.StatusOK || !bytes.Contains(r.body, []byte("Before")) {
+			t.Fatalf("b %s: %d %s", path, r.StatusCode, r.body)
+		}
 	}
 	if r := b.do(b.browser(), "GET", "/p/fleet-page", ""); !bytes.Contains(r.body, []byte("Before")) {
 		t.Fatalf("b /p/: %s", r.body)
@@ -349,5 +354,116 @@ func TestPageEditsReachEveryInstance(t *testing.T) {
 		}
 	}
 	within("page code", "/d/"+code, time.Second)
-	within("/p/{slug}", "/p/fleet-page", slugTTL+time.Second)
+	within("/p/{slug}", "/p/fleet-page", time.Second)
+	within("routing rule's page", "/d/"+routed["shortCode"].(string), time.Second)
+}
+
+// A routing rule or split variant may answer with one of the workspace's
+// pages: the scan is the page itself (200), counted under its route; a
+// page of another workspace, or a target named twice, is refused by
+// field; the page cannot be deleted while a routing names it.
+func TestRoutingToPage(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e, rec := startRecording(t, st)
+		c, _ := e.signedIn("routed-pages@example.com")
+		other, _ := e.signedIn("routed-other@example.com")
+		mine := idOf(e.createPage(c, `{"type":"links","title":"Mine","slug":"routed-mine","content":{"title":"Phones only","links":[{"label":"A","url":"https://a.example"}]}}`))
+		theirs := idOf(e.createPage(other, `{"type":"links","title":"Theirs","slug":"routed-theirs","content":{"title":"Not yours","links":[{"label":"A","url":"https://a.example"}]}}`))
+		d := e.createDynamic(c, "https://example.com/default")
+		code, id := d["shortCode"].(string), idOf(d)
+		path := "/api/dynamic-qrcodes/" + id + "/routing"
+		for body, field := range map[string]string{
+			`{"rules":[{"when":{"os":["ios"]},"pageId":` + theirs + `}]}`:                                           "rules.0.pageId",
+			`{"rules":[{"when":{"os":["ios"]},"pageId":999999}]}`:                                                   "rules.0.pageId",
+			`{"rules":[{"when":{"os":["ios"]},"pageId":"` + mine + `"}]}`:                                           "rules.0.pageId",
+			`{"rules":[{"when":{"os":["ios"]},"pageId":` + mine + `,"destination":"https://example.com/a"}]}`:       "rules.0.pageId",
+			`{"split":[{"pageId":` + theirs + `,"weight":50},{"destination":"https://example.com/b","weight":50}]}`: "split.0.pageId",
+			`{"split":[{"pageId":` + mine + `,"weight":50},{"pageId":0,"weight":50}]}`:                              "split.1.pageId",
+		} {
+			m := expect(t, e.do(c, "PUT", path, body), http.StatusBadRequest, "")
+			if errs, _ := m["errors"].(map[string]any); errs[field] == nil {
+				t.Errorf("%s: errors %v, want one for %s", body, m["errors"], field)
+			}
+		}
+		if status, loc := e.routedScan(code, "User-Agent", iPhoneUA); status != http.StatusFound || loc != "https://example.com/default" {
+			t.Fatalf("a refused routing was saved: %d %s", status, loc)
+		}
+		out := expect(t, e.do(c, "PUT", path, `{"rules":[{"when":{"os":["ios"]},"pageId":`+mine+`}]}`), http.StatusOK, "")
+		if got := fmt.Sprint(out["routing"].(map[string]any)["rules"]); got != "[map[pageId:"+mine+" when:map[os:[ios]]]]" {
+			t.Errorf("routing answered %s", got)
+		}
+		r := e.scan(code, iPhoneUA)
+		if r.StatusCode != http.StatusOK || !bytes.Contains(r.body, []byte("Phones only")) || r.Header.Get("Location") != "" {
+			t.Fatalf("iPhone: %d %q %s", r.StatusCode, r.Header.Get("Location"), r.body)
+		}
+		if status, loc := e.routedScan(code, "User-Agent", desktopUA); status != http.StatusFound || loc != "https://example.com/default" {
+			t.Errorf("desktop: %d %s", status, loc)
+		}
+		// An edit is served on the next scan.
+		expect(t, e.do(c, "PUT", "/api/pages/"+mine, `{"type":"links","title":"Mine","content":{"title":"Edited","links":[{"label":"A","url":"https://a.example"}]}}`), http.StatusOK, "")
+		if r := e.scan(code, iPhoneUA); !bytes.Contains(r.body, []byte("Edited")) {
+			t.Errorf("after the edit: %s", r.body)
+		}
+		// While a routing names it, the page stays.
+		m := expect(t, e.do(c, "DELETE", "/api/pages/"+mine, ""), http.StatusConflict, "")
+		if fmt.Sprint(m["codes"]) != "["+d["name"].(string)+"]" {
+			t.Errorf("delete: %v", m)
+		}
+		// A split variant answers with the page too.
+		split := e.createDynamic(c, "https://example.com/default")
+		expect(t, e.do(c, "PUT", "/api/dynamic-qrcodes/"+idOf(split)+"/routing",
+			`{"split":[{"pageId":`+mine+`,"weight":100},{"destination":"https://example.com/b","weight":0}]}`), http.StatusBadRequest, "")
+		expect(t, e.do(c, "PUT", "/api/dynamic-qrcodes/"+idOf(split)+"/routing",
+			`{"split":[{"pageId":`+mine+`,"weight":99},{"destination":"https://example.com/b","weight":1}]}`), http.StatusOK, "")
+		pages := 0
+		for i := range 20 {
+			r := e.do(e.browser(), "GET", "/d/"+split["shortCode"].(string), "", "User-Agent", fmt.Sprintf("%s visitor-%d", desktopUA, i))
+			if r.StatusCode == http.StatusOK && bytes.Contains(r.body, []byte("Edited")) {
+				pages++
+			}
+		}
+		if pages < 15 {
+			t.Errorf("the 99%% page variant answered %d of 20 scans", pages)
+		}
+		// Each scan was counted under its route.
+		if err := rec.Close(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		a := expect(t, e.do(c, "GET", "/api/dynamic-qrcodes/"+id+"/analytics?period=all", ""), http.StatusOK, "")
+		if got := fmt.Sprint(a["routes"]); !strings.Contains(got, "route:rule:0 scans:2") || !strings.Contains(got, "route:default scans:2") {
+			t.Errorf("routes %s", got)
+		}
+	})
+}
+
+// Page events still queued at the stop are saved by Close, as the scan
+// recorder's are: views counted by the server, then thousands queued at
+// once, none lost.
+func TestPageEventsSavedAtClose(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		pe := NewPageEvents(st, nil)
+		e := start(t, st, func(d *Deps) { d.PageEvents = pe })
+		c, _ := e.signedIn("events@example.com")
+		p := e.createPage(c, `{"type":"links","title":"Counted","slug":"counted","content":{"title":"Counted","links":[{"label":"A","url":"https://a.example"}]}}`)
+		for range 5 {
+			expect(t, e.do(e.browser(), "GET", "/p/counted", "", "User-Agent", desktopUA), http.StatusOK, "")
+		}
+		id := int64(p["id"].(float64))
+		const queued = 3000
+		for i := range queued {
+			pe.add(store.PageEvent{PageID: id, Kind: store.PageView, Visitor: fmt.Sprint(i), At: e.clock.Now()})
+		}
+		if err := pe.Close(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		a := expect(t, e.do(c, "GET", "/api/pages/"+idOf(p)+"/analytics?from=2000-01-01&to=2999-01-01", ""), http.StatusOK, "")
+		if a["views"] != float64(queued+5) || pe.Dropped() != 0 {
+			t.Fatalf("views %v, want %d; dropped %d", a["views"], queued+5, pe.Dropped())
+		}
+		// After Close an event is dropped, counted.
+		pe.add(store.PageEvent{PageID: id, Kind: store.PageView, Visitor: "late", At: e.clock.Now()})
+		if pe.Dropped() != 1 {
+			t.Errorf("dropped %d after Close", pe.Dropped())
+		}
+	})
 }
