@@ -42,6 +42,7 @@ const (
 type hostedPage struct {
 	page        *pages.Page
 	workspaceID int64
+	sizes       map[int64][2]int // its images' sizes (srcset)
 	mu          sync.Mutex
 	variants    map[string]renderedPage
 }
@@ -84,7 +85,17 @@ func (s *server) loadPage(ctx context.Context, id int64, slug string) (*hostedPa
 	if err != nil {
 		return nil, err
 	}
-	hp := &hostedPage{page: p, workspaceID: sp.WorkspaceID, variants: map[string]renderedPage{}}
+	var images []int64
+	for _, u := range pages.Uploads(p, s.pageOptions()) {
+		if u.Kind == "image" {
+			images = append(images, u.ID)
+		}
+	}
+	sizes, err := s.store.ImageSizes(ctx, images)
+	if err != nil {
+		return nil, err
+	}
+	hp := &hostedPage{page: p, workspaceID: sp.WorkspaceID, sizes: sizes, variants: map[string]renderedPage{}}
 	s.hosted.keep(hp)
 	return hp, nil
 }
@@ -154,7 +165,7 @@ func (s *server) render(hp *hostedPage, reveal bool) (renderedPage, error) {
 	if ok {
 		return out, nil
 	}
-	html, err := pages.Render(hp.page, pages.View{Base: "/p/" + hp.page.Slug, Now: now, Reveal: reveal, Opt: s.pageOptions()})
+	html, err := pages.Render(hp.page, pages.View{Base: "/p/" + hp.page.Slug, Now: now, Reveal: reveal, Sizes: hp.sizes, Opt: s.pageOptions()})
 	if err != nil {
 		return renderedPage{}, err
 	}

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"image/jpeg"
 	"io"
 	"net/http"
 	"strings"
@@ -464,6 +466,72 @@ func TestPageEventsSavedAtClose(t *testing.T) {
 		pe.add(store.PageEvent{PageID: id, Kind: store.PageView, Visitor: "late", At: e.clock.Now()})
 		if pe.Dropped() != 1 {
 			t.Errorf("dropped %d after Close", pe.Dropped())
+		}
+	})
+}
+
+// exifJPEG is a w×h JPEG carrying an EXIF segment with a telling note.
+func exifJPEG(t *testing.T, w, h int) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, testImage(w, h), nil); err != nil {
+		t.Fatal(err)
+	}
+	seg := append([]byte("Exif\x00\x00MM\x00\x2a\x00\x00\x00\x08\x00\x00"), "GPS 52.52N 13.40E private"...)
+	app1 := binary.BigEndian.AppendUint16([]byte{0xFF, 0xE1}, uint16(len(seg)+2))
+	jpg := buf.Bytes()
+	return append(append(append([]byte{}, jpg[:2]...), append(app1, seg...)...), jpg[2:]...)
+}
+
+// Page images are stored re-encoded, without metadata, and served at a
+// few widths: the page's <img> has width, height, srcset and sizes; a
+// malformed image is refused; a width outside the set is 400.
+func TestPageImagesResponsive(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		c, _ := e.signedIn("images@example.com")
+		m := expect(t, e.postForm(c, "/api/upload-image", part{"imageFile", string(exifJPEG(t, 800, 400)), "photo.jpg"}), http.StatusCreated, "")
+		url := m["imageUrl"].(string)
+		path := "/images/" + fmt.Sprint(int64(m["id"].(float64))) + "/file"
+		stored := e.do(e.browser(), "GET", path, "")
+		if stored.StatusCode != http.StatusOK || bytes.Contains(stored.body, []byte("private")) || bytes.Contains(stored.body, []byte("Exif")) {
+			t.Fatalf("stored: %d, metadata kept: %v", stored.StatusCode, bytes.Contains(stored.body, []byte("private")))
+		}
+		if cfg, err := jpeg.DecodeConfig(bytes.NewReader(stored.body)); err != nil || cfg.Width != 800 {
+			t.Errorf("stored %+v %v", cfg, err)
+		}
+		// Malformed: the header reads, the pixels do not.
+		broken := pngBytes(t, 64, 64)
+		r := e.postForm(c, "/api/upload-image", part{"imageFile", string(broken[:len(broken)/2]), "broken.png"})
+		if r.StatusCode != http.StatusUnsupportedMediaType {
+			t.Errorf("a truncated PNG: %d %s", r.StatusCode, r.body)
+		}
+
+		e.createPage(c, `{"type":"gallery","title":"Sizes","slug":"sizes","content":{"title":"Sizes","images":[{"url":"`+url+`","alt":"One"},{"url":"`+url+`","alt":"Two"}]}}`)
+		page := e.do(e.browser(), "GET", "/p/sizes", "")
+		want := `src="` + path + `" srcset="` + path + `?w=160 160w, ` + path + `?w=320 320w, ` + path + `?w=640 640w, ` + path + ` 800w" sizes="(max-width: 480px) calc(100vw - 32px), 448px" width="800" height="400"`
+		if n := bytes.Count(page.body, []byte(want)); n != 2 || !bytes.Contains(page.body, []byte(`alt="Two" loading="lazy"`)) || bytes.Contains(page.body, []byte(`alt="One" loading`)) {
+			t.Errorf("want %s twice, the second lazy:\n%s", want, page.body)
+		}
+		gz := e.do(e.browser(), "GET", "/p/sizes", "", "Accept-Encoding", "gzip")
+		if len(gz.body) > 20<<10 {
+			t.Errorf("%d bytes transferred", len(gz.body))
+		}
+		scaled := e.do(e.browser(), "GET", path+"?w=320", "")
+		cfg, err := jpeg.DecodeConfig(bytes.NewReader(scaled.body))
+		if scaled.StatusCode != http.StatusOK || scaled.Header.Get("Content-Type") != "image/jpeg" || err != nil || cfg.Width != 320 || cfg.Height != 160 {
+			t.Errorf("w=320: %d %s %+v %v", scaled.StatusCode, scaled.Header.Get("Content-Type"), cfg, err)
+		}
+		if again := e.do(e.browser(), "GET", path+"?w=320", ""); !bytes.Equal(again.body, scaled.body) {
+			t.Errorf("the cached answer differs")
+		}
+		if full := e.do(e.browser(), "GET", path+"?w=960", ""); !bytes.Equal(full.body, stored.body) {
+			t.Errorf("w=960 of an 800 px image is not the image as stored")
+		}
+		for _, w := range []string{"333", "", "-1", "99999"} {
+			if r := e.do(e.browser(), "GET", path+"?w="+w, ""); r.StatusCode != http.StatusBadRequest {
+				t.Errorf("w=%s: %d", w, r.StatusCode)
+			}
 		}
 	})
 }

@@ -137,8 +137,9 @@ type server struct {
 	uploading                            *inFlight
 	normalizing                          sync.Mutex // one stored full-size logo normalised at a time (renderLogo)
 
-	redirects *scans.Cache // short code → destination, for /d/{shortCode}
-	hosted    *hostedPages // hosted pages for /p/{slug} and page codes (hosted.go)
+	redirects *scans.Cache  // short code → destination, for /d/{shortCode}
+	hosted    *hostedPages  // hosted pages for /p/{slug} and page codes (hosted.go)
+	scaled    *scaledImages // images at their srcset widths (scaled.go)
 	// GS1 Digital Link (gs1.go): products, the resolver's cache, and
 	// resolved scans counted until they are saved.
 	gs1        *gs1.Products
@@ -228,6 +229,7 @@ func New(d Deps) http.Handler {
 	}
 	changed, _ := Invalidators(s.redirects, s.gs1Cache, live)
 	s.hosted = newHostedPages(live)
+	s.scaled = newScaledImages()
 	s.pageEvents = d.PageEvents
 	if s.pageEvents == nil {
 		s.pageEvents = NewPageEvents(d.Store, s.log)
