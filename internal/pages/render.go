@@ -355,7 +355,7 @@ h2{font-size:1.15rem;margin:24px 0 8px}
 p{margin:0 0 12px;white-space:pre-line;overflow-wrap:anywhere}
 img{max-width:100%;height:auto;border-radius:12px}
 .hero{display:block;margin:0 auto 12px;width:112px;height:112px;object-fit:cover;border-radius:50%}
-.logo{display:block;max-height:64px;width:auto;margin:0 auto 12px;border-radius:0}
+.logo{display:block;height:64px;width:auto;max-width:100%;object-fit:contain;margin:0 auto 12px;border-radius:0}
 .center{text-align:center}
 .sub{opacity:.8}
 .btn{display:block;margin:10px 0;padding:13px 16px;border-radius:12px;background:var(--ac);color:#fff;text-align:center;font-weight:600;text-decoration:none;overflow-wrap:anywhere;border:0;width:100%;font-size:1rem}
