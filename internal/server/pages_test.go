@@ -387,6 +387,12 @@ func TestRoutingToPage(t *testing.T) {
 				t.Errorf("%s: errors %v, want one for %s", body, m["errors"], field)
 			}
 		}
+		// A bulk edit's routing is checked the same way.
+		m := expect(t, e.do(c, "POST", "/api/codes/bulk-edit", `{"ids":["d_`+id+`"],"changes":{"routing":{"rules":[{"when":{"os":["ios"]},"pageId":`+theirs+`}]}}}`),
+			http.StatusBadRequest, "")
+		if errs, _ := m["errors"].(map[string]any); errs["rules.0.pageId"] != "Rule 1: no page with this id in this workspace" {
+			t.Errorf("bulk edit: %v", m)
+		}
 		if status, loc := e.routedScan(code, "User-Agent", iPhoneUA); status != http.StatusFound || loc != "https://example.com/default" {
 			t.Fatalf("a refused routing was saved: %d %s", status, loc)
 		}
@@ -407,7 +413,7 @@ func TestRoutingToPage(t *testing.T) {
 			t.Errorf("after the edit: %s", r.body)
 		}
 		// While a routing names it, the page stays.
-		m := expect(t, e.do(c, "DELETE", "/api/pages/"+mine, ""), http.StatusConflict, "")
+		m = expect(t, e.do(c, "DELETE", "/api/pages/"+mine, ""), http.StatusConflict, "")
 		if fmt.Sprint(m["codes"]) != "["+d["name"].(string)+"]" {
 			t.Errorf("delete: %v", m)
 		}
