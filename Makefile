@@ -11,7 +11,7 @@ GOBIN   := $(shell $(GO) env GOPATH)/bin
 GOTESTSUM := $(firstword $(wildcard $(GOBIN)/gotestsum) $(shell command -v gotestsum 2>/dev/null))
 GO_TEST_JSON := $(or $(TMPDIR),/tmp)/squarely-go-test.json
 
-.PHONY: build build-static static-binary run test lint go-test web-test e2e-test bench bench-redirect bench-bulk bench-bulk-edit bench-analytics bench-codes bench-lighthouse web-build clean
+.PHONY: build build-static static-binary run test lint go-test web-test e2e-test bench bench-redirect bench-bulk bench-bulk-edit bench-analytics bench-codes bench-lighthouse bench-lighthouse-pages web-build clean
 
 # What `squarely version` prints (internal/buildinfo); a build without git
 # (the Dockerfile's) passes VERSION and COMMIT in the environment.
@@ -107,6 +107,12 @@ bench-codes:
 # runs each, medians against the targets of issue 21. See bench/lighthouse.mjs.
 bench-lighthouse: build bench/node_modules/.package-lock.json
 	node bench/lighthouse.mjs
+
+# Lighthouse 12's mobile performance and accessibility audit of hosted pages
+# (a business page and a gallery), three runs each, medians against 100. See
+# bench/lighthouse-pages.mjs.
+bench-lighthouse-pages: build bench/node_modules/.package-lock.json
+	node bench/lighthouse-pages.mjs
 
 web-build: web/node_modules/.package-lock.json
 	cd web && npm run --silent build

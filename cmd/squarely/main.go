@@ -40,6 +40,7 @@ import (
 	"github.com/squarely/squarely/internal/mailings"
 	"github.com/squarely/squarely/internal/metrics"
 	"github.com/squarely/squarely/internal/netguard"
+	"github.com/squarely/squarely/internal/pages"
 	"github.com/squarely/squarely/internal/qrcli"
 	"github.com/squarely/squarely/internal/scans"
 	"github.com/squarely/squarely/internal/server"
@@ -197,9 +198,11 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 		return 1
 	}
 	recorder := scans.NewRecorder(st, scans.Options{Logger: log})
+	pageEvents := server.NewPageEvents(st, log) // hosted pages' views and clicks, saved like scans
 	redirects := scans.NewCache(st, nil)
 	primeRedirects(ctx, st, redirects, log)
 	products := gs1.NewCache(&gs1.Products{Store: st}, nil) // the GS1 resolver's
+	hostedPages := pages.NewLive(scans.TTL, nil)            // /p/{slug}'s current versions
 	gs1Scans := &gs1.Scans{Store: st, Log: log}
 	// Sends the admin's mailings, resuming any an instance left unfinished.
 	mailingRunner := mailings.NewRunner(mailings.Options{Store: st, Mailer: mailer, BaseURL: cfg.BaseURL, Leased: jobs.Leased{Logger: log}})
@@ -215,7 +218,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 	defer stopBG() // on the early returns; the stop below comes first otherwise
 	srv := &http.Server{
 		Handler: server.New(server.Deps{Store: st, Background: bg, Config: cfg, Logger: log, Google: google, OIDC: oidcClient,
-			Recorder: recorder, Redirects: redirects, GS1: products, GS1Scans: gs1Scans, Mailer: mailer, Mailings: mailingRunner, Bulk: bulkRunner, Outbox: mailOutbox, Webhooks: webhookRunner, Metrics: meter}),
+			Recorder: recorder, PageEvents: pageEvents, Redirects: redirects, GS1: products, Pages: hostedPages, GS1Scans: gs1Scans, Mailer: mailer, Mailings: mailingRunner, Bulk: bulkRunner, Outbox: mailOutbox, Webhooks: webhookRunner, Metrics: meter}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       2 * time.Minute, // generous for uploads on slow links
 		WriteTimeout:      2 * time.Minute,
@@ -252,10 +255,10 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 	// On shutdown the runner finishes the message in flight, records it
 	// and releases its mailing for the next start (or another instance).
 	wg.Go(func() { mailingRunner.Run(bg) })
-	// Other instances' edits reach this one's redirect and GS1 caches (PostgreSQL).
+	// Other instances' edits reach this one's redirect, GS1 and page caches (PostgreSQL).
 	wg.Go(func() {
 		listenLog := scans.Throttle{Every: time.Minute}
-		changed, lost := server.Invalidators(redirects, products)
+		changed, lost := server.Invalidators(redirects, products, hostedPages)
 		st.ListenRedirects(bg, changed, lost, func(err error) {
 			if ok, held := listenLog.Allow(time.Now()); ok {
 				log.Error("listening for changed redirects; cached codes expire after "+scans.TTL.String(), "unlogged", held, "err", err)
@@ -294,7 +297,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 	select {
 	case err := <-served:
 		log.Error("server stopped", "err", err)
-		closeRecorder(context.Background(), recorder, log)
+		closeRecorder(context.Background(), recorder, pageEvents, log)
 		return 1
 	case <-ctx.Done():
 	}
@@ -313,9 +316,9 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 		srv.Close() // no request may record a scan after the recorder closes
 		code = 1
 	}
-	// Requests are done: flush buffered work (the scan recorder) here,
-	// before the store closes.
-	if !closeRecorder(shutdownCtx, recorder, log) {
+	// Requests are done: flush buffered work (the scan recorder and page
+	// events) here, before the store closes.
+	if !closeRecorder(shutdownCtx, recorder, pageEvents, log) {
 		code = 1
 	}
 	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
@@ -357,17 +360,24 @@ func primeRedirects(ctx context.Context, st *store.Store, c *scans.Cache, log *s
 // shutdownTimeout bounds a graceful shutdown.
 const shutdownTimeout = 25 * time.Second
 
-// closeRecorder saves the scans still buffered, giving the database until
+// closeRecorder saves the scans and page events still buffered, giving the database until
 // ctx ends or shutdownTimeout, and reports whether all were saved.
-func closeRecorder(ctx context.Context, r *scans.Recorder, log *slog.Logger) bool {
+func closeRecorder(ctx context.Context, r *scans.Recorder, pe *server.PageEvents, log *slog.Logger) bool {
 	ctx, cancel := context.WithTimeout(ctx, shutdownTimeout)
 	defer cancel()
+	ok := true
 	if err := r.Close(ctx); err != nil {
 		log.Error("saving the last scans", "err", err)
+		ok = false
+	} else {
+		log.Info("scans saved", "saved", r.Stats().Saved, "dropped", r.Stats().Dropped, "refused", r.Stats().Refused)
+	}
+	if err := pe.Close(ctx); err != nil {
+		log.Error("saving the last page events", "err", err)
 		return false
 	}
-	log.Info("scans saved", "saved", r.Stats().Saved, "dropped", r.Stats().Dropped, "refused", r.Stats().Refused)
-	return true
+	log.Info("page events saved", "saved", pe.Saved(), "dropped", pe.Dropped())
+	return ok
 }
 
 // deleteExpiredSessions removes expired sessions at start and every hour

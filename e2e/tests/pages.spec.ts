@@ -137,11 +137,26 @@ test('every page type is accessible at 390 px, and so is the editor', async ({ p
   }
   await context.close()
 
-  // The editor: labelled fields, reached by keyboard.
-  await page.goto('/pages/new/vcard')
-  await page.getByLabel('Page title').waitFor()
-  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze()
-  expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
+  // The editor: labelled fields, reached by keyboard; the menu's dietary tags and files and a
+  // business's several intervals a day too.
+  for (const [type, open] of [
+    ['menu', () => page.getByRole('button', { name: 'Add file' }).click()],
+    [
+      'business',
+      async () => {
+        await page.getByRole('button', { name: 'Add hours for Monday' }).click()
+        await page.getByRole('button', { name: 'Add hours for Monday' }).click()
+        await expect(page.getByLabel('Monday opens (hours 2)')).toBeVisible()
+      },
+    ],
+    ['vcard', async () => {}],
+  ] as const) {
+    await page.goto(`/pages/new/${type}`)
+    await page.getByLabel('Page title').waitFor()
+    await open()
+    const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze()
+    expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${type}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
+  }
   await page.getByLabel('Page title').focus()
   await page.keyboard.press('Tab')
   await expect(page.getByLabel('Address (optional: /p/…)')).toBeFocused()

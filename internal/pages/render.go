@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/squarely/squarely/internal/imaging"
 )
 
 // CSP is the Content-Security-Policy of a served page: no script at all,
@@ -126,7 +128,18 @@ type View struct {
 	// Image is where an upload is served (default /images/{id}/file; menu
 	// files go through /go/{n}).
 	Image func(Upload) string
+	// Sizes are the width and height of image uploads by id, where known:
+	// such an image gets width, height and a srcset of the widths of
+	// imaging.Widths below its own (served at /images/{id}/file?w=).
+	Sizes map[int64][2]int
 	Opt   Options
+}
+
+// imageSizes are the sizes attribute of each kind of image (Pic).
+var imageSizes = map[string]string{
+	"hero": "112px",
+	"logo": "256px",
+	"full": "(max-width: 480px) calc(100vw - 32px), 448px",
 }
 
 type renderData struct {
@@ -189,6 +202,27 @@ func (d renderData) Img(s string) string {
 		return d.V.Image(u)
 	}
 	return "/images/" + strconv.FormatInt(u.ID, 10) + "/file"
+}
+
+// Pic is the attributes of the <img> of image upload s shown as kind
+// (hero, logo or full, the layout's imageSizes): its src, and where its
+// size is known its width, height, srcset and sizes.
+func (d renderData) Pic(s, kind string) template.HTMLAttr {
+	src := d.Img(s)
+	u, _ := d.V.Opt.ImageRef(s)
+	size, known := d.V.Sizes[u.ID]
+	if !known || d.V.Image != nil {
+		return template.HTMLAttr(`src="` + template.HTMLEscapeString(src) + `"`) //nolint:gosec // escaped
+	}
+	var set []string
+	for _, w := range imaging.Widths {
+		if w < size[0] {
+			set = append(set, src+"?w="+strconv.Itoa(w)+" "+strconv.Itoa(w)+"w")
+		}
+	}
+	set = append(set, src+" "+strconv.Itoa(size[0])+"w")
+	return template.HTMLAttr(`src="` + template.HTMLEscapeString(src) + `" srcset="` + template.HTMLEscapeString(strings.Join(set, ", ")) + //nolint:gosec // escaped
+		`" sizes="` + imageSizes[kind] + `" width="` + strconv.Itoa(size[0]) + `" height="` + strconv.Itoa(size[1]) + `"`)
 }
 
 // FileHref is the href of a menu file.
@@ -321,7 +355,7 @@ h2{font-size:1.15rem;margin:24px 0 8px}
 p{margin:0 0 12px;white-space:pre-line;overflow-wrap:anywhere}
 img{max-width:100%;height:auto;border-radius:12px}
 .hero{display:block;margin:0 auto 12px;width:112px;height:112px;object-fit:cover;border-radius:50%}
-.logo{display:block;max-height:64px;width:auto;margin:0 auto 12px;border-radius:0}
+.logo{display:block;height:64px;width:auto;max-width:100%;object-fit:contain;margin:0 auto 12px;border-radius:0}
 .center{text-align:center}
 .sub{opacity:.8}
 .btn{display:block;margin:10px 0;padding:13px 16px;border-radius:12px;background:var(--ac);color:#fff;text-align:center;font-weight:600;text-decoration:none;overflow-wrap:anywhere;border:0;width:100%;font-size:1rem}
@@ -337,9 +371,9 @@ figure{margin:0 0 16px}figcaption{font-size:.9rem;opacity:.85;margin-top:4px}
 table{width:100%;border-collapse:collapse}td,th{text-align:left;padding:4px 0;font-weight:400}
 </style></head>
 <body><main>
-{{- with .Theme.LogoURL}}{{with $.Img .}}<img class="logo" src="{{.}}" alt="">{{end}}{{end}}
+{{- with .Theme.LogoURL}}{{if $.Img .}}<img class="logo" {{$.Pic . "logo"}} alt="">{{end}}{{end}}
 {{- if eq .Type "vcard"}}{{with .Content}}
-<div class="center">{{with $.Img .PhotoURL}}<img class="hero" src="{{.}}" alt="Photo of {{$.Content.FirstName}} {{$.Content.LastName}}">{{end}}
+<div class="center">{{if $.Img .PhotoURL}}<img class="hero" {{$.Pic .PhotoURL "hero"}} alt="Photo of {{$.Content.FirstName}} {{$.Content.LastName}}">{{end}}
 <h1>{{.FirstName}} {{.LastName}}</h1>
 {{if or .JobTitle .Company}}<p class="sub">{{.JobTitle}}{{if and .JobTitle .Company}} · {{end}}{{.Company}}</p>{{end}}</div>
 <a class="btn" href="{{$.File "contact.vcf"}}" download="contact.vcf">Save contact</a>
@@ -352,7 +386,7 @@ table{width:100%;border-collapse:collapse}td,th{text-align:left;padding:4px 0;fo
 {{end}}{{with .Note}}<h2>About</h2><p>{{.}}</p>{{end}}
 {{end}}
 {{- else if eq .Type "links"}}{{with .Content}}
-<div class="center">{{with $.Img .AvatarURL}}<img class="hero" src="{{.}}" alt="">{{end}}
+<div class="center">{{if $.Img .AvatarURL}}<img class="hero" {{$.Pic .AvatarURL "hero"}} alt="">{{end}}
 <h1>{{or .Title $.Title}}</h1>{{with .Bio}}<p>{{.}}</p>{{end}}</div>
 <ul>{{range $i, $l := .Links}}<li><a class="btn" href="{{$.Go "link" $i}}">{{$l.Label}}</a></li>{{end}}</ul>
 {{if .Socials}}<ul>{{range $i, $s := .Socials}}<li><a class="btn alt" href="{{$.Go "social" $i}}">{{$s.Network}}</a></li>{{end}}</ul>{{end}}
@@ -364,10 +398,10 @@ table{width:100%;border-collapse:collapse}td,th{text-align:left;padding:4px 0;fo
 {{end}}{{end}}
 {{- else if eq .Type "gallery"}}{{with .Content}}
 <h1>{{or .Title $.Title}}</h1>{{with .Description}}<p>{{.}}</p>{{end}}
-{{range $i, $im := .Images}}<figure><img src="{{$.Img $im.URL}}" alt="{{or $im.Alt $im.Caption}}"{{if $i}} loading="lazy"{{end}} decoding="async">{{with $im.Caption}}<figcaption>{{.}}</figcaption>{{end}}</figure>
+{{range $i, $im := .Images}}<figure><img {{$.Pic $im.URL "full"}} alt="{{or $im.Alt $im.Caption}}"{{if $i}} loading="lazy"{{end}} decoding="async">{{with $im.Caption}}<figcaption>{{.}}</figcaption>{{end}}</figure>
 {{end}}{{end}}
 {{- else if eq .Type "coupon"}}{{with .Content}}
-{{with $.Img .ImageURL}}<img src="{{.}}" alt="">{{end}}
+{{if $.Img .ImageURL}}<img {{$.Pic .ImageURL "full"}} alt="">{{end}}
 <h1>{{.Headline}}</h1>{{with .Description}}<p>{{.}}</p>{{end}}
 {{if $.Ended}}<p role="status"><strong>This offer has ended.</strong></p>
 {{else if $.V.Static}}<details><summary class="btn">Show code</summary><p class="code">{{.Code}}</p></details>
@@ -376,7 +410,7 @@ table{width:100%;border-collapse:collapse}td,th{text-align:left;padding:4px 0;fo
 {{end}}{{with .ValidUntil}}<p class="sub">Valid until {{.}}</p>{{end}}{{with .Terms}}<h2>Terms</h2><p class="sub">{{.}}</p>{{end}}
 {{end}}
 {{- else if eq .Type "event"}}{{with .Content}}
-{{with $.Img .ImageURL}}<img src="{{.}}" alt="">{{end}}
+{{if $.Img .ImageURL}}<img {{$.Pic .ImageURL "full"}} alt="">{{end}}
 <h1>{{.Title}}</h1><p><strong>{{$.When}}</strong></p>
 {{if or .Venue .Address}}<p>{{.Venue}}{{if and .Venue .Address}}
 {{end}}{{.Address}}</p>{{end}}{{with .Description}}<p>{{.}}</p>{{end}}
@@ -384,12 +418,12 @@ table{width:100%;border-collapse:collapse}td,th{text-align:left;padding:4px 0;fo
 <a class="btn alt" href="{{$.GoogleCal}}">Add to Google Calendar</a>
 {{end}}
 {{- else if eq .Type "app"}}{{with .Content}}
-<div class="center">{{with $.Img .IconURL}}<img class="hero" src="{{.}}" alt="">{{end}}<h1>{{.Name}}</h1>{{with .Description}}<p>{{.}}</p>{{end}}</div>
+<div class="center">{{if $.Img .IconURL}}<img class="hero" {{$.Pic .IconURL "hero"}} alt="">{{end}}<h1>{{.Name}}</h1>{{with .Description}}<p>{{.}}</p>{{end}}</div>
 {{if .AppStoreURL}}<a class="btn" href="{{$.Btn "store" .AppStoreURL}}">Download on the App Store</a>{{end}}
 {{if .GooglePlayURL}}<a class="btn" href="{{$.Btn "store" .GooglePlayURL}}">Get it on Google Play</a>{{end}}
 {{end}}
 {{- else if eq .Type "business"}}{{with .Content}}
-<div class="center">{{with $.Img .LogoURL}}<img class="logo" src="{{.}}" alt="{{$.Content.Name}} logo">{{end}}<h1>{{.Name}}</h1>
+<div class="center">{{if $.Img .LogoURL}}<img class="logo" {{$.Pic .LogoURL "logo"}} alt="{{$.Content.Name}} logo">{{end}}<h1>{{.Name}}</h1>
 {{with $.Open}}<p><span class="badge {{.}}" role="status">{{if eq . "open"}}Open now{{else}}Closed now{{end}}</span></p>{{end}}</div>
 {{with .About}}<p>{{.}}</p>{{end}}
 {{if .Phone}}<a class="btn" href="{{$.Go "call" 0}}">Call {{.Phone}}</a>{{end}}

@@ -44,11 +44,14 @@ type Visit struct {
 	Sticky *StickyKey
 }
 
-// Decision is where a routed scan goes. A nil Location is a page: the
-// ended page when Route is store.RouteEnded, else the app links page.
+// Decision is where a routed scan goes. A PageID is a hosted page of the
+// code's workspace, answered as itself. Otherwise a nil Location is a
+// page: the ended page when Route is store.RouteEnded, else the app links
+// page.
 type Decision struct {
 	Route    string
 	Location []string
+	PageID   int64
 }
 
 // Router routes the scans of one code. What every scan reads (the rules'
@@ -81,10 +84,19 @@ type Router struct {
 //	word 2: the window's from | to << 16, in minutes of the day
 const ruleWords = 3
 
-// target is where a route sends a scan.
+// target is where a route sends a scan: location, or hosted page pageID.
 type target struct {
 	location []string
 	route    string
+	pageID   int64
+}
+
+// newTarget is the target of a rule's or split variant's destination or page.
+func newTarget(destination string, pageID *int64, route string) target {
+	if pageID != nil {
+		return target{route: route, pageID: *pageID}
+	}
+	return target{location: []string{location(destination)}, route: route}
 }
 
 // placeRule is a rule's regions and cities, lower-cased; an empty list is
@@ -183,13 +195,13 @@ func NewRouter(routing, appData string) *Router {
 		rt.prog = append(rt.prog, os|days<<8|uint32(len(countries))<<16,
 			uint32(len(languages))|zoneIndex<<16|window<<24|places<<25, uint32(from)|uint32(to)<<16)
 		rt.prog = append(append(rt.prog, countries...), languages...)
-		rt.rules = append(rt.rules, target{location: []string{location(ru.Destination)}, route: "rule:" + strconv.Itoa(i)})
+		rt.rules = append(rt.rules, newTarget(ru.Destination, ru.PageID, "rule:"+strconv.Itoa(i)))
 	}
 	sum := 0
 	for i, v := range r.Split {
 		sum += v.Weight
 		rt.prog = append(rt.prog, uint32(sum))
-		rt.split = append(rt.split, target{location: []string{location(v.Destination)}, route: "split:" + strconv.Itoa(i)})
+		rt.split = append(rt.split, newTarget(v.Destination, v.PageID, "split:"+strconv.Itoa(i)))
 	}
 	if r.StartsAt != nil {
 		rt.startsAt, rt.scheduled = *r.StartsAt, true
@@ -293,7 +305,9 @@ func (rt *Router) Route(ctx context.Context, v Visit, def []string) (Decision, e
 	return Decision{Route: store.RouteDefault, Location: def}, nil
 }
 
-func (t *target) decision() Decision { return Decision{Route: t.route, Location: t.location} }
+func (t *target) decision() Decision {
+	return Decision{Route: t.route, Location: t.location, PageID: t.pageID}
+}
 
 // Ended is where a scan goes once the code's schedule or limit is over.
 func (rt *Router) Ended() Decision {

@@ -225,6 +225,10 @@ func (s *server) readBulkChanges(w http.ResponseWriter, r *http.Request, in map[
 			v.add("changes.routing", "routing must be an object or null")
 		}
 		c.SetRouting, c.Routing = true, checkRouting(&v, body)
+		if err := s.checkRoutingPages(ctx, &v, ws, c.Routing); err != nil {
+			s.internalError(w, "checking a routing's pages", err)
+			return c, false
+		}
 	}
 	if raw, ok := in["addTags"]; ok {
 		c.AddTags = ids("addTags", raw)

@@ -67,6 +67,10 @@ func (s *server) blobOfKind(w http.ResponseWriter, r *http.Request, kind string,
 // request support. An id's content never changes, so it is cached for good.
 func (s *server) serveBlob(kind string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
+		if kind == "image" && r.URL.Query().Has("w") {
+			s.serveScaled(w, r)
+			return
+		}
 		b := s.blobOfKind(w, r, kind, true)
 		if b == nil {
 			return

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"net/http"
 	"strings"
 	"testing"
@@ -50,7 +51,11 @@ func TestServeFiles(t *testing.T) {
 		}
 		r = e.do(visitor, "GET", "/images/"+imgID+"/file", "")
 		checkFileHeaders(t, r, "image/png")
-		if !bytes.Equal(r.body, imgData) || r.Header.Get("Content-Disposition") != `inline; filename*=utf-8''%C3%A9t%C3%A9.png` {
+		storedImg, err := st.Blob(context.Background(), int64(img["id"].(float64)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(r.body, storedImg.Data) || r.Header.Get("Content-Disposition") != `inline; filename*=utf-8''%C3%A9t%C3%A9.png` {
 			t.Errorf("image file: %d bytes, %q", len(r.body), r.Header.Get("Content-Disposition"))
 		}
 		r = e.do(visitor, "GET", "/logo/"+logoID, "")

@@ -11,6 +11,7 @@ import (
 
 	"github.com/squarely/squarely/internal/codes"
 	"github.com/squarely/squarely/internal/gs1"
+	"github.com/squarely/squarely/internal/pages"
 	"github.com/squarely/squarely/internal/scans"
 	"github.com/squarely/squarely/internal/store"
 )
@@ -29,12 +30,17 @@ const (
 
 // Invalidators returns the functions that apply an announced key
 // (store.ListenRedirects, OnRedirectsChanged) to the caches: a GTIN's
-// (store.GS1Key) to products, a short code to redirects; and lost, which
-// empties both when announcements may have been missed.
-func Invalidators(redirects *scans.Cache, products *gs1.Cache) (changed func(key string), lost func()) {
+// (store.GS1Key) to products, a page's (store.PageKey) to hosted pages, a
+// short code to redirects; and lost, which empties them all when
+// announcements may have been missed.
+func Invalidators(redirects *scans.Cache, products *gs1.Cache, hosted *pages.Live) (changed func(key string), lost func()) {
 	changed = func(key string) {
 		if gtin, ok := store.AnnouncedGTIN(key); ok {
 			products.Invalidate(gtin)
+			return
+		}
+		if slug, ok := store.AnnouncedPage(key); ok {
+			hosted.Forget(slug)
 			return
 		}
 		redirects.Invalidate(key)
@@ -42,6 +48,7 @@ func Invalidators(redirects *scans.Cache, products *gs1.Cache) (changed func(key
 	lost = func() {
 		redirects.InvalidateAll()
 		products.InvalidateAll()
+		hosted.ForgetAll()
 	}
 	return changed, lost
 }

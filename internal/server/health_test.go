@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/squarely/squarely/internal/gs1"
+	"github.com/squarely/squarely/internal/pages"
 	"github.com/squarely/squarely/internal/scans"
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/store/storetest"
@@ -191,7 +192,7 @@ func TestRedirectThroughPostgresOutage(t *testing.T) {
 }
 
 // fleet returns a function starting instances on one fresh PostgreSQL
-// schema, each with its redirect and GS1 caches kept current by listening
+// schema, each with its redirect, GS1 and page caches kept current by listening
 // to the store's announcements (Invalidators), as cmd/squarely does.
 func fleet(t *testing.T) func() *env {
 	dsn := storetest.PostgresURL(t)
@@ -206,7 +207,8 @@ func fleet(t *testing.T) func() *env {
 		t.Cleanup(func() { st.Close() })
 		redirects := scans.NewCache(st, nil)
 		products := gs1.NewCache(&gs1.Products{Store: st}, nil)
-		changed, lost := Invalidators(redirects, products)
+		live := pages.NewLive(scans.TTL, nil)
+		changed, lost := Invalidators(redirects, products, live)
 		// ListenRedirects says nothing when it starts listening: a
 		// notification of its own arriving says it does.
 		listening := make(chan struct{})
@@ -223,7 +225,7 @@ func fleet(t *testing.T) func() *env {
 			st.NotifyRedirect(ctx, "probe")
 			select {
 			case <-listening:
-				return start(t, st, func(d *Deps) { d.Redirects, d.GS1 = redirects, products })
+				return start(t, st, func(d *Deps) { d.Redirects, d.GS1, d.Pages = redirects, products, live })
 			case <-time.After(20 * time.Millisecond):
 			}
 			if time.Now().After(deadline) {

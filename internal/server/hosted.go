@@ -27,15 +27,12 @@ import (
 // variant: a revealed code, open or closed, an ended offer) and kept with
 // its gzip; the version comes with the code's cached redirect, which an
 // edit invalidates on every instance like a destination's, or for
-// /p/{slug} from a slug entry kept at most slugTTL (dropped at once on
-// the instance that edits). Visitors' actions are saved off the request
-// path as page events: no address is kept, only a daily salted hash.
+// /p/{slug} and a routing rule's page from pages.Live, which the same
+// announcement invalidates (Invalidators). Visitors' actions are saved
+// off the request path as page events: no address is kept, only a daily
+// salted hash.
 
 const (
-	// slugTTL bounds how long /p/{slug} may serve an edited page's last
-	// version on an instance that did not save it (page codes hear of an
-	// edit through their redirect's announcement at once).
-	slugTTL          = 2 * time.Second
 	maxRenderedPages = 2000 // page versions kept rendered; the cache is emptied past it
 	pageEventQueue   = 10000
 	pageEventBatch   = 200
@@ -45,6 +42,7 @@ const (
 type hostedPage struct {
 	page        *pages.Page
 	workspaceID int64
+	sizes       map[int64][2]int // its images' sizes (srcset)
 	mu          sync.Mutex
 	variants    map[string]renderedPage
 }
@@ -53,32 +51,18 @@ type renderedPage struct{ html, gz []byte }
 
 type pageVersion struct{ id, version int64 }
 
-type slugEntry struct {
-	id, version int64
-	expires     time.Time
-}
-
 // hostedPages caches pages for serving.
 type hostedPages struct {
 	mu       sync.Mutex
 	versions map[pageVersion]*hostedPage
-	slugs    map[string]slugEntry
+	live     *pages.Live // the current version of pages by slug and id
 
-	events  chan store.PageEvent
-	saltMu  sync.Mutex
-	salt    []byte
-	dropped int64
+	saltMu sync.Mutex
+	salt   []byte
 }
 
-func newHostedPages() *hostedPages {
-	return &hostedPages{versions: map[pageVersion]*hostedPage{}, slugs: map[string]slugEntry{}, events: make(chan store.PageEvent, pageEventQueue)}
-}
-
-// forget drops the slug's entry: the next request reads the page again.
-func (h *hostedPages) forget(slug string) {
-	h.mu.Lock()
-	delete(h.slugs, slug)
-	h.mu.Unlock()
+func newHostedPages(live *pages.Live) *hostedPages {
+	return &hostedPages{versions: map[pageVersion]*hostedPage{}, live: live}
 }
 
 // keep caches a loaded page version.
@@ -101,7 +85,17 @@ func (s *server) loadPage(ctx context.Context, id int64, slug string) (*hostedPa
 	if err != nil {
 		return nil, err
 	}
-	hp := &hostedPage{page: p, workspaceID: sp.WorkspaceID, variants: map[string]renderedPage{}}
+	var images []int64
+	for _, u := range pages.Uploads(p, s.pageOptions()) {
+		if u.Kind == "image" {
+			images = append(images, u.ID)
+		}
+	}
+	sizes, err := s.store.ImageSizes(ctx, images)
+	if err != nil {
+		return nil, err
+	}
+	hp := &hostedPage{page: p, workspaceID: sp.WorkspaceID, sizes: sizes, variants: map[string]renderedPage{}}
 	s.hosted.keep(hp)
 	return hp, nil
 }
@@ -118,26 +112,32 @@ func (s *server) pageByVersion(ctx context.Context, id, version int64) (*hostedP
 	return s.loadPage(ctx, id, "")
 }
 
-// pageBySlug is the page served at /p/{slug}.
-func (s *server) pageBySlug(ctx context.Context, slug string) (*hostedPage, error) {
-	now := time.Now() // the cache's clock, not the pages' (s.now: "Open now", offers)
-	s.hosted.mu.Lock()
-	e, ok := s.hosted.slugs[slug]
-	var hp *hostedPage
-	if ok && now.Before(e.expires) {
-		hp = s.hosted.versions[pageVersion{e.id, e.version}]
+// currentPage is the current version of page id (slug ""), or of the page
+// at slug (id 0): from the cache while pages.Live knows it, else from the
+// store.
+func (s *server) currentPage(ctx context.Context, id int64, slug string) (*hostedPage, error) {
+	live := s.hosted.live
+	var cur pages.Current
+	var ok bool
+	if id == 0 {
+		cur, ok = live.BySlug(slug)
+	} else {
+		cur, ok = live.ByID(id)
 	}
-	s.hosted.mu.Unlock()
-	if hp != nil {
-		return hp, nil
+	if ok {
+		s.hosted.mu.Lock()
+		hp := s.hosted.versions[pageVersion{cur.ID, cur.Version}]
+		s.hosted.mu.Unlock()
+		if hp != nil {
+			return hp, nil
+		}
 	}
-	hp, err := s.loadPage(ctx, 0, slug)
+	gen := live.Gen()
+	hp, err := s.loadPage(ctx, id, slug)
 	if err != nil {
 		return nil, err
 	}
-	s.hosted.mu.Lock()
-	s.hosted.slugs[slug] = slugEntry{id: hp.page.ID, version: hp.page.Version, expires: now.Add(slugTTL)}
-	s.hosted.mu.Unlock()
+	live.Keep(pages.Current{ID: hp.page.ID, Version: hp.page.Version, Slug: hp.page.Slug}, gen)
 	return hp, nil
 }
 
@@ -165,7 +165,7 @@ func (s *server) render(hp *hostedPage, reveal bool) (renderedPage, error) {
 	if ok {
 		return out, nil
 	}
-	html, err := pages.Render(hp.page, pages.View{Base: "/p/" + hp.page.Slug, Now: now, Reveal: reveal, Opt: s.pageOptions()})
+	html, err := pages.Render(hp.page, pages.View{Base: "/p/" + hp.page.Slug, Now: now, Reveal: reveal, Sizes: hp.sizes, Opt: s.pageOptions()})
 	if err != nil {
 		return renderedPage{}, err
 	}
@@ -218,9 +218,33 @@ func (s *server) answerHosted(w http.ResponseWriter, r *http.Request, hp *hosted
 	}
 }
 
-// scanPage answers a scan of a page code (redirect.go): the page itself.
+// answerPageScan answers a scan of a page code (redirect.go): the page
+// itself.
 func (s *server) answerPageScan(w http.ResponseWriter, r *http.Request, t scans.Target) {
 	hp, err := s.pageByVersion(r.Context(), t.PageID, t.PageVersion)
+	s.answerScannedPage(w, r, t, hp, err)
+}
+
+// answerRoutedPage answers a scan that a routing rule or split variant
+// sends to page id (routing.go): the page itself, or after a code's
+// password, a redirect (303) to its address. A page that is not the
+// code's workspace's (the code moved) is not found.
+func (s *server) answerRoutedPage(w http.ResponseWriter, r *http.Request, t scans.Target, id int64) {
+	hp, err := s.currentPage(r.Context(), id, "")
+	if err == nil && hp.workspaceID != t.WorkspaceID {
+		err = store.ErrNotFound
+	}
+	if err == nil && r.Method == http.MethodPost {
+		w.Header().Set("Location", s.pageURL(hp.page.Slug))
+		w.WriteHeader(http.StatusSeeOther)
+		return
+	}
+	s.answerScannedPage(w, r, t, hp, err)
+}
+
+// answerScannedPage answers a scan with page hp, read with err; the view
+// is counted.
+func (s *server) answerScannedPage(w http.ResponseWriter, r *http.Request, t scans.Target, hp *hostedPage, err error) {
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		s.scanPage(w, http.StatusNotFound, s.clientBrand(r.Context(), t.ClientID), notFoundNotice)
@@ -243,7 +267,7 @@ func (s *server) slugPage(w http.ResponseWriter, r *http.Request) (*hostedPage, 
 	var hp *hostedPage
 	err := store.ErrNotFound
 	if pages.ValidSlug(slug) {
-		hp, err = s.pageBySlug(r.Context(), slug)
+		hp, err = s.currentPage(r.Context(), 0, slug)
 	}
 	switch {
 	case errors.Is(err, store.ErrNotFound) || err == nil && hostWorkspace(r) != 0 && hp.workspaceID != hostWorkspace(r):
@@ -374,21 +398,15 @@ func (s *server) pageCalendar(w http.ResponseWriter, r *http.Request) {
 	w.Write(ics)
 }
 
-// pageEvent queues a visitor's action; a full queue drops it (counted)
-// rather than slow the page.
+// pageEvent queues a visitor's action (PageEvents); a full queue drops
+// it (counted) rather than slow the page.
 func (s *server) pageEvent(r *http.Request, pageID int64, kind string, button int) {
 	if scans.ParseUserAgent(r.UserAgent()).IsBot {
 		return
 	}
 	now := s.now()
 	e := store.PageEvent{PageID: pageID, Kind: kind, Button: button, Visitor: s.visitorHash(r, now), At: now}
-	select {
-	case s.hosted.events <- e:
-	default:
-		s.hosted.mu.Lock()
-		s.hosted.dropped++
-		s.hosted.mu.Unlock()
-	}
+	s.pageEvents.add(e)
 }
 
 // visitorHash is a visitor's id for a day: an HMAC of the day, the
@@ -410,37 +428,4 @@ func (s *server) visitorHash(r *http.Request, now time.Time) string {
 	m := hmac.New(sha256.New, salt)
 	m.Write([]byte(now.UTC().Format("2006-01-02") + "\x00" + clientIP(r) + "\x00" + r.UserAgent()))
 	return hex.EncodeToString(m.Sum(nil)[:12])
-}
-
-// recordPageEvents saves queued page events in batches until ctx ends.
-func (s *server) recordPageEvents(ctx context.Context) {
-	batch := make([]store.PageEvent, 0, pageEventBatch)
-	flush := func() {
-		if len(batch) == 0 {
-			return
-		}
-		if err := s.store.RecordPageEvents(context.WithoutCancel(ctx), batch); err != nil {
-			s.log.Error("saving page events", "events", len(batch), "err", err)
-		}
-		batch = batch[:0]
-	}
-	for {
-		select {
-		case <-ctx.Done():
-			flush()
-			return
-		case e := <-s.hosted.events:
-			batch = append(batch, e)
-		drain:
-			for len(batch) < pageEventBatch {
-				select {
-				case e := <-s.hosted.events:
-					batch = append(batch, e)
-				default:
-					break drain
-				}
-			}
-			flush()
-		}
-	}
 }

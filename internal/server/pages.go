@@ -232,7 +232,6 @@ func (s *server) answerPage(w http.ResponseWriter, status int, sp *store.Page, e
 	case err != nil:
 		s.internalError(w, "saving a page", err)
 	default:
-		s.hosted.forget(sp.Slug)
 		p, err := s.decodePage(sp)
 		if err != nil {
 			s.internalError(w, "reading a page", err)

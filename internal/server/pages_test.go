@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"image/jpeg"
 	"io"
 	"net/http"
 	"strings"
@@ -318,17 +320,22 @@ func TestHostedPagesLimit(t *testing.T) {
 	})
 }
 
-// An edit saved on one instance reaches a page code's scans on another at
-// once (the code's redirect is announced, as a destination edit is) and
-// /p/{slug} there within slugTTL.
+// An edit saved on one instance reaches, on another, within a second
+// (long before their caches expire): a page code's scans (the code's
+// redirect is announced, as a destination edit is), /p/{slug} and a
+// routing rule's page (the page's slug is announced: pages.Live).
 func TestPageEditsReachEveryInstance(t *testing.T) {
 	instance := fleet(t)
 	a, b := instance(), instance()
 	c, _ := a.signedIn("fleet-pages@example.com")
 	p := a.createPage(c, `{"type":"links","title":"Fleet","slug":"fleet-page","content":{"title":"Before","links":[{"label":"A","url":"https://a.example"}]}}`)
 	code := a.createDynamic(c, "", part{"pageId", idOf(p), ""})["shortCode"].(string)
-	if r := b.scan(code, iPhoneUA); r.StatusCode != http.StatusOK || !bytes.Contains(r.body, []byte("Before")) {
-		t.Fatalf("b: %d %s", r.StatusCode, r.body)
+	routed := a.createDynamic(c, "https://example.com/default")
+	expect(t, a.do(c, "PUT", "/api/dynamic-qrcodes/"+idOf(routed)+"/routing", `{"rules":[{"when":{"os":["ios"]},"pageId":`+idOf(p)+`}]}`), http.StatusOK, "")
+	for _, path := range []string{"/d/" + code, "/d/" + routed["shortCode"].(string)} {
+		if r := b.do(b.browser(), "GET", path, "", "User-Agent", iPhoneUA); r.StatusCode != http.StatusOK || !bytes.Contains(r.body, []byte("Before")) {
+			t.Fatalf("b %s: %d %s", path, r.StatusCode, r.body)
+		}
 	}
 	if r := b.do(b.browser(), "GET", "/p/fleet-page", ""); !bytes.Contains(r.body, []byte("Before")) {
 		t.Fatalf("b /p/: %s", r.body)
@@ -349,5 +356,188 @@ func TestPageEditsReachEveryInstance(t *testing.T) {
 		}
 	}
 	within("page code", "/d/"+code, time.Second)
-	within("/p/{slug}", "/p/fleet-page", slugTTL+time.Second)
+	within("/p/{slug}", "/p/fleet-page", time.Second)
+	within("routing rule's page", "/d/"+routed["shortCode"].(string), time.Second)
+}
+
+// A routing rule or split variant may answer with one of the workspace's
+// pages: the scan is the page itself (200), counted under its route; a
+// page of another workspace, or a target named twice, is refused by
+// field; the page cannot be deleted while a routing names it.
+func TestRoutingToPage(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e, rec := startRecording(t, st)
+		c, _ := e.signedIn("routed-pages@example.com")
+		other, _ := e.signedIn("routed-other@example.com")
+		mine := idOf(e.createPage(c, `{"type":"links","title":"Mine","slug":"routed-mine","content":{"title":"Phones only","links":[{"label":"A","url":"https://a.example"}]}}`))
+		theirs := idOf(e.createPage(other, `{"type":"links","title":"Theirs","slug":"routed-theirs","content":{"title":"Not yours","links":[{"label":"A","url":"https://a.example"}]}}`))
+		d := e.createDynamic(c, "https://example.com/default")
+		code, id := d["shortCode"].(string), idOf(d)
+		path := "/api/dynamic-qrcodes/" + id + "/routing"
+		for body, field := range map[string]string{
+			`{"rules":[{"when":{"os":["ios"]},"pageId":` + theirs + `}]}`:                                           "rules.0.pageId",
+			`{"rules":[{"when":{"os":["ios"]},"pageId":999999}]}`:                                                   "rules.0.pageId",
+			`{"rules":[{"when":{"os":["ios"]},"pageId":"` + mine + `"}]}`:                                           "rules.0.pageId",
+			`{"rules":[{"when":{"os":["ios"]},"pageId":` + mine + `,"destination":"https://example.com/a"}]}`:       "rules.0.pageId",
+			`{"split":[{"pageId":` + theirs + `,"weight":50},{"destination":"https://example.com/b","weight":50}]}`: "split.0.pageId",
+			`{"split":[{"pageId":` + mine + `,"weight":50},{"pageId":0,"weight":50}]}`:                              "split.1.pageId",
+		} {
+			m := expect(t, e.do(c, "PUT", path, body), http.StatusBadRequest, "")
+			if errs, _ := m["errors"].(map[string]any); errs[field] == nil {
+				t.Errorf("%s: errors %v, want one for %s", body, m["errors"], field)
+			}
+		}
+		// A bulk edit's routing is checked the same way.
+		m := expect(t, e.do(c, "POST", "/api/codes/bulk-edit", `{"ids":["d_`+id+`"],"changes":{"routing":{"rules":[{"when":{"os":["ios"]},"pageId":`+theirs+`}]}}}`),
+			http.StatusBadRequest, "")
+		if errs, _ := m["errors"].(map[string]any); errs["rules.0.pageId"] != "Rule 1: no page with this id in this workspace" {
+			t.Errorf("bulk edit: %v", m)
+		}
+		if status, loc := e.routedScan(code, "User-Agent", iPhoneUA); status != http.StatusFound || loc != "https://example.com/default" {
+			t.Fatalf("a refused routing was saved: %d %s", status, loc)
+		}
+		out := expect(t, e.do(c, "PUT", path, `{"rules":[{"when":{"os":["ios"]},"pageId":`+mine+`}]}`), http.StatusOK, "")
+		if got := fmt.Sprint(out["routing"].(map[string]any)["rules"]); got != "[map[pageId:"+mine+" when:map[os:[ios]]]]" {
+			t.Errorf("routing answered %s", got)
+		}
+		r := e.scan(code, iPhoneUA)
+		if r.StatusCode != http.StatusOK || !bytes.Contains(r.body, []byte("Phones only")) || r.Header.Get("Location") != "" {
+			t.Fatalf("iPhone: %d %q %s", r.StatusCode, r.Header.Get("Location"), r.body)
+		}
+		if status, loc := e.routedScan(code, "User-Agent", desktopUA); status != http.StatusFound || loc != "https://example.com/default" {
+			t.Errorf("desktop: %d %s", status, loc)
+		}
+		// An edit is served on the next scan.
+		expect(t, e.do(c, "PUT", "/api/pages/"+mine, `{"type":"links","title":"Mine","content":{"title":"Edited","links":[{"label":"A","url":"https://a.example"}]}}`), http.StatusOK, "")
+		if r := e.scan(code, iPhoneUA); !bytes.Contains(r.body, []byte("Edited")) {
+			t.Errorf("after the edit: %s", r.body)
+		}
+		// While a routing names it, the page stays.
+		m = expect(t, e.do(c, "DELETE", "/api/pages/"+mine, ""), http.StatusConflict, "")
+		if fmt.Sprint(m["codes"]) != "["+d["name"].(string)+"]" {
+			t.Errorf("delete: %v", m)
+		}
+		// A split variant answers with the page too.
+		split := e.createDynamic(c, "https://example.com/default")
+		expect(t, e.do(c, "PUT", "/api/dynamic-qrcodes/"+idOf(split)+"/routing",
+			`{"split":[{"pageId":`+mine+`,"weight":100},{"destination":"https://example.com/b","weight":0}]}`), http.StatusBadRequest, "")
+		expect(t, e.do(c, "PUT", "/api/dynamic-qrcodes/"+idOf(split)+"/routing",
+			`{"split":[{"pageId":`+mine+`,"weight":99},{"destination":"https://example.com/b","weight":1}]}`), http.StatusOK, "")
+		pages := 0
+		for i := range 20 {
+			r := e.do(e.browser(), "GET", "/d/"+split["shortCode"].(string), "", "User-Agent", fmt.Sprintf("%s visitor-%d", desktopUA, i))
+			if r.StatusCode == http.StatusOK && bytes.Contains(r.body, []byte("Edited")) {
+				pages++
+			}
+		}
+		if pages < 15 {
+			t.Errorf("the 99%% page variant answered %d of 20 scans", pages)
+		}
+		// Each scan was counted under its route.
+		if err := rec.Close(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		a := expect(t, e.do(c, "GET", "/api/dynamic-qrcodes/"+id+"/analytics?period=all", ""), http.StatusOK, "")
+		if got := fmt.Sprint(a["routes"]); !strings.Contains(got, "route:rule:0 scans:2") || !strings.Contains(got, "route:default scans:2") {
+			t.Errorf("routes %s", got)
+		}
+	})
+}
+
+// Page events still queued at the stop are saved by Close, as the scan
+// recorder's are: views counted by the server, then thousands queued at
+// once, none lost.
+func TestPageEventsSavedAtClose(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		pe := NewPageEvents(st, nil)
+		e := start(t, st, func(d *Deps) { d.PageEvents = pe })
+		c, _ := e.signedIn("events@example.com")
+		p := e.createPage(c, `{"type":"links","title":"Counted","slug":"counted","content":{"title":"Counted","links":[{"label":"A","url":"https://a.example"}]}}`)
+		for range 5 {
+			expect(t, e.do(e.browser(), "GET", "/p/counted", "", "User-Agent", desktopUA), http.StatusOK, "")
+		}
+		id := int64(p["id"].(float64))
+		const queued = 3000
+		for i := range queued {
+			pe.add(store.PageEvent{PageID: id, Kind: store.PageView, Visitor: fmt.Sprint(i), At: e.clock.Now()})
+		}
+		if err := pe.Close(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		a := expect(t, e.do(c, "GET", "/api/pages/"+idOf(p)+"/analytics?from=2000-01-01&to=2999-01-01", ""), http.StatusOK, "")
+		if a["views"] != float64(queued+5) || pe.Dropped() != 0 {
+			t.Fatalf("views %v, want %d; dropped %d", a["views"], queued+5, pe.Dropped())
+		}
+		// After Close an event is dropped, counted.
+		pe.add(store.PageEvent{PageID: id, Kind: store.PageView, Visitor: "late", At: e.clock.Now()})
+		if pe.Dropped() != 1 {
+			t.Errorf("dropped %d after Close", pe.Dropped())
+		}
+	})
+}
+
+// exifJPEG is a w×h JPEG carrying an EXIF segment with a telling note.
+func exifJPEG(t *testing.T, w, h int) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, testImage(w, h), nil); err != nil {
+		t.Fatal(err)
+	}
+	seg := append([]byte("Exif\x00\x00MM\x00\x2a\x00\x00\x00\x08\x00\x00"), "GPS 52.52N 13.40E private"...)
+	app1 := binary.BigEndian.AppendUint16([]byte{0xFF, 0xE1}, uint16(len(seg)+2))
+	jpg := buf.Bytes()
+	return append(append(append([]byte{}, jpg[:2]...), append(app1, seg...)...), jpg[2:]...)
+}
+
+// Page images are stored re-encoded, without metadata, and served at a
+// few widths: the page's <img> has width, height, srcset and sizes; a
+// malformed image is refused; a width outside the set is 400.
+func TestPageImagesResponsive(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		c, _ := e.signedIn("images@example.com")
+		m := expect(t, e.postForm(c, "/api/upload-image", part{"imageFile", string(exifJPEG(t, 800, 400)), "photo.jpg"}), http.StatusCreated, "")
+		url := m["imageUrl"].(string)
+		path := "/images/" + fmt.Sprint(int64(m["id"].(float64))) + "/file"
+		stored := e.do(e.browser(), "GET", path, "")
+		if stored.StatusCode != http.StatusOK || bytes.Contains(stored.body, []byte("private")) || bytes.Contains(stored.body, []byte("Exif")) {
+			t.Fatalf("stored: %d, metadata kept: %v", stored.StatusCode, bytes.Contains(stored.body, []byte("private")))
+		}
+		if cfg, err := jpeg.DecodeConfig(bytes.NewReader(stored.body)); err != nil || cfg.Width != 800 {
+			t.Errorf("stored %+v %v", cfg, err)
+		}
+		// Malformed: the header reads, the pixels do not.
+		broken := pngBytes(t, 64, 64)
+		r := e.postForm(c, "/api/upload-image", part{"imageFile", string(broken[:len(broken)/2]), "broken.png"})
+		if r.StatusCode != http.StatusUnsupportedMediaType {
+			t.Errorf("a truncated PNG: %d %s", r.StatusCode, r.body)
+		}
+
+		e.createPage(c, `{"type":"gallery","title":"Sizes","slug":"sizes","content":{"title":"Sizes","images":[{"url":"`+url+`","alt":"One"},{"url":"`+url+`","alt":"Two"}]}}`)
+		page := e.do(e.browser(), "GET", "/p/sizes", "")
+		want := `src="` + path + `" srcset="` + path + `?w=160 160w, ` + path + `?w=320 320w, ` + path + `?w=640 640w, ` + path + ` 800w" sizes="(max-width: 480px) calc(100vw - 32px), 448px" width="800" height="400"`
+		if n := bytes.Count(page.body, []byte(want)); n != 2 || !bytes.Contains(page.body, []byte(`alt="Two" loading="lazy"`)) || bytes.Contains(page.body, []byte(`alt="One" loading`)) {
+			t.Errorf("want %s twice, the second lazy:\n%s", want, page.body)
+		}
+		gz := e.do(e.browser(), "GET", "/p/sizes", "", "Accept-Encoding", "gzip")
+		if len(gz.body) > 20<<10 {
+			t.Errorf("%d bytes transferred", len(gz.body))
+		}
+		scaled := e.do(e.browser(), "GET", path+"?w=320", "")
+		cfg, err := jpeg.DecodeConfig(bytes.NewReader(scaled.body))
+		if scaled.StatusCode != http.StatusOK || scaled.Header.Get("Content-Type") != "image/jpeg" || err != nil || cfg.Width != 320 || cfg.Height != 160 {
+			t.Errorf("w=320: %d %s %+v %v", scaled.StatusCode, scaled.Header.Get("Content-Type"), cfg, err)
+		}
+		if again := e.do(e.browser(), "GET", path+"?w=320", ""); !bytes.Equal(again.body, scaled.body) {
+			t.Errorf("the cached answer differs")
+		}
+		if full := e.do(e.browser(), "GET", path+"?w=960", ""); !bytes.Equal(full.body, stored.body) {
+			t.Errorf("w=960 of an 800 px image is not the image as stored")
+		}
+		for _, w := range []string{"333", "", "-1", "99999"} {
+			if r := e.do(e.browser(), "GET", path+"?w="+w, ""); r.StatusCode != http.StatusBadRequest {
+				t.Errorf("w=%s: %d", w, r.StatusCode)
+			}
+		}
+	})
 }

@@ -1,6 +1,8 @@
 package server
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"net/http"
@@ -57,6 +59,10 @@ func (s *server) saveRouting(w http.ResponseWriter, r *http.Request) (d *store.D
 	}
 	var v validation
 	routing := checkRouting(&v, in)
+	if err := s.checkRoutingPages(r.Context(), &v, wsID(r), routing); err != nil {
+		s.internalError(w, "checking a routing's pages", err)
+		return nil, false, nil
+	}
 	if v.failed(w) {
 		return nil, false, nil
 	}
@@ -154,14 +160,70 @@ func checkRule(v *validation, path, name string, in any) store.RoutingRule {
 			ru.When = checkWhen(v, path+".when", name, val)
 		case "destination":
 			ru.Destination = checkRoutedLink(v, path+".destination", name+": destination", val)
+		case "pageId":
+			ru.PageID = checkRoutedPage(v, path+".pageId", name, val)
 		default:
 			v.add(path+"."+key, name+": unknown field")
 		}
 	}
-	if _, ok := obj["destination"]; !ok {
+	checkOneTarget(v, path, name, obj)
+	return ru
+}
+
+// checkOneTarget checks that a rule or split variant names one target:
+// a destination or a page (pageId).
+func checkOneTarget(v *validation, path, name string, obj map[string]any) {
+	_, dest := obj["destination"]
+	_, page := obj["pageId"]
+	switch {
+	case dest && page:
+		v.add(path+".pageId", name+": give a destination or a page, not both")
+	case !dest && !page:
 		v.add(path+".destination", name+": destination is required")
 	}
-	return ru
+}
+
+// checkRoutedPage reads a rule's or variant's pageId: a page's id, which
+// checkRoutingPages then finds in the workspace.
+func checkRoutedPage(v *validation, path, name string, in any) *int64 {
+	n, ok := in.(float64)
+	if !ok || n != float64(int64(n)) || n < 1 || n > 1<<53 {
+		v.add(path, name+": pageId must be a page's id")
+		return nil
+	}
+	id := int64(n)
+	return &id
+}
+
+// checkRoutingPages checks that every page rt answers with is one of
+// workspace ws's, adding each that is not to v by field path (the
+// error is the store's).
+func (s *server) checkRoutingPages(ctx context.Context, v *validation, ws int64, rt *store.Routing) error {
+	if rt == nil {
+		return nil
+	}
+	check := func(path, name string, id *int64) error {
+		if id == nil {
+			return nil
+		}
+		_, err := s.store.Page(ctx, ws, *id)
+		if errors.Is(err, store.ErrNotFound) {
+			v.add(path, name+": no page with this id in this workspace")
+			return nil
+		}
+		return err
+	}
+	for i, ru := range rt.Rules {
+		if err := check("rules."+strconv.Itoa(i)+".pageId", fmt.Sprintf("Rule %d", i+1), ru.PageID); err != nil {
+			return err
+		}
+	}
+	for i, sv := range rt.Split {
+		if err := check("split."+strconv.Itoa(i)+".pageId", fmt.Sprintf("Variant %c", 'A'+i), sv.PageID); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // checkRoutedLink is codes.CheckLink for a destination of the routing,
@@ -334,6 +396,8 @@ func checkSplit(v *validation, in any) []store.SplitVariant {
 			switch key {
 			case "destination":
 				sv.Destination = checkRoutedLink(v, path+".destination", name+": destination", val)
+			case "pageId":
+				sv.PageID = checkRoutedPage(v, path+".pageId", name, val)
 			case "weight":
 				n, ok := val.(float64)
 				if !ok || n != float64(int(n)) || n < 1 || n > 100 {
@@ -345,9 +409,7 @@ func checkSplit(v *validation, in any) []store.SplitVariant {
 				v.add(path+"."+key, name+": unknown field")
 			}
 		}
-		if _, ok := obj["destination"]; !ok {
-			v.add(path+".destination", name+": destination is required")
-		}
+		checkOneTarget(v, path, name, obj)
 		sum += sv.Weight
 		out = append(out, sv)
 	}
@@ -437,10 +499,15 @@ func (s *server) routeFailed(w http.ResponseWriter, r *http.Request, doing strin
 	return scans.Decision{}, false
 }
 
-// answerRouted answers a routed scan: a redirect with status, the ended
-// page (410) or the app links page.
+// answerRouted answers a routed scan: a hosted page (a rule's or
+// variant's, or a page code's own by default), a redirect with status, the
+// ended page (410) or the app links page.
 func (s *server) answerRouted(w http.ResponseWriter, r *http.Request, t scans.Target, d scans.Decision, status int) {
 	switch {
+	case d.PageID != 0:
+		s.answerRoutedPage(w, r, t, d.PageID)
+	case d.Route == store.RouteDefault && t.PageID != 0 && r.Method != http.MethodPost:
+		s.answerPageScan(w, r, t)
 	case d.Location != nil:
 		w.Header()["Location"] = d.Location
 		w.WriteHeader(status)

@@ -25,6 +25,7 @@ import (
 	"github.com/squarely/squarely/internal/mailings"
 	"github.com/squarely/squarely/internal/metrics"
 	"github.com/squarely/squarely/internal/netguard"
+	"github.com/squarely/squarely/internal/pages"
 	"github.com/squarely/squarely/internal/scans"
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/webhooks"
@@ -45,7 +46,11 @@ type Deps struct {
 	// HTTP server has shut down. nil = one the server starts and never
 	// closes, for tests and tools that do not count scans.
 	Recorder *scans.Recorder
-	Mailer   mail.Mailer // nil = mail.LogMailer on Logger
+	// PageEvents saves hosted pages' visitor events; the caller closes it
+	// after the HTTP server has shut down, as Recorder. nil = one the
+	// server starts and never closes.
+	PageEvents *PageEvents
+	Mailer     mail.Mailer // nil = mail.LogMailer on Logger
 	// Mailings is woken when an admin queues a mailing; nil = queued
 	// mailings wait for a runner's next poll (another instance, or a test's).
 	Mailings *mailings.Runner
@@ -58,6 +63,10 @@ type Deps struct {
 	// keeps it current across instances with Redirects (Invalidators).
 	// nil = one of the server's own.
 	GS1 *gs1.Cache
+	// Pages knows the current version of hosted pages for /p/{slug}; the
+	// caller keeps it current across instances with Redirects
+	// (Invalidators). nil = one of the server's own.
+	Pages *pages.Live
 	// GS1Scans counts resolved GS1 scans; the caller runs it (and lets it
 	// save the last counts before the store closes). nil = one the
 	// server starts and never stops, for tests.
@@ -128,18 +137,20 @@ type server struct {
 	uploading                            *inFlight
 	normalizing                          sync.Mutex // one stored full-size logo normalised at a time (renderLogo)
 
-	redirects *scans.Cache // short code → destination, for /d/{shortCode}
-	hosted    *hostedPages // hosted pages for /p/{slug} and page codes (hosted.go)
+	redirects *scans.Cache  // short code → destination, for /d/{shortCode}
+	hosted    *hostedPages  // hosted pages for /p/{slug} and page codes (hosted.go)
+	scaled    *scaledImages // images at their srcset widths (scaled.go)
 	// GS1 Digital Link (gs1.go): products, the resolver's cache, and
 	// resolved scans counted until they are saved.
-	gs1       *gs1.Products
-	gs1Cache  *gs1.Cache
-	gs1Scans  *gs1.Scans
-	recorder  *scans.Recorder  // scans, saved off the request path
-	lookupLog scans.Throttle   // failed redirect lookups, logged at a bounded rate
-	sticky    *scans.StickyKey // the salt of smart codes' split buckets (routing.go)
-	mailer    mail.Mailer
-	mailings  *mailings.Runner
+	gs1        *gs1.Products
+	gs1Cache   *gs1.Cache
+	gs1Scans   *gs1.Scans
+	recorder   *scans.Recorder  // scans, saved off the request path
+	pageEvents *PageEvents      // hosted pages' visitor events, likewise
+	lookupLog  scans.Throttle   // failed redirect lookups, logged at a bounded rate
+	sticky     *scans.StickyKey // the salt of smart codes' split buckets (routing.go)
+	mailer     mail.Mailer
+	mailings   *mailings.Runner
 
 	// billing calls Stripe; nil when payments are off (payments.go).
 	billing   *billing.Client
@@ -212,14 +223,19 @@ func New(d Deps) http.Handler {
 	// to (a short code, or a GTIN's products): this instance's caches
 	// drop them at once, the others when they hear of it
 	// (store.ListenRedirects).
-	changed, _ := Invalidators(s.redirects, s.gs1Cache)
-	s.hosted = newHostedPages()
-	go s.recordPageEvents(context.Background())
+	live := d.Pages
+	if live == nil {
+		live = pages.NewLive(scans.TTL, nil)
+	}
+	changed, _ := Invalidators(s.redirects, s.gs1Cache, live)
+	s.hosted = newHostedPages(live)
+	s.scaled = newScaledImages()
+	s.pageEvents = d.PageEvents
+	if s.pageEvents == nil {
+		s.pageEvents = NewPageEvents(d.Store, s.log)
+	}
 	d.Store.OnRedirectsChanged(func(codes []string, notifyErr error) {
 		for _, c := range codes {
-			if slug, ok := store.AnnouncedPage(c); ok {
-				s.hosted.forget(slug)
-			}
 			changed(c)
 		}
 		if notifyErr != nil {

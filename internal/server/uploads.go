@@ -22,6 +22,7 @@ import (
 
 	"github.com/squarely/squarely/internal/auth"
 	"github.com/squarely/squarely/internal/codes"
+	"github.com/squarely/squarely/internal/imaging"
 	"github.com/squarely/squarely/internal/render"
 	"github.com/squarely/squarely/internal/store"
 )
@@ -280,13 +281,26 @@ func (s *server) uploadImage(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusUnsupportedMediaType, problem)
 		return
 	}
+	// A JPEG, PNG or WebP is stored re-encoded, without its metadata (a
+	// photo's place and camera); a GIF as it came, its frames kept.
+	data, width, height := form.file.Data, 0, 0
+	if ct != "image/gif" {
+		clean, err := imaging.Clean(data)
+		if err != nil {
+			writeError(w, http.StatusUnsupportedMediaType, "The image could not be read: it may be damaged")
+			return
+		}
+		data, ct, width, height = clean.Data, clean.ContentType, clean.Width, clean.Height
+	}
 	b := &store.Blob{
 		OwnerID:     ownerOf(u),
 		WorkspaceID: workspaceOf(r),
 		Kind:        "image",
 		FileName:    orDefault(form.file.Name, "image"),
 		ContentType: ct,
-		Data:        form.file.Data,
+		Data:        data,
+		Width:       width,
+		Height:      height,
 		Title:       limitedText(form.get("imageTitle")),
 		Description: limitedText(form.get("imageDescription")),
 		CreatedAt:   s.now(),

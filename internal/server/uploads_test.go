@@ -130,6 +130,8 @@ func TestUploadImage(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// Stored re-encoded (a WebP with transparency as PNG), but a GIF as it came.
+		stored := map[string]string{"image/png": "image/png", "image/jpeg": "image/jpeg", "image/gif": "image/gif", "image/webp": "image/png"}
 		for ct, data := range map[string][]byte{"image/png": pngBytes(t, 8, 8), "image/jpeg": jpg.Bytes(), "image/gif": gf.Bytes(), "image/webp": webp} {
 			// The client's file name and type do not matter: the bytes do.
 			m := expect(t, e.postForm(visitor, "/api/upload-image", part{"imageFile", string(data), "photo.txt"},
@@ -142,8 +144,11 @@ func TestUploadImage(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if b.ContentType != ct || b.Kind != "image" || b.OwnerID != nil || b.Title != "Photo" || !bytes.Equal(b.Data, data) {
-				t.Errorf("%s: blob %s %s %v %q", ct, b.ContentType, b.Kind, b.OwnerID, b.Title)
+			cfg, _, err := image.DecodeConfig(bytes.NewReader(b.Data))
+			want, _, _ := image.DecodeConfig(bytes.NewReader(data))
+			if b.ContentType != stored[ct] || b.Kind != "image" || b.OwnerID != nil || b.Title != "Photo" || err != nil || cfg.Width != want.Width || cfg.Height != want.Height ||
+				bytes.Equal(b.Data, data) != (ct == "image/gif") || (b.Width == want.Width) != (ct != "image/gif") {
+				t.Errorf("%s: blob %s %s %v %q, %dx%d %v", ct, b.ContentType, b.Kind, b.OwnerID, b.Title, b.Width, b.Height, err)
 			}
 		}
 		for _, tc := range []struct {

@@ -7,10 +7,11 @@ import "context"
 func (s *Store) BlobInfo(ctx context.Context, id int64) (*Blob, error) {
 	b := new(Blob)
 	err := s.read.QueryRowContext(ctx, `
-		SELECT id, owner_id, workspace_id, kind, file_name, content_type, size, sha256, title, description, created_at
+		SELECT id, owner_id, workspace_id, kind, file_name, content_type, size, sha256, title, description, created_at,
+			COALESCE(width, 0), COALESCE(height, 0)
 		FROM blobs WHERE id = $1`, id,
 	).Scan(&b.ID, &b.OwnerID, &b.WorkspaceID, &b.Kind, &b.FileName, &b.ContentType, &b.Size, &b.SHA256,
-		&b.Title, &b.Description, scanTime(&b.CreatedAt))
+		&b.Title, &b.Description, scanTime(&b.CreatedAt), &b.Width, &b.Height)
 	if err != nil {
 		return nil, fail("fetch blob info", err)
 	}

@@ -7,6 +7,8 @@ import (
 	"database/sql"
 	"encoding/binary"
 	"encoding/hex"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -25,6 +27,8 @@ type Blob struct {
 	Title       string
 	Description string
 	CreatedAt   time.Time
+	// Width and Height are an image's size in pixels, 0 when unknown.
+	Width, Height int
 }
 
 // CreateBlob saves b and fills in ID, Size, SHA256 and CreatedAt (now,
@@ -52,10 +56,10 @@ func (s *Store) insertBlob(ctx context.Context, db interface {
 	for try := 1; try <= blobIDTries; try++ {
 		b.ID = randomBlobID()
 		_, err = db.ExecContext(ctx, `
-			INSERT INTO blobs (id, owner_id, workspace_id, kind, file_name, content_type, size, sha256, data, title, description, created_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+			INSERT INTO blobs (id, owner_id, workspace_id, kind, file_name, content_type, size, sha256, data, title, description, created_at, width, height)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
 			b.ID, b.OwnerID, b.WorkspaceID, b.Kind, b.FileName, b.ContentType, b.Size, b.SHA256, b.Data, b.Title, b.Description,
-			dbTime(b.CreatedAt))
+			dbTime(b.CreatedAt), nullIfZero(int64(b.Width)), nullIfZero(int64(b.Height)))
 		if err == nil || !isUniqueViolation(err) {
 			break
 		}
@@ -92,14 +96,44 @@ func randomBlobID() int64 {
 	return int64(binary.BigEndian.Uint64(r[:])>>11) + 1
 }
 
+// ImageSizes returns the width and height of the images among ids whose
+// size is known, by id; the data is not read.
+func (s *Store) ImageSizes(ctx context.Context, ids []int64) (map[int64][2]int, error) {
+	out := map[int64][2]int{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	args := make([]any, len(ids))
+	marks := make([]string, len(ids))
+	for i, id := range ids {
+		args[i], marks[i] = id, "$"+strconv.Itoa(i+1)
+	}
+	rows, err := s.read.QueryContext(ctx, `SELECT id, width, height FROM blobs
+		WHERE kind = 'image' AND width IS NOT NULL AND height IS NOT NULL AND id IN (`+strings.Join(marks, ", ")+`)`, args...)
+	if err != nil {
+		return nil, fail("read image sizes", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var w, h int
+		if err := rows.Scan(&id, &w, &h); err != nil {
+			return nil, fail("read image sizes", err)
+		}
+		out[id] = [2]int{w, h}
+	}
+	return out, fail2("read image sizes", rows.Err())
+}
+
 // Blob returns the blob with the given id, data included.
 func (s *Store) Blob(ctx context.Context, id int64) (*Blob, error) {
 	b := new(Blob)
 	err := s.read.QueryRowContext(ctx, `
-		SELECT id, owner_id, workspace_id, kind, file_name, content_type, size, sha256, data, title, description, created_at
+		SELECT id, owner_id, workspace_id, kind, file_name, content_type, size, sha256, data, title, description, created_at,
+			COALESCE(width, 0), COALESCE(height, 0)
 		FROM blobs WHERE id = $1`, id,
 	).Scan(&b.ID, &b.OwnerID, &b.WorkspaceID, &b.Kind, &b.FileName, &b.ContentType, &b.Size, &b.SHA256, &b.Data,
-		&b.Title, &b.Description, scanTime(&b.CreatedAt))
+		&b.Title, &b.Description, scanTime(&b.CreatedAt), &b.Width, &b.Height)
 	if err != nil {
 		return nil, fail("fetch blob", err)
 	}

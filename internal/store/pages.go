@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -211,8 +212,14 @@ func (s *Store) PageCodes(ctx context.Context, workspaceID, pageID int64) ([]str
 	return out, fail2("list a page's codes", rows.Err())
 }
 
+// pageRoutedPattern matches (LIKE) the stored routing of a code whose
+// rule or split variant answers with page id: encodeRouting writes a
+// target's pageId as its last field, so it reads "pageId":{id}}.
+func pageRoutedPattern(id int64) string { return `%"pageId":` + strconv.FormatInt(id, 10) + `}%` }
+
 // DeletePage deletes one of the workspace's pages and its analytics. A
-// page a live code opens is not deleted: *PageInUseError names the codes.
+// page a live code opens, or one its routing answers with, is not
+// deleted: *PageInUseError names the codes.
 // The check and the delete share the transaction, under the workspace's
 // lock (which code creation also takes).
 func (s *Store) DeletePage(ctx context.Context, workspaceID, id int64) error {
@@ -221,7 +228,9 @@ func (s *Store) DeletePage(ctx context.Context, workspaceID, id int64) error {
 		if err := s.lockWorkspace(ctx, tx, workspaceID); err != nil {
 			return err
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT name FROM dynamic_qr_codes WHERE page_id = $1 AND workspace_id = $2 AND NOT is_deleted ORDER BY name, id`, id, workspaceID)
+		routed := pageRoutedPattern(id)
+		rows, err := tx.QueryContext(ctx, `SELECT name FROM dynamic_qr_codes WHERE (page_id = $1 OR routing LIKE $3) AND workspace_id = $2 AND NOT is_deleted
+			ORDER BY name, id`, id, workspaceID, routed)
 		if err != nil {
 			return fail("delete page", err)
 		}
@@ -240,7 +249,7 @@ func (s *Store) DeletePage(ctx context.Context, workspaceID, id int64) error {
 		}
 		var title string
 		err = tx.QueryRowContext(ctx, `DELETE FROM pages WHERE id = $1 AND workspace_id = $2 AND NOT EXISTS (
-			SELECT 1 FROM dynamic_qr_codes WHERE page_id = $1 AND NOT is_deleted) RETURNING title, slug`, id, workspaceID).Scan(&title, &slug)
+			SELECT 1 FROM dynamic_qr_codes WHERE (page_id = $1 OR routing LIKE $3) AND NOT is_deleted) RETURNING title, slug`, id, workspaceID, routed).Scan(&title, &slug)
 		if errors.Is(err, sql.ErrNoRows) && len(names) > 0 {
 			return &PageInUseError{Codes: names}
 		}

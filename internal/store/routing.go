@@ -26,10 +26,13 @@ type Routing struct {
 	AfterEnd  *string        `json:"afterEnd"`
 }
 
-// RoutingRule sends the scans that meet all its conditions to Destination.
+// RoutingRule sends the scans that meet all its conditions to
+// Destination, or, with PageID set (and no Destination), answers them
+// with that hosted page of the code's workspace.
 type RoutingRule struct {
 	When        RuleWhen `json:"when"`
-	Destination string   `json:"destination"`
+	Destination string   `json:"destination,omitempty"`
+	PageID      *int64   `json:"pageId,omitempty"` // last: pageRoutedQuery matches its JSON
 }
 
 // RuleWhen are a rule's conditions; an empty one is not checked.
@@ -47,10 +50,12 @@ type RuleWhen struct {
 	TimeZone string   `json:"timeZone,omitempty"`
 }
 
-// SplitVariant is one destination of a split and its share, in percent.
+// SplitVariant is one destination of a split (a URL, or a hosted page as
+// for a rule) and its share, in percent.
 type SplitVariant struct {
-	Destination string `json:"destination"`
+	Destination string `json:"destination,omitempty"`
 	Weight      int    `json:"weight"`
+	PageID      *int64 `json:"pageId,omitempty"` // last: pageRoutedQuery matches its JSON
 }
 
 // encodeRouting is what the routing column holds: NULL for none.

@@ -358,7 +358,7 @@ describe('smart routing', () => {
     const countries = within(dialog).getAllByRole('combobox', { name: 'Countries' })[1]
     await userEvent.type(countries, 'germ{Enter}')
     await userEvent.type(countries, 'Aust')
-    expect(within(dialog).getAllByRole('option').map((o) => o.textContent)).toEqual(['Australia', 'Austria'])
+    expect(within(within(dialog).getByRole('listbox')).getAllByRole('option').map((o) => o.textContent)).toEqual(['Australia', 'Austria'])
     await userEvent.click(within(dialog).getByRole('option', { name: 'Austria' }))
     expect(within(within(dialog).getByRole('list', { name: 'Chosen countries' })).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Austria', 'Germany'])
     await userEvent.type(within(dialog).getByLabelText('Rule 2 URL'), 'https://example.com/dach')
@@ -410,6 +410,41 @@ describe('smart routing', () => {
     expect(within(dialog).getByLabelText('Weight')).toHaveAccessibleDescription("The variants' weights must add up to 100 (now 90)")
     // No field paths in sight.
     expect(dialog).not.toHaveTextContent('rules.0')
+  })
+
+  it('sends a rule or a variant to a hosted page, and shows a refusal beside it', async () => {
+    const hosted = (id: number, title: string, slug: string) => ({ id, type: 'links', title, slug, url: `https://qr.example/p/${slug}` })
+    const mock = stubDashboard({
+      'GET /api/pages': () => json([hosted(4, 'Lunch menu', 'lunch'), hosted(9, 'Team card', 'team')]),
+      'PUT /api/dynamic-qrcodes/3/routing': () =>
+        json({ message: 'Rule 1: no page with this id in this workspace', errors: { 'rules.0.pageId': 'Rule 1: no page with this id in this workspace' } }, 400),
+    })
+    renderApp('/dashboard')
+    const dialog = await openTab('Rules')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add rule' }))
+    await userEvent.click(within(within(dialog).getByRole('group', { name: 'Rule 1 devices' })).getByLabelText('iOS'))
+    await userEvent.selectOptions(within(dialog).getByLabelText('Rule 1 opens'), 'A hosted page')
+    const choice = within(dialog).getByLabelText('Rule 1 page')
+    await waitFor(() => expect(within(choice).getAllByRole('option').map((o) => o.textContent)).toEqual(['Lunch menu (/p/lunch)', 'Team card (/p/team)']))
+    await userEvent.selectOptions(choice, 'Team card (/p/team)')
+    expect(within(dialog).queryByLabelText('Rule 1 URL')).toBeNull()
+    await userEvent.click(within(dialog).getByRole('tab', { name: 'Split' }))
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add variant' }))
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add variant' }))
+    await userEvent.selectOptions(within(dialog).getByLabelText('Variant A opens'), 'A hosted page')
+    await userEvent.type(within(dialog).getByLabelText('Variant B URL'), 'https://example.com/b')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save Routing' }))
+    await waitFor(() => expect(calls(mock, 'PUT', '/api/dynamic-qrcodes/3/routing')).toHaveLength(1))
+    const sent = JSON.parse(String(calls(mock, 'PUT', '/api/dynamic-qrcodes/3/routing')[0][1]?.body)) as Record<string, unknown>
+    expect(sent.rules).toEqual([{ when: { os: ['ios'] }, pageId: 9 }])
+    expect(sent.split).toEqual([
+      { pageId: 4, weight: 0 },
+      { destination: 'https://example.com/b', weight: 0 },
+    ])
+    await waitFor(() => expect(within(dialog).getByRole('tab', { name: 'Rules' })).toHaveAttribute('aria-selected', 'true'))
+    const page = within(dialog).getByLabelText('Rule 1 page')
+    expect(page).toHaveAttribute('aria-invalid', 'true')
+    expect(page).toHaveAccessibleDescription('Rule 1: no page with this id in this workspace')
   })
 
   it('warns that a rule with no conditions takes every scan', async () => {

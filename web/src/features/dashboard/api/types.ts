@@ -90,7 +90,7 @@ export interface Routing {
   afterEnd: string | null
 }
 
-export interface RoutingRule {
+export type RoutingRule = {
   when: {
     os?: string[]
     country?: string[]
@@ -103,13 +103,15 @@ export interface RoutingRule {
     to?: string
     timeZone?: string
   }
-  destination: string
+} & RouteTarget
+
+/** Where a rule or split variant sends its scans: a URL, or one of the workspace's hosted pages, answered as itself. */
+export interface RouteTarget {
+  destination?: string
+  pageId?: number
 }
 
-export interface SplitVariant {
-  destination: string
-  weight: number
-}
+export type SplitVariant = RouteTarget & { weight: number }
 
 export type SavedCode = StaticCode | DynamicCode
 

@@ -1,7 +1,10 @@
 import type { Dispatch, ReactNode, SetStateAction } from 'react'
 import { FieldError } from '@/components/ui/field-error'
+import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
-import type { Routing } from '../api/types'
+import { NativeSelect } from '@/components/ui/native-select'
+import { usePages } from '@/features/pages'
+import type { RouteTarget, Routing } from '../api/types'
 import { invalidProps } from '../lib/routing-errors'
 
 // The form parts the routing tabs are made of. A field's refusal shows
@@ -57,6 +60,65 @@ export function CheckboxGroup({
         ))}
       </div>
       <FieldError id={`${id}-error`}>{error}</FieldError>
+    </div>
+  )
+}
+
+/**
+ * Where a rule or split variant (name: "Rule 1", "Variant A") sends its scans: a URL, or one of
+ * the workspace's hosted pages, which the scan is answered with. Its controls' ids start with id
+ * (`${id}-destination`, `${id}-page`), as the refusals at `….destination` and `….pageId` name them.
+ */
+export function RouteTargetFields({
+  id,
+  name,
+  target,
+  onChange,
+  errors,
+}: {
+  id: string
+  name: string
+  target: RouteTarget
+  onChange: (t: RouteTarget) => void
+  errors: { destination?: string; pageId?: string }
+}) {
+  const pages = usePages()
+  const toPage = target.pageId !== undefined
+  return (
+    <div className="grid gap-3 sm:grid-cols-[10rem_1fr]">
+      <Field id={`${id}-kind`} label={`${name} opens`}>
+        <NativeSelect
+          id={`${id}-kind`}
+          value={toPage ? 'page' : 'url'}
+          onChange={(e) => onChange(e.target.value === 'page' ? { pageId: pages.data?.[0]?.id ?? 0 } : { destination: '' })}
+        >
+          <option value="url">A URL</option>
+          <option value="page">A hosted page</option>
+        </NativeSelect>
+      </Field>
+      {toPage ? (
+        <Field id={`${id}-page`} label={`${name} page`} error={errors.pageId}>
+          <NativeSelect id={`${id}-page`} {...invalidProps(`${id}-page`, errors.pageId)} value={String(target.pageId)} onChange={(e) => onChange({ pageId: Number(e.target.value) })}>
+            {!pages.data?.some((p) => p.id === target.pageId) && <option value={String(target.pageId)}>{pages.isPending ? 'Loading pages…' : 'Choose a page'}</option>}
+            {pages.data?.map((p) => (
+              <option key={p.id} value={String(p.id)}>
+                {p.title} (/p/{p.slug})
+              </option>
+            ))}
+          </NativeSelect>
+        </Field>
+      ) : (
+        <Field id={`${id}-destination`} label={`${name} URL`} error={errors.destination}>
+          <Input
+            id={`${id}-destination`}
+            {...invalidProps(`${id}-destination`, errors.destination)}
+            type="url"
+            placeholder="https://example.com"
+            value={target.destination ?? ''}
+            onChange={(e) => onChange({ destination: e.target.value })}
+          />
+        </Field>
+      )}
     </div>
   )
 }

@@ -8,7 +8,7 @@ import { hasConditions } from '../lib/routing'
 import { invalidProps } from '../lib/routing-errors'
 import { ChipPicker } from './chip-picker'
 import { editPanel } from './edit-dialog-layout'
-import { CheckboxGroup, Field, type RoutingTabProps } from './routing-fields'
+import { CheckboxGroup, Field, RouteTargetFields, type RoutingTabProps } from './routing-fields'
 
 const osOptions = [
   ['ios', 'iOS'],
@@ -45,7 +45,7 @@ export function RoutingRulesTab({ draft, setDraft, errors, footer }: RoutingTabP
 
   return (
     <TabsContent value="rules" className={`grid content-start gap-3 ${editPanel}`}>
-      <p className="text-sm text-slate-600">Rules are tried in order; the first whose conditions all hold sends the scan to its URL.</p>
+      <p className="text-sm text-slate-600">Rules are tried in order; the first whose conditions all hold sends the scan to its URL or hosted page.</p>
       {draft.rules.map((rule, i) => (
         <fieldset key={i} className="grid gap-3 rounded-lg border border-slate-200 p-3">
           <legend className="px-1 text-sm font-semibold">Rule {i + 1}</legend>
@@ -137,16 +137,13 @@ export function RoutingRulesTab({ draft, setDraft, errors, footer }: RoutingTabP
               />
             </Field>
           </div>
-          <Field id={`rule-${i}-destination`} label={`Rule ${i + 1} URL`} error={errors[`rules.${i}.destination`]}>
-            <Input
-              id={`rule-${i}-destination`}
-              {...invalidProps(`rule-${i}-destination`, errors[`rules.${i}.destination`])}
-              type="url"
-              placeholder="https://example.com"
-              value={rule.destination}
-              onChange={(e) => setRule(i, { ...rule, destination: e.target.value })}
-            />
-          </Field>
+          <RouteTargetFields
+            id={`rule-${i}`}
+            name={`Rule ${i + 1}`}
+            target={rule}
+            onChange={(t) => setRule(i, { when: rule.when, ...t })}
+            errors={{ destination: errors[`rules.${i}.destination`], pageId: errors[`rules.${i}.pageId`] }}
+          />
           <div className="flex flex-wrap gap-2">
             <Button type="button" size="sm" variant="outline" disabled={i === 0} onClick={() => moveRule(i, -1)} aria-label={`Move rule ${i + 1} up`}>
               <ArrowUp aria-hidden="true" />

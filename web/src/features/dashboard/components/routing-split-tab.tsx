@@ -6,7 +6,7 @@ import { TabsContent } from '@/components/ui/tabs'
 import { invalidProps } from '../lib/routing-errors'
 import { variantName } from '../lib/routing'
 import { editPanel } from './edit-dialog-layout'
-import { Field, type RoutingTabProps } from './routing-fields'
+import { Field, RouteTargetFields, type RoutingTabProps } from './routing-fields'
 
 /** The Split tab: URLs that share the scans no rule matched, by weight. */
 export function RoutingSplitTab({ draft, setDraft, errors, footer }: RoutingTabProps) {
@@ -19,19 +19,19 @@ export function RoutingSplitTab({ draft, setDraft, errors, footer }: RoutingTabP
   return (
     <TabsContent value="split" className={`grid content-start gap-3 ${editPanel}`}>
       <p className="text-sm text-slate-600">
-        Scans no rule matched are shared among these URLs by weight (adding up to 100); each visitor keeps getting the same one.
+        Scans no rule matched are shared among these URLs or hosted pages by weight (adding up to 100); each visitor keeps getting the same one.
       </p>
       {draft.split.map((variant, i) => (
         <div key={i} className="flex items-start gap-2">
-          <Field id={`split-${i}-destination`} label={`${variantName(i)} URL`} className="min-w-0 flex-1" error={errors[`split.${i}.destination`]}>
-            <Input
-              id={`split-${i}-destination`}
-              {...invalidProps(`split-${i}-destination`, errors[`split.${i}.destination`])}
-              type="url"
-              value={variant.destination}
-              onChange={(e) => setDraft((d) => ({ ...d, split: d.split.map((v, j) => (j === i ? { ...v, destination: e.target.value } : v)) }))}
+          <div className="min-w-0 flex-1">
+            <RouteTargetFields
+              id={`split-${i}`}
+              name={variantName(i)}
+              target={variant}
+              onChange={(t) => setDraft((d) => ({ ...d, split: d.split.map((v, j) => (j === i ? { ...t, weight: v.weight } : v)) }))}
+              errors={{ destination: errors[`split.${i}.destination`], pageId: errors[`split.${i}.pageId`] }}
             />
-          </Field>
+          </div>
           <Field id={`split-${i}-weight`} label="Weight" className="w-20 shrink-0" error={errors[`split.${i}.weight`]}>
             <Input
               id={`split-${i}-weight`}

@@ -1,4 +1,4 @@
-import type { Routing, RoutingRule } from '../api/types'
+import type { RouteTarget, Routing, RoutingRule } from '../api/types'
 
 // The routing object of the Edit dialog's Rules, Split and Schedule & limit tabs, as edited and as sent.
 
@@ -36,11 +36,17 @@ export function cleaned(r: Routing): Routing | null {
     for (const key of ['from', 'to', 'timeZone'] as const) {
       if (rule.when[key]) when[key] = rule.when[key]
     }
-    return { when, destination: rule.destination }
+    return { when, ...target(rule) }
   })
-  const out = { ...r, rules, afterEnd: r.afterEnd || null }
+  const split = r.split.map((v) => ({ ...target(v), weight: v.weight }))
+  const out = { ...r, rules, split, afterEnd: r.afterEnd || null }
   const unset = !rules.length && !r.split.length && !r.startsAt && !r.expiresAt && r.scanLimit == null && !out.afterEnd
   return unset ? null : out
+}
+
+/** A rule's or variant's target as sent: its page, or else its URL. */
+function target(t: RouteTarget): RouteTarget {
+  return t.pageId ? { pageId: t.pageId } : { destination: t.destination ?? '' }
 }
 
 /** An RFC 3339 instant as a datetime-local value, in the browser's zone. */

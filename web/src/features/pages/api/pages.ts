@@ -103,3 +103,12 @@ export async function uploadImage(file: File): Promise<string> {
   const answer = await apiJson<{ imageUrl: string }>('POST', '/api/upload-image', form)
   return answer.imageUrl
 }
+
+/** Uploads a menu file, a PDF (POST /api/upload-pdf) or an image, and answers its URL. */
+export async function uploadMenuFile(file: File): Promise<string> {
+  if (file.type !== 'application/pdf') return uploadImage(file)
+  const form = new FormData()
+  form.set('pdfFile', file)
+  const answer = await apiJson<{ pdfUrl: string }>('POST', '/api/upload-pdf', form)
+  return answer.pdfUrl
+}

@@ -6,14 +6,14 @@ import { FileInput, Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { NativeSelect } from '@/components/ui/native-select'
 import { serverMessage } from '@/lib/api-client'
-import { uploadImage } from '../api/pages'
-import { weekdays, type PageType } from '../lib/page-types'
+import { uploadImage, uploadMenuFile } from '../api/pages'
+import { dietaryTags, maxDaySpans, weekdays, type PageType } from '../lib/page-types'
 
 /** A field of a page's content: its key, label and input. */
 interface Field {
   key: string
   label: string
-  kind?: 'text' | 'textarea' | 'url' | 'email' | 'tel' | 'datetime' | 'date' | 'image' | 'zone'
+  kind?: 'text' | 'textarea' | 'url' | 'email' | 'tel' | 'datetime' | 'date' | 'image' | 'file' | 'tags' | 'zone'
   options?: readonly string[]
   hint?: string
 }
@@ -67,9 +67,11 @@ const specs: Record<PageType, { fields: Field[]; lists: ListSpec[]; address?: bo
           { key: 'description', label: 'Description' },
           { key: 'price', label: 'Price', hint: 'e.g. 12.50' },
           { key: 'currency', label: 'Currency', hint: 'e.g. EUR' },
+          { key: 'dietary', label: 'Dietary tags', kind: 'tags', options: dietaryTags },
         ],
         empty: { section: '', name: '', description: '', price: '', currency: 'EUR', dietary: [] },
       },
+      { key: 'files', label: 'Menu files (PDF or image)', item: 'file', max: 10, fields: [{ key: 'label', label: 'Label' }, { key: 'url', label: 'File', kind: 'file' }], empty: { label: '', url: '' } },
     ],
   },
   gallery: {
@@ -179,6 +181,28 @@ function FieldInput({ field, path, value, onChange, errors }: { field: Field; pa
   const errorId = `${id}-error`
   const common = { id, 'aria-invalid': error ? true : undefined, 'aria-describedby': error ? errorId : undefined }
   const text = typeof value === 'string' ? value : ''
+  if (field.kind === 'tags') {
+    const chosen = Array.isArray(value) ? (value as string[]) : []
+    return (
+      <fieldset className="grid gap-1.5" aria-describedby={common['aria-describedby']}>
+        <legend className="text-sm font-medium">{field.label}</legend>
+        <div className="flex flex-wrap gap-x-4 gap-y-1">
+          {field.options?.map((o) => (
+            <label key={o} className="flex items-center gap-1.5 text-sm">
+              <input
+                type="checkbox"
+                className="size-4"
+                checked={chosen.includes(o)}
+                onChange={(e) => onChange(e.target.checked ? field.options?.filter((t) => t === o || chosen.includes(t)) : chosen.filter((t) => t !== o))}
+              />
+              {o}
+            </label>
+          ))}
+        </div>
+        <FieldError id={errorId}>{error}</FieldError>
+      </fieldset>
+    )
+  }
   let input: ReactNode
   if (field.options) {
     input = (
@@ -194,6 +218,8 @@ function FieldInput({ field, path, value, onChange, errors }: { field: Field; pa
     input = <textarea {...common} className="min-h-20 rounded-md border border-slate-300 px-3 py-2 text-sm" value={text} onChange={(e) => onChange(e.target.value)} />
   } else if (field.kind === 'image') {
     input = <ImageInput id={id} label={field.label} value={text} onChange={onChange} describedBy={common['aria-describedby']} />
+  } else if (field.kind === 'file') {
+    input = <ImageInput id={id} label={field.label} value={text} onChange={onChange} describedBy={common['aria-describedby']} file />
   } else {
     const types: Partial<Record<string, string>> = { url: 'url', email: 'email', tel: 'tel', datetime: 'datetime-local', date: 'date' }
     const type = types[field.kind ?? ''] ?? 'text'
@@ -208,15 +234,18 @@ function FieldInput({ field, path, value, onChange, errors }: { field: Field; pa
   )
 }
 
-/** An image field: the uploaded image's URL, set by choosing a file (POST /api/upload-image). */
-function ImageInput({ id, label, value, onChange, describedBy }: { id: string; label: string; value: string; onChange: (v: string) => void; describedBy?: string }) {
+/**
+ * An image field: the uploaded image's URL, set by choosing a file (POST /api/upload-image);
+ * with file, a menu file, a PDF (POST /api/upload-pdf) or an image.
+ */
+function ImageInput({ id, label, value, onChange, describedBy, file: menuFile }: { id: string; label: string; value: string; onChange: (v: string) => void; describedBy?: string; file?: boolean }) {
   const [busy, setBusy] = useState(false)
   const [problem, setProblem] = useState('')
   return (
     <div className="grid gap-1.5">
       <FileInput
         id={id}
-        accept="image/png,image/jpeg,image/webp"
+        accept={menuFile ? 'application/pdf,image/png,image/jpeg,image/webp' : 'image/png,image/jpeg,image/webp'}
         aria-describedby={describedBy}
         disabled={busy}
         onChange={async (e) => {
@@ -225,7 +254,7 @@ function ImageInput({ id, label, value, onChange, describedBy }: { id: string; l
           setBusy(true)
           setProblem('')
           try {
-            onChange(await uploadImage(file))
+            onChange(await (menuFile ? uploadMenuFile(file) : uploadImage(file)))
           } catch (err) {
             setProblem(serverMessage(err) ?? 'The image could not be uploaded.')
           } finally {
@@ -235,7 +264,11 @@ function ImageInput({ id, label, value, onChange, describedBy }: { id: string; l
       />
       {value && (
         <div className="flex items-center gap-2 text-sm">
-          <img src={`${new URL(value, window.location.origin).pathname}/file`} alt="" className="size-10 rounded object-cover" />
+          {menuFile && value.includes('/pdf/') ? (
+            <span>PDF uploaded</span>
+          ) : (
+            <img src={`${new URL(value, window.location.origin).pathname}/file`} alt="" className="size-10 rounded object-cover" />
+          )}
           <Button type="button" variant="outline" size="sm" onClick={() => onChange('')}>
             Remove {label.toLowerCase()}
           </Button>
@@ -281,35 +314,62 @@ function ListFields({ spec, rows, onChange, errors }: { spec: ListSpec; rows: Co
   )
 }
 
-function HoursFields({ hours, onChange, errors }: { hours: Record<string, { open: string; close: string }[]>; onChange: (h: Record<string, { open: string; close: string }[]>) => void; errors: Record<string, string> }) {
+type Span = { open: string; close: string }
+
+/** Opening hours: up to maxDaySpans intervals a day, each added and removed by its own button. */
+function HoursFields({ hours, onChange, errors }: { hours: Record<string, Span[]>; onChange: (h: Record<string, Span[]>) => void; errors: Record<string, string> }) {
+  const setDay = (key: string, spans: Span[]) => {
+    const copy = Object.fromEntries(Object.entries(hours).filter(([day]) => day !== key))
+    if (spans.length > 0) copy[key] = spans
+    onChange(copy)
+  }
   return (
-    <fieldset className="grid gap-2 rounded-md border border-slate-200 p-3">
-      <legend className="px-1 text-sm font-medium">Opening hours (leave a day empty when closed)</legend>
+    <fieldset className="grid gap-3 rounded-md border border-slate-200 p-3">
+      <legend className="px-1 text-sm font-medium">Opening hours (a day without hours is closed)</legend>
       {weekdays.map(([key, name]) => {
-        const span = hours[key]?.[0] ?? { open: '', close: '' }
-        const setSpan = (part: 'open' | 'close', v: string) => {
-          const next = { ...span, [part]: v }
-          const copy = Object.fromEntries(Object.entries(hours).filter(([day]) => day !== key))
-          if (next.open || next.close) copy[key] = [next]
-          onChange(copy)
-        }
+        const spans = hours[key] ?? []
         return (
-          <div key={key} className="grid grid-cols-[7rem_1fr_1fr] items-center gap-2">
-            <span className="text-sm">{name}</span>
-            <div>
-              <Label htmlFor={fieldId(`content.hours.${key}.0.open`)} className="sr-only">
-                {name} opens
-              </Label>
-              <Input id={fieldId(`content.hours.${key}.0.open`)} type="time" value={span.open} onChange={(e) => setSpan('open', e.target.value)} />
-              <FieldError id={fieldId(`content.hours.${key}.0.open`) + '-error'}>{errors[`content.hours.${key}.0.open`]}</FieldError>
-            </div>
-            <div>
-              <Label htmlFor={fieldId(`content.hours.${key}.0.close`)} className="sr-only">
-                {name} closes
-              </Label>
-              <Input id={fieldId(`content.hours.${key}.0.close`)} type="time" value={span.close} onChange={(e) => setSpan('close', e.target.value)} />
-              <FieldError id={fieldId(`content.hours.${key}.0.close`) + '-error'}>{errors[`content.hours.${key}.0.close`]}</FieldError>
-            </div>
+          <div key={key} className="grid gap-2" role="group" aria-label={name}>
+            <span className="text-sm font-medium">{name}</span>
+            {spans.length === 0 && <span className="text-sm text-slate-600">Closed</span>}
+            {spans.map((span, i) => {
+              const path = `content.hours.${key}.${i}`
+              const which = spans.length > 1 ? ` (hours ${i + 1})` : ''
+              const setSpan = (part: keyof Span, v: string) => setDay(key, spans.map((sp, j) => (j === i ? { ...sp, [part]: v } : sp)))
+              return (
+                <div key={i} className="grid grid-cols-[1fr_1fr_auto] items-start gap-2">
+                  {(['open', 'close'] as const).map((part) => (
+                    <div key={part}>
+                      <Label htmlFor={fieldId(`${path}.${part}`)} className="sr-only">
+                        {name} {part === 'open' ? 'opens' : 'closes'}
+                        {which}
+                      </Label>
+                      <Input
+                        id={fieldId(`${path}.${part}`)}
+                        type="time"
+                        value={span[part]}
+                        aria-invalid={errors[`${path}.${part}`] ? true : undefined}
+                        aria-describedby={errors[`${path}.${part}`] ? fieldId(`${path}.${part}`) + '-error' : undefined}
+                        onChange={(e) => setSpan(part, e.target.value)}
+                      />
+                      <FieldError id={fieldId(`${path}.${part}`) + '-error'}>{errors[`${path}.${part}`]}</FieldError>
+                    </div>
+                  ))}
+                  <Button type="button" variant="outline" size="sm" onClick={() => setDay(key, spans.filter((_, j) => j !== i))}>
+                    <Trash2 className="size-4" aria-hidden="true" />
+                    <span className="sr-only">
+                      Remove {name} hours{which}
+                    </span>
+                  </Button>
+                </div>
+              )
+            })}
+            <FieldError id={fieldId(`content.hours.${key}`) + '-error'}>{errors[`content.hours.${key}`]}</FieldError>
+            {spans.length < maxDaySpans && (
+              <Button type="button" variant="outline" size="sm" className="justify-self-start" onClick={() => setDay(key, [...spans, { open: '', close: '' }])}>
+                <Plus className="size-4" aria-hidden="true" /> Add hours for {name}
+              </Button>
+            )}
           </div>
         )
       })}

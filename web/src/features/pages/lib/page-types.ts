@@ -25,6 +25,12 @@ export const weekdays = [
   ['sun', 'Sunday'],
 ] as const
 
+/** The dietary tags a menu item may carry (docs/API.md "Hosted pages"). */
+export const dietaryTags = ['vegetarian', 'vegan', 'gluten-free', 'dairy-free', 'nut-free', 'halal', 'kosher', 'spicy'] as const
+
+/** A business page's opening intervals per day, at most. */
+export const maxDaySpans = 4
+
 /** A new page's content: what the editor starts from. */
 export function emptyContent(t: PageType): Record<string, unknown> {
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'
@@ -80,5 +86,6 @@ export function cleanContent(t: PageType, c: Record<string, unknown>): Record<st
     keep('emails', (r) => Boolean(r.address))
   }
   keep('socials', (r) => Boolean(r.url))
+  if (t === 'menu') keep('files', (r) => Boolean(r.url))
   return out
 }
