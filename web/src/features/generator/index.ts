@@ -1,4 +1,3 @@
 export { Generator, type GeneratorProps } from './components/generator'
 export type { SavedCode } from './api/generator-api'
 export { RestyleDialog, type RestyleDialogProps, type RestyledCode } from './components/restyle-dialog'
-export { default as ShortCodeField } from './components/short-code-field'

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod'
 import { Loader2 } from 'lucide-react'
-import { useState } from 'react'
+import { lazy, Suspense, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
@@ -11,7 +11,6 @@ import { NativeSelect } from '@/components/ui/native-select'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { fieldMessage, serverMessage } from '@/lib/api-client'
 import { useCan } from '@/lib/workspace'
-import { ShortCodeField } from '@/features/generator'
 import { useEditDestination, useSetCodeDomain, useSetShortCode, useVerifiedDomains } from '../api/codes'
 import { destinationSchema, type DestinationInput } from '../api/schemas'
 import type { DynamicCode } from '../api/types'
@@ -20,6 +19,9 @@ import { withUtm } from '../lib/utm'
 import { editPanel, stickyFooter } from './edit-dialog-layout'
 import { RoutingTabs } from './routing-editor'
 import { UtmBuilder } from './utm-builder'
+
+// The short-code field (and its availability check) loads with the tab that shows it.
+const ShortCodeField = lazy(() => import('@/components/short-code-field'))
 
 /**
  * Edit Dynamic QR Code: the destination (with a UTM builder and the
@@ -207,18 +209,20 @@ function ShortCodeSection({ code }: { code: DynamicCode }) {
       <h3 id={`${id}-heading`} className="text-sm font-semibold text-slate-900">
         Short code
       </h3>
-      <ShortCodeField
-        id={id}
-        value={value}
-        onChange={(next) => {
-          setValue(next)
-          setError(undefined)
-        }}
-        serverError={error}
-        domainId={code.domainId}
-        label="New short code"
-        hint={`Now ${code.shortCode}. It can change until the code's first scan; the QR code image changes with it.`}
-      />
+      <Suspense fallback={null}>
+        <ShortCodeField
+          id={id}
+          value={value}
+          onChange={(next) => {
+            setValue(next)
+            setError(undefined)
+          }}
+          serverError={error}
+          domainId={code.domainId}
+          label="New short code"
+          hint={`Now ${code.shortCode}. It can change until the code's first scan; the QR code image changes with it.`}
+        />
+      </Suspense>
       <div className="flex justify-end">
         <Button type="button" variant="outline" onClick={save} disabled={change.isPending || !mayEdit || value.trim() === '' || value.trim() === code.shortCode}>
           {change.isPending && <Loader2 className="animate-spin" aria-hidden="true" />}

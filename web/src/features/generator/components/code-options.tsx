@@ -9,7 +9,7 @@ import { qrTypeLabel, type QrType } from '@/lib/qr-types'
 import { OptionGroup } from './option-group'
 
 // Only signed-in members making a dynamic code see it: its code stays off the landing page.
-const ShortCodeField = lazy(() => import('./short-code-field'))
+const ShortCodeField = lazy(() => import('@/components/short-code-field'))
 
 export type Mode = 'static' | 'dynamic'
 

@@ -512,7 +512,7 @@ describe('for signed-in users', () => {
       },
     })
     await userEvent.click(screen.getByRole('switch', { name: 'Scan tracking' }))
-    const input = screen.getByLabelText('Short code (optional)')
+    const input = await screen.findByLabelText('Short code (optional)')
     await userEvent.type(input, 'a b')
     expect(screen.getByTestId('short-code-status')).toHaveTextContent('Use 3 to 64 letters, digits, - or _')
     await userEvent.clear(input)
@@ -538,7 +538,7 @@ describe('for signed-in users', () => {
       },
     })
     await userEvent.click(screen.getByRole('switch', { name: 'Scan tracking' }))
-    await userEvent.type(screen.getByLabelText('Short code (optional)'), 'racey')
+    await userEvent.type(await screen.findByLabelText('Short code (optional)'), 'racey')
     await userEvent.type(field('Website URL'), 'https://example.com/menu')
     await userEvent.click(screen.getByRole('button', { name: 'Generate QR Code' }))
     expect(await screen.findByText('Taken just now')).toBeInTheDocument()

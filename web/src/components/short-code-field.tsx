@@ -1,6 +1,6 @@
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
-import { shortCodeProblem, useShortCodeAvailability } from '../api/short-codes'
+import { shortCodeProblem, useShortCodeAvailability } from '@/lib/short-codes'
 
 /** The optional chosen short code, with its availability on the code's host (the base URL or domainId) shown as the user types. */
 export default function ShortCodeField({
