@@ -5,7 +5,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { FileInput } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { NativeSelect } from '@/components/ui/native-select'
-import { useVerifiedDomains } from '@/features/dashboard'
+import { useVerifiedDomains } from '@/lib/verified-domains'
 import { serverMessage } from '@/lib/api-client'
 import { toast } from '@/lib/use-toast'
 import { countOf } from '@/lib/count'

@@ -1,4 +1,4 @@
-import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { keepPreviousData, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query'
 import { apiJson, apiRequest, serverFieldErrors } from '@/lib/api-client'
 import { toast, toastFailure } from '@/lib/use-toast'
 import { codeListParams, type CodeQuery, type CodeStatus } from '../lib/code-query'
@@ -113,24 +113,6 @@ export function useEditDestination() {
     'edit',
     'Destination updated',
   )
-}
-
-/** A workspace domain as far as a code's Domain tab needs it (GET /api/domains). */
-export interface CodeDomain {
-  id: number
-  domain: string
-  status: 'pending' | 'verified' | 'lost'
-  /** Seen reaching this server: only such a domain may be printed. */
-  pointing: boolean
-}
-
-/** The workspace's domains a dynamic code may print: verified (lost ones too: they still serve) and pointing here. */
-export function useVerifiedDomains(enabled = true) {
-  return useQuery<CodeDomain[], Error, CodeDomain[]>({
-    queryKey: ['/api/domains'],
-    enabled,
-    select: (list) => list.filter((d) => d.status !== 'pending' && d.pointing),
-  })
 }
 
 /** Moves a dynamic code to a verified domain, or to the base URL (null). */

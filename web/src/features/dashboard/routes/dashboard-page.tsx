@@ -87,12 +87,12 @@ export function DashboardPage({ createView, analytics, restyle, workspaceSwitche
             {view === 'create' ? (
               <CreateView>{createView}</CreateView>
             ) : (
-              <>
+              <FirstLoad key={view} status={view === 'paused' ? 'paused' : 'active'}>
                 <TrialBanners />
                 <RestyleSlot.Provider value={restyle}>
                   <BulkEditSlot.Provider value={bulkEdit}>{view === 'paused' ? <PausedView /> : <ActiveView />}</BulkEditSlot.Provider>
                 </RestyleSlot.Provider>
-              </>
+              </FirstLoad>
             )}
           </div>
         </div>
@@ -100,6 +100,38 @@ export function DashboardPage({ createView, analytics, restyle, workspaceSwitche
 
       {analytics?.({ open: analyticsOpen, onOpenChange: setAnalyticsOpen })}
       <PausedComingSoonDialog open={comingSoonOpen} onOpenChange={setComingSoonOpen} />
+    </div>
+  )
+}
+
+/**
+ * Until the trial status and the list's first page have both come, one
+ * skeleton as tall as the screen stands for the banners, the heading and
+ * the cards, which then appear together: nothing on screen moves when they
+ * arrive, and the footer stays below the fold. Later loads (a search, the
+ * next page) keep the view as it is.
+ */
+function FirstLoad({ status, children }: { status: CodeStatus; children: ReactNode }) {
+  const trial = useTrialStatus()
+  const list = useCodeList(emptyQuery, status) // the heading's request: the same, so one
+  const [shown, setShown] = useState(false)
+  const settled = !trial.isPending && !list.isPending
+  if (settled && !shown) setShown(true)
+  if (!settled && !shown) return <ListSkeleton />
+  return <>{children}</>
+}
+
+/** The dashboard's list before its first data: placeholders of the heading and the first cards' size. */
+function ListSkeleton() {
+  return (
+    <div role="status" className="grid min-h-[100dvh] content-start gap-4">
+      <span className="sr-only">Loading your QR codes...</span>
+      <div className="h-7 w-48 animate-pulse rounded-md bg-slate-200/70" aria-hidden="true" />
+      <div className="grid gap-5 sm:grid-cols-2 xl:grid-cols-3" aria-hidden="true">
+        {[0, 1, 2].map((i) => (
+          <div key={i} className="h-[26rem] animate-pulse rounded-2xl border border-slate-200 bg-white" />
+        ))}
+      </div>
     </div>
   )
 }
