@@ -301,6 +301,7 @@ func (s *server) routes() http.Handler {
 	api.Handle("POST /api/webhooks/{id}/rotate-secret", manage(s.rotateWebhookSecret))
 	api.Handle("POST /api/webhooks/{id}/test", manage(s.testWebhook))
 	api.Handle("GET /api/webhooks/{id}/deliveries", manage(s.webhookDeliveries))
+	api.Handle("GET /api/webhooks/{id}/deliveries/{deliveryId}", manage(s.webhookDelivery))
 	api.Handle("POST /api/webhooks/{id}/deliveries/{deliveryId}/retry", manage(s.retryWebhookDelivery))
 	v1.Handle("GET /api/v1/webhooks", key(auth.PermEdit, publicapi.ScopeWebhooksRead, s.listWebhooks))
 	v1.Handle("POST /api/v1/webhooks", key(auth.PermEdit, publicapi.ScopeWebhooksWrite, s.createWebhook))

@@ -109,7 +109,7 @@ var routeAccess = map[string]string{
 	"GET /api/webhooks": "manage", "POST /api/webhooks": "manage", "PATCH /api/webhooks/{id}": "manage",
 	"DELETE /api/webhooks/{id}": "manage", "POST /api/webhooks/{id}/rotate-secret": "manage",
 	"POST /api/webhooks/{id}/test": "manage", "GET /api/webhooks/{id}/deliveries": "manage",
-	"POST /api/webhooks/{id}/deliveries/{deliveryId}/retry": "manage",
+	"POST /api/webhooks/{id}/deliveries/{deliveryId}/retry": "manage", "GET /api/webhooks/{id}/deliveries/{deliveryId}": "manage",
 	"GET /api/v1/webhooks": "key", "POST /api/v1/webhooks": "key", "PATCH /api/v1/webhooks/{id}": "key",
 	"DELETE /api/v1/webhooks/{id}": "key", "POST /api/v1/webhooks/{id}/rotate-secret": "key",
 	"POST /api/v1/webhooks/{id}/test": "key", "GET /api/v1/webhooks/{id}/deliveries": "key",
