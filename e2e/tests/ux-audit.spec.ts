@@ -47,7 +47,7 @@ async function dynamicCode(page: Page, name: string, destination = 'https://cafe
     multipart: { qrType: 'url', destination, qrData: JSON.stringify({ url: destination }), name },
   })
   expect(res.status()).toBe(201)
-  return (await res.json()) as { id: number; shortCode: string }
+  return (await res.json()) as { id: number; shortCode: string; shortUrl: string }
 }
 
 // Item 1: the Edit Dynamic QR Code dialog on a phone.
@@ -358,5 +358,43 @@ for (const width of [390, 1280]) {
     expect(((await res.json()) as { errors: Record<string, string> }).errors.frameText).toBe(
       'Frame text cannot include 🎉: emoji and such symbols cannot be printed. Please remove them.',
     )
+  })
+}
+
+/** A PNG's width (IHDR) and its pHYs density in pixels per metre along x, or null without one. */
+function pngSize(file: Buffer) {
+  const width = file.readUInt32BE(16)
+  const at = file.indexOf('pHYs')
+  return { width, pixelsPerMetre: at < 0 ? null : file.readUInt32BE(at + 4) }
+}
+
+// Item 4: print output for everyone — a saved code's card downloads print files with the generator's options.
+for (const width of [390, 1280]) {
+  test(`a card's Download dialog saves a 50 mm PNG at 300 dpi that scans and says its size (${width} px)`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 844 })
+    await signUp(page, uniqueEmail('ux-print'))
+    const code = await dynamicCode(page, 'Print menu')
+    await page.goto('/dashboard')
+    await card(page, 'Print menu').getByRole('button', { name: 'Download' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Download' })
+    await expect(dialog.getByRole('radio', { name: /PNG/ })).toBeChecked()
+    await dialog.getByLabel('Print size').selectOption('50')
+    await expect(dialog.getByLabel('PNG resolution')).toHaveValue('300')
+    // The preflight's verdict for the saved code as drawn (its short URL).
+    await expect(dialog.getByTestId('preflight')).toContainText('At 50 mm this code scans from up to 50 cm')
+    await dialog.getByLabel('Read from').selectOption('500')
+    await expect(dialog.getByTestId('preflight')).toContainText('to be read at 5 m, print it at least')
+    expect(await sideways(page)).toBeLessThanOrEqual(0)
+    expect(await sideways(dialog)).toBeLessThanOrEqual(0)
+    expect(await violations(page, '[role="dialog"]')).toEqual([])
+
+    const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Download PNG' }).click()])
+    expect(download.suggestedFilename()).toBe('url.png')
+    const file = (await download.path()) as string
+    const png = pngSize(readFileSync(file))
+    expect(png.width).toBe(591) // round(50 / 25.4 × 300)
+    expect(png.pixelsPerMetre).toBe(11811) // round(300 / 0.0254)
+    expect(execFileSync('zbarimg', ['--raw', '-q', file], { encoding: 'utf8' }).trim()).toBe(code.shortUrl)
+    await expect(dialog).toBeHidden()
   })
 }
