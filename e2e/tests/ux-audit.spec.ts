@@ -398,3 +398,23 @@ for (const width of [390, 1280]) {
     await expect(dialog).toBeHidden()
   })
 }
+
+// Item 8: /docs/api (code blocks) and the Members page (long names) do not scroll sideways on a phone.
+for (const width of [390, 1280]) {
+  test(`/docs/api and the Members page do not scroll sideways at ${width} px`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 844 })
+    await page.goto('/docs/api')
+    await expect(page.locator('pre').first()).toBeVisible()
+    expect(await sideways(page), '/docs/api scrolls sideways').toBeLessThanOrEqual(0)
+
+    const long = `${'a-very-long-local-part-for-an-address'.padEnd(60, 'x')}-${Date.now()}`.slice(0, 64)
+    await signUp(page, `${long}@a-rather-long-subdomain.of-an-example-company.example.com`)
+    const me = (await (await page.request.get('/api/user')).json()) as { workspace: { id: number } }
+    const invited = `${long}@another-very-long-domain-name-of-a-partner-agency.example.org`
+    const res = await page.request.post(`/api/workspaces/${me.workspace.id}/invitations`, { data: { email: invited, role: 'viewer' } })
+    expect(res.status()).toBeLessThan(300)
+    await page.goto('/workspace/members')
+    await expect(page.getByRole('list', { name: 'Pending invitations' })).toContainText(invited)
+    expect(await sideways(page), 'the Members page scrolls sideways').toBeLessThanOrEqual(0)
+  })
+}

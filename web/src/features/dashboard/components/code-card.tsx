@@ -19,29 +19,21 @@ import { routingBadges } from '../lib/routing-badges'
 import { countOf, nounFor } from '@/lib/count'
 import { useCan } from '@/lib/workspace'
 import { CodeLabels } from './code-labels'
-
-const dateFormat = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' })
-
-function formatDate(iso: string) {
-  const date = new Date(iso)
-  return Number.isNaN(date.getTime()) ? '' : dateFormat.format(date)
-}
-
-const dateTimeFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' })
+import { formatDate, formatDateTime } from '@/lib/dates'
 
 /** Why and since when a code's destination fails, as the link checker found (issue 24). */
 function Unreachable({ code }: { code: DynamicCode }) {
   const { reason, url, since } = code.health
-  const at = since ? new Date(since) : null
+  const at = since ? formatDateTime(since) : ''
   return (
     <p className="flex min-w-0 items-start gap-1 text-xs text-red-700" data-testid="health-reason" title={url}>
       <CircleAlert aria-hidden="true" className="mt-px size-3.5 shrink-0" />
       <span className="min-w-0 break-words">
         {reason || 'No answer'}
-        {at && !Number.isNaN(at.getTime()) && (
+        {at && (
           <>
             {' '}
-            since <time dateTime={since ?? undefined}>{dateTimeFormat.format(at)}</time>
+            since <time dateTime={since ?? undefined}>{at}</time>
           </>
         )}
         {url !== code.destination && <> · {url}</>}

@@ -8,8 +8,8 @@ import { serverMessage } from '@/lib/api-client'
 import { toast } from '@/lib/use-toast'
 import { useDeliveries, useSendAgain, type Delivery, type Webhook } from '../api/webhooks'
 import { DeliveryDialog } from './delivery-dialog'
+import { formatDateTime } from '@/lib/dates'
 
-const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' })
 const statusTone = { pending: 'amber', succeeded: 'emerald', failed: 'red' } as const
 
 /** An endpoint's deliveries, newest first, with Send test and Retry. */
@@ -49,13 +49,13 @@ export function DeliveriesList({ hook }: { hook: Webhook }) {
                 <p className="flex flex-wrap items-center gap-2">
                   <Badge tone={statusTone[d.status]}>{d.status}</Badge>
                   <code className="font-mono text-xs">{d.type}</code>
-                  <span className="text-xs text-slate-500">{timeFormat.format(new Date(d.createdAt))}</span>
+                  <span className="text-xs text-slate-500">{formatDateTime(d.createdAt)}</span>
                 </p>
                 <p className="break-words text-xs text-slate-600">
                   {d.attempts} {d.attempts === 1 ? 'attempt' : 'attempts'}
                   {d.lastStatusCode !== null && ` · last answer HTTP ${d.lastStatusCode}`}
                   {d.lastError && ` · ${d.lastError}`}
-                  {d.status === 'pending' && d.attempts > 0 && ` · next try ${timeFormat.format(new Date(d.nextAttemptAt))}`}
+                  {d.status === 'pending' && d.attempts > 0 && ` · next try ${formatDateTime(d.nextAttemptAt)}`}
                   <span className="font-mono"> · {d.eventId}</span>
                 </p>
               </div>
