@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { expect, test, type Locator, type Page } from '@playwright/test'
 import { violations } from '../support/axe'
 import { confirmEmail, linkIn, password, signUp, uniqueEmail } from '../support/accounts'
@@ -416,5 +418,59 @@ for (const width of [390, 1280]) {
     await page.goto('/workspace/members')
     await expect(page.getByRole('list', { name: 'Pending invitations' })).toContainText(invited)
     expect(await sideways(page), 'the Members page scrolls sideways').toBeLessThanOrEqual(0)
+  })
+}
+
+// Item 8: webhook deliveries get Retry now and a payload/response view; endpoints can be edited.
+for (const width of [390, 1280]) {
+  test(`a failing webhook delivery shows its payload and answer, retries now, and the endpoint is edited (${width} px)`, async ({ page }) => {
+    const hits: string[] = []
+    const receiver = createServer((req, res) => {
+      req.resume()
+      req.on('end', () => {
+        hits.push(req.url ?? '')
+        res.writeHead(503, { 'Content-Type': 'application/json' }).end('{"error":"the CRM is down for maintenance"}')
+      })
+    })
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
+    try {
+      await page.setViewportSize({ width, height: 844 })
+      await signUp(page, uniqueEmail('ux-hooks'))
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/in`
+      const created = await page.request.post('/api/webhooks', { data: { url, events: ['webhook.test'] } })
+      expect(created.status()).toBe(201)
+      const hook = (await created.json()) as { id: number }
+      expect((await page.request.post(`/api/webhooks/${hook.id}/test`)).status()).toBe(202)
+      // The runner's own retry comes 5 s after the first failure; the next is 5 min away.
+      await expect.poll(() => hits.length).toBe(2)
+
+      await page.goto('/webhooks')
+      const row = page.getByTestId('delivery')
+      await expect(row).toContainText('2 attempts · last answer HTTP 503')
+      await row.getByRole('button', { name: /^Details/ }).click()
+      const details = page.getByRole('dialog', { name: /^Delivery msg_/ })
+      await expect(details.getByTestId('delivery-payload')).toContainText('"type": "webhook.test"')
+      await expect(details.getByTestId('delivery-response')).toHaveText('{"error":"the CRM is down for maintenance"}')
+      expect(await sideways(details)).toBeLessThanOrEqual(0)
+      expect(await violations(page, '[role="dialog"]')).toEqual([])
+      await page.keyboard.press('Escape')
+
+      // Pending, its next attempt minutes away: Retry now sends it at once.
+      await row.getByRole('button', { name: 'Retry now' }).click()
+      await expect(page.getByText('Retrying now', { exact: true })).toBeVisible()
+      await expect.poll(() => hits.length).toBe(3)
+
+      await page.getByRole('button', { name: 'Edit', exact: true }).click()
+      const edit = page.getByRole('dialog', { name: 'Edit endpoint' })
+      expect(await violations(page, '[role="dialog"]')).toEqual([])
+      expect(await sideways(edit)).toBeLessThanOrEqual(0)
+      await edit.getByLabel('Endpoint URL').fill(`${url}/v2`)
+      await edit.getByRole('button', { name: 'Save endpoint' }).click()
+      await expect(page.getByText('Endpoint saved', { exact: true })).toBeVisible()
+      await expect(page.getByRole('region', { name: `Endpoint ${url}/v2` })).toBeVisible()
+      expect(await sideways(page)).toBeLessThanOrEqual(0)
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve))
+    }
   })
 }
