@@ -409,7 +409,7 @@ for (const width of [390, 1280]) {
     await expect(page.locator('pre').first()).toBeVisible()
     expect(await sideways(page), '/docs/api scrolls sideways').toBeLessThanOrEqual(0)
 
-    const long = `${'a-very-long-local-part-for-an-address'.padEnd(60, 'x')}-${Date.now()}`.slice(0, 64)
+    const long = `${Date.now()}-${Math.floor(Math.random() * 1e6)}-a-very-long-local-part-for-an-address`.padEnd(64, 'x')
     await signUp(page, `${long}@a-rather-long-subdomain.of-an-example-company.example.com`)
     const me = (await (await page.request.get('/api/user')).json()) as { workspace: { id: number } }
     const invited = `${long}@another-very-long-domain-name-of-a-partner-agency.example.org`

@@ -23,7 +23,7 @@ export function DeliveryDialog({ hookId, delivery, onOpenChange }: { hookId: num
     <Dialog open onOpenChange={onOpenChange}>
       <DialogContent className="max-h-[calc(100dvh-2rem)] max-w-2xl overflow-y-auto">
         <DialogHeader>
-          <DialogTitle>Delivery {delivery.eventId}</DialogTitle>
+          <DialogTitle className="break-all">Delivery {delivery.eventId}</DialogTitle>
           <DialogDescription>
             {delivery.type}: what was sent and what the endpoint answered last.
           </DialogDescription>
@@ -32,7 +32,7 @@ export function DeliveryDialog({ hookId, delivery, onOpenChange }: { hookId: num
         {detail.isError && <Alert variant="destructive">{serverMessage(detail.error) ?? 'Failed to load the delivery.'}</Alert>}
         {d && (
           <>
-            <section className="grid gap-1.5" aria-labelledby="delivery-payload">
+            <section className="grid min-w-0 gap-1.5" aria-labelledby="delivery-payload">
               <h3 id="delivery-payload" className="text-sm font-semibold text-slate-900">
                 Payload
               </h3>
@@ -40,7 +40,7 @@ export function DeliveryDialog({ hookId, delivery, onOpenChange }: { hookId: num
                 {readable(d.payload)}
               </pre>
             </section>
-            <section className="grid gap-1.5" aria-labelledby="delivery-response">
+            <section className="grid min-w-0 gap-1.5" aria-labelledby="delivery-response">
               <h3 id="delivery-response" className="text-sm font-semibold text-slate-900">
                 Last response
               </h3>
