@@ -407,6 +407,8 @@ for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 844 })
     await page.goto('/docs/api')
     await expect(page.locator('pre').first()).toBeVisible()
+    // Measured with the endpoints listed: their paths are the longest words.
+    await expect(page.getByRole('heading', { level: 3 }).first()).toBeVisible()
     expect(await sideways(page), '/docs/api scrolls sideways').toBeLessThanOrEqual(0)
 
     const long = `${Date.now()}-${Math.floor(Math.random() * 1e6)}-a-very-long-local-part-for-an-address`.padEnd(64, 'x')
