@@ -80,7 +80,7 @@ test('a design saved as a brand kit styles a new code in one step, and its downl
   await hex.press('Enter')
   await page.getByRole('radiogroup', { name: 'Body style' }).getByRole('radio', { name: 'Rounded', exact: true }).click()
   await page.getByRole('tab', { name: 'Edge and Center' }).click()
-  await page.getByRole('radiogroup', { name: 'Border style' }).getByRole('radio', { name: 'Curve square', exact: true }).click()
+  await page.getByRole('radiogroup', { name: 'Border style' }).getByRole('radio', { name: 'Slightly rounded', exact: true }).click()
 
   await page.getByRole('button', { name: 'Save as brand kit' }).click()
   const dialog = page.getByRole('dialog', { name: 'Save as brand kit' })

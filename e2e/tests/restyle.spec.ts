@@ -69,13 +69,13 @@ test('restyling a dynamic code keeps its short link; a duplicate gets a new one'
   await expect(dialog.getByRole('img', { name: 'QR code preview' })).toBeVisible()
   await expect(dialog.getByText(link, { exact: true })).toBeVisible()
 
-  // The generator's own controls: a dark blue body of circles, circular eyes.
+  // The generator's own controls: a dark blue body of circles, very rounded eyes.
   const hex = dialog.getByRole('group', { name: 'QR code color' }).getByLabel('HEX')
   await hex.fill('#1A237E')
   await hex.press('Enter')
   await dialog.getByRole('radiogroup', { name: 'Body style' }).getByRole('radio', { name: 'Circle' }).click()
   await dialog.getByRole('tab', { name: 'Edge and Center' }).click()
-  await dialog.getByRole('radiogroup', { name: 'Border style' }).getByRole('radio', { name: 'Circle' }).click()
+  await dialog.getByRole('radiogroup', { name: 'Border style' }).getByRole('radio', { name: 'Very rounded' }).click()
   await dialog.getByRole('button', { name: 'Save Style' }).click()
   await expect(page.getByText('Code restyled', { exact: true })).toBeVisible()
   await expect(dialog).toBeHidden()

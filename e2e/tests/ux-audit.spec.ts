@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { expect, test, type Locator, type Page } from '@playwright/test'
 import { violations } from '../support/axe'
 import { confirmEmail, linkIn, password, signUp, uniqueEmail } from '../support/accounts'
@@ -47,7 +49,7 @@ async function dynamicCode(page: Page, name: string, destination = 'https://cafe
     multipart: { qrType: 'url', destination, qrData: JSON.stringify({ url: destination }), name },
   })
   expect(res.status()).toBe(201)
-  return (await res.json()) as { id: number; shortCode: string }
+  return (await res.json()) as { id: number; shortCode: string; shortUrl: string }
 }
 
 // Item 1: the Edit Dynamic QR Code dialog on a phone.
@@ -358,5 +360,119 @@ for (const width of [390, 1280]) {
     expect(((await res.json()) as { errors: Record<string, string> }).errors.frameText).toBe(
       'Frame text cannot include 🎉: emoji and such symbols cannot be printed. Please remove them.',
     )
+  })
+}
+
+/** A PNG's width (IHDR) and its pHYs density in pixels per metre along x, or null without one. */
+function pngSize(file: Buffer) {
+  const width = file.readUInt32BE(16)
+  const at = file.indexOf('pHYs')
+  return { width, pixelsPerMetre: at < 0 ? null : file.readUInt32BE(at + 4) }
+}
+
+// Item 4: print output for everyone — a saved code's card downloads print files with the generator's options.
+for (const width of [390, 1280]) {
+  test(`a card's Download dialog saves a 50 mm PNG at 300 dpi that scans and says its size (${width} px)`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 844 })
+    await signUp(page, uniqueEmail('ux-print'))
+    const code = await dynamicCode(page, 'Print menu')
+    await page.goto('/dashboard')
+    await card(page, 'Print menu').getByRole('button', { name: 'Download' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Download' })
+    await expect(dialog.getByRole('radio', { name: /PNG/ })).toBeChecked()
+    await dialog.getByLabel('Print size').selectOption('50')
+    await expect(dialog.getByLabel('PNG resolution')).toHaveValue('300')
+    // The preflight's verdict for the saved code as drawn (its short URL).
+    await expect(dialog.getByTestId('preflight')).toContainText('At 50 mm this code scans from up to 50 cm')
+    await dialog.getByLabel('Read from').selectOption('500')
+    await expect(dialog.getByTestId('preflight')).toContainText('to be read at 5 m, print it at least')
+    expect(await sideways(page)).toBeLessThanOrEqual(0)
+    expect(await sideways(dialog)).toBeLessThanOrEqual(0)
+    expect(await violations(page, '[role="dialog"]')).toEqual([])
+
+    const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Download PNG' }).click()])
+    expect(download.suggestedFilename()).toBe('url.png')
+    const file = (await download.path()) as string
+    const png = pngSize(readFileSync(file))
+    expect(png.width).toBe(591) // round(50 / 25.4 × 300)
+    expect(png.pixelsPerMetre).toBe(11811) // round(300 / 0.0254)
+    expect(execFileSync('zbarimg', ['--raw', '-q', file], { encoding: 'utf8' }).trim()).toBe(code.shortUrl)
+    await expect(dialog).toBeHidden()
+  })
+}
+
+// Item 8: /docs/api (code blocks) and the Members page (long names) do not scroll sideways on a phone.
+for (const width of [390, 1280]) {
+  test(`/docs/api and the Members page do not scroll sideways at ${width} px`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 844 })
+    await page.goto('/docs/api')
+    await expect(page.locator('pre').first()).toBeVisible()
+    // Measured with the endpoints listed: their paths are the longest words.
+    await expect(page.getByRole('heading', { level: 3 }).first()).toBeVisible()
+    expect(await sideways(page), '/docs/api scrolls sideways').toBeLessThanOrEqual(0)
+
+    const long = `${Date.now()}-${Math.floor(Math.random() * 1e6)}-a-very-long-local-part-for-an-address`.padEnd(64, 'x')
+    await signUp(page, `${long}@a-rather-long-subdomain.of-an-example-company.example.com`)
+    const me = (await (await page.request.get('/api/user')).json()) as { workspace: { id: number } }
+    const invited = `${long}@another-very-long-domain-name-of-a-partner-agency.example.org`
+    const res = await page.request.post(`/api/workspaces/${me.workspace.id}/invitations`, { data: { email: invited, role: 'viewer' } })
+    expect(res.status()).toBeLessThan(300)
+    await page.goto('/workspace/members')
+    await expect(page.getByRole('list', { name: 'Pending invitations' })).toContainText(invited)
+    expect(await sideways(page), 'the Members page scrolls sideways').toBeLessThanOrEqual(0)
+  })
+}
+
+// Item 8: webhook deliveries get Retry now and a payload/response view; endpoints can be edited.
+for (const width of [390, 1280]) {
+  test(`a failing webhook delivery shows its payload and answer, retries now, and the endpoint is edited (${width} px)`, async ({ page }) => {
+    const hits: string[] = []
+    const receiver = createServer((req, res) => {
+      req.resume()
+      req.on('end', () => {
+        hits.push(req.url ?? '')
+        res.writeHead(503, { 'Content-Type': 'application/json' }).end('{"error":"the CRM is down for maintenance"}')
+      })
+    })
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
+    try {
+      await page.setViewportSize({ width, height: 844 })
+      await signUp(page, uniqueEmail('ux-hooks'))
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/in`
+      const created = await page.request.post('/api/webhooks', { data: { url, events: ['webhook.test'] } })
+      expect(created.status()).toBe(201)
+      const hook = (await created.json()) as { id: number }
+      expect((await page.request.post(`/api/webhooks/${hook.id}/test`)).status()).toBe(202)
+      // The runner's own retry comes 5 s after the first failure; the next is 5 min away.
+      await expect.poll(() => hits.length).toBe(2)
+
+      await page.goto('/webhooks')
+      const row = page.getByTestId('delivery')
+      await expect(row).toContainText('2 attempts · last answer HTTP 503')
+      await row.getByRole('button', { name: /^Details/ }).click()
+      const details = page.getByRole('dialog', { name: /^Delivery msg_/ })
+      await expect(details.getByTestId('delivery-payload')).toContainText('"type": "webhook.test"')
+      await expect(details.getByTestId('delivery-response')).toHaveText('{"error":"the CRM is down for maintenance"}')
+      expect(await sideways(details)).toBeLessThanOrEqual(0)
+      expect(await violations(page, '[role="dialog"]')).toEqual([])
+      await page.keyboard.press('Escape')
+
+      // Pending, its next attempt minutes away: Retry now sends it at once.
+      await row.getByRole('button', { name: 'Retry now' }).click()
+      await expect(page.getByText('Retrying now', { exact: true })).toBeVisible()
+      await expect.poll(() => hits.length).toBe(3)
+
+      await page.getByRole('button', { name: 'Edit', exact: true }).click()
+      const edit = page.getByRole('dialog', { name: 'Edit endpoint' })
+      expect(await violations(page, '[role="dialog"]')).toEqual([])
+      expect(await sideways(edit)).toBeLessThanOrEqual(0)
+      await edit.getByLabel('Endpoint URL').fill(`${url}/v2`)
+      await edit.getByRole('button', { name: 'Save endpoint' }).click()
+      await expect(page.getByText('Endpoint saved', { exact: true })).toBeVisible()
+      await expect(page.getByRole('region', { name: `Endpoint ${url}/v2` })).toBeVisible()
+      expect(await sideways(page)).toBeLessThanOrEqual(0)
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve))
+    }
   })
 }

@@ -549,18 +549,34 @@ func (s *server) deleteQRCode(w http.ResponseWriter, r *http.Request) {
 // &size=&download=1, owner only) renders a dynamic code: its short URL in
 // its style.
 func (s *server) dynamicCodeImage(w http.ResponseWriter, r *http.Request) {
+	if c, ok := s.savedDynamicCode(w, r); ok {
+		s.serveCodeImage(w, r, c)
+	}
+}
+
+// dynamicCodePreflight (GET /api/dynamic-qrcodes/{id}/preflight?sizeMm=
+// &distanceCm=, owner only) measures a dynamic code at a print size.
+func (s *server) dynamicCodePreflight(w http.ResponseWriter, r *http.Request) {
+	if c, ok := s.savedDynamicCode(w, r); ok {
+		s.savedPreflight(w, r, c)
+	}
+}
+
+// savedDynamicCode is what the caller's dynamic code {id} is drawn from:
+// its short URL in its style. On failure it has answered.
+func (s *server) savedDynamicCode(w http.ResponseWriter, r *http.Request) (savedImage, bool) {
 	d, ok := ownCode(s, w, r, s.store.DynamicCode)
 	if !ok {
-		return
+		return savedImage{}, false
 	}
 	level, ok := qr.ParseLevel(d.ErrorCorrectionLevel)
 	if !ok {
 		level = codes.DynamicLevel
 	}
-	s.serveCodeImage(w, r, savedImage{
+	return savedImage{
 		data: s.codeURL(d), style: codeStyle(d.Style), level: level, logoPath: d.LogoFilePath,
 		qrType: d.QRType, details: map[string]any{"name": d.Name, "dynamicQrCodeId": d.ID},
-	})
+	}, true
 }
 
 // savedImage is what a saved code's image is drawn from.
@@ -575,7 +591,7 @@ type savedImage struct {
 }
 
 // serveCodeImage answers a saved code's image as ?format=, ?size=,
-// ?download= (imageQuery) and ?brandKit= ask. download=1 makes it an attachment named by
+// ?pixels=, ?transparent=, the print options, ?download= (imageQuery) and ?brandKit= ask. download=1 makes it an attachment named by
 // the type and records the download.
 func (s *server) serveCodeImage(w http.ResponseWriter, r *http.Request, c savedImage) {
 	img, ok := imageQuery(w, r)
@@ -602,7 +618,8 @@ func (s *server) serveCodeImage(w http.ResponseWriter, r *http.Request, c savedI
 		}
 		return
 	}
-	file := s.renderCode(w, r, c.data, c.style, codes.Options{Format: img.format, Level: c.level, Pixels: img.pixels, Logo: logo, Print: img.print})
+	opt := codes.Options{Format: img.format, Level: c.level, Pixels: img.pixels, Logo: logo, Transparent: img.transparent, Print: img.print}
+	file := s.renderCode(w, r, c.data, c.style, opt)
 	if file == nil {
 		return
 	}
@@ -627,14 +644,16 @@ func (s *server) serveCodeImage(w http.ResponseWriter, r *http.Request, c savedI
 
 // imageRequest is how a saved code's image is asked for.
 type imageRequest struct {
-	format   codes.Format
-	pixels   int // of the code part; PNGs at the download scale
-	download bool
-	print    codes.Print // ?sizeMm=, ?dpi=, ?colorSpace= (issue 26)
+	format      codes.Format
+	pixels      int // of the code part; PNGs at the download scale
+	transparent bool
+	download    bool
+	print       codes.Print // ?sizeMm=, ?dpi=, ?colorSpace= (issue 26)
 }
 
-// imageQuery reads ?format=svg|png|pdf (default svg), ?size= (preview
-// pixels, default 320) and ?download=1. On failure it has answered 400.
+// imageQuery reads ?format=svg|png|pdf|eps (default svg), ?size= (preview
+// pixels, default 320), ?pixels= (a PNG's exact width), ?transparent=1,
+// the print options and ?download=1. On failure it has answered 400.
 func imageQuery(w http.ResponseWriter, r *http.Request) (imageRequest, bool) {
 	q := r.URL.Query()
 	img := imageRequest{format: codes.SVG, pixels: codes.PreviewPixels}
@@ -665,6 +684,22 @@ func imageQuery(w http.ResponseWriter, r *http.Request) (imageRequest, bool) {
 	var err error
 	if img.print, err = codes.FormPrint(q.Get, img.format); err != nil {
 		renderRefused(w, err)
+		return img, false
+	}
+	if v := q.Get("pixels"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			fieldError(w, "pixels", "pixels must be a whole number")
+			return img, false
+		}
+		if msg := checkFilePixels(n, img.format, img.print); msg != "" {
+			fieldError(w, "pixels", msg)
+			return img, false
+		}
+		img.pixels = n
+	}
+	if img.transparent, err = codes.FormBool(q.Get("transparent")); err != nil {
+		fieldError(w, "transparent", "transparent must be 1 or 0")
 		return img, false
 	}
 	img.download, _ = codes.FormBool(q.Get("download"))

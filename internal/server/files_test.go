@@ -3,10 +3,12 @@ package server
 import (
 	"bytes"
 	"context"
+	"image/color"
 	"net/http"
 	"strings"
 	"testing"
 
+	"github.com/squarely/squarely/internal/render"
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/store/storetest"
 )
@@ -170,13 +172,13 @@ func TestScanPagesWearTheOwnersBrand(t *testing.T) {
 			if !strings.Contains(page, acmeHeader) || !strings.Contains(page, "#C0FFEE") || !strings.Contains(page, "#123456") {
 				t.Errorf("the client member's %s page lacks the client's name or colours:\n%s", name, page)
 			}
-			if strings.Contains(page, "Squarely") || strings.Contains(page, defaultPrimaryColor) {
+			if strings.Contains(page, "Squarely") || strings.Contains(page, appPrimaryColor) {
 				t.Errorf("the client member's %s page shows the product's brand:\n%s", name, page)
 			}
 		}
 		for name, r := range pages(plain) {
 			page := string(r.body)
-			if !strings.Contains(page, `<i></i>Squarely</div>`) || !strings.Contains(page, defaultPrimaryColor) || strings.Contains(page, "Acme") {
+			if !strings.Contains(page, `<i></i>Squarely</div>`) || !strings.Contains(page, appPrimaryColor) || strings.Contains(page, "Acme") {
 				t.Errorf("the plain user's %s page does not show the product's brand:\n%s", name, page)
 			}
 		}
@@ -189,7 +191,7 @@ func TestScanPagesWearTheOwnersBrand(t *testing.T) {
 
 func TestBrandOfRefusesMalformedColours(t *testing.T) {
 	c := &store.Client{ID: 7, Name: "X", IsActive: true, PrimaryColor: "red;}body{display:none", SecondaryColor: "#000000"}
-	if b := brandOf(c); b.Primary != defaultPrimaryColor || b.Secondary != defaultSecondaryColor || b.Name != "X" {
+	if b := brandOf(c); b.Primary != productBrand.Primary || b.Secondary != productBrand.Secondary || b.Name != "X" {
 		t.Errorf("brandOf a malformed colour = %+v", b)
 	}
 	c.PrimaryColor = "#ABCDEF"
@@ -199,6 +201,58 @@ func TestBrandOfRefusesMalformedColours(t *testing.T) {
 	c.IsActive = false
 	if b := brandOf(c); b != productBrand {
 		t.Errorf("an inactive client's brand = %+v", b)
+	}
+}
+
+// TestScanPageContrast: the scan pages' links and button text meet WCAG
+// AA (4.5:1) on their backgrounds — the product's pages in the app's blue
+// with white text, a client's light or dark colours with ink or white —
+// and the page's CSS uses those colours, with phone margins.
+func TestScanPageContrast(t *testing.T) {
+	white, page := color.RGBA{0xff, 0xff, 0xff, 0xff}, color.RGBA{0xf8, 0xfa, 0xfc, 0xff} // #f8fafc
+	ratio := func(a, b string) float64 {
+		ca, err := render.ParseColor(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cb, err := render.ParseColor(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return render.Contrast(ca, cb)
+	}
+	if productBrand.Primary != "#2563EB" || productBrand.OnPrimary != "#FFFFFF" || productBrand.Link != "#2563EB" {
+		t.Errorf("the product's scan brand %+v, want the app's blue #2563EB with white text", productBrand)
+	}
+	for _, c := range []struct{ primary, secondary, link, onPrimary string }{
+		{"#3B82F6", "#1E40AF", "#1E40AF", inkColor}, // the white-label default: white on it is 3.68:1
+		{"#C0FFEE", "#123456", "#123456", inkColor},
+		{"#FFEE00", "#FFFF99", inkColor, inkColor},
+		{"#7C3AED", "#000000", "#7C3AED", whiteColor},
+	} {
+		b := brandOf(&store.Client{ID: 7, Name: "X", IsActive: true, PrimaryColor: c.primary, SecondaryColor: c.secondary})
+		if b.Link != c.link || b.OnPrimary != c.onPrimary {
+			t.Errorf("%s/%s: link %s, button text %s; want %s, %s", c.primary, c.secondary, b.Link, b.OnPrimary, c.link, c.onPrimary)
+		}
+		for _, bg := range []color.RGBA{white, page} {
+			l, _ := render.ParseColor(b.Link)
+			if r := render.Contrast(l, bg); r < minTextContrast {
+				t.Errorf("%s: link %s on %v is %.2f:1", c.primary, b.Link, bg, r)
+			}
+		}
+		if r := ratio(b.OnPrimary, b.Primary); r < minTextContrast {
+			t.Errorf("%s: button text %s is %.2f:1", c.primary, b.OnPrimary, r)
+		}
+	}
+	var buf bytes.Buffer
+	if err := scanPages.ExecuteTemplate(&buf, "notice", notice{Title: "t", Heading: "h", Text: "x", Form: true, Brand: productBrand}); err != nil {
+		t.Fatal(err)
+	}
+	css := buf.String()
+	for _, want := range []string{"a{color:#2563EB}", "background:#2563EB;color:#FFFFFF", "@media (max-width:480px){main{padding:16px 12px}.notice{margin:16px 12px 0;"} {
+		if !strings.Contains(css, want) {
+			t.Errorf("the page's CSS lacks %q:\n%s", want, css)
+		}
 	}
 }
 

@@ -195,6 +195,21 @@ func (s *server) codeEvent(r *http.Request, u *store.User, sessionID string, p *
 	}
 }
 
+// checkFilePixels is why a PNG's exact width n (download-qrcode's pixels,
+// the image routes' ?pixels=) is refused, or "": PNG only, 256-4096, and
+// not with a print size, which sets the pixels itself.
+func checkFilePixels(n int, f codes.Format, p codes.Print) string {
+	switch {
+	case p.SizeMm != 0:
+		return "Set either pixels or sizeMm, not both"
+	case f != codes.PNG:
+		return "pixels sets the size of PNG downloads only"
+	case n < minDownloadPixels || n > maxDownloadPixels:
+		return fmt.Sprintf("pixels must be between %d and %d", minDownloadPixels, maxDownloadPixels)
+	}
+	return ""
+}
+
 // downloadQRCode (POST /api/download-qrcode) answers the code as a file
 // and records the download. With generationId it encodes exactly what that
 // generation encoded (a payment code keeps its product); the generation must
@@ -223,22 +238,14 @@ func (s *server) downloadQRCode(w http.ResponseWriter, r *http.Request) {
 		renderRefused(w, err)
 		return
 	}
-	if in.Pixels != 0 && printOpt.SizeMm != 0 {
-		fieldError(w, "pixels", "Set either pixels or sizeMm, not both")
-		return
-	}
 	if pixels > maxDownloadPreview {
 		fieldError(w, "size", "size must be between 64 and 640 pixels for a download")
 		return
 	}
 	filePixels := pixels * codes.DownloadScale
 	if in.Pixels != 0 {
-		if format != codes.PNG {
-			fieldError(w, "pixels", "pixels sets the size of PNG downloads only")
-			return
-		}
-		if in.Pixels < minDownloadPixels || in.Pixels > maxDownloadPixels {
-			fieldError(w, "pixels", fmt.Sprintf("pixels must be between %d and %d", minDownloadPixels, maxDownloadPixels))
+		if msg := checkFilePixels(in.Pixels, format, printOpt); msg != "" {
+			fieldError(w, "pixels", msg)
 			return
 		}
 		filePixels = in.Pixels

@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"context"
+	"image"
 	"image/png"
 	"net/http"
 	"strings"
@@ -144,6 +145,94 @@ func TestPreflight(t *testing.T) {
 		expect(t, pre(map[string]any{"sizeMm": 50, "fgColor": "#EEEEEE"}), http.StatusBadRequest, "Not enough contrast with the background (1.16:1, at least 3:1 is needed to scan)")
 		if _, err := st.Generation(context.Background(), 1); err == nil {
 			t.Error("a preflight recorded a generation")
+		}
+	})
+}
+
+// TestSavedCodeDownloadOptions: a saved code's image takes the generator's
+// download options as query parameters — ?pixels= (a PNG's exact width) and
+// ?transparent=1 — and its preflight route measures it as drawn, the owner's
+// only; bad values are 400 on the field and record no download.
+func TestSavedCodeDownloadOptions(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		ann, _ := e.signedIn("ann@example.com")
+		bob, _ := e.signedIn("bob@example.com")
+		static := expect(t, e.postForm(ann, "/api/qrcodes", part{"qrType", "url", ""}, part{"url", "https://example.com/saved", ""},
+			part{"enableFrame", "true", ""}), http.StatusCreated, "")
+		dynamic := e.createDynamic(ann, "https://example.com/dynamic")
+		staticPath, dynamicPath := "/api/qrcodes/"+idOf(static), "/api/dynamic-qrcodes/"+idOf(dynamic)
+
+		decode := func(r *response) image.Image {
+			t.Helper()
+			if r.StatusCode != http.StatusOK {
+				t.Fatalf("%d %s", r.StatusCode, r.body)
+			}
+			i, err := png.Decode(bytes.NewReader(r.body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return i
+		}
+		// A frame adds its share: 20% wider, 30% higher.
+		if b := decode(e.do(ann, "GET", staticPath+"/image?format=png&pixels=1000", "")).Bounds(); b.Dx() != 1200 || b.Dy() != 1300 {
+			t.Errorf("framed code at pixels=1000: %v, want 1200×1300", b)
+		}
+		if b := decode(e.do(ann, "GET", dynamicPath+"/image?format=png&pixels=512&download=1", "")).Bounds(); b.Dx() != 512 {
+			t.Errorf("dynamic code at pixels=512: %v", b)
+		}
+		opaque := decode(e.do(ann, "GET", dynamicPath+"/image?format=png&pixels=256", ""))
+		clear := decode(e.do(ann, "GET", dynamicPath+"/image?format=png&pixels=256&transparent=1", ""))
+		if _, _, _, a := opaque.At(1, 1).RGBA(); a != 0xffff {
+			t.Errorf("default background alpha %d, want opaque", a)
+		}
+		if _, _, _, a := clear.At(1, 1).RGBA(); a != 0 {
+			t.Errorf("transparent=1 background alpha %d, want 0", a)
+		}
+		for _, bad := range []struct{ query, field, error string }{
+			{"format=png&pixels=100", "pixels", "pixels must be between 256 and 4096"},
+			{"format=png&pixels=5000", "pixels", "pixels must be between 256 and 4096"},
+			{"format=png&pixels=big", "pixels", "pixels must be a whole number"},
+			{"format=pdf&pixels=1000", "pixels", "pixels sets the size of PNG downloads only"},
+			{"format=png&pixels=1000&sizeMm=50", "pixels", "Set either pixels or sizeMm, not both"},
+			{"format=png&transparent=maybe", "transparent", "transparent must be 1 or 0"},
+		} {
+			m := expect(t, e.do(ann, "GET", dynamicPath+"/image?download=1&"+bad.query, ""), http.StatusBadRequest, bad.error)
+			if errs, _ := m["errors"].(map[string]any); errs[bad.field] != bad.error {
+				t.Errorf("%s: errors %v, want %s", bad.query, m["errors"], bad.field)
+			}
+		}
+		// One download recorded (the dynamic PNG with download=1); none of the refusals.
+		if _, err := st.Download(context.Background(), 1); err != nil {
+			t.Errorf("the download was not recorded: %v", err)
+		}
+		if _, err := st.Download(context.Background(), 2); err == nil {
+			t.Error("a refused download was recorded")
+		}
+
+		// The preflight of a saved code measures what it encodes: the
+		// dynamic code its short URL (version 2 at M: 25 + 8 modules).
+		m := expect(t, e.do(ann, "GET", dynamicPath+"/preflight?sizeMm=20&distanceCm=200", ""), http.StatusOK, "")
+		if m["ok"] != false || m["maxDistanceCm"] != 20.0 || m["minSizeMm"] != 200.0 {
+			t.Errorf("dynamic code at 20 mm for 2 m: %v", m)
+		}
+		if w, _ := m["warnings"].([]any); len(w) != 1 || w[0] != "At 20 mm this code scans from up to 20 cm; to be read at 2 m, print it at least 200 mm wide" {
+			t.Errorf("warnings %v", m["warnings"])
+		}
+		m = expect(t, e.do(ann, "GET", staticPath+"/preflight?sizeMm=50", ""), http.StatusOK, "")
+		if m["ok"] != true || m["modules"] == nil {
+			t.Errorf("static code at 50 mm: %v", m)
+		}
+		expect(t, e.do(ann, "GET", staticPath+"/preflight", ""), http.StatusBadRequest, "sizeMm is required")
+		expect(t, e.do(ann, "GET", staticPath+"/preflight?sizeMm=wide", ""), http.StatusBadRequest, "sizeMm must be a number of millimetres")
+		expect(t, e.do(ann, "GET", staticPath+"/preflight?sizeMm=5", ""), http.StatusBadRequest, "sizeMm must be between 10 and 2000")
+		expect(t, e.do(ann, "GET", staticPath+"/preflight?sizeMm=50&distanceCm=far", ""), http.StatusBadRequest, "distanceCm must be a number of centimetres")
+		expect(t, e.do(ann, "GET", dynamicPath+"/preflight?sizeMm=20&distanceCm=200&strict=true", ""), http.StatusBadRequest,
+			"At 20 mm this code scans from up to 20 cm; to be read at 2 m, print it at least 200 mm wide")
+		for _, path := range []string{staticPath, dynamicPath} {
+			if r := e.do(bob, "GET", path+"/preflight?sizeMm=50", ""); r.StatusCode != http.StatusNotFound {
+				t.Errorf("another user's %s preflight: %d", path, r.StatusCode)
+			}
 		}
 	})
 }

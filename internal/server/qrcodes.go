@@ -159,14 +159,30 @@ func (s *server) listQRCodes(w http.ResponseWriter, r *http.Request) {
 // qrCodeImage (GET /api/qrcodes/{id}/image?format=svg|png|pdf&size=&download=1,
 // signed in, owner only) renders a saved static code.
 func (s *server) qrCodeImage(w http.ResponseWriter, r *http.Request) {
+	if c, ok := s.savedQRCode(w, r); ok {
+		s.serveCodeImage(w, r, c)
+	}
+}
+
+// qrCodePreflight (GET /api/qrcodes/{id}/preflight?sizeMm=&distanceCm=,
+// owner only) measures a saved static code at a print size.
+func (s *server) qrCodePreflight(w http.ResponseWriter, r *http.Request) {
+	if c, ok := s.savedQRCode(w, r); ok {
+		s.savedPreflight(w, r, c)
+	}
+}
+
+// savedQRCode is what the caller's static code {id} is drawn from. On
+// failure it has answered.
+func (s *server) savedQRCode(w http.ResponseWriter, r *http.Request) (savedImage, bool) {
 	q, ok := ownCode(s, w, r, s.store.QRCode)
 	if !ok {
-		return
+		return savedImage{}, false
 	}
-	s.serveCodeImage(w, r, savedImage{
+	return savedImage{
 		data: q.Content, style: codeStyle(q.Style), level: codes.StaticLevel, logoPath: q.LogoFilePath,
 		qrType: q.QRType, qrCodeID: &q.ID, details: map[string]any{"name": q.Name},
-	})
+	}, true
 }
 
 // savedLogo is the image of a saved code's logoFilePath ("/logo/{id}"), or

@@ -60,6 +60,7 @@ func (s *server) routes() http.Handler {
 	api.Handle("POST /api/qrcodes", edit(s.createQRCode))
 	api.Handle("GET /api/qrcodes", read(s.listQRCodes))
 	api.Handle("GET /api/qrcodes/{id}/image", read(s.qrCodeImage))
+	api.Handle("GET /api/qrcodes/{id}/preflight", read(s.qrCodePreflight))
 	api.Handle("POST /api/upload-pdf", edit(s.uploadPDF))
 	api.Handle("POST /api/upload-image", s.visitorRoute(s.uploadImage))
 	api.Handle("POST /api/upload-logo", edit(s.uploadLogo))
@@ -74,6 +75,7 @@ func (s *server) routes() http.Handler {
 	api.Handle("POST /api/dynamic-qrcodes/{id}/pause", edit(s.pauseDynamicCode(true)))
 	api.Handle("POST /api/dynamic-qrcodes/{id}/resume", edit(s.pauseDynamicCode(false)))
 	api.Handle("GET /api/dynamic-qrcodes/{id}/image", read(s.dynamicCodeImage))
+	api.Handle("GET /api/dynamic-qrcodes/{id}/preflight", read(s.dynamicCodePreflight))
 	// Chosen short codes (issue 34): whether one is free, as the user types.
 	api.Handle("GET /api/short-codes/availability", read(s.shortCodeAvailability))
 	api.Handle("GET /api/dynamic-qrcodes/{id}/analytics", read(s.codeAnalytics))
@@ -299,6 +301,7 @@ func (s *server) routes() http.Handler {
 	api.Handle("POST /api/webhooks/{id}/rotate-secret", manage(s.rotateWebhookSecret))
 	api.Handle("POST /api/webhooks/{id}/test", manage(s.testWebhook))
 	api.Handle("GET /api/webhooks/{id}/deliveries", manage(s.webhookDeliveries))
+	api.Handle("GET /api/webhooks/{id}/deliveries/{deliveryId}", manage(s.webhookDelivery))
 	api.Handle("POST /api/webhooks/{id}/deliveries/{deliveryId}/retry", manage(s.retryWebhookDelivery))
 	v1.Handle("GET /api/v1/webhooks", key(auth.PermEdit, publicapi.ScopeWebhooksRead, s.listWebhooks))
 	v1.Handle("POST /api/v1/webhooks", key(auth.PermEdit, publicapi.ScopeWebhooksWrite, s.createWebhook))

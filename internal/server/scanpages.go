@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"html/template"
+	"image/color"
 	"net/http"
 
+	"github.com/squarely/squarely/internal/render"
 	"github.com/squarely/squarely/internal/store"
 )
 
@@ -15,12 +17,48 @@ import (
 // product's. Everything is inline, so the pages make no other request
 // (their CSP allows only inline style).
 
-// scanBrand is the name and colours a scan page shows.
+// scanBrand is the name and colours a scan page shows. Link (links on
+// white) and OnPrimary (text on Primary buttons) are the readable colours
+// readable derives from the brand.
 type scanBrand struct {
 	Name, Primary, Secondary string
+	Link, OnPrimary          string
 }
 
-var productBrand = scanBrand{Name: "Squarely", Primary: defaultPrimaryColor, Secondary: defaultSecondaryColor}
+// appPrimaryColor is the web app's blue (--brand-primary in
+// web/src/index.css): white on it is 5.17:1, past WCAG AA's 4.5:1, where
+// the white-label default #3B82F6 is 3.68:1.
+const appPrimaryColor = "#2563EB"
+
+// Text colours for a brand colour white is not readable on (WCAG AA 4.5:1).
+const (
+	minTextContrast = 4.5
+	inkColor        = "#0F172A" // the pages' text colour
+	whiteColor      = "#FFFFFF"
+)
+
+var productBrand = readable(scanBrand{Name: "Squarely", Primary: appPrimaryColor, Secondary: defaultSecondaryColor})
+
+// readable sets b's Link and OnPrimary: links take the first of Primary,
+// Secondary and ink readable on white; button text is white on Primary
+// if readable, else ink. Colours that do not parse count as unreadable.
+func readable(b scanBrand) scanBrand {
+	white := color.RGBA{0xff, 0xff, 0xff, 0xff}
+	onWhite := func(hex string) bool {
+		c, err := render.ParseColor(hex)
+		return err == nil && render.Contrast(c, white) >= minTextContrast
+	}
+	b.Link, b.OnPrimary = inkColor, inkColor
+	for _, c := range []string{b.Secondary, b.Primary} {
+		if onWhite(c) {
+			b.Link = c
+		}
+	}
+	if onWhite(b.Primary) {
+		b.OnPrimary = whiteColor
+	}
+	return b
+}
 
 // brandOf is client c's brand; the product's for the default site, an
 // inactive client or none. Colours are checked again here (they reach CSS),
@@ -33,7 +71,7 @@ func brandOf(c *store.Client) scanBrand {
 	if !hexColorPattern.MatchString(b.Primary) || !hexColorPattern.MatchString(b.Secondary) {
 		b.Primary, b.Secondary = productBrand.Primary, productBrand.Secondary
 	}
-	return b
+	return readable(b)
 }
 
 // clientBrand is the brand of client id (a code owner's). The store
@@ -73,13 +111,14 @@ main{max-width:960px;margin:0 auto;padding:24px 16px}
 .notice{max-width:32rem;margin:10vh auto 0;padding:28px 20px;text-align:center;background:#fff;border:1px solid #e2e8f0;border-radius:16px}
 h1{font-size:1.5rem;margin:0 0 8px;overflow-wrap:anywhere}
 p{margin:0 0 16px;white-space:pre-line;overflow-wrap:anywhere;color:#334155}
-a{color:{{.Primary}}}
+a{color:{{.Link}}}
 form{display:flex;flex-direction:column;gap:12px;text-align:left}
 label{font-weight:600}
 input{font:inherit;padding:10px 12px;border:1px solid #cbd5e1;border-radius:8px}
-button{font:inherit;font-weight:600;padding:10px 12px;border:0;border-radius:8px;background:{{.Primary}};color:#fff;cursor:pointer}
+button{font:inherit;font-weight:600;padding:10px 12px;border:0;border-radius:8px;background:{{.Primary}};color:{{.OnPrimary}};cursor:pointer}
 .error{color:#b91c1c;margin:0}
-.store{display:block;font-weight:600;padding:10px 12px;border-radius:8px;background:{{.Primary}};color:#fff;text-decoration:none}{{end}}
+.store{display:block;font-weight:600;padding:10px 12px;border-radius:8px;background:{{.Primary}};color:{{.OnPrimary}};text-decoration:none}
+@media (max-width:480px){main{padding:16px 12px}.notice{margin:16px 12px 0;padding:24px 16px}}{{end}}
 {{define "brand"}}<div class="brand"><i></i>{{.Name}}</div>{{end}}
 {{define "notice"}}<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

@@ -270,6 +270,11 @@ type deliveryJSON struct {
 	CreatedAt      time.Time `json:"createdAt"`
 }
 
+func deliveryOut(d *store.WebhookDelivery) deliveryJSON {
+	return deliveryJSON{ID: d.ID, EventID: d.EventUID, Type: d.Type, Status: d.Status, Attempts: d.Attempts,
+		LastStatusCode: d.LastStatusCode, LastError: d.LastError, NextAttemptAt: d.NextAttemptAt, CreatedAt: d.CreatedAt}
+}
+
 // webhookDeliveries (GET /api/webhooks/{id}/deliveries?limit=&cursor=,
 // admin) pages through an endpoint's deliveries, newest first.
 func (s *server) webhookDeliveries(w http.ResponseWriter, r *http.Request) {
@@ -287,8 +292,7 @@ func (s *server) webhookDeliveries(w http.ResponseWriter, r *http.Request) {
 	}
 	items := make([]deliveryJSON, len(list))
 	for i, d := range list {
-		items[i] = deliveryJSON{ID: d.ID, EventID: d.EventUID, Type: d.Type, Status: d.Status, Attempts: d.Attempts,
-			LastStatusCode: d.LastStatusCode, LastError: d.LastError, NextAttemptAt: d.NextAttemptAt, CreatedAt: d.CreatedAt}
+		items[i] = deliveryOut(d)
 	}
 	var nextCursor *string
 	if next != 0 {
@@ -298,8 +302,38 @@ func (s *server) webhookDeliveries(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"items": items, "nextCursor": nextCursor})
 }
 
+// webhookDelivery (GET /api/webhooks/{id}/deliveries/{deliveryId}, admin)
+// is one delivery with its event's JSON payload as sent and the start of
+// the last answer's body.
+func (s *server) webhookDelivery(w http.ResponseWriter, r *http.Request) {
+	id, ok := idParam(w, r, "id", msgWebhookMissing)
+	if !ok {
+		return
+	}
+	delivery, ok := idParam(w, r, "deliveryId", msgDeliveryMissing)
+	if !ok {
+		return
+	}
+	d, err := s.store.WebhookDelivery(r.Context(), wsID(r), id, delivery)
+	if errors.Is(err, store.ErrNotFound) {
+		writeError(w, http.StatusNotFound, msgDeliveryMissing)
+		return
+	}
+	if err != nil {
+		s.internalError(w, "reading a webhook delivery", err)
+		return
+	}
+	writeJSON(w, http.StatusOK, struct {
+		deliveryJSON
+		Payload      string `json:"payload"`
+		LastResponse string `json:"lastResponse"`
+	}{deliveryOut(d), d.Payload, d.LastResponse})
+}
+
 // retryWebhookDelivery (POST /api/webhooks/{id}/deliveries/{deliveryId}/retry,
-// admin) sends a delivery again now, with the same webhook-id. 202.
+// admin) sends a delivery again now, with the same webhook-id: a failed or
+// succeeded one, or a pending one before its next attempt. 202; 409 while
+// a runner is sending it.
 func (s *server) retryWebhookDelivery(w http.ResponseWriter, r *http.Request) {
 	id, ok := idParam(w, r, "id", msgWebhookMissing)
 	if !ok {
@@ -312,6 +346,10 @@ func (s *server) retryWebhookDelivery(w http.ResponseWriter, r *http.Request) {
 	err := s.store.RetryWebhookDelivery(r.Context(), wsID(r), id, delivery, s.now())
 	if errors.Is(err, store.ErrNotFound) {
 		writeError(w, http.StatusNotFound, msgDeliveryMissing)
+		return
+	}
+	if errors.Is(err, store.ErrConflict) {
+		writeError(w, http.StatusConflict, "This delivery is being sent now")
 		return
 	}
 	if !s.webhookFound(w, err, "retrying a webhook delivery") {

@@ -410,3 +410,55 @@ func TestOpenAPIWebhooks(t *testing.T) {
 	check("DELETE", item, p, "")
 	check("PATCH", item, p, `{}`)
 }
+
+// A delivery's detail shows the event's JSON exactly as it was sent and
+// the start of the last answer (2 KB of a longer body); another
+// workspace's delivery or a malformed id is 404.
+func TestWebhookDeliveryDetail(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st, withConfig(allowLocal), withWebhookRunner(t, st))
+		owner, _ := e.signedIn("owner@example.com")
+		other, _ := e.signedIn("other@example.com")
+		var sent []byte
+		var mu sync.Mutex
+		answer := "é" + strings.Repeat("x", 5000) // 2-byte rune first: the cut lands inside no character
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			b, _ := io.ReadAll(r.Body)
+			mu.Lock()
+			sent = b
+			mu.Unlock()
+			w.WriteHeader(http.StatusServiceUnavailable)
+			_, _ = io.WriteString(w, answer)
+		}))
+		t.Cleanup(srv.Close)
+		created := expect(t, e.do(owner, "POST", "/api/webhooks", `{"url":"`+srv.URL+`/in","events":["webhook.test"]}`), http.StatusCreated, "")
+		id := fmt.Sprint(created["id"])
+		expect(t, e.do(owner, "POST", "/api/webhooks/"+id+"/test", ""), http.StatusAccepted, "")
+		var page map[string]any
+		waitUntil(t, "the first attempt", func() bool {
+			e.getJSON(owner, "/api/webhooks/"+id+"/deliveries", &page)
+			items := page["items"].([]any)
+			return len(items) == 1 && items[0].(map[string]any)["attempts"] == 1.0
+		})
+		delivery := fmt.Sprint(page["items"].([]any)[0].(map[string]any)["id"])
+		d := expect(t, e.do(owner, "GET", "/api/webhooks/"+id+"/deliveries/"+delivery, ""), http.StatusOK, "")
+		mu.Lock()
+		body := string(sent)
+		mu.Unlock()
+		if d["payload"] != body || !strings.Contains(body, `"type":"webhook.test"`) {
+			t.Errorf("payload %q, sent %q", d["payload"], body)
+		}
+		if d["status"] != "pending" || d["lastStatusCode"] != 503.0 || d["lastResponse"] != answer[:2048] {
+			t.Errorf("detail: status %v code %v response of %d bytes", d["status"], d["lastStatusCode"], len(fmt.Sprint(d["lastResponse"])))
+		}
+		// Pending, waiting for its next attempt: a retry makes it due now.
+		expect(t, e.do(owner, "POST", "/api/webhooks/"+id+"/deliveries/"+delivery+"/retry", ""), http.StatusAccepted, "")
+		waitUntil(t, "the retry", func() bool {
+			d := expect(t, e.do(owner, "GET", "/api/webhooks/"+id+"/deliveries/"+delivery, ""), http.StatusOK, "")
+			return d["attempts"] == 2.0
+		})
+		expect(t, e.do(other, "GET", "/api/webhooks/"+id+"/deliveries/"+delivery, ""), http.StatusNotFound, "")
+		expect(t, e.do(owner, "GET", "/api/webhooks/"+id+"/deliveries/999999", ""), http.StatusNotFound, msgDeliveryMissing)
+		expect(t, e.do(owner, "GET", "/api/webhooks/"+id+"/deliveries/x", ""), http.StatusNotFound, msgDeliveryMissing)
+	})
+}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Webhooks (issue 24): a workspace's endpoints receive its events, signed
@@ -103,6 +104,10 @@ type WebhookDelivery struct {
 	LastError      string
 	NextAttemptAt  time.Time
 	CreatedAt      time.Time
+	// Payload and LastResponse are read by WebhookDelivery alone: the
+	// event's JSON as sent and the start of the last answer's body.
+	Payload      string
+	LastResponse string
 }
 
 // WebhookJob is a delivery a runner has claimed: what it needs to send it.
@@ -446,18 +451,36 @@ func (s *Store) WebhookDeliveries(ctx context.Context, workspaceID, endpointID, 
 
 // RetryWebhookDelivery makes the workspace's delivery pending and due now.
 // A failed delivery gets one more attempt (its attempts are kept, so the
-// schedule does not start again); a succeeded one is sent again with the
-// same webhook-id.
+// schedule does not start again); a pending one waiting for its next
+// attempt is tried now; a succeeded one is sent again with the same
+// webhook-id. A delivery a runner holds (being sent now) is ErrConflict:
+// it is never sent twice at once, and its attempt's outcome decides what
+// follows.
 func (s *Store) RetryWebhookDelivery(ctx context.Context, workspaceID, endpointID, id int64, now time.Time) error {
 	return s.inTx(ctx, "retry webhook delivery", func(tx *sql.Tx) error {
 		e, err := s.webhook(ctx, tx, workspaceID, endpointID)
 		if err != nil {
 			return err
 		}
+		// The lease condition is re-checked on PostgreSQL after a racing
+		// claim commits, as the claim re-checks it.
 		res, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = $4, updated_at = $4
-			WHERE id = $1 AND endpoint_id = $2 AND workspace_id = $3`, id, endpointID, workspaceID, dbTime(now))
-		if err := mustAffect("retry webhook delivery", res, err); err != nil {
-			return err
+			WHERE id = $1 AND endpoint_id = $2 AND workspace_id = $3 AND (lease_until IS NULL OR lease_until < $4)`,
+			id, endpointID, workspaceID, dbTime(now))
+		if err != nil {
+			return fail("retry webhook delivery", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			var exists bool
+			err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM webhook_deliveries WHERE id = $1 AND endpoint_id = $2 AND workspace_id = $3)`,
+				id, endpointID, workspaceID).Scan(&exists)
+			if err != nil {
+				return fail("retry webhook delivery", err)
+			}
+			if exists {
+				return ErrConflict
+			}
+			return ErrNotFound
 		}
 		return s.audit(ctx, tx, workspaceID, "webhook.delivery_retried", Target{"webhook", endpointID, e.URL}, map[string]any{"delivery": id})
 	})
@@ -537,10 +560,16 @@ type WebhookAttempt struct {
 	OK         bool
 	StatusCode int    // 0: no answer
 	Error      string // why it failed, for the deliveries list
+	// Response is the start of the answer's body, at most
+	// MaxWebhookResponse bytes of valid UTF-8.
+	Response string
 	// NextAttemptAt is when to try again after a failure; nil marks the
 	// delivery failed.
 	NextAttemptAt *time.Time
 }
+
+// MaxWebhookResponse is how much of an answer's body a delivery keeps.
+const MaxWebhookResponse = 2 << 10
 
 // Why the runner disables an endpoint.
 const (
@@ -581,9 +610,10 @@ func (s *Store) FinishWebhookAttempt(ctx context.Context, id int64, owner string
 		var endpoint int64
 		err = tx.QueryRowContext(ctx, `
 			UPDATE webhook_deliveries SET status = $3, attempts = attempts + 1, last_status_code = $4, last_error = $5,
-				next_attempt_at = $6, updated_at = $7, lease_owner = NULL, lease_until = NULL
+				next_attempt_at = $6, updated_at = $7, lease_owner = NULL, lease_until = NULL, last_response = $8
 			WHERE id = $1 AND lease_owner = $2 RETURNING endpoint_id`,
-			id, owner, status, nullIfZero(int64(a.StatusCode)), strings.ToValidUTF8(reason, "?"), dbTime(next), dbTime(now)).Scan(&endpoint)
+			id, owner, status, nullIfZero(int64(a.StatusCode)), strings.ToValidUTF8(reason, "?"), dbTime(next), dbTime(now),
+			responseStart(a.Response)).Scan(&endpoint)
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil
 		}
@@ -617,6 +647,45 @@ func (s *Store) FinishWebhookAttempt(ctx context.Context, id int64, owner string
 		return nil
 	})
 	return disabled, err
+}
+
+// responseStart is at most MaxWebhookResponse bytes of body, cut at a
+// character and with invalid UTF-8 replaced: the column is text.
+func responseStart(body string) string {
+	body = strings.ToValidUTF8(body, "\uFFFD")
+	if len(body) <= MaxWebhookResponse {
+		return body
+	}
+	body = body[:MaxWebhookResponse]
+	for !utf8.ValidString(body) {
+		body = body[:len(body)-1]
+	}
+	return body
+}
+
+// WebhookDelivery is one of the workspace endpoint's deliveries with its
+// payload and the start of its last answer; ErrNotFound when there is none.
+func (s *Store) WebhookDelivery(ctx context.Context, workspaceID, endpointID, id int64) (*WebhookDelivery, error) {
+	d := new(WebhookDelivery)
+	var code sql.NullInt64
+	err := s.read.QueryRowContext(ctx, `
+		SELECT d.id, d.endpoint_id, v.uid, v.type, d.status, d.attempts, d.last_status_code, d.last_error, d.next_attempt_at, d.created_at,
+			v.body, d.last_response
+		FROM webhook_deliveries d JOIN webhook_events v ON v.id = d.event_id
+		WHERE d.id = $1 AND d.endpoint_id = $2 AND d.workspace_id = $3`, id, endpointID, workspaceID).Scan(
+		&d.ID, &d.EndpointID, &d.EventUID, &d.Type, &d.Status, &d.Attempts, &code, &d.LastError,
+		scanTime(&d.NextAttemptAt), scanTime(&d.CreatedAt), &d.Payload, &d.LastResponse)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, fail("read webhook delivery", err)
+	}
+	if code.Valid {
+		c := int(code.Int64)
+		d.LastStatusCode = &c
+	}
+	return d, nil
 }
 
 // ReleaseWebhookDelivery gives up owner's lease on a delivery it did not

@@ -293,3 +293,72 @@ func TestScanBatchesReachPastOtherWorkspaces(t *testing.T) {
 		}
 	})
 }
+
+// A retry makes a delivery due now: a failed one, a pending one waiting
+// for its next attempt, a succeeded one. A delivery a runner holds is
+// ErrConflict and stays with its runner: no second claim sends it twice.
+func TestRetryWebhookDelivery(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		u := storetest.CreateUser(t, s, "owner@example.com")
+		ws := storetest.Personal(t, s, u.ID)
+		e := &store.WebhookEndpoint{WorkspaceID: ws, URL: "https://hooks.example.com/", Secret: "whsec_c2VjcmV0", Events: []string{store.EventWebhookTest}}
+		now := time.Now().Truncate(time.Second)
+		if err := s.CreateWebhookEndpoint(ctx, e, 0, now); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.SendWebhookTest(ctx, ws, e.ID, now); err != nil {
+			t.Fatal(err)
+		}
+		claim := func(owner string, at time.Time) []*store.WebhookJob {
+			t.Helper()
+			jobs, err := s.ClaimWebhookDeliveries(ctx, owner, at, time.Minute, 10)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return jobs
+		}
+		jobs := claim("a", now.Add(time.Second))
+		if len(jobs) != 1 {
+			t.Fatalf("%d jobs claimed, want 1", len(jobs))
+		}
+		id := jobs[0].ID
+		// In flight: refused, and nobody else may take it.
+		if err := s.RetryWebhookDelivery(ctx, ws, e.ID, id, now.Add(2*time.Second)); !errors.Is(err, store.ErrConflict) {
+			t.Fatalf("retry in flight: %v, want ErrConflict", err)
+		}
+		if jobs := claim("b", now.Add(3*time.Second)); len(jobs) != 0 {
+			t.Fatalf("a delivery in flight was claimed again after a retry: %d", len(jobs))
+		}
+		// A failure schedules the next attempt an hour on: pending, not due.
+		later := now.Add(time.Hour)
+		if _, err := s.FinishWebhookAttempt(ctx, id, "a", store.WebhookAttempt{StatusCode: 500, Error: "HTTP 500", NextAttemptAt: &later}, now.Add(4*time.Second)); err != nil {
+			t.Fatal(err)
+		}
+		if jobs := claim("b", now.Add(5*time.Second)); len(jobs) != 0 {
+			t.Fatalf("claimed before its next attempt: %d", len(jobs))
+		}
+		if err := s.RetryWebhookDelivery(ctx, ws, e.ID, id, now.Add(6*time.Second)); err != nil {
+			t.Fatalf("retry of a pending delivery: %v", err)
+		}
+		jobs = claim("b", now.Add(7*time.Second))
+		if len(jobs) != 1 || jobs[0].ID != id || jobs[0].Attempts != 1 {
+			t.Fatalf("after the retry: %+v, want delivery %d with its 1 attempt kept", jobs, id)
+		}
+		if _, err := s.FinishWebhookAttempt(ctx, id, "b", store.WebhookAttempt{OK: true, StatusCode: 200}, now.Add(8*time.Second)); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.RetryWebhookDelivery(ctx, ws, e.ID, id, now.Add(9*time.Second)); err != nil {
+			t.Fatalf("retry of a succeeded delivery: %v", err)
+		}
+		if jobs := claim("c", now.Add(10*time.Second)); len(jobs) != 1 {
+			t.Fatalf("a succeeded delivery's retry: %d jobs", len(jobs))
+		}
+		if err := s.RetryWebhookDelivery(ctx, ws, e.ID, id+1000, now); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("an unknown delivery: %v", err)
+		}
+		if err := s.RetryWebhookDelivery(ctx, ws+1000, e.ID, id, now); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("another workspace's delivery: %v", err)
+		}
+	})
+}

@@ -222,13 +222,13 @@ func (r *Runner) attempt(ctx context.Context, j *store.WebhookJob) store.Webhook
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 		// The answer counts once its status is in; a body cut short
 		// changes nothing.
-		return store.WebhookAttempt{OK: true, StatusCode: resp.StatusCode}
+		return store.WebhookAttempt{OK: true, StatusCode: resp.StatusCode, Response: string(body)}
 	}
 	msg := "HTTP " + strconv.Itoa(resp.StatusCode)
 	if text := shorten(string(body)); text != "" && err == nil {
 		msg += ": " + text
 	}
-	return store.WebhookAttempt{StatusCode: resp.StatusCode, Error: msg}
+	return store.WebhookAttempt{StatusCode: resp.StatusCode, Error: msg, Response: string(body)}
 }
 
 // reason is a transport error as the deliveries list shows it: the

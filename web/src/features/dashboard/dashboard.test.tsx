@@ -594,28 +594,103 @@ describe('password', () => {
 })
 
 describe('download', () => {
-  it('saves {qrType}.png from the server and toasts', async () => {
-    const mock = stubDashboard({ 'GET /api/qrcodes/7/image?format=png&download=1': () => new Response('png', { status: 200 }) })
-    const createObjectURL = vi.fn(() => 'blob:qr')
-    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() }))
+  /** Opens a card's Download dialog. */
+  async function openDownload(name = 'Shop front') {
+    await userEvent.click(within(await card(name)).getByRole('button', { name: 'Download' }))
+    return screen.findByRole('dialog', { name: 'Download' })
+  }
+  function captureSaves() {
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:qr'), revokeObjectURL: vi.fn() }))
     const clicked: string[] = []
     vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
       clicked.push(this.download)
     })
+    return clicked
+  }
+
+  it('saves {qrType}.png from the server with the default options and toasts', async () => {
+    const mock = stubDashboard({ 'GET /api/qrcodes/7/image': () => new Response('png', { status: 200 }) })
+    const clicked = captureSaves()
     renderApp('/dashboard')
-    await userEvent.click(within(await card('Shop front')).getByRole('button', { name: 'Download' }))
+    const dialog = await openDownload()
+    expect(within(dialog).getByRole('radio', { name: /PNG/ })).toBeChecked()
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Download PNG' }))
     expect(await screen.findByText('QR Code Downloaded')).toBeInTheDocument()
     expect(clicked).toEqual(['url.png'])
     expect(calls(mock, 'GET', '/api/qrcodes/7/image?format=png&download=1')).toHaveLength(1)
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
   })
 
-  it("toasts 'Download Failed' when the server refuses", async () => {
-    vi.spyOn(console, 'error').mockImplementation(() => {})
-    stubDashboard({ 'GET /api/qrcodes/7/image?format=png&download=1': () => json({ message: 'nope' }, 500) })
+  it('asks for a 50 mm PNG at 600 dpi with the preflight verdict, then a CMYK EPS of that size', async () => {
+    const mock = stubDashboard({
+      'GET /api/dynamic-qrcodes/3/image': () => new Response('file', { status: 200 }),
+      'GET /api/dynamic-qrcodes/3/preflight': (_, url) =>
+        json({
+          ok: url.searchParams.get('distanceCm') !== '500',
+          modules: 33,
+          moduleMm: 1.52,
+          minModuleMm: 0.4,
+          maxDistanceCm: 50,
+          minSizeMm: 500,
+          warnings: url.searchParams.get('distanceCm') === '500' ? ['At 50 mm this code scans from up to 50 cm; to be read at 5 m, print it at least 500 mm wide'] : [],
+        }),
+    })
+    const clicked = captureSaves()
     renderApp('/dashboard')
-    await userEvent.click(within(await card('Shop front')).getByRole('button', { name: 'Download' }))
+    const dialog = await openDownload('Menu card')
+    await userEvent.selectOptions(within(dialog).getByLabelText('Print size'), '50')
+    expect(await within(dialog).findByText('At 50 mm this code scans from up to 50 cm (modules of 1.52 mm).')).toBeInTheDocument()
+    await userEvent.selectOptions(within(dialog).getByLabelText('Read from'), '500')
+    expect(await within(dialog).findByText('At 50 mm this code scans from up to 50 cm; to be read at 5 m, print it at least 500 mm wide')).toBeInTheDocument()
+    expect(calls(mock, 'GET', '/api/dynamic-qrcodes/3/preflight?sizeMm=50&distanceCm=500')).toHaveLength(1)
+    // A print size sets the PNG's pixels: the PNG size is not asked then.
+    expect(within(dialog).getByLabelText('PNG size')).toBeDisabled()
+    await userEvent.selectOptions(within(dialog).getByLabelText('PNG resolution'), '600')
+    await userEvent.click(within(dialog).getByRole('switch', { name: 'Transparent background' }))
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Download PNG' }))
+    expect(await screen.findByText('QR Code Downloaded')).toBeInTheDocument()
+    expect(calls(mock, 'GET', '/api/dynamic-qrcodes/3/image?format=png&download=1&sizeMm=50&dpi=600&transparent=1')).toHaveLength(1)
+
+    const again = await openDownload('Menu card')
+    await userEvent.click(within(again).getByRole('radio', { name: /EPS/ }))
+    await userEvent.selectOptions(within(again).getByLabelText('Print size'), '100')
+    await userEvent.click(within(again).getByRole('switch', { name: 'CMYK for print (PDF, EPS)' }))
+    await userEvent.click(within(again).getByRole('button', { name: 'Download EPS' }))
+    await waitFor(() => expect(calls(mock, 'GET', '/api/dynamic-qrcodes/3/image?format=eps&download=1&sizeMm=100&colorSpace=cmyk')).toHaveLength(1))
+    expect(clicked).toEqual(['url.png', 'url.eps'])
+  })
+
+  it('asks for a PNG size, and says a framed code\'s real file size', async () => {
+    const mock = stubDashboard({ 'GET /api/qrcodes/7/image': () => new Response('png', { status: 200 }) }, { statics: [{ ...staticCode, enableFrame: true }] })
+    captureSaves()
+    renderApp('/dashboard')
+    const dialog = await openDownload()
+    expect(within(dialog).getByRole('option', { name: '50 mm code, file 60 × 65 mm' })).toBeInTheDocument()
+    await userEvent.selectOptions(within(dialog).getByLabelText('PNG size'), '1024 px code, file 1229 × 1331 px')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Download PNG' }))
+    await waitFor(() => expect(calls(mock, 'GET', '/api/qrcodes/7/image?format=png&download=1&pixels=1024')).toHaveLength(1))
+  })
+
+  it('moves through the formats with the arrow keys from one Tab stop', async () => {
+    stubDashboard()
+    renderApp('/dashboard')
+    const dialog = await openDownload()
+    const png = within(dialog).getByRole('radio', { name: /PNG/ })
+    png.focus()
+    await userEvent.keyboard('{ArrowRight}')
+    expect(within(dialog).getByRole('radio', { name: /SVG/ })).toBeChecked()
+    expect(within(dialog).getByRole('button', { name: 'Download SVG' })).toBeInTheDocument()
+  })
+
+  it("toasts 'Download Failed' when the server refuses and keeps the dialog", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    stubDashboard({ 'GET /api/qrcodes/7/image': () => json({ message: 'nope' }, 500) })
+    renderApp('/dashboard')
+    const dialog = await openDownload()
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Download PNG' }))
     expect(await screen.findByText('Download Failed')).toBeInTheDocument()
     expect(screen.getByText('There was a problem saving your QR code image.')).toBeInTheDocument()
+    expect(dialog).toBeInTheDocument()
   })
 })
 

@@ -1,3 +1,5 @@
 export { Generator, type GeneratorProps } from './components/generator'
 export type { SavedCode } from './api/generator-api'
 export { RestyleDialog, type RestyleDialogProps, type RestyledCode } from './components/restyle-dialog'
+export { DownloadOptionsFields } from './components/download-options'
+export { downloadSaved, preflightSaved, saveBlob, type DownloadFormat, type DownloadOptions } from './api/generator-api'

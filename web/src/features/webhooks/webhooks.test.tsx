@@ -73,14 +73,74 @@ describe('Webhooks page', { timeout: 30_000 }, () => {
     const row = await within(card).findByTestId('delivery')
     expect(row).toHaveTextContent('failed')
     expect(row).toHaveTextContent('7 attempts · last answer HTTP 503 · HTTP 503: busy')
-    await userEvent.click(within(row).getByRole('button', { name: 'Retry' }))
-    expect(await screen.findByText('Delivery queued again')).toBeInTheDocument()
+    await userEvent.click(within(row).getByRole('button', { name: 'Retry now' }))
+    expect(await screen.findByText('Retrying now')).toBeInTheDocument()
     await userEvent.click(within(card).getByRole('button', { name: 'Send test' }))
     expect(await screen.findByText('Test event queued')).toBeInTheDocument()
     await userEvent.click(within(card).getByRole('button', { name: 'Disable' }))
     expect(await screen.findByText('Endpoint disabled')).toBeInTheDocument()
     const patch = fetchMock.mock.calls.find(([, init]) => init?.method === 'PATCH')
     expect(JSON.parse(patch?.[1]?.body as string)).toEqual({ enabled: false })
+  })
+
+  it('retries a pending delivery now, says when it is being sent, and shows its payload and last answer', async () => {
+    const pending = { ...delivery, status: 'pending', attempts: 2, nextAttemptAt: '2026-11-20T10:00:00Z' }
+    let retries = 0
+    const fetchMock = stubFetch({
+      'GET /api/user': () => json(alice),
+      'GET /api/webhooks': () => json([hook]),
+      'GET /api/webhooks/3/deliveries': () => json({ items: [pending], nextCursor: null }),
+      'GET /api/webhooks/3/deliveries/11': () =>
+        json({ ...pending, payload: '{"type":"webhook.test","timestamp":"2026-11-20T08:00:00Z","data":{"endpointId":3}}', lastResponse: '{"error":"busy"}' }),
+      'POST /api/webhooks/3/deliveries/11/retry': () =>
+        ++retries === 1 ? json({ status: 'pending' }, 202) : json({ message: 'This delivery is being sent now' }, 409),
+    })
+    renderApp('/webhooks')
+    const row = await screen.findByTestId('delivery')
+    expect(row).toHaveTextContent('pending')
+    await userEvent.click(within(row).getByRole('button', { name: 'Retry now' }))
+    expect(await screen.findByText('Retrying now')).toBeInTheDocument()
+    await userEvent.click(within(row).getByRole('button', { name: 'Retry now' }))
+    expect(await screen.findByText('This delivery is being sent now')).toBeInTheDocument()
+    expect(fetchMock.mock.calls.filter(([u, init]) => u === '/api/webhooks/3/deliveries/11/retry' && init?.method === 'POST')).toHaveLength(2)
+
+    await userEvent.click(within(row).getByRole('button', { name: 'Details of msg_abc' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Delivery msg_abc' })
+    expect(await within(dialog).findByTestId('delivery-payload')).toHaveTextContent('"endpointId": 3')
+    expect(within(dialog).getByText('HTTP 503')).toBeInTheDocument()
+    expect(within(dialog).getByTestId('delivery-response')).toHaveTextContent('{"error":"busy"}')
+  })
+
+  it('edits an endpoint: its URL and events, with the server refusing a bad URL on the field', async () => {
+    let patches = 0
+    const fetchMock = stubFetch({
+      'GET /api/user': () => json(alice),
+      'GET /api/webhooks': () => json([hook]),
+      'GET /api/webhooks/3/deliveries': () => json({ items: [], nextCursor: null }),
+      'PATCH /api/webhooks/3': () =>
+        ++patches === 1
+          ? json({ message: 'URL must use https', errors: { url: 'URL must use https' } }, 400)
+          : json({ ...hook, url: 'https://crm.example.com/v2', events: ['code.created', 'code.deleted', 'webhook.test'] }),
+    })
+    renderApp('/webhooks')
+    const card = await screen.findByRole('region', { name: `Endpoint ${hook.url}` })
+    await userEvent.click(within(card).getByRole('button', { name: 'Edit' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Edit endpoint' })
+    const url = within(dialog).getByLabelText('Endpoint URL')
+    expect(url).toHaveValue(hook.url)
+    expect(within(dialog).getByRole('checkbox', { name: /webhook\.test/ })).toBeChecked()
+    await userEvent.clear(url)
+    await userEvent.type(url, 'http://crm.example.com/v2')
+    await userEvent.click(within(dialog).getByRole('checkbox', { name: /code\.deleted/ }))
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save endpoint' }))
+    expect(await within(dialog).findByText('URL must use https')).toBeInTheDocument()
+    await userEvent.clear(url)
+    await userEvent.type(url, 'https://crm.example.com/v2')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save endpoint' }))
+    expect(await screen.findByText('Endpoint saved')).toBeInTheDocument()
+    expect(screen.queryByRole('dialog', { name: 'Edit endpoint' })).not.toBeInTheDocument()
+    const last = fetchMock.mock.calls.filter(([, init]) => init?.method === 'PATCH').at(-1)
+    expect(JSON.parse(last?.[1]?.body as string)).toEqual({ url: 'https://crm.example.com/v2', events: ['code.created', 'webhook.test', 'code.deleted'], description: 'CRM' })
   })
 
   it('tells an editor that only owners and admins manage webhooks', async () => {

@@ -12,6 +12,7 @@ import { toast } from '@/lib/use-toast'
 import { useCan } from '@/lib/workspace'
 import { useFolders, useTags } from '@/features/dashboard'
 import { useCreateShareLink, useRevokeShareLink, useShareLinks, type ShareLink, type ShareScope } from '../api/share-links'
+import { formatDate } from '@/lib/dates'
 
 export interface ShareDialogProps {
   open: boolean
@@ -204,8 +205,8 @@ function LinkList({ mayEdit }: { mayEdit: boolean }) {
               <div className="min-w-0 text-sm">
                 <p className="truncate font-medium text-slate-900">{scopeLabel(l)}</p>
                 <p className="text-xs text-slate-600">
-                  <span className="font-mono">/s/{l.tokenHint}…</span> · made {new Date(l.createdAt).toLocaleDateString()}
-                  {l.expiresAt && ` · ${l.expired ? 'expired' : 'expires'} ${new Date(l.expiresAt).toLocaleDateString()}`}
+                  <span className="font-mono">/s/{l.tokenHint}…</span> · made {formatDate(l.createdAt)}
+                  {l.expiresAt && ` · ${l.expired ? 'expired' : 'expires'} ${formatDate(l.expiresAt)}`}
                   {l.protected && (
                     <>
                       {' · '}

@@ -11,6 +11,7 @@ import { useActiveWorkspace, useCan } from '@/lib/workspace'
 import { useFolders } from '@/features/dashboard'
 import { useApiKeys, useRevokeApiKey, type ApiKey } from '../api/api-keys'
 import { CreateKeyForm } from './create-key-form'
+import { formatDate } from '@/lib/dates'
 
 /**
  * The account's personal API keys for the public API: create (the whole key
@@ -80,7 +81,7 @@ export function ApiKeysCard() {
               <div className="min-w-0">
                 <p className="font-medium">{key.name}</p>
                 <p className="font-mono text-xs text-slate-600">
-                  {key.masked} · created {new Date(key.createdAt).toLocaleDateString()}
+                  {key.masked} · created {formatDate(key.createdAt)}
                 </p>
                 <p className="text-xs text-slate-600">Created by {key.createdBy.name || key.createdBy.email}</p>
                 <p className="text-xs text-slate-600">{keyLimits(key, folders.data?.find((f) => f.id === key.folderId)?.name)}</p>
@@ -104,7 +105,7 @@ function keyLimits(key: ApiKey, folderName?: string): string {
   if (key.folderId) parts.push(`folder ${folderName ?? key.folderId} only`)
   if (key.expiresAt) {
     const at = new Date(key.expiresAt)
-    parts.push(`${at.getTime() <= Date.now() ? 'expired' : 'expires'} ${at.toLocaleDateString()}`)
+    parts.push(`${at.getTime() <= Date.now() ? 'expired' : 'expires'} ${formatDate(at)}`)
   }
   return parts.join(' · ')
 }

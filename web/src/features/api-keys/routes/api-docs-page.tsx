@@ -33,7 +33,7 @@ export function ApiDocsPage() {
   const doc = useQuery<OpenApiDocument>({ queryKey: ['/api/v1/openapi.json'] })
 
   return (
-    <div className="mx-auto grid max-w-4xl gap-8 px-4 py-12 sm:px-6">
+    <div className="mx-auto grid max-w-4xl grid-cols-1 gap-8 px-4 py-12 sm:px-6">
       <header className="grid gap-3">
         <h1 className="text-4xl font-bold">Squarely API</h1>
         <p className="text-lg text-slate-600">
@@ -49,9 +49,9 @@ export function ApiDocsPage() {
         </p>
       </header>
 
-      <section className="grid gap-3">
+      <section className="grid grid-cols-1 gap-3">
         <h2 className="text-2xl font-semibold">Essentials</h2>
-        <ul className="grid list-disc gap-2 pl-6 text-slate-700">
+        <ul className="grid list-disc gap-2 break-words pl-6 text-slate-700">
           <li>Authenticate with <code>Authorization: Bearer sq_…</code>. Keys act as their owner: the same validation, plan rules and limits as the app apply.</li>
           <li>A code is one resource for both kinds: <code>kind</code> is static or dynamic; a dynamic code also has <code>destination</code>, <code>shortCode</code> and <code>url</code>.</li>
           <li>Every POST accepts an <code>Idempotency-Key</code> header: a repeat within 24 hours returns the first answer and creates nothing.</li>
@@ -64,7 +64,7 @@ export function ApiDocsPage() {
         </pre>
       </section>
 
-      <section className="grid gap-4">
+      <section className="grid grid-cols-1 gap-4">
         <h2 className="text-2xl font-semibold">Endpoints</h2>
         {doc.isPending && <Spinner />}
         {doc.isError && <Alert variant="destructive">The API reference could not be loaded. Please try again later.</Alert>}
@@ -76,8 +76,8 @@ export function ApiDocsPage() {
                 const op = item[m] as Operation
                 const body = op.requestBody && refName(Object.values(op.requestBody.content)[0]?.schema.$ref)
                 return (
-                  <article key={`${m} ${path}`} className="grid gap-2 rounded-xl border border-slate-200 p-4">
-                    <h3 className="flex flex-wrap items-center gap-2 font-mono text-sm">
+                  <article key={`${m} ${path}`} className="grid grid-cols-1 gap-2 rounded-xl border border-slate-200 p-4">
+                    <h3 className="flex flex-wrap items-center gap-2 break-all font-mono text-sm">
                       <span className="rounded bg-primary px-2 py-0.5 font-semibold uppercase text-white">{m}</span>
                       {path}
                     </h3>

@@ -7,6 +7,7 @@ import { NativeSelect } from '@/components/ui/native-select'
 import { Alert } from '@/components/ui/alert'
 import { failureMessage } from '@/lib/api-client'
 import { countOf } from '@/lib/count'
+import { formatDateTime } from '@/lib/dates'
 import {
   running,
   useBulkEditJob,
@@ -333,7 +334,7 @@ function History() {
           {list.data?.items.map((j: BulkEditJob) => (
             <li key={j.id} className="flex flex-wrap items-center gap-2">
               <span className="mr-auto">
-                #{j.id} · {new Date(j.createdAt).toLocaleString()} · {countOf(j.total, 'code')} · {j.status}
+                #{j.id} · {formatDateTime(j.createdAt)} · {countOf(j.total, 'code')} · {j.status}
               </span>
               {j.undoUntil && (
                 <Button type="button" size="sm" variant="outline" disabled={undo.isPending} onClick={() => undo.mutate(j.id)}>

@@ -15,6 +15,8 @@ interface CodeBase {
   tags?: (number | TagRef)[]
   /** The folder the code is in, or null. */
   folderId?: number | null
+  /** Drawn in a frame: its files are 20% wider and 30% higher than the code. */
+  enableFrame?: boolean
 }
 
 /** A tag as a code record may carry it. */
@@ -121,8 +123,8 @@ export function codePath(code: SavedCode) {
 }
 
 /** The server's rendering of a saved code; a picture to show is addressed by what it shows (imageVersion). */
-export function codeImageUrl(code: SavedCode, format: 'svg' | 'png', download = false) {
-  return `${codePath(code)}/image?format=${format}${download ? '&download=1' : `&v=${imageVersion(code)}`}`
+export function codeImageUrl(code: SavedCode) {
+  return `${codePath(code)}/image?format=svg&v=${imageVersion(code)}`
 }
 
 /** GET /api/trial-status (spec 01 §3 "Trial status"). */

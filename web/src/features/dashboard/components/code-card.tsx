@@ -2,7 +2,6 @@ import { Bell, BellOff, CircleAlert, Copy, CopyPlus, Download, Eye, Lock, Paintb
 import { useState } from 'react'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
-import { apiRequest } from '@/lib/api-client'
 import { formatCents } from '@/lib/billing'
 import { QrTypeIcon, qrTypeLabel } from '@/lib/qr-types'
 import { toast } from '@/lib/use-toast'
@@ -10,6 +9,7 @@ import { useDuplicateCode, useMuteAlerts, usePauseCode, useRenameCode, useResume
 import { codeImageUrl, type DynamicCode, type SavedCode } from '../api/types'
 import { CodeName } from './code-name'
 import { DeleteDialog } from './delete-dialog'
+import { DownloadDialog } from './download-dialog'
 import { EditDestinationDialog } from './edit-destination-dialog'
 import { PasswordDialog } from './password-dialog'
 import { PreviewDialog } from './preview-dialog'
@@ -19,54 +19,27 @@ import { routingBadges } from '../lib/routing-badges'
 import { countOf, nounFor } from '@/lib/count'
 import { useCan } from '@/lib/workspace'
 import { CodeLabels } from './code-labels'
-
-const dateFormat = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' })
-
-function formatDate(iso: string) {
-  const date = new Date(iso)
-  return Number.isNaN(date.getTime()) ? '' : dateFormat.format(date)
-}
-
-const dateTimeFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' })
+import { formatDate, formatDateTime } from '@/lib/dates'
 
 /** Why and since when a code's destination fails, as the link checker found (issue 24). */
 function Unreachable({ code }: { code: DynamicCode }) {
   const { reason, url, since } = code.health
-  const at = since ? new Date(since) : null
+  const at = since ? formatDateTime(since) : ''
   return (
     <p className="flex min-w-0 items-start gap-1 text-xs text-red-700" data-testid="health-reason" title={url}>
       <CircleAlert aria-hidden="true" className="mt-px size-3.5 shrink-0" />
       <span className="min-w-0 break-words">
         {reason || 'No answer'}
-        {at && !Number.isNaN(at.getTime()) && (
+        {at && (
           <>
             {' '}
-            since <time dateTime={since ?? undefined}>{dateTimeFormat.format(at)}</time>
+            since <time dateTime={since ?? undefined}>{at}</time>
           </>
         )}
         {url !== code.destination && <> · {url}</>}
       </span>
     </p>
   )
-}
-
-/** Saves the server's PNG as {qrType}.png (spec 01 §9: files are named by the QR type). */
-async function downloadPng(code: SavedCode) {
-  try {
-    const blob = await (await apiRequest('GET', codeImageUrl(code, 'png', true))).blob()
-    const href = URL.createObjectURL(blob)
-    const link = document.createElement('a')
-    link.href = href
-    link.download = `${code.qrType}.png`
-    document.body.append(link)
-    link.click()
-    link.remove()
-    setTimeout(() => URL.revokeObjectURL(href), 0)
-    toast({ title: 'QR Code Downloaded' })
-  } catch (error) {
-    console.error('Failed to download QR code', error)
-    toast({ title: 'Download Failed', description: 'There was a problem saving your QR code image.', variant: 'destructive' })
-  }
 }
 
 /** What a payment code took: its successful payments and their total. */
@@ -90,7 +63,7 @@ async function copyShortLink(url: string) {
 /** A labelled card button: grows to share its row, wraps to the next when the row is full. */
 const wide = 'flex-1 basis-24'
 
-type Dialog = 'preview' | 'edit' | 'password' | 'delete' | 'restyle' | null
+type Dialog = 'preview' | 'download' | 'edit' | 'password' | 'delete' | 'restyle' | null
 
 /** One saved code. The paused view's cards offer Resume, View and Delete only. */
 export function CodeCard({
@@ -174,7 +147,7 @@ export function CodeCard({
         className="mx-4 mt-3 flex cursor-zoom-in justify-center rounded-xl border border-slate-100 bg-slate-50 p-4 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-primary"
         aria-label={`Preview ${code.name}`}
       >
-        <img src={codeImageUrl(code, 'svg')} alt="" loading="lazy" className={paused ? 'size-36 opacity-40 grayscale' : 'size-36'} />
+        <img src={codeImageUrl(code)} alt="" loading="lazy" className={paused ? 'size-36 opacity-40 grayscale' : 'size-36'} />
       </button>
 
       <div className="grid gap-0.5 px-4 pb-3 pt-3">
@@ -212,7 +185,7 @@ export function CodeCard({
             Resume
           </Button>
         ) : (
-          <Button size="sm" variant="secondary" className={wide} onClick={() => void downloadPng(code)}>
+          <Button size="sm" variant="secondary" className={wide} onClick={() => setDialog('download')}>
             <Download aria-hidden="true" />
             Download
           </Button>
@@ -274,6 +247,7 @@ export function CodeCard({
       </div>
 
       <PreviewDialog code={code} open={dialog === 'preview'} onOpenChange={closeOr('preview')} />
+      {dialog === 'download' && <DownloadDialog code={code} open onOpenChange={closeOr('download')} />}
       <DeleteDialog code={code} open={dialog === 'delete'} onOpenChange={closeOr('delete')} />
       {editable && <EditDestinationDialog code={editable} open={dialog === 'edit'} onOpenChange={closeOr('edit')} />}
       {editable && <PasswordDialog code={editable} open={dialog === 'password'} onOpenChange={closeOr('password')} />}

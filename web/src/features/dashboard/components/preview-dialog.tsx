@@ -16,7 +16,7 @@ export function PreviewDialog({ code, open, onOpenChange }: { code: SavedCode; o
           </DialogDescription>
         </DialogHeader>
         <div className="flex justify-center rounded-xl bg-slate-50 p-6">
-          <img src={codeImageUrl(code, 'svg')} alt={`QR code for ${code.name}`} className="size-72 max-w-full" />
+          <img src={codeImageUrl(code)} alt={`QR code for ${code.name}`} className="size-72 max-w-full" />
         </div>
         <dl className="grid gap-3 text-sm">
           {code.qrMode === 'dynamic' ? (

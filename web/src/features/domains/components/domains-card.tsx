@@ -11,6 +11,7 @@ import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { Switch } from '@/components/ui/switch'
 import { useAddDomain, useCheckPointing, useDeleteDomain, useDomains, useSetDomainLinks, useVerifyDomain, type Domain } from '../api/domains'
+import { formatDate, formatDateTime } from '@/lib/dates'
 
 /**
  * The workspace's custom domains (issue 25 item 7): add one, publish the TXT
@@ -147,7 +148,7 @@ function DomainItem({ domain: d, mayManage }: { domain: Domain; mayManage: boole
         <div className="grid gap-2 text-sm text-slate-700">
           {lost ? (
             <p className="text-red-700">
-              Two checks in a row{d.lostAt && ` (the last on ${new Date(d.lostAt).toLocaleString()})`} found no proof that {d.domain} is yours. Its codes
+              Two checks in a row{d.lostAt && ` (the last on ${formatDateTime(d.lostAt)})`} found no proof that {d.domain} is yours. Its codes
               keep working for now: publish one of these again (and check the domain still points at Squarely). We check every few hours, and it is
               verified again once the proof is back.
             </p>
@@ -170,7 +171,7 @@ function DomainItem({ domain: d, mayManage }: { domain: Domain; mayManage: boole
       {verified && (
         <p className="text-xs text-slate-600">
           Verified by {d.method === 'dns' ? 'DNS' : 'HTTP'}
-          {d.verifiedAt && ` on ${new Date(d.verifiedAt).toLocaleDateString()}`}. Codes print https://{d.domain}/d/…, and codes with a chosen
+          {d.verifiedAt && ` on ${formatDate(d.verifiedAt)}`}. Codes print https://{d.domain}/d/…, and codes with a chosen
           short code https://{d.domain}/{'{short code}'}.
         </p>
       )}

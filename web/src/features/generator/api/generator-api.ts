@@ -97,9 +97,30 @@ export interface PreflightAnswer {
   gs1?: { ok: boolean; xDimensionMm: number; problems: string[] }
 }
 
-/** What a print size means for the code: scanning distance, module size, warnings. */
+/** Asks what a print size means for a code: scanning distance, module size, warnings. */
+export type PreflightCheck = (sizeMm: number, distanceCm?: number) => Promise<PreflightAnswer>
+
+/** The preflight of a code not saved yet, from its body. */
 export function preflight(body: CodeBody, sizeMm: number, distanceCm?: number): Promise<PreflightAnswer> {
   return apiJson<PreflightAnswer>('POST', '/api/preflight', { ...body, sizeMm, distanceCm })
+}
+
+/** The preflight of a saved code, as the server draws it (a dynamic code's short URL). */
+export function preflightSaved(code: Pick<SavedCode, 'id' | 'qrMode'>, sizeMm: number, distanceCm?: number): Promise<PreflightAnswer> {
+  const query = new URLSearchParams({ sizeMm: String(sizeMm) })
+  if (distanceCm !== undefined) query.set('distanceCm', String(distanceCm))
+  return apiJson<PreflightAnswer>('GET', `${savedCodePath(code)}/preflight?${query}`)
+}
+
+/** The file options a format takes (docs/API.md "Print output"): what does not apply to it is left out. */
+function fileOptions(format: DownloadFormat, options: DownloadOptions) {
+  return {
+    pixels: format === 'png' && !options.sizeMm ? options.pixels : undefined,
+    sizeMm: format !== 'svg' ? options.sizeMm : undefined,
+    dpi: format === 'png' && options.sizeMm ? options.dpi : undefined,
+    colorSpace: (format === 'pdf' || format === 'eps') && options.cmyk ? 'cmyk' : undefined,
+    transparent: options.transparent || undefined,
+  }
 }
 
 /** A file from POST /api/download-qrcode: the same body as the generation, plus the format and options. */
@@ -113,19 +134,19 @@ export async function downloadGenerated(
     ...body,
     format,
     generationId,
-    pixels: format === 'png' && !options.sizeMm ? options.pixels : undefined,
-    sizeMm: format !== 'svg' ? options.sizeMm : undefined,
-    dpi: format === 'png' && options.sizeMm ? options.dpi : undefined,
-    colorSpace: (format === 'pdf' || format === 'eps') && options.cmyk ? 'cmyk' : undefined,
-    transparent: options.transparent || undefined,
+    ...fileOptions(format, options),
     errorCorrectionLevel: body.logoId === undefined ? options.errorCorrectionLevel : undefined,
   })
   return res.blob()
 }
 
-/** A saved code's file, rendered by the server from what it stored. */
-export async function downloadSaved(code: SavedCode, format: DownloadFormat): Promise<Blob> {
-  const res = await apiRequest('GET', `${savedCodePath(code)}/image?format=${format}&download=1`)
+/** A saved code's file, rendered by the server from what it stored; its error correction is the saved one. */
+export async function downloadSaved(code: Pick<SavedCode, 'id' | 'qrMode'>, format: DownloadFormat, options: DownloadOptions = {}): Promise<Blob> {
+  const query = new URLSearchParams({ format, download: '1' })
+  for (const [key, value] of Object.entries(fileOptions(format, options))) {
+    if (value !== undefined) query.set(key, value === true ? '1' : String(value))
+  }
+  const res = await apiRequest('GET', `${savedCodePath(code)}/image?${query}`)
   return res.blob()
 }
 

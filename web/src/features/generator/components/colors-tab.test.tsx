@@ -42,22 +42,47 @@ describe('ColorsTab', () => {
     expect(within(body).getByRole('radio', { name: 'Classy rounded' })).toHaveAttribute('aria-checked', 'true')
   })
 
-  it('offers the eye frame and eye ball shapes on Edge and Center', async () => {
+  it('offers the eye frame and eye ball shapes on Edge and Center, labelled as drawn', async () => {
     const changes = renderTab()
     await userEvent.click(screen.getByRole('tab', { name: 'Edge and Center' }))
-    for (const name of ['Border style', 'Center style']) {
-      expect(within(group(name)).getAllByRole('radio').map((r) => r.textContent)).toEqual([
-        'Square',
-        'Curve square',
-        'Extra rounded',
-        'Circle',
-        'Dot',
-      ])
-    }
-    await userEvent.click(within(group('Border style')).getByRole('radio', { name: 'Extra rounded' }))
+    // A "dot" ring is drawn as the very rounded one: the frame offers that shape once.
+    expect(within(group('Border style')).getAllByRole('radio').map((r) => r.textContent)).toEqual(['Square', 'Slightly rounded', 'Rounded', 'Very rounded'])
+    expect(within(group('Center style')).getAllByRole('radio').map((r) => r.textContent)).toEqual(['Square', 'Slightly rounded', 'Rounded', 'Very rounded', 'Circle'])
+    await userEvent.click(within(group('Border style')).getByRole('radio', { name: 'Rounded' }))
     expect(changes).toHaveBeenLastCalledWith({ cornerShape: 'extra-rounded' })
-    await userEvent.click(within(group('Center style')).getByRole('radio', { name: 'Dot' }))
+    await userEvent.click(within(group('Center style')).getByRole('radio', { name: 'Circle' }))
     expect(changes).toHaveBeenLastCalledWith({ innerCornerShape: 'dot' })
+  })
+
+  it('is one Tab stop per shape group, and the arrow keys, Home and End move the choice', async () => {
+    const changes = renderTab()
+    const body = group('Body style')
+    const radios = within(body).getAllByRole('radio')
+    // Only the chosen option (Square) takes Tab.
+    expect(radios.map((r) => r.tabIndex)).toEqual([0, -1, -1, -1, -1, -1, -1])
+    await userEvent.click(radios[0])
+    await userEvent.keyboard('{ArrowRight}')
+    expect(changes).toHaveBeenLastCalledWith({ dotShape: 'circle' })
+    expect(radios[1]).toHaveFocus()
+    expect(radios[1]).toHaveAttribute('aria-checked', 'true')
+    expect(radios.map((r) => r.tabIndex)).toEqual([-1, 0, -1, -1, -1, -1, -1])
+    await userEvent.keyboard('{ArrowDown}')
+    expect(changes).toHaveBeenLastCalledWith({ dotShape: 'rounded' })
+    await userEvent.keyboard('{ArrowLeft}{ArrowUp}{ArrowUp}')
+    // Past the first it wraps to the last.
+    expect(changes).toHaveBeenLastCalledWith({ dotShape: 'extra-rounded' })
+    expect(radios[6]).toHaveFocus()
+    await userEvent.keyboard('{Home}')
+    expect(changes).toHaveBeenLastCalledWith({ dotShape: 'square' })
+    await userEvent.keyboard('{End}')
+    expect(changes).toHaveBeenLastCalledWith({ dotShape: 'extra-rounded' })
+    // Tab leaves the group at once, to the next group's single stop.
+    await userEvent.click(screen.getByRole('tab', { name: 'Edge and Center' }))
+    const border = within(group('Border style')).getAllByRole('radio')
+    const center = within(group('Center style')).getAllByRole('radio')
+    border[0].focus()
+    await userEvent.tab()
+    expect(center[0]).toHaveFocus()
   })
 
   it('shows the gradient options only with a second colour, and sets type, angle and eyes', async () => {

@@ -40,12 +40,25 @@ const bodyShapes: ChoiceOption<DotShape>[] = [
   { value: 'extra-rounded', label: 'Extra rounded', icon: icon(<path d="M3 6a3 3 0 0 1 6 0v1h1a3 3 0 0 1 0 6H6a3 3 0 0 1-3-3z" />) },
 ]
 
-const eyeShapes: ChoiceOption<EyeShape>[] = [
-  { value: 'square', label: 'Square', icon: icon(<rect x="2" y="2" width="12" height="12" />) },
-  { value: 'curve-square', label: 'Curve square', icon: icon(<rect x="2" y="2" width="12" height="12" rx="4" />) },
-  { value: 'extra-rounded', label: 'Extra rounded', icon: icon(<rect x="2" y="2" width="12" height="12" rx="5" />) },
-  { value: 'circle', label: 'Circle', icon: icon(<circle cx="8" cy="8" r="6" />) },
-  { value: 'dot', label: 'Dot', icon: icon(<circle cx="8" cy="8" r="4.5" />) },
+/** A 12-unit eye part with corners rounded as the renderer draws them (internal/render eyeRadii: radius × half the side). */
+const eyeIcon = (radius: number) => icon(<rect x="2" y="2" width="12" height="12" rx={radius * 6} />)
+
+// The eye frame and centre are labelled as drawn: the renderer's "circle" is a
+// very rounded square (a true circle ring does not scan), and a "dot" ring is
+// drawn as that same shape, so the frame offers it once.
+const borderShapes: ChoiceOption<EyeShape>[] = [
+  { value: 'square', label: 'Square', icon: eyeIcon(0) },
+  { value: 'curve-square', label: 'Slightly rounded', icon: eyeIcon(0.35) },
+  { value: 'extra-rounded', label: 'Rounded', icon: eyeIcon(0.5) },
+  { value: 'circle', label: 'Very rounded', icon: eyeIcon(0.6) },
+]
+
+const centerShapes: ChoiceOption<EyeShape>[] = [
+  { value: 'square', label: 'Square', icon: eyeIcon(0) },
+  { value: 'curve-square', label: 'Slightly rounded', icon: eyeIcon(0.35) },
+  { value: 'extra-rounded', label: 'Rounded', icon: eyeIcon(0.55) },
+  { value: 'circle', label: 'Very rounded', icon: eyeIcon(0.74) },
+  { value: 'dot', label: 'Circle', icon: icon(<circle cx="8" cy="8" r="6" />) },
 ]
 
 const gradientTypes: ChoiceOption<GradientType>[] = [
@@ -136,13 +149,13 @@ export function ColorsTab({ style, onChange, signedIn }: ColorsTabProps) {
         <OptionGroup
           label="Border style"
           value={style.cornerShape}
-          options={eyeShapes}
+          options={borderShapes}
           onChange={(cornerShape) => onChange({ cornerShape })}
         />
         <OptionGroup
           label="Center style"
           value={style.innerCornerShape}
-          options={eyeShapes}
+          options={centerShapes}
           onChange={(innerCornerShape) => onChange({ innerCornerShape })}
         />
         <div className="grid gap-4 sm:grid-cols-2">

@@ -1,7 +1,8 @@
 import { useEffect, useId, useState } from 'react'
 import { Label } from '@/components/ui/label'
 import { Switch } from '@/components/ui/switch'
-import { type CodeBody, type DownloadOptions, type PreflightAnswer, preflight } from '../api/generator-api'
+import { cn } from '@/lib/utils'
+import type { DownloadOptions, PreflightAnswer, PreflightCheck } from '../api/generator-api'
 
 /** PNG sizes offered; the server takes any width from 256 to 4096. */
 export const pngSizes = [512, 1024, 2048, 4096] as const
@@ -59,21 +60,31 @@ export function ErrorCorrectionSelect({
   )
 }
 
+/** A frame makes the file 20% wider and 30% higher than the code (docs/API.md "Print output"). */
+function framedSize(width: number, unit: string) {
+  return `${Math.round(width * 1.2)} × ${Math.round(width * 1.3)} ${unit}`
+}
+
+/** A size option's label: the code's width, and with a frame the whole file's. */
+function sizeLabel(width: number, unit: string, framed: boolean) {
+  return framed ? `${width} ${unit} code, file ${framedSize(width, unit)}` : `${width} ${unit}`
+}
+
 /** "At 20 mm this code scans from up to 20 cm" and the preflight's warnings, for a chosen print size. */
-function PreflightNote({ body, sizeMm, distanceCm }: { body: CodeBody; sizeMm: number; distanceCm?: number }) {
+function PreflightNote({ check, sizeMm, distanceCm }: { check: PreflightCheck; sizeMm: number; distanceCm?: number }) {
   // The answer for the choice it was asked about: a stale one is not shown.
   const [result, setResult] = useState<{ key: string; answer?: PreflightAnswer }>({ key: '' })
   const key = `${sizeMm}/${distanceCm ?? ''}`
   useEffect(() => {
     let live = true
-    preflight(body, sizeMm, distanceCm).then(
+    check(sizeMm, distanceCm).then(
       (answer) => live && setResult({ key, answer }),
       () => live && setResult({ key }),
     )
     return () => {
       live = false
     }
-  }, [body, sizeMm, distanceCm, key])
+  }, [check, sizeMm, distanceCm, key])
   if (result.key !== key) return null
   const answer = result.answer
   if (!answer) return <p className="text-xs text-slate-500">The print check is unavailable right now.</p>
@@ -98,24 +109,33 @@ function PreflightNote({ body, sizeMm, distanceCm }: { body: CodeBody; sizeMm: n
   )
 }
 
-/** Size, background, error correction and print output for the next download (POST /api/download-qrcode). */
+/**
+ * Size, background, error correction and print output for the next download: a generated
+ * code's (POST /api/download-qrcode) or a saved code's (its image route).
+ */
 export function DownloadOptionsFields({
   value,
   onChange,
-  hasLogo,
-  body,
+  errorCorrection,
+  check,
+  framed = false,
+  className,
 }: {
   value: DownloadOptions
   onChange: (next: DownloadOptions) => void
-  hasLogo: boolean
-  /** The generated code's body, for the print preflight. */
-  body?: CodeBody
+  /** Offers the error correction (a code not saved yet; a saved code keeps its own); a logo fixes it at High. */
+  errorCorrection?: { hasLogo: boolean }
+  /** The print preflight for the code; without it no verdict is shown. */
+  check?: PreflightCheck
+  /** The code has a frame: the sizes say the whole file's width and height too. */
+  framed?: boolean
+  className?: string
 }) {
   const id = useId()
   return (
-    <fieldset className="mt-4 grid gap-3 rounded-xl border border-slate-200 p-3">
+    <fieldset className={cn('grid gap-3 rounded-xl border border-slate-200 p-3', className ?? 'mt-4')}>
       <legend className="px-1 text-xs font-semibold uppercase tracking-wide text-slate-500">Download options</legend>
-      <div className="grid grid-cols-2 gap-3">
+      <div className={cn('grid gap-3', errorCorrection && !framed && 'grid-cols-2')}>
         <div className="grid gap-1">
           <Label htmlFor={`${id}-size`}>PNG size</Label>
           <select
@@ -129,22 +149,24 @@ export function DownloadOptionsFields({
             <option value="">Standard</option>
             {pngSizes.map((px) => (
               <option key={px} value={px}>
-                {px} px
+                {sizeLabel(px, 'px', framed)}
               </option>
             ))}
           </select>
         </div>
-        <ErrorCorrectionSelect
-          value={value.errorCorrectionLevel ?? 'H'}
-          onChange={(errorCorrectionLevel) => onChange({ ...value, errorCorrectionLevel })}
-          hasLogo={hasLogo}
-        />
+        {errorCorrection && (
+          <ErrorCorrectionSelect
+            value={value.errorCorrectionLevel ?? 'H'}
+            onChange={(errorCorrectionLevel) => onChange({ ...value, errorCorrectionLevel })}
+            hasLogo={errorCorrection.hasLogo}
+          />
+        )}
       </div>
       <div className="flex items-center justify-between gap-3">
         <Label htmlFor={`${id}-transparent`}>Transparent background</Label>
         <Switch id={`${id}-transparent`} checked={value.transparent ?? false} onCheckedChange={(transparent) => onChange({ ...value, transparent })} />
       </div>
-      <div className="grid grid-cols-2 gap-3">
+      <div className={cn('grid gap-3', !framed && 'grid-cols-2')}>
         <div className="grid gap-1">
           <Label htmlFor={`${id}-mm`}>Print size</Label>
           <select
@@ -156,7 +178,7 @@ export function DownloadOptionsFields({
             <option value="">Screen (no print size)</option>
             {printSizes.map((mm) => (
               <option key={mm} value={mm}>
-                {mm} mm
+                {sizeLabel(mm, 'mm', framed)}
               </option>
             ))}
           </select>
@@ -196,7 +218,7 @@ export function DownloadOptionsFields({
               ))}
             </select>
           </div>
-          {body && <PreflightNote body={body} sizeMm={value.sizeMm} distanceCm={value.distanceCm} />}
+          {check && <PreflightNote check={check} sizeMm={value.sizeMm} distanceCm={value.distanceCm} />}
         </>
       )}
       <div className="flex items-center justify-between gap-3">

@@ -1,11 +1,11 @@
-import { lazy, Suspense, useCallback, useId, useRef, useState, type MouseEvent } from 'react'
+import { lazy, Suspense, useCallback, useId, useMemo, useRef, useState, type MouseEvent } from 'react'
 import { useForm, useWatch } from 'react-hook-form'
 import { BrandKitPicker, type BrandKit } from '@/features/brand-kits'
 import { useUser } from '@/lib/auth'
 import { imageVersion } from '@/lib/code-image'
 import type { QrType } from '@/lib/qr-types'
 import { acceptPreviewUrl } from '@/lib/web-address'
-import { savedCodePath, type DownloadOptions, type SavedCode } from '../api/generator-api'
+import { preflight, preflightSaved, savedCodePath, type DownloadOptions, type PreflightCheck, type SavedCode } from '../api/generator-api'
 import { useCodeActions } from '../hooks/use-code-actions'
 import { useLivePreview } from '../hooks/use-live-preview'
 import { useInitialPreselection, useSubdomainPreselection } from '../hooks/use-preselection'
@@ -150,6 +150,13 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
     if (completed && completed !== raw.trim()) form.setValue('url', completed, { shouldValidate: true })
   }
 
+  // The print preflight of what there is to download: the generated body, or the saved code as the server draws it.
+  const checkPrint = useMemo<PreflightCheck | undefined>(() => {
+    if (outcome?.kind === 'generated') return (sizeMm, distanceCm) => preflight(outcome.body, sizeMm, distanceCm)
+    if (outcome?.kind === 'saved') return (sizeMm, distanceCm) => preflightSaved(outcome.code, sizeMm, distanceCm)
+    return undefined
+  }, [outcome])
+
   const showSubmit = tab !== 'purpose' || !isBlockedType(qrType)
   const frameExtra = style.enableFrame ? 64 : 0
   let shown: { src?: string; data?: string } = { src: preview.svg ? svgDataUrl(preview.svg) : undefined, data: preview.data }
@@ -253,9 +260,15 @@ export function Generator({ variant = 'landing', onSaved }: GeneratorProps) {
           onDownload={outcome ? (format) => void actions.download(format, downloadOptions) : undefined}
           downloading={actions.downloading}
         >
-          {outcome?.kind === 'generated' && (
+          {outcome && (
             <Suspense fallback={null}>
-              <DownloadOptionsFields value={downloadOptions} onChange={setDownloadOptions} hasLogo={logo !== null} body={outcome.body} />
+              <DownloadOptionsFields
+                value={downloadOptions}
+                onChange={setDownloadOptions}
+                errorCorrection={outcome.kind === 'generated' ? { hasLogo: logo !== null } : undefined}
+                check={checkPrint}
+                framed={style.enableFrame}
+              />
             </Suspense>
           )}
           {!outcome && (

@@ -301,7 +301,7 @@ export function useCodeActions({ signedIn, variant, onSaved, formKey, onFieldErr
       const blob =
         outcome.kind === 'generated'
           ? await downloadGenerated(outcome.body, format, outcome.generationId, options)
-          : await downloadSaved(outcome.code, format)
+          : await downloadSaved(outcome.code, format, options)
       saveBlob(blob, `${outcome.type}.${format}`)
       toast({ title: 'QR Code Downloaded' })
       if (!signedIn && !accountPromptHad()) {

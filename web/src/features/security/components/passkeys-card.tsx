@@ -6,8 +6,8 @@ import { TextField } from '@/components/ui/form-field'
 import { Spinner } from '@/components/ui/spinner'
 import { passkeysSupported } from '@/lib/webauthn'
 import { useDeletePasskey, usePasskeys, useRegisterPasskey } from '../api/passkeys'
+import { formatDate } from '@/lib/dates'
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' })
 
 /** Account settings: the account's passkeys, to sign in without a password or as the second factor. */
 export function PasskeysCard() {
@@ -33,8 +33,8 @@ export function PasskeysCard() {
                 <div className="min-w-0">
                   <p className="truncate font-medium text-slate-900">{p.name}</p>
                   <p className="text-xs text-slate-500">
-                    Added {dateFormat.format(new Date(p.createdAt))}
-                    {p.lastUsedAt ? `, last used ${dateFormat.format(new Date(p.lastUsedAt))}` : ', never used'}
+                    Added {formatDate(p.createdAt)}
+                    {p.lastUsedAt ? `, last used ${formatDate(p.lastUsedAt)}` : ', never used'}
                   </p>
                 </div>
                 <Button

@@ -5,8 +5,8 @@ import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Spinner } from '@/components/ui/spinner'
 import { useEndOtherSessions, useEndSession, useSessions, type Session } from '../api/sessions'
+import { formatDateTime } from '@/lib/dates'
 
-const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
 const regionNames = typeof Intl.DisplayNames === 'function' ? new Intl.DisplayNames(undefined, { type: 'region' }) : null
 
 /** "Chrome on Windows" from a User-Agent header, or the header itself when it names neither. */
@@ -71,7 +71,7 @@ export function SessionsCard() {
                     {s.current && <Badge tone="emerald">This device</Badge>}
                   </p>
                   <p className="text-xs text-slate-500">
-                    {place(s)} · last active {timeFormat.format(new Date(s.lastSeenAt))} · signed in {timeFormat.format(new Date(s.createdAt))}
+                    {place(s)} · last active {formatDateTime(s.lastSeenAt)} · signed in {formatDateTime(s.createdAt)}
                   </p>
                 </div>
                 {!s.current && (

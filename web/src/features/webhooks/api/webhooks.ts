@@ -45,6 +45,12 @@ export interface Delivery {
   createdAt: string
 }
 
+/** GET /api/webhooks/{id}/deliveries/{deliveryId}: the event's JSON as sent and the start of the last answer's body (2 KB). */
+export interface DeliveryDetail extends Delivery {
+  payload: string
+  lastResponse: string
+}
+
 export interface WebhookInput {
   url?: string
   events?: string[]
@@ -97,6 +103,14 @@ export function useDeliveries(id: number) {
     initialPageParam: '',
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     refetchInterval: (query) => (query.state.data?.pages.some((p) => p.items.some((d) => d.status === 'pending')) ? 2000 : false),
+  })
+}
+
+/** One delivery with its payload and last answer, read when it is opened. */
+export function useDelivery(id: number, deliveryId: number) {
+  return useQuery({
+    queryKey: [...deliveriesKey(id), String(deliveryId)],
+    queryFn: () => apiJson<DeliveryDetail>('GET', `/api/webhooks/${id}/deliveries/${deliveryId}`),
   })
 }
 

@@ -1,4 +1,5 @@
-import { RotateCw, Send } from 'lucide-react'
+import { FileText, RotateCw, Send } from 'lucide-react'
+import { useState } from 'react'
 import { Alert } from '@/components/ui/alert'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
@@ -6,8 +7,9 @@ import { Spinner } from '@/components/ui/spinner'
 import { serverMessage } from '@/lib/api-client'
 import { toast } from '@/lib/use-toast'
 import { useDeliveries, useSendAgain, type Delivery, type Webhook } from '../api/webhooks'
+import { DeliveryDialog } from './delivery-dialog'
+import { formatDateTime } from '@/lib/dates'
 
-const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' })
 const statusTone = { pending: 'amber', succeeded: 'emerald', failed: 'red' } as const
 
 /** An endpoint's deliveries, newest first, with Send test and Retry. */
@@ -15,12 +17,13 @@ export function DeliveriesList({ hook }: { hook: Webhook }) {
   const deliveries = useDeliveries(hook.id)
   const send = useSendAgain(hook.id)
   const items = deliveries.data?.pages.flatMap((p) => p.items)
+  const [open, setOpen] = useState<Delivery | null>(null)
 
   function sendAgain(delivery?: Delivery) {
     send.mutate(delivery?.id, {
       onSuccess: () =>
         toast({
-          title: delivery ? 'Delivery queued again' : 'Test event queued',
+          title: delivery ? (delivery.status === 'succeeded' ? 'Delivery queued again' : 'Retrying now') : 'Test event queued',
           description: hook.enabled ? 'It shows below once sent.' : 'It waits until the endpoint is enabled.',
         }),
       onError: (error) => toast({ title: 'Error', description: serverMessage(error) ?? 'Failed to queue it', variant: 'destructive' }),
@@ -46,21 +49,24 @@ export function DeliveriesList({ hook }: { hook: Webhook }) {
                 <p className="flex flex-wrap items-center gap-2">
                   <Badge tone={statusTone[d.status]}>{d.status}</Badge>
                   <code className="font-mono text-xs">{d.type}</code>
-                  <span className="text-xs text-slate-500">{timeFormat.format(new Date(d.createdAt))}</span>
+                  <span className="text-xs text-slate-500">{formatDateTime(d.createdAt)}</span>
                 </p>
                 <p className="break-words text-xs text-slate-600">
                   {d.attempts} {d.attempts === 1 ? 'attempt' : 'attempts'}
                   {d.lastStatusCode !== null && ` · last answer HTTP ${d.lastStatusCode}`}
                   {d.lastError && ` · ${d.lastError}`}
-                  {d.status === 'pending' && d.attempts > 0 && ` · next try ${timeFormat.format(new Date(d.nextAttemptAt))}`}
+                  {d.status === 'pending' && d.attempts > 0 && ` · next try ${formatDateTime(d.nextAttemptAt)}`}
                   <span className="font-mono"> · {d.eventId}</span>
                 </p>
               </div>
-              {d.status !== 'pending' && (
-                <Button size="sm" variant="ghost" className="justify-self-start" onClick={() => sendAgain(d)} disabled={send.isPending}>
-                  <RotateCw aria-hidden="true" /> Retry
+              <div className="flex flex-wrap gap-1">
+                <Button size="sm" variant="ghost" onClick={() => setOpen(d)} aria-label={`Details of ${d.eventId}`}>
+                  <FileText aria-hidden="true" /> Details
                 </Button>
-              )}
+                <Button size="sm" variant="ghost" onClick={() => sendAgain(d)} disabled={send.isPending}>
+                  <RotateCw aria-hidden="true" /> {d.status === 'succeeded' ? 'Send again' : 'Retry now'}
+                </Button>
+              </div>
             </li>
           ))}
         </ol>
@@ -70,6 +76,7 @@ export function DeliveriesList({ hook }: { hook: Webhook }) {
           {deliveries.isFetchingNextPage ? 'Loading...' : 'Show older'}
         </Button>
       )}
+      {open && <DeliveryDialog hookId={hook.id} delivery={open} onOpenChange={(o) => !o && setOpen(null)} />}
     </section>
   )
 }

@@ -1,8 +1,9 @@
-import { Copy, Trash2, Webhook as WebhookIcon } from 'lucide-react'
-import { useState, type FormEvent } from 'react'
+import { Copy, Pencil, Trash2, Webhook as WebhookIcon } from 'lucide-react'
+import { useId, useState, type FormEvent } from 'react'
 import { Alert } from '@/components/ui/alert'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { FieldError } from '@/components/ui/field-error'
 import { TextField } from '@/components/ui/form-field'
@@ -33,7 +34,7 @@ export function WebhooksCard() {
           </CardDescription>
         </CardHeader>
         <CardContent>
-          <CreateForm onCreated={(hook) => hook.secret && setSecret({ url: hook.url, secret: hook.secret })} />
+          <EndpointForm onSaved={(hook) => hook.secret && setSecret({ url: hook.url, secret: hook.secret })} />
         </CardContent>
       </Card>
 
@@ -71,32 +72,38 @@ function SecretNotice({ url, secret }: { url: string; secret: string }) {
   )
 }
 
-function CreateForm({ onCreated }: { onCreated: (hook: Webhook) => void }) {
+/** An endpoint's URL, description and events: a new endpoint's (POST), or an endpoint's changes (PATCH). */
+function EndpointForm({ hook, onSaved }: { hook?: Webhook; onSaved: (saved: Webhook) => void }) {
+  const id = useId()
   const create = useCreateWebhook()
-  const [url, setUrl] = useState('')
-  const [description, setDescription] = useState('')
-  const [events, setEvents] = useState<string[]>(['code.created', 'code.updated', 'code.deleted'])
+  const update = useUpdateWebhook()
+  const saving = hook ? update : create
+  const [url, setUrl] = useState(hook?.url ?? '')
+  const [description, setDescription] = useState(hook?.description ?? '')
+  const [events, setEvents] = useState<string[]>(hook?.events ?? ['code.created', 'code.updated', 'code.deleted'])
 
   function submit(event: FormEvent) {
     event.preventDefault()
-    create.mutate(
-      { url: url.trim(), events, description: description.trim() },
-      {
-        onSuccess: (hook) => {
-          onCreated(hook)
-          setUrl('')
-          setDescription('')
-        },
+    const input = { url: url.trim(), events, description: description.trim() }
+    if (hook) {
+      update.mutate({ id: hook.id, ...input }, { onSuccess: onSaved })
+      return
+    }
+    create.mutate(input, {
+      onSuccess: (saved) => {
+        onSaved(saved)
+        setUrl('')
+        setDescription('')
       },
-    )
+    })
   }
 
-  const error = create.error
+  const error = saving.error
   const fields = serverFieldErrors(error)
   return (
     <form className="grid gap-4" onSubmit={submit} noValidate>
       <TextField
-        id="webhook-url"
+        id={`${id}-url`}
         label="Endpoint URL"
         placeholder="https://example.com/squarely-events"
         value={url}
@@ -105,7 +112,7 @@ function CreateForm({ onCreated }: { onCreated: (hook: Webhook) => void }) {
         maxLength={2048}
       />
       <TextField
-        id="webhook-description"
+        id={`${id}-description`}
         label="Description (optional)"
         placeholder="e.g. CRM sync"
         value={description}
@@ -124,21 +131,42 @@ function CreateForm({ onCreated }: { onCreated: (hook: Webhook) => void }) {
                 checked={events.includes(type)}
                 onChange={(e) => setEvents(e.target.checked ? [...events, type] : events.filter((t) => t !== type))}
               />
-              <span>
+              <span className="min-w-0 break-words">
                 <code className="font-mono text-xs">{type}</code> <span className="text-slate-600">{label}</span>
               </span>
             </label>
           ))}
         </div>
-        <FieldError id="webhook-events-error">{fields?.events}</FieldError>
+        <FieldError id={`${id}-events-error`}>{fields?.events}</FieldError>
       </fieldset>
       {error && !fields && (
-        <Alert variant="destructive">{serverMessage(error) ?? 'Failed to add the endpoint.'}</Alert>
+        <Alert variant="destructive">{serverMessage(error) ?? (hook ? 'Failed to save the endpoint.' : 'Failed to add the endpoint.')}</Alert>
       )}
-      <Button type="submit" className="justify-self-start" disabled={create.isPending}>
-        {create.isPending ? 'Adding...' : 'Add endpoint'}
+      <Button type="submit" className="justify-self-start" disabled={saving.isPending}>
+        {hook ? (saving.isPending ? 'Saving...' : 'Save endpoint') : saving.isPending ? 'Adding...' : 'Add endpoint'}
       </Button>
     </form>
+  )
+}
+
+/** Edit endpoint: its URL, description and events (PATCH /api/webhooks/{id}). */
+function EditDialog({ hook, onOpenChange }: { hook: Webhook; onOpenChange: (open: boolean) => void }) {
+  return (
+    <Dialog open onOpenChange={onOpenChange}>
+      <DialogContent className="max-h-[calc(100dvh-2rem)] max-w-2xl overflow-y-auto">
+        <DialogHeader>
+          <DialogTitle>Edit endpoint</DialogTitle>
+          <DialogDescription>Its secret stays; the next deliveries go to the new URL.</DialogDescription>
+        </DialogHeader>
+        <EndpointForm
+          hook={hook}
+          onSaved={(saved) => {
+            toast({ title: 'Endpoint saved', description: saved.url })
+            onOpenChange(false)
+          }}
+        />
+      </DialogContent>
+    </Dialog>
   )
 }
 
@@ -146,6 +174,7 @@ function EndpointCard({ hook, onSecret }: { hook: Webhook; onSecret: (secret: st
   const update = useUpdateWebhook()
   const remove = useDeleteWebhook()
   const rotate = useRotateSecret()
+  const [editing, setEditing] = useState(false)
 
   function toggle() {
     update.mutate(
@@ -181,6 +210,9 @@ function EndpointCard({ hook, onSecret }: { hook: Webhook; onSecret: (secret: st
           {hook.disabledReason && <p className="text-sm text-red-700">{hook.disabledReason}. Check the endpoint, then enable it again.</p>}
         </div>
         <div className="flex flex-wrap gap-2">
+          <Button size="sm" variant="outline" onClick={() => setEditing(true)}>
+            <Pencil aria-hidden="true" /> Edit
+          </Button>
           <Button size="sm" variant="outline" onClick={toggle} disabled={update.isPending}>
             {hook.enabled ? 'Disable' : 'Enable'}
           </Button>
@@ -195,6 +227,7 @@ function EndpointCard({ hook, onSecret }: { hook: Webhook; onSecret: (secret: st
       <CardContent>
         <DeliveriesList hook={hook} />
       </CardContent>
+      {editing && <EditDialog hook={hook} onOpenChange={setEditing} />}
     </Card>
   )
 }

@@ -1,14 +1,12 @@
 import { serverMessage } from '@/lib/api-client'
 import { toast } from '@/lib/use-toast'
 import { roles, type Role } from '@/lib/workspace'
+import { formatDate as formatDay } from '@/lib/dates'
 
 // What the Members page's cards share.
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' })
-
 export function formatDate(iso: string | undefined) {
-  const date = new Date(iso ?? '')
-  return Number.isNaN(date.getTime()) ? '' : dateFormat.format(date)
+  return iso ? formatDay(iso) : ''
 }
 
 export const failed = (title: string) => (error: unknown) =>

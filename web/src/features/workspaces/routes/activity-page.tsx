@@ -9,12 +9,10 @@ import { can, useActiveWorkspace, type ActiveWorkspace } from '@/lib/workspace'
 import { auditLogUrl, useAuditLog, type AuditEntry } from '../api/audit-log'
 import { WorkspacePage } from '../components/workspace-page'
 import { actionLabel, describeDetails } from '../lib/audit'
-
-const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
+import { formatDateTime } from '@/lib/dates'
 
 function formatTime(iso: string) {
-  const date = new Date(iso)
-  return Number.isNaN(date.getTime()) ? iso : timeFormat.format(date)
+  return formatDateTime(iso) || iso
 }
 
 /** /workspace/activity: who changed what in the active workspace (owners and admins). */
