@@ -10,7 +10,10 @@ export function RootLayout() {
         Skip to content
       </a>
       <Header />
-      <main id="main" className="flex-1">
+      {/* At least a screen tall: the footer starts below the fold, so a page whose
+          content arrives after the first paint (a lazy route, a signed-in page
+          waiting for the session) does not push a visible footer down. */}
+      <main id="main" className="min-h-[100dvh] flex-1">
         <Outlet />
       </main>
       <Footer />

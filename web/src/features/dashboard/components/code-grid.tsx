@@ -1,5 +1,5 @@
 import { ShieldAlert } from 'lucide-react'
-import type { ReactNode } from 'react'
+import type { ReactNode, Ref } from 'react'
 import { Link } from 'react-router'
 import { Spinner } from '@/components/ui/spinner'
 import { serverErrorCode, serverMessage } from '@/lib/api-client'
@@ -15,6 +15,8 @@ export function CodeGrid({
   empty,
   selected,
   onSelect,
+  upcoming = 0,
+  firstUpcoming,
 }: {
   codes: SavedCode[] | undefined
   isLoading: boolean
@@ -24,6 +26,9 @@ export function CodeGrid({
   /** Keys (codeKey) of the selected cards. */
   selected?: Set<string>
   onSelect?: (code: SavedCode, on: boolean) => void
+  /** Placeholders for the next page's cards, so the page does not jump when they come; firstUpcoming marks the first. */
+  upcoming?: number
+  firstUpcoming?: Ref<HTMLLIElement>
 }) {
   if (isLoading) return <Spinner label="Loading your QR codes..." />
   // The workspace requires 2FA and the member has none yet (issue 27): say how to get in.
@@ -56,8 +61,18 @@ export function CodeGrid({
           <CodeCard code={code} paused={paused} selected={selected?.has(codeKey(code))} onSelect={onSelect && ((on) => onSelect(code, on))} />
         </li>
       ))}
+      {Array.from({ length: upcoming }, (_, i) => (
+        <li key={`upcoming-${i}`} ref={i === 0 ? firstUpcoming : undefined} aria-hidden="true" className="grid">
+          <CardPlaceholder />
+        </li>
+      ))}
     </ul>
   )
+}
+
+/** A card's place before its data: about a card's height on a phone. */
+export function CardPlaceholder() {
+  return <div className="h-[27rem] animate-pulse rounded-xl border border-slate-200 bg-white" />
 }
 
 /** An empty list: an icon, what is missing, and what to do. */

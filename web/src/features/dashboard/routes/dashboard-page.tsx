@@ -1,5 +1,5 @@
 import { ArrowLeft, CirclePause, ListChecks, Plus, QrCode, Search } from 'lucide-react'
-import { useEffect, useRef, useState, type ReactNode } from 'react'
+import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react'
 import { useDebouncedValue } from '@/lib/use-debounced-value'
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router'
 import { Button } from '@/components/ui/button'
@@ -10,9 +10,9 @@ import { listTotal, useCodeList } from '../api/codes'
 import { useFolders, useTags } from '../api/organise'
 import { codeKey, type SavedCode } from '../api/types'
 import { BulkBar } from '../components/bulk-bar'
-import { CodeGrid, EmptyState } from '../components/code-grid'
+import { CardPlaceholder, CodeGrid, EmptyState } from '../components/code-grid'
 import { CodeToolbar } from '../components/code-toolbar'
-import { codeListParams, emptyQuery, isFiltered, type CodeQuery, type CodeStatus } from '../lib/code-query'
+import { codeListParams, emptyQuery, isFiltered, pageSize, type CodeQuery, type CodeStatus } from '../lib/code-query'
 import { OrganiseDialog } from '../components/organise-dialog'
 import { can, useActiveWorkspace, useCan } from '@/lib/workspace'
 import { Alert } from '@/components/ui/alert'
@@ -129,7 +129,7 @@ function ListSkeleton() {
       <div className="h-7 w-48 animate-pulse rounded-md bg-slate-200/70" aria-hidden="true" />
       <div className="grid gap-5 sm:grid-cols-2 xl:grid-cols-3" aria-hidden="true">
         {[0, 1, 2].map((i) => (
-          <div key={i} className="h-[26rem] animate-pulse rounded-2xl border border-slate-200 bg-white" />
+          <CardPlaceholder key={i} />
         ))}
       </div>
     </div>
@@ -187,6 +187,10 @@ function CodeList({ status }: { status: CodeStatus }) {
   const all = listTotal(useCodeList(emptyQuery, status)) // the heading's request: already cached
   const editSelected = () => setEditing({ selection: { ids: selected.map(v1ID) }, label: countOf(selected.length, 'selected code') })
   const editMatching = () => setEditing({ selection: { filter: listFilter(query, status) }, label: 'every code matching this filter' })
+  // The next page's cards hold their places: loading them as the list's
+  // end nears moves nothing on screen (the footer stays below them).
+  const upcoming = list.hasNextPage ? Math.max(0, Math.min(pageSize, (matching ?? Infinity) - (codes?.length ?? 0))) : 0
+  const firstUpcoming = useRef<HTMLLIElement>(null)
   return (
     <>
       {codes && (codes.length > 0 || filtered) && (
@@ -225,6 +229,8 @@ function CodeList({ status }: { status: CodeStatus }) {
         paused={paused}
         selected={picked}
         onSelect={mayEdit ? onSelect : undefined}
+        upcoming={upcoming}
+        firstUpcoming={firstUpcoming}
         empty={
           filtered ? (
             <EmptyState icon={<Search aria-hidden="true" />} title="No codes match" />
@@ -245,22 +251,26 @@ function CodeList({ status }: { status: CodeStatus }) {
           )
         }
       />
-      {list.hasNextPage && <MorePages onMore={() => void list.fetchNextPage()} loading={list.isFetchingNextPage} />}
+      {list.hasNextPage && <MorePages onMore={() => void list.fetchNextPage()} loading={list.isFetchingNextPage} near={firstUpcoming} />}
       {mayEdit && <OrganiseDialog open={organising} onOpenChange={setOrganising} />}
     </>
   )
 }
 
-/** Loads the next page when it scrolls near the screen; the button does the same for keyboards and as a fallback. */
-function MorePages({ onMore, loading }: { onMore: () => void; loading: boolean }) {
+/**
+ * Loads the next page when its placeholders (near), or else the button,
+ * scroll near the screen; the button does the same for keyboards and as a
+ * fallback.
+ */
+function MorePages({ onMore, loading, near }: { onMore: () => void; loading: boolean; near?: RefObject<HTMLElement | null> }) {
   const spot = useRef<HTMLDivElement>(null)
   useEffect(() => {
-    const el = spot.current
+    const el = near?.current ?? spot.current
     if (!el || loading || typeof IntersectionObserver === 'undefined') return
     const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && onMore(), { rootMargin: '600px' })
     observer.observe(el)
     return () => observer.disconnect()
-  }, [onMore, loading])
+  }, [onMore, loading, near])
   return (
     <div ref={spot} className="flex justify-center">
       <Button variant="outline" onClick={onMore} disabled={loading}>
