@@ -446,7 +446,11 @@ func TestScanBatchesHoldEachScanOnce(t *testing.T) {
 		e := f.endpoint(t, rc.srv.URL, store.EventScanCreated)
 		rc.secret = e.Secret
 		c := newClock()
-		run(t, runner(st, c, webhooks.Options{Policy: private}))
+		// The clock moves a second every 3 ms while scans come in: the
+		// default minute's lease would last 180 ms, which a loaded machine's
+		// delivery can outlive (and a batch be claimed again). A day's
+		// lease lasts longer than the test.
+		run(t, runner(st, c, webhooks.Options{Policy: private, Leased: jobs.Leased{Lease: 24 * time.Hour}}))
 		// The clock moves a second at a time while scans come in.
 		ticking, stopTicking := context.WithCancel(ctx)
 		go func() {

@@ -9,10 +9,14 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
+	"errors"
 	"net/url"
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/testenv"
@@ -148,7 +152,16 @@ func PostgresURL(t testing.TB) string {
 	// Cleanups run last-registered first: the caller's store closes, then
 	// the schema is dropped, then admin closes.
 	t.Cleanup(func() {
-		if _, err := admin.Exec("DROP SCHEMA " + schema + " CASCADE"); err != nil {
+		// Parallel tests drop their schemas at once, and PostgreSQL may pick
+		// one drop as a deadlock's victim: that one is tried again.
+		var err error
+		for try := 0; try < 5; try++ {
+			if _, err = admin.Exec("DROP SCHEMA " + schema + " CASCADE"); err == nil || !isDeadlock(err) {
+				break
+			}
+			time.Sleep(time.Duration(50*(try+1)) * time.Millisecond)
+		}
+		if err != nil {
 			t.Errorf("storetest: unable to drop schema %s: %v", schema, err)
 		}
 	})
@@ -224,4 +237,11 @@ func Settings(t testing.TB, s *store.Store) (databaseURL, dataDir string) {
 		return "", filepath.Dir(src.dsn)
 	}
 	return src.dsn, t.TempDir()
+}
+
+// isDeadlock reports whether PostgreSQL aborted a statement as a
+// deadlock's victim (SQLSTATE 40P01).
+func isDeadlock(err error) bool {
+	var pg *pgconn.PgError
+	return errors.As(err, &pg) && pg.Code == "40P01"
 }
