@@ -106,7 +106,7 @@ type Request struct {
 	// (https://gs1.org/voc/pip), "all", or "" for the default link.
 	LinkType string
 	Context  string     // ?context
-	Rest     url.Values // the other query parameters, passed on
+	Rest     url.Values // the other query parameters, passed on; nil for none
 }
 
 // ParseError is a request that is not a GS1 Digital Link URI this
@@ -128,7 +128,7 @@ func Parse(escapedPath string, query url.Values) (*Request, error) {
 	if len(segs)%2 == 0 {
 		return nil, &ParseError{"Each AI in the path must be followed by its value"}
 	}
-	req := &Request{Link: Link{Values: map[string]string{}}, Rest: url.Values{}}
+	req := &Request{Link: Link{Values: make(map[string]string, len(segs)/2)}}
 	gtin, err := url.PathUnescape(segs[0])
 	if err != nil {
 		return nil, &ParseError{"The path is not percent-encoded correctly"}
@@ -172,6 +172,9 @@ func Parse(escapedPath string, query url.Values) (*Request, error) {
 		case known:
 			return nil, &ParseError{"AI (" + k + ") belongs in the path, not the query string"}
 		default:
+			if req.Rest == nil {
+				req.Rest = url.Values{}
+			}
 			req.Rest[k] = vs
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -243,7 +244,11 @@ func gs1Problem(w http.ResponseWriter, status int, detail string) {
 // the base URL the first workspace to list the GTIN. A redirect is
 // counted per GTIN, lot and link type.
 func (s *server) resolveGS1(w http.ResponseWriter, r *http.Request) {
-	req, err := gs1.Parse(r.URL.EscapedPath(), r.URL.Query())
+	var query url.Values // most scans have no query: nothing to parse
+	if r.URL.RawQuery != "" {
+		query = r.URL.Query()
+	}
+	req, err := gs1.Parse(r.URL.EscapedPath(), query)
 	if err != nil {
 		gs1Problem(w, http.StatusBadRequest, err.Error())
 		return
