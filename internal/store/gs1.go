@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"strings"
 	"time"
 )
@@ -267,17 +268,33 @@ type GS1ScanCount struct {
 	Name string
 }
 
-// AddGS1Scans adds counts to the daily totals, in one transaction.
+// gs1CountChunk is how many counts one statement adds (6 parameters
+// each): a flush of a thousand GTINs is a few statements, not a thousand.
+const gs1CountChunk = 500
+
+// AddGS1Scans adds counts to the daily totals, in one transaction. The
+// counts name each (workspace, day, GTIN, lot, link type) once, as a
+// Tally's flush does: one statement may not update a row twice.
 func (s *Store) AddGS1Scans(ctx context.Context, counts []GS1ScanCount) error {
 	if len(counts) == 0 {
 		return nil
 	}
 	return s.inTx(ctx, "count GS1 scans", func(tx *sql.Tx) error {
-		for _, c := range counts {
-			if _, err := tx.ExecContext(ctx, `
-				INSERT INTO gs1_scan_days (workspace_id, day, gtin, lot, link_type, scans) VALUES ($1, $2, $3, $4, $5, $6)
-				ON CONFLICT (workspace_id, day, gtin, lot, link_type) DO UPDATE SET scans = gs1_scan_days.scans + excluded.scans`,
-				c.WorkspaceID, dbTime(c.Day), c.GTIN, c.Lot, c.LinkType, c.Scans); err != nil {
+		for start := 0; start < len(counts); start += gs1CountChunk {
+			chunk := counts[start:min(start+gs1CountChunk, len(counts))]
+			var q strings.Builder
+			q.WriteString(`INSERT INTO gs1_scan_days (workspace_id, day, gtin, lot, link_type, scans) VALUES `)
+			args := make([]any, 0, 6*len(chunk))
+			for i, c := range chunk {
+				if i > 0 {
+					q.WriteByte(',')
+				}
+				n := 6 * i
+				fmt.Fprintf(&q, "($%d, $%d, $%d, $%d, $%d, $%d)", n+1, n+2, n+3, n+4, n+5, n+6)
+				args = append(args, c.WorkspaceID, dbTime(c.Day), c.GTIN, c.Lot, c.LinkType, c.Scans)
+			}
+			q.WriteString(` ON CONFLICT (workspace_id, day, gtin, lot, link_type) DO UPDATE SET scans = gs1_scan_days.scans + excluded.scans`)
+			if _, err := tx.ExecContext(ctx, q.String(), args...); err != nil {
 				return fail("count GS1 scans", err)
 			}
 		}

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"fmt"
 	"errors"
 	"slices"
 	"sync"
@@ -160,6 +161,26 @@ func TestGS1ScanCounts(t *testing.T) {
 		got, _ = st.GS1ScanCounts(ctx, ws, d1, d1)
 		if len(got) != 1 || got[0].Scans != 4 || got[0].LinkType != "gs1:defaultLink" {
 			t.Errorf("first day: %+v", got)
+		}
+
+		// A flush of many keys goes in several statements, each key counted.
+		d3 := d2.AddDate(0, 0, 1)
+		many := make([]store.GS1ScanCount, 1_234)
+		for i := range many {
+			many[i] = store.GS1ScanCount{WorkspaceID: ws, Day: d3, GTIN: "09506000134352", Lot: fmt.Sprint("B", i), LinkType: "gs1:pip", Scans: int64(i%3 + 1)}
+		}
+		for range 2 {
+			if err := st.AddGS1Scans(ctx, many); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, _ = st.GS1ScanCounts(ctx, ws, d3, d3)
+		var total int64
+		for _, c := range got {
+			total += c.Scans
+		}
+		if len(got) != len(many) || total != 2*(411*(1+2+3)+1) || got[0].Scans != 6 {
+			t.Errorf("many keys: %d rows, %d scans, first %+v", len(got), total, got[0])
 		}
 	})
 }
