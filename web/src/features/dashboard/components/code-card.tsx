@@ -1,5 +1,6 @@
 import { Bell, BellOff, CircleAlert, Copy, CopyPlus, Download, Eye, Lock, Paintbrush, Pause, Pencil, Play, ScanLine, Trash2 } from 'lucide-react'
-import { useState } from 'react'
+import { lazy, Suspense, useState } from 'react'
+import { Spinner } from '@/components/ui/spinner'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { formatCents } from '@/lib/billing'
@@ -9,7 +10,6 @@ import { useDuplicateCode, useMuteAlerts, usePauseCode, useRenameCode, useResume
 import { codeImageUrl, type DynamicCode, type SavedCode } from '../api/types'
 import { CodeName } from './code-name'
 import { DeleteDialog } from './delete-dialog'
-import { DownloadDialog } from './download-dialog'
 import { EditDestinationDialog } from './edit-destination-dialog'
 import { PasswordDialog } from './password-dialog'
 import { PreviewDialog } from './preview-dialog'
@@ -20,6 +20,9 @@ import { countOf, nounFor } from '@/lib/count'
 import { useCan } from '@/lib/workspace'
 import { CodeLabels } from './code-labels'
 import { formatDate, formatDateTime } from '@/lib/dates'
+
+// The download dialog (with the generator's print options) loads when first opened.
+const DownloadDialog = lazy(() => import('./download-dialog').then((m) => ({ default: m.DownloadDialog })))
 
 /** Why and since when a code's destination fails, as the link checker found (issue 24). */
 function Unreachable({ code }: { code: DynamicCode }) {
@@ -247,7 +250,11 @@ export function CodeCard({
       </div>
 
       <PreviewDialog code={code} open={dialog === 'preview'} onOpenChange={closeOr('preview')} />
-      {dialog === 'download' && <DownloadDialog code={code} open onOpenChange={closeOr('download')} />}
+      {dialog === 'download' && (
+        <Suspense fallback={<Spinner className="fixed inset-0 z-50 min-h-0 bg-slate-900/30" label="Loading download options..." />}>
+          <DownloadDialog code={code} open onOpenChange={closeOr('download')} />
+        </Suspense>
+      )}
       <DeleteDialog code={code} open={dialog === 'delete'} onOpenChange={closeOr('delete')} />
       {editable && <EditDestinationDialog code={editable} open={dialog === 'edit'} onOpenChange={closeOr('edit')} />}
       {editable && <PasswordDialog code={editable} open={dialog === 'password'} onOpenChange={closeOr('password')} />}
