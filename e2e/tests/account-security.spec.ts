@@ -3,15 +3,18 @@ import { expect, test, type Page } from '@playwright/test'
 import { confirmEmail, password, signUp, uniqueEmail } from '../support/accounts'
 import { waitForMail } from '../support/smtp-sink'
 
-/** RFC 6238 TOTP (HMAC-SHA-1, 30 s, 6 digits) of a base32 secret, `offset` steps from now. */
-function totp(secret: string, offset = 0): string {
+/** The current RFC 6238 time step (30 s). */
+const currentStep = () => Math.floor(Date.now() / 1000 / 30)
+
+/** RFC 6238 TOTP (HMAC-SHA-1, 30 s, 6 digits) of a base32 secret at time step `step` (now, by default). */
+function totp(secret: string, step = currentStep()): string {
   let bits = ''
   for (const ch of secret.replace(/=+$/, '').toUpperCase()) {
     bits += 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'.indexOf(ch).toString(2).padStart(5, '0')
   }
   const key = Buffer.from(bits.match(/.{8}/g)!.map((b) => parseInt(b, 2)))
   const counter = Buffer.alloc(8)
-  counter.writeBigUInt64BE(BigInt(Math.floor(Date.now() / 1000 / 30) + offset))
+  counter.writeBigUInt64BE(BigInt(step))
   const mac = createHmac('sha1', key).update(counter).digest()
   const at = mac[mac.length - 1] & 0x0f
   return String((mac.readUInt32BE(at) & 0x7fffffff) % 1_000_000).padStart(6, '0')
@@ -34,10 +37,13 @@ test('turn on two-factor authentication, sign out, sign in with a code and with 
   const secret = (await page.getByTestId('totp-secret').textContent())!.trim()
   expect(secret).toMatch(/^[A-Z2-7]{32}$/)
 
-  await page.getByLabel('Code from the app').fill(totp(secret, 3))
+  await page.getByLabel('Code from the app').fill(totp(secret, currentStep() + 3))
   await page.getByRole('button', { name: 'Enable' }).click()
   await expect(page.getByText('Invalid code')).toBeVisible()
-  await page.getByLabel('Code from the app').fill(totp(secret))
+  // The step the enabling code belongs to: the sign-in below may come a
+  // step later, so its codes are named by step, not by "now".
+  const enabledStep = currentStep()
+  await page.getByLabel('Code from the app').fill(totp(secret, enabledStep))
   await page.getByRole('button', { name: 'Enable' }).click()
   const codes = page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem')
   await expect(codes).toHaveCount(10)
@@ -57,12 +63,13 @@ test('turn on two-factor authentication, sign out, sign in with a code and with 
   await page.getByLabel('Authentication code').fill('000000')
   await page.getByRole('button', { name: 'Verify' }).click()
   await expect(page.getByText('Invalid code').first()).toBeVisible()
-  // The enabling code's step is used up, and the step says so in words.
-  await page.getByLabel('Authentication code').fill(totp(secret))
+  // The enabling code's step is used up, and the step says so in words
+  // (that code is within the drift of one step either side).
+  await page.getByLabel('Authentication code').fill(totp(secret, enabledStep))
   await page.getByRole('button', { name: 'Verify' }).click()
   await expect(page.getByText('This code was just used, wait for the next one').first()).toBeVisible()
   // The next step's code is within the drift.
-  await page.getByLabel('Authentication code').fill(totp(secret, 1))
+  await page.getByLabel('Authentication code').fill(totp(secret, enabledStep + 1))
   await page.getByRole('button', { name: 'Verify' }).click()
   await expect(page.getByText(`Welcome back, ${email}!`, { exact: true })).toBeVisible()
   await expect(page).toHaveURL('/')
