@@ -43,6 +43,7 @@ function card(page: Page, name: string): Locator {
 }
 
 test('a dynamic code: created, scanned, counted, edited, paused, resumed and deleted', async ({ page, browser, baseURL }) => {
+  test.setTimeout(60_000) // eight scans, each in a browser context of its own
   await signUp(page, uniqueEmail('dash'))
   const about = `${baseURL}/about`
   const faq = `${baseURL}/faq`

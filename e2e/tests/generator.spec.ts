@@ -274,6 +274,7 @@ test('Scan tracking makes a dynamic code whose PNG scans to its short link, whic
 test('a visitor picks a print size, sees how far it scans, and downloads a 50 mm PNG and a CMYK EPS that scan', async ({
   page,
 }, testInfo) => {
+  test.setTimeout(60_000) // two print files drawn, then decoded
   await page.goto('/')
   const generator = page.locator('#qr-generator')
   await generator.getByRole('combobox', { name: 'QR code type' }).click()

@@ -49,6 +49,7 @@ async function image(page: Page, id: number) {
 }
 
 test('restyling a dynamic code keeps its short link; a duplicate gets a new one', async ({ page, baseURL }) => {
+  test.setTimeout(60_000) // two restyles and a duplicate, each drawn and saved
   await signUp(page, uniqueEmail('restyle'))
   const destination = `${baseURL}/about`
   const created = await page.request.post('/api/dynamic-qrcodes', {
