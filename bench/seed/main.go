@@ -249,19 +249,11 @@ func count(ctx context.Context) error {
 // adds the endpoint the first time and enables it again after; or it
 // disables every endpoint of the workspace (off).
 func webhook(ctx context.Context, url string, on bool) error {
-	st, err := open(ctx)
+	st, _, ws, err := openBench(ctx)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	u, err := st.UserByUsername(ctx, benchUser)
-	if err != nil {
-		return err
-	}
-	ws, err := st.PersonalWorkspace(ctx, u.ID)
-	if err != nil {
-		return err
-	}
 	list, err := st.WebhookEndpoints(ctx, ws.ID)
 	if err != nil {
 		return err
@@ -282,19 +274,11 @@ func webhook(ctx context.Context, url string, on bool) error {
 // a bio and socials) and a code opening each, p0000001…, whose scans
 // answer the page itself.
 func seedPageCodes(ctx context.Context, n int, file string) error {
-	st, err := open(ctx)
+	st, u, ws, err := openBench(ctx)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	u, err := st.UserByUsername(ctx, benchUser)
-	if err != nil {
-		return err
-	}
-	ws, err := st.PersonalWorkspace(ctx, u.ID)
-	if err != nil {
-		return err
-	}
 	var links []string
 	for j := range 10 {
 		links = append(links, fmt.Sprintf(`{"label":"Link number %d","url":"https://example.com/link/%d"}`, j+1, j+1))
@@ -336,19 +320,11 @@ func seedPageCodes(ctx context.Context, n int, file string) error {
 // path per product, /01/{gtin}/10/L{1-4}, cycling through four lots, so
 // that a quarter of the scans meet a lot's own links.
 func seedGS1Products(ctx context.Context, n int, file string) error {
-	st, err := open(ctx)
+	st, _, ws, err := openBench(ctx)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	u, err := st.UserByUsername(ctx, benchUser)
-	if err != nil {
-		return err
-	}
-	ws, err := st.PersonalWorkspace(ctx, u.ID)
-	if err != nil {
-		return err
-	}
 	products := &gs1.Products{Store: st, Now: time.Now, CheckHref: func(string) string { return "" }, Limit: 1 << 30}
 	paths := make([]string, n)
 	for i := range paths {
@@ -368,4 +344,22 @@ func seedGS1Products(ctx context.Context, n int, file string) error {
 		paths[i] = fmt.Sprintf("01/%s/10/L%d", gtin, i%4+1)
 	}
 	return os.WriteFile(file, []byte(strings.Join(paths, "\n")+"\n"), 0o644)
+}
+
+// openBench opens the store with the bench user (seeded by `codes`) and
+// its personal workspace; the caller closes the store.
+func openBench(ctx context.Context) (*store.Store, *store.User, *store.Workspace, error) {
+	st, err := open(ctx)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	u, err := st.UserByUsername(ctx, benchUser)
+	if err == nil {
+		var ws *store.Workspace
+		if ws, err = st.PersonalWorkspace(ctx, u.ID); err == nil {
+			return st, u, ws, nil
+		}
+	}
+	st.Close()
+	return nil, nil, nil, err
 }
