@@ -47,16 +47,9 @@ async function publicPaths(page: Page) {
   return paths
 }
 
-/** Scrolls down the page in steps, as a thumb would. */
-async function scrollThrough(page: Page, to: number) {
-  for (let y = 0; y < to; y += 400) {
-    await page.mouse.wheel(0, 400)
-    await page.waitForTimeout(150)
-  }
-}
-
-test('the landing page does not shift on a phone, loading or scrolling through the generator', async ({ page }) => {
-  await page.addInitScript(() => {
+/** Records the page's layout shifts from its first paint (those after input left out). */
+function watchShifts(page: Page) {
+  return page.addInitScript(() => {
     const w = window as unknown as { shifts: string[]; cls: number }
     w.shifts = []
     w.cls = 0
@@ -68,6 +61,26 @@ test('the landing page does not shift on a phone, loading or scrolling through t
       }
     }).observe({ type: 'layout-shift', buffered: true })
   })
+}
+
+/** The layout shift recorded so far (watchShifts): its total and each shift with the elements it moved. */
+function layoutShifts(page: Page) {
+  return page.evaluate(() => {
+    const w = window as unknown as { shifts: string[]; cls: number }
+    return { cls: w.cls, shifts: w.shifts }
+  })
+}
+
+/** Scrolls down the page in steps, as a thumb would. */
+async function scrollThrough(page: Page, to: number) {
+  for (let y = 0; y < to; y += 400) {
+    await page.mouse.wheel(0, 400)
+    await page.waitForTimeout(150)
+  }
+}
+
+test('the landing page does not shift on a phone, loading or scrolling through the generator', async ({ page }) => {
+  await watchShifts(page)
   await page.goto('/')
   await page.waitForLoadState('networkidle')
   // The hero's code is a file our renderer drew (internal/server TestSampleCodes scans it).
@@ -78,10 +91,7 @@ test('the landing page does not shift on a phone, loading or scrolling through t
   await expect(page.getByRole('heading', { name: 'Generate Your QR Code' })).toBeVisible()
   await page.waitForLoadState('networkidle')
   await scrollThrough(page, 1600)
-  const { cls, shifts } = await page.evaluate(() => {
-    const w = window as unknown as { shifts: string[]; cls: number }
-    return { cls: w.cls, shifts: w.shifts }
-  })
+  const { cls, shifts } = await layoutShifts(page)
   expect(cls, shifts.join('\n')).toBeLessThan(0.05)
 })
 
@@ -159,18 +169,7 @@ test('the dashboard with 120 codes shows its first card without the generator an
       ),
     )
   }
-  await page.addInitScript(() => {
-    const w = window as unknown as { shifts: string[]; cls: number }
-    w.shifts = []
-    w.cls = 0
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean; sources?: { node?: Node }[] })[]) {
-        if (entry.hadRecentInput) continue
-        w.cls += entry.value
-        w.shifts.push(`${entry.value.toFixed(4)} ${entry.sources?.map((s) => (s.node as Element | undefined)?.outerHTML?.slice(0, 80)).join(' | ')}`)
-      }
-    }).observe({ type: 'layout-shift', buffered: true })
-  })
+  await watchShifts(page)
   const scripts = watchScripts(page)
   const started = Date.now()
   await page.goto('/dashboard')
@@ -179,10 +178,7 @@ test('the dashboard with 120 codes shows its first card without the generator an
   await expect(page.getByText('120 codes')).toBeVisible()
   await page.waitForLoadState('networkidle')
   await scrollThrough(page, 2400)
-  const { cls, shifts } = await page.evaluate(() => {
-    const w = window as unknown as { shifts: string[]; cls: number }
-    return { cls: w.cls, shifts: w.shifts }
-  })
+  const { cls, shifts } = await layoutShifts(page)
   expect(cls, shifts.join('\n')).toBeLessThanOrEqual(0.05)
   // The time to the first card is reported, not asserted: a shared CI
   // machine's timing is no measure (BENCHMARKS.md has the figures).
