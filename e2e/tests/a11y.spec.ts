@@ -106,7 +106,7 @@ test('the workspace and account pages, two-factor set-up and the edit dialog’s
   const check = async (where: string) => {
     for (const line of await violations(page)) found.push(`${where}: ${line}`)
   }
-  for (const path of ['/workspace/members', '/workspace/members?tab=security', '/workspace/activity', '/webhooks', '/workspace/domains', '/workspace/brand-kits', '/workspace/products', '/workspace/imports', '/account-settings']) {
+  for (const path of ['/workspace/members', '/workspace/members?tab=security', '/workspace/activity', '/webhooks', '/workspace/domains', '/workspace/brand-kits', '/workspace/products', '/workspace/imports', '/workspace/api-keys', '/workspace/export', '/account-settings']) {
     await open(page, path)
     await check(path)
   }

@@ -38,7 +38,7 @@ test('Download my data exports the codes made and the scans of the dynamic one',
     .poll(async () => parseCSV(await (await page.request.get(`/api/dynamic-qrcodes/${poster.id}/scans.csv`)).text()).length)
     .toBe(3)
 
-  await page.goto('/account-settings')
+  await page.goto('/workspace/export')
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download my data' }).click()])
   expect(download.suggestedFilename()).toMatch(/^squarely-export-\d{4}-\d{2}-\d{2}\.zip$/)
   const files = unzip(await readFile(await download.path()))

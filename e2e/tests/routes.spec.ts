@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test'
 
 // The admin panel (/newsletter) sends visitors to / instead (spec 02 §2): tests/admin.spec.ts.
-for (const path of ['/dashboard', '/account-settings', '/bulk-generation', '/white-label-admin', '/workspace/members', '/workspace/brand-kits', '/workspace/activity', '/workspace/domains']) {
+for (const path of ['/dashboard', '/account-settings', '/bulk-generation', '/white-label-admin', '/workspace/members', '/workspace/brand-kits', '/workspace/activity', '/workspace/domains', '/workspace/api-keys', '/workspace/export']) {
   test(`${path} sends a visitor to /auth`, async ({ page }) => {
     await page.goto(path)
     await expect(page).toHaveURL('/auth')

@@ -391,7 +391,7 @@ for (const width of [390, 1280]) {
     expect(await violations(page, '[role="dialog"]')).toEqual([])
 
     const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Download PNG' }).click()])
-    expect(download.suggestedFilename()).toBe('url.png')
+    expect(download.suggestedFilename()).toBe('Print-menu.png') // named after the code
     const file = (await download.path()) as string
     const png = pngSize(readFileSync(file))
     expect(png.width).toBe(591) // round(50 / 25.4 × 300)

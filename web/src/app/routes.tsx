@@ -89,6 +89,8 @@ export const routes: RouteObject[] = [
           { path: '/workspace/domains', ...page(() => import('./routes/workspace-domains'), 'WorkspaceDomainsRoute') },
           { path: '/workspace/imports', ...page(() => import('./routes/workspace-imports'), 'WorkspaceImportsRoute') },
           { path: '/workspace/products', ...page(() => import('@/features/gs1/routes/products-page'), 'ProductsPage') },
+          { path: '/workspace/api-keys', ...page(() => import('./routes/workspace-api-keys'), 'WorkspaceApiKeysRoute') },
+          { path: '/workspace/export', ...page(() => import('./routes/workspace-export'), 'WorkspaceExportRoute') },
           { path: '/webhooks', ...page(() => import('@/features/webhooks/routes/webhooks-page'), 'WebhooksPage') },
           // Hosted pages (issue 35).
           { path: '/pages', ...page(() => import('@/features/pages/routes/pages-list-page'), 'PagesListPage') },

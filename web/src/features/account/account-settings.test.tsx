@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react'
+import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
 import { alice, json, renderApp, stubFetch } from '@/test/render-app'
@@ -20,7 +20,19 @@ describe('account settings', () => {
     expect(screen.getByText('Free')).toBeInTheDocument()
     expect(screen.getByText('Google account')).toBeInTheDocument()
     expect(screen.queryByText('Not confirmed')).not.toBeInTheDocument()
-    expect(screen.getByRole('link', { name: 'Download my data' })).toHaveAttribute('href', '/api/account/export')
+    // The export lives under the workspace's tabs; the danger zone points there.
+    expect(screen.queryByRole('link', { name: 'Download my data' })).not.toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'Export' })).toHaveAttribute('href', '/workspace/export')
+  })
+
+  it('offers the data export and the API keys under the workspace tabs', async () => {
+    stubFetch({ 'GET /api/user': () => json(alice), 'GET /api/api-keys': () => json([]), 'GET /api/folders': () => json([]) })
+    renderApp('/workspace/export')
+    expect(await screen.findByRole('link', { name: 'Download my data' }, { timeout: 15_000 })).toHaveAttribute('href', '/api/account/export')
+    const tabs = screen.getByRole('navigation', { name: 'Workspace' })
+    expect(within(tabs).getByRole('link', { name: 'Export' })).toHaveAttribute('aria-current', 'page')
+    await userEvent.click(within(tabs).getByRole('link', { name: 'API keys' }))
+    expect(await screen.findByRole('heading', { name: 'API keys', level: 1 }, { timeout: 15_000 })).toBeInTheDocument()
   })
 
   it('edits the name: trimmed, Save, the toast and the refetched user; Cancel restores', async () => {

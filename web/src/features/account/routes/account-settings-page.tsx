@@ -2,6 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod'
 import { AlertTriangle, Loader2, Mail, Pencil } from 'lucide-react'
 import { useState, type ReactNode } from 'react'
 import { useForm } from 'react-hook-form'
+import { Link } from 'react-router'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
@@ -11,7 +12,6 @@ import { siteTitle, usePageTitle } from '@/lib/use-page-title'
 import { useDeleteAccount } from '../api/delete-account'
 import { useResendVerification } from '../api/resend-verification'
 import { useUpdateName, type NameInput } from '../api/update-name'
-import { ExportCard } from '../components/export-card'
 import { subscriptionLabel } from '../labels'
 import { nameSchema } from '../schemas'
 
@@ -112,7 +112,14 @@ function DangerZone() {
         <CardTitle className="flex items-center gap-2 text-red-700">
           <AlertTriangle className="size-5" aria-hidden="true" /> Danger Zone
         </CardTitle>
-        <CardDescription>Deleting your account signs you out everywhere and stops your dynamic QR codes from redirecting.</CardDescription>
+        <CardDescription>
+          Deleting your account signs you out everywhere and stops your dynamic QR codes from redirecting. Take your codes, scans and redirects with you first
+          from the workspace&apos;s{' '}
+          <Link to="/workspace/export" className="font-medium text-primary underline">
+            Export
+          </Link>{' '}
+          tab.
+        </CardDescription>
       </CardHeader>
       <CardContent>
         <Button type="button" variant="destructive" onClick={() => setConfirming(true)} disabled={mutation.isPending || mutation.isSuccess}>
@@ -148,7 +155,7 @@ function DangerZone() {
 }
 
 /** /account-settings (spec 02 §2): e-mail, name, subscription, account type and the danger zone. */
-/** The account settings page; `more` holds cards other areas add (API keys), above the danger zone. */
+/** The account settings page; `more` holds cards other areas add (security), above the danger zone. */
 export function AccountSettingsPage({ more }: { more?: ReactNode }) {
   usePageTitle(siteTitle('Account Settings'))
   const { data: user } = useUser()
@@ -173,7 +180,6 @@ export function AccountSettingsPage({ more }: { more?: ReactNode }) {
         </CardContent>
       </Card>
       {more}
-      <ExportCard />
       <DangerZone />
     </div>
   )

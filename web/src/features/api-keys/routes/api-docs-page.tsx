@@ -37,10 +37,11 @@ export function ApiDocsPage() {
       <header className="grid gap-3">
         <h1 className="text-4xl font-bold">Squarely API</h1>
         <p className="text-lg text-slate-600">
-          Create and manage static and dynamic QR codes from your own shop, CRM or scripts. Create a key under{' '}
-          <Link to="/account-settings" className="text-primary underline">
-            Account Settings
-          </Link>
+          Create and manage static and dynamic QR codes from your own shop, CRM or scripts. Create a key under your workspace&apos;s{' '}
+          <Link to="/workspace/api-keys" className="text-primary underline">
+            API keys
+          </Link>{' '}
+          tab
           , then send it as a Bearer token. The machine-readable reference is{' '}
           <a href="/api/v1/openapi.json" className="text-primary underline">
             /api/v1/openapi.json

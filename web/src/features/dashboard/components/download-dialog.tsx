@@ -2,7 +2,8 @@ import { Download, Loader2 } from 'lucide-react'
 import { useCallback, useState } from 'react'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
-import { DownloadOptionsFields, downloadSaved, preflightSaved, saveBlob, type DownloadFormat, type DownloadOptions } from '@/features/generator'
+import { DownloadOptionsFields, downloadSaved, preflightSaved, type DownloadFormat, type DownloadOptions } from '@/features/generator'
+import { fileNameFor, saveBlob } from '@/lib/save-file'
 import { cn } from '@/lib/utils'
 import { toast } from '@/lib/use-toast'
 import type { SavedCode } from '../api/types'
@@ -17,7 +18,7 @@ const formats: { value: DownloadFormat; label: string; hint: string }[] = [
 /**
  * Download: a saved code's file in a format with the generator's download options (print size,
  * resolution, reading distance with the preflight, CMYK, PNG size, transparency), drawn by the
- * server's image route and named by the QR type (spec 01 §9).
+ * server's image route and named after the code (its QR type when the name has no letters).
  */
 export function DownloadDialog({ code, open, onOpenChange }: { code: SavedCode; open: boolean; onOpenChange: (open: boolean) => void }) {
   const [format, setFormat] = useState<DownloadFormat>('png')
@@ -28,7 +29,7 @@ export function DownloadDialog({ code, open, onOpenChange }: { code: SavedCode; 
   const download = async () => {
     setBusy(true)
     try {
-      saveBlob(await downloadSaved(code, format, options), `${code.qrType}.${format}`)
+      saveBlob(await downloadSaved(code, format, options), fileNameFor(code.name, code.qrType, format))
       toast({ title: 'QR Code Downloaded' })
       onOpenChange(false)
     } catch (error) {

@@ -255,15 +255,3 @@ export const trialStatusQueryKey = ['/api/trial-status']
 /** The query keys of the saved-code lists (the dashboard reads /api/codes), refreshed after a save. */
 export const savedListKeys = [['/api/codes'], ['/api/qrcodes'], ['/api/dynamic-qrcodes']]
 
-/** Saves a blob as a file through a temporary link. */
-export function saveBlob(blob: Blob, fileName: string) {
-  const url = URL.createObjectURL(blob)
-  const link = document.createElement('a')
-  link.href = url
-  link.download = fileName
-  document.body.append(link)
-  link.click()
-  link.remove()
-  setTimeout(() => URL.revokeObjectURL(url), 0)
-}
-

@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useRef, useState } from 'react'
 import type { UploadedFile } from '../components/type-fields'
 import { ApiError, serverFieldErrors, serverMessage } from '@/lib/api-client'
+import { saveBlob } from '@/lib/save-file'
 import { toast } from '@/lib/use-toast'
 import {
   anonymousSessionId,
@@ -10,7 +11,6 @@ import {
   generateCode,
   restyleCode,
   savedListKeys,
-  saveBlob,
   saveDynamicCode,
   saveStaticCode,
   setDestination,

@@ -39,7 +39,7 @@ export const privacySections: LegalSection[] = [
     heading: 'Your choices',
     paragraphs: [
       'You can delete codes at any time and delete your account from Account Settings. To leave the newsletter or ask what we hold about you, write to us through the contact page.',
-      'You can download everything we keep for your account from Account Settings ("Download my data"): your codes, uploads and scans, and your dynamic codes\u2019 redirects in forms a web server can serve without us.',
+      'You can download everything we keep for a workspace from its Export tab ("Download my data"; its owners and admins): its codes, uploads and scans, and its dynamic codes\u2019 redirects in forms a web server can serve without us.',
     ],
   },
 ]

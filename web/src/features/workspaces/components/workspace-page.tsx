@@ -10,7 +10,7 @@ const tabClass = ({ isActive }: { isActive: boolean }) =>
     isActive ? 'bg-white text-primary shadow-sm' : 'text-slate-600 hover:text-slate-900',
   )
 
-/** The frame of the workspace's pages: its name, the caller's role, and Members / Brand kits / Products / Activity / Domains / Webhooks. */
+/** The frame of the workspace's pages: its name, the caller's role, and its tabs (the managers' ones only for owners and admins). */
 export function WorkspacePage({ workspace, title, children }: { workspace: ActiveWorkspace; title: string; children: ReactNode }) {
   const manager = useCan('manageMembers')
   return (
@@ -42,6 +42,9 @@ export function WorkspacePage({ workspace, title, children }: { workspace: Activ
             <NavLink to="/workspace/imports" className={tabClass}>
               Import links
             </NavLink>
+            <NavLink to="/workspace/api-keys" className={tabClass}>
+              API keys
+            </NavLink>
             {manager && (
               <>
                 <NavLink to="/workspace/activity" className={tabClass}>
@@ -52,6 +55,9 @@ export function WorkspacePage({ workspace, title, children }: { workspace: Activ
                 </NavLink>
                 <NavLink to="/webhooks" className={tabClass}>
                   Webhooks
+                </NavLink>
+                <NavLink to="/workspace/export" className={tabClass}>
+                  Export
                 </NavLink>
               </>
             )}
