@@ -7,7 +7,7 @@ import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { NativeSelect } from '@/components/ui/native-select'
 import { Spinner } from '@/components/ui/spinner'
-import { failureMessage, fieldMessage, serverMessage } from '@/lib/api-client'
+import { failureMessage, serverFieldErrors, serverMessage } from '@/lib/api-client'
 import { useUser } from '@/lib/auth'
 import { formatDate } from '@/lib/dates'
 import { toast } from '@/lib/use-toast'
@@ -197,9 +197,10 @@ function ScheduleDialog({ schedule, onClose }: { schedule?: ReportSchedule; onCl
     )
   }
   const toggle = (f: ReportFormat) => setFormats((now) => (now.includes(f) ? now.filter((x) => x !== f) : [...now, f].sort() as ReportFormat[]))
-  const err = (field: string) => fieldMessage(save.error, field)
-  const fields = ['scope', 'frequency', 'weekday', 'hour', 'timeZone', 'format', 'recipients']
-  const otherError = save.error && !fields.some((f) => err(f)) ? failureMessage(save.error, 'The schedule could not be saved. Please try again.') : undefined
+  // Each field shows its own 400; anything else (a 409 at the limit, a network failure) shows below the form.
+  const fieldErrors = serverFieldErrors(save.error) ?? {}
+  const err = (field: string): string | undefined => fieldErrors[field]
+  const otherError = save.error && Object.keys(fieldErrors).length === 0 ? failureMessage(save.error, 'The schedule could not be saved. Please try again.') : undefined
   const described = (field: string) => (err(field) ? { 'aria-invalid': true, 'aria-describedby': `${id}-${field}-error` } : {})
 
   return (
