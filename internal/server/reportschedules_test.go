@@ -160,6 +160,15 @@ func TestReportScheduleSendNowAndUnsubscribe(t *testing.T) {
 		if !strings.Contains(m.Text, link) || m.Headers["List-Unsubscribe-Post"] != "List-Unsubscribe=One-Click" {
 			t.Fatalf("unsubscribe link %q", link)
 		}
+		// Test sendings are limited per schedule: 10 an hour.
+		for range sendNowPerHour - 1 {
+			expect(t, e.do(c, "POST", "/api/report-schedules/"+id+"/send-now", ""), http.StatusOK, "")
+		}
+		if r := e.do(c, "POST", "/api/report-schedules/"+id+"/send-now", ""); r.StatusCode != http.StatusTooManyRequests {
+			t.Fatalf("send-now past the limit: %d", r.StatusCode)
+		}
+		e.clock.Advance(time.Hour)
+
 		u, _ := url.Parse(link)
 		visitor := e.browser()
 		expectPage(t, e.do(visitor, "GET", u.RequestURI(), ""), http.StatusOK, "Stop this scheduled scan report?")
