@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -264,5 +265,24 @@ func TestReportScheduleValidationAndRights(t *testing.T) {
 			expect(t, e.do(editor, "POST", "/api/report-schedules", body(func(map[string]string) {})), http.StatusCreated, "")
 		}
 		expect(t, e.do(admin, "POST", "/api/report-schedules", body(func(map[string]string) {})), http.StatusConflict, msgScheduleLimit)
+	})
+}
+
+// Without SMTP the schedules are kept, the list says mail is off, a test
+// sending is refused, and the log says why none goes out.
+func TestReportSchedulesWhileMailIsOff(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st, func(d *Deps) { d.Mailer = mail.LogMailer{Logger: slog.New(slog.DiscardHandler)} })
+		c, _ := e.signedIn("nomail@example.com")
+		created := expect(t, e.do(c, "POST", "/api/report-schedules", `{"scope":{"workspace":true},"frequency":"daily","hour":6,
+			"timeZone":"UTC","format":["csv"],"recipients":["nomail@example.com"]}`), http.StatusCreated, "")
+		list := expect(t, e.do(c, "GET", "/api/report-schedules", ""), http.StatusOK, "")
+		if list["mailEnabled"] != false || len(list["schedules"].([]any)) != 1 {
+			t.Errorf("list %v", list)
+		}
+		expect(t, e.do(c, "POST", "/api/report-schedules/"+idOf(created)+"/send-now", ""), http.StatusConflict, msgMailOff)
+		if !strings.Contains(e.logs.String(), "Scheduled report digests are not sent: set SQUARELY_SMTP_URL") {
+			t.Errorf("log:\n%s", e.logs.String())
+		}
 	})
 }

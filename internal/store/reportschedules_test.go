@@ -202,3 +202,48 @@ func TestReportScheduleClaimsAndDeliveries(t *testing.T) {
 		})
 	}
 }
+
+// TopCodes counts each code's human scans in the range, most first, for
+// the workspace or a tag's codes only.
+func TestTopCodes(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		ann := storetest.CreateUser(t, s, "ann@example.com")
+		ws := storetest.Personal(t, s, ann.ID)
+		a, b, c := storetest.CreateDynamic(t, s, ann.ID, "topa"), storetest.CreateDynamic(t, s, ann.ID, "topb"), storetest.CreateDynamic(t, s, ann.ID, "topc")
+		day := time.Date(2026, 3, 2, 0, 0, 0, 0, time.UTC)
+		var events []store.ScanEvent
+		add := func(code int64, n int, at time.Time, bot bool) {
+			for i := range n {
+				events = append(events, store.ScanEvent{CodeID: code, ScannedAt: at.Add(time.Duration(i) * time.Minute), IsBot: bot, VisitorHash: "v", Route: store.RouteDefault})
+			}
+		}
+		add(a.ID, 2, day.Add(time.Hour), false)
+		add(b.ID, 3, day.Add(2*time.Hour), false)
+		add(b.ID, 5, day.Add(3*time.Hour), true)   // bots: left out
+		add(c.ID, 9, day.Add(-time.Hour), false)   // before the range
+		add(a.ID, 4, day.Add(24*time.Hour), false) // at its end: left out
+		if err := s.RecordScans(ctx, events); err != nil {
+			t.Fatal(err)
+		}
+		q := store.ScanQuery{WorkspaceID: ws, From: day, To: day.Add(24 * time.Hour)}
+		got, err := s.TopCodes(ctx, q, 10)
+		if err != nil || len(got) != 2 || got[0].CodeID != b.ID || got[0].Scans != 3 || got[1].CodeID != a.ID || got[1].Scans != 2 || got[1].ShortCode != "topa" {
+			t.Fatalf("workspace: %+v, %v", got, err)
+		}
+		if got, _ := s.TopCodes(ctx, q, 1); len(got) != 1 || got[0].CodeID != b.ID {
+			t.Errorf("limit 1: %+v", got)
+		}
+		tag := &store.Tag{Name: "Posters"}
+		if err := s.CreateTag(ctx, ws, tag, day); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.SetCodeTags(ctx, ws, true, a.ID, []int64{tag.ID}); err != nil {
+			t.Fatal(err)
+		}
+		q.TagID = tag.ID
+		if got, err := s.TopCodes(ctx, q, 10); err != nil || len(got) != 1 || got[0].CodeID != a.ID || got[0].Scans != 2 {
+			t.Errorf("tag: %+v, %v", got, err)
+		}
+	})
+}
