@@ -151,7 +151,10 @@ func (s *server) readSchedule(w http.ResponseWriter, r *http.Request, sc *store.
 		v.add("format", `format must list "pdf", "csv" or both, once each`)
 	}
 	sc.SendEmpty = in.SendEmpty
-	s.readRecipients(r, v, in.Recipients, sc)
+	if err := s.readRecipients(r, v, in.Recipients, sc); err != nil {
+		s.internalError(w, "reading members", err)
+		return false
+	}
 	if v.failed(w) {
 		return false
 	}
@@ -161,20 +164,18 @@ func (s *server) readSchedule(w http.ResponseWriter, r *http.Request, sc *store.
 }
 
 // readRecipients checks the recipients' addresses against the workspace's
-// members: a viewer may only name themselves.
-func (s *server) readRecipients(r *http.Request, v *validation, emails []string, sc *store.ReportSchedule) {
+// members: a viewer may only name themselves. An error is the store's.
+func (s *server) readRecipients(r *http.Request, v *validation, emails []string, sc *store.ReportSchedule) error {
 	const field = "recipients"
 	if len(emails) == 0 || len(emails) > maxReportRecipients {
 		v.add(field, "recipients must list from 1 to "+strconv.Itoa(maxReportRecipients)+" members' e-mail addresses")
-		return
+		return nil
 	}
 	me := auth.UserFrom(r.Context())
 	viewer := !auth.Allowed(workspaceFrom(r.Context()).Role, auth.PermEdit)
 	members, err := s.store.Members(r.Context(), sc.WorkspaceID)
 	if err != nil {
-		v.add(field, "The workspace's members could not be read; please try again")
-		s.log.ErrorContext(r.Context(), "internal error", "doing", "reading members", "err", err)
-		return
+		return err
 	}
 	sc.Recipients = nil
 	for _, e := range emails {
@@ -182,16 +183,17 @@ func (s *server) readRecipients(r *http.Request, v *validation, emails []string,
 		switch {
 		case i < 0:
 			v.add(field, e+" is not a member of this workspace")
-			return
+			return nil
 		case viewer && members[i].UserID != me.ID:
 			v.add(field, "Viewers may schedule reports for themselves only")
-			return
+			return nil
 		case slices.ContainsFunc(sc.Recipients, func(rc store.Recipient) bool { return rc.UserID == members[i].UserID }):
 			v.add(field, e+" is listed twice")
-			return
+			return nil
 		}
 		sc.Recipients = append(sc.Recipients, store.Recipient{UserID: members[i].UserID, Email: members[i].Email})
 	}
+	return nil
 }
 
 // createReportSchedule (POST /api/report-schedules) → 201 with the schedule.
