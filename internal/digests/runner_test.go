@@ -48,8 +48,9 @@ type builds struct {
 
 // Two runners (two instances on one database) poll the same due schedule
 // at once, on an injected clock that crosses New York's spring-forward
-// night: each recipient gets each period's digest once, at the local
-// hour (03:00 on the day 02:00 does not exist), with the files attached
+// night and then Berlin's fall-back one: each recipient gets each period's
+// digest once, at the local hour (03:00 on the day 02:00 does not exist,
+// the first 02:00 on the day it happens twice), with the files attached
 // and an unsubscribe link that names them.
 func TestTwoRunnersSendEachDigestOnce(t *testing.T) {
 	for _, db := range []string{"sqlite", "postgres"} {
@@ -187,6 +188,40 @@ func TestTwoRunnersSendEachDigestOnce(t *testing.T) {
 			deliveries, _ = a.ReportDeliveries(ctx, sc.ID)
 			if last := deliveries[len(deliveries)-1]; len(deliveries) != 7 || last.Status != store.ReportSkipped || last.UserID != ann.ID {
 				t.Errorf("deliveries %+v", deliveries)
+			}
+
+			// The same schedule moved to Berlin, where 02:00 happens twice on
+			// 25 October (fall back): one digest that night, at the first.
+			c.Set(at("2026-10-23T12:00:00Z"))
+			berlin, _ := time.LoadLocation("Europe/Berlin")
+			moved := *sc
+			moved.TimeZone, moved.SendEmpty, moved.Recipients = "Europe/Berlin", true, []store.Recipient{{UserID: ann.ID}}
+			moved.NextSendAt = digests.Schedule{Frequency: digests.Daily, Hour: 2, Loc: berlin}.Next(c.Now())
+			if err := a.UpdateReportSchedule(ctx, &moved, c.Now()); err != nil {
+				t.Fatal(err)
+			}
+			var autumn builds
+			build = func(_ context.Context, _ *store.ReportSchedule, from, to time.Time) (*digests.Digest, error) {
+				autumn.add(from, to)
+				return &digests.Digest{Scope: "the workspace", From: from, To: to}, nil
+			}
+			ra, rb = runner(a, "a"), runner(b, "b")
+			sent := len(srv.Messages())
+			for _, probe := range []string{"2026-10-24T00:00:00Z", "2026-10-24T00:01:00Z", "2026-10-25T00:00:00Z", "2026-10-25T00:01:00Z",
+				"2026-10-25T01:00:00Z", "2026-10-25T01:01:00Z", "2026-10-26T01:00:00Z", "2026-10-26T01:01:00Z"} {
+				c.Set(at(probe))
+				both()
+			}
+			if n := len(srv.Messages()) - sent; n != 3 {
+				t.Errorf("%d digests over three Berlin nights, want 3", n)
+			}
+			want = []string{
+				"2026-10-23T00:00:00+02:00/2026-10-24T00:00:00+02:00",
+				"2026-10-24T00:00:00+02:00/2026-10-25T00:00:00+02:00",
+				"2026-10-25T00:00:00+02:00/2026-10-26T00:00:00+01:00",
+			}
+			if p := periods(&autumn); strings.Join(p, " ") != strings.Join(want, " ") {
+				t.Errorf("Berlin periods %v, want %v", p, want)
 			}
 		})
 	}
