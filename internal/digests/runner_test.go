@@ -207,13 +207,17 @@ func TestTwoRunnersSendEachDigestOnce(t *testing.T) {
 			}
 			ra, rb = runner(a, "a"), runner(b, "b")
 			sent := len(srv.Messages())
-			for _, probe := range []string{"2026-10-24T00:00:00Z", "2026-10-24T00:01:00Z", "2026-10-25T00:00:00Z", "2026-10-25T00:01:00Z",
-				"2026-10-25T01:00:00Z", "2026-10-25T01:01:00Z", "2026-10-26T01:00:00Z", "2026-10-26T01:01:00Z"} {
-				c.Set(at(probe))
+			// 02:00 CEST is 00:00 UTC; the second 02:00 (CET) is 01:00 UTC.
+			for _, probe := range []struct {
+				at   string
+				sent int
+			}{{"2026-10-24T00:00:00Z", 1}, {"2026-10-24T00:01:00Z", 1}, {"2026-10-25T00:00:00Z", 2}, {"2026-10-25T00:01:00Z", 2},
+				{"2026-10-25T01:00:00Z", 2}, {"2026-10-25T01:01:00Z", 2}, {"2026-10-26T01:00:00Z", 3}, {"2026-10-26T01:01:00Z", 3}} {
+				c.Set(at(probe.at))
 				both()
-			}
-			if n := len(srv.Messages()) - sent; n != 3 {
-				t.Errorf("%d digests over three Berlin nights, want 3", n)
+				if n := len(srv.Messages()) - sent; n != probe.sent {
+					t.Errorf("at %s: %d digests over the Berlin nights, want %d", probe.at, n, probe.sent)
+				}
 			}
 			want = []string{
 				"2026-10-23T00:00:00+02:00/2026-10-24T00:00:00+02:00",
