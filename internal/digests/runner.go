@@ -86,7 +86,12 @@ func (r *Runner) send(ctx context.Context, sc *store.ReportSchedule) error {
 		due = next
 	}
 	from, to := s.Period(due)
-	if err := r.deliver(ctx, record, sc, from, to, log); err != nil {
+	switch err := r.deliver(ctx, record, sc, from, to, log); {
+	case errors.Is(err, store.ErrNotFound):
+		// The schedule's code was deleted: nothing to report, and retrying
+		// would not change that.
+		log.Warn("report schedule's code is deleted; no digest sent", "from", from)
+	case err != nil:
 		return err
 	}
 	return r.o.Store.FinishReportSchedule(record, sc.ID, r.o.Owner, s.Next(claimed), claimed)
@@ -100,13 +105,19 @@ func (r *Runner) deliver(ctx, record context.Context, sc *store.ReportSchedule, 
 	}
 	d, err := r.o.Build(record, sc, from, to)
 	if err != nil {
-		return fmt.Errorf("building the digest of schedule %d: %w", sc.ID, err)
+		return fmt.Errorf("building the digest of schedule %d: %w", sc.ID, err) // ErrNotFound: its code is deleted
 	}
 	key, err := mailings.UnsubscribeKey(record, r.o.Store)
 	if err != nil {
 		return fmt.Errorf("loading the unsubscribe key: %w", err)
 	}
 	lease := jobs.NewLease(r.o.Lease, r.o.Now())
+	sent := 0
+	defer func() {
+		if sent > 0 {
+			log.Info("report digests sent", "count", sent, "from", from, "to", to)
+		}
+	}()
 	for _, rcpt := range sc.Recipients {
 		if ctx.Err() != nil {
 			return nil // stopped; the next runner sends the rest
@@ -132,12 +143,13 @@ func (r *Runner) deliver(ctx, record context.Context, sc *store.ReportSchedule, 
 		if err := r.mail(record, sc, d, rcpt, key); err != nil {
 			status, reason = store.ReportFailed, err.Error()
 			log.Warn("report digest not delivered", "to", rcpt.Email, "err", err)
+		} else {
+			sent++
 		}
 		if err := r.o.Store.FinishReportDelivery(record, sc.ID, rcpt.UserID, from, status, reason, r.o.Now()); err != nil {
 			return err
 		}
 	}
-	log.Info("report digests sent", "from", from, "to", to)
 	return nil
 }
 

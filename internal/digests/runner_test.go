@@ -264,6 +264,32 @@ func TestRunnerAfterDowntimeSendsTheLatestPeriodOnce(t *testing.T) {
 	}
 }
 
+// A schedule whose code was deleted sends nothing and moves on to its
+// next sending, rather than failing every poll.
+func TestRunnerMovesOnPastADeletedCode(t *testing.T) {
+	st := storetest.Open(t)
+	ctx := context.Background()
+	ann := storetest.CreateUser(t, st, "ann@example.com")
+	ws := storetest.Personal(t, st, ann.ID)
+	sc := &store.ReportSchedule{WorkspaceID: ws, Frequency: "daily", Hour: 6, TimeZone: "UTC", Formats: []string{"csv"},
+		NextSendAt: at("2026-03-02T06:00:00Z"), Recipients: []store.Recipient{{UserID: ann.ID}}}
+	if err := st.CreateReportSchedule(ctx, sc, 10, at("2026-03-01T00:00:00Z")); err != nil {
+		t.Fatal(err)
+	}
+	var sent []mail.Message
+	c := &clock{t: at("2026-03-02T06:00:10Z")}
+	r := digests.NewRunner(digests.Options{Store: st, Mailer: mailerFunc(func(m mail.Message) { sent = append(sent, m) }), BaseURL: baseURL,
+		Leased: jobs.Leased{Now: c.Now, Logger: slog.New(slog.DiscardHandler)},
+		Build: func(context.Context, *store.ReportSchedule, time.Time, time.Time) (*digests.Digest, error) {
+			return nil, store.ErrNotFound
+		}})
+	r.Pass(ctx)
+	got, _ := st.ReportSchedule(ctx, ws, sc.ID)
+	if len(sent) != 0 || !got.NextSendAt.Equal(at("2026-03-03T06:00:00Z")) {
+		t.Errorf("%d sent, next sending %v", len(sent), got.NextSendAt)
+	}
+}
+
 type mailerFunc func(mail.Message)
 
 func (f mailerFunc) Send(_ context.Context, m mail.Message) error { f(m); return nil }

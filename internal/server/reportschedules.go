@@ -309,6 +309,9 @@ func (s *server) sendReportNow(w http.ResponseWriter, r *http.Request) {
 	case errors.Is(err, digests.ErrNoRecipients):
 		fieldError(w, "recipients", "Nobody is on this schedule any more: add a recipient first")
 		return
+	case errors.Is(err, store.ErrNotFound):
+		writeError(w, http.StatusConflict, "The code of this schedule was deleted: change its scope or delete it")
+		return
 	case errors.Is(err, mail.ErrRejected):
 		writeError(w, http.StatusBadGateway, "The mail server refused the report: "+err.Error())
 		return

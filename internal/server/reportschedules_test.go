@@ -183,6 +183,13 @@ func TestReportScheduleSendNowAndUnsubscribe(t *testing.T) {
 			t.Fatalf("after the unsubscribe: %v", list)
 		}
 		expectField(t, e.do(c, "POST", "/api/report-schedules/"+id+"/send-now", ""), "recipients")
+
+		// A schedule of a code deleted since sends nothing, and says why.
+		flyerOnly := expect(t, e.do(c, "POST", "/api/report-schedules", `{"scope":{"codeId":`+idOf(flyer)+`},"frequency":"daily",
+			"hour":9,"timeZone":"UTC","format":["csv"],"recipients":["digest@example.com"]}`), http.StatusCreated, "")
+		expect(t, e.do(c, "DELETE", "/api/dynamic-qrcodes/"+idOf(flyer), ""), http.StatusNoContent, "")
+		expect(t, e.do(c, "POST", "/api/report-schedules/"+idOf(flyerOnly)+"/send-now", ""), http.StatusConflict,
+			"The code of this schedule was deleted: change its scope or delete it")
 	})
 }
 
