@@ -17,6 +17,7 @@ export type SinkMessage = {
   headers: Record<string, string> // lower-cased names, unfolded values as sent
   text: string // the decoded text/plain part
   html: string // the decoded text/html part
+  attachments: { filename: string; contentType: string; size: number }[]
   raw: string
   receivedAt: string
 }
@@ -65,6 +66,7 @@ export async function startSmtpSink(ports: { smtp: number; mailbox: number }) {
               headers,
               text: parsed.text ?? '',
               html: typeof parsed.html === 'string' ? parsed.html : '',
+              attachments: parsed.attachments.map((a) => ({ filename: a.filename ?? '', contentType: a.contentType, size: a.size })),
               raw: raw.toString('utf8'),
               receivedAt: new Date().toISOString(),
             })

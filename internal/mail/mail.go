@@ -9,13 +9,23 @@ import (
 	"log/slog"
 )
 
-// Message is one e-mail with a plain-text and an optional HTML part.
+// Message is one e-mail with a plain-text and an optional HTML part, and
+// any files attached (the message is then multipart/mixed, each file a
+// base64 part).
 type Message struct {
-	To      string
-	Subject string
-	Text    string
-	HTML    string            // "" = plain text only
-	Headers map[string]string // extra headers, e.g. List-Unsubscribe
+	To          string
+	Subject     string
+	Text        string
+	HTML        string            // "" = plain text only
+	Headers     map[string]string // extra headers, e.g. List-Unsubscribe
+	Attachments []Attachment
+}
+
+// Attachment is a file sent with a message.
+type Attachment struct {
+	Name        string // the file name the recipient sees, e.g. "scan-report.pdf"
+	ContentType string // e.g. "application/pdf"
+	Data        []byte
 }
 
 // Mailer sends messages.

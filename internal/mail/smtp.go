@@ -1,6 +1,7 @@
 package mail
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -146,7 +147,8 @@ func (m *SMTPMailer) Send(ctx context.Context, msg Message) error {
 	}
 }
 
-// build turns msg into a multipart text+HTML message with its headers.
+// build turns msg into a multipart text+HTML message with its headers and
+// attachments.
 func (m *SMTPMailer) build(msg Message) (*gomail.Msg, error) {
 	out := gomail.NewMsg()
 	if err := out.From(m.from); err != nil {
@@ -164,6 +166,10 @@ func (m *SMTPMailer) build(msg Message) (*gomail.Msg, error) {
 	out.SetBodyString(gomail.TypeTextPlain, msg.Text)
 	if msg.HTML != "" {
 		out.AddAlternativeString(gomail.TypeTextHTML, msg.HTML)
+	}
+	for _, a := range msg.Attachments {
+		out.AttachReadSeeker(a.Name, bytes.NewReader(a.Data),
+			gomail.WithFileContentType(gomail.ContentType(a.ContentType)), gomail.WithFileEncoding(gomail.EncodingB64))
 	}
 	return out, nil
 }

@@ -76,6 +76,46 @@ func TestSMTPDeliversTextAndHTMLWithHeaders(t *testing.T) {
 	}
 }
 
+// Attachments go as base64 parts of a multipart/mixed message, after the
+// text and HTML, and arrive byte for byte with their names and types.
+func TestSMTPDeliversAttachmentsIntact(t *testing.T) {
+	srv := mailtest.Start(t, mailtest.Options{})
+	m := newMailer(t, srv, mail.SMTPOptions{})
+	pdf := []byte("%PDF-1.7\n\x00\xff\xfe binary \r\n stream\n%%EOF")
+	csv := []byte("by,scans\r\n\"Café, Zürich\",3\r\n")
+	err := m.Send(context.Background(), mail.Message{To: "ann@example.com", Subject: "Report", Text: "See the files.", HTML: "<p>See the files.</p>",
+		Attachments: []mail.Attachment{
+			{Name: "scan-report.pdf", ContentType: "application/pdf", Data: pdf},
+			{Name: "scans.csv", ContentType: "text/csv", Data: csv},
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := srv.Messages()
+	if len(got) != 1 {
+		t.Fatalf("server received %d messages", len(got))
+	}
+	r := got[0]
+	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "multipart/mixed") {
+		t.Errorf("Content-Type = %q", ct)
+	}
+	if r.Text != "See the files." || !strings.Contains(r.HTML, "<p>See the files.</p>") {
+		t.Errorf("text %q, html %q", r.Text, r.HTML)
+	}
+	if len(r.Files) != 2 {
+		t.Fatalf("%d files: %+v", len(r.Files), r.Files)
+	}
+	for i, want := range []mailtest.File{
+		{Name: "scan-report.pdf", ContentType: "application/pdf", Encoding: "base64", Data: pdf},
+		{Name: "scans.csv", ContentType: "text/csv", Encoding: "base64", Data: csv},
+	} {
+		f := r.Files[i]
+		if f.Name != want.Name || f.ContentType != want.ContentType || !strings.EqualFold(f.Encoding, want.Encoding) || string(f.Data) != string(want.Data) {
+			t.Errorf("file %d = %q %q %q %q, want %q %q %q %q", i, f.Name, f.ContentType, f.Encoding, f.Data, want.Name, want.ContentType, want.Encoding, want.Data)
+		}
+	}
+}
+
 func TestSMTPRetriesATemporaryRefusal(t *testing.T) {
 	srv := mailtest.Start(t, mailtest.Options{Refuse: func(_ string, attempt int) *smtp.SMTPError {
 		if attempt <= 2 {

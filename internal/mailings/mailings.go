@@ -193,28 +193,38 @@ func UnsubscribeURL(baseURL string, key []byte, email string) string {
 
 // UnsubscribeToken signs email; it never expires, as an unsubscribe link
 // in an old message must keep working.
-func UnsubscribeToken(key []byte, email string) string {
-	enc := base64.RawURLEncoding
-	return enc.EncodeToString([]byte(email)) + "." + enc.EncodeToString(sign(key, email))
-}
+func UnsubscribeToken(key []byte, email string) string { return Token(key, "unsubscribe", email) }
 
 // ParseUnsubscribeToken returns the address a token signed by key names.
 func ParseUnsubscribeToken(key []byte, token string) (string, bool) {
+	return ParseToken(key, "unsubscribe", token)
+}
+
+// Token signs payload for one purpose with key (UnsubscribeKey's): other
+// unsubscribe links (a digest's) are tokens of their own purpose, so one
+// kind never passes for another.
+func Token(key []byte, purpose, payload string) string {
 	enc := base64.RawURLEncoding
-	rawEmail, rawSig, ok := strings.Cut(token, ".")
+	return enc.EncodeToString([]byte(payload)) + "." + enc.EncodeToString(sign(key, purpose, payload))
+}
+
+// ParseToken returns the payload of a token Token made for purpose.
+func ParseToken(key []byte, purpose, token string) (string, bool) {
+	enc := base64.RawURLEncoding
+	rawPayload, rawSig, ok := strings.Cut(token, ".")
 	if !ok || len(token) > 1024 {
 		return "", false
 	}
-	email, err1 := enc.DecodeString(rawEmail)
+	payload, err1 := enc.DecodeString(rawPayload)
 	sig, err2 := enc.DecodeString(rawSig)
-	if err1 != nil || err2 != nil || !hmac.Equal(sig, sign(key, string(email))) {
+	if err1 != nil || err2 != nil || !hmac.Equal(sig, sign(key, purpose, string(payload))) {
 		return "", false
 	}
-	return string(email), true
+	return string(payload), true
 }
 
-func sign(key []byte, email string) []byte {
+func sign(key []byte, purpose, payload string) []byte {
 	h := hmac.New(sha256.New, key)
-	h.Write([]byte("unsubscribe\x00" + email))
+	h.Write([]byte(purpose + "\x00" + payload))
 	return h.Sum(nil)[:16]
 }

@@ -210,7 +210,7 @@ func (s *server) sendTestEmail(w http.ResponseWriter, r *http.Request) {
 // unsubscribeCSP: the page has inline styles and one form to itself.
 const unsubscribeCSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'"
 
-var unsubscribePage = template.Must(template.New("unsubscribe").Parse(`<!doctype html>
+var unsubscribeTemplate = template.Must(template.New("unsubscribe").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
 <title>{{.Title}} · Squarely</title></head>
 <body style="margin:0;padding:48px 16px;background:#f4f4f5;font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;color:#18181b">
@@ -225,10 +225,7 @@ var unsubscribePage = template.Must(template.New("unsubscribe").Parse(`<!doctype
 // scanner following links) only shows a button; a POST (the button, or a
 // mail client's RFC 8058 one-click request) unsubscribes at once.
 func (s *server) unsubscribe(w http.ResponseWriter, r *http.Request) {
-	page := struct {
-		Title, Text string
-		Form        bool
-	}{}
+	var page unsubscribeView
 	status := http.StatusOK
 	email, ok := "", false
 	if key, err := mailings.UnsubscribeKey(r.Context(), s.store); err != nil {
@@ -251,8 +248,21 @@ func (s *server) unsubscribe(w http.ResponseWriter, r *http.Request) {
 		}
 		page.Title, page.Text = "You are unsubscribed", email+" will get no more newsletters or notifications from Squarely."
 	}
+	s.unsubscribePage(w, status, page)
+}
+
+// unsubscribeView is what an unsubscribe page says, and whether it shows
+// the button.
+type unsubscribeView struct {
+	Title, Text string
+	Form        bool
+}
+
+// unsubscribePage answers with an unsubscribe page; its form posts to the
+// page's own URL, token included.
+func (s *server) unsubscribePage(w http.ResponseWriter, status int, page unsubscribeView) {
 	var buf bytes.Buffer
-	if err := unsubscribePage.Execute(&buf, page); err != nil {
+	if err := unsubscribeTemplate.Execute(&buf, page); err != nil {
 		s.internalError(w, "rendering the unsubscribe page", err)
 		return
 	}

@@ -249,6 +249,14 @@ func (s *server) routes() http.Handler {
 	api.Handle("GET /api/share-links", read(s.listShareLinks))
 	api.Handle("POST /api/share-links", edit(s.createShareLink))
 	api.Handle("DELETE /api/share-links/{id}", edit(s.deleteShareLink))
+	// Scheduled digests (reportschedules.go): every member schedules for
+	// themselves, editors and up for any member; the maker or an admin
+	// changes one. The unsubscribe link is /unsubscribe/report below.
+	api.Handle("GET /api/report-schedules", read(s.listReportSchedules))
+	api.Handle("POST /api/report-schedules", read(s.createReportSchedule))
+	api.Handle("PUT /api/report-schedules/{id}", read(s.updateReportSchedule))
+	api.Handle("DELETE /api/report-schedules/{id}", read(s.deleteReportSchedule))
+	api.Handle("POST /api/report-schedules/{id}/send-now", read(s.sendReportNow))
 	// Password-protected dynamic codes (issue 10): the owner sets or clears
 	// the password; the scan's page posts it to POST /d/{shortCode} below.
 	api.Handle("PUT /api/dynamic-qrcodes/{id}/password", edit(s.setCodePassword))
@@ -335,6 +343,8 @@ func (s *server) routes() http.Handler {
 	site.HandleFunc("GET /s/{token}", s.sharePage)
 	site.HandleFunc("POST /s/{token}", s.sharePage)
 	site.HandleFunc("POST /unsubscribe", s.unsubscribe)
+	site.HandleFunc("GET /unsubscribe/report", s.unsubscribeReport)
+	site.HandleFunc("POST /unsubscribe/report", s.unsubscribeReport)
 	// Payments (issue 11): Stripe.js is allowed only on the pages that load it.
 	if s.billing != nil {
 		site.Handle("GET /subscribe", frameDenied(stripeCSP, s.pages))

@@ -2,6 +2,7 @@ package server
 
 import (
 	"cmp"
+	"context"
 	"encoding/csv"
 	"errors"
 	"maps"
@@ -267,7 +268,7 @@ func (s *server) readScanReport(w http.ResponseWriter, r *http.Request, q store.
 	if !ok {
 		return sr, nil, false
 	}
-	out, err := s.buildScanReport(r, q, sr)
+	out, err := s.buildScanReport(r.Context(), q, sr)
 	if errors.Is(err, store.ErrNotFound) {
 		writeError(w, http.StatusNotFound, msgCodeMissing)
 		return sr, nil, false
@@ -279,9 +280,9 @@ func (s *server) readScanReport(w http.ResponseWriter, r *http.Request, q store.
 	return sr, out, true
 }
 
-func (s *server) buildScanReport(r *http.Request, q store.ScanQuery, sr scanRange) (*scanReportResponse, error) {
+func (s *server) buildScanReport(ctx context.Context, q store.ScanQuery, sr scanRange) (*scanReportResponse, error) {
 	q.From, q.To, q.Bots = sr.from, sr.to, sr.bots
-	rep, err := s.store.ScanReport(r.Context(), q)
+	rep, err := s.store.ScanReport(ctx, q)
 	if err != nil {
 		return nil, err
 	}
@@ -297,7 +298,7 @@ func (s *server) buildScanReport(r *http.Request, q store.ScanQuery, sr scanRang
 	}
 	if q.CodeID > 0 && len(rep.Routes) > 0 {
 		// The routes are named after the code's routing as it is now.
-		d, err := s.store.DynamicCode(r.Context(), q.WorkspaceID, q.CodeID)
+		d, err := s.store.DynamicCode(ctx, q.WorkspaceID, q.CodeID)
 		if err != nil {
 			return nil, err
 		}
@@ -314,7 +315,7 @@ func (s *server) buildScanReport(r *http.Request, q store.ScanQuery, sr scanRang
 		length := sr.to.Sub(sr.from)
 		pq := q
 		pq.From, pq.To = sr.from.Add(-length), sr.from
-		n, err := s.store.ScanCount(r.Context(), pq)
+		n, err := s.store.ScanCount(ctx, pq)
 		if err != nil {
 			return nil, err
 		}
@@ -396,7 +397,7 @@ func (s *server) breakdownCSV(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	rep, err := s.buildScanReport(r, q, sr)
+	rep, err := s.buildScanReport(r.Context(), q, sr)
 	if errors.Is(err, store.ErrNotFound) {
 		writeError(w, http.StatusNotFound, msgCodeMissing)
 		return
@@ -405,6 +406,32 @@ func (s *server) breakdownCSV(w http.ResponseWriter, r *http.Request) {
 		s.internalError(w, "reading analytics", err)
 		return
 	}
+	rows := breakdownRows(rep, by)
+	h := w.Header()
+	h.Set("Content-Type", "text/csv; charset=utf-8")
+	h.Set("Content-Disposition", `attachment; filename="scans-by-`+by+`.csv"`)
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Content-Type-Options", "nosniff")
+	cw := csv.NewWriter(w)
+	if by == "route" {
+		// A split variant's share of the split's scans.
+		cw.Write([]string{by, "scans", "split_share", "route_id"})
+	} else {
+		cw.Write([]string{by, "scans"})
+	}
+	for _, row := range rows {
+		row[0] = csvCell(row[0])
+		cw.Write(row)
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		s.log.ErrorContext(r.Context(), "writing a breakdown CSV", "err", err)
+	}
+}
+
+// breakdownRows is one breakdown of a report as CSV rows: a name and its
+// scans (and, by route, the split share and the recorded route).
+func breakdownRows(rep *scanReportResponse, by string) [][]string {
 	rows := [][]string{}
 	addMap := func(m map[string]int64) {
 		for _, k := range slices.Sorted(maps.Keys(m)) {
@@ -451,26 +478,7 @@ func (s *server) breakdownCSV(w http.ResponseWriter, r *http.Request) {
 			rows = append(rows, []string{rs.Name, strconv.FormatInt(rs.Scans, 10), splitShare(rep.Routes, i), rs.Route})
 		}
 	}
-	h := w.Header()
-	h.Set("Content-Type", "text/csv; charset=utf-8")
-	h.Set("Content-Disposition", `attachment; filename="scans-by-`+by+`.csv"`)
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Content-Type-Options", "nosniff")
-	cw := csv.NewWriter(w)
-	if by == "route" {
-		// A split variant's share of the split's scans.
-		cw.Write([]string{by, "scans", "split_share", "route_id"})
-	} else {
-		cw.Write([]string{by, "scans"})
-	}
-	for _, row := range rows {
-		row[0] = csvCell(row[0])
-		cw.Write(row)
-	}
-	cw.Flush()
-	if err := cw.Error(); err != nil {
-		s.log.ErrorContext(r.Context(), "writing a breakdown CSV", "err", err)
-	}
+	return rows
 }
 
 // breakdowns are the by= values of breakdownCSV.

@@ -4,12 +4,12 @@ import (
 	"cmp"
 	"image/color"
 	"maps"
-	"math"
 	"net/http"
 	"slices"
 	"strconv"
 	"time"
 
+	"github.com/squarely/squarely/internal/digests"
 	"github.com/squarely/squarely/internal/report"
 	"github.com/squarely/squarely/internal/store"
 )
@@ -74,7 +74,7 @@ func layoutReport(subject string, sr scanRange, rep *scanReportResponse) []byte 
 	line(11, false, "Human scans: "+strconv.FormatInt(rep.HumanScans, 10)+"   Bot scans: "+strconv.FormatInt(rep.BotScans, 10))
 	if p := rep.Previous; p != nil {
 		line(11, false, "Previous period ("+dayText(p.From)+" to "+dayText(p.To)+"): "+
-			strconv.FormatInt(p.Scans, 10)+" scans, "+changeText(rep.Scans, p.Scans))
+			strconv.FormatInt(p.Scans, 10)+" scans, "+digests.Change(rep.Scans, p.Scans))
 	}
 	d.Y += 10
 
@@ -226,21 +226,6 @@ func pointText(rfc string) string {
 
 func hourText(h int) string {
 	return strconv.Itoa(h/10) + strconv.Itoa(h%10) + ":00"
-}
-
-// changeText compares a count to the previous period's, as the dialog does.
-func changeText(now, before int64) string {
-	switch {
-	case before == 0 && now == 0:
-		return "no change"
-	case before == 0:
-		return "up from 0"
-	}
-	pct := int64(math.Round(float64(now-before) * 100 / float64(before)))
-	if pct >= 0 {
-		return "+" + strconv.FormatInt(pct, 10) + "%"
-	}
-	return strconv.FormatInt(pct, 10) + "%"
 }
 
 func shareText(n, total int64) string {

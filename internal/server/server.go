@@ -17,9 +17,11 @@ import (
 	"github.com/squarely/squarely/internal/bulkedit"
 	"github.com/squarely/squarely/internal/codes"
 	"github.com/squarely/squarely/internal/config"
+	"github.com/squarely/squarely/internal/digests"
 	"github.com/squarely/squarely/internal/domains"
 	"github.com/squarely/squarely/internal/gs1"
 	"github.com/squarely/squarely/internal/imports"
+	"github.com/squarely/squarely/internal/jobs"
 	"github.com/squarely/squarely/internal/mail"
 	"github.com/squarely/squarely/internal/mail/outbox"
 	"github.com/squarely/squarely/internal/mailings"
@@ -160,6 +162,10 @@ type server struct {
 	codePasswordsFrom, codePasswords *limiter
 	// Views of share pages and their CSVs, per client address (sharelinks.go).
 	shareViews *limiter
+	// digests sends scheduled reports (reportschedules.go); reportTests
+	// counts their test sendings per schedule.
+	digests     *digests.Runner
+	reportTests *limiter
 
 	bulk *bulk.Runner
 	// handler is the whole site (New's answer): the switch check asks it
@@ -261,6 +267,15 @@ func New(d Deps) http.Handler {
 	// Bulk edits: a job in hand at the stop is left to its lease.
 	s.bulkEditRunner = bulkedit.NewRunner(d.Store, s.log, s.now)
 	go s.bulkEditRunner.Run(bg)
+	// Scheduled digests: a schedule in hand at the stop is left to its
+	// lease; without SMTP none is sent (the Reports tab says so too).
+	s.digests = digests.NewRunner(digests.Options{Store: d.Store, Mailer: s.mailer, BaseURL: d.Config.BaseURL, Build: s.buildDigest,
+		Leased: jobs.Leased{Logger: s.log, Now: s.now}})
+	if s.mailEnabled() {
+		go s.digests.Run(bg)
+	} else {
+		s.log.Info("Scheduled report digests are not sent: set SQUARELY_SMTP_URL and SQUARELY_MAIL_FROM to turn mail on")
+	}
 	if s.outbox == nil {
 		s.outbox = outbox.New(d.Store, s.mailer, d.Config.BaseURL, s.log)
 		go s.outbox.Run(context.Background())
@@ -303,6 +318,7 @@ func New(d Deps) http.Handler {
 	s.codePasswordsFrom = s.newLimiter("code-password-from", codePasswordTriesPerAddress, codePasswordWindow)
 	s.codePasswords = s.newLimiter("code-password", codePasswordTriesPerCode, codePasswordWindow)
 	s.shareViews = s.newLimiter("share-view", shareViewsPerMinute, time.Minute)
+	s.reportTests = s.newLimiter("report-send-now", sendNowPerHour, time.Hour)
 	if d.Config.PaymentsEnabled() {
 		s.billing = billing.New(billing.Config{
 			SecretKey: d.Config.StripeSecretKey, WebhookSecret: d.Config.StripeWebhookSecret, APIURL: d.Config.StripeAPIURL,

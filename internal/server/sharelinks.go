@@ -37,6 +37,21 @@ type shareScopeJSON struct {
 	Workspace bool  `json:"workspace,omitempty"`
 }
 
+// valid reports whether the scope names exactly one of a code, a tag, a
+// folder or the workspace (shared with report schedules).
+func (sc *shareScopeJSON) valid() bool {
+	set := 0
+	for _, id := range []int64{sc.CodeID, sc.TagID, sc.FolderID} {
+		if id != 0 {
+			set++
+		}
+	}
+	if sc.Workspace {
+		set++
+	}
+	return set == 1 && sc.CodeID >= 0 && sc.TagID >= 0 && sc.FolderID >= 0
+}
+
 type shareLinkJSON struct {
 	ID        int64          `json:"id"`
 	Token     string         `json:"token,omitempty"` // only when made
@@ -90,21 +105,9 @@ func (s *server) createShareLink(w http.ResponseWriter, r *http.Request) {
 	}
 	v := &validation{}
 	l := &store.ShareLink{WorkspaceID: wsID(r), CreatedBy: auth.UserFrom(r.Context()).ID}
-	if sc := in.Scope; sc == nil {
+	if sc := in.Scope; sc == nil || !sc.valid() {
 		v.add("scope", msgShareScope)
 	} else {
-		set := 0
-		for _, id := range []int64{sc.CodeID, sc.TagID, sc.FolderID} {
-			if id != 0 {
-				set++
-			}
-		}
-		if sc.Workspace {
-			set++
-		}
-		if set != 1 || sc.CodeID < 0 || sc.TagID < 0 || sc.FolderID < 0 {
-			v.add("scope", msgShareScope)
-		}
 		l.CodeID, l.TagID, l.FolderID = sc.CodeID, sc.TagID, sc.FolderID
 	}
 	if in.ExpiresAt != nil {
@@ -280,7 +283,7 @@ func (s *server) shareReport(w http.ResponseWriter, r *http.Request, l *store.Sh
 	if !ok {
 		return nil, false
 	}
-	out, err := s.buildScanReport(r, q, sr)
+	out, err := s.buildScanReport(r.Context(), q, sr)
 	if errors.Is(err, store.ErrNotFound) { // the code was deleted
 		s.shareGone(w)
 		return nil, false

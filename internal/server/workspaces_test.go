@@ -105,6 +105,8 @@ var routeAccess = map[string]string{
 	"PUT /api/dynamic-qrcodes/{id}/routing": "edit", "PUT /api/v1/codes/{id}/routing": "key",
 	"GET /api/utm-presets": "read", "POST /api/utm-presets": "edit", "DELETE /api/utm-presets/{id}": "edit",
 	"GET /api/share-links": "read", "POST /api/share-links": "edit", "DELETE /api/share-links/{id}": "edit",
+	"GET /api/report-schedules": "read", "POST /api/report-schedules": "read", "PUT /api/report-schedules/{id}": "read",
+	"DELETE /api/report-schedules/{id}": "read", "POST /api/report-schedules/{id}/send-now": "read",
 	"PUT /api/dynamic-qrcodes/{id}/alerts": "edit", "PUT /api/workspaces/{id}/alert-emails": "read",
 	"GET /api/webhooks": "manage", "POST /api/webhooks": "manage", "PATCH /api/webhooks/{id}": "manage",
 	"DELETE /api/webhooks/{id}": "manage", "POST /api/webhooks/{id}/rotate-secret": "manage",

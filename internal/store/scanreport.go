@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -334,4 +335,33 @@ func (s *Store) FirstScan(ctx context.Context, q ScanQuery) (first time.Time, ok
 		}
 	}
 	return first, ok, nil
+}
+
+// CodeScans is one code's scans in a range.
+type CodeScans struct {
+	CodeID    int64
+	Name      string
+	ShortCode string
+	Scans     int64
+}
+
+// TopCodes lists q's codes with the most scans in q's range, at most
+// limit, most first (ties by name). It counts the scan events, so it
+// suits the short ranges of digests (a month at most) that scan
+// retention keeps whole.
+func (s *Store) TopCodes(ctx context.Context, q ScanQuery, limit int) ([]CodeScans, error) {
+	cond, args := q.where(q.Bots)
+	list := []CodeScans{}
+	err := s.eachRow(ctx, "count scans per code", `
+		SELECT d.id, d.name, d.short_code, count(*) FROM scan_events e JOIN dynamic_qr_codes d ON d.id = e.dynamic_qr_code_id
+		WHERE `+cond+` GROUP BY d.id, d.name, d.short_code ORDER BY count(*) DESC, d.name, d.id LIMIT `+strconv.Itoa(limit),
+		args, func(rows *sql.Rows) error {
+			var c CodeScans
+			if err := rows.Scan(&c.CodeID, &c.Name, &c.ShortCode, &c.Scans); err != nil {
+				return err
+			}
+			list = append(list, c)
+			return nil
+		})
+	return list, err
 }

@@ -41,24 +41,9 @@ func (s *Store) CreateShareLink(ctx context.Context, l *ShareLink, limit int, no
 		if err := s.lockWorkspace(ctx, tx, l.WorkspaceID); err != nil {
 			return err
 		}
-		scope, id, name := "workspace", l.WorkspaceID, ""
-		var err error
-		switch {
-		case l.CodeID > 0:
-			scope, id = "dynamic_code", l.CodeID
-			err = tx.QueryRowContext(ctx, `SELECT name FROM dynamic_qr_codes WHERE id = $1 AND workspace_id = $2 AND NOT is_deleted`,
-				l.CodeID, l.WorkspaceID).Scan(&name)
-		case l.TagID > 0:
-			scope, id = "tag", l.TagID
-			err = tx.QueryRowContext(ctx, `SELECT name FROM tags WHERE id = $1 AND workspace_id = $2`, l.TagID, l.WorkspaceID).Scan(&name)
-		case l.FolderID > 0:
-			scope, id = "folder", l.FolderID
-			err = tx.QueryRowContext(ctx, `SELECT name FROM folders WHERE id = $1 AND workspace_id = $2`, l.FolderID, l.WorkspaceID).Scan(&name)
-		}
-		if errors.Is(err, sql.ErrNoRows) {
-			return ErrNotFound
-		} else if err != nil {
-			return fail("read a share link's scope", err)
+		scope, id, name, err := scopeName(ctx, tx, l.WorkspaceID, l.CodeID, l.TagID, l.FolderID)
+		if err != nil {
+			return err
 		}
 		var n int
 		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM share_links WHERE workspace_id = $1 AND revoked_at IS NULL
@@ -148,4 +133,30 @@ func (s *Store) RevokeShareLink(ctx context.Context, workspaceID, id int64, now 
 		}
 		return s.audit(ctx, tx, workspaceID, "share_link.revoked", Target{"share_link", id, hint}, nil)
 	})
+}
+
+// scopeName reads the name of a report's scope in the workspace (a live
+// code, a tag or a folder; none set is the workspace, named ""), and
+// what the audit log calls the scope: ErrNotFound when it is not the
+// workspace's.
+func scopeName(ctx context.Context, tx *sql.Tx, workspaceID, codeID, tagID, folderID int64) (scope string, id int64, name string, err error) {
+	scope, id = "workspace", workspaceID
+	switch {
+	case codeID > 0:
+		scope, id = "dynamic_code", codeID
+		err = tx.QueryRowContext(ctx, `SELECT name FROM dynamic_qr_codes WHERE id = $1 AND workspace_id = $2 AND NOT is_deleted`,
+			codeID, workspaceID).Scan(&name)
+	case tagID > 0:
+		scope, id = "tag", tagID
+		err = tx.QueryRowContext(ctx, `SELECT name FROM tags WHERE id = $1 AND workspace_id = $2`, tagID, workspaceID).Scan(&name)
+	case folderID > 0:
+		scope, id = "folder", folderID
+		err = tx.QueryRowContext(ctx, `SELECT name FROM folders WHERE id = $1 AND workspace_id = $2`, folderID, workspaceID).Scan(&name)
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", 0, "", ErrNotFound
+	} else if err != nil {
+		return "", 0, "", fail("read a report's scope", err)
+	}
+	return scope, id, name, nil
 }

@@ -24,7 +24,7 @@ var tables = []string{
 	"gs1_lots", "gs1_products", "gs1_scan_days", "import_items", "import_jobs",
 	"known_devices", "mail_outbox", "mail_unsubscribes", "mailing_recipients", "mailings", "newsletter_subscriptions", "page_events", "pages",
 	"password_tokens", "payment_products", "payments", "pending_logins", "qr_code_tags", "qr_codes",
-	"qr_downloads", "qr_generations", "rate_limits", "recovery_codes", "saml_assertions", "saml_requests", "scan_code_days", "scan_counts",
+	"qr_downloads", "qr_generations", "rate_limits", "recovery_codes", "report_deliveries", "report_schedule_recipients", "report_schedules", "saml_assertions", "saml_requests", "scan_code_days", "scan_counts",
 	"scan_events", "scan_retention", "scan_visitors", "scan_workspace_days", "scan_workspace_visitors",
 	"schema_migrations", "scim_group_members", "scim_groups", "scim_tokens", "scim_users", "secrets", "sessions", "share_links", "stripe_events", "stripe_subscriptions", "tags",
 	"user_identities", "user_totp", "users", "utm_presets", "webauthn_ceremonies", "webauthn_credentials",

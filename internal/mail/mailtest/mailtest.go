@@ -51,8 +51,17 @@ type Received struct {
 	Header mail.Header
 	Text   string // the text/plain part
 	HTML   string // the text/html part
+	Files  []File // the attachments, decoded
 	TLS    bool   // delivered over TLS
 	User   string // the authenticated user, if any
+}
+
+// File is an attachment as received.
+type File struct {
+	Name        string // Content-Disposition's filename
+	ContentType string // the media type, without parameters
+	Encoding    string // Content-Transfer-Encoding
+	Data        []byte // decoded
 }
 
 // Server is a running SMTP server.
@@ -170,7 +179,7 @@ func (s *session) Data(r io.Reader) error {
 	_, m.TLS = s.conn.TLSConnectionState()
 	if parsed, err := mail.ReadMessage(bytes.NewReader(raw)); err == nil {
 		m.Header = parsed.Header
-		m.Text, m.HTML = parts(parsed)
+		m.Text, m.HTML, m.Files = parts(parsed)
 	}
 	s.server.received = append(s.server.received, m)
 	return nil
@@ -179,30 +188,40 @@ func (s *session) Data(r io.Reader) error {
 func (s *session) Reset()        { s.from, s.to = "", nil }
 func (s *session) Logout() error { return nil }
 
-// parts returns the decoded text/plain and text/html parts of m.
-func parts(m *mail.Message) (text, html string) {
-	mediaType, params, err := mime.ParseMediaType(m.Header.Get("Content-Type"))
-	if err != nil {
-		return "", ""
-	}
-	if !strings.HasPrefix(mediaType, "multipart/") {
-		body, _ := io.ReadAll(decode(m.Header.Get("Content-Transfer-Encoding"), m.Body))
-		return string(body), ""
-	}
-	mr := multipart.NewReader(m.Body, params["boundary"])
-	for {
-		p, err := mr.NextRawPart()
+// parts returns the decoded text/plain and text/html parts of m, looking
+// into nested multiparts (an attachment's multipart/mixed holds the
+// multipart/alternative), and the attached files.
+func parts(m *mail.Message) (text, html string, files []File) {
+	var walk func(contentType, encoding string, body io.Reader, disposition string)
+	walk = func(contentType, encoding string, body io.Reader, disposition string) {
+		mediaType, params, err := mime.ParseMediaType(contentType)
 		if err != nil {
-			return text, html
+			return
 		}
-		body, _ := io.ReadAll(decode(p.Header.Get("Content-Transfer-Encoding"), p))
-		switch ct, _, _ := mime.ParseMediaType(p.Header.Get("Content-Type")); ct {
+		if strings.HasPrefix(mediaType, "multipart/") {
+			mr := multipart.NewReader(body, params["boundary"])
+			for {
+				p, err := mr.NextRawPart()
+				if err != nil {
+					return
+				}
+				walk(p.Header.Get("Content-Type"), p.Header.Get("Content-Transfer-Encoding"), p, p.Header.Get("Content-Disposition"))
+			}
+		}
+		data, _ := io.ReadAll(decode(encoding, body))
+		if d, dp, err := mime.ParseMediaType(disposition); err == nil && d == "attachment" {
+			files = append(files, File{Name: dp["filename"], ContentType: mediaType, Encoding: encoding, Data: data})
+			return
+		}
+		switch mediaType {
 		case "text/plain":
-			text = string(body)
+			text = string(data)
 		case "text/html":
-			html = string(body)
+			html = string(data)
 		}
 	}
+	walk(m.Header.Get("Content-Type"), m.Header.Get("Content-Transfer-Encoding"), m.Body, "")
+	return text, html, files
 }
 
 func decode(encoding string, r io.Reader) io.Reader {

@@ -3,6 +3,7 @@ import { lazy, Suspense, useState, type ReactNode } from 'react'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Spinner } from '@/components/ui/spinner'
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { qrTypeLabel } from '@/lib/qr-types'
 import { breakdownCsvUrl, rangeQuery, reportPdfUrl, scansCsvUrl, useDynamicCodes, useScanReport, useUserAnalytics, type RangeChoice, type RangePreset } from '../api/queries'
 import type { ScanReport, UserAnalytics } from '../api/types'
@@ -16,6 +17,8 @@ import { countOf, nounFor } from '@/lib/count'
 
 // The share dialog (and its form) loads only when first opened.
 const ShareDialog = lazy(() => import('./share-dialog').then((m) => ({ default: m.ShareDialog })))
+// The Reports tab (schedules and their dialog) loads only when first opened.
+const ReportsTab = lazy(() => import('./reports-tab').then((m) => ({ default: m.ReportsTab })))
 
 export interface AnalyticsDialogProps {
   open: boolean
@@ -31,9 +34,20 @@ export function AnalyticsDialog({ open, onOpenChange }: AnalyticsDialogProps) {
           <DialogTitle className="text-xl">Analytics Dashboard</DialogTitle>
           <DialogDescription>How your QR codes perform: totals, scans over time and who scans them.</DialogDescription>
         </DialogHeader>
-        <div className="px-4 pb-6 sm:px-6">
-          <AnalyticsBody />
-        </div>
+        <Tabs defaultValue="overview" className="px-4 pb-6 sm:px-6">
+          <TabsList aria-label="Analytics views">
+            <TabsTrigger value="overview">Overview</TabsTrigger>
+            <TabsTrigger value="reports">Reports</TabsTrigger>
+          </TabsList>
+          <TabsContent value="overview">
+            <AnalyticsBody />
+          </TabsContent>
+          <TabsContent value="reports">
+            <Suspense fallback={<Spinner label="Loading reports..." />}>
+              <ReportsTab />
+            </Suspense>
+          </TabsContent>
+        </Tabs>
       </DialogContent>
     </Dialog>
   )

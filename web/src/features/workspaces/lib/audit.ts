@@ -46,6 +46,9 @@ const actionLabels: Record<string, string> = {
   'webhook.delivery_retried': 'retried a delivery to',
   'share_link.created': 'made the share link',
   'share_link.revoked': 'revoked the share link',
+  'report_schedule.created': 'scheduled the report',
+  'report_schedule.updated': 'changed the report schedule',
+  'report_schedule.deleted': 'deleted the report schedule',
 }
 
 export function actionLabel(action: string) {
