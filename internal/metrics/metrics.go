@@ -146,8 +146,16 @@ func knownMethod(method string) string {
 	return "OTHER"
 }
 
-// Mailer counts what next sends and fails to send.
-func (m *Metrics) Mailer(next mail.Mailer) mail.Mailer { return countingMailer{next, m.mails} }
+// Mailer counts what next sends and fails to send. A mail.LogMailer comes
+// back as it is: it sends nothing to count, and the server tells that mail
+// is off by its type (wrapped, digests and newsletters were "sent" to the
+// log whenever metrics were on without SMTP).
+func (m *Metrics) Mailer(next mail.Mailer) mail.Mailer {
+	if _, logOnly := next.(mail.LogMailer); logOnly {
+		return next
+	}
+	return countingMailer{next, m.mails}
+}
 
 type countingMailer struct {
 	next  mail.Mailer
