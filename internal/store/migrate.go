@@ -2,8 +2,10 @@ package store
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
 	"embed"
+	"encoding/hex"
 	"fmt"
 	"io/fs"
 	"path"
@@ -50,6 +52,21 @@ func migrations(dialect string) ([]migration, error) {
 		}
 	}
 	return list, nil
+}
+
+// MigrationsDigest identifies the schema dialect's migrations build (a
+// hash of their names and text): tests keep one migrated database per
+// digest and copy it rather than migrating a database for every test.
+func MigrationsDigest(dialect string) (string, error) {
+	list, err := migrations(dialect)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	for _, m := range list {
+		fmt.Fprintf(h, "%s\x00%d\x00%s\x00", m.name, len(m.sql), m.sql)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // migrate applies the migrations not yet recorded in schema_migrations,
