@@ -304,6 +304,9 @@ test('a visitor picks a print size, sees how far it scans, and downloads a 50 mm
   expect(bytes.subarray(33, 41).toString('latin1')).toContain('pHYs')
   expect(bytes.readUInt32BE(41)).toBe(11811) // pixels per metre at 300 dpi
   expect(decode(png)).toBe(url)
+  // A visitor's first download is followed by the account prompt (spec 01):
+  // put off, so it cannot open over the next click.
+  await page.getByRole('dialog', { name: 'Your QR code is downloaded' }).getByRole('button', { name: 'Maybe later' }).click()
 
   await generator.getByLabel('CMYK for print (PDF, EPS)').click()
   downloading = page.waitForEvent('download')

@@ -10,6 +10,7 @@ const desktopUA =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36'
 
 test('a rule built in the dialog sends iPhones elsewhere, and the card says so', async ({ page, browser, baseURL }) => {
+  test.setTimeout(60_000) // three browsers scan; a loaded CI machine took it past 30 s
   await signUp(page, uniqueEmail('smart'))
   const destination = `${baseURL}/faq`
   const forPhones = `${baseURL}/about`
