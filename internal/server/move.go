@@ -74,7 +74,7 @@ func (s *server) createMove(w http.ResponseWriter, r *http.Request) {
 				dynamic++
 			}
 		}
-		n, err := s.store.CountDynamicCodes(r.Context(), to.ID)
+		n, err := s.store.DynamicUsedForMove(r.Context(), from.ID, to.ID)
 		if err != nil {
 			s.internalError(w, "counting dynamic codes", err)
 			return

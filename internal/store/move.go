@@ -29,6 +29,14 @@ type movedCode struct {
 	ToWorkspaceID   int64 `json:"toWorkspaceId"`
 }
 
+// DynamicUsedForMove is the target's use of live dynamic codes that a move
+// from workspace from adds to: a free plan's allowance both share counts
+// the codes already.
+func (s *Store) DynamicUsedForMove(ctx context.Context, from, to int64) (int, error) {
+	n, err := usedBeside(ctx, s.read, to, dynamicUsage, from)
+	return int(n), err
+}
+
 // ClaimBulkEditJobID takes the queued job id, as ClaimBulkEditJob takes
 // the oldest: ErrNotFound when it is not queued (a runner has it).
 func (s *Store) ClaimBulkEditJobID(ctx context.Context, id int64, now, leaseUntil time.Time) (*BulkEditJob, error) {
@@ -95,7 +103,7 @@ func (s *Store) ApplyMove(ctx context.Context, j *BulkEditJob, n, limit int, now
 			if err := s.lockAllowance(ctx, tx, to); err != nil {
 				return err
 			}
-			if live, err = used(ctx, tx, to, dynamicUsage); err != nil {
+			if live, err = usedBeside(ctx, tx, to, dynamicUsage, from); err != nil {
 				return fail("count dynamic codes", err)
 			}
 		}
