@@ -227,3 +227,27 @@ func TestMoveCustomDomainRule(t *testing.T) {
 		}
 	})
 }
+
+// A code that opens one of the source's hosted pages (by a routing rule
+// here) stays: pages do not move.
+func TestMoveLeavesCodesOpeningPages(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		ctx := context.Background()
+		src, refs := codes(t, st, 2, "pg")
+		dst, _ := codes(t, st, 1, "pgt")
+		var n int
+		storetest.QueryRow(t, st, `UPDATE dynamic_qr_codes SET routing = $1 WHERE id = $2 RETURNING 1`,
+			[]any{`{"rules":[{"when":{"os":["ios"]},"pageId":1}]}`, refs[0].ID}, &n)
+		j, err := bulkedit.NewRunner(st, nil, nil).StartMove(ctx, src, dst, userOf(t, st, src), refs, 0)
+		if err != nil || j.Processed != 2 || j.Failed != 1 {
+			t.Fatalf("move: %+v, %v", j, err)
+		}
+		fails, _ := st.BulkEditFailures(ctx, j.ID, 10)
+		if len(fails) != 1 || fails[0].ID != refs[0].ID || fails[0].Reason != store.MsgMovePage {
+			t.Fatalf("failures: %+v", fails)
+		}
+		if _, err := st.DynamicCode(ctx, src, refs[0].ID); err != nil {
+			t.Fatalf("the code opening a page moved: %v", err)
+		}
+	})
+}

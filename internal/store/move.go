@@ -22,6 +22,11 @@ import (
 // target is at its limit of live dynamic codes.
 const MsgMoveLimit = "The target workspace has reached its limit of dynamic QR codes"
 
+// MsgMovePage is why a move leaves a code that opens one of the source's
+// hosted pages (itself, or by a routing rule or split): pages are the
+// workspace's, and do not move.
+const MsgMovePage = "The code opens a hosted page of this workspace, and pages do not move: point it elsewhere first"
+
 // EventCodeMoved's data: the code, and where it went from and to.
 type movedCode struct {
 	webhookCode
@@ -131,7 +136,7 @@ func (s *Store) ApplyMove(ctx context.Context, j *BulkEditJob, n, limit int, now
 			reason := ""
 			switch {
 			case c == nil || c.Fields.Deleted:
-				reason = "The code was deleted"
+				reason = "The code is no longer in this workspace (deleted or moved)"
 			case c.Dynamic && limit > 0 && live >= int64(limit):
 				reason = MsgMoveLimit
 			default:
@@ -175,6 +180,11 @@ type mover struct {
 // move moves code c, or answers why it cannot.
 func (m *mover) move(ctx context.Context, c *BulkEditCode) (string, error) {
 	k := kindOf(c.Dynamic)
+	if c.Dynamic {
+		if opens, err := opensPage(ctx, m.tx, c); opens || err != nil {
+			return MsgMovePage, err
+		}
+	}
 	domain := c.Fields.DomainID
 	if c.Dynamic && domain != nil {
 		var reason string
@@ -225,6 +235,27 @@ func (m *mover) move(ctx context.Context, c *BulkEditCode) (string, error) {
 		}
 	}
 	return "", nil
+}
+
+// opensPage reports whether the dynamic code opens a hosted page.
+func opensPage(ctx context.Context, tx *sql.Tx, c *BulkEditCode) (bool, error) {
+	if rt := c.Fields.Routing; rt != nil {
+		for _, r := range rt.Rules {
+			if r.PageID != nil {
+				return true, nil
+			}
+		}
+		for _, v := range rt.Split {
+			if v.PageID != nil {
+				return true, nil
+			}
+		}
+	}
+	var page *int64
+	if err := tx.QueryRowContext(ctx, `SELECT page_id FROM dynamic_qr_codes WHERE id = $1`, c.ID).Scan(&page); err != nil {
+		return false, fail("read the code's page", err)
+	}
+	return page != nil, nil
 }
 
 // domain is the domain a dynamic code prints once moved: its own when the
