@@ -46,6 +46,8 @@ const actionLabels: Record<string, string> = {
   'webhook.delivery_retried': 'retried a delivery to',
   'share_link.created': 'made the share link',
   'share_link.revoked': 'revoked the share link',
+  'move.started': 'started moving codes to another workspace',
+  'code.moved': 'moved the code between workspaces',
 }
 
 export function actionLabel(action: string) {
