@@ -74,12 +74,12 @@ func (s *server) createMove(w http.ResponseWriter, r *http.Request) {
 				dynamic++
 			}
 		}
-		n, err := s.store.DynamicUsedForMove(r.Context(), from.ID, to.ID)
+		n, grows, err := s.store.DynamicUsedForMove(r.Context(), from.ID, to.ID)
 		if err != nil {
 			s.internalError(w, "counting dynamic codes", err)
 			return
 		}
-		if dynamic > 0 && n+dynamic > limit {
+		if grows && dynamic > 0 && n+dynamic > limit {
 			writeError(w, http.StatusForbidden, fmt.Sprintf("%s moves %d dynamic codes and has room for %d: nothing was moved. %s",
 				to.Name, dynamic, max(0, limit-n), s.limitMessage()))
 			return

@@ -262,3 +262,40 @@ func TestMoveDynamicLimit(t *testing.T) {
 		}
 	})
 }
+
+// A move of more than 200 codes is a job: 202 {"id","total"}, followed at
+// GET /api/codes/move/{id} until it is done, every code moved once.
+func TestMoveLargeRunsAsAJob(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		f := newTeam(t, e)
+		folder := expect(t, e.do(f.members["owner"], "POST", "/api/folders", `{"name":"Menus"}`), http.StatusCreated, "")
+		bulkCodes(t, e, f, 201, "big", int64(folder["id"].(float64)))
+		target := newWorkspace(t, e, f.members["owner"], "Client")
+		started := expect(t, e.do(f.members["owner"], "POST", "/api/codes/move",
+			fmt.Sprintf(`{"filter":{"folder":%v},"toWorkspaceId":%d}`, folder["id"], target)), http.StatusAccepted, "")
+		if started["total"] != 201.0 {
+			t.Fatalf("started: %v", started)
+		}
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			j := expect(t, e.do(f.members["owner"], "GET", fmt.Sprintf("/api/codes/move/%v", started["id"]), ""), http.StatusOK, "")
+			if j["status"] == "done" {
+				if j["processed"] != 201.0 || j["failed"] != 0.0 {
+					t.Fatalf("done: %v", j)
+				}
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("move not finished: %v", j)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		var moved, inFolder, entries int
+		storetest.QueryRow(t, st, `SELECT count(*), count(folder_id) FROM dynamic_qr_codes WHERE workspace_id = $1 AND short_code LIKE 'big%'`, []any{target}, &moved, &inFolder)
+		storetest.QueryRow(t, st, `SELECT count(*) FROM audit_log WHERE workspace_id = $1 AND action = 'code.moved'`, []any{f.ws}, &entries)
+		if moved != 201 || inFolder != 0 || entries != 201 {
+			t.Fatalf("%d codes moved (%d in a folder), %d audited", moved, inFolder, entries)
+		}
+	})
+}

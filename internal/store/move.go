@@ -34,12 +34,60 @@ type movedCode struct {
 	ToWorkspaceID   int64 `json:"toWorkspaceId"`
 }
 
-// DynamicUsedForMove is the target's use of live dynamic codes that a move
-// from workspace from adds to: a free plan's allowance both share counts
-// the codes already.
-func (s *Store) DynamicUsedForMove(ctx context.Context, from, to int64) (int, error) {
-	n, err := usedBeside(ctx, s.read, to, dynamicUsage, from)
-	return int(n), err
+// DynamicUsedForMove is the largest use of live dynamic codes, counted
+// as for the target's limit (used), that a move from workspace from adds
+// to; grows is false when it adds to none. Of the target's free plan (an
+// owner's codes across the free workspaces they own), an owner who owns
+// the source as a free workspace too counts the codes already; the
+// target's own count grows unless such an owner's (which holds it) does
+// not.
+func (s *Store) DynamicUsedForMove(ctx context.Context, from, to int64) (n int, grows bool, err error) {
+	base, grows, err := moveGrowth(ctx, s.read, from, to)
+	return int(base), grows, err
+}
+
+func moveGrowth(ctx context.Context, db interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}, from, to int64) (int64, bool, error) {
+	var own int64
+	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM dynamic_qr_codes WHERE workspace_id = $1 AND NOT is_deleted`, to).Scan(&own); err != nil {
+		return 0, false, fail("count dynamic codes", err)
+	}
+	rows, err := db.QueryContext(ctx, `SELECT
+		(SELECT count(x.id) FROM workspace_members m
+			JOIN workspaces f ON f.id = m.workspace_id AND NOT f.is_deleted AND f.subscription_status <> $2
+			JOIN dynamic_qr_codes x ON x.workspace_id = f.id AND NOT x.is_deleted
+			WHERE m.user_id = o.user_id AND m.role = 'owner'),
+		EXISTS (SELECT 1 FROM workspace_members b JOIN workspaces bw ON bw.id = b.workspace_id
+			WHERE b.workspace_id = $3 AND b.user_id = o.user_id AND b.role = 'owner'
+				AND NOT bw.is_deleted AND bw.subscription_status <> $2)
+		FROM workspace_members o JOIN workspaces w ON w.id = o.workspace_id
+		WHERE o.workspace_id = $1 AND o.role = 'owner' AND w.subscription_status <> $2`, to, SubscriptionActive, from)
+	if err != nil {
+		return 0, false, fail("count dynamic codes", err)
+	}
+	defer rows.Close()
+	base, shared := int64(-1), false
+	for rows.Next() {
+		var sum int64
+		var shares bool
+		if err := rows.Scan(&sum, &shares); err != nil {
+			return 0, false, fail("count dynamic codes", err)
+		}
+		if shares {
+			shared = true
+		} else {
+			base = max(base, sum)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return 0, false, fail("count dynamic codes", err)
+	}
+	if !shared {
+		base = max(base, own)
+	}
+	return base, base >= 0, nil
 }
 
 // ClaimBulkEditJobID takes the queued job id, as ClaimBulkEditJob takes
@@ -108,8 +156,11 @@ func (s *Store) ApplyMove(ctx context.Context, j *BulkEditJob, n, limit int, now
 			if err := s.lockAllowance(ctx, tx, to); err != nil {
 				return err
 			}
-			if live, err = usedBeside(ctx, tx, to, dynamicUsage, from); err != nil {
-				return fail("count dynamic codes", err)
+			var grows bool
+			if live, grows, err = moveGrowth(ctx, tx, from, to); err != nil {
+				return err
+			} else if !grows {
+				limit = 0 // the move adds to no use
 			}
 		}
 		keys := make([]editKey, len(items))

@@ -34,14 +34,9 @@ var (
 )
 
 // used returns what counts of u against the workspace's limit (above).
-func used(ctx context.Context, db rowQuerier, workspaceID int64, u usage) (int64, error) {
-	return usedBeside(ctx, db, workspaceID, u, 0)
-}
-
-// usedBeside is used leaving out the owners who own workspace beside as a
-// free one too: what moving rows from beside to the workspace adds to
-// (the others' use stays as it is).
-func usedBeside(ctx context.Context, db rowQuerier, workspaceID int64, u usage, beside int64) (int64, error) {
+func used(ctx context.Context, db interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}, workspaceID int64, u usage) (int64, error) {
 	var n int64
 	err := db.QueryRowContext(ctx, `
 		SELECT COALESCE(MAX(used), 0) FROM (
@@ -52,12 +47,9 @@ func usedBeside(ctx context.Context, db rowQuerier, workspaceID int64, u usage, 
 			JOIN workspace_members m ON m.user_id = o.user_id AND m.role = 'owner'
 			JOIN workspaces f ON f.id = m.workspace_id AND NOT f.is_deleted AND f.subscription_status <> $2
 			JOIN `+u.table+` x ON x.workspace_id = f.id AND `+u.counts+`
-			WHERE w.id = $1 AND w.subscription_status <> $2 AND NOT EXISTS (
-				SELECT 1 FROM workspace_members b JOIN workspaces bw ON bw.id = b.workspace_id
-				WHERE b.workspace_id = $3 AND b.user_id = o.user_id AND b.role = 'owner'
-					AND NOT bw.is_deleted AND bw.subscription_status <> $2)
+			WHERE w.id = $1 AND w.subscription_status <> $2
 			GROUP BY o.user_id
-		) t`, workspaceID, SubscriptionActive, beside).Scan(&n)
+		) t`, workspaceID, SubscriptionActive).Scan(&n)
 	if err != nil {
 		return 0, fail(u.doing, err)
 	}
