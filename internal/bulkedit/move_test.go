@@ -251,3 +251,61 @@ func TestMoveLeavesCodesOpeningPages(t *testing.T) {
 		}
 	})
 }
+
+// Two moves racing into a target with room for one code: one moves, the
+// other's code stays, failed with the limit's reason.
+func TestConcurrentMovesHoldTheLimit(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		ctx := context.Background()
+		a, refsA := codes(t, st, 1, "ca")
+		b, refsB := codes(t, st, 1, "cb")
+		dst, _ := codes(t, st, 2, "ct")
+		now := time.Now()
+		var jobs []*store.BulkEditJob
+		for _, m := range []struct {
+			from int64
+			refs []store.CodeRef
+		}{{a, refsA}, {b, refsB}} {
+			to := dst
+			j := &store.BulkEditJob{WorkspaceID: m.from, UserID: userOf(t, st, m.from), Changes: `{"move":{"limit":3}}`, MoveTo: &to}
+			if err := st.CreateBulkEditJob(ctx, j, m.refs, nil, now); err != nil {
+				t.Fatal(err)
+			}
+			claimed, err := st.ClaimBulkEditJobID(ctx, j.ID, now, now.Add(time.Minute))
+			if err != nil {
+				t.Fatal(err)
+			}
+			jobs = append(jobs, claimed)
+		}
+		errs := make(chan error, 2)
+		for _, j := range jobs {
+			go func() {
+				_, err := st.ApplyMove(ctx, j, 10, 3, now, now.Add(time.Minute))
+				errs <- err
+			}()
+		}
+		for range jobs {
+			if err := <-errs; err != nil {
+				t.Fatal(err)
+			}
+		}
+		var inDst int
+		storetest.QueryRow(t, st, `SELECT count(*) FROM dynamic_qr_codes WHERE workspace_id = $1 AND NOT is_deleted`, []any{dst}, &inDst)
+		failed := 0
+		for _, j := range jobs {
+			fails, err := st.BulkEditFailures(ctx, j.ID, 10)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range fails {
+				if f.Reason != store.MsgMoveLimit {
+					t.Fatalf("failure: %+v", f)
+				}
+				failed++
+			}
+		}
+		if inDst != 3 || failed != 1 {
+			t.Fatalf("%d codes in the target (want 3), %d refused (want 1)", inDst, failed)
+		}
+	})
+}
