@@ -97,6 +97,24 @@ describe('Move to workspace', () => {
     expect(reads).toBe(2)
   })
 
+  it('is offered from the bulk edit dialog, on the same selection', async () => {
+    const mock = stub({
+      'GET /api/codes/bulk-edit': () => json({ items: [] }),
+      'GET /api/brand-kits': () => json([]),
+      'GET /api/domains': () => json([]),
+      'POST /api/codes/move': () => json({ id: 6, status: 'done', toWorkspaceId: 10, total: 1, processed: 1, failed: 0, failures: [] }),
+    })
+    renderApp('/dashboard')
+    await userEvent.click(within(await card('Shop front')).getByRole('checkbox', { name: 'Select Shop front' }))
+    await userEvent.click(within(screen.getByRole('toolbar', { name: 'Selected codes' })).getByRole('button', { name: 'Bulk edit' }))
+    await userEvent.click(await screen.findByRole('button', { name: 'Move to workspace instead' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Move 1 selected code to another workspace' })
+    await userEvent.click(await within(dialog).findByRole('radio', { name: /Client/ }))
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Move' }))
+    expect(await screen.findByText('Moved 1 code to Client')).toBeInTheDocument()
+    expect(posted(mock)).toEqual({ ids: ['s_7'], toWorkspaceId: 10 })
+  })
+
   it('is not offered to an editor', async () => {
     stub({}, 'editor')
     renderApp('/dashboard')

@@ -1,11 +1,12 @@
 import { useMutation, useQuery } from '@tanstack/react-query'
 import { apiJson } from '@/lib/api-client'
 import { useActiveWorkspace, type Role } from '@/lib/workspace'
+import type { BulkEditSelection } from '../components/bulk-edit-slot'
 import { useInvalidateCodes } from './codes'
 import type { SavedCode } from './types'
 
-/** The codes a move takes: /api/v1 ids, or the list's filters (GET /api/codes's parameters). */
-export type MoveSelection = { ids: string[] } | { filter: Record<string, string> }
+/** The codes a move takes: a bulk edit's selection. */
+export type MoveSelection = BulkEditSelection
 
 /** A move as POST /api/codes/move answers a small one and GET /api/codes/move/{id} shows any (docs/API.md "Moving codes"). */
 export interface MoveResult {

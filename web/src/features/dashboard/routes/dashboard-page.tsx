@@ -243,6 +243,13 @@ function CodeList({ status }: { status: CodeStatus }) {
         },
         tags,
         folders,
+        onMove:
+          mayMove && editing
+            ? () => {
+                setMoving(editing)
+                setEditing(null)
+              }
+            : undefined,
       })}
       <CodeGrid
         codes={codes}
