@@ -88,6 +88,9 @@ func TestMoveKeepsShortCodesScansAndTags(t *testing.T) {
 		var scansBefore int64
 		storetest.QueryRow(t, st, `SELECT scans FROM scan_counts WHERE dynamic_qr_code_id = $1`, []any{moved}, &scansBefore)
 
+		var link int64
+		storetest.QueryRow(t, st, `INSERT INTO share_links (workspace_id, token_hash, token_hint, code_id, created_at)
+			VALUES ($1, 'h', 'h', $2, '2026-01-01T00:00:00Z') RETURNING id`, []any{src, moved}, &link)
 		r := bulkedit.NewRunner(st, nil, nil)
 		j, err := r.StartMove(ctx, src, dst, user, []store.CodeRef{refs[0]}, 0)
 		if err != nil || j.Status != store.BulkEditDone || j.Processed != 1 || j.Failed != 0 {
@@ -134,6 +137,11 @@ func TestMoveKeepsShortCodesScansAndTags(t *testing.T) {
 		storetest.QueryRow(t, st, `SELECT count(*) FROM audit_log WHERE workspace_id = $1 AND target_type = 'dynamic_code' AND target_id = $2 AND action <> 'code.moved'`, []any{dst, moved}, &dstTrail)
 		if inSrc != 1 || inDst != 1 || srcTrail == 0 || dstTrail != srcTrail {
 			t.Fatalf("audit: code.moved %d in the source, %d in the target; trail %d in the source, %d copied", inSrc, inDst, srcTrail, dstTrail)
+		}
+		var revoked bool
+		storetest.QueryRow(t, st, `SELECT revoked_at IS NOT NULL FROM share_links WHERE id = $1`, []any{link}, &revoked)
+		if !revoked {
+			t.Fatal("the source's share link of the moved code still works")
 		}
 		// The move is no bulk edit: not listed, no undo.
 		if list, _ := st.BulkEditJobs(ctx, src, 10); len(list) != 0 {

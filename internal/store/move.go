@@ -258,6 +258,14 @@ func (m *mover) move(ctx context.Context, c *BulkEditCode) (string, error) {
 		return "", err
 	}
 	if c.Dynamic {
+		// The source's share links of the code would show another
+		// workspace's analytics: they end.
+		if _, err := m.tx.ExecContext(ctx, `UPDATE share_links SET revoked_at = $1
+			WHERE code_id = $2 AND workspace_id = $3 AND revoked_at IS NULL`, dbTime(m.now), c.ID, m.from); err != nil {
+			return "", fail("revoke the code's share links", err)
+		}
+	}
+	if c.Dynamic {
 		if err := m.s.shiftCodeRollups(ctx, sqlTx{m.tx}, m.from, m.to, c.ID); err != nil {
 			return "", fail("move the code's rollups", err)
 		}
