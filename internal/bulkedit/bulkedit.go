@@ -96,30 +96,28 @@ const SmallMove = batchSize
 
 // StartMove makes a queued job moving the codes refs of workspace from to
 // workspace to for the user; limit is the target's limit of live dynamic
-// codes (0: none). A move of at most SmallMove codes is run before it
-// returns (unless a runner took it first); a larger one wakes the runner.
-// The job is read back with its counts.
+// codes (0: none). A move of at most SmallMove codes is made claimed and
+// run before it returns (read back with its counts); a larger one wakes
+// the runner.
 func (r *Runner) StartMove(ctx context.Context, from, to, userID int64, refs []store.CodeRef, limit int) (*store.BulkEditJob, error) {
 	raw, err := json.Marshal(Changes{Move: &Move{Limit: limit}})
 	if err != nil {
 		return nil, err
 	}
 	j := &store.BulkEditJob{WorkspaceID: from, UserID: userID, Changes: string(raw), MoveTo: &to}
-	if err := r.store.CreateBulkEditJob(ctx, j, refs, nil, r.now()); err != nil {
-		return nil, err
-	}
 	if len(refs) > SmallMove {
+		if err := r.store.CreateBulkEditJob(ctx, j, refs, nil, r.now()); err != nil {
+			return nil, err
+		}
 		r.loop.Wake()
 		return j, nil
 	}
+	// Claimed as it is made: no runner takes it while this request runs it.
 	now := r.now()
-	claimed, err := r.store.ClaimBulkEditJobID(ctx, j.ID, now, now.Add(lease))
-	if errors.Is(err, store.ErrNotFound) {
-		return j, nil // a runner has it
-	} else if err != nil {
+	if err := r.store.CreateClaimedBulkEditJob(ctx, j, refs, now, now.Add(lease)); err != nil {
 		return nil, err
 	}
-	r.runJob(ctx, claimed)
+	r.runJob(ctx, j)
 	return r.store.BulkEditJob(ctx, from, j.ID)
 }
 

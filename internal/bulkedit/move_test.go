@@ -276,14 +276,10 @@ func TestConcurrentMovesHoldTheLimit(t *testing.T) {
 		}{{a, refsA}, {b, refsB}} {
 			to := dst
 			j := &store.BulkEditJob{WorkspaceID: m.from, UserID: userOf(t, st, m.from), Changes: `{"move":{"limit":3}}`, MoveTo: &to}
-			if err := st.CreateBulkEditJob(ctx, j, m.refs, nil, now); err != nil {
+			if err := st.CreateClaimedBulkEditJob(ctx, j, m.refs, now, now.Add(time.Minute)); err != nil {
 				t.Fatal(err)
 			}
-			claimed, err := st.ClaimBulkEditJobID(ctx, j.ID, now, now.Add(time.Minute))
-			if err != nil {
-				t.Fatal(err)
-			}
-			jobs = append(jobs, claimed)
+			jobs = append(jobs, j)
 		}
 		errs := make(chan error, 2)
 		for _, j := range jobs {

@@ -196,10 +196,26 @@ func fieldMap(f CodeFields) map[string]json.RawMessage {
 // frozen selection, in order), and its audit entry. changes, when not nil,
 // are each item's own changes (a spreadsheet's rows), one a ref.
 func (s *Store) CreateBulkEditJob(ctx context.Context, j *BulkEditJob, refs []CodeRef, changes []string, now time.Time) error {
+	return s.createBulkEditJob(ctx, j, refs, changes, now, nil)
+}
+
+// CreateClaimedBulkEditJob is CreateBulkEditJob with the job running
+// already, under a lease until leaseUntil held by the caller (which runs
+// it at once; a runner takes it over only once the lease has ended).
+func (s *Store) CreateClaimedBulkEditJob(ctx context.Context, j *BulkEditJob, refs []CodeRef, now, leaseUntil time.Time) error {
+	return s.createBulkEditJob(ctx, j, refs, nil, now, &leaseUntil)
+}
+
+func (s *Store) createBulkEditJob(ctx context.Context, j *BulkEditJob, refs []CodeRef, changes []string, now time.Time, leaseUntil *time.Time) error {
 	return s.inTx(ctx, "create bulk edit", func(tx *sql.Tx) error {
 		j.Status, j.Total, j.CreatedAt, j.UpdatedAt = BulkEditQueued, len(refs), now, now
-		err := tx.QueryRowContext(ctx, `INSERT INTO bulk_edit_jobs (workspace_id, user_id, status, changes, total, created_at, updated_at, move_to)
-			VALUES ($1, $2, $3, $4, $5, $6, $6, $7) RETURNING id`, j.WorkspaceID, j.UserID, j.Status, j.Changes, j.Total, dbTime(now), j.MoveTo).Scan(&j.ID)
+		var lease any
+		if leaseUntil != nil {
+			j.Status, j.Attempts, lease = BulkEditRunning, 1, dbTime(*leaseUntil)
+		}
+		err := tx.QueryRowContext(ctx, `INSERT INTO bulk_edit_jobs (workspace_id, user_id, status, changes, total, created_at, updated_at, move_to, attempts, lease_until)
+			VALUES ($1, $2, $3, $4, $5, $6, $6, $7, $8, $9) RETURNING id`, j.WorkspaceID, j.UserID, j.Status, j.Changes, j.Total, dbTime(now), j.MoveTo,
+			j.Attempts, lease).Scan(&j.ID)
 		if err != nil {
 			return fail("create bulk edit", err)
 		}

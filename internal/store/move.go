@@ -90,18 +90,6 @@ func moveGrowth(ctx context.Context, db interface {
 	return base, base >= 0, nil
 }
 
-// ClaimBulkEditJobID takes the queued job id, as ClaimBulkEditJob takes
-// the oldest: ErrNotFound when it is not queued (a runner has it).
-func (s *Store) ClaimBulkEditJobID(ctx context.Context, id int64, now, leaseUntil time.Time) (*BulkEditJob, error) {
-	j, err := scanBulkEditJob(s.write.QueryRowContext(ctx, `UPDATE bulk_edit_jobs
-		SET status = 'running', lease_until = $1, attempts = attempts + 1, updated_at = $2
-		WHERE id = $3 AND status = 'queued' RETURNING `+bulkEditJobColumns, dbTime(leaseUntil), dbTime(now), id))
-	if err != nil {
-		return nil, fail("claim bulk edit", err)
-	}
-	return j, nil
-}
-
 // ItemFailure is an item of a job that failed, and why.
 type ItemFailure struct {
 	Dynamic bool
