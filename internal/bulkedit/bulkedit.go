@@ -79,6 +79,46 @@ type Changes struct {
 	// Sheet names the spreadsheet of a spreadsheet update, whose items
 	// carry their own changes (a row's) and the job none.
 	Sheet string `json:"sheet,omitempty"`
+	// Move is a move's (StartMove): the job changes no field.
+	Move *Move `json:"move,omitempty"`
+}
+
+// Move is what a move job needs besides its target (the job's MoveTo).
+type Move struct {
+	// Limit is the target's limit of live dynamic codes when the move was
+	// asked for (0: none), held again in every batch.
+	Limit int `json:"limit,omitempty"`
+}
+
+// SmallMove is the most codes a move takes in the request that asks for
+// it: a larger one is left to the runner.
+const SmallMove = batchSize
+
+// StartMove makes a queued job moving the codes refs of workspace from to
+// workspace to for the user; limit is the target's limit of live dynamic
+// codes (0: none). A move of at most SmallMove codes is made claimed and
+// run before it returns (read back with its counts); a larger one wakes
+// the runner.
+func (r *Runner) StartMove(ctx context.Context, from, to, userID int64, refs []store.CodeRef, limit int) (*store.BulkEditJob, error) {
+	raw, err := json.Marshal(Changes{Move: &Move{Limit: limit}})
+	if err != nil {
+		return nil, err
+	}
+	j := &store.BulkEditJob{WorkspaceID: from, UserID: userID, Changes: string(raw), MoveTo: &to}
+	if len(refs) > SmallMove {
+		if err := r.store.CreateBulkEditJob(ctx, j, refs, nil, r.now()); err != nil {
+			return nil, err
+		}
+		r.loop.Wake()
+		return j, nil
+	}
+	// Claimed as it is made: no runner takes it while this request runs it.
+	now := r.now()
+	if err := r.store.CreateClaimedBulkEditJob(ctx, j, refs, now, now.Add(lease)); err != nil {
+		return nil, err
+	}
+	r.runJob(ctx, j)
+	return r.store.BulkEditJob(ctx, from, j.ID)
 }
 
 // Empty reports whether c changes nothing.
@@ -413,7 +453,13 @@ func (r *Runner) runJob(ctx context.Context, j *store.BulkEditJob) {
 	}
 	jobs.RunBatches(ctx, r.log.With("bulk_edit", j.ID), pollEvery, func(ctx context.Context) (bool, error) {
 		now := r.now()
-		n, err := r.store.ApplyBulkEdit(ctx, j, batchSize, c.editItem, now, now.Add(lease))
+		var n int
+		var err error
+		if c.Move != nil {
+			n, err = r.store.ApplyMove(ctx, j, batchSize, c.Move.Limit, now, now.Add(lease))
+		} else {
+			n, err = r.store.ApplyBulkEdit(ctx, j, batchSize, c.editItem, now, now.Add(lease))
+		}
 		if err == nil && n > 0 && r.AfterBatch != nil {
 			r.AfterBatch(j)
 		}

@@ -50,49 +50,8 @@ func (s *server) createBulkEdit(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var refs []store.CodeRef
-	switch {
-	case (in.IDs == nil) == (in.Filter == nil):
-		fieldError(w, "ids", "Give either ids or filter")
-		return
-	case in.IDs != nil:
-		if refs, ok = s.bulkEditIDs(w, r, in.IDs, folderLimit); !ok {
-			return
-		}
-	default:
-		p := url.Values{}
-		for k, raw := range in.Filter {
-			v, isText := filterValue(raw)
-			if !slices.Contains(bulkEditFilters, k) || !isText {
-				fieldError(w, "filter."+k, fmt.Sprintf("filter takes %s, each a string or a number", strings.Join(bulkEditFilters, ", ")))
-				return
-			}
-			p.Set(k, v)
-		}
-		if folderLimit != nil {
-			// A key limited to a folder selects in it alone.
-			if f := p.Get("folder"); f != "" && f != strconv.FormatInt(*folderLimit, 10) {
-				writeError(w, http.StatusForbidden, "This API key is limited to one folder")
-				return
-			}
-			p.Set("folder", strconv.FormatInt(*folderLimit, 10))
-		}
-		q, ok := codeQueryOf(w, ws, p)
-		if !ok {
-			return
-		}
-		var err error
-		refs, err = bulkedit.Select(r.Context(), s.store, q)
-		if errors.Is(err, bulkedit.ErrTooMany) {
-			fieldError(w, "filter", err.Error())
-			return
-		} else if err != nil {
-			s.internalError(w, "selecting codes", err)
-			return
-		}
-	}
-	if len(refs) == 0 {
-		fieldError(w, "filter", "The selection holds no codes")
+	refs, ok := s.bulkSelection(w, r, in.IDs, in.Filter, folderLimit)
+	if !ok {
 		return
 	}
 	if in.DryRun {
@@ -110,6 +69,59 @@ func (s *server) createBulkEdit(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusAccepted, map[string]any{"id": j.ID, "total": j.Total})
+}
+
+// bulkSelection reads a selection of the workspace's codes, "ids" or
+// "filter" (in the folder of a key limited to one), frozen now. On failure
+// it has answered (400, or 404 for ids not the workspace's codes).
+func (s *server) bulkSelection(w http.ResponseWriter, r *http.Request, ids []string, filter map[string]json.RawMessage, folderLimit *int64) ([]store.CodeRef, bool) {
+	var refs []store.CodeRef
+	switch {
+	case (ids == nil) == (filter == nil):
+		fieldError(w, "ids", "Give either ids or filter")
+		return nil, false
+	case ids != nil:
+		var ok bool
+		if refs, ok = s.bulkEditIDs(w, r, ids, folderLimit); !ok {
+			return nil, false
+		}
+	default:
+		p := url.Values{}
+		for k, raw := range filter {
+			v, isText := filterValue(raw)
+			if !slices.Contains(bulkEditFilters, k) || !isText {
+				fieldError(w, "filter."+k, fmt.Sprintf("filter takes %s, each a string or a number", strings.Join(bulkEditFilters, ", ")))
+				return nil, false
+			}
+			p.Set(k, v)
+		}
+		if folderLimit != nil {
+			// A key limited to a folder selects in it alone.
+			if f := p.Get("folder"); f != "" && f != strconv.FormatInt(*folderLimit, 10) {
+				writeError(w, http.StatusForbidden, "This API key is limited to one folder")
+				return nil, false
+			}
+			p.Set("folder", strconv.FormatInt(*folderLimit, 10))
+		}
+		q, ok := codeQueryOf(w, wsID(r), p)
+		if !ok {
+			return nil, false
+		}
+		var err error
+		refs, err = bulkedit.Select(r.Context(), s.store, q)
+		if errors.Is(err, bulkedit.ErrTooMany) {
+			fieldError(w, "filter", err.Error())
+			return nil, false
+		} else if err != nil {
+			s.internalError(w, "selecting codes", err)
+			return nil, false
+		}
+	}
+	if len(refs) == 0 {
+		fieldError(w, "filter", "The selection holds no codes")
+		return nil, false
+	}
+	return refs, true
 }
 
 // filterValue is a filter's value as the list's query string has it.
@@ -385,7 +397,7 @@ func (s *server) bulkEdit(w http.ResponseWriter, r *http.Request) {
 	}
 	j, err := s.store.BulkEditJob(r.Context(), wsID(r), id)
 	switch {
-	case errors.Is(err, store.ErrNotFound):
+	case errors.Is(err, store.ErrNotFound) || (err == nil && j.MoveTo != nil):
 		writeError(w, http.StatusNotFound, msgBulkEditMissing)
 	case err != nil:
 		s.internalError(w, "reading a bulk edit", err)

@@ -205,6 +205,10 @@ func (s *server) routes() http.Handler {
 	api.Handle("GET /api/codes/bulk-edit", read(s.bulkEdits))
 	api.Handle("GET /api/codes/bulk-edit/{id}", read(s.bulkEdit))
 	api.Handle("POST /api/codes/bulk-edit/{id}/undo", edit(s.undoBulkEdit))
+	// Moving codes to another workspace (move.go): an admin's or owner's
+	// in both workspaces.
+	api.Handle("POST /api/codes/move", manage(s.createMove))
+	api.Handle("GET /api/codes/move/{id}", manage(s.move))
 	// Brand kits (issue 26, brandkits.go): viewers see them, editors keep them.
 	// Hosted pages (issue 35, pages.go; served by hosted.go).
 	api.Handle("GET /api/pages", read(s.listPages))

@@ -43,6 +43,9 @@ type BulkEditJob struct {
 	Attempts                int
 	CreatedAt, UpdatedAt    time.Time
 	FinishedAt              *time.Time
+	// MoveTo is the workspace a move takes the codes to (move.go); nil
+	// for a bulk edit.
+	MoveTo *int64
 }
 
 // CodeFields are the fields of a code a bulk edit may change, as its items
@@ -86,12 +89,12 @@ const (
 	editUndone    = "undone"
 )
 
-const bulkEditJobColumns = `id, workspace_id, user_id, status, changes, total, error, attempts, created_at, updated_at, finished_at`
+const bulkEditJobColumns = `id, workspace_id, user_id, status, changes, total, error, attempts, created_at, updated_at, finished_at, move_to`
 
 func scanBulkEditJob(row interface{ Scan(...any) error }) (*BulkEditJob, error) {
 	j := new(BulkEditJob)
 	err := row.Scan(&j.ID, &j.WorkspaceID, &j.UserID, &j.Status, &j.Changes, &j.Total, &j.Error, &j.Attempts,
-		scanTime(&j.CreatedAt), scanTime(&j.UpdatedAt), scanNullTime(&j.FinishedAt))
+		scanTime(&j.CreatedAt), scanTime(&j.UpdatedAt), scanNullTime(&j.FinishedAt), &j.MoveTo)
 	return j, err
 }
 
@@ -193,10 +196,26 @@ func fieldMap(f CodeFields) map[string]json.RawMessage {
 // frozen selection, in order), and its audit entry. changes, when not nil,
 // are each item's own changes (a spreadsheet's rows), one a ref.
 func (s *Store) CreateBulkEditJob(ctx context.Context, j *BulkEditJob, refs []CodeRef, changes []string, now time.Time) error {
+	return s.createBulkEditJob(ctx, j, refs, changes, now, nil)
+}
+
+// CreateClaimedBulkEditJob is CreateBulkEditJob with the job running
+// already, under a lease until leaseUntil held by the caller (which runs
+// it at once; a runner takes it over only once the lease has ended).
+func (s *Store) CreateClaimedBulkEditJob(ctx context.Context, j *BulkEditJob, refs []CodeRef, now, leaseUntil time.Time) error {
+	return s.createBulkEditJob(ctx, j, refs, nil, now, &leaseUntil)
+}
+
+func (s *Store) createBulkEditJob(ctx context.Context, j *BulkEditJob, refs []CodeRef, changes []string, now time.Time, leaseUntil *time.Time) error {
 	return s.inTx(ctx, "create bulk edit", func(tx *sql.Tx) error {
 		j.Status, j.Total, j.CreatedAt, j.UpdatedAt = BulkEditQueued, len(refs), now, now
-		err := tx.QueryRowContext(ctx, `INSERT INTO bulk_edit_jobs (workspace_id, user_id, status, changes, total, created_at, updated_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING id`, j.WorkspaceID, j.UserID, j.Status, j.Changes, j.Total, dbTime(now)).Scan(&j.ID)
+		var lease any
+		if leaseUntil != nil {
+			j.Status, j.Attempts, lease = BulkEditRunning, 1, dbTime(*leaseUntil)
+		}
+		err := tx.QueryRowContext(ctx, `INSERT INTO bulk_edit_jobs (workspace_id, user_id, status, changes, total, created_at, updated_at, move_to, attempts, lease_until)
+			VALUES ($1, $2, $3, $4, $5, $6, $6, $7, $8, $9) RETURNING id`, j.WorkspaceID, j.UserID, j.Status, j.Changes, j.Total, dbTime(now), j.MoveTo,
+			j.Attempts, lease).Scan(&j.ID)
 		if err != nil {
 			return fail("create bulk edit", err)
 		}
@@ -224,6 +243,10 @@ func (s *Store) CreateBulkEditJob(ctx context.Context, j *BulkEditJob, refs []Co
 		}
 		var jobChanges any
 		_ = json.Unmarshal([]byte(j.Changes), &jobChanges)
+		if j.MoveTo != nil {
+			return s.audit(ctx, tx, j.WorkspaceID, "move.started", Target{"move", j.ID, ""},
+				map[string]any{"total": j.Total, "toWorkspaceId": *j.MoveTo})
+		}
 		return s.audit(ctx, tx, j.WorkspaceID, "bulk_edit.started", Target{"bulk_edit", j.ID, ""},
 			map[string]any{"total": j.Total, "changes": jobChanges})
 	})
@@ -249,10 +272,11 @@ func (s *Store) BulkEditJob(ctx context.Context, workspaceID, id int64) (*BulkEd
 	return j, nil
 }
 
-// BulkEditJobs lists the workspace's latest jobs, newest first, with
-// their counts.
+// BulkEditJobs lists the workspace's latest jobs (moves left out), newest
+// first, with their counts.
 func (s *Store) BulkEditJobs(ctx context.Context, workspaceID int64, limit int) ([]*BulkEditJob, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT id FROM bulk_edit_jobs WHERE workspace_id = $1 ORDER BY id DESC LIMIT $2`, workspaceID, limit)
+	rows, err := s.read.QueryContext(ctx, `SELECT id FROM bulk_edit_jobs WHERE workspace_id = $1 AND move_to IS NULL
+		ORDER BY id DESC LIMIT $2`, workspaceID, limit)
 	if err != nil {
 		return nil, fail("list bulk edits", err)
 	}
@@ -576,6 +600,63 @@ func target(c BulkEditCode) Target {
 	return Target{"code", c.ID, c.Name}
 }
 
+// pendingItem is an item of a job still to be done.
+type pendingItem struct {
+	seq     int
+	dynamic bool
+	id      int64
+	changes string
+}
+
+// nextItems renews j's lease until leaseUntil in tx and reads its next n
+// pending items, with ctx naming the job's user as the actor. ErrItemTaken
+// when another runner holds the job now.
+func (s *Store) nextItems(ctx context.Context, tx *sql.Tx, j *BulkEditJob, n int, now, leaseUntil time.Time) (context.Context, []pendingItem, error) {
+	// Each claim counts an attempt: another count means another runner
+	// claimed the job since this one did.
+	res, err := tx.ExecContext(ctx, `UPDATE bulk_edit_jobs SET lease_until = $1, updated_at = $2
+		WHERE id = $3 AND status = 'running' AND attempts = $4`, dbTime(leaseUntil), dbTime(now), j.ID, j.Attempts)
+	if err := mustAffect("renew bulk edit lease", res, err); err != nil {
+		if errors.Is(err, ErrNotFound) {
+			return ctx, nil, ErrItemTaken
+		}
+		return ctx, nil, err
+	}
+	ctx, err = jobActor(ctx, tx, j.UserID)
+	if err != nil {
+		return ctx, nil, err
+	}
+	var items []pendingItem
+	rows, err := tx.QueryContext(ctx, `SELECT seq, dynamic, code_id, COALESCE(changes, '') FROM bulk_edit_items
+		WHERE job_id = $1 AND status = 'pending' ORDER BY seq LIMIT $2`, j.ID, n)
+	if err != nil {
+		return ctx, nil, fail("read bulk edit items", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var it pendingItem
+		if err := rows.Scan(&it.seq, &it.dynamic, &it.id, &it.changes); err != nil {
+			return ctx, nil, fail("read bulk edit items", err)
+		}
+		items = append(items, it)
+	}
+	return ctx, items, failOrNil("read bulk edit items", rows.Err())
+}
+
+// saveItem moves a pending item to status, in the transaction that did
+// its change: ErrItemTaken when it is pending no more.
+func saveItem(ctx context.Context, tx *sql.Tx, job int64, seq int, status, reason string, before, after json.RawMessage) error {
+	res, err := tx.ExecContext(ctx, `UPDATE bulk_edit_items SET status = $1, error = $2, before_values = $3, after_values = $4
+		WHERE job_id = $5 AND seq = $6 AND status = 'pending'`, status, reason, string(before), string(after), job, seq)
+	if err := mustAffect("save bulk edit item", res, err); err != nil {
+		if errors.Is(err, ErrNotFound) {
+			return ErrItemTaken
+		}
+		return err
+	}
+	return nil
+}
+
 // ApplyBulkEdit changes the next n pending codes of job j with edit, in one
 // transaction that also renews j's lease until leaseUntil, and answers how
 // many it took (0: none was left). A code gone or refused fails its item;
@@ -586,43 +667,9 @@ func (s *Store) ApplyBulkEdit(ctx context.Context, j *BulkEditJob, n int, edit B
 	var changed []string
 	err := s.inTx(ctx, "apply bulk edit", func(tx *sql.Tx) error {
 		taken, changed = 0, changed[:0]
-		// Each claim counts an attempt: another count means another
-		// runner claimed the job since this one did.
-		res, err := tx.ExecContext(ctx, `UPDATE bulk_edit_jobs SET lease_until = $1, updated_at = $2
-			WHERE id = $3 AND status = 'running' AND attempts = $4`, dbTime(leaseUntil), dbTime(now), j.ID, j.Attempts)
-		if err := mustAffect("renew bulk edit lease", res, err); err != nil {
-			if errors.Is(err, ErrNotFound) {
-				return ErrItemTaken
-			}
-			return err
-		}
-		ctx, err := jobActor(ctx, tx, j.UserID)
+		ctx, items, err := s.nextItems(ctx, tx, j, n, now, leaseUntil)
 		if err != nil {
 			return err
-		}
-		type item struct {
-			seq     int
-			dynamic bool
-			id      int64
-			changes string
-		}
-		var items []item
-		rows, err := tx.QueryContext(ctx, `SELECT seq, dynamic, code_id, COALESCE(changes, '') FROM bulk_edit_items
-			WHERE job_id = $1 AND status = 'pending' ORDER BY seq LIMIT $2`, j.ID, n)
-		if err != nil {
-			return fail("read bulk edit items", err)
-		}
-		for rows.Next() {
-			var it item
-			if err := rows.Scan(&it.seq, &it.dynamic, &it.id, &it.changes); err != nil {
-				rows.Close()
-				return fail("read bulk edit items", err)
-			}
-			items = append(items, it)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return fail("read bulk edit items", err)
 		}
 		keys := make([]editKey, len(items))
 		for i, it := range items {
@@ -668,12 +715,7 @@ func (s *Store) ApplyBulkEdit(ctx context.Context, j *BulkEditJob, n int, edit B
 					}
 				}
 			}
-			res, err := tx.ExecContext(ctx, `UPDATE bulk_edit_items SET status = $1, error = $2, before_values = $3, after_values = $4
-				WHERE job_id = $5 AND seq = $6 AND status = 'pending'`, status, reason, string(before), string(after), j.ID, it.seq)
-			if err := mustAffect("save bulk edit item", res, err); err != nil {
-				if errors.Is(err, ErrNotFound) {
-					return ErrItemTaken
-				}
+			if err := saveItem(ctx, tx, j.ID, it.seq, status, reason, before, after); err != nil {
 				return err
 			}
 			taken++
@@ -706,7 +748,7 @@ type UndoSkip struct {
 func (s *Store) UndoBulkEdit(ctx context.Context, workspaceID, id int64, since, now time.Time, n, limit int) (int, []UndoSkip, error) {
 	err := s.inTx(ctx, "undo bulk edit", func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE bulk_edit_jobs SET status = 'undone', updated_at = $1
-			WHERE id = $2 AND workspace_id = $3 AND status IN ('done', 'failed', 'undone') AND finished_at >= $4`,
+			WHERE id = $2 AND workspace_id = $3 AND move_to IS NULL AND status IN ('done', 'failed', 'undone') AND finished_at >= $4`,
 			dbTime(now), id, workspaceID, dbTime(since))
 		if err := mustAffect("undo bulk edit", res, err); err != nil {
 			if errors.Is(err, ErrNotFound) {
@@ -717,8 +759,10 @@ func (s *Store) UndoBulkEdit(ctx context.Context, workspaceID, id int64, since, 
 		return s.audit(ctx, tx, workspaceID, "bulk_edit.undone", Target{"bulk_edit", id, ""}, nil)
 	})
 	if errors.Is(err, ErrUndoClosed) {
-		if _, err := s.BulkEditJob(ctx, workspaceID, id); err != nil {
+		if j, err := s.BulkEditJob(ctx, workspaceID, id); err != nil {
 			return 0, nil, err // not the workspace's: ErrNotFound
+		} else if j.MoveTo != nil {
+			return 0, nil, ErrNotFound // a move is no bulk edit
 		}
 		return 0, nil, ErrUndoClosed
 	}

@@ -16,8 +16,9 @@ import (
 // workspace_rollup_versions, as does every deletion of a code, while holding the
 // user's rollup lock on PostgreSQL (SQLite has a single writer). A batch
 // that finds a version other than the one its cache last wrote empties
-// the cache first. A failed batch empties it too. The owner of a code
-// never changes, so owners are kept across.
+// the cache first. A failed batch empties it too. Owners are kept across,
+// except when another writer changed the rollups: a move of a code
+// (move.go) changes its owner, and bumps both workspaces' versions.
 type writerCache struct {
 	// mu is held for a whole batch, from before its transaction until its
 	// writes are in the cache, after the commit: the next batch of this
@@ -108,17 +109,23 @@ func (c *writerCache) end(committed bool) {
 
 // bumpVersions counts the batch as a change to the users' rollups, and
 // empties the cache when another writer has changed any of them since
-// this cache last did. On PostgreSQL the users' rollup locks are held.
-func (s *Store) bumpVersions(ctx context.Context, tx rollupTx, c *writerCache, users []int64) error {
-	return tx.each(ctx, s.rollup.bumpVersions, s.idArgs(users), func(scan func(...any) error) error {
+// this cache last did (stale reports that, owners included). On
+// PostgreSQL the users' rollup locks are held.
+// The new versions go into versions (not c.newVersions, which emptying
+// the cache resets), for the caller to keep once all are had.
+func (s *Store) bumpVersions(ctx context.Context, tx rollupTx, c *writerCache, users []int64, versions map[int64]int64) (stale bool, err error) {
+	err = tx.each(ctx, s.rollup.bumpVersions, s.idArgs(users), func(scan func(...any) error) error {
 		var user, version int64
 		if err := scan(&user, &version); err != nil {
 			return err
 		}
 		if had, ok := c.versions[user]; ok && had != version-1 {
 			c.clear()
+			clear(c.owner)
+			stale = true
 		}
-		c.newVersions[user] = version
+		versions[user] = version
 		return nil
 	})
+	return stale, err
 }

@@ -503,32 +503,47 @@ func (s *Store) liveOwners(ctx context.Context, tx rollupTx, codes []int64) (map
 // it does not know are read, and it is checked against workspace_rollup_versions
 // once the users' locks are held.
 func (s *Store) liveOwnersCached(ctx context.Context, tx rollupTx, c *writerCache, codes []int64) (map[int64]int64, error) {
-	// Owners never change, deleted codes included: any cached one holds.
-	var unknown []int64
-	for _, code := range codes {
-		if _, ok := c.owner[code]; !ok {
-			unknown = append(unknown, code)
+	// Owners change only when a code moves, which bumps the versions of
+	// both workspaces: a cached owner holds until a version says otherwise.
+	locked, versions := map[int64]bool{}, map[int64]int64{}
+	for {
+		var unknown []int64
+		for _, code := range codes {
+			if _, ok := c.owner[code]; !ok {
+				unknown = append(unknown, code)
+			}
 		}
-	}
-	if len(unknown) > 0 {
-		err := s.eachOwner(ctx, tx, s.rollup.owners, unknown, func(id, user int64) { c.owner[id] = user })
+		if len(unknown) > 0 {
+			err := s.eachOwner(ctx, tx, s.rollup.owners, unknown, func(id, user int64) { c.owner[id] = user })
+			if err != nil {
+				return nil, err
+			}
+		}
+		var more []int64
+		for _, code := range codes {
+			if user, ok := c.owner[code]; ok && !locked[user] {
+				locked[user] = true
+				more = append(more, user)
+			}
+		}
+		if len(more) == 0 {
+			break
+		}
+		// A code moved since its owner was cached: its new owner is
+		// locked too (after the others; a deadlock with a concurrent
+		// batch, which PostgreSQL breaks, fails this batch alone).
+		if err := s.rollupLock(ctx, tx, more); err != nil {
+			return nil, err
+		}
+		stale, err := s.bumpVersions(ctx, tx, c, more, versions)
 		if err != nil {
 			return nil, err
 		}
-	}
-	users := map[int64]bool{}
-	for _, code := range codes {
-		if user, ok := c.owner[code]; ok {
-			users[user] = true
+		if !stale {
+			break
 		}
 	}
-	list := slices.Collect(maps.Keys(users))
-	if err := s.rollupLock(ctx, tx, list); err != nil {
-		return nil, err
-	}
-	if err := s.bumpVersions(ctx, tx, c, list); err != nil {
-		return nil, err
-	}
+	maps.Copy(c.newVersions, versions)
 	live := map[int64]int64{}
 	var check []int64
 	for _, code := range codes {

@@ -31,6 +31,7 @@ const (
 	EventCodeDeleted        = "code.deleted"
 	EventCodePaused         = "code.paused"
 	EventCodeResumed        = "code.resumed"
+	EventCodeMoved          = "code.moved"
 	EventScanCreated        = "scan.created"
 	EventBulkCompleted      = "bulk.completed"
 	EventPaymentSucceeded   = "payment.succeeded"
@@ -61,7 +62,7 @@ const (
 
 // WebhookEventTypes lists every event type, in the order the API shows them.
 var WebhookEventTypes = []string{
-	EventCodeCreated, EventCodeUpdated, EventCodeDeleted, EventCodePaused, EventCodeResumed,
+	EventCodeCreated, EventCodeUpdated, EventCodeDeleted, EventCodePaused, EventCodeResumed, EventCodeMoved,
 	EventScanCreated, EventBulkCompleted, EventPaymentSucceeded,
 	EventDestinationDown, EventDestinationUp, EventScansDropped, EventWebhookTest,
 }

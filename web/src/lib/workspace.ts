@@ -30,6 +30,8 @@ const abilities = {
   manageKeys: ['owner', 'admin'],
   /** Add, verify and delete the workspace's custom domains. */
   manageDomains: ['owner', 'admin'],
+  /** Move codes to another workspace (admin or owner there too: the dialog lists only those). */
+  moveCodes: ['owner', 'admin'],
   /** Delete the workspace; make or unmake owners. */
   own: ['owner'],
 } satisfies Record<string, Role[]>

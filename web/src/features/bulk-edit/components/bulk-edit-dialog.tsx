@@ -35,6 +35,8 @@ export interface BulkEditDialogProps {
   onOpenChange: (open: boolean) => void
   tags?: Named[]
   folders?: Named[]
+  /** Moves the selection to another workspace instead, when the user may (the dashboard's move dialog). */
+  onMove?: () => void
 }
 
 type Kind = 'replace' | 'template' | 'pause' | 'resume' | 'addTag' | 'removeTag' | 'folder' | 'delete'
@@ -55,7 +57,7 @@ const kinds: { value: Kind; label: string }[] = [
  * the dry run's before and after, then the job with its progress, and its
  * undo; the workspace's recent jobs, each undoable for a day.
  */
-export function BulkEditDialog({ selection, label, open, onOpenChange, tags = [], folders = [] }: BulkEditDialogProps) {
+export function BulkEditDialog({ selection, label, open, onOpenChange, tags = [], folders = [], onMove }: BulkEditDialogProps) {
   const [kind, setKind] = useState<Kind>('replace')
   const [from, setFrom] = useState('')
   const [to, setTo] = useState('')
@@ -115,6 +117,11 @@ export function BulkEditDialog({ selection, label, open, onOpenChange, tags = []
           <DialogTitle>Bulk edit {label}</DialogTitle>
           <DialogDescription>Pick a change, see exactly what it does, then apply it. A bulk edit can be undone for 24 hours.</DialogDescription>
         </DialogHeader>
+        {onMove && jobID === null && !preview && (
+          <Button type="button" variant="outline" size="sm" className="justify-self-start" onClick={onMove}>
+            Move to workspace instead
+          </Button>
+        )}
         {jobID !== null ? (
           <JobProgress id={jobID} onClose={() => onOpenChange(false)} />
         ) : preview ? (

@@ -45,7 +45,7 @@ export function useCodeList(query: CodeQuery, status: CodeStatus) {
  * lists), the analytics' list of dynamic codes, and the trial status and
  * analytics, which count codes.
  */
-function useInvalidateCodes() {
+export function useInvalidateCodes() {
   const queryClient = useQueryClient()
   return () =>
     Promise.all(

@@ -1,4 +1,4 @@
-import { ListChecks, Pause, Play, Trash2, X } from 'lucide-react'
+import { ArrowRightLeft, ListChecks, Pause, Play, Trash2, X } from 'lucide-react'
 import { useState } from 'react'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
@@ -6,8 +6,20 @@ import type { SavedCode } from '../api/types'
 import { useBulkAction } from '../api/codes'
 import { countOf } from '@/lib/count'
 
-/** Actions on the selected codes: pause (active dynamic ones), resume (paused view), delete, and the bulk edit when given. */
-export function BulkBar({ selected, paused, onDone, onBulkEdit }: { selected: SavedCode[]; paused: boolean; onDone: () => void; onBulkEdit?: () => void }) {
+/** Actions on the selected codes: pause (active dynamic ones), resume (paused view), delete, and the bulk edit and move when given. */
+export function BulkBar({
+  selected,
+  paused,
+  onDone,
+  onBulkEdit,
+  onMove,
+}: {
+  selected: SavedCode[]
+  paused: boolean
+  onDone: () => void
+  onBulkEdit?: () => void
+  onMove?: () => void
+}) {
   const bulk = useBulkAction()
   const [confirmDelete, setConfirmDelete] = useState(false)
   if (selected.length === 0) return null
@@ -33,6 +45,12 @@ export function BulkBar({ selected, paused, onDone, onBulkEdit }: { selected: Sa
         <Button size="sm" variant="outline" onClick={onBulkEdit}>
           <ListChecks aria-hidden="true" />
           Bulk edit
+        </Button>
+      )}
+      {onMove && (
+        <Button size="sm" variant="outline" onClick={onMove}>
+          <ArrowRightLeft aria-hidden="true" />
+          Move to workspace
         </Button>
       )}
       <Button size="sm" variant="outline" className="text-red-600" disabled={bulk.isPending} onClick={() => setConfirmDelete(true)}>

@@ -11,6 +11,8 @@ export interface BulkEditProps {
   onOpenChange: (open: boolean) => void
   tags?: { id: number; name: string }[]
   folders?: { id: number; name: string }[]
+  /** Moves the selection to another workspace instead (an admin's or owner's). */
+  onMove?: () => void
 }
 
 /**

@@ -1,4 +1,4 @@
-import { Bell, BellOff, CircleAlert, Copy, CopyPlus, Download, Eye, Lock, Paintbrush, Pause, Pencil, Play, ScanLine, Trash2 } from 'lucide-react'
+import { ArrowRightLeft, Bell, BellOff, CircleAlert, Copy, CopyPlus, Download, Eye, Lock, Paintbrush, Pause, Pencil, Play, ScanLine, Trash2 } from 'lucide-react'
 import { lazy, Suspense, useState } from 'react'
 import { Spinner } from '@/components/ui/spinner'
 import { Button } from '@/components/ui/button'
@@ -10,6 +10,8 @@ import { useDuplicateCode, useMuteAlerts, usePauseCode, useRenameCode, useResume
 import { codeImageUrl, type DynamicCode, type SavedCode } from '../api/types'
 import { CodeName } from './code-name'
 import { DeleteDialog } from './delete-dialog'
+import { MoveDialog } from './move-dialog'
+import { v1ID } from '../api/move'
 import { EditDestinationDialog } from './edit-destination-dialog'
 import { PasswordDialog } from './password-dialog'
 import { PreviewDialog } from './preview-dialog'
@@ -66,7 +68,7 @@ async function copyShortLink(url: string) {
 /** A labelled card button: grows to share its row, wraps to the next when the row is full. */
 const wide = 'flex-1 basis-24'
 
-type Dialog = 'preview' | 'download' | 'edit' | 'password' | 'delete' | 'restyle' | null
+type Dialog = 'preview' | 'download' | 'edit' | 'password' | 'delete' | 'restyle' | 'move' | null
 
 /** One saved code. The paused view's cards offer Resume, View and Delete only. */
 export function CodeCard({
@@ -91,6 +93,8 @@ export function CodeCard({
   const closeOr = (which: Dialog) => (open: boolean) => setDialog(open ? which : null)
   // A viewer of the workspace only looks: the server refuses their changes, so no buttons for them.
   const mayEdit = useCan('editCodes')
+  // The paused view's cards offer Resume, View and Delete only.
+  const mayMove = useCan('moveCodes') && !paused
   // An active dynamic code: its destination can change and it can be paused.
   const editable = mayEdit && dynamic && !paused ? dynamic : null
 
@@ -242,6 +246,11 @@ export function CodeCard({
             {editable.alertsMuted ? <BellOff aria-hidden="true" /> : <Bell aria-hidden="true" />}
           </Button>
         )}
+        {mayMove && (
+          <Button size="sm" variant="outline" className="w-9 shrink-0 px-0" aria-label="Move to workspace" title="Move to workspace" onClick={() => setDialog('move')}>
+            <ArrowRightLeft aria-hidden="true" />
+          </Button>
+        )}
         {mayEdit && (
           <Button size="sm" variant="outline" className="w-9 shrink-0 px-0 text-red-600 hover:bg-red-50 hover:text-red-700" aria-label="Delete" title="Delete" onClick={() => setDialog('delete')}>
             <Trash2 aria-hidden="true" />
@@ -256,6 +265,7 @@ export function CodeCard({
         </Suspense>
       )}
       <DeleteDialog code={code} open={dialog === 'delete'} onOpenChange={closeOr('delete')} />
+      {mayMove && <MoveDialog selection={{ ids: [v1ID(code)] }} label={code.name} open={dialog === 'move'} onOpenChange={closeOr('move')} />}
       {editable && <EditDestinationDialog code={editable} open={dialog === 'edit'} onOpenChange={closeOr('edit')} />}
       {editable && <PasswordDialog code={editable} open={dialog === 'password'} onOpenChange={closeOr('password')} />}
       {dialog === 'restyle' && restyle?.({ code, open: true, onOpenChange: closeOr('restyle') })}

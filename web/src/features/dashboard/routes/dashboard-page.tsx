@@ -1,4 +1,4 @@
-import { ArrowLeft, CirclePause, ListChecks, Plus, QrCode, Search } from 'lucide-react'
+import { ArrowLeft, ArrowRightLeft, CirclePause, ListChecks, Plus, QrCode, Search } from 'lucide-react'
 import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react'
 import { useDebouncedValue } from '@/lib/use-debounced-value'
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router'
@@ -10,6 +10,8 @@ import { listTotal, useCodeList } from '../api/codes'
 import { useFolders, useTags } from '../api/organise'
 import { codeKey, type SavedCode } from '../api/types'
 import { BulkBar } from '../components/bulk-bar'
+import { MoveDialog } from '../components/move-dialog'
+import { v1ID, type MoveSelection } from '../api/move'
 import { CardPlaceholder, CodeGrid, EmptyState } from '../components/code-grid'
 import { CodeToolbar } from '../components/code-toolbar'
 import { codeListParams, emptyQuery, isFiltered, pageSize, type CodeQuery, type CodeStatus } from '../lib/code-query'
@@ -155,11 +157,6 @@ function useListControls(status: CodeStatus) {
   return { query, setQuery, list, codes, selected, picked, onSelect, clear: () => setPicked(new Set()) }
 }
 
-/** A code's id as /api/v1 and bulk edits name it. */
-function v1ID(code: SavedCode) {
-  return `${code.qrMode === 'dynamic' ? 'd' : 's'}_${code.id}`
-}
-
 /** The list's filters as a bulk edit takes them: GET /api/codes's, without paging. */
 function listFilter(query: CodeQuery, status: CodeStatus): Record<string, string> {
   const params = codeListParams(query, status)
@@ -181,12 +178,16 @@ function CodeList({ status }: { status: CodeStatus }) {
   const [organising, setOrganising] = useState(false)
   const bulkEdit = useBulkEditSlot()
   const [editing, setEditing] = useState<{ selection: BulkEditSelection; label: string } | null>(null)
+  const mayMove = useCan('moveCodes')
+  const [moving, setMoving] = useState<{ selection: MoveSelection; label: string } | null>(null)
   const paused = status === 'paused'
   const filtered = isFiltered(query)
   const matching = listTotal(list)
   const all = listTotal(useCodeList(emptyQuery, status)) // the heading's request: already cached
   const editSelected = () => setEditing({ selection: { ids: selected.map(v1ID) }, label: countOf(selected.length, 'selected code') })
   const editMatching = () => setEditing({ selection: { filter: listFilter(query, status) }, label: 'every code matching this filter' })
+  const moveSelected = () => setMoving({ selection: { ids: selected.map(v1ID) }, label: countOf(selected.length, 'selected code') })
+  const moveMatching = () => setMoving({ selection: { filter: listFilter(query, status) }, label: 'every code matching this filter' })
   // The next page's cards hold their places: loading them as the list's
   // end nears moves nothing on screen (the footer stays below them).
   const upcoming = list.hasNextPage ? Math.max(0, Math.min(pageSize, (matching ?? Infinity) - (codes?.length ?? 0))) : 0
@@ -201,17 +202,38 @@ function CodeList({ status }: { status: CodeStatus }) {
           {matching} of {all} match
         </p>
       )}
-      {mayEdit && bulkEdit && codes && codes.length > 0 && (
+      {mayEdit && (bulkEdit || mayMove) && codes && codes.length > 0 && (
         <div className="flex flex-wrap items-center gap-2 text-sm">
-          <Button size="sm" variant="outline" onClick={editMatching}>
-            <ListChecks aria-hidden="true" />
-            {filtered
-              ? `Bulk edit all ${matching === undefined ? 'codes' : countOf(matching, 'code')} matching this filter`
-              : `Bulk edit all ${paused ? 'paused' : 'active'} codes`}
-          </Button>
+          {bulkEdit && (
+            <Button size="sm" variant="outline" onClick={editMatching}>
+              <ListChecks aria-hidden="true" />
+              {filtered
+                ? `Bulk edit all ${matching === undefined ? 'codes' : countOf(matching, 'code')} matching this filter`
+                : `Bulk edit all ${paused ? 'paused' : 'active'} codes`}
+            </Button>
+          )}
+          {mayMove && (
+            <Button size="sm" variant="outline" onClick={moveMatching}>
+              <ArrowRightLeft aria-hidden="true" />
+              {filtered ? 'Move all matching to a workspace' : `Move all ${paused ? 'paused' : 'active'} codes to a workspace`}
+            </Button>
+          )}
         </div>
       )}
-      {mayEdit && <BulkBar selected={selected} paused={paused} onDone={clear} onBulkEdit={bulkEdit ? editSelected : undefined} />}
+      {mayEdit && (
+        <BulkBar selected={selected} paused={paused} onDone={clear} onBulkEdit={bulkEdit ? editSelected : undefined} onMove={mayMove ? moveSelected : undefined} />
+      )}
+      {mayMove && (
+        <MoveDialog
+          selection={moving?.selection ?? { ids: [] }}
+          label={moving?.label ?? ''}
+          open={moving !== null}
+          onOpenChange={(open) => {
+            if (!open) setMoving(null)
+          }}
+          onMoved={clear}
+        />
+      )}
       {bulkEdit?.({
         selection: editing?.selection ?? { ids: [] },
         label: editing?.label ?? '',
@@ -221,6 +243,13 @@ function CodeList({ status }: { status: CodeStatus }) {
         },
         tags,
         folders,
+        onMove:
+          mayMove && editing
+            ? () => {
+                setMoving(editing)
+                setEditing(null)
+              }
+            : undefined,
       })}
       <CodeGrid
         codes={codes}

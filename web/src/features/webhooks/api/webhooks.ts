@@ -8,6 +8,7 @@ export const eventTypes = [
   { type: 'code.deleted', label: 'A code is deleted' },
   { type: 'code.paused', label: 'A code is paused' },
   { type: 'code.resumed', label: 'A code is resumed' },
+  { type: 'code.moved', label: 'A code is moved to or from this workspace' },
   { type: 'scan.created', label: 'Scans, in batches of up to 100, at most one a second' },
   { type: 'bulk.completed', label: 'A bulk generation job finishes' },
   { type: 'payment.succeeded', label: 'A payment code is paid' },

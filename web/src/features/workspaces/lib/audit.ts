@@ -49,6 +49,8 @@ const actionLabels: Record<string, string> = {
   'report_schedule.created': 'scheduled the report',
   'report_schedule.updated': 'changed the report schedule',
   'report_schedule.deleted': 'deleted the report schedule',
+  'move.started': 'started moving codes to another workspace',
+  'code.moved': 'moved the code between workspaces',
 }
 
 export function actionLabel(action: string) {
