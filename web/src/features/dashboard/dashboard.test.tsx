@@ -608,7 +608,7 @@ describe('download', () => {
     return clicked
   }
 
-  it('saves {qrType}.png from the server with the default options and toasts', async () => {
+  it('saves the file named after the code from the server with the default options and toasts', async () => {
     const mock = stubDashboard({ 'GET /api/qrcodes/7/image': () => new Response('png', { status: 200 }) })
     const clicked = captureSaves()
     renderApp('/dashboard')
@@ -616,7 +616,7 @@ describe('download', () => {
     expect(within(dialog).getByRole('radio', { name: /PNG/ })).toBeChecked()
     await userEvent.click(within(dialog).getByRole('button', { name: 'Download PNG' }))
     expect(await screen.findByText('QR Code Downloaded')).toBeInTheDocument()
-    expect(clicked).toEqual(['url.png'])
+    expect(clicked).toEqual(['Shop-front.png'])
     expect(calls(mock, 'GET', '/api/qrcodes/7/image?format=png&download=1')).toHaveLength(1)
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
   })
@@ -657,7 +657,7 @@ describe('download', () => {
     await userEvent.click(within(again).getByRole('switch', { name: 'CMYK for print (PDF, EPS)' }))
     await userEvent.click(within(again).getByRole('button', { name: 'Download EPS' }))
     await waitFor(() => expect(calls(mock, 'GET', '/api/dynamic-qrcodes/3/image?format=eps&download=1&sizeMm=100&colorSpace=cmyk')).toHaveLength(1))
-    expect(clicked).toEqual(['url.png', 'url.eps'])
+    expect(clicked).toEqual(['Menu-card.png', 'Menu-card.eps'])
   })
 
   it('asks for a PNG size, and says a framed code\'s real file size', async () => {
