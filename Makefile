@@ -45,11 +45,14 @@ run: build
 # before go-test: the server tests read the prerendered pages in web/dist.
 test: lint build-static go-test web-test e2e-test
 
-lint: web/node_modules/.package-lock.json
+# The browser specs are type-checked here, before the suites: a slip in one
+# otherwise surfaces only after the Go and web suites, when Playwright loads it.
+lint: web/node_modules/.package-lock.json e2e/node_modules/.package-lock.json
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt would change:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	cd web && npm run --silent typecheck && npm run --silent lint
+	cd e2e && npx tsc --noEmit -p .
 
 # The empty-root test uses the static binary when there is one (else builds its own).
 go-test: export SQUARELY_STATIC_BINARY = $(CURDIR)/$(STATIC_BIN)

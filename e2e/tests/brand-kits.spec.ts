@@ -87,9 +87,9 @@ test('a design saved as a brand kit styles a new code in one step, and its downl
   await dialog.getByLabel('Kit name').fill('Bistro')
   // The server's answer first: a refusal shows on the dialog's field, and
   // its status and body say why where a missing toast would not.
-  const saved = page.waitForResponse((r) => r.url().endsWith('/api/brand-kits') && r.request().method() === 'POST')
+  const kitSaved = page.waitForResponse((r) => r.url().endsWith('/api/brand-kits') && r.request().method() === 'POST')
   await dialog.getByRole('button', { name: 'Save kit' }).click()
-  const answer = await saved
+  const answer = await kitSaved
   expect(answer.status(), await answer.text()).toBe(201)
   await expect(page.getByText('Brand kit saved', { exact: true })).toBeVisible()
   const [kit] = await kits(page)
