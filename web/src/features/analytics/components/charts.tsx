@@ -24,7 +24,7 @@ export function BarChart({ bars, label, unit }: { bars: Bar[]; label: string; un
   return (
     <figure className="grid gap-2" aria-label={`${label}: ${total} in ${countOf(bars.length, unit)}`}>
       <div className="grid grid-cols-[auto_1fr] gap-2">
-        <div className="flex h-44 flex-col justify-between text-right text-[10px] tabular-nums text-slate-400">
+        <div className="flex h-44 flex-col justify-between text-right text-[10px] tabular-nums text-slate-500">
           {ticks.map((t) => (
             <span key={t}>{Number.isInteger(t) ? t : t.toFixed(1)}</span>
           ))}
@@ -51,7 +51,7 @@ export function BarChart({ bars, label, unit }: { bars: Bar[]; label: string; un
         </div>
       </div>
       {bars.length > 0 && (
-        <div className="ml-6 flex justify-between text-[10px] text-slate-400" aria-hidden="true">
+        <div className="ml-6 flex justify-between text-[10px] text-slate-500" aria-hidden="true">
           <span>{bars[0].label}</span>
           {bars.length > 2 && <span>{bars[Math.floor(bars.length / 2)].label}</span>}
           <span>{bars[bars.length - 1].label}</span>
