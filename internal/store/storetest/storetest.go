@@ -188,15 +188,8 @@ func PostgresURL(t testing.TB) string {
 	if err != nil {
 		t.Fatalf("storetest: TEST_DATABASE_URL: %v", err)
 	}
-	admin, err := sql.Open("pgx", base)
-	if err != nil {
-		t.Fatalf("storetest: %v", err)
-	}
-	t.Cleanup(func() { admin.Close() })
-
-	var suffix [8]byte
-	rand.Read(suffix[:])
-	schema := "sq_test_" + hex.EncodeToString(suffix[:])
+	admin := adminDB(t, base)
+	schema := uniqueName("sq_test_")
 	if _, err := admin.Exec("CREATE SCHEMA " + schema); err != nil {
 		t.Fatalf("storetest: unable to create schema: %v", err)
 	}
@@ -242,14 +235,8 @@ func postgresCopy(t testing.TB) string {
 	if err != nil {
 		t.Fatalf("storetest: migrating the PostgreSQL template: %v", err)
 	}
-	admin, err := sql.Open("pgx", base)
-	if err != nil {
-		t.Fatalf("storetest: %v", err)
-	}
-	t.Cleanup(func() { admin.Close() })
-	var suffix [8]byte
-	rand.Read(suffix[:])
-	name := "sq_test_" + hex.EncodeToString(suffix[:])
+	admin := adminDB(t, base)
+	name := uniqueName("sq_test_")
 	if _, err := admin.Exec("CREATE DATABASE " + name + " TEMPLATE " + template); err != nil {
 		t.Fatalf("storetest: unable to create database: %v", err)
 	}
@@ -319,9 +306,7 @@ var postgresTemplate = func() func(base string) (string, error) {
 
 // buildTemplate migrates a new database and renames it to name.
 func buildTemplate(ctx context.Context, conn *sql.Conn, base, name string) error {
-	var suffix [8]byte
-	rand.Read(suffix[:])
-	building := "sq_building_" + hex.EncodeToString(suffix[:])
+	building := uniqueName("sq_building_")
 	if _, err := conn.ExecContext(ctx, "CREATE DATABASE "+building); err != nil {
 		return err
 	}
@@ -341,6 +326,27 @@ func buildTemplate(ctx context.Context, conn *sql.Conn, base, name string) error
 		conn.ExecContext(ctx, "DROP DATABASE IF EXISTS "+building+" WITH (FORCE)")
 	}
 	return err
+}
+
+// adminDB is a connection pool to the TEST_DATABASE_URL database itself,
+// for creating and dropping the tests' schemas and databases; closed when
+// the test ends (after the cleanups registered later, which use it).
+func adminDB(t testing.TB, base string) *sql.DB {
+	t.Helper()
+	admin, err := sql.Open("pgx", base)
+	if err != nil {
+		t.Fatalf("storetest: %v", err)
+	}
+	t.Cleanup(func() { admin.Close() })
+	return admin
+}
+
+// uniqueName is prefix and 16 random hex digits: a schema or database
+// name no other test or run picks.
+func uniqueName(prefix string) string {
+	var suffix [8]byte
+	rand.Read(suffix[:])
+	return prefix + hex.EncodeToString(suffix[:])
 }
 
 // CreateUser saves a user whose username and e-mail are username.
