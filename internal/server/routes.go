@@ -322,6 +322,7 @@ func (s *server) routes() http.Handler {
 	v1.Handle("POST /api/v1/webhooks/{id}/rotate-secret", key(auth.PermEdit, publicapi.ScopeWebhooksWrite, s.rotateWebhookSecret))
 	v1.Handle("POST /api/v1/webhooks/{id}/test", key(auth.PermEdit, publicapi.ScopeWebhooksWrite, s.testWebhook))
 	v1.Handle("GET /api/v1/webhooks/{id}/deliveries", key(auth.PermEdit, publicapi.ScopeWebhooksRead, s.webhookDeliveries))
+	v1.Handle("GET /api/v1/webhooks/{id}/deliveries/{deliveryId}", key(auth.PermEdit, publicapi.ScopeWebhooksRead, s.webhookDelivery))
 	v1.Handle("POST /api/v1/webhooks/{id}/deliveries/{deliveryId}/retry", key(auth.PermEdit, publicapi.ScopeWebhooksWrite, s.retryWebhookDelivery))
 
 	site := http.NewServeMux()

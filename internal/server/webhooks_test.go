@@ -405,6 +405,11 @@ func TestOpenAPIWebhooks(t *testing.T) {
 	page := check("GET", item+"/deliveries", p+"/deliveries?limit=1", "").json(t)
 	check("GET", item+"/deliveries", p+"/deliveries?limit=500", "")
 	d := page["items"].([]any)[0].(map[string]any)
+	detail := check("GET", item+"/deliveries/{deliveryId}", fmt.Sprintf("%s/deliveries/%v", p, d["id"]), "").json(t)
+	if payload, _ := detail["payload"].(string); !strings.Contains(payload, `"type":"webhook.test"`) {
+		t.Errorf("the v1 delivery detail's payload is %q, not the test event as sent", payload)
+	}
+	check("GET", item+"/deliveries/{deliveryId}", p+"/deliveries/999999", "")
 	check("POST", item+"/deliveries/{deliveryId}/retry", fmt.Sprintf("%s/deliveries/%v/retry", p, d["id"]), "")
 	check("POST", item+"/deliveries/{deliveryId}/retry", p+"/deliveries/999999/retry", "")
 	check("DELETE", item, p, "")

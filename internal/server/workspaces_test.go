@@ -116,7 +116,7 @@ var routeAccess = map[string]string{
 	"GET /api/v1/webhooks": "key", "POST /api/v1/webhooks": "key", "PATCH /api/v1/webhooks/{id}": "key",
 	"DELETE /api/v1/webhooks/{id}": "key", "POST /api/v1/webhooks/{id}/rotate-secret": "key",
 	"POST /api/v1/webhooks/{id}/test": "key", "GET /api/v1/webhooks/{id}/deliveries": "key",
-	"POST /api/v1/webhooks/{id}/deliveries/{deliveryId}/retry": "key",
+	"GET /api/v1/webhooks/{id}/deliveries/{deliveryId}": "key", "POST /api/v1/webhooks/{id}/deliveries/{deliveryId}/retry": "key",
 	// GS1 Digital Link (issue 38).
 	"GET /api/gs1/products": "read", "POST /api/gs1/products": "edit", "POST /api/gs1/products/import": "edit",
 	"GET /api/gs1/products/{gtin}": "read", "PUT /api/gs1/products/{gtin}": "edit", "DELETE /api/gs1/products/{gtin}": "edit",
