@@ -325,7 +325,10 @@ func TestRegisterSquattingDefeated(t *testing.T) {
 		expect(t, e.do(e.browser(), "POST", "/api/login", loginBody("victim@example.com", "squatter-secret")), http.StatusUnauthorized, "")
 		expect(t, e.do(e.browser(), "POST", "/api/login", loginBody("victim@example.com", "owner-secret")), http.StatusOK, "")
 		// Proven now: a second registration is refused.
-		expect(t, e.do(e.browser(), "POST", "/api/register", registerBody("victim@example.com", "x-secret")), http.StatusConflict, msgAccountExists)
+		refused := expect(t, e.do(e.browser(), "POST", "/api/register", registerBody("victim@example.com", "x-secret")), http.StatusConflict, msgAccountExists)
+		if fields, _ := refused["errors"].(map[string]any); fields["email"] != msgAccountExists {
+			t.Errorf("the refusal names no field, so the form cannot mark the address: %v", refused)
+		}
 	})
 }
 

@@ -128,7 +128,7 @@ func (s *server) register(w http.ResponseWriter, r *http.Request) {
 	held, err := s.store.UserByUsername(r.Context(), email)
 	switch {
 	case err == nil && held.EmailVerified && held.PasswordHash != "":
-		writeError(w, http.StatusConflict, msgAccountExists)
+		writeJSON(w, http.StatusConflict, apiError{Message: msgAccountExists, Errors: map[string]string{"email": msgAccountExists}})
 		return
 	case err == nil:
 		message, template := msgClaimMailed, "account_claim"

@@ -65,9 +65,12 @@ export function getQueryFn<T>({ on401 }: { on401: UnauthorizedBehavior }): Query
   }
 }
 
-/** The field messages of a 400 answer, if it has any. */
+/** Answers whose body may name the fields at fault: invalid (400), taken (409), refused (422). */
+const fieldStatuses = new Set([400, 409, 422])
+
+/** The field messages of a 400, 409 or 422 answer, if it has any. */
 export function serverFieldErrors(error: unknown): Record<string, string> | undefined {
-  if (!(error instanceof ApiError) || error.status !== 400) return undefined
+  if (!(error instanceof ApiError) || !fieldStatuses.has(error.status)) return undefined
   try {
     const parsed = JSON.parse(error.body) as { errors?: Record<string, string> }
     return parsed.errors && typeof parsed.errors === 'object' ? parsed.errors : undefined
@@ -76,10 +79,11 @@ export function serverFieldErrors(error: unknown): Record<string, string> | unde
   }
 }
 
-/** A 400 answer's message for one field, else its general message. */
+/** An answer's message for one field, else a 400's general message. */
 export function fieldMessage(error: unknown, field: string): string | undefined {
-  if (!(error instanceof ApiError) || error.status !== 400) return undefined
-  return serverFieldErrors(error)?.[field] ?? serverMessage(error)
+  const own = serverFieldErrors(error)?.[field]
+  if (own) return own
+  return error instanceof ApiError && error.status === 400 ? serverMessage(error) : undefined
 }
 
 /**

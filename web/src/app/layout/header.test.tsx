@@ -136,7 +136,7 @@ describe('header for signed-in users', () => {
   it('shows the server refusing a wrong current password and keeps the dialog open', async () => {
     stubFetch({
       'GET /api/user': () => json(alice),
-      'POST /api/change-password': () => json({ message: 'Current password is incorrect' }, 400),
+      'POST /api/change-password': () => json({ message: 'Current password is incorrect', errors: { currentPassword: 'Current password is incorrect' } }, 400),
     })
     renderApp('/faq')
     await userEvent.click(await screen.findByRole('button', { name: 'Account menu' }))
@@ -146,7 +146,13 @@ describe('header for signed-in users', () => {
     await userEvent.type(within(dialog).getByLabelText('New password'), 'new-secret')
     await userEvent.type(within(dialog).getByLabelText('Confirm new password'), 'new-secret')
     await userEvent.click(within(dialog).getByRole('button', { name: 'Update Password' }))
-    expect(await screen.findByText('Current password is incorrect')).toBeInTheDocument()
+    expect(await screen.findByText('Error')).toBeInTheDocument()
+    // Under the field too, which is marked invalid and focused.
+    const current = within(dialog).getByLabelText('Current password')
+    await waitFor(() => expect(current).toHaveAccessibleDescription('Current password is incorrect'))
+    expect(current).toHaveAttribute('aria-invalid', 'true')
+    expect(current).toHaveFocus()
+    expect(within(dialog).getByLabelText('New password')).not.toHaveAttribute('aria-invalid')
     expect(screen.queryByText('Password updated')).not.toBeInTheDocument()
     expect(screen.getByRole('dialog')).toBeInTheDocument()
   })

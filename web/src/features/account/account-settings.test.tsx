@@ -74,6 +74,23 @@ describe('account settings', () => {
     expect(screen.getByText('First name must be at most 100 characters')).toBeInTheDocument()
   })
 
+  it('puts a refused name\'s message under its field, marked invalid and focused, besides the toast', async () => {
+    stubFetch({
+      'GET /api/user': () => json(alice),
+      'PUT /api/update-name': () =>
+        json({ message: 'Last name must not contain control or formatting characters', errors: { lastName: 'Last name must not contain control or formatting characters' } }, 400),
+    })
+    renderApp('/account-settings')
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit' }))
+    await userEvent.type(screen.getByLabelText('Last name'), 'B')
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }))
+    const last = screen.getByLabelText('Last name')
+    await waitFor(() => expect(last).toHaveAttribute('aria-invalid', 'true'))
+    expect(last).toHaveAccessibleDescription('Last name must not contain control or formatting characters')
+    expect(last).toHaveFocus()
+    expect(screen.getByLabelText('First name')).not.toHaveAttribute('aria-invalid')
+  })
+
   // The page then loads / afresh; the browser test (e2e/tests/account.spec.ts) sees it signed out.
   it('deletes the account after confirmation and loads / after the 2-second delay', async () => {
     const mock = stubFetch({

@@ -7,6 +7,7 @@ import { TextField } from '@/components/ui/form-field'
 import { useUser } from '@/lib/auth'
 import { useChangePassword } from '../api/change-password'
 import { changePasswordSchema, firstPasswordSchema, type ChangePasswordInput } from '../schemas'
+import { showServerFieldErrors } from '@/lib/form-errors'
 
 const fields = [
   { name: 'currentPassword', label: 'Current password', autoComplete: 'current-password' },
@@ -33,6 +34,7 @@ export function ChangePasswordDialog({
   const {
     register,
     handleSubmit,
+    setError,
     reset,
     formState: { errors },
   } = useForm<ChangePasswordInput>({
@@ -57,7 +59,11 @@ export function ChangePasswordDialog({
               : 'Choose a new password of at least 6 characters. Your other devices will be signed out.'}
           </DialogDescription>
         </DialogHeader>
-        <form noValidate className="grid gap-4" onSubmit={handleSubmit((values) => mutation.mutate(values))}>
+        <form noValidate className="grid gap-4" onSubmit={handleSubmit((values) =>
+            mutation.mutate(values, {
+              onError: (error) => showServerFieldErrors(error, setError, ['currentPassword', 'newPassword', 'confirmPassword']),
+            }),
+          )}>
           {/* Lets password managers know which account the new password belongs to. */}
           <input type="text" name="username" autoComplete="username" value={username} readOnly hidden />
           {fields

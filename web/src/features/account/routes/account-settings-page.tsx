@@ -14,6 +14,7 @@ import { useResendVerification } from '../api/resend-verification'
 import { useUpdateName, type NameInput } from '../api/update-name'
 import { subscriptionLabel } from '../labels'
 import { nameSchema } from '../schemas'
+import { showServerFieldErrors } from '@/lib/form-errors'
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -54,6 +55,7 @@ function NameRow({ user }: { user: User }) {
   const {
     register,
     handleSubmit,
+    setError,
     reset,
     formState: { errors },
   } = useForm<NameInput>({ resolver: zodResolver(nameSchema), values: stored })
@@ -83,7 +85,10 @@ function NameRow({ user }: { user: User }) {
       <form
         noValidate
         className="grid gap-3"
-        onSubmit={handleSubmit((values) => mutation.mutate(values, { onSuccess: () => setEditing(false) }))}
+        onSubmit={handleSubmit((values) => mutation.mutate(values, {
+            onSuccess: () => setEditing(false),
+            onError: (error) => showServerFieldErrors(error, setError, ['firstName', 'lastName']),
+          }))}
       >
         <div className="grid gap-3 sm:grid-cols-2">
           <TextField id="first-name" label="First name" autoComplete="given-name" error={errors.firstName?.message} {...register('firstName')} />

@@ -5,6 +5,7 @@ import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { TextField } from '@/components/ui/form-field'
 import { forgotPasswordInputSchema, useForgotPassword, type ForgotPasswordInput } from '../api/forgot-password'
+import { showServerFieldErrors } from '@/lib/form-errors'
 
 /** 'Forgot my password': asks for the e-mail and mails a link to /set-password. */
 export function ForgotPasswordForm({ onBack }: { onBack: () => void }) {
@@ -12,6 +13,7 @@ export function ForgotPasswordForm({ onBack }: { onBack: () => void }) {
   const {
     register,
     handleSubmit,
+    setError,
     formState: { errors },
   } = useForm<ForgotPasswordInput>({ resolver: zodResolver(forgotPasswordInputSchema), defaultValues: { email: '' } })
 
@@ -20,7 +22,7 @@ export function ForgotPasswordForm({ onBack }: { onBack: () => void }) {
       {mutation.data ? (
         <Alert>{mutation.data.message}</Alert>
       ) : (
-        <form noValidate className="grid gap-4" onSubmit={handleSubmit((values) => mutation.mutate(values))}>
+        <form noValidate className="grid gap-4" onSubmit={handleSubmit((values) => mutation.mutate(values, { onError: (error) => showServerFieldErrors(error, setError, ['email']) }))}>
           <p className="text-sm text-slate-600">Enter the email address of your account and we will send you a link to choose a new password.</p>
           <TextField
             id="forgot-email"

@@ -6,6 +6,7 @@ import { Button } from '@/components/ui/button'
 import { TextField } from '@/components/ui/form-field'
 import { registerInputSchema, useRegister, type RegisterInput } from '../api/register'
 import { GoogleButton } from './google-button'
+import { showServerFieldErrors } from '@/lib/form-errors'
 
 /** email fills in the address (an invitation's link names it). */
 export function RegisterForm({ onSwitch, email = '' }: { onSwitch: () => void; email?: string }) {
@@ -13,6 +14,7 @@ export function RegisterForm({ onSwitch, email = '' }: { onSwitch: () => void; e
   const {
     register,
     handleSubmit,
+    setError,
     formState: { errors },
   } = useForm<RegisterInput>({ resolver: zodResolver(registerInputSchema), defaultValues: { email, password: '' } })
 
@@ -21,7 +23,9 @@ export function RegisterForm({ onSwitch, email = '' }: { onSwitch: () => void; e
   return (
     <div className="grid gap-6">
       {claim && <Alert>{claim}</Alert>}
-      <form noValidate className="grid gap-4" onSubmit={handleSubmit((values) => registerMutation.mutate(values))}>
+      <form noValidate className="grid gap-4" onSubmit={handleSubmit((values) =>
+          registerMutation.mutate(values, { onError: (error) => showServerFieldErrors(error, setError, ['email', 'password']) }),
+        )}>
         <TextField
           id="register-email"
           label="Email"

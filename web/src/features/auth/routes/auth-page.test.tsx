@@ -259,6 +259,20 @@ describe('register form', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Create Account' }))
     expect(await screen.findByText('Failed to create account')).toBeInTheDocument()
   })
+
+  it('puts an address already registered under the Email field, focused', async () => {
+    const taken = 'An account with this email already exists'
+    stubFetch({ 'GET /api/user': signedOut, 'POST /api/register': () => json({ message: taken, errors: { email: taken } }, 409) })
+    renderApp('/auth?mode=register')
+    await userEvent.type(await screen.findByLabelText('Email'), 'alice@example.com')
+    await userEvent.type(screen.getByLabelText('Password'), 'secret1')
+    await userEvent.click(screen.getByRole('button', { name: 'Create Account' }))
+    const email = screen.getByLabelText('Email')
+    await waitFor(() => expect(email).toHaveAccessibleDescription(taken))
+    expect(email).toHaveAttribute('aria-invalid', 'true')
+    expect(email).toHaveFocus()
+    expect(screen.getByLabelText('Password')).not.toHaveAttribute('aria-invalid')
+  })
 })
 
 describe('auth page', () => {

@@ -9,6 +9,7 @@ import { TextField } from '@/components/ui/form-field'
 import { siteTitle, usePageTitle } from '@/lib/use-page-title'
 import { isChallenge } from '../api/second-factor'
 import { setPasswordInputSchema, useSetPassword, type SetPasswordInput } from '../api/set-password'
+import { showServerFieldErrors } from '@/lib/form-errors'
 
 /** /set-password?token=…: where the free-trial e-mail's link lands. */
 export function SetPasswordPage() {
@@ -19,6 +20,7 @@ export function SetPasswordPage() {
   const {
     register,
     handleSubmit,
+    setError,
     formState: { errors },
   } = useForm<SetPasswordInput>({
     resolver: zodResolver(setPasswordInputSchema),
@@ -35,7 +37,9 @@ export function SetPasswordPage() {
         {token === '' ? (
           <Alert className="mt-6">This link is incomplete. Please open the link from your e-mail again.</Alert>
         ) : (
-          <form noValidate className="mt-6 grid gap-4" onSubmit={handleSubmit((values) => mutation.mutate(values))}>
+          <form noValidate className="mt-6 grid gap-4" onSubmit={handleSubmit((values) =>
+              mutation.mutate(values, { onError: (error) => showServerFieldErrors(error, setError, ['password', 'confirmPassword']) }),
+            )}>
             <TextField
               id="set-password"
               label="New password"

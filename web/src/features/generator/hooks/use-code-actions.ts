@@ -147,7 +147,7 @@ export function useCodeActions({ signedIn, variant, onSaved, formKey, onFieldErr
   const trial = useQuery<TrialStatus>({ queryKey: trialStatusQueryKey, enabled: signedIn, refetchInterval: 5 * 60_000 })
 
   const fieldErrors = (error: unknown) => {
-    const errors = serverFieldErrors(error) ?? takenShortCode(error)
+    const errors = serverFieldErrors(error)
     if (errors) onFieldErrors(errors)
   }
 
@@ -335,16 +335,5 @@ export function useCodeActions({ signedIn, variant, onSaved, formKey, onFieldErr
       setCurrent(null)
       setOutcome(null)
     },
-  }
-}
-
-/** A 409 refusing a chosen short code (taken), as field errors. */
-function takenShortCode(error: unknown): Record<string, string> | undefined {
-  if (!(error instanceof ApiError) || error.status !== 409) return undefined
-  try {
-    const parsed = JSON.parse(error.body) as { errors?: Record<string, string> }
-    return parsed.errors?.shortCode ? { shortCode: parsed.errors.shortCode } : undefined
-  } catch {
-    return undefined
   }
 }

@@ -9,6 +9,7 @@ import { serverMessage } from '@/lib/api-client'
 import { toast } from '@/lib/use-toast'
 import { contactSchema, useSendContactMessage, type ContactInput } from '../api/contact'
 import { inquiryTypes, SUPPORT_EMAIL } from '../content/contact'
+import { showServerFieldErrors } from '@/lib/form-errors'
 
 const empty: ContactInput = { name: '', email: '', subject: '', message: '', inquiryType: 'general' }
 
@@ -20,6 +21,7 @@ export function ContactForm() {
   const {
     register,
     handleSubmit,
+    setError,
     reset,
     formState: { errors },
   } = useForm<ContactInput>({ resolver: zodResolver(contactSchema), defaultValues: empty })
@@ -31,6 +33,7 @@ export function ContactForm() {
         reset(empty)
       },
       onError: (error) => {
+        showServerFieldErrors(error, setError, ['name', 'email', 'inquiryType', 'subject', 'message'])
         // A rule the server enforces (a rate limit, say) is worth showing as it is.
         const detail = serverMessage(error)
         toast({
@@ -50,13 +53,20 @@ export function ContactForm() {
       </div>
       <div className="grid gap-2">
         <Label htmlFor="contact-inquiry">Inquiry type</Label>
-        <select id="contact-inquiry" className={fieldClass} {...register('inquiryType')}>
+        <select
+          id="contact-inquiry"
+          className={fieldClass}
+          aria-invalid={errors.inquiryType ? true : undefined}
+          aria-describedby={errors.inquiryType ? 'contact-inquiry-error' : undefined}
+          {...register('inquiryType')}
+        >
           {inquiryTypes.map(({ value, label }) => (
             <option key={value} value={value}>
               {label}
             </option>
           ))}
         </select>
+        <FieldError id="contact-inquiry-error">{errors.inquiryType?.message}</FieldError>
       </div>
       <TextField id="contact-subject" label="Subject" error={errors.subject?.message} {...register('subject')} />
       <div className="grid gap-2">
