@@ -52,6 +52,19 @@ describe('the free-trial banner', () => {
     expect(screen.getByText('Your trial has already been used')).toBeInTheDocument()
   })
 
+  it('puts a refused address under the field too, marked invalid and focused', async () => {
+    const invalid = 'Please enter a valid email'
+    stubFetch({ 'POST /api/activate-trial': () => json({ message: invalid, errors: { email: invalid } }, 400) })
+    renderBanner()
+    const field = screen.getByLabelText('Your email address')
+    await userEvent.type(field, 'alice@example')
+    await userEvent.click(screen.getByRole('button', { name: 'Start Free Trial' }))
+    expect(await screen.findByText('Activation Failed')).toBeInTheDocument()
+    expect(field).toHaveAttribute('aria-invalid', 'true')
+    expect(field).toHaveAccessibleDescription(invalid)
+    expect(field).toHaveFocus()
+  })
+
   it('falls back to its own words', async () => {
     stubFetch({ 'POST /api/activate-trial': () => new Response('', { status: 500 }) })
     renderBanner()

@@ -1,7 +1,9 @@
 import { Check, Gift, Loader2 } from 'lucide-react'
-import { useId, useState, type FormEvent } from 'react'
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
 import { Button } from '@/components/ui/button'
+import { FieldError } from '@/components/ui/field-error'
 import { Input } from '@/components/ui/input'
+import { fieldMessage } from '@/lib/api-client'
 import { toast } from '@/lib/use-toast'
 import { useActivateTrial } from '@/lib/activate-trial'
 
@@ -12,6 +14,12 @@ export function FreeTrialBanner() {
   const id = useId()
   const [email, setEmail] = useState('')
   const activate = useActivateTrial()
+  // The server's word on the address (besides the spec's toast), under the field.
+  const refused = fieldMessage(activate.error, 'email')
+  const input = useRef<HTMLInputElement>(null)
+  useEffect(() => {
+    if (refused) input.current?.focus()
+  }, [refused])
 
   const submit = (e: FormEvent) => {
     e.preventDefault()
@@ -58,7 +66,10 @@ export function FreeTrialBanner() {
           </label>
           <div className="flex flex-col gap-2 sm:flex-row">
             <Input
+              ref={input}
               id={`${id}-email`}
+              aria-invalid={refused ? true : undefined}
+              aria-describedby={refused ? `${id}-email-error` : undefined}
               type="email"
               autoComplete="email"
               placeholder="you@example.com"
@@ -71,6 +82,9 @@ export function FreeTrialBanner() {
               Start Free Trial
             </Button>
           </div>
+          <FieldError id={`${id}-email-error`} className="font-medium text-white">
+            {refused}
+          </FieldError>
           <p className="text-xs text-white/75">Free for 3 days, then keep your static codes forever.</p>
         </form>
       </div>
