@@ -10,7 +10,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -587,32 +586,30 @@ func TestCodeListPaging(t *testing.T) {
 				want[fmt.Sprintf("static %d", q.ID)] = true
 			}
 		}
-		stop := make(chan struct{})
-		done := make(chan struct{})
-		var once sync.Once
-		stopNew := func() { once.Do(func() { close(stop) }); <-done }
-		defer stopNew()
-		go func() { // newer codes keep arriving while the list is paged
-			defer close(done)
-			for i := 0; ; i++ {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				d := storetest.NewDynamic(ownerID, fmt.Sprintf("new%05d", i))
-				d.WorkspaceID, d.CreatedAt = ws, time.Now()
+		// A newer code arrives while each page is read: one a page, so that
+		// paging in creation order ends (a free-running writer can outpace
+		// the pages on a loaded machine, and then the newest end never comes).
+		arrived := 0
+		arrive := func() (wait func()) {
+			d := storetest.NewDynamic(ownerID, fmt.Sprintf("new%05d", arrived))
+			d.WorkspaceID, d.CreatedAt = ws, time.Now()
+			arrived++
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
 				if err := st.CreateDynamicCode(ctx, d, 0); err != nil {
 					t.Error(err)
-					return
 				}
-			}
-		}()
+			}()
+			return func() { <-done }
+		}
 		for _, sort := range []string{"created&order=desc", "created&order=asc", "name&order=asc", "name&order=desc"} {
 			seen := map[string]int{}
 			cursor := ""
 			for pages := 0; ; pages++ {
+				wait := arrive()
 				got := expect(t, e.do(owner, "GET", "/api/codes?limit=17&sort="+sort+cursor, ""), http.StatusOK, "")
+				wait()
 				if _, has := got["total"]; has != (cursor == "") {
 					t.Errorf("sort %s page %d: total given %v", sort, pages, has)
 				}
@@ -640,7 +637,6 @@ func TestCodeListPaging(t *testing.T) {
 				}
 			}
 		}
-		stopNew()
 
 		// count is how many codes a query lists; the first page's total
 		// agrees with it (the query's codes all fit on one page).
