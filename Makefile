@@ -11,7 +11,7 @@ GOBIN   := $(shell $(GO) env GOPATH)/bin
 GOTESTSUM := $(firstword $(wildcard $(GOBIN)/gotestsum) $(shell command -v gotestsum 2>/dev/null))
 GO_TEST_JSON := $(or $(TMPDIR),/tmp)/squarely-go-test.json
 
-.PHONY: build build-static static-binary run test lint go-test web-test e2e-test bench bench-redirect bench-bulk bench-bulk-edit bench-analytics bench-codes bench-lighthouse bench-lighthouse-pages web-build clean
+.PHONY: build build-static static-binary run test lint go-test web-test e2e-test bench bench-redirect bench-bulk bench-bulk-edit bench-analytics bench-codes bench-lighthouse bench-lighthouse-pages bench-dashboard web-build clean
 
 # What `squarely version` prints (internal/buildinfo); a build without git
 # (the Dockerfile's) passes VERSION and COMMIT in the environment.
@@ -116,6 +116,12 @@ bench-lighthouse: build bench/node_modules/.package-lock.json
 # bench/lighthouse-pages.mjs.
 bench-lighthouse-pages: build bench/node_modules/.package-lock.json
 	node bench/lighthouse-pages.mjs
+
+# How soon a phone (390 px, the CPU at full speed and 4x slower) shows the
+# first card of a dashboard of 120 codes, in fresh browser contexts: medians
+# against 1 s. See bench/dashboard.mjs.
+bench-dashboard: build e2e/node_modules/.package-lock.json
+	node bench/dashboard.mjs
 
 web-build: web/node_modules/.package-lock.json
 	cd web && npm run --silent build

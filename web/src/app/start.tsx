@@ -1,8 +1,8 @@
 import { StrictMode, useEffect } from 'react'
 import { createRoot, hydrateRoot } from 'react-dom/client'
-import { userQueryKey, type User } from '@/lib/auth'
+import { getUserQueryOptions, userQueryKey, type User } from '@/lib/auth'
 import { createQueryClient } from '@/lib/query-client'
-import { whiteLabelConfigKey, type WhiteLabelConfig } from '@/lib/white-label'
+import { whiteLabelConfigKey, whiteLabelConfigOptions, type WhiteLabelConfig } from '@/lib/white-label'
 import { App } from './app'
 import { preloadRoute } from './routes'
 
@@ -23,7 +23,9 @@ function Started({ done }: { done: () => void }) {
  * prerendered HTML in place (same nodes: nothing moves, focus stays), which
  * needs the page rendered as the prerender did, for a visitor; otherwise
  * the app replaces what is there. Either way the first page's code is in
- * before React renders, so no spinner takes the page's place.
+ * before React renders, so no spinner takes the page's place. When it does
+ * not hydrate, the session and the brand are asked for while that code
+ * loads, not after: a signed-in page's own requests wait on the user.
  */
 export async function startApp({ hydrate, known = {} }: { hydrate: boolean; known?: Known }): Promise<void> {
   const root = document.getElementById('root')
@@ -31,6 +33,12 @@ export async function startApp({ hydrate, known = {} }: { hydrate: boolean; know
   const queryClient = createQueryClient()
   if (known.user !== undefined) queryClient.setQueryData(userQueryKey, known.user)
   if (known.whiteLabel) queryClient.setQueryData(whiteLabelConfigKey, known.whiteLabel)
+  if (!hydrate) {
+    // Hydration must draw what the prerender drew, for a visitor: public.ts
+    // passes what it already knows instead.
+    if (known.user === undefined) void queryClient.prefetchQuery(getUserQueryOptions())
+    if (!known.whiteLabel) void queryClient.prefetchQuery(whiteLabelConfigOptions)
+  }
   await preloadRoute(location.pathname)
   return new Promise((resolve) => {
     const app = (
