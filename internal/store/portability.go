@@ -16,6 +16,7 @@ type ExportedRedirect struct {
 	ShortCode, Destination string
 	ClientID               int64 // the workspace's white-label client
 	WorkspaceID            int64 // its verified domains serve it too
+	DomainID               int64 // the domain it is on, 0 for the base URL
 	// PageSlug is the hosted page a page code answers with (issue 35), ""
 	// for a redirect: the export serves the page's files at /d/{code}.
 	PageSlug string
@@ -61,22 +62,21 @@ func (s *Store) ExportRedirects(ctx context.Context, workspaceID int64) ([]Expor
 	if err != nil {
 		return nil, fail("export redirects", err)
 	}
-	defer rows.Close()
+	found, err := scanRedirects(rows, "export redirects", 0)
+	if err != nil {
+		return nil, err
+	}
 	var out []ExportedRedirect
-	for rows.Next() {
-		code, r, err := scanRedirect(rows)
-		if err != nil {
-			return nil, fail("export redirects", err)
-		}
-		if !r.Paused && !r.Protected {
-			out = append(out, ExportedRedirect{ShortCode: code, Destination: r.Destination, ClientID: r.ClientID, WorkspaceID: r.WorkspaceID,
-				PageSlug: strconv.FormatInt(r.PageID, 10)})
+	for code, list := range found {
+		for _, r := range list {
+			if !r.Paused && !r.Protected {
+				out = append(out, ExportedRedirect{ShortCode: code, Destination: r.Destination, ClientID: r.ClientID, WorkspaceID: r.WorkspaceID,
+					DomainID: r.DomainID, PageSlug: strconv.FormatInt(r.PageID, 10)})
+			}
 		}
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fail("export redirects", err)
-	}
-	slices.SortFunc(out, func(a, b ExportedRedirect) int { return strings.Compare(a.ShortCode, b.ShortCode) })
+	// By short code, each code's hosts in the order they were made.
+	slices.SortStableFunc(out, func(a, b ExportedRedirect) int { return strings.Compare(a.ShortCode, b.ShortCode) })
 	// A page code's slug, from its page's id.
 	pages, err := s.ExportPages(ctx, workspaceID)
 	if err != nil {

@@ -39,9 +39,22 @@ func verifiedDomain(t *testing.T, s *store.Store, ws int64, name string) int64 {
 	return d.ID
 }
 
+// oneRedirect is the redirect of the only live code with code.
+func oneRedirect(ctx context.Context, s *store.Store, code string) (store.Redirect, error) {
+	list, err := s.RedirectsByShortCode(ctx, code)
+	if err != nil {
+		return store.Redirect{}, err
+	}
+	if len(list) != 1 {
+		return store.Redirect{}, fmt.Errorf("%d live codes have %q: %+v", len(list), code, list)
+	}
+	return list[0], nil
+}
+
 // Chosen short codes (issue 34 item 1) are unique per host without case:
-// the base URL's, or one custom domain's; and no code may have another's
-// exact short code on any host, since scans find codes by it.
+// the base URL's, or one custom domain's, so two hosts may each have one.
+// A random short code is the only code's on every host: no chosen code
+// takes it, and none is drawn that any host has.
 func TestChosenShortCodesPerHost(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
@@ -71,9 +84,11 @@ func TestChosenShortCodesPerHost(t *testing.T) {
 		}{
 			{alice.ID, "spring-menu", nil, true},  // the base host, another case
 			{bob.ID, "SPRING-MENU", nil, true},    // the base host is everyone's
-			{alice.ID, "Spring-Menu", &qa, true},  // exactly another's, on another host
 			{alice.ID, "ABCDefgh", nil, true},     // a random code's, without case
-			{alice.ID, "spring-menu", &qa, false}, // another host
+			{alice.ID, "abcdEFGH", &qa, true},     // a random code's exactly, on another host
+			{alice.ID, "abcdefgh", &qa, false},    // another host, another case
+			{alice.ID, "Spring-Menu", &qa, false}, // exactly the base host's, on another host
+			{alice.ID, "spring-MENU", &qa, true},  // that host again, another case
 			{bob.ID, "SPRING-menu", &qb, false},   // a third host
 			{bob.ID, "spring-MENU", &qb, true},    // that host again
 			{alice.ID, "Spring_Menu", nil, false}, // _ is not -
@@ -91,9 +106,34 @@ func TestChosenShortCodesPerHost(t *testing.T) {
 		if err := s.CreateDynamicCode(ctx, chosen(alice.ID, "theirs", &qb), 0); err == nil {
 			t.Error("a code was created on another workspace's domain")
 		}
-		// Scans find a chosen code by its exact short code.
-		if r, err := s.RedirectByShortCode(ctx, "Spring-Menu"); err != nil || r.ID != first.ID {
-			t.Errorf("redirect: %+v, %v", r, err)
+		// Scans find every host's code of an exact short code, oldest
+		// first, each with its host.
+		list, err := s.RedirectsByShortCode(ctx, "Spring-Menu")
+		if err != nil || len(list) != 2 || list[0].ID != first.ID || list[0].DomainID != 0 || list[1].DomainID != qa {
+			t.Errorf("redirects: %+v, %v", list, err)
+		}
+		batch, err := s.Redirects(ctx, []string{"Spring-Menu", "abcdEFGH"})
+		if err != nil || len(batch["Spring-Menu"]) != 2 || batch["Spring-Menu"][1].DomainID != qa || len(batch["abcdEFGH"]) != 1 {
+			t.Errorf("Redirects: %+v, %v", batch, err)
+		}
+		// A random short code is refused (drawn again by the caller) when
+		// any host has it, chosen or not, deleted or not.
+		for _, code := range []string{"abcdefgh", "Spring-Menu", "abcdEFGH"} {
+			if err := s.CreateDynamicCode(ctx, storetest.NewDynamic(bob.ID, code), 0); !errors.Is(err, store.ErrConflict) {
+				t.Errorf("a random %q, which a host has: %v", code, err)
+			}
+		}
+		if _, err := s.DeleteDynamicCode(ctx, aws, random.ID, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.CreateDynamicCode(ctx, storetest.NewDynamic(bob.ID, "abcdEFGH"), 0); !errors.Is(err, store.ErrConflict) {
+			t.Errorf("a deleted code's random short code drawn again: %v", err)
+		}
+		// The workspace's codes of a short code, one per host.
+		mine, err := s.DynamicCodesByShortCode(ctx, aws, "Spring-Menu")
+		if err != nil || len(mine) != 2 || store.CodeOnHost(mine, nil).ID != first.ID || store.CodeOnHost(mine, &qa) == nil ||
+			store.CodeOnHost(mine, &qb) != nil {
+			t.Errorf("DynamicCodesByShortCode: %+v, %v", mine, err)
 		}
 	})
 }
@@ -147,6 +187,35 @@ func TestChosenShortCodeBurst(t *testing.T) {
 		if n != 2 {
 			t.Errorf("%d codes saved, want 2", n)
 		}
+
+		// Twenty creations of one code spread over two hosts (the base
+		// URL's and a domain): one wins on each.
+		ws := storetest.Personal(t, s, users[0])
+		domain := verifiedDomain(t, s, ws, "qr.burst.example")
+		var wg sync.WaitGroup
+		errs := make([]error, 20)
+		for i := range 20 {
+			wg.Go(func() {
+				d := chosen(users[0], "Spread", nil)
+				if i%2 == 1 {
+					d.DomainID = &domain
+				}
+				errs[i] = s.CreateDynamicCode(ctx, d, 0)
+			})
+		}
+		wg.Wait()
+		won := map[bool]int{}
+		for i, err := range errs {
+			switch {
+			case err == nil:
+				won[i%2 == 1]++
+			case !errors.Is(err, store.ErrConflict):
+				t.Errorf("creation %d: %v", i, err)
+			}
+		}
+		if won[false] != 1 || won[true] != 1 {
+			t.Errorf("%d won on the base host and %d on the domain, want 1 and 1: %v", won[false], won[true], errs)
+		}
 	})
 }
 
@@ -173,10 +242,10 @@ func TestSetDynamicShortCode(t *testing.T) {
 		if err != nil || got.ShortCode != "summer" || !got.ShortCodeChosen {
 			t.Fatalf("change: %+v, %v", got, err)
 		}
-		if _, err := s.RedirectByShortCode(ctx, "rand0001"); !errors.Is(err, store.ErrNotFound) {
+		if _, err := oneRedirect(ctx, s, "rand0001"); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("the old short code still answers: %v", err)
 		}
-		if r, err := s.RedirectByShortCode(ctx, "summer"); err != nil || r.ID != d.ID {
+		if r, err := oneRedirect(ctx, s, "summer"); err != nil || r.ID != d.ID {
 			t.Errorf("the new one: %+v, %v", r, err)
 		}
 		// Its own code again, in another case: allowed, as it is its own.
