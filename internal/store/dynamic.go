@@ -31,7 +31,7 @@ type DynamicCode struct {
 	// host; ShortCodeChosen is set when the workspace chose it (issue 34):
 	// then unique on its host without case (ShortCodeTaken), and another
 	// host may have it too.
-	ShortCode string
+	ShortCode       string
 	ShortCodeChosen bool
 	Destination     string
 	QRType          string

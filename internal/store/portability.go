@@ -16,7 +16,6 @@ type ExportedRedirect struct {
 	ShortCode, Destination string
 	ClientID               int64 // the workspace's white-label client
 	WorkspaceID            int64 // its verified domains serve it too
-	DomainID               int64 // the domain it is on, 0 for the base URL
 	// PageSlug is the hosted page a page code answers with (issue 35), ""
 	// for a redirect: the export serves the page's files at /d/{code}.
 	PageSlug string
@@ -68,15 +67,19 @@ func (s *Store) ExportRedirects(ctx context.Context, workspaceID int64) ([]Expor
 	}
 	var out []ExportedRedirect
 	for code, list := range found {
-		for _, r := range list {
-			if !r.Paused && !r.Protected {
-				out = append(out, ExportedRedirect{ShortCode: code, Destination: r.Destination, ClientID: r.ClientID, WorkspaceID: r.WorkspaceID,
-					DomainID: r.DomainID, PageSlug: strconv.FormatInt(r.PageID, 10)})
-			}
+		// One code per short code, the one the base URL answers: its own,
+		// else the oldest. (The export's configurations name each short
+		// code once; a chosen short code on several hosts exports that one.)
+		r := list[0]
+		if i := slices.IndexFunc(list, func(r Redirect) bool { return r.DomainID == 0 }); i >= 0 {
+			r = list[i]
+		}
+		if !r.Paused && !r.Protected {
+			out = append(out, ExportedRedirect{ShortCode: code, Destination: r.Destination, ClientID: r.ClientID, WorkspaceID: r.WorkspaceID,
+				PageSlug: strconv.FormatInt(r.PageID, 10)})
 		}
 	}
-	// By short code, each code's hosts in the order they were made.
-	slices.SortStableFunc(out, func(a, b ExportedRedirect) int { return strings.Compare(a.ShortCode, b.ShortCode) })
+	slices.SortFunc(out, func(a, b ExportedRedirect) int { return strings.Compare(a.ShortCode, b.ShortCode) })
 	// A page code's slug, from its page's id.
 	pages, err := s.ExportPages(ctx, workspaceID)
 	if err != nil {
