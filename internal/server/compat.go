@@ -278,7 +278,7 @@ func (s *server) tagIDsByName(ctx context.Context, ws int64, names []string) ([]
 // none. When several of its hosts have it, the domain must be named.
 func (c compatLinks) code(r *http.Request, shortCode, domain string) (*store.DynamicCode, error) {
 	var domainID *int64
-	named := domain != "" && !strings.EqualFold(strings.TrimSuffix(domain, "."), c.s.clients.baseHost)
+	named := domain != "" && !strings.EqualFold(hostOnly(strings.TrimSuffix(domain, ".")), c.s.clients.baseHost)
 	if named {
 		var err error
 		if domainID, err = c.domainID(r, domain); err != nil {
