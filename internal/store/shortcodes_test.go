@@ -337,3 +337,85 @@ func TestChosenShortCodeMigrationKeepsCodes(t *testing.T) {
 		})
 	}
 }
+
+// Migration 0056 (short codes per host) rebuilds dynamic_qr_codes on
+// SQLite and drops the UNIQUE on PostgreSQL: every code keeps its columns
+// (chosen, domain, imported clicks), scans and search entry; foreign keys
+// hold again; and the same short code may then be on two hosts, while a
+// host still refuses one twice and a random code stays the only one's.
+func TestShortCodesPerHostMigration(t *testing.T) {
+	for _, db := range []string{"sqlite", "postgres"} {
+		t.Run(db, func(t *testing.T) {
+			ctx := context.Background()
+			url, dir := "", t.TempDir()
+			if db == "postgres" {
+				url = storetest.PostgresURL(t)
+			}
+			old, err := store.OpenUpTo(ctx, url, dir, 55)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := store.WriteDB(old)
+			var uid, ws, domain, id int64
+			if err := w.QueryRow(`INSERT INTO users (username, email) VALUES ('alice@example.com', 'alice@example.com') RETURNING id`).Scan(&uid); err != nil {
+				t.Fatal(err)
+			}
+			if err := w.QueryRow(`INSERT INTO workspaces (name, personal_user_id) VALUES ('Personal', $1) RETURNING id`, uid).Scan(&ws); err != nil {
+				t.Fatal(err)
+			}
+			at := "2026-05-01T10:00:00.000000Z"
+			if err := w.QueryRow(`INSERT INTO workspace_domains (workspace_id, domain, token, method, verified_at, pointed_at, created_at)
+				VALUES ($1, 'qr.alice.example', 't', 'dns', $2, $2, $2) RETURNING id`, ws, at).Scan(&domain); err != nil {
+				t.Fatal(err)
+			}
+			if err := w.QueryRow(`INSERT INTO dynamic_qr_codes (user_id, workspace_id, name, short_code, destination, qr_type, search_text,
+				short_code_chosen, imported_clicks, domain_id)
+				VALUES ($1, $2, 'Menu', 'menu', 'https://example.com/a', 'url', 'menu', TRUE, 7, $3) RETURNING id`, uid, ws, domain).Scan(&id); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := w.Exec(`INSERT INTO scan_events (dynamic_qr_code_id, scanned_at, visitor_hash) VALUES ($1, $2, 'v')`, id, at); err != nil {
+				t.Fatal(err)
+			}
+			old.Close()
+
+			s, err := store.Open(ctx, url, dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			d, err := s.DynamicCode(ctx, ws, id)
+			if err != nil || d.ShortCode != "menu" || !d.ShortCodeChosen || d.ImportedClicks != 7 || d.DomainID == nil || *d.DomainID != domain {
+				t.Fatalf("after the migration: %+v, %v", d, err)
+			}
+			var n int
+			if err := store.WriteDB(s).QueryRow(`SELECT COUNT(*) FROM scan_events WHERE dynamic_qr_code_id = $1`, id).Scan(&n); err != nil || n != 1 {
+				t.Errorf("%d scan events, want 1 (%v)", n, err)
+			}
+			if db == "sqlite" {
+				var hit int64
+				if err := store.WriteDB(s).QueryRow(`SELECT rowid FROM dynamic_qr_codes_search WHERE dynamic_qr_codes_search MATCH 'menu'`).Scan(&hit); err != nil || hit != id {
+					t.Errorf("search finds %d, want %d (%v)", hit, id, err)
+				}
+			}
+			if _, err := store.WriteDB(s).Exec(`INSERT INTO scan_events (dynamic_qr_code_id, scanned_at) VALUES (999999, $1)`, at); err == nil {
+				t.Error("a scan of no code was saved: foreign keys are off")
+			}
+			base := chosen(uid, "menu", nil)
+			base.WorkspaceID = ws
+			if err := s.CreateDynamicCode(ctx, base, 0); err != nil || base.ID <= id {
+				t.Errorf("menu on the base URL beside the domain's: id %d, %v", base.ID, err)
+			}
+			// The indexes themselves, past the store's checks.
+			for _, c := range []struct {
+				code, chosen string
+				domain       any
+			}{{"menu", "TRUE", nil}, {"menu", "FALSE", domain}, {"rand0001", "FALSE", nil}, {"rand0001", "FALSE", domain}} {
+				_, err := store.WriteDB(s).Exec(`INSERT INTO dynamic_qr_codes (user_id, workspace_id, short_code, destination, qr_type, short_code_chosen, domain_id)
+					VALUES ($1, $2, $3, 'https://example.com/x', 'url', `+c.chosen+`, $4)`, uid, ws, c.code, c.domain)
+				if first := c.code == "rand0001" && c.domain == nil; first != (err == nil) {
+					t.Errorf("insert %s (chosen %s) on %v: %v", c.code, c.chosen, c.domain, err)
+				}
+			}
+		})
+	}
+}
