@@ -10,7 +10,6 @@ import (
 	"hash/maphash"
 	"net"
 	"net/url"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -82,7 +81,6 @@ type Target struct {
 	// base URL's (pick).
 	DomainID int64
 	Router   *Router // smart routing (routing.go), nil for a plain code
-	routing  string  // what Router was compiled from (routingKey)
 	// PageID is the hosted page the code answers with (issue 35), 0 for a
 	// redirect; PageVersion its version when the entry was loaded.
 	PageID, PageVersion int64
@@ -93,48 +91,85 @@ type Target struct {
 type Host struct{ DomainID, WorkspaceID int64 }
 
 // pick is the code a scan of a short code on host answers, among the live
-// codes with that short code (oldest first, one per host at most); ok is
-// false for none. On a custom domain: the domain's own code, else its
-// workspace's code on the base URL, else its workspace's oldest on
-// another of its domains (as before short codes were per host: a
-// workspace's domains serve its codes); another workspace's never. On the
-// base URL: its own code, else the oldest, which was the only one with
-// that short code when the base URL served every code (printed codes).
-func pick(ts []Target, h Host) (t Target, ok bool) {
-	if len(ts) == 0 {
-		return Target{}, false
-	}
+// codes with that short code, first then more (oldest first, one per host
+// at most); nil for none. On a custom domain: the domain's own
+// code, else its workspace's code on the base URL, else its workspace's
+// oldest on another of its domains (as before short codes were per host:
+// a workspace's domains serve its codes); another workspace's never. On
+// the base URL: its own code, else the oldest, which was the only one
+// with that short code when the base URL served every code (printed
+// codes).
+func pick(first *Target, more []Target, h Host) *Target {
 	if h.DomainID == 0 {
-		for i := range ts {
-			if ts[i].DomainID == 0 {
-				return ts[i], true
+		if first.DomainID == 0 {
+			return first
+		}
+		for i := range more {
+			if more[i].DomainID == 0 {
+				return &more[i]
 			}
 		}
-		return ts[0], true
+		return first
 	}
-	best := -1
-	for i := range ts {
-		switch c := &ts[i]; {
+	var best *Target
+	for i := -1; i < len(more); i++ {
+		c := first
+		if i >= 0 {
+			c = &more[i]
+		}
+		switch {
 		case c.WorkspaceID != h.WorkspaceID:
 		case c.DomainID == h.DomainID:
-			return *c, true
-		case best < 0 || c.DomainID == 0 && ts[best].DomainID != 0:
-			best = i
+			return c
+		case best == nil || c.DomainID == 0 && best.DomainID != 0:
+			best = c
 		}
 	}
-	if best < 0 {
-		return Target{}, false
-	}
-	return ts[best], true
+	return best
 }
 
 // entry is a short code's cached answer: the live codes with it, oldest
-// first (almost always one), none for an unknown code.
+// first, none for an unknown code. The first is held in the entry itself
+// (almost always the only one) and the others behind a pointer, so the
+// entry stays within the 128 bytes a map holds in place: a larger one is
+// kept out of line, and every hit chased a pointer (BenchmarkLookup was
+// half again slower).
 type entry struct {
-	targets    []Target
-	refreshAt  int64 // unix nanoseconds
-	expires    int64 // unix nanoseconds
-	refreshing bool  // queued for a background reload
+	first      Target
+	more       *[]Target // the others, nil almost always
+	refreshAt  int64     // unix nanoseconds
+	expires    int64     // unix nanoseconds
+	found      bool      // first is a code
+	refreshing bool      // queued for a background reload
+}
+
+// others are the entry's codes after the first.
+func (e *entry) others() []Target {
+	if e.more == nil {
+		return nil
+	}
+	return *e.more
+}
+
+// pick is the entry's code a scan on host answers (pick), nil for none.
+// One code (almost always) needs no search: it answers on any host but
+// another workspace's domain, as pick would.
+func (e *entry) pick(h Host) *Target {
+	if e.more != nil {
+		return pick(&e.first, *e.more, h)
+	}
+	if e.found && (h.DomainID == 0 || e.first.WorkspaceID == h.WorkspaceID) {
+		return &e.first
+	}
+	return nil
+}
+
+// answer is Lookup's answer of a picked code.
+func answer(t *Target) (Target, bool) {
+	if t == nil {
+		return Target{}, false
+	}
+	return *t, true
 }
 
 // due is an entry queued for a background reload.
@@ -226,7 +261,7 @@ func (c *Cache) Lookup(ctx context.Context, code string, host Host) (t Target, o
 		if now >= e.refreshAt && !e.refreshing {
 			c.queueRefresh(sh, code)
 		}
-		t, ok = pick(e.targets, host)
+		t, ok = answer(e.pick(host))
 		return t, ok, nil
 	}
 
@@ -239,12 +274,12 @@ func (c *Cache) Lookup(ctx context.Context, code string, host Host) (t Target, o
 		e.refreshAt, e.refreshing = e.expires, false
 		c.keep(sh, code, gen, e)
 		c.stale.Add(1)
-		t, ok = pick(e.targets, host)
+		t, ok = answer(e.pick(host))
 		return t, ok, fmt.Errorf("%w: %w", ErrStale, err)
 	}
 	e = c.entry(sh, code, rs)
 	c.keep(sh, code, gen, e)
-	t, ok = pick(e.targets, host)
+	t, ok = answer(e.pick(host))
 	return t, ok, nil
 }
 
@@ -351,28 +386,50 @@ func (c *Cache) entry(sh *shard, code string, rs []store.Redirect) entry {
 	if len(rs) == 0 {
 		return e
 	}
-	e.targets = make([]Target, len(rs))
-	var old []Target
+	e.found = true
+	var more []Target
+	if len(rs) > 1 {
+		more = make([]Target, len(rs)-1)
+		e.more = &more
+	}
+	var old *entry
 	for i, r := range rs {
-		t := &e.targets[i]
+		t := &e.first
+		if i > 0 {
+			t = &more[i-1]
+		}
 		*t = Target{ID: r.ID, Paused: r.Paused, Protected: r.Protected, Location: []string{location(r.Destination)}, ClientID: r.ClientID,
 			WorkspaceID: r.WorkspaceID, DomainID: r.DomainID, PageID: r.PageID, PageVersion: r.PageVersion}
 		if r.Routing == "" && r.AppData == "" {
 			continue
 		}
-		t.routing = routingKey(r)
+		key := routingKey(r)
 		if old == nil {
 			sh.mu.RLock()
-			old = sh.m[code].targets
+			o := sh.m[code]
 			sh.mu.RUnlock()
+			old = &o
 		}
-		if j := slices.IndexFunc(old, func(o Target) bool { return o.ID == r.ID && o.routing == t.routing }); j >= 0 {
-			t.Router = old[j].Router
-		} else {
-			t.Router = NewRouter(r.Routing, r.AppData)
+		if t.Router = old.router(r.ID); t.Router == nil || t.Router.key != key {
+			if t.Router = NewRouter(r.Routing, r.AppData); t.Router != nil {
+				t.Router.key = key
+			}
 		}
 	}
 	return e
+}
+
+// router is the compiled router of code id in e, nil for none.
+func (e *entry) router(id int64) *Router {
+	if e.found && e.first.ID == id {
+		return e.first.Router
+	}
+	for _, o := range e.others() {
+		if o.ID == id {
+			return o.Router
+		}
+	}
+	return nil
 }
 
 // routingKey is what a code's router is compiled from.

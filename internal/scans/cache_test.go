@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/squarely/squarely/internal/store"
 )
@@ -471,6 +472,14 @@ func TestCacheKeepsUnchangedRouter(t *testing.T) {
 	}
 }
 
+// A map holds values of at most 128 bytes in place; a larger entry would
+// cost every hit a pointer chase.
+func TestCacheEntryFitsInMap(t *testing.T) {
+	if n := unsafe.Sizeof(entry{}); n > 128 {
+		t.Errorf("an entry is %d bytes, over 128", n)
+	}
+}
+
 // BenchmarkLookup is a scan's cache hit, going round 10,000 cached codes:
 // the redirect hot path's lookup without the database.
 func BenchmarkLookup(b *testing.B) {
@@ -518,11 +527,21 @@ func TestPick(t *testing.T) {
 		{"workspace 3's domain: none of its own", all, Host{DomainID: 30, WorkspaceID: 3}, 0},
 		{"base URL, no code of its own: the oldest", []Target{on20, on10}, Host{}, 3},
 		{"one code, on the base URL", []Target{base}, Host{}, 1},
-		{"nothing", nil, Host{}, 0},
+		{"one code, on its domain", []Target{on10}, Host{DomainID: 10, WorkspaceID: 1}, 2},
+		{"one code, on another domain of its workspace", []Target{on10}, Host{DomainID: 11, WorkspaceID: 1}, 2},
+		{"one code, on the base URL's host", []Target{on20}, Host{}, 3},
+		{"one code, on another workspace's domain", []Target{on20}, Host{DomainID: 10, WorkspaceID: 1}, 0},
 	} {
-		got, ok := pick(c.ts, c.host)
+		got, ok := answer(pick(&c.ts[0], c.ts[1:], c.host))
 		if ok != (c.want != 0) || got.ID != c.want {
 			t.Errorf("%s: %+v, %v; want id %d", c.name, got, ok, c.want)
+		}
+		// An entry of one code answers as pick, by its shorter way.
+		if len(c.ts) == 1 {
+			e := entry{first: c.ts[0], found: true}
+			if got, ok := answer(e.pick(c.host)); ok != (c.want != 0) || got.ID != c.want {
+				t.Errorf("%s, one code's entry: %+v, %v; want id %d", c.name, got, ok, c.want)
+			}
 		}
 	}
 }
