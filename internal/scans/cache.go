@@ -387,16 +387,15 @@ func (c *Cache) entry(sh *shard, code string, rs []store.Redirect) entry {
 		return e
 	}
 	e.found = true
-	var more []Target
 	if len(rs) > 1 {
-		more = make([]Target, len(rs)-1)
+		more := make([]Target, len(rs)-1)
 		e.more = &more
 	}
 	var old *entry
 	for i, r := range rs {
 		t := &e.first
 		if i > 0 {
-			t = &more[i-1]
+			t = &(*e.more)[i-1]
 		}
 		*t = Target{ID: r.ID, Paused: r.Paused, Protected: r.Protected, Location: []string{location(r.Destination)}, ClientID: r.ClientID,
 			WorkspaceID: r.WorkspaceID, DomainID: r.DomainID, PageID: r.PageID, PageVersion: r.PageVersion}
