@@ -293,11 +293,12 @@ func (s *server) sheetItems(r *http.Request, table *bulk.Table, cols []string, n
 	}
 	items := make([]bulkedit.Item, 0, len(rows))
 	for _, it := range rows {
-		if list := ids[it.key]; byShortCode && len(list) > 1 {
+		switch list := ids[it.key]; {
+		case byShortCode && len(list) > 1: // the same chosen short code on several hosts
 			failures = append(failures, bulkedit.Failure{Row: it.line, ID: truncate(it.key, 40),
 				Reason: "Several codes of this workspace have this short code, on different domains: name the code by its id"})
 			continue
-		} else if byShortCode && len(list) == 1 {
+		case byShortCode && len(list) == 1:
 			it.ref = store.CodeRef{Dynamic: true, ID: list[0]}
 			live[it.ref] = true
 		}
