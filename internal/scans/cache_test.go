@@ -23,7 +23,7 @@ type fakeLoader struct {
 	err     error
 	batches [][]string    // the codes of each Redirects call
 	hold    chan struct{} // when set, Redirects waits for it to close
-	holdOne chan struct{} // when set, RedirectByShortCode waits for it to close
+	holdOne chan struct{} // when set, RedirectsByShortCode waits for it to close
 	refuse  string        // a code that fails any query it is in, as PostgreSQL fails one with a NUL
 }
 

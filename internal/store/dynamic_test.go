@@ -78,7 +78,7 @@ func TestDynamicCodeLifecycle(t *testing.T) {
 		}
 		r, err := oneRedirect(ctx, s, "newer001")
 		if err != nil || r != (store.Redirect{ID: d.ID, Destination: "https://example.org/new", ClientID: store.DefaultClientID, WorkspaceID: storetest.Personal(t, s, u.ID)}) {
-			t.Fatalf("RedirectByShortCode = %+v, %v", r, err)
+			t.Fatalf("RedirectsByShortCode = %+v, %v", r, err)
 		}
 
 		if got, err = s.SetDynamicPaused(ctx, u.ID, d.ID, true, now); err != nil || !got.IsPaused || !got.PausedAt.Equal(now) {
