@@ -260,13 +260,13 @@ func TestUndo(t *testing.T) {
 		if _, err := st.DynamicCode(ctx, ws, refs[0].ID); err == nil {
 			t.Fatal("a deleted code is still found")
 		}
-		if _, err := st.RedirectByShortCode(ctx, "u0"); err == nil {
+		if _, err := st.RedirectsByShortCode(ctx, "u0"); err == nil {
 			t.Fatal("a deleted code still redirects")
 		}
 		if _, _, err := r.Undo(ctx, ws, del.ID, 0); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := st.RedirectByShortCode(ctx, "u0"); err != nil {
+		if _, err := st.RedirectsByShortCode(ctx, "u0"); err != nil {
 			t.Fatalf("the undone deletion does not redirect: %v", err)
 		}
 		del = run(bulkedit.Changes{Delete: true}, refs[:1])

@@ -10,6 +10,7 @@ package compat
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"time"
 )
@@ -67,10 +68,17 @@ func (e *Refused) Error() string { return e.Message }
 // ErrNotFound is a short code (or domain) the key's workspace does not have.
 var ErrNotFound = errors.New("compat: not found")
 
+// ErrUnknownDomain is a domain named that is none of the workspace's
+// verified domains (nor the base URL's host): an ErrNotFound.
+var ErrUnknownDomain = fmt.Errorf("%w: no such domain", ErrNotFound)
+
 // Links is the app as the compatible APIs use it. Every method acts in
 // the workspace of the request's API key.
 type Links interface {
 	Create(r *http.Request, in NewLink) (Link, error) // *Refused, ErrNotFound (the domain)
+	// Get, Edit, Delete and Visits name a link by its short code on the
+	// host domain names ("": none named; ErrUnknownDomain for a host that
+	// is not the workspace's).
 	Get(r *http.Request, shortCode, domain string) (Link, error)
 	List(r *http.Request) ([]Link, error) // newest first
 	Edit(r *http.Request, shortCode, domain string, e Edit) (Link, error)

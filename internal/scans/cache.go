@@ -66,8 +66,8 @@ const cacheShards = 64
 // full shard drops its expired entries, and all of them if none expired.
 const maxShardEntries = 8192
 
-// Target is a short code's redirect as the cache holds it. Location and
-// the header values are built once per load, so answering a cached scan
+// Target is a code's redirect as the cache holds it. Location and the
+// header values are built once per load, so answering a cached scan
 // allocates nothing for them.
 type Target struct {
 	ID        int64
@@ -77,19 +77,99 @@ type Target struct {
 	ClientID  int64    // the owner's white-label client, whose brand its pages wear
 	// WorkspaceID is the owner: a workspace's custom domain serves its codes only.
 	WorkspaceID int64
-	Router      *Router // smart routing (routing.go), nil for a plain code
+	// DomainID is the host the code is on: its custom domain, 0 for the
+	// base URL's (pick).
+	DomainID int64
+	Router   *Router // smart routing (routing.go), nil for a plain code
 	// PageID is the hosted page the code answers with (issue 35), 0 for a
 	// redirect; PageVersion its version when the entry was loaded.
 	PageID, PageVersion int64
 }
 
+// Host is the host a scan came by: the zero Host for the base URL's (or a
+// white-label client's), else a verified custom domain and its workspace.
+type Host struct{ DomainID, WorkspaceID int64 }
+
+// pick is the code a scan of a short code on host answers, among the live
+// codes with that short code, first then more (oldest first, one per host
+// at most); nil for none. On a custom domain: the domain's own
+// code, else its workspace's code on the base URL, else its workspace's
+// oldest on another of its domains (as before short codes were per host:
+// a workspace's domains serve its codes); another workspace's never. On
+// the base URL: its own code, else the oldest, which was the only one
+// with that short code when the base URL served every code (printed
+// codes).
+func pick(first *Target, more []Target, h Host) *Target {
+	if h.DomainID == 0 {
+		if first.DomainID == 0 {
+			return first
+		}
+		for i := range more {
+			if more[i].DomainID == 0 {
+				return &more[i]
+			}
+		}
+		return first
+	}
+	var best *Target
+	for i := -1; i < len(more); i++ {
+		c := first
+		if i >= 0 {
+			c = &more[i]
+		}
+		switch {
+		case c.WorkspaceID != h.WorkspaceID:
+		case c.DomainID == h.DomainID:
+			return c
+		case best == nil || c.DomainID == 0 && best.DomainID != 0:
+			best = c
+		}
+	}
+	return best
+}
+
+// entry is a short code's cached answer: the live codes with it, oldest
+// first, none for an unknown code. The first is held in the entry itself
+// (almost always the only one) and the others behind a pointer, so the
+// entry stays within the 128 bytes a map holds in place: a larger one is
+// kept out of line, and every hit chased a pointer (BenchmarkLookup was
+// half again slower).
 type entry struct {
-	target     Target
-	routing    string // what target.Router was compiled from (routingKey)
-	found      bool
-	refreshAt  int64 // unix nanoseconds
-	expires    int64 // unix nanoseconds
-	refreshing bool  // queued for a background reload
+	first      Target
+	more       *[]Target // the others, nil almost always
+	refreshAt  int64     // unix nanoseconds
+	expires    int64     // unix nanoseconds
+	found      bool      // first is a code
+	refreshing bool      // queued for a background reload
+}
+
+// others are the entry's codes after the first.
+func (e *entry) others() []Target {
+	if e.more == nil {
+		return nil
+	}
+	return *e.more
+}
+
+// pick is the entry's code a scan on host answers (pick), nil for none.
+// One code (almost always) needs no search: it answers on any host but
+// another workspace's domain, as pick would.
+func (e *entry) pick(h Host) *Target {
+	if e.more != nil {
+		return pick(&e.first, *e.more, h)
+	}
+	if e.found && (h.DomainID == 0 || e.first.WorkspaceID == h.WorkspaceID) {
+		return &e.first
+	}
+	return nil
+}
+
+// answer is Lookup's answer of a picked code.
+func answer(t *Target) (Target, bool) {
+	if t == nil {
+		return Target{}, false
+	}
+	return *t, true
 }
 
 // due is an entry queued for a background reload.
@@ -105,14 +185,16 @@ type shard struct {
 	gen uint64 // bumped by Invalidate, so a load that raced an edit is not kept
 }
 
-// Loader reads short codes' redirects: store.Store does. Redirects
-// answers the live codes among many, by short code.
+// Loader reads short codes' redirects, every host's code of each, oldest
+// first: store.Store does. Redirects answers many short codes at once.
 type Loader interface {
-	RedirectByShortCode(ctx context.Context, shortCode string) (store.Redirect, error)
-	Redirects(ctx context.Context, shortCodes []string) (map[string]store.Redirect, error)
+	RedirectsByShortCode(ctx context.Context, shortCode string) ([]store.Redirect, error)
+	Redirects(ctx context.Context, shortCodes []string) (map[string][]store.Redirect, error)
 }
 
-// Cache maps short codes to their redirects. It is safe for concurrent use.
+// Cache maps short codes to their redirects, every host's code of each,
+// so that an edit of any of them invalidates the one entry of its short
+// code. It is safe for concurrent use.
 type Cache struct {
 	load   Loader
 	now    func() time.Time
@@ -141,7 +223,7 @@ const maxLoads = 4
 type missBatch struct {
 	codes  []string
 	done   chan struct{} // closed when found and failed are set
-	found  map[string]store.Redirect
+	found  map[string][]store.Redirect
 	failed map[string]error // the codes whose load failed
 }
 
@@ -162,12 +244,13 @@ func (c *Cache) shard(code string) *shard {
 	return &c.shards[maphash.String(c.seed, code)%cacheShards]
 }
 
-// Lookup returns the redirect of a live short code; ok is false for an
-// unknown or deleted one. Only a miss or an expired entry reads the store
-// on the request; a hit late in its TTL queues a reload (refreshAfter).
-// When that read fails and the code was cached, Lookup answers what it last
-// knew with an error wrapping ErrStale.
-func (c *Cache) Lookup(ctx context.Context, code string) (t Target, ok bool, err error) {
+// Lookup returns the redirect of a live short code a scan on host answers
+// (pick); ok is false for an unknown or deleted one, or none host serves.
+// Only a miss or an expired entry reads the store on the request; a hit
+// late in its TTL queues a reload (refreshAfter). When that read fails and
+// the code was cached, Lookup answers what it last knew with an error
+// wrapping ErrStale.
+func (c *Cache) Lookup(ctx context.Context, code string, host Host) (t Target, ok bool, err error) {
 	sh := c.shard(code)
 	now := c.now().UnixNano()
 	sh.mu.RLock()
@@ -178,10 +261,11 @@ func (c *Cache) Lookup(ctx context.Context, code string) (t Target, ok bool, err
 		if now >= e.refreshAt && !e.refreshing {
 			c.queueRefresh(sh, code)
 		}
-		return e.target, e.found, nil
+		t, ok = answer(e.pick(host))
+		return t, ok, nil
 	}
 
-	r, found, err := c.fetch(ctx, code)
+	rs, err := c.fetch(ctx, code)
 	if err != nil {
 		if !hit || ctx.Err() != nil {
 			return Target{}, false, err
@@ -190,16 +274,18 @@ func (c *Cache) Lookup(ctx context.Context, code string) (t Target, ok bool, err
 		e.refreshAt, e.refreshing = e.expires, false
 		c.keep(sh, code, gen, e)
 		c.stale.Add(1)
-		return e.target, e.found, fmt.Errorf("%w: %w", ErrStale, err)
+		t, ok = answer(e.pick(host))
+		return t, ok, fmt.Errorf("%w: %w", ErrStale, err)
 	}
-	e = c.entry(sh, code, r, found)
+	e = c.entry(sh, code, rs)
 	c.keep(sh, code, gen, e)
-	return e.target, e.found, nil
+	t, ok = answer(e.pick(host))
+	return t, ok, nil
 }
 
 // fetch loads a code that missed, in a batch with the others that missed
 // meanwhile (see maxLoads).
-func (c *Cache) fetch(ctx context.Context, code string) (store.Redirect, bool, error) {
+func (c *Cache) fetch(ctx context.Context, code string) ([]store.Redirect, error) {
 	c.loadMu.Lock()
 	b := c.next
 	if b == nil {
@@ -220,13 +306,12 @@ func (c *Cache) fetch(ctx context.Context, code string) (store.Redirect, bool, e
 	select {
 	case <-b.done:
 	case <-ctx.Done():
-		return store.Redirect{}, false, ctx.Err()
+		return nil, ctx.Err()
 	}
 	if err := b.failed[code]; err != nil {
-		return store.Redirect{}, false, err
+		return nil, err
 	}
-	r, found := b.found[code]
-	return r, found, nil
+	return b.found[code], nil
 }
 
 // loadBatches loads b, then each batch that gathered meanwhile, until
@@ -255,7 +340,7 @@ func (c *Cache) loadBatches(b *missBatch) {
 // each code of a batch is read on its own (while ctx lasts), so a code that
 // fails the query fails no other code loaded with it. failed holds each
 // code whose load failed, with its error.
-func (c *Cache) loadBatch(ctx context.Context, codes []string) (found map[string]store.Redirect, failed map[string]error) {
+func (c *Cache) loadBatch(ctx context.Context, codes []string) (found map[string][]store.Redirect, failed map[string]error) {
 	found, err := c.load.Redirects(ctx, codes)
 	if err == nil {
 		return found, nil
@@ -272,13 +357,13 @@ func (c *Cache) loadBatch(ctx context.Context, codes []string) (found map[string
 
 // loadEach reads the redirects of codes one by one, by the short code's
 // index; failed is as for loadBatch.
-func (c *Cache) loadEach(ctx context.Context, codes []string) (found map[string]store.Redirect, failed map[string]error) {
-	found = make(map[string]store.Redirect, len(codes))
+func (c *Cache) loadEach(ctx context.Context, codes []string) (found map[string][]store.Redirect, failed map[string]error) {
+	found = make(map[string][]store.Redirect, len(codes))
 	for _, code := range codes {
-		r, err := c.load.RedirectByShortCode(ctx, code)
+		rs, err := c.load.RedirectsByShortCode(ctx, code)
 		switch {
 		case err == nil:
-			found[code] = r
+			found[code] = rs
 		case errors.Is(err, store.ErrNotFound):
 		default:
 			if failed == nil {
@@ -290,30 +375,60 @@ func (c *Cache) loadEach(ctx context.Context, codes []string) (found map[string]
 	return found, failed
 }
 
-// entry is a freshly loaded entry of code in sh. Its router is the one
-// cached for the code when the routing is unchanged: a hot routed code is
-// reloaded every few seconds, and parsing its routing each time cost more
-// than routing its scans (BENCHMARKS.md).
-func (c *Cache) entry(sh *shard, code string, r store.Redirect, found bool) entry {
+// entry is a freshly loaded entry of code in sh, rs its codes (none: an
+// unknown code). A code's router is the one cached for it when its routing
+// is unchanged: a hot routed code is reloaded every few seconds, and
+// parsing its routing each time cost more than routing its scans
+// (BENCHMARKS.md).
+func (c *Cache) entry(sh *shard, code string, rs []store.Redirect) entry {
 	now := c.now()
 	e := entry{refreshAt: now.Add(refreshAfter).UnixNano(), expires: now.Add(TTL).UnixNano()}
-	if found {
-		e.found = true
-		e.target = Target{ID: r.ID, Paused: r.Paused, Protected: r.Protected, Location: []string{location(r.Destination)}, ClientID: r.ClientID, WorkspaceID: r.WorkspaceID,
-			PageID: r.PageID, PageVersion: r.PageVersion}
-		if r.Routing != "" || r.AppData != "" {
-			e.routing = routingKey(r)
+	if len(rs) == 0 {
+		return e
+	}
+	e.found = true
+	if len(rs) > 1 {
+		more := make([]Target, len(rs)-1)
+		e.more = &more
+	}
+	var old *entry
+	for i, r := range rs {
+		t := &e.first
+		if i > 0 {
+			t = &(*e.more)[i-1]
+		}
+		*t = Target{ID: r.ID, Paused: r.Paused, Protected: r.Protected, Location: []string{location(r.Destination)}, ClientID: r.ClientID,
+			WorkspaceID: r.WorkspaceID, DomainID: r.DomainID, PageID: r.PageID, PageVersion: r.PageVersion}
+		if r.Routing == "" && r.AppData == "" {
+			continue
+		}
+		key := routingKey(r)
+		if old == nil {
 			sh.mu.RLock()
-			old, ok := sh.m[code]
+			o := sh.m[code]
 			sh.mu.RUnlock()
-			if ok && old.found && old.routing == e.routing {
-				e.target.Router = old.target.Router
-			} else {
-				e.target.Router = NewRouter(r.Routing, r.AppData)
+			old = &o
+		}
+		if t.Router = old.router(r.ID); t.Router == nil || t.Router.key != key {
+			if t.Router = NewRouter(r.Routing, r.AppData); t.Router != nil {
+				t.Router.key = key
 			}
 		}
 	}
 	return e
+}
+
+// router is the compiled router of code id in e, nil for none.
+func (e *entry) router(id int64) *Router {
+	if e.found && e.first.ID == id {
+		return e.first.Router
+	}
+	for _, o := range e.others() {
+		if o.ID == id {
+			return o.Router
+		}
+	}
+	return nil
 }
 
 // routingKey is what a code's router is compiled from.
@@ -385,21 +500,21 @@ func (c *Cache) refresh() {
 			if failed[d.code] != nil {
 				continue
 			}
-			r, found := live[d.code]
-			c.keep(d.sh, d.code, d.gen, c.entry(d.sh, d.code, r, found))
+			c.keep(d.sh, d.code, d.gen, c.entry(d.sh, d.code, live[d.code]))
 		}
 	}
 }
 
-// Prime caches redirects loaded beforehand (store.RecentRedirects), as if
-// each had just missed: for an instance that starts under load.
-func (c *Cache) Prime(redirects map[string]store.Redirect) {
-	for code, r := range redirects {
+// Prime caches redirects loaded beforehand (store.RecentRedirects: every
+// host's code of each short code), as if each had just missed: for an
+// instance that starts under load.
+func (c *Cache) Prime(redirects map[string][]store.Redirect) {
+	for code, rs := range redirects {
 		sh := c.shard(code)
 		sh.mu.RLock()
 		gen := sh.gen
 		sh.mu.RUnlock()
-		c.keep(sh, code, gen, c.entry(sh, code, r, true))
+		c.keep(sh, code, gen, c.entry(sh, code, rs))
 	}
 }
 

@@ -8,23 +8,37 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/squarely/squarely/internal/store"
 )
 
-// fakeLoader serves redirects from a map and counts its loads.
+// fakeLoader serves redirects from a map and counts its loads: a short
+// code's in hosts when it has several (each host's), else its one in codes.
 type fakeLoader struct {
 	mu      sync.Mutex
 	codes   map[string]store.Redirect
+	hosts   map[string][]store.Redirect
 	loads   int
 	err     error
 	batches [][]string    // the codes of each Redirects call
 	hold    chan struct{} // when set, Redirects waits for it to close
-	holdOne chan struct{} // when set, RedirectByShortCode waits for it to close
+	holdOne chan struct{} // when set, RedirectsByShortCode waits for it to close
 	refuse  string        // a code that fails any query it is in, as PostgreSQL fails one with a NUL
 }
 
-func (f *fakeLoader) Redirects(_ context.Context, codes []string) (map[string]store.Redirect, error) {
+// get is what the loader holds of code, under f.mu.
+func (f *fakeLoader) get(code string) []store.Redirect {
+	if list, ok := f.hosts[code]; ok {
+		return list
+	}
+	if r, ok := f.codes[code]; ok {
+		return []store.Redirect{r}
+	}
+	return nil
+}
+
+func (f *fakeLoader) Redirects(_ context.Context, codes []string) (map[string][]store.Redirect, error) {
 	f.mu.Lock()
 	hold := f.hold
 	f.mu.Unlock()
@@ -40,10 +54,10 @@ func (f *fakeLoader) Redirects(_ context.Context, codes []string) (map[string]st
 	if f.refuse != "" && slices.Contains(codes, f.refuse) {
 		return nil, errRefused
 	}
-	live := map[string]store.Redirect{}
+	live := map[string][]store.Redirect{}
 	for _, c := range codes {
-		if r, ok := f.codes[c]; ok {
-			live[c] = r
+		if list := f.get(c); list != nil {
+			live[c] = list
 		}
 	}
 	return live, nil
@@ -57,7 +71,7 @@ func (f *fakeLoader) batchCount() int {
 	return len(f.batches)
 }
 
-func (f *fakeLoader) RedirectByShortCode(_ context.Context, code string) (store.Redirect, error) {
+func (f *fakeLoader) RedirectsByShortCode(_ context.Context, code string) ([]store.Redirect, error) {
 	f.mu.Lock()
 	hold := f.holdOne
 	f.mu.Unlock()
@@ -68,16 +82,16 @@ func (f *fakeLoader) RedirectByShortCode(_ context.Context, code string) (store.
 	defer f.mu.Unlock()
 	f.loads++
 	if f.err != nil {
-		return store.Redirect{}, f.err
+		return nil, f.err
 	}
 	if f.refuse != "" && code == f.refuse {
-		return store.Redirect{}, errRefused
+		return nil, errRefused
 	}
-	r, ok := f.codes[code]
-	if !ok {
-		return store.Redirect{}, store.ErrNotFound
+	list := f.get(code)
+	if list == nil {
+		return nil, store.ErrNotFound
 	}
-	return r, nil
+	return list, nil
 }
 
 func (f *fakeLoader) set(code string, r store.Redirect) {
@@ -116,7 +130,7 @@ func TestCacheHitsMissesAndTTL(t *testing.T) {
 	c := NewCache(l, clk.now)
 
 	for range 3 {
-		tg, ok, err := c.Lookup(ctx, "abc")
+		tg, ok, err := c.Lookup(ctx, "abc", Host{})
 		if err != nil || !ok || tg.ID != 1 || tg.Location[0] != "https://a.example" {
 			t.Fatalf("Lookup = %+v, %v, %v", tg, ok, err)
 		}
@@ -126,7 +140,7 @@ func TestCacheHitsMissesAndTTL(t *testing.T) {
 	}
 	// Unknown codes are cached as misses too.
 	for range 2 {
-		if _, ok, err := c.Lookup(ctx, "nope"); ok || err != nil {
+		if _, ok, err := c.Lookup(ctx, "nope", Host{}); ok || err != nil {
 			t.Fatalf("unknown code: ok %v err %v", ok, err)
 		}
 	}
@@ -137,11 +151,11 @@ func TestCacheHitsMissesAndTTL(t *testing.T) {
 	// Another instance changes the code: seen once the entry expires.
 	l.set("abc", store.Redirect{ID: 1, Destination: "https://b.example", Paused: true})
 	clk.advance(TTL - time.Millisecond)
-	if tg, _, _ := c.Lookup(ctx, "abc"); tg.Location[0] != "https://a.example" {
+	if tg, _, _ := c.Lookup(ctx, "abc", Host{}); tg.Location[0] != "https://a.example" {
 		t.Errorf("before TTL: %v", tg.Location)
 	}
 	clk.advance(time.Millisecond)
-	if tg, _, _ := c.Lookup(ctx, "abc"); tg.Location[0] != "https://b.example" || !tg.Paused {
+	if tg, _, _ := c.Lookup(ctx, "abc", Host{}); tg.Location[0] != "https://b.example" || !tg.Paused {
 		t.Errorf("after TTL: %+v", tg)
 	}
 }
@@ -150,17 +164,17 @@ func TestCacheInvalidate(t *testing.T) {
 	ctx := context.Background()
 	l := &fakeLoader{codes: map[string]store.Redirect{"abc": {ID: 1, Destination: "https://a.example"}}}
 	c := NewCache(l, nil)
-	c.Lookup(ctx, "abc")
+	c.Lookup(ctx, "abc", Host{})
 	l.set("abc", store.Redirect{ID: 1, Destination: "https://new.example"})
 	c.Invalidate("abc")
-	if tg, _, _ := c.Lookup(ctx, "abc"); tg.Location[0] != "https://new.example" {
+	if tg, _, _ := c.Lookup(ctx, "abc", Host{}); tg.Location[0] != "https://new.example" {
 		t.Errorf("after Invalidate: %v", tg.Location)
 	}
 	// A newly created code replaces a cached miss at once on this instance.
-	c.Lookup(ctx, "fresh")
+	c.Lookup(ctx, "fresh", Host{})
 	l.set("fresh", store.Redirect{ID: 2, Destination: "https://f.example"})
 	c.Invalidate("fresh")
-	if _, ok, _ := c.Lookup(ctx, "fresh"); !ok {
+	if _, ok, _ := c.Lookup(ctx, "fresh", Host{}); !ok {
 		t.Error("a created code stayed a cached miss")
 	}
 }
@@ -169,13 +183,13 @@ func TestCacheLoadErrorIsNotCached(t *testing.T) {
 	ctx := context.Background()
 	l := &fakeLoader{codes: map[string]store.Redirect{"abc": {ID: 1, Destination: "https://a.example"}}, err: errors.New("db down")}
 	c := NewCache(l, nil)
-	if _, _, err := c.Lookup(ctx, "abc"); err == nil {
+	if _, _, err := c.Lookup(ctx, "abc", Host{}); err == nil {
 		t.Fatal("load error not returned")
 	}
 	l.mu.Lock()
 	l.err = nil
 	l.mu.Unlock()
-	if _, ok, err := c.Lookup(ctx, "abc"); !ok || err != nil {
+	if _, ok, err := c.Lookup(ctx, "abc", Host{}); !ok || err != nil {
 		t.Errorf("after recovery: ok %v err %v", ok, err)
 	}
 }
@@ -185,7 +199,7 @@ func TestCacheBoundsShards(t *testing.T) {
 	l := &fakeLoader{codes: map[string]store.Redirect{}}
 	c := NewCache(l, nil)
 	for i := range cacheShards * maxShardEntries * 5 / 4 {
-		c.Lookup(ctx, string(rune('a'+i%26))+time.Duration(i).String())
+		c.Lookup(ctx, string(rune('a'+i%26))+time.Duration(i).String(), Host{})
 	}
 	for i := range c.shards {
 		if n := len(c.shards[i].m); n > maxShardEntries {
@@ -198,8 +212,8 @@ func TestCacheHitDoesNotAllocate(t *testing.T) {
 	ctx := context.Background()
 	l := &fakeLoader{codes: map[string]store.Redirect{"abc": {ID: 1, Destination: "https://a.example"}}}
 	c := NewCache(l, nil)
-	c.Lookup(ctx, "abc")
-	if n := testing.AllocsPerRun(1000, func() { c.Lookup(ctx, "abc") }); n != 0 {
+	c.Lookup(ctx, "abc", Host{})
+	if n := testing.AllocsPerRun(1000, func() { c.Lookup(ctx, "abc", Host{}) }); n != 0 {
 		t.Errorf("a cache hit allocates %v times", n)
 	}
 }
@@ -212,8 +226,8 @@ func TestCacheRefreshesHotEntriesInBatches(t *testing.T) {
 	}}
 	clk := &fakeClock{t: time.Unix(1000, 0)}
 	c := NewCache(l, clk.now)
-	c.Lookup(ctx, "abc")
-	c.Lookup(ctx, "def")
+	c.Lookup(ctx, "abc", Host{})
+	c.Lookup(ctx, "def", Host{})
 	l.set("abc", store.Redirect{ID: 1, Destination: "https://b.example"})
 	l.mu.Lock()
 	delete(l.codes, "def")
@@ -221,7 +235,7 @@ func TestCacheRefreshesHotEntriesInBatches(t *testing.T) {
 
 	// Before refreshAfter a hit queues nothing.
 	clk.advance(refreshAfter - time.Millisecond)
-	c.Lookup(ctx, "abc")
+	c.Lookup(ctx, "abc", Host{})
 	time.Sleep(2 * refreshDelay)
 	if n := l.batchCount(); n != 0 {
 		t.Fatalf("%d reloads before refreshAfter", n)
@@ -231,7 +245,7 @@ func TestCacheRefreshesHotEntriesInBatches(t *testing.T) {
 	clk.advance(time.Millisecond)
 	for range 3 {
 		for _, code := range []string{"abc", "def"} {
-			if tg, ok, _ := c.Lookup(ctx, code); !ok || tg.ID == 0 {
+			if tg, ok, _ := c.Lookup(ctx, code, Host{}); !ok || tg.ID == 0 {
 				t.Fatalf("%s late in its TTL: %+v, %v", code, tg, ok)
 			}
 		}
@@ -245,10 +259,10 @@ func TestCacheRefreshesHotEntriesInBatches(t *testing.T) {
 	}
 	// Past the first load's TTL the reloaded entries answer without a load.
 	clk.advance(TTL - refreshAfter + time.Second)
-	if tg, ok, _ := c.Lookup(ctx, "abc"); !ok || tg.Location[0] != "https://b.example" {
+	if tg, ok, _ := c.Lookup(ctx, "abc", Host{}); !ok || tg.Location[0] != "https://b.example" {
 		t.Errorf("abc after the reload: %+v", tg)
 	}
-	if _, ok, _ := c.Lookup(ctx, "def"); ok {
+	if _, ok, _ := c.Lookup(ctx, "def", Host{}); ok {
 		t.Error("a code deleted before the reload is still served")
 	}
 	if l.count() != 2 {
@@ -264,10 +278,10 @@ func TestCacheRefreshesSteadyCode(t *testing.T) {
 	l := &fakeLoader{codes: map[string]store.Redirect{"abc": {ID: 1, Destination: "https://a.example"}}}
 	clk := &fakeClock{t: time.Unix(1000, 0)}
 	c := NewCache(l, clk.now)
-	c.Lookup(ctx, "abc")
+	c.Lookup(ctx, "abc", Host{})
 	for i := range 5 {
 		clk.advance(3 * time.Second)
-		if tg, ok, err := c.Lookup(ctx, "abc"); !ok || err != nil || tg.ID != 1 {
+		if tg, ok, err := c.Lookup(ctx, "abc", Host{}); !ok || err != nil || tg.ID != 1 {
 			t.Fatalf("scan %d: %+v, %v, %v", i, tg, ok, err)
 		}
 		waitFor(t, "the reload", func() bool { return l.batchCount() == i+1 })
@@ -283,13 +297,13 @@ func TestCacheRefreshKeepsNothingInvalidatedOrFailed(t *testing.T) {
 		hold: make(chan struct{})}
 	clk := &fakeClock{t: time.Unix(1000, 0)}
 	c := NewCache(l, clk.now)
-	c.Lookup(ctx, "abc")
+	c.Lookup(ctx, "abc", Host{})
 	clk.advance(refreshAfter)
-	c.Lookup(ctx, "abc") // queues a reload, which waits for hold
+	c.Lookup(ctx, "abc", Host{}) // queues a reload, which waits for hold
 	// The code changes here while the reload is under way.
 	l.set("abc", store.Redirect{ID: 1, Destination: "https://new.example", Paused: true})
 	c.Invalidate("abc")
-	if tg, _, _ := c.Lookup(ctx, "abc"); !tg.Paused {
+	if tg, _, _ := c.Lookup(ctx, "abc", Host{}); !tg.Paused {
 		t.Fatalf("after Invalidate: %+v", tg)
 	}
 	l.mu.Lock()
@@ -298,7 +312,7 @@ func TestCacheRefreshKeepsNothingInvalidatedOrFailed(t *testing.T) {
 	close(l.hold)
 	waitFor(t, "the reload", func() bool { return l.batchCount() == 1 })
 	time.Sleep(10 * time.Millisecond) // let it store what it would
-	if tg, _, _ := c.Lookup(ctx, "abc"); !tg.Paused {
+	if tg, _, _ := c.Lookup(ctx, "abc", Host{}); !tg.Paused {
 		t.Errorf("a reload begun before Invalidate replaced the entry: %+v", tg)
 	}
 
@@ -308,10 +322,10 @@ func TestCacheRefreshKeepsNothingInvalidatedOrFailed(t *testing.T) {
 	l.mu.Unlock()
 	loads := l.count()
 	clk.advance(refreshAfter)
-	c.Lookup(ctx, "abc")
+	c.Lookup(ctx, "abc", Host{})
 	waitFor(t, "the failed reload", func() bool { return l.batchCount() == 2 })
 	clk.advance(TTL - refreshAfter)
-	if _, _, err := c.Lookup(ctx, "abc"); err == nil || l.count() != loads+1 {
+	if _, _, err := c.Lookup(ctx, "abc", Host{}); err == nil || l.count() != loads+1 {
 		t.Errorf("after a failed reload: err %v, %d loads (want %d)", err, l.count(), loads+1)
 	}
 }
@@ -341,7 +355,7 @@ func TestCacheBatchesMisses(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range 100 {
 		wg.Go(func() {
-			tg, ok, err := c.Lookup(context.Background(), fmt.Sprintf("code%03d", i))
+			tg, ok, err := c.Lookup(context.Background(), fmt.Sprintf("code%03d", i), Host{})
 			if err != nil || !ok || tg.ID != int64(i+1) {
 				t.Errorf("code%03d: %+v %v %v", i, tg, ok, err)
 			}
@@ -374,7 +388,7 @@ func TestCacheFailedBatchRetriedCodeByCode(t *testing.T) {
 	// The first maxLoads misses hold the loads; the rest, refused among
 	// them, gather in one batch.
 	for i := range maxLoads {
-		wg.Go(func() { c.Lookup(ctx, fmt.Sprintf("code%03d", i)) })
+		wg.Go(func() { c.Lookup(ctx, fmt.Sprintf("code%03d", i), Host{}) })
 	}
 	waitFor(t, "the first loads", func() bool {
 		c.loadMu.Lock()
@@ -384,13 +398,13 @@ func TestCacheFailedBatchRetriedCodeByCode(t *testing.T) {
 	for i := maxLoads; i < 20; i++ {
 		wg.Go(func() {
 			code := fmt.Sprintf("code%03d", i)
-			if tg, ok, err := c.Lookup(ctx, code); err != nil || !ok || tg.ID != int64(i+1) {
+			if tg, ok, err := c.Lookup(ctx, code, Host{}); err != nil || !ok || tg.ID != int64(i+1) {
 				t.Errorf("%s, batched with a refused code: %+v %v %v", code, tg, ok, err)
 			}
 		})
 	}
 	wg.Go(func() {
-		if _, _, err := c.Lookup(ctx, "refused"); !errors.Is(err, errRefused) {
+		if _, _, err := c.Lookup(ctx, "refused", Host{}); !errors.Is(err, errRefused) {
 			t.Errorf("the refused code: err %v", err)
 		}
 	})
@@ -410,17 +424,17 @@ func TestCacheFailedBatchRetriedCodeByCode(t *testing.T) {
 	l.codes["refused"] = store.Redirect{ID: 99, Destination: "https://example.com/refused"}
 	l.refuse = ""
 	l.mu.Unlock()
-	c.Lookup(ctx, "refused")
+	c.Lookup(ctx, "refused", Host{})
 	l.mu.Lock()
 	l.refuse = "refused"
 	l.codes["code010"] = store.Redirect{ID: 11, Destination: "https://example.com/changed"}
 	l.mu.Unlock()
 	clk.advance(refreshAfter)
-	c.Lookup(ctx, "refused")
-	c.Lookup(ctx, "code010") // both queued for one reload
+	c.Lookup(ctx, "refused", Host{})
+	c.Lookup(ctx, "code010", Host{}) // both queued for one reload
 	waitFor(t, "the reload", func() bool { return l.batchCount() == 2 })
 	waitFor(t, "the good code reloaded", func() bool {
-		tg, _, _ := c.Lookup(ctx, "code010")
+		tg, _, _ := c.Lookup(ctx, "code010", Host{})
 		return tg.Location[0] == "https://example.com/changed"
 	})
 }
@@ -429,8 +443,8 @@ func TestCacheFailedBatchRetriedCodeByCode(t *testing.T) {
 func TestCachePrime(t *testing.T) {
 	l := &fakeLoader{codes: map[string]store.Redirect{}}
 	c := NewCache(l, nil)
-	c.Prime(map[string]store.Redirect{"warm0001": {ID: 9, Destination: "https://example.com/warm"}})
-	tg, ok, err := c.Lookup(context.Background(), "warm0001")
+	c.Prime(map[string][]store.Redirect{"warm0001": {{ID: 9, Destination: "https://example.com/warm"}}})
+	tg, ok, err := c.Lookup(context.Background(), "warm0001", Host{})
 	if err != nil || !ok || tg.ID != 9 || tg.Location[0] != "https://example.com/warm" || l.count()+l.batchCount() != 0 {
 		t.Errorf("Lookup = %+v %v %v after %d loads", tg, ok, err, l.count()+l.batchCount())
 	}
@@ -444,16 +458,134 @@ func TestCacheKeepsUnchangedRouter(t *testing.T) {
 	l := &fakeLoader{codes: map[string]store.Redirect{"abc": {ID: 1, Destination: "https://a.example", Routing: routing}}}
 	clk := &fakeClock{t: time.Unix(1000, 0)}
 	c := NewCache(l, clk.now)
-	first, _, _ := c.Lookup(ctx, "abc")
+	first, _, _ := c.Lookup(ctx, "abc", Host{})
 	clk.advance(TTL)
-	again, _, _ := c.Lookup(ctx, "abc")
+	again, _, _ := c.Lookup(ctx, "abc", Host{})
 	if l.count() != 2 || first.Router == nil || again.Router != first.Router {
 		t.Fatalf("loads %d, routers %p then %p", l.count(), first.Router, again.Router)
 	}
 	l.set("abc", store.Redirect{ID: 1, Destination: "https://a.example", Routing: `{"scanLimit":5}`})
 	clk.advance(TTL)
-	changed, _, _ := c.Lookup(ctx, "abc")
+	changed, _, _ := c.Lookup(ctx, "abc", Host{})
 	if changed.Router == first.Router || !changed.Router.Limited {
 		t.Fatalf("a changed routing kept the old router: %+v", changed.Router)
+	}
+}
+
+// A map holds values of at most 128 bytes in place; a larger entry would
+// cost every hit a pointer chase.
+func TestCacheEntryFitsInMap(t *testing.T) {
+	if n := unsafe.Sizeof(entry{}); n > 128 {
+		t.Errorf("an entry is %d bytes, over 128", n)
+	}
+}
+
+// BenchmarkLookup is a scan's cache hit, going round 10,000 cached codes:
+// the redirect hot path's lookup without the database.
+func BenchmarkLookup(b *testing.B) {
+	l := &fakeLoader{codes: map[string]store.Redirect{}}
+	codes := make([]string, 10000)
+	for i := range codes {
+		codes[i] = fmt.Sprintf("code%04d", i)
+		l.codes[codes[i]] = store.Redirect{ID: int64(i + 1), Destination: "https://example.com/" + codes[i]}
+	}
+	c := NewCache(l, nil)
+	ctx := context.Background()
+	for _, code := range codes {
+		c.Lookup(ctx, code, Host{})
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		i = (i + 3889) % len(codes)
+		if tg, ok, err := c.Lookup(ctx, codes[i], Host{}); !ok || err != nil || tg.ID != int64(i+1) {
+			b.Fatal(tg, ok, err)
+		}
+	}
+}
+
+// One short code on three hosts: the base URL's code (workspace 1), its
+// domain 10's, and workspace 2's domain 20's. Each host answers its own;
+// a workspace's domain falls back to the workspace's base-URL code, then
+// to its code on another of its domains; another workspace's never.
+func TestPick(t *testing.T) {
+	base := Target{ID: 1, WorkspaceID: 1}
+	on10 := Target{ID: 2, WorkspaceID: 1, DomainID: 10}
+	on20 := Target{ID: 3, WorkspaceID: 2, DomainID: 20}
+	all := []Target{base, on10, on20}
+	for _, c := range []struct {
+		name string
+		ts   []Target
+		host Host
+		want int64 // 0: none
+	}{
+		{"base URL", all, Host{}, 1},
+		{"domain 10", all, Host{DomainID: 10, WorkspaceID: 1}, 2},
+		{"domain 20", all, Host{DomainID: 20, WorkspaceID: 2}, 3},
+		{"workspace 1's other domain: its base-URL code", all, Host{DomainID: 11, WorkspaceID: 1}, 1},
+		{"workspace 1's other domain, no base-URL code", []Target{on20, on10}, Host{DomainID: 11, WorkspaceID: 1}, 2},
+		{"workspace 3's domain: none of its own", all, Host{DomainID: 30, WorkspaceID: 3}, 0},
+		{"base URL, no code of its own: the oldest", []Target{on20, on10}, Host{}, 3},
+		{"one code, on the base URL", []Target{base}, Host{}, 1},
+		{"one code, on its domain", []Target{on10}, Host{DomainID: 10, WorkspaceID: 1}, 2},
+		{"one code, on another domain of its workspace", []Target{on10}, Host{DomainID: 11, WorkspaceID: 1}, 2},
+		{"one code, on the base URL's host", []Target{on20}, Host{}, 3},
+		{"one code, on another workspace's domain", []Target{on20}, Host{DomainID: 10, WorkspaceID: 1}, 0},
+	} {
+		got, ok := answer(pick(&c.ts[0], c.ts[1:], c.host))
+		if ok != (c.want != 0) || got.ID != c.want {
+			t.Errorf("%s: %+v, %v; want id %d", c.name, got, ok, c.want)
+		}
+		// An entry of one code answers as pick, by its shorter way.
+		if len(c.ts) == 1 {
+			e := entry{first: c.ts[0], found: true}
+			if got, ok := answer(e.pick(c.host)); ok != (c.want != 0) || got.ID != c.want {
+				t.Errorf("%s, one code's entry: %+v, %v; want id %d", c.name, got, ok, c.want)
+			}
+		}
+	}
+}
+
+// A short code cached with every host's code: each host's scan answers its
+// own, and invalidating the short code after one host's edit reloads them
+// all, the other hosts' unchanged.
+func TestCacheShortCodeOnSeveralHosts(t *testing.T) {
+	ctx := context.Background()
+	l := &fakeLoader{hosts: map[string][]store.Redirect{"menu": {
+		{ID: 1, WorkspaceID: 1, Destination: "https://base.example"},
+		{ID: 2, WorkspaceID: 1, DomainID: 10, Destination: "https://ten.example"},
+		{ID: 3, WorkspaceID: 2, DomainID: 20, Destination: "https://twenty.example"},
+	}}}
+	c := NewCache(l, nil)
+	hosts := map[Host]string{
+		{}:                             "https://base.example",
+		{DomainID: 10, WorkspaceID: 1}: "https://ten.example",
+		{DomainID: 20, WorkspaceID: 2}: "https://twenty.example",
+	}
+	check := func(when string) {
+		t.Helper()
+		for h, want := range hosts {
+			if tg, ok, err := c.Lookup(ctx, "menu", h); err != nil || !ok || tg.Location[0] != want {
+				t.Errorf("%s, host %+v: %+v %v %v, want %s", when, h, tg, ok, err, want)
+			}
+		}
+	}
+	check("first")
+	if l.count() != 1 {
+		t.Errorf("%d loads for three hosts, want 1", l.count())
+	}
+	// Domain 10's code changes: its edit invalidates the short code.
+	l.mu.Lock()
+	l.hosts["menu"] = slices.Clone(l.hosts["menu"])
+	l.hosts["menu"][1].Destination = "https://ten.example/new"
+	l.mu.Unlock()
+	c.Invalidate("menu")
+	hosts[Host{DomainID: 10, WorkspaceID: 1}] = "https://ten.example/new"
+	check("after the edit")
+	if l.count() != 2 {
+		t.Errorf("%d loads, want 2", l.count())
+	}
+	if n := testing.AllocsPerRun(1000, func() { c.Lookup(ctx, "menu", Host{DomainID: 20, WorkspaceID: 2}) }); n != 0 {
+		t.Errorf("a hit among several codes allocates %v times", n)
 	}
 }

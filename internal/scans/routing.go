@@ -72,6 +72,7 @@ type Router struct {
 	afterEnd           []string  // nil: the ended page
 	Limited            bool      // a scan limit holds: take each redirect (store.TakeLimitedScan)
 	AppStore, AppsPlay []string  // a type apps code's store links
+	key                string    // what the cache compiled it from (routingKey)
 }
 
 // A rule in prog is three words, then its countries, then its languages

@@ -275,7 +275,7 @@ func (s *server) sheetItems(r *http.Request, table *bulk.Table, cols []string, n
 	}
 	// Which keys name live codes of the workspace.
 	live := map[store.CodeRef]bool{}
-	var ids map[string]int64
+	var ids map[string][]int64
 	if byShortCode {
 		var err error
 		if ids, err = s.store.ShortCodeIDs(ctx, ws, shortCodes); err != nil {
@@ -293,8 +293,13 @@ func (s *server) sheetItems(r *http.Request, table *bulk.Table, cols []string, n
 	}
 	items := make([]bulkedit.Item, 0, len(rows))
 	for _, it := range rows {
-		if id, ok := ids[it.key]; byShortCode && ok {
-			it.ref = store.CodeRef{Dynamic: true, ID: id}
+		switch list := ids[it.key]; {
+		case byShortCode && len(list) > 1: // the same chosen short code on several hosts
+			failures = append(failures, bulkedit.Failure{Row: it.line, ID: truncate(it.key, 40),
+				Reason: "Several codes of this workspace have this short code, on different domains: name the code by its id"})
+			continue
+		case byShortCode && len(list) == 1:
+			it.ref = store.CodeRef{Dynamic: true, ID: list[0]}
 			live[it.ref] = true
 		}
 		if !live[it.ref] {

@@ -238,3 +238,27 @@ func TestBulkEditSheetRefusals(t *testing.T) {
 		}
 	})
 }
+
+// A sheet keyed by short code cannot name a short code the workspace has
+// on two hosts: that row fails, asking for the code's id, and no code
+// changes.
+func TestBulkEditSheetShortCodeOnSeveralHosts(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		alice, aliceID := e.signedIn("alice@example.com")
+		ws := storetest.Personal(t, st, aliceID)
+		domain := verifiedDomain(t, st, ws, "go.twin.example")
+		for _, on := range []*int64{nil, &domain} {
+			d := storetest.NewDynamic(aliceID, "twin")
+			d.WorkspaceID, d.ShortCodeChosen, d.DomainID = ws, true, on
+			if err := st.CreateDynamicCode(context.Background(), d, 0); err != nil {
+				t.Fatal(err)
+			}
+		}
+		dry := expect(t, e.postEditSheet(alice, "twin.csv", "shortCode,destination\ntwin,https://new.example/\n", true), http.StatusOK, "")
+		failures := dry["failures"].([]any)
+		if len(dry["rows"].([]any)) != 0 || len(failures) != 1 || !strings.Contains(failures[0].(map[string]any)["reason"].(string), "Several codes") {
+			t.Fatalf("dry run = %v", dry)
+		}
+	})
+}

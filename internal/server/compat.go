@@ -145,7 +145,7 @@ func (c compatLinks) link(d *store.DynamicCode) compat.Link {
 }
 
 // domainID is the id of the workspace's verified domain named name ("":
-// the base URL, nil), or compat.ErrNotFound.
+// the base URL, nil), or compat.ErrUnknownDomain.
 func (c compatLinks) domainID(r *http.Request, name string) (*int64, error) {
 	if name == "" {
 		return nil, nil
@@ -159,7 +159,7 @@ func (c compatLinks) domainID(r *http.Request, name string) (*int64, error) {
 			return &d.ID, nil
 		}
 	}
-	return nil, compat.ErrNotFound
+	return nil, compat.ErrUnknownDomain
 }
 
 // refusal turns an answer the app wrote into a compat.Refused.
@@ -270,17 +270,30 @@ func (s *server) tagIDsByName(ctx context.Context, ws int64, names []string) ([]
 	return ids, nil
 }
 
-// code is the workspace's live code with shortCode (on domain, when
-// named), within the key's folder, or compat.ErrNotFound.
+// code is the workspace's live code with shortCode on the host domain
+// names (one of the workspace's verified domains; "" or the base URL's
+// host: the base URL), within the key's folder, or compat.ErrNotFound.
+// With no domain named, the workspace's only code with shortCode answers
+// wherever it is: clients written before short codes were per host name
+// none. When several of its hosts have it, the domain must be named.
 func (c compatLinks) code(r *http.Request, shortCode, domain string) (*store.DynamicCode, error) {
-	d, err := c.s.store.DynamicCodeByShortCode(r.Context(), wsID(r), shortCode)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, compat.ErrNotFound
+	var domainID *int64
+	named := domain != "" && !strings.EqualFold(hostOnly(strings.TrimSuffix(domain, ".")), c.s.clients.baseHost)
+	if named {
+		var err error
+		if domainID, err = c.domainID(r, domain); err != nil {
+			return nil, err
+		}
 	}
+	list, err := c.s.store.DynamicCodesByShortCode(r.Context(), wsID(r), shortCode)
 	if err != nil {
 		return nil, err
 	}
-	if domain != "" && !strings.EqualFold(d.Domain, domain) {
+	d := store.CodeOnHost(list, domainID)
+	if d == nil && !named && len(list) == 1 {
+		d = list[0]
+	}
+	if d == nil {
 		return nil, compat.ErrNotFound
 	}
 	if folder := publicapi.KeyFolder(r.Context()); folder != nil && (d.FolderID == nil || *d.FolderID != *folder) {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/squarely/squarely/internal/codes"
 	"github.com/squarely/squarely/internal/domains"
+	"github.com/squarely/squarely/internal/scans"
 	"github.com/squarely/squarely/internal/store"
 )
 
@@ -371,7 +372,9 @@ func (dc *domainCache) byHost(ctx context.Context, host string) (*store.Domain, 
 // invalidate forgets every host, after a verification or a deletion.
 func (dc *domainCache) invalidate() { dc.hosts.clear() }
 
-type domainWorkspaceKey struct{}
+// hostKey is the context key of the verified domain a request came by
+// (scans.Host).
+type hostKey struct{}
 
 // onCustomDomain serves requests that come by a workspace's verified
 // domain: /d/ for that workspace's codes only (lookupScan) and /01/ for
@@ -397,7 +400,7 @@ func (s *server) onCustomDomain(next http.Handler) http.Handler {
 			return
 		}
 		inDomain := func(r *http.Request) *http.Request {
-			return r.WithContext(context.WithValue(r.Context(), domainWorkspaceKey{}, d.WorkspaceID))
+			return r.WithContext(context.WithValue(r.Context(), hostKey{}, scans.Host{DomainID: d.ID, WorkspaceID: d.WorkspaceID}))
 		}
 		read := r.Method == http.MethodGet || r.Method == http.MethodHead
 		switch code := rootShortCode(r.URL.Path); {
@@ -477,12 +480,16 @@ func (s *server) customHost(r *http.Request) (string, bool) {
 	return host, host != "" && host != s.clients.baseHost && len(host) <= maxHostLength
 }
 
+// scanHost is the verified domain the request came by, the zero Host for
+// any other host (the base URL's, a white-label client's).
+func scanHost(r *http.Request) scans.Host {
+	h, _ := r.Context().Value(hostKey{}).(scans.Host)
+	return h
+}
+
 // hostWorkspace is the workspace whose verified domain the request came
 // by, 0 for any other host.
-func hostWorkspace(r *http.Request) int64 {
-	id, _ := r.Context().Value(domainWorkspaceKey{}).(int64)
-	return id
-}
+func hostWorkspace(r *http.Request) int64 { return scanHost(r).WorkspaceID }
 
 // codeURL is the URL dynamic code d encodes: on its custom domain (always
 // https: the domain's certificate is Squarely's, SQUARELY_TLS, or its

@@ -257,16 +257,19 @@ func (s *server) planImport(ctx context.Context, ws int64, domain *store.Domain,
 			continue
 		}
 		seen[key] = true
-		d, err := s.store.DynamicCodeByShortCode(ctx, ws, l.ShortCode)
-		switch {
-		case err == nil && d.Destination == dest:
+		// The workspace's code with this short code on the import's host
+		// (other hosts' do not count: each answers its own).
+		list, err := s.store.DynamicCodesByShortCode(ctx, ws, l.ShortCode)
+		if err != nil {
+			return nil, err
+		}
+		switch d := store.CodeOnHost(list, domainID); {
+		case d != nil && d.Destination == dest:
 			items[i].Status, items[i].Error, items[i].CodeID = store.ImportExists, "Already in this workspace", &d.ID
 			continue
-		case err == nil:
+		case d != nil:
 			conflict("This workspace already has this short code, to " + d.Destination)
 			continue
-		case !errors.Is(err, store.ErrNotFound):
-			return nil, err
 		}
 		taken, err := s.store.ShortCodeTaken(ctx, l.ShortCode, domainID)
 		if err != nil {
@@ -321,7 +324,11 @@ func (s *server) importLink(ctx context.Context, j *store.ImportJob, it store.Im
 	}
 	switch {
 	case errors.Is(err, store.ErrConflict):
-		if same, err := s.store.DynamicCodeByShortCode(ctx, j.WorkspaceID, it.ShortCode); err == nil && same.Destination == it.Destination {
+		list, err := s.store.DynamicCodesByShortCode(ctx, j.WorkspaceID, it.ShortCode)
+		if err != nil {
+			return it, err
+		}
+		if same := store.CodeOnHost(list, j.DomainID); same != nil && same.Destination == it.Destination {
 			it.Status, it.CodeID = store.ImportCreated, &same.ID
 			return it, nil
 		}

@@ -124,8 +124,9 @@ func (s *server) redirect(w http.ResponseWriter, r *http.Request) {
 	s.answerRouted(w, r, t, d, http.StatusFound)
 }
 
-// lookupScan finds the live, unpaused code a scan names; otherwise it has
-// answered 404, 410 or 503. While the database fails, a code that was
+// lookupScan finds the live, unpaused code a scan names on its host (the
+// code of that host, scans.Cache.Lookup); otherwise it has answered 404,
+// 410 or 503. While the database fails, a code that was
 // cached answers as it last did (scans.ErrStale) and one that was not
 // answers 503; the failures are logged at a bounded rate. A client that
 // hung up gets nothing. A short code that cannot exist (store.ValidShortCode:
@@ -139,7 +140,7 @@ func (s *server) lookupScan(w http.ResponseWriter, r *http.Request) (scans.Targe
 	var found bool
 	var err error
 	if store.ValidShortCode(code) {
-		t, found, err = s.redirects.Lookup(r.Context(), code)
+		t, found, err = s.redirects.Lookup(r.Context(), code, scanHost(r))
 	}
 	if err != nil {
 		if r.Context().Err() != nil {
@@ -159,8 +160,8 @@ func (s *server) lookupScan(w http.ResponseWriter, r *http.Request) (scans.Targe
 	case err != nil:
 		h.Set("Retry-After", "5")
 		page(w, http.StatusServiceUnavailable, unavailablePage)
-	case !found || (hostWorkspace(r) != 0 && t.WorkspaceID != hostWorkspace(r)):
-		// Unknown, or another workspace's code on a workspace's domain.
+	case !found:
+		// Unknown, or only other workspaces' codes on a workspace's domain.
 		s.scanPage(w, http.StatusNotFound, s.hostBrand(r), notFoundNotice)
 	case t.Paused:
 		s.scanPage(w, http.StatusGone, s.clientBrand(r.Context(), t.ClientID), pausedNotice)

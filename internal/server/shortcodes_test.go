@@ -2,8 +2,10 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"regexp"
 	"strings"
@@ -345,6 +347,144 @@ func TestBulkShortCodeColumn(t *testing.T) {
 		_, files := zipFiles(t, r.body)
 		if !strings.Contains(string(files["errors.csv"]), store.ShortCodeTakenMessage) {
 			t.Errorf("errors.csv: %s", files["errors.csv"])
+		}
+	})
+}
+
+// One chosen short code on the base URL and on two verified domains (of
+// two workspaces): each host redirects to its own code, through the whole
+// handler; a clash without case on one host is still taken; an edit of
+// one host's code leaves the others' answers as they were; a workspace's
+// domain falls back to the workspace's base-URL code, never to another
+// workspace's; Shlink's ?domain= and YOURLS's short URL name one host's.
+func TestShortCodesPerHost(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		dns := domaintest.StartDNS(t)
+		e := start(t, st, withDomains(dns, "1", true))
+		alice, _ := e.signedIn("alice@example.com")
+		bob, _ := e.signedIn("bob@example.com")
+		shop, bobs, _ := aliceAndBobDomains(t, e, dns, alice, bob)
+		akey, bkey := mustKey(e, alice), mustKey(e, bob)
+		create := func(key, domainID, code, dest string) *response {
+			domain := ""
+			if domainID != "" {
+				domain = `,"domainId":` + domainID
+			}
+			return e.api(key, "POST", "/api/v1/codes", `{"kind":"dynamic","destination":"`+dest+`","shortCode":"`+code+`"`+domain+`}`)
+		}
+		onBase := expect(t, create(akey, "", "menu", "https://example.com/base"), http.StatusCreated, "")
+		onShop := expect(t, create(akey, shop, "menu", "https://example.com/shop"), http.StatusCreated, "")
+		expect(t, create(bkey, bobs, "menu", "https://example.com/bob"), http.StatusCreated, "")
+		expect(t, create(akey, "", "solo", "https://example.com/solo"), http.StatusCreated, "")
+		expect(t, create(bkey, bobs, "bob-only", "https://example.com/bob-only"), http.StatusCreated, "")
+		// Without case, on one host: taken, wherever the other is.
+		expectCode(t, create(akey, shop, "MENU", "https://example.com/x"), http.StatusConflict, codes.ShortCodeTaken, "shortCode")
+		expectCode(t, create(bkey, "", "Menu", "https://example.com/x"), http.StatusConflict, codes.ShortCodeTaken, "shortCode")
+		if m := expect(t, e.do(alice, "GET", "/api/short-codes/availability?shortCode=MENU&domainId="+shop, ""), http.StatusOK, ""); m["available"] != false {
+			t.Errorf("availability of MENU on alice's domain: %v", m)
+		}
+
+		on := func(host, path string) *response {
+			t.Helper()
+			req, err := http.NewRequest("GET", e.srv.URL+path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Host = host
+			resp, err := e.browser().Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			b, _ := io.ReadAll(resp.Body)
+			return &response{Response: resp, body: b}
+		}
+		baseHost := strings.TrimPrefix(strings.TrimPrefix(testConfig(t).BaseURL, "https://"), "http://")
+		answers := map[[2]string]string{ // host and path: Location, "" for 404
+			{baseHost, "/d/menu"}:            "https://example.com/base",
+			{"go.shop.example", "/menu"}:     "https://example.com/shop",
+			{"go.shop.example", "/d/menu"}:   "https://example.com/shop",
+			{"go.bob.example", "/menu"}:      "https://example.com/bob",
+			{"go.bob.example", "/d/menu"}:    "https://example.com/bob",
+			{"go.shop.example", "/solo"}:     "https://example.com/solo", // alice's base-URL code on her domain
+			{"go.bob.example", "/solo"}:      "",                         // alice's, on bob's domain
+			{baseHost, "/d/bob-only"}:        "https://example.com/bob-only",
+			{"go.shop.example", "/bob-only"}: "",
+		}
+		check := func(when string) {
+			t.Helper()
+			for k, want := range answers {
+				got := on(k[0], k[1])
+				if want == "" && got.StatusCode != http.StatusNotFound || want != "" && (got.StatusCode != http.StatusFound || got.Header.Get("Location") != want) {
+					t.Errorf("%s: %s%s answered %d %q, want %q", when, k[0], k[1], got.StatusCode, got.Header.Get("Location"), want)
+				}
+			}
+		}
+		check("first")
+		// An edit of the shop's menu: the next scan there sees it, the
+		// other hosts' (cached meanwhile) answer as before.
+		expect(t, e.api(akey, "PATCH", "/api/v1/codes/"+onShop["id"].(string), `{"destination":"https://example.com/shop2"}`), http.StatusOK, "")
+		answers[[2]string{"go.shop.example", "/menu"}] = "https://example.com/shop2"
+		answers[[2]string{"go.shop.example", "/d/menu"}] = "https://example.com/shop2"
+		check("after the edit")
+
+		// Shlink: ?domain= names the host; without it, the base URL's code,
+		// or the workspace's only one.
+		shlink := func(key, method, path, body string) (int, map[string]any) {
+			r := e.do(e.browser(), method, path, body, "X-Api-Key", key)
+			var m map[string]any
+			json.Unmarshal(r.body, &m)
+			return r.StatusCode, m
+		}
+		for _, c := range []struct {
+			key, path string
+			status    int
+			longURL   string
+		}{
+			{akey, "/rest/v3/short-urls/menu?domain=go.shop.example", 200, "https://example.com/shop2"},
+			{akey, "/rest/v3/short-urls/menu", 200, "https://example.com/base"},
+			{akey, "/rest/v3/short-urls/menu?domain=DEFAULT", 200, "https://example.com/base"},
+			{akey, "/rest/v3/short-urls/menu?domain=" + baseHost, 200, "https://example.com/base"},
+			{akey, "/rest/v3/short-urls/menu?domain=go.bob.example", 404, ""},
+			{bkey, "/rest/v3/short-urls/menu", 200, "https://example.com/bob"}, // bob's only menu
+			{bkey, "/rest/v3/short-urls/menu?domain=go.bob.example", 200, "https://example.com/bob"},
+			{akey, "/rest/v3/short-urls/solo?domain=go.shop.example", 404, ""},
+		} {
+			status, m := shlink(c.key, "GET", c.path, "")
+			if status != c.status || c.longURL != "" && m["longUrl"] != c.longURL {
+				t.Errorf("GET %s: %d %v, want %d %s", c.path, status, m, c.status, c.longURL)
+			}
+		}
+		if status, m := shlink(akey, "PATCH", "/rest/v3/short-urls/menu?domain=go.shop.example", `{"longUrl":"https://example.com/shop3"}`); status != 200 || m["longUrl"] != "https://example.com/shop3" {
+			t.Errorf("PATCH on the domain: %d %v", status, m)
+		}
+		if status, _ := shlink(akey, "DELETE", "/rest/v3/short-urls/menu?domain=go.shop.example", ""); status != http.StatusNoContent {
+			t.Errorf("DELETE on the domain: %d", status)
+		}
+		// The base URL's menu is untouched; the shop's domain now falls back to it.
+		if got := expect(t, e.api(akey, "GET", "/api/v1/codes/"+onBase["id"].(string), ""), http.StatusOK, ""); got["destination"] != "https://example.com/base" {
+			t.Errorf("alice's base menu after the domain's edit and deletion: %v", got)
+		}
+		answers[[2]string{"go.shop.example", "/menu"}] = "https://example.com/base"
+		answers[[2]string{"go.shop.example", "/d/menu"}] = "https://example.com/base"
+		check("after the deletion")
+
+		// YOURLS names a code by its short URL's host.
+		expect(t, create(akey, "", "drinks", "https://example.com/drinks"), http.StatusCreated, "")
+		expect(t, create(akey, shop, "drinks", "https://example.com/shop-drinks"), http.StatusCreated, "")
+		for shorturl, want := range map[string]string{
+			"https://go.shop.example/drinks":    "https://example.com/shop-drinks",
+			"drinks":                            "https://example.com/drinks",
+			testConfig(t).BaseURL + "/d/drinks": "https://example.com/drinks",
+			"https://old.example/drinks":        "https://example.com/drinks", // not a host of the workspace: as a keyword
+		} {
+			q := url.Values{"signature": {akey}, "action": {"expand"}, "format": {"json"}, "shorturl": {shorturl}}
+			r := e.do(e.browser(), "GET", "/yourls-api.php?"+q.Encode(), "")
+			var m map[string]any
+			json.Unmarshal(r.body, &m)
+			if r.StatusCode != 200 || m["longurl"] != want {
+				t.Errorf("expand %s: %d %v, want %s", shorturl, r.StatusCode, m, want)
+			}
 		}
 	})
 }

@@ -142,16 +142,13 @@ func (s *Store) BulkEditCodes(ctx context.Context, workspaceID int64, refs []Cod
 }
 
 // ShortCodeIDs maps each of codes that is a live dynamic code of the
-// workspace to its id (short codes are unique across hosts).
-func (s *Store) ShortCodeIDs(ctx context.Context, workspaceID int64, codes []string) (map[string]int64, error) {
-	out := map[string]int64{}
+// workspace to its ids: more than one when the same chosen short code is
+// on several of its hosts (the base URL's and its domains').
+func (s *Store) ShortCodeIDs(ctx context.Context, workspaceID int64, codes []string) (map[string][]int64, error) {
+	out := map[string][]int64{}
 	list, _ := json.Marshal(codes)
-	in := `SELECT value FROM json_each($2)`
-	if s.dialect == Postgres {
-		in = `SELECT jsonb_array_elements_text($2::jsonb)`
-	}
 	rows, err := s.read.QueryContext(ctx, `SELECT short_code, id FROM dynamic_qr_codes
-		WHERE short_code IN (`+in+`) AND workspace_id = $1 AND NOT is_deleted`, workspaceID, string(list))
+		WHERE short_code IN (`+s.jsonStrings(2)+`) AND workspace_id = $1 AND NOT is_deleted ORDER BY id`, workspaceID, string(list))
 	if err != nil {
 		return nil, fail("find codes by short code", err)
 	}
@@ -162,7 +159,7 @@ func (s *Store) ShortCodeIDs(ctx context.Context, workspaceID int64, codes []str
 		if err := rows.Scan(&code, &id); err != nil {
 			return nil, fail("find codes by short code", err)
 		}
-		out[code] = id
+		out[code] = append(out[code], id)
 	}
 	return out, failOrNil("find codes by short code", rows.Err())
 }

@@ -181,7 +181,7 @@ func TestCodeDomain(t *testing.T) {
 		if err != nil || got.Domain != "go.alice.example" || got.DomainID == nil || *got.DomainID != verified.ID {
 			t.Fatalf("saved code: %+v, %v", got, err)
 		}
-		if r, err := st.RedirectByShortCode(ctx, "domok"); err != nil || r.WorkspaceID != wa {
+		if r, err := oneRedirect(ctx, st, "domok"); err != nil || r.WorkspaceID != wa {
 			t.Errorf("redirect: %+v, %v", r, err)
 		}
 		if _, err := st.SetDynamicDomain(ctx, wa, d.ID, &bobs.ID, now); !errors.Is(err, store.ErrNotFound) {

@@ -26,9 +26,12 @@ type DynamicCode struct {
 	WorkspaceID int64 // the owner
 	UserID      int64 // who made it; 0 once unknown
 	Name        string
-	ShortCode   string // unique, at most MaxShortCode characters
-	// ShortCodeChosen is set when the workspace chose ShortCode (issue
-	// 34): unique per host without case (ShortCodeTaken).
+	// ShortCode is at most MaxShortCode characters, unique on its host
+	// (the base URL's, or its domain's). A random one is unique on every
+	// host; ShortCodeChosen is set when the workspace chose it (issue 34):
+	// then unique on its host without case (ShortCodeTaken), and another
+	// host may have it too.
+	ShortCode       string
 	ShortCodeChosen bool
 	Destination     string
 	QRType          string
@@ -116,7 +119,8 @@ func scanDynamic(row interface{ Scan(...any) error }) (*DynamicCode, error) {
 // concurrent creations, in one workspace or several of one owner, cannot
 // both pass at the limit. A taken ShortCode is ErrConflict: the caller
 // draws a new one and tries again, or refuses a chosen one
-// (ShortCodeChosen, taken as ShortCodeTaken tells).
+// (ShortCodeChosen, taken as ShortCodeTaken tells). A random one is taken
+// when any code has it, on any host.
 func (s *Store) CreateDynamicCode(ctx context.Context, d *DynamicCode, limit int) error {
 	err := s.inTx(ctx, "create dynamic code", func(tx *sql.Tx) error { return s.createDynamic(ctx, tx, d, limit) })
 	if err == nil {
@@ -152,14 +156,15 @@ func (s *Store) createDynamic(ctx context.Context, tx *sql.Tx, d *DynamicCode, l
 	}
 	d.UpdatedAt = normTime(d.UpdatedAt)
 	d.Health = Health{Status: HealthUnknown} // as the column starts
-	if d.ShortCodeChosen {
-		taken, err := shortCodeTaken(ctx, tx, d.ShortCode, d.DomainID, 0)
-		if err != nil {
-			return err
-		}
-		if taken {
-			return fmt.Errorf("store: short code %q: %w", d.ShortCode, ErrConflict)
-		}
+	taken, err := shortCodeTaken(ctx, tx, d.ShortCode, d.DomainID, 0)
+	if !d.ShortCodeChosen {
+		taken, err = shortCodeExists(ctx, tx, d.ShortCode)
+	}
+	if err != nil {
+		return err
+	}
+	if taken {
+		return fmt.Errorf("store: short code %q: %w", d.ShortCode, ErrConflict)
 	}
 	if limit > 0 {
 		if err := s.lockAllowance(ctx, tx, d.WorkspaceID); err != nil {
@@ -183,7 +188,7 @@ func (s *Store) createDynamic(ctx context.Context, tx *sql.Tx, d *DynamicCode, l
 		d.Style.insertArgs(),
 		[]any{dbTime(d.CreatedAt), dbTime(d.UpdatedAt), d.ShortCodeChosen, d.ImportedClicks},
 	)
-	err := tx.QueryRowContext(ctx, insertReturningID("dynamic_qr_codes", cols), args...).Scan(&d.ID)
+	err = tx.QueryRowContext(ctx, insertReturningID("dynamic_qr_codes", cols), args...).Scan(&d.ID)
 	if err != nil {
 		return fail("create dynamic code", err)
 	}
@@ -249,6 +254,7 @@ type Redirect struct {
 	Protected   bool  // a password guards it (DynamicPasswordHash)
 	ClientID    int64 // the workspace's white-label client: the brand of the code's pages
 	WorkspaceID int64 // the owner: a custom domain serves its own workspace's codes only
+	DomainID    int64 // the host it is on: its custom domain's id, 0 for the base URL's
 	// Routing is the code's routing as stored (JSON, "" for none): the
 	// redirect cache compiles it only when it changed (ParseRouting).
 	Routing string
@@ -262,44 +268,65 @@ type Redirect struct {
 }
 
 // redirectQuery selects the short code and Redirect of each live dynamic
-// code (neither it nor its workspace deleted) whose short code matches.
+// code (neither it nor its workspace deleted) whose short code matches,
+// the codes of one short code in the order they were made (by id): a scan
+// on the base URL falls back to the first (scans.Pick).
 func redirectQuery(match string) string {
 	return `
 		SELECT d.short_code, d.id, d.destination, d.is_paused, d.password_hash IS NOT NULL, w.client_id, d.workspace_id,
-			COALESCE(d.routing, ''), CASE WHEN d.qr_type = 'apps' THEN COALESCE(d.qr_data, '') ELSE '' END,
+			COALESCE(d.domain_id, 0), COALESCE(d.routing, ''), CASE WHEN d.qr_type = 'apps' THEN COALESCE(d.qr_data, '') ELSE '' END,
 			COALESCE(d.page_id, 0), COALESCE((SELECT version FROM pages WHERE id = d.page_id), 0)
 		FROM dynamic_qr_codes d JOIN workspaces w ON w.id = d.workspace_id
-		WHERE ` + match + ` AND NOT d.is_deleted AND NOT w.is_deleted`
+		WHERE ` + match + ` AND NOT d.is_deleted AND NOT w.is_deleted
+		ORDER BY d.id`
 }
 
-func scanRedirect(row interface{ Scan(...any) error }) (string, Redirect, error) {
-	var code string
-	var r Redirect
-	err := row.Scan(&code, &r.ID, &r.Destination, &r.Paused, &r.Protected, &r.ClientID, &r.WorkspaceID, &r.Routing, &r.AppData, &r.PageID, &r.PageVersion)
-	return code, r, err
+// scanRedirects reads redirectQuery's rows by short code.
+func scanRedirects(rows *sql.Rows, action string, size int) (map[string][]Redirect, error) {
+	defer rows.Close()
+	found := make(map[string][]Redirect, size)
+	for rows.Next() {
+		var code string
+		var r Redirect
+		err := rows.Scan(&code, &r.ID, &r.Destination, &r.Paused, &r.Protected, &r.ClientID, &r.WorkspaceID, &r.DomainID,
+			&r.Routing, &r.AppData, &r.PageID, &r.PageVersion)
+		if err != nil {
+			return nil, fail(action, err)
+		}
+		found[code] = append(found[code], r)
+	}
+	return found, failOrNil(action, rows.Err())
 }
 
-// RedirectByShortCode returns the redirect of a live dynamic code, or
-// ErrNotFound for an unknown or deleted one, or one whose workspace was
-// deleted, or a short code that cannot exist (ValidShortCode), which is not
+// RedirectsByShortCode returns the redirects of the live dynamic codes
+// with shortCode exactly, one per host at most, in the order they were
+// made; ErrNotFound when there is none (unknown, deleted, or of a deleted
+// workspace) or shortCode cannot exist (ValidShortCode), which is not
 // looked up.
-func (s *Store) RedirectByShortCode(ctx context.Context, shortCode string) (Redirect, error) {
+func (s *Store) RedirectsByShortCode(ctx context.Context, shortCode string) ([]Redirect, error) {
 	if !ValidShortCode(shortCode) {
-		return Redirect{}, ErrNotFound
+		return nil, ErrNotFound
 	}
-	_, r, err := scanRedirect(s.read.QueryRowContext(ctx, redirectQuery(`d.short_code = $1`), shortCode))
+	rows, err := s.read.QueryContext(ctx, redirectQuery(`d.short_code = $1`), shortCode)
 	if err != nil {
-		return Redirect{}, fail("fetch redirect", err)
+		return nil, fail("fetch redirect", err)
 	}
-	return r, nil
+	found, err := scanRedirects(rows, "fetch redirect", 1)
+	if err != nil {
+		return nil, err
+	}
+	if len(found[shortCode]) == 0 {
+		return nil, fail("fetch redirect", ErrNotFound)
+	}
+	return found[shortCode], nil
 }
 
 // Redirects returns the redirects of the live codes among shortCodes, by
-// short code; a code missing from the answer is unknown or deleted. It is
-// RedirectByShortCode for many codes at once: the redirect cache refreshes
-// its hot entries with it, a query per batch instead of one per code.
-// Short codes that cannot exist (ValidShortCode) are left out of the query.
-func (s *Store) Redirects(ctx context.Context, shortCodes []string) (map[string]Redirect, error) {
+// short code (as RedirectsByShortCode); a code missing from the answer is
+// unknown or deleted. The redirect cache refreshes its hot entries with
+// it, a query per batch instead of one per code. Short codes that cannot
+// exist (ValidShortCode) are left out of the query.
+func (s *Store) Redirects(ctx context.Context, shortCodes []string) (map[string][]Redirect, error) {
 	valid := make([]string, 0, len(shortCodes))
 	for _, code := range shortCodes {
 		if ValidShortCode(code) {
@@ -307,58 +334,33 @@ func (s *Store) Redirects(ctx context.Context, shortCodes []string) (map[string]
 		}
 	}
 	if len(valid) == 0 {
-		return map[string]Redirect{}, nil
+		return map[string][]Redirect{}, nil
 	}
 	list, err := json.Marshal(valid)
 	if err != nil {
 		return nil, fail("fetch redirects", err)
 	}
-	in := `SELECT value FROM json_each($1)`
-	if s.dialect == Postgres {
-		in = `SELECT jsonb_array_elements_text($1::jsonb)`
-	}
-	rows, err := s.read.QueryContext(ctx, redirectQuery(`d.short_code IN (`+in+`)`), string(list))
+	rows, err := s.read.QueryContext(ctx, redirectQuery(`d.short_code IN (`+s.jsonStrings(1)+`)`), string(list))
 	if err != nil {
 		return nil, fail("fetch redirects", err)
 	}
-	defer rows.Close()
-	found := make(map[string]Redirect, len(shortCodes))
-	for rows.Next() {
-		code, r, err := scanRedirect(rows)
-		if err != nil {
-			return nil, fail("fetch redirects", err)
-		}
-		found[code] = r
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fail("fetch redirects", err)
-	}
-	return found, nil
+	return scanRedirects(rows, "fetch redirects", len(valid))
 }
 
-// RecentRedirects returns the redirects of the limit live codes scanned,
-// or else created, most recently, by short code: what a starting instance
-// loads into its redirect cache, so that its first scans under load do not
-// each wait on the database.
-func (s *Store) RecentRedirects(ctx context.Context, limit int) (map[string]Redirect, error) {
-	rows, err := s.read.QueryContext(ctx, redirectQuery(`TRUE`)+`
-		ORDER BY COALESCE((SELECT last_scanned_at FROM scan_counts WHERE dynamic_qr_code_id = d.id), d.created_at) DESC LIMIT $1`, limit)
+// RecentRedirects returns the redirects of the short codes of the limit
+// live codes scanned, or else created, most recently, by short code (as
+// Redirects: every host's code of each): what a starting instance loads
+// into its redirect cache, so that its first scans under load do not each
+// wait on the database.
+func (s *Store) RecentRedirects(ctx context.Context, limit int) (map[string][]Redirect, error) {
+	rows, err := s.read.QueryContext(ctx, redirectQuery(`d.short_code IN (
+		SELECT r.short_code FROM dynamic_qr_codes r JOIN workspaces rw ON rw.id = r.workspace_id
+		WHERE NOT r.is_deleted AND NOT rw.is_deleted
+		ORDER BY COALESCE((SELECT last_scanned_at FROM scan_counts WHERE dynamic_qr_code_id = r.id), r.created_at) DESC LIMIT $1)`), limit)
 	if err != nil {
 		return nil, fail("fetch recent redirects", err)
 	}
-	defer rows.Close()
-	found := map[string]Redirect{}
-	for rows.Next() {
-		code, r, err := scanRedirect(rows)
-		if err != nil {
-			return nil, fail("fetch recent redirects", err)
-		}
-		found[code] = r
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fail("fetch recent redirects", err)
-	}
-	return found, nil
+	return scanRedirects(rows, "fetch recent redirects", limit)
 }
 
 // updateDynamic runs an UPDATE … SET set on the workspace's live code and
@@ -521,10 +523,12 @@ type rowQuerier interface {
 }
 
 // shortCodeTaken reports whether code cannot be a chosen short code on the
-// host of domainID (nil: the base URL's): another code (not except) has
-// it exactly, on any host, since scans find a code by its short code; or
-// differs from one of that host by case alone. Deleted codes keep theirs.
-// The unique indexes hold it under concurrent creations (ErrConflict).
+// host of domainID (nil: the base URL's): another code (not except) of that
+// host has it, or one differing by case alone; or a random code has it
+// exactly, on any host (a random short code stays the only code's, so a
+// scan of it on the base URL finds it). Other hosts' chosen codes do not
+// count: each host answers its own. Deleted codes keep theirs. The unique
+// indexes hold it under concurrent creations (ErrConflict).
 func shortCodeTaken(ctx context.Context, q rowQuerier, code string, domainID *int64, except int64) (bool, error) {
 	var host int64
 	if domainID != nil {
@@ -532,9 +536,21 @@ func shortCodeTaken(ctx context.Context, q rowQuerier, code string, domainID *in
 	}
 	var taken bool
 	err := q.QueryRowContext(ctx, `
-		SELECT EXISTS (SELECT 1 FROM dynamic_qr_codes
-			WHERE lower(short_code) = lower($1) AND id <> $3 AND (short_code = $1 OR COALESCE(domain_id, 0) = $2))`,
+		SELECT EXISTS (SELECT 1 FROM dynamic_qr_codes WHERE lower(short_code) = lower($1) AND COALESCE(domain_id, 0) = $2 AND id <> $3)
+			OR EXISTS (SELECT 1 FROM dynamic_qr_codes WHERE short_code = $1 AND NOT short_code_chosen AND id <> $3)`,
 		code, host, except).Scan(&taken)
+	if err != nil {
+		return false, fail("check a short code", err)
+	}
+	return taken, nil
+}
+
+// shortCodeExists reports whether any code, on any host, deleted or not,
+// has code exactly: a random short code drawn again then, so that it is
+// the only code's.
+func shortCodeExists(ctx context.Context, q rowQuerier, code string) (bool, error) {
+	var taken bool
+	err := q.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM dynamic_qr_codes WHERE short_code = $1)`, code).Scan(&taken)
 	if err != nil {
 		return false, fail("check a short code", err)
 	}
@@ -598,17 +614,41 @@ func (s *Store) shortCodeChange(ctx context.Context, tx *sql.Tx, workspaceID, id
 	return old, nil
 }
 
-// DynamicCodeByShortCode returns the workspace's live dynamic code whose
-// short code is code exactly, or ErrNotFound: how the compatible APIs
-// (issue 34) name codes.
-func (s *Store) DynamicCodeByShortCode(ctx context.Context, workspaceID int64, code string) (*DynamicCode, error) {
+// DynamicCodesByShortCode returns the workspace's live dynamic codes whose
+// short code is code exactly, one per host at most, in the order they were
+// made (none: an empty list): how the compatible APIs and imports (issue
+// 34) name codes, choosing the one of a host (CodeOnHost).
+func (s *Store) DynamicCodesByShortCode(ctx context.Context, workspaceID int64, code string) ([]*DynamicCode, error) {
 	if !ValidShortCode(code) {
-		return nil, ErrNotFound
+		return nil, nil
 	}
-	d, err := scanDynamic(s.read.QueryRowContext(ctx,
-		`SELECT `+dynamicColumns+` FROM dynamic_qr_codes WHERE short_code = $1 AND workspace_id = $2 AND NOT is_deleted`, code, workspaceID))
+	rows, err := s.read.QueryContext(ctx,
+		`SELECT `+dynamicColumns+` FROM dynamic_qr_codes WHERE short_code = $1 AND workspace_id = $2 AND NOT is_deleted ORDER BY id`, code, workspaceID)
 	if err != nil {
-		return nil, fail("fetch dynamic code", err)
+		return nil, fail("fetch dynamic codes", err)
 	}
-	return d, s.withTags(ctx, nil, []*DynamicCode{d})
+	defer rows.Close()
+	var list []*DynamicCode
+	for rows.Next() {
+		d, err := scanDynamic(rows)
+		if err != nil {
+			return nil, fail("fetch dynamic codes", err)
+		}
+		list = append(list, d)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fail("fetch dynamic codes", err)
+	}
+	return list, s.withTags(ctx, nil, list)
+}
+
+// CodeOnHost is the code of list on the host of domainID (nil: the base
+// URL's), nil for none.
+func CodeOnHost(list []*DynamicCode, domainID *int64) *DynamicCode {
+	for _, d := range list {
+		if equalID(d.DomainID, domainID) {
+			return d
+		}
+	}
+	return nil
 }

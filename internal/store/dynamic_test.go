@@ -76,9 +76,9 @@ func TestDynamicCodeLifecycle(t *testing.T) {
 		if got, err = s.RenameDynamicCode(ctx, u.ID, d.ID, "Lunch", now); err != nil || got.Name != "Lunch" {
 			t.Fatalf("RenameDynamicCode = %+v, %v", got, err)
 		}
-		r, err := s.RedirectByShortCode(ctx, "newer001")
+		r, err := oneRedirect(ctx, s, "newer001")
 		if err != nil || r != (store.Redirect{ID: d.ID, Destination: "https://example.org/new", ClientID: store.DefaultClientID, WorkspaceID: storetest.Personal(t, s, u.ID)}) {
-			t.Fatalf("RedirectByShortCode = %+v, %v", r, err)
+			t.Fatalf("RedirectsByShortCode = %+v, %v", r, err)
 		}
 
 		if got, err = s.SetDynamicPaused(ctx, u.ID, d.ID, true, now); err != nil || !got.IsPaused || !got.PausedAt.Equal(now) {
@@ -87,7 +87,7 @@ func TestDynamicCodeLifecycle(t *testing.T) {
 		if got, err = s.SetDynamicPaused(ctx, u.ID, d.ID, true, now.Add(time.Hour)); err != nil || !got.PausedAt.Equal(now) {
 			t.Fatalf("pausing again moved PausedAt: %+v, %v", got, err)
 		}
-		if r, _ := s.RedirectByShortCode(ctx, "newer001"); !r.Paused {
+		if r, _ := oneRedirect(ctx, s, "newer001"); !r.Paused {
 			t.Errorf("paused code's redirect = %+v", r)
 		}
 		active, _ := s.DynamicCodes(ctx, u.ID, false)
@@ -110,7 +110,7 @@ func TestDynamicCodeLifecycle(t *testing.T) {
 		if _, err := s.DeleteDynamicCode(ctx, u.ID, d.ID, now); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("deleting twice: %v", err)
 		}
-		if _, err := s.RedirectByShortCode(ctx, "newer001"); !errors.Is(err, store.ErrNotFound) {
+		if _, err := oneRedirect(ctx, s, "newer001"); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("deleted code still redirects: %v", err)
 		}
 		if _, err := s.DynamicCode(ctx, u.ID, d.ID); !errors.Is(err, store.ErrNotFound) {
@@ -122,16 +122,16 @@ func TestDynamicCodeLifecycle(t *testing.T) {
 		if n, err := s.CountDynamicCodes(ctx, u.ID); err != nil || n != 1 {
 			t.Errorf("CountDynamicCodes = %d, %v; want 1 (deleted codes do not count)", n, err)
 		}
-		if _, err := s.RedirectByShortCode(ctx, "nosuch00"); !errors.Is(err, store.ErrNotFound) {
+		if _, err := oneRedirect(ctx, s, "nosuch00"); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("unknown short code: %v", err)
 		}
-		if r, err := s.RedirectByShortCode(ctx, "older001"); err != nil || r.ID != older.ID {
+		if r, err := oneRedirect(ctx, s, "older001"); err != nil || r.ID != older.ID {
 			t.Fatalf("live code: %+v, %v", r, err)
 		}
 		if err := s.SoftDeleteUser(ctx, u.ID, time.Now()); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.RedirectByShortCode(ctx, "older001"); !errors.Is(err, store.ErrNotFound) {
+		if _, err := oneRedirect(ctx, s, "older001"); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("a deleted account's code still redirects: %v", err)
 		}
 	})
@@ -320,8 +320,32 @@ func TestRecentRedirects(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(got) != 2 || got["recent00"].ID != ids[0] || got["recent02"].ID != ids[2] {
+		if len(got) != 2 || len(got["recent00"]) != 1 || got["recent00"][0].ID != ids[0] || got["recent02"][0].ID != ids[2] {
 			t.Errorf("RecentRedirects(2) = %v", got)
+		}
+		// A short code scanned last on a domain comes with its base-URL
+		// code, made long before and never scanned: a host's scan picks
+		// among all of them.
+		ws := storetest.Personal(t, s, u.ID)
+		domain := verifiedDomain(t, s, ws, "qr.recent.example")
+		old := chosen(u.ID, "shared", nil)
+		old.CreatedAt = base.Add(-5 * time.Hour)
+		onDomain := chosen(u.ID, "shared", &domain)
+		onDomain.CreatedAt = base.Add(-4 * time.Hour)
+		for _, d := range []*store.DynamicCode{old, onDomain} {
+			if err := s.CreateDynamicCode(ctx, d, 0); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := s.RecordScans(ctx, []store.ScanEvent{{CodeID: onDomain.ID, ScannedAt: base.Add(12 * time.Hour), DeviceType: "mobile", VisitorHash: "v"}}); err != nil {
+			t.Fatal(err)
+		}
+		got, err = s.RecentRedirects(ctx, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 2 || len(got["shared"]) != 2 || got["shared"][0].ID != old.ID || got["shared"][1].DomainID != domain || got["recent00"][0].ID != ids[0] {
+			t.Errorf("RecentRedirects(2) with a shared code = %v", got)
 		}
 	})
 }
@@ -343,8 +367,8 @@ func TestRedirectsOfImpossibleShortCodes(t *testing.T) {
 			if store.ValidShortCode(code) {
 				t.Errorf("ValidShortCode(%q) = true", code)
 			}
-			if _, err := s.RedirectByShortCode(ctx, code); !errors.Is(err, store.ErrNotFound) {
-				t.Errorf("RedirectByShortCode(%q) = %v, want ErrNotFound", code, err)
+			if _, err := oneRedirect(ctx, s, code); !errors.Is(err, store.ErrNotFound) {
+				t.Errorf("RedirectsByShortCode(%q) = %v, want ErrNotFound", code, err)
 			}
 		}
 		for _, code := range append(good, strings.Repeat("a", 20), strings.Repeat("a", 64), "0", "Zz9", "good-001", "good_001") {

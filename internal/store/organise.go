@@ -371,6 +371,14 @@ func (s *Store) jsonInts(n int) string {
 	return fmt.Sprintf(`SELECT value FROM json_each($%d)`, n)
 }
 
+// jsonStrings is jsonInts for the strings of a JSON array (short codes).
+func (s *Store) jsonStrings(n int) string {
+	if s.dialect == Postgres {
+		return fmt.Sprintf(`SELECT jsonb_array_elements_text($%d::jsonb)`, n)
+	}
+	return fmt.Sprintf(`SELECT value FROM json_each($%d)`, n)
+}
+
 // codeTags returns the tags of the codes ids of one kind, by code id.
 func (s *Store) codeTags(ctx context.Context, k codeKind, ids []int64) (map[int64][]Tag, error) {
 	out := map[int64][]Tag{}

@@ -64,7 +64,7 @@ func TestPagesCRUD(t *testing.T) {
 		if err := s.CreateDynamicCode(ctx, d, 0); err != nil {
 			t.Fatal(err)
 		}
-		r, err := s.RedirectByShortCode(ctx, "pagecode1")
+		r, err := oneRedirect(ctx, s, "pagecode1")
 		if err != nil || r.PageID != p.ID {
 			t.Fatalf("redirect = %+v, %v", r, err)
 		}

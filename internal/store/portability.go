@@ -61,20 +61,23 @@ func (s *Store) ExportRedirects(ctx context.Context, workspaceID int64) ([]Expor
 	if err != nil {
 		return nil, fail("export redirects", err)
 	}
-	defer rows.Close()
+	found, err := scanRedirects(rows, "export redirects", 0)
+	if err != nil {
+		return nil, err
+	}
 	var out []ExportedRedirect
-	for rows.Next() {
-		code, r, err := scanRedirect(rows)
-		if err != nil {
-			return nil, fail("export redirects", err)
+	for code, list := range found {
+		// One code per short code, the one the base URL answers: its own,
+		// else the oldest. (The export's configurations name each short
+		// code once; a chosen short code on several hosts exports that one.)
+		r := list[0]
+		if i := slices.IndexFunc(list, func(r Redirect) bool { return r.DomainID == 0 }); i >= 0 {
+			r = list[i]
 		}
 		if !r.Paused && !r.Protected {
 			out = append(out, ExportedRedirect{ShortCode: code, Destination: r.Destination, ClientID: r.ClientID, WorkspaceID: r.WorkspaceID,
 				PageSlug: strconv.FormatInt(r.PageID, 10)})
 		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fail("export redirects", err)
 	}
 	slices.SortFunc(out, func(a, b ExportedRedirect) int { return strings.Compare(a.ShortCode, b.ShortCode) })
 	// A page code's slug, from its page's id.

@@ -117,8 +117,8 @@ func TestRedirects(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(got) != 2 || got["bulkLive"].ID != live.ID || got["bulkLive"].Destination != live.Destination ||
-			got["bulkLive"].Paused || got["bulkPaus"].ID != paused.ID || !got["bulkPaus"].Paused {
+		if len(got) != 2 || len(got["bulkLive"]) != 1 || got["bulkLive"][0].ID != live.ID || got["bulkLive"][0].Destination != live.Destination ||
+			got["bulkLive"][0].Paused || got["bulkPaus"][0].ID != paused.ID || !got["bulkPaus"][0].Paused {
 			t.Errorf("Redirects = %+v", got)
 		}
 		if got, err := s.Redirects(ctx, nil); err != nil || len(got) != 0 {

@@ -39,9 +39,22 @@ func verifiedDomain(t *testing.T, s *store.Store, ws int64, name string) int64 {
 	return d.ID
 }
 
+// oneRedirect is the redirect of the only live code with code.
+func oneRedirect(ctx context.Context, s *store.Store, code string) (store.Redirect, error) {
+	list, err := s.RedirectsByShortCode(ctx, code)
+	if err != nil {
+		return store.Redirect{}, err
+	}
+	if len(list) != 1 {
+		return store.Redirect{}, fmt.Errorf("%d live codes have %q: %+v", len(list), code, list)
+	}
+	return list[0], nil
+}
+
 // Chosen short codes (issue 34 item 1) are unique per host without case:
-// the base URL's, or one custom domain's; and no code may have another's
-// exact short code on any host, since scans find codes by it.
+// the base URL's, or one custom domain's, so two hosts may each have one.
+// A random short code is the only code's on every host: no chosen code
+// takes it, and none is drawn that any host has.
 func TestChosenShortCodesPerHost(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
@@ -71,9 +84,11 @@ func TestChosenShortCodesPerHost(t *testing.T) {
 		}{
 			{alice.ID, "spring-menu", nil, true},  // the base host, another case
 			{bob.ID, "SPRING-MENU", nil, true},    // the base host is everyone's
-			{alice.ID, "Spring-Menu", &qa, true},  // exactly another's, on another host
 			{alice.ID, "ABCDefgh", nil, true},     // a random code's, without case
-			{alice.ID, "spring-menu", &qa, false}, // another host
+			{alice.ID, "abcdEFGH", &qa, true},     // a random code's exactly, on another host
+			{alice.ID, "abcdefgh", &qa, false},    // another host, another case
+			{alice.ID, "Spring-Menu", &qa, false}, // exactly the base host's, on another host
+			{alice.ID, "spring-MENU", &qa, true},  // that host again, another case
 			{bob.ID, "SPRING-menu", &qb, false},   // a third host
 			{bob.ID, "spring-MENU", &qb, true},    // that host again
 			{alice.ID, "Spring_Menu", nil, false}, // _ is not -
@@ -91,9 +106,34 @@ func TestChosenShortCodesPerHost(t *testing.T) {
 		if err := s.CreateDynamicCode(ctx, chosen(alice.ID, "theirs", &qb), 0); err == nil {
 			t.Error("a code was created on another workspace's domain")
 		}
-		// Scans find a chosen code by its exact short code.
-		if r, err := s.RedirectByShortCode(ctx, "Spring-Menu"); err != nil || r.ID != first.ID {
-			t.Errorf("redirect: %+v, %v", r, err)
+		// Scans find every host's code of an exact short code, oldest
+		// first, each with its host.
+		list, err := s.RedirectsByShortCode(ctx, "Spring-Menu")
+		if err != nil || len(list) != 2 || list[0].ID != first.ID || list[0].DomainID != 0 || list[1].DomainID != qa {
+			t.Errorf("redirects: %+v, %v", list, err)
+		}
+		batch, err := s.Redirects(ctx, []string{"Spring-Menu", "abcdEFGH"})
+		if err != nil || len(batch["Spring-Menu"]) != 2 || batch["Spring-Menu"][1].DomainID != qa || len(batch["abcdEFGH"]) != 1 {
+			t.Errorf("Redirects: %+v, %v", batch, err)
+		}
+		// A random short code is refused (drawn again by the caller) when
+		// any host has it, chosen or not, deleted or not.
+		for _, code := range []string{"abcdefgh", "Spring-Menu", "abcdEFGH"} {
+			if err := s.CreateDynamicCode(ctx, storetest.NewDynamic(bob.ID, code), 0); !errors.Is(err, store.ErrConflict) {
+				t.Errorf("a random %q, which a host has: %v", code, err)
+			}
+		}
+		if _, err := s.DeleteDynamicCode(ctx, aws, random.ID, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.CreateDynamicCode(ctx, storetest.NewDynamic(bob.ID, "abcdEFGH"), 0); !errors.Is(err, store.ErrConflict) {
+			t.Errorf("a deleted code's random short code drawn again: %v", err)
+		}
+		// The workspace's codes of a short code, one per host.
+		mine, err := s.DynamicCodesByShortCode(ctx, aws, "Spring-Menu")
+		if err != nil || len(mine) != 2 || store.CodeOnHost(mine, nil).ID != first.ID || store.CodeOnHost(mine, &qa) == nil ||
+			store.CodeOnHost(mine, &qb) != nil {
+			t.Errorf("DynamicCodesByShortCode: %+v, %v", mine, err)
 		}
 	})
 }
@@ -147,6 +187,35 @@ func TestChosenShortCodeBurst(t *testing.T) {
 		if n != 2 {
 			t.Errorf("%d codes saved, want 2", n)
 		}
+
+		// Twenty creations of one code spread over two hosts (the base
+		// URL's and a domain): one wins on each.
+		ws := storetest.Personal(t, s, users[0])
+		domain := verifiedDomain(t, s, ws, "qr.burst.example")
+		var wg sync.WaitGroup
+		errs := make([]error, 20)
+		for i := range 20 {
+			wg.Go(func() {
+				d := chosen(users[0], "Spread", nil)
+				if i%2 == 1 {
+					d.DomainID = &domain
+				}
+				errs[i] = s.CreateDynamicCode(ctx, d, 0)
+			})
+		}
+		wg.Wait()
+		won := map[bool]int{}
+		for i, err := range errs {
+			switch {
+			case err == nil:
+				won[i%2 == 1]++
+			case !errors.Is(err, store.ErrConflict):
+				t.Errorf("creation %d: %v", i, err)
+			}
+		}
+		if won[false] != 1 || won[true] != 1 {
+			t.Errorf("%d won on the base host and %d on the domain, want 1 and 1: %v", won[false], won[true], errs)
+		}
 	})
 }
 
@@ -173,10 +242,10 @@ func TestSetDynamicShortCode(t *testing.T) {
 		if err != nil || got.ShortCode != "summer" || !got.ShortCodeChosen {
 			t.Fatalf("change: %+v, %v", got, err)
 		}
-		if _, err := s.RedirectByShortCode(ctx, "rand0001"); !errors.Is(err, store.ErrNotFound) {
+		if _, err := oneRedirect(ctx, s, "rand0001"); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("the old short code still answers: %v", err)
 		}
-		if r, err := s.RedirectByShortCode(ctx, "summer"); err != nil || r.ID != d.ID {
+		if r, err := oneRedirect(ctx, s, "summer"); err != nil || r.ID != d.ID {
 			t.Errorf("the new one: %+v, %v", r, err)
 		}
 		// Its own code again, in another case: allowed, as it is its own.
@@ -264,6 +333,88 @@ func TestChosenShortCodeMigrationKeepsCodes(t *testing.T) {
 			next.WorkspaceID = ws
 			if err := s.CreateDynamicCode(ctx, next, 0); err != nil || next.ID <= id {
 				t.Errorf("a 64-character code after the migration: id %d, %v", next.ID, err)
+			}
+		})
+	}
+}
+
+// Migration 0056 (short codes per host) rebuilds dynamic_qr_codes on
+// SQLite and drops the UNIQUE on PostgreSQL: every code keeps its columns
+// (chosen, domain, imported clicks), scans and search entry; foreign keys
+// hold again; and the same short code may then be on two hosts, while a
+// host still refuses one twice and a random code stays the only one's.
+func TestShortCodesPerHostMigration(t *testing.T) {
+	for _, db := range []string{"sqlite", "postgres"} {
+		t.Run(db, func(t *testing.T) {
+			ctx := context.Background()
+			url, dir := "", t.TempDir()
+			if db == "postgres" {
+				url = storetest.PostgresURL(t)
+			}
+			old, err := store.OpenUpTo(ctx, url, dir, 55)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := store.WriteDB(old)
+			var uid, ws, domain, id int64
+			if err := w.QueryRow(`INSERT INTO users (username, email) VALUES ('alice@example.com', 'alice@example.com') RETURNING id`).Scan(&uid); err != nil {
+				t.Fatal(err)
+			}
+			if err := w.QueryRow(`INSERT INTO workspaces (name, personal_user_id) VALUES ('Personal', $1) RETURNING id`, uid).Scan(&ws); err != nil {
+				t.Fatal(err)
+			}
+			at := "2026-05-01T10:00:00.000000Z"
+			if err := w.QueryRow(`INSERT INTO workspace_domains (workspace_id, domain, token, method, verified_at, pointed_at, created_at)
+				VALUES ($1, 'qr.alice.example', 't', 'dns', $2, $2, $2) RETURNING id`, ws, at).Scan(&domain); err != nil {
+				t.Fatal(err)
+			}
+			if err := w.QueryRow(`INSERT INTO dynamic_qr_codes (user_id, workspace_id, name, short_code, destination, qr_type, search_text,
+				short_code_chosen, imported_clicks, domain_id)
+				VALUES ($1, $2, 'Menu', 'menu', 'https://example.com/a', 'url', 'menu', TRUE, 7, $3) RETURNING id`, uid, ws, domain).Scan(&id); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := w.Exec(`INSERT INTO scan_events (dynamic_qr_code_id, scanned_at, visitor_hash) VALUES ($1, $2, 'v')`, id, at); err != nil {
+				t.Fatal(err)
+			}
+			old.Close()
+
+			s, err := store.Open(ctx, url, dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			d, err := s.DynamicCode(ctx, ws, id)
+			if err != nil || d.ShortCode != "menu" || !d.ShortCodeChosen || d.ImportedClicks != 7 || d.DomainID == nil || *d.DomainID != domain {
+				t.Fatalf("after the migration: %+v, %v", d, err)
+			}
+			var n int
+			if err := store.WriteDB(s).QueryRow(`SELECT COUNT(*) FROM scan_events WHERE dynamic_qr_code_id = $1`, id).Scan(&n); err != nil || n != 1 {
+				t.Errorf("%d scan events, want 1 (%v)", n, err)
+			}
+			if db == "sqlite" {
+				var hit int64
+				if err := store.WriteDB(s).QueryRow(`SELECT rowid FROM dynamic_qr_codes_search WHERE dynamic_qr_codes_search MATCH 'menu'`).Scan(&hit); err != nil || hit != id {
+					t.Errorf("search finds %d, want %d (%v)", hit, id, err)
+				}
+			}
+			if _, err := store.WriteDB(s).Exec(`INSERT INTO scan_events (dynamic_qr_code_id, scanned_at) VALUES (999999, $1)`, at); err == nil {
+				t.Error("a scan of no code was saved: foreign keys are off")
+			}
+			base := chosen(uid, "menu", nil)
+			base.WorkspaceID = ws
+			if err := s.CreateDynamicCode(ctx, base, 0); err != nil || base.ID <= id {
+				t.Errorf("menu on the base URL beside the domain's: id %d, %v", base.ID, err)
+			}
+			// The indexes themselves, past the store's checks.
+			for _, c := range []struct {
+				code, chosen string
+				domain       any
+			}{{"menu", "TRUE", nil}, {"menu", "FALSE", domain}, {"rand0001", "FALSE", nil}, {"rand0001", "FALSE", domain}} {
+				_, err := store.WriteDB(s).Exec(`INSERT INTO dynamic_qr_codes (user_id, workspace_id, short_code, destination, qr_type, short_code_chosen, domain_id)
+					VALUES ($1, $2, $3, 'https://example.com/x', 'url', `+c.chosen+`, $4)`, uid, ws, c.code, c.domain)
+				if first := c.code == "rand0001" && c.domain == nil; first != (err == nil) {
+					t.Errorf("insert %s (chosen %s) on %v: %v", c.code, c.chosen, c.domain, err)
+				}
 			}
 		})
 	}

@@ -95,10 +95,10 @@ func TestMigrationKeepsWork(t *testing.T) {
 			if err != nil || days != 1 || visitors != 1 || version != 4 {
 				t.Errorf("rollups moved: %d days, %d visitors, version %d, %v", days, visitors, version, err)
 			}
-			if r, err := s.RedirectByShortCode(ctx, "mig1"); err != nil || r.Destination != "https://example.com/a" {
+			if r, err := oneRedirect(ctx, s, "mig1"); err != nil || r.Destination != "https://example.com/a" {
 				t.Errorf("alice's code redirects: %+v, %v", r, err)
 			}
-			if _, err := s.RedirectByShortCode(ctx, "mig2"); !errors.Is(err, store.ErrNotFound) {
+			if _, err := oneRedirect(ctx, s, "mig2"); !errors.Is(err, store.ErrNotFound) {
 				t.Errorf("a deleted account's code redirects: %v", err)
 			}
 			if goneWS, err := s.PersonalWorkspace(ctx, gone); err == nil {
@@ -324,7 +324,7 @@ func TestDepartureKeepsCodes(t *testing.T) {
 		if err := s.SoftDeleteUser(ctx, owner.ID, time.Now()); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.RedirectByShortCode(ctx, "team1"); err != nil {
+		if _, err := oneRedirect(ctx, s, "team1"); err != nil {
 			t.Fatalf("the team's code stopped: %v", err)
 		}
 		if w, err := s.MemberWorkspace(ctx, m[0].ID, ws); err != nil || w.Role != store.RoleOwner {

@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -208,13 +209,17 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // keyword is the short code a request's shorturl names: the keyword, or
-// the last path segment of a short URL.
-func keyword(r *http.Request) string {
+// the last path segment of a short URL, with that URL's host ("" for a
+// bare keyword).
+func keyword(r *http.Request) (kw, host string) {
 	s := strings.TrimSpace(r.FormValue("shorturl"))
+	if u, err := url.Parse(s); err == nil && u.Host != "" {
+		host = u.Hostname()
+	}
 	if i := strings.LastIndexByte(s, '/'); i >= 0 {
 		s = s[i+1:]
 	}
-	return s
+	return s, host
 }
 
 func (a *API) shorturl(w http.ResponseWriter, r *http.Request) {
@@ -255,11 +260,16 @@ func (a *API) shorturl(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// link finds the link a request's shorturl names; on failure it has
-// answered YOURLS's 404.
+// link finds the link a request's shorturl names: on the host of a short
+// URL (short codes are per host), or when that host is none of the
+// workspace's (YOURLS has one host: an old one, say) as for a bare
+// keyword. On failure it has answered YOURLS's 404.
 func (a *API) link(w http.ResponseWriter, r *http.Request) (compat.Link, bool) {
-	kw := keyword(r)
-	l, err := a.Links.Get(r, kw, "")
+	kw, host := keyword(r)
+	l, err := a.Links.Get(r, kw, host)
+	if host != "" && errors.Is(err, compat.ErrUnknownDomain) {
+		l, err = a.Links.Get(r, kw, "")
+	}
 	switch {
 	case errors.Is(err, compat.ErrNotFound):
 		fail(w, r, http.StatusNotFound, "", "Error: short URL not found", field{"keyword", kw})
