@@ -378,6 +378,47 @@ describe('smart routing', () => {
     })
   })
 
+  it('offers the regions and cities scans came from as chips, and takes a name typed in', async () => {
+    const mock = stubDashboard({
+      'GET /api/analytics': () =>
+        json({
+          citiesEnabled: true,
+          regions: [{ country: 'DE', region: 'Bavaria', scans: 9 }],
+          cities: [
+            { country: 'DE', region: 'Bavaria', city: 'Munich', scans: 6 },
+            { country: 'DE', region: 'Bavaria', city: 'Nuremberg', scans: 3 },
+          ],
+        }),
+      'PUT /api/dynamic-qrcodes/3/routing': () => json(dynamicCode),
+    })
+    renderApp('/dashboard')
+    const dialog = await openTab('Rules')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add rule' }))
+    expect(await within(dialog).findByText(/offer the regions and cities your scans have come from/)).toBeInTheDocument()
+    await userEvent.type(within(dialog).getByLabelText('Rule 1 URL'), 'https://example.com/bavaria')
+    const cities = within(dialog).getByRole('combobox', { name: 'Cities' })
+    await userEvent.type(cities, 'mun')
+    expect(within(within(dialog).getByRole('listbox', { name: 'Cities' })).getAllByRole('option').map((o) => o.textContent)).toEqual([
+      'Add “mun”',
+      'Munich, Bavaria, DE',
+    ])
+    await userEvent.click(within(dialog).getByRole('option', { name: 'Munich, Bavaria, DE' }))
+    await userEvent.type(cities, 'Graz{Enter}')
+    // A name already offered is not offered again as typed.
+    await userEvent.type(cities, 'nuremberg')
+    expect(within(within(dialog).getByRole('listbox', { name: 'Cities' })).getAllByRole('option').map((o) => o.textContent)).toEqual(['Nuremberg, Bavaria, DE'])
+    await userEvent.clear(cities)
+    await userEvent.type(within(dialog).getByRole('combobox', { name: 'Regions' }), 'DE-BY{Enter}')
+    expect(within(within(dialog).getByRole('list', { name: 'Chosen cities' })).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+      'Graz',
+      'Munich, Bavaria, DE',
+    ])
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save Routing' }))
+    await waitFor(() => expect(calls(mock, 'PUT', '/api/dynamic-qrcodes/3/routing')).toHaveLength(1))
+    const sent = JSON.parse(String(calls(mock, 'PUT', '/api/dynamic-qrcodes/3/routing')[0][1]?.body)) as { rules: unknown[] }
+    expect(sent.rules).toEqual([{ when: { region: ['DE-BY'], city: ['Munich', 'Graz'] }, destination: 'https://example.com/bavaria' }])
+  })
+
   it("shows each of the server's refusals beside its field, turns to its tab and focuses the first", async () => {
     stubDashboard({
       'PUT /api/dynamic-qrcodes/3/routing': () =>

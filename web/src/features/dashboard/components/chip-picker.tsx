@@ -8,7 +8,9 @@ import { invalidProps } from '../lib/routing-errors'
 /**
  * Picks any of many options (countries, languages) as chips: the chosen
  * ones listed by name, each with its remove button, and a search box whose
- * matches (by name or code) drop down below it. The keyboard moves through
+ * matches (by name or code) drop down below it. With allowTyped, what is
+ * typed can be added as it is too (a city no scan has come from yet), as
+ * the first choice of the list. The keyboard moves through
  * the matches with the arrows, Enter adds the highlighted one, Escape
  * closes them, Backspace in the empty box removes the last chip (the
  * ARIA combobox pattern with a listbox popup).
@@ -20,6 +22,7 @@ export function ChipPicker({
   value,
   onChange,
   error,
+  allowTyped = false,
 }: {
   id: string
   /** Names the box ("Countries"); the chips' list is "Chosen countries". */
@@ -29,6 +32,7 @@ export function ChipPicker({
   value: string[]
   onChange: (value: string[]) => void
   error?: string
+  allowTyped?: boolean
 }) {
   const [query, setQuery] = useState('')
   const [open, setOpen] = useState(false)
@@ -37,7 +41,11 @@ export function ChipPicker({
   const names = new Map(options)
   const chosen = [...value].sort((a, b) => (names.get(a) ?? a).localeCompare(names.get(b) ?? b))
   const q = query.trim().toLowerCase()
-  const matches = options.filter(([code, name]) => !value.includes(code) && (!q || name.toLowerCase().includes(q) || code.toLowerCase() === q)).slice(0, 50)
+  const found = options.filter(([code, name]) => !value.includes(code) && (!q || name.toLowerCase().includes(q) || code.toLowerCase() === q)).slice(0, 50)
+  const typed = query.trim()
+  const known = (text: string) => text.toLowerCase() === q
+  const offerTyped = allowTyped && q !== '' && !options.some(([code, name]) => known(code) || known(name)) && !value.some(known)
+  const matches: (readonly [string, string])[] = offerTyped ? [[typed, `Add “${typed}”`], ...found] : found
   const shown = open && matches.length > 0
   const optionId = (i: number) => `${listId}-${i}`
 

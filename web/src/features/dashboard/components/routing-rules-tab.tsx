@@ -2,6 +2,7 @@ import { ArrowDown, ArrowUp, Plus, Trash2 } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import { TabsContent } from '@/components/ui/tabs'
+import { useScanPlaces } from '../api/places'
 import type { RoutingRule } from '../api/types'
 import { countryCodes, countryName, languageCodes, languageName } from '../lib/countries'
 import { hasConditions } from '../lib/routing'
@@ -35,6 +36,7 @@ const languages = byName(languageCodes, languageName)
 
 /** The Rules tab: conditions tried in order, each with its URL. */
 export function RoutingRulesTab({ draft, setDraft, errors, footer }: RoutingTabProps) {
+  const places = useScanPlaces()
   const setRule = (i: number, rule: RoutingRule) => setDraft((d) => ({ ...d, rules: d.rules.map((r, j) => (j === i ? rule : r)) }))
   const moveRule = (i: number, by: number) =>
     setDraft((d) => {
@@ -83,22 +85,27 @@ export function RoutingRulesTab({ draft, setDraft, errors, footer }: RoutingTabP
           <div className="grid gap-3 sm:grid-cols-2">
             {(
               [
-                ['region', 'Regions', 'Bavaria, DE-BY'],
-                ['city', 'Cities', 'Munich, Vienna'],
+                ['region', 'Regions', places.regions],
+                ['city', 'Cities', places.cities],
               ] as const
-            ).map(([key, label, example]) => (
-              <Field key={key} id={`rule-${i}-${key}`} label={label} error={errors[`rules.${i}.when.${key}`]}>
-                <Input
-                  id={`rule-${i}-${key}`}
-                  {...invalidProps(`rule-${i}-${key}`, errors[`rules.${i}.when.${key}`])}
-                  placeholder={example}
-                  value={(rule.when[key] ?? []).join(',')}
-                  onChange={(e) => setRule(i, { ...rule, when: { ...rule.when, [key]: e.target.value.split(',') } })}
-                />
-              </Field>
+            ).map(([key, label, options]) => (
+              <ChipPicker
+                key={key}
+                id={`rule-${i}-${key}`}
+                label={label}
+                options={options}
+                allowTyped
+                value={rule.when[key] ?? []}
+                onChange={(list) => setRule(i, { ...rule, when: { ...rule.when, [key]: list } })}
+                error={errors[`rules.${i}.when.${key}`]}
+              />
             ))}
           </div>
-          <p className="text-xs text-slate-500">Regions (names or codes such as DE-BY) and cities, separated by commas, need a city database on the server (SQUARELY_GEOIP_CITY_DB).</p>
+          <p className="text-xs text-slate-500">
+            {places.citiesEnabled
+              ? 'The lists offer the regions and cities your scans have come from; type any other name (or a region code such as DE-BY) to add it.'
+              : 'Regions and cities need a city database on the server (SQUARELY_GEOIP_CITY_DB).'}
+          </p>
           <CheckboxGroup
             id={`rule-${i}-days`}
             label={`Rule ${i + 1} days`}
