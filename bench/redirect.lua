@@ -10,6 +10,10 @@ end
 local ua = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 " ..
   "(KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
 local prefix = os.getenv("BENCH_PREFIX") or "/d/"
+-- BENCH_FORWARDED: each scan from an address of 1.1.1.0/24 (through the
+-- trusted proxy's X-Forwarded-For), which the bench's city database places,
+-- so a rule on a region or city looks the place up as for a real phone.
+local forwarded = os.getenv("BENCH_FORWARDED")
 local i = 0
 
 function init(args)
@@ -20,7 +24,11 @@ end
 
 function request()
   i = i % #codes + 1
-  return wrk.format("GET", prefix .. codes[i], { ["User-Agent"] = ua })
+  local headers = { ["User-Agent"] = ua }
+  if forwarded then
+    headers["X-Forwarded-For"] = "1.1.1." .. (i % 254 + 1)
+  end
+  return wrk.format("GET", prefix .. codes[i], headers)
 end
 
 function done(summary, latency, requests)

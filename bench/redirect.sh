@@ -12,8 +12,8 @@
 # at least 70% of the bare handler's, a p99 at most 1.5 times its p99 of
 # the same run, no scan lost.
 #
-# Then smart codes (issue 23: 10 rules the bench's iPhone meets none of,
-# and a 3-way split) against plain ones on the same server at the same
+# Then smart codes (issue 23: 12 rules the bench's iPhone meets none of,
+# two of them on a region and a city, and a 3-way split) against plain ones on the same server at the same
 # time: two wrk, each with half the connections, one on each set, in
 # BENCH_AB_ROUNDS (6) rounds of BENCH_SEGMENT (5 s). Their rate (requests
 # over all rounds) must be at least 95% of the plain codes' and their p99
@@ -95,6 +95,11 @@ echo "bench: seeding $CODES dynamic codes on $db"
 "$tmp/seed" smart-codes "$CODES" "$tmp/smart-codes.txt"
 "$tmp/seed" page-codes "$AB_CODES" "$tmp/page-codes.txt"
 "$tmp/seed" gs1-products "$AB_CODES" "$tmp/ab-gs1-codes.txt"
+# Cities (issue 37): the server places scans with a city database; the A/B
+# loads below come through a trusted proxy from addresses it knows, so the
+# smart codes' region and city rules look each scan's place up.
+"$tmp/seed" citydb "$tmp/cities.mmdb"
+export SQUARELY_GEOIP_CITY_DB="$tmp/cities.mmdb" SQUARELY_TRUST_PROXY=true
 export BENCH_CODES="$tmp/codes.txt"
 
 # wait_for FILE PATTERN: until the pattern shows in the file (10 s at most).
@@ -121,9 +126,9 @@ load() {
 pair() {
   local half=$(( CONNS / 2 )) threads=$(( THREADS > 1 ? THREADS / 2 : 1 )) set=${4:-smart} prefix=/d/
   [ "$set" = gs1 ] && prefix=/
-  BENCH_CODES="$tmp/ab-plain-codes.txt" load "$1" "$2-plain" "$3" "$half" "$threads" > /dev/null &
+  BENCH_FORWARDED=1 BENCH_CODES="$tmp/ab-plain-codes.txt" load "$1" "$2-plain" "$3" "$half" "$threads" > /dev/null &
   local plain=$!
-  BENCH_PREFIX=$prefix BENCH_CODES="$tmp/ab-$set-codes.txt" load "$1" "$2-$set" "$3" "$half" "$threads" > /dev/null
+  BENCH_FORWARDED=1 BENCH_PREFIX=$prefix BENCH_CODES="$tmp/ab-$set-codes.txt" load "$1" "$2-$set" "$3" "$half" "$threads" > /dev/null
   wait "$plain"
 }
 figure() { sed -n "s/^bench: $2=//p" "$tmp/$1.txt"; }
@@ -200,7 +205,7 @@ if [ -n "${BENCH_WEBHOOK:-}" ]; then
     echo "bench: ticks=$(( $(cpu) - before ))" >> "$tmp/$run.txt"
   done
 fi
-echo "bench: $AB_CODES plain and $AB_CODES smart codes at once (smart: 10 rules, 3-way split)"
+echo "bench: $AB_CODES plain and $AB_CODES smart codes at once (smart: 12 rules, a region and a city among them, 3-way split; both from forwarded addresses the city database places)"
 head -n "$AB_CODES" "$tmp/codes.txt" > "$tmp/ab-plain-codes.txt"
 head -n "$AB_CODES" "$tmp/smart-codes.txt" > "$tmp/ab-smart-codes.txt"
 pair "http://$addr" warm 5s

@@ -5,7 +5,8 @@
 //	seed schema URL          create a fresh PostgreSQL schema; print URL with search_path set to it
 //	seed drop-schema URL     drop the schema URL's search_path names
 //	seed codes N FILE        create N dynamic codes for the bench user; write their short codes to FILE
-//	seed smart-codes N FILE  the same, each with smart routing: 10 rules no phone of the bench meets and a 3-way split
+//	seed smart-codes N FILE  the same, each with smart routing: 12 rules no phone of the bench meets and a 3-way split
+//	seed citydb FILE         write the city database that places the bench's forwarded addresses (scanbench.Place)
 //	seed page-codes N FILE   create N hosted pages (link lists) and a code opening each; write the short codes to FILE
 //	seed count               print the bench user's recorded human scans
 //	seed webhook URL         subscribe an endpoint at URL to the bench workspace's scan.created (or enable it again)
@@ -30,6 +31,7 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/squarely/squarely/internal/config"
+	"github.com/squarely/squarely/internal/geo/geotest"
 	"github.com/squarely/squarely/internal/gs1"
 	"github.com/squarely/squarely/internal/scans/scanbench"
 	"github.com/squarely/squarely/internal/store"
@@ -47,13 +49,15 @@ func main() {
 
 func run(ctx context.Context, args []string) error {
 	if len(args) == 0 {
-		return errors.New("usage: seed schema URL | drop-schema URL | codes N FILE | smart-codes N FILE | page-codes N FILE | gs1-products N FILE | count | webhook URL | webhook-off")
+		return errors.New("usage: seed schema URL | drop-schema URL | codes N FILE | smart-codes N FILE | page-codes N FILE | gs1-products N FILE | citydb FILE | count | webhook URL | webhook-off")
 	}
 	switch {
 	case args[0] == "schema" && len(args) == 2:
 		return createSchema(ctx, args[1])
 	case args[0] == "drop-schema" && len(args) == 2:
 		return dropSchema(ctx, args[1])
+	case args[0] == "citydb" && len(args) == 2:
+		return geotest.Write(args[1], scanbench.Place)
 	case args[0] == "codes" && len(args) == 3:
 		n, err := strconv.Atoi(args[1])
 		if err != nil || n <= 0 {

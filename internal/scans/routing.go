@@ -100,23 +100,19 @@ func newTarget(destination string, pageID *int64, route string) target {
 	return target{location: []string{location(destination)}, route: route}
 }
 
-// placeRule is a rule's regions and cities, lower-cased; an empty list is
-// not checked.
+// placeRule is a rule's regions and cities; an empty list is not checked.
 type placeRule struct{ regions, cities []string }
 
-// matches reports whether p is in the rule's regions (by name or code) and cities.
+// matches reports whether p is in the rule's regions (by name or code) and
+// cities, ignoring case (EqualFold: no lower-cased copy per scan).
 func (pr *placeRule) matches(p geo.Place) bool {
-	return (len(pr.regions) == 0 || slices.Contains(pr.regions, strings.ToLower(p.Region)) ||
-		p.RegionCode != "" && slices.Contains(pr.regions, strings.ToLower(p.RegionCode))) &&
-		(len(pr.cities) == 0 || slices.Contains(pr.cities, strings.ToLower(p.City)))
+	return (len(pr.regions) == 0 || holds(pr.regions, p.Region) || p.RegionCode != "" && holds(pr.regions, p.RegionCode)) &&
+		(len(pr.cities) == 0 || holds(pr.cities, p.City))
 }
 
-func lowered(list []string) []string {
-	out := make([]string, len(list))
-	for i, s := range list {
-		out[i] = strings.ToLower(s)
-	}
-	return out
+// holds reports whether list names s, ignoring case.
+func holds(list []string, s string) bool {
+	return slices.ContainsFunc(list, func(item string) bool { return strings.EqualFold(item, s) })
 }
 
 // packKey packs a country code or primary language subtag (at most three
@@ -191,7 +187,7 @@ func NewRouter(routing, appData string) *Router {
 		if len(ru.When.Region)+len(ru.When.City) > 0 {
 			places = 1
 			rt.places = append(rt.places, make([]placeRule, i+1-len(rt.places))...)
-			rt.places[i] = placeRule{lowered(ru.When.Region), lowered(ru.When.City)}
+			rt.places[i] = placeRule{ru.When.Region, ru.When.City}
 		}
 		rt.prog = append(rt.prog, os|days<<8|uint32(len(countries))<<16,
 			uint32(len(languages))|zoneIndex<<16|window<<24|places<<25, uint32(from)|uint32(to)<<16)

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/squarely/squarely/internal/config"
+	"github.com/squarely/squarely/internal/geo"
+	"github.com/squarely/squarely/internal/geo/geotest"
 	"github.com/squarely/squarely/internal/metrics"
 	"github.com/squarely/squarely/internal/scans"
 	"github.com/squarely/squarely/internal/scans/scanbench"
@@ -19,7 +21,7 @@ import (
 )
 
 // BenchmarkRedirect measures a cached scan through the whole handler,
-// without the network: a plain code, and a smart one with 10 rules the
+// without the network: a plain code, and a smart one with 12 rules the
 // iPhone meets none of and a 3-way split (bench-redirect's smart codes),
 // and a GS1 Digital Link resolved from the cache to a lot's recall
 // notice: go test -bench Redirect -benchmem.
@@ -45,6 +47,11 @@ func BenchmarkRedirect(b *testing.B) {
 		Lots:  []store.GS1Lot{{Lot: "L1", Links: `[{"linkType":"gs1:recallStatus","href":"https://example.com/r"}]`}}}, 10, time.Now()); err != nil {
 		b.Fatal(err)
 	}
+	// The smart code's region and city rules look up the scan's place.
+	if err := geo.LoadCities(geotest.WriteCities(b, scanbench.Place)); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { geo.LoadCities("") })
 	h := New(Deps{Store: st, Config: cfg, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Recorder: rec, Metrics: metrics.New(st, slog.New(slog.NewTextHandler(io.Discard, nil)))})
 	for _, run := range []struct{ name, path string }{
 		{"plain", "/d/benchmk1"}, {"smart", "/d/benchmk2"}, {"gs1", "/01/09506000134352/10/L1?linkType=gs1:recallStatus"},
@@ -52,6 +59,7 @@ func BenchmarkRedirect(b *testing.B) {
 		b.Run(run.name, func(b *testing.B) {
 			req := httptest.NewRequest("GET", run.path, nil)
 			req.Host = "localhost:8080" // the base host's: scans take the short path
+			req.RemoteAddr = "1.1.1.7:40000"
 			req.Header.Set("User-Agent", iPhoneUA)
 			req.Header.Set("Accept-Language", "en-GB,en;q=0.8")
 			b.ReportAllocs()

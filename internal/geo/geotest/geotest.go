@@ -1,5 +1,5 @@
-// Package geotest writes small MaxMind-format city databases for tests,
-// with github.com/maxmind/mmdbwriter, in the GeoIP2 City layout.
+// Package geotest writes small MaxMind-format city databases for tests and
+// benchmarks, with github.com/maxmind/mmdbwriter, in the GeoIP2 City layout.
 package geotest
 
 import (
@@ -24,14 +24,23 @@ type City struct {
 // returns its path.
 func WriteCities(t testing.TB, cities ...City) string {
 	t.Helper()
+	path := filepath.Join(t.TempDir(), "cities.mmdb")
+	if err := Write(path, cities...); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// Write writes a database of cities to path (bench-redirect's, too).
+func Write(path string, cities ...City) error {
 	tree, err := mmdbwriter.New(mmdbwriter.Options{DatabaseType: "GeoIP2-City", RecordSize: 24, Languages: []string{"en"}})
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	for _, c := range cities {
 		_, network, err := net.ParseCIDR(c.Network)
 		if err != nil {
-			t.Fatal(err)
+			return err
 		}
 		rec := mmdbtype.Map{
 			"country": mmdbtype.Map{"iso_code": mmdbtype.String(c.Country)},
@@ -43,17 +52,16 @@ func WriteCities(t testing.TB, cities ...City) string {
 			}}
 		}
 		if err := tree.Insert(network, rec); err != nil {
-			t.Fatal(err)
+			return err
 		}
 	}
-	path := filepath.Join(t.TempDir(), "cities.mmdb")
 	f, err := os.Create(path)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
-	defer f.Close()
 	if _, err := tree.WriteTo(f); err != nil {
-		t.Fatal(err)
+		f.Close()
+		return err
 	}
-	return path
+	return f.Close()
 }
