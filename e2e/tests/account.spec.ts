@@ -59,7 +59,9 @@ test('change the password, which signs out the other browser, and sign in with t
   await dialog.getByLabel('New password', { exact: true }).fill('e2e-new-secret')
   await dialog.getByLabel('Confirm new password').fill('e2e-new-secret')
   await dialog.getByRole('button', { name: 'Update Password' }).click()
-  await expect(page.getByText('Current password is incorrect', { exact: true })).toBeVisible()
+  // In the toast and under the field, which is marked and described by it.
+  await expect(page.getByText('Current password is incorrect', { exact: true })).toHaveCount(2)
+  await expect(dialog.getByLabel('Current password')).toHaveAccessibleDescription('Current password is incorrect')
 
   await dialog.getByLabel('Current password').fill(password)
   await dialog.getByRole('button', { name: 'Update Password' }).click()

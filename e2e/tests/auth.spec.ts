@@ -78,6 +78,10 @@ test('registering an e-mail twice: a claim link while unconfirmed, the server me
 
   await submitSignUpForm(other, email)
   await expect(other.getByText('Registration failed', { exact: true })).toBeVisible()
-  await expect(other.getByText('An account with this email already exists', { exact: true })).toBeVisible()
+  // In the toast and under the Email field, which is marked and described by it.
+  await expect(other.getByText('An account with this email already exists', { exact: true })).toHaveCount(2)
+  const field = other.getByLabel('Email', { exact: true })
+  await expect(field).toHaveAttribute('aria-invalid', 'true')
+  await expect(field).toHaveAccessibleDescription('An account with this email already exists')
   await other.close()
 })
