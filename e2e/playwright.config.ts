@@ -39,7 +39,9 @@ export default defineConfig({
   // Two browsers share the one server: every spec signs up accounts of its
   // own, so specs run side by side (the suite passed so on a loaded
   // two-core machine), which keeps CI under its 30 minutes.
-  // SQUARELY_E2E_WORKERS=1 runs them one at a time.
+  // SQUARELY_E2E_WORKERS=1 runs them one at a time. The longest files
+  // (ux-audit, a11y, generator, speed, …) also share their own tests out
+  // (mode 'parallel'), so the run does not end on one worker alone.
   workers: Number(process.env.SQUARELY_E2E_WORKERS ?? 2),
   // A loaded two-core CI machine answers some steps in more than the
   // default 5 s (three tests failed so in one run and passed alone).

@@ -2,6 +2,11 @@ import { expect, test, type Page } from '@playwright/test'
 import { violations } from '../support/axe'
 import { confirmEmail, grantAdmin, signUp, uniqueEmail } from '../support/accounts'
 
+// The tests are independent (each signs up its own account): the two
+// workers share them, so the suite does not end on one worker running
+// this whole file alone.
+test.describe.configure({ mode: 'parallel' })
+
 // Issue 21 item 3: WCAG 2.2 AA. axe-core finds no serious or critical
 // violation on any public page nor on the signed-in pages, and dialogs,
 // the type choice and Generate behave for a keyboard user.

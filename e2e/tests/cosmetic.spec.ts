@@ -1,6 +1,11 @@
 import { expect, test, type Locator, type Page } from '@playwright/test'
 import { signUp, uniqueEmail } from '../support/accounts'
 
+// The tests are independent (each signs up its own account): the two
+// workers share them, so the suite does not end on one worker running
+// this whole file alone.
+test.describe.configure({ mode: 'parallel' })
+
 // Issue 10 item 7: the colour picker's marks sit on the colour the area draws,
 // the RGB boxes show "255" whole, and the dashboard and bulk page line up with the header.
 

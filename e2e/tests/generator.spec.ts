@@ -3,6 +3,11 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { expect, test, type Download, type Locator, type Page } from '@playwright/test'
 import { signUp, uniqueEmail } from '../support/accounts'
 
+// The tests are independent (each signs up its own account): the two
+// workers share them, so the suite does not end on one worker running
+// this whole file alone.
+test.describe.configure({ mode: 'parallel' })
+
 // The generator against the real binary: previews come from the Go renderer,
 // downloads are decoded by zbarimg, saved codes are read back from the API.
 

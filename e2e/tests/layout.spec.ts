@@ -22,7 +22,7 @@ function overlaps(a: { x: number; y: number; width: number; height: number }, b:
   return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
 }
 
-test.describe.configure({ timeout: 90_000 })
+test.describe.configure({ mode: 'parallel', timeout: 90_000 })
 
 test('the long URL is 300 characters', () => {
   expect(longUrl).toHaveLength(300)

@@ -6,6 +6,11 @@ import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Browser } from '@playwright/test'
 import { signUp, uniqueEmail } from '../support/accounts'
 
+// The tests are independent (each signs up its own account): the two
+// workers share them, so the suite does not end on one worker running
+// this whole file alone.
+test.describe.configure({ mode: 'parallel' })
+
 // Hosted pages (issue 35): a page made from the generator's type list is
 // opened by the printed code itself (200, no second redirect), its
 // buttons are counted, and it works without JavaScript.

@@ -2,6 +2,11 @@ import { request as httpRequest } from 'node:http'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { expect, test, type Page } from '@playwright/test'
 
+// The tests are independent (each signs up its own account): the two
+// workers share them, so the suite does not end on one worker running
+// this whole file alone.
+test.describe.configure({ mode: 'parallel' })
+
 const publicRoutes = [
   ['/', 'QR codes your customers'],
   ['/faq', 'Frequently Asked Questions'],

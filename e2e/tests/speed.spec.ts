@@ -9,7 +9,7 @@ const budgets = { landing: 150 * 1024, other: 90 * 1024 }
 
 test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })
 // Two tests visit every public page (20 of them).
-test.describe.configure({ timeout: 120_000 })
+test.describe.configure({ mode: 'parallel', timeout: 120_000 })
 
 /** Body length of GET url as sent with brotli (Chromium asks for it only over HTTPS). */
 function brotliBytes(url: string): Promise<number> {

@@ -10,7 +10,7 @@ import { waitForMail } from '../support/smtp-sink'
 // Issue 39: the app as people meet it, on a phone and a desktop.
 
 // Several password hashes and mails on a machine shared with other runs.
-test.describe.configure({ timeout: 120_000 })
+test.describe.configure({ mode: 'parallel', timeout: 120_000 })
 expect.configure({ timeout: 20_000 })
 
 /** How far an element (or the document) is wider than its box: 0 when nothing scrolls sideways. */
