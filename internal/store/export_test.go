@@ -38,6 +38,10 @@ func (s *Store) recount(ctx context.Context, q ScanQuery, sum *reportSum) error 
 		Postgres: `to_char(e.scanned_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')`,
 	}[s.dialect]
 	visitor := `CASE WHEN e.is_bot THEN 'b' ELSE 'h' END || ` + day + ` || e.visitor_hash`
+	if q.TagID > 0 || q.FolderID > 0 {
+		// A tag's or folder's visitors count once per code (ScanQuery.codes).
+		visitor = `e.dynamic_qr_code_id || ':' || ` + visitor
+	}
 	visitors := `count(DISTINCT CASE WHEN NOT e.is_bot AND e.visitor_hash <> '' THEN ` + visitor + ` END)`
 	if q.Bots {
 		visitors = `count(DISTINCT CASE WHEN e.visitor_hash <> '' THEN ` + visitor + ` END)`

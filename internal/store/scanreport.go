@@ -236,17 +236,23 @@ func (m *reportSum) report() *ScanReport {
 // addEvents adds the scan events q picks to sum as the rollups would
 // count them: what the partial days at a range's ends come from. One pass
 // over the rows, for an account's many codes cost an index seek each.
+// A visitor counts once per code for a perCode q, as in the code rows its
+// whole days come from, and once across codes for the workspace.
 func (s *Store) addEvents(ctx context.Context, q ScanQuery, sum *reportSum) error {
 	days := newDayCounter()
 	cond, args := q.where(true)
 	err := s.eachRow(ctx, "read scans", `
-		SELECT e.scanned_at, e.is_bot, e.device_type, e.os, e.browser, e.referrer, e.visitor_hash, e.country, e.region, e.city, e.route
+		SELECT e.dynamic_qr_code_id, e.scanned_at, e.is_bot, e.device_type, e.os, e.browser, e.referrer, e.visitor_hash, e.country, e.region, e.city, e.route
 		FROM scan_events e WHERE `+cond, args, func(rows *sql.Rows) error {
 		var e ScanEvent
-		if err := rows.Scan(scanTime(&e.ScannedAt), &e.IsBot, &e.DeviceType, &e.OS, &e.Browser, &e.Referrer, &e.VisitorHash, &e.Country, &e.Region, &e.City, &e.Route); err != nil {
+		if err := rows.Scan(&e.CodeID, scanTime(&e.ScannedAt), &e.IsBot, &e.DeviceType, &e.OS, &e.Browser, &e.Referrer, &e.VisitorHash, &e.Country, &e.Region, &e.City, &e.Route); err != nil {
 			return err
 		}
-		days.add(rollupKey{day: utcDay(e.ScannedAt), bot: e.IsBot}, &e)
+		k := rollupKey{day: utcDay(e.ScannedAt), bot: e.IsBot}
+		if q.perCode() {
+			k.owner = e.CodeID
+		}
+		days.add(k, &e)
 		return nil
 	})
 	for k, d := range days.tallies {
@@ -306,9 +312,9 @@ func (s *Store) FirstScan(ctx context.Context, q ScanQuery) (first time.Time, ok
 		return time.Time{}, false, err
 	}
 	t, where, args := days.rollupWhere()
-	// The first day's rows (one per bot flag) and maybe the next day's:
-	// any quarter hour of a later day is later than the first day's.
-	err = s.eachDay(ctx, sqlTx{s.read}, daySelect(t)+where+` ORDER BY day LIMIT 2`, args,
+	// The first day's rows (one per code and bot flag): any quarter hour
+	// of a later day is later than the first day's.
+	err = s.eachDay(ctx, sqlTx{s.read}, daySelect(t)+where+` AND day = (SELECT min(day) FROM `+t.name+` `+where+`)`, args,
 		func(k rollupKey, d *dayTally) {
 			for quarter := range d.Slots {
 				if at := k.day.Add(time.Duration(quarter) * 15 * time.Minute); !ok || at.Before(first) {
