@@ -150,12 +150,21 @@ func (s *Store) codeEventsAfter(ctx context.Context, tx rollupTx, userID, codeID
 // range moved to the events: their code rows are not written yet.
 func (s *Store) splitOpen(ctx context.Context, q ScanQuery) (days ScanQuery, edges []ScanQuery, err error) {
 	days, edges = q.split()
+	var open time.Time
+	if g, id, ok := q.group(); ok {
+		// Its rows are read for the retention's edges too, so always
+		// brought up to date; the days they do not cover count as open.
+		if open, err = s.freshGroup(ctx, g, id); err != nil {
+			return days, nil, err
+		}
+	}
 	if !q.perCode() || !days.From.Before(days.To) {
 		return days, edges, nil
 	}
-	open, err := s.openDay(ctx, sqlTx{s.read})
-	if err != nil {
-		return days, nil, fail("read the open day", err)
+	if open.IsZero() {
+		if open, err = s.openDay(ctx, sqlTx{s.read}); err != nil {
+			return days, nil, fail("read the open day", err)
+		}
 	}
 	if days.To.After(open) {
 		e := days

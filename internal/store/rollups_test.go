@@ -40,8 +40,8 @@ func TestRollupsEqualRecount(t *testing.T) {
 			}
 			codes = append(codes, storetest.CreateDynamic(t, s, owner, fmt.Sprintf("roll%04d", i)))
 		}
-		// A tag on two codes and a folder of three of Alice's, each with a
-		// code deleted below.
+		// A tag on three codes and a folder of three of Alice's, each with
+		// a code deleted below and changed after the first checks.
 		ws := storetest.Personal(t, s, alice.ID)
 		tag, folder := &store.Tag{Name: "Posters", Color: "#2563eb"}, &store.Folder{Name: "Spring"}
 		if err := s.CreateTag(ctx, ws, tag, time.Now()); err != nil {
@@ -187,6 +187,14 @@ func TestRollupsEqualRecount(t *testing.T) {
 			}
 		}
 		t.Run("recorded", check)
+		// The tag gains a code and the folder loses one after their rows
+		// were built.
+		if err := s.SetCodeTags(ctx, ws, true, codes[3].ID, []int64{tag.ID}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.SetCodeFolder(ctx, ws, true, codes[5].ID, nil); err != nil {
+			t.Fatal(err)
+		}
 		// Three more days close while batches are saved.
 		record(12, start.AddDate(0, 0, 9).Add(store.CloseGrace))
 		if open, err := store.OpenDay(ctx, s); err != nil || !open.Equal(start.AddDate(0, 0, 9)) {

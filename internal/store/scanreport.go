@@ -150,11 +150,15 @@ func (q ScanQuery) split() (days ScanQuery, edges []ScanQuery) {
 	return days, edges
 }
 
-// rollupWhere picks q's rollup rows: the days [From, To) of q's code, if
-// the user's and live, or of the user.
+// rollupWhere picks q's rollup rows: the days [From, To) of q's tag or
+// folder (freshGroup has brought them up to date), of q's code, if the
+// workspace's and live, or of the workspace.
 func (q ScanQuery) rollupWhere() (rollupTable, string, []any) {
 	where := `WHERE day >= $1 AND day < $2`
 	args := []any{dbTime(q.From), dbTime(q.To), q.WorkspaceID}
+	if g, id, ok := q.group(); ok {
+		return g.days, where + ` AND ` + g.days.owner + ` = $4 AND EXISTS (` + g.inWorkspace + `)`, append(args, id)
+	}
 	if q.perCode() {
 		codes, id := q.codes()
 		return codeDays, where + ` AND dynamic_qr_code_id IN (` + codes + `)`, append(args, id)
