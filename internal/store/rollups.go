@@ -109,6 +109,9 @@ func utcDay(t time.Time) time.Time {
 	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 }
 
+// quarterHour reports whether t starts a quarter hour.
+func quarterHour(t time.Time) bool { return t.Equal(t.Truncate(15 * time.Minute)) }
+
 // quarterOfDay is t's quarter hour of its UTC day.
 func quarterOfDay(t time.Time) int {
 	t = t.UTC()

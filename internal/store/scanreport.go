@@ -110,7 +110,7 @@ func (s *Store) ScanReport(ctx context.Context, q ScanQuery) (*ScanReport, error
 		}
 	}
 	sum := newReportSum()
-	days, edges, err := s.splitOpen(ctx, q)
+	days, edges, _, err := s.splitOpen(ctx, q)
 	if err != nil {
 		return nil, err
 	}
@@ -269,7 +269,7 @@ func (s *Store) addEvents(ctx context.Context, q ScanQuery, sum *reportSum) erro
 // previous period.
 func (s *Store) ScanCount(ctx context.Context, q ScanQuery) (int64, error) {
 	var total int64
-	days, edges, err := s.splitOpen(ctx, q)
+	days, edges, rolled, err := s.splitOpen(ctx, q)
 	if err != nil {
 		return 0, err
 	}
@@ -289,7 +289,11 @@ func (s *Store) ScanCount(ctx context.Context, q ScanQuery) (int64, error) {
 		}
 	}
 	for _, e := range edges {
-		if !e.To.After(kept) { // events deleted (retention.go)
+		// A part of a day the rollup rows hold is counted from their
+		// quarter hours, as are days whose events are deleted (retention.go):
+		// exact when it starts and ends on quarter hours, as local days do.
+		rows := !e.To.After(rolled) && quarterHour(e.From) && quarterHour(e.To)
+		if rows || !e.To.After(kept) {
 			sum := newReportSum()
 			if err := s.addRolledUpSlots(ctx, e, sum); err != nil {
 				return 0, err
@@ -311,7 +315,7 @@ func (s *Store) ScanCount(ctx context.Context, q ScanQuery) (int64, error) {
 // q's range; ok is false when they have none.
 func (s *Store) FirstScan(ctx context.Context, q ScanQuery) (first time.Time, ok bool, err error) {
 	q.From, q.To = time.Time{}, farFuture
-	days, edges, err := s.splitOpen(ctx, q)
+	days, edges, _, err := s.splitOpen(ctx, q)
 	if err != nil {
 		return time.Time{}, false, err
 	}
