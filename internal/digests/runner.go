@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/squarely/squarely/internal/jobs"
@@ -32,15 +33,30 @@ type Options struct {
 	SendTimeout time.Duration
 }
 
+// retryDelays are the waits before the second and the third try of a
+// digest the mail server did not take: three tries over about an hour,
+// after which the delivery stays failed.
+var retryDelays = []time.Duration{10 * time.Minute, 50 * time.Minute}
+
+// Keep is how long delivery rows are kept; pruneEvery is how often a
+// runner deletes older ones.
+const (
+	Keep       = 400 * 24 * time.Hour
+	pruneEvery = 24 * time.Hour
+)
+
 // Runner sends due digests until its context ends. Any number of
 // instances may run one: a schedule is held by one runner at a time
 // (store.ClaimReportSchedule's lease), and a row per schedule, recipient
 // and period is written before each message, so no one gets a period's
 // digest twice, even when a lease runs out mid-run. A message a killed
-// process left unrecorded is not sent again (as mailings).
+// process left unrecorded is not sent again (as mailings). A message the
+// mail server refused is tried again later (retryDelays), under the same
+// row, so it too goes out at most once.
 type Runner struct {
-	o    Options
-	loop *jobs.Loop
+	o      Options
+	loop   *jobs.Loop
+	pruned time.Time // the last PruneReportDeliveries
 }
 
 // NewRunner returns a runner; start it with Run.
@@ -56,13 +72,26 @@ func NewRunner(o Options) *Runner {
 // finished and recorded.
 func (r *Runner) Run(ctx context.Context) { r.loop.Run(ctx, r.Pass) }
 
-// Pass sends every digest due now, then returns.
+// Pass sends every digest due now and every retry due now, then returns;
+// once a day it deletes the delivery rows older than Keep.
 func (r *Runner) Pass(ctx context.Context) {
+	if now := r.o.Now(); now.Sub(r.pruned) >= pruneEvery {
+		if _, err := r.o.Store.PruneReportDeliveries(context.WithoutCancel(ctx), now.Add(-Keep)); err != nil {
+			r.o.Logger.Error("deleting old report deliveries", "err", err)
+		}
+		r.pruned = now
+	}
 	err := jobs.Drain(ctx, func(ctx context.Context) (*store.ReportSchedule, error) {
 		return r.o.Store.ClaimReportSchedule(ctx, r.o.Owner, r.o.Now(), r.o.Lease)
 	}, func(sc *store.ReportSchedule) error { return r.send(ctx, sc) })
 	if err != nil && ctx.Err() == nil {
 		r.o.Logger.Error("sending report digests", "err", err)
+	}
+	err = jobs.Drain(ctx, func(ctx context.Context) (*store.ReportRetry, error) {
+		return r.o.Store.ClaimReportRetry(ctx, r.o.Now())
+	}, func(rt *store.ReportRetry) error { return r.retry(ctx, rt) })
+	if err != nil && ctx.Err() == nil {
+		r.o.Logger.Error("retrying report digests", "err", err)
 	}
 }
 
@@ -139,18 +168,71 @@ func (r *Runner) deliver(ctx, record context.Context, sc *store.ReportSchedule, 
 		if !first || status == store.ReportSkipped {
 			continue
 		}
-		status, reason := store.ReportSent, ""
-		if err := r.mail(record, sc, d, rcpt, key); err != nil {
-			status, reason = store.ReportFailed, err.Error()
-			log.Warn("report digest not delivered", "to", rcpt.Email, "err", err)
-		} else {
+		err = r.mail(record, sc, d, rcpt, key)
+		if err == nil {
 			sent++
 		}
-		if err := r.o.Store.FinishReportDelivery(record, sc.ID, rcpt.UserID, from, status, reason, r.o.Now()); err != nil {
+		if err := r.settle(record, sc.ID, rcpt, from, 1, err, log); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// retry tries again to mail a delivery ClaimReportRetry took.
+func (r *Runner) retry(ctx context.Context, rt *store.ReportRetry) error {
+	record := context.WithoutCancel(ctx)
+	log := r.o.Logger.With("schedule", rt.ScheduleID)
+	giveUp := func(reason string) error {
+		log.Warn("report digest not retried", "user", rt.UserID, "from", rt.PeriodStart, "reason", reason)
+		return r.o.Store.FinishReportDelivery(record, rt.ScheduleID, rt.UserID, rt.PeriodStart, store.ReportFailed, reason, r.o.Now())
+	}
+	sc := rt.Schedule
+	if sc == nil {
+		return giveUp("the workspace is deleted")
+	}
+	log = log.With("workspace", sc.WorkspaceID)
+	i := slices.IndexFunc(sc.Recipients, func(rc store.Recipient) bool { return rc.UserID == rt.UserID })
+	if i < 0 {
+		return giveUp("no longer a recipient")
+	}
+	rcpt := sc.Recipients[i]
+	s, err := ScheduleOf(sc)
+	if err != nil {
+		return giveUp(err.Error())
+	}
+	d, err := r.o.Build(record, sc, rt.PeriodStart, s.End(rt.PeriodStart))
+	if errors.Is(err, store.ErrNotFound) {
+		return giveUp("the code is deleted")
+	}
+	if err == nil {
+		var key []byte
+		if key, err = mailings.UnsubscribeKey(record, r.o.Store); err != nil {
+			return fmt.Errorf("loading the unsubscribe key: %w", err)
+		}
+		err = r.mail(record, sc, d, rcpt, key)
+	}
+	if err == nil {
+		log.Info("report digest sent on a retry", "attempt", rt.Attempt, "from", rt.PeriodStart)
+	}
+	return r.settle(record, sc.ID, rcpt, rt.PeriodStart, rt.Attempt, err, log)
+}
+
+// settle records how try attempt at mailing rcpt the period's digest
+// ended (sendErr nil: sent): sent, failed with a retry due after a delay,
+// or failed for good after the last try.
+func (r *Runner) settle(ctx context.Context, scheduleID int64, rcpt store.Recipient, period time.Time, attempt int, sendErr error, log *slog.Logger) error {
+	now := r.o.Now()
+	switch {
+	case sendErr == nil:
+		return r.o.Store.FinishReportDelivery(ctx, scheduleID, rcpt.UserID, period, store.ReportSent, "", now)
+	case attempt <= len(retryDelays):
+		at := now.Add(retryDelays[attempt-1])
+		log.Warn("report digest not delivered; will try again", "to", rcpt.Email, "attempt", attempt, "retry_at", at, "err", sendErr)
+		return r.o.Store.RetryReportDelivery(ctx, scheduleID, rcpt.UserID, period, sendErr.Error(), at, now)
+	}
+	log.Error("report digest not delivered; giving up", "to", rcpt.Email, "attempts", attempt, "err", sendErr)
+	return r.o.Store.FinishReportDelivery(ctx, scheduleID, rcpt.UserID, period, store.ReportFailed, sendErr.Error(), now)
 }
 
 // mail sends d to one recipient.

@@ -91,32 +91,32 @@ func (s Schedule) Next(after time.Time) time.Time {
 // week (the seven days) or calendar month before the sending's local date,
 // in whole local days.
 func (s Schedule) Period(sendAt time.Time) (from, to time.Time) {
-	local := sendAt.In(s.Loc)
-	y, m, d := local.Date()
-	to = time.Date(y, m, d, 0, 0, 0, 0, s.Loc)
-	switch s.Frequency {
-	case Weekly:
-		from = time.Date(y, m, d-7, 0, 0, 0, 0, s.Loc)
-	case Monthly:
-		from = time.Date(y, m-1, d, 0, 0, 0, 0, s.Loc)
-	default:
-		from = time.Date(y, m, d-1, 0, 0, 0, 0, s.Loc)
-	}
-	return from, to
+	to = s.shift(sendAt, 0)
+	return s.shift(to, -1), to
 }
 
 // Previous is the period before [from, to): as long in local days or
 // months, so a week across a DST change is still seven days.
 func (s Schedule) Previous(from time.Time) (time.Time, time.Time) {
-	local := from.In(s.Loc)
-	y, m, d := local.Date()
+	return s.shift(from, -1), from
+}
+
+// End is the end of the period that starts at from.
+func (s Schedule) End(from time.Time) time.Time { return s.shift(from, 1) }
+
+// shift is the local midnight n periods (days, weeks or months) after
+// t's local date.
+func (s Schedule) shift(t time.Time, n int) time.Time {
+	y, m, d := t.In(s.Loc).Date()
 	switch s.Frequency {
 	case Weekly:
-		return time.Date(y, m, d-7, 0, 0, 0, 0, s.Loc), from
+		d += 7 * n
 	case Monthly:
-		return time.Date(y, m-1, d, 0, 0, 0, 0, s.Loc), from
+		m += time.Month(n)
+	default:
+		d += n
 	}
-	return time.Date(y, m, d-1, 0, 0, 0, 0, s.Loc), from
+	return time.Date(y, m, d, 0, 0, 0, 0, s.Loc)
 }
 
 // LastFull is the latest whole period that has ended by now: what "send a

@@ -38,6 +38,10 @@ func (s *Store) recount(ctx context.Context, q ScanQuery, sum *reportSum) error 
 		Postgres: `to_char(e.scanned_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')`,
 	}[s.dialect]
 	visitor := `CASE WHEN e.is_bot THEN 'b' ELSE 'h' END || ` + day + ` || e.visitor_hash`
+	if q.TagID > 0 || q.FolderID > 0 {
+		// A tag's or folder's visitors count once per code (ScanQuery.codes).
+		visitor = `e.dynamic_qr_code_id || ':' || ` + visitor
+	}
 	visitors := `count(DISTINCT CASE WHEN NOT e.is_bot AND e.visitor_hash <> '' THEN ` + visitor + ` END)`
 	if q.Bots {
 		visitors = `count(DISTINCT CASE WHEN e.visitor_hash <> '' THEN ` + visitor + ` END)`
@@ -117,7 +121,8 @@ func (s *Store) recount(ctx context.Context, q ScanQuery, sum *reportSum) error 
 func RebuildRollups(ctx context.Context, s *Store) error {
 	return s.inTx(ctx, "rebuild rollups", func(tx *sql.Tx) error {
 		// Emptying workspace_rollup_versions puts the writers' caches out of date.
-		for _, table := range []string{"scan_code_days", "scan_workspace_days", "scan_visitors", "scan_workspace_visitors", "workspace_rollup_versions"} {
+		for _, table := range []string{"scan_code_days", "scan_workspace_days", "scan_visitors", "scan_workspace_visitors", "workspace_rollup_versions",
+			"scan_tag_rollups", "scan_folder_rollups"} {
 			if _, err := tx.ExecContext(ctx, "DELETE FROM "+table); err != nil {
 				return err
 			}

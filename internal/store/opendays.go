@@ -146,24 +146,37 @@ func (s *Store) codeEventsAfter(ctx context.Context, tx rollupTx, userID, codeID
 	return days, err
 }
 
-// splitOpen is q.split with, for a code, the open days of the whole-day
-// range moved to the events: their code rows are not written yet.
-func (s *Store) splitOpen(ctx context.Context, q ScanQuery) (days ScanQuery, edges []ScanQuery, err error) {
+// splitOpen is q.split with, for a code, a tag or a folder, the open days
+// of the whole-day range moved to the events: their rows are not written
+// yet. rolled is the first day the rollup rows q reads do not cover
+// (farFuture for the workspace's, always up to date; zero when not read).
+func (s *Store) splitOpen(ctx context.Context, q ScanQuery) (days ScanQuery, edges []ScanQuery, rolled time.Time, err error) {
 	days, edges = q.split()
-	if !q.perCode() || !days.From.Before(days.To) {
-		return days, edges, nil
+	if !q.perCode() {
+		return days, edges, farFuture, nil
 	}
-	open, err := s.openDay(ctx, sqlTx{s.read})
-	if err != nil {
-		return days, nil, fail("read the open day", err)
+	if g, id, ok := q.group(); ok {
+		// Its rows are read for the retention's edges too, so always
+		// brought up to date; the days they do not cover count as open.
+		if rolled, err = s.freshGroup(ctx, g, id); err != nil {
+			return days, nil, rolled, err
+		}
 	}
-	if days.To.After(open) {
+	if !days.From.Before(days.To) {
+		return days, edges, rolled, nil
+	}
+	if rolled.IsZero() {
+		if rolled, err = s.openDay(ctx, sqlTx{s.read}); err != nil {
+			return days, nil, rolled, fail("read the open day", err)
+		}
+	}
+	if days.To.After(rolled) {
 		e := days
-		if open.After(e.From) {
-			e.From = open
+		if rolled.After(e.From) {
+			e.From = rolled
 		}
 		days.To = e.From
 		edges = append(edges, e)
 	}
-	return days, edges, nil
+	return days, edges, rolled, nil
 }

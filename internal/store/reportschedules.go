@@ -366,20 +366,84 @@ func (s *Store) FinishReportDelivery(ctx context.Context, scheduleID, userID int
 	return nil
 }
 
+// RetryReportDelivery records that a try to mail a delivery (begun by
+// StartReportDelivery or ClaimReportRetry) failed for reason, and that
+// the next try is due at retryAt.
+func (s *Store) RetryReportDelivery(ctx context.Context, scheduleID, userID int64, period time.Time, reason string, retryAt, now time.Time) error {
+	_, err := s.write.ExecContext(ctx, `UPDATE report_deliveries SET status = $4, reason = $5, retry_at = $6, finished_at = $7
+		WHERE schedule_id = $1 AND user_id = $2 AND period_start = $3`,
+		scheduleID, userID, dbTime(period), ReportFailed, reason, dbTime(retryAt), dbTime(now))
+	if err != nil {
+		return fail("put off a report delivery", err)
+	}
+	return nil
+}
+
+// ReportRetry is a failed delivery whose next try is due, and its
+// schedule (nil when its workspace is deleted).
+type ReportRetry struct {
+	ScheduleID, UserID int64
+	PeriodStart        time.Time
+	Attempt            int // the try this is, the first being 1
+	Schedule           *ReportSchedule
+}
+
+// ClaimReportRetry takes a failed delivery whose retry is due at now and
+// makes it 'sending' again, its attempts counted: ErrNotFound when none
+// is due. The claim is one conditional update, so two runners never both
+// retry a delivery, and one a crash leaves 'sending' is not sent again.
+func (s *Store) ClaimReportRetry(ctx context.Context, now time.Time) (*ReportRetry, error) {
+	var r ReportRetry
+	err := s.write.QueryRowContext(ctx, `
+		UPDATE report_deliveries SET status = $2, attempts = attempts + 1, retry_at = NULL
+		WHERE id = (SELECT id FROM report_deliveries WHERE retry_at <= $1 AND status = $3 ORDER BY retry_at LIMIT 1)
+			AND retry_at <= $1 AND status = $3
+		RETURNING schedule_id, user_id, period_start, attempts`, dbTime(now), ReportSending, ReportFailed,
+	).Scan(&r.ScheduleID, &r.UserID, scanTime(&r.PeriodStart), &r.Attempt)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	} else if err != nil {
+		return nil, fail("claim a report retry", err)
+	}
+	r.PeriodStart = r.PeriodStart.UTC()
+	list, err := s.readSchedules(ctx, s.write, `r.id = $1`, r.ScheduleID)
+	if err != nil {
+		return nil, err
+	}
+	if len(list) > 0 {
+		r.Schedule = list[0]
+	}
+	return &r, nil
+}
+
+// PruneReportDeliveries deletes the delivery rows written before before
+// and returns how many it deleted. A period that old is never due again
+// (a runner sends only the latest due period), so its rows no longer
+// guard against a second sending.
+func (s *Store) PruneReportDeliveries(ctx context.Context, before time.Time) (int64, error) {
+	res, err := s.write.ExecContext(ctx, `DELETE FROM report_deliveries WHERE created_at < $1`, dbTime(before))
+	if err != nil {
+		return 0, fail("prune report deliveries", err)
+	}
+	return res.RowsAffected()
+}
+
 // ReportDelivery is a digest's delivery to one recipient.
 type ReportDelivery struct {
 	ScheduleID, UserID int64
 	PeriodStart        time.Time
 	Status, Reason     string
+	Attempts           int
+	RetryAt            *time.Time // the next try, of a failed delivery that has one
 }
 
 // ReportDeliveries lists a schedule's deliveries, oldest period first.
 func (s *Store) ReportDeliveries(ctx context.Context, scheduleID int64) ([]ReportDelivery, error) {
 	list := []ReportDelivery{}
-	err := s.eachRow(ctx, "list report deliveries", `SELECT schedule_id, user_id, period_start, status, reason FROM report_deliveries
+	err := s.eachRow(ctx, "list report deliveries", `SELECT schedule_id, user_id, period_start, status, reason, attempts, retry_at FROM report_deliveries
 		WHERE schedule_id = $1 ORDER BY period_start, user_id`, []any{scheduleID}, func(rows *sql.Rows) error {
 		var d ReportDelivery
-		if err := rows.Scan(&d.ScheduleID, &d.UserID, scanTime(&d.PeriodStart), &d.Status, &d.Reason); err != nil {
+		if err := rows.Scan(&d.ScheduleID, &d.UserID, scanTime(&d.PeriodStart), &d.Status, &d.Reason, &d.Attempts, scanNullTime(&d.RetryAt)); err != nil {
 			return err
 		}
 		list = append(list, d)

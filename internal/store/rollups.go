@@ -109,6 +109,9 @@ func utcDay(t time.Time) time.Time {
 	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 }
 
+// quarterHour reports whether t starts a quarter hour.
+func quarterHour(t time.Time) bool { return t.Equal(t.Truncate(15 * time.Minute)) }
+
 // quarterOfDay is t's quarter hour of its UTC day.
 func quarterOfDay(t time.Time) int {
 	t = t.UTC()
@@ -334,7 +337,7 @@ func (s *Store) buildRollupSQL() *rollupSQL {
 			RETURNING workspace_id, version`,
 		readDays: map[rollupTable]string{}, writeDays: map[rollupTable]string{},
 	}
-	for _, t := range []rollupTable{codeDays, userDays} {
+	for _, t := range []rollupTable{codeDays, userDays, tagDays, folderDays} {
 		q.readDays[t] = daySelect(t) + `WHERE day >= $1 AND day <= $2 AND ` + t.owner + ` IN (SELECT c0 FROM ` + s.rowsSQL(3, idKinds) + ` ids)`
 		q.writeDays[t] = `INSERT INTO ` + t.name + ` (` + t.owner + `, day, is_bot, scans, tally)
 			SELECT c0, c1, c2, c3, c4 FROM ` + s.rowsSQL(1, dayKinds) + ` r WHERE true
@@ -401,6 +404,17 @@ func (s *Store) lockOwners(ctx context.Context, tx rollupTx, events []ScanEvent)
 func (s *Store) rollUpLocked(ctx context.Context, tx rollupTx, events []ScanEvent, owners map[int64]int64) error {
 	open, err := s.openDay(ctx, tx)
 	if err != nil {
+		return err
+	}
+	// Late scans change closed days' code rows, which tag and folder rows
+	// are summed from (groupdays.go).
+	late := map[int64]bool{}
+	for i := range events {
+		if owner, live := owners[events[i].CodeID]; live && events[i].ScannedAt.Before(open) {
+			late[owner] = true
+		}
+	}
+	if err := bumpCodeRollups(ctx, tx, late); err != nil {
 		return err
 	}
 	return s.addToRollups(ctx, tx, events, owners, open)
@@ -758,10 +772,15 @@ func (s *Store) eachDay(ctx context.Context, tx rollupTx, query string, args []a
 // removes its own, in the transaction that deletes it, which holds the
 // owner's rollupLock.
 func (s *Store) dropCodeRollups(ctx context.Context, tx rollupTx, userID, codeID int64) error {
-	// The writers' caches of the user's rollups are out of date.
+	// The writers' caches of the user's rollups are out of date, and so
+	// are the tag and folder rows with the code (an undone deletion
+	// brings the code back without its rows).
 	err := tx.exec(ctx, `INSERT INTO workspace_rollup_versions (workspace_id, version) VALUES ($1, 1)
 		ON CONFLICT (workspace_id) DO UPDATE SET version = workspace_rollup_versions.version + 1`, userID)
 	if err != nil {
+		return err
+	}
+	if err := bumpCodeRollups(ctx, tx, map[int64]bool{userID: true}); err != nil {
 		return err
 	}
 	out := map[rollupKey]*dayTally{}

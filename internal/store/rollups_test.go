@@ -17,7 +17,9 @@ import (
 // over days of which the later half are open (their code rows not written
 // yet), deletes a code halfway, and checks that every view read through
 // the rollups equals a recount of the scan events: any range, time zone,
-// code or account, with and without bots. Then it closes some days while
+// code, tag, folder or account (a share link's too), with and without
+// bots, and the ranges bench/analytics times (the last 7 and 90 days and
+// all time). Then it closes some days while
 // more batches are recorded, deletes another code, and checks again; then
 // that rebuilding the rollups from the events (migration 0014's step)
 // gives them back, and closing the remaining days keeps them.
@@ -37,6 +39,36 @@ func TestRollupsEqualRecount(t *testing.T) {
 				owner = bob.ID
 			}
 			codes = append(codes, storetest.CreateDynamic(t, s, owner, fmt.Sprintf("roll%04d", i)))
+		}
+		// A tag on three codes and a folder of three of Alice's, each with
+		// a code deleted below and changed after the first checks.
+		ws := storetest.Personal(t, s, alice.ID)
+		tag, folder := &store.Tag{Name: "Posters", Color: "#2563eb"}, &store.Folder{Name: "Spring"}
+		if err := s.CreateTag(ctx, ws, tag, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.CreateFolder(ctx, ws, folder, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		for _, i := range []int{0, 2, 4} {
+			if err := s.SetCodeTags(ctx, ws, true, codes[i].ID, []int64{tag.ID}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, i := range []int{1, 3, 5} {
+			if err := s.SetCodeFolder(ctx, ws, true, codes[i].ID, &folder.ID); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// The share page reads its link's scope as the app's view does.
+		token := "rollups-share-token"
+		share := &store.ShareLink{WorkspaceID: ws, TokenHash: token, TokenHint: "rollup", FolderID: folder.ID}
+		if err := s.CreateShareLink(ctx, share, 10, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		shared, err := s.ShareLinkByToken(ctx, token)
+		if err != nil {
+			t.Fatal(err)
 		}
 		// Around a month end and Europe's and Australia's clock changes.
 		start := time.Date(2026, 3, 26, 0, 0, 0, 0, time.UTC)
@@ -109,9 +141,26 @@ func TestRollupsEqualRecount(t *testing.T) {
 		}
 		check := func(t *testing.T) {
 			t.Helper()
-			views := []store.ScanQuery{{WorkspaceID: alice.ID}, {WorkspaceID: bob.ID}, {WorkspaceID: alice.ID, CodeID: codes[0].ID}, {WorkspaceID: bob.ID, CodeID: codes[7].ID}}
+			views := []store.ScanQuery{{WorkspaceID: alice.ID}, {WorkspaceID: bob.ID}, {WorkspaceID: alice.ID, CodeID: codes[0].ID}, {WorkspaceID: bob.ID, CodeID: codes[7].ID},
+				{WorkspaceID: ws, TagID: tag.ID}, shared.Query()}
 			for _, v := range views {
 				for _, loc := range zones {
+					// The bench's ranges: the last 7 and 90 local days up to a
+					// day within the scans, and all time from the first scan's day.
+					end := time.Date(2026, 3, 26+rng.IntN(13), 0, 0, 0, 0, loc)
+					first, _, err := s.FirstScan(ctx, v)
+					if err != nil {
+						t.Fatal(err)
+					}
+					f := first.In(loc)
+					for _, from := range []time.Time{end.AddDate(0, 0, -6), end.AddDate(0, 0, -89), time.Date(f.Year(), f.Month(), f.Day(), 0, 0, 0, 0, loc)} {
+						q := v
+						q.From, q.To = from, end.AddDate(0, 0, 1)
+						want := checkRecount(t, s, q)
+						if n, err := s.ScanCount(ctx, q); err != nil || n != want.Scans {
+							t.Fatalf("%+v: count %d, %v; recount %d", q, n, err, want.Scans)
+						}
+					}
 					for range 6 {
 						q := v
 						from := time.Date(2026, 3, 24+rng.IntN(12), 0, 0, 0, 0, loc)
@@ -138,6 +187,14 @@ func TestRollupsEqualRecount(t *testing.T) {
 			}
 		}
 		t.Run("recorded", check)
+		// The tag gains a code and the folder loses one after their rows
+		// were built.
+		if err := s.SetCodeTags(ctx, ws, true, codes[3].ID, []int64{tag.ID}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.SetCodeFolder(ctx, ws, true, codes[5].ID, nil); err != nil {
+			t.Fatal(err)
+		}
 		// Three more days close while batches are saved.
 		record(12, start.AddDate(0, 0, 9).Add(store.CloseGrace))
 		if open, err := store.OpenDay(ctx, s); err != nil || !open.Equal(start.AddDate(0, 0, 9)) {

@@ -110,7 +110,7 @@ func (s *Store) ScanReport(ctx context.Context, q ScanQuery) (*ScanReport, error
 		}
 	}
 	sum := newReportSum()
-	days, edges, err := s.splitOpen(ctx, q)
+	days, edges, _, err := s.splitOpen(ctx, q)
 	if err != nil {
 		return nil, err
 	}
@@ -150,11 +150,15 @@ func (q ScanQuery) split() (days ScanQuery, edges []ScanQuery) {
 	return days, edges
 }
 
-// rollupWhere picks q's rollup rows: the days [From, To) of q's code, if
-// the user's and live, or of the user.
+// rollupWhere picks q's rollup rows: the days [From, To) of q's tag or
+// folder (freshGroup has brought them up to date), of q's code, if the
+// workspace's and live, or of the workspace.
 func (q ScanQuery) rollupWhere() (rollupTable, string, []any) {
 	where := `WHERE day >= $1 AND day < $2`
 	args := []any{dbTime(q.From), dbTime(q.To), q.WorkspaceID}
+	if g, id, ok := q.group(); ok {
+		return g.days, where + ` AND ` + g.days.owner + ` = $4 AND EXISTS (` + g.inWorkspace + `)`, append(args, id)
+	}
 	if q.perCode() {
 		codes, id := q.codes()
 		return codeDays, where + ` AND dynamic_qr_code_id IN (` + codes + `)`, append(args, id)
@@ -236,17 +240,23 @@ func (m *reportSum) report() *ScanReport {
 // addEvents adds the scan events q picks to sum as the rollups would
 // count them: what the partial days at a range's ends come from. One pass
 // over the rows, for an account's many codes cost an index seek each.
+// A visitor counts once per code for a perCode q, as in the code rows its
+// whole days come from, and once across codes for the workspace.
 func (s *Store) addEvents(ctx context.Context, q ScanQuery, sum *reportSum) error {
 	days := newDayCounter()
 	cond, args := q.where(true)
 	err := s.eachRow(ctx, "read scans", `
-		SELECT e.scanned_at, e.is_bot, e.device_type, e.os, e.browser, e.referrer, e.visitor_hash, e.country, e.region, e.city, e.route
+		SELECT e.dynamic_qr_code_id, e.scanned_at, e.is_bot, e.device_type, e.os, e.browser, e.referrer, e.visitor_hash, e.country, e.region, e.city, e.route
 		FROM scan_events e WHERE `+cond, args, func(rows *sql.Rows) error {
 		var e ScanEvent
-		if err := rows.Scan(scanTime(&e.ScannedAt), &e.IsBot, &e.DeviceType, &e.OS, &e.Browser, &e.Referrer, &e.VisitorHash, &e.Country, &e.Region, &e.City, &e.Route); err != nil {
+		if err := rows.Scan(&e.CodeID, scanTime(&e.ScannedAt), &e.IsBot, &e.DeviceType, &e.OS, &e.Browser, &e.Referrer, &e.VisitorHash, &e.Country, &e.Region, &e.City, &e.Route); err != nil {
 			return err
 		}
-		days.add(rollupKey{day: utcDay(e.ScannedAt), bot: e.IsBot}, &e)
+		k := rollupKey{day: utcDay(e.ScannedAt), bot: e.IsBot}
+		if q.perCode() {
+			k.owner = e.CodeID
+		}
+		days.add(k, &e)
 		return nil
 	})
 	for k, d := range days.tallies {
@@ -259,7 +269,7 @@ func (s *Store) addEvents(ctx context.Context, q ScanQuery, sum *reportSum) erro
 // previous period.
 func (s *Store) ScanCount(ctx context.Context, q ScanQuery) (int64, error) {
 	var total int64
-	days, edges, err := s.splitOpen(ctx, q)
+	days, edges, rolled, err := s.splitOpen(ctx, q)
 	if err != nil {
 		return 0, err
 	}
@@ -279,7 +289,11 @@ func (s *Store) ScanCount(ctx context.Context, q ScanQuery) (int64, error) {
 		}
 	}
 	for _, e := range edges {
-		if !e.To.After(kept) { // events deleted (retention.go)
+		// A part of a day the rollup rows hold is counted from their
+		// quarter hours, as are days whose events are deleted (retention.go):
+		// exact when it starts and ends on quarter hours, as local days do.
+		rows := !e.To.After(rolled) && quarterHour(e.From) && quarterHour(e.To)
+		if rows || !e.To.After(kept) {
 			sum := newReportSum()
 			if err := s.addRolledUpSlots(ctx, e, sum); err != nil {
 				return 0, err
@@ -301,14 +315,14 @@ func (s *Store) ScanCount(ctx context.Context, q ScanQuery) (int64, error) {
 // q's range; ok is false when they have none.
 func (s *Store) FirstScan(ctx context.Context, q ScanQuery) (first time.Time, ok bool, err error) {
 	q.From, q.To = time.Time{}, farFuture
-	days, edges, err := s.splitOpen(ctx, q)
+	days, edges, _, err := s.splitOpen(ctx, q)
 	if err != nil {
 		return time.Time{}, false, err
 	}
 	t, where, args := days.rollupWhere()
-	// The first day's rows (one per bot flag) and maybe the next day's:
-	// any quarter hour of a later day is later than the first day's.
-	err = s.eachDay(ctx, sqlTx{s.read}, daySelect(t)+where+` ORDER BY day LIMIT 2`, args,
+	// The first day's rows (one per code and bot flag): any quarter hour
+	// of a later day is later than the first day's.
+	err = s.eachDay(ctx, sqlTx{s.read}, daySelect(t)+where+` AND day = (SELECT min(day) FROM `+t.name+` `+where+`)`, args,
 		func(k rollupKey, d *dayTally) {
 			for quarter := range d.Slots {
 				if at := k.day.Add(time.Duration(quarter) * 15 * time.Minute); !ok || at.Before(first) {

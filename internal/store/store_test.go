@@ -20,12 +20,12 @@ import (
 
 var tables = []string{
 	"acme_cache", "alerts", "api_idempotency", "api_keys", "audit_log", "blobs", "brand_kits", "bulk_edit_items", "bulk_edit_jobs", "bulk_job_items", "bulk_jobs", "clients",
-	"code_days_open", "contact_messages", "dynamic_qr_code_tags", "dynamic_qr_codes", "folders",
+	"code_days_open", "code_rollup_versions", "contact_messages", "dynamic_qr_code_tags", "dynamic_qr_codes", "folders",
 	"gs1_lots", "gs1_products", "gs1_scan_days", "import_items", "import_jobs",
 	"known_devices", "mail_outbox", "mail_unsubscribes", "mailing_recipients", "mailings", "newsletter_subscriptions", "page_events", "pages",
 	"password_tokens", "payment_products", "payments", "pending_logins", "qr_code_tags", "qr_codes",
 	"qr_downloads", "qr_generations", "rate_limits", "recovery_codes", "report_deliveries", "report_schedule_recipients", "report_schedules", "saml_assertions", "saml_requests", "scan_code_days", "scan_counts",
-	"scan_events", "scan_retention", "scan_visitors", "scan_workspace_days", "scan_workspace_visitors",
+	"scan_events", "scan_folder_days", "scan_folder_rollups", "scan_retention", "scan_tag_days", "scan_tag_rollups", "scan_visitors", "scan_workspace_days", "scan_workspace_visitors",
 	"schema_migrations", "scim_group_members", "scim_groups", "scim_tokens", "scim_users", "secrets", "sessions", "share_links", "stripe_events", "stripe_subscriptions", "tags",
 	"user_identities", "user_totp", "users", "utm_presets", "webauthn_ceremonies", "webauthn_credentials",
 	"webhook_deliveries", "webhook_endpoints", "webhook_events", "webhook_subscriptions",

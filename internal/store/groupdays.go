@@ -1,0 +1,265 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Tag and folder rollups (issue 37). A tag's or a folder's views would
+// read a row per code and day (scan_code_days): at ten million scans over
+// a tag of 1,000 codes and 400 days that is 800,000 rows, seconds of
+// work. scan_tag_days and scan_folder_days hold one row per group, UTC
+// day and bot flag instead: the sums of the closed-day rows of the
+// group's live codes, whose visitors count once per code as before.
+//
+// Which codes a group holds changes in many places (tag and folder
+// edits, bulk edits, moves, deletions and their undo), so the rows are
+// not kept up to date by each of them: they are a cache, built by the
+// first view that needs them and checked by every view against what they
+// were summed from (scan_*_rollups): the live codes' ids, the version of
+// the workspace's closed-day code rows (code_rollup_versions, bumped by
+// the recorder when it adds late scans to a closed day and by a code's
+// deletion) and the first day they do not cover. A code that joins or
+// leaves the group has its rows added or taken out, and days closed since
+// are added, by the next view; a new version rebuilds the rows from all
+// the codes' rows, which that view pays for.
+
+// groupRollup is the rows of tags or of folders.
+type groupRollup struct {
+	days  rollupTable
+	state string // the table of what each group's rows were summed from
+	// members lists the live codes of group $1 in its workspace, by id.
+	members string
+	// version reads the code_rollup_versions of group $1's workspace.
+	version string
+	// inWorkspace is true when group $4 is workspace $3's (ScanQuery.codes).
+	inWorkspace string
+	// lockKey + the group's id is the PostgreSQL advisory lock of its rows.
+	lockKey int64
+}
+
+var (
+	tagDays    = rollupTable{"scan_tag_days", "tag_id"}
+	folderDays = rollupTable{"scan_folder_days", "folder_id"}
+	tagRollups = groupRollup{
+		days: tagDays, state: "scan_tag_rollups",
+		members: `SELECT d.id FROM dynamic_qr_codes d JOIN dynamic_qr_code_tags t ON t.dynamic_qr_code_id = d.id JOIN tags g ON g.id = t.tag_id
+			WHERE t.tag_id = $1 AND d.workspace_id = g.workspace_id AND NOT d.is_deleted ORDER BY d.id`,
+		version:     `SELECT COALESCE(max(v.version), 0) FROM tags g JOIN code_rollup_versions v ON v.workspace_id = g.workspace_id WHERE g.id = $1`,
+		inWorkspace: `SELECT 1 FROM tags WHERE id = $4 AND workspace_id = $3`,
+		// Past the users' rollup locks (rollupLock: 1<<40 + id).
+		lockKey: 2 << 40,
+	}
+	folderRollups = groupRollup{
+		days: folderDays, state: "scan_folder_rollups",
+		members: `SELECT d.id FROM dynamic_qr_codes d JOIN folders f ON f.id = d.folder_id
+			WHERE d.folder_id = $1 AND d.workspace_id = f.workspace_id AND NOT d.is_deleted ORDER BY d.id`,
+		version:     `SELECT COALESCE(max(v.version), 0) FROM folders f JOIN code_rollup_versions v ON v.workspace_id = f.workspace_id WHERE f.id = $1`,
+		inWorkspace: `SELECT 1 FROM folders WHERE id = $4 AND workspace_id = $3`,
+		lockKey:     3 << 40,
+	}
+)
+
+// group is q's tag's or folder's rollup and id; ok is false for a code's
+// or the workspace's query.
+func (q ScanQuery) group() (g groupRollup, id int64, ok bool) {
+	switch {
+	case q.TagID > 0:
+		return tagRollups, q.TagID, true
+	case q.FolderID > 0:
+		return folderRollups, q.FolderID, true
+	}
+	return groupRollup{}, 0, false
+}
+
+// groupSource is what a group's rows are summed from.
+type groupSource struct {
+	codes   []int64 // ascending
+	version int64
+	through time.Time // the first day not covered: the first open day
+}
+
+// same reports whether rows summed from had hold s's codes and version
+// (through aside).
+func (had *groupSource) same(s *groupSource) bool {
+	return had != nil && had.version == s.version && slices.Equal(had.codes, s.codes)
+}
+
+// members is how scan_*_rollups keeps codes: their ids, comma-separated.
+func members(codes []int64) string {
+	var b []byte
+	for i, c := range codes {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, c, 10)
+	}
+	return string(b)
+}
+
+// rowQueryer is the read pool or a transaction.
+type rowQueryer interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}
+
+// groupSourceNow reads what group id's rows should be summed from now:
+// the version first, then the open day, then the codes, so that rows read
+// after them are at least as new (a change in between makes the next
+// check look again, never keeps stale rows).
+func (s *Store) groupSourceNow(ctx context.Context, g groupRollup, id int64) (*groupSource, error) {
+	src := &groupSource{}
+	if err := s.read.QueryRowContext(ctx, g.version, id).Scan(&src.version); err != nil {
+		return nil, err
+	}
+	open, err := s.openDay(ctx, sqlTx{s.read})
+	if err != nil {
+		return nil, err
+	}
+	src.through = open
+	err = eachRowIn(ctx, s.read, "list a group's codes", g.members, []any{id}, func(rows *sql.Rows) error {
+		var code int64
+		err := rows.Scan(&code)
+		src.codes = append(src.codes, code)
+		return err
+	})
+	return src, err
+}
+
+// groupSourceHad reads what group id's rows were summed from; nil when
+// they were never built.
+func groupSourceHad(ctx context.Context, q rowQueryer, g groupRollup, id int64) (*groupSource, error) {
+	had := &groupSource{}
+	var list string
+	err := q.QueryRowContext(ctx, `SELECT members, code_version, through FROM `+g.state+` WHERE `+g.days.owner+` = $1`, id).
+		Scan(&list, &had.version, scanTime(&had.through))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	had.through = had.through.UTC()
+	for _, f := range strings.FieldsFunc(list, func(r rune) bool { return r == ',' }) {
+		code, err := strconv.ParseInt(f, 10, 64)
+		if err != nil {
+			return nil, err
+		}
+		had.codes = append(had.codes, code)
+	}
+	return had, nil
+}
+
+// freshGroup brings group id's rows up to date with its codes' rows and
+// returns the first day they do not cover, which a view reads from the
+// events as an open day. With the version unchanged only what changed is
+// read: the rows of the codes that joined or left the group, and the days
+// closed since; else all its codes' rows. They are read outside any
+// transaction, so that a rebuild does not hold SQLite's writer, and
+// written only if no other view changed the group's rows meanwhile (else
+// it looks again).
+func (s *Store) freshGroup(ctx context.Context, g groupRollup, id int64) (time.Time, error) {
+	for {
+		cur, err := s.groupSourceNow(ctx, g, id)
+		if err != nil {
+			return time.Time{}, fail("read a group's rollup", err)
+		}
+		had, err := groupSourceHad(ctx, s.read, g, id)
+		if err != nil {
+			return time.Time{}, fail("read a group's rollup", err)
+		}
+		if had.same(cur) && !had.through.Before(cur.through) {
+			return had.through, nil
+		}
+		delta := map[rollupKey]*dayTally{}
+		add := func(codes []int64, from, to time.Time, sign int64) error {
+			if len(codes) == 0 || !from.Before(to) {
+				return nil
+			}
+			return s.eachDay(ctx, sqlTx{s.read}, daySelect(codeDays)+`WHERE day >= $1 AND day < $2 AND dynamic_qr_code_id IN (SELECT c0 FROM `+s.rowsSQL(3, idKinds)+` ids)`,
+				append([]any{dbTime(from), dbTime(to)}, s.idArgs(codes)...), func(k rollupKey, d *dayTally) {
+					tallyOf(delta, rollupKey{id, k.day, k.bot}).merge(d, sign)
+				})
+		}
+		rebuild := had == nil || had.version != cur.version
+		if rebuild {
+			err = add(cur.codes, time.Time{}, cur.through, 1)
+		} else {
+			joined, left := diffCodes(had.codes, cur.codes)
+			err = errors.Join(add(joined, time.Time{}, had.through, 1), add(left, time.Time{}, had.through, -1),
+				add(cur.codes, had.through, cur.through, 1))
+		}
+		if err != nil {
+			return time.Time{}, fail("roll up a group", err)
+		}
+		wrote := false
+		err = s.inTx(ctx, "roll up a group", func(tx *sql.Tx) error {
+			if err := s.xactLock(ctx, tx, `$1`, g.lockKey+id); err != nil {
+				return err
+			}
+			now, err := groupSourceHad(ctx, tx, g, id)
+			if err != nil {
+				return err
+			}
+			if (had == nil) != (now == nil) || had != nil && !(had.same(now) && had.through.Equal(now.through)) {
+				return nil // another view got there first
+			}
+			if rebuild {
+				if _, err := tx.ExecContext(ctx, `DELETE FROM `+g.days.name+` WHERE `+g.days.owner+` = $1`, id); err != nil {
+					return err
+				}
+			}
+			if err := s.applyDays(ctx, sqlTx{tx}, g.days, delta, 1); err != nil {
+				return err
+			}
+			_, err = tx.ExecContext(ctx, `INSERT INTO `+g.state+` (`+g.days.owner+`, members, code_version, through) VALUES ($1, $2, $3, $4)
+				ON CONFLICT (`+g.days.owner+`) DO UPDATE SET members = excluded.members, code_version = excluded.code_version, through = excluded.through`,
+				id, members(cur.codes), cur.version, dbTime(cur.through))
+			wrote = err == nil
+			return err
+		})
+		if err != nil {
+			return time.Time{}, fail("roll up a group", err)
+		}
+		if wrote {
+			return cur.through, nil
+		}
+	}
+}
+
+// diffCodes is the codes in now and not in had, and those in had and not
+// in now; both lists ascending.
+func diffCodes(had, now []int64) (joined, left []int64) {
+	i, j := 0, 0
+	for i < len(had) || j < len(now) {
+		switch {
+		case j == len(now) || i < len(had) && had[i] < now[j]:
+			left = append(left, had[i])
+			i++
+		case i == len(had) || now[j] < had[i]:
+			joined = append(joined, now[j])
+			j++
+		default:
+			i++
+			j++
+		}
+	}
+	return joined, left
+}
+
+// bumpCodeRollups counts a change to the closed-day code rows of the
+// workspaces, which the tag and folder rows summed from them must see.
+func bumpCodeRollups(ctx context.Context, tx rollupTx, workspaces map[int64]bool) error {
+	for ws := range workspaces {
+		err := tx.exec(ctx, `INSERT INTO code_rollup_versions (workspace_id, version) VALUES ($1, 1)
+			ON CONFLICT (workspace_id) DO UPDATE SET version = code_rollup_versions.version + 1`, ws)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,127 @@
+package store_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/squarely/squarely/internal/store"
+	"github.com/squarely/squarely/internal/store/storetest"
+)
+
+// TestGroupRollupsFollowTheirCodes builds a tag's and a folder's rows with
+// a first view, then changes one thing at a time that they are summed
+// from, without anything else that would rebuild them: a code joins the
+// tag, late scans reach a closed day, a code leaves the folder, a day
+// closes, a code is deleted. After each, every view of the tag and the
+// folder (whole UTC days, days of another zone, all time, with bots)
+// equals a recount of the scan events; another workspace's view of them
+// finds nothing.
+func TestGroupRollupsFollowTheirCodes(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		u := storetest.CreateUser(t, s, "groups@example.com")
+		other := storetest.CreateUser(t, s, "other@example.com")
+		ws := storetest.Personal(t, s, u.ID)
+		var codes []*store.DynamicCode
+		for i := range 4 {
+			codes = append(codes, storetest.CreateDynamic(t, s, u.ID, fmt.Sprintf("group%d", i)))
+		}
+		tag, folder := &store.Tag{Name: "Flyers", Color: "#2563eb"}, &store.Folder{Name: "Autumn"}
+		if err := s.CreateTag(ctx, ws, tag, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.CreateFolder(ctx, ws, folder, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range codes[:2] {
+			if err := s.SetCodeTags(ctx, ws, true, c.ID, []int64{tag.ID}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, c := range codes[1:3] {
+			if err := s.SetCodeFolder(ctx, ws, true, c.ID, &folder.ID); err != nil {
+				t.Fatal(err)
+			}
+		}
+		open := time.Date(2026, 10, 20, 0, 0, 0, 0, time.UTC)
+		if err := store.SetOpenDay(ctx, s, open); err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		scan := func(code *store.DynamicCode, at time.Time) {
+			t.Helper()
+			n++
+			e := store.ScanEvent{CodeID: code.ID, ScannedAt: at, DeviceType: "mobile", Country: []string{"DE", "FR", ""}[n%3],
+				VisitorHash: fmt.Sprintf("v%d", n%5), IsBot: n%7 == 0}
+			if err := s.RecordScans(ctx, []store.ScanEvent{e}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for day := range 6 {
+			for i, c := range codes {
+				for h := range 1 + (day+i)%3 {
+					scan(c, open.AddDate(0, 0, day-4).Add(time.Duration(3+7*h+i)*time.Hour))
+				}
+			}
+		}
+		zone, err := time.LoadLocation("America/Los_Angeles")
+		if err != nil {
+			t.Fatal(err)
+		}
+		views := func(t *testing.T) {
+			t.Helper()
+			for _, q := range []store.ScanQuery{{WorkspaceID: ws, TagID: tag.ID}, {WorkspaceID: ws, FolderID: folder.ID}} {
+				for _, r := range [][2]time.Time{
+					{open.AddDate(0, 0, -5), open.AddDate(0, 0, 3)},
+					{open.AddDate(0, 0, -3), open.AddDate(0, 0, -1)},
+					{time.Date(2026, 10, 16, 0, 0, 0, 0, zone), time.Date(2026, 10, 22, 0, 0, 0, 0, zone)},
+				} {
+					for _, bots := range []bool{false, true} {
+						v := q
+						v.From, v.To, v.Bots = r[0], r[1], bots
+						want := checkRecount(t, s, v)
+						if got, err := s.ScanCount(ctx, v); err != nil || got != want.Scans {
+							t.Fatalf("%+v: count %d, %v; want %d", v, got, err, want.Scans)
+						}
+						if want.Scans == 0 {
+							t.Fatalf("%+v: no scans to compare", v)
+						}
+					}
+				}
+				first, ok, err := s.FirstScan(ctx, q)
+				all := q
+				all.From, all.To, all.Bots = open.AddDate(0, 0, -10), open.AddDate(0, 0, 10), true
+				want, rerr := store.RecountReport(ctx, s, all)
+				if err != nil || rerr != nil || !ok || !first.Equal(want.Slots[0].Start) {
+					t.Fatalf("%+v: first scan %v %v %v; recount %v", q, first, ok, err, rerr)
+				}
+				q.WorkspaceID, q.From, q.To = other.ID, all.From, all.To
+				if r, err := s.ScanReport(ctx, q); err != nil || r.Scans+r.BotScans != 0 {
+					t.Fatalf("another workspace reads the group: %+v, %v", r, err)
+				}
+			}
+		}
+		t.Run("built", views)
+		if err := s.SetCodeTags(ctx, ws, true, codes[2].ID, []int64{tag.ID}); err != nil {
+			t.Fatal(err)
+		}
+		t.Run("a code joins the tag", views)
+		scan(codes[1], open.AddDate(0, 0, -3).Add(20*time.Hour))
+		scan(codes[2], open.AddDate(0, 0, -2).Add(time.Hour))
+		t.Run("late scans", views)
+		if err := s.SetCodeFolder(ctx, ws, true, codes[2].ID, nil); err != nil {
+			t.Fatal(err)
+		}
+		t.Run("a code leaves the folder", views)
+		if n, err := s.CloseScanDays(ctx, open.AddDate(0, 0, 1).Add(store.CloseGrace)); err != nil || n != 1 {
+			t.Fatalf("closed %d days, %v", n, err)
+		}
+		t.Run("a day closed", views)
+		if _, err := s.DeleteDynamicCode(ctx, ws, codes[0].ID, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		t.Run("a code deleted", views)
+	})
+}
