@@ -6,6 +6,8 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -14,7 +16,44 @@ import (
 	"github.com/squarely/squarely/internal/imports"
 	"github.com/squarely/squarely/internal/imports/importstest"
 	"github.com/squarely/squarely/internal/netguard"
+	"github.com/squarely/squarely/internal/testenv"
 )
+
+// The fakes answer the services' own npm clients (Kutt's, Dub's SDK,
+// which checks every link against its schema, and Bitly's), page after
+// page: what the importers are tested against is what those services send.
+func TestFakesAnswerTheServicesOwnClients(t *testing.T) {
+	node := testenv.Command(t, "node")
+	const n = 230
+	for _, source := range []string{"kutt", "dub", "bitly"} {
+		t.Run(source, func(t *testing.T) {
+			fake := importstest.Start(t, source, "secret", n)
+			cmd := exec.Command(node, filepath.Join("..", "..", "e2e", "tools", "shortener-clients.cjs"), source, fake.URL, "secret")
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			out, err := cmd.Output()
+			if ee, ok := errors.AsType[*exec.ExitError](err); ok && ee.ExitCode() == 3 {
+				testenv.Need(t, false, source+"'s client is not installed (cd e2e && npm ci)")
+			}
+			if err != nil {
+				t.Fatalf("%s's client refused the fake: %v\n%s", source, err, stderr.String())
+			}
+			var links []struct{ ShortCode, Destination, Title string }
+			if err := json.Unmarshal(out, &links); err != nil {
+				t.Fatalf("%v: %s", err, out)
+			}
+			if len(links) != n {
+				t.Fatalf("the client listed %d links, want %d", len(links), n)
+			}
+			for i, l := range links {
+				want := importstest.Want(source, i+1)
+				if l.ShortCode != want.ShortCode || l.Destination != want.Destination || l.Title != want.Title {
+					t.Errorf("link %d: %+v, want %s %s %q", i+1, l, want.ShortCode, want.Destination, want.Title)
+				}
+			}
+		})
+	}
+}
 
 // Each importer reads every page of a fake of its service speaking the
 // service's documented API; a wrong key is said clearly; a private or

@@ -213,9 +213,19 @@ func dub(w http.ResponseWriter, r *http.Request, links []link, key string) {
 		for _, t := range l.tags {
 			tags = append(tags, map[string]any{"id": "tag_" + t, "name": t, "color": "blue"})
 		}
-		out = append(out, map[string]any{"id": "link_" + l.code, "domain": "short.example", "key": l.code, "url": l.dest,
-			"shortLink": ShortHost + "/" + l.code, "title": l.title, "tags": tags, "clicks": l.clicks, "archived": false,
-			"createdAt": l.created.Format("2006-01-02T15:04:05.000Z"), "updatedAt": l.created.Format("2006-01-02T15:04:05.000Z")})
+		link := map[string]any{"id": "link_" + l.code, "domain": "short.example", "key": l.code, "url": l.dest,
+			"shortLink": ShortHost + "/" + l.code, "qrCode": "https://api.dub.co/qr?url=" + ShortHost + "/" + l.code + "?qr=1",
+			"title": l.title, "tags": tags, "clicks": l.clicks, "archived": false, "trackConversion": false, "proxy": false,
+			"rewrite": false, "doIndex": false, "publicStats": false, "leads": 0, "conversions": 0, "sales": 0, "saleAmount": 0,
+			"workspaceId": "ws_fake", "projectId": "ws_fake", "webhookIds": []string{},
+			"createdAt": l.created.Format("2006-01-02T15:04:05.000Z"), "updatedAt": l.created.Format("2006-01-02T15:04:05.000Z")}
+		// The fields Dub sends as null when unset (its SDK requires each).
+		for _, unset := range []string{"externalId", "tenantId", "programId", "partnerId", "expiresAt", "expiredUrl", "disabledAt",
+			"password", "description", "image", "video", "ios", "android", "geo", "folderId", "comments", "utm_source", "utm_medium",
+			"utm_campaign", "utm_term", "utm_content", "userId", "lastClicked", "tagId"} {
+			link[unset] = nil
+		}
+		out = append(out, link)
 	}
 	writeJSON(w, http.StatusOK, out)
 }
