@@ -39,6 +39,10 @@ function NameForm({ title, description, label, initial = '', submitLabel, onSubm
 
   async function submit(event: FormEvent) {
     event.preventDefault()
+    // React passes a portal's events up its component tree: without this a
+    // dialog opened from inside a form (Save as brand kit, in the
+    // generator) also submitted that form, which saved a QR code.
+    event.stopPropagation()
     const trimmed = name.trim()
     if (!trimmed) {
       setError(`${label} is required`)

@@ -61,6 +61,28 @@ describe('BrandKitPicker', { timeout: 30_000 }, () => {
     expect(JSON.parse(post?.[1]?.body as string)).toEqual({ fgColor: '#112233', dotShape: 'circle', logoId: null, name: 'Spring', isDefault: true })
   })
 
+  it('saves a kit without submitting the form it sits in (the generator)', async () => {
+    stubFetch({
+      'GET /api/user': () => json(alice),
+      'GET /api/brand-kits': () => json([bistro]),
+      'POST /api/brand-kits': () => json(kit(5, 'Spring'), 201),
+    })
+    const outer = vi.fn((e: { preventDefault: () => void }) => e.preventDefault())
+    render(
+      <AppProvider queryClient={createQueryClient()}>
+        <MemoryRouter>
+          <form onSubmit={outer}>
+            <BrandKitPicker onApply={vi.fn()} design={{ fgColor: '#112233' }} />
+          </form>
+        </MemoryRouter>
+      </AppProvider>,
+    )
+    await userEvent.click(await screen.findByRole('button', { name: 'Save as brand kit' }))
+    await userEvent.type(await screen.findByLabelText('Kit name'), 'Spring{Enter}')
+    expect(await screen.findByText('Brand kit saved')).toBeInTheDocument()
+    expect(outer).not.toHaveBeenCalled()
+  })
+
   it("applies the workspace's default kit once when asked to", async () => {
     stubFetch({ 'GET /api/user': () => json(alice), 'GET /api/brand-kits': () => json([bistro, harbour]) })
     const onApply = vi.fn()
