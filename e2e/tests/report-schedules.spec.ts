@@ -31,7 +31,7 @@ test('a member schedules a weekly report, sends a test and unsubscribes from the
   const row = analytics.getByRole('listitem', { name: 'Code Weekly poster, Weekly on Monday at 09:00 (Europe/Berlin)' })
   await expect(row).toContainText(`${email} · PDF and CSV`)
   await row.getByRole('button', { name: 'Send a test now' }).click()
-  await expect(page.getByText('Report sent to 1 recipient(s).')).toBeVisible()
+  await expect(page.getByText('Report sent to 1 recipient(s).', { exact: true })).toBeVisible()
 
   const mail = await waitForMail(email, (m) => m.subject.startsWith('Weekly scan report: the code Weekly poster'))
   expect(mail.attachments.map((a) => [a.contentType, a.filename.replace(/\d{4}-\d{2}-\d{2}/, 'DATE')])).toEqual([
