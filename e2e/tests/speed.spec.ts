@@ -172,7 +172,13 @@ test('the dashboard with 120 codes shows its first card without the generator an
   await watchShifts(page)
   const scripts = watchScripts(page)
   const asked: string[] = []
-  page.on('request', (req) => asked.push(new URL(req.url()).pathname))
+  page.on('request', (req) => asked.push(new URL(req.url()).pathname + new URL(req.url()).search))
+  // Whether the list's loading skeleton was ever in the page.
+  await page.addInitScript(() => {
+    new MutationObserver(() => {
+      if (document.body?.textContent?.includes('Loading your QR codes...')) (window as { skeleton?: boolean }).skeleton = true
+    }).observe(document, { childList: true, subtree: true })
+  })
   const started = Date.now()
   await page.goto('/dashboard')
   await expect(page.getByTestId('qr-card').first()).toBeVisible()
@@ -182,6 +188,14 @@ test('the dashboard with 120 codes shows its first card without the generator an
   expect(dashboardCode, asked.join('\n')).toBeGreaterThan(-1)
   expect(asked.indexOf('/api/user'), asked.join('\n')).toBeGreaterThan(-1)
   expect(asked.indexOf('/api/user'), asked.join('\n')).toBeLessThan(dashboardCode)
+  // So are the list's first page and the trial status: the page is drawn
+  // once, with its cards, never as the skeleton first, and the prefetched
+  // page is the one the list uses (asked for once).
+  expect(await page.evaluate(() => (window as { skeleton?: boolean }).skeleton ?? false), 'the skeleton was drawn').toBe(false)
+  expect(asked.filter((path) => path.startsWith('/api/codes?') && !path.includes('cursor=')), asked.join('\n')).toHaveLength(1)
+  expect(asked.filter((path) => path === '/api/trial-status'), asked.join('\n')).toHaveLength(1)
+  // The screenful drawn first, the rest of the first page right after.
+  await expect(page.getByTestId('qr-card')).toHaveCount(24)
   await expect(page.getByText('120 codes')).toBeVisible()
   await page.waitForLoadState('networkidle')
   await scrollThrough(page, 2400)

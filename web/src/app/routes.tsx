@@ -1,5 +1,7 @@
+import type { QueryClient } from '@tanstack/react-query'
 import { lazy, useState, type ComponentType, type ReactElement } from 'react'
 import { matchRoutes, type RouteObject } from 'react-router'
+import { getUserQueryOptions } from '@/lib/auth'
 import { PageErrorBoundary } from '@/components/page-error-boundary'
 import { RootLayout } from './layout/root-layout'
 import { HomeRoute } from './routes/home'
@@ -9,6 +11,8 @@ import { RequireUser } from './routes/require-user'
 /** What a lazily loaded page keeps in its route's handle. */
 interface PageHandle {
   preload: () => Promise<unknown>
+  /** Asks for a signed-in page's first data (at the location's query string) while its code loads. */
+  prefetch?: (queryClient: QueryClient, search: string) => Promise<unknown>
 }
 
 /**
@@ -22,7 +26,11 @@ interface PageHandle {
  * itself running (public.ts hands it what was typed before). A page whose
  * code fails to load, or that throws, shows PageErrorBoundary's message.
  */
-function page<M extends Record<string, ComponentType>>(load: () => Promise<M>, name: keyof M): { element: ReactElement; handle: PageHandle } {
+function page<M extends Record<string, ComponentType>>(
+  load: () => Promise<M>,
+  name: keyof M,
+  prefetch?: PageHandle['prefetch'],
+): { element: ReactElement; handle: PageHandle } {
   let loaded: ComponentType | undefined
   const preload = () => load().then((m) => (loaded = m[name]))
   const Lazy = lazy<ComponentType>(() => preload().then((Component) => ({ default: Component })))
@@ -35,12 +43,29 @@ function page<M extends Record<string, ComponentType>>(load: () => Promise<M>, n
       </PageErrorBoundary>
     )
   }
-  return { element: <Page />, handle: { preload } }
+  return { element: <Page />, handle: { preload, prefetch } }
+}
+
+function handles(path: string): PageHandle[] {
+  return (matchRoutes(routes, path) ?? []).flatMap(({ route }) => (route.handle as PageHandle | undefined) ?? [])
 }
 
 /** Loads the code of the pages at path (each page() route it matches). */
 export function preloadRoute(path: string): Promise<unknown> {
-  return Promise.all((matchRoutes(routes, path) ?? []).map(({ route }) => (route.handle as PageHandle | undefined)?.preload()))
+  return Promise.all(handles(path).map((handle) => handle.preload()))
+}
+
+/**
+ * Asks for the first data of the signed-in pages at the location, once the
+ * session says someone is signed in; settles when it is in (or failed).
+ */
+export function prefetchRoute(queryClient: QueryClient, { pathname, search }: { pathname: string; search: string }): Promise<unknown> {
+  const prefetches = handles(pathname).flatMap((handle) => handle.prefetch ?? [])
+  if (prefetches.length === 0) return Promise.resolve()
+  return queryClient.ensureQueryData(getUserQueryOptions()).then(
+    (user) => user && Promise.all(prefetches.map((prefetch) => prefetch(queryClient, search))),
+    () => undefined, // the page says what failed
+  )
 }
 
 /**
@@ -79,7 +104,13 @@ export const routes: RouteObject[] = [
       {
         element: <RequireUser />,
         children: [
-          { path: '/dashboard', ...page(() => import('./routes/dashboard'), 'DashboardRoute') },
+          {
+            path: '/dashboard',
+            // The prefetch's own small chunk: the landing page does not carry the code list's requests.
+            ...page(() => import('./routes/dashboard'), 'DashboardRoute', (queryClient, search) =>
+              import('@/features/dashboard/api/codes').then((m) => m.prefetchDashboard(queryClient, search)),
+            ),
+          },
           { path: '/account-settings', ...page(() => import('./routes/account-settings'), 'AccountSettingsRoute') },
           { path: '/white-label-admin', ...page(() => import('@/features/white-label/routes/white-label-admin-page'), 'WhiteLabelAdminPage') },
           { path: '/bulk-generation', ...page(() => import('@/features/bulk/routes/bulk-generation-page'), 'BulkGenerationPage') },

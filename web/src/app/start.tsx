@@ -4,7 +4,10 @@ import { getUserQueryOptions, userQueryKey, type User } from '@/lib/auth'
 import { createQueryClient } from '@/lib/query-client'
 import { whiteLabelConfigKey, whiteLabelConfigOptions, type WhiteLabelConfig } from '@/lib/white-label'
 import { App } from './app'
-import { preloadRoute } from './routes'
+import { prefetchRoute, preloadRoute } from './routes'
+
+/** How long the app waits, once the first page's code is in, for that page's first data before drawing it without. */
+const firstDataWait = 300
 
 /** What the page already asked the server before the app started; the app does not ask again. */
 export interface Known {
@@ -24,8 +27,8 @@ function Started({ done }: { done: () => void }) {
  * needs the page rendered as the prerender did, for a visitor; otherwise
  * the app replaces what is there. Either way the first page's code is in
  * before React renders, so no spinner takes the page's place. When it does
- * not hydrate, the session and the brand are asked for while that code
- * loads, not after: a signed-in page's own requests wait on the user.
+ * not hydrate, the session, the brand and a signed-in page's first data are
+ * asked for while that code loads, not after it.
  */
 export async function startApp({ hydrate, known = {} }: { hydrate: boolean; known?: Known }): Promise<void> {
   const root = document.getElementById('root')
@@ -39,7 +42,12 @@ export async function startApp({ hydrate, known = {} }: { hydrate: boolean; know
     if (known.user === undefined) void queryClient.prefetchQuery(getUserQueryOptions())
     if (!known.whiteLabel) void queryClient.prefetchQuery(whiteLabelConfigOptions)
   }
+  const data = hydrate ? Promise.resolve() : prefetchRoute(queryClient, location)
   await preloadRoute(location.pathname)
+  // The page's first data usually comes before its code: drawn with it, the
+  // page is laid out once, not once empty and again full. A slow answer
+  // holds the page back a moment at most.
+  await Promise.race([data, new Promise((resolve) => setTimeout(resolve, firstDataWait))])
   return new Promise((resolve) => {
     const app = (
       <StrictMode>

@@ -1,7 +1,8 @@
-import { keepPreviousData, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query'
+import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { apiJson, apiRequest, serverFieldErrors } from '@/lib/api-client'
 import { toast, toastFailure } from '@/lib/use-toast'
-import { codeListParams, type CodeQuery, type CodeStatus } from '../lib/code-query'
+import { codeListParams, dashboardView, emptyQuery, type CodeQuery, type CodeStatus } from '../lib/code-query'
+import { trialStatusQueryOptions } from './trial-status'
 import { codePath, type DynamicCode, type Routing, type SavedCode } from './types'
 import { countOf } from '@/lib/count'
 
@@ -20,21 +21,37 @@ export function listTotal(list: { data?: { pages: CodePage[] } }): number | unde
   return list.data?.pages[0]?.total
 }
 
-/**
- * The codes of a status that the query keeps, a page at a time by the
- * server's cursor (stable while codes are added). A record's "kind" is its
- * qrMode.
- */
-export function useCodeList(query: CodeQuery, status: CodeStatus) {
-  const first = codeListParams(query, status).toString()
-  return useInfiniteQuery({
-    queryKey: [...codesKey, first],
+/** The list of a query's codes of a status, a page at a time by the server's cursor (stable while codes are added). */
+export function codeListOptions(query: CodeQuery, status: CodeStatus) {
+  return infiniteQueryOptions({
+    queryKey: [...codesKey, codeListParams(query, status).toString()],
     queryFn: async ({ pageParam }) => {
       const page = await apiJson<CodePage>('GET', `/api/codes?${codeListParams(query, status, pageParam)}`)
       return { ...page, items: page.items.map(({ kind, ...code }) => ({ ...code, qrMode: kind ?? code.qrMode }) as SavedCode) }
     },
     initialPageParam: '',
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
+    getNextPageParam: (last: CodePage) => last.nextCursor ?? undefined,
+  })
+}
+
+/**
+ * Asks for what the dashboard at this query string waits on before its
+ * first cards (the list's first page and the trial status, FirstLoad), so
+ * they come while the page's code loads rather than after it (app/start).
+ */
+export async function prefetchDashboard(queryClient: QueryClient, search: string) {
+  const view = dashboardView(new URLSearchParams(search))
+  if (view === 'create') return
+  await Promise.all([queryClient.prefetchInfiniteQuery(codeListOptions(emptyQuery, view)), queryClient.prefetchQuery(trialStatusQueryOptions(true))])
+}
+
+/**
+ * The codes of a status that the query keeps (codeListOptions). A record's
+ * "kind" is its qrMode.
+ */
+export function useCodeList(query: CodeQuery, status: CodeStatus) {
+  return useInfiniteQuery({
+    ...codeListOptions(query, status),
     // Typing in the search keeps the cards on screen until the new answer.
     placeholderData: keepPreviousData,
   })

@@ -12,8 +12,6 @@ import { CodeName } from './code-name'
 import { DeleteDialog } from './delete-dialog'
 import { MoveDialog } from './move-dialog'
 import { v1ID } from '../api/move'
-import { EditDestinationDialog } from './edit-destination-dialog'
-import { PasswordDialog } from './password-dialog'
 import { PreviewDialog } from './preview-dialog'
 import { useRestyleSlot } from './restyle-slot'
 import { Badge } from '@/components/ui/badge'
@@ -23,8 +21,16 @@ import { useCan } from '@/lib/workspace'
 import { CodeLabels } from './code-labels'
 import { formatDate, formatDateTime } from '@/lib/dates'
 
-// The download dialog (with the generator's print options) loads when first opened.
+// The dialogs with forms load when first opened: the download options (with the generator's print
+// options), the edit dialog (routing, UTM) and the password's; the list's first cards do not wait for them.
 const DownloadDialog = lazy(() => import('./download-dialog').then((m) => ({ default: m.DownloadDialog })))
+const EditDestinationDialog = lazy(() => import('./edit-destination-dialog').then((m) => ({ default: m.EditDestinationDialog })))
+const PasswordDialog = lazy(() => import('./password-dialog').then((m) => ({ default: m.PasswordDialog })))
+
+/** A dialog's place while its code loads. */
+function DialogLoading({ label }: { label: string }) {
+  return <Spinner className="fixed inset-0 z-50 min-h-0 bg-slate-900/30" label={label} />
+}
 
 /** Why and since when a code's destination fails, as the link checker found (issue 24). */
 function Unreachable({ code }: { code: DynamicCode }) {
@@ -258,16 +264,25 @@ export function CodeCard({
         )}
       </div>
 
-      <PreviewDialog code={code} open={dialog === 'preview'} onOpenChange={closeOr('preview')} />
+      {/* Each dialog mounts when opened: a closed one costs nothing, and the first page's cards render at once. */}
+      {dialog === 'preview' && <PreviewDialog code={code} open onOpenChange={closeOr('preview')} />}
       {dialog === 'download' && (
-        <Suspense fallback={<Spinner className="fixed inset-0 z-50 min-h-0 bg-slate-900/30" label="Loading download options..." />}>
+        <Suspense fallback={<DialogLoading label="Loading download options..." />}>
           <DownloadDialog code={code} open onOpenChange={closeOr('download')} />
         </Suspense>
       )}
-      <DeleteDialog code={code} open={dialog === 'delete'} onOpenChange={closeOr('delete')} />
-      {mayMove && <MoveDialog selection={{ ids: [v1ID(code)] }} label={code.name} open={dialog === 'move'} onOpenChange={closeOr('move')} />}
-      {editable && <EditDestinationDialog code={editable} open={dialog === 'edit'} onOpenChange={closeOr('edit')} />}
-      {editable && <PasswordDialog code={editable} open={dialog === 'password'} onOpenChange={closeOr('password')} />}
+      {dialog === 'delete' && <DeleteDialog code={code} open onOpenChange={closeOr('delete')} />}
+      {dialog === 'move' && mayMove && <MoveDialog selection={{ ids: [v1ID(code)] }} label={code.name} open onOpenChange={closeOr('move')} />}
+      {dialog === 'edit' && editable && (
+        <Suspense fallback={<DialogLoading label="Loading the editor..." />}>
+          <EditDestinationDialog code={editable} open onOpenChange={closeOr('edit')} />
+        </Suspense>
+      )}
+      {dialog === 'password' && editable && (
+        <Suspense fallback={<DialogLoading label="Loading..." />}>
+          <PasswordDialog code={editable} open onOpenChange={closeOr('password')} />
+        </Suspense>
+      )}
       {dialog === 'restyle' && restyle?.({ code, open: true, onOpenChange: closeOr('restyle') })}
     </Card>
   )

@@ -1,5 +1,5 @@
 import { ShieldAlert } from 'lucide-react'
-import type { ReactNode, Ref } from 'react'
+import { startTransition, useEffect, useState, type ReactNode, type Ref } from 'react'
 import { Link } from 'react-router'
 import { Spinner } from '@/components/ui/spinner'
 import { serverErrorCode, serverMessage } from '@/lib/api-client'
@@ -54,11 +54,50 @@ export function CodeGrid({
     )
   }
   if (codes.length === 0) return <>{empty}</>
+  return <CardList codes={codes} paused={paused} selected={selected} onSelect={onSelect} upcoming={upcoming} firstUpcoming={firstUpcoming} />
+}
+
+/** The cards a screen shows at first: two rows of the grid's columns at this width (sm:grid-cols-2 xl:grid-cols-3). */
+function screenful() {
+  const columns = innerWidth >= 1280 ? 3 : innerWidth >= 640 ? 2 : 1
+  return 2 * columns
+}
+
+/**
+ * The cards of a non-empty list. The first screenful is drawn at once and
+ * the rest of the page right after, in a transition, each in its place
+ * meanwhile: on a slow phone a page of cards takes longer to draw than the
+ * first card takes to arrive, and nothing below the screen is seen yet.
+ */
+function CardList({
+  codes,
+  paused,
+  selected,
+  onSelect,
+  upcoming,
+  firstUpcoming,
+}: {
+  codes: SavedCode[]
+  paused: boolean
+  selected?: Set<string>
+  onSelect?: (code: SavedCode, on: boolean) => void
+  upcoming: number
+  firstUpcoming?: Ref<HTMLLIElement>
+}) {
+  const [whole, setWhole] = useState(false)
+  const [first] = useState(screenful)
+  useEffect(() => startTransition(() => setWhole(true)), [])
+  const drawn = whole ? codes : codes.slice(0, first)
   return (
     <ul className="grid gap-5 sm:grid-cols-2 xl:grid-cols-3" aria-label={paused ? 'Paused QR codes' : 'QR codes'}>
-      {codes.map((code) => (
+      {drawn.map((code) => (
         <li key={codeKey(code)} className="grid">
           <CodeCard code={code} paused={paused} selected={selected?.has(codeKey(code))} onSelect={onSelect && ((on) => onSelect(code, on))} />
+        </li>
+      ))}
+      {codes.slice(drawn.length).map((code) => (
+        <li key={codeKey(code)} aria-hidden="true" className="grid">
+          <CardPlaceholder />
         </li>
       ))}
       {Array.from({ length: upcoming }, (_, i) => (

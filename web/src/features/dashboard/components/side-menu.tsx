@@ -4,8 +4,7 @@ import { Link } from 'react-router'
 import { Button } from '@/components/ui/button'
 import { useCan } from '@/lib/workspace'
 import { cn } from '@/lib/utils'
-
-export type DashboardView = 'active' | 'paused' | 'create'
+import type { DashboardView } from '../lib/code-query'
 
 interface SideMenuProps {
   view: DashboardView

@@ -48,3 +48,12 @@ export function codeListParams(q: CodeQuery, status: CodeStatus, cursor?: string
   if (cursor) params.set('cursor', cursor)
   return params
 }
+
+/** What the dashboard shows at its query string: the active codes, the paused ones, or the create view. */
+export type DashboardView = 'active' | 'paused' | 'create'
+
+export function dashboardView(params: URLSearchParams): DashboardView {
+  if (params.get('create') === 'true') return 'create'
+  if (params.get('view') === 'paused') return 'paused'
+  return 'active'
+}

@@ -14,12 +14,12 @@ import { MoveDialog } from '../components/move-dialog'
 import { v1ID, type MoveSelection } from '../api/move'
 import { CardPlaceholder, CodeGrid, EmptyState } from '../components/code-grid'
 import { CodeToolbar } from '../components/code-toolbar'
-import { codeListParams, emptyQuery, isFiltered, pageSize, type CodeQuery, type CodeStatus } from '../lib/code-query'
+import { codeListParams, dashboardView, emptyQuery, isFiltered, pageSize, type CodeQuery, type CodeStatus } from '../lib/code-query'
 import { OrganiseDialog } from '../components/organise-dialog'
 import { can, useActiveWorkspace, useCan } from '@/lib/workspace'
 import { Alert } from '@/components/ui/alert'
 import { RestyleSlot, type RestyleProps } from '../components/restyle-slot'
-import { SideMenu, type DashboardView } from '../components/side-menu'
+import { SideMenu } from '../components/side-menu'
 import { BulkEditSlot, useBulkEditSlot, type BulkEditProps, type BulkEditSelection } from '../components/bulk-edit-slot'
 import { DynamicLimitAlert, TrialBanners } from '../trial-banners'
 import { useTrialStatus } from '../api/trial-status'
@@ -39,16 +39,10 @@ export interface DashboardPageProps {
   bulkEdit?: (props: BulkEditProps) => ReactNode
 }
 
-function viewOf(params: URLSearchParams): DashboardView {
-  if (params.get('create') === 'true') return 'create'
-  if (params.get('view') === 'paused') return 'paused'
-  return 'active'
-}
-
 /** /dashboard (and / for signed-in users): the user's codes, the create view and the analytics (spec 01 §2). */
 export function DashboardPage({ createView, analytics, restyle, workspaceSwitcher, bulkEdit }: DashboardPageProps) {
   const [searchParams] = useSearchParams()
-  const view = viewOf(searchParams)
+  const view = dashboardView(searchParams)
   const [analyticsOpen, setAnalyticsOpen] = useState(false)
   const [comingSoonOpen, setComingSoonOpen] = useState(false)
   const mayEdit = useCan('editCodes')
