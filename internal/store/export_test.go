@@ -122,7 +122,7 @@ func RebuildRollups(ctx context.Context, s *Store) error {
 	return s.inTx(ctx, "rebuild rollups", func(tx *sql.Tx) error {
 		// Emptying workspace_rollup_versions puts the writers' caches out of date.
 		for _, table := range []string{"scan_code_days", "scan_workspace_days", "scan_visitors", "scan_workspace_visitors", "workspace_rollup_versions",
-			"scan_tag_rollups", "scan_folder_rollups"} {
+			"scan_tag_rollups", "scan_folder_rollups", "scan_workspace_quarters", "workspace_quarters_since"} {
 			if _, err := tx.ExecContext(ctx, "DELETE FROM "+table); err != nil {
 				return err
 			}
@@ -149,3 +149,18 @@ const CloseGrace = closeGrace
 // WebhookScanReach is how many scan_events ids one scan.created batch
 // looks through at most.
 const WebhookScanReach = webhookScanWindow * webhookScanWindows
+
+// QuarterEdge is the report of part day q from the workspace's quarter
+// rows alone; ok is false when they cannot answer it.
+func QuarterEdge(ctx context.Context, s *Store, q ScanQuery) (r *ScanReport, ok bool, err error) {
+	sum := newReportSum()
+	ok, err = s.addQuarterEdge(ctx, q, sum)
+	return sum.report(), ok, err
+}
+
+// EventsEdge is the report of part day q from its scan events alone.
+func EventsEdge(ctx context.Context, s *Store, q ScanQuery) (*ScanReport, error) {
+	sum := newReportSum()
+	err := s.addEvents(ctx, q, sum)
+	return sum.report(), err
+}

@@ -44,8 +44,8 @@ type groupRollup struct {
 }
 
 var (
-	tagDays    = rollupTable{"scan_tag_days", "tag_id"}
-	folderDays = rollupTable{"scan_folder_days", "folder_id"}
+	tagDays    = rollupTable{"scan_tag_days", "tag_id", "day"}
+	folderDays = rollupTable{"scan_folder_days", "folder_id", "day"}
 	tagRollups = groupRollup{
 		days: tagDays, state: "scan_tag_rollups",
 		members: `SELECT d.id FROM dynamic_qr_codes d JOIN dynamic_qr_code_tags t ON t.dynamic_qr_code_id = d.id JOIN tags g ON g.id = t.tag_id

@@ -383,11 +383,14 @@ func (m *mover) retag(ctx context.Context, k codeKind, c *BulkEditCode) error {
 // scan_counts) are the code's and stay.
 func (s *Store) shiftCodeRollups(ctx context.Context, tx rollupTx, from, to, codeID int64) error {
 	// The writers' caches of both workspaces' rollups, and of the code's
-	// owner, are out of date.
+	// owner, are out of date; their quarters start again.
 	for _, ws := range []int64{from, to} {
 		err := tx.exec(ctx, `INSERT INTO workspace_rollup_versions (workspace_id, version) VALUES ($1, 1)
 			ON CONFLICT (workspace_id) DO UPDATE SET version = workspace_rollup_versions.version + 1`, ws)
 		if err != nil {
+			return err
+		}
+		if err := restartQuarters(ctx, tx, ws); err != nil {
 			return err
 		}
 	}

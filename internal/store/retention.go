@@ -77,8 +77,9 @@ func (s *Store) addRolledUpSlots(ctx context.Context, e ScanQuery, sum *reportSu
 	return nil
 }
 
-// addEdges adds a range's edges to sum: from their events, or from the
-// rollups where the events are deleted.
+// addEdges adds a range's edges to sum: from the workspace's quarter rows
+// where they answer it, else from their events, or from the rollups where
+// the events are deleted.
 func (s *Store) addEdges(ctx context.Context, edges []ScanQuery, sum *reportSum) error {
 	if len(edges) == 0 {
 		return nil
@@ -88,9 +89,15 @@ func (s *Store) addEdges(ctx context.Context, edges []ScanQuery, sum *reportSum)
 		return err
 	}
 	for _, e := range edges {
-		if !e.To.After(kept) {
+		switch {
+		case !e.To.After(kept):
 			err = s.addRolledUpSlots(ctx, e, sum)
-		} else {
+		case !e.From.Before(kept):
+			var done bool
+			if done, err = s.addQuarterEdge(ctx, e, sum); err == nil && !done {
+				err = s.addEvents(ctx, e, sum)
+			}
+		default:
 			err = s.addEvents(ctx, e, sum)
 		}
 		if err != nil {

@@ -54,7 +54,7 @@ func newWriterCache() *writerCache {
 func (c *writerCache) clear() {
 	c.live = map[int64]bool{}
 	c.versions = map[int64]int64{}
-	c.days = map[rollupTable]map[rollupKey]*dayTally{codeDays: {}, userDays: {}}
+	c.days = map[rollupTable]map[rollupKey]*dayTally{codeDays: {}, userDays: {}, userQuarters: {}}
 	c.visits = map[visit]bool{}
 	c.startBatch()
 }
@@ -62,7 +62,7 @@ func (c *writerCache) clear() {
 func (c *writerCache) startBatch() {
 	c.newLive = nil
 	c.newVersions = map[int64]int64{}
-	c.newDays = map[rollupTable]map[rollupKey]*dayTally{codeDays: {}, userDays: {}}
+	c.newDays = map[rollupTable]map[rollupKey]*dayTally{codeDays: {}, userDays: {}, userQuarters: {}}
 	c.newVisits = nil
 }
 
@@ -98,7 +98,7 @@ func (c *writerCache) end(committed bool) {
 	for _, v := range c.newVisits {
 		c.visits[v] = true
 	}
-	if len(c.days[codeDays])+len(c.days[userDays]) > maxCachedDays || len(c.visits) > maxCachedVisits {
+	if len(c.days[codeDays])+len(c.days[userDays])+len(c.days[userQuarters]) > maxCachedDays || len(c.visits) > maxCachedVisits {
 		c.clear()
 	}
 	if len(c.owner) > maxCachedCodes {

@@ -125,12 +125,13 @@ type rollupKey struct {
 	bot   bool
 }
 
-// rollupTable is one of the two day tables and its owner column.
-type rollupTable struct{ name, owner string }
+// rollupTable is a table of rollup rows, its owner column, and the column
+// of the time each row starts at: a day, or a quarter hour (quarters.go).
+type rollupTable struct{ name, owner, at string }
 
 var (
-	codeDays = rollupTable{"scan_code_days", "dynamic_qr_code_id"}
-	userDays = rollupTable{"scan_workspace_days", "workspace_id"}
+	codeDays = rollupTable{"scan_code_days", "dynamic_qr_code_id", "day"}
+	userDays = rollupTable{"scan_workspace_days", "workspace_id", "day"}
 )
 
 // rollupTx is the transaction rollups change in: database/sql's, or pgx's
@@ -315,6 +316,7 @@ type rollupSQL struct {
 	owners, liveOwners           string                 // $1: idKinds rows
 	bumpVersions                 string                 // $1: idKinds rows (users)
 	addVisitors, addUserVisitors string                 // $1…: visitorKinds, userVisitorKinds rows
+	visitorQuarters              string                 // $1…: quarterKinds rows
 	readDays                     map[rollupTable]string // $1, $2: first and last day; $3: idKinds rows
 	writeDays                    map[rollupTable]string // $1…: dayKinds rows
 }
@@ -327,29 +329,31 @@ func (s *Store) buildRollupSQL() *rollupSQL {
 		addVisitors: `INSERT INTO scan_visitors (dynamic_qr_code_id, day, is_bot, visitor_hash)
 			SELECT c0, c1, c2, c3 FROM ` + s.rowsSQL(1, visitorKinds) + ` v WHERE true
 			ON CONFLICT DO NOTHING RETURNING dynamic_qr_code_id, is_bot, visitor_hash`,
-		addUserVisitors: `INSERT INTO scan_workspace_visitors (workspace_id, day, is_bot, visitor_hash, codes)
-			SELECT c0, c1, c2, c3, c4 FROM ` + s.rowsSQL(1, userVisitorKinds) + ` v WHERE true
+		// A new visitor's quarters are set by visitorQuarters, next.
+		addUserVisitors: `INSERT INTO scan_workspace_visitors (workspace_id, day, is_bot, visitor_hash, codes, first_quarter, last_quarter)
+			SELECT c0, c1, c2, c3, c4, 96, -1 FROM ` + s.rowsSQL(1, userVisitorKinds) + ` v WHERE true
 			ON CONFLICT (workspace_id, day, is_bot, visitor_hash) DO UPDATE SET codes = scan_workspace_visitors.codes + excluded.codes
 			RETURNING is_bot, visitor_hash, codes`,
 		bumpVersions: `INSERT INTO workspace_rollup_versions (workspace_id, version)
 			SELECT c0, 1 FROM ` + s.rowsSQL(1, idKinds) + ` u WHERE true
 			ON CONFLICT (workspace_id) DO UPDATE SET version = workspace_rollup_versions.version + 1
 			RETURNING workspace_id, version`,
-		readDays: map[rollupTable]string{}, writeDays: map[rollupTable]string{},
+		visitorQuarters: s.visitorQuartersSQL(),
+		readDays:        map[rollupTable]string{}, writeDays: map[rollupTable]string{},
 	}
-	for _, t := range []rollupTable{codeDays, userDays, tagDays, folderDays} {
-		q.readDays[t] = daySelect(t) + `WHERE day >= $1 AND day <= $2 AND ` + t.owner + ` IN (SELECT c0 FROM ` + s.rowsSQL(3, idKinds) + ` ids)`
-		q.writeDays[t] = `INSERT INTO ` + t.name + ` (` + t.owner + `, day, is_bot, scans, tally)
+	for _, t := range []rollupTable{codeDays, userDays, userQuarters, tagDays, folderDays} {
+		q.readDays[t] = daySelect(t) + `WHERE ` + t.at + ` >= $1 AND ` + t.at + ` <= $2 AND ` + t.owner + ` IN (SELECT c0 FROM ` + s.rowsSQL(3, idKinds) + ` ids)`
+		q.writeDays[t] = `INSERT INTO ` + t.name + ` (` + t.owner + `, ` + t.at + `, is_bot, scans, tally)
 			SELECT c0, c1, c2, c3, c4 FROM ` + s.rowsSQL(1, dayKinds) + ` r WHERE true
-			ON CONFLICT (` + t.owner + `, day, is_bot) DO UPDATE SET scans = excluded.scans, tally = excluded.tally`
+			ON CONFLICT (` + t.owner + `, ` + t.at + `, is_bot) DO UPDATE SET scans = excluded.scans, tally = excluded.tally`
 	}
 	return q
 }
 
 // statements lists q's statements, to prepare.
 func (q *rollupSQL) statements() []string {
-	list := []string{q.owners, q.liveOwners, q.bumpVersions, q.addVisitors, q.addUserVisitors, openDaySQL}
-	for _, t := range []rollupTable{codeDays, userDays} {
+	list := []string{q.owners, q.liveOwners, q.bumpVersions, q.addVisitors, q.addUserVisitors, q.visitorQuarters, openDaySQL}
+	for _, t := range []rollupTable{codeDays, userDays, userQuarters} {
 		list = append(list, q.readDays[t], q.writeDays[t])
 	}
 	return list
@@ -423,7 +427,8 @@ func (s *Store) rollUpLocked(ctx context.Context, tx rollupTx, events []ScanEven
 // addToRollups adds the events of live codes to their owners' rows and
 // visitor sets, and to their codes' rows of the days before open.
 func (s *Store) addToRollups(ctx context.Context, tx rollupTx, events []ScanEvent, owners map[int64]int64, open time.Time) error {
-	code, user := map[rollupKey]*dayTally{}, map[rollupKey]*dayTally{}
+	code, user, quarters := map[rollupKey]*dayTally{}, map[rollupKey]*dayTally{}, map[rollupKey]*dayTally{}
+	spans := visitorSpans{}
 	var seen []visit
 	for i := range events {
 		e := &events[i]
@@ -436,16 +441,24 @@ func (s *Store) addToRollups(ctx context.Context, tx rollupTx, events []ScanEven
 			tallyOf(code, rollupKey{e.CodeID, day, e.IsBot}).add(e)
 		}
 		tallyOf(user, rollupKey{owner, day, e.IsBot}).add(e)
+		tallyOf(quarters, rollupKey{owner, e.ScannedAt.UTC().Truncate(15 * time.Minute), e.IsBot}).add(e)
 		if e.VisitorHash != "" {
 			seen = append(seen, visit{code: e.CodeID, user: owner, day: day, bot: e.IsBot, hash: e.VisitorHash})
+			spans.add(owner, day, e)
 		}
 	}
 	if err := s.countVisitors(ctx, tx, seen, code, user); err != nil {
 		return err
 	}
+	if err := s.widenVisitorQuarters(ctx, tx, spans); err != nil {
+		return err
+	}
 	// An open day's visitors are counted when it closes.
 	maps.DeleteFunc(code, func(k rollupKey, _ *dayTally) bool { return !k.day.Before(open) })
 	if err := s.applyDays(ctx, tx, codeDays, code, 1); err != nil {
+		return err
+	}
+	if err := s.applyDays(ctx, tx, userQuarters, quarters, 1); err != nil {
 		return err
 	}
 	return s.applyDays(ctx, tx, userDays, user, 1)
@@ -730,7 +743,7 @@ func (s *Store) applyDays(ctx context.Context, tx rollupTx, t rollupTable, days 
 			if c != nil {
 				c.newDays[t][k] = nil
 			}
-			err := tx.exec(ctx, `DELETE FROM `+t.name+` WHERE `+t.owner+` = $1 AND day = $2 AND is_bot = $3`, k.owner, dbTime(k.day), k.bot)
+			err := tx.exec(ctx, `DELETE FROM `+t.name+` WHERE `+t.owner+` = $1 AND `+t.at+` = $2 AND is_bot = $3`, k.owner, dbTime(k.day), k.bot)
 			if err != nil {
 				return err
 			}
@@ -746,7 +759,7 @@ func (s *Store) applyDays(ctx context.Context, tx rollupTx, t rollupTable, days 
 
 // daySelect reads t's rows, to be followed by a WHERE clause.
 func daySelect(t rollupTable) string {
-	return `SELECT ` + t.owner + `, day, is_bot, tally FROM ` + t.name + ` `
+	return `SELECT ` + t.owner + `, ` + t.at + `, is_bot, tally FROM ` + t.name + ` `
 }
 
 // eachDay calls fn with the rows of a daySelect query.
@@ -781,6 +794,9 @@ func (s *Store) dropCodeRollups(ctx context.Context, tx rollupTx, userID, codeID
 		return err
 	}
 	if err := bumpCodeRollups(ctx, tx, map[int64]bool{userID: true}); err != nil {
+		return err
+	}
+	if err := restartQuarters(ctx, tx, userID); err != nil {
 		return err
 	}
 	out := map[rollupKey]*dayTally{}

@@ -1,0 +1,140 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// A workspace's quarter hours (issue 37). A view of local days starts and
+// ends inside UTC days, and those part days used to come from the scan
+// events of every live code of the workspace: at ten million scans, one
+// index range per code and up to a day's events at each end of every
+// range. The recorder also adds each scan to its workspace's row of the
+// quarter hour (scan_workspace_quarters: the day rows' breakdowns, without
+// visitors) and notes in scan_workspace_visitors the first and last
+// quarter of its UTC day in which each visitor scanned the workspace. A
+// part day that starts or ends its UTC day, as a local day's ends do in
+// any zone whose offset is whole quarter hours, then reads at most 96 rows
+// a bot flag, and counts its visitors as those that last scanned after its
+// start, or first scanned before its end: exactly as the events would.
+//
+// A code's deletion or move takes its scans out of the day rows but cannot
+// take them out of the visitor quarters, so the workspace's quarters start
+// again from then (workspace_quarters_since); part days before that come
+// from the events as before.
+
+var userQuarters = rollupTable{"scan_workspace_quarters", "workspace_id", "quarter"}
+
+// visitorDay is a visitor of a workspace's UTC day.
+type visitorDay struct {
+	user int64
+	day  time.Time
+	bot  bool
+	hash string
+}
+
+// visitorSpans are the first and last quarters of their days in which a
+// batch saw each visitor.
+type visitorSpans map[visitorDay][2]int
+
+func (v visitorSpans) add(user int64, day time.Time, e *ScanEvent) {
+	k := visitorDay{user, day, e.IsBot, e.VisitorHash}
+	q := quarterOfDay(e.ScannedAt)
+	span, ok := v[k]
+	if !ok {
+		span = [2]int{q, q}
+	}
+	v[k] = [2]int{min(span[0], q), max(span[1], q)}
+}
+
+// quarterKinds are the columns of visitorQuarters' rows.
+var quarterKinds = []string{"bigint", "timestamptz", "boolean", "text", "bigint", "bigint"}
+
+// visitorQuartersSQL widens the visitors' rows (added before it) to the
+// quarters a batch saw them in.
+func (s *Store) visitorQuartersSQL() string {
+	lower, upper := "min", "max"
+	if s.dialect == Postgres {
+		lower, upper = "least", "greatest"
+	}
+	return `UPDATE scan_workspace_visitors SET first_quarter = ` + lower + `(first_quarter, r.c4), last_quarter = ` + upper + `(last_quarter, r.c5)
+		FROM ` + s.rowsSQL(1, quarterKinds) + ` r
+		WHERE workspace_id = r.c0 AND day = r.c1 AND is_bot = r.c2 AND visitor_hash = r.c3`
+}
+
+func (s *Store) widenVisitorQuarters(ctx context.Context, tx rollupTx, spans visitorSpans) error {
+	if len(spans) == 0 {
+		return nil
+	}
+	rows := make([][]any, 0, len(spans))
+	for k, span := range spans {
+		rows = append(rows, []any{k.user, dbTime(k.day), k.bot, k.hash, int64(span[0]), int64(span[1])})
+	}
+	return tx.exec(ctx, s.rollup.visitorQuarters, s.rowsArgs(quarterKinds, rows)...)
+}
+
+// addQuarterEdge adds part day e of a workspace's view to sum from its
+// quarter rows, when they can answer it (see above); ok is false when
+// they cannot, and the caller reads the events.
+func (s *Store) addQuarterEdge(ctx context.Context, e ScanQuery, sum *reportSum) (ok bool, err error) {
+	day := utcDay(e.From)
+	next := day.AddDate(0, 0, 1)
+	prefix, suffix := e.From.Equal(day), e.To.Equal(next)
+	if e.perCode() || !quarterHour(e.From) || !quarterHour(e.To) || e.To.After(next) || prefix == suffix {
+		return false, nil
+	}
+	var since *time.Time
+	err = s.read.QueryRowContext(ctx, `SELECT since FROM workspace_quarters_since WHERE workspace_id = $1`, e.WorkspaceID).Scan(scanNullTime(&since))
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return false, fail("read the workspace's quarters", err)
+	}
+	if since != nil && e.From.Before(*since) {
+		return false, nil
+	}
+	err = s.eachDay(ctx, sqlTx{s.read}, daySelect(userQuarters)+`WHERE workspace_id = $1 AND quarter >= $2 AND quarter < $3`,
+		[]any{e.WorkspaceID, dbTime(e.From), dbTime(e.To)}, func(k rollupKey, d *dayTally) {
+			k.day = utcDay(k.day) // its slots are quarters of the UTC day
+			sum.addDay(k, d, e.Bots)
+		})
+	if err != nil {
+		return false, fail("read scan quarters", err)
+	}
+	// Who scanned in the part: after its start, or before its end.
+	visited := fmt.Sprintf(`last_quarter >= %d`, quarterOfDay(e.From))
+	if prefix {
+		visited = fmt.Sprintf(`first_quarter < %d`, quarterOfDay(e.To))
+	}
+	err = s.eachRow(ctx, "count a part day's visitors", `SELECT is_bot, count(*) FROM scan_workspace_visitors
+		WHERE workspace_id = $1 AND day = $2 AND `+visited+` GROUP BY is_bot`, []any{e.WorkspaceID, dbTime(day)}, func(rows *sql.Rows) error {
+		var bot bool
+		var n int64
+		if err := rows.Scan(&bot, &n); err != nil {
+			return err
+		}
+		sum.addDay(rollupKey{owner: e.WorkspaceID, day: day, bot: bot}, &dayTally{Visitors: n}, e.Bots)
+		return nil
+	})
+	return err == nil, err
+}
+
+// restartQuarters starts the workspace's quarters again from now, in the
+// transaction of a change that takes a code's scans out of its rollups.
+func restartQuarters(ctx context.Context, tx rollupTx, workspaceID int64) error {
+	now := dbTime(time.Now())
+	err := tx.exec(ctx, `INSERT INTO workspace_quarters_since (workspace_id, since) VALUES ($1, $2)
+		ON CONFLICT (workspace_id) DO UPDATE SET since = excluded.since`, workspaceID, now)
+	if err != nil {
+		return err
+	}
+	return tx.exec(ctx, `DELETE FROM scan_workspace_quarters WHERE workspace_id = $1 AND quarter < $2`, workspaceID, now)
+}
+
+// startQuarters dates the quarters of the workspaces that exist when they
+// are added: the Go step of migration 0058, in its transaction.
+func (s *Store) startQuarters(ctx context.Context, tx *sql.Tx) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO workspace_quarters_since (workspace_id, since) SELECT id, $1 FROM workspaces`, dbTime(time.Now()))
+	return err
+}
