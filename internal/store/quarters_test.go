@@ -127,7 +127,7 @@ func TestQuarterEdgesEqualEvents(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Run("before a deletion", func(t *testing.T) { check(t, march, false) })
-		later := time.Now().UTC().Truncate(24 * time.Hour).AddDate(0, 0, 2)
+		later := time.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, 2)
 		record(later, 1500, codes[1:])
 		t.Run("after a deletion", func(t *testing.T) { check(t, later, true) })
 	})
