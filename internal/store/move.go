@@ -383,14 +383,11 @@ func (m *mover) retag(ctx context.Context, k codeKind, c *BulkEditCode) error {
 // scan_counts) are the code's and stay.
 func (s *Store) shiftCodeRollups(ctx context.Context, tx rollupTx, from, to, codeID int64) error {
 	// The writers' caches of both workspaces' rollups, and of the code's
-	// owner, are out of date; their quarters start again.
+	// owner, are out of date.
 	for _, ws := range []int64{from, to} {
 		err := tx.exec(ctx, `INSERT INTO workspace_rollup_versions (workspace_id, version) VALUES ($1, 1)
 			ON CONFLICT (workspace_id) DO UPDATE SET version = workspace_rollup_versions.version + 1`, ws)
 		if err != nil {
-			return err
-		}
-		if err := restartQuarters(ctx, tx, ws); err != nil {
 			return err
 		}
 	}
@@ -415,6 +412,10 @@ func (s *Store) shiftCodeRollups(ctx context.Context, tx rollupTx, from, to, cod
 	}
 	for k, d := range recent {
 		tallyOf(scans, k).merge(d, 1)
+	}
+	// Its days' quarters are stale in both workspaces (quarters.go).
+	if err := s.markStaleDays(ctx, tx, []int64{from, to}, scans); err != nil {
+		return err
 	}
 	out, in := map[rollupKey]*dayTally{}, map[rollupKey]*dayTally{}
 	for k, d := range scans {

@@ -22,9 +22,11 @@ import (
 // start, or first scanned before its end: exactly as the events would.
 //
 // A code's deletion or move takes its scans out of the day rows but cannot
-// take them out of the visitor quarters, so the workspace's quarters start
-// again from then (workspace_quarters_since); part days before that come
-// from the events as before.
+// take them out of the visitor quarters, so the days it had scans on are
+// marked stale in its workspaces (scan_workspace_stale_days), and their
+// part days come from the events as before. The workspaces that existed
+// before the quarters read the events for the days before them
+// (workspace_quarters_since).
 
 var userQuarters = rollupTable{"scan_workspace_quarters", "workspace_id", "quarter"}
 
@@ -94,6 +96,11 @@ func (s *Store) addQuarterEdge(ctx context.Context, e ScanQuery, sum *reportSum)
 	if since != nil && e.From.Before(*since) {
 		return false, nil
 	}
+	var stale int
+	err = s.read.QueryRowContext(ctx, `SELECT count(*) FROM scan_workspace_stale_days WHERE workspace_id = $1 AND day = $2`, e.WorkspaceID, dbTime(day)).Scan(&stale)
+	if err != nil || stale > 0 {
+		return false, failOrNil("read the workspace's stale days", err)
+	}
 	err = s.eachDay(ctx, sqlTx{s.read}, daySelect(userQuarters)+`WHERE workspace_id = $1 AND quarter >= $2 AND quarter < $3`,
 		[]any{e.WorkspaceID, dbTime(e.From), dbTime(e.To)}, func(k rollupKey, d *dayTally) {
 			k.day = utcDay(k.day) // its slots are quarters of the UTC day
@@ -120,16 +127,29 @@ func (s *Store) addQuarterEdge(ctx context.Context, e ScanQuery, sum *reportSum)
 	return err == nil, err
 }
 
-// restartQuarters starts the workspace's quarters again from now, in the
-// transaction of a change that takes a code's scans out of its rollups.
-func restartQuarters(ctx context.Context, tx rollupTx, workspaceID int64) error {
-	now := dbTime(time.Now())
-	err := tx.exec(ctx, `INSERT INTO workspace_quarters_since (workspace_id, since) VALUES ($1, $2)
-		ON CONFLICT (workspace_id) DO UPDATE SET since = excluded.since`, workspaceID, now)
-	if err != nil {
-		return err
+// staleDayKinds are the columns of markStaleDays' rows.
+var staleDayKinds = []string{"bigint", "timestamptz"}
+
+// markStaleDays marks the days of a code's scans (the keys of days, its
+// share of the rollups) stale in the workspaces, in the transaction of the
+// change that takes the code's scans out of or into their rollups.
+func (s *Store) markStaleDays(ctx context.Context, tx rollupTx, workspaces []int64, days map[rollupKey]*dayTally) error {
+	seen := map[time.Time]bool{}
+	var rows [][]any
+	for k := range days {
+		if seen[k.day] {
+			continue
+		}
+		seen[k.day] = true
+		for _, ws := range workspaces {
+			rows = append(rows, []any{ws, dbTime(k.day)})
+		}
 	}
-	return tx.exec(ctx, `DELETE FROM scan_workspace_quarters WHERE workspace_id = $1 AND quarter < $2`, workspaceID, now)
+	if len(rows) == 0 {
+		return nil
+	}
+	return tx.exec(ctx, `INSERT INTO scan_workspace_stale_days (workspace_id, day)
+		SELECT c0, c1 FROM `+s.rowsSQL(1, staleDayKinds)+` r WHERE true ON CONFLICT DO NOTHING`, s.rowsArgs(staleDayKinds, rows)...)
 }
 
 // startQuarters dates the quarters of the workspaces that exist when they

@@ -16,7 +16,8 @@ import (
 // days, in zones whose days start on the hour, the half and the three
 // quarters, from the workspace's quarter rows and from the scan events:
 // the two must agree to the visitor, with bots and without. After a code
-// is deleted the quarters answer only for what comes after.
+// is deleted the days it was scanned on are the events', the others still
+// the quarters'.
 func TestQuarterEdgesEqualEvents(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
@@ -30,16 +31,16 @@ func TestQuarterEdgesEqualEvents(t *testing.T) {
 			codes = append(codes, storetest.CreateDynamic(t, s, alice.ID, fmt.Sprintf("qtr%04d", i)))
 		}
 		pick := func(options ...string) string { return options[rng.IntN(len(options))] }
-		// record saves n scans of the live codes over the three days from
-		// start, in batches, visitors repeating across codes and quarters.
-		record := func(start time.Time, n int, live []*store.DynamicCode) {
+		// record saves n scans of the live codes over the days from start,
+		// in batches, visitors repeating across codes and quarters.
+		record := func(start time.Time, days, n int, live []*store.DynamicCode) {
 			for left := n; left > 0; left -= 100 {
 				events := make([]store.ScanEvent, min(left, 100))
 				for i := range events {
 					hash := fmt.Sprintf("v%d", rng.IntN(30))
 					events[i] = store.ScanEvent{
 						CodeID:      live[rng.IntN(len(live))].ID,
-						ScannedAt:   start.Add(time.Duration(rng.Int64N(int64(3 * 24 * time.Hour)))),
+						ScannedAt:   start.Add(time.Duration(rng.Int64N(int64(days) * int64(24*time.Hour)))),
 						DeviceType:  pick("mobile", "desktop", ""),
 						OS:          pick("iOS", "Android", ""),
 						Browser:     pick("Safari", "Chrome", ""),
@@ -84,15 +85,17 @@ func TestQuarterEdgesEqualEvents(t *testing.T) {
 			}
 			return list
 		}
-		check := func(t *testing.T, start time.Time, answers bool) {
+		// check compares the edges of the three days from start; answers
+		// says which of the days the quarters must answer for.
+		check := func(t *testing.T, start time.Time, answers func(day int) bool) {
 			t.Helper()
 			for _, e := range edges(start) {
 				got, ok, err := store.QuarterEdge(ctx, s, e)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if ok != answers {
-					t.Fatalf("%v to %v: answered %v, want %v", e.From, e.To, ok, answers)
+				if want := answers(int(e.From.Sub(start) / (24 * time.Hour))); ok != want {
+					t.Fatalf("%v to %v: answered %v, want %v", e.From, e.To, ok, want)
 				}
 				if !ok {
 					continue
@@ -110,9 +113,11 @@ func TestQuarterEdgesEqualEvents(t *testing.T) {
 			}
 		}
 
+		all := func(int) bool { return true }
 		march := time.Date(2026, 3, 10, 0, 0, 0, 0, time.UTC)
-		record(march, 1500, codes)
-		t.Run("recorded", func(t *testing.T) { check(t, march, true) })
+		record(march, 3, 1500, codes[1:])
+		record(march, 1, 200, codes[:1]) // the code deleted below: its first day only
+		t.Run("recorded", func(t *testing.T) { check(t, march, all) })
 
 		// A part day that neither starts nor ends its UTC day is the events'.
 		middle := store.ScanQuery{WorkspaceID: ws, From: march.Add(time.Hour), To: march.Add(2 * time.Hour)}
@@ -121,15 +126,15 @@ func TestQuarterEdgesEqualEvents(t *testing.T) {
 		}
 
 		// A deletion takes the code's scans out of the days, not out of the
-		// visitors' quarters: before it the events answer, after it the
-		// quarters again.
+		// visitors' quarters: the day it was scanned on is the events' now,
+		// the others still the quarters', as are the days after.
 		if _, err := s.DeleteDynamicCode(ctx, alice.ID, codes[0].ID, time.Now()); err != nil {
 			t.Fatal(err)
 		}
-		t.Run("before a deletion", func(t *testing.T) { check(t, march, false) })
+		t.Run("after a deletion", func(t *testing.T) { check(t, march, func(day int) bool { return day > 0 }) })
 		later := time.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, 2)
-		record(later, 1500, codes[1:])
-		t.Run("after a deletion", func(t *testing.T) { check(t, later, true) })
+		record(later, 3, 1500, codes[1:])
+		t.Run("scans after a deletion", func(t *testing.T) { check(t, later, all) })
 	})
 }
 

@@ -796,9 +796,6 @@ func (s *Store) dropCodeRollups(ctx context.Context, tx rollupTx, userID, codeID
 	if err := bumpCodeRollups(ctx, tx, map[int64]bool{userID: true}); err != nil {
 		return err
 	}
-	if err := restartQuarters(ctx, tx, userID); err != nil {
-		return err
-	}
 	out := map[rollupKey]*dayTally{}
 	// The user's visitors that scanned no other code of theirs that day
 	// go with the code.
@@ -851,6 +848,9 @@ func (s *Store) dropCodeRollups(ctx context.Context, tx rollupTx, userID, codeID
 		if err := tx.exec(ctx, `DELETE FROM `+table+` WHERE dynamic_qr_code_id = $1`, codeID); err != nil {
 			return err
 		}
+	}
+	if err := s.markStaleDays(ctx, tx, []int64{userID}, out); err != nil {
+		return err
 	}
 	return s.applyDays(ctx, tx, userDays, out, -1)
 }

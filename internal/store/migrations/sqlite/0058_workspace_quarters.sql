@@ -23,9 +23,18 @@ ALTER TABLE scan_workspace_visitors ADD COLUMN first_quarter INTEGER NOT NULL DE
 ALTER TABLE scan_workspace_visitors ADD COLUMN last_quarter INTEGER NOT NULL DEFAULT 95;
 
 -- From when the quarter rows and visitor quarters hold every scan of a
--- workspace: set when they started (this migration) and when a code's
--- scans left them (a deletion or a move). No row: from its first scan.
+-- workspace: when they started (this migration). No row: from its first
+-- scan.
 CREATE TABLE workspace_quarters_since (
     workspace_id INTEGER PRIMARY KEY REFERENCES workspaces (id) ON DELETE CASCADE,
     since        TEXT NOT NULL
 );
+
+-- The UTC days whose quarters a code's scans left (a deletion, a move in
+-- or out): a code cannot be taken out of its visitors' quarters, so these
+-- days' parts are read from the events.
+CREATE TABLE scan_workspace_stale_days (
+    workspace_id INTEGER NOT NULL REFERENCES workspaces (id) ON DELETE CASCADE,
+    day          TEXT NOT NULL,
+    PRIMARY KEY (workspace_id, day)
+) WITHOUT ROWID;
