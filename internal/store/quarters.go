@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"time"
 )
@@ -88,18 +87,18 @@ func (s *Store) addQuarterEdge(ctx context.Context, e ScanQuery, sum *reportSum)
 	if e.perCode() || !quarterHour(e.From) || !quarterHour(e.To) || e.To.After(next) || prefix == suffix {
 		return false, nil
 	}
+	// Whether the quarters hold the day: from when they started, and not
+	// a day a code's scans left.
 	var since *time.Time
-	err = s.read.QueryRowContext(ctx, `SELECT since FROM workspace_quarters_since WHERE workspace_id = $1`, e.WorkspaceID).Scan(scanNullTime(&since))
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+	var stale int
+	err = s.read.QueryRowContext(ctx, `SELECT (SELECT since FROM workspace_quarters_since WHERE workspace_id = $1),
+		(SELECT count(*) FROM scan_workspace_stale_days WHERE workspace_id = $1 AND day = $2)`,
+		e.WorkspaceID, dbTime(day)).Scan(scanNullTime(&since), &stale)
+	if err != nil {
 		return false, fail("read the workspace's quarters", err)
 	}
-	if since != nil && e.From.Before(*since) {
+	if stale > 0 || since != nil && e.From.Before(*since) {
 		return false, nil
-	}
-	var stale int
-	err = s.read.QueryRowContext(ctx, `SELECT count(*) FROM scan_workspace_stale_days WHERE workspace_id = $1 AND day = $2`, e.WorkspaceID, dbTime(day)).Scan(&stale)
-	if err != nil || stale > 0 {
-		return false, failOrNil("read the workspace's stale days", err)
 	}
 	err = s.eachDay(ctx, sqlTx{s.read}, daySelect(userQuarters)+`WHERE workspace_id = $1 AND quarter >= $2 AND quarter < $3`,
 		[]any{e.WorkspaceID, dbTime(e.From), dbTime(e.To)}, func(k rollupKey, d *dayTally) {

@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react'
-import { Spinner } from '@/components/ui/spinner'
+import { DialogSpinner } from '@/components/ui/spinner'
 import { DashboardPage } from '@/features/dashboard/routes/dashboard-page'
 import { WorkspaceFromLink } from '@/features/workspaces/components/workspace-from-link'
 import { WorkspaceSwitcher } from '@/features/workspaces/components/workspace-switcher'
@@ -12,8 +12,6 @@ const RestyleDialog = lazy(() => import('@/features/generator').then((m) => ({ d
 const BulkEditDialog = lazy(() => import('@/features/bulk-edit').then((m) => ({ default: m.BulkEditDialog })))
 // The analytics (and their charts) load only when the dialog first opens.
 const AnalyticsDialog = lazy(() => import('@/features/analytics/components/analytics-dialog').then((m) => ({ default: m.AnalyticsDialog })))
-
-const dialogLoading = (label: string) => <Spinner className="fixed inset-0 z-50 min-h-0 bg-slate-900/30" label={label} />
 
 /** The generator's shape while its code loads: the form beside the preview, so nothing moves when it arrives. */
 function GeneratorSkeleton() {
@@ -44,7 +42,7 @@ export function DashboardRoute() {
         }
         restyle={(props) =>
           props.open && (
-            <Suspense fallback={dialogLoading('Loading restyle...')}>
+            <Suspense fallback={<DialogSpinner label="Loading restyle..." />}>
               <RestyleDialog {...props} />
             </Suspense>
           )
@@ -52,14 +50,14 @@ export function DashboardRoute() {
         workspaceSwitcher={<WorkspaceSwitcher wide />}
         bulkEdit={(props) =>
           props.open && (
-            <Suspense fallback={dialogLoading('Loading bulk edit...')}>
+            <Suspense fallback={<DialogSpinner label="Loading bulk edit..." />}>
               <BulkEditDialog {...props} />
             </Suspense>
           )
         }
         analytics={({ open, onOpenChange }) =>
           open && (
-            <Suspense fallback={dialogLoading('Loading analytics...')}>
+            <Suspense fallback={<DialogSpinner label="Loading analytics..." />}>
               <AnalyticsDialog open={open} onOpenChange={onOpenChange} />
             </Suspense>
           )

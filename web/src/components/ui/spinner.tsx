@@ -10,3 +10,8 @@ export function Spinner({ label = 'Loading...', className }: { label?: string; c
     </div>
   )
 }
+
+/** A dialog's place while its code loads: the spinner over a dimmed page. */
+export function DialogSpinner({ label }: { label: string }) {
+  return <Spinner className="fixed inset-0 z-50 min-h-0 bg-slate-900/30" label={label} />
+}

@@ -1,6 +1,6 @@
 import { ArrowRightLeft, Bell, BellOff, CircleAlert, Copy, CopyPlus, Download, Eye, Lock, Paintbrush, Pause, Pencil, Play, ScanLine, Trash2 } from 'lucide-react'
 import { lazy, Suspense, useState } from 'react'
-import { Spinner } from '@/components/ui/spinner'
+import { DialogSpinner } from '@/components/ui/spinner'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { formatCents } from '@/lib/billing'
@@ -26,11 +26,6 @@ import { formatDate, formatDateTime } from '@/lib/dates'
 const DownloadDialog = lazy(() => import('./download-dialog').then((m) => ({ default: m.DownloadDialog })))
 const EditDestinationDialog = lazy(() => import('./edit-destination-dialog').then((m) => ({ default: m.EditDestinationDialog })))
 const PasswordDialog = lazy(() => import('./password-dialog').then((m) => ({ default: m.PasswordDialog })))
-
-/** A dialog's place while its code loads. */
-function DialogLoading({ label }: { label: string }) {
-  return <Spinner className="fixed inset-0 z-50 min-h-0 bg-slate-900/30" label={label} />
-}
 
 /** Why and since when a code's destination fails, as the link checker found (issue 24). */
 function Unreachable({ code }: { code: DynamicCode }) {
@@ -267,19 +262,19 @@ export function CodeCard({
       {/* Each dialog mounts when opened: a closed one costs nothing, and the first page's cards render at once. */}
       {dialog === 'preview' && <PreviewDialog code={code} open onOpenChange={closeOr('preview')} />}
       {dialog === 'download' && (
-        <Suspense fallback={<DialogLoading label="Loading download options..." />}>
+        <Suspense fallback={<DialogSpinner label="Loading download options..." />}>
           <DownloadDialog code={code} open onOpenChange={closeOr('download')} />
         </Suspense>
       )}
       {dialog === 'delete' && <DeleteDialog code={code} open onOpenChange={closeOr('delete')} />}
       {dialog === 'move' && mayMove && <MoveDialog selection={{ ids: [v1ID(code)] }} label={code.name} open onOpenChange={closeOr('move')} />}
       {dialog === 'edit' && editable && (
-        <Suspense fallback={<DialogLoading label="Loading the editor..." />}>
+        <Suspense fallback={<DialogSpinner label="Loading the editor..." />}>
           <EditDestinationDialog code={editable} open onOpenChange={closeOr('edit')} />
         </Suspense>
       )}
       {dialog === 'password' && editable && (
-        <Suspense fallback={<DialogLoading label="Loading..." />}>
+        <Suspense fallback={<DialogSpinner label="Loading..." />}>
           <PasswordDialog code={editable} open onOpenChange={closeOr('password')} />
         </Suspense>
       )}
