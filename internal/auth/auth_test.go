@@ -152,7 +152,7 @@ func TestSessionStoresOnlyTokenHash(t *testing.T) {
 		}
 		token := rec.Result().Cookies()[0].Value
 		// The token itself is not a session id; only its hash finds the user.
-		if _, err := st.SessionUser(ctx, token, time.Now(), SessionLifetime); !errors.Is(err, store.ErrNotFound) {
+		if _, _, err := st.SessionUser(ctx, token, time.Now(), SessionLifetime); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("token used as id: err %v, want ErrNotFound", err)
 		}
 		r := httptest.NewRequest("GET", "/", nil)
@@ -161,7 +161,7 @@ func TestSessionStoresOnlyTokenHash(t *testing.T) {
 		if len(id) != 64 || strings.Contains(id, token) {
 			t.Errorf("id %q is not a SHA-256 hex", id)
 		}
-		if got, err := st.SessionUser(ctx, id, time.Now(), SessionLifetime); err != nil || got.ID != u.ID {
+		if got, _, err := st.SessionUser(ctx, id, time.Now(), SessionLifetime); err != nil || got.ID != u.ID {
 			t.Errorf("SessionUser(hash) = %v, %v", got, err)
 		}
 	})

@@ -163,9 +163,14 @@ func (s *Service) SetPassword(r *http.Request, userID int64, passwordHash string
 }
 
 // LoadUser puts the user of a valid session cookie into the request
-// context (see UserFrom). Each use slides the session's expiry, and the
-// cookie is re-issued so the browser keeps it as long as the server does.
-// An invalid or expired cookie is cleared and the request goes on signed out.
+// context (see UserFrom). A use slides the session's expiry (at most once
+// a minute), and the request that slid it re-issues the cookie so the
+// browser keeps it as long as the server does. No other answer sets the
+// cookie: a request still in flight with the old token when the browser
+// signs in (which ends the old session) would otherwise answer after the
+// sign-in and put the dead token back, or clear the new one, signing the
+// person out. So a malformed cookie is cleared, but a well-formed one the
+// server no longer knows is only ignored: the request goes on signed out.
 func (s *Service) LoadUser(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id, ok := sessionID(r)
@@ -176,17 +181,18 @@ func (s *Service) LoadUser(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		u, err := s.Store.SessionUser(r.Context(), id, s.now(), SessionLifetime)
+		u, slid, err := s.Store.SessionUser(r.Context(), id, s.now(), SessionLifetime)
 		switch {
 		case errors.Is(err, store.ErrNotFound):
-			s.setCookie(w, r, "", -1)
 			next.ServeHTTP(w, r)
 		case err != nil:
 			s.logger().ErrorContext(r.Context(), "loading session", "err", err)
 			writeMessage(w, http.StatusInternalServerError, "Internal server error")
 		default:
-			c, _ := r.Cookie(CookieName)
-			s.setCookie(w, r, c.Value, int(SessionLifetime/time.Second))
+			if slid {
+				c, _ := r.Cookie(CookieName)
+				s.setCookie(w, r, c.Value, int(SessionLifetime/time.Second))
+			}
 			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), userKey{}, u)))
 		}
 	})

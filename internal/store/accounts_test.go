@@ -26,7 +26,7 @@ func sessions(t *testing.T, s *store.Store, userID int64, prefix string, n int) 
 
 func liveSession(t *testing.T, s *store.Store, id string) bool {
 	t.Helper()
-	_, err := s.SessionUser(context.Background(), id, time.Now(), time.Hour)
+	_, _, err := s.SessionUser(context.Background(), id, time.Now(), time.Hour)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		t.Fatal(err)
 	}

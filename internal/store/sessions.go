@@ -55,31 +55,36 @@ func (s *Store) CreateSession(ctx context.Context, sess *Session) error {
 // ErrNotFound when there is no such session, when it expired (ExpiresAt <=
 // now) or when the user was deleted. Otherwise it slides the session:
 // ExpiresAt becomes now+idle and LastSeenAt now, written at most once a
-// minute per session.
-func (s *Store) SessionUser(ctx context.Context, id string, now time.Time, idle time.Duration) (*User, error) {
+// minute per session; slid reports whether this call wrote it (of
+// concurrent calls, one does).
+func (s *Store) SessionUser(ctx context.Context, id string, now time.Time, idle time.Duration) (u *User, slid bool, err error) {
 	var lastSeen time.Time
 	row := s.read.QueryRowContext(ctx, `
 		SELECT `+userColumns+`, s.last_seen_at
 		FROM sessions s JOIN users u ON u.id = s.user_id
 		WHERE s.id = $1 AND s.expires_at > $2 AND NOT u.is_deleted AND u.suspended_at IS NULL`,
 		id, dbTime(now))
-	u, err := scanUser(row, scanTime(&lastSeen))
+	u, err = scanUser(row, scanTime(&lastSeen))
 	if err != nil {
-		return nil, fail("fetch session", err)
+		return nil, false, fail("fetch session", err)
 	}
 	if now.Sub(lastSeen) < sessionWriteInterval {
-		return u, nil
+		return u, false, nil
 	}
 	// The last_seen_at condition makes concurrent requests (on any
 	// instance) write once.
-	_, err = s.write.ExecContext(ctx, `
+	res, err := s.write.ExecContext(ctx, `
 		UPDATE sessions SET last_seen_at = $2, expires_at = $3
 		WHERE id = $1 AND last_seen_at <= $4`,
 		id, dbTime(now), dbTime(now.Add(idle)), dbTime(now.Add(-sessionWriteInterval)))
 	if err != nil {
-		return nil, fail("extend session", err)
+		return nil, false, fail("extend session", err)
 	}
-	return u, nil
+	n, err := res.RowsAffected()
+	if err != nil {
+		return nil, false, fail("extend session", err)
+	}
+	return u, n == 1, nil
 }
 
 // DeleteSession removes the session; removing an unknown one is not an error.

@@ -27,15 +27,15 @@ func TestSessionUser(t *testing.T) {
 		t0 := time.Now()
 		createSession(t, s, "s1", u.ID, t0)
 
-		got, err := s.SessionUser(ctx, "s1", t0.Add(time.Second), idle)
+		got, _, err := s.SessionUser(ctx, "s1", t0.Add(time.Second), idle)
 		if err != nil || got.ID != u.ID || got.Username != u.Username {
 			t.Fatalf("SessionUser = %+v, %v; want user %d", got, err, u.ID)
 		}
-		if _, err := s.SessionUser(ctx, "unknown", t0, idle); !errors.Is(err, store.ErrNotFound) {
+		if _, _, err := s.SessionUser(ctx, "unknown", t0, idle); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("unknown session: %v, want ErrNotFound", err)
 		}
 		// ExpiresAt <= now is expired.
-		if _, err := s.SessionUser(ctx, "s1", t0.Add(idle), idle); !errors.Is(err, store.ErrNotFound) {
+		if _, _, err := s.SessionUser(ctx, "s1", t0.Add(idle), idle); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("session at its expiry: %v, want ErrNotFound", err)
 		}
 	})
@@ -51,28 +51,32 @@ func TestSessionUserSlidesAtMostOnceAMinute(t *testing.T) {
 		}
 
 		// 30 s after the last write: no write, so the old expiry stands.
-		if _, err := s.SessionUser(ctx, "quiet", t0.Add(30*time.Second), idle); err != nil {
-			t.Fatal(err)
+		if _, slid, err := s.SessionUser(ctx, "quiet", t0.Add(30*time.Second), idle); err != nil || slid {
+			t.Fatalf("30 s after: slid %v, %v; want no write", slid, err)
 		}
-		if _, err := s.SessionUser(ctx, "quiet", t0.Add(idle+time.Second), idle); !errors.Is(err, store.ErrNotFound) {
+		if _, _, err := s.SessionUser(ctx, "quiet", t0.Add(idle+time.Second), idle); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("a use within the minute extended the session: %v", err)
 		}
 
 		// 61 s after: the expiry moves to then+idle.
 		seen := t0.Add(61 * time.Second)
 		for _, id := range []string{"extended", "capped"} {
-			if _, err := s.SessionUser(ctx, id, seen, idle); err != nil {
-				t.Fatal(err)
+			if _, slid, err := s.SessionUser(ctx, id, seen, idle); err != nil || !slid {
+				t.Fatalf("61 s after: slid %v, %v; want the write", slid, err)
+			}
+			// Of uses at the same moment, one writes: only it re-issues the cookie.
+			if _, slid, err := s.SessionUser(ctx, id, seen, idle); err != nil || slid {
+				t.Fatalf("second use at the same moment: slid %v, %v; want no write", slid, err)
 			}
 		}
-		if _, err := s.SessionUser(ctx, "extended", t0.Add(idle+30*time.Second), idle); err != nil {
+		if _, _, err := s.SessionUser(ctx, "extended", t0.Add(idle+30*time.Second), idle); err != nil {
 			t.Errorf("session not extended after a minute: %v", err)
 		}
 		// A use 30 s after that write does not move the expiry again.
-		if _, err := s.SessionUser(ctx, "capped", seen.Add(30*time.Second), idle); err != nil {
+		if _, _, err := s.SessionUser(ctx, "capped", seen.Add(30*time.Second), idle); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.SessionUser(ctx, "capped", seen.Add(idle), idle); !errors.Is(err, store.ErrNotFound) {
+		if _, _, err := s.SessionUser(ctx, "capped", seen.Add(idle), idle); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("session outlived its slid expiry: %v", err)
 		}
 	})
@@ -106,7 +110,7 @@ func TestDeleteSession(t *testing.T) {
 		if err := s.DeleteSession(ctx, "s1"); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.SessionUser(ctx, "s1", now, idle); !errors.Is(err, store.ErrNotFound) {
+		if _, _, err := s.SessionUser(ctx, "s1", now, idle); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("deleted session: %v, want ErrNotFound", err)
 		}
 		if err := s.DeleteSession(ctx, "s1"); err != nil {
@@ -128,7 +132,7 @@ func TestDeleteExpiredSessions(t *testing.T) {
 		if err != nil || n != 2 {
 			t.Fatalf("DeleteExpiredSessions = %d, %v; want 2", n, err)
 		}
-		if _, err := s.SessionUser(ctx, "live", t0, idle); err != nil {
+		if _, _, err := s.SessionUser(ctx, "live", t0, idle); err != nil {
 			t.Errorf("live session removed: %v", err)
 		}
 		if n, err := s.DeleteExpiredSessions(ctx, t0); err != nil || n != 0 {

@@ -226,7 +226,7 @@ func TestSoftDeleteUser(t *testing.T) {
 		if !got.IsDeleted || got.DeletedAt == nil || got.DeletedAt.Before(now.Add(-time.Second)) {
 			t.Errorf("deleted user = %+v", got)
 		}
-		if _, err := s.SessionUser(ctx, sess.ID, now, time.Hour); !errors.Is(err, store.ErrNotFound) {
+		if _, _, err := s.SessionUser(ctx, sess.ID, now, time.Hour); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("session of a deleted user: %v, want ErrNotFound", err)
 		}
 		if n, err := s.DeleteExpiredSessions(ctx, now.Add(2*time.Hour)); err != nil || n != 0 {
