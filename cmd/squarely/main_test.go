@@ -214,7 +214,7 @@ func TestDeleteExpiredSessions(t *testing.T) {
 		if n, err := st.DeleteExpiredSessions(ctx, time.Now().Add(30*time.Minute)); err != nil || n != 0 {
 			t.Errorf("expired session left behind: %d, %v", n, err)
 		}
-		if _, err := st.SessionUser(ctx, "live", time.Now(), time.Hour); err != nil {
+		if _, _, err := st.SessionUser(ctx, "live", time.Now(), time.Hour); err != nil {
 			t.Errorf("live session removed: %v", err)
 		}
 	})
