@@ -148,7 +148,10 @@ func (s *server) putSSO(w http.ResponseWriter, r *http.Request) {
 		}
 		ctx, cancel := context.WithTimeout(r.Context(), 15*time.Second)
 		defer cancel()
-		if raw, err = saml.FetchMetadata(ctx, s.webhookPolicy.Client(10*time.Second), u.String()); err != nil {
+		// A client for this one fetch: its connection is closed after, not left idle.
+		client := s.webhookPolicy.Client(10 * time.Second)
+		defer client.CloseIdleConnections()
+		if raw, err = saml.FetchMetadata(ctx, client, u.String()); err != nil {
 			fieldError(w, "idpMetadataUrl", upperFirst(err.Error()))
 			return
 		}
