@@ -151,10 +151,15 @@ const CloseGrace = closeGrace
 const WebhookScanReach = webhookScanWindow * webhookScanWindows
 
 // QuarterEdge is the report of part day q from the workspace's quarter
-// rows alone; ok is false when they cannot answer it.
+// rows alone (a stale day's rebuilt first); ok is false when they cannot
+// answer it.
 func QuarterEdge(ctx context.Context, s *Store, q ScanQuery) (r *ScanReport, ok bool, err error) {
 	sum := newReportSum()
-	ok, err = s.addQuarterEdge(ctx, q, sum)
+	kept, err := s.EventsFrom(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	ok, err = s.addQuarterEdge(ctx, q, kept, sum)
 	return sum.report(), ok, err
 }
 

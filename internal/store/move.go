@@ -384,12 +384,8 @@ func (m *mover) retag(ctx context.Context, k codeKind, c *BulkEditCode) error {
 func (s *Store) shiftCodeRollups(ctx context.Context, tx rollupTx, from, to, codeID int64) error {
 	// The writers' caches of both workspaces' rollups, and of the code's
 	// owner, are out of date.
-	for _, ws := range []int64{from, to} {
-		err := tx.exec(ctx, `INSERT INTO workspace_rollup_versions (workspace_id, version) VALUES ($1, 1)
-			ON CONFLICT (workspace_id) DO UPDATE SET version = workspace_rollup_versions.version + 1`, ws)
-		if err != nil {
-			return err
-		}
+	if err := outdateWriterCaches(ctx, tx, from, to); err != nil {
+		return err
 	}
 	// The code's scans: its rows for the closed days, its events for the
 	// open ones; the visitors are counted per workspace below.

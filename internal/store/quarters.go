@@ -22,8 +22,9 @@ import (
 //
 // A code's deletion or move takes its scans out of the day rows but cannot
 // take them out of the visitor quarters, so the days it had scans on are
-// marked stale in its workspaces (scan_workspace_stale_days), and their
-// part days come from the events as before. The workspaces that existed
+// marked stale in its workspaces (scan_workspace_stale_days): the first
+// view of such a day's parts rebuilds its quarters from the events
+// (refreshStaleDay), or reads the events when they are no longer kept. The workspaces that existed
 // before the quarters read the events for the days before them
 // (workspace_quarters_since).
 
@@ -55,18 +56,27 @@ func (v visitorSpans) add(user int64, day time.Time, e *ScanEvent) {
 var quarterKinds = []string{"bigint", "timestamptz", "boolean", "text", "bigint", "bigint"}
 
 // visitorQuartersSQL widens the visitors' rows (added before it) to the
-// quarters a batch saw them in.
-func (s *Store) visitorQuartersSQL() string {
-	lower, upper := "min", "max"
-	if s.dialect == Postgres {
-		lower, upper = "least", "greatest"
+// quarters a batch saw them in, or, without widen, sets them to those.
+func (s *Store) visitorQuartersSQL(widen bool) string {
+	first, last := "r.c4", "r.c5"
+	if widen {
+		lower, upper := "min", "max"
+		if s.dialect == Postgres {
+			lower, upper = "least", "greatest"
+		}
+		first, last = lower+"(first_quarter, r.c4)", upper+"(last_quarter, r.c5)"
 	}
-	return `UPDATE scan_workspace_visitors SET first_quarter = ` + lower + `(first_quarter, r.c4), last_quarter = ` + upper + `(last_quarter, r.c5)
+	return `UPDATE scan_workspace_visitors SET first_quarter = ` + first + `, last_quarter = ` + last + `
 		FROM ` + s.rowsSQL(1, quarterKinds) + ` r
 		WHERE workspace_id = r.c0 AND day = r.c1 AND is_bot = r.c2 AND visitor_hash = r.c3`
 }
 
 func (s *Store) widenVisitorQuarters(ctx context.Context, tx rollupTx, spans visitorSpans) error {
+	return s.writeVisitorQuarters(ctx, tx, s.rollup.visitorQuarters, spans)
+}
+
+// writeVisitorQuarters runs a visitorQuartersSQL statement over spans.
+func (s *Store) writeVisitorQuarters(ctx context.Context, tx rollupTx, statement string, spans visitorSpans) error {
 	if len(spans) == 0 {
 		return nil
 	}
@@ -74,13 +84,14 @@ func (s *Store) widenVisitorQuarters(ctx context.Context, tx rollupTx, spans vis
 	for k, span := range spans {
 		rows = append(rows, []any{k.user, dbTime(k.day), k.bot, k.hash, int64(span[0]), int64(span[1])})
 	}
-	return tx.exec(ctx, s.rollup.visitorQuarters, s.rowsArgs(quarterKinds, rows)...)
+	return tx.exec(ctx, statement, s.rowsArgs(quarterKinds, rows)...)
 }
 
 // addQuarterEdge adds part day e of a workspace's view to sum from its
 // quarter rows, when they can answer it (see above); ok is false when
-// they cannot, and the caller reads the events.
-func (s *Store) addQuarterEdge(ctx context.Context, e ScanQuery, sum *reportSum) (ok bool, err error) {
+// they cannot, and the caller reads the events. A stale day whose events
+// are kept (from kept on) has its quarters rebuilt first.
+func (s *Store) addQuarterEdge(ctx context.Context, e ScanQuery, kept time.Time, sum *reportSum) (ok bool, err error) {
 	day := utcDay(e.From)
 	next := day.AddDate(0, 0, 1)
 	prefix, suffix := e.From.Equal(day), e.To.Equal(next)
@@ -97,8 +108,16 @@ func (s *Store) addQuarterEdge(ctx context.Context, e ScanQuery, sum *reportSum)
 	if err != nil {
 		return false, fail("read the workspace's quarters", err)
 	}
-	if stale > 0 || since != nil && e.From.Before(*since) {
+	if since != nil && e.From.Before(*since) {
 		return false, nil
+	}
+	if stale > 0 {
+		if e.From.Before(kept) {
+			return false, nil
+		}
+		if err := s.refreshStaleDay(ctx, e.WorkspaceID, day); err != nil {
+			return false, err
+		}
 	}
 	err = s.eachDay(ctx, sqlTx{s.read}, daySelect(userQuarters)+`WHERE workspace_id = $1 AND quarter >= $2 AND quarter < $3`,
 		[]any{e.WorkspaceID, dbTime(e.From), dbTime(e.To)}, func(k rollupKey, d *dayTally) {
@@ -124,6 +143,57 @@ func (s *Store) addQuarterEdge(ctx context.Context, e ScanQuery, sum *reportSum)
 		return nil
 	})
 	return err == nil, err
+}
+
+// refreshStaleDay rebuilds the quarter rows and the visitor quarters of a
+// workspace's stale UTC day from its live codes' scan events, which must
+// be kept for the day, and clears the mark: the first view of the day's
+// parts reads the events once, in place of every view for good. Under the
+// workspace's rollup lock, so no batch adds to the day meanwhile.
+func (s *Store) refreshStaleDay(ctx context.Context, ws int64, day time.Time) error {
+	from, to := dbTime(day), dbTime(day.AddDate(0, 0, 1))
+	return s.inTx(ctx, "refresh a stale day's quarters", func(dbTx *sql.Tx) error {
+		tx := sqlTx{dbTx}
+		if err := s.rollupLock(ctx, tx, []int64{ws}); err != nil {
+			return err
+		}
+		var stale int
+		err := dbTx.QueryRowContext(ctx, `SELECT count(*) FROM scan_workspace_stale_days WHERE workspace_id = $1 AND day = $2`, ws, from).Scan(&stale)
+		if err != nil || stale == 0 {
+			return err // none: another view refreshed it
+		}
+		quarters, spans := map[rollupKey]*dayTally{}, visitorSpans{}
+		err = tx.each(ctx, `SELECT e.scanned_at, e.is_bot, e.device_type, e.os, e.browser, e.referrer, e.visitor_hash, e.country, e.region, e.city, e.route
+			FROM scan_events e WHERE e.scanned_at >= $1 AND e.scanned_at < $2
+				AND e.dynamic_qr_code_id IN (SELECT id FROM dynamic_qr_codes WHERE workspace_id = $3 AND NOT is_deleted)`,
+			[]any{from, to, ws}, func(scan func(...any) error) error {
+				var e ScanEvent
+				if err := scan(scanTime(&e.ScannedAt), &e.IsBot, &e.DeviceType, &e.OS, &e.Browser, &e.Referrer, &e.VisitorHash, &e.Country, &e.Region, &e.City, &e.Route); err != nil {
+					return err
+				}
+				tallyOf(quarters, rollupKey{ws, e.ScannedAt.UTC().Truncate(15 * time.Minute), e.IsBot}).add(&e)
+				if e.VisitorHash != "" {
+					spans.add(ws, day, &e)
+				}
+				return nil
+			})
+		if err != nil {
+			return err
+		}
+		if err := tx.exec(ctx, `DELETE FROM scan_workspace_quarters WHERE workspace_id = $1 AND quarter >= $2 AND quarter < $3`, ws, from, to); err != nil {
+			return err
+		}
+		if err := s.applyDays(ctx, tx, userQuarters, quarters, 1); err != nil {
+			return err
+		}
+		if err := s.writeVisitorQuarters(ctx, tx, s.visitorQuartersSQL(false), spans); err != nil {
+			return err
+		}
+		if err := tx.exec(ctx, `DELETE FROM scan_workspace_stale_days WHERE workspace_id = $1 AND day = $2`, ws, from); err != nil {
+			return err
+		}
+		return outdateWriterCaches(ctx, tx, ws)
+	})
 }
 
 // staleDayKinds are the columns of markStaleDays' rows.

@@ -15,9 +15,8 @@ import (
 // TestQuarterEdgesEqualEvents reads the part days at the ends of local
 // days, in zones whose days start on the hour, the half and the three
 // quarters, from the workspace's quarter rows and from the scan events:
-// the two must agree to the visitor, with bots and without. After a code
-// is deleted the days it was scanned on are the events', the others still
-// the quarters'.
+// the two must agree to the visitor, with bots and without, also after a
+// code's deletion, whose days are rebuilt from the events on first view.
 func TestQuarterEdgesEqualEvents(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
@@ -126,12 +125,27 @@ func TestQuarterEdgesEqualEvents(t *testing.T) {
 		}
 
 		// A deletion takes the code's scans out of the days, not out of the
-		// visitors' quarters: the day it was scanned on is the events' now,
-		// the others still the quarters', as are the days after.
+		// visitors' quarters: the day it was scanned on is marked stale, and
+		// its first view rebuilds that day's quarters from the events, after
+		// which they answer exactly again, as the other days' do throughout.
 		if _, err := s.DeleteDynamicCode(ctx, alice.ID, codes[0].ID, time.Now()); err != nil {
 			t.Fatal(err)
 		}
-		t.Run("after a deletion", func(t *testing.T) { check(t, march, func(day int) bool { return day > 0 }) })
+		staleDays := func() (n int) {
+			t.Helper()
+			err := store.ReadDB(s).QueryRowContext(ctx, `SELECT count(*) FROM scan_workspace_stale_days WHERE workspace_id = $1`, ws).Scan(&n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+		if n := staleDays(); n != 1 {
+			t.Fatalf("%d stale days after the deletion, want the one it was scanned on", n)
+		}
+		t.Run("after a deletion", func(t *testing.T) { check(t, march, all) })
+		if n := staleDays(); n != 0 {
+			t.Fatalf("%d stale days after their views, want none", n)
+		}
 		later := time.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, 2)
 		record(later, 3, 1500, codes[1:])
 		t.Run("scans after a deletion", func(t *testing.T) { check(t, later, all) })

@@ -129,3 +129,17 @@ func (s *Store) bumpVersions(ctx context.Context, tx rollupTx, c *writerCache, u
 	})
 	return stale, err
 }
+
+// outdateWriterCaches tells the writers' caches of the workspaces' rollups
+// that a change outside the recorder made them out of date: their next
+// batch sees a version it did not write (bumpVersions) and reads again.
+func outdateWriterCaches(ctx context.Context, tx rollupTx, workspaces ...int64) error {
+	for _, ws := range workspaces {
+		err := tx.exec(ctx, `INSERT INTO workspace_rollup_versions (workspace_id, version) VALUES ($1, 1)
+			ON CONFLICT (workspace_id) DO UPDATE SET version = workspace_rollup_versions.version + 1`, ws)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

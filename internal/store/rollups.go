@@ -338,7 +338,7 @@ func (s *Store) buildRollupSQL() *rollupSQL {
 			SELECT c0, 1 FROM ` + s.rowsSQL(1, idKinds) + ` u WHERE true
 			ON CONFLICT (workspace_id) DO UPDATE SET version = workspace_rollup_versions.version + 1
 			RETURNING workspace_id, version`,
-		visitorQuarters: s.visitorQuartersSQL(),
+		visitorQuarters: s.visitorQuartersSQL(true),
 		readDays:        map[rollupTable]string{}, writeDays: map[rollupTable]string{},
 	}
 	for _, t := range []rollupTable{codeDays, userDays, userQuarters, tagDays, folderDays} {
@@ -788,9 +788,7 @@ func (s *Store) dropCodeRollups(ctx context.Context, tx rollupTx, userID, codeID
 	// The writers' caches of the user's rollups are out of date, and so
 	// are the tag and folder rows with the code (an undone deletion
 	// brings the code back without its rows).
-	err := tx.exec(ctx, `INSERT INTO workspace_rollup_versions (workspace_id, version) VALUES ($1, 1)
-		ON CONFLICT (workspace_id) DO UPDATE SET version = workspace_rollup_versions.version + 1`, userID)
-	if err != nil {
+	if err := outdateWriterCaches(ctx, tx, userID); err != nil {
 		return err
 	}
 	if err := bumpCodeRollups(ctx, tx, map[int64]bool{userID: true}); err != nil {
@@ -799,7 +797,7 @@ func (s *Store) dropCodeRollups(ctx context.Context, tx rollupTx, userID, codeID
 	out := map[rollupKey]*dayTally{}
 	// The user's visitors that scanned no other code of theirs that day
 	// go with the code.
-	err = tx.exec(ctx, `UPDATE scan_workspace_visitors SET codes = codes - 1
+	err := tx.exec(ctx, `UPDATE scan_workspace_visitors SET codes = codes - 1
 		WHERE workspace_id = $1 AND (day, is_bot, visitor_hash) IN (
 			SELECT day, is_bot, visitor_hash FROM scan_visitors WHERE dynamic_qr_code_id = $2)`, userID, codeID)
 	if err != nil {
