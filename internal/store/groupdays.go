@@ -22,12 +22,14 @@ import (
 // not kept up to date by each of them: they are a cache, built by the
 // first view that needs them and checked by every view against what they
 // were summed from (scan_*_rollups): the live codes' ids, the version of
-// the workspace's closed-day code rows (code_rollup_versions, bumped by
-// the recorder when it adds late scans to a closed day and by a code's
-// deletion) and the first day they do not cover. A code that joins or
-// leaves the group has its rows added or taken out, and days closed since
-// are added, by the next view; a new version rebuilds the rows from all
-// the codes' rows, which that view pays for.
+// their closed-day code rows and the first day they do not cover. The
+// version is the workspace's code_rollup_versions, bumped by the recorder
+// when it adds late scans to a closed day, plus the group's own
+// rollup_version, bumped by the deletion of a code it holds or was summed
+// with (whose rows go with it; the workspace's other groups keep theirs).
+// A code that joins or leaves the group has its rows added or taken out,
+// and days closed since are added, by the next view; a new version
+// rebuilds the rows from all the codes' rows, which that view pays for.
 
 // groupRollup is the rows of tags or of folders.
 type groupRollup struct {
@@ -35,8 +37,13 @@ type groupRollup struct {
 	state string // the table of what each group's rows were summed from
 	// members lists the live codes of group $1 in its workspace, by id.
 	members string
-	// version reads the code_rollup_versions of group $1's workspace.
+	// version reads group $1's version: its own rollup_version (the
+	// deletions of codes it held) plus its workspace's
+	// code_rollup_versions (late scans into closed days).
 	version string
+	// holding bumps the rollup_version of workspace $1's groups that hold
+	// code $2 or whose rows were summed with it ($3: "%,ID,%").
+	holding string
 	// inWorkspace is true when group $4 is workspace $3's (ScanQuery.codes).
 	inWorkspace string
 	// lockKey + the group's id is the PostgreSQL advisory lock of its rows.
@@ -50,8 +57,12 @@ var (
 		days: tagDays, state: "scan_tag_rollups",
 		members: `SELECT d.id FROM dynamic_qr_codes d JOIN dynamic_qr_code_tags t ON t.dynamic_qr_code_id = d.id JOIN tags g ON g.id = t.tag_id
 			WHERE t.tag_id = $1 AND d.workspace_id = g.workspace_id AND NOT d.is_deleted ORDER BY d.id`,
-		version:     `SELECT COALESCE(max(v.version), 0) FROM tags g JOIN code_rollup_versions v ON v.workspace_id = g.workspace_id WHERE g.id = $1`,
+		version: `SELECT COALESCE(max(g.rollup_version + COALESCE(v.version, 0)), 0) FROM tags g
+			LEFT JOIN code_rollup_versions v ON v.workspace_id = g.workspace_id WHERE g.id = $1`,
 		inWorkspace: `SELECT 1 FROM tags WHERE id = $4 AND workspace_id = $3`,
+		holding: `UPDATE tags SET rollup_version = rollup_version + 1 WHERE workspace_id = $1 AND (
+			id IN (SELECT tag_id FROM dynamic_qr_code_tags WHERE dynamic_qr_code_id = $2)
+			OR id IN (SELECT tag_id FROM scan_tag_rollups WHERE ',' || members || ',' LIKE $3))`,
 		// Past the users' rollup locks (rollupLock: 1<<40 + id).
 		lockKey: 2 << 40,
 	}
@@ -59,9 +70,13 @@ var (
 		days: folderDays, state: "scan_folder_rollups",
 		members: `SELECT d.id FROM dynamic_qr_codes d JOIN folders f ON f.id = d.folder_id
 			WHERE d.folder_id = $1 AND d.workspace_id = f.workspace_id AND NOT d.is_deleted ORDER BY d.id`,
-		version:     `SELECT COALESCE(max(v.version), 0) FROM folders f JOIN code_rollup_versions v ON v.workspace_id = f.workspace_id WHERE f.id = $1`,
+		version: `SELECT COALESCE(max(f.rollup_version + COALESCE(v.version, 0)), 0) FROM folders f
+			LEFT JOIN code_rollup_versions v ON v.workspace_id = f.workspace_id WHERE f.id = $1`,
 		inWorkspace: `SELECT 1 FROM folders WHERE id = $4 AND workspace_id = $3`,
-		lockKey:     3 << 40,
+		holding: `UPDATE folders SET rollup_version = rollup_version + 1 WHERE workspace_id = $1 AND (
+			id IN (SELECT folder_id FROM dynamic_qr_codes WHERE id = $2)
+			OR id IN (SELECT folder_id FROM scan_folder_rollups WHERE ',' || members || ',' LIKE $3))`,
+		lockKey: 3 << 40,
 	}
 )
 
@@ -112,16 +127,24 @@ type rowQueryer interface {
 // after them are at least as new (a change in between makes the next
 // check look again, never keeps stale rows).
 func (s *Store) groupSourceNow(ctx context.Context, g groupRollup, id int64) (*groupSource, error) {
+	return groupSourceIn(ctx, s.read, g, id, func() (time.Time, error) { return s.openDay(ctx, sqlTx{s.read}) })
+}
+
+// groupSourceIn is groupSourceNow in q (the read pool or a transaction),
+// with through, read between the version and the codes, the first day.
+func groupSourceIn(ctx context.Context, q interface {
+	rowQueryer
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}, g groupRollup, id int64, through func() (time.Time, error)) (*groupSource, error) {
 	src := &groupSource{}
-	if err := s.read.QueryRowContext(ctx, g.version, id).Scan(&src.version); err != nil {
+	if err := q.QueryRowContext(ctx, g.version, id).Scan(&src.version); err != nil {
 		return nil, err
 	}
-	open, err := s.openDay(ctx, sqlTx{s.read})
-	if err != nil {
+	var err error
+	if src.through, err = through(); err != nil {
 		return nil, err
 	}
-	src.through = open
-	err = eachRowIn(ctx, s.read, "list a group's codes", g.members, []any{id}, func(rows *sql.Rows) error {
+	err = eachRowIn(ctx, q, "list a group's codes", g.members, []any{id}, func(rows *sql.Rows) error {
 		var code int64
 		err := rows.Scan(&code)
 		src.codes = append(src.codes, code)
@@ -208,6 +231,13 @@ func (s *Store) freshGroup(ctx context.Context, g groupRollup, id int64) (time.T
 			if (had == nil) != (now == nil) || had != nil && !(had.same(now) && had.through.Equal(now.through)) {
 				return nil // another view got there first
 			}
+			// The codes and version the rows were summed for must still
+			// hold: a code untagged and then deleted while they were
+			// summed bumps no group that holds it any more.
+			again, err := groupSourceIn(ctx, tx, g, id, func() (time.Time, error) { return cur.through, nil })
+			if err != nil || !again.same(cur) {
+				return err
+			}
 			if rebuild {
 				if _, err := tx.ExecContext(ctx, `DELETE FROM `+g.days.name+` WHERE `+g.days.owner+` = $1`, id); err != nil {
 					return err
@@ -249,6 +279,21 @@ func diffCodes(had, now []int64) (joined, left []int64) {
 		}
 	}
 	return joined, left
+}
+
+// bumpGroupsHolding counts the deletion of a code in the versions of the
+// workspace's tags and folders that hold it, or whose rows were summed
+// with it: those rebuild their rows on their next view (the code's rows
+// go with it), the others keep theirs. Together with freshGroup's check
+// of its codes inside its transaction, no view keeps the code's scans.
+func bumpGroupsHolding(ctx context.Context, tx rollupTx, workspaceID, codeID int64) error {
+	listed := "%," + strconv.FormatInt(codeID, 10) + ",%"
+	for _, g := range []groupRollup{tagRollups, folderRollups} {
+		if err := tx.exec(ctx, g.holding, workspaceID, codeID, listed); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // bumpCodeRollups counts a change to the closed-day code rows of the

@@ -119,9 +119,44 @@ func TestGroupRollupsFollowTheirCodes(t *testing.T) {
 			t.Fatalf("closed %d days, %v", n, err)
 		}
 		t.Run("a day closed", views)
+		// What each group's rows were last summed for (scan_*_rollups).
+		summedFor := func(table, owner string, id int64) (version int64) {
+			t.Helper()
+			err := store.ReadDB(s).QueryRowContext(ctx, `SELECT code_version FROM `+table+` WHERE `+owner+` = $1`, id).Scan(&version)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return version
+		}
+		tagBefore, folderBefore := summedFor("scan_tag_rollups", "tag_id", tag.ID), summedFor("scan_folder_rollups", "folder_id", folder.ID)
 		if _, err := s.DeleteDynamicCode(ctx, ws, codes[0].ID, time.Now()); err != nil {
 			t.Fatal(err)
 		}
 		t.Run("a code deleted", views)
+		// The deleted code was the tag's, not the folder's: only the tag's
+		// rows were summed again.
+		if v := summedFor("scan_tag_rollups", "tag_id", tag.ID); v == tagBefore {
+			t.Errorf("the tag's rows kept version %d after its code's deletion", v)
+		}
+		if v := summedFor("scan_folder_rollups", "folder_id", folder.ID); v != folderBefore {
+			t.Errorf("the folder's rows went from version %d to %d for another group's code", folderBefore, v)
+		}
+		// A code that left the folder after its rows were summed with it,
+		// then deleted, bumps the folder too.
+		if err := s.SetCodeFolder(ctx, ws, true, codes[3].ID, &folder.ID); err != nil {
+			t.Fatal(err)
+		}
+		t.Run("a code joins the folder", views)
+		if err := s.SetCodeFolder(ctx, ws, true, codes[3].ID, nil); err != nil {
+			t.Fatal(err)
+		}
+		folderBefore = summedFor("scan_folder_rollups", "folder_id", folder.ID)
+		if _, err := s.DeleteDynamicCode(ctx, ws, codes[3].ID, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		t.Run("a code that left the folder deleted", views)
+		if v := summedFor("scan_folder_rollups", "folder_id", folder.ID); v == folderBefore {
+			t.Errorf("the folder's rows kept version %d after the deletion of a code they were summed with", v)
+		}
 	})
 }

@@ -791,7 +791,7 @@ func (s *Store) dropCodeRollups(ctx context.Context, tx rollupTx, userID, codeID
 	if err := outdateWriterCaches(ctx, tx, userID); err != nil {
 		return err
 	}
-	if err := bumpCodeRollups(ctx, tx, map[int64]bool{userID: true}); err != nil {
+	if err := bumpGroupsHolding(ctx, tx, userID, codeID); err != nil {
 		return err
 	}
 	out := map[rollupKey]*dayTally{}
