@@ -46,8 +46,9 @@ type groupRollup struct {
 	holding string
 	// inWorkspace is true when group $4 is workspace $3's (ScanQuery.codes).
 	inWorkspace string
-	// lockKey + the group's id is the PostgreSQL advisory lock of its rows.
-	lockKey int64
+	// workspace reads group $1's workspace, whose rollup lock a group's
+	// rows are written under.
+	workspace string
 }
 
 var (
@@ -63,8 +64,7 @@ var (
 		holding: `UPDATE tags SET rollup_version = rollup_version + 1 WHERE workspace_id = $1 AND (
 			id IN (SELECT tag_id FROM dynamic_qr_code_tags WHERE dynamic_qr_code_id = $2)
 			OR id IN (SELECT tag_id FROM scan_tag_rollups WHERE ',' || members || ',' LIKE $3))`,
-		// Past the users' rollup locks (rollupLock: 1<<40 + id).
-		lockKey: 2 << 40,
+		workspace: `SELECT workspace_id FROM tags WHERE id = $1`,
 	}
 	folderRollups = groupRollup{
 		days: folderDays, state: "scan_folder_rollups",
@@ -76,7 +76,7 @@ var (
 		holding: `UPDATE folders SET rollup_version = rollup_version + 1 WHERE workspace_id = $1 AND (
 			id IN (SELECT folder_id FROM dynamic_qr_codes WHERE id = $2)
 			OR id IN (SELECT folder_id FROM scan_folder_rollups WHERE ',' || members || ',' LIKE $3))`,
-		lockKey: 3 << 40,
+		workspace: `SELECT workspace_id FROM folders WHERE id = $1`,
 	}
 )
 
@@ -221,7 +221,15 @@ func (s *Store) freshGroup(ctx context.Context, g groupRollup, id int64) (time.T
 		}
 		wrote := false
 		err = s.inTx(ctx, "roll up a group", func(tx *sql.Tx) error {
-			if err := s.xactLock(ctx, tx, `$1`, g.lockKey+id); err != nil {
+			// Under the workspace's rollup lock, which a code's deletion
+			// holds: a deletion before these rows are written is seen by
+			// the check of their codes below, one after them sees their
+			// member list (bumpGroupsHolding).
+			var ws int64
+			if err := tx.QueryRowContext(ctx, g.workspace, id).Scan(&ws); err != nil {
+				return err // sql.ErrNoRows: the group is gone
+			}
+			if err := s.rollupLock(ctx, sqlTx{tx}, []int64{ws}); err != nil {
 				return err
 			}
 			now, err := groupSourceHad(ctx, tx, g, id)
@@ -284,8 +292,10 @@ func diffCodes(had, now []int64) (joined, left []int64) {
 // bumpGroupsHolding counts the deletion of a code in the versions of the
 // workspace's tags and folders that hold it, or whose rows were summed
 // with it: those rebuild their rows on their next view (the code's rows
-// go with it), the others keep theirs. Together with freshGroup's check
-// of its codes inside its transaction, no view keeps the code's scans.
+// go with it), the others keep theirs. It runs under the workspace's
+// rollup lock, as freshGroup writes a group's rows: rows written before it
+// list the code and are bumped here, and rows written after it see the
+// code deleted, so no group keeps the code's scans.
 func bumpGroupsHolding(ctx context.Context, tx rollupTx, workspaceID, codeID int64) error {
 	listed := "%," + strconv.FormatInt(codeID, 10) + ",%"
 	for _, g := range []groupRollup{tagRollups, folderRollups} {
