@@ -155,11 +155,7 @@ const WebhookScanReach = webhookScanWindow * webhookScanWindows
 // answer it.
 func QuarterEdge(ctx context.Context, s *Store, q ScanQuery) (r *ScanReport, ok bool, err error) {
 	sum := newReportSum()
-	kept, err := s.EventsFrom(ctx)
-	if err != nil {
-		return nil, false, err
-	}
-	ok, err = s.addQuarterEdge(ctx, q, kept, sum)
+	ok, err = s.addQuarterEdge(ctx, q, sum)
 	return sum.report(), ok, err
 }
 

@@ -24,9 +24,8 @@ import (
 // take them out of the visitor quarters, so the days it had scans on are
 // marked stale in its workspaces (scan_workspace_stale_days): the first
 // view of such a day's parts rebuilds its quarters from the events
-// (refreshStaleDay), or reads the events when they are no longer kept. The workspaces that existed
-// before the quarters read the events for the days before them
-// (workspace_quarters_since).
+// (refreshStaleDay). The workspaces that existed before the quarters read
+// the events for the days before them (workspace_quarters_since).
 
 var userQuarters = rollupTable{"scan_workspace_quarters", "workspace_id", "quarter"}
 
@@ -89,9 +88,10 @@ func (s *Store) writeVisitorQuarters(ctx context.Context, tx rollupTx, statement
 
 // addQuarterEdge adds part day e of a workspace's view to sum from its
 // quarter rows, when they can answer it (see above); ok is false when
-// they cannot, and the caller reads the events. A stale day whose events
-// are kept (from kept on) has its quarters rebuilt first.
-func (s *Store) addQuarterEdge(ctx context.Context, e ScanQuery, kept time.Time, sum *reportSum) (ok bool, err error) {
+// they cannot, and the caller reads the events. The caller asks only for
+// days whose events are kept, so a stale day has its quarters rebuilt
+// first.
+func (s *Store) addQuarterEdge(ctx context.Context, e ScanQuery, sum *reportSum) (ok bool, err error) {
 	day := utcDay(e.From)
 	next := day.AddDate(0, 0, 1)
 	prefix, suffix := e.From.Equal(day), e.To.Equal(next)
@@ -112,9 +112,6 @@ func (s *Store) addQuarterEdge(ctx context.Context, e ScanQuery, kept time.Time,
 		return false, nil
 	}
 	if stale > 0 {
-		if e.From.Before(kept) {
-			return false, nil
-		}
 		if err := s.refreshStaleDay(ctx, e.WorkspaceID, day); err != nil {
 			return false, err
 		}

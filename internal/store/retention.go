@@ -94,7 +94,7 @@ func (s *Store) addEdges(ctx context.Context, edges []ScanQuery, sum *reportSum)
 			err = s.addRolledUpSlots(ctx, e, sum)
 		case !e.From.Before(kept):
 			var done bool
-			if done, err = s.addQuarterEdge(ctx, e, kept, sum); err == nil && !done {
+			if done, err = s.addQuarterEdge(ctx, e, sum); err == nil && !done {
 				err = s.addEvents(ctx, e, sum)
 			}
 		default:
