@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { apiJson, serverMessage } from '@/lib/api-client'
-import { userQueryKey, type User } from '@/lib/auth'
+import { setSessionUser, type User } from '@/lib/auth'
 import { toast } from '@/lib/use-toast'
 
 export interface ActivateTrialAnswer {
@@ -17,8 +17,8 @@ export function useActivateTrial() {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: activateTrial,
-    onSuccess: (answer) => {
-      if (answer?.user) queryClient.setQueryData(userQueryKey, answer.user)
+    onSuccess: async (answer) => {
+      if (answer?.user) await setSessionUser(queryClient, answer.user)
       void queryClient.invalidateQueries({ queryKey: ['/api/trial-status'] })
       toast({ title: 'Free Trial Activated!', description: '3 days of premium features unlocked.' })
     },

@@ -1,4 +1,4 @@
-import { queryOptions, useQuery } from '@tanstack/react-query'
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query'
 import { getQueryFn } from './api-client'
 import { toast } from './use-toast'
 import type { ActiveWorkspace } from './workspace'
@@ -40,6 +40,17 @@ export async function getUser(context: Parameters<typeof fetchUser>[0]): Promise
 }
 
 export const getUserQueryOptions = () => queryOptions<User | null>({ queryKey: userQueryKey, queryFn: getUser })
+
+/**
+ * Makes user (null: nobody) the session's user after a sign-in, sign-up or
+ * sign-out. A read of /api/user asked before it (the page's first, still
+ * in flight) would answer after and put the old session back, or none: it
+ * is cancelled first.
+ */
+export async function setSessionUser(queryClient: QueryClient, user: User | null) {
+  await queryClient.cancelQueries({ queryKey: userQueryKey })
+  queryClient.setQueryData(userQueryKey, user)
+}
 
 export function useUser() {
   return useQuery(getUserQueryOptions())

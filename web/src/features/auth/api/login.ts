@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { z } from 'zod'
 import { apiJson, serverMessage } from '@/lib/api-client'
-import { userQueryKey } from '@/lib/auth'
+import { setSessionUser } from '@/lib/auth'
 import { toast } from '@/lib/use-toast'
 import { isChallenge, type SignInAnswer } from './second-factor'
 
@@ -21,9 +21,9 @@ export function useLogin() {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: login,
-    onSuccess: (user) => {
+    onSuccess: async (user) => {
       if (isChallenge(user)) return // the form asks for the second factor
-      queryClient.setQueryData(userQueryKey, user)
+      await setSessionUser(queryClient, user)
       toast({ title: 'Login successful', description: `Welcome back, ${user.username}!` })
     },
     onError: (error) => {

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { apiRequest, serverMessage } from '@/lib/api-client'
-import { userQueryKey } from '@/lib/auth'
+import { setSessionUser } from '@/lib/auth'
 import { toast } from '@/lib/use-toast'
 
 export async function logout() {
@@ -12,7 +12,7 @@ export function useLogout() {
   return useMutation({
     mutationFn: logout,
     onSuccess: async () => {
-      queryClient.setQueryData(userQueryKey, null)
+      await setSessionUser(queryClient, null)
       toast({ title: 'Logged out', description: 'You have been successfully logged out' })
       // The saved-code lists belonged to the session that just ended.
       await Promise.all([['/api/codes'], ['/api/qrcodes']].map((queryKey) => queryClient.invalidateQueries({ queryKey })))

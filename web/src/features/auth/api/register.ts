@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { z } from 'zod'
 import { apiJson, serverMessage } from '@/lib/api-client'
-import { userQueryKey, type User } from '@/lib/auth'
+import { setSessionUser, type User } from '@/lib/auth'
 import { toast } from '@/lib/use-toast'
 
 export const registerInputSchema = z.object({
@@ -35,12 +35,12 @@ export function useRegister() {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: register,
-    onSuccess: (answer) => {
+    onSuccess: async (answer) => {
       if (!isUser(answer)) {
         toast({ title: 'Check your email', description: answer.message })
         return
       }
-      queryClient.setQueryData(userQueryKey, answer)
+      await setSessionUser(queryClient, answer)
       toast({ title: 'Registration successful', description: `Welcome, ${answer.username}!` })
     },
     onError: (error) => {

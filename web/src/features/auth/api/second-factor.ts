@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { apiJson, getQueryFn, serverMessage } from '@/lib/api-client'
-import { userQueryKey, type User } from '@/lib/auth'
+import { setSessionUser, type User } from '@/lib/auth'
 import { toast } from '@/lib/use-toast'
 import { getPasskey, passkeyProblem } from '@/lib/webauthn'
 
@@ -47,8 +47,8 @@ export function useSignInStep() {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: secondFactor,
-    onSuccess: (user) => {
-      queryClient.setQueryData(userQueryKey, user)
+    onSuccess: async (user) => {
+      await setSessionUser(queryClient, user)
       toast({ title: 'Login successful', description: `Welcome back, ${user.username}!` })
     },
     onError: (error) => {

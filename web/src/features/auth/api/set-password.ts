@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { z } from 'zod'
 import { apiJson, serverMessage } from '@/lib/api-client'
-import { userQueryKey } from '@/lib/auth'
+import { setSessionUser } from '@/lib/auth'
 import { toast } from '@/lib/use-toast'
 import { isChallenge, type SignInAnswer } from './second-factor'
 
@@ -27,12 +27,12 @@ export function useSetPassword(token: string) {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: (input: SetPasswordInput) => setPassword(token, input),
-    onSuccess: (user) => {
+    onSuccess: async (user) => {
       if (isChallenge(user)) {
         toast({ title: 'Password set', description: 'Now confirm it is you with your second factor.' })
         return
       }
-      queryClient.setQueryData(userQueryKey, user)
+      await setSessionUser(queryClient, user)
       toast({ title: 'Password set', description: `Welcome, ${user.username}!` })
     },
     onError: (error) => {

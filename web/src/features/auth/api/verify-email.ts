@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { apiJson } from '@/lib/api-client'
-import { userQueryKey } from '@/lib/auth'
+import { setSessionUser } from '@/lib/auth'
 import { isChallenge, type SignInAnswer } from './second-factor'
 
 /** POST /api/verify-email: proves the address, ends the account's other sessions and signs this browser in. */
@@ -12,8 +12,8 @@ export function useVerifyEmail() {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: verifyEmail,
-    onSuccess: (answer) => {
-      if (!isChallenge(answer)) queryClient.setQueryData(userQueryKey, answer)
+    onSuccess: async (answer) => {
+      if (!isChallenge(answer)) await setSessionUser(queryClient, answer)
     },
   })
 }
