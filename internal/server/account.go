@@ -37,20 +37,44 @@ const (
 // token goes nowhere but the mail. Set-password links open /set-password,
 // verification links /verify-email.
 func (s *server) sendLink(ctx context.Context, u *store.User, purpose, template string, lifetime time.Duration) error {
+	m, err := s.linkMail(ctx, u, purpose, template, lifetime)
+	if err != nil {
+		return err
+	}
+	return s.mailer.Send(ctx, m)
+}
+
+// linkMail makes the link's token and renders its mail.
+func (s *server) linkMail(ctx context.Context, u *store.User, purpose, template string, lifetime time.Duration) (mail.Message, error) {
 	token, hash := store.NewLinkToken()
 	if err := s.store.CreatePasswordToken(ctx, u.ID, purpose, hash, s.now().Add(lifetime)); err != nil {
-		return err
+		return mail.Message{}, err
 	}
 	page := "/set-password"
 	if purpose == store.LinkVerifyEmail {
 		page = "/verify-email"
 	}
 	link := s.cfg.BaseURL + page + "?token=" + token
-	m, err := mail.Render(u.Email, template, mail.Data{BaseURL: s.cfg.BaseURL, Fields: map[string]any{"Link": link}})
+	return mail.Render(u.Email, template, mail.Data{BaseURL: s.cfg.BaseURL, Fields: map[string]any{"Link": link}})
+}
+
+// sendLinkAfter is sendLink for a new account, which works without the
+// mail: the link is made now and mailed after the answer, so a slow or
+// unreachable SMTP server (whose retries take minutes) cannot hold the
+// sign-up. A failure is logged.
+func (s *server) sendLinkAfter(r *http.Request, u *store.User, purpose, template string, lifetime time.Duration) {
+	m, err := s.linkMail(r.Context(), u, purpose, template, lifetime)
 	if err != nil {
-		return err
+		s.log.ErrorContext(r.Context(), "making a mailed link", "user", u.ID, "purpose", purpose, "err", err)
+		return
 	}
-	return s.mailer.Send(ctx, m)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), backgroundMailTimeout)
+		defer cancel()
+		if err := s.mailer.Send(ctx, m); err != nil {
+			s.log.Error("mailing a link", "user", u.ID, "purpose", purpose, "err", err)
+		}
+	}()
 }
 
 // mailLink is sendLink for a link someone asked for now: limited per
@@ -205,14 +229,14 @@ func (s *server) forgotPassword(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]string{"message": msgForgotMailed})
 }
 
-// forgotMailTimeout bounds forgot-password's lookup and mail, which no
-// request waits for.
-const forgotMailTimeout = time.Minute
+// backgroundMailTimeout bounds a mail no request waits for (forgot
+// password's lookup and mail, a new account's link), retries included.
+const backgroundMailTimeout = time.Minute
 
 // mailPasswordReset mails the account of email, if there is one, a
 // set-password link; failures are logged, since no one waits for them.
 func (s *server) mailPasswordReset(email string) {
-	ctx, cancel := context.WithTimeout(context.Background(), forgotMailTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), backgroundMailTimeout)
 	defer cancel()
 	u, err := s.store.UserByUsername(ctx, email)
 	switch {

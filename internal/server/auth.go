@@ -159,10 +159,7 @@ func (s *server) register(w http.ResponseWriter, r *http.Request) {
 	if !s.createAndSignIn(w, r, u, msgAccountExists) {
 		return
 	}
-	// The account works without the mail; a failure is logged, not fatal.
-	if err := s.sendLink(r.Context(), u, store.LinkVerifyEmail, "account_verify", verifyLinkLifetime); err != nil {
-		s.log.ErrorContext(r.Context(), "sending a verification link", "user", u.ID, "err", err)
-	}
+	s.sendLinkAfter(r, u, store.LinkVerifyEmail, "account_verify", verifyLinkLifetime)
 	writeJSON(w, http.StatusCreated, s.userJSON(r, u))
 }
 

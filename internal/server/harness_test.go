@@ -71,6 +71,8 @@ type env struct {
 	mail  *mailbox
 	// outbox sends the mail the server queues (Deps.Outbox).
 	outbox *outbox.Sender
+	// mailboxed is whether the server mails into mail (no option gave it another Mailer).
+	mailboxed bool
 }
 
 // mailbox is a Mailer that keeps what it is sent, for tests that follow a
@@ -107,22 +109,35 @@ func (b *mailbox) sentTo(t *testing.T, to string, n int) int {
 }
 
 // link returns the first match of pattern's group 1 in the text of the
-// newest message to to; the test fails without one.
+// newest message to to, waiting a while for one (a new account's link is
+// mailed after the answer); the test fails without one.
 func (b *mailbox) link(t *testing.T, to, pattern string) string {
 	t.Helper()
+	re := regexp.MustCompile(pattern)
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if m, sent := b.newestMatch(to, re); m != nil {
+			return m[1]
+		} else if time.Now().After(deadline) {
+			t.Fatalf("no mail to %s matches %s (sent: %d)", to, pattern, sent)
+			return ""
+		}
+	}
+}
+
+// newestMatch is re's match in the newest message to to that has one, and
+// how many messages there are.
+func (b *mailbox) newestMatch(to string, re *regexp.Regexp) ([]string, int) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	re := regexp.MustCompile(pattern)
 	for i := len(b.sent) - 1; i >= 0; i-- {
 		if b.sent[i].To != to {
 			continue
 		}
 		if m := re.FindStringSubmatch(b.sent[i].Text); m != nil {
-			return m[1]
+			return m, len(b.sent)
 		}
 	}
-	t.Fatalf("no mail to %s matches %s (sent: %d)", to, pattern, len(b.sent))
-	return ""
+	return nil, len(b.sent)
 }
 
 type option func(*Deps)
@@ -162,6 +177,7 @@ func startServer(t *testing.T, st *store.Store, newServer func(http.Handler) *ht
 	for _, o := range opts {
 		o(&d)
 	}
+	e.mailboxed = d.Mailer == mail.Mailer(e.mail)
 	// The bulk runner stops before the store closes (cleanups run last first).
 	ctx, stop := context.WithCancel(context.Background())
 	d.Bulk = bulk.NewRunner(st, d.Logger, d.Now)
@@ -281,5 +297,11 @@ func loginBody(username, password string) string {
 // register creates an account through the API in browser c.
 func (e *env) register(c *http.Client, email, password string) map[string]any {
 	e.t.Helper()
-	return expect(e.t, e.do(c, "POST", "/api/register", registerBody(email, password)), http.StatusCreated, "")
+	u := expect(e.t, e.do(c, "POST", "/api/register", registerBody(email, password)), http.StatusCreated, "")
+	// The verification link is mailed after the answer: once it is in, a
+	// test counting mails counts from after it.
+	if e.mailboxed {
+		e.mail.link(e.t, strings.ToLower(email), verifyLinkPattern)
+	}
+	return u
 }

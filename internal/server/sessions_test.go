@@ -88,6 +88,55 @@ func TestNewDeviceMailLeavesSignIn(t *testing.T) {
 	})
 }
 
+// TestSignUpDoesNotWaitForMail: a new account's link (registration's
+// verification link, a visitor's trial's set-password link) is mailed
+// after the answer, so an SMTP server that hangs does not hold the
+// sign-up, and the mail arrives once the server lets it through.
+func TestSignUpDoesNotWaitForMail(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		release := make(chan struct{})
+		smtpServer := mailtest.Start(t, mailtest.Options{Refuse: func(string, int) *smtp.SMTPError {
+			<-release
+			return nil
+		}})
+		mailer, err := mail.NewSMTP(mail.SMTPOptions{URL: smtpServer.URL(), From: "hello@squarely.test", Backoff: time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := start(t, st, func(d *Deps) { d.Mailer = mailer })
+		signUps := []struct{ path, body, to, subject string }{
+			{"/api/register", registerBody("reg@example.com", "secret1"), "reg@example.com", "Confirm your Squarely email address"},
+			{"/api/activate-trial", `{"email":"trial@example.com"}`, "trial@example.com", "Your Squarely free trial: choose a password"},
+		}
+		for _, su := range signUps {
+			answered := make(chan int, 1)
+			go func() { answered <- e.do(e.browser(), "POST", su.path, su.body).StatusCode }()
+			select {
+			case code := <-answered:
+				if code != http.StatusCreated && code != http.StatusOK {
+					t.Fatalf("%s answered %d", su.path, code)
+				}
+			case <-time.After(10 * time.Second):
+				close(release)
+				t.Fatalf("%s waited for the SMTP server", su.path)
+			}
+		}
+		close(release)
+		for _, su := range signUps {
+			for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+				if slices.ContainsFunc(smtpServer.Messages(), func(m mailtest.Received) bool {
+					return m.To[0] == su.to && m.Header.Get("Subject") == su.subject
+				}) {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("the mail of %s never arrived", su.path)
+				}
+			}
+		}
+	})
+}
+
 func TestSessionsListAndEnd(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
 		e := start(t, st, withConfig(func(c *config.Config) { c.TrustProxy = true }))

@@ -130,10 +130,7 @@ func (s *server) activateTrial(w http.ResponseWriter, r *http.Request) {
 	if !s.createAndSignIn(w, r, u, msgTrialAccountExists) {
 		return
 	}
-	// The account works without the mail; a failure is logged, not fatal.
-	if err := s.sendLink(ctx, u, store.LinkSetPassword, "trial_password", trialLinkLifetime); err != nil {
-		s.log.ErrorContext(r.Context(), "sending a set-password link", "user", u.ID, "err", err)
-	}
+	s.sendLinkAfter(r, u, store.LinkSetPassword, "trial_password", trialLinkLifetime)
 	writeJSON(w, http.StatusOK, map[string]any{"message": msgTrialActivated, "user": s.userJSON(r, u)})
 }
 
