@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"maps"
 	"net/http"
 	"slices"
@@ -194,6 +195,9 @@ type scanReportResponse struct {
 	// routeOrder; empty for the account's report.
 	Routes      []routeScans `json:"routes"`
 	Attribution string       `json:"attribution"`
+	// Country is the ?country= the report is of: "" for the scans no
+	// country was found for; absent when it counts every country.
+	Country *string `json:"country,omitempty"`
 }
 
 type routeScans struct {
@@ -261,12 +265,49 @@ func (s *server) scanReport(w http.ResponseWriter, r *http.Request, q store.Scan
 	}
 }
 
-// readScanReport reads the request's range and q's report for it, shared by
-// the JSON and PDF views; on failure it has answered.
+// readScanReport reads the request's range and country and q's report for
+// them, shared by the JSON, CSV and PDF views; on failure it has answered.
 func (s *server) readScanReport(w http.ResponseWriter, r *http.Request, q store.ScanQuery) (scanRange, *scanReportResponse, bool) {
+	q, ok := countryFilter(w, r, q)
+	if !ok {
+		return scanRange{}, nil, false
+	}
 	sr, ok := s.parseScanRange(w, r, q)
 	if !ok {
 		return sr, nil, false
+	}
+	var kept time.Time
+	if q.ByCountry {
+		// A country's scans are read from the events, which retention
+		// deletes: a range it reaches into would count too few.
+		var err error
+		if kept, err = s.store.EventsFrom(r.Context()); err != nil {
+			s.internalError(w, "reading the scan retention", err)
+			return sr, nil, false
+		}
+		if sr.from.Before(kept) {
+			fieldError(w, "country", "Scans before "+kept.Format(time.DateOnly)+" are not kept by country: choose a range from that day on")
+			return sr, nil, false
+		}
+		// Reading them costs time and memory with the range's scans: the
+		// range is bounded (counted from the rollups), and the reading
+		// takes a render slot, as heavy work does.
+		all := q
+		all.ByCountry, all.From, all.To, all.Bots = false, sr.from, sr.to, true
+		n, err := s.store.ScanCount(r.Context(), all)
+		if err != nil {
+			s.internalError(w, "counting scans", err)
+			return sr, nil, false
+		}
+		if n > s.countryScanLimit {
+			fieldError(w, "country", fmt.Sprintf("This range holds more than %d scans, too many to count by country: choose a shorter range", s.countryScanLimit))
+			return sr, nil, false
+		}
+		done, ok := s.startRender(w, r)
+		if !ok {
+			return sr, nil, false
+		}
+		defer done()
 	}
 	out, err := s.buildScanReport(r.Context(), q, sr)
 	if errors.Is(err, store.ErrNotFound) {
@@ -277,8 +318,39 @@ func (s *server) readScanReport(w http.ResponseWriter, r *http.Request, q store.
 		s.internalError(w, "reading analytics", err)
 		return sr, nil, false
 	}
+	if q.ByCountry {
+		out.Country = &q.Country
+		if sr.from.Add(-sr.to.Sub(sr.from)).Before(kept) {
+			out.Previous = nil // partly deleted: no comparison rather than a wrong one
+		}
+	}
 	return sr, out, true
 }
+
+// defaultCountryScanLimit bounds the scans of a range a country's report
+// reads: a few seconds' work.
+const defaultCountryScanLimit = 1_000_000
+
+// countryFilter reads ?country=XX (an ISO 3166 country code, either case)
+// or ?country=unknown (the scans no country was found for) into q; absent
+// or empty, q counts every country. On failure it has answered.
+func countryFilter(w http.ResponseWriter, r *http.Request, q store.ScanQuery) (store.ScanQuery, bool) {
+	c := r.URL.Query().Get("country")
+	switch {
+	case c == "":
+		return q, true
+	case c == "unknown":
+		q.ByCountry, q.Country = true, ""
+		return q, true
+	case len(c) == 2 && isASCIILetter(c[0]) && isASCIILetter(c[1]):
+		q.ByCountry, q.Country = true, strings.ToUpper(c)
+		return q, true
+	}
+	fieldError(w, "country", "country must be a two-letter country code or unknown")
+	return q, false
+}
+
+func isASCIILetter(b byte) bool { return 'a' <= b|0x20 && b|0x20 <= 'z' }
 
 func (s *server) buildScanReport(ctx context.Context, q store.ScanQuery, sr scanRange) (*scanReportResponse, error) {
 	q.From, q.To, q.Bots = sr.from, sr.to, sr.bots
@@ -393,17 +465,8 @@ func (s *server) breakdownCSV(w http.ResponseWriter, r *http.Request) {
 		fieldError(w, "by", "by must be one of "+strings.Join(breakdowns, ", "))
 		return
 	}
-	sr, ok := s.parseScanRange(w, r, q)
+	_, rep, ok := s.readScanReport(w, r, q)
 	if !ok {
-		return
-	}
-	rep, err := s.buildScanReport(r.Context(), q, sr)
-	if errors.Is(err, store.ErrNotFound) {
-		writeError(w, http.StatusNotFound, msgCodeMissing)
-		return
-	}
-	if err != nil {
-		s.internalError(w, "reading analytics", err)
 		return
 	}
 	rows := breakdownRows(rep, by)

@@ -31,6 +31,9 @@ func (s *server) reportPDF(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	if rep.Country != nil {
+		subject += ", scans from " + cmp.Or(*rep.Country, "an unknown country")
+	}
 	h := w.Header()
 	h.Set("Content-Type", "application/pdf")
 	h.Set("Content-Disposition", `attachment; filename="scan-report.pdf"`)

@@ -67,6 +67,15 @@ func TestAnalyticsPDFReport(t *testing.T) {
 			}
 		}
 
+		// One country's scans, and its previous period's.
+		r = e.do(c, "GET", path+"&country=de", "")
+		text = strings.Join(strings.Fields(testenv.PDFText(t, r.body)), " ")
+		for _, want := range []string{"Scan report: " + d["name"].(string) + ", scans from DE", "Scans: 7", "Previous period (2026-01-04 00:00 to 2026-02-01 00:00): 4 scans, +75%", "Countries DE 7 (100%)", "Devices mobile 7 (100%)"} {
+			if !strings.Contains(text, want) {
+				t.Errorf("the report of DE lacks %q:\n%s", want, text)
+			}
+		}
+
 		// The whole account, counted by the hour over the last day: no scans, still a report.
 		r = e.do(c, "GET", "/api/analytics/report.pdf?period=24h", "")
 		if r.StatusCode != http.StatusOK {
@@ -93,7 +102,7 @@ func TestAnalyticsPDFReport(t *testing.T) {
 		expect(t, e.do(nosy, "GET", "/api/dynamic-qrcodes/x/report.pdf", ""), http.StatusNotFound, msgCodeMissing)
 		expect(t, e.do(e.browser(), "GET", path, ""), http.StatusUnauthorized, "")
 		expect(t, e.do(e.browser(), "GET", "/api/analytics/report.pdf", ""), http.StatusUnauthorized, "")
-		for query, field := range map[string]string{"tz=Mars/Olympus": "tz", "from=2026-02-01": "to", "period=week": "period", "bots=maybe": "bots"} {
+		for query, field := range map[string]string{"tz=Mars/Olympus": "tz", "from=2026-02-01": "to", "period=week": "period", "bots=maybe": "bots", "country=Germany": "country"} {
 			for _, p := range []string{"/api/dynamic-qrcodes/" + idOf(d) + "/report.pdf", "/api/analytics/report.pdf"} {
 				r := expect(t, e.do(c, "GET", p+"?"+query, ""), http.StatusBadRequest, "")
 				if errs, _ := r["errors"].(map[string]any); errs[field] == nil {

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/csv"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -200,6 +201,99 @@ func TestAnalyticsRangesAndTimeZones(t *testing.T) {
 					t.Errorf("%s?%s: %v, want an error on %s", p, query, r, field)
 				}
 			}
+		}
+	})
+}
+
+// ?country= narrows every view to one country's scans (or those no
+// country was found for), read from the scan events; a range reaching
+// before the events retention kept is refused rather than undercounted.
+func TestAnalyticsCountryFilter(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		// The range's five scans are within the bound (a server with a
+		// lower one refuses below).
+		e, rec := startRecording(t, st, withConfig(func(c *config.Config) { c.TrustProxy = true }), func(d *Deps) { d.CountryScanLimit = 5 })
+		c, _ := e.signedIn("filter@example.com")
+		d := e.createDynamic(c, "https://example.com/filter")
+		code, id := d["shortCode"].(string), idOf(d)
+		for _, s := range []struct{ addr, ua string }{
+			{"8.8.8.8", iPhoneUA}, {"8.8.4.4", desktopUA}, {"2a00:1450:4001::1", iPhoneUA},
+			{"10.0.0.7", iPhoneUA}, {"2a00:1450:4001::1", slackUA},
+		} {
+			e.do(e.browser(), "GET", "/d/"+code, "", "User-Agent", s.ua, "X-Forwarded-For", "203.0.113.50, "+s.addr)
+		}
+		if err := rec.Close(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		for _, path := range []string{"/api/dynamic-qrcodes/" + id + "/analytics", "/api/analytics"} {
+			for query, want := range map[string]string{
+				"country=us":           "country US scans 2 bots 0 countries [map[country:US scans:2]] unknown 0 devices map[desktop:1 mobile:1]",
+				"country=DE":           "country DE scans 1 bots 1 countries [map[country:DE scans:1]] unknown 0 devices map[mobile:1]",
+				"country=DE&bots=true": "country DE scans 2 bots 1 countries [map[country:DE scans:2]] unknown 0 devices map[bot:1 mobile:1]",
+				"country=unknown":      "country  scans 1 bots 0 countries [] unknown 1 devices map[mobile:1]",
+				"country=NP":           "country NP scans 0 bots 0 countries [] unknown 0 devices map[]",
+				"country=":             "country <nil> scans 4 bots 1 countries [map[country:US scans:2] map[country:DE scans:1]] unknown 1 devices map[desktop:1 mobile:3]",
+			} {
+				a := expect(t, e.do(c, "GET", path+"?"+query, ""), http.StatusOK, "")
+				got := fmt.Sprintf("country %v scans %v bots %v countries %v unknown %v devices %v",
+					a["country"], a["scans"], a["botScans"], a["countries"], a["unknownCountry"], a["devices"])
+				if got != want {
+					t.Errorf("%s?%s:\n got %s\nwant %s", path, query, got, want)
+				}
+			}
+			for _, bad := range []string{"USA", "u", "1", "u1", "%00", "%C3%A9x", "unknown2"} {
+				expect(t, e.do(c, "GET", path+"?country="+bad, ""), http.StatusBadRequest, "country must be a two-letter country code or unknown")
+			}
+		}
+		// A burst of country reports at once: each waits for a render
+		// slot and answers the same.
+		answers := make(chan string, 12)
+		for range cap(answers) {
+			go func() {
+				r := e.do(c, "GET", "/api/analytics?country=US", "")
+				var a struct{ Scans int64 }
+				json.Unmarshal(r.body, &a)
+				answers <- fmt.Sprint(r.StatusCode, " ", a.Scans)
+			}()
+		}
+		for range cap(answers) {
+			if a := <-answers; a != "200 2" {
+				t.Errorf("in a burst: %s", a)
+			}
+		}
+		lower := start(t, st, func(d *Deps) { d.CountryScanLimit = 4 })
+		expect(t, lower.do(c, "GET", "/api/analytics?country=US", ""), http.StatusBadRequest,
+			"This range holds more than 4 scans, too many to count by country: choose a shorter range")
+
+		r := e.do(c, "GET", "/api/dynamic-qrcodes/"+id+"/breakdown.csv?by=device&country=US", "")
+		if string(r.body) != "device,scans\ndesktop,1\nmobile,1\n" {
+			t.Errorf("breakdown of US = %q", r.body)
+		}
+		if r := e.do(c, "GET", "/api/analytics/report.pdf?country=DE", ""); r.StatusCode != http.StatusOK || r.Header.Get("Content-Type") != "application/pdf" {
+			t.Errorf("PDF of DE: %d %s", r.StatusCode, r.Header.Get("Content-Type"))
+		}
+		nosy, _ := e.signedIn("nosy-filter@example.com")
+		expect(t, e.do(nosy, "GET", "/api/dynamic-qrcodes/"+id+"/analytics?country=US", ""), http.StatusNotFound, msgCodeMissing)
+
+		// Retention deletes the events before the scans' day: a range from
+		// before then is refused; one from then on still counts.
+		today := e.clock.Now().UTC()
+		if _, err := st.DeleteScanEventsBefore(context.Background(), today.AddDate(0, 0, 1), 100); err != nil {
+			t.Fatal(err)
+		}
+		kept, err := st.EventsFrom(context.Background())
+		if err != nil || kept.IsZero() {
+			t.Fatalf("events kept from %v, %v", kept, err)
+		}
+		expect(t, e.do(c, "GET", "/api/analytics?country=US", ""), http.StatusBadRequest,
+			"Scans before "+kept.Format(time.DateOnly)+" are not kept by country: choose a range from that day on")
+		day := kept.Format(time.DateOnly)
+		a := expect(t, e.do(c, "GET", "/api/analytics?country=US&from="+day+"&to="+day, ""), http.StatusOK, "")
+		if a["country"] != "US" || a["previous"] != nil {
+			t.Errorf("from the kept day on: %v", a)
+		}
+		if a := expect(t, e.do(c, "GET", "/api/analytics", ""), http.StatusOK, ""); a["scans"] != 4.0 {
+			t.Errorf("without a country, from the rollups: %v scans", a["scans"])
 		}
 	})
 }

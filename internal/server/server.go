@@ -4,6 +4,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"io/fs"
 	"log/slog"
@@ -96,6 +97,9 @@ type Deps struct {
 
 	// PasswordCost is the bcrypt cost; 0 = auth.DefaultPasswordCost.
 	PasswordCost int
+	// CountryScanLimit bounds the scans of a range a country's analytics
+	// read; 0 = defaultCountryScanLimit.
+	CountryScanLimit int64
 	// PasswordHashed, when set, is called after each bcrypt computation;
 	// tests count them.
 	PasswordHashed func()
@@ -176,6 +180,8 @@ type server struct {
 	// bulkEditRunner runs bulk edits (bulkedit.go).
 	bulkEditRunner *bulkedit.Runner
 	outbox         *outbox.Sender
+	// countryScanLimit is Deps.CountryScanLimit or its default.
+	countryScanLimit int64
 	// creator checks and prepares every code created or changed.
 	creator *codes.Creator
 	// webhooks sends webhook deliveries (nil: another does); webhookPolicy
@@ -303,6 +309,7 @@ func New(d Deps) http.Handler {
 		Hashed:       d.PasswordHashed,
 	}
 	s.auth.NewDevice = s.mailNewDevice
+	s.countryScanLimit = cmp.Or(d.CountryScanLimit, defaultCountryScanLimit)
 	s.logins = s.newLimiter("login", d.Config.LoginRateLimit, time.Minute)
 	s.addressLogins = s.newLimiter("login-address", loginsPerAddressFactor*d.Config.LoginRateLimit, time.Minute)
 	s.accountLogins = s.newLimiter("login-account", d.Config.LoginAccountRateLimit, time.Hour)

@@ -476,16 +476,21 @@ func newDayCounter() *dayCounter {
 }
 
 // add counts e in row k.
-func (c *dayCounter) add(k rollupKey, e *ScanEvent) {
+func (c *dayCounter) add(k rollupKey, e *ScanEvent) { c.addAs(k, k, e) }
+
+// addAs counts e in row k, its visitor once per row of the rollups it
+// stands for: a report summed from many codes' events keeps one row per
+// day, not one per code and day, and counts a visitor once per code.
+func (c *dayCounter) addAs(k, row rollupKey, e *ScanEvent) {
 	d := tallyOf(c.tallies, k)
 	d.add(e)
-	if e.VisitorHash == "" || c.seen[k][e.VisitorHash] {
+	if e.VisitorHash == "" || c.seen[row][e.VisitorHash] {
 		return
 	}
-	if c.seen[k] == nil {
-		c.seen[k] = map[string]bool{}
+	if c.seen[row] == nil {
+		c.seen[row] = map[string]bool{}
 	}
-	c.seen[k][e.VisitorHash] = true
+	c.seen[row][e.VisitorHash] = true
 	d.Visitors++
 }
 

@@ -175,6 +175,7 @@ func TestRollupsEqualRecount(t *testing.T) {
 						if err != nil || n != want.Scans {
 							t.Fatalf("%+v: count %d, %v; recount %d", q, n, err, want.Scans)
 						}
+						checkCountryView(t, s, q, want, pick("DE", "NP", "AU", "", "FR"))
 					}
 				}
 				first, ok, err := s.FirstScan(ctx, v)
@@ -294,6 +295,24 @@ func checkRecount(t *testing.T, s *store.Store, q store.ScanQuery) *store.ScanRe
 		t.Fatalf("%+v in %s:\nrollups %+v\nrecount %+v", q, q.From.Location(), got, want)
 	}
 	return want
+}
+
+// checkCountryView checks q's view of one country's scans: it equals a
+// recount of them, and its scans are what the whole view (all, read from
+// the rollups) counts for that country, and all of them.
+func checkCountryView(t *testing.T, s *store.Store, q store.ScanQuery, all *store.ScanReport, country string) {
+	t.Helper()
+	q.ByCountry, q.Country = true, country
+	got := checkRecount(t, s, q)
+	if got.Scans != all.Countries[country] {
+		t.Fatalf("%+v: %d scans, the whole view counts %d in %q", q, got.Scans, all.Countries[country], country)
+	}
+	if got.Scans > 0 && (len(got.Countries) != 1 || got.Countries[country] != got.Scans) {
+		t.Fatalf("%+v: countries %v", q, got.Countries)
+	}
+	if n, err := s.ScanCount(context.Background(), q); err != nil || n != got.Scans {
+		t.Fatalf("%+v: count %d, %v; report %d", q, n, err, got.Scans)
+	}
 }
 
 // TestOpenDays follows a code through its open days: the views read its

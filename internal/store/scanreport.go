@@ -21,6 +21,12 @@ type ScanQuery struct {
 	TagID, FolderID     int64
 	From, To            time.Time
 	Bots                bool
+	// ByCountry picks only the scans placed in Country ("" for those no
+	// country was found for). The rollups are not kept by country, so
+	// such a query reads the scan events of its range: the ones retention
+	// kept (EventsFrom), at a cost that follows the range's scans.
+	ByCountry bool
+	Country   string
 }
 
 // perCode reports whether q picks some of the workspace's codes, read
@@ -96,6 +102,10 @@ func (q ScanQuery) where(bots bool) (string, []any) {
 	if !bots {
 		cond += ` AND NOT e.is_bot`
 	}
+	if q.ByCountry {
+		args = append(args, q.Country)
+		cond += ` AND e.country = $` + strconv.Itoa(len(args))
+	}
 	return cond, args
 }
 
@@ -110,6 +120,12 @@ func (s *Store) ScanReport(ctx context.Context, q ScanQuery) (*ScanReport, error
 		}
 	}
 	sum := newReportSum()
+	if q.ByCountry {
+		if err := s.addEvents(ctx, q, sum); err != nil {
+			return nil, err
+		}
+		return sum.report(), nil
+	}
 	days, edges, _, err := s.splitOpen(ctx, q)
 	if err != nil {
 		return nil, err
@@ -238,10 +254,12 @@ func (m *reportSum) report() *ScanReport {
 }
 
 // addEvents adds the scan events q picks to sum as the rollups would
-// count them: what the partial days at a range's ends come from. One pass
-// over the rows, for an account's many codes cost an index seek each.
-// A visitor counts once per code for a perCode q, as in the code rows its
-// whole days come from, and once across codes for the workspace.
+// count them: what the partial days at a range's ends come from, and a
+// country's whole range. One pass over the rows, for an account's many
+// codes cost an index seek each, kept as one tally a day (its memory
+// follows the days, and the visitors seen). A visitor counts once per
+// code for a perCode q, as in the code rows its whole days come from,
+// and once across codes for the workspace.
 func (s *Store) addEvents(ctx context.Context, q ScanQuery, sum *reportSum) error {
 	days := newDayCounter()
 	cond, args := q.where(true)
@@ -253,10 +271,11 @@ func (s *Store) addEvents(ctx context.Context, q ScanQuery, sum *reportSum) erro
 			return err
 		}
 		k := rollupKey{day: utcDay(e.ScannedAt), bot: e.IsBot}
+		row := k
 		if q.perCode() {
-			k.owner = e.CodeID
+			row.owner = e.CodeID
 		}
-		days.add(k, &e)
+		days.addAs(k, row, &e)
 		return nil
 	})
 	for k, d := range days.tallies {
@@ -269,6 +288,13 @@ func (s *Store) addEvents(ctx context.Context, q ScanQuery, sum *reportSum) erro
 // previous period.
 func (s *Store) ScanCount(ctx context.Context, q ScanQuery) (int64, error) {
 	var total int64
+	if q.ByCountry {
+		cond, args := q.where(q.Bots)
+		if err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM scan_events e WHERE `+cond, args...).Scan(&total); err != nil {
+			return 0, fail("count scans", err)
+		}
+		return total, nil
+	}
 	days, edges, rolled, err := s.splitOpen(ctx, q)
 	if err != nil {
 		return 0, err
@@ -315,6 +341,9 @@ func (s *Store) ScanCount(ctx context.Context, q ScanQuery) (int64, error) {
 // q's range; ok is false when they have none.
 func (s *Store) FirstScan(ctx context.Context, q ScanQuery) (first time.Time, ok bool, err error) {
 	q.From, q.To = time.Time{}, farFuture
+	if q.ByCountry {
+		return s.firstEvent(ctx, q)
+	}
 	days, edges, _, err := s.splitOpen(ctx, q)
 	if err != nil {
 		return time.Time{}, false, err
@@ -338,17 +367,26 @@ func (s *Store) FirstScan(ctx context.Context, q ScanQuery) (first time.Time, ok
 		if ok {
 			break
 		}
-		cond, args := e.where(true)
-		var at *time.Time
-		if err := s.read.QueryRowContext(ctx, `SELECT min(e.scanned_at) FROM scan_events e WHERE `+cond, args...).Scan(scanNullTime(&at)); err != nil {
-			return time.Time{}, false, fail("find the first scan", err)
-		}
-		if at != nil {
-			t := at.UTC()
-			first, ok = utcDay(t).Add(time.Duration(quarterOfDay(t))*15*time.Minute), true
+		if first, ok, err = s.firstEvent(ctx, e); err != nil {
+			return time.Time{}, false, err
 		}
 	}
 	return first, ok, nil
+}
+
+// firstEvent is the quarter hour of the oldest scan event q picks, bots
+// included; ok is false when there is none.
+func (s *Store) firstEvent(ctx context.Context, q ScanQuery) (first time.Time, ok bool, err error) {
+	cond, args := q.where(true)
+	var at *time.Time
+	if err := s.read.QueryRowContext(ctx, `SELECT min(e.scanned_at) FROM scan_events e WHERE `+cond, args...).Scan(scanNullTime(&at)); err != nil {
+		return time.Time{}, false, fail("find the first scan", err)
+	}
+	if at == nil {
+		return time.Time{}, false, nil
+	}
+	t := at.UTC()
+	return utcDay(t).Add(time.Duration(quarterOfDay(t)) * 15 * time.Minute), true, nil
 }
 
 // CodeScans is one code's scans in a range.
