@@ -42,6 +42,15 @@ test('scans through a trusted proxy appear by country in the open dialog; ranges
   await expect(map.locator('xpath=preceding-sibling::p[1]')).toHaveText('Germany: 1 scan')
   await expect(dialog.getByText('Human scans').locator('xpath=following-sibling::dd[1]')).toHaveText('3')
 
+  // A click on a country shows its scans alone; the chip shows them all again.
+  await countries.getByRole('button', { name: 'Show only scans from Germany' }).click()
+  await expect(dialog.getByText('Human scans').locator('xpath=following-sibling::dd[1]')).toHaveText('1')
+  await expect(countries.getByRole('row')).toHaveCount(1)
+  await expect(map.getByRole('img')).toHaveCount(1)
+  await dialog.getByRole('button', { name: 'Only Germany: show every country' }).click()
+  await expect(dialog.getByText('Human scans').locator('xpath=following-sibling::dd[1]')).toHaveText('3')
+  await expect(countries.getByRole('row', { name: 'United States 2' })).toBeVisible()
+
   // A custom range before the scans shows none of them.
   await dialog.getByRole('button', { name: 'Custom' }).click()
   await dialog.getByLabel('From').fill('2025-01-01')

@@ -113,8 +113,8 @@ describe('Analytics Dashboard', () => {
     expect(within(dialog).getByRole('figure', { name: 'Scans per day: 5 in 30 days' })).toBeInTheDocument()
     expect(within(dialog).getByText('+50% on the previous period (10)')).toBeInTheDocument()
     const countries = within(dialog).getByRole('table', { name: 'Scans by country' })
-    expect(within(countries).getByText('Germany').nextSibling).toHaveTextContent('10')
-    expect(within(countries).getByText('Unknown').nextSibling).toHaveTextContent('1')
+    expect(within(countries).getByText('Germany').closest('td')?.nextSibling).toHaveTextContent('10')
+    expect(within(countries).getByText('Unknown').closest('td')?.nextSibling).toHaveTextContent('1')
     expect(within(dialog).getByText(/IP2Location LITE data.*Map shapes: Natural Earth/)).toBeInTheDocument()
     // Beside the table, the world map shades the same countries.
     const map = await within(dialog).findByRole('group', { name: 'World map of scans by country' })
@@ -310,6 +310,29 @@ describe('Analytics Dashboard', () => {
     await waitFor(() => expect(within(dialog).getByText('Scans').nextSibling).toHaveTextContent('77'))
     const tz = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'
     expect(mock.mock.calls.map(([url]) => String(url))).toContain(`/api/analytics?from=2026-10-01&to=2026-10-31&tz=${encodeURIComponent(tz)}&bots=true`)
+  })
+
+  it('shows one country on a click on its name, and every country again from the chip', async () => {
+    const retention = 'Scans before 2026-11-20 are not kept by country: choose a range from that day on'
+    const mock = stub({
+      [`GET ${reportUrl(3, { country: 'DE' })}`]: () => json(codeAnalytics({ scans: 10, country: 'DE', countries: [{ country: 'DE', scans: 10 }], unknownCountry: 0 })),
+      [`GET ${reportUrl(3, { country: 'unknown' })}`]: () => json({ message: retention, errors: { country: retention } }, 400),
+    })
+    renderApp('/dashboard')
+    const dialog = await openAnalytics()
+    const table = await within(dialog).findByRole('table', { name: 'Scans by country' })
+    await userEvent.click(within(table).getByRole('button', { name: 'Show only scans from Germany' }))
+    const chip = await within(dialog).findByRole('button', { name: 'Only Germany: show every country' })
+    await waitFor(() => expect(within(dialog).getByText('Human scans').nextSibling).toHaveTextContent('10'))
+    expect(within(dialog).getByRole('table', { name: 'Scans by country' })).not.toHaveTextContent('United States')
+    expect(within(dialog).queryByRole('button', { name: /Show only scans from/ })).not.toBeInTheDocument()
+    expect(within(dialog).getByRole('link', { name: 'Download countries CSV' })).toHaveAttribute('href', expect.stringContaining('country=DE'))
+    await userEvent.click(chip)
+    await within(dialog).findByText('United States')
+    // Scans no country was found for, which retention no longer holds.
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Show only scans from an Unknown country' }))
+    expect(await within(dialog).findByText(retention)).toBeInTheDocument()
+    expect(mock.mock.calls.map(([url]) => String(url))).toContain(reportUrl(3, { country: 'DE' }))
   })
 
   it('reads the open view again within 5 seconds', { timeout: 12_000 }, async () => {

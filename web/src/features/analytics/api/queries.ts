@@ -16,6 +16,8 @@ export interface RangeChoice {
   from?: string
   to?: string
   bots: boolean
+  /** Only this country's scans: an ISO code, or 'unknown' for those no country was found for. */
+  country?: string
 }
 
 /** The user's IANA time zone, so days are the user's days. */
@@ -40,6 +42,7 @@ export function rangeQuery(choice: RangeChoice, now = new Date(), timeZone = use
   }
   q.set('tz', timeZone)
   if (choice.bots) q.set('bots', 'true')
+  if (choice.country) q.set('country', choice.country)
   return q.toString()
 }
 

@@ -32,6 +32,8 @@ export interface ScanReport {
   peakHours: number[]
   countries: { country: string; scans: number }[]
   unknownCountry: number
+  /** The ?country= the report is of ('' for unknown); absent for every country. */
+  country?: string
   /** Scans the server's city database placed (empty without one: citiesEnabled false). */
   regions: { country: string; region: string; scans: number }[]
   cities: { country: string; region: string; city: string; scans: number }[]

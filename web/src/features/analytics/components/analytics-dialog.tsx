@@ -1,10 +1,11 @@
-import { AlertCircle, Barcode, Download, FileDown, FileText, Globe, Layers, MapPin, QrCode, RefreshCw, ScanLine, Share2, Sparkles, Split, Trophy, Zap } from 'lucide-react'
+import { AlertCircle, Barcode, Download, FileDown, FileText, Globe, Layers, MapPin, QrCode, RefreshCw, ScanLine, Share2, Sparkles, Split, Trophy, X, Zap } from 'lucide-react'
 import { lazy, Suspense, useState, type ReactNode } from 'react'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Spinner } from '@/components/ui/spinner'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { qrTypeLabel } from '@/lib/qr-types'
+import { serverMessage } from '@/lib/api-client'
 import { breakdownCsvUrl, rangeQuery, reportPdfUrl, scansCsvUrl, useDynamicCodes, useScanReport, useUserAnalytics, type RangeChoice, type RangePreset } from '../api/queries'
 import type { ScanReport, UserAnalytics } from '../api/types'
 import { countryName } from '../lib/country-name'
@@ -234,6 +235,9 @@ function change(report: ScanReport) {
   return `${pct >= 0 ? '+' : ''}${pct}% on the previous period (${before})`
 }
 
+/** The chip of a country filter: "Only Germany". */
+const onlyLabel = (country: string) => `Only ${country === 'unknown' ? 'unknown countries' : countryName(country)}`
+
 /** Scans of one dynamic code or of them all over a chosen range: over time, countries, devices, systems, browsers, referrers, peak hours, humans against bots. */
 function CodeInsights({ topDynamic }: { topDynamic: UserAnalytics['dynamicQrPerformance'] }) {
   const codes = useDynamicCodes()
@@ -253,7 +257,8 @@ function CodeInsights({ topDynamic }: { topDynamic: UserAnalytics['dynamicQrPerf
     from: days.get('from') ?? (choice.preset === 'all' ? '2000-01-01' : undefined),
     to: days.get('to') ?? undefined,
   }
-  const { data, isLoading, isError, refetch } = useScanReport(customIncomplete ? undefined : id, query)
+  const { data, error, isLoading, isError, refetch } = useScanReport(customIncomplete ? undefined : id, query)
+  const onlyCountry = (country: string | undefined) => setChoice({ ...choice, country })
   const csv = (by: string, what: string) =>
     id === undefined ? undefined : (
       <a href={breakdownCsvUrl(id, query, by)} download className="text-xs font-medium text-primary hover:underline" aria-label={`Download ${what} CSV`}>
@@ -335,6 +340,12 @@ function CodeInsights({ topDynamic }: { topDynamic: UserAnalytics['dynamicQrPerf
           </label>
         </>
       )}
+      {choice.country && (
+        <Button size="sm" variant="secondary" aria-label={`${onlyLabel(choice.country)}: show every country`} onClick={() => onlyCountry(undefined)}>
+          {onlyLabel(choice.country)}
+          <X aria-hidden="true" />
+        </Button>
+      )}
       <label className="ml-auto flex items-center gap-2 text-sm text-slate-600">
         <input type="checkbox" checked={choice.bots} onChange={(e) => setChoice({ ...choice, bots: e.target.checked })} />
         Include bots
@@ -358,7 +369,7 @@ function CodeInsights({ topDynamic }: { topDynamic: UserAnalytics['dynamicQrPerf
           <Spinner className="min-h-44" label="Loading scans..." />
         ) : isError || !data ? (
           <div role="alert" className="flex items-center justify-center gap-3 py-10 text-sm text-slate-600">
-            Failed to load analytics data
+            {serverMessage(error) ?? 'Failed to load analytics data'}
             <Button variant="outline" size="sm" onClick={() => void refetch()}>
               Try Again
             </Button>
@@ -410,13 +421,39 @@ function CodeInsights({ topDynamic }: { topDynamic: UserAnalytics['dynamicQrPerf
                 <tbody>
                   {data.countries.map((c) => (
                     <tr key={c.country} className="border-b border-slate-100 last:border-0">
-                      <td className="py-1 text-slate-900">{countryName(c.country)}</td>
+                      <td className="py-1 text-slate-900">
+                        {choice.country ? (
+                          countryName(c.country)
+                        ) : (
+                          <button
+                            type="button"
+                            className="text-left hover:text-primary hover:underline"
+                            aria-label={`Show only scans from ${countryName(c.country)}`}
+                            onClick={() => onlyCountry(c.country)}
+                          >
+                            {countryName(c.country)}
+                          </button>
+                        )}
+                      </td>
                       <td className="py-1 text-right tabular-nums text-slate-700">{c.scans}</td>
                     </tr>
                   ))}
                   {data.unknownCountry > 0 && (
                     <tr>
-                      <td className="py-1 text-slate-500">Unknown</td>
+                      <td className="py-1 text-slate-500">
+                        {choice.country ? (
+                          'Unknown'
+                        ) : (
+                          <button
+                            type="button"
+                            className="text-left hover:text-primary hover:underline"
+                            aria-label="Show only scans from an Unknown country"
+                            onClick={() => onlyCountry('unknown')}
+                          >
+                            Unknown
+                          </button>
+                        )}
+                      </td>
                       <td className="py-1 text-right tabular-nums text-slate-500">{data.unknownCountry}</td>
                     </tr>
                   )}
