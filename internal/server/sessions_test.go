@@ -35,55 +35,79 @@ func (e *env) sessionsOf(c *http.Client) []map[string]any {
 	return list
 }
 
+// heldSMTP is a real SMTP server that holds each message while hold is
+// set, until release is closed: a mail server that hangs.
+type heldSMTP struct {
+	*mailtest.Server
+	hold    atomic.Bool
+	release chan struct{}
+}
+
+// startHeldSMTP starts a server over st that mails through a heldSMTP.
+func startHeldSMTP(t *testing.T, st *store.Store) (*env, *heldSMTP) {
+	h := &heldSMTP{release: make(chan struct{})}
+	h.Server = mailtest.Start(t, mailtest.Options{Refuse: func(string, int) *smtp.SMTPError {
+		if h.hold.Load() {
+			<-h.release
+		}
+		return nil
+	}})
+	mailer, err := mail.NewSMTP(mail.SMTPOptions{URL: h.URL(), From: "hello@squarely.test", Backoff: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return start(t, st, func(d *Deps) { d.Mailer = mailer }), h
+}
+
+// answersWhileHeld sends the request while the server holds mail and
+// fails the test unless it answers want within 10 s.
+func (h *heldSMTP) answersWhileHeld(t *testing.T, want int, send func() *response) {
+	t.Helper()
+	answered := make(chan int, 1)
+	go func() { answered <- send().StatusCode }()
+	select {
+	case code := <-answered:
+		if code != want {
+			t.Fatalf("answered %d, want %d", code, want)
+		}
+	case <-time.After(10 * time.Second):
+		close(h.release)
+		t.Fatal("the request waited for the SMTP server")
+	}
+}
+
+// arrived waits for the message to to with the subject; the test fails
+// if it has not come within 20 s.
+func (h *heldSMTP) arrived(t *testing.T, to, subject string) mailtest.Received {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		messages := h.Messages()
+		if i := slices.IndexFunc(messages, func(m mailtest.Received) bool {
+			return m.To[0] == to && m.Header.Get("Subject") == subject
+		}); i >= 0 {
+			return messages[i]
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%q to %s never arrived", subject, to)
+		}
+	}
+}
+
 // The new-device mail is queued by the sign-in and sent after it (issue
 // 32 item 5): a sign-in answers while the SMTP server holds the message,
 // and the message arrives once the server lets it through.
 func TestNewDeviceMailLeavesSignIn(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
-		var hold atomic.Bool
-		release := make(chan struct{})
-		smtpServer := mailtest.Start(t, mailtest.Options{Refuse: func(string, int) *smtp.SMTPError {
-			if hold.Load() {
-				<-release
-			}
-			return nil
-		}})
-		mailer, err := mail.NewSMTP(mail.SMTPOptions{URL: smtpServer.URL(), From: "hello@squarely.test", Backoff: time.Millisecond})
-		if err != nil {
-			t.Fatal(err)
-		}
-		e := start(t, st, func(d *Deps) { d.Mailer = mailer })
+		e, held := startHeldSMTP(t, st)
 		e.register(e.browser(), "sam@example.com", "secret1")
 
-		hold.Store(true)
-		answered := make(chan int, 1)
-		go func() {
-			r := e.do(e.browser(), "POST", "/api/login", loginBody("sam@example.com", "secret1"), "User-Agent", chromeOnWindows)
-			answered <- r.StatusCode
-		}()
-		select {
-		case code := <-answered:
-			if code != http.StatusOK {
-				t.Fatalf("sign-in answered %d", code)
-			}
-		case <-time.After(10 * time.Second):
-			close(release)
-			t.Fatal("the sign-in waited for the SMTP server")
-		}
-		close(release)
-		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-			i := slices.IndexFunc(smtpServer.Messages(), func(m mailtest.Received) bool {
-				return m.Header.Get("Subject") == "New sign-in to your Squarely account"
-			})
-			if i >= 0 {
-				if m := smtpServer.Messages()[i]; m.To[0] != "sam@example.com" || !strings.Contains(m.Text, `Browser, as it reported itself: "`+chromeOnWindows+`"`) {
-					t.Errorf("new-device mail %+v", m)
-				}
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatal("the new-device mail never arrived")
-			}
+		held.hold.Store(true)
+		held.answersWhileHeld(t, http.StatusOK, func() *response {
+			return e.do(e.browser(), "POST", "/api/login", loginBody("sam@example.com", "secret1"), "User-Agent", chromeOnWindows)
+		})
+		close(held.release)
+		if m := held.arrived(t, "sam@example.com", "New sign-in to your Squarely account"); !strings.Contains(m.Text, `Browser, as it reported itself: "`+chromeOnWindows+`"`) {
+			t.Errorf("new-device mail %+v", m)
 		}
 	})
 }
@@ -94,46 +118,17 @@ func TestNewDeviceMailLeavesSignIn(t *testing.T) {
 // sign-up, and the mail arrives once the server lets it through.
 func TestSignUpDoesNotWaitForMail(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
-		release := make(chan struct{})
-		smtpServer := mailtest.Start(t, mailtest.Options{Refuse: func(string, int) *smtp.SMTPError {
-			<-release
-			return nil
-		}})
-		mailer, err := mail.NewSMTP(mail.SMTPOptions{URL: smtpServer.URL(), From: "hello@squarely.test", Backoff: time.Millisecond})
-		if err != nil {
-			t.Fatal(err)
-		}
-		e := start(t, st, func(d *Deps) { d.Mailer = mailer })
-		signUps := []struct{ path, body, to, subject string }{
-			{"/api/register", registerBody("reg@example.com", "secret1"), "reg@example.com", "Confirm your Squarely email address"},
-			{"/api/activate-trial", `{"email":"trial@example.com"}`, "trial@example.com", "Your Squarely free trial: choose a password"},
-		}
-		for _, su := range signUps {
-			answered := make(chan int, 1)
-			go func() { answered <- e.do(e.browser(), "POST", su.path, su.body).StatusCode }()
-			select {
-			case code := <-answered:
-				if code != http.StatusCreated && code != http.StatusOK {
-					t.Fatalf("%s answered %d", su.path, code)
-				}
-			case <-time.After(10 * time.Second):
-				close(release)
-				t.Fatalf("%s waited for the SMTP server", su.path)
-			}
-		}
-		close(release)
-		for _, su := range signUps {
-			for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-				if slices.ContainsFunc(smtpServer.Messages(), func(m mailtest.Received) bool {
-					return m.To[0] == su.to && m.Header.Get("Subject") == su.subject
-				}) {
-					break
-				}
-				if time.Now().After(deadline) {
-					t.Fatalf("the mail of %s never arrived", su.path)
-				}
-			}
-		}
+		e, held := startHeldSMTP(t, st)
+		held.hold.Store(true)
+		held.answersWhileHeld(t, http.StatusCreated, func() *response {
+			return e.do(e.browser(), "POST", "/api/register", registerBody("reg@example.com", "secret1"))
+		})
+		held.answersWhileHeld(t, http.StatusOK, func() *response {
+			return e.do(e.browser(), "POST", "/api/activate-trial", `{"email":"trial@example.com"}`)
+		})
+		close(held.release)
+		held.arrived(t, "reg@example.com", "Confirm your Squarely email address")
+		held.arrived(t, "trial@example.com", "Your Squarely free trial: choose a password")
 	})
 }
 
