@@ -227,12 +227,13 @@ func TestAnalyticsCountryFilter(t *testing.T) {
 		}
 		for _, path := range []string{"/api/dynamic-qrcodes/" + id + "/analytics", "/api/analytics"} {
 			for query, want := range map[string]string{
-				"country=us":           "country US scans 2 bots 0 countries [map[country:US scans:2]] unknown 0 devices map[desktop:1 mobile:1]",
-				"country=DE":           "country DE scans 1 bots 1 countries [map[country:DE scans:1]] unknown 0 devices map[mobile:1]",
-				"country=DE&bots=true": "country DE scans 2 bots 1 countries [map[country:DE scans:2]] unknown 0 devices map[bot:1 mobile:1]",
-				"country=unknown":      "country  scans 1 bots 0 countries [] unknown 1 devices map[mobile:1]",
-				"country=NP":           "country NP scans 0 bots 0 countries [] unknown 0 devices map[]",
-				"country=":             "country <nil> scans 4 bots 1 countries [map[country:US scans:2] map[country:DE scans:1]] unknown 1 devices map[desktop:1 mobile:3]",
+				"country=us":            "country US scans 2 bots 0 countries [map[country:US scans:2]] unknown 0 devices map[desktop:1 mobile:1]",
+				"country=DE":            "country DE scans 1 bots 1 countries [map[country:DE scans:1]] unknown 0 devices map[mobile:1]",
+				"country=DE&bots=true":  "country DE scans 2 bots 1 countries [map[country:DE scans:2]] unknown 0 devices map[bot:1 mobile:1]",
+				"country=DE&period=all": "country DE scans 1 bots 1 countries [map[country:DE scans:1]] unknown 0 devices map[mobile:1]",
+				"country=unknown":       "country  scans 1 bots 0 countries [] unknown 1 devices map[mobile:1]",
+				"country=NP":            "country NP scans 0 bots 0 countries [] unknown 0 devices map[]",
+				"country=":              "country <nil> scans 4 bots 1 countries [map[country:US scans:2] map[country:DE scans:1]] unknown 1 devices map[desktop:1 mobile:3]",
 			} {
 				a := expect(t, e.do(c, "GET", path+"?"+query, ""), http.StatusOK, "")
 				got := fmt.Sprintf("country %v scans %v bots %v countries %v unknown %v devices %v",

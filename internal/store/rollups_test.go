@@ -313,6 +313,12 @@ func checkCountryView(t *testing.T, s *store.Store, q store.ScanQuery, all *stor
 	if n, err := s.ScanCount(context.Background(), q); err != nil || n != got.Scans {
 		t.Fatalf("%+v: count %d, %v; report %d", q, n, err, got.Scans)
 	}
+	// All time starts at the first scan of any country.
+	first, _, err := s.FirstScan(context.Background(), q)
+	q.ByCountry = false
+	if want, _, _ := s.FirstScan(context.Background(), q); err != nil || !first.Equal(want) {
+		t.Fatalf("%+v: first scan %v, %v; of any country %v", q, first, err, want)
+	}
 }
 
 // TestOpenDays follows a code through its open days: the views read its

@@ -338,12 +338,11 @@ func (s *Store) ScanCount(ctx context.Context, q ScanQuery) (int64, error) {
 }
 
 // FirstScan is the quarter hour of the oldest scan q's codes kept, ignoring
-// q's range; ok is false when they have none.
+// q's range and country (all time starts there for a country's view too:
+// a country's own first scan would be looked for among all the events);
+// ok is false when they have none.
 func (s *Store) FirstScan(ctx context.Context, q ScanQuery) (first time.Time, ok bool, err error) {
-	q.From, q.To = time.Time{}, farFuture
-	if q.ByCountry {
-		return s.firstEvent(ctx, q)
-	}
+	q.From, q.To, q.ByCountry = time.Time{}, farFuture, false
 	days, edges, _, err := s.splitOpen(ctx, q)
 	if err != nil {
 		return time.Time{}, false, err
