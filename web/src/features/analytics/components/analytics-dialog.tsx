@@ -235,6 +235,16 @@ function change(report: ScanReport) {
   return `${pct >= 0 ? '+' : ''}${pct}% on the previous period (${before})`
 }
 
+/** A country's name in the table: while every country is counted, a button that shows its scans alone. */
+function CountryName({ name, onlyThis }: { name: string; onlyThis?: () => void }) {
+  if (!onlyThis) return name
+  return (
+    <button type="button" className="text-left hover:text-primary hover:underline" aria-label={`Show only scans from ${name}`} onClick={onlyThis}>
+      {name}
+    </button>
+  )
+}
+
 /** The chip of a country filter: "Only Germany". */
 const onlyLabel = (country: string) => `Only ${country === 'unknown' ? 'unknown countries' : countryName(country)}`
 
@@ -422,18 +432,7 @@ function CodeInsights({ topDynamic }: { topDynamic: UserAnalytics['dynamicQrPerf
                   {data.countries.map((c) => (
                     <tr key={c.country} className="border-b border-slate-100 last:border-0">
                       <td className="py-1 text-slate-900">
-                        {choice.country ? (
-                          countryName(c.country)
-                        ) : (
-                          <button
-                            type="button"
-                            className="text-left hover:text-primary hover:underline"
-                            aria-label={`Show only scans from ${countryName(c.country)}`}
-                            onClick={() => onlyCountry(c.country)}
-                          >
-                            {countryName(c.country)}
-                          </button>
-                        )}
+                        <CountryName name={countryName(c.country)} onlyThis={choice.country ? undefined : () => onlyCountry(c.country)} />
                       </td>
                       <td className="py-1 text-right tabular-nums text-slate-700">{c.scans}</td>
                     </tr>
@@ -441,18 +440,7 @@ function CodeInsights({ topDynamic }: { topDynamic: UserAnalytics['dynamicQrPerf
                   {data.unknownCountry > 0 && (
                     <tr>
                       <td className="py-1 text-slate-500">
-                        {choice.country ? (
-                          'Unknown'
-                        ) : (
-                          <button
-                            type="button"
-                            className="text-left hover:text-primary hover:underline"
-                            aria-label="Show only scans from an Unknown country"
-                            onClick={() => onlyCountry('unknown')}
-                          >
-                            Unknown
-                          </button>
-                        )}
+                        <CountryName name="Unknown" onlyThis={choice.country ? undefined : () => onlyCountry('unknown')} />
                       </td>
                       <td className="py-1 text-right tabular-nums text-slate-500">{data.unknownCountry}</td>
                     </tr>
