@@ -36,6 +36,9 @@ type scanRange struct {
 	hourly   bool
 	allTime  bool
 	bots     bool
+	// noPrevious leaves out the previous period (a country's whose
+	// events are partly deleted, or too many to read).
+	noPrevious bool
 }
 
 // parseScanRange reads ?from=YYYY-MM-DD&to=YYYY-MM-DD&tz=Zone&bots=true, or
@@ -276,34 +279,8 @@ func (s *server) readScanReport(w http.ResponseWriter, r *http.Request, q store.
 	if !ok {
 		return sr, nil, false
 	}
-	var kept time.Time
 	if q.ByCountry {
-		// A country's scans are read from the events, which retention
-		// deletes: a range it reaches into would count too few.
-		var err error
-		if kept, err = s.store.EventsFrom(r.Context()); err != nil {
-			s.internalError(w, "reading the scan retention", err)
-			return sr, nil, false
-		}
-		if sr.from.Before(kept) {
-			fieldError(w, "country", "Scans before "+kept.Format(time.DateOnly)+" are not kept by country: choose a range from that day on")
-			return sr, nil, false
-		}
-		// Reading them costs time and memory with the range's scans: the
-		// range is bounded (counted from the rollups), and the reading
-		// takes a render slot, as heavy work does.
-		all := q
-		all.ByCountry, all.From, all.To, all.Bots = false, sr.from, sr.to, true
-		n, err := s.store.ScanCount(r.Context(), all)
-		if err != nil {
-			s.internalError(w, "counting scans", err)
-			return sr, nil, false
-		}
-		if n > s.countryScanLimit {
-			fieldError(w, "country", fmt.Sprintf("This range holds more than %d scans, too many to count by country: choose a shorter range", s.countryScanLimit))
-			return sr, nil, false
-		}
-		done, ok := s.startRender(w, r)
+		done, ok := s.admitCountryReport(w, r, q, &sr)
 		if !ok {
 			return sr, nil, false
 		}
@@ -320,11 +297,55 @@ func (s *server) readScanReport(w http.ResponseWriter, r *http.Request, q store.
 	}
 	if q.ByCountry {
 		out.Country = &q.Country
-		if sr.from.Add(-sr.to.Sub(sr.from)).Before(kept) {
-			out.Previous = nil // partly deleted: no comparison rather than a wrong one
-		}
 	}
 	return sr, out, true
+}
+
+// admitCountryReport checks that a country's report of sr can be read
+// and takes a render slot for it (done gives it back); sr loses its
+// previous period when that one cannot. On failure it has answered.
+func (s *server) admitCountryReport(w http.ResponseWriter, r *http.Request, q store.ScanQuery, sr *scanRange) (done func(), ok bool) {
+	// A country's scans are read from the events, which retention
+	// deletes: a range it reaches into would count too few.
+	kept, err := s.store.EventsFrom(r.Context())
+	if err != nil {
+		s.internalError(w, "reading the scan retention", err)
+		return nil, false
+	}
+	if sr.from.Before(kept) {
+		fieldError(w, "country", "Scans before "+kept.Format(time.DateOnly)+" are not kept by country: choose a range from that day on")
+		return nil, false
+	}
+	// Reading them costs time and memory with the range's scans: the
+	// range is bounded (counted from the rollups), so is the previous
+	// period's, which is left out rather than refused, and the reading
+	// takes a render slot, as heavy work does.
+	n, err := s.scansToRead(r.Context(), q, sr.from, sr.to)
+	if err != nil {
+		s.internalError(w, "counting scans", err)
+		return nil, false
+	}
+	if n > s.countryScanLimit {
+		fieldError(w, "country", fmt.Sprintf("This range holds more than %d scans, too many to count by country: choose a shorter range", s.countryScanLimit))
+		return nil, false
+	}
+	if previous := sr.from.Add(-sr.to.Sub(sr.from)); previous.Before(kept) {
+		sr.noPrevious = true
+	} else if n, err = s.scansToRead(r.Context(), q, previous, sr.from); err != nil {
+		s.internalError(w, "counting scans", err)
+		return nil, false
+	} else if n > s.countryScanLimit {
+		sr.noPrevious = true
+	}
+	return s.startRender(w, r)
+}
+
+// scansToRead counts from the rollups the scans of every country, bots
+// included, that q's codes had in [from, to): the events a country's
+// report of that range reads.
+func (s *server) scansToRead(ctx context.Context, q store.ScanQuery, from, to time.Time) (int64, error) {
+	q.ByCountry, q.From, q.To, q.Bots = false, from, to, true
+	return s.store.ScanCount(ctx, q)
 }
 
 // defaultCountryScanLimit bounds the scans of a range a country's report
@@ -383,7 +404,7 @@ func (s *server) buildScanReport(ctx context.Context, q store.ScanQuery, sr scan
 	} else {
 		out.TotalScans += rep.BotScans
 	}
-	if !sr.allTime {
+	if !sr.allTime && !sr.noPrevious {
 		length := sr.to.Sub(sr.from)
 		pq := q
 		pq.From, pq.To = sr.from.Add(-length), sr.from

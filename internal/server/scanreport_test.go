@@ -276,9 +276,28 @@ func TestAnalyticsCountryFilter(t *testing.T) {
 		nosy, _ := e.signedIn("nosy-filter@example.com")
 		expect(t, e.do(nosy, "GET", "/api/dynamic-qrcodes/"+id+"/analytics?country=US", ""), http.StatusNotFound, msgCodeMissing)
 
+		// Six scans the day before: today's previous period holds more than
+		// the bound, so it is left out; today's own five are still counted.
+		codeID, _ := strconv.ParseInt(id, 10, 64)
+		today := e.clock.Now().UTC()
+		var yesterday []store.ScanEvent
+		for i := range 6 {
+			yesterday = append(yesterday, store.ScanEvent{CodeID: codeID, ScannedAt: today.AddDate(0, 0, -1).Add(time.Duration(i) * time.Minute), Country: "US", DeviceType: "mobile"})
+		}
+		if err := st.RecordScans(context.Background(), yesterday); err != nil {
+			t.Fatal(err)
+		}
+		day := today.Format(time.DateOnly)
+		a := expect(t, e.do(c, "GET", "/api/analytics?country=US&from="+day+"&to="+day, ""), http.StatusOK, "")
+		if a["scans"] != 2.0 || a["previous"] != nil {
+			t.Errorf("today with a previous period over the bound: %v scans, previous %v", a["scans"], a["previous"])
+		}
+		if a := expect(t, e.do(c, "GET", "/api/analytics?from="+day+"&to="+day, ""), http.StatusOK, ""); a["previous"] == nil {
+			t.Error("without a country, the previous period is counted from the rollups")
+		}
+
 		// Retention deletes the events before the scans' day: a range from
 		// before then is refused; one from then on still counts.
-		today := e.clock.Now().UTC()
 		if _, err := st.DeleteScanEventsBefore(context.Background(), today.AddDate(0, 0, 1), 100); err != nil {
 			t.Fatal(err)
 		}
@@ -288,12 +307,12 @@ func TestAnalyticsCountryFilter(t *testing.T) {
 		}
 		expect(t, e.do(c, "GET", "/api/analytics?country=US", ""), http.StatusBadRequest,
 			"Scans before "+kept.Format(time.DateOnly)+" are not kept by country: choose a range from that day on")
-		day := kept.Format(time.DateOnly)
-		a := expect(t, e.do(c, "GET", "/api/analytics?country=US&from="+day+"&to="+day, ""), http.StatusOK, "")
+		day = kept.Format(time.DateOnly)
+		a = expect(t, e.do(c, "GET", "/api/analytics?country=US&from="+day+"&to="+day, ""), http.StatusOK, "")
 		if a["country"] != "US" || a["previous"] != nil {
 			t.Errorf("from the kept day on: %v", a)
 		}
-		if a := expect(t, e.do(c, "GET", "/api/analytics", ""), http.StatusOK, ""); a["scans"] != 4.0 {
+		if a := expect(t, e.do(c, "GET", "/api/analytics", ""), http.StatusOK, ""); a["scans"] != 10.0 {
 			t.Errorf("without a country, from the rollups: %v scans", a["scans"])
 		}
 	})
