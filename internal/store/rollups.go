@@ -790,13 +790,13 @@ func (s *Store) eachDay(ctx context.Context, tx rollupTx, query string, args []a
 // removes its own, in the transaction that deletes it, which holds the
 // owner's rollupLock.
 func (s *Store) dropCodeRollups(ctx context.Context, tx rollupTx, userID, codeID int64) error {
-	// The writers' caches of the user's rollups are out of date, and so
-	// are the tag and folder rows with the code (an undone deletion
-	// brings the code back without its rows).
+	// The writers' caches of the user's rollups are out of date, and the
+	// tag and folder rows lose the code's (an undone deletion brings the
+	// code back without its rows).
 	if err := outdateWriterCaches(ctx, tx, userID); err != nil {
 		return err
 	}
-	if err := bumpGroupsHolding(ctx, tx, userID, codeID); err != nil {
+	if err := s.takeOutOfGroups(ctx, tx, userID, codeID); err != nil {
 		return err
 	}
 	out := map[rollupKey]*dayTally{}
