@@ -176,6 +176,14 @@ func TestShlinkAPIRefusals(t *testing.T) {
 		if status, _ := call(bkey, "GET", "/rest/v3/short-urls/bobs", ""); status != 200 {
 			t.Errorf("bob's link is gone: %d", status)
 		}
+		// An empty list of tags takes every tag off (it answered 500 on
+		// PostgreSQL, where the store read no tags as JSON null).
+		if status, m := call(bkey, "PATCH", "/rest/v3/short-urls/bobs", `{"tags":["print","spring"]}`); status != 200 || len(m["tags"].([]any)) != 2 {
+			t.Errorf("tagging bob's link: %d %v", status, m)
+		}
+		if status, m := call(bkey, "PATCH", "/rest/v3/short-urls/bobs", `{"tags":[]}`); status != 200 || len(m["tags"].([]any)) != 0 {
+			t.Errorf("taking bob's tags off: %d %v", status, m)
+		}
 		if status, m := call(readOnly, "GET", "/rest/v3/short-urls", ""); status != 200 {
 			t.Errorf("a read-only key lists: %d %v", status, m)
 		}

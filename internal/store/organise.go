@@ -263,6 +263,11 @@ func (s *Store) SetCodeTags(ctx context.Context, workspaceID int64, dynamic bool
 		if err != nil {
 			return err
 		}
+		// No tags is an empty list: nil would be JSON null, which
+		// PostgreSQL's json_array_elements refuses.
+		if tagIDs == nil {
+			tagIDs = []int64{}
+		}
 		ids, err := json.Marshal(tagIDs)
 		if err != nil {
 			return fail("set tags", err)
