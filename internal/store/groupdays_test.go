@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -170,4 +171,106 @@ func TestGroupRollupsFollowTheirCodes(t *testing.T) {
 		}
 		t.Run("a code deleted after late scans", views)
 	})
+}
+
+// TestGroupRowsWhileCodesChange deletes, untags and scans late a tag's and
+// a folder's codes through one store while another, as a second instance
+// would, keeps viewing the tag and the folder (which builds and updates
+// their rows); once all is done, the views equal a recount. A build that
+// wrote rows summed with a code deleted meanwhile, or a deletion that
+// missed rows being written, would count the code's scans.
+func TestGroupRowsWhileCodesChange(t *testing.T) {
+	ctx := context.Background()
+	for _, db := range []string{"sqlite", "postgres"} {
+		t.Run(db, func(t *testing.T) {
+			a, b := storetest.OpenTwice(t, db)
+			u := storetest.CreateUser(t, a, "race@example.com")
+			ws := storetest.Personal(t, a, u.ID)
+			tag, folder := &store.Tag{Name: "Race", Color: "#2563eb"}, &store.Folder{Name: "Race"}
+			if err := a.CreateTag(ctx, ws, tag, time.Now()); err != nil {
+				t.Fatal(err)
+			}
+			if err := a.CreateFolder(ctx, ws, folder, time.Now()); err != nil {
+				t.Fatal(err)
+			}
+			open := time.Date(2026, 11, 10, 0, 0, 0, 0, time.UTC)
+			if err := store.SetOpenDay(ctx, a, open); err != nil {
+				t.Fatal(err)
+			}
+			var codes []*store.DynamicCode
+			var events []store.ScanEvent
+			for i := range 12 {
+				c := storetest.CreateDynamic(t, a, u.ID, fmt.Sprintf("race%02d", i))
+				codes = append(codes, c)
+				if err := a.SetCodeTags(ctx, ws, true, c.ID, []int64{tag.ID}); err != nil {
+					t.Fatal(err)
+				}
+				if err := a.SetCodeFolder(ctx, ws, true, c.ID, &folder.ID); err != nil {
+					t.Fatal(err)
+				}
+				for d := range 5 {
+					events = append(events, store.ScanEvent{CodeID: c.ID, ScannedAt: open.AddDate(0, 0, d-5).Add(time.Duration(i) * time.Hour),
+						DeviceType: "mobile", Country: "DE", VisitorHash: fmt.Sprintf("v%d", (i+d)%4)})
+				}
+			}
+			if err := a.RecordScans(ctx, events); err != nil {
+				t.Fatal(err)
+			}
+			views := []store.ScanQuery{{WorkspaceID: ws, TagID: tag.ID}, {WorkspaceID: ws, FolderID: folder.ID}}
+			for i := range views {
+				views[i].From, views[i].To = open.AddDate(0, 0, -6), open.AddDate(0, 0, 1)
+			}
+			done := make(chan struct{})
+			var viewing sync.WaitGroup
+			viewing.Go(func() {
+				for {
+					select {
+					case <-done:
+						return
+					default:
+					}
+					for _, v := range views {
+						if _, err := b.ScanReport(ctx, v); err != nil {
+							t.Error(err)
+							return
+						}
+					}
+				}
+			})
+			change := func() error {
+				for i, c := range codes[:8] {
+					switch i % 3 {
+					case 0:
+						if _, err := a.DeleteDynamicCode(ctx, ws, c.ID, time.Now()); err != nil {
+							return err
+						}
+					case 1: // leaves the tag, then goes
+						if err := a.SetCodeTags(ctx, ws, true, c.ID, nil); err != nil {
+							return err
+						}
+						if _, err := a.DeleteDynamicCode(ctx, ws, c.ID, time.Now()); err != nil {
+							return err
+						}
+					default: // a late scan into a closed day of a code that stays
+						late := store.ScanEvent{CodeID: codes[8+i%4].ID, ScannedAt: open.AddDate(0, 0, -2).Add(time.Duration(i) * time.Minute), DeviceType: "desktop"}
+						if err := a.RecordScans(ctx, []store.ScanEvent{late}); err != nil {
+							return err
+						}
+					}
+					time.Sleep(time.Duration(i%3) * time.Millisecond)
+				}
+				return nil
+			}
+			err := change()
+			close(done)
+			viewing.Wait()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, v := range views {
+				checkRecount(t, b, v)
+				checkRecount(t, a, v)
+			}
+		})
+	}
 }
