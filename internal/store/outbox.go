@@ -77,3 +77,15 @@ func (s *Store) FinishQueuedMail(ctx context.Context, id int64, sent bool) error
 	}
 	return nil
 }
+
+// PruneQueuedMail deletes the mail that failed, or that a sender that died
+// left 'sending', queued before before, and returns how many it deleted:
+// their fields (a new-device notice's address and browser) are kept no
+// longer than needed to look into the failure. Pending mail stays.
+func (s *Store) PruneQueuedMail(ctx context.Context, before time.Time) (int64, error) {
+	res, err := s.write.ExecContext(ctx, `DELETE FROM mail_outbox WHERE status <> 'pending' AND created_at < $1`, dbTime(normTime(before)))
+	if err != nil {
+		return 0, fail("prune queued mail", err)
+	}
+	return res.RowsAffected()
+}

@@ -21,6 +21,12 @@ const (
 	poll = 5 * time.Second
 	// sendTimeout bounds one message, retries included.
 	sendTimeout = time.Minute
+	// KeepUnsent is how long a mail that failed (or that a sender which
+	// died left unsent) stays in the outbox, to look into, before it is
+	// deleted with the address and browser it may hold; pruneEvery is how
+	// often a sender deletes those.
+	KeepUnsent = 30 * 24 * time.Hour
+	pruneEvery = 24 * time.Hour
 )
 
 // Sender sends the outbox's mail.
@@ -30,6 +36,7 @@ type Sender struct {
 	baseURL string
 	log     *slog.Logger
 	loop    *jobs.Loop
+	pruned  time.Time // the last PruneQueuedMail
 }
 
 // New returns a sender; start it with Run.
@@ -48,10 +55,23 @@ func (s *Sender) Wake() { s.loop.Wake() }
 // finished and recorded.
 func (s *Sender) Run(ctx context.Context) {
 	s.loop.Run(ctx, func(ctx context.Context) {
+		s.Prune(ctx, time.Now())
 		if err := s.Drain(ctx); err != nil && ctx.Err() == nil {
 			s.log.Error("sending queued mail", "err", err)
 		}
 	})
+}
+
+// Prune deletes, once a day, the unsent mail older than KeepUnsent.
+func (s *Sender) Prune(ctx context.Context, now time.Time) {
+	if now.Sub(s.pruned) < pruneEvery {
+		return
+	}
+	if _, err := s.store.PruneQueuedMail(context.WithoutCancel(ctx), now.Add(-KeepUnsent)); err != nil {
+		s.log.Error("deleting old unsent mail", "err", err)
+		return
+	}
+	s.pruned = now
 }
 
 // Drain sends every pending mail, one at a time, until none is left or
