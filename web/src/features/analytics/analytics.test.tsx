@@ -332,6 +332,7 @@ describe('Analytics Dashboard', () => {
     // Scans no country was found for, which retention no longer holds.
     await userEvent.click(within(dialog).getByRole('button', { name: 'Show only scans from Unknown' }))
     expect(await within(dialog).findByText(retention)).toBeInTheDocument()
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('Failed to load analytics data')
     expect(mock.mock.calls.map(([url]) => String(url))).toContain(reportUrl(3, { country: 'DE' }))
   })
 

@@ -5,7 +5,7 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } f
 import { Spinner } from '@/components/ui/spinner'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { qrTypeLabel } from '@/lib/qr-types'
-import { serverMessage } from '@/lib/api-client'
+import { ApiError, serverMessage } from '@/lib/api-client'
 import { breakdownCsvUrl, rangeQuery, reportPdfUrl, scansCsvUrl, useDynamicCodes, useScanReport, useUserAnalytics, type RangeChoice, type RangePreset } from '../api/queries'
 import type { ScanReport, UserAnalytics } from '../api/types'
 import { countryName } from '../lib/country-name'
@@ -269,6 +269,8 @@ function CodeInsights({ topDynamic }: { topDynamic: UserAnalytics['dynamicQrPerf
   }
   const { data, error, isLoading, isError, refetch } = useScanReport(customIncomplete ? undefined : id, query)
   const onlyCountry = (country: string | undefined) => setChoice({ ...choice, country })
+  // A range the server refuses (a country's, too long or past retention) says why.
+  const refused = error instanceof ApiError && error.status === 400 ? serverMessage(error) : undefined
   const csv = (by: string, what: string) =>
     id === undefined ? undefined : (
       <a href={breakdownCsvUrl(id, query, by)} download className="text-xs font-medium text-primary hover:underline" aria-label={`Download ${what} CSV`}>
@@ -379,7 +381,10 @@ function CodeInsights({ topDynamic }: { topDynamic: UserAnalytics['dynamicQrPerf
           <Spinner className="min-h-44" label="Loading scans..." />
         ) : isError || !data ? (
           <div role="alert" className="flex items-center justify-center gap-3 py-10 text-sm text-slate-600">
-            {serverMessage(error) ?? 'Failed to load analytics data'}
+            <span>
+              Failed to load analytics data
+              {refused && <span className="block text-xs text-slate-500">{refused}</span>}
+            </span>
             <Button variant="outline" size="sm" onClick={() => void refetch()}>
               Try Again
             </Button>
