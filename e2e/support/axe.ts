@@ -6,6 +6,17 @@ import type { Page } from '@playwright/test'
  * selector), one line per node with what to fix; [] when there are none.
  */
 export async function violations(page: Page, selector?: string) {
+  // Colours are read as drawn: a dialog still fading in over its overlay
+  // reads as low contrast (4.12:1 once in CI, on a slow frame). Endless
+  // animations (spinners) are not waited for.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getComputedTiming().endTime !== Infinity)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  )
   let axe = new AxeBuilder({ page })
   if (selector) axe = axe.include(selector)
   // label-content-name-mismatch (WCAG 2.5.3: a control's name holds its
