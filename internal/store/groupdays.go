@@ -160,14 +160,23 @@ func groupSourceHad(ctx context.Context, q rowQueryer, g groupRollup, id int64) 
 		return nil, err
 	}
 	had.through = had.through.UTC()
+	if had.codes, err = parseMembers(list); err != nil {
+		return nil, err
+	}
+	return had, nil
+}
+
+// parseMembers reads a member list as members writes it.
+func parseMembers(list string) ([]int64, error) {
+	var codes []int64
 	for _, f := range strings.FieldsFunc(list, func(r rune) bool { return r == ',' }) {
 		code, err := strconv.ParseInt(f, 10, 64)
 		if err != nil {
 			return nil, err
 		}
-		had.codes = append(had.codes, code)
+		codes = append(codes, code)
 	}
-	return had, nil
+	return codes, nil
 }
 
 // freshGroup brings group id's rows up to date with its codes' rows and
@@ -330,12 +339,11 @@ func (s *Store) takeOutOfGroups(ctx context.Context, tx rollupTx, workspaceID, c
 			if err := s.applyDays(ctx, tx, g.days, out, -1); err != nil {
 				return err
 			}
-			var rest []int64
-			for _, f := range strings.Split(sg.members, ",") {
-				if code, err := strconv.ParseInt(f, 10, 64); err == nil && code != codeID {
-					rest = append(rest, code)
-				}
+			listedCodes, err := parseMembers(sg.members)
+			if err != nil {
+				return err
 			}
+			rest := slices.DeleteFunc(listedCodes, func(code int64) bool { return code == codeID })
 			err = tx.exec(ctx, `UPDATE `+g.state+` SET members = $1 WHERE `+g.days.owner+` = $2`, members(rest), sg.id)
 			if err != nil {
 				return err
