@@ -69,7 +69,11 @@ for (const width of [360, 768, 1024, 1280]) {
     await expectButtonsInside(card(page, 'Greeting'), ['Download', 'View', 'Restyle', 'Duplicate', 'Delete'])
 
     // The paused view's cards: Resume, View, Delete.
-    await dynamic.getByRole('button', { name: 'Pause', exact: true }).click()
+    // The pause is answered before the page leaves: a navigation would cut the request off.
+    await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith('/pause') && r.ok()),
+      dynamic.getByRole('button', { name: 'Pause', exact: true }).click(),
+    ])
     await page.goto('/dashboard?view=paused')
     const paused = card(page, 'Shop window poster')
     await expect(paused.getByRole('button', { name: 'Resume', exact: true })).toBeVisible()
