@@ -105,22 +105,6 @@ func TestGroupRollupsFollowTheirCodes(t *testing.T) {
 				}
 			}
 		}
-		t.Run("built", views)
-		if err := s.SetCodeTags(ctx, ws, true, codes[2].ID, []int64{tag.ID}); err != nil {
-			t.Fatal(err)
-		}
-		t.Run("a code joins the tag", views)
-		scan(codes[1], open.AddDate(0, 0, -3).Add(20*time.Hour))
-		scan(codes[2], open.AddDate(0, 0, -2).Add(time.Hour))
-		t.Run("late scans", views)
-		if err := s.SetCodeFolder(ctx, ws, true, codes[2].ID, nil); err != nil {
-			t.Fatal(err)
-		}
-		t.Run("a code leaves the folder", views)
-		if n, err := s.CloseScanDays(ctx, open.AddDate(0, 0, 1).Add(store.CloseGrace)); err != nil || n != 1 {
-			t.Fatalf("closed %d days, %v", n, err)
-		}
-		t.Run("a day closed", views)
 		// What each group's rows were last summed for (scan_*_rollups).
 		summedFor := func(table, owner string, id int64) (version int64, members string) {
 			t.Helper()
@@ -130,6 +114,50 @@ func TestGroupRollupsFollowTheirCodes(t *testing.T) {
 			}
 			return version, members
 		}
+		t.Run("built", views)
+		if err := s.SetCodeTags(ctx, ws, true, codes[2].ID, []int64{tag.ID}); err != nil {
+			t.Fatal(err)
+		}
+		t.Run("a code joins the tag", views)
+		// Late scans of every code: two the tag's rows list (1, 2), one that
+		// left the tag and one that joined it since its last view (0, 3).
+		// The tag's and the folder's rows take them at once and move to the
+		// workspace's new version, so no view sums them again.
+		if err := s.SetCodeTags(ctx, ws, true, codes[0].ID, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.SetCodeTags(ctx, ws, true, codes[3].ID, []int64{tag.ID}); err != nil {
+			t.Fatal(err)
+		}
+		for i, c := range codes {
+			scan(c, open.AddDate(0, 0, -3+i%2).Add(20*time.Hour))
+		}
+		var version int64
+		if err := store.ReadDB(s).QueryRowContext(ctx, `SELECT version FROM code_rollup_versions WHERE workspace_id = $1`, ws).Scan(&version); err != nil {
+			t.Fatal(err)
+		}
+		for table, id := range map[string]int64{"scan_tag_rollups tag_id": tag.ID, "scan_folder_rollups folder_id": folder.ID} {
+			name, owner, _ := strings.Cut(table, " ")
+			if had, _ := summedFor(name, owner, id); had != version {
+				t.Errorf("%s %d: summed at version %d after late scans, the workspace's is %d", name, id, had, version)
+			}
+		}
+		t.Run("late scans", views)
+		if err := s.SetCodeTags(ctx, ws, true, codes[0].ID, []int64{tag.ID}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.SetCodeTags(ctx, ws, true, codes[3].ID, nil); err != nil {
+			t.Fatal(err)
+		}
+		t.Run("the tag's codes back", views)
+		if err := s.SetCodeFolder(ctx, ws, true, codes[2].ID, nil); err != nil {
+			t.Fatal(err)
+		}
+		t.Run("a code leaves the folder", views)
+		if n, err := s.CloseScanDays(ctx, open.AddDate(0, 0, 1).Add(store.CloseGrace)); err != nil || n != 1 {
+			t.Fatalf("closed %d days, %v", n, err)
+		}
+		t.Run("a day closed", views)
 		// A deletion takes the code's rows out of the groups summed with
 		// it, which keep the rest: the views below equal the recount with
 		// no group summed again (same version, the code gone from its list).
@@ -163,8 +191,8 @@ func TestGroupRollupsFollowTheirCodes(t *testing.T) {
 		}
 		t.Run("a code that left the folder deleted", views)
 		unchanged(t, "scan_folder_rollups", "folder_id", folder.ID, folderBefore, codes[3].ID)
-		// Rows summed at an older version (late scans since, no view) are
-		// left to their next view, which sums them again.
+		// Late scans, then a deletion before any view: the rows took the
+		// scans in place and lose the code's rows with them.
 		scan(codes[1], open.AddDate(0, 0, -4).Add(22*time.Hour))
 		if _, err := s.DeleteDynamicCode(ctx, ws, codes[2].ID, time.Now()); err != nil {
 			t.Fatal(err)

@@ -418,15 +418,18 @@ func (s *Store) rollUpLocked(ctx context.Context, tx rollupTx, events []ScanEven
 			late[owner] = true
 		}
 	}
-	if err := bumpCodeRollups(ctx, tx, late); err != nil {
+	versions, err := bumpCodeRollups(ctx, tx, late)
+	if err != nil {
 		return err
 	}
-	return s.addToRollups(ctx, tx, events, owners, open)
+	return s.addToRollups(ctx, tx, events, owners, open, versions)
 }
 
 // addToRollups adds the events of live codes to their owners' rows and
-// visitor sets, and to their codes' rows of the days before open.
-func (s *Store) addToRollups(ctx context.Context, tx rollupTx, events []ScanEvent, owners map[int64]int64, open time.Time) error {
+// visitor sets, and to their codes' rows of the days before open; and
+// those, to the tag and folder rows summed with the codes at the version
+// before the workspaces' versions (addLateToGroups).
+func (s *Store) addToRollups(ctx context.Context, tx rollupTx, events []ScanEvent, owners map[int64]int64, open time.Time, versions map[int64]int64) error {
 	code, user, quarters := map[rollupKey]*dayTally{}, map[rollupKey]*dayTally{}, map[rollupKey]*dayTally{}
 	spans := visitorSpans{}
 	var seen []visit
@@ -455,6 +458,10 @@ func (s *Store) addToRollups(ctx context.Context, tx rollupTx, events []ScanEven
 	}
 	// An open day's visitors are counted when it closes.
 	maps.DeleteFunc(code, func(k rollupKey, _ *dayTally) bool { return !k.day.Before(open) })
+	// Before the code rows take them: applyDays leaves each row's sum in code.
+	if err := s.addLateToGroups(ctx, tx, versions, code, owners); err != nil {
+		return err
+	}
 	if err := s.applyDays(ctx, tx, codeDays, code, 1); err != nil {
 		return err
 	}
@@ -898,7 +905,7 @@ func (s *Store) rollUpEvents(ctx context.Context, tx *sql.Tx, route string) erro
 		if err != nil {
 			return err
 		}
-		if err := s.addToRollups(ctx, sqlTx{tx}, batch, owners, farFuture); err != nil {
+		if err := s.addToRollups(ctx, sqlTx{tx}, batch, owners, farFuture, nil); err != nil {
 			return err
 		}
 		after = batch[len(batch)-1].ID
