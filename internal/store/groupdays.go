@@ -26,9 +26,11 @@ import (
 // by the recorder when it adds late scans to a closed day) and the first
 // day they do not cover. A code that joins or leaves the group has its
 // rows added or taken out, and days closed since are added, by the next
-// view; a new version rebuilds the rows from all the codes' rows, which
-// that view pays for. A code's deletion, which drops its rows, takes them
-// out of the groups summed with it at once (takeOutOfGroups).
+// view. Late scans are added to the groups' rows as they are saved, which
+// moves those groups to the new version (addLateToGroups); rows at another
+// version are summed again from all the codes' rows by their next view.
+// A code's deletion, which drops its rows, takes them out of the groups
+// summed with it at once (takeOutOfGroups).
 
 // groupRollup is the rows of tags or of folders.
 type groupRollup struct {
