@@ -220,9 +220,8 @@ func bench(ctx context.Context, db string, size seedSize, runs int, viewTime tim
 		}
 		fmt.Printf("%s %-32s next view, all time: %v\n", db, sc.name, time.Since(t0).Round(time.Millisecond))
 	}
-	// Scans saved late into a closed day, as every batch that straddles
-	// midnight holds: 1,000 of ten codes of the timed tag and folder, two
-	// days ago. The rows summed with them take them as they are saved, and
+	// Scans saved late into a closed day, as after a database outage:
+	// 1,000 of ten codes of the timed tag and folder, two days ago. The rows summed with them take them as they are saved, and
 	// the next view of each reads them as they are.
 	late := make([]store.ScanEvent, 0, 1000)
 	for i := range cap(late) {

@@ -376,10 +376,10 @@ func bumpCodeRollups(ctx context.Context, tx rollupTx, workspaces map[int64]bool
 // addLateToGroups adds late scans' closed-day code rows (code: what each
 // row of a code and day gains) to the tag and folder rows summed with
 // those codes, and moves the groups of the workspaces that were summed at
-// the version before versions' (the recorder's bump) to it: a late scan,
-// which every batch that straddles midnight holds, no longer makes each
-// group's next view sum all its codes' rows again (seconds for a tag of
-// 1,000 codes). Groups summed at an older version are rebuilt by their
+// the version before versions' (the recorder's bump) to it: a late scan
+// (saved over closeGrace after its UTC day ended: after a database outage,
+// or from a backlog the recorder held) no longer makes each group's next
+// view sum all its codes' rows again (seconds for a tag of 1,000 codes). Groups summed at an older version are rebuilt by their
 // next view anyway. A build in flight, summed at the old version, finds
 // the version changed when it writes and looks again (freshGroup); the
 // caller holds the workspaces' rollup locks, as freshGroup when it writes.
