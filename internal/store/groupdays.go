@@ -379,10 +379,11 @@ func bumpCodeRollups(ctx context.Context, tx rollupTx, workspaces map[int64]bool
 // the version before versions' (the recorder's bump) to it: a late scan
 // (saved over closeGrace after its UTC day ended: after a database outage,
 // or from a backlog the recorder held) no longer makes each group's next
-// view sum all its codes' rows again (seconds for a tag of 1,000 codes). Groups summed at an older version are rebuilt by their
-// next view anyway. A build in flight, summed at the old version, finds
-// the version changed when it writes and looks again (freshGroup); the
-// caller holds the workspaces' rollup locks, as freshGroup when it writes.
+// view sum all its codes' rows again (seconds for a tag of 1,000 codes).
+// Groups summed at an older version are rebuilt by their next view
+// anyway. A build in flight, summed at the old version, finds the version
+// changed when it writes and looks again (freshGroup); the caller holds
+// the workspaces' rollup locks, as freshGroup does when it writes.
 func (s *Store) addLateToGroups(ctx context.Context, tx rollupTx, versions map[int64]int64, code map[rollupKey]*dayTally, owners map[int64]int64) error {
 	// The writer's cache keeps code and workspace rows only.
 	tx = uncachedTx{tx}
