@@ -390,3 +390,38 @@ func TestRedirectsOfImpossibleShortCodes(t *testing.T) {
 		}
 	})
 }
+
+// TestShortCodeCheckUsesItsIndex: SQLite checks a chosen short code
+// through the index on lower(short_code), which finds the codes that
+// spell it, and not through the host's index, which holds every code of
+// the base URL and made each creation lower all their short codes.
+// SQLite only: it plans without statistics, where PostgreSQL plans from
+// them.
+func TestShortCodeCheckUsesItsIndex(t *testing.T) {
+	s := storetest.Open(t)
+	u := storetest.CreateUser(t, s, "plan@example.com")
+	for i := range 3 {
+		storetest.CreateDynamic(t, s, u.ID, fmt.Sprintf("plan%d", i))
+	}
+	rows, err := store.ReadDB(s).QueryContext(context.Background(), `EXPLAIN QUERY PLAN `+store.ShortCodeTakenSQL, "Plan1", 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(plan, "\n")
+	if !strings.Contains(text, "dynamic_qr_codes_short_code_lower_idx") || strings.Contains(text, "host_code_idx") {
+		t.Errorf("the short code check's plan:\n%s", text)
+	}
+}

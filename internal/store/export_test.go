@@ -165,3 +165,6 @@ func EventsEdge(ctx context.Context, s *Store, q ScanQuery) (*ScanReport, error)
 	err := s.addEvents(ctx, q, sum)
 	return sum.report(), err
 }
+
+// ShortCodeTakenSQL is the query that checks a chosen short code.
+const ShortCodeTakenSQL = shortCodeTakenSQL
