@@ -279,11 +279,12 @@ func TestGroupRowsWhileCodesChange(t *testing.T) {
 						if _, err := a.DeleteDynamicCode(ctx, ws, c.ID, time.Now()); err != nil {
 							return err
 						}
-					default: // a late scan into a closed day of a code that stays
-						late := store.ScanEvent{CodeID: codes[8+i%4].ID, ScannedAt: open.AddDate(0, 0, -2).Add(time.Duration(i) * time.Minute), DeviceType: "desktop"}
-						if err := a.RecordScans(ctx, []store.ScanEvent{late}); err != nil {
-							return err
-						}
+					}
+					// A late scan into a closed day of a code that stays,
+					// which goes into the groups' rows as it is saved.
+					late := store.ScanEvent{CodeID: codes[8+i%4].ID, ScannedAt: open.AddDate(0, 0, -2-i%3).Add(time.Duration(i) * time.Minute), DeviceType: "desktop"}
+					if err := a.RecordScans(ctx, []store.ScanEvent{late}); err != nil {
+						return err
 					}
 					time.Sleep(time.Duration(i%3) * time.Millisecond)
 				}
