@@ -139,7 +139,11 @@ func QueryRow(t testing.TB, s *store.Store, query string, args []any, dest ...an
 	if !ok {
 		t.Fatal("storetest: QueryRow needs a store opened by storetest")
 	}
-	db, err := sql.Open(src.driver, src.dsn)
+	dsn := src.dsn
+	if src.driver == "sqlite" {
+		dsn += "?_pragma=busy_timeout(5000)" // waits for the store's writers, as its own connections do
+	}
+	db, err := sql.Open(src.driver, dsn)
 	if err != nil {
 		t.Fatalf("storetest: %v", err)
 	}
