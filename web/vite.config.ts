@@ -2,15 +2,51 @@
 import { fileURLToPath, URL } from 'node:url'
 import tailwindcss from '@tailwindcss/vite'
 import react from '@vitejs/plugin-react'
-import { defineConfig } from 'vite'
+import { defineConfig, type Plugin } from 'vite'
 
 // Paths the Go server owns; in development the Vite server forwards them to it.
 // Anchored patterns, so that /d/{code} does not swallow /dashboard.
 const backend = 'http://localhost:8080'
 const proxied = ['^/api/', '^/auth/google', '^/auth/oidc', '^/d/', '^/logo/', '^/pdf/', '^/images/']
 
+type ModuleGraph = { getModuleInfo(id: string): { importedIds: readonly string[] } | null }
+
+/** Every module root imports, directly or through the modules it imports (dynamic imports not followed). */
+function staticImports(graph: ModuleGraph, root: string): Set<string> {
+  const seen = new Set<string>()
+  const pending = [root]
+  for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
+    if (seen.has(id)) continue
+    seen.add(id)
+    pending.push(...(graph.getModuleInfo(id)?.importedIds ?? []))
+  }
+  return seen
+}
+
+const source = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url))
+
+/**
+ * The app's first download (all that src/main.tsx imports) as one chunk
+ * beside React's. The bundler would split it by which lazy pages share each
+ * module, into about twenty files; the browser runs them all before the
+ * first page anyway, and on a slow phone every file's fetch, compile and
+ * link was a task of its own (BENCHMARKS.md, the dashboard's first card).
+ * The bundler's preload helper, which src/public.ts shares, keeps a chunk
+ * of its own, so a prerendered page still loads public.ts and the helper only.
+ */
+let firstDownload = new Set<string>()
+const firstDownloadPlugin: Plugin = {
+  name: 'squarely:first-download',
+  buildEnd() {
+    const main = source('main.tsx')
+    // main.tsx itself stays in the entry file: it starts the app, which a prerendered page does its own way.
+    firstDownload = staticImports(this, main)
+    firstDownload.delete(main)
+  },
+}
+
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), firstDownloadPlugin],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },
@@ -27,9 +63,14 @@ export default defineConfig({
       input: { index: 'index.html', public: 'src/public.ts' },
       output: {
         // React changes less often than our code: its own chunk stays cached across deploys.
+        // The rest of the first download is one chunk (firstDownloadPlugin), the preload helper another.
         // Other libraries go with the pages that use them, so a page loads only its own code.
         codeSplitting: {
-          groups: [{ name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler|cookie|set-cookie-parser)[\\/]/ }],
+          groups: [
+            { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler|cookie|set-cookie-parser)[\\/]/, priority: 2 },
+            { name: 'start', test: (id) => firstDownload.has(id), priority: 1 },
+            { name: 'preload-helper', test: /^\0vite\/preload-helper/, priority: 3 },
+          ],
         },
       },
     },
