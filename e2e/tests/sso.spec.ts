@@ -88,7 +88,8 @@ test('a member signs in through the workspace’s identity provider and lands in
   expect(me.workspace.id).toBe(ws.id)
   expect(me.workspace.role).toBe('editor')
   await member.goto('/dashboard')
-  await expect(member.getByRole('button', { name: /Workspace: Acme Staff/ })).toBeVisible()
+  // The header's switcher (the side menu's shows the same workspace on a wide screen).
+  await expect(member.getByRole('banner').getByRole('button', { name: /Workspace: Acme Staff/ })).toBeVisible()
   await context.close()
 })
 

@@ -2,12 +2,14 @@ import { lazy, Suspense } from 'react'
 import { DialogSpinner } from '@/components/ui/spinner'
 import { DashboardPage } from '@/features/dashboard/routes/dashboard-page'
 import { WorkspaceFromLink } from '@/features/workspaces/components/workspace-from-link'
-import { WorkspaceSwitcher } from '@/features/workspaces/components/workspace-switcher'
 
 // The generator (the create view and the cards' restyle dialog) loads when
 // first shown, so the code list's first cards do not wait for it.
 const Generator = lazy(() => import('@/features/generator').then((m) => ({ default: m.Generator })))
 const RestyleDialog = lazy(() => import('@/features/generator').then((m) => ({ default: m.RestyleDialog })))
+// The side menu's workspace switcher (Radix's menu, its layers and positioning) loads after
+// the first cards, in a box of its size; on a phone the side menu is folded away anyway.
+const WorkspaceSwitcher = lazy(() => import('@/features/workspaces/components/workspace-switcher').then((m) => ({ default: m.WorkspaceSwitcher })))
 // The bulk edit dialog loads when it first opens.
 const BulkEditDialog = lazy(() => import('@/features/bulk-edit').then((m) => ({ default: m.BulkEditDialog })))
 // The analytics (and their charts) load only when the dialog first opens.
@@ -47,7 +49,11 @@ export function DashboardRoute() {
             </Suspense>
           )
         }
-        workspaceSwitcher={<WorkspaceSwitcher wide />}
+        workspaceSwitcher={
+          <Suspense fallback={<div className="h-11 rounded-lg border border-slate-200 bg-white shadow-sm" aria-hidden="true" />}>
+            <WorkspaceSwitcher wide />
+          </Suspense>
+        }
         bulkEdit={(props) =>
           props.open && (
             <Suspense fallback={<DialogSpinner label="Loading bulk edit..." />}>
