@@ -1,17 +1,21 @@
-// node bench/dashboard.mjs [--runs N] [http://127.0.0.1:PORT] (make
-// bench-dashboard builds first): how soon a phone shows the first code card
-// of a dashboard holding 120 codes. Starts bin/squarely on a free port over
-// a temporary data directory unless given the address of a running one,
-// signs up an account and saves 120 codes, then opens /dashboard N times
-// (default 7) in Debian's Chromium as a phone (390 × 844, touch, 3× pixels),
-// each time in a fresh browser context (nothing cached, the session's
-// cookie only), once at full CPU speed and once with the CPU four times
-// slower (Lighthouse's phone). The time is from the navigation's start to
-// the first card in the page, taken in the page by a MutationObserver, so
-// no polling adds to it. Prints each run and a markdown table of the
-// medians for BENCHMARKS.md, and exits non-zero when the median with the
-// slower CPU is over 1,000 ms. Measure on a quiet machine: the CPU's time
-// is most of it.
+// node bench/dashboard.mjs [--runs N] [http://127.0.0.1:PORT] [--baseline
+// http://127.0.0.1:PORT] (make bench-dashboard builds first): how soon a
+// phone shows the first code card of a dashboard holding 120 codes. Starts
+// bin/squarely on a free port over a temporary data directory unless given
+// the address of a running one, signs up an account and saves 120 codes,
+// then opens /dashboard N times (default 7) in Debian's Chromium as a phone
+// (390 × 844, touch, 3× pixels), each time in a fresh browser context
+// (nothing cached, the session's cookie only), once at full CPU speed and
+// once with the CPU four times slower (Lighthouse's phone). The time is from
+// the navigation's start to the first card in the page, taken in the page by
+// a MutationObserver, so no polling adds to it. With --baseline (another
+// build, already running), both servers get the same account and codes and
+// each run loads one then the other, in turns, so the machine's drift
+// reaches both alike; the table then holds both medians, their ratio, and in
+// how many runs this build was the sooner. Prints each run and a markdown
+// table for BENCHMARKS.md, and exits non-zero when this build's median with
+// the slower CPU is over 1,000 ms. Measure on a quiet machine: the CPU's
+// time is most of it.
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { root, squarely } from './server.mjs'
@@ -23,15 +27,19 @@ let runs = 7
 const runsAt = args.indexOf('--runs')
 if (runsAt >= 0) runs = Number(args.splice(runsAt, 2)[1])
 if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs takes a whole number of at least 1')
+const baselineAt = args.indexOf('--baseline')
+const baselineURL = baselineAt >= 0 ? args.splice(baselineAt, 2)[1] : undefined
+if (baselineAt >= 0 && !baselineURL) throw new Error('--baseline takes the address of a running server')
 
 const budget = 1000
 const codes = 120
 const server = await squarely(args[0])
+const baseline = baselineURL ? await squarely(baselineURL) : undefined
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run'],
 })
-const phone = { ...devices['iPhone 13'], viewport: { width: 390, height: 844 }, baseURL: server.base }
+const phoneAt = (base) => ({ ...devices['iPhone 13'], viewport: { width: 390, height: 844 }, baseURL: base })
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b)
@@ -39,9 +47,9 @@ const median = (xs) => {
   return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2
 }
 
-/** Signs up and saves the codes; the session's cookies, for fresh contexts. */
-async function seed() {
-  const context = await browser.newContext(phone)
+/** Signs up at base and saves the codes; the session's cookies, for fresh contexts. */
+async function seed(base) {
+  const context = await browser.newContext(phoneAt(base))
   const email = `bench-dashboard-${Date.now()}@example.com`
   const password = 'bench-secret-1'
   const res = await context.request.post('/api/register', {
@@ -62,9 +70,9 @@ async function seed() {
   return state
 }
 
-/** Milliseconds from the navigation's start to the first card, in a fresh context. */
-async function firstCard(storageState, cpuSlowdown) {
-  const context = await browser.newContext({ ...phone, storageState })
+/** Milliseconds from the navigation's start to the first card at base, in a fresh context. */
+async function firstCard(base, storageState, cpuSlowdown) {
+  const context = await browser.newContext({ ...phoneAt(base), storageState })
   await context.addInitScript(() => {
     const seen = () => {
       if (document.querySelector('[data-testid="qr-card"]')) {
@@ -87,29 +95,51 @@ async function firstCard(storageState, cpuSlowdown) {
   return ms
 }
 
+const summary = (seen) => ({ median: median(seen), min: Math.min(...seen), max: Math.max(...seen) })
 const rows = []
 try {
-  const state = await seed()
-  await firstCard(state, 1) // the server's first answers warm its caches
+  const targets = [{ name: 'this build', base: server.base }]
+  if (baseline) targets.push({ name: 'baseline', base: baseline.base })
+  for (const t of targets) {
+    t.state = await seed(t.base)
+    await firstCard(t.base, t.state, 1) // the server's first answers warm its caches
+  }
   for (const slowdown of [1, 4]) {
-    const seen = []
+    const seen = targets.map(() => [])
     for (let i = 0; i < runs; i++) {
-      const ms = await firstCard(state, slowdown)
-      seen.push(ms)
-      console.error(`CPU ÷${slowdown} run ${i + 1}: first card at ${Math.round(ms)} ms`)
+      // In turns: the first load of a run alternates between the builds.
+      for (const k of targets.map((_, k) => (k + i) % targets.length)) {
+        const ms = await firstCard(targets[k].base, targets[k].state, slowdown)
+        seen[k].push(ms)
+        console.error(`${targets[k].name}, CPU ÷${slowdown} run ${i + 1}: first card at ${Math.round(ms)} ms`)
+      }
     }
-    rows.push({ slowdown, median: median(seen), min: Math.min(...seen), max: Math.max(...seen) })
+    const row = { slowdown, ...summary(seen[0]) }
+    if (baseline) {
+      row.baseline = summary(seen[1])
+      row.sooner = seen[0].filter((ms, i) => ms < seen[1][i]).length
+    }
+    rows.push(row)
   }
 } finally {
   await browser.close()
   server.stop()
+  baseline?.stop()
 }
 
-console.log(`| CPU | runs | first card, median | fastest | slowest |`)
-console.log(`|---|---|---|---|---|`)
-for (const r of rows) {
-  const label = r.slowdown === 1 ? 'full speed' : `${r.slowdown}× slower`
-  console.log(`| ${label} | ${runs} | ${Math.round(r.median)} ms | ${Math.round(r.min)} ms | ${Math.round(r.max)} ms |`)
+const ms = (x) => `${Math.round(x)} ms`
+const label = (r) => (r.slowdown === 1 ? 'full speed' : `${r.slowdown}× slower`)
+if (baseline) {
+  console.log(`| CPU | runs | baseline: median (fastest–slowest) | this build: median (fastest–slowest) | this / baseline | runs this build was sooner |`)
+  console.log(`|---|---|---|---|---|---|`)
+  for (const r of rows) {
+    const b = r.baseline
+    console.log(`| ${label(r)} | ${runs} | ${ms(b.median)} (${Math.round(b.min)}–${Math.round(b.max)}) | ${ms(r.median)} (${Math.round(r.min)}–${Math.round(r.max)}) | ${(r.median / b.median).toFixed(2)} | ${r.sooner} of ${runs} |`)
+  }
+} else {
+  console.log(`| CPU | runs | first card, median | fastest | slowest |`)
+  console.log(`|---|---|---|---|---|`)
+  for (const r of rows) console.log(`| ${label(r)} | ${runs} | ${ms(r.median)} | ${ms(r.min)} | ${ms(r.max)} |`)
 }
 const slow = rows.find((r) => r.slowdown === 4)
 if (slow.median > budget) {
