@@ -47,9 +47,14 @@ export async function startApp({ hydrate, known = {} }: { hydrate: boolean; know
   const data = hydrate ? Promise.resolve() : prefetchRoute(queryClient, location)
   const code = preloadRoute(location.pathname)
   // While the page's code downloads, the thread is idle: the first render's
-  // one-off costs are paid now (the date format's locale data, the class
-  // merger's tables: together about 30 ms on a slow phone).
-  if (!hydrate) setTimeout(() => cn(formatDate(0) && 'p-0', 'p-1'))
+  // one-off costs are paid now, the date format's locale data and the class
+  // merger's tables (about 90 ms of a slow phone's first render).
+  if (!hydrate) {
+    setTimeout(() => {
+      formatDate(0)
+      cn('p-0', 'p-1')
+    })
+  }
   await code
   // The page's first data usually comes before its code: drawn with it, the
   // page is laid out once, not once empty and again full. A slow answer
