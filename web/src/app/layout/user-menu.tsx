@@ -1,5 +1,5 @@
 import { CreditCard, KeyRound, Layers, LogOut, Settings } from 'lucide-react'
-import { useState } from 'react'
+import { lazy, Suspense, useState } from 'react'
 import { Link } from 'react-router'
 import {
   DropdownMenu,
@@ -9,11 +9,14 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu'
-import { ChangePasswordDialog } from '@/features/account/components/change-password-dialog'
+import { DialogSpinner } from '@/components/ui/spinner'
 import { useLogout } from '@/features/auth/api/logout'
 import { WorkspaceSwitcher } from '@/features/workspaces/components/workspace-switcher'
 import type { User } from '@/lib/auth'
 import { can } from '@/lib/workspace'
+
+// The password form (react-hook-form, zod) loads when the dialog first opens, not with every page's menu.
+const ChangePasswordDialog = lazy(() => import('@/features/account/components/change-password-dialog').then((m) => ({ default: m.ChangePasswordDialog })))
 
 function initials(user: User) {
   const name = [user.firstName, user.lastName].filter(Boolean).join(' ')
@@ -70,7 +73,11 @@ export function UserMenu({ user }: { user: User }) {
           </DropdownMenuItem>
         </DropdownMenuContent>
       </DropdownMenu>
-      <ChangePasswordDialog username={user.username} open={passwordOpen} onOpenChange={setPasswordOpen} />
+      {passwordOpen && (
+        <Suspense fallback={<DialogSpinner label="Loading..." />}>
+          <ChangePasswordDialog username={user.username} open onOpenChange={setPasswordOpen} />
+        </Suspense>
+      )}
     </>
   )
 }
