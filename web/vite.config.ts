@@ -23,8 +23,6 @@ function staticImports(graph: ModuleGraph, root: string): Set<string> {
   return seen
 }
 
-const source = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url))
-
 /**
  * The app's first download (all that src/main.tsx imports) as one chunk
  * beside React's. The bundler would split it by which lazy pages share each
@@ -38,7 +36,7 @@ let firstDownload = new Set<string>()
 const firstDownloadPlugin: Plugin = {
   name: 'squarely:first-download',
   buildEnd() {
-    const main = source('main.tsx')
+    const main = fileURLToPath(new URL('./src/main.tsx', import.meta.url))
     // main.tsx itself stays in the entry file: it starts the app, which a prerendered page does its own way.
     firstDownload = staticImports(this, main)
     firstDownload.delete(main)
