@@ -257,11 +257,15 @@ func postgresCopy(t testing.TB) string {
 }
 
 // postgresTemplate returns the name of a database migrated to the current
-// migrations (named by their digest), made once for every test process
-// and run: under an advisory lock, built under a temporary name and
-// renamed when complete, and closed to connections, since PostgreSQL
-// copies a template only while nobody is connected to it (autovacuum
-// included).
+// migrations (named by their digest) on the current UTC day, made once for
+// every test process and run that day: under an advisory lock, built under
+// a temporary name and renamed when complete, and closed to connections,
+// since PostgreSQL copies a template only while nobody is connected to it
+// (autovacuum included). The day is in the name because migrations date
+// some rows (the first open day of the rollups, the workspace quarters'
+// start): a template kept from yesterday gave today's tests yesterday's
+// open day, as a store migrated now would not. Earlier days' templates of
+// the same migrations are dropped when today's is made.
 var postgresTemplate = func() func(base string) (string, error) {
 	var (
 		mu   sync.Mutex
@@ -277,7 +281,8 @@ var postgresTemplate = func() func(base string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		name := "sq_template_" + digest[:16]
+		prefix := "sq_template_" + digest[:16] + "_"
+		name := prefix + time.Now().UTC().Format("20060102")
 		admin, err := sql.Open("pgx", base)
 		if err != nil {
 			return "", err
@@ -302,6 +307,7 @@ var postgresTemplate = func() func(base string) (string, error) {
 			if err := buildTemplate(ctx, conn, base, name); err != nil {
 				return "", err
 			}
+			dropStaleTemplates(ctx, conn, prefix, name)
 		}
 		made = name
 		return made, nil
@@ -330,6 +336,29 @@ func buildTemplate(ctx context.Context, conn *sql.Conn, base, name string) error
 		conn.ExecContext(ctx, "DROP DATABASE IF EXISTS "+building+" WITH (FORCE)")
 	}
 	return err
+}
+
+// dropStaleTemplates drops the templates named prefix… other than keep:
+// the same migrations' templates of earlier days. Best effort: a template
+// another run is copying right now stays for the next time.
+func dropStaleTemplates(ctx context.Context, conn *sql.Conn, prefix, keep string) {
+	rows, err := conn.QueryContext(ctx, "SELECT datname FROM pg_database WHERE starts_with(datname, $1) AND datname <> $2", prefix, keep)
+	if err != nil {
+		return
+	}
+	var stale []string
+	for rows.Next() {
+		var name string
+		if rows.Scan(&name) == nil {
+			stale = append(stale, name)
+		}
+	}
+	rows.Close()
+	for _, name := range stale {
+		if _, err := conn.ExecContext(ctx, "ALTER DATABASE "+name+" WITH IS_TEMPLATE false"); err == nil {
+			conn.ExecContext(ctx, "DROP DATABASE IF EXISTS "+name)
+		}
+	}
 }
 
 // adminDB is a connection pool to the TEST_DATABASE_URL database itself,
