@@ -80,6 +80,11 @@ func TestSQLiteFile(t *testing.T) {
 			}
 		}
 	}
+	// The writer copies the log back into the database in large steps (openSQLite).
+	var checkpoint int
+	if err := store.WriteDB(s).QueryRowContext(ctx, "PRAGMA wal_autocheckpoint").Scan(&checkpoint); err != nil || checkpoint != 16000 {
+		t.Errorf("write pool: PRAGMA wal_autocheckpoint = %d, %v; want 16000", checkpoint, err)
+	}
 	// The read pool cannot write by mistake.
 	if _, err := store.ReadDB(s).ExecContext(ctx, `DELETE FROM sessions`); err == nil {
 		t.Error("the read pool accepted a write")
