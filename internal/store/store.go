@@ -133,7 +133,7 @@ func openSQLite(dataDir string) (*Store, error) {
 	// them back from the file each time: 64 MiB at most, against SQLite's
 	// default 2 MiB (BENCHMARKS.md, "Scan counts in a narrow table").
 	// Its commits copy the write-ahead log back into the database once it
-	// holds 16,000 pages (64 MiB), not SQLite's 1,000: a batch of a
+	// holds 16,000 pages (about 65 MB), not SQLite's 1,000: a batch of a
 	// thousand scans changes about a thousand pages of the events' index,
 	// which then filled the log at every batch, and each copy wrote those
 	// pages and synced the file again. Batched, a page changed by several
