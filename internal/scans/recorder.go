@@ -128,7 +128,7 @@ type Recorder struct {
 	// under way (run hands each write over and back through channels).
 	nextClose time.Time
 	key       []byte
-	salts     map[string][]byte // UTC date → salt
+	salts     map[int64][]byte  // UTC day (days since 1970) → salt
 	clients   map[string]Client // user agent → parsed
 }
 
@@ -160,7 +160,7 @@ func NewRecorder(sink Sink, opt Options) *Recorder {
 	r := &Recorder{
 		sink: sink, log: opt.Logger, interval: opt.Interval, batch: min(opt.BatchSize, perTx), perTx: perTx,
 		in: make(chan Scan, opt.Buffer), closing: make(chan struct{}), done: make(chan struct{}),
-		salts: map[string][]byte{}, clients: map[string]Client{}, maxBytes: opt.MaxBytes, closeEvery: opt.CloseEvery,
+		salts: map[int64][]byte{}, clients: map[string]Client{}, maxBytes: opt.MaxBytes, closeEvery: opt.CloseEvery,
 		dropLog: Throttle{Every: logEvery}, refuseLog: Throttle{Every: logEvery}, failLog: Throttle{Every: logEvery},
 	}
 	go r.run()
@@ -491,6 +491,9 @@ func (r *Recorder) event(ctx context.Context, s Scan) (store.ScanEvent, error) {
 	// its country, when it has one, goes with them, so a city is never
 	// counted under another database's country.
 	place := geo.PlaceOf(s.RemoteAddr)
+	if place.Country == "" {
+		place.Country = geo.Country(s.RemoteAddr)
+	}
 	return store.ScanEvent{
 		CodeID:      s.CodeID,
 		ScannedAt:   s.At,
@@ -500,7 +503,7 @@ func (r *Recorder) event(ctx context.Context, s Scan) (store.ScanEvent, error) {
 		Referrer:    origin(s.Referrer),
 		VisitorHash: VisitorHash(salt, host(s.RemoteAddr), s.UserAgent),
 		IsBot:       c.IsBot,
-		Country:     cmp.Or(place.Country, geo.Country(s.RemoteAddr)),
+		Country:     place.Country,
 		Region:      place.Region,
 		City:        place.City,
 		Route:       cmp.Or(s.Route, store.RouteDefault),
@@ -511,8 +514,8 @@ func (r *Recorder) event(ctx context.Context, s Scan) (store.ScanEvent, error) {
 // date under a key kept in the database, so every instance derives the same
 // salt, it changes every day, and no salt is ever stored.
 func (r *Recorder) salt(ctx context.Context, t time.Time) ([]byte, error) {
-	date := t.UTC().Format(time.DateOnly)
-	if s, ok := r.salts[date]; ok {
+	day := t.Unix() / 86400 // a number, not the date's text: this runs for every scan
+	if s, ok := r.salts[day]; ok {
 		return s, nil
 	}
 	if r.key == nil {
@@ -528,9 +531,9 @@ func (r *Recorder) salt(ctx context.Context, t time.Time) ([]byte, error) {
 		clear(r.salts) // only today and yesterday are asked for
 	}
 	m := hmac.New(sha256.New, r.key)
-	m.Write([]byte(date))
-	r.salts[date] = m.Sum(nil)
-	return r.salts[date], nil
+	m.Write([]byte(t.UTC().Format(time.DateOnly)))
+	r.salts[day] = m.Sum(nil)
+	return r.salts[day], nil
 }
 
 // VisitorHash identifies a visitor within a day without keeping the
