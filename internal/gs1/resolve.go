@@ -178,10 +178,12 @@ func ParseAcceptLanguage(h string) []string {
 }
 
 // Location is the URL to send req to for t: Href, with the request's
-// key qualifiers and data attributes added to its query when t forwards
-// them.
+// key qualifiers, data attributes and other query parameters (a campaign's
+// utm_source, say; not linkType or context, which were the resolver's)
+// added to its query when t forwards them, the request's value winning
+// over Href's.
 func (t Target) Location(req *Request) string {
-	if !t.Forward || len(req.Values) == 0 {
+	if !t.Forward || len(req.Values) == 0 && len(req.Rest) == 0 {
 		return t.Href
 	}
 	u, err := url.Parse(t.Href)
@@ -191,6 +193,9 @@ func (t Target) Location(req *Request) string {
 	q := u.Query()
 	for k, v := range req.Values {
 		q.Set(k, v)
+	}
+	for k, vs := range req.Rest {
+		q[k] = vs
 	}
 	u.RawQuery = q.Encode()
 	return u.String()

@@ -106,7 +106,7 @@ type Request struct {
 	// (https://gs1.org/voc/pip), "all", or "" for the default link.
 	LinkType string
 	Context  string     // ?context
-	Rest     url.Values // the other query parameters, passed on; nil for none
+	Rest     url.Values // the other query parameters, passed on by a forwarding link; nil for none
 }
 
 // ParseError is a request that is not a GS1 Digital Link URI this

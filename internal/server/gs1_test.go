@@ -231,6 +231,10 @@ func TestGS1Resolver(t *testing.T) {
 			{"/01/09506000134352/10/L7?linkType=gs1:instructions", "", "https://brand.example/manual-l7"},
 			{"/01/09506000134352/10/L8?linkType=gs1:instructions", "", "https://brand.example/manual"},
 			{"/01/09506000134352/10/L7/21/S1?linkType=gs1:review&17=261231", "", "https://brand.example/review?10=L7&17=261231&21=S1"},
+			// A forwarding link passes on the campaign's parameters too; another keeps its href.
+			{"/01/09506000134352?linkType=gs1:review&utm_source=pack&utm_source=shelf", "", "https://brand.example/review?utm_source=pack&utm_source=shelf"},
+			{"/01/09506000134352/10/L7?utm_campaign=spring&linkType=gs1:review", "", "https://brand.example/review?10=L7&utm_campaign=spring"},
+			{"/01/09506000134352?linkType=gs1:instructions&utm_source=pack", "", "https://brand.example/manual"},
 			{"/01/09506000134352?linkType=gs1:smpc", "", "https://brand.example/p"},
 		} {
 			r := e.resolve("", c.path, "Accept-Language", c.lang)
