@@ -192,26 +192,6 @@ func pageShortCodes(ctx context.Context, tx *sql.Tx, pageID int64) ([]string, er
 	return out, fail2("list a page's codes", rows.Err())
 }
 
-// PageCodes returns the names of the live codes that open one of the
-// workspace's pages.
-func (s *Store) PageCodes(ctx context.Context, workspaceID, pageID int64) ([]string, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT name FROM dynamic_qr_codes
-		WHERE page_id = $1 AND workspace_id = $2 AND NOT is_deleted ORDER BY name, id`, pageID, workspaceID)
-	if err != nil {
-		return nil, fail("list a page's codes", err)
-	}
-	defer rows.Close()
-	out := []string{}
-	for rows.Next() {
-		var n string
-		if err := rows.Scan(&n); err != nil {
-			return nil, fail("list a page's codes", err)
-		}
-		out = append(out, n)
-	}
-	return out, fail2("list a page's codes", rows.Err())
-}
-
 // pageRoutedPattern matches (LIKE) the stored routing of a code whose
 // rule or split variant answers with page id: encodeRouting writes a
 // target's pageId as its last field, so it reads "pageId":{id}}.
