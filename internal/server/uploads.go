@@ -13,6 +13,7 @@ import (
 	"mime"
 	"net/http"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -165,6 +166,24 @@ func safeFileName(name string) string {
 	return name
 }
 
+// storedExtensions are the extensions a stored file's name may end in, by
+// its content type; the first is the one given to a name without them.
+var storedExtensions = map[string][]string{
+	"image/png": {".png"}, "image/jpeg": {".jpg", ".jpeg"}, "image/gif": {".gif"}, "application/pdf": {".pdf"},
+}
+
+// nameAs gives a client's file name the extension of what is stored under
+// it, by its bytes: a WebP stored as a JPEG, a JPEG logo kept as a PNG or
+// a file named "photo.txt" then opens as what it is when downloaded.
+func nameAs(name, contentType string) string {
+	exts := storedExtensions[contentType]
+	ext := path.Ext(name)
+	if len(exts) == 0 || slices.Contains(exts, strings.ToLower(ext)) {
+		return name
+	}
+	return orDefault(strings.TrimSuffix(name, ext), "file") + exts[0]
+}
+
 // isPDF reports whether data is a PDF: it starts with the %PDF- header.
 func isPDF(data []byte) bool { return bytes.HasPrefix(data, []byte("%PDF-")) }
 
@@ -230,7 +249,7 @@ func (s *server) uploadPDF(w http.ResponseWriter, r *http.Request) {
 		OwnerID:     ownerOf(auth.UserFrom(r.Context())),
 		WorkspaceID: workspaceOf(r),
 		Kind:        "pdf",
-		FileName:    orDefault(form.file.Name, "document.pdf"),
+		FileName:    nameAs(orDefault(form.file.Name, "document"), "application/pdf"),
 		ContentType: "application/pdf",
 		Data:        form.file.Data,
 		Title:       limitedText(form.get("pdfTitle")),
@@ -296,7 +315,7 @@ func (s *server) uploadImage(w http.ResponseWriter, r *http.Request) {
 		OwnerID:     ownerOf(u),
 		WorkspaceID: workspaceOf(r),
 		Kind:        "image",
-		FileName:    orDefault(form.file.Name, "image"),
+		FileName:    nameAs(orDefault(form.file.Name, "image"), ct),
 		ContentType: ct,
 		Data:        data,
 		Width:       width,
@@ -348,7 +367,7 @@ func (s *server) saveLogo(w http.ResponseWriter, r *http.Request, u *store.User,
 		s.answerRefused(w, r, "reading a logo", err)
 		return nil, false
 	}
-	b := &store.Blob{OwnerID: ownerOf(u), WorkspaceID: workspaceOf(r), Kind: "logo", FileName: orDefault(f.Name, "logo"), ContentType: "image/png", Data: f.Data, CreatedAt: s.now()}
+	b := &store.Blob{OwnerID: ownerOf(u), WorkspaceID: workspaceOf(r), Kind: "logo", FileName: nameAs(orDefault(f.Name, "logo"), "image/png"), ContentType: "image/png", Data: f.Data, CreatedAt: s.now()}
 	if !s.storeBlob(w, r, b, "saving a logo") {
 		return nil, false
 	}

@@ -85,6 +85,9 @@ func TestUploadPDF(t *testing.T) {
 		if m["pdfUrl"] != testConfig(t).BaseURL+"/pdf/"+itoa(id) || m["fileName"] != "Menu 2026.pdf" {
 			t.Errorf("answer %v", m)
 		}
+		if m := expect(t, e.postForm(c, "/api/upload-pdf", part{"pdfFile", doc, "menu.docx"}), http.StatusCreated, ""); m["fileName"] != "menu.pdf" {
+			t.Errorf("a PDF uploaded as menu.docx is named %v", m["fileName"])
+		}
 		b, err := st.Blob(context.Background(), id)
 		if err != nil {
 			t.Fatal(err)
@@ -115,7 +118,7 @@ func TestUploadPDF(t *testing.T) {
 			})
 		}
 		expect(t, e.do(c, "POST", "/api/upload-pdf", `{"pdfFile":"x"}`), http.StatusUnsupportedMediaType, "Content-Type must be multipart/form-data")
-		expectBlobs(t, st, 1)
+		expectBlobs(t, st, 2) // menu.pdf and menu.docx
 	})
 }
 
@@ -130,14 +133,16 @@ func TestUploadImage(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// Stored re-encoded (a WebP with transparency as PNG), but a GIF as it came.
+		// Stored re-encoded (a WebP with transparency as PNG), but a GIF as it
+		// came; the file's name takes the extension of what is stored.
 		stored := map[string]string{"image/png": "image/png", "image/jpeg": "image/jpeg", "image/gif": "image/gif", "image/webp": "image/png"}
+		names := map[string]string{"image/png": "photo.png", "image/jpeg": "photo.jpg", "image/gif": "photo.gif", "image/webp": "photo.png"}
 		for ct, data := range map[string][]byte{"image/png": pngBytes(t, 8, 8), "image/jpeg": jpg.Bytes(), "image/gif": gf.Bytes(), "image/webp": webp} {
 			// The client's file name and type do not matter: the bytes do.
 			m := expect(t, e.postForm(visitor, "/api/upload-image", part{"imageFile", string(data), "photo.txt"},
 				part{"imageTitle", "Photo", ""}, part{"imageDescription", "A test", ""}), http.StatusCreated, "")
 			id := int64(m["id"].(float64))
-			if m["imageUrl"] != testConfig(t).BaseURL+"/images/"+itoa(id) || m["fileName"] != "photo.txt" {
+			if m["imageUrl"] != testConfig(t).BaseURL+"/images/"+itoa(id) || m["fileName"] != names[ct] {
 				t.Errorf("answer %v", m)
 			}
 			b, err := st.Blob(context.Background(), id)
@@ -202,6 +207,14 @@ func TestUploadLogo(t *testing.T) {
 		if m["logoUrl"] != "/logo/"+itoa(id) || m["fileName"] != "brand.png" {
 			t.Errorf("answer %v", m)
 		}
+		// A logo is kept as a PNG, and named as one.
+		var jpg bytes.Buffer
+		jpeg.Encode(&jpg, testImage(16, 16), nil)
+		for name, want := range map[string]string{"brand.JPEG": "brand.png", "brand": "brand.png", ".jpg": "file.png", "brand.PNG": "brand.PNG"} {
+			if m := expect(t, e.postForm(c, "/api/upload-logo", part{"logoFile", jpg.String(), name}), http.StatusCreated, ""); m["fileName"] != want {
+				t.Errorf("a logo uploaded as %q is named %v, want %q", name, m["fileName"], want)
+			}
+		}
 		b, _ := st.Blob(context.Background(), id)
 		if b.Kind != "logo" || b.ContentType != "image/png" || b.OwnerID == nil || *b.OwnerID != uid {
 			t.Errorf("blob %+v", b)
@@ -216,7 +229,7 @@ func TestUploadLogo(t *testing.T) {
 		} {
 			expect(t, e.postForm(c, "/api/upload-logo", part{"logoFile", tc.file, "l.png"}), tc.status, tc.message)
 		}
-		expectBlobs(t, st, 1)
+		expectBlobs(t, st, 5) // brand.png and the four JPEGs
 	})
 }
 
