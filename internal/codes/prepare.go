@@ -131,6 +131,9 @@ func CheckType(t string) error {
 // an override (U+202E) shows a name reversed, so a name could pass for
 // another in the dashboard, in exports and in mails.
 func NameProblem(name string) string {
+	if !utf8.ValidString(name) {
+		return "Name must be UTF-8 text"
+	}
 	if utf8.RuneCountInString(name) > MaxName {
 		return "Name must be at most 100 characters"
 	}
@@ -156,7 +159,7 @@ func CheckDestination(raw string) (string, string) {
 	if dest == "" {
 		return "", MsgURLRequired
 	}
-	if len(dest) > MaxDestination || strings.ContainsRune(dest, '\\') || strings.ContainsFunc(dest, func(r rune) bool {
+	if len(dest) > MaxDestination || !utf8.ValidString(dest) || strings.ContainsRune(dest, '\\') || strings.ContainsFunc(dest, func(r rune) bool {
 		return unicode.IsSpace(r) || unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp)
 	}) {
 		return "", MsgURLInvalid

@@ -91,6 +91,7 @@ func TestReadCSV(t *testing.T) {
 	for _, bad := range []string{
 		"", "a,b\n1,2\n", "destination\n-cmd\n", "destination\n+1+1\n", "destination\n\"\tx\"\n",
 		"destination\n" + strings.Repeat("x", imports.MaxLine+1) + "\n", "destination\n\"unterminated\n",
+		"destination,title\nhttps://example.com,a\xffb\n", "destination,title\nhttps://example.com,a\x00b\n",
 	} {
 		var rf *imports.Refused
 		if _, err := imports.ReadCSV(strings.NewReader(bad), "csv"); !errors.As(err, &rf) {
@@ -99,6 +100,30 @@ func TestReadCSV(t *testing.T) {
 	}
 	if links, err := imports.ReadCSV(strings.NewReader("destination,clicks\nhttps://example.com,-1\n"), "csv"); err != nil || len(links) != 1 {
 		t.Errorf("a negative number is no formula: %v, %v", links, err)
+	}
+}
+
+// A link a service answered with a NUL (JSON can carry one) or bytes that
+// are not UTF-8 is refused, its text made storable so the import can say
+// so; a clean link is left as it is.
+func TestLinkClean(t *testing.T) {
+	clean := imports.Link{ShortCode: "menu", Destination: "https://example.com/m", Title: "Menü", Tags: []string{"a"}}
+	if problem := clean.Clean(); problem != "" || clean.Title != "Menü" {
+		t.Errorf("a clean link: %q, %+v", problem, clean)
+	}
+	for _, l := range []imports.Link{
+		{Destination: "https://example.com/m", Title: "ti\x00tle"},
+		{Destination: "https://exa\xffmple.com/m"},
+		{Destination: "https://example.com/m", Tags: []string{"ok", "t\x00g"}},
+		{Destination: "https://example.com/m", ShortCode: "a\xc3"},
+	} {
+		before := fmt.Sprintf("%+v", l)
+		if problem := l.Clean(); problem != imports.MsgNotText {
+			t.Errorf("%s: %q, want %q", before, problem, imports.MsgNotText)
+		}
+		if again := l.Clean(); again != "" {
+			t.Errorf("%s cleaned is still refused: %+v", before, l)
+		}
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Link is one link read from a source.
@@ -115,6 +116,9 @@ func ReadCSV(r io.Reader, source string) ([]Link, error) {
 			return nil, csvErr(err, line)
 		}
 		for i, cell := range rec {
+			if !storableText(cell) {
+				return nil, refusef("Row %d, column %d is not UTF-8 text, or holds a NUL character: save the file as UTF-8 CSV and upload again.", line, i+1)
+			}
 			if formula(cell) {
 				return nil, refusef("Row %d, column %d starts with %q: a spreadsheet would run it as a formula. Remove it and upload again.", line, i+1, cell[:1])
 			}
@@ -149,6 +153,40 @@ func ReadCSV(r io.Reader, source string) ([]Link, error) {
 	}
 	_ = source // the three layouts share the column names above
 	return out, nil
+}
+
+// storableText reports whether s is UTF-8 without NUL characters: other
+// text cannot be stored on PostgreSQL, and would be stored damaged on SQLite.
+func storableText(s string) bool { return utf8.ValidString(s) && strings.IndexByte(s, 0) < 0 }
+
+// MsgNotText is a link's refusal when a service's answer gave it text
+// that is not storable (a NUL character, which JSON can carry).
+const MsgNotText = "Not UTF-8 text, or holds a NUL character"
+
+// Clean reports whether the link's text is storable; if not, it makes it
+// so (each bad byte or NUL becomes U+FFFD), so that the import can record
+// the link as refused, and returns MsgNotText.
+func (l *Link) Clean() string {
+	ok := true
+	for _, p := range append([]*string{&l.ShortCode, &l.Destination, &l.Title, &l.ShortURL}, pointers(l.Tags)...) {
+		if !storableText(*p) {
+			ok = false
+			*p = strings.ReplaceAll(strings.ToValidUTF8(*p, "\uFFFD"), "\x00", "\uFFFD")
+		}
+	}
+	if ok {
+		return ""
+	}
+	return MsgNotText
+}
+
+// pointers points at each string of list.
+func pointers(list []string) []*string {
+	out := make([]*string, len(list))
+	for i := range list {
+		out[i] = &list[i]
+	}
+	return out
 }
 
 // formula reports a cell a spreadsheet would evaluate (CSV injection).

@@ -231,6 +231,24 @@ func TestYOURLSAPI(t *testing.T) {
 		if m := jsonOf(r); r.StatusCode != 400 || m["code"] != "error:nourl" {
 			t.Errorf("a bad url: %d %v", r.StatusCode, m)
 		}
+		// Text that is not UTF-8, or holds a NUL, is refused before anything
+		// reads it: PostgreSQL cannot store it (it answered 500).
+		for _, q := range []url.Values{
+			{"title": {"t\xfft"}, "url": {"https://example.com/t"}},
+			{"url": {"https://exa\xffmple.com/x"}},
+			{"url": {"https://example.com/k"}, "keyword": {"ab\x00c"}},
+		} {
+			q.Set("signature", key)
+			q.Set("action", "shorturl")
+			q.Set("format", "json")
+			r := post(q)
+			if m := jsonOf(r); r.StatusCode != 400 || m["status"] != "fail" || !strings.Contains(m["message"].(string), "UTF-8") {
+				t.Errorf("%v: %d %v", q, r.StatusCode, m)
+			}
+		}
+		if n := storetest.Count(t, st, "dynamic_qr_codes"); n != 1 {
+			t.Errorf("%d codes, want the menu's alone", n)
+		}
 		// The default format is XML, as in YOURLS.
 		r = get(url.Values{"signature": {key}, "action": {"shorturl"}, "url": {"https://example.com/random"}})
 		var res struct {

@@ -227,10 +227,15 @@ func (s *server) planImport(ctx context.Context, ws int64, domain *store.Domain,
 	seen := map[string]bool{}
 	items := make([]store.ImportItem, len(links))
 	for i, l := range links {
+		notText := l.Clean()
 		it := store.ImportItem{Row: i + 1, ShortCode: l.ShortCode, Destination: l.Destination, Title: l.Title, Tags: l.Tags,
 			CreatedAt: l.CreatedAt, Clicks: l.Clicks, Status: store.ImportPending}
 		items[i] = it
 		conflict := func(why string) { items[i].Status, items[i].Error = store.ImportConflict, why }
+		if notText != "" {
+			conflict(notText)
+			continue
+		}
 		dest, problem := codes.CheckDestination(l.Destination)
 		if problem != "" {
 			conflict("Destination: " + problem)

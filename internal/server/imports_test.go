@@ -150,6 +150,9 @@ func TestImportCSVLayoutsAndRefusals(t *testing.T) {
 			{"formula @", "shortCode,destination,name\nx1,https://example.com,@SUM(1)\n", map[string]string{"source": "csv"}, "file"},
 			{"a 10 MB line", "shortCode,destination\nx1,https://example.com/" + strings.Repeat("a", 10<<20) + "\n", map[string]string{"source": "csv"}, "file"},
 			{"no destination column", "a,b\n1,2\n", map[string]string{"source": "csv"}, "file"},
+			{"invalid UTF-8", "shortCode,destination,name,tags\nx1,https://example.com/a,na\xffme,t\xffag\n", map[string]string{"source": "csv"}, "file"},
+			{"a NUL", "shortCode,destination,name\nx1,https://example.com/a,na\x00me\n", map[string]string{"source": "csv"}, "file"},
+			{"invalid UTF-8 in a destination", "shortCode,destination\nx1,https://exa\xffmple.com/a\n", map[string]string{"source": "csv"}, "file"},
 			{"unknown source", "shortCode,destination\n", map[string]string{"source": "kutt-csv"}, "source"},
 			{"bad oldBaseUrl", "shortCode,destination\nx1,https://example.com\n", map[string]string{"source": "csv", "oldBaseUrl": "nope"}, "oldBaseUrl"},
 			{"bad domain", "shortCode,destination\nx1,https://example.com\n", map[string]string{"source": "csv", "domainId": "x"}, "domainId"},
@@ -172,6 +175,9 @@ func TestImportCSVLayoutsAndRefusals(t *testing.T) {
 			}
 		}
 		expect(t, e.do(alice, "POST", "/api/imports", `{"source":`), http.StatusBadRequest, "")
+		if n := storetest.Count(t, st, "import_jobs"); n != 0 {
+			t.Errorf("%d import jobs saved, want none: every import here was refused or a dry run", n)
+		}
 		viewer := e.browser()
 		expect(t, e.do(viewer, "POST", "/api/imports", `{"source":"shlink"}`), http.StatusUnauthorized, "")
 	})

@@ -62,6 +62,8 @@ func checkName(v *validation, field, name string, max int) {
 	switch {
 	case name == "":
 		v.add(field, "Name is required")
+	case !utf8.ValidString(name):
+		v.add(field, "Name must be UTF-8 text")
 	case utf8.RuneCountInString(name) > max:
 		v.add(field, "Name must be at most "+strconv.Itoa(max)+" characters")
 	case strings.ContainsFunc(name, func(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) }):

@@ -18,6 +18,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/squarely/squarely/internal/compat"
 )
@@ -173,6 +174,16 @@ func parse(w http.ResponseWriter, r *http.Request) bool {
 	if err := r.ParseForm(); err != nil {
 		fail(w, r, http.StatusBadRequest, "", "Malformed request: "+err.Error())
 		return false
+	}
+	// Text that is not UTF-8, or holds a NUL, cannot be stored (PostgreSQL
+	// refuses it; SQLite would keep it damaged) and names no link.
+	for k, vs := range r.Form {
+		for _, v := range append(vs, k) {
+			if !utf8.ValidString(v) || strings.IndexByte(v, 0) >= 0 {
+				fail(w, r, http.StatusBadRequest, "", "Malformed request: parameters must be UTF-8 text without NUL characters")
+				return false
+			}
+		}
 	}
 	return true
 }
