@@ -8,6 +8,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // MaxImportRows bounds a CSV import.
@@ -113,6 +114,13 @@ func readCSV(r io.Reader) ([]*imported, error) {
 		}
 		if row-1 > MaxImportRows {
 			return nil, refuse(fmt.Sprintf("A file may have at most %d rows", MaxImportRows))
+		}
+		// Text that is not UTF-8, or holds a NUL, cannot be stored
+		// (PostgreSQL refuses it; SQLite would keep it damaged).
+		for i, cell := range rec {
+			if !utf8.ValidString(cell) || strings.IndexByte(cell, 0) >= 0 {
+				return nil, refuse(fmt.Sprintf("Row %d, column %d is not UTF-8 text, or holds a NUL character: save the file as UTF-8 CSV", row, i+1))
+			}
 		}
 		get := func(k string) string {
 			if i, ok := col[k]; ok && i < len(rec) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -50,6 +51,8 @@ func (p *Product) Check(checkHref func(string) string) FieldErrors {
 		e["name"] = "Product name is required"
 	case utf8.RuneCountInString(p.Name) > MaxName:
 		e["name"] = fmt.Sprintf("Product name must be at most %d characters", MaxName)
+	case hasControl(p.Name):
+		e["name"] = "Product name must not contain control characters"
 	}
 	if p.Links == nil {
 		p.Links = []Target{}
@@ -113,6 +116,8 @@ func checkLinks(e FieldErrors, path string, links []Target, checkHref func(strin
 		l.Title = strings.TrimSpace(l.Title)
 		if utf8.RuneCountInString(l.Title) > MaxTitle {
 			e[p+"title"] = fmt.Sprintf("Title must be at most %d characters", MaxTitle)
+		} else if hasControl(l.Title) {
+			e[p+"title"] = "Title must not contain control characters"
 		}
 		l.Language = strings.TrimSpace(l.Language)
 		if l.Language != "" && !validLanguage(l.Language) {
@@ -123,6 +128,12 @@ func checkLinks(e FieldErrors, path string, links []Target, checkHref func(strin
 			e[p+"context"] = "Context must be at most 100 characters"
 		}
 	}
+}
+
+// hasControl reports a control character (a NUL, which PostgreSQL cannot
+// store, among them) or bytes that are not UTF-8 in a name or title.
+func hasControl(s string) bool {
+	return !utf8.ValidString(s) || strings.ContainsFunc(s, unicode.IsControl)
 }
 
 // validLanguage accepts BCP 47-shaped tags: letters, digits and hyphens,

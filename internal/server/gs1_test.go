@@ -151,6 +151,15 @@ func TestGS1ProductsAPI(t *testing.T) {
 		expect(t, csvReq("gtin,name,linkType,href\n96385074,Tea,gs1:defaultLink,https://a.example\n96385074,,gs1:pip,notaurl\n"),
 			http.StatusBadRequest, "Row 3: Please enter a valid URL")
 		expect(t, csvReq("gtin,colour\n"), http.StatusBadRequest, `Unknown column "colour": the columns are gtin, name, lot, linkType, href, title, language, context`)
+		// Text PostgreSQL cannot store (it answered 500) or that is no text.
+		expect(t, csvReq("gtin,name,linkType,href\n09506000134352,Pro\xffduct,gs1:defaultLink,https://a.example\n"),
+			http.StatusBadRequest, "Row 2, column 2 is not UTF-8 text, or holds a NUL character: save the file as UTF-8 CSV")
+		expect(t, csvReq("gtin,name,linkType,href,title\n09506000134352,Oats,gs1:defaultLink,https://a.example,ti\x00tle\n"),
+			http.StatusBadRequest, "Row 2, column 5 is not UTF-8 text, or holds a NUL character: save the file as UTF-8 CSV")
+		expect(t, csvReq("gtin,name,linkType,href,title\n09506000134352,Oats,gs1:defaultLink,https://a.example,ti\x01tle\n"),
+			http.StatusBadRequest, "Row 2: Title must not contain control characters")
+		expect(t, csvReq("gtin,name,linkType,href\n09506000134352,Oa\x1bts,gs1:defaultLink,https://a.example\n"),
+			http.StatusBadRequest, "Row 2: Product name must not contain control characters")
 		if storetest.Count(t, st, "gs1_products") != 1 {
 			t.Fatal("a refused import saved products")
 		}
