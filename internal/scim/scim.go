@@ -17,8 +17,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/squarely/squarely/internal/saml"
+	"github.com/squarely/squarely/internal/server/respond"
 	"github.com/squarely/squarely/internal/store"
 )
 
@@ -151,9 +153,14 @@ func decode(q *request, dst any) bool {
 		return false
 	}
 	if err == nil {
-		err = json.Unmarshal(b, dst)
+		err = respond.DecodeValue(b, dst)
 	}
-	if err != nil {
+	switch {
+	case errors.Is(err, respond.ErrNUL) || errors.Is(err, respond.ErrNotUTF8):
+		// Stored, it would fail on PostgreSQL; read, it would be damaged.
+		fail(q.w, http.StatusBadRequest, "invalidValue", "The request body must be UTF-8 text without NUL characters")
+		return false
+	case err != nil:
 		fail(q.w, http.StatusBadRequest, "invalidSyntax", "The request body is not a JSON object of the expected shape")
 		return false
 	}
@@ -184,7 +191,9 @@ func filter(q *request, allowed ...string) (attr, value string, ok bool) {
 		return "", "", true
 	}
 	m := filterRE.FindStringSubmatch(raw)
-	if m != nil {
+	// A value that is not UTF-8 (read as U+FFFD), or holds a NUL, which
+	// PostgreSQL refuses to compare with, is no filter either.
+	if m != nil && utf8.ValidString(raw) && strings.IndexByte(raw, 0) < 0 {
 		for _, a := range allowed {
 			if strings.EqualFold(a, m[1]) {
 				v, err := strconv.Unquote(`"` + m[2] + `"`)

@@ -152,6 +152,8 @@ func TestShlinkAPIRefusals(t *testing.T) {
 			{"sq_bad", "GET", "/rest/v3/short-urls", "", 401, shlink.TypeInvalidAPIKey},
 			{akey, "POST", "/rest/v3/short-urls", `{"longUrl":`, 400, shlink.TypeInvalidData},
 			{akey, "POST", "/rest/v3/short-urls", `{}`, 400, shlink.TypeInvalidData},
+			{akey, "POST", "/rest/v3/short-urls", "{\"longUrl\":\"https://example.com/\xff\"}", 400, shlink.TypeInvalidData},
+			{akey, "POST", "/rest/v3/short-urls", `{"longUrl":"https://example.com/t","tags":["a\u0000b"]}`, 400, shlink.TypeInvalidData},
 			{akey, "POST", "/rest/v3/short-urls", `{"longUrl":"https://example.com","domain":"nowhere.example"}`, 404, shlink.TypeDomainNotFound},
 			{readOnly, "POST", "/rest/v3/short-urls", `{"longUrl":"https://example.com"}`, 403, shlink.TypeForbidden},
 			{akey, "GET", "/rest/v3/nothing", "", 404, shlink.TypeRouteNotFound},

@@ -110,6 +110,23 @@ func TestSCIMProvisioning(t *testing.T) {
 		}
 		c.want(http.StatusConflict, "POST", "/Users", `{"userName":"ann@acme.test"}`)
 		c.want(http.StatusBadRequest, "GET", `/Users?filter=name.givenName+sw+"A"`, "")
+		// Text PostgreSQL cannot store or compare with (500 there before).
+		for _, path := range []string{`/Users?filter=userName+eq+"a%00b"`, `/Users?filter=externalId+eq+"a%ffb"`, `/Groups?filter=displayName+eq+"G%00"`} {
+			if got := c.want(http.StatusBadRequest, "GET", path, ""); got["scimType"] != "invalidFilter" {
+				t.Errorf("%s: %v", path, got)
+			}
+		}
+		for path, body := range map[string]string{
+			"/Users":  `{"userName":"zed@acme.test","externalId":"e\u00001"}`,
+			"/Groups": "{\"displayName\":\"G\xff\"}",
+		} {
+			if got := c.want(http.StatusBadRequest, "POST", path, body); got["scimType"] != "invalidValue" {
+				t.Errorf("POST %s %q: %v", path, body, got)
+			}
+		}
+		if role("zed@acme.test") != "" {
+			t.Error("a refused user was created")
+		}
 
 		// Entra ID: a group, then members added by PATCH.
 		g := c.want(http.StatusCreated, "POST", "/Groups", `{"schemas":["urn:ietf:params:scim:schemas:core:2.0:Group"],"externalId":"8aa1","displayName":"qr-editors","members":[]}`)

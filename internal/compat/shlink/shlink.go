@@ -11,12 +11,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/squarely/squarely/internal/compat"
+	"github.com/squarely/squarely/internal/server/respond"
 )
 
 // Shlink's error types (its API contract's ErrorType).
@@ -139,17 +141,23 @@ func view(l compat.Link) shortURL {
 
 // decode reads a JSON object body; on failure it has answered.
 func decode(w http.ResponseWriter, r *http.Request, v any) bool {
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
-	if err := dec.Decode(v); err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			Problem(w, http.StatusRequestEntityTooLarge, TypeInvalidData, "Invalid data", "Request body too large", map[string]any{"invalidElements": []string{}})
-			return false
-		}
-		Problem(w, http.StatusBadRequest, TypeInvalidData, "Invalid data", "Provided data is not valid JSON: "+err.Error(), map[string]any{"invalidElements": []string{}})
-		return false
+	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	if err == nil {
+		err = respond.DecodeValue(b, v)
 	}
-	return true
+	var tooBig *http.MaxBytesError
+	switch {
+	case err == nil:
+		return true
+	case errors.As(err, &tooBig):
+		Problem(w, http.StatusRequestEntityTooLarge, TypeInvalidData, "Invalid data", "Request body too large", map[string]any{"invalidElements": []string{}})
+	case errors.Is(err, respond.ErrNUL) || errors.Is(err, respond.ErrNotUTF8):
+		// Read as JSON, bad bytes would become U+FFFD and be kept.
+		Problem(w, http.StatusBadRequest, TypeInvalidData, "Invalid data", "Provided data must be UTF-8 text without NUL characters", map[string]any{"invalidElements": []string{}})
+	default:
+		Problem(w, http.StatusBadRequest, TypeInvalidData, "Invalid data", "Provided data is not valid JSON: "+err.Error(), map[string]any{"invalidElements": []string{}})
+	}
+	return false
 }
 
 // domainParam is the domain query parameter ("" or DEFAULT: the base URL).

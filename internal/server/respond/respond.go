@@ -123,9 +123,9 @@ func Decode(w http.ResponseWriter, r *http.Request, dst any) bool {
 		Error(w, http.StatusBadRequest, "Request body is empty")
 	case errors.Is(err, errTrailingData):
 		Error(w, http.StatusBadRequest, "Request body must hold a single JSON value")
-	case errors.Is(err, errNUL):
+	case errors.Is(err, ErrNUL):
 		Error(w, http.StatusBadRequest, MsgNUL)
-	case errors.Is(err, errNotUTF8):
+	case errors.Is(err, ErrNotUTF8):
 		Error(w, http.StatusBadRequest, "Request body must be UTF-8 text")
 	case errors.As(err, &typeErr) && typeErr.Field != "":
 		want := jsonKind(typeErr.Type)
@@ -141,10 +141,13 @@ func Decode(w http.ResponseWriter, r *http.Request, dst any) bool {
 	return false
 }
 
+var errTrailingData = errors.New("trailing data after the JSON value")
+
+// DecodeValue's refusals of text no field can store, which the APIs that
+// answer in their own error format (SCIM, Shlink) name as they should.
 var (
-	errTrailingData = errors.New("trailing data after the JSON value")
-	errNUL          = errors.New("a JSON string holds a NUL character")
-	errNotUTF8      = errors.New("the JSON body is not UTF-8")
+	ErrNUL     = errors.New("a JSON string holds a NUL character")
+	ErrNotUTF8 = errors.New("the JSON body is not UTF-8")
 )
 
 // MsgNUL refuses text holding NUL characters, which PostgreSQL cannot store.
@@ -156,7 +159,7 @@ const MsgNUL = "Text must not contain NUL characters"
 func DecodeValue(b []byte, dst any) error {
 	// encoding/json would read invalid bytes as U+FFFD and keep the damage.
 	if !utf8.Valid(b) {
-		return errNotUTF8
+		return ErrNotUTF8
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	if err := dec.Decode(dst); err != nil {
@@ -168,7 +171,7 @@ func DecodeValue(b []byte, dst any) error {
 	}
 	// JSON spells a NUL only as \u0000, so most bodies skip the scan.
 	if bytes.Contains(b, []byte(`\u0000`)) && holdsNUL(b) {
-		return errNUL
+		return ErrNUL
 	}
 	return nil
 }
