@@ -6,7 +6,9 @@
 // then opens /dashboard N times (default 7) in Debian's Chromium as a phone
 // (390 × 844, touch, 3× pixels), each time in a fresh browser context
 // (nothing cached, the session's cookie only), once at full CPU speed and
-// once with the CPU four times slower (Lighthouse's phone). The time is from
+// once with the CPU four times slower (Lighthouse's phone), then N times
+// more with the slower CPU as a returning phone (the page loaded twice
+// before in the same context: its files cached). The time is from
 // the navigation's start to the first card in the page, taken in the page by
 // a MutationObserver, so no polling adds to it. With --baseline (another
 // build, already running), both servers get the same account and codes and
@@ -14,7 +16,7 @@
 // reaches both alike; the table then holds both medians, their ratio, and in
 // how many runs this build was the sooner. Prints each run and a markdown
 // table for BENCHMARKS.md, and exits non-zero when this build's median with
-// the slower CPU is over 1,000 ms. Measure on a quiet machine: the CPU's
+// the slower CPU in fresh contexts is over 1,000 ms. Measure on a quiet machine: the CPU's
 // time is most of it.
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
@@ -70,9 +72,23 @@ async function seed(base) {
   return state
 }
 
-/** Milliseconds from the navigation's start to the first card at base, in a fresh context. */
-async function firstCard(base, storageState, cpuSlowdown) {
+/**
+ * Milliseconds from the navigation's start to the first card at base, in a
+ * fresh context; when returning, after two loads of the page in that
+ * context (not timed), as a phone that has opened the app before: its files
+ * in the HTTP cache (immutable for a year) and V8's code cache, which
+ * Chromium fills on a script's second load and reads from the third.
+ */
+async function firstCard(base, storageState, cpuSlowdown, returning = false) {
   const context = await browser.newContext({ ...phoneAt(base), storageState })
+  if (returning) {
+    const warm = await context.newPage()
+    for (let i = 0; i < 2; i++) {
+      await warm.goto('/dashboard')
+      await warm.getByTestId('qr-card').first().waitFor()
+    }
+    await warm.close()
+  }
   await context.addInitScript(() => {
     const seen = () => {
       if (document.querySelector('[data-testid="qr-card"]')) {
@@ -104,17 +120,19 @@ try {
     t.state = await seed(t.base)
     await firstCard(t.base, t.state, 1) // the server's first answers warm its caches
   }
-  for (const slowdown of [1, 4]) {
+  // Fresh contexts at both speeds, then a returning phone's load (the
+  // budget's figure stays the fresh one's with the slower CPU).
+  for (const { slowdown, returning } of [{ slowdown: 1 }, { slowdown: 4 }, { slowdown: 4, returning: true }]) {
     const seen = targets.map(() => [])
     for (let i = 0; i < runs; i++) {
       // In turns: the first load of a run alternates between the builds.
       for (const k of targets.map((_, k) => (k + i) % targets.length)) {
-        const ms = await firstCard(targets[k].base, targets[k].state, slowdown)
+        const ms = await firstCard(targets[k].base, targets[k].state, slowdown, returning)
         seen[k].push(ms)
-        console.error(`${targets[k].name}, CPU ÷${slowdown} run ${i + 1}: first card at ${Math.round(ms)} ms`)
+        console.error(`${targets[k].name}, CPU ÷${slowdown}${returning ? ', returning' : ''} run ${i + 1}: first card at ${Math.round(ms)} ms`)
       }
     }
-    const row = { slowdown, ...summary(seen[0]) }
+    const row = { slowdown, returning, ...summary(seen[0]) }
     if (baseline) {
       row.baseline = summary(seen[1])
       row.sooner = seen[0].filter((ms, i) => ms < seen[1][i]).length
@@ -128,7 +146,7 @@ try {
 }
 
 const ms = (x) => `${Math.round(x)} ms`
-const label = (r) => (r.slowdown === 1 ? 'full speed' : `${r.slowdown}× slower`)
+const label = (r) => (r.slowdown === 1 ? 'full speed' : `${r.slowdown}× slower`) + (r.returning ? ', returning' : '')
 if (baseline) {
   console.log(`| CPU | runs | baseline: median (fastest–slowest) | this build: median (fastest–slowest) | this / baseline | runs this build was sooner |`)
   console.log(`|---|---|---|---|---|---|`)
@@ -141,7 +159,7 @@ if (baseline) {
   console.log(`|---|---|---|---|---|`)
   for (const r of rows) console.log(`| ${label(r)} | ${runs} | ${ms(r.median)} | ${ms(r.min)} | ${ms(r.max)} |`)
 }
-const slow = rows.find((r) => r.slowdown === 4)
+const slow = rows.find((r) => r.slowdown === 4 && !r.returning)
 if (slow.median > budget) {
   console.error(`missed: the first card's median with the CPU 4× slower is ${Math.round(slow.median)} ms, over ${budget} ms`)
   process.exit(1)

@@ -1,7 +1,10 @@
 -- wrk script for bench/redirect.sh: GET /d/{code} with a phone's user
--- agent, rotating through the short codes in $BENCH_CODES (or, with
--- BENCH_PREFIX=/, through the paths there: GS1 Digital Links); prints the
--- figures the script parses.
+-- agent, each request a code drawn at random from the short codes in
+-- $BENCH_CODES (or, with BENCH_PREFIX=/, from the paths there: GS1 Digital
+-- Links); prints the figures the script parses. At random, as printed codes
+-- are scanned: taken in turn, a batch of scans fell on neighbouring codes,
+-- whose index entries share pages, and the recorder wrote far fewer pages
+-- than real scans make it write (BENCHMARKS.md, Redirects).
 local codes = {}
 for line in io.lines(os.getenv("BENCH_CODES")) do
   codes[#codes + 1] = line
@@ -17,13 +20,12 @@ local forwarded = os.getenv("BENCH_FORWARDED")
 local i = 0
 
 function init(args)
-  -- Each thread starts at its own place in the list.
+  -- Each thread draws its own sequence.
   math.randomseed(os.time() + math.floor(os.clock() * 1e6))
-  i = math.random(#codes)
 end
 
 function request()
-  i = i % #codes + 1
+  i = math.random(#codes)
   local headers = { ["User-Agent"] = ua }
   if forwarded then
     headers["X-Forwarded-For"] = "1.1.1." .. (i % 254 + 1)

@@ -4,7 +4,7 @@
 # Starts the real binary (bin/squarely) on SQLite in a temporary data
 # directory, or on PostgreSQL in a fresh schema when DATABASE_URL is set;
 # seeds 10,000 dynamic codes; runs wrk on loopback (50 connections, 10 s, a
-# phone's user agent, rotating codes); runs the same load against bench/bare
+# phone's user agent, codes drawn at random); runs the same load against bench/bare
 # (the same 302s from a map); stops the server with SIGTERM and checks that
 # every answered scan was recorded. Prints both rates and p99s, the two
 # ratios against the bare handler (rate, p99) and the server's CPU time per
