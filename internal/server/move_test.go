@@ -162,6 +162,14 @@ func TestMoveKeepsCodesWorking(t *testing.T) {
 			t.Fatalf("redirect before: %d", first.StatusCode)
 		}
 
+		// The source's share link and digest of the first code would show
+		// another workspace's scans after the move.
+		link := expect(t, e.do(owner, "POST", "/api/share-links", fmt.Sprintf(`{"scope":{"codeId":%d}}`, ids[0])), http.StatusCreated, "")
+		expect(t, e.do(owner, "POST", "/api/report-schedules", fmt.Sprintf(`{"scope":{"codeId":%d},"frequency":"weekly","weekday":"friday",
+			"hour":8,"timeZone":"UTC","format":["csv"],"recipients":["mover@example.com"]}`, ids[0])), http.StatusCreated, "")
+		expect(t, e.do(owner, "POST", "/api/report-schedules", `{"scope":{"workspace":true},"frequency":"daily",
+			"hour":8,"timeZone":"UTC","format":["csv"],"recipients":["mover@example.com"]}`), http.StatusCreated, "")
+
 		got := expect(t, e.do(owner, "POST", "/api/codes/move", fmt.Sprintf(`{"filter":{"q":"spring menu"},"toWorkspaceId":%d}`, target)), http.StatusOK, "")
 		if got["status"] != "done" || got["total"] != 3.0 || got["processed"] != 3.0 || got["failed"] != 1.0 {
 			t.Fatalf("move: %v", got)
@@ -177,6 +185,13 @@ func TestMoveKeepsCodesWorking(t *testing.T) {
 		}
 		if moved.Tags[0].ID == int64(tag["id"].(float64)) {
 			t.Fatal("the moved code kept the source's tag")
+		}
+		if r := e.do(e.browser(), "GET", "/s/"+link["token"].(string), ""); r.StatusCode != http.StatusGone {
+			t.Errorf("the moved code's share link: %d, want 410", r.StatusCode)
+		}
+		schedules := expect(t, e.do(owner, "GET", "/api/report-schedules", ""), http.StatusOK, "")["schedules"].([]any)
+		if len(schedules) != 1 || schedules[0].(map[string]any)["scope"].(map[string]any)["workspace"] != true {
+			t.Errorf("the source's schedules after the move: %v, want the workspace's alone", schedules)
 		}
 		var scans int64
 		storetest.QueryRow(t, st, `SELECT scans FROM scan_counts WHERE dynamic_qr_code_id = $1`, []any{ids[0]}, &scans)

@@ -252,6 +252,10 @@ func (m *mover) move(ctx context.Context, c *BulkEditCode) (string, error) {
 			WHERE code_id = $2 AND workspace_id = $3 AND revoked_at IS NULL`, dbTime(m.now), c.ID, m.from); err != nil {
 			return "", fail("revoke the code's share links", err)
 		}
+		// So would its digests, to the source's members: they end too.
+		if _, err := m.tx.ExecContext(ctx, `DELETE FROM report_schedules WHERE code_id = $1 AND workspace_id = $2`, c.ID, m.from); err != nil {
+			return "", fail("end the code's report schedules", err)
+		}
 	}
 	if c.Dynamic {
 		if err := m.s.shiftCodeRollups(ctx, sqlTx{m.tx}, m.from, m.to, c.ID); err != nil {

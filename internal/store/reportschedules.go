@@ -167,9 +167,12 @@ const scheduleColumns = `r.id, r.workspace_id, COALESCE(r.created_by, 0), COALES
 	r.formats, r.send_empty, r.next_send_at, r.created_at, r.updated_at`
 
 // scheduleJoins bring in the names for scheduleColumns, and leave out the
-// schedules of deleted workspaces.
+// schedules of deleted workspaces. A scope is named only while it is the
+// schedule's workspace's: a code moved away is another workspace's.
 const scheduleJoins = `JOIN workspaces w ON w.id = r.workspace_id AND NOT w.is_deleted
-	LEFT JOIN dynamic_qr_codes d ON d.id = r.code_id LEFT JOIN tags t ON t.id = r.tag_id LEFT JOIN folders f ON f.id = r.folder_id`
+	LEFT JOIN dynamic_qr_codes d ON d.id = r.code_id AND d.workspace_id = r.workspace_id
+	LEFT JOIN tags t ON t.id = r.tag_id AND t.workspace_id = r.workspace_id
+	LEFT JOIN folders f ON f.id = r.folder_id AND f.workspace_id = r.workspace_id`
 
 // readSchedules reads the schedules the where clause on r picks, oldest
 // first, with their recipients that are still live members.
