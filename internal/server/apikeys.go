@@ -18,8 +18,8 @@ import (
 
 const (
 	maxAPIKeyName = 100
-	// maxAPIKeysPerUser bounds the keys one account keeps.
-	maxAPIKeysPerUser = 20
+	// maxAPIKeys bounds the keys one workspace keeps.
+	maxAPIKeys = 20
 )
 
 // maskedKey shows a key as its prefix…last4, "" when there is none.
@@ -99,21 +99,14 @@ func (s *server) createAPIKey(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u := auth.UserFrom(r.Context())
-	// The count races with a parallel creation at worst by a few keys:
-	// the bound is against hoarding, not a billing limit.
-	list, err := s.store.APIKeys(r.Context(), wsID(r))
-	if err != nil {
-		s.internalError(w, "listing API keys", err)
-		return
-	}
-	if len(list) >= maxAPIKeysPerUser {
-		writeError(w, http.StatusConflict, "You have reached the limit of 20 API keys. Revoke one to create another.")
-		return
-	}
 	key, parts := publicapi.NewKey()
 	k := &store.APIKey{WorkspaceID: wsID(r), UserID: u.ID, Name: name, Prefix: parts.Prefix, Last4: parts.Last4,
 		CreatorEmail: u.Username, CreatorName: strings.TrimSpace(u.FirstName + " " + u.LastName), KeyLimits: limits}
-	if err := s.store.CreateAPIKey(r.Context(), k, parts.Hash, s.now()); err != nil {
+	switch err := s.store.CreateAPIKey(r.Context(), k, parts.Hash, maxAPIKeys, s.now()); {
+	case errors.Is(err, store.ErrLimit):
+		writeError(w, http.StatusConflict, "You have reached the limit of 20 API keys. Revoke one to create another.")
+		return
+	case err != nil:
 		s.internalError(w, "creating an API key", err)
 		return
 	}

@@ -77,6 +77,33 @@ func TestAPIKeys(t *testing.T) {
 	})
 }
 
+// A workspace keeps at most maxAPIKeys keys, also when creations race
+// (on PostgreSQL 30 at once left 29 keys when the handler counted first).
+func TestAPIKeyLimit(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		alice, _ := e.signedIn("keys@example.com")
+		statuses := make(chan int, 30)
+		var wg sync.WaitGroup
+		for i := range cap(statuses) {
+			wg.Go(func() { statuses <- e.do(alice, "POST", "/api/api-keys", fmt.Sprintf(`{"name":"k%d"}`, i)).StatusCode })
+		}
+		wg.Wait()
+		close(statuses)
+		got := map[int]int{}
+		for s := range statuses {
+			got[s]++
+		}
+		if got[http.StatusCreated] != maxAPIKeys || got[http.StatusConflict] != cap(statuses)-maxAPIKeys {
+			t.Errorf("racing creations: %v, want %d created and the rest 409", got, maxAPIKeys)
+		}
+		if n := storetest.Count(t, st, "api_keys"); n != maxAPIKeys {
+			t.Errorf("%d keys stored, want %d", n, maxAPIKeys)
+		}
+		expect(t, e.do(alice, "POST", "/api/api-keys", `{"name":"one more"}`), http.StatusConflict, "You have reached the limit of 20 API keys. Revoke one to create another.")
+	})
+}
+
 func TestPublicAPIAuthentication(t *testing.T) {
 	e := start(t, storetest.Open(t))
 	c, _ := e.signedIn("cookie@example.com")

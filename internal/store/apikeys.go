@@ -57,10 +57,23 @@ func (l *KeyLimits) readScopes(scopes sql.NullString) {
 	}
 }
 
-// CreateAPIKey saves a workspace's new key and fills in ID and CreatedAt.
-func (s *Store) CreateAPIKey(ctx context.Context, k *APIKey, hash string, now time.Time) error {
+// CreateAPIKey saves a workspace's new key and fills in ID and CreatedAt;
+// ErrLimit when the workspace already has limit keys.
+func (s *Store) CreateAPIKey(ctx context.Context, k *APIKey, hash string, limit int, now time.Time) error {
 	k.CreatedAt = normTime(now)
 	return s.inTx(ctx, "create API key", func(tx *sql.Tx) error {
+		// Counted under the workspace's lock, so parallel creations cannot
+		// pass the limit together.
+		if err := s.lockWorkspace(ctx, tx, k.WorkspaceID); err != nil {
+			return err
+		}
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM api_keys WHERE workspace_id = $1`, k.WorkspaceID).Scan(&n); err != nil {
+			return fail("count API keys", err)
+		}
+		if n >= limit {
+			return ErrLimit
+		}
 		err := tx.QueryRowContext(ctx, `
 			INSERT INTO api_keys (workspace_id, user_id, name, key_hash, prefix, last4, created_at, scopes, folder_id, expires_at)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,

@@ -97,7 +97,7 @@ func TestAPIKeysAndIdempotency(t *testing.T) {
 		alice := storetest.CreateUser(t, s, "alice@example.com")
 		bob := storetest.CreateUser(t, s, "bob@example.com")
 		k := &store.APIKey{WorkspaceID: storetest.Personal(t, s, alice.ID), UserID: alice.ID, Name: "shop", Prefix: "sq_aaaaaa", Last4: "1234"}
-		if err := s.CreateAPIKey(ctx, k, "hash-a", now); err != nil {
+		if err := s.CreateAPIKey(ctx, k, "hash-a", 20, now); err != nil {
 			t.Fatal(err)
 		}
 		if a, err := s.APIKeyAccess(ctx, "hash-a"); err != nil || a.User.ID != alice.ID || a.Workspace.ID != k.WorkspaceID {
