@@ -381,6 +381,18 @@ for (const width of [390, 1280]) {
     await card(page, 'Print menu').getByRole('button', { name: 'Download' }).click()
     const dialog = page.getByRole('dialog', { name: 'Download' })
     await expect(dialog.getByRole('radio', { name: /PNG/ })).toBeChecked()
+    // Each select is wide enough for its choice ("Screen (no print size)"
+    // was cut to "Screen (no pri" in half a phone's dialog).
+    for (const label of ['PNG size', 'Print size']) {
+      const fits = await dialog.getByLabel(label).evaluate((el: HTMLSelectElement) => {
+        const style = getComputedStyle(el)
+        const context = document.createElement('canvas').getContext('2d') as CanvasRenderingContext2D
+        context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`
+        const text = context.measureText(el.selectedOptions[0].text).width
+        return text + parseFloat(style.paddingLeft) + parseFloat(style.paddingRight) <= el.clientWidth
+      })
+      expect(fits, `${label} shows its whole choice`).toBe(true)
+    }
     await dialog.getByLabel('Print size').selectOption('50')
     await expect(dialog.getByLabel('PNG resolution')).toHaveValue('300')
     // The preflight's verdict for the saved code as drawn (its short URL).

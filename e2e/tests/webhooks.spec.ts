@@ -96,3 +96,29 @@ test('an owner adds an endpoint, sends a test, and sees the signed delivery succ
   await endpoint.getByRole('button', { name: 'Disable' }).click()
   await expect(endpoint.getByText('Disabled', { exact: true })).toBeVisible()
 })
+
+// On a phone, the one-time secrets (an endpoint's signing secret, a new
+// API key) fit the screen with their Copy button: the long secret on one
+// line widened the whole page to 528 px and pushed Copy off screen.
+test('on a phone the signing secret and a new API key fit the screen with their Copy button', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 })
+  await signUp(page, uniqueEmail('hooks-phone'))
+  const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+
+  await page.goto('/webhooks')
+  await page.getByLabel('Endpoint URL').fill(`http://127.0.0.1:${(receiver.address() as AddressInfo).port}/a-rather-long-path/for-a-phone-screen`)
+  await page.getByRole('checkbox', { name: /scan\.created/ }).check()
+  await page.getByRole('button', { name: 'Add endpoint' }).click()
+  await expect(page.getByTestId('webhook-secret')).toBeVisible()
+  expect(await overflow()).toBeLessThanOrEqual(0)
+  await page.getByTestId('webhook-secret').scrollIntoViewIfNeeded()
+  await expect(page.getByRole('alert').getByRole('button', { name: 'Copy' })).toBeInViewport({ ratio: 1 })
+
+  await page.goto('/workspace/api-keys')
+  await page.getByLabel('Key name').fill('Zapier integration')
+  await page.getByRole('button', { name: 'Create key' }).click()
+  await expect(page.getByTestId('new-api-key')).toBeVisible()
+  expect(await overflow()).toBeLessThanOrEqual(0)
+  await page.getByTestId('new-api-key').scrollIntoViewIfNeeded()
+  await expect(page.getByRole('alert').getByRole('button', { name: 'Copy' })).toBeInViewport({ ratio: 1 })
+})

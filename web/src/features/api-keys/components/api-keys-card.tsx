@@ -59,10 +59,10 @@ export function ApiKeysCard() {
         {mayManage && <CreateKeyForm onCreated={setCreated} />}
 
         {created?.key && (
-          <Alert>
+          <Alert className="min-w-0">
             <div className="grid min-w-0 flex-1 gap-2">
               <p className="font-medium">Copy your new key now: it will not be shown again.</p>
-              <div className="flex items-center gap-2">
+              <div className="flex min-w-0 items-center gap-2">
                 <code data-testid="new-api-key" className="min-w-0 flex-1 truncate rounded bg-white px-2 py-1 font-mono text-xs">
                   {created.key}
                 </code>

@@ -135,7 +135,7 @@ export function DownloadOptionsFields({
   return (
     <fieldset className={cn('grid gap-3 rounded-xl border border-slate-200 p-3', className ?? 'mt-4')}>
       <legend className="px-1 text-xs font-semibold uppercase tracking-wide text-slate-500">Download options</legend>
-      <div className={cn('grid gap-3', errorCorrection && !framed && 'grid-cols-2')}>
+      <div className={cn('grid gap-3', errorCorrection && !framed && 'sm:grid-cols-2')}>
         <div className="grid gap-1">
           <Label htmlFor={`${id}-size`}>PNG size</Label>
           <select
@@ -166,7 +166,7 @@ export function DownloadOptionsFields({
         <Label htmlFor={`${id}-transparent`}>Transparent background</Label>
         <Switch id={`${id}-transparent`} checked={value.transparent ?? false} onCheckedChange={(transparent) => onChange({ ...value, transparent })} />
       </div>
-      <div className={cn('grid gap-3', !framed && 'grid-cols-2')}>
+      <div className={cn('grid gap-3', !framed && 'sm:grid-cols-2')}>
         <div className="grid gap-1">
           <Label htmlFor={`${id}-mm`}>Print size</Label>
           <select

@@ -56,10 +56,12 @@ function SecretNotice({ url, secret }: { url: string; secret: string }) {
     toast({ title: 'Copied!', description: 'Signing secret copied to clipboard' })
   }
   return (
-    <Alert>
+    <Alert className="min-w-0">
       <div className="grid min-w-0 flex-1 gap-2">
-        <p className="font-medium">Copy the signing secret of {url} now: it will not be shown again.</p>
-        <div className="flex items-center gap-2">
+        <p className="font-medium">
+          Copy the signing secret of <span className="break-all">{url}</span> now: it will not be shown again.
+        </p>
+        <div className="flex min-w-0 items-center gap-2">
           <code data-testid="webhook-secret" className="min-w-0 flex-1 truncate rounded bg-white px-2 py-1 font-mono text-xs">
             {secret}
           </code>
