@@ -84,6 +84,8 @@ test('an invited viewer joins from the mailed link, sees the shared codes, canno
   const b = await bobContext.newPage()
   await b.goto(link)
   await expect(b.getByRole('heading', { name: 'Join a workspace' })).toBeVisible()
+  // Before signing in, the page says which workspace, as what, and from whom.
+  await expect(b.getByTestId('invitation-summary')).toHaveText(new RegExp(`invited you to join ${team} as a viewer\\.$`))
   await b.getByRole('link', { name: 'Create an account' }).click()
   await b.getByLabel('Email', { exact: true }).fill(bob)
   await b.getByLabel('Password', { exact: true }).fill(password)

@@ -184,6 +184,7 @@ func (s *server) routes() http.Handler {
 	api.Handle("GET /api/workspaces/{id}/audit-log", manage(s.auditLog))
 	api.Handle("GET /api/workspaces/{id}/audit-log.csv", manage(s.auditLogCSV))
 	api.Handle("POST /api/invitations/accept", user(s.acceptInvitation))
+	api.HandleFunc("GET /api/invitations/preview", s.previewInvitation)
 	// Organisation (issue 22, organise.go): tags, folders, each code's, and
 	// one server-side list of both kinds of code.
 	api.Handle("GET /api/tags", read(s.listTags))

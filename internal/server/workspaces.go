@@ -611,6 +611,30 @@ func (s *server) revokeInvitation(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// previewInvitation (GET /api/invitations/preview?token=…, public) says
+// what an invitation's link is for before its holder signs in: the
+// workspace, the role and who sent it. Only the token's holder, to whom it
+// was mailed, can ask; anything else is the accept's 404.
+func (s *server) previewInvitation(w http.ResponseWriter, r *http.Request) {
+	token := r.URL.Query().Get("token")
+	if token == "" {
+		fieldError(w, "token", "Token is required")
+		return
+	}
+	p, err := s.store.PreviewInvitation(r.Context(), store.TokenHash(token), s.now())
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		writeError(w, http.StatusNotFound, msgInvitationBad)
+		return
+	case err != nil:
+		s.internalError(w, "reading an invitation", err)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, http.StatusOK, map[string]any{"workspaceName": p.WorkspaceName, "role": p.Role, "invitedBy": p.InvitedBy,
+		"expiresAt": p.ExpiresAt.UTC().Format(time.RFC3339)})
+}
+
 // acceptInvitation (POST /api/invitations/accept {token}, signed in) joins
 // the caller to the invitation's workspace when their verified address is
 // the invited one (403 otherwise, and the invitation stays), and makes it

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -71,8 +72,8 @@ var routeAccess = map[string]string{
 	"PATCH /api/workspaces/{id}/members/{userId}": "manage", "DELETE /api/workspaces/{id}/members/{userId}": "manage",
 	"GET /api/workspaces/{id}/invitations": "manage", "POST /api/workspaces/{id}/invitations": "manage",
 	"DELETE /api/workspaces/{id}/invitations/{invitationId}": "manage",
-	"POST /api/invitations/accept":                           "user",
-	"GET /api/workspaces/{id}/audit-log":                     "manage", "GET /api/workspaces/{id}/audit-log.csv": "manage",
+	"POST /api/invitations/accept":                           "user", "GET /api/invitations/preview": "public",
+	"GET /api/workspaces/{id}/audit-log": "manage", "GET /api/workspaces/{id}/audit-log.csv": "manage",
 	"GET /api/tags": "read", "POST /api/tags": "edit", "PATCH /api/tags/{id}": "edit", "DELETE /api/tags/{id}": "edit",
 	"GET /api/folders": "read", "POST /api/folders": "edit", "PATCH /api/folders/{id}": "edit", "DELETE /api/folders/{id}": "edit",
 	"PUT /api/qrcodes/{id}/tags": "edit", "PUT /api/dynamic-qrcodes/{id}/tags": "edit",
@@ -720,6 +721,17 @@ func TestInvitationsAndOwners(t *testing.T) {
 		if len(e.mail.sent) != sent {
 			t.Errorf("a refused invitation was mailed")
 		}
+		// The link's page says what it is for before anyone signs in.
+		boss := expect(t, e.do(owner, "GET", "/api/user", ""), http.StatusOK, "")
+		sender := cmp.Or(strings.TrimSpace(fmt.Sprint(boss["firstName"], " ", boss["lastName"])), "boss@example.com")
+		preview := expect(t, e.do(e.browser(), "GET", "/api/invitations/preview?token="+token, ""), http.StatusOK, "")
+		if preview["workspaceName"] != "Shop" || preview["role"] != "viewer" || preview["invitedBy"] != sender || preview["expiresAt"] == nil || preview["email"] != nil {
+			t.Errorf("preview %v, want Shop, viewer, from %q", preview, sender)
+		}
+		for _, bad := range []string{"nope", "%00", "%ff", strings.Repeat("a", 5000)} {
+			expect(t, e.do(e.browser(), "GET", "/api/invitations/preview?token="+bad, ""), http.StatusNotFound, msgInvitationBad)
+		}
+		expect(t, e.do(e.browser(), "GET", "/api/invitations/preview", ""), http.StatusBadRequest, "Token is required")
 		before := fingerprint(t, st, int64(ws["id"].(float64)))
 		stranger, _ := e.signedIn("stranger@example.com")
 		e.verifyEmail(stranger, "stranger@example.com")
@@ -744,6 +756,7 @@ func TestInvitationsAndOwners(t *testing.T) {
 			t.Errorf("the accepted workspace is not active: %v", u["workspace"])
 		}
 		expect(t, e.do(invitee, "POST", "/api/invitations/accept", `{"token":"`+token+`"}`), http.StatusNotFound, msgInvitationBad)
+		expect(t, e.do(e.browser(), "GET", "/api/invitations/preview?token="+token, ""), http.StatusNotFound, msgInvitationBad)
 
 		me := fmt.Sprintf("%s/members/%d", path, ownerID)
 		expect(t, e.do(owner, "PATCH", me, `{"role":"admin"}`), http.StatusConflict, msgLastOwner)

@@ -569,6 +569,31 @@ func (s *Store) DeleteInvitation(ctx context.Context, workspaceID, id int64) err
 	return s.deleteAudited(ctx, "workspace_invitations", "email", "invitation", "member.invitation_revoked", workspaceID, id)
 }
 
+// InvitationPreview is what an invitation's link may show before it is
+// accepted: whose workspace, the role and who sent it.
+type InvitationPreview struct {
+	WorkspaceName string
+	Role          string
+	InvitedBy     string // the sender's name, else their address; "" once they are gone
+	ExpiresAt     time.Time
+}
+
+// PreviewInvitation reads the unexpired invitation to a live workspace
+// whose token hashes to tokenHash; ErrNotFound when there is none.
+func (s *Store) PreviewInvitation(ctx context.Context, tokenHash string, now time.Time) (*InvitationPreview, error) {
+	p := new(InvitationPreview)
+	err := s.read.QueryRowContext(ctx, `
+		SELECT w.name, i.role, COALESCE(CASE WHEN u.is_deleted THEN '' ELSE COALESCE(NULLIF(TRIM(u.first_name || ' ' || u.last_name), ''), u.username) END, ''),
+			i.expires_at
+		FROM workspace_invitations i JOIN workspaces w ON w.id = i.workspace_id LEFT JOIN users u ON u.id = i.invited_by
+		WHERE i.token_hash = $1 AND i.expires_at > $2 AND NOT w.is_deleted`, tokenHash, dbTime(now)).
+		Scan(&p.WorkspaceName, &p.Role, &p.InvitedBy, scanTime(&p.ExpiresAt))
+	if err != nil {
+		return nil, fail("preview invitation", err)
+	}
+	return p, nil
+}
+
 // AcceptInvitation joins the user to the workspace of the unexpired
 // invitation whose token hashes to tokenHash, using the token up. The
 // user's address must equal the invited one (ignoring case); otherwise

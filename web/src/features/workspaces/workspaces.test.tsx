@@ -354,8 +354,10 @@ describe('activity page', () => {
 })
 
 describe('accepting an invitation', () => {
+  const preview = () => json({ workspaceName: 'Agency', role: 'editor', invitedBy: 'Ann Lee', expiresAt: '2026-12-08T10:00:00Z' })
+
   it('sends a signed-out visitor to sign in or register and back to the link', async () => {
-    stubFetch({ 'GET /api/user': () => new Response('', { status: 401 }) })
+    stubFetch({ 'GET /api/user': () => new Response('', { status: 401 }), 'GET /api/invitations/preview': preview })
     renderApp('/invitations/accept?token=tok123')
     const back = encodeURIComponent('/invitations/accept?token=tok123')
     expect(await screen.findByRole('link', { name: 'Sign in to accept' })).toHaveAttribute('href', `/auth?next=${back}`)
@@ -403,6 +405,7 @@ describe('accepting an invitation', () => {
       'POST /api/invitations/accept': () =>
         json({ message: 'This invitation was sent to another email address. Sign in with that address to accept it.' }, 403),
       'POST /api/logout': () => new Response(null, { status: 200 }),
+      'GET /api/invitations/preview': preview,
     })
     renderApp('/invitations/accept?token=tok123')
     await userEvent.click(await screen.findByRole('button', { name: 'Accept invitation' }))
@@ -423,8 +426,26 @@ describe('accepting an invitation', () => {
     expect(sent(mock, 'POST', '/api/invitations/accept')).toEqual([{ token: 'tok123' }])
   })
 
+  it('names the workspace, the role and the sender before signing in', async () => {
+    const mock = stubFetch({ 'GET /api/user': () => new Response('', { status: 401 }), 'GET /api/invitations/preview': preview })
+    renderApp('/invitations/accept?token=tok%2B123')
+    await waitFor(() => expect(screen.getByTestId('invitation-summary')).toHaveTextContent('Ann Lee invited you to join Agency as an editor.'))
+    expect(screen.getByRole('link', { name: 'Sign in to accept' })).toBeInTheDocument()
+    expect(mock.mock.calls.some(([url]) => String(url).endsWith('/api/invitations/preview?token=tok%2B123'))).toBe(true)
+  })
+
+  it('says a dead link is dead before anyone signs in for it', async () => {
+    stubFetch({
+      'GET /api/user': () => new Response('', { status: 401 }),
+      'GET /api/invitations/preview': () => json({ message: 'This invitation is invalid or has expired' }, 404),
+    })
+    renderApp('/invitations/accept?token=old')
+    expect(await screen.findByText('This invitation can no longer be used')).toBeInTheDocument()
+    expect(screen.queryByRole('link', { name: 'Sign in to accept' })).not.toBeInTheDocument()
+  })
+
   it("fills in the invited address on the sign-up and sign-in forms from the link's email", async () => {
-    stubFetch({ 'GET /api/user': () => new Response('', { status: 401 }) })
+    stubFetch({ 'GET /api/user': () => new Response('', { status: 401 }), 'GET /api/invitations/preview': preview })
     renderApp('/invitations/accept?token=tok123&email=bob%40example.com')
     const back = encodeURIComponent('/invitations/accept?token=tok123&email=bob%40example.com')
     const register = await screen.findByRole('link', { name: 'Create an account' })

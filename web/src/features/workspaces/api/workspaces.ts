@@ -157,6 +157,24 @@ export function useRemoveMember(workspaceId: number) {
 }
 
 /** Joins the workspace of a mailed invitation; the server makes it the active one and answers it. */
+/** GET /api/invitations/preview: what an invitation's link is for, before sign-in. */
+export interface InvitationPreview {
+  workspaceName: string
+  role: Role
+  /** The sender's name or address; "" once their account is gone. */
+  invitedBy: string
+  expiresAt: string
+}
+
+export function useInvitationPreview(token: string) {
+  return useQuery({
+    queryKey: ['invitation-preview', token],
+    queryFn: () => apiJson<InvitationPreview>('GET', `/api/invitations/preview?token=${encodeURIComponent(token)}`),
+    enabled: token !== '',
+    retry: false,
+  })
+}
+
 export function useAcceptInvitation() {
   const refetchAll = useRefetchAll()
   return useMutation({

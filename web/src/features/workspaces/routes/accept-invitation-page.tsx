@@ -8,7 +8,7 @@ import { ApiError, serverMessage } from '@/lib/api-client'
 import { useUser, type User } from '@/lib/auth'
 import { siteTitle, usePageTitle } from '@/lib/use-page-title'
 import { roleLabels } from '@/lib/workspace'
-import { useAcceptInvitation } from '../api/workspaces'
+import { useAcceptInvitation, useInvitationPreview, type InvitationPreview } from '../api/workspaces'
 
 /**
  * Where the invitation e-mail's link lands (?token=…). Signed out, it
@@ -24,10 +24,18 @@ export function AcceptInvitationPage({ onSignOut }: { onSignOut: () => void }) {
   const [searchParams] = useSearchParams()
   const token = searchParams.get('token') ?? ''
   const { data: user, isLoading } = useUser()
+  const preview = useInvitationPreview(token)
 
   let body
   if (token === '') body = <Alert className="mt-6">This link is incomplete. Please open the link from your e-mail again.</Alert>
   else if (isLoading) body = <Spinner />
+  // A dead link says so before anyone signs in for nothing.
+  else if (preview.isError && !user)
+    body = (
+      <div className="mt-6">
+        <AcceptError error={preview.error} onSignOut={onSignOut} />
+      </div>
+    )
   else if (!user) body = <SignInFirst email={searchParams.get('email') ?? ''} />
   else body = <Accept token={token} user={user} onSignOut={onSignOut} />
 
@@ -37,10 +45,25 @@ export function AcceptInvitationPage({ onSignOut }: { onSignOut: () => void }) {
         <h1 className="flex items-center gap-2 text-2xl font-bold tracking-tight text-slate-900">
           <UserPlus className="size-6 text-primary" aria-hidden="true" /> Join a workspace
         </h1>
-        <p className="mt-1 text-sm text-slate-600">You have been invited to work on QR codes together in Squarely.</p>
+        <p className="mt-1 text-sm text-slate-600" data-testid="invitation-summary">
+          {preview.data ? <Invited preview={preview.data} /> : 'You have been invited to work on QR codes together in Squarely.'}
+        </p>
         {body}
       </Card>
     </div>
+  )
+}
+
+/** Who invited whom to what: "Ann Lee invited you to join Acme Marketing as an editor." */
+function Invited({ preview }: { preview: InvitationPreview }) {
+  const role = roleLabels[preview.role].toLowerCase()
+  const article = /^[aeiou]/.test(role) ? 'an' : 'a'
+  return (
+    <>
+      {preview.invitedBy ? <span className="break-all">{preview.invitedBy}</span> : 'You were'}
+      {preview.invitedBy ? ' invited you' : ' invited'} to join <strong className="break-words text-slate-900">{preview.workspaceName}</strong> as{' '}
+      {article} {role}.
+    </>
   )
 }
 
