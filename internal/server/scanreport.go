@@ -387,7 +387,13 @@ func (s *server) buildScanReport(ctx context.Context, q store.ScanQuery, sr scan
 		PeakHours: make([]int64, 24), Countries: []countryScans{}, UnknownCountry: rep.Countries[""],
 		Devices: rep.Devices, OS: rep.OS, Browsers: rep.Browsers,
 		Referrers: make([]referrerCount, len(rep.Referrers)), Attribution: geo.Attribution,
-		Routes: []routeScans{}, Regions: placeList(rep.Regions), Cities: placeList(rep.Cities), CitiesEnabled: geo.CitiesLoaded(),
+		Routes: []routeScans{}, Regions: []placeScans{}, Cities: []placeScans{}, CitiesEnabled: geo.CitiesLoaded(),
+	}
+	// Places come with a city database: without one (it may have been
+	// set once, and scans kept their places) every view shows countries
+	// only, as the share pages do.
+	if out.CitiesEnabled {
+		out.Regions, out.Cities = placeList(rep.Regions), placeList(rep.Cities)
 	}
 	if q.CodeID > 0 && len(rep.Routes) > 0 {
 		// The routes are named after the code's routing as it is now.
