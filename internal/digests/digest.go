@@ -89,9 +89,10 @@ func Message(baseURL string, sc *store.ReportSchedule, d *Digest, to, unsubscrib
 		Title string
 		Rows  []Count
 	}
-	tables := []table{{"Top codes", Top(d.TopCodes)}, {"Countries", Top(d.Countries)}, {"Devices", Top(d.Devices)}}
-	if sc.CodeID > 0 {
-		tables = append(tables, table{"Routes", Top(d.Routes)})
+	// A code's digest has no top codes: it has its routes instead.
+	tables := []table{{"Countries", Top(d.Countries)}, {"Devices", Top(d.Devices)}, {"Routes", Top(d.Routes)}}
+	if sc.CodeID == 0 {
+		tables = append([]table{{"Top codes", Top(d.TopCodes)}}, tables[:2]...)
 	}
 	var names []string
 	for _, f := range d.Files {
@@ -101,7 +102,7 @@ func Message(baseURL string, sc *store.ReportSchedule, d *Digest, to, unsubscrib
 		"Frequency": strings.ToUpper(sc.Frequency[:1]) + sc.Frequency[1:], "Scope": d.Scope, "Workspace": d.Workspace,
 		"Period": period, "TimeZone": sc.TimeZone, "Scans": d.Scans, "Previous": d.Previous, "Change": Change(d.Scans, d.Previous),
 		"Tables": tables, "Files": strings.Join(names, " and "), "AnalyticsURL": baseURL + "/analytics",
-		"UnsubscribeURL": unsubscribeURL,
+		"UnsubscribeURL": unsubscribeURL, "WholeWorkspace": sc.CodeID+sc.TagID+sc.FolderID == 0,
 	}})
 	if err != nil {
 		return msg, err
