@@ -194,6 +194,8 @@ type scanReportResponse struct {
 	OS            map[string]int64 `json:"os"`
 	Browsers      map[string]int64 `json:"browsers"`
 	Referrers     []referrerCount  `json:"referrers"`
+	// OtherReferrers are the scans of the referrers beyond those listed.
+	OtherReferrers int64 `json:"otherReferrers"`
 	// Routes are a code's scans by what served them (issue 23), in
 	// routeOrder; empty for the account's report.
 	Routes      []routeScans `json:"routes"`
@@ -386,7 +388,7 @@ func (s *server) buildScanReport(ctx context.Context, q store.ScanQuery, sr scan
 		HumanScans: rep.Scans, TotalScans: rep.Scans,
 		PeakHours: make([]int64, 24), Countries: []countryScans{}, UnknownCountry: rep.Countries[""],
 		Devices: rep.Devices, OS: rep.OS, Browsers: rep.Browsers,
-		Referrers: make([]referrerCount, len(rep.Referrers)), Attribution: geo.Attribution,
+		Referrers: make([]referrerCount, len(rep.Referrers)), OtherReferrers: rep.OtherReferrers, Attribution: geo.Attribution,
 		Routes: []routeScans{}, Regions: []placeScans{}, Cities: []placeScans{}, CitiesEnabled: geo.CitiesLoaded(),
 	}
 	// Places come with a city database: without one (it may have been

@@ -327,6 +327,8 @@ func (s *server) shareReport(w http.ResponseWriter, r *http.Request, l *store.Sh
 	for _, rc := range out.Referrers {
 		rep.Referrers[rc.Referrer] += rc.Count
 	}
+	// The referrers beyond the report's first ten are "Other" here too.
+	rep.Referrers[sharelinks.Other] += out.OtherReferrers
 	return rep, true
 }
 

@@ -133,11 +133,15 @@ func keep(rows []Row, other int64, max int) []Row {
 	return rows
 }
 
-// Hosts adds up referrers by host.
+// Hosts adds up referrers by host; Other (the referrers a report did not
+// list) stays Other.
 func Hosts(referrers map[string]int64) map[string]int64 {
 	hosts := map[string]int64{}
 	for ref, n := range referrers {
-		hosts[ReferrerHost(ref)] += n
+		if ref != Other {
+			ref = ReferrerHost(ref)
+		}
+		hosts[ref] += n
 	}
 	return hosts
 }

@@ -66,6 +66,7 @@ type ScanReport struct {
 	OS              map[string]int64
 	Browsers        map[string]int64
 	Referrers       []ReferrerCount // most frequent first, at most topReferrers
+	OtherReferrers  int64           // the scans of the referrers beyond those
 	// Routes counts the scans by what served them (issue 23): RouteDefault,
 	// rule:N, split:N or RouteEnded; routes with no scans are left out.
 	Routes map[string]int64
@@ -249,6 +250,9 @@ func (m *reportSum) report() *ScanReport {
 	slices.SortFunc(r.Referrers, func(a, b ReferrerCount) int {
 		return cmp.Or(cmp.Compare(b.Count, a.Count), strings.Compare(a.Referrer, b.Referrer))
 	})
+	for _, rc := range r.Referrers[min(len(r.Referrers), topReferrers):] {
+		r.OtherReferrers += rc.Count
+	}
 	r.Referrers = r.Referrers[:min(len(r.Referrers), topReferrers)]
 	return r
 }
