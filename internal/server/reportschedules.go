@@ -7,6 +7,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"maps"
+	"math"
 	"net/http"
 	"slices"
 	"strconv"
@@ -100,7 +101,7 @@ func (s *server) readSchedule(w http.ResponseWriter, r *http.Request, sc *store.
 		Scope      *shareScopeJSON `json:"scope"`
 		Frequency  string          `json:"frequency"`
 		Weekday    *string         `json:"weekday"`
-		Hour       *int            `json:"hour"`
+		Hour       *float64        `json:"hour"` // 9.0 is 9; 9.5 is refused below, in words
 		TimeZone   string          `json:"timeZone"`
 		Format     []string        `json:"format"`
 		Recipients []string        `json:"recipients"`
@@ -130,10 +131,10 @@ func (s *server) readSchedule(w http.ResponseWriter, r *http.Request, sc *store.
 	default:
 		v.add("frequency", "frequency must be daily, weekly or monthly")
 	}
-	if in.Hour == nil || *in.Hour < 0 || *in.Hour > 23 {
+	if in.Hour == nil || *in.Hour < 0 || *in.Hour > 23 || *in.Hour != math.Trunc(*in.Hour) {
 		v.add("hour", "hour must be a whole hour from 0 to 23")
 	} else {
-		sc.Hour = *in.Hour
+		sc.Hour = int(*in.Hour)
 	}
 	loc, err := time.LoadLocation(in.TimeZone)
 	if in.TimeZone == "" || in.TimeZone == "Local" || len(in.TimeZone) > 64 || err != nil {

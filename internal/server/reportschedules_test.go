@@ -223,7 +223,7 @@ func TestReportScheduleValidationAndRights(t *testing.T) {
 			"weekday": {func(m map[string]string) { m["weekday"] = "" }, func(m map[string]string) { m["weekday"] = `"funday"` },
 				func(m map[string]string) { m["frequency"] = `"daily"` }},
 			"hour": {func(m map[string]string) { m["hour"] = "24" }, func(m map[string]string) { m["hour"] = "-1" },
-				func(m map[string]string) { m["hour"] = "" }},
+				func(m map[string]string) { m["hour"] = "" }, func(m map[string]string) { m["hour"] = "9.5" }, func(m map[string]string) { m["hour"] = "1e300" }},
 			"timeZone": {func(m map[string]string) { m["timeZone"] = `"Mars/Olympus"` }, func(m map[string]string) { m["timeZone"] = `"Local"` },
 				func(m map[string]string) { m["timeZone"] = `""` }},
 			"format": {func(m map[string]string) { m["format"] = `[]` }, func(m map[string]string) { m["format"] = `["doc"]` },
@@ -239,6 +239,9 @@ func TestReportScheduleValidationAndRights(t *testing.T) {
 			t.Fatalf("refused schedules saved: %d", n)
 		}
 
+		// Half an hour is no hour, in words (it was "hour must be a number").
+		expect(t, e.do(owner, "POST", "/api/report-schedules", body(func(m map[string]string) { m["hour"] = "9.5" })), http.StatusBadRequest,
+			"hour must be a whole hour from 0 to 23")
 		// A viewer: for themselves only.
 		expectField(t, e.do(viewer, "POST", "/api/report-schedules", body(func(m map[string]string) { m["recipients"] = `["owner@example.com"]` })),
 			"recipients")
@@ -252,7 +255,7 @@ func TestReportScheduleValidationAndRights(t *testing.T) {
 		}
 		// The viewer may change their own, not the editor's; the admin may both.
 		up := expect(t, e.do(viewer, "PUT", "/api/report-schedules/"+idOf(mine), body(func(m map[string]string) {
-			m["frequency"], m["weekday"], m["hour"] = `"monthly"`, "", "0"
+			m["frequency"], m["weekday"], m["hour"] = `"monthly"`, "", "0.0" // a whole hour written as JSON may write it
 		})), http.StatusOK, "")
 		if up["frequency"] != "monthly" || up["weekday"] != nil || up["nextSendAt"] != "2026-04-01T04:00:00Z" {
 			t.Errorf("updated %v", up)
