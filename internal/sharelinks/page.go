@@ -335,7 +335,7 @@ a{color:#1d4ed8}nav a{margin-right:12px}.error{color:#b91c1c}
 {{range .Rows}}<tr><td>{{.Name}}</td><td class="n">{{.Scans}}</td></tr>{{end}}</tbody></table>
 {{else}}<p class="muted">No scans.</p>{{end}}</section>{{end}}</div>
 <p><a href="{{.CSV}}" download>Download as CSV</a></p>
-<p class="muted">Countries, {{if .R.Places}}regions, cities {{end}}and referrers with fewer than 5 scans are counted under “Other”. {{.R.Attribution}}</p>
+<p class="muted">Countries{{if .R.Places}}, regions, cities{{end}} and referrers with fewer than 5 scans are counted under “Other”. {{.R.Attribution}}</p>
 {{end}}
 </main></body></html>
 `))
