@@ -90,9 +90,13 @@ func Message(baseURL string, sc *store.ReportSchedule, d *Digest, to, unsubscrib
 		Rows  []Count
 	}
 	// A code's digest has no top codes: it has its routes instead.
-	tables := []table{{"Countries", Top(d.Countries)}, {"Devices", Top(d.Devices)}, {"Routes", Top(d.Routes)}}
+	var tables []table
 	if sc.CodeID == 0 {
-		tables = append([]table{{"Top codes", Top(d.TopCodes)}}, tables[:2]...)
+		tables = append(tables, table{"Top codes", Top(d.TopCodes)})
+	}
+	tables = append(tables, table{"Countries", Top(d.Countries)}, table{"Devices", Top(d.Devices)})
+	if sc.CodeID > 0 {
+		tables = append(tables, table{"Routes", Top(d.Routes)})
 	}
 	var names []string
 	for _, f := range d.Files {

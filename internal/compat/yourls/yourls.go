@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -178,15 +179,16 @@ func parse(w http.ResponseWriter, r *http.Request) bool {
 	// Text that is not UTF-8, or holds a NUL, cannot be stored (PostgreSQL
 	// refuses it; SQLite would keep it damaged) and names no link.
 	for k, vs := range r.Form {
-		for _, v := range append(vs, k) {
-			if !utf8.ValidString(v) || strings.IndexByte(v, 0) >= 0 {
-				fail(w, r, http.StatusBadRequest, "", "Malformed request: parameters must be UTF-8 text without NUL characters")
-				return false
-			}
+		if !storable(k) || slices.ContainsFunc(vs, func(v string) bool { return !storable(v) }) {
+			fail(w, r, http.StatusBadRequest, "", "Malformed request: parameters must be UTF-8 text without NUL characters")
+			return false
 		}
 	}
 	return true
 }
+
+// storable reports text PostgreSQL can store and SQLite keeps intact.
+func storable(s string) bool { return utf8.ValidString(s) && strings.IndexByte(s, 0) < 0 }
 
 // ServeHTTP (GET|POST /yourls-api.php) dispatches on action.
 func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
