@@ -315,15 +315,19 @@ func TestShareLinkAccess(t *testing.T) {
 }
 
 // The live links of a workspace stop at maxShareLinks, also when
-// requests race for the last one.
+// requests race for the last one; a deleted code's link does not count.
 func TestShareLinkLimit(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
 		e := start(t, st)
 		c, _ := e.signedIn("many@example.com")
 		me := expect(t, e.do(c, "GET", "/api/user", ""), http.StatusOK, "")
 		ws := int64(me["workspace"].(map[string]any)["id"].(float64))
+		code := int64(e.createDynamic(c, "https://example.com/gone")["id"].(float64))
 		for i := range maxShareLinks - 1 {
 			l := &store.ShareLink{WorkspaceID: ws, TokenHash: fmt.Sprint("h", i), TokenHint: "h"}
+			if i == 0 {
+				l.CodeID = code
+			}
 			if err := st.CreateShareLink(context.Background(), l, maxShareLinks, e.clock.Now()); err != nil {
 				t.Fatal(err)
 			}
@@ -354,6 +358,9 @@ func TestShareLinkLimit(t *testing.T) {
 		if got[http.StatusCreated] != 1 || got[http.StatusConflict] != 5 {
 			t.Errorf("racing creations: %v", got)
 		}
+		// A deleted code's link answers 410 and no longer takes a place.
+		expect(t, e.do(c, "DELETE", fmt.Sprint("/api/dynamic-qrcodes/", code), ""), http.StatusNoContent, "")
+		expect(t, e.do(c, "POST", "/api/share-links", `{"scope":{"workspace":true}}`), http.StatusCreated, "")
 	})
 }
 

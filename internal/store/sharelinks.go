@@ -33,8 +33,10 @@ func (l *ShareLink) Query() ScanQuery {
 // CreateShareLink saves l, a link of l.WorkspaceID, and fills in ID and
 // CreatedAt. A scope that is not the workspace's (a deleted code, another
 // workspace's tag) is ErrNotFound; a workspace with limit live links
-// (neither revoked nor expired) already is ErrLimit, counted with the
-// workspace's row locked so concurrent creations cannot both pass it.
+// (neither revoked nor expired, nor of a deleted code: those answer 410
+// and the code may come back with a bulk edit's undo) already is ErrLimit,
+// counted with the workspace's row locked so concurrent creations cannot
+// both pass it.
 func (s *Store) CreateShareLink(ctx context.Context, l *ShareLink, limit int, now time.Time) error {
 	l.CreatedAt = normTime(now)
 	return s.inTx(ctx, "create share link", func(tx *sql.Tx) error {
@@ -46,8 +48,9 @@ func (s *Store) CreateShareLink(ctx context.Context, l *ShareLink, limit int, no
 			return err
 		}
 		var n int
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM share_links WHERE workspace_id = $1 AND revoked_at IS NULL
-			AND (expires_at IS NULL OR expires_at > $2)`, l.WorkspaceID, dbTime(now)).Scan(&n); err != nil {
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM share_links l WHERE l.workspace_id = $1 AND l.revoked_at IS NULL
+			AND (l.expires_at IS NULL OR l.expires_at > $2)
+			AND NOT EXISTS (SELECT 1 FROM dynamic_qr_codes d WHERE d.id = l.code_id AND d.is_deleted)`, l.WorkspaceID, dbTime(now)).Scan(&n); err != nil {
 			return fail("count share links", err)
 		}
 		if n >= limit {
