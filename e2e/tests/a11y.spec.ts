@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test'
 import { violations } from '../support/axe'
 import { confirmEmail, grantAdmin, signUp, uniqueEmail } from '../support/accounts'
+import { waitForMail } from '../support/smtp-sink'
 
 // The tests are independent (each signs up its own account): the two
 // workers share them, so the suite does not end on one worker running
@@ -76,9 +77,10 @@ test('signed-in pages have no serious or critical axe violations', async ({ page
   expect(found).toEqual([])
 })
 
-test('the workspace and account pages, two-factor set-up and the edit dialog’s tabs have no serious or critical axe violations', async ({
+test('the workspace and account pages, two-factor set-up, the edit dialog’s tabs and the invitation page have no serious or critical axe violations', async ({
   page,
   baseURL,
+  browser,
 }) => {
   test.setTimeout(180_000)
   // A confirmed address: two-factor set-up asks for one.
@@ -92,8 +94,9 @@ test('the workspace and account pages, two-factor set-up and the edit dialog’s
   expect(ws.status()).toBe(201)
   const { id } = (await ws.json()) as { id: number }
   expect((await page.request.post(`/api/workspaces/${id}/activate`)).status()).toBe(200)
+  const invited = uniqueEmail('a11y-invited')
   const made = [
-    await page.request.post(`/api/workspaces/${id}/invitations`, { data: { email: uniqueEmail('a11y-invited'), role: 'editor' } }),
+    await page.request.post(`/api/workspaces/${id}/invitations`, { data: { email: invited, role: 'editor' } }),
     await page.request.post('/api/webhooks', { data: { url: 'http://127.0.0.1:9/hook', events: ['scan.created'], description: 'Sheet sync' } }),
     await page.request.post('/api/domains', { data: { domain: 'qr.harbour.example' } }),
     await page.request.post('/api/brand-kits', { data: { name: 'Harbour', fgColor: '#0B3D91', dotShape: 'circle' } }),
@@ -131,6 +134,22 @@ test('the workspace and account pages, two-factor set-up and the edit dialog’s
     await expect(dialog.getByRole('tabpanel', { name: tab })).toBeVisible()
     await check(`/dashboard (edit dialog, ${tab})`)
   }
+
+  // The mailed invitation, opened signed out (its summary and the way to an account), then by the invitee signed in.
+  const mail = await waitForMail(invited, (m) => m.text.includes('/invitations/accept?token='))
+  const link = /(http\S+\/invitations\/accept\?token=[\w-]+&email=\S+)/.exec(mail.text)?.[1]
+  expect(link, mail.text).toBeTruthy()
+  const context = await browser.newContext()
+  const visitor = await context.newPage()
+  await visitor.goto(link as string)
+  await expect(visitor.getByTestId('invitation-summary')).toContainText('Harbour Agency')
+  await visitor.waitForLoadState('networkidle')
+  for (const line of await violations(visitor)) found.push(`/invitations/accept (signed out): ${line}`)
+  await signUp(visitor, invited)
+  await visitor.goto(link as string)
+  await expect(visitor.getByRole('button', { name: 'Accept invitation' })).toBeVisible()
+  for (const line of await violations(visitor)) found.push(`/invitations/accept (the invitee): ${line}`)
+  await context.close()
   expect(found).toEqual([])
 })
 
