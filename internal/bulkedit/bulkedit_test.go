@@ -305,7 +305,7 @@ func TestUndoDeletionUnderTheLimit(t *testing.T) {
 		if err != nil || restored != 1 || len(skipped) != 1 || skipped[0].Reason != store.MsgUndoLimit || skipped[0].ID != refs[1].ID {
 			t.Fatalf("undo: %d restored, %+v, %v", restored, skipped, err)
 		}
-		if n, _ := st.CountDynamicCodes(ctx, ws); n != 3 {
+		if n, _ := st.CountDynamicCodes(ctx, ws, time.Now()); n != 3 {
 			t.Fatalf("%d live codes after the undo, want the limit", n)
 		}
 	})

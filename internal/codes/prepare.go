@@ -579,7 +579,7 @@ func (c *Creator) prepareDynamic(ctx context.Context, p *Prepared, req Request, 
 	// An early count spares saving a logo for a refused code; the store
 	// enforces the limit again, atomically.
 	if who.DynamicLimit > 0 && !req.Row {
-		n, err := c.Store.CountDynamicCodes(ctx, who.WorkspaceID)
+		n, err := c.Store.CountDynamicCodes(ctx, who.WorkspaceID, c.Now())
 		if err != nil {
 			return nil, fmt.Errorf("counting dynamic codes: %w", err)
 		}

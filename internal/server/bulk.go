@@ -369,7 +369,7 @@ func (s *server) applyDynamicLimit(r *http.Request, u *store.User, items []store
 	if limit == 0 {
 		return nil
 	}
-	n, err := s.store.CountDynamicCodes(r.Context(), wsID(r))
+	n, err := s.store.CountDynamicCodes(r.Context(), wsID(r), s.now())
 	if err != nil {
 		return err
 	}

@@ -20,7 +20,7 @@ import (
 // plan's limit internal/store's. Serving is hosted.go.
 
 const (
-	maxFreePages   = 200 // per workspace without a subscription
+	maxFreePages   = 200 // per workspace on the free plan (neither subscribed nor on its trial)
 	msgPageMissing = "Page not found"
 	msgPageLimit   = "A workspace without a subscription can have at most 200 pages"
 	msgSlugTaken   = "This address is taken: choose another slug"
@@ -175,6 +175,10 @@ func (s *server) createPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	drawn := p.Slug == ""
+	limit := maxFreePages
+	if s.premium(workspaceFrom(r.Context())) {
+		limit = 0
+	}
 	var sp *store.Page
 	var err error
 	for try := 1; ; try++ {
@@ -185,7 +189,7 @@ func (s *server) createPage(w http.ResponseWriter, r *http.Request) {
 			s.internalError(w, "encoding a page", err)
 			return
 		}
-		err = s.store.CreatePage(r.Context(), wsID(r), sp, maxFreePages, s.now())
+		err = s.store.CreatePage(r.Context(), wsID(r), sp, limit, s.now())
 		if !drawn || !errors.Is(err, store.ErrConflict) || try == slugTries {
 			break
 		}

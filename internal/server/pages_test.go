@@ -317,6 +317,13 @@ func TestHostedPagesLimit(t *testing.T) {
 		if created != 5 || refused != 15 || storetest.Count(t, st, "pages") != maxFreePages {
 			t.Errorf("created %d refused %d, pages %d", created, refused, storetest.Count(t, st, "pages"))
 		}
+		// The trial lifts the limit as a subscription does, until it ends.
+		me := expect(t, e.do(c, "GET", "/api/user", ""), http.StatusOK, "")
+		expect(t, e.do(c, "POST", "/api/activate-trial", fmt.Sprintf(`{"email":%q}`, me["username"])), http.StatusOK, msgTrialActivated)
+		page := `{"type":"links","title":"x","content":{"links":[{"label":"x","url":"https://a.test"}]}}`
+		expect(t, e.do(c, "POST", "/api/pages", page), http.StatusCreated, "")
+		e.clock.Advance(trialLength)
+		expect(t, e.do(c, "POST", "/api/pages", page), http.StatusForbidden, msgPageLimit)
 	})
 }
 

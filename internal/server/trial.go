@@ -26,8 +26,11 @@ const (
 )
 
 type trialStatus struct {
-	IsActive           bool   `json:"isActive"`
-	HasExpired         bool   `json:"hasExpired"`
+	IsActive   bool `json:"isActive"`
+	HasExpired bool `json:"hasExpired"`
+	// TrialUsed: the signed-in account started its one trial, in this
+	// workspace or another, so none is offered here.
+	TrialUsed          bool   `json:"trialUsed"`
 	DaysRemaining      int    `json:"daysRemaining"`
 	SubscriptionStatus string `json:"subscriptionStatus"`
 	DynamicQRUsed      int    `json:"dynamicQRUsed"`
@@ -45,13 +48,15 @@ func (s *server) trialRunning(ws *store.Workspace) bool {
 // running trial) can always create.
 func (s *server) trialStatus(w http.ResponseWriter, r *http.Request) {
 	ws := workspaceFrom(r.Context())
-	used, err := s.store.CountDynamicCodes(r.Context(), ws.ID)
+	used, err := s.store.CountDynamicCodes(r.Context(), ws.ID, s.now())
 	if err != nil {
 		s.internalError(w, "counting dynamic codes", err)
 		return
 	}
 	now := s.now()
+	u := auth.UserFrom(r.Context())
 	st := trialStatus{
+		TrialUsed:          ws.TrialActivated || (u != nil && u.TrialActivated),
 		SubscriptionStatus: ws.SubscriptionStatus,
 		DynamicQRUsed:      used,
 		DynamicQRLimit:     s.cfg.DynamicLimit,
@@ -102,7 +107,7 @@ func (s *server) activateTrial(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusForbidden, msgNoPermission)
 			return
 		}
-		err := s.store.ActivateTrial(ctx, ws.ID, now, end)
+		err := s.store.ActivateTrial(ctx, ws.ID, u.ID, now, end)
 		if errors.Is(err, store.ErrConflict) {
 			writeError(w, http.StatusConflict, msgTrialUsed)
 			return

@@ -15,7 +15,7 @@ func TestTrialForSignedInUser(t *testing.T) {
 		e := start(t, st)
 		c, _ := e.signedIn("trial@example.com")
 		status := expect(t, e.do(c, "GET", "/api/trial-status", ""), http.StatusOK, "")
-		want := map[string]any{"isActive": false, "hasExpired": false, "daysRemaining": 0.0, "subscriptionStatus": "free",
+		want := map[string]any{"isActive": false, "hasExpired": false, "trialUsed": false, "daysRemaining": 0.0, "subscriptionStatus": "free",
 			"dynamicQRUsed": 0.0, "dynamicQRLimit": 12.0, "canCreateDynamicQR": true}
 		for k, v := range want {
 			if status[k] != v {
@@ -40,6 +40,18 @@ func TestTrialForSignedInUser(t *testing.T) {
 			}
 		}
 		expect(t, e.do(c, "POST", "/api/activate-trial", `{"email":"trial@example.com"}`), http.StatusConflict, "Your free trial has already been used")
+
+		// The account's trial is used: a workspace it makes offers none and starts none.
+		team := expect(t, e.do(c, "POST", "/api/workspaces", `{"name":"Second try"}`), http.StatusCreated, "")
+		expect(t, e.do(c, "POST", "/api/workspaces/"+idOf(team)+"/activate", ""), http.StatusOK, "")
+		s := expect(t, e.do(c, "GET", "/api/trial-status", ""), http.StatusOK, "")
+		if s["trialUsed"] != true || s["isActive"] != false || s["hasExpired"] != false {
+			t.Errorf("a new workspace of a used account: %v", s)
+		}
+		expect(t, e.do(c, "POST", "/api/activate-trial", `{"email":"trial@example.com"}`), http.StatusConflict, "Your free trial has already been used")
+		if s := expect(t, e.do(c, "GET", "/api/trial-status", ""), http.StatusOK, ""); s["isActive"] != false {
+			t.Errorf("after a refused activation: %v", s)
+		}
 	})
 }
 

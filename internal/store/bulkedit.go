@@ -831,7 +831,7 @@ func (s *Store) UndoBulkEdit(ctx context.Context, workspaceID, id int64, since, 
 						back.Tags = c.Fields.Tags
 					}
 					if c.Dynamic && c.Fields.Deleted && !back.Deleted && limit > 0 {
-						if reason, err = s.underLimit(ctx, tx, workspaceID, limit); err != nil {
+						if reason, err = s.underLimit(ctx, tx, workspaceID, limit, now); err != nil {
 							return err
 						}
 					}
@@ -882,11 +882,11 @@ const MsgUndoLimit = "The dynamic QR code limit is reached: the code stays delet
 
 // underLimit answers MsgUndoLimit when the workspace has limit live
 // dynamic codes or more, under the lock a creation takes.
-func (s *Store) underLimit(ctx context.Context, tx *sql.Tx, workspaceID int64, limit int) (string, error) {
+func (s *Store) underLimit(ctx context.Context, tx *sql.Tx, workspaceID int64, limit int, now time.Time) (string, error) {
 	if err := s.lockAllowance(ctx, tx, workspaceID); err != nil {
 		return "", err
 	}
-	n, err := used(ctx, tx, workspaceID, dynamicUsage)
+	n, err := used(ctx, tx, workspaceID, dynamicUsage, now)
 	if err != nil || n < int64(limit) {
 		return "", err
 	}

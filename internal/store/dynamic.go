@@ -170,7 +170,7 @@ func (s *Store) createDynamic(ctx context.Context, tx *sql.Tx, d *DynamicCode, l
 		if err := s.lockAllowance(ctx, tx, d.WorkspaceID); err != nil {
 			return err
 		}
-		n, err := used(ctx, tx, d.WorkspaceID, dynamicUsage)
+		n, err := used(ctx, tx, d.WorkspaceID, dynamicUsage, d.CreatedAt)
 		if err != nil {
 			return err
 		}
@@ -202,10 +202,11 @@ func (s *Store) createDynamic(ctx context.Context, tx *sql.Tx, d *DynamicCode, l
 }
 
 // CountDynamicCodes returns how many live (not deleted) dynamic codes count
-// against the workspace's limit: its own when it is subscribed, else its
-// owners' across their free workspaces (the largest; quota.go).
-func (s *Store) CountDynamicCodes(ctx context.Context, workspaceID int64) (int, error) {
-	n, err := used(ctx, s.read, workspaceID, dynamicUsage)
+// against the workspace's limit at now: its own when it is subscribed or
+// its trial runs, else its owners' across their free workspaces (the
+// largest; quota.go).
+func (s *Store) CountDynamicCodes(ctx context.Context, workspaceID int64, now time.Time) (int, error) {
+	n, err := used(ctx, s.read, workspaceID, dynamicUsage, now)
 	return int(n), err
 }
 

@@ -119,7 +119,7 @@ func TestDynamicCodeLifecycle(t *testing.T) {
 		if _, err := s.RenameDynamicCode(ctx, u.ID, d.ID, "x", now); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("renaming a deleted code: %v", err)
 		}
-		if n, err := s.CountDynamicCodes(ctx, u.ID); err != nil || n != 1 {
+		if n, err := s.CountDynamicCodes(ctx, u.ID, time.Now()); err != nil || n != 1 {
 			t.Errorf("CountDynamicCodes = %d, %v; want 1 (deleted codes do not count)", n, err)
 		}
 		if _, err := oneRedirect(ctx, s, "nosuch00"); !errors.Is(err, store.ErrNotFound) {
@@ -184,7 +184,7 @@ func TestDynamicCodeLimitConcurrent(t *testing.T) {
 		if ok != limit-1 || limited != tries-ok {
 			t.Errorf("%d created, %d limited; want %d created", ok, limited, limit-1)
 		}
-		if n, _ := s.CountDynamicCodes(ctx, u.ID); n != limit {
+		if n, _ := s.CountDynamicCodes(ctx, u.ID, time.Now()); n != limit {
 			t.Errorf("count = %d, want %d", n, limit)
 		}
 	})

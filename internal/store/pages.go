@@ -102,10 +102,10 @@ func (s *Store) LivePage(ctx context.Context, id int64, slug string) (*Page, err
 }
 
 // CreatePage saves a new page of the workspace and fills in ID, Version
-// and the times. A workspace without an active subscription may hold at
-// most freeLimit pages (ErrPageLimit): the count and the insert share one
-// transaction under the workspace's lock, so concurrent creations cannot
-// both pass at the limit. A taken slug is ErrConflict.
+// and the times. With freeLimit > 0 (a workspace on the free plan) it may
+// hold at most freeLimit pages (ErrPageLimit): the count and the insert
+// share one transaction under the workspace's lock, so concurrent
+// creations cannot both pass at the limit. A taken slug is ErrConflict.
 func (s *Store) CreatePage(ctx context.Context, workspaceID int64, p *Page, freeLimit int, now time.Time) error {
 	p.WorkspaceID = workspaceID
 	p.CreatedAt, p.UpdatedAt, p.Version = normTime(now), normTime(now), 1
@@ -113,17 +113,16 @@ func (s *Store) CreatePage(ctx context.Context, workspaceID int64, p *Page, free
 		if err := s.lockWorkspace(ctx, tx, workspaceID); err != nil {
 			return err
 		}
-		var status string
-		var n int
-		err := tx.QueryRowContext(ctx, `SELECT w.subscription_status, (SELECT count(*) FROM pages WHERE workspace_id = w.id)
-			FROM workspaces w WHERE w.id = $1`, workspaceID).Scan(&status, &n)
-		if err != nil {
-			return fail("count pages", err)
+		if freeLimit > 0 {
+			var n int
+			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM pages WHERE workspace_id = $1`, workspaceID).Scan(&n); err != nil {
+				return fail("count pages", err)
+			}
+			if n >= freeLimit {
+				return ErrPageLimit
+			}
 		}
-		if status != SubscriptionActive && n >= freeLimit {
-			return ErrPageLimit
-		}
-		err = tx.QueryRowContext(ctx, `
+		err := tx.QueryRowContext(ctx, `
 			INSERT INTO pages (workspace_id, type, slug, title, language, theme, content, version, created_at, updated_at)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8, $9) RETURNING id`,
 			workspaceID, p.Type, p.Slug, p.Title, p.Language, p.Theme, p.Content, dbTime(p.CreatedAt), dbTime(p.UpdatedAt)).Scan(&p.ID)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"time"
 )
 
 // ErrQuota is a file that would take its workspace past its storage quota.
@@ -22,21 +23,36 @@ func (w *Workspace) Subscribed() bool { return w.SubscriptionStatus == Subscript
 // What counts against a free workspace's limit is, of its owners, the
 // largest use across the free live workspaces that owner owns (a code in a
 // workspace with two owners counts for both); a subscribed workspace counts
-// its own use alone.
+// its own use alone. A running trial lifts the dynamic codes' limit as a
+// subscription does, so its codes count against no other workspace until
+// it ends; the storage quota stays the subscription's alone.
 
 // usage is one measure of what a workspace uses: an aggregate of the rows
-// of table (alias x) that count.
-type usage struct{ doing, table, total, counts string }
+// of table (alias x) that count. trialLifts: a workspace whose trial runs
+// is out of the free plan for this measure.
+type usage struct {
+	doing, table, total, counts string
+	trialLifts                  bool
+}
 
 var (
-	dynamicUsage = usage{"count dynamic codes", "dynamic_qr_codes", "count(x.id)", "NOT x.is_deleted"}
-	storageUsage = usage{"sum stored files", "blobs", "COALESCE(SUM(x.size), 0)", "TRUE"}
+	dynamicUsage = usage{"count dynamic codes", "dynamic_qr_codes", "count(x.id)", "NOT x.is_deleted", true}
+	storageUsage = usage{"sum stored files", "blobs", "COALESCE(SUM(x.size), 0)", "TRUE", false}
 )
 
-// used returns what counts of u against the workspace's limit (above).
+// used returns what counts of u against the workspace's limit (above);
+// now matters only to a measure a trial lifts.
 func used(ctx context.Context, db interface {
 	QueryRowContext(context.Context, string, ...any) *sql.Row
-}, workspaceID int64, u usage) (int64, error) {
+}, workspaceID int64, u usage, now time.Time) (int64, error) {
+	args := []any{workspaceID, SubscriptionActive}
+	free := func(w string) string { return w + `.subscription_status <> $2` }
+	if u.trialLifts {
+		args = append(args, dbTime(now))
+		free = func(w string) string {
+			return w + `.subscription_status <> $2 AND NOT (` + w + `.trial_activated AND ` + w + `.trial_end_date > $3)`
+		}
+	}
 	var n int64
 	err := db.QueryRowContext(ctx, `
 		SELECT COALESCE(MAX(used), 0) FROM (
@@ -45,11 +61,11 @@ func used(ctx context.Context, db interface {
 			SELECT `+u.total+` FROM workspaces w
 			JOIN workspace_members o ON o.workspace_id = w.id AND o.role = 'owner'
 			JOIN workspace_members m ON m.user_id = o.user_id AND m.role = 'owner'
-			JOIN workspaces f ON f.id = m.workspace_id AND NOT f.is_deleted AND f.subscription_status <> $2
+			JOIN workspaces f ON f.id = m.workspace_id AND NOT f.is_deleted AND `+free("f")+`
 			JOIN `+u.table+` x ON x.workspace_id = f.id AND `+u.counts+`
-			WHERE w.id = $1 AND w.subscription_status <> $2
+			WHERE w.id = $1 AND `+free("w")+`
 			GROUP BY o.user_id
-		) t`, workspaceID, SubscriptionActive).Scan(&n)
+		) t`, args...).Scan(&n)
 	if err != nil {
 		return 0, fail(u.doing, err)
 	}
@@ -106,7 +122,7 @@ func (s *Store) CreateBlobWithin(ctx context.Context, b *Blob, quota int64) erro
 		if err := s.lockAllowance(ctx, tx, *b.WorkspaceID); err != nil {
 			return err
 		}
-		n, err := used(ctx, tx, *b.WorkspaceID, storageUsage)
+		n, err := used(ctx, tx, *b.WorkspaceID, storageUsage, time.Time{})
 		if err != nil {
 			return err
 		}
@@ -121,5 +137,5 @@ func (s *Store) CreateBlobWithin(ctx context.Context, b *Blob, quota int64) erro
 // workspace's storage quota: its own when it is subscribed, else its
 // owners' across their free workspaces (the largest).
 func (s *Store) BlobBytes(ctx context.Context, workspaceID int64) (int64, error) {
-	return used(ctx, s.read, workspaceID, storageUsage)
+	return used(ctx, s.read, workspaceID, storageUsage, time.Time{})
 }

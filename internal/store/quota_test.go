@@ -57,7 +57,7 @@ func TestFreeAllowanceAcrossWorkspaces(t *testing.T) {
 			t.Fatalf("created %v across two workspaces; want %d in all (one code is in the personal workspace)", made, limit-1)
 		}
 		for _, ws := range []int64{personal, teams[0], teams[1], teams[2]} {
-			if n, err := s.CountDynamicCodes(ctx, ws); err != nil || n != limit {
+			if n, err := s.CountDynamicCodes(ctx, ws, time.Now()); err != nil || n != limit {
 				t.Errorf("CountDynamicCodes(%d) = %d, %v; want the owner's %d", ws, n, err, limit)
 			}
 		}
@@ -94,10 +94,10 @@ func TestFreeAllowanceAcrossWorkspaces(t *testing.T) {
 		if err := s.CreateBlobWithin(ctx, &store.Blob{OwnerID: &owner.ID, WorkspaceID: &teams[2], Kind: "image", FileName: "f", ContentType: "image/png", Data: make([]byte, 90)}, 100); err != nil {
 			t.Errorf("the subscribed workspace's own quota: %v", err)
 		}
-		if n, _ := s.CountDynamicCodes(ctx, teams[2]); n != 1 {
+		if n, _ := s.CountDynamicCodes(ctx, teams[2], time.Now()); n != 1 {
 			t.Errorf("the subscribed workspace counts %d codes, want its own 1", n)
 		}
-		if n, _ := s.CountDynamicCodes(ctx, personal); n != limit {
+		if n, _ := s.CountDynamicCodes(ctx, personal, time.Now()); n != limit {
 			t.Errorf("the owner's free count is %d after a code in a subscribed workspace, want %d", n, limit)
 		}
 
@@ -118,11 +118,30 @@ func TestFreeAllowanceAcrossWorkspaces(t *testing.T) {
 		if err := s.SetMemberRole(ctx, teams[0], member.ID, store.RoleOwner, func(string) bool { return true }); err != nil {
 			t.Fatal(err)
 		}
-		if n, _ := s.CountDynamicCodes(ctx, mine); n != 1+made[teams[0]] {
+		if n, _ := s.CountDynamicCodes(ctx, mine, time.Now()); n != 1+made[teams[0]] {
 			t.Errorf("a co-owner's count = %d, want their 1 and the team's %d", n, made[teams[0]])
 		}
 		if err := s.CreateDynamicCode(ctx, storetest.NewDynamic(member.ID, "mine0001"), 1+made[teams[0]]); !errors.Is(err, store.ErrLimit) {
 			t.Errorf("a co-owner at their limit: %v, want ErrLimit", err)
+		}
+
+		// A running trial lifts the codes' limit as a subscription does: its
+		// codes count for no other workspace until it ends. Files still count.
+		trial := teams[0] // the team with more codes: at least 2 of the 4
+		if made[teams[1]] > made[trial] {
+			trial = teams[1]
+		}
+		if err := s.ActivateTrial(ctx, trial, owner.ID, now, now.Add(time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		if n, _ := s.CountDynamicCodes(ctx, personal, now.Add(time.Minute)); n != limit-made[trial] {
+			t.Errorf("the owner's free count during a trial is %d, want %d without the trial's %d", n, limit-made[trial], made[trial])
+		}
+		if n, _ := s.CountDynamicCodes(ctx, personal, now.Add(2*time.Hour)); n != limit {
+			t.Errorf("the owner's free count after the trial is %d, want %d", n, limit)
+		}
+		if used, _ := s.BlobBytes(ctx, personal); used != 90 {
+			t.Errorf("the owner's free storage during a trial is %d bytes, want 90", used)
 		}
 	})
 }

@@ -11,33 +11,41 @@ import (
 	"time"
 )
 
-// ActivateTrial starts the free trial of a live workspace: trial_activated
-// set, running from start to end. A workspace whose trial was ever activated
-// gets ErrConflict (a trial is used once); an unknown or deleted one
-// ErrNotFound.
-func (s *Store) ActivateTrial(ctx context.Context, workspaceID int64, start, end time.Time) error {
-	// One conditional UPDATE, so two concurrent activations cannot both pass.
-	res, err := s.write.ExecContext(ctx,
-		`UPDATE workspaces SET trial_activated = TRUE, trial_start_date = $2, trial_end_date = $3
-		WHERE id = $1 AND NOT is_deleted AND NOT trial_activated`,
-		workspaceID, dbTime(start), dbTime(end))
-	if err != nil {
-		return fail("activate trial", err)
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return fail("activate trial", err)
-	}
-	if n == 1 {
-		return nil
-	}
-	// Nothing changed: the trial was used, or there is no such live workspace.
-	var live bool
-	err = s.write.QueryRowContext(ctx, `SELECT TRUE FROM workspaces WHERE id = $1 AND NOT is_deleted`, workspaceID).Scan(&live)
-	if err != nil {
-		return fail("activate trial", err)
-	}
-	return fail("activate trial", ErrConflict)
+// ActivateTrial starts the free trial of a live workspace for its owner
+// userID: trial_activated set, running from start to end. A trial is used
+// once, by a workspace and by an account: a workspace whose trial was ever
+// activated, or an owner who already started one (in any workspace), gets
+// ErrConflict, so making workspaces makes no new trials; an unknown or
+// deleted workspace is ErrNotFound.
+func (s *Store) ActivateTrial(ctx context.Context, workspaceID, userID int64, start, end time.Time) error {
+	return s.inTx(ctx, "activate trial", func(tx *sql.Tx) error {
+		// Conditional UPDATEs, the workspace's row then the user's, so two
+		// concurrent activations (of one workspace, or of two by one owner)
+		// cannot both pass.
+		res, err := tx.ExecContext(ctx,
+			`UPDATE workspaces SET trial_activated = TRUE, trial_start_date = $2, trial_end_date = $3
+			WHERE id = $1 AND NOT is_deleted AND NOT trial_activated`,
+			workspaceID, dbTime(start), dbTime(end))
+		switch err := mustAffect("activate trial", res, err); {
+		case errors.Is(err, ErrNotFound):
+			// The trial was used, or there is no such live workspace.
+			var live bool
+			err := tx.QueryRowContext(ctx, `SELECT TRUE FROM workspaces WHERE id = $1 AND NOT is_deleted`, workspaceID).Scan(&live)
+			if err != nil {
+				return fail("activate trial", err)
+			}
+			return fail("activate trial", ErrConflict)
+		case err != nil:
+			return err
+		}
+		res, err = tx.ExecContext(ctx, `UPDATE users SET trial_activated = TRUE, trial_start_date = $2, trial_end_date = $3
+			WHERE id = $1 AND NOT trial_activated`, userID, dbTime(start), dbTime(end))
+		err = mustAffect("activate trial", res, err)
+		if errors.Is(err, ErrNotFound) { // the owner started a trial before, in another workspace
+			return fail("activate trial", ErrConflict)
+		}
+		return err
+	})
 }
 
 // What a mailed link does (password_tokens.purpose).

@@ -3,6 +3,8 @@ package store_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -16,21 +18,52 @@ func TestActivateTrial(t *testing.T) {
 		u := storetest.CreateUser(t, s, "trial@example.com")
 		start := time.Date(2026, 7, 1, 9, 0, 0, 0, time.UTC)
 		end := start.Add(72 * time.Hour)
-		if err := s.ActivateTrial(ctx, storetest.Personal(t, s, u.ID), start, end); err != nil {
+		if err := s.ActivateTrial(ctx, storetest.Personal(t, s, u.ID), u.ID, start, end); err != nil {
 			t.Fatal(err)
 		}
 		got, _ := s.PersonalWorkspace(ctx, u.ID)
 		if !got.TrialActivated || !got.TrialStartDate.Equal(start) || !got.TrialEndDate.Equal(end) {
 			t.Fatalf("after activation: %+v", got)
 		}
-		if err := s.ActivateTrial(ctx, storetest.Personal(t, s, u.ID), end, end.Add(time.Hour)); !errors.Is(err, store.ErrConflict) {
+		if err := s.ActivateTrial(ctx, storetest.Personal(t, s, u.ID), u.ID, end, end.Add(time.Hour)); !errors.Is(err, store.ErrConflict) {
 			t.Fatalf("second activation: err = %v, want ErrConflict", err)
 		}
 		if got, _ := s.PersonalWorkspace(ctx, u.ID); !got.TrialStartDate.Equal(start) {
 			t.Errorf("second activation moved the start to %v", got.TrialStartDate)
 		}
-		if err := s.ActivateTrial(ctx, 999999, start, end); !errors.Is(err, store.ErrNotFound) {
-			t.Errorf("unknown user: %v", err)
+		if err := s.ActivateTrial(ctx, 999999, u.ID, start, end); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("unknown workspace: %v", err)
+		}
+
+		// The account's trial is used too: a workspace it makes brings no
+		// second one. An account that never had one gets one, in one of
+		// two workspaces that race for it.
+		var teams [3]int64
+		for i := range teams {
+			ws, err := s.CreateWorkspace(ctx, u.ID, 1, fmt.Sprint("Team ", i), start)
+			if err != nil {
+				t.Fatal(err)
+			}
+			teams[i] = ws.ID
+		}
+		if err := s.ActivateTrial(ctx, teams[0], u.ID, start, end); !errors.Is(err, store.ErrConflict) {
+			t.Errorf("a used account's new workspace: %v, want ErrConflict", err)
+		}
+		other := storetest.CreateUser(t, s, "other@example.com")
+		var wg sync.WaitGroup
+		errs := make([]error, 2)
+		for i := range errs {
+			wg.Go(func() { errs[i] = s.ActivateTrial(ctx, teams[1+i], other.ID, start, end) })
+		}
+		wg.Wait()
+		if (errs[0] == nil) == (errs[1] == nil) || (!errors.Is(errs[0], store.ErrConflict) && !errors.Is(errs[1], store.ErrConflict)) {
+			t.Errorf("one owner's two racing activations: %v", errs)
+		}
+		for i, err := range errs {
+			ws, _ := s.MemberWorkspace(ctx, u.ID, teams[1+i])
+			if ws.TrialActivated != (err == nil) {
+				t.Errorf("team %d: trial activated %v after %v", 1+i, ws.TrialActivated, err)
+			}
 		}
 	})
 }
@@ -102,7 +135,7 @@ func TestTokenAndTrialRaces(t *testing.T) {
 			return err
 		}, store.ErrNotFound)
 		race("ActivateTrial", func(i int) error {
-			return s.ActivateTrial(ctx, storetest.Personal(t, s, u.ID), now.Add(time.Duration(i)*time.Minute), now.Add(72*time.Hour))
+			return s.ActivateTrial(ctx, storetest.Personal(t, s, u.ID), u.ID, now.Add(time.Duration(i)*time.Minute), now.Add(72*time.Hour))
 		}, store.ErrConflict)
 	})
 }

@@ -6,5 +6,5 @@
  */
 export function premiumPerks(dynamicLimit?: number): string[] {
   const free = dynamicLimit ? ` (free accounts keep up to ${dynamicLimit})` : ''
-  return [`Unlimited dynamic QR codes${free}`, 'Bulk jobs and duplicates of dynamic codes without a cap']
+  return [`Unlimited dynamic QR codes${free}`, 'Bulk jobs and duplicates of dynamic codes without a cap', 'Hosted pages beyond the free 200']
 }

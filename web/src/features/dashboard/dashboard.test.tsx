@@ -11,6 +11,7 @@ const pausedCode: DynamicCode = { ...dynamicCode, id: 4, name: 'Old flyer', isPa
 const trial = (over: Partial<TrialStatus> = {}): TrialStatus => ({
   isActive: false,
   hasExpired: false,
+  trialUsed: false,
   daysRemaining: 0,
   subscriptionStatus: null,
   dynamicQRUsed: 1,
@@ -823,6 +824,7 @@ describe('trial banners and the limit', () => {
     ['a member who is not an owner', { subscriptionStatus: 'free' }, 'editor'],
     ['a workspace whose subscription ended', { subscriptionStatus: 'canceled' }, 'owner'],
     ['a workspace whose trial ended', { subscriptionStatus: 'free', hasExpired: true }, 'owner'],
+    ['an account that used its trial in another workspace', { subscriptionStatus: 'free', trialUsed: true }, 'owner'],
   ] as const)('offers no trial to %s', async (_, status, role) => {
     stubDashboard({
       'GET /api/user': () => json({ ...alice, workspace: { ...alice.workspace, role } }),

@@ -94,7 +94,7 @@ export function TrialBanner({ status }: { status: TrialStatus }) {
         <div className="flex-1 text-sm">
           <p className="font-semibold text-slate-900">Your Free Trial Has Expired</p>
           <p className="text-slate-700">
-            Static QR codes stay free forever. Dynamic QR codes are limited to {status.dynamicQRLimit}; subscribe to create more and keep full analytics.
+            Static QR codes stay free forever. Dynamic QR codes are limited to {status.dynamicQRLimit}; subscribe to create more.
           </p>
         </div>
         <UpgradeLink>Choose a Plan</UpgradeLink>
@@ -123,14 +123,14 @@ export function DynamicLimitAlert({ status }: { status: TrialStatus }) {
 /**
  * The trial banner (or the trial's offer) and the limit alert, from GET
  * /api/trial-status (the dashboard is signed-in only). Only owners may
- * start the workspace's trial, and only a workspace that never had one
- * nor a subscription ("free") is offered it.
+ * start the workspace's trial, and only in a workspace that never had one
+ * nor a subscription ("free"), by an account that never started one.
  */
 export function TrialBanners() {
   const { data: status } = useTrialStatus()
   const { data: user } = useUser()
   if (!status || (status.subscriptionStatus === 'active' && status.canCreateDynamicQR)) return null
-  const offer = !status.isActive && !status.hasExpired && status.subscriptionStatus === 'free' && can(user?.workspace?.role, 'own')
+  const offer = !status.isActive && !status.hasExpired && !status.trialUsed && status.subscriptionStatus === 'free' && can(user?.workspace?.role, 'own')
   return (
     <div className="grid gap-3">
       {offer && user ? <TrialOffer email={user.email || user.username} dynamicLimit={status.dynamicQRLimit} /> : <TrialBanner status={status} />}

@@ -131,6 +131,8 @@ export function codeImageUrl(code: SavedCode) {
 export interface TrialStatus {
   isActive: boolean
   hasExpired: boolean
+  /** The signed-in account started its one trial, here or in another workspace. */
+  trialUsed: boolean
   daysRemaining: number
   subscriptionStatus: string | null
   dynamicQRUsed: number

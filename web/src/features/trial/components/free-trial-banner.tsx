@@ -6,8 +6,9 @@ import { Input } from '@/components/ui/input'
 import { fieldMessage } from '@/lib/api-client'
 import { toast } from '@/lib/use-toast'
 import { useActivateTrial } from '@/lib/activate-trial'
+import { premiumPerks } from '@/lib/premium'
 
-const perks = ['Unlimited dynamic QR codes', 'Scan analytics', 'Logos and gradients']
+const perks = premiumPerks()
 
 /** The landing page's free-trial offer: an e-mail address activates 3 days of premium features. */
 export function FreeTrialBanner() {
