@@ -401,7 +401,7 @@ func deleteExpiredSessions(ctx context.Context, st *store.Store, log *slog.Logge
 }
 
 func adminGrant(ctx context.Context, email string, getenv func(string) string, stdout, stderr io.Writer) int {
-	_, st, ok := open(ctx, getenv, stderr)
+	_, st, ok := openWith(ctx, getenv, stderr, store.OpenToChange)
 	if !ok {
 		return 1
 	}
@@ -432,7 +432,7 @@ func adminCreateUser(ctx context.Context, email string, getenv func(string) stri
 		fmt.Fprintf(stderr, "squarely: %q is not an e-mail address\n", email)
 		return 2
 	}
-	cfg, st, ok := open(ctx, getenv, stderr)
+	cfg, st, ok := openWith(ctx, getenv, stderr, store.OpenToChange)
 	if !ok {
 		return 1
 	}

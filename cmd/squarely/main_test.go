@@ -3,8 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io/fs"
 	"log/slog"
 	"net/http"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -93,6 +97,24 @@ func TestAdminCreateUser(t *testing.T) {
 				env["DATABASE_URL"] = storetest.PostgresURL(t)
 			}
 			ctx := context.Background()
+			if dialect == "sqlite" {
+				// A data directory without the database is a mistake, not a new instance.
+				for _, args := range [][]string{{"admin", "create-user", "a@example.com"}, {"admin", "grant", "a@example.com"}} {
+					empty := map[string]string{"SQUARELY_DATA_DIR": t.TempDir(), "SQUARELY_BASE_URL": "https://qr.example.com"}
+					if code, _, errOut := runCmd(t, empty, args...); code != 1 || !strings.Contains(errOut, "no SQLite database at") {
+						t.Errorf("%v in an empty directory: exit %d, stderr %q", args, code, errOut)
+					}
+					if _, err := os.Stat(filepath.Join(empty["SQUARELY_DATA_DIR"], "squarely.db")); !errors.Is(err, fs.ErrNotExist) {
+						t.Errorf("%v made a database: %v", args, err)
+					}
+				}
+				// This test's instance has run.
+				st, err := store.Open(ctx, "", env["SQUARELY_DATA_DIR"])
+				if err != nil {
+					t.Fatal(err)
+				}
+				st.Close()
+			}
 			code, _, errOut := runCmd(t, env, "admin", "create-user", "not-an-address")
 			if code != 2 || !strings.Contains(errOut, "is not an e-mail address") {
 				t.Errorf("bad address: exit %d, stderr %q", code, errOut)

@@ -17,13 +17,34 @@ import (
 // on SQLite, creates no file: what `squarely backup` and `squarely migrate
 // status` use, so that looking at a database never changes it.
 func OpenExisting(ctx context.Context, databaseURL, dataDir string) (*Store, error) {
-	if databaseURL == "" {
-		file := filepath.Join(dataDir, "squarely.db")
-		if _, err := os.Stat(file); err != nil {
-			return nil, fmt.Errorf("store: no SQLite database at %s (SQUARELY_DATA_DIR=%s): %w", file, dataDir, err)
-		}
+	if err := sqliteThere(databaseURL, dataDir); err != nil {
+		return nil, err
 	}
 	return connect(ctx, databaseURL, dataDir)
+}
+
+// OpenToChange is Open (migrations included, as the server would apply
+// them) for a database that must exist: what the admin commands use, so
+// that a wrong SQUARELY_DATA_DIR is an error rather than a new, empty
+// database whose accounts no running server knows.
+func OpenToChange(ctx context.Context, databaseURL, dataDir string) (*Store, error) {
+	if err := sqliteThere(databaseURL, dataDir); err != nil {
+		return nil, err
+	}
+	return Open(ctx, databaseURL, dataDir)
+}
+
+// sqliteThere refuses a SQLite database (no databaseURL) whose file is not
+// in dataDir.
+func sqliteThere(databaseURL, dataDir string) error {
+	if databaseURL != "" {
+		return nil
+	}
+	file := filepath.Join(dataDir, "squarely.db")
+	if _, err := os.Stat(file); err != nil {
+		return fmt.Errorf("store: no SQLite database at %s (SQUARELY_DATA_DIR=%s): %w", file, dataDir, err)
+	}
+	return nil
 }
 
 // MigrationState is one migration this binary knows and whether the
