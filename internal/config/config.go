@@ -136,6 +136,10 @@ const (
 	SignupClosed = "closed"
 )
 
+// maxStorageQuotaMB bounds SQUARELY_STORAGE_QUOTA_MB: 16 TiB, far above any
+// real quota and far below where the quota in bytes would overflow.
+const maxStorageQuotaMB = 1 << 24
+
 // LetsEncrypt is the default ACME directory.
 const LetsEncrypt = "https://acme-v02.api.letsencrypt.org/directory"
 
@@ -275,7 +279,9 @@ func Load(getenv func(string) string) (Config, error) {
 	c.LoginRateLimit = positive("SQUARELY_LOGIN_RATE_LIMIT", 10)
 	c.RegisterRateLimit = positive("SQUARELY_REGISTER_RATE_LIMIT", 30)
 	c.DynamicLimit = positive("SQUARELY_DYNAMIC_LIMIT", 12) // spec 01 §9
-	c.StorageQuotaMB = positive("SQUARELY_STORAGE_QUOTA_MB", 500)
+	if c.StorageQuotaMB = positive("SQUARELY_STORAGE_QUOTA_MB", 500); c.StorageQuotaMB > maxStorageQuotaMB {
+		fail("SQUARELY_STORAGE_QUOTA_MB", "must be at most %d (16 TiB), got %d", maxStorageQuotaMB, c.StorageQuotaMB)
+	}
 	c.WorkspaceRateLimit = positive("SQUARELY_WORKSPACE_RATE_LIMIT", 10)
 
 	c.StripeSecretKey = get("SQUARELY_STRIPE_SECRET_KEY")
@@ -413,7 +419,7 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 
 	if c.DomainResolver = get("SQUARELY_DOMAIN_RESOLVER"); c.DomainResolver != "" {
-		if host, port, err := net.SplitHostPort(c.DomainResolver); err != nil || host == "" || port == "" {
+		if host, port, err := net.SplitHostPort(c.DomainResolver); err != nil || host == "" || !validPort(port) {
 			fail("SQUARELY_DOMAIN_RESOLVER", "must be the DNS server's host:port, such as 9.9.9.9:53, got %q", c.DomainResolver)
 		}
 	}
@@ -476,8 +482,10 @@ func Load(getenv func(string) string) (Config, error) {
 func parseBaseURL(raw string) (string, string) {
 	u, err := url.Parse(raw)
 	switch {
-	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
+	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "":
 		return "", "must be an absolute http:// or https:// URL"
+	case u.Port() != "" && !validPort(u.Port()):
+		return "", fmt.Sprintf("has an invalid port %q", u.Port())
 	case u.User != nil || u.RawQuery != "" || u.Fragment != "" || u.ForceQuery:
 		return "", "must not contain credentials, a query or a fragment"
 	case strings.Trim(u.Path, "/") != "":
@@ -502,12 +510,16 @@ func parseSMTPURL(raw string) (*url.URL, string) {
 	case strings.Trim(u.Path, "/") != "" || u.RawQuery != "" || u.Fragment != "":
 		return nil, "must not have a path, a query or a fragment"
 	}
-	if p := u.Port(); p != "" {
-		if n, err := strconv.Atoi(p); err != nil || n <= 0 || n > 65535 {
-			return nil, fmt.Sprintf("has an invalid port %q", p)
-		}
+	if p := u.Port(); p != "" && !validPort(p) {
+		return nil, fmt.Sprintf("has an invalid port %q", p)
 	}
 	return u, ""
+}
+
+// validPort reports whether p is a port number a client can dial: 1–65535.
+func validPort(p string) bool {
+	n, err := strconv.Atoi(p)
+	return err == nil && n > 0 && n <= 65535
 }
 
 // validAddr reports whether addr is a listen address: host:port or :port
