@@ -18,7 +18,6 @@ const publicRoutes = [
   ['/contact', 'Get in touch'],
   ['/blog', 'QR Code Insights'],
   ['/blog/qr-code-error-correction-levels', 'QR Code Error Correction Levels Explained'],
-  ['/blog/no-such-post', 'Post Not Found'],
   ['/test', 'Test page'],
   ['/privacy', 'Privacy Policy'],
   ['/terms', 'Terms of Service'],
@@ -51,6 +50,12 @@ for (const [path, heading] of publicRoutes) {
     expect(errors).toEqual([])
   })
 }
+
+test('a post that does not exist answers 404 and shows Post Not Found', async ({ page }) => {
+  const response = await page.goto('/blog/no-such-post')
+  expect(response?.status()).toBe(404)
+  await expect(page.getByRole('heading', { level: 1, name: 'Post Not Found' })).toBeVisible()
+})
 
 test('the FAQ opens one question at a time and links to the contact page', async ({ page }) => {
   await page.goto('/faq')

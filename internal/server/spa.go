@@ -23,9 +23,11 @@ const baseURLToken = "__SQUARELY_BASE_URL__"
 // (spa.html, or index.html in a build without prerendered pages) for the
 // other paths of the app's pages (web.Routes, the client router's list,
 // matched as the router does: case-insensitively, ":name" for any one
-// segment, a trailing slash ignored). Every other path gets the shell with
-// status 404, so the client router shows its not-found page and search
-// engines see no page there. Files under /assets/ carry a content hash in
+// segment, a trailing slash ignored). A route whose pages the build
+// prerendered (/blog/:id, one file a post) has those pages only. Every
+// other path gets the shell with status 404, so the client router shows its
+// not-found page and search engines see no page there: so do the shell
+// itself (/spa.html) and a file's name with a trailing slash. Files under /assets/ carry a content hash in
 // their names, so they are cached for good and a missing one is a plain
 // 404; everything else is revalidated.
 //
@@ -46,9 +48,6 @@ type textFile struct {
 
 func spa(fsys fs.FS, baseURL string, routes []string) http.Handler {
 	a := &webApp{fsys: fsys, pages: map[string]*textFile{}, fallback: "index.html"}
-	for _, route := range routes {
-		a.routes = append(a.routes, strings.Split(strings.Trim(route, "/"), "/"))
-	}
 	// A build that cannot be walked serves nothing but its 404s and the
 	// fallback's 500, which names the problem.
 	fs.WalkDir(fsys, ".", func(name string, d fs.DirEntry, err error) error {
@@ -66,7 +65,29 @@ func spa(fsys fs.FS, baseURL string, routes []string) http.Handler {
 	if _, ok := a.pages["spa.html"]; ok {
 		a.fallback = "spa.html"
 	}
+	for _, route := range routes {
+		segments := strings.Split(strings.Trim(route, "/"), "/")
+		if !a.prerendered(segments) {
+			a.routes = append(a.routes, segments)
+		}
+	}
 	return a
+}
+
+// prerendered reports whether the build holds pages of a route with a
+// ":name" segment, which then has those pages only.
+func (a *webApp) prerendered(route []string) bool {
+	if !strings.Contains(strings.Join(route, "/"), ":") {
+		return false
+	}
+	for name := range a.pages {
+		if dir, ok := strings.CutSuffix(name, "/index.html"); ok {
+			if segments := strings.Split(dir, "/"); len(segments) == len(route) && matchSegments(route, segments) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // negotiate picks the copy of p the client takes: its bytes and their
@@ -111,7 +132,9 @@ func (a *webApp) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
-	if a.serveFile(w, r, name, false) || a.serveFile(w, r, path.Join(name, "index.html"), false) {
+	// The shell has no page of its own, and a file is not a directory.
+	asFile := name == "index.html" || (name != "spa.html" && !strings.HasSuffix(r.URL.Path, "/"))
+	if (asFile && a.serveFile(w, r, name, false)) || a.serveFile(w, r, path.Join(name, "index.html"), false) {
 		return
 	}
 	if !a.isRoute(name) {

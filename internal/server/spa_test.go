@@ -119,22 +119,24 @@ func TestSPAPrerenderedAndCompressed(t *testing.T) {
 func TestSPAUnknownPathsAre404(t *testing.T) {
 	shell := "<!doctype html><title>shell</title>" + strings.Repeat("<div id=root></div>", 20)
 	e := start(t, storetest.Open(t), withWeb(fstest.MapFS{
-		"index.html":     {Data: []byte("<!doctype html><title>landing</title>")},
-		"spa.html":       {Data: []byte(shell)},
-		"faq/index.html": {Data: []byte("<!doctype html><title>FAQ</title>")},
-		"robots.txt":     {Data: []byte("User-agent: *")},
-		"favicon.svg":    {Data: []byte("<svg/>")},
+		"index.html":             {Data: []byte("<!doctype html><title>landing</title>")},
+		"spa.html":               {Data: []byte(shell)},
+		"faq/index.html":         {Data: []byte("<!doctype html><title>FAQ</title>")},
+		"blog/a-post/index.html": {Data: []byte("<!doctype html><title>A post</title>")},
+		"robots.txt":             {Data: []byte("User-agent: *")},
+		"favicon.svg":            {Data: []byte("<svg/>")},
 	}))
 	c := e.browser()
 	for _, path := range []string{
-		"/", "/faq", "/robots.txt", "/favicon.svg", "/dashboard", "/Dashboard/", "/DASHBOARD", "/blog/any-post", "/workspace/members",
-		"/webhooks", "/account-settings", "/invitations/accept?token=x", "/subscribe", "/payment",
+		"/", "/faq", "/faq/", "/robots.txt", "/favicon.svg", "/dashboard", "/Dashboard/", "/DASHBOARD", "/blog/a-post", "/blog/a-post/",
+		"/workspace/members", "/webhooks", "/account-settings", "/invitations/accept?token=x", "/subscribe", "/payment", "/pages/7/edit",
 	} {
 		if r := e.do(c, "GET", path, "", "Accept-Encoding", "identity"); r.StatusCode != 200 {
 			t.Errorf("%s: status %d, want 200", path, r.StatusCode)
 		}
 	}
-	for _, path := range []string{"/metrics", "/no-such-page", "/dashboard/x/y", "/dashboard/x", "/blog/a/b", "/workspace", "/docs", "/index.htm", "/%00"} {
+	for _, path := range []string{"/metrics", "/no-such-page", "/dashboard/x/y", "/dashboard/x", "/blog/a/b", "/workspace", "/docs", "/index.htm", "/%00",
+		"/blog/no-such-post", "/spa.html", "/robots.txt/", "/favicon.svg/"} {
 		r := e.do(c, "GET", path, "", "Accept-Encoding", "identity")
 		if r.StatusCode != 404 || string(r.body) != shell || !strings.HasPrefix(r.Header.Get("Content-Type"), "text/html") || r.Header.Get("Cache-Control") != "no-cache" {
 			t.Errorf("%s: %d %q %v, want 404 with the app's shell", path, r.StatusCode, r.body, r.Header)
