@@ -62,9 +62,12 @@ const usage = `Usage:
   squarely export (--user EMAIL | --workspace ID) [--output FILE]
                                  write a workspace's codes, uploads, scans and redirects as a
                                  ZIP (--user: that user's personal workspace)
-  squarely export-redirects --format nginx|caddy|csv|html [--listen ADDR] [--output PATH]
+  squarely export-redirects --format nginx|caddy|csv|html [--listen PORT|HOST:PORT] [--output PATH] [--pages DIR]
                                  write every forwarding dynamic code's redirect, to serve
-                                 the printed codes without Squarely (html needs --output DIR)
+                                 the printed codes without Squarely on each host (custom
+                                 domains too) as Squarely does (html needs --output DIR);
+                                 nginx and caddy also write the hosted pages' files to
+                                 --pages (default: squarely-pages beside --output)
   squarely -h                    show this help
 
 Settings come from environment variables (SQUARELY_ADDR, SQUARELY_DATA_DIR,
@@ -122,6 +125,16 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0
+	default:
+		fmt.Fprintf(stderr, "squarely: unknown command %q\n\n", cmd)
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	// A known command without the arguments it takes.
+	if len(args) == 0 {
+		fmt.Fprintf(stderr, "squarely: %s needs arguments\n\n", cmd)
+	} else {
+		fmt.Fprintf(stderr, "squarely: %s does not take the arguments %q\n\n", cmd, strings.Join(args, " "))
 	}
 	fmt.Fprint(stderr, usage)
 	return 2

@@ -38,10 +38,21 @@ func TestUsage(t *testing.T) {
 			t.Errorf("%v: exit %d, stdout %q", args, code, out)
 		}
 	}
-	for _, args := range [][]string{{"frobnicate"}, {"admin"}, {"admin", "grant"}, {"admin", "revoke", "a@b.c"}, {"serve", "extra"}} {
-		code, _, errOut := runCmd(t, nil, args...)
-		if code != 2 || !strings.Contains(errOut, "Usage:") {
-			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
+	for _, tc := range []struct {
+		args   []string
+		reason string
+	}{
+		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
+		{[]string{"admin"}, `admin needs arguments`},
+		{[]string{"admin", "grant"}, `admin does not take the arguments "grant"`},
+		{[]string{"admin", "revoke", "a@b.c"}, `admin does not take the arguments "revoke a@b.c"`},
+		{[]string{"serve", "extra"}, `serve does not take the arguments "extra"`},
+		{[]string{"migrate", "up"}, `migrate does not take the arguments "up"`},
+		{[]string{"backup"}, `backup needs arguments`},
+	} {
+		code, _, errOut := runCmd(t, nil, tc.args...)
+		if code != 2 || !strings.Contains(errOut, "Usage:") || !strings.HasPrefix(errOut, "squarely: "+tc.reason+"\n") {
+			t.Errorf("%v: exit %d, stderr %q", tc.args, code, errOut)
 		}
 	}
 }
