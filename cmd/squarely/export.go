@@ -56,7 +56,8 @@ func export(ctx context.Context, args []string, getenv func(string) string, stdo
 	})
 }
 
-// exportRedirects writes every forwarding dynamic code's redirect.
+// exportRedirects writes every forwarding dynamic code's redirect, as each
+// host Squarely serves answers it.
 func exportRedirects(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	flags := flag.NewFlagSet("export-redirects", flag.ContinueOnError)
 	flags.SetOutput(stderr)
@@ -66,6 +67,10 @@ func exportRedirects(ctx context.Context, args []string, getenv func(string) str
 	pagesDir := flags.String("pages", "", "nginx, caddy: the directory to write the hosted pages' files to, which the configuration serves (default: squarely-pages beside --output, or in the working directory)")
 	if err := flags.Parse(args); err != nil || flags.NArg() > 0 || !slices.Contains(portability.Formats, *format) {
 		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	if _, _, err := portability.ParseListen(*listen); err != nil {
+		fmt.Fprintf(stderr, "squarely: export-redirects --listen: %v\n", err)
 		return 2
 	}
 	if *format == "html" && *output == "" {
@@ -114,11 +119,12 @@ func exportRedirects(ctx context.Context, args []string, getenv func(string) str
 		fmt.Fprintf(stderr, "wrote %d hosted pages under %s/p/\n", len(site.Pages), site.PagesDir)
 	}
 	if *format == "html" {
-		if err := portability.WriteHTMLDir(*output, list, pageHTML); err != nil {
+		n, err := portability.WriteHTMLDir(*output, list, pageHTML)
+		if err != nil {
 			fmt.Fprintf(stderr, "squarely: %v\n", err)
 			return 1
 		}
-		fmt.Fprintf(stderr, "wrote %d pages under %s/d/\n", len(list), *output)
+		fmt.Fprintf(stderr, "wrote %d pages under %s/d/\n", n, *output)
 		return 0
 	}
 	write := map[string]func(io.Writer, portability.Site, []store.ExportedRedirect) error{

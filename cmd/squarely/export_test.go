@@ -14,11 +14,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/net/idna"
 
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/store/storetest"
@@ -81,6 +84,10 @@ func verifyDomain(t *testing.T, st *store.Store, workspaceID int64, host string)
 		t.Fatal(err)
 	}
 	if _, err := st.RecordDomainCheck(ctx, workspaceID, d.ID, "dns", "", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	// Pointing here too, so codes can print it.
+	if _, err := st.RecordDomainPointing(ctx, workspaceID, d.ID, "", time.Now()); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -152,6 +159,182 @@ func freePort(t *testing.T) string {
 	return ln.Addr().String()
 }
 
+// exportHostCodes gives the workspaces codes on their verified domains
+// (after exportDomains), as issue 34 lets them: chosen short codes a
+// domain prints at its root path, the same short code on the base URL
+// in bob's workspace and on a domain in ann's (ann's the older), a
+// short code that differs by case alone from no other, a paused code on
+// a domain whose workspace has the same short code on the base URL, and
+// a random code on a domain, and a random code that differs from another
+// by case alone. It returns the printed URL of each
+// forwarding one, by short code and workspace ("spring" is ann's,
+// "spring@bob" bob's).
+func exportHostCodes(t *testing.T, st *store.Store) map[string]string {
+	t.Helper()
+	ctx := context.Background()
+	annID, bobID := userID(t, st, "ann@example.com"), userID(t, st, "bob@example.com")
+	create := func(user int64, code, domain string, chosen bool) *store.DynamicCode {
+		t.Helper()
+		d := storetest.NewDynamic(user, code)
+		d.Destination, d.ShortCodeChosen = "https://dest.example/"+code+"/"+domain, chosen
+		if domain != "" {
+			dom, err := st.VerifiedDomain(ctx, domain)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d.DomainID = &dom.ID
+		}
+		if err := st.CreateDynamicCode(ctx, d, 0); err != nil {
+			t.Fatalf("%s on %q: %v", code, domain, err)
+		}
+		return d
+	}
+	create(annID, "spring", "qr.ann.example", true)
+	create(bobID, "spring", "", true)
+	create(annID, "autumn", "qr.ann.example", true)
+	create(annID, "Winter", "qr.ann.example", true)
+	create(annID, "summer", "", true)
+	paused := create(annID, "summer", "qr.ann.example", true)
+	if _, err := st.SetDynamicPaused(ctx, paused.WorkspaceID, paused.ID, true, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	create(annID, "u0dom", "go.ann.example", false)
+	create(bobID, "bobroot", "qr.bob.example", true)
+	create(bobID, "U0C0", "", false) // a random code that differs from ann's u0c0 by case alone
+	return map[string]string{
+		"spring":     "https://qr.ann.example/spring",
+		"spring@bob": "https://qr.example.com/d/spring",
+		"autumn":     "https://qr.ann.example/autumn",
+		"Winter":     "https://qr.ann.example/Winter",
+		"summer":     "https://qr.example.com/d/summer",
+		"u0dom":      "https://go.ann.example/d/u0dom",
+		"bobroot":    "https://qr.bob.example/bobroot",
+		"U0C0":       "https://qr.example.com/d/U0C0",
+	}
+}
+
+// startSquarely runs Squarely itself over st's database and returns its
+// address.
+func startSquarely(t *testing.T, st *store.Store, baseURL string) string {
+	t.Helper()
+	env := storeEnv(t, st)
+	env["SQUARELY_ADDR"], env["SQUARELY_BASE_URL"] = "127.0.0.1:0", baseURL
+	ctx, stop := context.WithCancel(context.Background())
+	var logs syncBuffer
+	done := make(chan int, 1)
+	go func() { done <- run(ctx, nil, envOf(env), &logs, &logs) }()
+	t.Cleanup(func() {
+		stop()
+		<-done
+	})
+	listening := regexp.MustCompile(`msg=listening addr=(\S+)`)
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if m := listening.FindStringSubmatch(logs.String()); m != nil {
+			return m[1]
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("squarely did not start:\n%s", logs.String())
+		}
+	}
+}
+
+// sameTarget compares a Location Squarely sent with the export's: as a
+// browser reads them, percent-encoded bytes equal to the bytes themselves
+// and a host equal to its IDNA (punycode) form.
+func sameTarget(a, b string) bool {
+	norm := func(s string) string {
+		s, err := url.PathUnescape(s)
+		if err != nil {
+			return "!" + s
+		}
+		scheme, rest, _ := strings.Cut(s, "://")
+		host, path, _ := strings.Cut(rest, "/")
+		if ascii, err := idna.Lookup.ToASCII(host); err == nil {
+			host = ascii
+		}
+		return scheme + "://" + host + "/" + path
+	}
+	return norm(a) == norm(b)
+}
+
+// checkAsSquarely asks Squarely (at squarely) and the exported server (at
+// export) the same requests: every host (the base URL's, an unknown one,
+// each verified domain) and, for each short code there is and its case
+// variants, /d/{code} and on the domains /{code}. Where Squarely
+// redirects, the export must redirect to the same destination; where it
+// answers a hosted page (u0page), so must the export; anything else
+// (unknown, another workspace's, paused, protected) must be 404.
+func checkAsSquarely(t *testing.T, st *store.Store, squarely, export string) {
+	t.Helper()
+	list, err := st.ExportRedirects(context.Background(), 0) // every live short code, paused and protected ones too
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	var codes []string
+	for _, code := range append([]string{"nothing", "u0gone", "u1gone"}, func() (all []string) {
+		for _, r := range list {
+			all = append(all, r.ShortCode)
+		}
+		return all
+	}()...) {
+		for _, c := range []string{code, strings.ToUpper(code), strings.ToLower(code)} {
+			if !seen[c] {
+				seen[c] = true
+				codes = append(codes, c)
+			}
+		}
+	}
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	ask := func(addr, host, path string) (int, string) {
+		t.Helper()
+		req, _ := http.NewRequest("GET", "http://"+addr+path, nil)
+		req.Host = host
+		req.Header.Set("User-Agent", "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1")
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+			resp, err := client.Do(req)
+			if err == nil {
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				return resp.StatusCode, resp.Header.Get("Location")
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s does not answer: %v", addr, err)
+			}
+		}
+	}
+	redirects := 0
+	for _, host := range []string{"qr.example.com", "unknown.example", "go.ann.example", "qr.ann.example", "qr.bob.example"} {
+		custom := strings.HasSuffix(host, ".ann.example") || strings.HasSuffix(host, ".bob.example")
+		for _, code := range codes {
+			paths := []string{"/d/" + code}
+			if custom {
+				paths = append(paths, "/"+code)
+			}
+			for _, path := range paths {
+				status, loc := ask(squarely, host, path)
+				got, gotLoc := ask(export, host, path)
+				switch {
+				case status == http.StatusFound:
+					redirects++
+					if got != http.StatusFound || !sameTarget(loc, gotLoc) {
+						t.Errorf("%s%s: the export answers %d to %q, Squarely 302 to %q", host, path, got, gotLoc, loc)
+					}
+				case status == http.StatusOK && code == "u0page":
+					if got != http.StatusOK {
+						t.Errorf("%s%s: the export answers %d, Squarely the page", host, path, got)
+					}
+				case got != http.StatusNotFound:
+					t.Errorf("%s%s: the export answers %d to %q, want 404 (Squarely: %d)", host, path, got, gotLoc, status)
+				}
+			}
+		}
+	}
+	if redirects < 50 {
+		t.Errorf("Squarely redirected %d of the requests: is it serving the codes?", redirects)
+	}
+}
+
 // TestExportRedirectsToNginx loads export-redirects' nginx file into a
 // real nginx and checks that every forwarding code answers a 302 to its
 // destination, and the others 404.
@@ -161,6 +344,7 @@ func TestExportRedirectsToNginx(t *testing.T) {
 		_, want := exportFixture(t, st)
 		exportDomains(t, st)
 		photoID := exportPages(t, st)
+		exportHostCodes(t, st)
 		env, dir := storeEnv(t, st), t.TempDir()
 		env["SQUARELY_BASE_URL"] = "https://qr.example.com"
 		addr := freePort(t)
@@ -287,6 +471,49 @@ http {
 				t.Errorf("%s%s: CSP %q", c.host, c.path, resp.Header.Get("Content-Security-Policy"))
 			}
 		}
+
+		// Every host answers every short code as Squarely does: custom
+		// domains at /{code} too, a short code on two hosts each host's.
+		checkAsSquarely(t, st, startSquarely(t, st, "https://qr.example.com"), addr)
+	})
+}
+
+// TestExportRedirectsToCaddy runs a real Caddy over export-redirects'
+// Caddyfile and asks it what it asks Squarely (checkAsSquarely): each host
+// answers each code as Squarely does, an unknown host as the base URL.
+func TestExportRedirectsToCaddy(t *testing.T) {
+	caddy := testenv.Command(t, "caddy")
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		exportFixture(t, st)
+		exportDomains(t, st)
+		exportPages(t, st)
+		exportHostCodes(t, st)
+		env, dir := storeEnv(t, st), t.TempDir()
+		env["SQUARELY_BASE_URL"] = "https://qr.example.com"
+		addr := freePort(t)
+		code, out, errOut := runCmd(t, env, "export-redirects", "--format", "caddy", "--listen", addr, "--pages", filepath.Join(dir, "pages"))
+		if code != 0 {
+			t.Fatalf("export-redirects: exit %d, %s", code, errOut)
+		}
+		caddyfile := filepath.Join(dir, "Caddyfile")
+		if err := os.WriteFile(caddyfile, []byte("{\n\tadmin off\n\tauto_https off\n}\n\n"+out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var logs syncBuffer
+		cmd := exec.Command(caddy, "run", "--adapter", "caddyfile", "--config", caddyfile)
+		cmd.Env = append(os.Environ(), "HOME="+dir, "XDG_DATA_HOME="+dir, "XDG_CONFIG_HOME="+dir)
+		cmd.Stdout, cmd.Stderr = &logs, &logs
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			cmd.Process.Signal(syscall.SIGTERM)
+			cmd.Wait()
+		})
+		checkAsSquarely(t, st, startSquarely(t, st, "https://qr.example.com"), addr)
+		if t.Failed() {
+			t.Logf("Caddyfile:\n%s\ncaddy:\n%s", out, logs.String())
+		}
 	})
 }
 
@@ -302,20 +529,32 @@ func TestExportRedirectsFormats(t *testing.T) {
 		_, want := exportFixture(t, st)
 		exportDomains(t, st)
 		exportPages(t, st)
+		printed := exportHostCodes(t, st)
 		env := storeEnv(t, st)
 		env["SQUARELY_BASE_URL"] = "https://qr.example.com"
 
+		// The CSV: every forwarding code (a short code on two hosts twice),
+		// with the URL it prints: its custom domain's, at the root path
+		// for a chosen short code there.
 		code, out, errOut := runCmd(t, env, "export-redirects", "--format", "csv")
 		rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
-		if code != 0 || err != nil || len(rows) != len(want)+2 { // the header, the page code
+		if code != 0 || err != nil || len(rows) != len(want)+len(printed)+2 { // the header, the page code
 			t.Fatalf("csv: exit %d, %v, %s %s", code, err, out, errOut)
 		}
+		urls := map[string]bool{}
+		for key, u := range printed {
+			short, _, _ := strings.Cut(key, "@")
+			urls[short+" "+u] = true
+		}
 		for _, row := range rows[1:] {
-			if row[0] == "u0page" {
-				continue
-			}
-			if want[row[0]] != row[1] || row[2] != "https://qr.example.com/d/"+row[0] {
-				t.Errorf("csv row %v", row)
+			switch {
+			case row[0] == "u0page":
+			case want[row[0]] != "":
+				if want[row[0]] != row[1] || row[2] != "https://qr.example.com/d/"+row[0] {
+					t.Errorf("csv row %v", row)
+				}
+			case !urls[row[0]+" "+row[2]] || !strings.HasPrefix(row[1], "https://dest.example/"+row[0]+"/"):
+				t.Errorf("csv row %v: want one of %v", row, printed)
 			}
 		}
 
@@ -330,8 +569,12 @@ func TestExportRedirectsFormats(t *testing.T) {
 				t.Errorf("page of %s: %v\n%s", code, err, page)
 			}
 		}
-		if entries, _ := os.ReadDir(filepath.Join(dir, "d")); len(entries) != len(want)+1 {
-			t.Errorf("%d pages, want %d", len(entries), len(want)+1)
+		// A page per short code the base URL answers: spring once, bob's.
+		if entries, _ := os.ReadDir(filepath.Join(dir, "d")); len(entries) != len(want)+1+len(printed)-1 {
+			t.Errorf("%d pages, want %d", len(entries), len(want)+1+len(printed)-1)
+		}
+		if page, _ := os.ReadFile(filepath.Join(dir, "d", "spring", "index.html")); !strings.Contains(string(page), "https://dest.example/spring/\"") {
+			t.Errorf("d/spring is not bob's, which the base URL answers:\n%s", page)
 		}
 		// The page code's is its page, whose files are beside it.
 		if page, err := os.ReadFile(filepath.Join(dir, "d", "u0page", "index.html")); err != nil || !strings.Contains(string(page), "Ann Example &lt;b&gt;") {
@@ -343,24 +586,15 @@ func TestExportRedirectsFormats(t *testing.T) {
 			}
 		}
 
+		// The Caddyfile (TestExportRedirectsToCaddy runs it): a site for any
+		// host, answering as the base URL, and one per verified domain.
 		code, out, errOut = runCmd(t, env, "export-redirects", "--format", "caddy", "--listen", "127.0.0.1:8089", "--pages", t.TempDir())
-		if !strings.Contains(out, "rewrite /d/u0page /p/ann-card/index.html") || !strings.Contains(out, "@pages path /p/ann-card /p/ann-card/*") {
-			t.Errorf("caddy: the page code or pages are not served:\n%s", out)
+		if code != 0 || !strings.Contains(out, "\t\t/d/u0page \"\" \"/p/ann-card/index.html\"\n") || !strings.Contains(out, "@pages path /p/ann-card /p/ann-card/*") {
+			t.Errorf("caddy: exit %d, the page code or pages are not served:\n%s%s", code, out, errOut)
 		}
-		// Every code on the base host, and each again on its workspace's domains.
-		if code != 0 || strings.Count(out, "redir /d/") != 2*len(want) {
-			t.Fatalf("caddy: exit %d, %s %s", code, out, errOut)
-		}
-		// The verified domains: a site per workspace, with its codes only.
-		for _, site := range []struct{ addrs, own, other string }{
-			{"http://go.ann.example:8089, http://qr.ann.example:8089 {", "u0", "u1"},
-			{"http://qr.bob.example:8089 {", "u1", "u0"},
-		} {
-			_, block, _ := strings.Cut(out, "\n"+site.addrs+"\n")
-			block, _, _ = strings.Cut(block, "\n}\n")
-			if strings.Count(block, "redir /d/"+site.own) != len(want)/2 || strings.Contains(block, "/d/"+site.other) ||
-				!strings.Contains(block, "bind 127.0.0.1") {
-				t.Errorf("caddy site %q:\n%s", site.addrs, out)
+		for _, addr := range []string{"http://:8089", "http://go.ann.example:8089", "http://qr.ann.example:8089", "http://qr.bob.example:8089"} {
+			if !strings.Contains(out, "\n"+addr+" {\n\tbind 127.0.0.1\n") {
+				t.Errorf("caddy: no site %s:\n%s", addr, out)
 			}
 		}
 		if strings.Contains(out, "pending.ann.example") {
@@ -377,6 +611,21 @@ func TestExportRedirectsFormats(t *testing.T) {
 		for _, args := range [][]string{{"--format", "xml"}, {"--format", "html"}, {}} {
 			if code, _, _ := runCmd(t, env, append([]string{"export-redirects"}, args...)...); code != 2 {
 				t.Errorf("%v: exit %d", args, code)
+			}
+		}
+		// --listen is a port or host:port, never written into the
+		// configuration otherwise.
+		for _, listen := range []string{"abc", "99999", "0", "80; include /etc/passwd", "127.0.0.1:80;", "::1", "[::1]", "host name:80", "-h:80", "127.0.0.1:", "+80"} {
+			for _, format := range []string{"nginx", "caddy"} {
+				code, out, errOut := runCmd(t, env, "export-redirects", "--format", format, "--listen", listen)
+				if code != 2 || out != "" || !strings.Contains(errOut, "--listen") {
+					t.Errorf("%s --listen %q: exit %d, %q %q", format, listen, code, out, errOut)
+				}
+			}
+		}
+		for listen, want := range map[string]string{"8080": "listen 8080;", "127.0.0.1:8080": "listen 127.0.0.1:8080;", "[::1]:8080": "listen [::1]:8080;", "localhost:8080": "listen localhost:8080;"} {
+			if code, out, errOut := runCmd(t, env, "export-redirects", "--format", "nginx", "--listen", listen, "--pages", t.TempDir()); code != 0 || !strings.Contains(out, "\tlisten") || !strings.Contains(out, want) {
+				t.Errorf("--listen %q: exit %d, %s", listen, code, errOut)
 			}
 		}
 	})
@@ -426,7 +675,7 @@ func TestExportUser(t *testing.T) {
 			!strings.Contains(files["pages/p/ann-card/contact.vcf"], "PHOTO:data:image/png;base64,") ||
 			files[fmt.Sprintf("pages/p/ann-card/images/%d.png", photoID)] == "" ||
 			!strings.Contains(files["redirects/html/d/u0page/index.html"], "Ann Example") ||
-			!strings.Contains(files["redirects/nginx.conf"], `"/d/u0page" "/p/ann-card/index.html"`) {
+			!strings.Contains(files["redirects/nginx.conf"], `"0 /d/u0page" "/p/ann-card/index.html"`) {
 			t.Errorf("ann's pages are not exported: %v", slices.Collect(maps.Keys(files)))
 		}
 		if _, ok := files["pages/p/bob-links/index.html"]; ok {
@@ -454,4 +703,15 @@ func TestExportUser(t *testing.T) {
 			t.Errorf("over an existing file: exit %d", code)
 		}
 	})
+}
+
+// TestExportRedirectsUsage: the help names every flag of export-redirects
+// and the pages directory it writes.
+func TestExportRedirectsUsage(t *testing.T) {
+	code, out, _ := runCmd(t, nil, "--help")
+	for _, want := range []string{"--listen PORT|HOST:PORT", "--pages DIR", "squarely-pages", "custom\n"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("help: exit %d, %q missing:\n%s", code, want, out)
+		}
+	}
 }

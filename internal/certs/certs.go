@@ -41,6 +41,9 @@ func (c Cache) Delete(ctx context.Context, key string) error {
 	return c.Store.CertCacheDelete(ctx, key)
 }
 
+// ErrNotServed is HostPolicy's refusal of a host Squarely does not serve.
+var ErrNotServed = errors.New("is not a host Squarely serves")
+
 // HostPolicy allows the hosts Squarely serves, and only them, so that no
 // other name a client sends (SNI) makes it ask the CA for a certificate:
 // the base URL's host, the active white-label clients' domains and
@@ -58,7 +61,7 @@ func HostPolicy(st *store.Store, baseURL string) autocert.HostPolicy {
 			_, err = st.VerifiedDomain(ctx, host)
 		}
 		if errors.Is(err, store.ErrNotFound) {
-			return fmt.Errorf("certs: %q is not a host Squarely serves", host)
+			return fmt.Errorf("certs: %q %w", host, ErrNotServed)
 		}
 		return err
 	}

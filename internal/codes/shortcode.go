@@ -3,6 +3,8 @@ package codes
 import (
 	"slices"
 	"strings"
+
+	"github.com/squarely/squarely/internal/store"
 )
 
 // Chosen short codes (issue 34 item 1): a dynamic code may be given its
@@ -21,7 +23,7 @@ const (
 	ShortCodeInvalid = "invalid"
 	ShortCodeTaken   = "taken"
 
-	MsgShortCodeInvalid  = "shortCode must be 3 to 64 characters of A-Z, a-z, 0-9, - and _"
+	MsgShortCodeInvalid  = "The short code must be 3 to 64 letters, digits, - or _"
 	MsgShortCodeReserved = "This short code is a word Squarely uses for its own pages; choose another"
 	MsgShortCodeTaken    = "This short code is already taken on this domain"
 	MsgShortCodeScanned  = "The short code of a code that has been scanned cannot change: its printed copies point at it"
@@ -36,7 +38,7 @@ const (
 var ReservedShortCodes = []string{
 	// Server routes and file routes.
 	"api", "d", "p", "s", "01", "auth", "logo", "pdf", "images", "unsubscribe", "subscribe", "payment",
-	"healthz", "readyz", "metrics", "rest", "yourls-api", "assets", "codes", "logos", "favicon",
+	"healthz", "readyz", "tls", "metrics", "rest", "yourls-api", "assets", "codes", "logos", "favicon",
 	"robots", "sitemap", "index", "spa", "scim", "saml", "sso",
 	// The React app's pages.
 	"login", "logout", "register", "signup", "dashboard", "payment-success", "test", "faq", "templates",
@@ -87,4 +89,26 @@ func RefuseShortCode(code string) *Refused {
 		return rf
 	}
 	return nil
+}
+
+// RootShortCode reports whether a custom domain answers short code code
+// at its root path, /{code}, as at /d/{code} (issue 34): a short code,
+// and not one of the words the app uses at the root
+// (ShortCodeReserved).
+func RootShortCode(code string) bool {
+	return store.ValidShortCode(code) && !ShortCodeReserved(code)
+}
+
+// PrintedURL is the URL a dynamic code encodes, base the URL of its
+// client's host (SQUARELY_BASE_URL's, or a white-label client's): on its
+// custom domain domain ("" for none) always over https, a chosen short
+// code there at the root path (RootShortCode), else under /d/.
+func PrintedURL(base, domain, shortCode string, chosen bool) string {
+	switch {
+	case domain != "" && chosen && RootShortCode(shortCode):
+		return "https://" + domain + "/" + shortCode
+	case domain != "":
+		return "https://" + domain + "/d/" + shortCode
+	}
+	return base + "/d/" + shortCode
 }

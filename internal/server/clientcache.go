@@ -183,17 +183,22 @@ func (s *server) withClient(next http.Handler) http.Handler {
 // shortURL is the URL a dynamic code of client clientID encodes: on the
 // client's own host when it has one, so its codes carry its brand.
 func (s *server) shortURL(clientID int64, code string) string {
-	base := s.cfg.BaseURL
+	return s.clientBaseURL(clientID) + "/d/" + code
+}
+
+// clientBaseURL is the URL of the client's host: a white-label client's
+// site, or SQUARELY_BASE_URL.
+func (s *server) clientBaseURL(clientID int64) string {
 	if clientID != store.DefaultClientID {
 		c, err := s.clients.byID(context.Background(), clientID)
 		if err != nil {
 			s.log.Error("reading a client for a short URL", "err", err)
 		}
 		if site := s.clients.siteURL(c); site != "" {
-			base = site
+			return site
 		}
 	}
-	return base + "/d/" + code
+	return s.cfg.BaseURL
 }
 
 // codeClientID is the client a code u creates belongs to: the client of

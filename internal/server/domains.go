@@ -432,7 +432,7 @@ func (s *server) onCustomDomain(next http.Handler) http.Handler {
 // character no short code has, or a word the app uses at the root.
 func rootShortCode(path string) string {
 	code, ok := strings.CutPrefix(path, "/")
-	if !ok || !store.ValidShortCode(code) || codes.ShortCodeReserved(code) {
+	if !ok || !codes.RootShortCode(code) {
 		return ""
 	}
 	return code
@@ -499,13 +499,7 @@ func hostWorkspace(r *http.Request) int64 { return scanHost(r).WorkspaceID }
 // https://{domain}/{shortCode} (issue 34), which the domain answers as
 // /d/{shortCode}; random codes keep the /d/ form they were printed with.
 func (s *server) codeURL(d *store.DynamicCode) string {
-	if d.Domain != "" && d.ShortCodeChosen && rootShortCode("/"+d.ShortCode) != "" {
-		return "https://" + d.Domain + "/" + d.ShortCode
-	}
-	if d.Domain != "" {
-		return "https://" + d.Domain + "/d/" + d.ShortCode
-	}
-	return s.shortURL(d.ClientID, d.ShortCode)
+	return codes.PrintedURL(s.clientBaseURL(d.ClientID), d.Domain, d.ShortCode, d.ShortCodeChosen)
 }
 
 // readDomainID reads a code's "domainId": absent (set false), null (the

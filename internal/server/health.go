@@ -3,8 +3,14 @@ package server
 import (
 	"context"
 	"crypto/subtle"
+	"errors"
 	"net/http"
+	"strings"
 	"time"
+
+	"golang.org/x/net/idna"
+
+	"github.com/squarely/squarely/internal/certs"
 )
 
 // Operations: checks for load balancers and metrics for monitoring
@@ -34,6 +40,30 @@ func (s *server) readyz(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+}
+
+// tlsAllowed (GET /tls/allowed?domain=NAME) answers 200 when Squarely
+// serves NAME (certs.HostPolicy: the base URL's host, active white-label
+// domains, verified custom domains), else 404: the "ask" of a proxy that
+// obtains certificates on demand (deploy/Caddyfile), so that it asks the
+// CA for those names only, as SQUARELY_TLS=acme does.
+func (s *server) tlsAllowed(w http.ResponseWriter, r *http.Request) {
+	name := r.URL.Query().Get("domain")
+	host, err := idna.Lookup.ToASCII(strings.TrimSuffix(name, "."))
+	if name == "" || len(name) > 4*maxHostLength || err != nil {
+		writeError(w, http.StatusNotFound, "Not a host this server serves.")
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), readyTimeout)
+	defer cancel()
+	switch err := s.hostPolicy(ctx, host); {
+	case errors.Is(err, certs.ErrNotServed):
+		writeError(w, http.StatusNotFound, "Not a host this server serves.")
+	case err != nil:
+		s.internalError(w, "checking a host for a certificate", err)
+	default:
+		writeJSON(w, http.StatusOK, map[string]string{"domain": host})
+	}
 }
 
 // metricsToken (GET /metrics on the public listener, only when

@@ -207,8 +207,8 @@ func TestAccountExport(t *testing.T) {
 		if files["scans.csv"] != "short_code,scanned_at,device_type,os,browser,referrer,visitor,is_bot,country\nmine1,2026-02-01T10:00:00Z,'=cmd,,,,v,false,DE\n" {
 			t.Errorf("scans.csv:\n%s", files["scans.csv"])
 		}
-		if !strings.Contains(files["redirects/nginx.conf"], `"/d/mine1" "https://example.com/menu";`) || strings.Contains(files["redirects/nginx.conf"], "theirs1") ||
-			files["redirects/html/d/mine1/index.html"] == "" || !strings.Contains(files["redirects/Caddyfile"], "redir /d/mine1 ") {
+		if !strings.Contains(files["redirects/nginx.conf"], `"0 /d/mine1" "https://example.com/menu";`) || strings.Contains(files["redirects/nginx.conf"], "theirs1") ||
+			files["redirects/html/d/mine1/index.html"] == "" || !strings.Contains(files["redirects/Caddyfile"], "\t\t/d/mine1 \"https://example.com/menu\" \"\"") {
 			t.Errorf("redirects: %v", files)
 		}
 		// By id: the caller's workspace, not another's.

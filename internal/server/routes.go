@@ -392,6 +392,7 @@ func (s *server) routes() http.Handler {
 	root.HandleFunc("GET "+domains.ReachPath+"{nonce}", s.answerReach)
 	root.HandleFunc("GET /healthz", s.healthz)
 	root.HandleFunc("GET /readyz", s.readyz)
+	root.HandleFunc("GET /tls/allowed", s.tlsAllowed)
 	root.Handle("/api/v1/", s.publicAPI(v1))
 	// The compatible APIs (issue 34, compat.go): Shlink's /rest/v3 and
 	// YOURLS's yourls-api.php, behind the same keys.

@@ -16,6 +16,7 @@ import (
 	"github.com/squarely/squarely/internal/billing"
 	"github.com/squarely/squarely/internal/bulk"
 	"github.com/squarely/squarely/internal/bulkedit"
+	"github.com/squarely/squarely/internal/certs"
 	"github.com/squarely/squarely/internal/codes"
 	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/digests"
@@ -113,6 +114,8 @@ type server struct {
 	auth  *auth.Service
 	web   fs.FS
 	pages http.Handler // the React app's files and prerendered pages (spa.go)
+	// hostPolicy says which hosts Squarely serves (GET /tls/allowed).
+	hostPolicy func(ctx context.Context, host string) error
 	// logins counts failed logins per client address and account (and
 	// wrong mailed-link tokens per address); addressLogins is the looser
 	// ceiling per client address, whatever the account, so one address's
@@ -212,7 +215,7 @@ type server struct {
 // New returns the handler serving the whole site.
 func New(d Deps) http.Handler {
 	s := &server{store: d.Store, cfg: d.Config, log: d.Logger, now: d.Now, web: d.Web, recorder: d.Recorder, mailer: d.Mailer, mailings: d.Mailings, bulk: d.Bulk, outbox: d.Outbox,
-		webhooks: d.Webhooks, webhookPolicy: WebhookPolicy(d.Config)}
+		webhooks: d.Webhooks, webhookPolicy: WebhookPolicy(d.Config), hostPolicy: certs.HostPolicy(d.Store, d.Config.BaseURL)}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
