@@ -151,6 +151,9 @@ func (p Policy) CheckURL(ctx context.Context, raw string) (*url.URL, error) {
 			return nil, errors.New("must use https")
 		}
 	default:
+		if p.AllowHTTP {
+			return nil, errors.New("must start with https:// or http://")
+		}
 		return nil, errors.New("must start with https://")
 	}
 	if u.User != nil {

@@ -72,6 +72,9 @@ func TestCheckURL(t *testing.T) {
 		t.Errorf("public address refused: %v", err)
 	}
 	open := Policy{AllowHTTP: true, AllowPrivate: true}
+	if _, err := open.CheckURL(ctx, "ftp://example.com/"); err == nil || err.Error() != "must start with https:// or http://" {
+		t.Errorf("ftp with http allowed: %v", err)
+	}
 	for _, raw := range []string{"http://127.0.0.1:8080/hook", "https://localhost/", "http://[::1]/"} {
 		if _, err := open.CheckURL(ctx, raw); err != nil {
 			t.Errorf("open policy refused %q: %v", raw, err)
