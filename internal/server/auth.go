@@ -81,9 +81,11 @@ const (
 
 // register (POST /api/register) creates a password account and signs it
 // in; the account works at once and is mailed a link that proves its
-// address. An address held by an account nobody has proven, or by one
-// without a password, is not refused: it is mailed a link to claim the
-// account (choose a password), and nobody is signed in.
+// address, unless the request brings the token of a pending invitation to
+// that address (invitationToken: the invitation's mailed link proved it),
+// which confirms it at once. An address held by an account nobody has
+// proven, or by one without a password, is not refused: it is mailed a
+// link to claim the account (choose a password), and nobody is signed in.
 func (s *server) register(w http.ResponseWriter, r *http.Request) {
 	// Every attempt counts, so probing for taken e-mails is limited too.
 	if !s.signup.take(w, clientKey(r), msgTooManyAccounts) {
@@ -97,6 +99,7 @@ func (s *server) register(w http.ResponseWriter, r *http.Request) {
 		ConfirmPassword *string `json:"confirmPassword"`
 		FirstName       string  `json:"firstName"`
 		LastName        string  `json:"lastName"`
+		InvitationToken string  `json:"invitationToken"`
 	}
 	if !decodeJSON(w, r, &in) {
 		return
@@ -148,19 +151,41 @@ func (s *server) register(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	invited, err := s.invitedAddress(r, in.InvitationToken, email)
+	if err != nil {
+		s.internalError(w, "reading an invitation", err)
+		return
+	}
 	u := &store.User{
-		ClientID:     requestClientID(r),
-		Username:     email,
-		Email:        email,
-		PasswordHash: hash,
-		FirstName:    in.FirstName,
-		LastName:     in.LastName,
+		ClientID:      requestClientID(r),
+		Username:      email,
+		Email:         email,
+		EmailVerified: invited,
+		PasswordHash:  hash,
+		FirstName:     in.FirstName,
+		LastName:      in.LastName,
 	}
 	if !s.createAndSignIn(w, r, u, msgAccountExists) {
 		return
 	}
-	s.sendLinkAfter(r, u, store.LinkVerifyEmail, "account_verify", verifyLinkLifetime)
+	if !invited {
+		s.sendLinkAfter(r, u, store.LinkVerifyEmail, "account_verify", verifyLinkLifetime)
+	}
 	writeJSON(w, http.StatusCreated, s.userJSON(r, u))
+}
+
+// invitedAddress reports whether token is the link of a pending invitation
+// to email: its holder got it by mail there. An empty, unknown or expired
+// token, or another address's, is simply not one.
+func (s *server) invitedAddress(r *http.Request, token, email string) (bool, error) {
+	if token == "" || len(token) > 256 {
+		return false, nil
+	}
+	p, err := s.store.PreviewInvitation(r.Context(), store.TokenHash(token), s.now())
+	if errors.Is(err, store.ErrNotFound) {
+		return false, nil
+	}
+	return err == nil && strings.EqualFold(p.Email, email), err
 }
 
 // checkNewPassword adds a new password's problem to v under field: at

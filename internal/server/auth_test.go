@@ -458,3 +458,33 @@ func TestAdminFlagInUserJSON(t *testing.T) {
 		}
 	})
 }
+
+// Registering with an invitation's token (its link was mailed to that
+// address) confirms the address at once and mails no confirmation; the
+// token of another address's invitation, or none, changes nothing.
+func TestRegisterThroughInvitation(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		owner, _ := e.signedIn("owner@example.com")
+		ws := expect(t, e.do(owner, "POST", "/api/workspaces", `{"name":"Shop"}`), http.StatusCreated, "")
+		expect(t, e.do(owner, "POST", fmt.Sprintf("/api/workspaces/%v/invitations", ws["id"]), `{"email":"newcomer@example.com","role":"editor"}`), http.StatusCreated, "")
+		token := e.mail.link(t, "newcomer@example.com", `/invitations/accept\?token=([A-Za-z0-9_-]+)`)
+		register := func(email, token string) map[string]any {
+			body := fmt.Sprintf(`{"email":%q,"password":"secret1","confirmPassword":"secret1","invitationToken":%q}`, email, token)
+			return expect(t, e.do(e.browser(), "POST", "/api/register", body), http.StatusCreated, "")
+		}
+		if u := register("Newcomer@Example.com", token); u["emailVerified"] != true {
+			t.Errorf("registered through the invitation: %v", u)
+		}
+		// Another address with that token, and one with a made-up token, are confirmed by mail as usual.
+		for _, other := range []struct{ email, token string }{{"other@example.com", token}, {"third@example.com", "made-up"}} {
+			if u := register(other.email, other.token); u["emailVerified"] != false {
+				t.Errorf("%s: %v", other.email, u)
+			}
+			e.mail.link(t, other.email, verifyLinkPattern)
+		}
+		if n := e.mail.sentTo(t, "newcomer@example.com", 1); n != 1 {
+			t.Errorf("the invitee got %d mails, want the invitation alone", n)
+		}
+	})
+}

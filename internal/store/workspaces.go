@@ -573,6 +573,7 @@ func (s *Store) DeleteInvitation(ctx context.Context, workspaceID, id int64) err
 // accepted: whose workspace, the role and who sent it.
 type InvitationPreview struct {
 	WorkspaceName string
+	Email         string // the invited address
 	Role          string
 	InvitedBy     string // the sender's name, else their address; "" once they are gone
 	ExpiresAt     time.Time
@@ -583,11 +584,11 @@ type InvitationPreview struct {
 func (s *Store) PreviewInvitation(ctx context.Context, tokenHash string, now time.Time) (*InvitationPreview, error) {
 	p := new(InvitationPreview)
 	err := s.read.QueryRowContext(ctx, `
-		SELECT w.name, i.role, COALESCE(CASE WHEN u.is_deleted THEN '' ELSE COALESCE(NULLIF(TRIM(u.first_name || ' ' || u.last_name), ''), u.username) END, ''),
+		SELECT w.name, i.email, i.role, COALESCE(CASE WHEN u.is_deleted THEN '' ELSE COALESCE(NULLIF(TRIM(u.first_name || ' ' || u.last_name), ''), u.username) END, ''),
 			i.expires_at
 		FROM workspace_invitations i JOIN workspaces w ON w.id = i.workspace_id LEFT JOIN users u ON u.id = i.invited_by
 		WHERE i.token_hash = $1 AND i.expires_at > $2 AND NOT w.is_deleted`, tokenHash, dbTime(now)).
-		Scan(&p.WorkspaceName, &p.Role, &p.InvitedBy, scanTime(&p.ExpiresAt))
+		Scan(&p.WorkspaceName, &p.Email, &p.Role, &p.InvitedBy, scanTime(&p.ExpiresAt))
 	if err != nil {
 		return nil, fail("preview invitation", err)
 	}

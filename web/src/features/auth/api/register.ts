@@ -9,11 +9,17 @@ export const registerInputSchema = z.object({
   password: z.string().min(6, 'Password must be at least 6 characters'),
 })
 
-export type RegisterInput = z.infer<typeof registerInputSchema>
+/** What the sign-up form asks for. */
+export type RegisterFields = z.infer<typeof registerInputSchema>
+
+export type RegisterInput = RegisterFields & {
+  /** A pending invitation's token: the sign-up then confirms the address it was mailed to. */
+  invitationToken?: string
+}
 
 /** The account fields the server expects: the e-mail doubles as the username. */
-export function registerPayload({ email, password }: RegisterInput) {
-  return { username: email, firstName: '', lastName: '', email, password, confirmPassword: password }
+export function registerPayload({ email, password, invitationToken }: RegisterInput) {
+  return { username: email, firstName: '', lastName: '', email, password, confirmPassword: password, ...(invitationToken && { invitationToken }) }
 }
 
 /**

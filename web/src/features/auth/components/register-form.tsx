@@ -4,19 +4,23 @@ import { useForm } from 'react-hook-form'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { TextField } from '@/components/ui/form-field'
-import { registerInputSchema, useRegister, type RegisterInput } from '../api/register'
+import { registerInputSchema, useRegister, type RegisterFields } from '../api/register'
 import { GoogleButton } from './google-button'
 import { showServerFieldErrors } from '@/lib/form-errors'
 
-/** email fills in the address (an invitation's link names it). */
-export function RegisterForm({ onSwitch, email = '' }: { onSwitch: () => void; email?: string }) {
+/**
+ * email fills in the address (an invitation's link names it); the
+ * invitation's token goes with the sign-up, which confirms the address it
+ * was mailed to at once.
+ */
+export function RegisterForm({ onSwitch, email = '', invitationToken }: { onSwitch: () => void; email?: string; invitationToken?: string }) {
   const registerMutation = useRegister()
   const {
     register,
     handleSubmit,
     setError,
     formState: { errors },
-  } = useForm<RegisterInput>({ resolver: zodResolver(registerInputSchema), defaultValues: { email, password: '' } })
+  } = useForm<RegisterFields>({ resolver: zodResolver(registerInputSchema), defaultValues: { email, password: '' } })
 
   const claim = registerMutation.data && !('id' in registerMutation.data) ? registerMutation.data.message : undefined
 
@@ -24,7 +28,7 @@ export function RegisterForm({ onSwitch, email = '' }: { onSwitch: () => void; e
     <div className="grid gap-6">
       {claim && <Alert>{claim}</Alert>}
       <form noValidate className="grid gap-4" onSubmit={handleSubmit((values) =>
-          registerMutation.mutate(values, { onError: (error) => showServerFieldErrors(error, setError, ['email', 'password']) }),
+          registerMutation.mutate({ ...values, invitationToken }, { onError: (error) => showServerFieldErrors(error, setError, ['email', 'password']) }),
         )}>
         <TextField
           id="register-email"

@@ -232,6 +232,17 @@ describe('register form', () => {
     })
   })
 
+  it("sends the token of the invitation that led here, which confirms the address, and goes back to it", async () => {
+    const mock = stubFetch({ 'GET /api/user': signedOut, 'POST /api/register': () => json({ ...alice, emailVerified: true }, 201) })
+    const next = encodeURIComponent('/invitations/accept?token=tok_123&email=alice%40example.com')
+    const { router } = renderApp(`/auth?mode=register&next=${next}&email=alice%40example.com`)
+    expect(await screen.findByLabelText('Email')).toHaveValue('alice@example.com')
+    await userEvent.type(screen.getByLabelText('Password'), 'secret1')
+    await userEvent.click(screen.getByRole('button', { name: 'Create Account' }))
+    await waitFor(() => expect(router.state.location.pathname).toBe('/invitations/accept'))
+    expect(bodyOf(mock, '/api/register')).toMatchObject({ email: 'alice@example.com', invitationToken: 'tok_123' })
+  })
+
   it('signs nobody in when the e-mail has an unconfirmed account, and says a claim link was mailed', async () => {
     const claim = 'This email already has an account that has not been confirmed. We have sent a link to that address: follow it to choose your password and sign in.'
     stubFetch({ 'GET /api/user': signedOut, 'POST /api/register': () => json({ message: claim }, 202) })

@@ -51,6 +51,12 @@ function nextPath(params: URLSearchParams) {
   return next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/'
 }
 
+/** The token of the invitation whose page sent the visitor here (?next=/invitations/accept?token=…), if any. */
+function invitationToken(params: URLSearchParams) {
+  const next = new URL(nextPath(params), window.location.origin)
+  return next.pathname === '/invitations/accept' ? (next.searchParams.get('token') ?? undefined) : undefined
+}
+
 const perks = [
   { icon: QrCode, text: 'Static QR codes, free forever' },
   { icon: Palette, text: 'Colours, shapes, logos and frames' },
@@ -138,7 +144,7 @@ export function AuthPage() {
           ) : isRegister ? (
             <>
               {signupNote && <Alert className="mb-6">{signupNote}</Alert>}
-              <RegisterForm email={email} onSwitch={() => switchTo('login')} />
+              <RegisterForm email={email} invitationToken={invitationToken(searchParams)} onSwitch={() => switchTo('login')} />
             </>
           ) : (
             <LoginForm email={email} onSwitch={() => switchTo('register')} />
