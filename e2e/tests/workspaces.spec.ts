@@ -127,6 +127,7 @@ test('an invited viewer joins from the mailed link, sees the shared codes, canno
   const bobRole = page.getByRole('combobox', { name: `Role of ${bob}` })
   await expect(bobRole).toHaveValue('viewer')
   await bobRole.selectOption('editor')
+  await page.getByRole('button', { name: `Change role of ${bob}` }).click()
   await expect(page.getByText('Role changed', { exact: true })).toBeVisible()
 
   // Now B edits the destination from the card.

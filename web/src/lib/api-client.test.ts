@@ -1,6 +1,6 @@
 import { QueryClient } from '@tanstack/react-query'
 import { describe, expect, it, vi } from 'vitest'
-import { ApiError, apiJson, apiRequest, getQueryFn, serverMessage } from './api-client'
+import { ApiError, apiJson, apiRequest, failureMessage, getQueryFn, serverMessage, unreachableMessage } from './api-client'
 import { createQueryClient } from './query-client'
 
 function stub(response: Response) {
@@ -107,6 +107,17 @@ describe('serverMessage', () => {
     expect(serverMessage(new ApiError(502, 'Bad Gateway', '<html>oops</html>'))).toBeUndefined()
     expect(serverMessage(new ApiError(400, 'Bad Request', '{"error":"x"}'))).toBeUndefined()
     expect(serverMessage(new TypeError('Failed to fetch'))).toBeUndefined()
+  })
+})
+
+describe('failureMessage', () => {
+  it("says the server's message, else its first field's, else the fallback", () => {
+    expect(failureMessage(new ApiError(400, 'Bad Request', '{"message":"Too long","errors":{"name":"Name too long"}}'))).toBe('Too long')
+    expect(failureMessage(new ApiError(400, 'Bad Request', '{"errors":{"name":"Name must not contain control or text direction characters"}}'))).toBe(
+      'Name must not contain control or text direction characters',
+    )
+    expect(failureMessage(new ApiError(500, 'Internal Server Error', ''), 'Failed')).toBe('Failed')
+    expect(failureMessage(new TypeError('Failed to fetch'))).toBe(unreachableMessage)
   })
 })
 

@@ -121,11 +121,11 @@ export function serverErrorCode(error: unknown): string | undefined {
 export const unreachableMessage = 'Could not reach the server, try again'
 
 /**
- * The words for a failed call: the server's own message, "Could not reach
- * the server, try again" when no answer came (fetch rejects with a
- * TypeError), else fallback.
+ * The words for a failed call: the server's own message (or, lacking one,
+ * its first field's), "Could not reach the server, try again" when no
+ * answer came (fetch rejects with a TypeError), else fallback.
  */
 export function failureMessage(error: unknown, fallback = 'Please try again.'): string {
   if (error instanceof TypeError) return unreachableMessage
-  return serverMessage(error) ?? fallback
+  return serverMessage(error) ?? Object.values(serverFieldErrors(error) ?? {})[0] ?? fallback
 }

@@ -19,3 +19,14 @@ export function showServerFieldErrors<T extends FieldValues>(error: unknown, set
   }
   return shown
 }
+
+/**
+ * Focuses the first control marked invalid in root (a group of checkboxes
+ * takes focus with tabIndex -1, read with its message), centred in its
+ * scrolling panel so that a sticky footer hides neither it nor its message.
+ */
+export function focusFirstInvalid(root: ParentNode) {
+  const first = root.querySelector<HTMLElement>('[aria-invalid="true"]')
+  first?.focus({ preventScroll: true })
+  first?.scrollIntoView({ block: 'center' })
+}

@@ -47,6 +47,16 @@ describe('toast store', () => {
     expect(screen.queryByText('Login failed')).not.toBeInTheDocument()
   })
 
+  it('words a failure in white on a red dark enough to read (4.5:1)', () => {
+    render(<Toaster />)
+    act(() => {
+      toast({ title: 'Could not rename the QR code', description: 'Please try again.', variant: 'destructive' })
+    })
+    const description = screen.getByText('Please try again.')
+    expect(description.closest('li')).toHaveClass('bg-red-700', 'text-white')
+    expect(description.className).not.toMatch(/opacity/)
+  })
+
   it('closes a toast after 5000 ms', () => {
     vi.useFakeTimers()
     try {

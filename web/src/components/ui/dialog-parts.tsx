@@ -13,8 +13,10 @@ export const DialogClose = DialogPrimitive.Close
  * hands focus back to the control that had it when the dialog opened: Radix
  * does that only for a DialogTrigger, and ours are mostly opened by state.
  * When that control is gone (a deleted card's button), Radix's own choice stands.
+ * Escape in a combobox whose list is open closes only the list: Radix hears
+ * Escape on the document before the box's own handler could stop it.
  */
-export function DialogContent({ className, children, onOpenAutoFocus, onCloseAutoFocus, ...props }: ComponentProps<typeof DialogPrimitive.Content>) {
+export function DialogContent({ className, children, onOpenAutoFocus, onCloseAutoFocus, onEscapeKeyDown, ...props }: ComponentProps<typeof DialogPrimitive.Content>) {
   const opener = useRef<HTMLElement | null>(null)
   return (
     <DialogPrimitive.Portal>
@@ -35,6 +37,10 @@ export function DialogContent({ className, children, onOpenAutoFocus, onCloseAut
           if (event.defaultPrevented || !el?.isConnected) return
           event.preventDefault()
           el.focus({ preventScroll: true })
+        }}
+        onEscapeKeyDown={(event) => {
+          if (event.target instanceof Element && event.target.matches('[role="combobox"][aria-expanded="true"]')) event.preventDefault()
+          onEscapeKeyDown?.(event)
         }}
         {...props}
       >

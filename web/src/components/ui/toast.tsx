@@ -27,7 +27,8 @@ const toastVariants = cva(
     variants: {
       variant: {
         default: 'border-slate-200 bg-white text-slate-900',
-        destructive: 'border-red-600 bg-red-600 text-white',
+        // White on red-700 is 6.4:1; on red-600, and faded, it fell short of 4.5:1.
+        destructive: 'border-red-700 bg-red-700 text-white',
       },
     },
     defaultVariants: { variant: 'default' },
@@ -47,7 +48,7 @@ export function ToastTitle({ className, ...props }: ComponentProps<typeof ToastP
 }
 
 export function ToastDescription({ className, ...props }: ComponentProps<typeof ToastPrimitive.Description>) {
-  return <ToastPrimitive.Description className={cn('text-sm opacity-90', className)} {...props} />
+  return <ToastPrimitive.Description className={cn('text-sm', className)} {...props} />
 }
 
 export function ToastClose({ className, ...props }: ComponentProps<typeof ToastPrimitive.Close>) {

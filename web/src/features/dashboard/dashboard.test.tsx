@@ -94,6 +94,21 @@ describe('dashboard lists', () => {
     expect(calls(mock, 'GET', '/api/trial-status')).toHaveLength(2)
   })
 
+  it('hands focus to the card taking the place of one paused away', async () => {
+    let dynamics = [dynamicCode]
+    stubDashboard({
+      'GET /api/codes': (_, url) => page(url.searchParams.get('status') === 'paused' ? [pausedCode] : [...dynamics, staticCode]),
+      'POST /api/dynamic-qrcodes/3/pause': () => {
+        dynamics = []
+        return json({ ...dynamicCode, isPaused: true })
+      },
+    })
+    renderApp('/dashboard')
+    await userEvent.click(within(await card('Menu card')).getByRole('button', { name: 'Pause' }))
+    await waitFor(() => expect(screen.queryByRole('heading', { name: 'Menu card' })).not.toBeInTheDocument())
+    expect(within(await card('Shop front')).getAllByRole('button')[0]).toHaveFocus()
+  })
+
   it("shows the server's refusal of a pause in a toast, and the card stays active", async () => {
     const refusal = 'You are a viewer in Acme Marketing; only an editor or above can do this'
     stubDashboard({ 'POST /api/dynamic-qrcodes/3/pause': () => json({ message: refusal }, 403) })
@@ -188,7 +203,20 @@ describe('rename', () => {
     await act(await startRename())
     expect(screen.queryByRole('textbox', { name: 'QR code name' })).not.toBeInTheDocument()
     expect(screen.getByRole('heading', { name: 'Shop front' })).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Rename Shop front' })).toHaveFocus()
     expect(mock.mock.calls.some(([, init]) => init?.method === 'PATCH')).toBe(false)
+  })
+
+  it("toasts the server's refusal of a name, which has no field to show it, and keeps the old name", async () => {
+    const refusal = 'Name must not contain control or text direction characters'
+    stubDashboard({ 'PATCH /api/qrcodes/7': () => json({ errors: { name: refusal } }, 400) })
+    renderApp('/dashboard')
+    const input = await startRename()
+    await userEvent.type(input, '\u202Efdp.exe{Enter}')
+    expect(await screen.findByText('Could not rename the QR code')).toBeInTheDocument()
+    expect(screen.getByText(refusal)).toBeInTheDocument()
+    expect(screen.getByRole('heading', { name: 'Shop front' })).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Rename Shop front' })).toHaveFocus()
   })
 })
 
@@ -221,6 +249,25 @@ describe('delete', () => {
     await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }))
     await waitFor(() => expect(screen.queryByRole('heading', { name: 'Shop front' })).not.toBeInTheDocument())
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument()
+  })
+})
+
+describe('focus after a delete', () => {
+  it('goes to the card now in the place of the deleted one (the last, here, the one before)', async () => {
+    let statics = [staticCode]
+    stubDashboard({
+      'GET /api/codes': (_, url) => page(url.searchParams.get('status') === 'paused' ? [] : [dynamicCode, ...statics]),
+      'DELETE /api/qrcodes/7': () => {
+        statics = []
+        return new Response(null, { status: 204 })
+      },
+    })
+    renderApp('/dashboard')
+    await userEvent.click(within(await card('Shop front')).getByRole('button', { name: 'Delete' }))
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }))
+    await waitFor(() => expect(screen.queryByRole('heading', { name: 'Shop front' })).not.toBeInTheDocument())
+    await waitFor(() => expect(within(screen.getByRole('list', { name: 'QR codes' })).getAllByRole('button')[0]).toHaveFocus())
+    expect(document.activeElement?.closest('[data-testid="qr-card"]')).toHaveTextContent('Menu card')
   })
 })
 
@@ -269,6 +316,16 @@ describe('edit destination', () => {
     await userEvent.type(input, 'https://user:pw@example.com/')
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save Changes' }))
     expect(await within(dialog).findByText('Please enter a valid URL')).toBeInTheDocument()
+    expect(screen.queryByText('Could not edit the QR code')).not.toBeInTheDocument()
+  })
+
+  it('toasts a refusal of a field the dialog does not show', async () => {
+    stubDashboard({ 'PUT /api/dynamic-qrcodes/3': () => json({ errors: { name: 'Name must not contain control or text direction characters' } }, 400) })
+    renderApp('/dashboard')
+    const { dialog } = await openEdit()
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save Changes' }))
+    expect(await screen.findByText('Could not edit the QR code')).toBeInTheDocument()
+    expect(screen.getByText('Name must not contain control or text direction characters')).toBeInTheDocument()
   })
 })
 
@@ -455,6 +512,7 @@ describe('smart routing', () => {
   })
 
   it('sends a rule or a variant to a hosted page, and shows a refusal beside it', async () => {
+    const scrolled = vi.spyOn(Element.prototype, 'scrollIntoView')
     const hosted = (id: number, title: string, slug: string) => ({ id, type: 'links', title, slug, url: `https://qr.example/p/${slug}` })
     const mock = stubDashboard({
       'GET /api/pages': () => json([hosted(4, 'Lunch menu', 'lunch'), hosted(9, 'Team card', 'team')]),
@@ -487,6 +545,10 @@ describe('smart routing', () => {
     const page = within(dialog).getByLabelText('Rule 1 page')
     expect(page).toHaveAttribute('aria-invalid', 'true')
     expect(page).toHaveAccessibleDescription('Rule 1: no page with this id in this workspace')
+    // Focused and centred in the panel, clear of its sticky footer.
+    await waitFor(() => expect(page).toHaveFocus())
+    expect(scrolled.mock.contexts.at(-1)).toBe(page)
+    expect(scrolled).toHaveBeenLastCalledWith({ block: 'center' })
   })
 
   it('warns that a rule with no conditions takes every scan', async () => {

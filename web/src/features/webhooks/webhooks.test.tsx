@@ -45,6 +45,7 @@ describe('Webhooks page', { timeout: 30_000 }, () => {
     await userEvent.click(screen.getByRole('checkbox', { name: /webhook\.test/ }))
     await userEvent.click(screen.getByRole('button', { name: 'Add endpoint' }))
     expect(await screen.findByText('URL must use https')).toBeInTheDocument()
+    expect(screen.getByLabelText('Endpoint URL')).toHaveFocus()
 
     await userEvent.clear(screen.getByLabelText('Endpoint URL'))
     await userEvent.type(screen.getByLabelText('Endpoint URL'), hook.url)
@@ -141,6 +142,23 @@ describe('Webhooks page', { timeout: 30_000 }, () => {
     expect(screen.queryByRole('dialog', { name: 'Edit endpoint' })).not.toBeInTheDocument()
     const last = fetchMock.mock.calls.filter(([, init]) => init?.method === 'PATCH').at(-1)
     expect(JSON.parse(last?.[1]?.body as string)).toEqual({ url: 'https://crm.example.com/v2', events: ['code.created', 'webhook.test', 'code.deleted'], description: 'CRM' })
+  })
+
+  it('ties the refusal of no events to the events, and focuses them', async () => {
+    stubFetch({
+      'GET /api/user': () => json(alice),
+      'GET /api/webhooks': () => json([]),
+      'POST /api/webhooks': () => json({ message: 'Choose at least one event', errors: { events: 'Choose at least one event' } }, 400),
+    })
+    renderApp('/webhooks')
+    await userEvent.type(await screen.findByLabelText('Endpoint URL'), hook.url)
+    for (const name of [/code\.created/, /code\.updated/, /code\.deleted/]) await userEvent.click(screen.getByRole('checkbox', { name }))
+    await userEvent.click(screen.getByRole('button', { name: 'Add endpoint' }))
+    const events = await screen.findByRole('group', { name: 'Events' })
+    await vi.waitFor(() => expect(events).toHaveAttribute('aria-invalid', 'true'))
+    expect(events).toHaveAccessibleDescription('Choose at least one event')
+    expect(events).toHaveFocus()
+    expect(screen.getByLabelText('Endpoint URL')).not.toHaveAttribute('aria-invalid')
   })
 
   it('tells an editor that only owners and admins manage webhooks', async () => {

@@ -93,8 +93,13 @@ describe('members page', () => {
     expect(within(bobRole).queryByRole('option', { name: 'Owner' })).not.toBeInTheDocument()
     expect(within(row(people, 'alice@example.com')).getByRole('button', { name: 'Leave' })).toBeInTheDocument()
 
+    // Choosing a role only stages it; Change role commits it, and focus stays on the select.
     await userEvent.selectOptions(bobRole, 'editor')
+    expect(sent(mock, 'PATCH', '/api/workspaces/9/members/3')).toEqual([])
+    await userEvent.click(within(row(people, 'bob@example.com')).getByRole('button', { name: 'Change role of bob@example.com' }))
     await waitFor(() => expect(sent(mock, 'PATCH', '/api/workspaces/9/members/3')).toEqual([{ role: 'editor' }]))
+    expect(await screen.findByText('Role changed')).toBeInTheDocument()
+    expect(bobRole).toHaveFocus()
 
     await userEvent.click(within(row(people, 'bob@example.com')).getByRole('button', { name: 'Remove bob@example.com' }))
     await waitFor(() => expect(sent(mock, 'DELETE', '/api/workspaces/9/members/3')).toHaveLength(1))
@@ -114,6 +119,26 @@ describe('members page', () => {
     await waitFor(() => expect(sent(mock, 'DELETE', '/api/workspaces/9/invitations/4')).toHaveLength(1))
   })
 
+  it('asks before making someone an owner, and changes nothing when declined', async () => {
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false)
+    const mock = stub('owner', { 'PATCH /api/workspaces/9/members/3': () => new Response(null, { status: 204 }) })
+    renderApp('/workspace/members')
+    const people = await screen.findByRole('list', { name: 'Members' })
+    const bobRole = await within(people).findByRole('combobox', { name: 'Role of bob@example.com' })
+    await userEvent.selectOptions(bobRole, 'owner')
+    const change = within(row(people, 'bob@example.com')).getByRole('button', { name: 'Change role of bob@example.com' })
+    await userEvent.click(change)
+    expect(confirm).toHaveBeenCalledWith(expect.stringContaining('Make bob@example.com an owner of Agency?'))
+    expect(sent(mock, 'PATCH', '/api/workspaces/9/members/3')).toEqual([])
+    // Back to the role held: nothing left to change.
+    await userEvent.selectOptions(bobRole, 'viewer')
+    expect(within(row(people, 'bob@example.com')).queryByRole('button', { name: /Change role/ })).not.toBeInTheDocument()
+    await userEvent.selectOptions(bobRole, 'owner')
+    confirm.mockReturnValue(true)
+    await userEvent.click(within(row(people, 'bob@example.com')).getByRole('button', { name: 'Change role of bob@example.com' }))
+    await waitFor(() => expect(sent(mock, 'PATCH', '/api/workspaces/9/members/3')).toEqual([{ role: 'owner' }]))
+  })
+
   it('shows the server refusing an invitation on the field', async () => {
     stub('owner', {
       'POST /api/workspaces/9/invitations': () =>
@@ -125,6 +150,18 @@ describe('members page', () => {
     expect(await screen.findByText('Please enter a valid email address')).toBeInTheDocument()
     // Owners may make owners.
     expect(within(screen.getByLabelText('Role')).getByRole('option', { name: 'Owner' })).toBeInTheDocument()
+  })
+
+  it('focuses the email field, marked and described, when the address is already invited', async () => {
+    stub('owner', { 'POST /api/workspaces/9/invitations': () => json({ message: 'Already invited as Editor' }, 409) })
+    renderApp('/workspace/members')
+    const email = await screen.findByLabelText('Email')
+    await userEvent.type(email, 'carol@example.com')
+    await userEvent.click(screen.getByRole('button', { name: 'Send invitation' }))
+    expect(await screen.findByText('Already invited as Editor')).toBeInTheDocument()
+    expect(email).toHaveFocus()
+    expect(email).toHaveAttribute('aria-invalid', 'true')
+    expect(email).toHaveAccessibleDescription('Already invited as Editor')
   })
 
   it('offers no Leave in the personal workspace', async () => {

@@ -75,11 +75,12 @@ export function useInvalidateCodes() {
 /**
  * A change to one code. A failure says so in a toast with the server's
  * words (issue 39; spec 01 §8 only logged them, and a viewer's Pause then
- * did nothing visible), except a refusal by field, which the form shows at
- * its field. The lists are refetched either way, so the card shows what the
- * server holds: as it was, after a failure.
+ * did nothing visible), except a refusal of only the fields the caller's
+ * form shows at their place (fields): a rename, say, has none, so its
+ * refusal is toasted. The lists are refetched either way, so the card shows
+ * what the server holds: as it was, after a failure.
  */
-function useCodeMutation<V>(call: (variables: V) => Promise<unknown>, what: string, done?: string) {
+function useCodeMutation<V>(call: (variables: V) => Promise<unknown>, what: string, done?: string, fields: readonly string[] = []) {
   const invalidate = useInvalidateCodes()
   const failed = toastFailure(`Could not ${what} the QR code`)
   return useMutation({
@@ -87,7 +88,8 @@ function useCodeMutation<V>(call: (variables: V) => Promise<unknown>, what: stri
     // A short confirmation that the change took.
     onSuccess: done ? () => toast({ title: done }) : undefined,
     onError: (error) => {
-      if (!serverFieldErrors(error)) failed(error)
+      const refused = Object.keys(serverFieldErrors(error) ?? {})
+      if (!refused.length || !refused.every((field) => fields.includes(field))) failed(error)
     },
     onSettled: invalidate,
   })
@@ -129,6 +131,7 @@ export function useEditDestination() {
     ({ code, destination }: { code: DynamicCode; destination: string }) => apiJson('PUT', codePath(code), { destination }),
     'edit',
     'Destination updated',
+    ['destination'],
   )
 }
 
@@ -138,6 +141,7 @@ export function useSetCodeDomain() {
     ({ code, domainId }: { code: DynamicCode; domainId: number | null }) => apiJson<DynamicCode>('PATCH', codePath(code), { domainId }),
     'move',
     'Domain updated',
+    ['domainId'],
   )
 }
 
@@ -147,6 +151,7 @@ export function useSetShortCode() {
     ({ code, shortCode }: { code: DynamicCode; shortCode: string }) => apiJson<DynamicCode>('PATCH', codePath(code), { shortCode }),
     'change',
     'Short code changed',
+    ['shortCode'],
   )
 }
 
@@ -166,6 +171,8 @@ export function useSetCodePassword() {
   return useCodeMutation(
     ({ code, password }: { code: DynamicCode; password: string }) => apiJson('PUT', `${codePath(code)}/password`, { password }),
     'protect',
+    undefined,
+    ['password'],
   )
 }
 

@@ -1,5 +1,5 @@
 import { X } from 'lucide-react'
-import { useId, useState, type KeyboardEvent } from 'react'
+import { useEffect, useId, useState, type KeyboardEvent } from 'react'
 import { FieldError } from '@/components/ui/field-error'
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
@@ -10,7 +10,8 @@ import { invalidProps } from '../lib/routing-errors'
  * ones listed by name, each with its remove button, and a search box whose
  * matches (by name or code) drop down below it. With allowTyped, what is
  * typed can be added as it is too (a city no scan has come from yet), as
- * the first choice of the list. The keyboard moves through
+ * the first choice of the list. Names with a word that starts with what is
+ * typed come before those that only contain it. The keyboard moves through
  * the matches with the arrows, Enter adds the highlighted one, Escape
  * closes them, Backspace in the empty box removes the last chip (the
  * ARIA combobox pattern with a listbox popup).
@@ -41,13 +42,23 @@ export function ChipPicker({
   const names = new Map(options)
   const chosen = [...value].sort((a, b) => (names.get(a) ?? a).localeCompare(names.get(b) ?? b))
   const q = query.trim().toLowerCase()
-  const found = options.filter(([code, name]) => !value.includes(code) && (!q || name.toLowerCase().includes(q) || code.toLowerCase() === q)).slice(0, 50)
+  // "ger" is Germany before Algeria: a code typed in full or a word's start ranks first (sort keeps the order given).
+  const ranked = options
+    .filter(([code, name]) => !value.includes(code) && (!q || name.toLowerCase().includes(q) || code.toLowerCase() === q))
+    .map((option) => ({ option, rank: q && (option[0].toLowerCase() === q || startsWord(option[1], q)) ? 0 : 1 }))
+  const found = ranked.sort((a, b) => a.rank - b.rank).slice(0, 50).map((r) => r.option)
   const typed = query.trim()
   const known = (text: string) => text.toLowerCase() === q
   const offerTyped = allowTyped && q !== '' && !options.some(([code, name]) => known(code) || known(name)) && !value.some(known)
   const matches: (readonly [string, string])[] = offerTyped ? [[typed, `Add “${typed}”`], ...found] : found
   const shown = open && matches.length > 0
   const optionId = (i: number) => `${listId}-${i}`
+  const current = Math.min(active, matches.length - 1)
+
+  // The highlighted option stays in sight as the arrows move it through a long list.
+  useEffect(() => {
+    if (shown) document.getElementById(`${listId}-${current}`)?.scrollIntoView({ block: 'nearest' })
+  }, [shown, current, listId])
 
   const add = (code: string) => {
     onChange([...value, code])
@@ -62,7 +73,7 @@ export function ChipPicker({
     } else if (e.key === 'Enter') {
       // Enter picks; it never submits the dialog's form.
       e.preventDefault()
-      if (shown) add(matches[Math.min(active, matches.length - 1)][0])
+      if (shown) add(matches[current][0])
     } else if (e.key === 'Escape' && shown) {
       e.preventDefault()
       e.stopPropagation()
@@ -99,7 +110,7 @@ export function ChipPicker({
           aria-expanded={shown}
           aria-controls={listId}
           aria-autocomplete="list"
-          aria-activedescendant={shown ? optionId(Math.min(active, matches.length - 1)) : undefined}
+          aria-activedescendant={shown ? optionId(current) : undefined}
           autoComplete="off"
           placeholder="Type to search…"
           value={query}
@@ -126,7 +137,7 @@ export function ChipPicker({
                 key={code}
                 id={optionId(i)}
                 role="option"
-                aria-selected={i === Math.min(active, matches.length - 1)}
+                aria-selected={i === current}
                 className="cursor-pointer px-3 py-1.5 aria-selected:bg-slate-100"
                 // Before the box's blur closes the list.
                 onMouseDown={(e) => {
@@ -142,4 +153,13 @@ export function ChipPicker({
       <FieldError id={`${id}-error`}>{error}</FieldError>
     </div>
   )
+}
+
+/** Whether a word of name (or name itself) starts with q, in lower case. */
+function startsWord(name: string, q: string): boolean {
+  const lower = name.toLowerCase()
+  for (let i = lower.indexOf(q); i >= 0; i = lower.indexOf(q, i + 1)) {
+    if (i === 0 || !/[\p{L}\p{N}]/u.test(lower[i - 1])) return true
+  }
+  return false
 }

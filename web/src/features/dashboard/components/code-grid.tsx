@@ -1,5 +1,5 @@
 import { ShieldAlert } from 'lucide-react'
-import { startTransition, useEffect, useState, type ReactNode, type Ref } from 'react'
+import { startTransition, useEffect, useLayoutEffect, useRef, useState, type ReactNode, type Ref } from 'react'
 import { Link } from 'react-router'
 import { Spinner } from '@/components/ui/spinner'
 import { serverErrorCode, serverMessage } from '@/lib/api-client'
@@ -88,10 +88,22 @@ function CardList({
   const [first] = useState(screenful)
   useEffect(() => startTransition(() => setWhole(true)), [])
   const drawn = whole ? codes : codes.slice(0, first)
+  const list = useRef<HTMLUListElement>(null)
+  // The card that last had focus (its dialogs' focus too: React's events
+  // bubble out of portals) and its place: when a pause or a delete takes it
+  // out of the list, focus would fall to the page; it goes to the card now
+  // in its place instead.
+  const focused = useRef<{ key: string; index: number } | null>(null)
+  useLayoutEffect(() => {
+    const last = focused.current
+    if (!last || codes.some((c) => codeKey(c) === last.key) || (document.activeElement && document.activeElement !== document.body)) return
+    focused.current = null
+    list.current?.children[Math.min(last.index, drawn.length - 1)]?.querySelector('button')?.focus()
+  }, [codes, drawn.length])
   return (
-    <ul className="grid gap-5 sm:grid-cols-2 xl:grid-cols-3" aria-label={paused ? 'Paused QR codes' : 'QR codes'}>
-      {drawn.map((code) => (
-        <li key={codeKey(code)} className="grid">
+    <ul ref={list} className="grid gap-5 sm:grid-cols-2 xl:grid-cols-3" aria-label={paused ? 'Paused QR codes' : 'QR codes'}>
+      {drawn.map((code, index) => (
+        <li key={codeKey(code)} className="grid" onFocus={() => (focused.current = { key: codeKey(code), index })}>
           <CodeCard code={code} paused={paused} selected={selected?.has(codeKey(code))} onSelect={onSelect && ((on) => onSelect(code, on))} />
         </li>
       ))}

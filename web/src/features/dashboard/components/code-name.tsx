@@ -1,15 +1,22 @@
 import { Check, Pencil, X } from 'lucide-react'
-import { useState, type KeyboardEvent } from 'react'
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 
 /**
  * A code's name with the pencil to rename it (spec 01 §4): Enter or the tick
  * saves, Escape or the cross cancels; an unchanged or blank name just closes.
- * Without onRename (a viewer) the name shows alone.
+ * Closing hands focus back to the pencil (the box it had is gone); a refused
+ * name is toasted by the rename's mutation. Without onRename (a viewer) the
+ * name shows alone.
  */
 export function CodeName({ name, onRename }: { name: string; onRename?: (name: string) => void }) {
   const [draft, setDraft] = useState<string | null>(null)
+  const [closed, setClosed] = useState(false)
+  const pencil = useRef<HTMLButtonElement>(null)
+  useEffect(() => {
+    if (closed && draft === null) pencil.current?.focus()
+  }, [closed, draft])
 
   if (draft === null) {
     return (
@@ -18,7 +25,7 @@ export function CodeName({ name, onRename }: { name: string; onRename?: (name: s
           {name}
         </h3>
         {onRename && (
-          <Button variant="ghost" size="icon" className="size-7 shrink-0 text-slate-400 hover:text-slate-700" aria-label={`Rename ${name}`} onClick={() => setDraft(name)}>
+          <Button variant="ghost" size="icon" className="size-7 shrink-0 text-slate-400 hover:text-slate-700" aria-label={`Rename ${name}`} ref={pencil} onClick={() => setDraft(name)}>
             <Pencil aria-hidden="true" className="!size-3.5" />
           </Button>
         )}
@@ -26,7 +33,10 @@ export function CodeName({ name, onRename }: { name: string; onRename?: (name: s
     )
   }
 
-  const close = () => setDraft(null)
+  const close = () => {
+    setDraft(null)
+    setClosed(true)
+  }
   const save = () => {
     const next = draft.trim()
     if (next && next !== name) onRename?.(next)

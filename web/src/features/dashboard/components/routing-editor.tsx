@@ -2,6 +2,7 @@ import { Loader2 } from 'lucide-react'
 import { useEffect, useState, type ReactNode } from 'react'
 import { Button } from '@/components/ui/button'
 import { serverFieldErrors } from '@/lib/api-client'
+import { focusFirstInvalid } from '@/lib/form-errors'
 import { toastFailure } from '@/lib/use-toast'
 import { useSetRouting } from '../api/codes'
 import type { DynamicCode, Routing } from '../api/types'
@@ -26,8 +27,8 @@ export function RoutingTabs({ code, onSaved, showTab }: { code: DynamicCode; onS
   useEffect(() => {
     if (!Object.keys(errors).length) return
     const frame = requestAnimationFrame(() => {
-      const first = document.querySelector<HTMLElement>('[role="tabpanel"][data-state="active"] [aria-invalid="true"]')
-      first?.focus()
+      const panel = document.querySelector('[role="tabpanel"][data-state="active"]')
+      if (panel) focusFirstInvalid(panel)
     })
     return () => cancelAnimationFrame(frame)
   }, [errors])

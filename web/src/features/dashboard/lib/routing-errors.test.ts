@@ -7,6 +7,8 @@ describe('routing refusals', () => {
     expect(routingFieldId('rules.2.when.country')).toBe('rule-2-country')
     expect(routingFieldId('rules.1.when.timeZone')).toBe('rule-1-tz')
     expect(routingFieldId('rules.1.when.to')).toBe('rule-1-to')
+    expect(routingFieldId('rules.0.when.region')).toBe('rule-0-region')
+    expect(routingFieldId('rules.3.when.city')).toBe('rule-3-city')
     expect(routingFieldId('split')).toBe('split-total')
     expect(routingFieldId('split.1.weight')).toBe('split-1-weight')
     expect(routingFieldId('expiresAt')).toBe('routing-expires')
@@ -26,5 +28,7 @@ describe('routing refusals', () => {
 
   it('keeps the refusals no field shows for the footer', () => {
     expect(unplacedErrors({ 'rules.0.then': 'Rule 1: unknown field', expiresAt: 'The end must be after the start' })).toEqual(['Rule 1: unknown field'])
+    // A region's or a city's refusal shows once, at its field.
+    expect(unplacedErrors({ 'rules.0.when.region': 'Rule 1: regions and cities need a city database', 'rules.0.when.city': 'Rule 1: x' })).toEqual([])
   })
 })

@@ -18,7 +18,7 @@ const scheduleFields: Record<string, string> = {
 export function routingFieldId(path: string): string | undefined {
   if (path in scheduleFields) return scheduleFields[path]
   if (path === 'split') return 'split-total'
-  let m = /^rules\.(\d+)\.(destination|pageId|when\.(os|country|language|days|from|to|timeZone))$/.exec(path)
+  let m = /^rules\.(\d+)\.(destination|pageId|when\.(os|country|language|region|city|days|from|to|timeZone))$/.exec(path)
   if (m) return `rule-${m[1]}-${m[3] === 'timeZone' ? 'tz' : m[2] === 'pageId' ? 'page' : (m[3] ?? 'destination')}`
   m = /^split\.(\d+)\.(destination|pageId|weight)$/.exec(path)
   if (m) return `split-${m[1]}-${m[2] === 'pageId' ? 'page' : m[2]}`

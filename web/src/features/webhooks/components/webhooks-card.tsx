@@ -1,5 +1,5 @@
 import { Copy, Pencil, Trash2, Webhook as WebhookIcon } from 'lucide-react'
-import { useId, useState, type FormEvent } from 'react'
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
 import { Alert } from '@/components/ui/alert'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
@@ -9,6 +9,7 @@ import { FieldError } from '@/components/ui/field-error'
 import { TextField } from '@/components/ui/form-field'
 import { Spinner } from '@/components/ui/spinner'
 import { serverFieldErrors, serverMessage } from '@/lib/api-client'
+import { focusFirstInvalid } from '@/lib/form-errors'
 import { toast } from '@/lib/use-toast'
 import { eventTypes, useCreateWebhook, useDeleteWebhook, useRotateSecret, useUpdateWebhook, useWebhooks, type Webhook } from '../api/webhooks'
 import { DeliveriesList } from './deliveries-list'
@@ -102,8 +103,14 @@ function EndpointForm({ hook, onSaved }: { hook?: Webhook; onSaved: (saved: Webh
 
   const error = saving.error
   const fields = serverFieldErrors(error)
+  const form = useRef<HTMLFormElement>(null)
+  // A refusal drawn: to its first field (the URL, or the events).
+  useEffect(() => {
+    if (form.current && serverFieldErrors(error)) focusFirstInvalid(form.current)
+  }, [error])
+  const eventsError = `${id}-events-error`
   return (
-    <form className="grid gap-4" onSubmit={submit} noValidate>
+    <form ref={form} className="grid gap-4" onSubmit={submit} noValidate>
       <TextField
         id={`${id}-url`}
         label="Endpoint URL"
@@ -122,7 +129,12 @@ function EndpointForm({ hook, onSaved }: { hook?: Webhook; onSaved: (saved: Webh
         error={fields?.description}
         maxLength={200}
       />
-      <fieldset className="grid gap-2">
+      <fieldset
+        className="grid gap-2"
+        tabIndex={-1}
+        aria-invalid={fields?.events ? true : undefined}
+        aria-describedby={fields?.events ? eventsError : undefined}
+      >
         <legend className="mb-1 text-sm font-medium">Events</legend>
         <div className="grid gap-1.5 sm:grid-cols-2">
           {eventTypes.map(({ type, label }) => (
@@ -139,7 +151,7 @@ function EndpointForm({ hook, onSaved }: { hook?: Webhook; onSaved: (saved: Webh
             </label>
           ))}
         </div>
-        <FieldError id={`${id}-events-error`}>{fields?.events}</FieldError>
+        <FieldError id={eventsError}>{fields?.events}</FieldError>
       </fieldset>
       {error && !fields && (
         <Alert variant="destructive">{serverMessage(error) ?? (hook ? 'Failed to save the endpoint.' : 'Failed to add the endpoint.')}</Alert>

@@ -1,5 +1,5 @@
 import { Mail, UserPlus } from 'lucide-react'
-import { useId, useState, type FormEvent } from 'react'
+import { useId, useRef, useState, type FormEvent } from 'react'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { FieldError } from '@/components/ui/field-error'
@@ -19,12 +19,19 @@ export function InviteCard({ workspace }: { workspace: ActiveWorkspace }) {
   const [email, setEmail] = useState('')
   const [role, setRole] = useState<Role>('viewer')
   const [error, setError] = useState<string>()
+  const emailField = useRef<HTMLInputElement>(null)
+  // A refusal ("Already invited as Editor") is about the address: focus goes
+  // there, not to the page (the button is disabled while sending).
+  const refuse = (message: string) => {
+    setError(message)
+    emailField.current?.focus()
+  }
 
   function submit(event: FormEvent) {
     event.preventDefault()
     const address = email.trim()
     if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(address)) {
-      setError('Please enter a valid email')
+      refuse('Please enter a valid email')
       return
     }
     setError(undefined)
@@ -35,7 +42,7 @@ export function InviteCard({ workspace }: { workspace: ActiveWorkspace }) {
           setEmail('')
           toast({ title: 'Invitation sent', description: `We emailed ${address} a link to join as ${roleLabels[role].toLowerCase()}.` })
         },
-        onError: (failure) => setError(fieldMessage(failure, 'email') ?? serverMessage(failure) ?? 'Failed to send the invitation. Please try again.'),
+        onError: (failure) => refuse(fieldMessage(failure, 'email') ?? serverMessage(failure) ?? 'Failed to send the invitation. Please try again.'),
       },
     )
   }
@@ -53,6 +60,7 @@ export function InviteCard({ workspace }: { workspace: ActiveWorkspace }) {
           <div className="grid gap-2">
             <Label htmlFor={`${id}-email`}>Email</Label>
             <Input
+              ref={emailField}
               id={`${id}-email`}
               type="email"
               autoComplete="off"

@@ -1,4 +1,5 @@
 import { LogOut, Trash2 } from 'lucide-react'
+import { useRef, useState } from 'react'
 import { useNavigate } from 'react-router'
 import { Alert } from '@/components/ui/alert'
 import { Badge } from '@/components/ui/badge'
@@ -17,7 +18,6 @@ import { assignable, failed, formatDate } from '../lib/members'
 export function MemberList({ workspace }: { workspace: ActiveWorkspace }) {
   const members = useMembers(workspace.id)
   const me = useUser().data?.id
-  const changeRole = useChangeRole(workspace.id)
   const remove = useRemoveMember(workspace.id)
   const navigate = useNavigate()
   // Nobody leaves their personal workspace (the server refuses it too).
@@ -64,25 +64,7 @@ export function MemberList({ workspace }: { workspace: ActiveWorkspace }) {
                 <p className="text-xs text-slate-500">Joined {formatDate(m.joinedAt)}</p>
               </div>
               {m.userId !== me && mayManage(m) ? (
-                <NativeSelect
-                  aria-label={`Role of ${m.email}`}
-                  value={m.role}
-                  disabled={changeRole.isPending}
-                  onChange={(e) => {
-                    const role = e.target.value as Role
-                    changeRole.mutate(
-                      { userId: m.userId, role },
-                      { onSuccess: () => toast({ title: 'Role changed', description: `${m.email} is now ${roleLabels[role].toLowerCase()}.` }), onError: failed('Could not change the role') },
-                    )
-                  }}
-                >
-                  {/* An owner seen by an admin cannot get here; the current role always shows. */}
-                  {assignable(workspace.role).map((r) => (
-                    <option key={r} value={r}>
-                      {roleLabels[r]}
-                    </option>
-                  ))}
-                </NativeSelect>
+                <RoleChoice member={m} workspace={workspace} />
               ) : (
                 <Badge tone={m.role === 'owner' ? 'violet' : 'neutral'}>{roleLabels[m.role]}</Badge>
               )}
@@ -104,5 +86,57 @@ export function MemberList({ workspace }: { workspace: ActiveWorkspace }) {
         </ul>
       </CardContent>
     </Card>
+  )
+}
+
+/**
+ * A member's role: choosing one only stages it (a closed select changes on
+ * an arrow key), Change role commits it, and making an owner asks first.
+ */
+function RoleChoice({ member: m, workspace }: { member: Member; workspace: ActiveWorkspace }) {
+  const changeRole = useChangeRole(workspace.id)
+  const [staged, setStaged] = useState<Role | null>(null)
+  const select = useRef<HTMLSelectElement>(null)
+
+  function commit(role: Role) {
+    if (role === 'owner' && !window.confirm(`Make ${m.email} an owner of ${workspace.name}? Owners can do everything, including removing other owners.`)) return
+    // The button goes once the role is saved: focus waits on the select.
+    select.current?.focus()
+    changeRole.mutate(
+      { userId: m.userId, role },
+      {
+        onSuccess: () => {
+          setStaged(null)
+          toast({ title: 'Role changed', description: `${m.email} is now ${roleLabels[role].toLowerCase()}.` })
+        },
+        onError: failed('Could not change the role'),
+      },
+    )
+  }
+
+  return (
+    <div className="flex items-center gap-2">
+      <NativeSelect
+        ref={select}
+        aria-label={`Role of ${m.email}`}
+        value={staged ?? m.role}
+        onChange={(e) => {
+          const role = e.target.value as Role
+          setStaged(role === m.role ? null : role)
+        }}
+      >
+        {/* An owner seen by an admin cannot get here; the current role always shows. */}
+        {assignable(workspace.role).map((r) => (
+          <option key={r} value={r}>
+            {roleLabels[r]}
+          </option>
+        ))}
+      </NativeSelect>
+      {staged && (
+        <Button size="sm" variant="outline" aria-label={`Change role of ${m.email}`} onClick={() => commit(staged)} disabled={changeRole.isPending}>
+          Change role
+        </Button>
+      )}
+    </div>
   )
 }
