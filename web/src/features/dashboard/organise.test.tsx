@@ -122,6 +122,22 @@ describe('tags and folders', () => {
     expect(body(mock, 'PUT', '/api/dynamic-qrcodes/3/folder')).toEqual({ folderId: 5 })
   })
 
+  it('says the tags were saved when only the folder is refused, and keeps the dialog open', async () => {
+    stub({
+      'PUT /api/dynamic-qrcodes/3/tags': () => json({ ...dynamicCode, tags: [1] }),
+      'PUT /api/dynamic-qrcodes/3/folder': () => json({ message: 'You are a viewer in Acme Marketing' }, 403),
+    })
+    renderApp('/dashboard')
+    await userEvent.click(within(await card('Menu card')).getByRole('button', { name: 'Add tags to Menu card' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Tags and folder' })
+    await userEvent.click(within(dialog).getByRole('checkbox', { name: 'Print' }))
+    await userEvent.selectOptions(within(dialog).getByRole('combobox', { name: 'Folder' }), 'Café')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
+    expect(await screen.findByText('Tags saved, the folder was not')).toBeInTheDocument()
+    expect(screen.getByText('You are a viewer in Acme Marketing')).toBeInTheDocument()
+    expect(screen.getByRole('dialog', { name: 'Tags and folder' })).toBeInTheDocument()
+  })
+
   it('creates a tag with a colour and shows a duplicate name refused by the server on the field', async () => {
     let first = true
     const mock = stub({

@@ -45,10 +45,22 @@ export function useDeleteFolder() {
   return useOrganiseMutation(foldersKey, (id: number) => apiRequest('DELETE', `/api/folders/${id}`))
 }
 
+/** The folder's refusal after the code's new tags were saved: only the folder failed. */
+export class FolderNotSaved extends Error {
+  constructor(readonly reason: unknown) {
+    super('The tags were saved, the folder was not')
+  }
+}
+
 /** Sets a code's tags and folder: one call each, only for what changed. */
 export function useOrganiseCode() {
   return useOrganiseMutation(['/api/codes'], async ({ code, tagIds, folderId }: { code: SavedCode; tagIds?: number[]; folderId?: number | null }) => {
     if (tagIds) await apiJson('PUT', `${codePath(code)}/tags`, { tagIds })
-    if (folderId !== undefined) await apiJson('PUT', `${codePath(code)}/folder`, { folderId })
+    if (folderId === undefined) return
+    try {
+      await apiJson('PUT', `${codePath(code)}/folder`, { folderId })
+    } catch (error) {
+      throw tagIds ? new FolderNotSaved(error) : error
+    }
   })
 }

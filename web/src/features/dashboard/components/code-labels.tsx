@@ -7,7 +7,7 @@ import { Label } from '@/components/ui/label'
 import { NativeSelect } from '@/components/ui/native-select'
 import { toast, toastFailure } from '@/lib/use-toast'
 import { useCan } from '@/lib/workspace'
-import { useFolders, useOrganiseCode, useTags } from '../api/organise'
+import { FolderNotSaved, useFolders, useOrganiseCode, useTags } from '../api/organise'
 import { tagIdsOf, type SavedCode, type Tag } from '../api/types'
 import { TagDot } from './tag-colors'
 
@@ -89,7 +89,9 @@ function CodeLabelsForm({ code, onClose }: { code: SavedCode; onClose: () => voi
           toast({ title: 'Saved', description: `Tags and folder of ${code.name} updated.` })
           onClose()
         },
-        onError: toastFailure('Could not save'),
+        // The card shows what was saved (the list is read again): the toast says what was not.
+        onError: (error) =>
+          error instanceof FolderNotSaved ? toastFailure('Tags saved, the folder was not')(error.reason) : toastFailure('Could not save')(error),
       },
     )
   }
