@@ -194,6 +194,13 @@ for (const width of [390, 1280]) {
     await expect(dialog.getByText(/This rule has no conditions/)).toHaveCount(0)
     await dialog.getByRole('button', { name: 'Remove France' }).click()
     await expect(dialog.getByRole('list', { name: 'Chosen countries' }).getByRole('listitem')).toHaveText(['Germany'])
+    // Escape with the list open closes the list, not the dialog with its unsaved rule.
+    await countries.fill('ital')
+    await expect(dialog.getByRole('option', { name: 'Italy' })).toBeVisible()
+    await countries.press('Escape')
+    await expect(dialog.getByRole('option', { name: 'Italy' })).toHaveCount(0)
+    await expect(dialog).toBeVisible()
+    await countries.fill('')
     await dialog.getByLabel('Rule 1 URL').fill('javascript:alert(1)')
 
     // A schedule that ends before it starts.

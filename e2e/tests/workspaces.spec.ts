@@ -126,6 +126,17 @@ test('an invited viewer joins from the mailed link, sees the shared codes, canno
   await page.reload()
   const bobRole = page.getByRole('combobox', { name: `Role of ${bob}` })
   await expect(bobRole).toHaveValue('viewer')
+  // Arrow keys on the closed select only stage a role: nothing is sent until Change role.
+  const patches: string[] = []
+  page.on('request', (request) => {
+    if (request.method() === 'PATCH' && request.url().includes('/members/')) patches.push(request.url())
+  })
+  await bobRole.focus()
+  await page.keyboard.press('ArrowUp')
+  await page.keyboard.press('ArrowUp')
+  await expect(page.getByRole('button', { name: `Change role of ${bob}` })).toBeVisible()
+  await page.waitForTimeout(300)
+  expect(patches).toEqual([])
   await bobRole.selectOption('editor')
   await page.getByRole('button', { name: `Change role of ${bob}` }).click()
   await expect(page.getByText('Role changed', { exact: true })).toBeVisible()
