@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/squarely/squarely/internal/codes"
 	"github.com/squarely/squarely/internal/store"
 )
 
@@ -59,7 +60,7 @@ func WriteWorkspace(ctx context.Context, w io.Writer, st *store.Store, ws *store
 	if err != nil {
 		return err
 	}
-	codes := struct {
+	doc := struct {
 		ExportedAt    time.Time
 		WorkspaceID   int64
 		WorkspaceName string
@@ -68,7 +69,7 @@ func WriteWorkspace(ctx context.Context, w io.Writer, st *store.Store, ws *store
 		BrandKits     []*store.BrandKit
 	}{ExportedAt: time.Now().UTC(), WorkspaceID: ws.ID, WorkspaceName: ws.Name, StaticCodes: static, BrandKits: kits}
 	for _, d := range dynamic {
-		codes.DynamicCodes = append(codes.DynamicCodes, exportedDynamic{d, site.BaseURL + "/d/" + d.ShortCode})
+		doc.DynamicCodes = append(doc.DynamicCodes, exportedDynamic{d, codes.PrintedURL(site.BaseURL, d.Domain, d.ShortCode, d.ShortCodeChosen)})
 	}
 	f, err := zw.Create("codes.json")
 	if err != nil {
@@ -76,7 +77,7 @@ func WriteWorkspace(ctx context.Context, w io.Writer, st *store.Store, ws *store
 	}
 	enc := json.NewEncoder(f)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(codes); err != nil {
+	if err := enc.Encode(doc); err != nil {
 		return err
 	}
 

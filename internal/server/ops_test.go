@@ -175,6 +175,18 @@ func TestAccountExport(t *testing.T) {
 			t.Fatal(err)
 		}
 		mine := storetest.CreateDynamic(t, st, u.ID, "mine1")
+		// A chosen short code on a verified domain prints at its root.
+		ws := storetest.Personal(t, st, u.ID)
+		if err := st.CreateDomain(context.Background(), ws, &store.Domain{Domain: "qr.export.example", Token: "t"}, 10, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		var domainID int64
+		storetest.QueryRow(t, st, `UPDATE workspace_domains SET verified_at = created_at, pointed_at = created_at, method = 'dns' RETURNING id`, nil, &domainID)
+		onDomain := storetest.NewDynamic(u.ID, "autumn")
+		onDomain.DomainID, onDomain.ShortCodeChosen = &domainID, true
+		if err := st.CreateDynamicCode(context.Background(), onDomain, 0); err != nil {
+			t.Fatal(err)
+		}
 		other := storetest.CreateUser(t, st, "other@example.com")
 		storetest.CreateDynamic(t, st, other.ID, "theirs1")
 		scan := store.ScanEvent{CodeID: mine.ID, ScannedAt: time.Date(2026, 2, 1, 10, 0, 0, 0, time.UTC), DeviceType: "=cmd", Country: "DE", VisitorHash: "v"}
@@ -201,6 +213,7 @@ func TestAccountExport(t *testing.T) {
 		}
 		if !strings.Contains(files["codes.json"], `"ShortCode": "mine1"`) || strings.Contains(files["codes.json"], "theirs1") ||
 			!strings.Contains(files["codes.json"], `"ShortURL": "http://localhost:8080/d/mine1"`) ||
+			!strings.Contains(files["codes.json"], `"ShortURL": "https://qr.export.example/autumn"`) ||
 			!strings.Contains(files["codes.json"], `"Name": "Export kit"`) || !strings.Contains(files["codes.json"], `#123456`) {
 			t.Errorf("codes.json:\n%s", files["codes.json"])
 		}
