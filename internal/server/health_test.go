@@ -39,8 +39,6 @@ func TestHealthAndReadiness(t *testing.T) {
 	})
 }
 
-// A client that hangs up while its code is looked up is neither answered
-// 503 nor logged as an error.
 // GET /tls/allowed is the ask of a proxy's on-demand certificates: the
 // hosts Squarely serves, and no other name, however it is written.
 func TestTLSAllowed(t *testing.T) {
@@ -53,10 +51,11 @@ func TestTLSAllowed(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		var id int64
-		storetest.QueryRow(t, st, `UPDATE workspace_domains SET verified_at = created_at, method = 'dns' WHERE domain = 'qr.verified.example' RETURNING id`, nil, &id)
+		var verified int64
+		storetest.QueryRow(t, st, `UPDATE workspace_domains SET verified_at = created_at, method = 'dns' WHERE domain = 'qr.verified.example' RETURNING id`, nil, &verified)
 		for name, want := range map[string]int{
-			"localhost":          200, // the base URL's host (testConfig) "qr.verified.example": 200, "QR.Verified.Example.": 200,
+			"localhost":           200, // the base URL's host (testConfig)
+			"qr.verified.example": 200, "QR.Verified.Example.": 200,
 			"qr.pending.example": 404, "elsewhere.example": 404, "": 404, "a\x00b": 404, "%ff": 404, strings.Repeat("a.", 600): 404,
 		} {
 			if r := e.do(c, "GET", "/tls/allowed?domain="+url.QueryEscape(name), ""); r.StatusCode != want {
@@ -69,6 +68,8 @@ func TestTLSAllowed(t *testing.T) {
 	})
 }
 
+// A client that hangs up while its code is looked up is neither answered
+// 503 nor logged as an error.
 func TestRedirectClientHangsUp(t *testing.T) {
 	e := start(t, storetest.Open(t))
 	h := e.srv.Config.Handler
