@@ -295,19 +295,20 @@ func WriteNginx(out io.Writer, site Site, list []store.ExportedRedirect) error {
 
 // writeNginxMap writes the map from "$squarely_site $uri" to variable,
 // with value's value of each answer of each server (none when ""). A key
-// is a string, which nginx compares ignoring case, unless another key
-// differs from it by case alone: then both are regular expressions, which
-// ~ compares with case.
+// is a string, which nginx compares ignoring case, unless another answer's
+// key differs from it by case alone, whether or not that answer has a
+// value in this map (a page code's /d/menu beside a redirect's /d/MENU):
+// then it is a regular expression, which ~ compares with case.
 func writeNginxMap(w io.Writer, variable string, sites []hostSite, value func(answer) string) {
 	type entry struct{ key, value string }
 	var entries []entry
 	folded := map[string]int{}
 	for i, hs := range sites {
 		for _, a := range hs.answers {
+			key := strconv.Itoa(i) + " " + configSafe(a.path)
+			folded[strings.ToLower(key)]++
 			if v := value(a); v != "" {
-				key := strconv.Itoa(i) + " " + configSafe(a.path)
 				entries = append(entries, entry{key, v})
-				folded[strings.ToLower(key)]++
 			}
 		}
 	}

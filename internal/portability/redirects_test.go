@@ -81,3 +81,28 @@ func TestSitesAsSquarely(t *testing.T) {
 		t.Errorf("CSV short URLs %s, want %s", got, want)
 	}
 }
+
+// A page code's /d/menu beside a redirect's /d/MENU: every map names both
+// keys with case, so nginx (which compares plain map keys ignoring case)
+// never serves the page for /d/MENU.
+func TestNginxMapsKeepCase(t *testing.T) {
+	list := []store.ExportedRedirect{
+		{ID: 1, ShortCode: "menu", Destination: "https://a/menu", WorkspaceID: 1, PageSlug: "lunch"},
+		{ID: 2, ShortCode: "MENU", Destination: "https://b/other", WorkspaceID: 2},
+	}
+	site := Site{BaseURL: "https://qr.example.com", PagesDir: "/srv/pages", Pages: []*store.Page{{ID: 7, WorkspaceID: 1, Slug: "lunch"}}}
+	var b bytes.Buffer
+	if err := WriteNginx(&b, site, list); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(b.String(), "\n") {
+		if strings.Contains(line, "/d/menu") || strings.Contains(line, "/d/MENU") {
+			if !strings.Contains(line, `"~^`) {
+				t.Errorf("a key nginx would compare ignoring case: %s", line)
+			}
+		}
+	}
+	if !strings.Contains(b.String(), `"~^0 /d/menu$" "/p/lunch/index.html"`) {
+		t.Errorf("no page entry for /d/menu:\n%s", b.String())
+	}
+}
