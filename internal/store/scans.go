@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"maps"
@@ -148,6 +149,16 @@ func (s *Store) RecordScans(ctx context.Context, events []ScanEvent) error {
 		}
 		return s.copyScans(ctx, events, ids, counts, lasts)
 	}
+	// Inserted in index order: each scan adds an entry to the (code,
+	// scanned_at) index, and entries in its order land on the page the
+	// last one changed, which SQLite finds and rebalances for far less
+	// than entries at random places (BENCHMARKS.md, "Scans in the index's
+	// order"). A copy: the caller's order is how it tells which scans a
+	// refused batch held.
+	events = slices.Clone(events)
+	slices.SortFunc(events, func(a, b ScanEvent) int {
+		return cmp.Or(cmp.Compare(a.CodeID, b.CodeID), a.ScannedAt.Compare(b.ScannedAt))
+	})
 	var insertFull, countFull *sql.Stmt
 	if len(events) >= scanChunk || len(ids) >= scanChunk {
 		var err error
@@ -206,16 +217,19 @@ var scanColumns = []string{"dynamic_qr_code_id", "scanned_at", "device_type", "o
 // PostgreSQL, 16,384: each transaction adds to the count of every code it
 // holds, so larger batches update each hot code less often, but one burst
 // a second (65,536) took the CPU from the redirects long enough to raise
-// p99 (BENCHMARKS.md). On SQLite, 1,000 (two statements of scanChunk):
-// each commit appends to the write-ahead log every index page its scans
-// touched, so larger batches write each page fewer times; larger ones held
-// the single writer long enough to raise p99 (BENCHMARKS.md, "Per-code
-// days written when the day closes").
+// p99 (BENCHMARKS.md). On SQLite, 20,000: each commit appends to the
+// write-ahead log every index page its scans touched, and a larger batch
+// touches each page for more scans, sorted into the index's order; a
+// batch of 20,000 costs 0.4 as much CPU a scan as one of 1,000 and raised
+// the redirects' rate under load (BENCHMARKS.md, "Scans in the index's
+// order"). It holds the single writer for about 0.4 s, so other writes
+// wait that long at most, and only under that load: below it the recorder
+// writes what a second brought.
 func (s *Store) ScanBatchSize() int {
 	if s.dialect == Postgres {
 		return 1 << 14
 	}
-	return 2 * scanChunk
+	return 20_000
 }
 
 // copyScans is RecordScans on PostgreSQL: the events go in with COPY and
