@@ -69,6 +69,8 @@ async function previewSvg(page: Page) {
 }
 
 test('a design saved as a brand kit styles a new code in one step, and its download scans in the kit colours', async ({ page, baseURL }, testInfo) => {
+  // Two generator journeys, three drawn files decoded; a loaded CI machine took it past 60 s.
+  test.setTimeout(90_000)
   await signUp(page, uniqueEmail('kits'))
   await page.goto('/dashboard?create=true')
   await page.getByLabel('Website URL').fill(`${baseURL}/menu`)
@@ -110,8 +112,13 @@ test('a design saved as a brand kit styles a new code in one step, and its downl
 
   await page.getByRole('button', { name: 'Generate QR Code' }).click()
   await expect(page.getByText('QR Code saved', { exact: true })).toBeVisible()
+  // The file's answer first: a refusal (a busy server's 503) fails here with
+  // its status and body, where a missing download would only time out.
+  const fileAnswer = page.waitForResponse((r) => r.url().includes('/image?') && r.url().includes('download=1'))
   const downloading = page.waitForEvent('download')
   await page.getByRole('button', { name: 'Download PNG' }).click()
+  const file = await fileAnswer
+  expect(file.status(), await file.text()).toBe(200)
   const download = await downloading
   const path = testInfo.outputPath('kit.png')
   await download.saveAs(path)
