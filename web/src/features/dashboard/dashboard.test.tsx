@@ -48,6 +48,21 @@ async function card(name: string) {
   return el
 }
 
+/** A dashboard of others and the static code 'Shop front', deleted through its card and confirmed. */
+async function deleteShopFront(others: SavedCode[]) {
+  let statics = [staticCode]
+  stubDashboard({
+    'GET /api/codes': (_, url) => page(url.searchParams.get('status') === 'paused' ? [] : [...others, ...statics]),
+    'DELETE /api/qrcodes/7': () => {
+      statics = []
+      return new Response(null, { status: 204 })
+    },
+  })
+  renderApp('/dashboard')
+  await userEvent.click(within(await card('Shop front')).getByRole('button', { name: 'Delete' }))
+  await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }))
+}
+
 describe('dashboard lists', () => {
   it("shows 'Loading your QR codes...' while the lists load", async () => {
     stubDashboard({ 'GET /api/codes': () => new Promise<Response>(() => {}) })
@@ -236,17 +251,7 @@ describe('delete', () => {
   })
 
   it('removes the card after a successful delete', async () => {
-    let statics = [staticCode]
-    stubDashboard({
-      'GET /api/codes': () => page(statics),
-      'DELETE /api/qrcodes/7': () => {
-        statics = []
-        return new Response(null, { status: 204 })
-      },
-    })
-    renderApp('/dashboard')
-    await userEvent.click(within(await card('Shop front')).getByRole('button', { name: 'Delete' }))
-    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }))
+    await deleteShopFront([])
     await waitFor(() => expect(screen.queryByRole('heading', { name: 'Shop front' })).not.toBeInTheDocument())
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument()
   })
@@ -254,20 +259,17 @@ describe('delete', () => {
 
 describe('focus after a delete', () => {
   it('goes to the card now in the place of the deleted one (the last, here, the one before)', async () => {
-    let statics = [staticCode]
-    stubDashboard({
-      'GET /api/codes': (_, url) => page(url.searchParams.get('status') === 'paused' ? [] : [dynamicCode, ...statics]),
-      'DELETE /api/qrcodes/7': () => {
-        statics = []
-        return new Response(null, { status: 204 })
-      },
-    })
-    renderApp('/dashboard')
-    await userEvent.click(within(await card('Shop front')).getByRole('button', { name: 'Delete' }))
-    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }))
+    await deleteShopFront([dynamicCode])
     await waitFor(() => expect(screen.queryByRole('heading', { name: 'Shop front' })).not.toBeInTheDocument())
     await waitFor(() => expect(within(screen.getByRole('list', { name: 'QR codes' })).getAllByRole('button')[0]).toHaveFocus())
     expect(document.activeElement?.closest('[data-testid="qr-card"]')).toHaveTextContent('Menu card')
+  })
+
+  it("goes to the empty state's Create QR Code when the last card is deleted", async () => {
+    await deleteShopFront([])
+    const empty = (await screen.findByRole('heading', { name: 'No QR codes yet' })).parentElement
+    if (!empty) throw new Error('no empty state')
+    await waitFor(() => expect(within(empty).getByRole('link', { name: 'Create QR Code' })).toHaveFocus())
   })
 })
 

@@ -30,6 +30,21 @@ export function CodeGrid({
   upcoming?: number
   firstUpcoming?: Ref<HTMLLIElement>
 }) {
+  // When a delete, a pause or a move takes the list's last card away, focus
+  // would fall to the page: it goes to the empty state's action instead
+  // (Create QR Code), or to its heading when it has none.
+  const emptyState = useRef<HTMLDivElement>(null)
+  const hadCards = useRef(false)
+  const count = codes?.length ?? 0
+  useLayoutEffect(() => {
+    const lostFocus = !document.activeElement || document.activeElement === document.body
+    if (count === 0 && hadCards.current && lostFocus) {
+      const place = emptyState.current
+      const target = place?.querySelector<HTMLElement>('a[href], button') ?? place?.querySelector<HTMLElement>('h3')
+      target?.focus()
+    }
+    hadCards.current = count > 0
+  }, [count])
   if (isLoading) return <Spinner label="Loading your QR codes..." />
   // The workspace requires 2FA and the member has none yet (issue 27): say how to get in.
   if (serverErrorCode(error) === 'two_factor_required') {
@@ -53,7 +68,7 @@ export function CodeGrid({
       </p>
     )
   }
-  if (codes.length === 0) return <>{empty}</>
+  if (codes.length === 0) return <div ref={emptyState}>{empty}</div>
   return <CardList codes={codes} paused={paused} selected={selected} onSelect={onSelect} upcoming={upcoming} firstUpcoming={firstUpcoming} />
 }
 
@@ -131,7 +146,9 @@ export function EmptyState({ icon, title, children }: { icon: ReactNode; title: 
   return (
     <div className="flex flex-col items-center gap-3 rounded-2xl border border-dashed border-slate-300 bg-slate-50/60 px-6 py-16 text-center">
       <span className="grid size-14 place-items-center rounded-2xl bg-white text-primary shadow-sm [&_svg]:size-7">{icon}</span>
-      <h3 className="text-lg font-semibold text-slate-900">{title}</h3>
+      <h3 tabIndex={-1} className="text-lg font-semibold text-slate-900 focus:outline-none">
+        {title}
+      </h3>
       {children}
     </div>
   )
