@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -195,6 +196,11 @@ func TestServeAndShutdown(t *testing.T) {
 		if m = addr.FindStringSubmatch(logs.String()); m == nil && time.Now().After(deadline) {
 			t.Fatalf("server did not start:\n%s", logs.String())
 		}
+	}
+	// The recorder's processor (main.go): one more than the cores, the environment being silent.
+	t.Cleanup(func() { runtime.GOMAXPROCS(cores) })
+	if got := runtime.GOMAXPROCS(0); got != cores+1 {
+		t.Errorf("GOMAXPROCS %d on %d cores, want %d", got, cores, cores+1)
 	}
 	if !strings.Contains(logs.String(), "Google sign-in is off") || strings.Count(logs.String(), "e-mail is off") != 1 ||
 		!strings.Contains(logs.String(), "Payments are off") || !strings.Contains(logs.String(), "baseURL=http://localhost:0") {

@@ -23,8 +23,9 @@ import (
 const renderWait = 10 * time.Second
 
 // renderSlots is how many renders (and logo decodes) run at once: two per
-// core keeps every core busy while one waits on memory, and bounds the
-// memory renders hold to a few times the largest one.
+// processor (on SQLite the server runs one more than the cores:
+// cmd/squarely) keep every core busy while one waits on memory, and bound
+// the memory renders hold to a few times the largest one.
 func renderSlots() int { return 2 * runtime.GOMAXPROCS(0) }
 
 // Preview limits, per client address and per account: above what people
