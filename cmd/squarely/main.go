@@ -184,7 +184,7 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 	// Ps all that time: with as many Ps as cores, the redirects had a core
 	// fewer while it ran. One P more keeps every core theirs and leaves
 	// the kernel to share them: on two cores the redirect's p99 went from
-	// 2.1-3.0 to 1.5-1.6 times the bare handler's (BENCHMARKS.md,
+	// 2.1-3.0 to 1.5-2.0 times the bare handler's (BENCHMARKS.md,
 	// Redirects). PostgreSQL does that work in its own processes, and
 	// there the extra P gained nothing. An operator's GOMAXPROCS still
 	// wins.
