@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -51,9 +52,36 @@ func export(ctx context.Context, args []string, getenv func(string) string, stdo
 		fmt.Fprintf(stderr, "squarely: %v\n", err)
 		return 1
 	}
+	base, err := workspaceBaseURL(ctx, st, ws, cfg.BaseURL)
+	if err != nil {
+		fmt.Fprintf(stderr, "squarely: %v\n", err)
+		return 1
+	}
 	return writeOutput(*output, stdout, stderr, func(w io.Writer) error {
-		return portability.WriteWorkspace(ctx, w, st, ws, portability.Site{BaseURL: cfg.BaseURL})
+		return portability.WriteWorkspace(ctx, w, st, ws, portability.Site{BaseURL: base})
 	})
+}
+
+// workspaceBaseURL is where the workspace's codes point, as the server's
+// export has them: a white-label client's site, else the base URL.
+func workspaceBaseURL(ctx context.Context, st *store.Store, ws *store.Workspace, baseURL string) (string, error) {
+	if ws.ClientID == store.DefaultClientID {
+		return baseURL, nil
+	}
+	c, err := st.Client(ctx, ws.ClientID)
+	if errors.Is(err, store.ErrNotFound) {
+		return baseURL, nil
+	} else if err != nil {
+		return "", err
+	}
+	base, err := url.Parse(baseURL)
+	if err != nil {
+		return "", err
+	}
+	if site := c.SiteURL(base); site != "" {
+		return site, nil
+	}
+	return baseURL, nil
 }
 
 // exportRedirects writes every forwarding dynamic code's redirect, as each

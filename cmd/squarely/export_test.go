@@ -705,6 +705,50 @@ func TestExportUser(t *testing.T) {
 	})
 }
 
+// TestExportWhiteLabelWorkspace: a white-label client's workspace is
+// exported with its codes at the client's site, as the server's export
+// has them: its custom domain, or its subdomain of the base URL's host.
+func TestExportWhiteLabelWorkspace(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		ctx := context.Background()
+		env := storeEnv(t, st)
+		env["SQUARELY_BASE_URL"] = "https://qr.example.com:8443"
+		for _, c := range []struct {
+			client store.Client
+			want   string
+		}{
+			{store.Client{Name: "Acme", Subdomain: "acme"}, "https://acme.qr.example.com:8443/d/acme1"},
+			{store.Client{Name: "Bolt", CustomDomain: "qr.bolt.example"}, "https://qr.bolt.example/d/bolt1"},
+		} {
+			if err := st.CreateClient(ctx, &c.client, time.Now()); err != nil {
+				t.Fatal(err)
+			}
+			u := &store.User{Username: strings.ToLower(c.client.Name) + "@example.com", PasswordHash: "hash", ClientID: c.client.ID}
+			u.Email = u.Username
+			if err := st.CreateUser(ctx, u); err != nil {
+				t.Fatal(err)
+			}
+			storetest.CreateDynamic(t, st, u.ID, strings.ToLower(c.client.Name)+"1")
+			code, out, errOut := runCmd(t, env, "export", "--user", u.Email)
+			if code != 0 {
+				t.Fatalf("export: exit %d, %s", code, errOut)
+			}
+			zr, err := zip.NewReader(strings.NewReader(out), int64(len(out)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := zr.Open("codes.json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(f)
+			if !strings.Contains(string(b), `"ShortURL": "`+c.want+`"`) {
+				t.Errorf("%s's codes.json does not point at %s:\n%s", c.client.Name, c.want, b)
+			}
+		}
+	})
+}
+
 // TestExportRedirectsUsage: the help names every flag of export-redirects
 // and the pages directory it writes.
 func TestExportRedirectsUsage(t *testing.T) {

@@ -32,18 +32,17 @@ const (
 type clientCache struct {
 	store    *store.Store
 	now      func() time.Time
-	scheme   string // the base URL's
-	baseHost string // the base URL's host name, lower case, no port
-	basePort string // the base URL's port, "" for the scheme's default
+	base     *url.URL // SQUARELY_BASE_URL, which white-label sites take their scheme (and subdomains their host and port) from
+	baseHost string   // the base URL's host name, lower case, no port
 
 	hosts cacheMap[string, *store.Client]
 	ids   cacheMap[int64, *store.Client]
 }
 
 func newClientCache(st *store.Store, baseURL string, now func() time.Time) *clientCache {
-	cc := &clientCache{store: st, now: now}
+	cc := &clientCache{store: st, now: now, base: &url.URL{}}
 	if u, err := url.Parse(baseURL); err == nil {
-		cc.scheme, cc.baseHost, cc.basePort = u.Scheme, strings.ToLower(u.Hostname()), u.Port()
+		cc.base, cc.baseHost = u, strings.ToLower(u.Hostname())
 	}
 	return cc
 }
@@ -129,24 +128,6 @@ func (cc *clientCache) invalidate() {
 	cc.ids.clear()
 }
 
-// siteURL is the public URL of client c's site: its custom domain, else
-// its subdomain of the base URL's host; "" when it has neither.
-func (cc *clientCache) siteURL(c *store.Client) string {
-	switch {
-	case c == nil:
-		return ""
-	case c.CustomDomain != "":
-		return cc.scheme + "://" + c.CustomDomain
-	case c.Subdomain != "":
-		host := c.Subdomain + "." + cc.baseHost
-		if cc.basePort != "" {
-			host += ":" + cc.basePort
-		}
-		return cc.scheme + "://" + host
-	}
-	return ""
-}
-
 type whiteLabelKey struct{}
 
 // requestClient is the active client whose host the request came by, or
@@ -194,7 +175,7 @@ func (s *server) clientBaseURL(clientID int64) string {
 		if err != nil {
 			s.log.Error("reading a client for a short URL", "err", err)
 		}
-		if site := s.clients.siteURL(c); site != "" {
+		if site := c.SiteURL(s.clients.base); site != "" {
 			return site
 		}
 	}

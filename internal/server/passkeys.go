@@ -45,7 +45,7 @@ func (s *server) relyingParty(w http.ResponseWriter, r *http.Request) (*webauthn
 	base, _ := url.Parse(s.cfg.BaseURL) // config.Load checked it
 	id, name, origin := base.Hostname(), "Squarely", s.cfg.BaseURL
 	if c := requestClient(r); c != nil {
-		name, origin = c.Name, s.clients.siteURL(c)
+		name, origin = c.Name, c.SiteURL(s.clients.base)
 		if c.CustomDomain != "" {
 			id = c.CustomDomain
 		}

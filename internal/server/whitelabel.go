@@ -59,7 +59,7 @@ func (s *server) clientJSON(c *store.Client) clientResponse {
 		PrimaryColor: c.PrimaryColor, SecondaryColor: c.SecondaryColor, CustomFavicon: c.CustomFavicon,
 		RemoveSquarelyBranding: c.RemoveBranding, CustomCSS: c.CustomCSS,
 		APIKeyMasked: maskedKey(c.APIKeyPrefix, c.APIKeyLast4), IsActive: c.IsActive,
-		SiteURL: s.clients.siteURL(c), CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt,
+		SiteURL: c.SiteURL(s.clients.base), CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt,
 	}
 }
 

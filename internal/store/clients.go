@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"net/url"
 	"strings"
 	"time"
 )
@@ -33,6 +34,25 @@ type Client struct {
 	IsActive                  bool
 	CreatedAt                 time.Time
 	UpdatedAt                 time.Time
+}
+
+// SiteURL is the public URL of the client's site: its custom domain,
+// else its subdomain of the base URL's host (with the base URL's port);
+// "" when it has neither. Both take the base URL's scheme.
+func (c *Client) SiteURL(base *url.URL) string {
+	switch {
+	case c == nil:
+		return ""
+	case c.CustomDomain != "":
+		return base.Scheme + "://" + c.CustomDomain
+	case c.Subdomain != "":
+		host := c.Subdomain + "." + strings.ToLower(base.Hostname())
+		if base.Port() != "" {
+			host += ":" + base.Port()
+		}
+		return base.Scheme + "://" + host
+	}
+	return ""
 }
 
 const clientColumns = `
