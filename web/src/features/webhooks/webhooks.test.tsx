@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react'
+import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
 import { alice, json, renderApp, stubFetch } from '@/test/render-app'
@@ -57,6 +57,33 @@ describe('Webhooks page', { timeout: 30_000 }, () => {
       events: ['code.created', 'code.updated', 'code.deleted', 'webhook.test'],
       description: '',
     })
+  })
+
+  it('deletes an endpoint and keeps focus in the list: on the endpoint left, then on "No endpoints yet."', async () => {
+    const other = { ...hook, id: 4, url: 'https://erp.example.com/in' }
+    let left = [hook, other]
+    stubFetch({
+      'GET /api/user': () => json(alice),
+      'GET /api/webhooks': () => json(left),
+      'GET /api/webhooks/3/deliveries': () => json({ items: [], nextCursor: null }),
+      'GET /api/webhooks/4/deliveries': () => json({ items: [], nextCursor: null }),
+      'DELETE /api/webhooks/3': () => {
+        left = [other]
+        return new Response(null, { status: 204 })
+      },
+      'DELETE /api/webhooks/4': () => {
+        left = []
+        return new Response(null, { status: 204 })
+      },
+    })
+    vi.spyOn(window, 'confirm').mockReturnValue(true)
+    renderApp('/webhooks')
+    await userEvent.click(await screen.findByRole('button', { name: `Delete ${hook.url}` }))
+    expect(await screen.findByText('Endpoint deleted')).toBeInTheDocument()
+    await waitFor(() => expect(screen.queryByRole('region', { name: `Endpoint ${hook.url}` })).not.toBeInTheDocument())
+    expect(screen.getByRole('region', { name: `Endpoint ${other.url}` })).toHaveFocus()
+    await userEvent.click(screen.getByRole('button', { name: `Delete ${other.url}` }))
+    expect(await screen.findByText('No endpoints yet.')).toHaveFocus()
   })
 
   it('lists deliveries, retries one, sends a test and disables the endpoint', async () => {

@@ -75,6 +75,35 @@ describe('workspace switcher', () => {
 })
 
 describe('members page', () => {
+  it('keeps focus on the page when a removed row takes its button with it: the list heading gets it', async () => {
+    vi.spyOn(window, 'confirm').mockReturnValue(true)
+    let gone = new Set<number>()
+    let revoked = false
+    stub('admin', {
+      'GET /api/workspaces/9/members': () => json(members.filter((m) => !gone.has(m.userId))),
+      'DELETE /api/workspaces/9/members/3': () => {
+        gone = new Set([3])
+        return new Response(null, { status: 204 })
+      },
+      'GET /api/workspaces/9/invitations': () =>
+        json(revoked ? [] : [{ id: 4, email: 'carol@example.com', role: 'editor', createdAt: '2026-11-20T10:00:00Z', expiresAt: '2026-11-27T10:00:00Z' }]),
+      'DELETE /api/workspaces/9/invitations/4': () => {
+        revoked = true
+        return new Response(null, { status: 204 })
+      },
+    })
+    renderApp('/workspace/members')
+    const people = await screen.findByRole('list', { name: 'Members' })
+    await waitFor(() => expect(within(people).getAllByRole('listitem')).toHaveLength(3))
+    await userEvent.click(within(row(people, 'bob@example.com')).getByRole('button', { name: 'Remove bob@example.com' }))
+    await waitFor(() => expect(within(people).getAllByRole('listitem')).toHaveLength(2))
+    expect(screen.getByRole('heading', { name: 'People' })).toHaveFocus()
+
+    await userEvent.click(await screen.findByRole('button', { name: 'Revoke the invitation of carol@example.com' }))
+    expect(await screen.findByText('No pending invitations.')).toBeInTheDocument()
+    expect(screen.getByRole('heading', { name: 'Pending invitations' })).toHaveFocus()
+  })
+
   it('lets an admin invite, change roles of non-owners, remove them and revoke invitations', async () => {
     vi.spyOn(window, 'confirm').mockReturnValue(true)
     const mock = stub('admin', {

@@ -1,5 +1,5 @@
 import { CalendarClock, Mail, Pencil, Plus, Send, Trash2 } from 'lucide-react'
-import { useId, useState, type FormEvent } from 'react'
+import { useId, useRef, useState, type FormEvent } from 'react'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { FieldError } from '@/components/ui/field-error'
@@ -10,6 +10,7 @@ import { Spinner } from '@/components/ui/spinner'
 import { failureMessage, serverFieldErrors, serverMessage } from '@/lib/api-client'
 import { useUser } from '@/lib/auth'
 import { formatDate } from '@/lib/dates'
+import { useFocusAfterRemoval } from '@/lib/use-focus-after-removal'
 import { toast } from '@/lib/use-toast'
 import { useFolders, useTags } from '@/features/dashboard'
 import { useDynamicCodes } from '../api/queries'
@@ -65,6 +66,8 @@ export function whenLabel(s: Pick<ReportSchedule, 'frequency' | 'weekday' | 'hou
 export function ReportsTab() {
   const list = useReportSchedules()
   const [editing, setEditing] = useState<ReportSchedule | 'new'>()
+  const heading = useRef<HTMLHeadingElement>(null)
+  useFocusAfterRemoval(list.data?.schedules.length ?? 0, () => heading.current)
   if (list.isLoading) return <Spinner label="Loading report schedules..." />
   if (list.isError || !list.data) {
     return (
@@ -78,7 +81,7 @@ export function ReportsTab() {
     <section className="grid gap-4" aria-labelledby="reports-heading">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <div>
-          <h3 id="reports-heading" className="font-semibold text-slate-900">
+          <h3 id="reports-heading" ref={heading} tabIndex={-1} className="font-semibold text-slate-900 focus:outline-none">
             Scheduled reports
           </h3>
           <p className="text-sm text-slate-600">Scans of the last day, week or month by e-mail, against the period before, with the PDF and CSV attached.</p>

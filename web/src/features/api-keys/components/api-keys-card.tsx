@@ -1,11 +1,12 @@
 import { Copy, KeyRound, Trash2 } from 'lucide-react'
-import { useState } from 'react'
+import { useRef, useState } from 'react'
 import { Link } from 'react-router'
 import { ListStatus } from '@/components/named-list'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { serverMessage } from '@/lib/api-client'
+import { useFocusAfterRemoval } from '@/lib/use-focus-after-removal'
 import { toast } from '@/lib/use-toast'
 import { useActiveWorkspace, useCan } from '@/lib/workspace'
 import { useFolders } from '@/features/dashboard'
@@ -25,6 +26,8 @@ export function ApiKeysCard() {
   const workspace = useActiveWorkspace()
   // Owners and admins manage the workspace's keys; the others see them only.
   const mayManage = useCan('manageKeys')
+  const heading = useRef<HTMLHeadingElement>(null)
+  useFocusAfterRemoval(keys.data?.length ?? 0, () => heading.current)
 
   function revokeKey(key: ApiKey) {
     if (!window.confirm(`Revoke ${key.name}? Programs using it stop working at once.`)) return
@@ -45,7 +48,7 @@ export function ApiKeysCard() {
   return (
     <Card>
       <CardHeader>
-        <CardTitle className="flex items-center gap-2">
+        <CardTitle ref={heading} tabIndex={-1} className="flex items-center gap-2 focus:outline-none">
           <KeyRound className="size-5" aria-hidden="true" /> API keys
         </CardTitle>
         <CardDescription>

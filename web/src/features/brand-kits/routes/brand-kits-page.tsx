@@ -1,5 +1,5 @@
 import { Pencil, Star, Trash2 } from 'lucide-react'
-import { useState } from 'react'
+import { useRef, useState } from 'react'
 import { Link } from 'react-router'
 import { NameDialog } from '@/components/name-dialog'
 import { Alert } from '@/components/ui/alert'
@@ -8,6 +8,7 @@ import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Spinner } from '@/components/ui/spinner'
 import { serverMessage } from '@/lib/api-client'
+import { useFocusAfterRemoval } from '@/lib/use-focus-after-removal'
 import { siteTitle, usePageTitle } from '@/lib/use-page-title'
 import { toast } from '@/lib/use-toast'
 import { can, useActiveWorkspace, type ActiveWorkspace } from '@/lib/workspace'
@@ -33,10 +34,14 @@ export function BrandKitsPage() {
 function KitList({ workspace }: { workspace: ActiveWorkspace }) {
   const kits = useBrandKits()
   const editor = can(workspace.role, 'editCodes')
+  const heading = useRef<HTMLHeadingElement>(null)
+  useFocusAfterRemoval(kits.data?.length ?? 0, () => heading.current)
   return (
     <Card>
       <CardHeader>
-        <CardTitle>Saved designs</CardTitle>
+        <CardTitle ref={heading} tabIndex={-1} className="focus:outline-none">
+          Saved designs
+        </CardTitle>
         <CardDescription>
           A brand kit keeps colours, shapes, frame and logo, so everyone in {workspace.name} styles a code in one step: in the
           generator, when restyling a code, in bulk (a brandKit column) and through the API. The default kit is preselected in the

@@ -3,6 +3,7 @@ import { startTransition, useEffect, useLayoutEffect, useRef, useState, type Rea
 import { Link } from 'react-router'
 import { Spinner } from '@/components/ui/spinner'
 import { serverErrorCode, serverMessage } from '@/lib/api-client'
+import { useFocusAfterRemoval } from '@/lib/use-focus-after-removal'
 import { codeKey, type SavedCode } from '../api/types'
 import { CodeCard } from './code-card'
 
@@ -31,20 +32,13 @@ export function CodeGrid({
   firstUpcoming?: Ref<HTMLLIElement>
 }) {
   // When a delete, a pause or a move takes the list's last card away, focus
-  // would fall to the page: it goes to the empty state's action instead
-  // (Create QR Code), or to its heading when it has none.
+  // goes to the empty state's action (Create QR Code), or to its heading
+  // when it has none.
   const emptyState = useRef<HTMLDivElement>(null)
-  const hadCards = useRef(false)
-  const count = codes?.length ?? 0
-  useLayoutEffect(() => {
-    const lostFocus = !document.activeElement || document.activeElement === document.body
-    if (count === 0 && hadCards.current && lostFocus) {
-      const place = emptyState.current
-      const target = place?.querySelector<HTMLElement>('a[href], button') ?? place?.querySelector<HTMLElement>('h3')
-      target?.focus()
-    }
-    hadCards.current = count > 0
-  }, [count])
+  useFocusAfterRemoval(codes?.length ?? 0, () => {
+    const place = emptyState.current
+    return place?.querySelector<HTMLElement>('a[href], button') ?? place?.querySelector<HTMLElement>('h3')
+  })
   if (isLoading) return <Spinner label="Loading your QR codes..." />
   // The workspace requires 2FA and the member has none yet (issue 27): say how to get in.
   if (serverErrorCode(error) === 'two_factor_required') {

@@ -1,10 +1,11 @@
 import { CheckCircle2, Globe, Trash2 } from 'lucide-react'
-import { useState } from 'react'
+import { useRef, useState } from 'react'
 import { AddByNameForm, ListStatus } from '@/components/named-list'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { fieldMessage, serverMessage } from '@/lib/api-client'
+import { useFocusAfterRemoval } from '@/lib/use-focus-after-removal'
 import { toast } from '@/lib/use-toast'
 import { useCan } from '@/lib/workspace'
 import { Input } from '@/components/ui/input'
@@ -23,6 +24,8 @@ export function DomainsCard({ workspaceName }: { workspaceName: string }) {
   const add = useAddDomain()
   const mayManage = useCan('manageDomains')
   const [error, setError] = useState<string>()
+  const heading = useRef<HTMLHeadingElement>(null)
+  useFocusAfterRemoval(domains.data?.length ?? 0, () => heading.current)
 
   function addDomain(domain: string, clear: () => void) {
     setError(undefined)
@@ -38,7 +41,7 @@ export function DomainsCard({ workspaceName }: { workspaceName: string }) {
   return (
     <Card>
       <CardHeader>
-        <CardTitle className="flex items-center gap-2">
+        <CardTitle ref={heading} tabIndex={-1} className="flex items-center gap-2 focus:outline-none">
           <Globe className="size-5" aria-hidden="true" /> Custom domains
         </CardTitle>
         <CardDescription>

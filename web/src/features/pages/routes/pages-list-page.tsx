@@ -1,11 +1,12 @@
 import { BarChart3, Copy, Pencil, Trash2 } from 'lucide-react'
-import { useState } from 'react'
+import { useRef, useState } from 'react'
 import { Link } from 'react-router'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Spinner } from '@/components/ui/spinner'
 import { serverMessage } from '@/lib/api-client'
+import { useFocusAfterRemoval } from '@/lib/use-focus-after-removal'
 import { siteTitle, usePageTitle } from '@/lib/use-page-title'
 import { toast } from '@/lib/use-toast'
 import { can, useActiveWorkspace } from '@/lib/workspace'
@@ -19,13 +20,17 @@ export function PagesListPage() {
   usePageTitle(siteTitle('Hosted pages'))
   const workspace = useActiveWorkspace()
   const pages = usePages()
+  const heading = useRef<HTMLHeadingElement>(null)
+  useFocusAfterRemoval(pages.data?.length ?? 0, () => heading.current)
   if (!workspace) return <Spinner />
   const editor = can(workspace.role, 'editCodes')
   return (
     <WorkspacePage workspace={workspace} title="Hosted pages">
       <Card>
         <CardHeader>
-          <CardTitle>Pages your codes open</CardTitle>
+          <CardTitle ref={heading} tabIndex={-1} className="focus:outline-none">
+            Pages your codes open
+          </CardTitle>
           <CardDescription>
             Contact cards, link lists, menus, coupons, events and more, hosted by Squarely: light, usable without JavaScript, and
             changed after printing.

@@ -1,9 +1,10 @@
 import { KeyRound, Loader2, Trash2 } from 'lucide-react'
-import { useState } from 'react'
+import { useRef, useState } from 'react'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { TextField } from '@/components/ui/form-field'
 import { Spinner } from '@/components/ui/spinner'
+import { useFocusAfterRemoval } from '@/lib/use-focus-after-removal'
 import { passkeysSupported } from '@/lib/webauthn'
 import { useDeletePasskey, usePasskeys, useRegisterPasskey } from '../api/passkeys'
 import { formatDate } from '@/lib/dates'
@@ -15,10 +16,12 @@ export function PasskeysCard() {
   const add = useRegisterPasskey()
   const remove = useDeletePasskey()
   const [name, setName] = useState('')
+  const heading = useRef<HTMLHeadingElement>(null)
+  useFocusAfterRemoval(passkeys.data?.length ?? 0, () => heading.current)
   return (
     <Card>
       <CardHeader>
-        <CardTitle className="flex items-center gap-2">
+        <CardTitle ref={heading} tabIndex={-1} className="flex items-center gap-2 focus:outline-none">
           <KeyRound className="size-5" aria-hidden="true" /> Passkeys
         </CardTitle>
         <CardDescription>Sign in with your fingerprint, face or device PIN instead of a password.</CardDescription>

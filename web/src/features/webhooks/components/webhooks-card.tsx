@@ -10,6 +10,7 @@ import { TextField } from '@/components/ui/form-field'
 import { Spinner } from '@/components/ui/spinner'
 import { serverFieldErrors, serverMessage } from '@/lib/api-client'
 import { focusFirstInvalid } from '@/lib/form-errors'
+import { useFocusAfterRemoval } from '@/lib/use-focus-after-removal'
 import { toast } from '@/lib/use-toast'
 import { eventTypes, useCreateWebhook, useDeleteWebhook, useRotateSecret, useUpdateWebhook, useWebhooks, type Webhook } from '../api/webhooks'
 import { DeliveriesList } from './deliveries-list'
@@ -22,6 +23,9 @@ function failed(what: string) {
 export function WebhooksCard() {
   const hooks = useWebhooks()
   const [secret, setSecret] = useState<{ url: string; secret: string }>()
+  // A deleted endpoint takes its focused Delete button with it: focus goes to the first endpoint left, or to "No endpoints yet".
+  const list = useRef<HTMLDivElement>(null)
+  useFocusAfterRemoval(hooks.data?.length ?? 0, () => list.current?.querySelector<HTMLElement>('[tabindex="-1"]'))
   return (
     <div className="grid gap-6">
       <Card>
@@ -43,10 +47,16 @@ export function WebhooksCard() {
 
       {hooks.isPending && <Spinner label="Loading webhooks..." />}
       {hooks.isError && <Alert variant="destructive">{serverMessage(hooks.error) ?? 'Failed to load the webhooks.'}</Alert>}
-      {hooks.data?.length === 0 && <p className="text-sm text-slate-600">No endpoints yet.</p>}
-      {hooks.data?.map((hook) => (
-        <EndpointCard key={hook.id} hook={hook} onSecret={(s) => setSecret({ url: hook.url, secret: s })} />
-      ))}
+      <div ref={list} className="grid gap-6 empty:hidden">
+        {hooks.data?.length === 0 && (
+          <p tabIndex={-1} className="text-sm text-slate-600 focus:outline-none">
+            No endpoints yet.
+          </p>
+        )}
+        {hooks.data?.map((hook) => (
+          <EndpointCard key={hook.id} hook={hook} onSecret={(s) => setSecret({ url: hook.url, secret: s })} />
+        ))}
+      </div>
     </div>
   )
 }
@@ -209,7 +219,7 @@ function EndpointCard({ hook, onSecret }: { hook: Webhook; onSecret: (secret: st
   }
 
   return (
-    <Card role="region" aria-label={`Endpoint ${hook.url}`}>
+    <Card role="region" aria-label={`Endpoint ${hook.url}`} tabIndex={-1} className="focus:outline-none">
       <CardHeader className="flex flex-row flex-wrap items-start justify-between gap-3">
         <div className="grid min-w-0 gap-1.5">
           <CardTitle className="break-all font-mono text-base">{hook.url}</CardTitle>

@@ -1,10 +1,12 @@
 import { Trash2 } from 'lucide-react'
+import { useRef } from 'react'
 import { Alert } from '@/components/ui/alert'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Spinner } from '@/components/ui/spinner'
 import { serverMessage } from '@/lib/api-client'
+import { useFocusAfterRemoval } from '@/lib/use-focus-after-removal'
 import { toast } from '@/lib/use-toast'
 import { roleLabels, type ActiveWorkspace } from '@/lib/workspace'
 import { useInvitations, useRevokeInvitation } from '../api/workspaces'
@@ -14,10 +16,14 @@ import { failed, formatDate } from '../lib/members'
 export function InvitationList({ workspace }: { workspace: ActiveWorkspace }) {
   const invitations = useInvitations(workspace.id, true)
   const revoke = useRevokeInvitation(workspace.id)
+  const heading = useRef<HTMLHeadingElement>(null)
+  useFocusAfterRemoval(invitations.data?.length ?? 0, () => heading.current)
   return (
     <Card>
       <CardHeader>
-        <CardTitle>Pending invitations</CardTitle>
+        <CardTitle ref={heading} tabIndex={-1} className="focus:outline-none">
+          Pending invitations
+        </CardTitle>
         <CardDescription>Links sent and not yet used. Revoking one makes its link stop working.</CardDescription>
       </CardHeader>
       <CardContent>

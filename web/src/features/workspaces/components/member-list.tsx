@@ -9,6 +9,7 @@ import { NativeSelect } from '@/components/ui/native-select'
 import { Spinner } from '@/components/ui/spinner'
 import { serverMessage } from '@/lib/api-client'
 import { useUser } from '@/lib/auth'
+import { useFocusAfterRemoval } from '@/lib/use-focus-after-removal'
 import { toast } from '@/lib/use-toast'
 import { can, roleLabels, type ActiveWorkspace, type Role } from '@/lib/workspace'
 import { useChangeRole, useMembers, useRemoveMember, useWorkspaces, type Member } from '../api/workspaces'
@@ -20,6 +21,8 @@ export function MemberList({ workspace }: { workspace: ActiveWorkspace }) {
   const me = useUser().data?.id
   const remove = useRemoveMember(workspace.id)
   const navigate = useNavigate()
+  const heading = useRef<HTMLHeadingElement>(null)
+  useFocusAfterRemoval(members.data?.length ?? 0, () => heading.current)
   // Nobody leaves their personal workspace (the server refuses it too).
   const personal = useWorkspaces().data?.find((w) => w.id === workspace.id)?.personal ?? true
   // Admins manage everyone but owners; owners manage everyone.
@@ -47,7 +50,9 @@ export function MemberList({ workspace }: { workspace: ActiveWorkspace }) {
   return (
     <Card>
       <CardHeader>
-        <CardTitle>People</CardTitle>
+        <CardTitle ref={heading} tabIndex={-1} className="focus:outline-none">
+          People
+        </CardTitle>
         <CardDescription>Owners can do everything; admins manage members and codes; editors manage codes; viewers only look.</CardDescription>
       </CardHeader>
       <CardContent>
