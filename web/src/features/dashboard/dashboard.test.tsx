@@ -85,6 +85,8 @@ describe('dashboard lists', () => {
     expect(names).toEqual(['Menu card', 'Shop front'])
 
     const dyn = await card('Menu card')
+    // Each card is a group named after its code, so its buttons, the same on every card, say which code they act on.
+    expect(screen.getByRole('group', { name: 'Menu card' })).toBe(dyn)
     expect(within(dyn).getByText('Dynamic')).toBeInTheDocument()
     expect(within(dyn).getByTestId('scan-count')).toHaveTextContent('42')
     expect(within(dyn).getByTestId('scan-count').parentElement).toHaveTextContent('42 scans')

@@ -1,5 +1,5 @@
 import { ArrowRightLeft, Bell, BellOff, CircleAlert, Copy, CopyPlus, Download, Eye, Lock, Paintbrush, Pause, Pencil, Play, ScanLine, Trash2 } from 'lucide-react'
-import { lazy, Suspense, useState } from 'react'
+import { lazy, Suspense, useId, useState } from 'react'
 import { DialogSpinner } from '@/components/ui/spinner'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
@@ -98,9 +98,11 @@ export function CodeCard({
   const mayMove = useCan('moveCodes') && !paused
   // An active dynamic code: its destination can change and it can be paused.
   const editable = mayEdit && dynamic && !paused ? dynamic : null
+  // Every card has the same buttons (Edit, Download, …): the card is a group named after the code, so a screen reader says which code a button acts on.
+  const nameId = useId()
 
   return (
-    <Card className="flex flex-col overflow-hidden transition-shadow hover:shadow-md" data-testid="qr-card">
+    <Card role="group" aria-labelledby={nameId} className="flex flex-col overflow-hidden transition-shadow hover:shadow-md" data-testid="qr-card">
       <div className="flex items-start justify-between gap-2 px-4 pt-4">
         <span className="inline-flex shrink-0 items-center gap-1.5 text-xs font-medium text-slate-600">
           {onSelect && (
@@ -159,7 +161,7 @@ export function CodeCard({
       </button>
 
       <div className="grid gap-0.5 px-4 pb-3 pt-3">
-        <CodeName name={code.name} onRename={mayEdit ? (name) => rename.mutate({ code, name }) : undefined} />
+        <CodeName id={nameId} name={code.name} onRename={mayEdit ? (name) => rename.mutate({ code, name }) : undefined} />
         <p className="text-xs text-slate-500">
           Created <time dateTime={code.createdAt}>{formatDate(code.createdAt)}</time>
         </p>

@@ -10,7 +10,7 @@ import { Input } from '@/components/ui/input'
  * name is toasted by the rename's mutation. Without onRename (a viewer) the
  * name shows alone.
  */
-export function CodeName({ name, onRename }: { name: string; onRename?: (name: string) => void }) {
+export function CodeName({ id, name, onRename }: { id?: string; name: string; onRename?: (name: string) => void }) {
   const [draft, setDraft] = useState<string | null>(null)
   const [closed, setClosed] = useState(false)
   const pencil = useRef<HTMLButtonElement>(null)
@@ -21,7 +21,7 @@ export function CodeName({ name, onRename }: { name: string; onRename?: (name: s
   if (draft === null) {
     return (
       <div className="flex min-w-0 items-center gap-1">
-        <h3 className="truncate font-semibold text-slate-900" title={name}>
+        <h3 id={id} className="truncate font-semibold text-slate-900" title={name}>
           {name}
         </h3>
         {onRename && (
