@@ -179,17 +179,19 @@ func serve(ctx context.Context, getenv func(string) string, stderr io.Writer) in
 	if getenv("GOGC") == "" {
 		debug.SetGCPercent(200)
 	}
-	// On SQLite the scan recorder writes a batch in SQLite's Go code, for
-	// a few hundred milliseconds under load, holding one of the runtime's
-	// Ps all that time: with as many Ps as cores, the redirects had a core
-	// fewer while it ran. One P more keeps every core theirs and leaves
-	// the kernel to share them: on two cores the redirect's p99 went from
-	// 2.1-3.0 to 1.5-2.0 times the bare handler's (BENCHMARKS.md,
-	// Redirects). PostgreSQL does that work in its own processes, and
-	// there the extra P gained nothing. An operator's GOMAXPROCS still
-	// wins.
-	if getenv("GOMAXPROCS") == "" && st.Dialect() == store.SQLite {
-		runtime.GOMAXPROCS(cores + 1)
+	// Under load the scan recorder holds one of the runtime's Ps for
+	// each batch it writes (on SQLite a few hundred milliseconds in
+	// SQLite's Go code, on PostgreSQL encoding the COPY), and while the
+	// collector runs its background worker holds another (a quarter of
+	// the Ps): with as many Ps as cores, the redirects were left a core
+	// short or more. Two Ps more keep every core theirs and leave the
+	// kernel to share them: on two cores the redirect's p99 went from
+	// 1.3-1.6 times the bare handler's with one P more to 1.2-1.4 with two
+	// on SQLite, and from 1.9-2.3 to 1.5-1.8 on PostgreSQL, where one P
+	// more had gained nothing (BENCHMARKS.md, Redirects). An operator's
+	// GOMAXPROCS still wins.
+	if getenv("GOMAXPROCS") == "" {
+		runtime.GOMAXPROCS(cores + 2)
 	}
 
 	if indexed, err := st.CodeSearchIndexed(ctx); err == nil && !indexed {

@@ -197,10 +197,10 @@ func TestServeAndShutdown(t *testing.T) {
 			t.Fatalf("server did not start:\n%s", logs.String())
 		}
 	}
-	// The recorder's processor (main.go): one more than the cores, the environment being silent.
+	// The recorder's and the collector's processors (main.go): two more than the cores, the environment being silent.
 	t.Cleanup(func() { runtime.GOMAXPROCS(cores) })
-	if got := runtime.GOMAXPROCS(0); got != cores+1 {
-		t.Errorf("GOMAXPROCS %d on %d cores, want %d", got, cores, cores+1)
+	if got := runtime.GOMAXPROCS(0); got != cores+2 {
+		t.Errorf("GOMAXPROCS %d on %d cores, want %d", got, cores, cores+2)
 	}
 	if !strings.Contains(logs.String(), "Google sign-in is off") || strings.Count(logs.String(), "e-mail is off") != 1 ||
 		!strings.Contains(logs.String(), "Payments are off") || !strings.Contains(logs.String(), "baseURL=http://localhost:0") {
