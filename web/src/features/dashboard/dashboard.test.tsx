@@ -502,14 +502,22 @@ describe('smart routing', () => {
     await userEvent.type(within(dialog).getByLabelText('Variant A URL'), 'https://example.com/a')
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save Routing' }))
     // The first tab with a refusal is Rules: its field is marked, described and focused.
-    await waitFor(() => expect(within(dialog).getByRole('tab', { name: 'Rules' })).toHaveAttribute('aria-selected', 'true'))
+    await waitFor(() => expect(within(dialog).getByRole('tab', { name: 'Rules, has errors' })).toHaveAttribute('aria-selected', 'true'))
+    // Every tab with a refusal says so; the others do not.
+    expect(within(dialog).getAllByRole('tab').map((t) => t.textContent)).toEqual([
+      'Destination',
+      'Rules, has errors',
+      'Split, has errors',
+      'Schedule & limit, has errors',
+      'Domain & short code',
+    ])
     await userEvent.click(within(dialog).getByRole('button', { name: 'Add rule' }))
     const url = within(dialog).getByLabelText('Rule 1 URL')
     expect(url).toHaveAttribute('aria-invalid', 'true')
     expect(url).toHaveAccessibleDescription('Rule 1: destination is not a valid URL')
-    await userEvent.click(within(dialog).getByRole('tab', { name: 'Schedule & limit' }))
+    await userEvent.click(within(dialog).getByRole('tab', { name: 'Schedule & limit, has errors' }))
     expect(within(dialog).getByLabelText('Ends at')).toHaveAccessibleDescription('The end must be after the start')
-    await userEvent.click(within(dialog).getByRole('tab', { name: 'Split' }))
+    await userEvent.click(within(dialog).getByRole('tab', { name: 'Split, has errors' }))
     expect(within(dialog).getByLabelText('Weight')).toHaveAccessibleDescription("The variants' weights must add up to 100 (now 90)")
     // No field paths in sight.
     expect(dialog).not.toHaveTextContent('rules.0')
@@ -545,7 +553,8 @@ describe('smart routing', () => {
       { pageId: 4, weight: 0 },
       { destination: 'https://example.com/b', weight: 0 },
     ])
-    await waitFor(() => expect(within(dialog).getByRole('tab', { name: 'Rules' })).toHaveAttribute('aria-selected', 'true'))
+    await waitFor(() => expect(within(dialog).getByRole('tab', { name: 'Rules, has errors' })).toHaveAttribute('aria-selected', 'true'))
+    expect(within(dialog).getByRole('tab', { name: 'Split' })).toBeInTheDocument()
     const page = within(dialog).getByLabelText('Rule 1 page')
     expect(page).toHaveAttribute('aria-invalid', 'true')
     expect(page).toHaveAccessibleDescription('Rule 1: no page with this id in this workspace')

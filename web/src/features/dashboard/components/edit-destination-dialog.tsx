@@ -15,7 +15,7 @@ import { useVerifiedDomains } from '@/lib/verified-domains'
 import { useEditDestination, useSetCodeDomain, useSetShortCode } from '../api/codes'
 import { destinationSchema, type DestinationInput } from '../api/schemas'
 import type { DynamicCode } from '../api/types'
-import { invalidProps } from '../lib/routing-errors'
+import { invalidProps, type RoutingTab } from '../lib/routing-errors'
 import { withUtm } from '../lib/utm'
 import { editPanel, stickyFooter } from './edit-dialog-layout'
 import { RoutingTabs } from './routing-editor'
@@ -42,13 +42,31 @@ export function EditDestinationDialog({ code, open, onOpenChange }: { code: Dyna
   } = useForm<DestinationInput>({ resolver: zodResolver(destinationSchema), values: { destination: code.destination } })
 
   const [tab, setTab] = useState('destination')
+  // The routing tabs a refused save has messages on: each is flagged, and the dialog turns to the first.
+  const [refusedTabs, setRefusedTabs] = useState<RoutingTab[]>([])
+  const refused = (tabs: RoutingTab[]) => {
+    setRefusedTabs(tabs)
+    if (tabs[0]) setTab(tabs[0])
+  }
   const changeOpen = (next: boolean) => {
     if (!next) {
       reset()
       setTab('destination')
+      setRefusedTabs([])
     }
     onOpenChange(next)
   }
+  const trigger = (value: RoutingTab, label: string) => (
+    <TabsTrigger value={value} className="gap-1.5">
+      {label}
+      {refusedTabs.includes(value) && (
+        <>
+          <span className="size-1.5 rounded-full bg-red-600" aria-hidden="true" />
+          <span className="sr-only">, has errors</span>
+        </>
+      )}
+    </TabsTrigger>
+  )
   const submit = handleSubmit(({ destination }) =>
     edit.mutate(
       { code, destination },
@@ -75,9 +93,9 @@ export function EditDestinationDialog({ code, open, onOpenChange }: { code: Dyna
         <Tabs value={tab} onValueChange={setTab} className="flex min-h-0 flex-1 flex-col">
           <TabsList className="flex h-auto flex-wrap justify-start">
             <TabsTrigger value="destination">Destination</TabsTrigger>
-            <TabsTrigger value="rules">Rules</TabsTrigger>
-            <TabsTrigger value="split">Split</TabsTrigger>
-            <TabsTrigger value="schedule">Schedule &amp; limit</TabsTrigger>
+            {trigger('rules', 'Rules')}
+            {trigger('split', 'Split')}
+            {trigger('schedule', 'Schedule & limit')}
             <TabsTrigger value="domain">Domain &amp; short code</TabsTrigger>
           </TabsList>
           <TabsContent value="destination" className={editPanel}>
@@ -109,7 +127,7 @@ export function EditDestinationDialog({ code, open, onOpenChange }: { code: Dyna
               </DialogFooter>
             </form>
           </TabsContent>
-          <RoutingTabs code={code} onSaved={() => changeOpen(false)} showTab={setTab} />
+          <RoutingTabs code={code} onSaved={() => changeOpen(false)} refused={refused} />
           <TabsContent value="domain" className={editPanel}>
             <DomainTab code={code} onSaved={() => onOpenChange(false)} />
           </TabsContent>

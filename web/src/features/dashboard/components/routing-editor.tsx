@@ -7,7 +7,7 @@ import { toastFailure } from '@/lib/use-toast'
 import { useSetRouting } from '../api/codes'
 import type { DynamicCode, Routing } from '../api/types'
 import { cleaned, emptyRouting } from '../lib/routing'
-import { firstTabWithError, unplacedErrors, type RoutingTab } from '../lib/routing-errors'
+import { tabsWithErrors, unplacedErrors, type RoutingTab } from '../lib/routing-errors'
 import { stickyFooter } from './edit-dialog-layout'
 import { RoutingRulesTab } from './routing-rules-tab'
 import { RoutingScheduleTab } from './routing-schedule-tab'
@@ -16,9 +16,11 @@ import { RoutingSplitTab } from './routing-split-tab'
 // The Rules, Split and Schedule & limit tabs of the Edit Dynamic QR Code
 // dialog (issue 23): one routing object, saved with PUT …/routing. A
 // refusal shows each of the server's messages beside its field (issue 39):
-// the dialog turns to the first tab with one and focuses its first field.
+// the dialog flags every tab with one, turns to the first and focuses its
+// first field.
 
-export function RoutingTabs({ code, onSaved, showTab }: { code: DynamicCode; onSaved: () => void; showTab: (tab: RoutingTab) => void }) {
+/** refused is told the tabs with a refusal, in order (none when a save starts). */
+export function RoutingTabs({ code, onSaved, refused }: { code: DynamicCode; onSaved: () => void; refused: (tabs: RoutingTab[]) => void }) {
   const [draft, setDraft] = useState<Routing>(() => ({ ...emptyRouting, ...code.routing }))
   const [errors, setErrors] = useState<Record<string, string>>({})
   const save = useSetRouting()
@@ -36,6 +38,7 @@ export function RoutingTabs({ code, onSaved, showTab }: { code: DynamicCode; onS
   const failed = toastFailure('Could not save routing')
   const submit = (routing: Routing | null) => {
     setErrors({})
+    refused([])
     save.mutate(
       { code, routing },
       {
@@ -44,8 +47,7 @@ export function RoutingTabs({ code, onSaved, showTab }: { code: DynamicCode; onS
           const byField = serverFieldErrors(error)
           if (!byField) return failed(error)
           setErrors(byField)
-          const tab = firstTabWithError(byField)
-          if (tab) showTab(tab)
+          refused(tabsWithErrors(byField))
         },
       },
     )

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { firstTabWithError, routingFieldId, routingTabOf, unplacedErrors } from './routing-errors'
+import { routingFieldId, routingTabOf, tabsWithErrors, unplacedErrors } from './routing-errors'
 
 describe('routing refusals', () => {
   it('places each field path beside its control', () => {
@@ -21,9 +21,9 @@ describe('routing refusals', () => {
     expect(routingTabOf('rules.0.when.os')).toBe('rules')
     expect(routingTabOf('split.0.destination')).toBe('split')
     expect(routingTabOf('scanLimit')).toBe('schedule')
-    expect(firstTabWithError({ expiresAt: 'x', 'split.0.weight': 'y' })).toBe('split')
-    expect(firstTabWithError({ expiresAt: 'x', 'rules.3.destination': 'y' })).toBe('rules')
-    expect(firstTabWithError({})).toBeUndefined()
+    expect(tabsWithErrors({ expiresAt: 'x', 'split.0.weight': 'y' })).toEqual(['split', 'schedule'])
+    expect(tabsWithErrors({ expiresAt: 'x', 'rules.3.destination': 'y', 'rules.1.when.os': 'z' })).toEqual(['rules', 'schedule'])
+    expect(tabsWithErrors({})).toEqual([])
   })
 
   it('keeps the refusals no field shows for the footer', () => {

@@ -32,10 +32,10 @@ export function routingTabOf(path: string): RoutingTab {
   return 'schedule'
 }
 
-/** The first tab, in the dialog's order, with a refusal. */
-export function firstTabWithError(errors: Record<string, string>): RoutingTab | undefined {
+/** The tabs with a refusal, in the dialog's order. */
+export function tabsWithErrors(errors: Record<string, string>): RoutingTab[] {
   const tabs = new Set(Object.keys(errors).map(routingTabOf))
-  return (['rules', 'split', 'schedule'] as const).find((t) => tabs.has(t))
+  return (['rules', 'split', 'schedule'] as const).filter((t) => tabs.has(t))
 }
 
 /** The refusals no field shows. */
