@@ -10,7 +10,6 @@ import { useDuplicateCode, useMuteAlerts, usePauseCode, useRenameCode, useResume
 import { codeImageUrl, type DynamicCode, type SavedCode } from '../api/types'
 import { CodeName } from './code-name'
 import { DeleteDialog } from './delete-dialog'
-import { MoveDialog } from './move-dialog'
 import { v1ID } from '../api/move'
 import { PreviewDialog } from './preview-dialog'
 import { useRestyleSlot } from './restyle-slot'
@@ -22,10 +21,11 @@ import { CodeLabels } from './code-labels'
 import { formatDate, formatDateTime } from '@/lib/dates'
 
 // The dialogs with forms load when first opened: the download options (with the generator's print
-// options), the edit dialog (routing, UTM) and the password's; the list's first cards do not wait for them.
+// options), the edit dialog (routing, UTM), the password's and the move's; the list's first cards do not wait for them.
 const DownloadDialog = lazy(() => import('./download-dialog').then((m) => ({ default: m.DownloadDialog })))
 const EditDestinationDialog = lazy(() => import('./edit-destination-dialog').then((m) => ({ default: m.EditDestinationDialog })))
 const PasswordDialog = lazy(() => import('./password-dialog').then((m) => ({ default: m.PasswordDialog })))
+const MoveDialog = lazy(() => import('./move-dialog').then((m) => ({ default: m.MoveDialog })))
 
 /** Why and since when a code's destination fails, as the link checker found (issue 24). */
 function Unreachable({ code }: { code: DynamicCode }) {
@@ -269,7 +269,11 @@ export function CodeCard({
         </Suspense>
       )}
       {dialog === 'delete' && <DeleteDialog code={code} open onOpenChange={closeOr('delete')} />}
-      {dialog === 'move' && mayMove && <MoveDialog selection={{ ids: [v1ID(code)] }} label={code.name} open onOpenChange={closeOr('move')} />}
+      {dialog === 'move' && mayMove && (
+        <Suspense fallback={<DialogSpinner label="Loading..." />}>
+          <MoveDialog selection={{ ids: [v1ID(code)] }} label={code.name} open onOpenChange={closeOr('move')} />
+        </Suspense>
+      )}
       {dialog === 'edit' && editable && (
         <Suspense fallback={<DialogSpinner label="Loading the editor..." />}>
           <EditDestinationDialog code={editable} open onOpenChange={closeOr('edit')} />

@@ -1,8 +1,9 @@
 import { ArrowLeft, ArrowRightLeft, CirclePause, ListChecks, Plus, QrCode, Search } from 'lucide-react'
-import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react'
+import { lazy, Suspense, useEffect, useRef, useState, type ReactNode, type RefObject } from 'react'
 import { useDebouncedValue } from '@/lib/use-debounced-value'
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router'
 import { Button } from '@/components/ui/button'
+import { DialogSpinner } from '@/components/ui/spinner'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { hasPendingDesign } from '@/lib/pending-design'
 import { siteTitle, usePageTitle } from '@/lib/use-page-title'
@@ -10,12 +11,10 @@ import { listTotal, useCodeList } from '../api/codes'
 import { useFolders, useTags } from '../api/organise'
 import { codeKey, type SavedCode } from '../api/types'
 import { BulkBar } from '../components/bulk-bar'
-import { MoveDialog } from '../components/move-dialog'
 import { v1ID, type MoveSelection } from '../api/move'
 import { CardPlaceholder, CodeGrid, EmptyState } from '../components/code-grid'
 import { CodeToolbar } from '../components/code-toolbar'
 import { codeListParams, dashboardView, emptyQuery, isFiltered, pageSize, type CodeQuery, type CodeStatus } from '../lib/code-query'
-import { OrganiseDialog } from '../components/organise-dialog'
 import { can, useActiveWorkspace, useCan } from '@/lib/workspace'
 import { Alert } from '@/components/ui/alert'
 import { RestyleSlot, type RestyleProps } from '../components/restyle-slot'
@@ -25,6 +24,10 @@ import { DynamicLimitAlert, TrialBanners } from '../trial-banners'
 import { useTrialStatus } from '../api/trial-status'
 import { Badge } from '@/components/ui/badge'
 import { countOf } from '@/lib/count'
+
+// The page's own dialogs load and mount when opened: the first cards do not wait for them.
+const MoveDialog = lazy(() => import('../components/move-dialog').then((m) => ({ default: m.MoveDialog })))
+const OrganiseDialog = lazy(() => import('../components/organise-dialog').then((m) => ({ default: m.OrganiseDialog })))
 
 export interface DashboardPageProps {
   /** The create view's content: the generator, composed by the app (features do not import each other). */
@@ -217,16 +220,18 @@ function CodeList({ status }: { status: CodeStatus }) {
       {mayEdit && (
         <BulkBar selected={selected} paused={paused} onDone={clear} onBulkEdit={bulkEdit ? editSelected : undefined} onMove={mayMove ? moveSelected : undefined} />
       )}
-      {mayMove && (
-        <MoveDialog
-          selection={moving?.selection ?? { ids: [] }}
-          label={moving?.label ?? ''}
-          open={moving !== null}
-          onOpenChange={(open) => {
-            if (!open) setMoving(null)
-          }}
-          onMoved={clear}
-        />
+      {mayMove && moving && (
+        <Suspense fallback={<DialogSpinner label="Loading..." />}>
+          <MoveDialog
+            selection={moving.selection}
+            label={moving.label}
+            open
+            onOpenChange={(open) => {
+              if (!open) setMoving(null)
+            }}
+            onMoved={clear}
+          />
+        </Suspense>
       )}
       {bulkEdit?.({
         selection: editing?.selection ?? { ids: [] },
@@ -275,7 +280,11 @@ function CodeList({ status }: { status: CodeStatus }) {
         }
       />
       {list.hasNextPage && <MorePages onMore={() => void list.fetchNextPage()} loading={list.isFetchingNextPage} near={firstUpcoming} />}
-      {mayEdit && <OrganiseDialog open={organising} onOpenChange={setOrganising} />}
+      {mayEdit && organising && (
+        <Suspense fallback={<DialogSpinner label="Loading..." />}>
+          <OrganiseDialog open onOpenChange={setOrganising} />
+        </Suspense>
+      )}
     </>
   )
 }
