@@ -1,5 +1,5 @@
 import { CalendarClock, Mail, Pencil, Plus, Send, Trash2 } from 'lucide-react'
-import { useId, useRef, useState, type FormEvent } from 'react'
+import { useId, useState, type FormEvent } from 'react'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { FieldError } from '@/components/ui/field-error'
@@ -66,8 +66,7 @@ export function whenLabel(s: Pick<ReportSchedule, 'frequency' | 'weekday' | 'hou
 export function ReportsTab() {
   const list = useReportSchedules()
   const [editing, setEditing] = useState<ReportSchedule | 'new'>()
-  const heading = useRef<HTMLHeadingElement>(null)
-  useFocusAfterRemoval(list.data?.schedules.length ?? 0, () => heading.current)
+  const heading = useFocusAfterRemoval(list.data?.schedules.length ?? 0)
   if (list.isLoading) return <Spinner label="Loading report schedules..." />
   if (list.isError || !list.data) {
     return (

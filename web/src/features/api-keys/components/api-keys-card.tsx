@@ -1,5 +1,5 @@
 import { Copy, KeyRound, Trash2 } from 'lucide-react'
-import { useRef, useState } from 'react'
+import { useState } from 'react'
 import { Link } from 'react-router'
 import { ListStatus } from '@/components/named-list'
 import { Alert } from '@/components/ui/alert'
@@ -26,8 +26,7 @@ export function ApiKeysCard() {
   const workspace = useActiveWorkspace()
   // Owners and admins manage the workspace's keys; the others see them only.
   const mayManage = useCan('manageKeys')
-  const heading = useRef<HTMLHeadingElement>(null)
-  useFocusAfterRemoval(keys.data?.length ?? 0, () => heading.current)
+  const heading = useFocusAfterRemoval(keys.data?.length ?? 0)
 
   function revokeKey(key: ApiKey) {
     if (!window.confirm(`Revoke ${key.name}? Programs using it stop working at once.`)) return

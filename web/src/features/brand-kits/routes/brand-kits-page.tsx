@@ -1,5 +1,5 @@
 import { Pencil, Star, Trash2 } from 'lucide-react'
-import { useRef, useState } from 'react'
+import { useState } from 'react'
 import { Link } from 'react-router'
 import { NameDialog } from '@/components/name-dialog'
 import { Alert } from '@/components/ui/alert'
@@ -34,8 +34,7 @@ export function BrandKitsPage() {
 function KitList({ workspace }: { workspace: ActiveWorkspace }) {
   const kits = useBrandKits()
   const editor = can(workspace.role, 'editCodes')
-  const heading = useRef<HTMLHeadingElement>(null)
-  useFocusAfterRemoval(kits.data?.length ?? 0, () => heading.current)
+  const heading = useFocusAfterRemoval(kits.data?.length ?? 0)
   return (
     <Card>
       <CardHeader>

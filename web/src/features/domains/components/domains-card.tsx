@@ -1,5 +1,5 @@
 import { CheckCircle2, Globe, Trash2 } from 'lucide-react'
-import { useRef, useState } from 'react'
+import { useState } from 'react'
 import { AddByNameForm, ListStatus } from '@/components/named-list'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
@@ -24,8 +24,7 @@ export function DomainsCard({ workspaceName }: { workspaceName: string }) {
   const add = useAddDomain()
   const mayManage = useCan('manageDomains')
   const [error, setError] = useState<string>()
-  const heading = useRef<HTMLHeadingElement>(null)
-  useFocusAfterRemoval(domains.data?.length ?? 0, () => heading.current)
+  const heading = useFocusAfterRemoval(domains.data?.length ?? 0)
 
   function addDomain(domain: string, clear: () => void) {
     setError(undefined)

@@ -1,5 +1,5 @@
 import { BarChart3, Copy, Pencil, Trash2 } from 'lucide-react'
-import { useRef, useState } from 'react'
+import { useState } from 'react'
 import { Link } from 'react-router'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
@@ -20,8 +20,7 @@ export function PagesListPage() {
   usePageTitle(siteTitle('Hosted pages'))
   const workspace = useActiveWorkspace()
   const pages = usePages()
-  const heading = useRef<HTMLHeadingElement>(null)
-  useFocusAfterRemoval(pages.data?.length ?? 0, () => heading.current)
+  const heading = useFocusAfterRemoval(pages.data?.length ?? 0)
   if (!workspace) return <Spinner />
   const editor = can(workspace.role, 'editCodes')
   return (

@@ -1,5 +1,5 @@
 import { KeyRound, Loader2, Trash2 } from 'lucide-react'
-import { useRef, useState } from 'react'
+import { useState } from 'react'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { TextField } from '@/components/ui/form-field'
@@ -16,8 +16,7 @@ export function PasskeysCard() {
   const add = useRegisterPasskey()
   const remove = useDeletePasskey()
   const [name, setName] = useState('')
-  const heading = useRef<HTMLHeadingElement>(null)
-  useFocusAfterRemoval(passkeys.data?.length ?? 0, () => heading.current)
+  const heading = useFocusAfterRemoval(passkeys.data?.length ?? 0)
   return (
     <Card>
       <CardHeader>

@@ -1,5 +1,4 @@
 import { Trash2 } from 'lucide-react'
-import { useRef } from 'react'
 import { Alert } from '@/components/ui/alert'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
@@ -16,8 +15,7 @@ import { failed, formatDate } from '../lib/members'
 export function InvitationList({ workspace }: { workspace: ActiveWorkspace }) {
   const invitations = useInvitations(workspace.id, true)
   const revoke = useRevokeInvitation(workspace.id)
-  const heading = useRef<HTMLHeadingElement>(null)
-  useFocusAfterRemoval(invitations.data?.length ?? 0, () => heading.current)
+  const heading = useFocusAfterRemoval(invitations.data?.length ?? 0)
   return (
     <Card>
       <CardHeader>

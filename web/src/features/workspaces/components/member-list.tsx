@@ -21,8 +21,7 @@ export function MemberList({ workspace }: { workspace: ActiveWorkspace }) {
   const me = useUser().data?.id
   const remove = useRemoveMember(workspace.id)
   const navigate = useNavigate()
-  const heading = useRef<HTMLHeadingElement>(null)
-  useFocusAfterRemoval(members.data?.length ?? 0, () => heading.current)
+  const heading = useFocusAfterRemoval(members.data?.length ?? 0)
   // Nobody leaves their personal workspace (the server refuses it too).
   const personal = useWorkspaces().data?.find((w) => w.id === workspace.id)?.personal ?? true
   // Admins manage everyone but owners; owners manage everyone.
