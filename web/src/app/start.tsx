@@ -1,7 +1,6 @@
 import { StrictMode, useEffect } from 'react'
 import { createRoot, hydrateRoot } from 'react-dom/client'
 import { getUserQueryOptions, userQueryKey, type User } from '@/lib/auth'
-import { formatDate } from '@/lib/dates'
 import { createQueryClient } from '@/lib/query-client'
 import { cn } from '@/lib/utils'
 import { whiteLabelConfigKey, whiteLabelConfigOptions, type WhiteLabelConfig } from '@/lib/white-label'
@@ -47,14 +46,9 @@ export async function startApp({ hydrate, known = {} }: { hydrate: boolean; know
   const data = hydrate ? Promise.resolve() : prefetchRoute(queryClient, location)
   const code = preloadRoute(location.pathname)
   // While the page's code downloads, the thread is idle: the first render's
-  // one-off costs are paid now, the date format's locale data and the class
-  // merger's tables (about 90 ms of a slow phone's first render).
-  if (!hydrate) {
-    setTimeout(() => {
-      formatDate(0)
-      cn('p-0', 'p-1')
-    })
-  }
+  // one-off cost of the class merger's tables (about 25 ms of a slow phone's
+  // first render) is paid now.
+  if (!hydrate) setTimeout(() => cn('p-0', 'p-1'))
   await code
   // The page's first data usually comes before its code: drawn with it, the
   // page is laid out once, not once empty and again full. A slow answer
