@@ -166,7 +166,7 @@ func (s *server) deleteTag(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	err := s.store.DeleteTag(r.Context(), wsID(r), id)
+	err := s.store.DeleteTag(r.Context(), wsID(r), id, s.now())
 	s.organised(w, err, msgTagMissing, msgTagTaken, func() { w.WriteHeader(http.StatusNoContent) })
 }
 
@@ -230,7 +230,7 @@ func (s *server) deleteFolder(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	err := s.store.DeleteFolder(r.Context(), wsID(r), id)
+	err := s.store.DeleteFolder(r.Context(), wsID(r), id, s.now())
 	s.organised(w, err, msgFolderGone, msgFolderUsed, func() { w.WriteHeader(http.StatusNoContent) })
 }
 

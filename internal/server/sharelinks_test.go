@@ -311,6 +311,27 @@ func TestShareLinkAccess(t *testing.T) {
 		if after != before {
 			t.Errorf("refused requests made links: %d → %d", before, after)
 		}
+
+		// Deleting the tag and the folder ends their links: 410, as for a
+		// deleted code's, where the rows went with them (404); off the
+		// list, while the code's links stay.
+		for _, p := range []string{"/api/tags/" + idOf(tag), "/api/folders/" + idOf(folder)} {
+			if r := e.do(c, "DELETE", p, ""); r.StatusCode != http.StatusNoContent {
+				t.Fatalf("DELETE %s: %d %s", p, r.StatusCode, r.body)
+			}
+		}
+		for _, p := range []string{"/s/" + byTag, "/s/" + byTag + ".csv", "/s/" + byFolder, "/s/" + byFolder + ".csv"} {
+			if r := e.do(visitor, "GET", p, ""); r.StatusCode != http.StatusGone || !strings.Contains(string(r.body), "no longer available") {
+				t.Errorf("%s after its scope was deleted: %d", p, r.StatusCode)
+			}
+		}
+		list := string(e.do(c, "GET", "/api/share-links", "").body)
+		if strings.Contains(list, "tagId") || strings.Contains(list, "folderId") || strings.Count(list, `"codeId":`+code) != 2 {
+			t.Errorf("list after deleting the tag and the folder: %s", list)
+		}
+		if r := e.do(visitor, "GET", "/s/"+locked, ""); r.StatusCode != http.StatusOK {
+			t.Errorf("the code's link after deleting the tag: %d", r.StatusCode)
+		}
 	})
 }
 

@@ -122,7 +122,7 @@ func (s *Store) ImageSizes(ctx context.Context, ids []int64) (map[int64][2]int, 
 		}
 		out[id] = [2]int{w, h}
 	}
-	return out, fail2("read image sizes", rows.Err())
+	return out, failOrNil("read image sizes", rows.Err())
 }
 
 // Blob returns the blob with the given id, data included.

@@ -978,11 +978,3 @@ func (s *Store) deletedByJob(ctx context.Context, tx *sql.Tx, job int64) ([]int6
 	}
 	return ids, failOrNil("list deleted codes", rows.Err())
 }
-
-// failOrNil is fail for an error that may be nil.
-func failOrNil(action string, err error) error {
-	if err == nil {
-		return nil
-	}
-	return fail(action, err)
-}

@@ -244,15 +244,7 @@ func deleteGS1Products(ctx context.Context, tx *sql.Tx, where string, args ...an
 		}
 		gtins = append(gtins, g)
 	}
-	return gtins, fail2("delete GS1 products", rows.Err())
-}
-
-// fail2 is fail for an error that may be nil.
-func fail2(action string, err error) error {
-	if err == nil {
-		return nil
-	}
-	return fail(action, err)
+	return gtins, failOrNil("delete GS1 products", rows.Err())
 }
 
 // GS1ScanCount is the scans of one day, GTIN, lot and link type.
@@ -324,5 +316,5 @@ func (s *Store) GS1ScanCounts(ctx context.Context, workspaceID int64, from, to t
 		}
 		list = append(list, c)
 	}
-	return list, fail2("read GS1 scans", rows.Err())
+	return list, failOrNil("read GS1 scans", rows.Err())
 }

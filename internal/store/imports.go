@@ -151,7 +151,7 @@ func (s *Store) ImportJob(ctx context.Context, workspaceID, id int64) (*ImportJo
 		}
 		j.Counts[st] = n
 	}
-	return j, fail2("count import items", rows.Err())
+	return j, failOrNil("count import items", rows.Err())
 }
 
 // ImportItems returns up to limit items of job jobID from row after on,
@@ -173,7 +173,7 @@ func (s *Store) ImportItems(ctx context.Context, jobID int64, after, limit int, 
 		json.Unmarshal([]byte(tags), &it.Tags)
 		out = append(out, it)
 	}
-	return out, fail2("list import items", rows.Err())
+	return out, failOrNil("list import items", rows.Err())
 }
 
 // ClaimImportJob takes the oldest queued or running job whose lease ran
@@ -189,7 +189,7 @@ func (s *Store) ClaimImportJob(ctx context.Context, now, leaseUntil time.Time) (
 		}
 		j, err = scanImportJob(tx.QueryRowContext(ctx, `UPDATE import_jobs SET status = 'running', lease_until = $1, attempts = attempts + 1, updated_at = $2
 			WHERE id = $3 RETURNING `+importJobColumns, dbTime(leaseUntil), dbTime(now), id))
-		return fail2("claim import job", err)
+		return failOrNil("claim import job", err)
 	})
 	return j, err
 }
@@ -207,7 +207,7 @@ func (s *Store) SetImportItem(ctx context.Context, jobID int64, it ImportItem, n
 			return ErrItemTaken
 		}
 		_, err = tx.ExecContext(ctx, `UPDATE import_jobs SET lease_until = $1, updated_at = $2 WHERE id = $3`, dbTime(leaseUntil), dbTime(now), jobID)
-		return fail2("save import item", err)
+		return failOrNil("save import item", err)
 	})
 }
 
@@ -222,14 +222,14 @@ func (s *Store) FinishImportJob(ctx context.Context, id int64, status, reason st
 		}
 		_, err := tx.ExecContext(ctx, `UPDATE import_jobs SET status = $1, error = $2, lease_until = NULL, updated_at = $3 WHERE id = $4`,
 			status, reason, dbTime(now), id)
-		return fail2("finish import job", err)
+		return failOrNil("finish import job", err)
 	})
 }
 
 // ReleaseImportJob ends a runner's lease, so the next runner takes it at once.
 func (s *Store) ReleaseImportJob(ctx context.Context, id int64) error {
 	_, err := s.write.ExecContext(ctx, `UPDATE import_jobs SET lease_until = NULL WHERE id = $1 AND status = 'running'`, id)
-	return fail2("release import job", err)
+	return failOrNil("release import job", err)
 }
 
 // ImportCheck is one link's switch check: its old short URL's answer and
@@ -255,7 +255,7 @@ func (s *Store) StartImportCheck(ctx context.Context, jobID int64) error {
 			return ErrConflict
 		}
 		_, err = tx.ExecContext(ctx, `UPDATE import_items SET check_result = '', check_old = '', check_new = '' WHERE job_id = $1`, jobID)
-		return fail2("start a switch check", err)
+		return failOrNil("start a switch check", err)
 	})
 }
 
@@ -273,7 +273,7 @@ func (s *Store) ClaimImportCheck(ctx context.Context, now, leaseUntil time.Time)
 		}
 		j, err = scanImportJob(tx.QueryRowContext(ctx, `UPDATE import_jobs SET check_status = 'running', check_lease_until = $1, check_attempts = check_attempts + 1
 			WHERE id = $2 RETURNING `+importJobColumns, dbTime(leaseUntil), id))
-		return fail2("claim a switch check", err)
+		return failOrNil("claim a switch check", err)
 	})
 	return j, err
 }
@@ -296,7 +296,7 @@ func (s *Store) UncheckedImportItems(ctx context.Context, jobID int64, limit int
 		}
 		out = append(out, it)
 	}
-	return out, fail2("list unchecked import items", rows.Err())
+	return out, failOrNil("list unchecked import items", rows.Err())
 }
 
 // SetImportCheck records the switch check of item row of job jobID and
@@ -313,21 +313,21 @@ func (s *Store) SetImportCheck(ctx context.Context, jobID int64, c ImportCheck, 
 			return fail("save a switch check", err)
 		}
 		_, err = tx.ExecContext(ctx, `UPDATE import_jobs SET check_lease_until = $1 WHERE id = $2 AND check_status = 'running'`, dbTime(leaseUntil), jobID)
-		return fail2("save a switch check", err)
+		return failOrNil("save a switch check", err)
 	})
 }
 
 // FinishImportCheck marks job jobID's switch check done.
 func (s *Store) FinishImportCheck(ctx context.Context, jobID int64) error {
 	_, err := s.write.ExecContext(ctx, `UPDATE import_jobs SET check_status = 'done', check_lease_until = NULL WHERE id = $1`, jobID)
-	return fail2("finish a switch check", err)
+	return failOrNil("finish a switch check", err)
 }
 
 // ReleaseImportCheck ends a runner's lease on job jobID's switch check, so
 // the next runner takes it at once.
 func (s *Store) ReleaseImportCheck(ctx context.Context, jobID int64) error {
 	_, err := s.write.ExecContext(ctx, `UPDATE import_jobs SET check_lease_until = NULL WHERE id = $1 AND check_status = 'running'`, jobID)
-	return fail2("release a switch check", err)
+	return failOrNil("release a switch check", err)
 }
 
 // ImportChecks are the switch check of job jobID: links checked, the
@@ -351,5 +351,5 @@ func (s *Store) ImportChecks(ctx context.Context, jobID int64, limit int) (check
 		}
 		different = append(different, c)
 	}
-	return checked, same, different, fail2("list switch checks", rows.Err())
+	return checked, same, different, failOrNil("list switch checks", rows.Err())
 }

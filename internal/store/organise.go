@@ -89,8 +89,9 @@ func (s *Store) UpdateTag(ctx context.Context, workspaceID int64, t *Tag) error 
 	})
 }
 
-// DeleteTag deletes one of the workspace's tags; its codes lose it.
-func (s *Store) DeleteTag(ctx context.Context, workspaceID, id int64) error {
+// DeleteTag deletes one of the workspace's tags; its codes lose it, and
+// its share links end (their pages answer 410 from now).
+func (s *Store) DeleteTag(ctx context.Context, workspaceID, id int64, now time.Time) error {
 	return s.inTx(ctx, "delete tag", func(tx *sql.Tx) error {
 		var name string
 		err := tx.QueryRowContext(ctx, `SELECT name FROM tags WHERE id = $1 AND workspace_id = $2`, id, workspaceID).Scan(&name)
@@ -106,6 +107,9 @@ func (s *Store) DeleteTag(ctx context.Context, workspaceID, id int64) error {
 			if err := refreshSearch(ctx, tx, k, `id IN (`+s.jsonInts(1)+`)`, codes); err != nil {
 				return err
 			}
+		}
+		if err := endShareLinksOf(ctx, tx, "tag_id", id, now); err != nil {
+			return err
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM tags WHERE id = $1`, id); err != nil {
 			return fail("delete tag", err)
@@ -189,9 +193,22 @@ func (s *Store) RenameFolder(ctx context.Context, workspaceID int64, f *Folder) 
 }
 
 // DeleteFolder deletes one of the workspace's folders; its codes stay,
-// in no folder.
-func (s *Store) DeleteFolder(ctx context.Context, workspaceID, id int64) error {
-	return s.deleteAudited(ctx, "folders", "name", "folder", "folder.deleted", workspaceID, id)
+// in no folder, and its share links end (their pages answer 410 from now).
+func (s *Store) DeleteFolder(ctx context.Context, workspaceID, id int64, now time.Time) error {
+	return s.inTx(ctx, "delete folder", func(tx *sql.Tx) error {
+		var name string
+		err := tx.QueryRowContext(ctx, `SELECT name FROM folders WHERE id = $1 AND workspace_id = $2`, id, workspaceID).Scan(&name)
+		if err != nil {
+			return fail("delete folder", err)
+		}
+		if err := endShareLinksOf(ctx, tx, "folder_id", id, now); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM folders WHERE id = $1`, id); err != nil {
+			return fail("delete folder", err)
+		}
+		return s.audit(ctx, tx, workspaceID, "folder.deleted", Target{"folder", id, name}, nil)
+	})
 }
 
 // codeKind names the tables of one kind of code, and the column the code

@@ -188,7 +188,7 @@ func pageShortCodes(ctx context.Context, tx *sql.Tx, pageID int64) ([]string, er
 		}
 		out = append(out, c)
 	}
-	return out, fail2("list a page's codes", rows.Err())
+	return out, failOrNil("list a page's codes", rows.Err())
 }
 
 // pageRoutedPattern matches (LIKE) the stored routing of a code whose

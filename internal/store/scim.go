@@ -50,7 +50,7 @@ func (s *Store) SCIMTokenWorkspace(ctx context.Context, tokenHash string) (int64
 	var id int64
 	err := s.read.QueryRowContext(ctx, `SELECT t.workspace_id FROM scim_tokens t JOIN workspaces w ON w.id = t.workspace_id
 		WHERE t.token_hash = $1 AND NOT w.is_deleted`, tokenHash).Scan(&id)
-	return id, fail2("read SCIM token", err)
+	return id, failOrNil("read SCIM token", err)
 }
 
 // SCIMUser is an account a workspace's IdP provisions.
@@ -103,14 +103,14 @@ func (s *Store) SCIMUsers(ctx context.Context, workspaceID int64, field, value s
 		}
 		out = append(out, u)
 	}
-	return out, total, fail2("list SCIM users", rows.Err())
+	return out, total, failOrNil("list SCIM users", rows.Err())
 }
 
 // SCIMUserOf returns the workspace's SCIM User of the account.
 func (s *Store) SCIMUserOf(ctx context.Context, workspaceID, userID int64) (*SCIMUser, error) {
 	u, err := scanSCIMUser(s.read.QueryRowContext(ctx, `SELECT `+scimUserColumns+`
 		WHERE p.workspace_id = $1 AND p.user_id = $2 AND NOT u.is_deleted`, workspaceID, userID))
-	return u, fail2("read SCIM user", err)
+	return u, failOrNil("read SCIM user", err)
 }
 
 // ProvisionSCIMUser makes the account a SCIM User of the workspace and a
@@ -173,7 +173,7 @@ func (s *Store) UpdateSCIMUser(ctx context.Context, workspaceID int64, u *SCIMUs
 		}
 		_, err = tx.ExecContext(ctx, `UPDATE users SET first_name = $2, last_name = $3 WHERE id = $1 AND managed_by_workspace_id = $4`,
 			u.UserID, u.GivenName, u.FamilyName, workspaceID)
-		return fail2("update SCIM user", err)
+		return failOrNil("update SCIM user", err)
 	})
 }
 
@@ -324,7 +324,7 @@ func (s *Store) SCIMGroups(ctx context.Context, workspaceID int64, displayName s
 			return nil, 0, err
 		}
 	}
-	return out, total, fail2("list SCIM groups", rows.Err())
+	return out, total, failOrNil("list SCIM groups", rows.Err())
 }
 
 // SCIMGroupByID returns one of the workspace's groups.
@@ -412,7 +412,7 @@ func groupMembers(ctx context.Context, q interface {
 		}
 		ids = append(ids, id)
 	}
-	return ids, fail2("read SCIM group members", rows.Err())
+	return ids, failOrNil("read SCIM group members", rows.Err())
 }
 
 // DeleteSCIMGroup removes the group; it answers its former members.
@@ -443,7 +443,7 @@ func (s *Store) SCIMUserGroups(ctx context.Context, workspaceID, userID int64) (
 		}
 		names = append(names, n)
 	}
-	return names, fail2("read SCIM user groups", rows.Err())
+	return names, failOrNil("read SCIM user groups", rows.Err())
 }
 
 // SetSCIMRole gives an active SCIM User of the workspace the role its

@@ -121,6 +121,17 @@ func (s *Store) ShareLinkByToken(ctx context.Context, tokenHash string) (*ShareL
 	return l, nil
 }
 
+// endShareLinksOf ends the links of the tag or folder (column tag_id or
+// folder_id) about to be deleted: revoked, their scope's id cleared so the
+// row outlives the scope's ON DELETE CASCADE and the page answers 410,
+// as for a deleted code's links, rather than 404. A revoked link never
+// shows a report, so the cleared scope widens nothing.
+func endShareLinksOf(ctx context.Context, tx *sql.Tx, column string, id int64, now time.Time) error {
+	_, err := tx.ExecContext(ctx, `UPDATE share_links SET revoked_at = COALESCE(revoked_at, $2), `+column+` = NULL
+		WHERE `+column+` = $1`, id, dbTime(now))
+	return failOrNil("end a deleted scope's share links", err)
+}
+
 // RevokeShareLink revokes one of the workspace's links from now on:
 // ErrNotFound when it is not the workspace's or is revoked already.
 func (s *Store) RevokeShareLink(ctx context.Context, workspaceID, id int64, now time.Time) error {

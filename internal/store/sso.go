@@ -145,7 +145,7 @@ func (s *Store) SaveSAMLRequest(ctx context.Context, id string, workspaceID int6
 		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO saml_requests (id, workspace_id, expires_at) VALUES ($1, $2, $3)`,
 			id, workspaceID, dbTime(expires))
-		return fail2("save SAML request", err)
+		return failOrNil("save SAML request", err)
 	})
 }
 
@@ -155,7 +155,7 @@ func (s *Store) SAMLRequestOpen(ctx context.Context, id string, workspaceID int6
 	var n int
 	err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM saml_requests WHERE id = $1 AND workspace_id = $2 AND expires_at > $3`,
 		id, workspaceID, dbTime(now)).Scan(&n)
-	return n > 0, fail2("read SAML request", err)
+	return n > 0, failOrNil("read SAML request", err)
 }
 
 // CloseSAMLRequest marks request id answered. It reports false when it was
@@ -167,7 +167,7 @@ func (s *Store) CloseSAMLRequest(ctx context.Context, id string, workspaceID int
 		return false, fail("close SAML request", err)
 	}
 	n, err := res.RowsAffected()
-	return n == 1, fail2("close SAML request", err)
+	return n == 1, failOrNil("close SAML request", err)
 }
 
 // ConsumeSAMLAssertion records the assertion id as used until expires:
@@ -182,7 +182,7 @@ func (s *Store) ConsumeSAMLAssertion(ctx context.Context, id string, expires, no
 		if isUniqueViolation(err) {
 			return ErrAssertionReplayed
 		}
-		return fail2("consume SAML assertion", err)
+		return failOrNil("consume SAML assertion", err)
 	})
 }
 
@@ -191,7 +191,7 @@ func (s *Store) ConsumeSAMLAssertion(ctx context.Context, id string, expires, no
 func (s *Store) SessionSignedInThrough(ctx context.Context, sessionID string, workspaceID int64) (bool, error) {
 	var n int
 	err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM sessions WHERE id = $1 AND sso_workspace_id = $2`, sessionID, workspaceID).Scan(&n)
-	return n > 0, fail2("read single sign-on session", err)
+	return n > 0, failOrNil("read single sign-on session", err)
 }
 
 // IsBreakGlass reports whether the user is the workspace's break-glass
@@ -201,7 +201,7 @@ func (s *Store) IsBreakGlass(ctx context.Context, workspaceID, userID int64) (bo
 	err := s.read.QueryRowContext(ctx, `
 		SELECT count(*) FROM workspace_sso o JOIN workspace_members m ON m.workspace_id = o.workspace_id AND m.user_id = o.break_glass_user_id
 		WHERE o.workspace_id = $1 AND o.break_glass_user_id = $2 AND m.role = 'owner'`, workspaceID, userID).Scan(&n)
-	return n > 0, fail2("read break-glass owner", err)
+	return n > 0, failOrNil("read break-glass owner", err)
 }
 
 // SyncSSOMember makes the user a member of the workspace with the role
@@ -226,7 +226,7 @@ const provenDomains = `SELECT count(*) FROM workspace_domains WHERE workspace_id
 func (s *Store) DomainProven(ctx context.Context, workspaceID int64, domain string) (bool, error) {
 	var n int
 	err := s.read.QueryRowContext(ctx, provenDomains, workspaceID, domain, "%."+domain).Scan(&n)
-	return n > 0, fail2("read proven domains", err)
+	return n > 0, failOrNil("read proven domains", err)
 }
 
 // SSOWorkspaceForDomain is the live workspace with single sign-on that
@@ -239,7 +239,7 @@ func (s *Store) SSOWorkspaceForDomain(ctx context.Context, domain string) (int64
 		WHERE NOT w.is_deleted AND (w.auto_join_domain = $1 OR EXISTS (SELECT 1 FROM workspace_domains d
 			WHERE d.workspace_id = w.id AND d.verified_at IS NOT NULL AND (d.domain = $1 OR d.domain LIKE $2)))
 		ORDER BY w.id LIMIT 1`, domain, "%."+domain).Scan(&id)
-	return id, fail2("find single sign-on by domain", err)
+	return id, failOrNil("find single sign-on by domain", err)
 }
 
 // AnySSO reports whether a live workspace has single sign-on, for the
@@ -247,7 +247,7 @@ func (s *Store) SSOWorkspaceForDomain(ctx context.Context, domain string) (int64
 func (s *Store) AnySSO(ctx context.Context) (bool, error) {
 	var n int
 	err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM workspace_sso o JOIN workspaces w ON w.id = o.workspace_id WHERE NOT w.is_deleted`).Scan(&n)
-	return n > 0, fail2("read single sign-on", err)
+	return n > 0, failOrNil("read single sign-on", err)
 }
 
 // MappedWorkspaceForDomain is the single sign-on set-up of the live

@@ -131,6 +131,14 @@ func fail(action string, err error) error {
 	return fmt.Errorf("store: unable to %s: %w", action, err)
 }
 
+// failOrNil is fail for an error that may be nil.
+func failOrNil(action string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fail(action, err)
+}
+
 // mustAffect turns an UPDATE or DELETE that matched no row into ErrNotFound.
 func mustAffect(action string, res sql.Result, err error) error {
 	if err != nil {
