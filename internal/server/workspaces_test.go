@@ -536,6 +536,17 @@ func TestTagsAndFolders(t *testing.T) {
 		if after := fingerprint(t, st, f.ws); after != before {
 			t.Errorf("refused changes changed the workspace:\n%s\n%s", before, after)
 		}
+		// Nor can they delete the outsider's tag or folder, or untag its code.
+		theirCode := e.createDynamic(f.outsider, "https://example.com/theirs")
+		expect(t, e.do(f.outsider, "PUT", "/api/dynamic-qrcodes/"+idOf(theirCode)+"/tags", fmt.Sprintf(`{"tagIds":[%v]}`, theirs["id"])), http.StatusOK, "")
+		expect(t, e.do(ed, "DELETE", fmt.Sprintf("/api/tags/%v", theirs["id"]), ""), http.StatusNotFound, msgTagMissing)
+		expect(t, e.do(ed, "DELETE", fmt.Sprintf("/api/folders/%v", theirFolder["id"]), ""), http.StatusNotFound, msgFolderGone)
+		if r := e.do(f.outsider, "GET", "/api/codes?kind=dynamic", ""); !strings.Contains(string(r.body), `"name":"Menu"`) {
+			t.Errorf("the outsider's code after another's delete: %s", r.body)
+		}
+		if r := e.do(f.outsider, "GET", "/api/folders", ""); !strings.Contains(string(r.body), `"name":"Spring"`) {
+			t.Errorf("the outsider's folders after another's delete: %s", r.body)
+		}
 		s := fmt.Sprintf("/api/qrcodes/%d", f.static)
 		got = expect(t, e.do(ed, "PUT", s+"/tags", fmt.Sprintf(`{"tagIds":[%v]}`, other["id"])), http.StatusOK, "")
 		if tags := got["tags"].([]any); len(tags) != 1 || got["folderId"] != nil {

@@ -83,14 +83,19 @@ func (s *Store) audit(ctx context.Context, tx *sql.Tx, workspaceID int64, action
 // on it, named by its nameColumn: ErrNotFound when it is not the workspace's.
 func (s *Store) deleteAudited(ctx context.Context, table, nameColumn, targetType, action string, workspaceID, id int64) error {
 	return s.inTx(ctx, "delete "+targetType, func(tx *sql.Tx) error {
-		var name string
-		err := tx.QueryRowContext(ctx, `DELETE FROM `+table+` WHERE id = $1 AND workspace_id = $2 RETURNING `+nameColumn,
-			id, workspaceID).Scan(&name)
-		if err != nil {
-			return fail("delete "+targetType, err)
-		}
-		return s.audit(ctx, tx, workspaceID, action, Target{targetType, id, name}, nil)
+		return s.deleteAuditedTx(ctx, tx, table, nameColumn, targetType, action, workspaceID, id)
 	})
+}
+
+// deleteAuditedTx is deleteAudited within tx, after the caller's own steps.
+func (s *Store) deleteAuditedTx(ctx context.Context, tx *sql.Tx, table, nameColumn, targetType, action string, workspaceID, id int64) error {
+	var name string
+	err := tx.QueryRowContext(ctx, `DELETE FROM `+table+` WHERE id = $1 AND workspace_id = $2 RETURNING `+nameColumn,
+		id, workspaceID).Scan(&name)
+	if err != nil {
+		return fail("delete "+targetType, err)
+	}
+	return s.audit(ctx, tx, workspaceID, action, Target{targetType, id, name}, nil)
 }
 
 // AuditLog returns up to limit entries of the workspace, newest first,

@@ -93,12 +93,8 @@ func (s *Store) UpdateTag(ctx context.Context, workspaceID int64, t *Tag) error 
 // its share links end (their pages answer 410 from now).
 func (s *Store) DeleteTag(ctx context.Context, workspaceID, id int64, now time.Time) error {
 	return s.inTx(ctx, "delete tag", func(tx *sql.Tx) error {
-		var name string
-		err := tx.QueryRowContext(ctx, `SELECT name FROM tags WHERE id = $1 AND workspace_id = $2`, id, workspaceID).Scan(&name)
-		if err != nil {
-			return fail("delete tag", err)
-		}
-		// Its codes lose it, and are indexed for search without it.
+		// Its codes lose it, and are indexed for search without it (all
+		// undone when it is not the workspace's tag: the delete below fails).
 		for _, k := range []codeKind{staticKind, dynamicKind} {
 			codes, err := s.unlinkTag(ctx, tx, k, id)
 			if err != nil {
@@ -108,13 +104,10 @@ func (s *Store) DeleteTag(ctx context.Context, workspaceID, id int64, now time.T
 				return err
 			}
 		}
-		if err := endShareLinksOf(ctx, tx, "tag_id", id, now); err != nil {
+		if err := endShareLinksOf(ctx, tx, "tag_id", workspaceID, id, now); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM tags WHERE id = $1`, id); err != nil {
-			return fail("delete tag", err)
-		}
-		return s.audit(ctx, tx, workspaceID, "tag.deleted", Target{"tag", id, name}, nil)
+		return s.deleteAuditedTx(ctx, tx, "tags", "name", "tag", "tag.deleted", workspaceID, id)
 	})
 }
 
@@ -196,18 +189,10 @@ func (s *Store) RenameFolder(ctx context.Context, workspaceID int64, f *Folder) 
 // in no folder, and its share links end (their pages answer 410 from now).
 func (s *Store) DeleteFolder(ctx context.Context, workspaceID, id int64, now time.Time) error {
 	return s.inTx(ctx, "delete folder", func(tx *sql.Tx) error {
-		var name string
-		err := tx.QueryRowContext(ctx, `SELECT name FROM folders WHERE id = $1 AND workspace_id = $2`, id, workspaceID).Scan(&name)
-		if err != nil {
-			return fail("delete folder", err)
-		}
-		if err := endShareLinksOf(ctx, tx, "folder_id", id, now); err != nil {
+		if err := endShareLinksOf(ctx, tx, "folder_id", workspaceID, id, now); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM folders WHERE id = $1`, id); err != nil {
-			return fail("delete folder", err)
-		}
-		return s.audit(ctx, tx, workspaceID, "folder.deleted", Target{"folder", id, name}, nil)
+		return s.deleteAuditedTx(ctx, tx, "folders", "name", "folder", "folder.deleted", workspaceID, id)
 	})
 }
 

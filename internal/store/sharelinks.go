@@ -126,9 +126,9 @@ func (s *Store) ShareLinkByToken(ctx context.Context, tokenHash string) (*ShareL
 // row outlives the scope's ON DELETE CASCADE and the page answers 410,
 // as for a deleted code's links, rather than 404. A revoked link never
 // shows a report, so the cleared scope widens nothing.
-func endShareLinksOf(ctx context.Context, tx *sql.Tx, column string, id int64, now time.Time) error {
-	_, err := tx.ExecContext(ctx, `UPDATE share_links SET revoked_at = COALESCE(revoked_at, $2), `+column+` = NULL
-		WHERE `+column+` = $1`, id, dbTime(now))
+func endShareLinksOf(ctx context.Context, tx *sql.Tx, column string, workspaceID, id int64, now time.Time) error {
+	_, err := tx.ExecContext(ctx, `UPDATE share_links SET revoked_at = COALESCE(revoked_at, $3), `+column+` = NULL
+		WHERE `+column+` = $1 AND workspace_id = $2`, id, workspaceID, dbTime(now))
 	return failOrNil("end a deleted scope's share links", err)
 }
 
