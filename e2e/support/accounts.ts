@@ -28,6 +28,8 @@ export async function signUp(page: Page, email = uniqueEmail(), origin = '') {
 export async function submitSignUpForm(page: Page, email: string, secret = password) {
   await page.goto('/auth')
   await page.getByRole('button', { name: 'Create a free account' }).click()
+  // The switch is a transition: until the register form is drawn, "Email" is the sign-in form's field.
+  await expect(page.getByRole('heading', { name: 'Create your account' })).toBeVisible()
   await page.getByLabel('Email', { exact: true }).fill(email)
   await page.getByLabel('Password', { exact: true }).fill(secret)
   await page.getByRole('button', { name: 'Create Account' }).click()

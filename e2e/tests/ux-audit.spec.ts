@@ -321,12 +321,16 @@ for (const width of [390, 1280]) {
     const context = await browser.newContext({ viewport: { width, height: 844 } })
     const b = await context.newPage()
     await b.goto(link as string)
+    // Each switch between the forms is a transition: the heading says which form "Email" is in.
     await b.getByRole('link', { name: 'Create an account' }).click()
+    await expect(b.getByRole('heading', { name: 'Create your account' })).toBeVisible()
     await expect(b.getByLabel('Email', { exact: true })).toHaveValue(newcomer)
     // Sign in has it too.
     await b.getByRole('button', { name: 'Sign In', exact: true }).click()
+    await expect(b.getByRole('heading', { name: 'Welcome back' })).toBeVisible()
     await expect(b.getByLabel('Email', { exact: true })).toHaveValue(newcomer)
     await b.getByRole('button', { name: 'Create a free account' }).click()
+    await expect(b.getByRole('heading', { name: 'Create your account' })).toBeVisible()
     await expect(b.getByLabel('Email', { exact: true })).toHaveValue(newcomer)
     await b.getByLabel('Password', { exact: true }).fill(password)
     await b.getByRole('button', { name: 'Create Account' }).click()
