@@ -209,6 +209,12 @@ test('the dashboard with 120 codes shows its first card without the generator an
   // loads, behind a skeleton of its shape, when the create view opens.
   const generatorChunk = (urls: Iterable<string>) => [...urls].filter((u) => /\/assets\/generator-[^/]*\.js$/.test(u))
   expect(generatorChunk(scripts), 'the generator, loaded with the list').toEqual([])
+  // Each script the page ran asks V8 to compile it as it streams in
+  // (vite.config.ts, compileHintsPlugin): the hint counts only as the file's first line.
+  for (const url of scripts) {
+    const head = (await (await page.request.get(url)).text()).slice(0, 40)
+    expect(head.startsWith('//# allFunctionsCalledOnLoad\n'), `${url} starts ${JSON.stringify(head)}`).toBe(true)
+  }
   await page.getByRole('link', { name: 'Create QR Code' }).filter({ visible: true }).first().click()
   await expect(page).toHaveTitle('Create QR Code - Dashboard')
   await expect(page.getByLabel('Website URL')).toBeVisible()
