@@ -14,8 +14,11 @@ import { OrDivider } from './or-divider'
 import { SecondFactorForm } from './second-factor-form'
 import { SSOSignIn } from './sso-sign-in'
 
-/** email fills in the address (an invitation's link names it). */
-export function LoginForm({ onSwitch, email = '' }: { onSwitch: () => void; email?: string }) {
+/**
+ * email fills in the address (an invitation's link names it, or the
+ * register form had it); onSwitch gets the address typed here.
+ */
+export function LoginForm({ onSwitch, email = '' }: { onSwitch: (email: string) => void; email?: string }) {
   const [forgotten, setForgotten] = useState(false)
   const [methods, setMethods] = useState<SecondFactorMethod[] | null>(null)
   const loginMutation = useLogin()
@@ -26,6 +29,7 @@ export function LoginForm({ onSwitch, email = '' }: { onSwitch: () => void; emai
   const {
     register,
     handleSubmit,
+    getValues,
     formState: { errors },
   } = useForm<LoginInput>({ resolver: zodResolver(loginInputSchema), defaultValues: { username: email, password: '' } })
 
@@ -106,7 +110,7 @@ export function LoginForm({ onSwitch, email = '' }: { onSwitch: () => void; emai
       </div>
       <p className="text-center text-sm text-slate-600">
         New to Squarely?{' '}
-        <button type="button" onClick={onSwitch} className="cursor-pointer font-semibold text-primary hover:underline">
+        <button type="button" onClick={() => onSwitch(getValues('username'))} className="cursor-pointer font-semibold text-primary hover:underline">
           Create a free account
         </button>
       </p>

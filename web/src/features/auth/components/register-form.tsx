@@ -9,16 +9,18 @@ import { GoogleButton } from './google-button'
 import { showServerFieldErrors } from '@/lib/form-errors'
 
 /**
- * email fills in the address (an invitation's link names it); the
+ * email fills in the address (an invitation's link names it, or the
+ * sign-in form had it); onSwitch gets the address typed here. The
  * invitation's token goes with the sign-up, which confirms the address it
  * was mailed to at once.
  */
-export function RegisterForm({ onSwitch, email = '', invitationToken }: { onSwitch: () => void; email?: string; invitationToken?: string }) {
+export function RegisterForm({ onSwitch, email = '', invitationToken }: { onSwitch: (email: string) => void; email?: string; invitationToken?: string }) {
   const registerMutation = useRegister()
   const {
     register,
     handleSubmit,
     setError,
+    getValues,
     formState: { errors },
   } = useForm<RegisterFields>({ resolver: zodResolver(registerInputSchema), defaultValues: { email, password: '' } })
 
@@ -56,7 +58,7 @@ export function RegisterForm({ onSwitch, email = '', invitationToken }: { onSwit
       <GoogleButton>Sign up with Google</GoogleButton>
       <p className="text-center text-sm text-slate-600">
         Already have an account?{' '}
-        <button type="button" onClick={onSwitch} className="cursor-pointer font-semibold text-primary hover:underline">
+        <button type="button" onClick={() => onSwitch(getValues('email'))} className="cursor-pointer font-semibold text-primary hover:underline">
           Sign In
         </button>
       </p>

@@ -195,6 +195,21 @@ describe('register form', () => {
     expect(await screen.findByRole('button', { name: 'Create a free account' })).toBeInTheDocument()
   })
 
+  it('carries the address typed in one form to the other, without putting it in the address bar', async () => {
+    stubFetch({ 'GET /api/user': signedOut })
+    const { router } = renderApp('/auth')
+    await userEvent.type(await screen.findByLabelText('Email'), 'carol@example.com')
+    await openRegister()
+    expect(screen.getByLabelText('Email')).toHaveValue('carol@example.com')
+    expect(router.state.location.search).toBe('?mode=register')
+    await userEvent.clear(screen.getByLabelText('Email'))
+    await userEvent.type(screen.getByLabelText('Email'), 'dave@example.com')
+    await userEvent.click(screen.getByRole('button', { name: 'Sign In' }))
+    await screen.findByRole('button', { name: 'Create a free account' })
+    expect(screen.getByLabelText('Email')).toHaveValue('dave@example.com')
+    expect(router.state.location.search).toBe('')
+  })
+
   it('opens on ?mode=register', async () => {
     stubFetch({ 'GET /api/user': signedOut })
     renderApp('/auth?mode=register')

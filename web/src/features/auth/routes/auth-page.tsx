@@ -1,4 +1,5 @@
 import { BarChart3, Check, Palette, QrCode } from 'lucide-react'
+import { useState } from 'react'
 import { Navigate, useSearchParams } from 'react-router'
 import { Alert } from '@/components/ui/alert'
 import { Card } from '@/components/ui/card'
@@ -67,6 +68,8 @@ export function AuthPage() {
   usePageTitle(siteTitle('Login'))
   const { data: user, isLoading } = useUser()
   const [searchParams, setSearchParams] = useSearchParams()
+  // The address typed in one form before switching to the other (kept here, not in the address bar).
+  const [typedEmail, setTypedEmail] = useState('')
   const isRegister = searchParams.get('mode') === 'register'
   const providerMessage =
     googleMessages[searchParams.get('google') ?? ''] ?? oidcMessages[searchParams.get('oidc') ?? ''] ?? ssoMessages[searchParams.get('sso') ?? ''] ?? signupMessages[searchParams.get('signup') ?? '']
@@ -88,10 +91,14 @@ export function AuthPage() {
   if (user) return <Navigate to={nextPath(searchParams)} replace />
 
   const next = searchParams.get('next')
-  // An invitation's link names the invited address (?email=): both forms start with it.
-  const email = searchParams.get('email') ?? ''
-  const switchTo = (mode: 'login' | 'register') =>
-    setSearchParams({ ...(mode === 'register' && { mode }), ...(next && { next }), ...(email && { email }) }, { replace: true })
+  // An invitation's link names the invited address (?email=): both forms
+  // start with it, or with the one typed in the other form before switching.
+  const email = typedEmail || (searchParams.get('email') ?? '')
+  const switchTo = (mode: 'login' | 'register', typed = '') => {
+    setTypedEmail(typed.trim())
+    const invited = searchParams.get('email')
+    setSearchParams({ ...(mode === 'register' && { mode }), ...(next && { next }), ...(invited && { email: invited }) }, { replace: true })
+  }
 
   return (
     <div className="bg-gradient-to-b from-primary-50 to-white px-4 py-12 sm:py-20">
@@ -144,10 +151,10 @@ export function AuthPage() {
           ) : isRegister ? (
             <>
               {signupNote && <Alert className="mb-6">{signupNote}</Alert>}
-              <RegisterForm email={email} invitationToken={invitationToken(searchParams)} onSwitch={() => switchTo('login')} />
+              <RegisterForm email={email} invitationToken={invitationToken(searchParams)} onSwitch={(typed) => switchTo('login', typed)} />
             </>
           ) : (
-            <LoginForm email={email} onSwitch={() => switchTo('register')} />
+            <LoginForm email={email} onSwitch={(typed) => switchTo('register', typed)} />
           )}
         </div>
       </Card>
