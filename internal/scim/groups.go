@@ -13,6 +13,9 @@ import (
 	"github.com/squarely/squarely/internal/store"
 )
 
+// maxMembers is the most members a Group has.
+const maxMembers = 10000
+
 type memberRef struct {
 	Value string `json:"value"`
 }
@@ -119,7 +122,7 @@ func memberIDs(refs []memberRef) ([]int64, bool) {
 // everyone whose groups changed their mapped role.
 func (s *Server) saveGroup(q *request, g *store.SCIMGroup, name, externalID string, refs []memberRef, setMembers bool, status int) {
 	name = strings.TrimSpace(name)
-	if name == "" || len(name) > 256 || len(externalID) > 256 || len(refs) > 10000 {
+	if name == "" || len(name) > 256 || len(externalID) > 256 || len(refs) > maxMembers {
 		fail(q.w, http.StatusBadRequest, "invalidValue", "displayName must have 1 to 256 characters (externalId at most 256; at most 10,000 members)")
 		return
 	}
@@ -241,6 +244,12 @@ func (s *Server) patchGroup(q *request, g *store.SCIMGroup) {
 			fail(q.w, http.StatusBadRequest, "invalidPath", "A Group's PATCH path must be members, displayName or externalId")
 			return
 		}
+		// Refused before memberIDs and the loops below, whose work grows
+		// with the square of the list.
+		if len(refs) > maxMembers {
+			fail(q.w, http.StatusBadRequest, "invalidValue", "A Group has at most 10,000 members")
+			return
+		}
 		ids, ok := memberIDs(refs)
 		if !ok {
 			bad()
@@ -262,6 +271,10 @@ func (s *Server) patchGroup(q *request, g *store.SCIMGroup) {
 			members = ids
 		default:
 			fail(q.w, http.StatusBadRequest, "invalidSyntax", "op must be add, replace or remove")
+			return
+		}
+		if len(members) > maxMembers {
+			fail(q.w, http.StatusBadRequest, "invalidValue", "A Group has at most 10,000 members")
 			return
 		}
 	}

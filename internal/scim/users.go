@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/squarely/squarely/internal/auth"
+	"github.com/squarely/squarely/internal/mail"
 	"github.com/squarely/squarely/internal/store"
 )
 
@@ -106,7 +107,8 @@ func (in *userIn) valid(q *request) bool {
 	email := in.email()
 	_, domain, _ := strings.Cut(email, "@")
 	switch {
-	case email == "" || len(email) > 254 || domain == "" || strings.ContainsAny(email, " ,;<>\"\x00") || strings.Count(email, "@") != 1:
+	case email == "" || len(email) > 254 || domain == "" || strings.ContainsAny(email, " ,;<>\"\x00") || strings.Count(email, "@") != 1 ||
+		!mail.ValidAddress(email): // no control characters, as everywhere else in the app
 		fail(q.w, http.StatusBadRequest, "invalidValue", "userName must be an e-mail address (or the User must have one primary e-mail)")
 	case !validName(in.Name.GivenName) || !validName(in.Name.FamilyName):
 		fail(q.w, http.StatusBadRequest, "invalidValue", "name.givenName and name.familyName must be single lines of at most 100 characters")
@@ -172,6 +174,18 @@ func (s *Server) createUser(q *request) {
 		fail(q.w, http.StatusConflict, "uniqueness", "A User with this userName already exists in this workspace")
 		return
 	}
+	if err == nil && !u.Active {
+		// ProvisionSCIMUser only joins an active User: an account that is a
+		// member already leaves, as deactivating it does (it stayed one).
+		err = s.Store.SetSCIMUserActive(ctx, q.ws, account.ID, false, role, s.Now())
+		if errors.Is(err, store.ErrLastOwner) {
+			// The last owner stays, and so the User is active, as they are.
+			if err = s.Store.SetSCIMUserActive(ctx, q.ws, account.ID, true, role, s.Now()); err == nil {
+				fail(q.w, http.StatusConflict, "mutability", "The workspace's last owner cannot be deactivated")
+				return
+			}
+		}
+	}
 	if err != nil {
 		s.internal(q, "provisioning a user", err)
 		return
@@ -203,13 +217,10 @@ func (s *Server) replaceUser(q *request, u *store.SCIMUser) {
 	s.save(q, u, &next, active)
 }
 
-// save stores next's attributes and, when it changed, active.
+// save stores, when it changed, active and then next's attributes: a
+// change of active refused (the last owner) keeps none of the request.
 func (s *Server) save(q *request, before, next *store.SCIMUser, active bool) {
 	ctx := q.r.Context()
-	if err := s.Store.UpdateSCIMUser(ctx, q.ws, next, s.Now()); err != nil {
-		s.internal(q, "updating a user", err)
-		return
-	}
 	if active != before.Active {
 		role, err := s.roleOf(ctx, q.ws, before.UserID)
 		if err == nil {
@@ -223,6 +234,10 @@ func (s *Server) save(q *request, before, next *store.SCIMUser, active bool) {
 			s.internal(q, "changing whether a user is active", err)
 			return
 		}
+	}
+	if err := s.Store.UpdateSCIMUser(ctx, q.ws, next, s.Now()); err != nil {
+		s.internal(q, "updating a user", err)
+		return
 	}
 	s.answerUser(q, http.StatusOK, before.UserID)
 }

@@ -262,3 +262,169 @@ func mustURL(t *testing.T, raw string) *url.URL {
 	}
 	return u
 }
+
+// Bad SCIM input changes nothing and costs little: deactivating the
+// workspace's last owner, refused, does not keep the request's other
+// changes (it did: the names and externalId were saved before the
+// refusal); a PatchOp naming a huge list of members is refused at once
+// (each id was checked against every other, for seconds of CPU).
+func TestSCIMRefusalsChangeNothing(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		owner, ownerID := e.signedIn("owner@acme.test")
+		ws := idOf(expect(t, e.do(owner, "POST", "/api/workspaces", `{"name":"Acme"}`), http.StatusCreated, ""))
+		tok := expect(t, e.do(owner, "POST", "/api/workspaces/"+ws+"/scim-token", ""), http.StatusCreated, "")
+		c := &scimClient{t: t, e: e, base: "/scim/v2/" + ws, token: tok["token"].(string)}
+
+		// The owner's own account, provisioned: the workspace's last owner.
+		u := c.want(http.StatusCreated, "POST", "/Users", `{"userName":"owner@acme.test","externalId":"00u1","active":true}`)
+		id := u["id"].(string)
+		if id != fmt.Sprint(ownerID) {
+			t.Fatalf("provisioned %v, want the owner's account %d", u, ownerID)
+		}
+		for _, req := range []struct{ method, body string }{
+			{"PUT", `{"userName":"owner@acme.test","externalId":"00u2","active":false}`},
+			{"PATCH", `{"Operations":[{"op":"replace","path":"externalId","value":"00u3"},{"op":"replace","path":"active","value":false}]}`},
+			{"PATCH", `{"Operations":[{"op":"replace","value":{"externalId":"00u4","active":"False"}}]}`},
+		} {
+			if got := c.want(http.StatusConflict, req.method, "/Users/"+id, req.body); got["scimType"] != "mutability" {
+				t.Errorf("%s %s: %v", req.method, req.body, got)
+			}
+			if got := c.want(http.StatusOK, "GET", "/Users/"+id, ""); got["externalId"] != "00u1" || got["active"] != true {
+				t.Errorf("after the refused %s %s: %v", req.method, req.body, got)
+			}
+		}
+		var role string
+		storetest.QueryRow(t, st, `SELECT role FROM workspace_members WHERE workspace_id = $1 AND user_id = $2`, []any{mustID(t, ws), ownerID}, &role)
+		if role != "owner" {
+			t.Errorf("the last owner is now %q", role)
+		}
+
+		// A member list of nearly 1 MB, every id different.
+		g := c.want(http.StatusCreated, "POST", "/Groups", `{"displayName":"qr-editors"}`)
+		var b strings.Builder
+		b.WriteString(`{"Operations":[{"op":"add","path":"members","value":[`)
+		for i := 1; b.Len() < 1<<20-64; i++ {
+			if i > 1 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `{"value":"%d"}`, i)
+		}
+		b.WriteString(`]}]}`)
+		began := time.Now()
+		if got := c.want(http.StatusBadRequest, "PATCH", "/Groups/"+g["id"].(string), b.String()); got["scimType"] != "invalidValue" {
+			t.Errorf("a huge member list: %v", got)
+		}
+		if took := time.Since(began); took > 500*time.Millisecond {
+			t.Errorf("a huge member list took %v to refuse", took)
+		}
+		if got := c.want(http.StatusOK, "GET", "/Groups/"+g["id"].(string), ""); len(got["members"].([]any)) != 0 {
+			t.Errorf("the refused PatchOp added members: %d", len(got["members"].([]any)))
+		}
+	})
+}
+
+// A userName (or primary e-mail) with control characters is no address,
+// as everywhere else in the app (mail.ValidAddress): it was made an
+// account with a line break in its address.
+func TestSCIMUserNameMustBeAnAddress(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		owner, _ := e.signedIn("owner@acme.test")
+		ws := idOf(expect(t, e.do(owner, "POST", "/api/workspaces", `{"name":"Acme"}`), http.StatusCreated, ""))
+		tok := expect(t, e.do(owner, "POST", "/api/workspaces/"+ws+"/scim-token", ""), http.StatusCreated, "")
+		c := &scimClient{t: t, e: e, base: "/scim/v2/" + ws, token: tok["token"].(string)}
+		users := storetest.Count(t, st, "users")
+		for _, body := range []string{
+			`{"userName":"ann\r\nbcc@acme.test"}`,
+			`{"userName":"ann\tlee@acme.test"}`,
+			`{"userName":"ann\u0007@acme.test"}`,
+			`{"userName":"00u9","emails":[{"value":"ann\nlee@acme.test","primary":true}]}`,
+		} {
+			if got := c.want(http.StatusBadRequest, "POST", "/Users", body); got["scimType"] != "invalidValue" {
+				t.Errorf("%s: %v", body, got)
+			}
+		}
+		if n := storetest.Count(t, st, "users"); n != users {
+			t.Errorf("refused Users made %d accounts", n-users)
+		}
+		c.want(http.StatusCreated, "POST", "/Users", `{"userName":"Ann.Lee+qr@Acme.test"}`)
+	})
+}
+
+// A User provisioned inactive whose account is a member already leaves the
+// workspace, as deactivating does: it stayed a member, with its role, while
+// SCIM answered "active": false (and a PATCH to false changed nothing). The
+// last owner is refused, and stays an active owner.
+func TestSCIMProvisionedInactiveMemberLeaves(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		f := newTeam(t, e)
+		ws := fmt.Sprint(f.ws)
+		tok := expect(t, e.do(f.members["owner"], "POST", "/api/workspaces/"+ws+"/scim-token", ""), http.StatusCreated, "")
+		c := &scimClient{t: t, e: e, base: "/scim/v2/" + ws, token: tok["token"].(string)}
+		role := func(who string) string {
+			var r string
+			storetest.QueryRow(t, st, `SELECT COALESCE((SELECT role FROM workspace_members WHERE workspace_id = $1 AND user_id = $2), '')`,
+				[]any{f.ws, f.memberIDs[who]}, &r)
+			return r
+		}
+
+		u := c.want(http.StatusCreated, "POST", "/Users", `{"userName":"editor@example.com","active":false}`)
+		if u["active"] != false || role("editor") != "" {
+			t.Errorf("provisioned inactive: %v, still a member as %q", u["active"], role("editor"))
+		}
+		me := expect(t, e.do(f.members["editor"], "GET", "/api/user", ""), http.StatusOK, "")
+		if w, _ := me["workspace"].(map[string]any); w != nil && idOf(w) == ws {
+			t.Error("the inactive User's session still acts in the workspace")
+		}
+
+		if got := c.want(http.StatusConflict, "POST", "/Users", `{"userName":"owner@example.com","active":false}`); got["scimType"] != "mutability" {
+			t.Errorf("the last owner provisioned inactive: %v", got)
+		}
+		if role("owner") != "owner" {
+			t.Errorf("the last owner is now %q", role("owner"))
+		}
+		if got := c.want(http.StatusOK, "GET", "/Users/"+fmt.Sprint(f.memberIDs["owner"]), ""); got["active"] != true {
+			t.Errorf("the last owner's User: %v", got)
+		}
+	})
+}
+
+// A workspace's only two owners, both SCIM Users, turned off at once: one
+// leaves, the other is the last owner (409) and stays. On PostgreSQL each
+// request counted the other owner before either left, and in some rounds
+// both left, leaving the workspace with none.
+func TestSCIMOwnersTurnedOffAtOnceKeepOne(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		for round := range 12 {
+			a, b := fmt.Sprintf("a%d@acme.test", round), fmt.Sprintf("b%d@acme.test", round)
+			owner, _ := e.signedIn(a)
+			_, bID := e.signedIn(b)
+			ws := idOf(expect(t, e.do(owner, "POST", "/api/workspaces", `{"name":"Acme"}`), http.StatusCreated, ""))
+			if err := st.SyncSSOMember(t.Context(), mustID(t, ws), bID, b, "owner", time.Now()); err != nil {
+				t.Fatal(err)
+			}
+			tok := expect(t, e.do(owner, "POST", "/api/workspaces/"+ws+"/scim-token", ""), http.StatusCreated, "")
+			c := &scimClient{t: t, e: e, base: "/scim/v2/" + ws, token: tok["token"].(string)}
+			ids := []string{
+				c.want(http.StatusCreated, "POST", "/Users", `{"userName":"`+a+`"}`)["id"].(string),
+				c.want(http.StatusCreated, "POST", "/Users", `{"userName":"`+b+`"}`)["id"].(string),
+			}
+			statuses := make(chan int, len(ids))
+			for _, id := range ids {
+				go func() {
+					status, _ := c.call("PATCH", "/Users/"+id, `{"Operations":[{"op":"replace","path":"active","value":false}]}`)
+					statuses <- status
+				}()
+			}
+			got := []int{<-statuses, <-statuses}
+			var owners int
+			storetest.QueryRow(t, st, `SELECT count(*) FROM workspace_members WHERE workspace_id = $1 AND role = 'owner'`, []any{mustID(t, ws)}, &owners)
+			if owners != 1 || got[0]+got[1] != http.StatusOK+http.StatusConflict {
+				t.Fatalf("round %d: answers %v, %d owners left; want 200 and 409, one owner", round, got, owners)
+			}
+		}
+	})
+}

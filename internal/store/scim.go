@@ -240,6 +240,11 @@ func (s *Store) applyActive(ctx context.Context, tx *sql.Tx, workspaceID, userID
 // keys in it revoked, their sessions off it), unless they are its last
 // owner; not being a member is no error.
 func (s *Store) leave(ctx context.Context, tx *sql.Tx, workspaceID, userID int64, email string) error {
+	// The workspace's row first, as every change to its members takes it
+	// (memberRole): two owners turned off at once each counted the other.
+	if err := s.lockWorkspace(ctx, tx, workspaceID); err != nil {
+		return err
+	}
 	var role string
 	err := tx.QueryRowContext(ctx, `SELECT role FROM workspace_members WHERE workspace_id = $1 AND user_id = $2`+s.forUpdate(""), workspaceID, userID).Scan(&role)
 	if errors.Is(err, sql.ErrNoRows) {
