@@ -113,6 +113,10 @@ func (s *server) createShareLink(w http.ResponseWriter, r *http.Request) {
 	if in.ExpiresAt != nil {
 		if !in.ExpiresAt.After(s.now()) {
 			v.add("expiresAt", "expiresAt must be in the future")
+		} else if in.ExpiresAt.UTC().Year() > 9999 {
+			// The databases' time text has four digits of year: a link
+			// saved later could no longer be read, nor its workspace's list.
+			v.add("expiresAt", "expiresAt must be before the year 10000 (UTC)")
 		}
 		at := in.ExpiresAt.UTC()
 		l.ExpiresAt = &at

@@ -429,3 +429,33 @@ func TestShareLinkViewsAreLimited(t *testing.T) {
 		}
 	})
 }
+
+// An expiry past what the databases keep (9999-12-31 in UTC, here written
+// with an offset that puts it in the year 10000) is refused: it was saved,
+// and then neither the workspace's list nor the link's page could be read.
+func TestShareLinkExpiryOutOfRange(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		c, _ := e.signedIn("agency@example.com")
+		for _, at := range []string{"9999-12-31T23:59:59-23:59", "9999-12-31T23:00:00-01:00"} {
+			r := e.do(c, "POST", "/api/share-links", `{"scope":{"workspace":true},"expiresAt":"`+at+`"}`)
+			if r.StatusCode != http.StatusBadRequest || !strings.Contains(string(r.body), `"expiresAt"`) {
+				t.Errorf("expiresAt %s: %d %s", at, r.StatusCode, r.body)
+			}
+		}
+		if n := storetest.Count(t, st, "share_links"); n != 0 {
+			t.Errorf("refused links saved: %d", n)
+		}
+		if r := e.do(c, "GET", "/api/share-links", ""); r.StatusCode != http.StatusOK {
+			t.Errorf("the list after the refusals: %d %s", r.StatusCode, r.body)
+		}
+		// The last moment the databases keep still works, listed and shown.
+		_, token := createShare(t, e, c, `{"scope":{"workspace":true},"expiresAt":"9999-12-31T23:59:59Z"}`)
+		if r := e.do(c, "GET", "/api/share-links", ""); r.StatusCode != http.StatusOK || !strings.Contains(string(r.body), `"9999-12-31T23:59:59Z"`) {
+			t.Errorf("the list with a link expiring in 9999: %d %s", r.StatusCode, r.body)
+		}
+		if r := e.do(e.browser(), "GET", "/s/"+token, ""); r.StatusCode != http.StatusOK {
+			t.Errorf("the page of a link expiring in 9999: %d", r.StatusCode)
+		}
+	})
+}
