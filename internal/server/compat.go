@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
@@ -257,11 +258,21 @@ func (s *server) tagIDsByName(ctx context.Context, ws int64, names []string) ([]
 		i := slices.IndexFunc(list, func(t *store.Tag) bool { return strings.EqualFold(t.Name, name) })
 		if i < 0 {
 			t := &store.Tag{Name: name, Color: defaultColor}
-			if err := s.store.CreateTag(ctx, ws, t, s.now()); err != nil {
+			err := s.store.CreateTag(ctx, ws, t, s.now())
+			if errors.Is(err, store.ErrConflict) {
+				// A parallel request made it first: it is that one.
+				if list, err = s.store.Tags(ctx, ws); err != nil {
+					return nil, err
+				}
+				if i = slices.IndexFunc(list, func(t *store.Tag) bool { return strings.EqualFold(t.Name, name) }); i < 0 {
+					return nil, fmt.Errorf("tag %q: %w", name, store.ErrConflict)
+				}
+			} else if err != nil {
 				return nil, err
+			} else {
+				list = append(list, t)
+				i = len(list) - 1
 			}
-			list = append(list, t)
-			i = len(list) - 1
 		}
 		if !slices.Contains(ids, list[i].ID) {
 			ids = append(ids, list[i].ID)

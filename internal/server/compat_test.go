@@ -11,7 +11,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/squarely/squarely/internal/compat/shlink"
 	"github.com/squarely/squarely/internal/store"
@@ -308,6 +310,136 @@ func TestYOURLSAPI(t *testing.T) {
 		big := post(url.Values{"signature": {key}, "action": {"shorturl"}, "format": {"json"}, "url": {"https://example.com/" + strings.Repeat("a", 70<<10)}})
 		if big.StatusCode != 400 {
 			t.Errorf("a huge form: %d %s", big.StatusCode, big.body)
+		}
+	})
+}
+
+// Shlink's paginator with a page number so large that page × itemsPerPage
+// overflows: an empty page, as any page past the end (it panicked, and
+// answered 500 in Squarely's shape, not problem+json).
+func TestShlinkPageOutOfRange(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		alice, _ := e.signedIn("alice@example.com")
+		key := mustKey(e, alice)
+		r := e.do(e.browser(), "POST", "/rest/v3/short-urls", `{"longUrl":"https://example.com/p","customSlug":"paged"}`, "X-Api-Key", key)
+		expect(t, r, http.StatusOK, "")
+		for _, path := range []string{
+			"/rest/v3/short-urls?page=9223372036854775807",
+			"/rest/v3/short-urls?page=9223372036854775807&itemsPerPage=1000",
+			"/rest/v3/short-urls?page=922337203685477581&itemsPerPage=11",
+			"/rest/v3/short-urls/paged/visits?page=9223372036854775807",
+		} {
+			r := e.do(e.browser(), "GET", path, "", "X-Api-Key", key)
+			var m map[string]any
+			json.Unmarshal(r.body, &m)
+			var inner map[string]any
+			for _, k := range []string{"shortUrls", "visits"} {
+				if v, ok := m[k].(map[string]any); ok {
+					inner = v
+				}
+			}
+			data, _ := inner["data"].([]any)
+			if r.StatusCode != http.StatusOK || inner == nil || data == nil || len(data) != 0 {
+				t.Errorf("GET %s: %d %s", path, r.StatusCode, r.body)
+			}
+		}
+	})
+}
+
+// Parallel creations naming the same new tag all succeed, sharing one
+// tag (one lost the race to create it, and answered 500).
+func TestShlinkNewTagInParallel(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		alice, _ := e.signedIn("alice@example.com")
+		key := mustKey(e, alice)
+		const n = 6 // two rounds stay within the free plan's 12 codes
+		for round := range 2 {
+			tag := "launch-" + strconv.Itoa(round)
+			var wg sync.WaitGroup
+			answers := make([]*response, n)
+			for i := range n {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					body := `{"longUrl":"https://example.com/t` + strconv.Itoa(i) + `","tags":["` + tag + `"]}`
+					answers[i] = e.do(e.browser(), "POST", "/rest/v3/short-urls", body, "X-Api-Key", key)
+				}()
+			}
+			wg.Wait()
+			for i, r := range answers {
+				var m map[string]any
+				json.Unmarshal(r.body, &m)
+				if tags, _ := m["tags"].([]any); r.StatusCode != http.StatusOK || len(tags) != 1 || tags[0] != tag {
+					t.Errorf("round %d, creation %d: %d %s", round, i, r.StatusCode, r.body)
+				}
+			}
+		}
+		if got := storetest.Count(t, st, "tags"); got != 2 {
+			t.Errorf("%d tags, want 2", got)
+		}
+	})
+}
+
+// The visits' startDate and endDate are instants, whatever offset they
+// are written with (they were compared as text with the visits' UTC
+// dates, so an offset moved them by hours); one that is no date is a 400
+// invalid-data problem (it was taken, and filtered every visit out).
+func TestShlinkVisitsDates(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e, rec := startRecording(t, st)
+		alice, _ := e.signedIn("alice@example.com")
+		key := mustKey(e, alice)
+		r := e.do(e.browser(), "POST", "/rest/v3/short-urls", `{"longUrl":"https://example.com/v","customSlug":"dated"}`, "X-Api-Key", key)
+		expect(t, r, http.StatusOK, "")
+		expectRedirect(t, e.scan("dated", iPhoneUA), "https://example.com/v")
+		if err := rec.Close(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		visits := func(q url.Values) (int, map[string]any) {
+			t.Helper()
+			r := e.do(e.browser(), "GET", "/rest/v3/short-urls/dated/visits?"+q.Encode(), "", "X-Api-Key", key)
+			var m map[string]any
+			json.Unmarshal(r.body, &m)
+			if r.StatusCode >= 400 && r.Header.Get("Content-Type") != "application/problem+json" {
+				t.Errorf("%v: %d with Content-Type %q", q, r.StatusCode, r.Header.Get("Content-Type"))
+			}
+			if r.StatusCode != http.StatusOK {
+				return r.StatusCode, m
+			}
+			data, _ := m["visits"].(map[string]any)["data"].([]any)
+			return len(data), m
+		}
+		_, all := visits(url.Values{})
+		data, _ := all["visits"].(map[string]any)["data"].([]any)
+		if len(data) != 1 {
+			t.Fatalf("visits: %v", all)
+		}
+		at, err := time.Parse(time.RFC3339, data[0].(map[string]any)["date"].(string))
+		if err != nil {
+			t.Fatal(err)
+		}
+		east, west := time.FixedZone("", 5*3600), time.FixedZone("", -5*3600)
+		for _, c := range []struct {
+			q    url.Values
+			want int
+		}{
+			{url.Values{"startDate": {at.Add(-time.Hour).In(east).Format(time.RFC3339)}}, 1},
+			{url.Values{"endDate": {at.Add(time.Hour).In(west).Format(time.RFC3339)}}, 1},
+			{url.Values{"startDate": {at.Add(-time.Hour).UTC().Format("2006-01-02T15:04:05.000Z")}, "endDate": {at.Add(time.Hour).UTC().Format(time.RFC3339Nano)}}, 1},
+			{url.Values{"startDate": {at.Add(time.Hour).In(west).Format(time.RFC3339)}}, 0},
+			{url.Values{"endDate": {at.Add(-time.Hour).In(east).Format(time.RFC3339)}}, 0},
+		} {
+			if n, m := visits(c.q); n != c.want {
+				t.Errorf("%v: %d visits, want %d (%v)", c.q, n, c.want, m)
+			}
+		}
+		for _, q := range []url.Values{{"startDate": {"yesterday"}}, {"endDate": {"2026-13-45"}}, {"startDate": {"99999-01-01T00:00:00Z"}}} {
+			status, m := visits(q)
+			if status != http.StatusBadRequest || m["type"] != shlink.TypeInvalidData {
+				t.Errorf("%v: %d %v, want 400 %s", q, status, m, shlink.TypeInvalidData)
+			}
 		}
 	})
 }

@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/squarely/squarely/internal/compat"
 	"github.com/squarely/squarely/internal/server/respond"
@@ -293,9 +294,12 @@ func page(r *http.Request, n int) (from, to int, p pagination) {
 		cur = 1
 	}
 	per = min(per, 1000)
-	from = min((cur-1)*per, n)
-	to = min(from+per, n)
 	pages := (n + per - 1) / per
+	from = n // a page past the end, however far (cur × per may overflow)
+	if cur <= pages {
+		from = (cur - 1) * per
+	}
+	to = min(from+per, n)
 	return from, to, pagination{CurrentPage: cur, PagesCount: pages, ItemsPerPage: per, ItemsInCurrentPage: to - from, TotalItems: n}
 }
 
@@ -424,15 +428,28 @@ func (a *API) Visits(w http.ResponseWriter, r *http.Request) {
 	}
 	q := r.URL.Query()
 	excludeBots := q.Get("excludeBots") == "true"
+	var start, end *time.Time
+	for _, f := range []struct {
+		name string
+		at   **time.Time
+	}{{"startDate", &start}, {"endDate", &end}} {
+		name, at := f.name, f.at
+		if s := strings.TrimSpace(q.Get(name)); s != "" {
+			t, ok := parseDate(s)
+			if !ok {
+				Problem(w, http.StatusBadRequest, TypeInvalidData, "Invalid data", name+" must be an ISO 8601 date, such as 2024-05-01 or 2024-05-01T10:00:00+02:00",
+					map[string]any{"invalidElements": []string{name}})
+				return
+			}
+			*at = &t
+		}
+	}
 	kept := visits[:0:0]
 	for _, v := range visits {
 		if excludeBots && v.Bot {
 			continue
 		}
-		if s := q.Get("startDate"); s != "" && v.At.Format(atom) < s {
-			continue
-		}
-		if e := q.Get("endDate"); e != "" && v.At.Format(atom) > e {
+		if start != nil && v.At.Before(*start) || end != nil && v.At.After(*end) {
 			continue
 		}
 		kept = append(kept, v)
@@ -450,6 +467,17 @@ func (a *API) Visits(w http.ResponseWriter, r *http.Request) {
 			"visitLocation": loc, "potentialBot": v.Bot})
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"visits": map[string]any{"data": data, "pagination": p}})
+}
+
+// parseDate reads a visits filter's date: ISO 8601 with a time and an
+// offset (instants compare whatever the offset), or a day (its midnight, UTC).
+func parseDate(s string) (time.Time, bool) {
+	for _, layout := range []string{time.RFC3339, "2006-01-02"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
 }
 
 // Tags (GET /rest/v3/tags): the workspace's tag names.
