@@ -103,6 +103,26 @@ func TestReadCSV(t *testing.T) {
 	}
 }
 
+// A formula behind leading white space is a formula: the cell is trimmed
+// when read, and was imported starting with = (" =1+1", "\n=1+1").
+func TestReadCSVFormulaAfterSpace(t *testing.T) {
+	for _, bad := range []string{
+		"destination,title\nhttps://example.com, =1+1\n",
+		"destination,title\nhttps://example.com,\"\n=HYPERLINK(\"\"https://evil.example\"\")\"\n",
+		"destination,title\nhttps://example.com,\"\r\n@SUM(A1)\"\n",
+		"destination,tags\nhttps://example.com,  +cmd\n",
+		"destination,title\nhttps://example.com, -cmd\n",
+	} {
+		var rf *imports.Refused
+		if links, err := imports.ReadCSV(strings.NewReader(bad), "csv"); !errors.As(err, &rf) {
+			t.Errorf("%q: %+v, %v, want a refusal", bad, links, err)
+		}
+	}
+	if links, err := imports.ReadCSV(strings.NewReader("destination,clicks,title\nhttps://example.com, -1 , a = b\n"), "csv"); err != nil || len(links) != 1 {
+		t.Errorf("a negative number and an = inside are no formula: %v, %v", links, err)
+	}
+}
+
 // A link a service answered with a NUL (JSON can carry one) or bytes that
 // are not UTF-8 is refused, its text made storable so the import can say
 // so; a clean link is left as it is.

@@ -119,8 +119,13 @@ func ReadCSV(r io.Reader, source string) ([]Link, error) {
 			if !storableText(cell) {
 				return nil, refusef("Row %d, column %d is not UTF-8 text, or holds a NUL character: save the file as UTF-8 CSV and upload again.", line, i+1)
 			}
-			if formula(cell) {
-				return nil, refusef("Row %d, column %d starts with %q: a spreadsheet would run it as a formula. Remove it and upload again.", line, i+1, cell[:1])
+			// Cells are read trimmed: " =1+1" is imported as "=1+1".
+			if trimmed := strings.TrimSpace(cell); formula(cell) || formula(trimmed) {
+				first := cell[:1]
+				if !formula(cell) {
+					first = trimmed[:1]
+				}
+				return nil, refusef("Row %d, column %d starts with %q: a spreadsheet would run it as a formula. Remove it and upload again.", line, i+1, first)
 			}
 		}
 		get := func(f string) string {

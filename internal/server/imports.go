@@ -67,6 +67,8 @@ func (s *server) createImport(w http.ResponseWriter, r *http.Request) {
 	var dryRun bool
 	var links []imports.Link
 	var err error
+	var fetch func() ([]imports.Link, error) // a service's links
+	var baseURL string
 	ctx := r.Context()
 	if mt == "multipart/form-data" {
 		form := readMultipart(w, r, "file", imports.MaxFile, "The CSV file is over 32 MB")
@@ -114,30 +116,41 @@ func (s *server) createImport(w http.ResponseWriter, r *http.Request) {
 			fieldError(w, "apiKey", "apiKey is required")
 			return
 		}
-		// The key is used for this request only and never stored.
-		links, err = s.importClient().Fetch(ctx, source, in.BaseURL, strings.TrimSpace(in.APIKey))
-		if oldBase == "" {
-			oldBase = shortHost(links, strings.TrimSpace(in.BaseURL))
+		fetch = func() ([]imports.Link, error) {
+			// The key is used for this request only and never stored.
+			return s.importClient().Fetch(ctx, source, in.BaseURL, strings.TrimSpace(in.APIKey))
 		}
+		baseURL = strings.TrimSpace(in.BaseURL)
 	}
-	var rf *imports.Refused
-	switch {
-	case errors.As(err, &rf):
-		field := "file"
-		if mt != "multipart/form-data" {
-			field = "baseUrl"
+	refused := func(err error) bool {
+		var rf *imports.Refused
+		switch {
+		case errors.As(err, &rf):
+			field := "file"
+			if mt != "multipart/form-data" {
+				field = "baseUrl"
+			}
+			fieldError(w, field, rf.Message)
+			return true
+		case err != nil:
+			s.internalError(w, "reading links to import", err)
+			return true
 		}
-		fieldError(w, field, rf.Message)
-		return
-	case err != nil:
-		s.internalError(w, "reading links to import", err)
-		return
+		return false
 	}
-	if oldBase != "" {
-		if _, problem := codes.CheckDestination(oldBase); problem != "" {
+	oldBaseOK := func(u string) bool {
+		if _, problem := codes.CheckDestination(u); problem != "" {
 			fieldError(w, "oldBaseUrl", "oldBaseUrl must be the old short host's URL, such as https://bit.ly")
-			return
+			return false
 		}
+		return true
+	}
+	if refused(err) {
+		return
+	}
+	// What the request names is checked before a service is asked anything.
+	if oldBase != "" && !oldBaseOK(oldBase) {
+		return
 	}
 	var domain *store.Domain
 	if rawDomain != "" {
@@ -151,6 +164,16 @@ func (s *server) createImport(w http.ResponseWriter, r *http.Request) {
 		} else if err != nil {
 			s.internalError(w, "reading a domain", err)
 			return
+		}
+	}
+	if fetch != nil {
+		if links, err = fetch(); refused(err) {
+			return
+		}
+		if oldBase == "" {
+			if oldBase = shortHost(links, baseURL); oldBase != "" && !oldBaseOK(oldBase) {
+				return
+			}
 		}
 	}
 	items, err := s.planImport(ctx, wsID(r), domain, links)
@@ -344,6 +367,7 @@ func (s *server) importLink(ctx context.Context, j *store.ImportJob, it store.Im
 		return it, nil
 	case errors.Is(err, store.ErrNotFound), errors.Is(err, store.ErrDomainUnverified):
 		it.Status, it.Error = store.ImportFailedIt, msgDomainUnproved
+		return it, nil
 	case errors.Is(err, store.ErrDomainNotPointing):
 		it.Status, it.Error = store.ImportFailedIt, codes.MsgDomainNotPointing
 		return it, nil

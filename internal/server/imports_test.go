@@ -435,3 +435,70 @@ func baseCode(st *store.Store, ws int64, code string) (*store.DynamicCode, error
 	}
 	return nil, store.ErrNotFound
 }
+
+// A job's link whose domain the store finds unverified when the code is
+// made is failed, not created: the refusal fell through to the success
+// path, the item was saved as created with code id 0, which its foreign
+// key refused, and the job retried it every second, running for ever.
+func TestImportOnUnverifiedDomain(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		dns := domaintest.StartDNS(t)
+		e := start(t, st, withDomains(dns, "1", true))
+		alice, aliceID := e.signedIn("alice@example.com")
+		bob, _ := e.signedIn("bob@example.com")
+		_, _, pending := aliceAndBobDomains(t, e, dns, alice, bob)
+		domainID := int64(mustAtoi(pending))
+		// The job as createImport saves it, on a domain that is no longer
+		// usable by the time the runner gets to it.
+		j := &store.ImportJob{WorkspaceID: storetest.Personal(t, st, aliceID), UserID: aliceID, Source: "csv", DomainID: &domainID}
+		items := []store.ImportItem{{Row: 1, ShortCode: "menu", Destination: "https://example.com/menu", Status: store.ImportPending}}
+		if err := st.CreateImportJob(context.Background(), j, items, e.clock.Now()); err != nil {
+			t.Fatal(err)
+		}
+		done := e.waitImport(alice, fmt.Sprint(j.ID))
+		it := done["items"].([]any)[0].(map[string]any)
+		if done["created"] != 0.0 || done["failed"] != 1.0 || it["status"] != store.ImportFailedIt || it["codeId"] != nil || it["reason"] == "" {
+			t.Errorf("job: %v", done)
+		}
+		if n := storetest.Count(t, st, "dynamic_qr_codes"); n != 0 {
+			t.Errorf("%d codes made", n)
+		}
+	})
+}
+
+// An import from a service whose domainId or oldBaseUrl is refused is
+// refused before the service is asked anything (every page of its links
+// was read first, with the user's key, and only then the request refused).
+func TestImportRefusesBeforeFetching(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		dns := domaintest.StartDNS(t)
+		e := start(t, st, withDomains(dns, "1", true), withConfig(func(c *config.Config) { c.WebhookAllowHTTP, c.WebhookAllowPrivate = true, true }))
+		alice, _ := e.signedIn("alice@example.com")
+		bob, _ := e.signedIn("bob@example.com")
+		shop, bobs, pending := aliceAndBobDomains(t, e, dns, alice, bob)
+		fake := importstest.Start(t, "shlink", "key", 250)
+		body := func(extra string) string {
+			return `{"source":"shlink","baseUrl":"` + fake.URL + `","apiKey":"key","dryRun":true` + extra + `}`
+		}
+		for _, c := range []struct {
+			extra  string
+			status int
+		}{
+			{`,"domainId":"abc"`, http.StatusBadRequest},
+			{`,"domainId":-3`, http.StatusBadRequest},
+			{`,"domainId":` + bobs, http.StatusNotFound},
+			{`,"domainId":` + pending, http.StatusBadRequest},
+			{`,"oldBaseUrl":"javascript:alert(1)"`, http.StatusBadRequest},
+		} {
+			expect(t, e.do(alice, "POST", "/api/imports", body(c.extra)), c.status, "")
+			if n := fake.Requests.Load(); n != 0 {
+				t.Errorf("%s: the service was asked %d times", c.extra, n)
+			}
+			fake.Requests.Store(0)
+		}
+		dry := expect(t, e.do(alice, "POST", "/api/imports", body(`,"domainId":`+shop)), http.StatusOK, "")
+		if dry["total"] != 250.0 || fake.Requests.Load() == 0 {
+			t.Errorf("dry run on the domain: %v after %d requests", dry["total"], fake.Requests.Load())
+		}
+	})
+}
