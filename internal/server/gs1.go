@@ -207,6 +207,9 @@ func (s *server) gs1Analytics(w http.ResponseWriter, r *http.Request) {
 			*t = d
 		}
 	}
+	if analyticsDatesError(w, from, to.AddDate(0, 0, 1)) {
+		return
+	}
 	list, err := s.store.GS1ScanCounts(r.Context(), wsID(r), from, to)
 	if err != nil {
 		s.internalError(w, "reading GS1 scans", err)

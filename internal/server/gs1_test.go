@@ -338,6 +338,8 @@ func TestGS1Resolver(t *testing.T) {
 			t.Errorf("Bob's counts: %v", b["scans"])
 		}
 		expect(t, e.do(alice, "GET", "/api/gs1/analytics?from=March", ""), http.StatusBadRequest, "from must be a date, YYYY-MM-DD")
+		expect(t, e.do(alice, "GET", "/api/gs1/analytics?from=0000-01-01", ""), http.StatusBadRequest, "Dates run from 2000-01-01 to 9999-12-30")
+		expect(t, e.do(alice, "GET", "/api/gs1/analytics?to=9999-12-31", ""), http.StatusBadRequest, "Dates run from 2000-01-01 to 9999-12-30")
 	})
 }
 

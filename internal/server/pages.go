@@ -375,7 +375,7 @@ func periodParams(w http.ResponseWriter, r *http.Request, now time.Time) (from, 
 		fieldError(w, "from", "from must be before to")
 		return from, to, false
 	}
-	return from, to, true
+	return from, to, !analyticsDatesError(w, from, to)
 }
 
 // formPage reads a dynamic code form's pageId (issue 35): the

@@ -190,6 +190,9 @@ func TestHostedPagesAPI(t *testing.T) {
 			t.Errorf("CSV %s", csvResp.body)
 		}
 		expect(t, e.do(c, "GET", "/api/pages/"+id+"/analytics?from=yesterday", ""), http.StatusBadRequest, "")
+		for _, q := range []string{"from=0000-01-01&to=0000-01-02", "from=0001-01-01T00:00:00Z", "from=2026-01-01&to=9999-12-31"} {
+			expect(t, e.do(c, "GET", "/api/pages/"+id+"/analytics?"+q, ""), http.StatusBadRequest, "Dates run from 2000-01-01 to 9999-12-30")
+		}
 
 		// Deleting a page a live code opens: 409 with the codes' names.
 		del := expect(t, e.do(c, "DELETE", "/api/pages/"+id, ""), http.StatusConflict, "")

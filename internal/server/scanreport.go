@@ -26,6 +26,31 @@ import (
 // series of millions of points.
 const maxRangeDays = 3660
 
+// Analytics ranges lie in [firstAnalyticsDay, analyticsEnd): no scan of
+// ours is older, PostgreSQL has no year 0 (a year-1 range's previous
+// period failed there), and SQLite compares times as text, where a
+// five-digit year would sort before every other.
+var (
+	firstAnalyticsDay = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+	analyticsEnd      = time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC)
+)
+
+const msgAnalyticsDates = "Dates run from 2000-01-01 to 9999-12-30"
+
+// analyticsDatesError answers 400 on from or to when [from, to) leaves
+// the analytics' years, and reports whether it did.
+func analyticsDatesError(w http.ResponseWriter, from, to time.Time) bool {
+	switch {
+	case from.Before(firstAnalyticsDay) || from.After(analyticsEnd):
+		fieldError(w, "from", msgAnalyticsDates)
+	case to.After(analyticsEnd) || to.Before(firstAnalyticsDay):
+		fieldError(w, "to", msgAnalyticsDates)
+	default:
+		return false
+	}
+	return true
+}
+
 // hourlyUpTo is the longest range whose series is counted by the hour.
 const hourlyUpTo = 48 * time.Hour
 
@@ -108,6 +133,8 @@ func (s *server) parseScanRange(w http.ResponseWriter, r *http.Request, q store.
 			return sr, false
 		case t.Sub(f) > maxRangeDays*24*time.Hour:
 			fieldError(w, "to", "A range can span at most 3660 days")
+			return sr, false
+		case analyticsDatesError(w, f, t.AddDate(0, 0, 1)):
 			return sr, false
 		}
 		sr.from, sr.to = f, t.AddDate(0, 0, 1)
