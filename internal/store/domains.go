@@ -304,8 +304,8 @@ func (s *Store) RecordDomainRecheck(ctx context.Context, c DomainRecheck, proble
 
 // DeleteDomain deletes one of the workspace's domains. ErrDomainInUse while
 // live dynamic codes print it (their printed URLs would stop working) or
-// an open bulk job is saving codes on it. Deleted codes and finished bulk
-// jobs that printed it forget it.
+// an open bulk or import job is saving codes on it. Deleted codes and
+// finished jobs that printed it forget it.
 func (s *Store) DeleteDomain(ctx context.Context, workspaceID, id int64) (*Domain, error) {
 	var d *Domain
 	err := s.inTx(ctx, "delete domain", func(tx *sql.Tx) error {
@@ -323,7 +323,9 @@ func (s *Store) DeleteDomain(ctx context.Context, workspaceID, id int64) (*Domai
 			return fail("delete domain", err)
 		}
 		var openJobs int
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM bulk_jobs WHERE domain_id = $1 AND status IN ('queued', 'running')`,
+		if err := tx.QueryRowContext(ctx, `SELECT
+			(SELECT count(*) FROM bulk_jobs WHERE domain_id = $1 AND status IN ('queued', 'running')) +
+			(SELECT count(*) FROM import_jobs WHERE domain_id = $1 AND status IN ('queued', 'running'))`,
 			id).Scan(&openJobs); err != nil {
 			return fail("delete domain", err)
 		}
@@ -333,8 +335,10 @@ func (s *Store) DeleteDomain(ctx context.Context, workspaceID, id int64) (*Domai
 		if _, err := tx.ExecContext(ctx, `UPDATE dynamic_qr_codes SET domain_id = NULL WHERE domain_id = $1`, id); err != nil {
 			return fail("delete domain", err)
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE bulk_jobs SET domain_id = NULL WHERE domain_id = $1`, id); err != nil {
-			return fail("delete domain", err)
+		for _, jobs := range []string{"bulk_jobs", "import_jobs"} {
+			if _, err := tx.ExecContext(ctx, `UPDATE `+jobs+` SET domain_id = NULL WHERE domain_id = $1`, id); err != nil {
+				return fail("delete domain", err)
+			}
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM workspace_domains WHERE id = $1`, id); err != nil {
 			return fail("delete domain", err)

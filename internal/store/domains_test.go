@@ -199,8 +199,23 @@ func TestCodeDomain(t *testing.T) {
 		if got, err := st.SetDynamicDomain(ctx, wa, d.ID, nil, now); err != nil || got.Domain != "" || got.DomainID != nil {
 			t.Fatalf("back to the base URL: %+v, %v", got, err)
 		}
+		// An import on the domain: open, it keeps the domain; finished,
+		// it forgets it (its foreign key refused the deletion).
+		job := &store.ImportJob{WorkspaceID: wa, UserID: alice.ID, Source: "csv", DomainID: &verified.ID}
+		if err := st.CreateImportJob(ctx, job, []store.ImportItem{{Row: 2, Destination: "https://example.com/i", Status: store.ImportPending}}, now); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.DeleteDomain(ctx, wa, verified.ID); !errors.Is(err, store.ErrDomainInUse) {
+			t.Errorf("deleting a domain an open import saves codes on: %v", err)
+		}
+		if err := st.FinishImportJob(ctx, job.ID, store.ImportFailed, "stopped", now); err != nil {
+			t.Fatal(err)
+		}
 		if _, err := st.DeleteDomain(ctx, wa, verified.ID); err != nil {
 			t.Errorf("deleting an unused domain: %v", err)
+		}
+		if got, err := st.ImportJob(ctx, wa, job.ID); err != nil || got.DomainID != nil {
+			t.Errorf("the import after its domain went: %+v, %v", got, err)
 		}
 		if list, _ := st.Domains(ctx, wa); len(list) != 1 || list[0].ID != pending.ID {
 			t.Errorf("alice's domains: %+v", list)
