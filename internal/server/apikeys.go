@@ -150,17 +150,20 @@ func (s *server) keyLimits(w http.ResponseWriter, r *http.Request, scopes []stri
 	return l, true
 }
 
+// msgAPIKeyMissing answers a key that is not the workspace's, or a malformed id.
+const msgAPIKeyMissing = "API key not found"
+
 // deleteAPIKey (DELETE /api/api-keys/{id}, signed in) revokes one of the
 // caller's keys at once. 204; 404 when it is not theirs.
 func (s *server) deleteAPIKey(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r)
+	id, ok := idParam(w, r, "id", msgAPIKeyMissing)
 	if !ok {
 		return
 	}
 	err := s.store.DeleteAPIKey(r.Context(), wsID(r), id)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		writeError(w, http.StatusNotFound, "API key not found")
+		writeError(w, http.StatusNotFound, msgAPIKeyMissing)
 	case err != nil:
 		s.internalError(w, "revoking an API key", err)
 	default:

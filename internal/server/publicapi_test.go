@@ -68,6 +68,9 @@ func TestAPIKeys(t *testing.T) {
 		expect(t, e.api(key, "GET", "/api/v1/codes", ""), http.StatusOK, "")
 		path := fmt.Sprintf("/api/api-keys/%d", int64(id))
 		expect(t, e.do(bob, "DELETE", path, ""), http.StatusNotFound, "API key not found")
+		for _, bad := range []string{"0", "-1", "x", "99999999999999999999"} {
+			expect(t, e.do(alice, "DELETE", "/api/api-keys/"+bad, ""), http.StatusNotFound, "API key not found")
+		}
 		expect(t, e.api(key, "GET", "/api/v1/codes", ""), http.StatusOK, "")
 		if r := e.do(alice, "DELETE", path, ""); r.StatusCode != http.StatusNoContent {
 			t.Fatalf("revoke: %d %s", r.StatusCode, r.body)

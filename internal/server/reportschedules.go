@@ -255,7 +255,7 @@ func (s *server) scheduleSaved(w http.ResponseWriter, err error) bool {
 // ownSchedule reads the path's schedule, if the caller may change it; on
 // failure it has answered.
 func (s *server) ownSchedule(w http.ResponseWriter, r *http.Request) (*store.ReportSchedule, bool) {
-	id, ok := pathID(w, r)
+	id, ok := idParam(w, r, "id", msgScheduleMissing)
 	if !ok {
 		return nil, false
 	}

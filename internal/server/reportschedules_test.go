@@ -269,6 +269,9 @@ func TestReportScheduleValidationAndRights(t *testing.T) {
 		}
 		expect(t, e.do(admin, "DELETE", "/api/report-schedules/"+idOf(mine), ""), http.StatusNoContent, "")
 		expect(t, e.do(other, "DELETE", "/api/report-schedules/"+idOf(theirs), ""), http.StatusNotFound, msgScheduleMissing)
+		for _, bad := range []string{"0", "-1", "x", "99999999999999999999"} {
+			expect(t, e.do(other, "DELETE", "/api/report-schedules/"+bad, ""), http.StatusNotFound, msgScheduleMissing)
+		}
 
 		// The limit, counted over the workspace.
 		for i := storetest.Count(t, st, "report_schedules"); i < maxReportSchedules; i++ {

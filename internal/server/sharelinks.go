@@ -154,7 +154,7 @@ func (s *server) createShareLink(w http.ResponseWriter, r *http.Request) {
 // deleteShareLink (DELETE /api/share-links/{id}) revokes a link: its page
 // answers 410 from now on.
 func (s *server) deleteShareLink(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r)
+	id, ok := idParam(w, r, "id", msgShareMissing)
 	if !ok {
 		return
 	}

@@ -305,6 +305,9 @@ func TestShareLinkAccess(t *testing.T) {
 			}
 		}
 		expect(t, e.do(bob, "DELETE", "/api/share-links/1", ""), http.StatusNotFound, msgShareMissing)
+		for _, bad := range []string{"0", "-1", "x", "99999999999999999999"} {
+			expect(t, e.do(bob, "DELETE", "/api/share-links/"+bad, ""), http.StatusNotFound, msgShareMissing)
+		}
 		expect(t, e.do(e.browser(), "POST", "/api/share-links", `{"scope":{"workspace":true}}`), http.StatusUnauthorized, "")
 		var after int
 		storetest.QueryRow(t, st, `SELECT count(*) FROM share_links WHERE revoked_at IS NULL`, nil, &after)
