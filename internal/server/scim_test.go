@@ -24,6 +24,13 @@ type scimClient struct {
 	token string
 }
 
+// newSCIMClient mints workspace ws's SCIM token as owner (signed in).
+func newSCIMClient(t *testing.T, e *env, owner *http.Client, ws string) *scimClient {
+	t.Helper()
+	tok := expect(t, e.do(owner, "POST", "/api/workspaces/"+ws+"/scim-token", ""), http.StatusCreated, "")
+	return &scimClient{t: t, e: e, base: "/scim/v2/" + ws, token: tok["token"].(string)}
+}
+
 func (c *scimClient) call(method, path, body string) (int, map[string]any) {
 	c.t.Helper()
 	r := c.e.do(c.e.browser(), method, c.base+path, body, "Authorization", "Bearer "+c.token, "Content-Type", "application/scim+json")
@@ -273,8 +280,7 @@ func TestSCIMRefusalsChangeNothing(t *testing.T) {
 		e := start(t, st)
 		owner, ownerID := e.signedIn("owner@acme.test")
 		ws := idOf(expect(t, e.do(owner, "POST", "/api/workspaces", `{"name":"Acme"}`), http.StatusCreated, ""))
-		tok := expect(t, e.do(owner, "POST", "/api/workspaces/"+ws+"/scim-token", ""), http.StatusCreated, "")
-		c := &scimClient{t: t, e: e, base: "/scim/v2/" + ws, token: tok["token"].(string)}
+		c := newSCIMClient(t, e, owner, ws)
 
 		// The owner's own account, provisioned: the workspace's last owner.
 		u := c.want(http.StatusCreated, "POST", "/Users", `{"userName":"owner@acme.test","externalId":"00u1","active":true}`)
@@ -332,8 +338,7 @@ func TestSCIMUserNameMustBeAnAddress(t *testing.T) {
 		e := start(t, st)
 		owner, _ := e.signedIn("owner@acme.test")
 		ws := idOf(expect(t, e.do(owner, "POST", "/api/workspaces", `{"name":"Acme"}`), http.StatusCreated, ""))
-		tok := expect(t, e.do(owner, "POST", "/api/workspaces/"+ws+"/scim-token", ""), http.StatusCreated, "")
-		c := &scimClient{t: t, e: e, base: "/scim/v2/" + ws, token: tok["token"].(string)}
+		c := newSCIMClient(t, e, owner, ws)
 		users := storetest.Count(t, st, "users")
 		for _, body := range []string{
 			`{"userName":"ann\r\nbcc@acme.test"}`,
@@ -361,8 +366,7 @@ func TestSCIMProvisionedInactiveMemberLeaves(t *testing.T) {
 		e := start(t, st)
 		f := newTeam(t, e)
 		ws := fmt.Sprint(f.ws)
-		tok := expect(t, e.do(f.members["owner"], "POST", "/api/workspaces/"+ws+"/scim-token", ""), http.StatusCreated, "")
-		c := &scimClient{t: t, e: e, base: "/scim/v2/" + ws, token: tok["token"].(string)}
+		c := newSCIMClient(t, e, f.members["owner"], ws)
 		role := func(who string) string {
 			var r string
 			storetest.QueryRow(t, st, `SELECT COALESCE((SELECT role FROM workspace_members WHERE workspace_id = $1 AND user_id = $2), '')`,
@@ -406,8 +410,7 @@ func TestSCIMOwnersTurnedOffAtOnceKeepOne(t *testing.T) {
 			if err := st.SyncSSOMember(t.Context(), mustID(t, ws), bID, b, "owner", time.Now()); err != nil {
 				t.Fatal(err)
 			}
-			tok := expect(t, e.do(owner, "POST", "/api/workspaces/"+ws+"/scim-token", ""), http.StatusCreated, "")
-			c := &scimClient{t: t, e: e, base: "/scim/v2/" + ws, token: tok["token"].(string)}
+			c := newSCIMClient(t, e, owner, ws)
 			ids := []string{
 				c.want(http.StatusCreated, "POST", "/Users", `{"userName":"`+a+`"}`)["id"].(string),
 				c.want(http.StatusCreated, "POST", "/Users", `{"userName":"`+b+`"}`)["id"].(string),
