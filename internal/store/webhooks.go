@@ -613,7 +613,7 @@ func (s *Store) FinishWebhookAttempt(ctx context.Context, id int64, owner string
 			UPDATE webhook_deliveries SET status = $3, attempts = attempts + 1, last_status_code = $4, last_error = $5,
 				next_attempt_at = $6, updated_at = $7, lease_owner = NULL, lease_until = NULL, last_response = $8
 			WHERE id = $1 AND lease_owner = $2 RETURNING endpoint_id`,
-			id, owner, status, nullIfZero(int64(a.StatusCode)), strings.ToValidUTF8(reason, "?"), dbTime(next), dbTime(now),
+			id, owner, status, nullIfZero(int64(a.StatusCode)), textOf(reason), dbTime(next), dbTime(now),
 			responseStart(a.Response)).Scan(&endpoint)
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil
@@ -650,10 +650,17 @@ func (s *Store) FinishWebhookAttempt(ctx context.Context, id int64, owner string
 	return disabled, err
 }
 
+// textOf is an endpoint's answer as a text column holds it: invalid UTF-8
+// and NUL (which PostgreSQL refuses, leaving the attempt unrecorded and
+// the delivery sent again and again) replaced.
+func textOf(answer string) string {
+	return strings.ReplaceAll(strings.ToValidUTF8(answer, "\uFFFD"), "\x00", "\uFFFD")
+}
+
 // responseStart is at most MaxWebhookResponse bytes of body, cut at a
-// character and with invalid UTF-8 replaced: the column is text.
+// character, as textOf.
 func responseStart(body string) string {
-	body = strings.ToValidUTF8(body, "\uFFFD")
+	body = textOf(body)
 	if len(body) <= MaxWebhookResponse {
 		return body
 	}

@@ -843,3 +843,33 @@ func TestDeleteWhileDelivering(t *testing.T) {
 		}
 	})
 }
+
+// An answer with NUL bytes (which PostgreSQL's text refuses) is still
+// recorded: the attempt counts, its error and response kept without them.
+func TestAnswerWithNULRecorded(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		f := newFixture(t, st, "owner@example.com")
+		ids := map[int]int64{}
+		for _, status := range []int{200, 500} {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.WriteHeader(status)
+				io.WriteString(w, "bad\x00answer")
+			}))
+			t.Cleanup(srv.Close)
+			e := f.endpoint(t, srv.URL, store.EventWebhookTest)
+			ids[status] = e.ID
+			f.test(t, e.ID)
+		}
+		run(t, runner(st, newClock(), webhooks.Options{Policy: private}))
+		for status, id := range ids {
+			waitFor(t, fmt.Sprintf("the %d attempt recorded", status), func() bool { return f.deliveries(t, id)[0].Attempts == 1 })
+			d, err := st.WebhookDelivery(context.Background(), f.ws, id, f.deliveries(t, id)[0].ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if *d.LastStatusCode != status || strings.ContainsRune(d.LastError+d.LastResponse, 0) || !strings.Contains(d.LastResponse, "answer") {
+				t.Errorf("%d: status %d, error %q, response %q", status, *d.LastStatusCode, d.LastError, d.LastResponse)
+			}
+		}
+	})
+}
