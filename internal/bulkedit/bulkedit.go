@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/squarely/squarely/internal/codes"
 	"github.com/squarely/squarely/internal/jobs"
@@ -224,9 +225,14 @@ func (c Changes) editItem(code store.BulkEditCode, own string) (store.CodeFields
 	return mine.Edit(code)
 }
 
+// truncate keeps s's first n bytes, cut on a character: the reason is
+// stored as text, which PostgreSQL refuses with half a character.
 func truncate(s string, n int) string {
 	if len(s) <= n {
 		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
 	}
 	return s[:n] + "…"
 }

@@ -147,7 +147,9 @@ func (s *server) bulkEditIDs(w http.ResponseWriter, r *http.Request, ids []strin
 		return nil, false
 	}
 	refs := make([]store.CodeRef, 0, len(ids))
-	seen := map[string]bool{}
+	// Keyed by the code, not the spelling: "d_5" and "d_05" are one code,
+	// changed once.
+	seen := map[store.CodeRef]bool{}
 	for _, raw := range ids {
 		id, err := strconv.ParseInt(raw[min(2, len(raw)):], 10, 64)
 		kind := raw[:min(2, len(raw))]
@@ -155,9 +157,9 @@ func (s *server) bulkEditIDs(w http.ResponseWriter, r *http.Request, ids []strin
 			fieldError(w, "ids", fmt.Sprintf("%q is not a code id (d_N or s_N)", truncate(raw, 40)))
 			return nil, false
 		}
-		if !seen[raw] {
-			seen[raw] = true
-			refs = append(refs, store.CodeRef{Dynamic: kind == "d_", ID: id})
+		if ref := (store.CodeRef{Dynamic: kind == "d_", ID: id}); !seen[ref] {
+			seen[ref] = true
+			refs = append(refs, ref)
 		}
 	}
 	var found []store.BulkEditCode
@@ -211,7 +213,8 @@ func (s *server) readBulkChanges(w http.ResponseWriter, r *http.Request, in map[
 	}
 	ids := func(field string, raw json.RawMessage) []int64 {
 		var list []int64
-		if json.Unmarshal(raw, &list) != nil || slices.ContainsFunc(list, func(n int64) bool { return n <= 0 }) || len(list) > 100 {
+		// null would read as no tags: a change that changes nothing.
+		if string(raw) == "null" || json.Unmarshal(raw, &list) != nil || slices.ContainsFunc(list, func(n int64) bool { return n <= 0 }) || len(list) > 100 {
 			v.add("changes."+field, field+" must be a list of at most 100 tag ids")
 		}
 		return list
@@ -265,7 +268,8 @@ func (s *server) readBulkChanges(w http.ResponseWriter, r *http.Request, in map[
 	}
 	if raw, ok := in["paused"]; ok {
 		var p bool
-		if json.Unmarshal(raw, &p) != nil {
+		// null would read as false: resuming every code.
+		if string(raw) == "null" || json.Unmarshal(raw, &p) != nil {
 			v.add("changes.paused", "paused must be true or false")
 		}
 		c.Paused = &p

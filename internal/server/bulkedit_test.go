@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/store/storetest"
@@ -423,6 +424,86 @@ func TestBulkEditDomain(t *testing.T) {
 		runBulkEdit(t, e, ed, fmt.Sprintf(`{"filter":{"domain":%d},"changes":{"domainId":null}}`, domain))
 		if d := dynamicOf(t, st, f.ws, ids[0]); d.DomainID != nil {
 			t.Fatalf("domain after clearing: %v", *d.DomainID)
+		}
+	})
+}
+
+// One code named thrice by ids spelt differently ("d_5", "d_05", "d_+5")
+// is changed once: a replace whose result still holds its from is not
+// applied again, and the job counts the code once.
+func TestBulkEditSameCodeSpeltTwice(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		f := newTeam(t, e)
+		ed := f.members["editor"]
+		id := bulkCodes(t, e, f, 1, "twice", 0)[0]
+		// The spellings far enough apart to be changed in different
+		// batches (of 200), each reading the code as the last left it.
+		ids := []string{fmt.Sprintf(`"d_%d"`, id)}
+		for _, other := range bulkCodes(t, e, f, 200, "other", 0) {
+			ids = append(ids, fmt.Sprintf(`"d_%d"`, other))
+		}
+		ids = append(ids, fmt.Sprintf(`"d_0%d"`, id), fmt.Sprintf(`"d_+%d"`, id))
+		body := `{"ids":[` + strings.Join(ids, ",") + `],"changes":{"destination":{"replace":{"from":"old.example","to":"old.example/x"}}}}`
+		job := runBulkEdit(t, e, ed, body)
+		if d := dynamicOf(t, st, f.ws, id); d.Destination != "https://old.example/x/0" || job["total"] != 201.0 {
+			t.Fatalf("destination %s, job %v", d.Destination, job)
+		}
+	})
+}
+
+// null is not a value of paused (true or false) nor of addTags and
+// removeTags (lists of tag ids): 400 on the change, and nothing changes:
+// a paused code is not resumed.
+func TestBulkEditNullChangesRefused(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		f := newTeam(t, e)
+		ed := f.members["editor"]
+		id := bulkCodes(t, e, f, 1, "null", 0)[0]
+		mine := fmt.Sprintf("d_%d", id)
+		runBulkEdit(t, e, ed, `{"ids":["`+mine+`"],"changes":{"paused":true}}`)
+		before := bulkFingerprint(t, st, f.ws)
+		for _, change := range []string{"paused", "addTags", "removeTags"} {
+			for _, dry := range []string{"false", "true"} {
+				body := `{"ids":["` + mine + `"],"changes":{"` + change + `":null},"dryRun":` + dry + `}`
+				got := expect(t, e.do(ed, "POST", "/api/codes/bulk-edit", body), http.StatusBadRequest, "")
+				if _, named := got["errors"].(map[string]any)["changes."+change]; !named {
+					t.Errorf("%s: %v", body, got)
+				}
+			}
+		}
+		if after := bulkFingerprint(t, st, f.ws); after != before {
+			t.Fatalf("a refused request changed the database:\n%s\n%s", before, after)
+		}
+		if !dynamicOf(t, st, f.ws, id).IsPaused {
+			t.Fatal("the code was resumed")
+		}
+	})
+}
+
+// A new destination over the length limit fails its code with the reason,
+// whose excerpt of it is cut on a character: the job records the failure
+// (PostgreSQL refuses text cut inside a character) and finishes.
+func TestBulkEditLongNonASCIIDestinationFails(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		f := newTeam(t, e)
+		ed := f.members["editor"]
+		id := bulkCodes(t, e, f, 1, "long", 0)[0]
+		// 19 bytes, then 2-byte characters: the 200th byte ends inside one.
+		template := "https://ab.example/" + strings.Repeat("é", 1100)
+		job := runBulkEdit(t, e, ed, `{"ids":["`+fmt.Sprintf("d_%d", id)+`"],"changes":{"destination":"`+template+`"}}`)
+		if job["status"] != "done" || job["failed"] != 1.0 {
+			t.Fatalf("job = %v", job)
+		}
+		var reason string
+		storetest.QueryRow(t, st, `SELECT error FROM bulk_edit_items WHERE job_id = $1`, []any{job["id"]}, &reason)
+		if !strings.Contains(reason, "https://ab.example/éé") || !utf8.ValidString(reason) {
+			t.Fatalf("reason %q", reason)
+		}
+		if d := dynamicOf(t, st, f.ws, id); d.Destination != "https://old.example/0" {
+			t.Fatalf("destination changed to %.40s", d.Destination)
 		}
 	})
 }
