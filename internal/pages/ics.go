@@ -82,7 +82,7 @@ func vtimezone(b *vbuilder, loc *time.Location, from, to int) {
 	_, prev := t.Zone()
 	observance(b, t, prev, t)
 	for {
-		_, next := t.ZoneBounds()
+		next := nextChange(t, limit)
 		if next.IsZero() || !next.Before(limit) {
 			break
 		}
@@ -91,6 +91,54 @@ func vtimezone(b *vbuilder, loc *time.Location, from, to int) {
 		_, prev = t.Zone()
 	}
 	b.line("END:VTIMEZONE")
+}
+
+// nextChange is the first instant after t (an instant on a whole second)
+// and before limit at which t's zone changes its offset, name or DST
+// flag; zero when there is none. ZoneBounds past a zone's listed
+// transitions (after 2040, say) may answer an end where nothing changes
+// (a year's start), or one at or before t, which looped here for ever:
+// the first is passed over, and from the second it looks a day at a time
+// and bisects to the second.
+func nextChange(t, limit time.Time) time.Time {
+	loc := t.Location()
+	name, off := t.Zone()
+	dst := t.IsDST()
+	same := func(u time.Time) bool {
+		n, o := u.Zone()
+		return n == name && o == off && u.IsDST() == dst
+	}
+	for u := t; u.Before(limit); {
+		_, next := u.ZoneBounds()
+		switch {
+		case next.IsZero():
+			return next
+		case next.After(u):
+			if !same(next) {
+				return next
+			}
+			u = next
+			continue
+		}
+		lo, end := u.Unix(), limit.Unix()
+		for lo < end {
+			hi := min(lo+24*60*60, end)
+			if same(time.Unix(hi, 0).In(loc)) {
+				lo = hi
+				continue
+			}
+			for hi-lo > 1 {
+				if mid := lo + (hi-lo)/2; same(time.Unix(mid, 0).In(loc)) {
+					lo = mid
+				} else {
+					hi = mid
+				}
+			}
+			return time.Unix(hi, 0).In(loc)
+		}
+		break
+	}
+	return time.Time{}
 }
 
 // observance writes the period starting at instant at (whose wall clock

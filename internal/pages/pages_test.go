@@ -527,3 +527,65 @@ print(json.dumps({"summary": str(ev["SUMMARY"]), "description": str(ev.get("DESC
 		t.Errorf("Google Calendar link: %s", g)
 	}
 }
+
+// An event after 2040 in a zone with DST: Go's ZoneBounds may answer an
+// end that does not advance there (past the zone's listed transitions),
+// and building the VTIMEZONE looped for ever, growing the file until the
+// process ran out of memory. Its VTIMEZONE must list exactly the offset
+// changes an hour-by-hour scan of the zone finds in the event's years.
+func TestICSAfter2040(t *testing.T) {
+	for _, e := range []EventContent{
+		{Title: "New year", Start: "2041-12-31T22:00", End: "2042-01-01T02:00", TimeZone: "Europe/Paris"},
+		{Title: "Late show", Start: "2045-11-05T00:30", End: "2045-11-05T03:30", TimeZone: "America/New_York"},
+		{Title: "Summer", Start: "2050-12-30T10:00", End: "2051-01-02T10:00", TimeZone: "Australia/Sydney"},
+	} {
+		done := make(chan []byte, 1)
+		go func() {
+			ics, err := ICS(&e, "p-1@sq.test", "", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+			if err != nil {
+				t.Error(err)
+			}
+			done <- ics
+		}()
+		var ics []byte
+		select {
+		case ics = <-done:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s %s: ICS did not return in 5 s", e.TimeZone, e.Start)
+		}
+		loc, _ := time.LoadLocation(e.TimeZone)
+		s, _ := parseLocal(e.Start)
+		en, _ := parseLocal(e.End)
+		var want []string
+		from, to := time.Date(s.Year(), 1, 1, 0, 0, 0, 0, loc), time.Date(en.Year()+1, 1, 1, 0, 0, 0, 0, loc)
+		_, prev := from.Zone()
+		for u := from.Add(time.Hour); u.Before(to); u = u.Add(time.Hour) {
+			if _, off := u.Zone(); off != prev {
+				want = append(want, u.UTC().Format(time.RFC3339))
+				prev = off
+			}
+		}
+		// Our VTIMEZONE's changes: each observance's DTSTART (a wall clock
+		// in its TZOFFSETFROM) after the first, as instants.
+		var got []string
+		var wall time.Time
+		for _, line := range strings.Split(string(ics), "\r\n") {
+			switch k, v, _ := strings.Cut(line, ":"); k {
+			case "DTSTART":
+				wall, _ = time.Parse("20060102T150405", v)
+			case "TZOFFSETFROM":
+				sign, h, m := 1, v[1:3], v[3:5]
+				if v[0] == '-' {
+					sign = -1
+				}
+				var hh, mm int
+				fmt.Sscan(h, &hh)
+				fmt.Sscan(m, &mm)
+				got = append(got, wall.Add(-time.Duration(sign*(hh*60+mm))*time.Minute).Format(time.RFC3339))
+			}
+		}
+		if len(got) == 0 || fmt.Sprint(got[1:]) != fmt.Sprint(want) {
+			t.Errorf("%s %s: VTIMEZONE changes %v, want %v\n%s", e.TimeZone, e.Start, got, want, ics)
+		}
+	}
+}

@@ -551,3 +551,31 @@ func TestPageImagesResponsive(t *testing.T) {
 		}
 	})
 }
+
+// An event page after 2040 in a zone with DST: its public event.ics
+// looped for ever building the VTIMEZONE (Go's ZoneBounds does not always
+// advance that far out), growing the answer until memory ran out. It must
+// answer promptly with the event's time zone.
+func TestHostedEventAfter2040(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		c, _ := e.signedIn("event-2041@example.com")
+		e.createPage(c, `{"type":"event","title":"New year 2042","slug":"new-year-2042","content":{"title":"New year","start":"2041-12-31T22:00","end":"2042-01-01T02:00","timeZone":"Europe/Paris"}}`)
+		b := e.browser()
+		b.Timeout = 10 * time.Second
+		req, _ := http.NewRequest("GET", e.srv.URL+"/p/new-year-2042/event.ics", nil)
+		resp, err := b.Do(req)
+		if err != nil {
+			t.Fatalf("event.ics: %v", err)
+		}
+		defer resp.Body.Close()
+		body, err := io.ReadAll(resp.Body)
+		if err != nil {
+			t.Fatalf("event.ics: %v", err)
+		}
+		if resp.StatusCode != http.StatusOK || !bytes.Contains(body, []byte("DTSTART;TZID=Europe/Paris:20411231T220000")) ||
+			!bytes.Contains(body, []byte("TZOFFSETTO:+0200")) || len(body) > 10<<10 {
+			t.Errorf("event.ics: %d, %d bytes\n%.2000s", resp.StatusCode, len(body), body)
+		}
+	})
+}
