@@ -292,10 +292,15 @@ func (s *server) readBulkChanges(w http.ResponseWriter, r *http.Request, in map[
 			s.internalError(w, "reading tags", err)
 			return c, false
 		}
-		for _, id := range append(slices.Clone(c.AddTags), c.RemoveTags...) {
-			if !slices.ContainsFunc(tags, func(t *store.Tag) bool { return t.ID == id }) {
-				writeJSON(w, http.StatusNotFound, apiError{Message: "Tag not found", Errors: map[string]string{"changes.addTags": fmt.Sprintf("No tag %d in this workspace", id)}})
-				return c, false
+		for _, named := range []struct {
+			field string
+			ids   []int64
+		}{{"changes.addTags", c.AddTags}, {"changes.removeTags", c.RemoveTags}} {
+			for _, id := range named.ids {
+				if !slices.ContainsFunc(tags, func(t *store.Tag) bool { return t.ID == id }) {
+					writeJSON(w, http.StatusNotFound, apiError{Message: "Tag not found", Errors: map[string]string{named.field: fmt.Sprintf("No tag %d in this workspace", id)}})
+					return c, false
+				}
 			}
 		}
 	}
@@ -319,11 +324,10 @@ func (s *server) readBulkChanges(w http.ResponseWriter, r *http.Request, in map[
 		}
 	}
 	if c.BrandKitID != nil {
-		_, st, ok := s.workspaceKit(w, r, strconv.FormatInt(*c.BrandKitID, 10))
+		k, st, ok := s.workspaceKit(w, r, strconv.FormatInt(*c.BrandKitID, 10))
 		if !ok {
 			return c, false
 		}
-		k, _ := s.store.BrandKit(ctx, ws, *c.BrandKitID)
 		st, err := st.Normalize()
 		if err != nil {
 			renderRefused(w, err)

@@ -313,6 +313,13 @@ func TestBulkEditRefusals(t *testing.T) {
 				t.Errorf("%.80s: %d %s, want %d", c.body, got.StatusCode, got.body, c.status)
 			}
 		}
+		// A foreign tag is named under the change that names it.
+		for _, change := range []string{"addTags", "removeTags"} {
+			got := expect(t, e.do(ed, "POST", "/api/codes/bulk-edit", `{"ids":["`+mine+`"],"changes":{"`+change+`":[999999]}}`), http.StatusNotFound, "Tag not found")
+			if errs, _ := got["errors"].(map[string]any); errs["changes."+change] == nil {
+				t.Errorf("%s: %v", change, got)
+			}
+		}
 		if after := bulkFingerprint(t, st, f.ws); after != before {
 			t.Fatalf("a refused request changed the database:\n%s\n%s", before, after)
 		}

@@ -247,12 +247,8 @@ func (s *server) sheetItems(r *http.Request, table *bulk.Table, cols []string, n
 			fail("The row names no code: its " + keyColumn + " cell is empty")
 			continue
 		}
-		if first, ok := seen[key]; ok {
-			fail(fmt.Sprintf("Row %d already names this code", first))
-			continue
-		}
-		seen[key] = tr.Line
 		it := row{line: tr.Line, key: key}
+		code := key // what the row names: d_5 and d_05 are one code
 		if !byShortCode {
 			id, err := strconv.ParseInt(key[min(2, len(key)):], 10, 64)
 			kind := key[:min(2, len(key))]
@@ -261,9 +257,17 @@ func (s *server) sheetItems(r *http.Request, table *bulk.Table, cols []string, n
 				continue
 			}
 			it.ref = store.CodeRef{Dynamic: kind == "d_", ID: id}
-			refs = append(refs, it.ref)
-		} else {
+			code = kind + strconv.FormatInt(id, 10)
+		}
+		if first, ok := seen[code]; ok {
+			fail(fmt.Sprintf("Row %d already names this code", first))
+			continue
+		}
+		seen[code] = tr.Line
+		if byShortCode {
 			shortCodes = append(shortCodes, key)
+		} else {
+			refs = append(refs, it.ref)
 		}
 		c, problem := names.rowChanges(v)
 		if problem != "" {

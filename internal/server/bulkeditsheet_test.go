@@ -181,7 +181,7 @@ func TestBulkEditSheetRefusals(t *testing.T) {
 		e := start(t, st)
 		f := newTeam(t, e)
 		ed := f.members["editor"]
-		bulkCodes(t, e, f, 1, "rf", 0)
+		rf := bulkCodes(t, e, f, 1, "rf", 0)
 		before := bulkFingerprint(t, st, f.ws)
 		for _, c := range []struct {
 			who           *http.Client
@@ -209,6 +209,11 @@ func TestBulkEditSheetRefusals(t *testing.T) {
 			}
 		}
 		expect(t, e.do(ed, "POST", "/api/codes/bulk-edit/sheet", `{"file":"x"}`), http.StatusUnsupportedMediaType, "")
+		// One code named twice, spelt two ways (d_5, d_05): the second row fails.
+		dup := expect(t, e.postEditSheet(ed, "a.csv", fmt.Sprintf("id,paused\nd_%d,true\nd_0%d,true\n", rf[0], rf[0]), true), http.StatusOK, "")
+		if fails, _ := dup["failures"].([]any); len(fails) != 1 || !strings.Contains(fmt.Sprint(fails[0]), "Row 2 already names this code") {
+			t.Errorf("one code spelt two ways: %v", dup)
+		}
 		if after := bulkFingerprint(t, st, f.ws); after != before {
 			t.Fatalf("a refused upload changed the database:\n%s\n%s", before, after)
 		}
