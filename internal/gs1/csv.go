@@ -40,6 +40,24 @@ func (ps *Products) Import(ctx context.Context, workspaceID int64, r io.Reader) 
 			return ImportResult{}, ip.refusal(e)
 		}
 	}
+	// So is the workspace's limit: a file that would pass it saves nothing.
+	have, err := ps.Store.GS1Products(ctx, workspaceID)
+	if err != nil {
+		return ImportResult{}, err
+	}
+	known := make(map[string]bool, len(have))
+	for _, p := range have {
+		known[p.GTIN] = true
+	}
+	total := len(have)
+	for _, ip := range products {
+		if !known[ip.p.GTIN] {
+			total++
+		}
+	}
+	if total > ps.Limit {
+		return ImportResult{}, ErrLimit
+	}
 	var res ImportResult
 	for _, ip := range products {
 		_, err := ps.Update(ctx, workspaceID, ip.p.GTIN, ip.p)
