@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/squarely/squarely/internal/store"
 )
@@ -122,8 +123,9 @@ func memberIDs(refs []memberRef) ([]int64, bool) {
 // everyone whose groups changed their mapped role.
 func (s *Server) saveGroup(q *request, g *store.SCIMGroup, name, externalID string, refs []memberRef, setMembers bool, status int) {
 	name = strings.TrimSpace(name)
-	if name == "" || len(name) > 256 || len(externalID) > 256 || len(refs) > maxMembers {
-		fail(q.w, http.StatusBadRequest, "invalidValue", "displayName must have 1 to 256 characters (externalId at most 256; at most 10,000 members)")
+	// The name is shown in the app and mapped to roles: one line, no control characters.
+	if name == "" || len(name) > 256 || strings.IndexFunc(name, unicode.IsControl) >= 0 || len(externalID) > 256 || len(refs) > maxMembers {
+		fail(q.w, http.StatusBadRequest, "invalidValue", "displayName must have 1 to 256 characters, without control characters (externalId at most 256; at most 10,000 members)")
 		return
 	}
 	var members []int64

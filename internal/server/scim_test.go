@@ -131,6 +131,9 @@ func TestSCIMProvisioning(t *testing.T) {
 				t.Errorf("POST %s %q: %v", path, body, got)
 			}
 		}
+		for _, name := range []string{`qr\neditors`, `qr\reditors`, `qr\u0007editors`} {
+			c.want(http.StatusBadRequest, "POST", "/Groups", `{"displayName":"`+name+`"}`)
+		}
 		if role("zed@acme.test") != "" {
 			t.Error("a refused user was created")
 		}
