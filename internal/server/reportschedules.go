@@ -183,7 +183,8 @@ func (s *server) readRecipients(r *http.Request, v *validation, emails []string,
 		i := slices.IndexFunc(members, func(m *store.Member) bool { return strings.EqualFold(m.Email, strings.TrimSpace(e)) })
 		switch {
 		case i < 0:
-			v.add(field, e+" is not a member of this workspace")
+			// The address as given, cut: the message is shown by its field.
+			v.add(field, truncate(strings.TrimSpace(e), 254)+" is not a member of this workspace")
 			return nil
 		case viewer && members[i].UserID != me.ID:
 			v.add(field, "Viewers may schedule reports for themselves only")

@@ -235,6 +235,11 @@ func TestReportScheduleValidationAndRights(t *testing.T) {
 				expectField(t, e.do(owner, "POST", "/api/report-schedules", body(change)), field)
 			}
 		}
+		// A stranger's address is echoed in the message, cut to an address's length.
+		huge := `["` + strings.Repeat("x", 100_000) + `@example.com"]`
+		if r := e.do(owner, "POST", "/api/report-schedules", body(func(m map[string]string) { m["recipients"] = huge })); r.StatusCode != http.StatusBadRequest || len(r.body) > 1000 {
+			t.Errorf("a huge stranger's address: %d, %d bytes", r.StatusCode, len(r.body))
+		}
 		if n := storetest.Count(t, st, "report_schedules"); n != 0 {
 			t.Fatalf("refused schedules saved: %d", n)
 		}
