@@ -320,12 +320,11 @@ func TestSCIMRefusalsChangeNothing(t *testing.T) {
 			fmt.Fprintf(&b, `{"value":"%d"}`, i)
 		}
 		b.WriteString(`]}]}`)
-		began := time.Now()
-		if got := c.want(http.StatusBadRequest, "PATCH", "/Groups/"+g["id"].(string), b.String()); got["scimType"] != "invalidValue" {
+		// Refused by its length, before the ids are checked against each
+		// other (which took 1-2 s of CPU): the early check's own message.
+		if got := c.want(http.StatusBadRequest, "PATCH", "/Groups/"+g["id"].(string), b.String()); got["scimType"] != "invalidValue" ||
+			got["detail"] != "A Group has at most 10,000 members" {
 			t.Errorf("a huge member list: %v", got)
-		}
-		if took := time.Since(began); took > 500*time.Millisecond {
-			t.Errorf("a huge member list took %v to refuse", took)
 		}
 		if got := c.want(http.StatusOK, "GET", "/Groups/"+g["id"].(string), ""); len(got["members"].([]any)) != 0 {
 			t.Errorf("the refused PatchOp added members: %d", len(got["members"].([]any)))
