@@ -85,6 +85,9 @@ type Links interface {
 	Delete(r *http.Request, shortCode, domain string) error
 	Visits(r *http.Request, shortCode, domain string) ([]Visit, error) // newest first
 	Tags(r *http.Request) ([]string, error)
+	// TagKeys are the keys by which the app tells tag names apart: two
+	// names are one tag exactly when their keys are equal.
+	TagKeys(r *http.Request, names []string) (map[string]string, error)
 	// Stats are the workspace's live links and their scans.
 	Stats(r *http.Request) (links, clicks int64, err error)
 }

@@ -61,33 +61,62 @@ func sheetHeader(header []string) ([]string, string) {
 	return cols, ""
 }
 
-// sheetNames are the workspace's tags, folders and domains by lower-case
-// name, read for the columns the header has.
+// sheetNames are the workspace's tags and folders by the database's key
+// of their names (store.NameKeys: what its unique indexes compare), the
+// keys of the names the sheet's cells give, and its domains by name, read
+// for the columns the header has.
 type sheetNames struct {
 	tags, folders map[string]int64
+	keys          map[string]string
 	domains       map[string]*store.Domain
 }
 
-func (s *server) readSheetNames(r *http.Request, cols []string) (*sheetNames, error) {
+func (s *server) readSheetNames(r *http.Request, cols []string, table *bulk.Table) (*sheetNames, error) {
 	ctx, ws := r.Context(), wsID(r)
-	n := &sheetNames{tags: map[string]int64{}, folders: map[string]int64{}, domains: map[string]*store.Domain{}}
+	n := &sheetNames{tags: map[string]int64{}, folders: map[string]int64{}, keys: map[string]string{}, domains: map[string]*store.Domain{}}
+	var names []string // the cells' names, then the workspace's
+	for _, tr := range table.Rows {
+		for i, c := range tr.Cells {
+			switch {
+			case i >= len(cols):
+			case cols[i] == "tags":
+				for name := range strings.SplitSeq(c, ";") {
+					if name = strings.TrimSpace(name); name != "" {
+						names = append(names, name)
+					}
+				}
+			case cols[i] == "folder" && c != "":
+				names = append(names, c)
+			}
+		}
+	}
+	var tags []*store.Tag
+	var folders []*store.Folder
+	var err error
 	if slices.Contains(cols, "tags") {
-		tags, err := s.store.Tags(ctx, ws)
-		if err != nil {
+		if tags, err = s.store.Tags(ctx, ws); err != nil {
 			return nil, err
 		}
 		for _, t := range tags {
-			n.tags[strings.ToLower(t.Name)] = t.ID
+			names = append(names, t.Name)
 		}
 	}
 	if slices.Contains(cols, "folder") {
-		folders, err := s.store.Folders(ctx, ws)
-		if err != nil {
+		if folders, err = s.store.Folders(ctx, ws); err != nil {
 			return nil, err
 		}
 		for _, f := range folders {
-			n.folders[strings.ToLower(f.Name)] = f.ID
+			names = append(names, f.Name)
 		}
+	}
+	if n.keys, err = s.store.NameKeys(ctx, names); err != nil {
+		return nil, err
+	}
+	for _, t := range tags {
+		n.tags[n.keys[t.Name]] = t.ID
+	}
+	for _, f := range folders {
+		n.folders[n.keys[f.Name]] = f.ID
 	}
 	if slices.Contains(cols, "domain") {
 		domains, err := s.store.Domains(ctx, ws)
@@ -117,16 +146,18 @@ func (n *sheetNames) rowChanges(v map[string]string) (bulkedit.Changes, string) 
 			if name = strings.TrimSpace(name); name == "" {
 				continue
 			}
-			id, ok := n.tags[strings.ToLower(name)]
-			if !ok {
+			key, ok := n.keys[name]
+			id, found := n.tags[key]
+			if !ok || !found {
 				return c, fmt.Sprintf("No tag %q in this workspace", truncate(name, 40))
 			}
 			c.Tags = append(c.Tags, id)
 		}
 	}
 	if f := v["folder"]; f != "" {
-		id, ok := n.folders[strings.ToLower(f)]
-		if !ok {
+		key, ok := n.keys[f]
+		id, found := n.folders[key]
+		if !ok || !found {
 			return c, fmt.Sprintf("No folder %q in this workspace", truncate(f, 40))
 		}
 		c.SetFolder, c.FolderID = true, &id
@@ -173,7 +204,7 @@ func (s *server) createBulkEditSheet(w http.ResponseWriter, r *http.Request) {
 		fieldError(w, "file", problem)
 		return
 	}
-	names, err := s.readSheetNames(r, cols)
+	names, err := s.readSheetNames(r, cols, table)
 	if err != nil {
 		s.internalError(w, "reading tags, folders and domains", err)
 		return

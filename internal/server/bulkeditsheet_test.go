@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"mime/multipart"
 	"net/http"
@@ -264,6 +265,49 @@ func TestBulkEditSheetShortCodeOnSeveralHosts(t *testing.T) {
 		failures := dry["failures"].([]any)
 		if len(dry["rows"].([]any)) != 0 || len(failures) != 1 || !strings.Contains(failures[0].(map[string]any)["reason"].(string), "Several codes") {
 			t.Fatalf("dry run = %v", dry)
+		}
+	})
+}
+
+// A sheet's tag and folder names are found as the database's unique
+// indexes compare names (sameName), on both databases: "Été" is "été"
+// and "İnfo" is "info" where the database takes them for one name, and
+// where it tells them apart (SQLite) the row gets the tag "Été" and the
+// folder "İnfo" themselves (strings.ToLower made them "été" and "info":
+// the row got the other). A tag or folder made under a name the database
+// takes for one it has is a 409.
+func TestBulkEditSheetNamesAsTheDatabase(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		f := newTeam(t, e)
+		ed := f.members["editor"]
+		bulkCodes(t, e, f, 2, "nm", 0)
+		made := func(path, name string, same bool, existing int64) int64 {
+			t.Helper()
+			body, _ := json.Marshal(map[string]string{"name": name})
+			r := e.do(ed, "POST", path, string(body))
+			if same {
+				expect(t, r, http.StatusConflict, "")
+				return existing
+			}
+			return int64(expect(t, r, http.StatusCreated, "")["id"].(float64))
+		}
+		sameTag, sameFolder := sameName(t, st, "été", "Été"), sameName(t, st, "info", "İnfo")
+		wantTag := made("/api/tags", "Été", sameTag, made("/api/tags", "été", false, 0))
+		wantFolder := made("/api/folders", "İnfo", sameFolder, made("/api/folders", "info", false, 0))
+		// A second, distinct tag and folder whose names strings.ToLower folds to those
+		made("/api/tags", "K", false, 0)
+		dry := expect(t, e.postEditSheet(ed, "names.csv", "shortCode,tags,folder\nnm0,Été,\nnm1,,İnfo\n", true), http.StatusOK, "")
+		rows, _ := dry["rows"].([]any)
+		if len(rows) != 2 {
+			t.Fatalf("dry run %v", dry)
+		}
+		tags, _ := rows[0].(map[string]any)["after"].(map[string]any)["tags"].([]any)
+		if len(tags) != 1 || tags[0] != float64(wantTag) {
+			t.Errorf("tag Été (one name with été to the database: %t): tags %v, want [%d]", sameTag, tags, wantTag)
+		}
+		if got := rows[1].(map[string]any)["after"].(map[string]any)["folderId"]; got != float64(wantFolder) {
+			t.Errorf("folder İnfo (one name with info to the database: %t): folder %v, want %d", sameFolder, got, wantFolder)
 		}
 	})
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
@@ -234,8 +233,9 @@ type compatRefusal struct{ msg string }
 func (e *compatRefusal) Error() string { return e.msg }
 
 // tagIDsByName are the ids of the workspace's tags named names (without
-// case), made when missing: what a link's tags are for the compatible
-// APIs and imports. A bad name, or more than 20, is a *compatRefusal.
+// case, as the database's unique index compares them: store.NameKeys),
+// made when missing: what a link's tags are for the compatible APIs and
+// imports. A bad name, or more than 20, is a *compatRefusal.
 func (s *server) tagIDsByName(ctx context.Context, ws int64, names []string) ([]int64, error) {
 	if len(names) == 0 {
 		return nil, nil
@@ -243,29 +243,34 @@ func (s *server) tagIDsByName(ctx context.Context, ws int64, names []string) ([]
 	if len(names) > 20 {
 		return nil, &compatRefusal{"A link has at most 20 tags"}
 	}
-	list, err := s.store.Tags(ctx, ws)
+	names = slices.Clone(names)
+	for i, name := range names {
+		names[i] = strings.TrimSpace(name)
+		v := &validation{}
+		checkName(v, "tags", names[i], maxTagName)
+		if rf, ok := codes.AsRefused(v.Err()); ok {
+			return nil, &compatRefusal{"Tag " + strconv.Quote(names[i]) + ": " + rf.Message}
+		}
+	}
+	list, keys, err := s.tagsKeyed(ctx, ws, names)
 	if err != nil {
 		return nil, err
 	}
 	var ids []int64
 	for _, name := range names {
-		name = strings.TrimSpace(name)
-		v := &validation{}
-		checkName(v, "tags", name, maxTagName)
-		if rf, ok := codes.AsRefused(v.Err()); ok {
-			return nil, &compatRefusal{"Tag " + strconv.Quote(name) + ": " + rf.Message}
-		}
-		i := slices.IndexFunc(list, func(t *store.Tag) bool { return strings.EqualFold(t.Name, name) })
+		named := func(t *store.Tag) bool { return keys[t.Name] == keys[name] }
+		i := slices.IndexFunc(list, named)
 		if i < 0 {
 			t := &store.Tag{Name: name, Color: defaultColor}
 			err := s.store.CreateTag(ctx, ws, t, s.now())
 			if errors.Is(err, store.ErrConflict) {
 				// A parallel request made it first: it is that one.
-				if list, err = s.store.Tags(ctx, ws); err != nil {
+				if list, keys, err = s.tagsKeyed(ctx, ws, names); err != nil {
 					return nil, err
 				}
-				if i = slices.IndexFunc(list, func(t *store.Tag) bool { return strings.EqualFold(t.Name, name) }); i < 0 {
-					return nil, fmt.Errorf("tag %q: %w", name, store.ErrConflict)
+				if i = slices.IndexFunc(list, named); i < 0 {
+					// Renamed or deleted meanwhile.
+					return nil, &compatRefusal{"Tag " + strconv.Quote(name) + ": another tag of that name was being changed at the same time; try again"}
 				}
 			} else if err != nil {
 				return nil, err
@@ -279,6 +284,21 @@ func (s *server) tagIDsByName(ctx context.Context, ws int64, names []string) ([]
 		}
 	}
 	return ids, nil
+}
+
+// tagsKeyed are the workspace's tags and the database's keys of their
+// names and of names (store.NameKeys).
+func (s *server) tagsKeyed(ctx context.Context, ws int64, names []string) ([]*store.Tag, map[string]string, error) {
+	list, err := s.store.Tags(ctx, ws)
+	if err != nil {
+		return nil, nil, err
+	}
+	all := slices.Clone(names)
+	for _, t := range list {
+		all = append(all, t.Name)
+	}
+	keys, err := s.store.NameKeys(ctx, all)
+	return list, keys, err
 }
 
 // code is the workspace's live code with shortCode on the host domain
@@ -386,6 +406,13 @@ func (c compatLinks) Edit(r *http.Request, shortCode, domain string, e compat.Ed
 			return compat.Link{}, err
 		}
 	}
+	if e.Title != nil && title == "" && d.Name != "" {
+		// A title of null or "" clears it, as Shlink does (CodeChanges
+		// takes an empty name for no change).
+		if _, err := c.s.store.RenameDynamicCode(ctx, ws, d.ID, "", c.s.now()); err != nil {
+			return compat.Link{}, err
+		}
+	}
 	if e.Tags != nil {
 		if err := c.s.store.SetCodeTags(ctx, ws, true, d.ID, tagIDs); err != nil {
 			return compat.Link{}, err
@@ -434,6 +461,10 @@ func (c compatLinks) Tags(r *http.Request) ([]string, error) {
 		out = append(out, t.Name)
 	}
 	return out, nil
+}
+
+func (c compatLinks) TagKeys(r *http.Request, names []string) (map[string]string, error) {
+	return c.s.store.NameKeys(r.Context(), names)
 }
 
 func (c compatLinks) Stats(r *http.Request) (int64, int64, error) {

@@ -443,3 +443,116 @@ func TestShlinkVisitsDates(t *testing.T) {
 		}
 	})
 }
+
+// sameName reports whether the database takes a and b for one tag's (or
+// folder's) name: what its unique index compares, lower(name). SQLite's
+// folds ASCII only; PostgreSQL's follows the database's locale.
+func sameName(t *testing.T, st *store.Store, a, b string) bool {
+	t.Helper()
+	var same int
+	storetest.QueryRow(t, st, `SELECT CASE WHEN lower($1) = lower($2) THEN 1 ELSE 0 END`, []any{a, b}, &same)
+	return same == 1
+}
+
+// A link's tags are found by name as the database's unique index finds
+// them, on both databases: a name the index takes for an existing tag's
+// is that tag, and one it tells apart is a new tag. Go's EqualFold took
+// "Été" for "été", the Kelvin sign for "k" and "ſ" for "s" (one tag on
+// SQLite, and "ſale" on PostgreSQL: the link got the other tag), and told
+// "İ" from "i" (one tag on PostgreSQL: the insert hit the index, 500).
+// Listing by tag matches the same way.
+func TestShlinkTagNamesAsTheDatabase(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		alice, _ := e.signedIn("alice@example.com")
+		key := mustKey(e, alice)
+		create := func(slug, tag string) []any {
+			t.Helper()
+			body, _ := json.Marshal(map[string]any{"longUrl": "https://example.com/" + slug, "customSlug": slug, "tags": []string{tag}})
+			r := e.do(e.browser(), "POST", "/rest/v3/short-urls", string(body), "X-Api-Key", key)
+			var m map[string]any
+			json.Unmarshal(r.body, &m)
+			tags, _ := m["tags"].([]any)
+			if r.StatusCode != http.StatusOK || len(tags) != 1 {
+				t.Fatalf("a link tagged %q: %d %s", tag, r.StatusCode, r.body)
+			}
+			return tags
+		}
+		for i, p := range []struct{ existing, asked string }{
+			{"été", "Été"},
+			{"k", "\u212A"}, // the Kelvin sign
+			{"sale", "\u017Fale"},
+			{"info", "\u0130nfo"},
+		} {
+			body, _ := json.Marshal(map[string]string{"name": p.existing})
+			expect(t, e.do(alice, "POST", "/api/tags", string(body)), http.StatusCreated, "")
+			create("old"+strconv.Itoa(i), p.existing)
+			before := storetest.Count(t, st, "tags")
+			same := sameName(t, st, p.existing, p.asked)
+			want, wantTags := p.asked, before+1
+			if same {
+				want, wantTags = p.existing, before
+			}
+			if tags := create("new"+strconv.Itoa(i), p.asked); tags[0] != want {
+				t.Errorf("%q beside %q (one name to the database: %t): tagged %q, want %q", p.asked, p.existing, same, tags[0], want)
+			}
+			if got := storetest.Count(t, st, "tags"); got != wantTags {
+				t.Errorf("%q beside %q: %d tags, want %d", p.asked, p.existing, got, wantTags)
+			}
+			r := e.do(e.browser(), "GET", "/rest/v3/short-urls?tags[]="+url.QueryEscape(p.asked), "", "X-Api-Key", key)
+			var m struct {
+				ShortURLs struct {
+					Data []struct {
+						ShortCode string `json:"shortCode"`
+					} `json:"data"`
+				} `json:"shortUrls"`
+			}
+			json.Unmarshal(r.body, &m)
+			wantLinks := 1
+			if same {
+				wantLinks = 2
+			}
+			if r.StatusCode != http.StatusOK || len(m.ShortURLs.Data) != wantLinks {
+				t.Errorf("links tagged %q: %d %s, want %d", p.asked, r.StatusCode, r.body, wantLinks)
+			}
+		}
+	})
+}
+
+// PATCH with "title": null clears the link's title, as Shlink does (it
+// was kept); an absent title keeps it, and a string sets it.
+func TestShlinkEditClearsTitle(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		alice, _ := e.signedIn("alice@example.com")
+		key := mustKey(e, alice)
+		expect(t, e.do(e.browser(), "POST", "/rest/v3/short-urls", `{"longUrl":"https://example.com/t","customSlug":"titled","title":"Spring"}`,
+			"X-Api-Key", key), http.StatusOK, "")
+		edit := func(body string) any {
+			t.Helper()
+			m := expect(t, e.do(e.browser(), "PATCH", "/rest/v3/short-urls/titled", body, "X-Api-Key", key), http.StatusOK, "")
+			got := expect(t, e.do(e.browser(), "GET", "/rest/v3/short-urls/titled", "", "X-Api-Key", key), http.StatusOK, "")
+			if got["title"] != m["title"] {
+				t.Errorf("PATCH %s answered title %v, GET %v", body, m["title"], got["title"])
+			}
+			return m["title"]
+		}
+		if got := edit(`{"longUrl":"https://example.com/t2"}`); got != "Spring" {
+			t.Errorf("no title in the PATCH: title %v, want Spring", got)
+		}
+		if got := edit(`{"title":null}`); got != nil {
+			t.Errorf(`"title": null: title %v, want null`, got)
+		}
+		if got := edit(`{"title":"Summer"}`); got != "Summer" {
+			t.Errorf(`"title": "Summer": title %v`, got)
+		}
+		if got := edit(`{"title":""}`); got != nil {
+			t.Errorf(`"title": "": title %v, want null`, got)
+		}
+		var name string
+		storetest.QueryRow(t, st, `SELECT name FROM dynamic_qr_codes WHERE short_code = $1`, []any{"titled"}, &name)
+		if name != "" {
+			t.Errorf("the code's name is %q, want none", name)
+		}
+	})
+}

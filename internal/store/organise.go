@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Tags and folders organise a workspace's codes (issue 22 item 3); names
@@ -48,6 +49,53 @@ func (s *Store) Tags(ctx context.Context, workspaceID int64) ([]*Tag, error) {
 		return nil, fail("list tags", err)
 	}
 	return list, nil
+}
+
+// NameKeys returns the key the database compares each of names by as a
+// tag's or a folder's name: its lower(), the expression of the unique
+// indexes tags_name_key and folders_name_key. Two names are one tag (or
+// one folder) exactly when their keys are equal. SQLite's lower() folds
+// ASCII letters only ("Été" and "été" are two tags); PostgreSQL's follows
+// the database's locale ("É" is "é" and the Kelvin sign U+212A is
+// "k" under C.UTF-8, but "ſ" stays "ſ"), so Go's own folding (strings.EqualFold,
+// strings.ToLower) agrees with neither. A name that is not UTF-8 text or
+// holds a NUL character is no stored name and has no key.
+func (s *Store) NameKeys(ctx context.Context, names []string) (map[string]string, error) {
+	out := make(map[string]string, len(names))
+	var list []string
+	for _, n := range names {
+		if _, seen := out[n]; !seen && utf8.ValidString(n) && !strings.ContainsRune(n, 0) {
+			out[n] = ""
+			list = append(list, n)
+		}
+	}
+	if len(list) == 0 {
+		return out, nil
+	}
+	arg, err := json.Marshal(list)
+	if err != nil {
+		return nil, fail("fold names", err)
+	}
+	q := `SELECT value, lower(value) FROM json_each($1)`
+	if s.dialect == Postgres {
+		q = `SELECT v, lower(v) FROM jsonb_array_elements_text($1::jsonb) AS t(v)`
+	}
+	rows, err := s.read.QueryContext(ctx, q, string(arg))
+	if err != nil {
+		return nil, fail("fold names", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var name, key string
+		if err := rows.Scan(&name, &key); err != nil {
+			return nil, fail("fold names", err)
+		}
+		out[name] = key
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fail("fold names", err)
+	}
+	return out, nil
 }
 
 // CreateTag saves a new tag of the workspace and fills in ID and CreatedAt.

@@ -316,6 +316,17 @@ func (a *API) List(w http.ResponseWriter, r *http.Request) {
 	term := strings.ToLower(strings.TrimSpace(q.Get("searchTerm")))
 	tags := append(q["tags[]"], q["tags"]...)
 	all := q.Get("tagsMode") == "all"
+	var keys map[string]string // the app's keys of the tags' names
+	if len(tags) > 0 {
+		names := slices.Clone(tags)
+		for _, l := range list {
+			names = append(names, l.Tags...)
+		}
+		if keys, err = a.Links.TagKeys(r, names); err != nil {
+			a.answerErr(w, r, "", "", err)
+			return
+		}
+	}
 	kept := list[:0:0]
 	for _, l := range list {
 		if term != "" && !strings.Contains(strings.ToLower(l.ShortCode+" "+l.LongURL+" "+l.Title+" "+strings.Join(l.Tags, " ")), term) {
@@ -324,7 +335,7 @@ func (a *API) List(w http.ResponseWriter, r *http.Request) {
 		if len(tags) > 0 {
 			match := 0
 			for _, t := range tags {
-				if slices.ContainsFunc(l.Tags, func(x string) bool { return strings.EqualFold(x, t) }) {
+				if k, ok := keys[t]; ok && slices.ContainsFunc(l.Tags, func(x string) bool { return keys[x] == k }) {
 					match++
 				}
 			}
@@ -379,9 +390,12 @@ func (a *API) Get(w http.ResponseWriter, r *http.Request) {
 func (a *API) Edit(w http.ResponseWriter, r *http.Request) {
 	code := r.PathValue("shortCode")
 	var in struct {
-		LongURL *string          `json:"longUrl"`
-		Title   *json.RawMessage `json:"title"`
-		Tags    *[]string        `json:"tags"`
+		LongURL *string `json:"longUrl"`
+		// Title is a RawMessage, not a pointer to one: a pointer is left
+		// nil by null, which then read as no title given (kept), while
+		// Shlink clears the title.
+		Title json.RawMessage `json:"title"`
+		Tags  *[]string       `json:"tags"`
 	}
 	if !decode(w, r, &in) {
 		return
@@ -389,7 +403,7 @@ func (a *API) Edit(w http.ResponseWriter, r *http.Request) {
 	e := compat.Edit{LongURL: in.LongURL, Tags: in.Tags}
 	if in.Title != nil {
 		var t *string
-		if err := json.Unmarshal(*in.Title, &t); err != nil {
+		if err := json.Unmarshal(in.Title, &t); err != nil {
 			Problem(w, http.StatusBadRequest, TypeInvalidData, "Invalid data", "title must be a string or null", map[string]any{"invalidElements": []string{"title"}})
 			return
 		}
