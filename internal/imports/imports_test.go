@@ -224,3 +224,26 @@ func TestSwitchCheckResumesAfterAStop(t *testing.T) {
 		}
 	})
 }
+
+// A tag of the tags cell that a spreadsheet would run as a formula
+// refuses the file as such a cell does, naming the row, column and tag
+// ("a,+cmd" made the tag "+cmd", written alone into exported cells);
+// "a,-1" and "a, b=c" are no formula.
+func TestReadCSVFormulaTag(t *testing.T) {
+	for _, c := range []struct{ csv, tag string }{
+		{"destination,tags\nhttps://example.com,\"a,+cmd\"\n", `"+cmd"`},
+		{"destination,tags\nhttps://example.com,\"a, =1+2\"\n", `"=1+2"`},
+		{"title,tags,destination\nx,a;@SUM(A1),https://example.com\n", `"@SUM(A1)"`},
+		{"destination,tags\nhttps://example.com,a| -cmd\n", `"-cmd"`},
+	} {
+		var rf *imports.Refused
+		links, err := imports.ReadCSV(strings.NewReader(c.csv), "csv")
+		if !errors.As(err, &rf) || !strings.Contains(err.Error(), "Row 2, column") || !strings.Contains(err.Error(), c.tag) {
+			t.Errorf("%q: %+v, %v, want a refusal naming row 2 and the tag %s", c.csv, links, err, c.tag)
+		}
+	}
+	links, err := imports.ReadCSV(strings.NewReader("destination,tags\nhttps://example.com,\"a,-1, b=c\"\n"), "csv")
+	if err != nil || len(links) != 1 || strings.Join(links[0].Tags, "|") != "a|-1|b=c" {
+		t.Errorf("no formula: %+v, %v", links, err)
+	}
+}

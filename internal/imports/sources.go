@@ -80,7 +80,8 @@ func norm(h string) string {
 // ReadCSV reads the links of a CSV file of source (csv, bitly-csv or
 // dub-csv; the header names the columns, in any order and case). A cell
 // that a spreadsheet would run as a formula (=, +, -, @ first, or a tab
-// or carriage return) refuses the file, as does a line over MaxLine.
+// or carriage return) refuses the file, as does a tag of the tags cell
+// that would ("a,+cmd"), or a line over MaxLine.
 func ReadCSV(r io.Reader, source string) ([]Link, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	cr := csv.NewReader(&lineGuard{r: br})
@@ -139,7 +140,12 @@ func ReadCSV(r io.Reader, source string) ([]Link, error) {
 		}
 		l := Link{ShortCode: shortCodeOf(get("shortCode")), Destination: get("destination"), Title: get("title")}
 		for _, t := range strings.FieldsFunc(get("tags"), func(r rune) bool { return r == ',' || r == ';' || r == '|' }) {
-			if t = strings.TrimSpace(t); t != "" {
+			// Each tag is a name of its own, written alone into a cell
+			// of the exports: "a,+cmd" is refused as "+cmd" would be.
+			if t = strings.TrimSpace(t); formula(t) {
+				return nil, refusef("Row %d, column %d holds the tag %q, which starts with %q: a spreadsheet would run it as a formula. Remove it and upload again.", line, idx["tags"]+1, t, t[:1])
+			}
+			if t != "" {
 				l.Tags = append(l.Tags, t)
 			}
 		}
