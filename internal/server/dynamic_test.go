@@ -17,6 +17,7 @@ import (
 	"github.com/squarely/squarely/internal/codes"
 	"github.com/squarely/squarely/internal/config"
 	"github.com/squarely/squarely/internal/scans"
+	"github.com/squarely/squarely/internal/server/respond"
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/store/storetest"
 )
@@ -555,4 +556,33 @@ func TestDynamicCodeWithLogo(t *testing.T) {
 	if byID["logoSize"] != "large" || byID["logoFilePath"] != "/logo/"+logoID {
 		t.Errorf("logo by id: %v", byID)
 	}
+}
+
+// A JSON string with a lone UTF-16 surrogate escape (a \uD800–\uDBFF not
+// followed by a \uDC00–\uDFFF, or the latter alone) is 400: encoding/json
+// would read it as U+FFFD and the code would keep the damage. An escaped
+// backslash before "ud800" and a real pair are text like any other.
+func TestLoneSurrogateEscapesRefused(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		c, _ := e.signedIn("surrogate@example.com")
+		key, _ := e.newKey(c, "surrogates")
+		d := e.createDynamic(c, "https://example.com/menu", part{"name", "Menu", ""})
+		id := idOf(d)
+		for _, bad := range []string{`\ud800`, `\udc00x`, `\uD83D`, `\ud83dx`, `\ud800\u0041`, `\ud800\ud800`, `\ude00\ud83d`, `\\\ud800`} {
+			expect(t, e.do(c, "PUT", "/api/dynamic-qrcodes/"+id, `{"destination":"https://example.com/a`+bad+`"}`), http.StatusBadRequest, respond.MsgSurrogate)
+			expect(t, e.do(c, "PATCH", "/api/dynamic-qrcodes/"+id, `{"name":"Lunch `+bad+`"}`), http.StatusBadRequest, respond.MsgSurrogate)
+			expect(t, e.api(key, "POST", "/api/v1/codes", `{"kind":"dynamic","qrType":"url","name":"n`+bad+`","destination":"https://example.com/b","qrData":{"url":"https://example.com/b"}}`), http.StatusBadRequest, respond.MsgSurrogate)
+		}
+		var list []map[string]any
+		decodeList(t, e.do(c, "GET", "/api/dynamic-qrcodes", ""), &list)
+		if len(list) != 1 || list[0]["destination"] != "https://example.com/menu" || list[0]["name"] != "Menu" {
+			t.Fatalf("after refused bodies: %v", list)
+		}
+		// \\ud800 is a backslash and "ud800"; a pair is one character.
+		m := expect(t, e.do(c, "PATCH", "/api/dynamic-qrcodes/"+id, `{"name":"a\\ud800 \ud83d\ude00 \uD83D\uDE00"}`), http.StatusOK, "")
+		if m["name"] != `a\ud800 😀 😀` {
+			t.Errorf("name %q", m["name"])
+		}
+	})
 }

@@ -125,6 +125,8 @@ func Decode(w http.ResponseWriter, r *http.Request, dst any) bool {
 		Error(w, http.StatusBadRequest, "Request body must hold a single JSON value")
 	case errors.Is(err, ErrNUL):
 		Error(w, http.StatusBadRequest, MsgNUL)
+	case errors.Is(err, ErrSurrogate):
+		Error(w, http.StatusBadRequest, MsgSurrogate)
 	case errors.Is(err, ErrNotUTF8):
 		Error(w, http.StatusBadRequest, "Request body must be UTF-8 text")
 	case errors.As(err, &typeErr) && typeErr.Field != "":
@@ -148,7 +150,14 @@ var errTrailingData = errors.New("trailing data after the JSON value")
 var (
 	ErrNUL     = errors.New("a JSON string holds a NUL character")
 	ErrNotUTF8 = errors.New("the JSON body is not UTF-8")
+	// ErrSurrogate is also ErrNotUTF8: a lone surrogate has no UTF-8
+	// form, so the APIs that name ErrNotUTF8 refuse it the same way.
+	ErrSurrogate = fmt.Errorf("a JSON string holds a lone UTF-16 surrogate escape: %w", ErrNotUTF8)
 )
+
+// MsgSurrogate refuses a \uD800–\uDFFF escape that is not half of a
+// pair: encoding/json would read it as U+FFFD and keep the damage.
+const MsgSurrogate = `Request body must be UTF-8 text: a \uD800–\uDFFF escape must be a high surrogate followed by a low one`
 
 // MsgNUL refuses text holding NUL characters, which PostgreSQL cannot store.
 const MsgNUL = "Text must not contain NUL characters"
@@ -173,7 +182,65 @@ func DecodeValue(b []byte, dst any) error {
 	if bytes.Contains(b, []byte(`\u0000`)) && holdsNUL(b) {
 		return ErrNUL
 	}
+	// A surrogate escape starts \ud or \uD, so most bodies skip the walk.
+	if (bytes.Contains(b, []byte(`\ud`)) || bytes.Contains(b, []byte(`\uD`))) && holdsLoneSurrogate(b) {
+		return ErrSurrogate
+	}
 	return nil
+}
+
+// holdsLoneSurrogate reports whether the JSON value b (well formed: every
+// backslash starts an escape in a string) has a \uD800–\uDBFF escape not
+// followed by a \uDC00–\uDFFF one, or a \uDC00–\uDFFF escape not preceded
+// by one. It only visits the backslashes, so a body without escapes costs
+// one IndexByte.
+func holdsLoneSurrogate(b []byte) bool {
+	for i := 0; ; {
+		j := bytes.IndexByte(b[i:], '\\')
+		if j < 0 || i+j+1 >= len(b) {
+			return false
+		}
+		i += j
+		if b[i+1] != 'u' {
+			i += 2 // \\, \", \n, …: the next byte is not an escape's start
+			continue
+		}
+		r := hex4(b, i+2)
+		switch {
+		case r >= 0xDC00 && r <= 0xDFFF:
+			return true
+		case r >= 0xD800 && r <= 0xDBFF:
+			if i+7 < len(b) && b[i+6] == '\\' && b[i+7] == 'u' {
+				if lo := hex4(b, i+8); lo >= 0xDC00 && lo <= 0xDFFF {
+					i += 12
+					continue
+				}
+			}
+			return true
+		}
+		i += 6
+	}
+}
+
+// hex4 is the value of the four hex digits at b[i:], or -1.
+func hex4(b []byte, i int) int {
+	if i+4 > len(b) {
+		return -1
+	}
+	n := 0
+	for _, c := range b[i : i+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			n = n<<4 | int(c-'0')
+		case c >= 'a' && c <= 'f':
+			n = n<<4 | int(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			n = n<<4 | int(c-'A'+10)
+		default:
+			return -1
+		}
+	}
+	return n
 }
 
 // holdsNUL reports whether a string of the JSON value b holds a NUL.
