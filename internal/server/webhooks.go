@@ -24,7 +24,7 @@ import (
 
 const (
 	maxWebhooks           = 20   // endpoints per workspace
-	maxWebhookURL         = 2048 // characters
+	maxWebhookURL         = 2048 // bytes, as a code's destination (codes.MaxDestination)
 	maxWebhookDescription = 200  // characters
 	deliveriesPageDefault = 20
 	deliveriesPageMax     = 100
@@ -99,7 +99,7 @@ func (s *server) checkWebhook(ctx context.Context, in *webhookInput, v *validati
 		case u == "":
 			v.add("url", "URL is required")
 		case len(u) > maxWebhookURL:
-			v.add("url", "URL must be at most 2048 characters")
+			v.add("url", "URL must be at most 2048 bytes")
 		default:
 			ctx, cancel := context.WithTimeout(ctx, webhookCheckTimeout)
 			defer cancel()

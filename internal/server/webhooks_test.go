@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
@@ -279,7 +280,7 @@ func TestWebhookBadInput(t *testing.T) {
 			{`{"url":"http://127.0.0.1/","events":[]}`, 400, "events", "Choose at least one event"},
 			{`{"url":"http://127.0.0.1/","events":["code.exploded"]}`, 400, "events", `Unknown event type "code.exploded"; see docs/API.md for the list`},
 			{`{"events":["code.created"]}`, 400, "url", "URL is required"},
-			{`{"url":"http://127.0.0.1/` + strings.Repeat("a", 2050) + `","events":["code.created"]}`, 400, "url", "URL must be at most 2048 characters"},
+			{`{"url":"http://127.0.0.1/` + strings.Repeat("a", 2050) + `","events":["code.created"]}`, 400, "url", "URL must be at most 2048 bytes"},
 			{`{` + good + `,"description":"` + strings.Repeat("é", 201) + `"}`, 400, "description", "Description must be at most 200 characters"},
 			{`{` + good + `,"description":"a\u0007b"}`, 400, "description", "Description must not contain control or text direction characters"},
 			{`{` + good + `,"description":"a\u202eb"}`, 400, "description", "Description must not contain control or text direction characters"},
@@ -465,5 +466,36 @@ func TestWebhookDeliveryDetail(t *testing.T) {
 		expect(t, e.do(other, "GET", "/api/webhooks/"+id+"/deliveries/"+delivery, ""), http.StatusNotFound, "")
 		expect(t, e.do(owner, "GET", "/api/webhooks/"+id+"/deliveries/999999", ""), http.StatusNotFound, msgDeliveryMissing)
 		expect(t, e.do(owner, "GET", "/api/webhooks/"+id+"/deliveries/x", ""), http.StatusNotFound, msgDeliveryMissing)
+	})
+}
+
+// The URL limit counts bytes, as a code's destination does, and says so:
+// 2048 bytes of a URL with two-byte characters (far fewer than 2048
+// characters) are taken, one byte more is refused on create and change.
+func TestWebhookURLLimitInBytes(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st, withConfig(allowLocal))
+		owner, _ := e.signedIn("owner@example.com")
+		prefix := "http://127.0.0.1:9/"
+		fits := prefix + strings.Repeat("é", (2048-len(prefix))/2) + strings.Repeat("a", (2048-len(prefix))%2)
+		over := fits + "a"
+		if len(fits) != 2048 || len(over) != 2049 || utf8.RuneCountInString(over) > 1100 {
+			t.Fatalf("%d and %d bytes", len(fits), len(over))
+		}
+		const msg = "URL must be at most 2048 bytes"
+		got := expect(t, e.do(owner, "POST", "/api/webhooks", `{"url":"`+over+`","events":["code.created"]}`), http.StatusBadRequest, msg)
+		if got["errors"].(map[string]any)["url"] != msg {
+			t.Errorf("create over: %v", got)
+		}
+		if n := storetest.Count(t, st, "webhook_endpoints"); n != 0 {
+			t.Fatalf("%d endpoints saved", n)
+		}
+		made := expect(t, e.do(owner, "POST", "/api/webhooks", `{"url":"`+fits+`","events":["code.created"]}`), http.StatusCreated, "")
+		if made["url"] != fits {
+			t.Errorf("saved url %.40q…", made["url"])
+		}
+		id := fmt.Sprint(made["id"])
+		expect(t, e.do(owner, "PATCH", "/api/webhooks/"+id, `{"url":"`+over+`"}`), http.StatusBadRequest, msg)
+		expect(t, e.do(owner, "PATCH", "/api/webhooks/"+id, `{"url":"`+strings.Replace(fits, "é", "ü", 1)+`"}`), http.StatusOK, "")
 	})
 }
