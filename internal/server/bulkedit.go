@@ -369,6 +369,11 @@ func readDestinationChange(v *validation, raw json.RawMessage) *bulkedit.Destina
 		v.add("changes.destination", `destination must be a template or {"replace":{"from","to"}} with a non-empty from`)
 		return nil
 	}
+	if *rep.Replace.From == *rep.Replace.To {
+		// Every destination would stay as it is: a job that changes nothing.
+		v.add("changes.destination", "replace.to must differ from replace.from: replacing a text with itself changes nothing")
+		return nil
+	}
 	return &bulkedit.Destination{From: *rep.Replace.From, To: *rep.Replace.To}
 }
 

@@ -514,3 +514,37 @@ func TestBulkEditLongNonASCIIDestinationFails(t *testing.T) {
 		}
 	})
 }
+
+// A replace whose from is its to would change no destination: it is 400 on
+// changes.destination, dry run or not, in the app and the public API, and
+// no job is made.
+func TestBulkEditReplaceWithItselfRefused(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		f := newTeam(t, e)
+		ed := f.members["editor"]
+		mine := fmt.Sprintf("d_%d", bulkCodes(t, e, f, 1, "same", 0)[0])
+		before, jobs := bulkFingerprint(t, st, f.ws), storetest.Count(t, st, "bulk_edit_jobs")
+		const msg = "replace.to must differ from replace.from: replacing a text with itself changes nothing"
+		for _, body := range []string{
+			`{"ids":["` + mine + `"],"changes":{"destination":{"replace":{"from":"old.example","to":"old.example"}}}}`,
+			`{"ids":["` + mine + `"],"changes":{"destination":{"replace":{"from":"old","to":"old"}},"paused":true}}`,
+			`{"ids":["` + mine + `"],"changes":{"destination":{"replace":{"from":"é","to":"\u00e9"}}},"dryRun":true}`,
+			`{"filter":{"kind":"dynamic"},"changes":{"destination":{"replace":{"from":"https","to":"https"}}}}`,
+		} {
+			got := expect(t, e.do(ed, "POST", "/api/codes/bulk-edit", body), http.StatusBadRequest, msg)
+			if got["errors"].(map[string]any)["changes.destination"] != msg {
+				t.Errorf("%s: %v", body, got)
+			}
+			expect(t, e.api(f.key, "POST", "/api/v1/codes/bulk-edit", body), http.StatusBadRequest, msg)
+		}
+		if n := storetest.Count(t, st, "bulk_edit_jobs"); n != jobs {
+			t.Fatalf("%d jobs made", n-jobs)
+		}
+		if after := bulkFingerprint(t, st, f.ws); after != before {
+			t.Fatalf("a refused request changed the database:\n%s\n%s", before, after)
+		}
+		// Differing only in case is a change.
+		runBulkEdit(t, e, ed, `{"ids":["`+mine+`"],"changes":{"destination":{"replace":{"from":"old.example","to":"OLD.example"}}}}`)
+	})
+}
