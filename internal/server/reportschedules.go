@@ -19,6 +19,7 @@ import (
 	"github.com/squarely/squarely/internal/mail"
 	"github.com/squarely/squarely/internal/mailings"
 	"github.com/squarely/squarely/internal/store"
+	"github.com/squarely/squarely/internal/zones"
 )
 
 // Scheduled digests (package digests): every member lists the
@@ -136,8 +137,8 @@ func (s *server) readSchedule(w http.ResponseWriter, r *http.Request, sc *store.
 	} else {
 		sc.Hour = int(*in.Hour)
 	}
-	loc, err := time.LoadLocation(in.TimeZone)
-	if in.TimeZone == "" || in.TimeZone == "Local" || len(in.TimeZone) > 64 || err != nil {
+	loc, err := zones.Check(in.TimeZone)
+	if err != nil {
 		v.add("timeZone", "timeZone must be an IANA time zone, e.g. Europe/Berlin")
 	}
 	sc.TimeZone = in.TimeZone

@@ -304,3 +304,63 @@ func TestReportSchedulesWhileMailIsOff(t *testing.T) {
 		}
 	})
 }
+
+// Names time.LoadLocation takes that are no zone a person lives in (the
+// server's zone under another name, the Factory placeholder, posixrules,
+// the posix/ and right/ copies, paths) are refused with each route's
+// invalid-time-zone message wherever a time zone is given: report
+// schedules (create and change), a code's routing windows and analytics'
+// tz. Real zones, links among them, still pass.
+func TestNonLocationTimeZonesRefused(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		f := newTeam(t, e)
+		owner := f.members["owner"]
+		schedule := func(tz string) string {
+			return `{"scope":{"workspace":true},"frequency":"daily","hour":8,"timeZone":"` + tz + `","format":["csv"],"recipients":["viewer@example.com"]}`
+		}
+		routing := func(tz string) string {
+			return `{"rules":[{"when":{"from":"09:00","to":"17:00","timeZone":"` + tz + `"},"destination":"https://example.com/day"}]}`
+		}
+		code := "/api/dynamic-qrcodes/" + idOf(e.createDynamic(owner, "https://example.com/default"))
+		sched := expect(t, e.do(owner, "POST", "/api/report-schedules", schedule("Europe/Berlin")), http.StatusCreated, "")
+		schedPath := "/api/report-schedules/" + idOf(sched)
+		const (
+			schedMsg   = "timeZone must be an IANA time zone, e.g. Europe/Berlin"
+			routingMsg = "Rule 1: unknown time zone; use an IANA name such as Europe/Berlin"
+		)
+		schedules := storetest.Count(t, st, "report_schedules")
+		for _, tz := range []string{"Factory", "posixrules", "localtime", "Local", "posix/Europe/Berlin", "right/Europe/Berlin",
+			"./UTC", "Europe//Berlin", "Europe/Berlin/", "europe/berlin", "SystemV/EST5", "zone.tab", "/etc/localtime", "../zoneinfo/UTC"} {
+			got := expect(t, e.do(owner, "POST", "/api/report-schedules", schedule(tz)), http.StatusBadRequest, "")
+			if got["errors"].(map[string]any)["timeZone"] != schedMsg {
+				t.Errorf("schedule %q: %v", tz, got)
+			}
+			got = expect(t, e.do(owner, "PUT", schedPath, schedule(tz)), http.StatusBadRequest, "")
+			if got["errors"].(map[string]any)["timeZone"] != schedMsg {
+				t.Errorf("schedule change %q: %v", tz, got)
+			}
+			got = expect(t, e.do(owner, "PUT", code+"/routing", routing(tz)), http.StatusBadRequest, "")
+			if got["errors"].(map[string]any)["rules.0.when.timeZone"] != routingMsg {
+				t.Errorf("routing %q: %v", tz, got)
+			}
+			got = expect(t, e.do(owner, "GET", "/api/analytics/breakdown.csv?by=country&tz="+url.QueryEscape(tz), ""), http.StatusBadRequest, "Unknown time zone")
+			if got["errors"].(map[string]any)["tz"] != "Unknown time zone" {
+				t.Errorf("analytics %q: %v", tz, got)
+			}
+		}
+		if n := storetest.Count(t, st, "report_schedules"); n != schedules {
+			t.Fatalf("%d schedules saved", n-schedules)
+		}
+		if got := expect(t, e.do(owner, "GET", "/api/report-schedules", ""), http.StatusOK, ""); got["schedules"].([]any)[0].(map[string]any)["timeZone"] != "Europe/Berlin" {
+			t.Fatalf("schedule changed: %v", got)
+		}
+		for _, tz := range []string{"America/Argentina/Buenos_Aires", "Etc/GMT+5", "Etc/GMT-14", "America/Port-au-Prince", "UTC", "US/Eastern", "EST5EDT", "GMT0"} {
+			expect(t, e.do(owner, "PUT", schedPath, schedule(tz)), http.StatusOK, "")
+			expect(t, e.do(owner, "PUT", code+"/routing", routing(tz)), http.StatusOK, "")
+			if r := e.do(owner, "GET", "/api/analytics/breakdown.csv?by=country&tz="+url.QueryEscape(tz), ""); r.StatusCode != http.StatusOK {
+				t.Errorf("analytics %q: %d %s", tz, r.StatusCode, r.body)
+			}
+		}
+	})
+}

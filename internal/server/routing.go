@@ -19,6 +19,7 @@ import (
 	"github.com/squarely/squarely/internal/geo"
 	"github.com/squarely/squarely/internal/scans"
 	"github.com/squarely/squarely/internal/store"
+	"github.com/squarely/squarely/internal/zones"
 )
 
 // Smart routing of dynamic codes (issue 23, docs/API.md "Smart routing"):
@@ -296,7 +297,7 @@ func checkWhen(v *validation, path, name string, in any) store.RuleWhen {
 		case "timeZone":
 			s, ok := val.(string)
 			if ok && s != "" {
-				_, err := scans.LoadZone(s)
+				_, err := zones.Check(s)
 				ok = err == nil
 			}
 			if !ok {

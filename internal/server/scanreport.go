@@ -16,6 +16,7 @@ import (
 	"github.com/squarely/squarely/internal/geo"
 	"github.com/squarely/squarely/internal/scans"
 	"github.com/squarely/squarely/internal/store"
+	"github.com/squarely/squarely/internal/zones"
 )
 
 // Analytics over a range (issue 15): GET /api/dynamic-qrcodes/{id}/analytics
@@ -73,8 +74,8 @@ func (s *server) parseScanRange(w http.ResponseWriter, r *http.Request, q store.
 	v := r.URL.Query()
 	sr := scanRange{loc: time.UTC}
 	if tz := v.Get("tz"); tz != "" {
-		loc, err := time.LoadLocation(tz)
-		if err != nil || len(tz) > 64 || tz == "Local" {
+		loc, err := zones.Check(tz)
+		if err != nil {
 			fieldError(w, "tz", "Unknown time zone")
 			return sr, false
 		}
