@@ -9,6 +9,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/squarely/squarely/internal/zones"
 )
 
 // checker gathers a page's problems by field path; the first problem of a
@@ -52,7 +54,7 @@ var linkSchemes = []string{"http", "https", "tel", "mailto", "sms"}
 // with a host, or tel:, mailto:, sms:. web limits it to http(s).
 func CheckURL(s string, web bool) string {
 	if len(s) > MaxURL {
-		return fmt.Sprintf("at most %d characters", MaxURL)
+		return fmt.Sprintf("at most %d bytes", MaxURL)
 	}
 	if strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r == 0x7f || !unicode.IsPrint(r) }) || !utf8.ValidString(s) {
 		return "a URL must not hold spaces or control characters"
@@ -177,13 +179,17 @@ func (c *checker) socials(path string, list []Social) {
 	}
 }
 
-// zone checks an IANA time zone name; nil when it is not one.
+// zone checks an IANA time zone name (zones.Check: one people live in;
+// none is UTC when not required); nil when it is not one.
 func (c *checker) zone(path, name string, required bool) *time.Location {
-	if name == "" && required {
-		c.fail(path, "a time zone such as Europe/Paris is required")
-		return nil
+	if name == "" {
+		if required {
+			c.fail(path, "a time zone such as Europe/Paris is required")
+			return nil
+		}
+		return time.UTC
 	}
-	loc, err := loadZone(name)
+	loc, err := zones.Check(name)
 	if err != nil {
 		c.fail(path, "must be a time zone such as Europe/Paris")
 		return nil

@@ -8,10 +8,9 @@ import (
 
 // ICS is the event as an RFC 5545 calendar: one VEVENT whose DTSTART and
 // DTEND carry the event's TZID, and a VTIMEZONE for that zone holding
-// every offset change from the start of the event's first year to the end
-// of its last, so the local times stay right across a DST change. uid
-// identifies the event (stable across edits); now is DTSTAMP; pageURL is
-// the page's address.
+// every offset change in the event's first and last years (vtimezone), so
+// the local times stay right across a DST change. uid identifies the event
+// (stable across edits); now is DTSTAMP; pageURL is the page's address.
 func ICS(e *EventContent, uid, pageURL string, now time.Time) ([]byte, error) {
 	loc, err := loadZone(e.TimeZone)
 	if err != nil {
@@ -71,24 +70,41 @@ func joinNonEmpty(a, b string) string {
 	return a + ", " + b
 }
 
-// vtimezone writes loc's VTIMEZONE: the offset in force on 1 January of
-// from, then each change until the end of to, as they are (no RRULE), so
-// it is exact for the years the event spans.
+// vtimezone writes loc's VTIMEZONE for an event from the year from to the
+// year to: the offset in force on 1 January of from, then each change
+// until the end of to, as they are (no RRULE), so it is exact for the
+// event's start and end. An event that lasts past the next year gets its
+// first and its last year only, each from its 1 January: the years between
+// hold neither its start nor its end (RFC 5545 lets a VTIMEZONE cover only
+// what its events use). It listed them all, 1.7 MB for an event from the
+// year 1 to 9999, built anew for each download.
 func vtimezone(b *vbuilder, loc *time.Location, from, to int) {
 	b.line("BEGIN:VTIMEZONE")
 	b.line("TZID:" + loc.String())
-	t := time.Date(from, 1, 1, 0, 0, 0, 0, loc)
-	limit := time.Date(to+1, 1, 1, 0, 0, 0, 0, loc)
-	_, prev := t.Zone()
-	observance(b, t, prev, t)
-	for {
-		next := nextChange(t, limit)
-		if next.IsZero() || !next.Before(limit) {
-			break
+	spans := [][2]int{{from, to}}
+	if to > from+1 {
+		spans = [][2]int{{from, from}, {to, to}}
+	}
+	for i, span := range spans {
+		t := time.Date(span[0], 1, 1, 0, 0, 0, 0, loc)
+		limit := time.Date(span[1]+1, 1, 1, 0, 0, 0, 0, loc)
+		_, prev := t.Zone()
+		if i > 0 {
+			// The last year's 1 January, from the offset just before it.
+			_, before := t.Add(-time.Second).Zone()
+			observance(b, t.In(time.FixedZone("", before)), before, t)
+		} else {
+			observance(b, t, prev, t)
 		}
-		t = next
-		observance(b, t.In(time.FixedZone("", prev)), prev, t)
-		_, prev = t.Zone()
+		for {
+			next := nextChange(t, limit)
+			if next.IsZero() || !next.Before(limit) {
+				break
+			}
+			t = next
+			observance(b, t.In(time.FixedZone("", prev)), prev, t)
+			_, prev = t.Zone()
+		}
 	}
 	b.line("END:VTIMEZONE")
 }

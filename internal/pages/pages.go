@@ -48,6 +48,10 @@ const (
 	MaxFiles     = 10   // files of a menu
 	MaxList      = 10   // phones, e-mails, socials of a contact card
 	MaxBody      = 1 << 20
+	// The years an event's start and end may lie in: an event from year
+	// 1 to 9999 is a typo, whatever was meant.
+	MinEventYear = 1900
+	MaxEventYear = 2100
 	maxSlug      = 64
 	DefaultLang  = "en"
 	defaultFg    = "#0f172a"
@@ -499,6 +503,13 @@ func validateContent(c *checker, content any) {
 		end, err2 := parseLocal(v.End)
 		if err2 != nil {
 			c.fail("content.end", "end must be a local time YYYY-MM-DDTHH:MM")
+		}
+		inYears := fmt.Sprintf(" must be in the years %d to %d", MinEventYear, MaxEventYear)
+		if err1 == nil && (start.Year() < MinEventYear || start.Year() > MaxEventYear) {
+			c.fail("content.start", "start"+inYears)
+		}
+		if err2 == nil && (end.Year() < MinEventYear || end.Year() > MaxEventYear) {
+			c.fail("content.end", "end"+inYears)
 		}
 		if err1 == nil && err2 == nil && loc != nil && !inZone(end, loc).After(inZone(start, loc)) {
 			c.fail("content.end", "end must be after start")

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -148,6 +149,10 @@ func TestValidationPaths(t *testing.T) {
 		{TypeBusiness, "email", "x@", "content.email"},
 		{TypeBusiness, "links.0.url", "javascript:alert(1)", "content.links.0.url"},
 		{TypeBusiness, "timeZone", "Nowhere/Land", "content.timeZone"},
+		{TypeBusiness, "timeZone", "Factory", "content.timeZone"},
+		{TypeCoupon, "timeZone", "posixrules", "content.timeZone"},
+		{TypeEvent, "timeZone", "right/Europe/Paris", "content.timeZone"},
+		{TypeEvent, "timeZone", "localtime", "content.timeZone"},
 		{TypeBusiness, "unknownField", 1, "content"},
 	}
 	for _, c := range cases {
@@ -207,6 +212,9 @@ func TestCheckURL(t *testing.T) {
 		if msg := CheckURL(ok, false); msg != "" {
 			t.Errorf("%s: %s", ok, msg)
 		}
+	}
+	if msg := CheckURL("https://a.test/"+strings.Repeat("é", MaxURL/2), false); msg != "at most 2000 bytes" {
+		t.Errorf("a URL of %d bytes: %q", MaxURL+16, msg)
 	}
 	for _, bad := range []string{"javascript:alert(1)", "JaVaScRiPt:alert(1)", "data:text/html,x", "ftp://a.test", "//a.test", "a.test", "https://user:pw@a.test", "tel:call-me", "file:///etc/passwd", "https://a.test/\u202e"} {
 		if msg := CheckURL(bad, false); msg == "" {
@@ -513,6 +521,9 @@ print(json.dumps({"summary": str(ev["SUMMARY"]), "description": str(ev.get("DESC
 		if c.e.TimeZone != "UTC" && (len(got.TZs) != 1 || got.TZs[0] != c.e.TimeZone) {
 			t.Errorf("%s: VTIMEZONEs %v", c.e.TimeZone, got.TZs)
 		}
+		if c.e.TimeZone != "UTC" {
+			checkVTimezone(t, &c.e, ics)
+		}
 		// The VTIMEZONE itself, read by our own clock: the offset in force
 		// at the start and at the end must be Go's.
 		loc, _ := time.LoadLocation(c.e.TimeZone)
@@ -532,12 +543,14 @@ print(json.dumps({"summary": str(ev["SUMMARY"]), "description": str(ev.get("DESC
 // end that does not advance there (past the zone's listed transitions),
 // and building the VTIMEZONE looped for ever, growing the file until the
 // process ran out of memory. Its VTIMEZONE must list exactly the offset
-// changes an hour-by-hour scan of the zone finds in the event's years.
+// changes an hour-by-hour scan of the zone finds in the event's first and
+// last years, and give its start and end Go's offsets.
 func TestICSAfter2040(t *testing.T) {
 	for _, e := range []EventContent{
 		{Title: "New year", Start: "2041-12-31T22:00", End: "2042-01-01T02:00", TimeZone: "Europe/Paris"},
 		{Title: "Late show", Start: "2045-11-05T00:30", End: "2045-11-05T03:30", TimeZone: "America/New_York"},
 		{Title: "Summer", Start: "2050-12-30T10:00", End: "2051-01-02T10:00", TimeZone: "Australia/Sydney"},
+		{Title: "Years", Start: "2041-07-01T10:00", End: "2049-01-15T10:00", TimeZone: "Europe/Paris"},
 	} {
 		done := make(chan []byte, 1)
 		go func() {
@@ -553,39 +566,176 @@ func TestICSAfter2040(t *testing.T) {
 		case <-time.After(5 * time.Second):
 			t.Fatalf("%s %s: ICS did not return in 5 s", e.TimeZone, e.Start)
 		}
+		checkVTimezone(t, &e, ics)
 		loc, _ := time.LoadLocation(e.TimeZone)
 		s, _ := parseLocal(e.Start)
 		en, _ := parseLocal(e.End)
+		years := [][2]int{{s.Year(), en.Year()}}
+		if en.Year() > s.Year()+1 {
+			years = [][2]int{{s.Year(), s.Year()}, {en.Year(), en.Year()}}
+		}
 		var want []string
-		from, to := time.Date(s.Year(), 1, 1, 0, 0, 0, 0, loc), time.Date(en.Year()+1, 1, 1, 0, 0, 0, 0, loc)
-		_, prev := from.Zone()
-		for u := from.Add(time.Hour); u.Before(to); u = u.Add(time.Hour) {
-			if _, off := u.Zone(); off != prev {
-				want = append(want, u.UTC().Format(time.RFC3339))
-				prev = off
+		for i, y := range years {
+			from, to := time.Date(y[0], 1, 1, 0, 0, 0, 0, loc), time.Date(y[1]+1, 1, 1, 0, 0, 0, 0, loc)
+			if i > 0 {
+				want = append(want, from.UTC().Format(time.RFC3339)) // the last year's 1 January
+			}
+			_, prev := from.Zone()
+			for u := from.Add(time.Hour); u.Before(to); u = u.Add(time.Hour) {
+				if _, off := u.Zone(); off != prev {
+					want = append(want, u.UTC().Format(time.RFC3339))
+					prev = off
+				}
 			}
 		}
-		// Our VTIMEZONE's changes: each observance's DTSTART (a wall clock
-		// in its TZOFFSETFROM) after the first, as instants.
+		// Our VTIMEZONE's changes: each observance's onset after the first.
 		var got []string
-		var wall time.Time
-		for _, line := range strings.Split(string(ics), "\r\n") {
-			switch k, v, _ := strings.Cut(line, ":"); k {
-			case "DTSTART":
-				wall, _ = time.Parse("20060102T150405", v)
-			case "TZOFFSETFROM":
-				sign, h, m := 1, v[1:3], v[3:5]
-				if v[0] == '-' {
-					sign = -1
-				}
-				var hh, mm int
-				fmt.Sscan(h, &hh)
-				fmt.Sscan(m, &mm)
-				got = append(got, wall.Add(-time.Duration(sign*(hh*60+mm))*time.Minute).Format(time.RFC3339))
-			}
+		for _, o := range observances(ics) {
+			got = append(got, o.onset.Format(time.RFC3339))
 		}
 		if len(got) == 0 || fmt.Sprint(got[1:]) != fmt.Sprint(want) {
 			t.Errorf("%s %s: VTIMEZONE changes %v, want %v\n%s", e.TimeZone, e.Start, got, want, ics)
+		}
+	}
+}
+
+type readObservance struct {
+	onset time.Time // its DTSTART, a wall clock in its TZOFFSETFROM, as an instant
+	to    int       // TZOFFSETTO, in seconds
+	dst   bool
+}
+
+// observances reads ics's VTIMEZONE's STANDARD and DAYLIGHT components.
+func observances(ics []byte) []readObservance {
+	seconds := func(v string) int {
+		sign := 1
+		if v[0] == '-' {
+			sign = -1
+		}
+		n := 0
+		for i := 1; i+2 <= len(v); i += 2 {
+			d, _ := strconv.Atoi(v[i : i+2])
+			n += d * []int{3600, 60, 1}[i/2]
+		}
+		return sign * n
+	}
+	var list []readObservance
+	var cur readObservance
+	var wall time.Time
+	for _, line := range strings.Split(string(ics), "\r\n") {
+		switch k, v, _ := strings.Cut(line, ":"); k {
+		case "BEGIN":
+			cur = readObservance{dst: v == "DAYLIGHT"}
+		case "DTSTART":
+			wall, _ = time.Parse("20060102T150405", v)
+		case "TZOFFSETFROM":
+			cur.onset = wall.Add(-time.Duration(seconds(v)) * time.Second)
+		case "TZOFFSETTO":
+			cur.to = seconds(v)
+		case "END":
+			if v == "STANDARD" || v == "DAYLIGHT" {
+				list = append(list, cur)
+			}
+		}
+	}
+	return list
+}
+
+// checkVTimezone reads ics's VTIMEZONE by our own clock: the offset in
+// force at the event's start and at its end, and whether it is DST, must
+// be Go's.
+func checkVTimezone(t *testing.T, e *EventContent, ics []byte) {
+	t.Helper()
+	list := observances(ics)
+	loc, _ := time.LoadLocation(e.TimeZone)
+	s, _ := parseLocal(e.Start)
+	en, _ := parseLocal(e.End)
+	for _, at := range []time.Time{inZone(s, loc), inZone(en, loc)} {
+		var in *readObservance
+		for i := range list {
+			if !list[i].onset.After(at) && (in == nil || list[i].onset.After(in.onset)) {
+				in = &list[i]
+			}
+		}
+		if _, off := at.Zone(); in == nil || in.to != off || in.dst != at.IsDST() {
+			t.Errorf("%s %s–%s: at %s the VTIMEZONE gives %+v, Go %d (DST %v)\n%s", e.TimeZone, e.Start, e.End, at, in, off, at.IsDST(), ics)
+		}
+	}
+}
+
+// An event from year 1 to 9999 (saved before its years were checked): its
+// VTIMEZONE listed every change between, 1.7 MB, built anew for each
+// download (in a third of a second). It holds the event's first and last
+// years, gives DTSTART and DTEND their offsets, and the file parses.
+func TestICSLongEventIsSmall(t *testing.T) {
+	dir := t.TempDir()
+	for _, zone := range []string{"Europe/Paris", "America/New_York", "Australia/Sydney", "Asia/Tokyo"} {
+		// The first as saved; the second within what pytz can localize
+		// (it overflows a day either side), for python3-icalendar.
+		for i, e := range []EventContent{
+			{Title: "Forever", Start: "0001-01-01T00:00", End: "9999-12-31T23:59", TimeZone: zone},
+			{Title: "Forever", Start: "0001-01-02T12:00", End: "9999-12-30T12:00", TimeZone: zone},
+		} {
+			began := time.Now()
+			ics, err := ICS(&e, "p-1@sq.test", "https://sq.test/p/x", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(ics) > 2<<10 {
+				t.Errorf("%s %s–%s: %d bytes in %v, want at most 2 KB", zone, e.Start, e.End, len(ics), time.Since(began))
+			}
+			checkVTimezone(t, &e, ics)
+			if i == 0 {
+				continue
+			}
+			f := filepath.Join(dir, "e.ics")
+			os.WriteFile(f, ics, 0o600)
+			out := python(t, "icalendar", `
+import sys, json
+from icalendar import Calendar
+cal = Calendar.from_ical(open(sys.argv[1], "rb").read())
+ev = [c for c in cal.walk("VEVENT")][0]
+s, e = ev.decoded("DTSTART"), ev.decoded("DTEND")
+print(json.dumps({"start": s.replace(tzinfo=None).isoformat(), "end": e.replace(tzinfo=None).isoformat(),
+  "tzs": [str(tz["TZID"]) for tz in cal.walk("VTIMEZONE")],
+  "errors": [str(c.errors) for c in cal.walk() if c.errors]}))
+`, f)
+			var got struct {
+				Start, End  string
+				TZs, Errors []string
+			}
+			if err := json.Unmarshal([]byte(out), &got); err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			if got.Start != "0001-01-02T12:00:00" || got.End != "9999-12-30T12:00:00" || len(got.TZs) != 1 || got.TZs[0] != zone || len(got.Errors) > 0 {
+				t.Errorf("%s: parsed %+v\n%s", zone, got, ics)
+			}
+		}
+	}
+}
+
+// An event's start and end must lie in the years 1900 to 2100: one from
+// year 1 to 9999 was saved (its calendar file then listed 8,000 years of
+// summer-time changes).
+func TestEventYears(t *testing.T) {
+	for _, c := range []struct {
+		start, end string
+		want       map[string]string
+	}{
+		{"0001-01-01T00:00", "9999-12-31T23:59", map[string]string{
+			"content.start": "start must be in the years 1900 to 2100", "content.end": "end must be in the years 1900 to 2100"}},
+		{"1899-12-31T23:00", "1900-01-01T01:00", map[string]string{"content.start": "start must be in the years 1900 to 2100"}},
+		{"2100-12-31T23:00", "2101-01-01T01:00", map[string]string{"content.end": "end must be in the years 1900 to 2100"}},
+		{"1900-01-01T00:00", "2100-12-31T23:59", nil},
+	} {
+		raw, _ := json.Marshal(map[string]string{"title": "Launch", "start": c.start, "end": c.end, "timeZone": "Europe/Paris"})
+		_, err := Build(Input{Type: TypeEvent, Title: "T", Content: raw}, opt)
+		var got Errors
+		if err != nil && !errors.As(err, &got) {
+			t.Fatalf("%s–%s: %v", c.start, c.end, err)
+		}
+		if fmt.Sprint(map[string]string(got)) != fmt.Sprint(c.want) {
+			t.Errorf("%s–%s: errors %v, want %v", c.start, c.end, map[string]string(got), c.want)
 		}
 	}
 }

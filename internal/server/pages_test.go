@@ -579,3 +579,42 @@ func TestHostedEventAfter2040(t *testing.T) {
 		}
 	})
 }
+
+// An event page's start and end lie in the years 1900 to 2100: one from
+// the year 1 to 9999 was saved, and its public event.ics listed every
+// summer-time change between, about 1.7 MB (and a third of a second of
+// CPU) a download. Such a page, saved before the check, answers a small
+// file.
+func TestHostedEventYears(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		c, _ := e.signedIn("event-years@example.com")
+		before := storetest.Count(t, st, "pages")
+		m := expect(t, e.do(c, "POST", "/api/pages", `{"type":"event","title":"Forever","slug":"forever","content":{"title":"Forever",
+			"start":"0001-01-01T00:00","end":"9999-12-31T23:59","timeZone":"Europe/Paris"}}`), http.StatusBadRequest, "")
+		if errs, _ := m["errors"].(map[string]any); errs["content.start"] != "start must be in the years 1900 to 2100" ||
+			errs["content.end"] != "end must be in the years 1900 to 2100" {
+			t.Errorf("errors %v", m["errors"])
+		}
+		if n := storetest.Count(t, st, "pages"); n != before {
+			t.Errorf("a refused page was stored: %d → %d", before, n)
+		}
+		p := e.createPage(c, `{"type":"event","title":"Forever","slug":"forever","content":{"title":"Forever",
+			"start":"2026-03-28T22:00","end":"2026-03-29T04:00","timeZone":"Europe/Paris"}}`)
+		m = expect(t, e.do(c, "PUT", "/api/pages/"+idOf(p), `{"type":"event","title":"Forever","slug":"forever","content":{"title":"Forever",
+			"start":"2026-03-28T22:00","end":"2101-01-01T00:00","timeZone":"Europe/Paris"}}`), http.StatusBadRequest, "")
+		if errs, _ := m["errors"].(map[string]any); len(errs) != 1 || errs["content.end"] != "end must be in the years 1900 to 2100" {
+			t.Errorf("PUT: errors %v", m["errors"])
+		}
+
+		// As saved before the check.
+		var id int64
+		storetest.QueryRow(t, st, `UPDATE pages SET content = $1 WHERE slug = 'forever' RETURNING id`,
+			[]any{`{"title":"Forever","start":"0001-01-01T00:00","end":"9999-12-31T23:59","timeZone":"Europe/Paris"}`}, &id)
+		ics := e.do(e.browser(), "GET", "/p/forever/event.ics", "")
+		if ics.StatusCode != http.StatusOK || !bytes.Contains(ics.body, []byte("DTSTART;TZID=Europe/Paris:00010101T000000")) ||
+			!bytes.Contains(ics.body, []byte("DTEND;TZID=Europe/Paris:99991231T235900")) || len(ics.body) > 2<<10 {
+			t.Errorf("event.ics: %d, %d bytes\n%.2000s", ics.StatusCode, len(ics.body), ics.body)
+		}
+	})
+}

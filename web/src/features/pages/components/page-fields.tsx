@@ -223,7 +223,9 @@ function FieldInput({ field, path, value, onChange, errors }: { field: Field; pa
   } else {
     const types: Partial<Record<string, string>> = { url: 'url', email: 'email', tel: 'tel', datetime: 'datetime-local', date: 'date' }
     const type = types[field.kind ?? ''] ?? 'text'
-    input = <Input {...common} type={type} value={text} placeholder={field.hint} onChange={(e) => onChange(e.target.value)} />
+    // An event's years as the server takes them (internal/pages: MinEventYear, MaxEventYear).
+    const range = field.kind === 'datetime' ? { min: '1900-01-01T00:00', max: '2100-12-31T23:59' } : {}
+    input = <Input {...common} {...range} type={type} value={text} placeholder={field.hint} onChange={(e) => onChange(e.target.value)} />
   }
   return (
     <div className="grid gap-1.5">
