@@ -208,38 +208,42 @@ func (s *Server) replaceUser(q *request, u *store.SCIMUser) {
 	if !decode(q, &in) || !in.valid(q) {
 		return
 	}
-	active := u.Active
-	if in.Active != nil {
-		active = bool(*in.Active)
-	}
 	next := *u
 	next.GivenName, next.FamilyName, next.ExternalID = in.Name.GivenName, in.Name.FamilyName, in.ExternalID
-	s.save(q, u, &next, active)
+	if in.Active != nil {
+		next.Active = bool(*in.Active)
+	}
+	s.save(q, &next)
 }
 
-// save stores, when it changed, active and then next's attributes: a
-// change of active refused (the last owner) keeps none of the request.
-func (s *Server) save(q *request, before, next *store.SCIMUser, active bool) {
+// save stores next, its attributes and active, in one transaction: a
+// change of active refused (the last owner), or any other failure, keeps
+// none of the request. (Active was saved on its own first, and stayed
+// changed when saving the rest then failed.)
+func (s *Server) save(q *request, next *store.SCIMUser) {
 	ctx := q.r.Context()
-	if active != before.Active {
-		role, err := s.roleOf(ctx, q.ws, before.UserID)
-		if err == nil {
-			err = s.Store.SetSCIMUserActive(ctx, q.ws, before.UserID, active, role, s.Now())
-		}
-		if errors.Is(err, store.ErrLastOwner) {
-			fail(q.w, http.StatusConflict, "mutability", "The workspace's last owner cannot be deactivated")
-			return
-		}
-		if err != nil {
-			s.internal(q, "changing whether a user is active", err)
+	var role string
+	if next.Active {
+		// The role it joins as if it is off: read even when it was on, as
+		// another request may have turned it off since (the transaction
+		// reads active again).
+		var err error
+		if role, err = s.roleOf(ctx, q.ws, next.UserID); err != nil {
+			s.internal(q, "mapping a role", err)
 			return
 		}
 	}
-	if err := s.Store.UpdateSCIMUser(ctx, q.ws, next, s.Now()); err != nil {
+	err := s.Store.UpdateSCIMUser(ctx, q.ws, next, role, s.Now())
+	switch {
+	case errors.Is(err, store.ErrLastOwner):
+		fail(q.w, http.StatusConflict, "mutability", "The workspace's last owner cannot be deactivated")
+	case errors.Is(err, store.ErrNotFound): // deleted meanwhile
+		fail(q.w, http.StatusNotFound, "", "No such User")
+	case err != nil:
 		s.internal(q, "updating a user", err)
-		return
+	default:
+		s.answerUser(q, http.StatusOK, next.UserID)
 	}
-	s.answerUser(q, http.StatusOK, before.UserID)
 }
 
 // patchUser (PATCH Users/{id}) applies replace and add operations on
@@ -255,7 +259,7 @@ func (s *Server) patchUser(q *request, u *store.SCIMUser) {
 		fail(q.w, http.StatusBadRequest, "invalidValue", "A PatchOp needs 1 to 100 Operations")
 		return
 	}
-	next, active := *u, u.Active
+	next := *u
 	set := func(path string, raw json.RawMessage) error {
 		switch strings.ToLower(path) {
 		case "active":
@@ -263,7 +267,7 @@ func (s *Server) patchUser(q *request, u *store.SCIMUser) {
 			if err := json.Unmarshal(raw, &b); err != nil {
 				return err
 			}
-			active = bool(b)
+			next.Active = bool(b)
 		case "externalid":
 			return json.Unmarshal(raw, &next.ExternalID)
 		case "name.givenname":
@@ -316,7 +320,7 @@ func (s *Server) patchUser(q *request, u *store.SCIMUser) {
 		fail(q.w, http.StatusBadRequest, "invalidValue", "The names must be single lines of at most 100 characters, externalId at most 256")
 		return
 	}
-	s.save(q, u, &next, active)
+	s.save(q, &next)
 }
 
 // deleteUser (DELETE Users/{id}) deprovisions the User and forgets it.

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/squarely/squarely/internal/store"
 	"github.com/squarely/squarely/internal/store/storetest"
+	"github.com/squarely/squarely/internal/testenv"
 )
 
 // scimClient calls a workspace's SCIM API with its bearer token, as an
@@ -432,4 +434,100 @@ func TestSCIMOwnersTurnedOffAtOnceKeepOne(t *testing.T) {
 			}
 		}
 	})
+}
+
+// A PUT or PATCH that changes active and another attribute is one change:
+// when saving the attribute fails, the deactivation (or reactivation) is
+// not kept either. It was saved first, on its own: a request answered 500
+// left the User deactivated (membership gone, account suspended) or
+// reactivated. The failure is the database's, made by a test trigger.
+func TestSCIMUserUpdateIsAllOrNothing(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		owner, _ := e.signedIn("owner@acme.test")
+		ws := idOf(expect(t, e.do(owner, "POST", "/api/workspaces", `{"name":"Acme"}`), http.StatusCreated, ""))
+		c := newSCIMClient(t, e, owner, ws)
+		// A new account, which the workspace manages: deactivating suspends it.
+		id := c.want(http.StatusCreated, "POST", "/Users", `{"userName":"ann@acme.test","name":{"givenName":"Ann","familyName":"Lee"},"externalId":"00u1"}`)["id"].(string)
+		refuseSCIMWrites(t, st)
+
+		type state struct {
+			role                  string
+			active, suspended     bool
+			given, family, extern string
+			audited               int
+		}
+		read := func() state {
+			t.Helper()
+			var s state
+			storetest.QueryRow(t, st, `SELECT COALESCE((SELECT role FROM workspace_members WHERE workspace_id = p.workspace_id AND user_id = p.user_id), ''),
+				p.active, u.suspended_at IS NOT NULL, u.first_name, u.last_name, p.external_id, (SELECT count(*) FROM audit_log)
+				FROM scim_users p JOIN users u ON u.id = p.user_id WHERE p.workspace_id = $1 AND p.user_id = $2`,
+				[]any{mustID(t, ws), mustID(t, id)}, &s.role, &s.active, &s.suspended, &s.given, &s.family, &s.extern, &s.audited)
+			return s
+		}
+		for _, active := range []bool{true, false} {
+			if !active {
+				c.want(http.StatusOK, "PATCH", "/Users/"+id, `{"Operations":[{"op":"replace","path":"active","value":false}]}`)
+			}
+			before := read()
+			if before.active != active || (before.role != "") != active || before.suspended == active {
+				t.Fatalf("before: %+v", before)
+			}
+			flip := fmt.Sprint(!active)
+			for _, req := range []struct{ method, body string }{
+				{"PUT", `{"userName":"ann@acme.test","name":{"givenName":"Boom","familyName":"Lee"},"externalId":"00u1","active":` + flip + `}`},
+				{"PUT", `{"userName":"ann@acme.test","name":{"givenName":"Ann","familyName":"Lee"},"externalId":"boom","active":` + flip + `}`},
+				{"PATCH", `{"Operations":[{"op":"replace","path":"active","value":"` + flip + `"},{"op":"replace","path":"name.givenName","value":"Boom"}]}`},
+				{"PATCH", `{"Operations":[{"op":"replace","value":{"externalId":"boom","active":` + flip + `,"name":{"familyName":"Ng"}}}]}`},
+			} {
+				c.want(http.StatusInternalServerError, req.method, "/Users/"+id, req.body)
+				if got := read(); got != before {
+					t.Errorf("active %v, the failed %s %s left %+v, was %+v", active, req.method, req.body, got, before)
+				}
+			}
+		}
+	})
+}
+
+// refuseSCIMWrites makes st's database refuse, as a failing write would,
+// to set an account's first name to "Boom" or a SCIM User's externalId to
+// "boom": triggers, made over a connection of their own.
+func refuseSCIMWrites(t *testing.T, st *store.Store) {
+	t.Helper()
+	var driver, dsn string
+	var stmts []string
+	if st.Dialect() == store.Postgres {
+		var name string
+		storetest.QueryRow(t, st, `SELECT current_database()`, nil, &name)
+		u := mustURL(t, testenv.PostgresURL(t))
+		u.Path = "/" + name
+		driver, dsn = "pgx", u.String()
+		stmts = []string{
+			`CREATE FUNCTION test_refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$`,
+			`CREATE TRIGGER test_refuse_name BEFORE UPDATE OF first_name ON users FOR EACH ROW
+				WHEN (NEW.first_name = 'Boom') EXECUTE FUNCTION test_refuse()`,
+			`CREATE TRIGGER test_refuse_external_id BEFORE UPDATE OF external_id ON scim_users FOR EACH ROW
+				WHEN (NEW.external_id = 'boom') EXECUTE FUNCTION test_refuse()`,
+		}
+	} else {
+		storetest.QueryRow(t, st, `SELECT file FROM pragma_database_list WHERE name = 'main'`, nil, &dsn)
+		driver, dsn = "sqlite", dsn+"?_pragma=busy_timeout(5000)"
+		stmts = []string{
+			`CREATE TRIGGER test_refuse_name BEFORE UPDATE OF first_name ON users
+				WHEN NEW.first_name = 'Boom' BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`,
+			`CREATE TRIGGER test_refuse_external_id BEFORE UPDATE OF external_id ON scim_users
+				WHEN NEW.external_id = 'boom' BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`,
+		}
+	}
+	db, err := sql.Open(driver, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, q := range stmts {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
 }

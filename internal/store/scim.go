@@ -162,14 +162,31 @@ func (s *Store) joinAs(ctx context.Context, tx *sql.Tx, workspaceID, userID int6
 		map[string]any{"role": map[string]any{"before": current, "after": role}, "by": by})
 }
 
-// UpdateSCIMUser replaces the SCIM User's external id and names (the names
-// only of an account the workspace manages: it does not rename others').
-func (s *Store) UpdateSCIMUser(ctx context.Context, workspaceID int64, u *SCIMUser, now time.Time) error {
+// UpdateSCIMUser replaces the SCIM User's external id, names (the names
+// only of an account the workspace manages: it does not rename others')
+// and active state (u.Active), in one transaction: a change of active turns
+// the User on (a member again with role) or off as SetSCIMUserActive does.
+// On any error (ErrLastOwner, ErrNotFound for a User deleted meanwhile, a
+// failed write) none of it is kept.
+func (s *Store) UpdateSCIMUser(ctx context.Context, workspaceID int64, u *SCIMUser, role string, now time.Time) error {
+	ctx = WithActor(ctx, scimActor)
 	return s.inTx(ctx, "update SCIM user", func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE scim_users SET external_id = $3, updated_at = $4 WHERE workspace_id = $1 AND user_id = $2`,
-			workspaceID, u.UserID, u.ExternalID, dbTime(now))
-		if err := mustAffect("update SCIM user", res, err); err != nil {
-			return err
+		// Its row locked first, as SetSCIMUserActive's UPDATE does, so that
+		// a concurrent change of active is seen (and applied) once.
+		var was bool
+		err := tx.QueryRowContext(ctx, `SELECT active FROM scim_users WHERE workspace_id = $1 AND user_id = $2`+s.forUpdate(""),
+			workspaceID, u.UserID).Scan(&was)
+		if err != nil {
+			return fail("update SCIM user", err)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE scim_users SET external_id = $3, active = $4, updated_at = $5 WHERE workspace_id = $1 AND user_id = $2`,
+			workspaceID, u.UserID, u.ExternalID, u.Active, dbTime(now)); err != nil {
+			return fail("update SCIM user", err)
+		}
+		if was != u.Active {
+			if err := s.applyActive(ctx, tx, workspaceID, u.UserID, u.Active, role, now); err != nil {
+				return err
+			}
 		}
 		_, err = tx.ExecContext(ctx, `UPDATE users SET first_name = $2, last_name = $3 WHERE id = $1 AND managed_by_workspace_id = $4`,
 			u.UserID, u.GivenName, u.FamilyName, workspaceID)
