@@ -16,9 +16,10 @@ import { SSOSignIn } from './sso-sign-in'
 
 /**
  * email fills in the address (an invitation's link names it, or the
- * register form had it); onSwitch gets the address typed here.
+ * register form had it); onSwitch gets the address typed here. autoFocus
+ * (the form was switched to) focuses the first field to type in.
  */
-export function LoginForm({ onSwitch, email = '' }: { onSwitch: (email: string) => void; email?: string }) {
+export function LoginForm({ onSwitch, email = '', autoFocus = false }: { onSwitch: (email: string) => void; email?: string; autoFocus?: boolean }) {
   const [forgotten, setForgotten] = useState(false)
   const [methods, setMethods] = useState<SecondFactorMethod[] | null>(null)
   const loginMutation = useLogin()
@@ -57,6 +58,7 @@ export function LoginForm({ onSwitch, email = '' }: { onSwitch: (email: string) 
         type="email"
         autoComplete="username webauthn"
         placeholder="you@example.com"
+        autoFocus={autoFocus && !email}
         {...register('username')}
       />
       <TextField
@@ -70,6 +72,7 @@ export function LoginForm({ onSwitch, email = '' }: { onSwitch: (email: string) 
         error={errors.password?.message}
         type="password"
         autoComplete="current-password"
+        autoFocus={autoFocus && Boolean(email)}
         {...register('password')}
       />
       <Button type="submit" className="w-full" disabled={loginMutation.isPending}>

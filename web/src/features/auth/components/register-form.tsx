@@ -12,9 +12,20 @@ import { showServerFieldErrors } from '@/lib/form-errors'
  * email fills in the address (an invitation's link names it, or the
  * sign-in form had it); onSwitch gets the address typed here. The
  * invitation's token goes with the sign-up, which confirms the address it
- * was mailed to at once.
+ * was mailed to at once. autoFocus (the form was switched to) focuses the
+ * first field to type in.
  */
-export function RegisterForm({ onSwitch, email = '', invitationToken }: { onSwitch: (email: string) => void; email?: string; invitationToken?: string }) {
+export function RegisterForm({
+  onSwitch,
+  email = '',
+  invitationToken,
+  autoFocus = false,
+}: {
+  onSwitch: (email: string) => void
+  email?: string
+  invitationToken?: string
+  autoFocus?: boolean
+}) {
   const registerMutation = useRegister()
   const {
     register,
@@ -39,6 +50,7 @@ export function RegisterForm({ onSwitch, email = '', invitationToken }: { onSwit
           type="email"
           autoComplete="email"
           placeholder="you@example.com"
+          autoFocus={autoFocus && !email}
           {...register('email')}
         />
         <TextField
@@ -47,6 +59,7 @@ export function RegisterForm({ onSwitch, email = '', invitationToken }: { onSwit
           error={errors.password?.message}
           type="password"
           autoComplete="new-password"
+          autoFocus={autoFocus && Boolean(email)}
           placeholder="At least 6 characters"
           {...register('password')}
         />

@@ -210,6 +210,50 @@ describe('register form', () => {
     expect(router.state.location.search).toBe('')
   })
 
+  /**
+   * Clicks as a browser does when it is busy: React renders what the click
+   * itself changed (its microtasks run), but not yet the navigation's
+   * transition, which waits for a task of its own. testing-library's act()
+   * would render that too, before the test could look.
+   */
+  async function clickBeforeTransitions(button: HTMLElement) {
+    const g = globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }
+    const actEnvironment = g.IS_REACT_ACT_ENVIRONMENT
+    g.IS_REACT_ACT_ENVIRONMENT = false
+    try {
+      button.click()
+      for (let i = 0; i < 10; i++) await Promise.resolve()
+    } finally {
+      g.IS_REACT_ACT_ENVIRONMENT = actEnvironment
+    }
+  }
+
+  it('shows the other form at once, focused, so what is typed right after the switch lands in it', async () => {
+    stubFetch({ 'GET /api/user': signedOut })
+    const user = userEvent.setup()
+    const { router } = renderApp('/auth')
+    await user.type(await screen.findByLabelText('Email'), 'carol@example.com')
+    await clickBeforeTransitions(screen.getByRole('button', { name: 'Create a free account' }))
+    // The sign-in form is already gone: the register form takes the next keystrokes.
+    expect(document.getElementById('login-username')).toBeNull()
+    expect(document.getElementById('register-email')).toHaveValue('carol@example.com')
+    expect(document.getElementById('register-password')).toHaveFocus()
+    await user.keyboard('secret1')
+    expect(screen.getByLabelText('Password')).toHaveValue('secret1')
+    expect(screen.getByLabelText('Email')).toHaveValue('carol@example.com')
+    expect(router.state.location.search).toBe('?mode=register')
+
+    // And back: with the address emptied, the sign-in form's Email field takes the keystrokes.
+    await user.clear(screen.getByLabelText('Email'))
+    await clickBeforeTransitions(screen.getByRole('button', { name: 'Sign In' }))
+    expect(document.getElementById('register-email')).toBeNull()
+    expect(document.getElementById('login-username')).toHaveFocus()
+    await user.keyboard('dave@example.com')
+    expect(screen.getByLabelText('Email')).toHaveValue('dave@example.com')
+    expect(screen.getByRole('button', { name: 'Create a free account' })).toBeInTheDocument()
+    expect(router.state.location.search).toBe('')
+  })
+
   it('opens on ?mode=register', async () => {
     stubFetch({ 'GET /api/user': signedOut })
     renderApp('/auth?mode=register')

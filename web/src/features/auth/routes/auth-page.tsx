@@ -67,9 +67,14 @@ const perks = [
 export function AuthPage() {
   usePageTitle(siteTitle('Login'))
   const { data: user, isLoading } = useUser()
-  const [searchParams, setSearchParams] = useSearchParams()
+  const [urlParams, setSearchParams] = useSearchParams()
   // The address typed in one form before switching to the other (kept here, not in the address bar).
   const [typedEmail, setTypedEmail] = useState('')
+  // A switch between the forms shows the other one at once, focused, while the address
+  // bar follows (a navigation, which React Router runs as a transition): until it has,
+  // the old form would stay on screen and take what is typed, lost when it went.
+  const [switched, setSwitched] = useState<{ from: string; to: URLSearchParams } | null>(null)
+  const searchParams = switched?.from === urlParams.toString() ? switched.to : urlParams
   const isRegister = searchParams.get('mode') === 'register'
   const providerMessage =
     googleMessages[searchParams.get('google') ?? ''] ?? oidcMessages[searchParams.get('oidc') ?? ''] ?? ssoMessages[searchParams.get('sso') ?? ''] ?? signupMessages[searchParams.get('signup') ?? '']
@@ -97,7 +102,9 @@ export function AuthPage() {
   const switchTo = (mode: 'login' | 'register', typed = '') => {
     setTypedEmail(typed.trim())
     const invited = searchParams.get('email')
-    setSearchParams({ ...(mode === 'register' && { mode }), ...(next && { next }), ...(invited && { email: invited }) }, { replace: true })
+    const to = new URLSearchParams({ ...(mode === 'register' && { mode }), ...(next && { next }), ...(invited && { email: invited }) })
+    setSwitched({ from: urlParams.toString(), to })
+    setSearchParams(to, { replace: true })
   }
 
   return (
@@ -151,10 +158,10 @@ export function AuthPage() {
           ) : isRegister ? (
             <>
               {signupNote && <Alert className="mb-6">{signupNote}</Alert>}
-              <RegisterForm email={email} invitationToken={invitationToken(searchParams)} onSwitch={(typed) => switchTo('login', typed)} />
+              <RegisterForm email={email} invitationToken={invitationToken(searchParams)} autoFocus={switched !== null} onSwitch={(typed) => switchTo('login', typed)} />
             </>
           ) : (
-            <LoginForm email={email} onSwitch={(typed) => switchTo('register', typed)} />
+            <LoginForm email={email} autoFocus={switched !== null} onSwitch={(typed) => switchTo('register', typed)} />
           )}
         </div>
       </Card>
