@@ -23,8 +23,9 @@ var unsupported = []string{"pdf", "images", "payment"}
 type Checker struct {
 	Creator *codes.Creator
 	User    *store.User // who uploads the file
-	// Kits are the brand kits a brandKit column may name, by lower-case
-	// name; Domain the job's (nil = the base URL).
+	// Kits are the brand kits the brandKit cells name, by the cell's text
+	// (names matched as the database compares them: store.NameKeys);
+	// Domain the job's (nil = the base URL).
 	Kits   map[string]codes.Style
 	Domain *store.Domain
 	// EntryName makes a row's fileName safe for a ZIP entry, "" when
@@ -91,7 +92,7 @@ func (c *Checker) row(ctx context.Context, row Row, ordinal int, cols []string) 
 	// A brand kit styles the row; the row's own style cells win. Its logo
 	// is not applied: bulk codes have none.
 	if kit := values["brandKit"]; kit != "" {
-		st, ok := c.Kits[strings.ToLower(kit)]
+		st, ok := c.Kits[kit]
 		if !ok {
 			return refuse("brandKit", fmt.Sprintf("No brand kit of this workspace is named %q", truncate(kit, 60)))
 		}

@@ -240,7 +240,7 @@ func (s *server) createBulkJob(w http.ResponseWriter, r *http.Request) {
 		fieldError(w, "file", problem)
 		return
 	}
-	kits, ok := s.bulkKits(w, r, columns)
+	kits, ok := s.bulkKits(w, r, table, columns)
 	if !ok {
 		return
 	}
@@ -326,11 +326,13 @@ func orEmpty[T any](s []T) []T {
 	return s
 }
 
-// bulkKits are the workspace's brand kits by lower-case name, read when
-// the header has a brandKit column (nil otherwise). On failure it has
-// answered.
-func (s *server) bulkKits(w http.ResponseWriter, r *http.Request, cols []string) (map[string]codes.Style, bool) {
-	if !slices.Contains(cols, "brandKit") {
+// bulkKits are the workspace's brand kits the table's brandKit cells name,
+// by the cell's text, matched as the database's unique index compares names
+// (store.NameKeys: Go's folding agrees with neither database's lower()); nil
+// when the header has no brandKit column. On failure it has answered.
+func (s *server) bulkKits(w http.ResponseWriter, r *http.Request, table *bulk.Table, cols []string) (map[string]codes.Style, bool) {
+	col := slices.Index(cols, "brandKit")
+	if col < 0 {
 		return nil, true
 	}
 	list, err := s.store.BrandKits(r.Context(), wsID(r))
@@ -338,9 +340,33 @@ func (s *server) bulkKits(w http.ResponseWriter, r *http.Request, cols []string)
 		s.internalError(w, "listing brand kits", err)
 		return nil, false
 	}
-	kits := make(map[string]codes.Style, len(list))
+	var cells []string
+	for _, row := range table.Rows {
+		if col < len(row.Cells) && row.Cells[col] != "" {
+			cells = append(cells, row.Cells[col])
+		}
+	}
+	names := slices.Clone(cells)
 	for _, k := range list {
-		if kits[strings.ToLower(k.Name)], err = kitStyle(k); err != nil {
+		names = append(names, k.Name)
+	}
+	keys, err := s.store.NameKeys(r.Context(), names)
+	if err != nil {
+		s.internalError(w, "matching brand kit names", err)
+		return nil, false
+	}
+	byKey := make(map[string]*store.BrandKit, len(list))
+	for _, k := range list {
+		byKey[keys[k.Name]] = k
+	}
+	kits := map[string]codes.Style{}
+	for _, cell := range cells {
+		key, ok := keys[cell]
+		k := byKey[key]
+		if _, done := kits[cell]; done || !ok || k == nil {
+			continue
+		}
+		if kits[cell], err = kitStyle(k); err != nil {
 			s.internalError(w, "reading a brand kit", err)
 			return nil, false
 		}

@@ -511,3 +511,29 @@ func TestBulkIdempotencyKeyPerWorkspace(t *testing.T) {
 		}
 	})
 }
+
+// A row's brandKit is found as the database's unique index compares kit
+// names, on both databases: strings.ToLower took "k" for a kit named with
+// the Kelvin sign and "İnfo" for "info", which SQLite tells apart (its
+// lower() folds ASCII only), so such a row got a kit it did not name.
+func TestBulkKitNamesAsTheDatabase(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		c, _ := e.signedIn("kits@example.com")
+		for _, name := range []string{"\u212a", "info"} {
+			expect(t, e.do(c, "POST", "/api/brand-kits", `{"name":"`+name+`","fgColor":"#123456"}`), http.StatusCreated, "")
+		}
+		m := expect(t, e.postSheet(c, "kits.csv", "url,brandKit\nhttps://a.example,k\nhttps://b.example,İnfo\n", true), http.StatusOK, "")
+		failed := map[float64]bool{}
+		for _, x := range m["errors"].([]any) {
+			if r := x.(map[string]any); r["column"] == "brandKit" {
+				failed[r["row"].(float64)] = true
+			}
+		}
+		for row, names := range map[float64][2]string{2: {"k", "\u212a"}, 3: {"İnfo", "info"}} {
+			if same := sameName(t, st, names[0], names[1]); failed[row] == same {
+				t.Errorf("row %v: brandKit %q beside a kit %q (one name to the database: %t): refused %t", row, names[0], names[1], same, failed[row])
+			}
+		}
+	})
+}
