@@ -33,6 +33,16 @@ function RenameDialog({ onOpenChange }: { onOpenChange?: (open: boolean) => void
   )
 }
 
+/** The dialog and the app's toaster, as the app mounts them. */
+function renderWithToaster(onOpenChange?: (open: boolean) => void) {
+  render(
+    <>
+      <RenameDialog onOpenChange={onOpenChange} />
+      <Toaster />
+    </>,
+  )
+}
+
 async function openDialog(user: ReturnType<typeof userEvent.setup>) {
   await user.click(screen.getByRole('button', { name: 'Rename' }))
   return screen.findByRole('dialog')
@@ -42,12 +52,7 @@ describe('dialog and toast', () => {
   it('closes the dialog on the first Escape when a toast came up while it was open', async () => {
     const user = userEvent.setup()
     const onOpenChange = vi.fn()
-    render(
-      <>
-        <RenameDialog onOpenChange={onOpenChange} />
-        <Toaster />
-      </>,
-    )
+    renderWithToaster(onOpenChange)
     await openDialog(user)
     await user.click(screen.getByRole('button', { name: 'Save' }))
     expect(await screen.findByText('Name saved')).toBeInTheDocument()
@@ -62,12 +67,7 @@ describe('dialog and toast', () => {
   it('closes the dialog once on Escape with no toast', async () => {
     const user = userEvent.setup()
     const onOpenChange = vi.fn()
-    render(
-      <>
-        <RenameDialog onOpenChange={onOpenChange} />
-        <Toaster />
-      </>,
-    )
+    renderWithToaster(onOpenChange)
     await openDialog(user)
     await user.click(screen.getByLabelText('Name'))
     await user.keyboard('{Escape}')
@@ -77,12 +77,7 @@ describe('dialog and toast', () => {
 
   it('closes the dialog on Escape when the toast was there before it opened', async () => {
     const user = userEvent.setup()
-    render(
-      <>
-        <RenameDialog />
-        <Toaster />
-      </>,
-    )
+    renderWithToaster()
     act(() => {
       toast({ title: 'Copied' })
     })
@@ -93,12 +88,7 @@ describe('dialog and toast', () => {
 
   it('leaves the dialog open on Escape in a combobox whose list is open, toast or not', async () => {
     const user = userEvent.setup()
-    render(
-      <>
-        <RenameDialog />
-        <Toaster />
-      </>,
-    )
+    renderWithToaster()
     await openDialog(user)
     await user.click(screen.getByRole('button', { name: 'Save' }))
     await screen.findByText('Name saved')
