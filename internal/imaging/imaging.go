@@ -10,6 +10,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"image"
+	"image/color"
 	"image/draw"
 	_ "image/gif" // scaled for srcset (its first frame); Clean leaves GIFs alone
 	"image/jpeg"
@@ -87,6 +88,79 @@ func encode(img image.Image, asPNG bool) (*Image, error) {
 	}
 	out.Data = buf.Bytes()
 	return out, nil
+}
+
+// DecodeBytes is about how many bytes decoding data takes, read from its
+// header alone: the image at its colour model's bytes a pixel (8 for 16-bit
+// RGBA, 2 for 16-bit grey), and for a JPEG its components at their
+// sampling, five times over when it is progressive (Go keeps every
+// component's DCT coefficients, 4 bytes a pixel, for the whole image). A
+// few hundred kilobytes can declare gigabytes this way, and a pixel limit
+// alone lets 16-bit and progressive images take several times what it
+// meant. Data that is not an image is ErrFormat.
+func DecodeBytes(data []byte) (int64, error) {
+	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
+	if err != nil || cfg.Width <= 0 || cfg.Height <= 0 {
+		return 0, ErrFormat
+	}
+	px := int64(cfg.Width) * int64(cfg.Height)
+	if format == "jpeg" {
+		if n, ok := jpegBytes(data, px); ok {
+			return n, nil
+		}
+	}
+	switch cfg.ColorModel {
+	case color.GrayModel, color.AlphaModel:
+		return px, nil
+	case color.Gray16Model, color.Alpha16Model:
+		return 2 * px, nil
+	case color.YCbCrModel:
+		return 3 * px, nil
+	case color.RGBA64Model, color.NRGBA64Model:
+		return 8 * px, nil
+	}
+	if _, ok := cfg.ColorModel.(color.Palette); ok {
+		return px, nil
+	}
+	return 4 * px, nil
+}
+
+// jpegBytes is DecodeBytes for a JPEG of px pixels, from its frame header
+// (SOFn): false when there is none before the image data.
+func jpegBytes(data []byte, px int64) (int64, bool) {
+	for i := 2; i+4 <= len(data) && data[i] == 0xFF; {
+		marker, n := data[i+1], int(binary.BigEndian.Uint16(data[i+2:]))
+		if marker == 0xDA || n < 2 || i+2+n > len(data) {
+			break
+		}
+		// SOF0-SOF15 but DHT (C4), JPG (C8) and DAC (CC).
+		if marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC {
+			seg := data[i+4 : i+2+n]
+			if len(seg) < 6 || len(seg) < 6+3*int(seg[5]) || seg[5] == 0 {
+				return 0, false
+			}
+			comps := seg[6 : 6+3*int(seg[5])]
+			hmax, vmax := int64(1), int64(1)
+			for c := 0; c < len(comps); c += 3 {
+				hmax, vmax = max(hmax, int64(comps[c+1]>>4), 1), max(vmax, int64(comps[c+1]&15), 1)
+			}
+			var planes int64 // bytes of the components at their sampling
+			for c := 0; c < len(comps); c += 3 {
+				h, v := max(int64(comps[c+1]>>4), 1), max(int64(comps[c+1]&15), 1)
+				planes += px * h * v / (hmax * vmax)
+			}
+			total := planes
+			if marker == 0xC2 || marker == 0xC6 || marker == 0xCA || marker == 0xCE { // progressive
+				total += 4 * planes
+			}
+			if len(comps) == 4 { // CMYK: converted into an image of its own
+				total += 4 * px
+			}
+			return total, true
+		}
+		i += 2 + n
+	}
+	return 0, false
 }
 
 // orientation is a JPEG's EXIF orientation (1 to 8), 1 when it has none.

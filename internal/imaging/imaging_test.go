@@ -108,3 +108,65 @@ func TestResize(t *testing.T) {
 		t.Errorf("not enlarged: %+v %v", out, err)
 	}
 }
+
+// jpegHeader is a JPEG's headers up to its first scan, without the scan's
+// data: what DecodeBytes reads. sof is 0xC0 (baseline) or 0xC2
+// (progressive); sampling holds each component's H<<4|V.
+func jpegHeader(w, h int, sof byte, sampling ...byte) []byte {
+	b := []byte{0xFF, 0xD8}
+	seg := func(marker byte, p []byte) {
+		b = append(b, 0xFF, marker, byte((len(p)+2)>>8), byte(len(p)+2))
+		b = append(b, p...)
+	}
+	seg(0xDB, append([]byte{0}, bytes.Repeat([]byte{1}, 64)...))
+	p := []byte{8, byte(h >> 8), byte(h), byte(w >> 8), byte(w), byte(len(sampling))}
+	scan := []byte{byte(len(sampling))}
+	for i, s := range sampling {
+		p = append(p, byte(i+1), s, 0)
+		scan = append(scan, byte(i+1), 0)
+	}
+	seg(sof, p)
+	dht := make([]byte, 18)
+	dht[1] = 1
+	seg(0xC4, dht)
+	seg(0xDA, append(scan, 0, 0, 0))
+	return b
+}
+
+// DecodeBytes counts what Go's decoders hold: 16-bit PNGs at 8 bytes a
+// pixel, JPEG components at their sampling, and a progressive JPEG's
+// coefficients (4 bytes a pixel per component) besides.
+func TestDecodeBytes(t *testing.T) {
+	encode := func(img image.Image) []byte {
+		var buf bytes.Buffer
+		if err := png.Encode(&buf, img); err != nil {
+			t.Fatal(err)
+		}
+		return buf.Bytes()
+	}
+	r := image.Rect(0, 0, 10, 10)
+	for _, tc := range []struct {
+		name string
+		data []byte
+		want int64
+	}{
+		{"grey PNG", encode(image.NewGray(r)), 100},
+		{"16-bit grey PNG", encode(image.NewGray16(r)), 200},
+		{"RGBA PNG", encode(image.NewNRGBA(r)), 400},
+		{"16-bit RGBA PNG", encode(image.NewNRGBA64(r)), 800},
+		{"paletted PNG", encode(image.NewPaletted(r, color.Palette{color.Black, color.White})), 100},
+		{"baseline JPEG 4:2:0", jpegHeader(100, 100, 0xC0, 0x22, 0x11, 0x11), 15_000},
+		{"baseline JPEG 4:4:4", jpegHeader(100, 100, 0xC0, 0x11, 0x11, 0x11), 30_000},
+		{"progressive JPEG 4:2:0", jpegHeader(100, 100, 0xC2, 0x22, 0x11, 0x11), 75_000},
+		{"progressive JPEG 4:4:4", jpegHeader(100, 100, 0xC2, 0x11, 0x11, 0x11), 150_000},
+		{"progressive grey JPEG", jpegHeader(100, 100, 0xC2, 0x11), 50_000},
+		{"Go's JPEG", photo(t, 16, 16, 1), 384},
+	} {
+		if got, err := DecodeBytes(tc.data); err != nil || got != tc.want {
+			t.Errorf("%s: %d bytes (%v), want %d", tc.name, got, err, tc.want)
+		}
+	}
+	if _, err := DecodeBytes([]byte("not an image")); err != ErrFormat {
+		t.Errorf("text: %v", err)
+	}
+}
