@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/squarely/squarely/internal/imaging"
 )
@@ -64,22 +65,17 @@ func (s *server) serveScaled(w http.ResponseWriter, r *http.Request) {
 	}
 	key := info.SHA256 + "/" + strconv.Itoa(width)
 	img := s.scaled.get(key)
-	if img == nil {
+	if img == nil && (info.Width == 0 || width >= info.Width) {
 		b := s.blobOfKind(w, r, "image", true)
 		if b == nil {
 			return
 		}
-		if b.Width == 0 || width >= b.Width {
-			img = &imaging.Image{Data: b.Data, ContentType: b.ContentType}
-		} else {
-			s.scaled.slots <- struct{}{}
-			img, err = imaging.Resize(b.Data, width)
-			<-s.scaled.slots
-			if err != nil {
-				s.internalError(w, "scaling an image", err)
-				return
-			}
-			s.scaled.put(key, img)
+		img = &imaging.Image{Data: b.Data, ContentType: b.ContentType}
+	}
+	if img == nil {
+		var ok bool
+		if img, ok = s.scaleImage(w, r, key, width); !ok {
+			return
 		}
 	}
 	h := w.Header()
@@ -89,6 +85,40 @@ func (s *server) serveScaled(w http.ResponseWriter, r *http.Request) {
 	h.Set("Cache-Control", "public, max-age=31536000, immutable")
 	h.Set("ETag", `"`+key+`"`)
 	http.ServeContent(w, r, "", info.CreatedAt, bytes.NewReader(img.Data))
+}
+
+// scaleImage makes and caches the image of key scaled to width in a scale
+// slot. Requests for it that arrive meanwhile wait for a slot (at most
+// renderWait, then 503; nothing once their client has gone) and then find
+// it cached: the original is fetched and decoded once, not once for each
+// of them. On failure it has answered.
+func (s *server) scaleImage(w http.ResponseWriter, r *http.Request, key string, width int) (*imaging.Image, bool) {
+	t := time.NewTimer(renderWait)
+	defer t.Stop()
+	select {
+	case s.scaled.slots <- struct{}{}:
+	case <-r.Context().Done():
+		return nil, false
+	case <-t.C:
+		w.Header().Set("Retry-After", "5")
+		http.Error(w, "The server is busy. Please try again in a moment.", http.StatusServiceUnavailable)
+		return nil, false
+	}
+	defer func() { <-s.scaled.slots }()
+	if img := s.scaled.get(key); img != nil {
+		return img, true
+	}
+	b := s.blobOfKind(w, r, "image", true)
+	if b == nil {
+		return nil, false
+	}
+	img, err := imaging.Resize(b.Data, width)
+	if err != nil {
+		s.internalError(w, "scaling an image", err)
+		return nil, false
+	}
+	s.scaled.put(key, img)
+	return img, true
 }
 
 // joinInts is list as "160, 320, …".

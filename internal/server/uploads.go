@@ -202,6 +202,11 @@ func sniffImage(data []byte, maxPixels int) (string, string) {
 	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width*cfg.Height > maxPixels {
 		return "", fmt.Sprintf("The image is too large (at most %d megapixels)", maxPixels/1_000_000)
 	}
+	// What decoding takes, at most an 8-bit RGBA image at the pixel limit:
+	// a 16-bit PNG or a progressive JPEG takes two to five times that.
+	if n, err := imaging.DecodeBytes(data); err != nil || n > 4*int64(maxPixels) {
+		return "", fmt.Sprintf("The image is too large to process (at most %d megapixels, fewer in 16-bit colour or as a progressive JPEG)", maxPixels/1_000_000)
+	}
 	return ct, ""
 }
 
@@ -304,7 +309,14 @@ func (s *server) uploadImage(w http.ResponseWriter, r *http.Request) {
 	// photo's place and camera); a GIF as it came, its frames kept.
 	data, width, height := form.file.Data, 0, 0
 	if ct != "image/gif" {
+		// Decoding takes up to a few hundred megabytes and seconds of CPU:
+		// it waits for a render slot, as logos and renders do.
+		release, ok := s.startRender(w, r)
+		if !ok {
+			return
+		}
 		clean, err := imaging.Clean(data)
+		release()
 		if err != nil {
 			writeError(w, http.StatusUnsupportedMediaType, "The image could not be read: it may be damaged")
 			return
