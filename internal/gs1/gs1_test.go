@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"net/url"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -129,6 +131,27 @@ func TestParseRefusals(t *testing.T) {
 			t.Errorf("%s: %v, want %q", path, err, want)
 		}
 	}
+	// A path longer than the GTIN and three key qualifiers is refused
+	// before it is split further: one of half a million segments took
+	// half a second and 29 MB.
+	for _, path := range []string{
+		"/01/09520123456788/22/A/10/B/21/C/21/D",
+		"/01/09520123456788" + strings.Repeat("/a", 500_000),
+	} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := Parse(path, url.Values{})
+		runtime.ReadMemStats(&after)
+		if err == nil || !strings.Contains(err.Error(), "at most its key qualifiers (22), (10) and (21)") {
+			t.Errorf("%.60s…: %v", path, err)
+		}
+		if n := after.TotalAlloc - before.TotalAlloc; n > 64<<10 {
+			t.Errorf("%.60s…: %d bytes allocated", path, n)
+		}
+	}
+	if _, err := Parse("/01/09520123456788/22/A/10/B/21/C", url.Values{}); err != nil {
+		t.Errorf("every key qualifier: %v", err)
+	}
 	if _, err := Parse("/01/09520123456788", url.Values{"17": {"261301"}}); err == nil || !strings.Contains(err.Error(), "illegal month") {
 		t.Errorf("bad expiry in the query: %v", err)
 	}
@@ -195,6 +218,40 @@ func TestChoose(t *testing.T) {
 	}
 	if a := (&Entry{}).Choose(&Request{}, ""); a.Found {
 		t.Error("an empty entry chose a link")
+	}
+}
+
+// Links are ranked against the Accept-Language tags in one look-up each,
+// as comparing each link with every tag in order ranked them: the first
+// tag of the same primary language decides, exact or not.
+func TestLanguageScore(t *testing.T) {
+	naive := func(lang string, prefs []string) int {
+		if lang == "" {
+			return 1
+		}
+		n := len(prefs)
+		for i, p := range prefs {
+			switch {
+			case strings.EqualFold(lang, p):
+				return 10 + 4*(n-i)
+			case strings.EqualFold(primary(lang), primary(p)):
+				return 9 + 4*(n-i)
+			}
+		}
+		return 0
+	}
+	headers := []string{"", "en", "fr-CH, fr;q=0.9, en;q=0.8", "EN-gb, en-GB, en", "de, de-AT", "de-AT, de",
+		"\u017fv, Sv", "x, en-US;q=0.5, *, EN;q=0.7", "\xff, -x, en-"}
+	langs := []string{"", "en", "EN-GB", "en-US", "fr", "fr-CH", "de-AT", "de", "sv", "ja", "x", "-x"}
+	for _, h := range headers {
+		h, _ = strconv.Unquote(`"` + h + `"`)
+		prefs := ParseAcceptLanguage(h)
+		p := newPreferences(prefs)
+		for _, l := range langs {
+			if got, want := p.score(l), naive(l, prefs); got != want {
+				t.Errorf("%q for %q: %d, want %d", l, h, got, want)
+			}
+		}
 	}
 }
 

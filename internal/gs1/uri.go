@@ -124,7 +124,13 @@ func Parse(escapedPath string, query url.Values) (*Request, error) {
 	if !ok {
 		return nil, &ParseError{"The path must start with /01/ and a GTIN"}
 	}
-	segs := strings.Split(rest, "/")
+	// The GTIN and at most its three key qualifiers with their values:
+	// a longer path is refused before it is split further (a path of
+	// 500,000 segments took half a second and 29 MB here).
+	segs := strings.SplitN(rest, "/", maxPathSegments+1)
+	if len(segs) > maxPathSegments {
+		return nil, &ParseError{"The path holds AI (01) and at most its key qualifiers (22), (10) and (21), each followed by its value"}
+	}
 	if len(segs)%2 == 0 {
 		return nil, &ParseError{"Each AI in the path must be followed by its value"}
 	}
@@ -180,6 +186,10 @@ func Parse(escapedPath string, query url.Values) (*Request, error) {
 	}
 	return req, nil
 }
+
+// maxPathSegments is the longest path Parse reads: the GTIN, then the
+// three key qualifiers, each AI and its value.
+const maxPathSegments = 1 + 2*3
 
 // qualifierPos is a key qualifier's place in GS1's order.
 func qualifierPos(code string) int {
