@@ -370,8 +370,11 @@ var (
 	osMemoed atomic.Int64
 )
 
-// osBit is the OSNames bit of a user agent's operating system.
+// osBit is the OSNames bit of a user agent's operating system, memoised
+// under the header's first maxUserAgent bytes (what ParseUserAgent reads),
+// so a megabyte header is neither kept nor parsed.
 func osBit(ua string) uint8 {
+	ua = text(ua, maxUserAgent)
 	if b, ok := osMemo.Load(ua); ok {
 		return b.(uint8)
 	}
