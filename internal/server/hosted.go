@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/squarely/squarely/internal/imaging"
 	"github.com/squarely/squarely/internal/pages"
 	"github.com/squarely/squarely/internal/scans"
 	"github.com/squarely/squarely/internal/store"
@@ -332,6 +333,10 @@ func (s *server) pageContact(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	photo, err := s.pagePhoto(r.Context(), hp, v.PhotoURL)
+	if errors.Is(err, errBusy) {
+		busy(w)
+		return
+	}
 	if err != nil {
 		s.routeFailed(w, r, "reading a contact's photo", err)
 		return
@@ -351,12 +356,39 @@ func (s *server) pageContact(w http.ResponseWriter, r *http.Request) {
 	w.Write(card)
 }
 
-// pagePhoto is the uploaded image a page names (nil for none, or one that
-// is no longer there or not the page's workspace's).
+// vcardPhotoWidth is the widest photo a contact card embeds: a phone shows
+// it as a small round picture, and the card is built on each download, so
+// a 10 MB upload embedded as it is cost about 40 MB a request on a public
+// URL. Wider photos are embedded scaled (and cached) as the page's images are.
+const vcardPhotoWidth = 640
+
+// pagePhoto is the uploaded image a page names, at most vcardPhotoWidth
+// wide (nil for none, or one that is no longer there or not the page's
+// workspace's). No scale slot freeing in time is errBusy.
 func (s *server) pagePhoto(ctx context.Context, hp *hostedPage, url string) (*pages.Photo, error) {
 	u, ok := s.pageOptions().ImageRef(url)
 	if !ok {
 		return nil, nil
+	}
+	info, err := s.store.BlobInfo(ctx, u.ID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if info.WorkspaceID == nil || *info.WorkspaceID != hp.workspaceID || info.Kind != "image" {
+		return nil, nil
+	}
+	if info.Width > vcardPhotoWidth {
+		img, err := s.scaleBlob(ctx, info.ID, info.SHA256, vcardPhotoWidth)
+		if errors.Is(err, store.ErrNotFound) || errors.Is(err, imaging.ErrFormat) {
+			return nil, nil // gone meanwhile, or unreadable: the card without it
+		}
+		if err != nil {
+			return nil, err
+		}
+		return &pages.Photo{Data: img.Data, ContentType: img.ContentType}, nil
 	}
 	b, err := s.store.Blob(ctx, u.ID)
 	if errors.Is(err, store.ErrNotFound) {
@@ -364,9 +396,6 @@ func (s *server) pagePhoto(ctx context.Context, hp *hostedPage, url string) (*pa
 	}
 	if err != nil {
 		return nil, err
-	}
-	if b.WorkspaceID == nil || *b.WorkspaceID != hp.workspaceID || b.Kind != "image" {
-		return nil, nil
 	}
 	return &pages.Photo{Data: b.Data, ContentType: b.ContentType}, nil
 }

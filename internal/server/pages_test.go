@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"image"
 	"image/jpeg"
 	"io"
 	"net/http"
@@ -615,6 +617,39 @@ func TestHostedEventYears(t *testing.T) {
 		if ics.StatusCode != http.StatusOK || !bytes.Contains(ics.body, []byte("DTSTART;TZID=Europe/Paris:00010101T000000")) ||
 			!bytes.Contains(ics.body, []byte("DTEND;TZID=Europe/Paris:99991231T235900")) || len(ics.body) > 2<<10 {
 			t.Errorf("event.ics: %d, %d bytes\n%.2000s", ics.StatusCode, len(ics.body), ics.body)
+		}
+	})
+}
+
+// A contact card embeds a wide photo scaled to vcardPhotoWidth (and made
+// once, cached with the page's images): embedded as uploaded, a 10 MB
+// photo cost about 40 MB on each download of a public URL.
+func TestContactCardPhotoScaled(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		c, _ := e.signedIn("card@example.com")
+		photo := expect(t, e.postForm(c, "/api/upload-image", part{"imageFile", string(solidPNG(2000, 1000, 8)), "wide.png"}), http.StatusCreated, "")["imageUrl"].(string)
+		e.createPage(c, `{"type":"vcard","title":"Ada","slug":"wide-card","content":{"firstName":"Ada","lastName":"Lovelace","photoUrl":"`+photo+`"}}`)
+		for _, version := range []string{"", "?version=3.0"} {
+			r := e.do(e.browser(), "GET", "/p/wide-card/contact.vcf"+version, "")
+			if r.StatusCode != http.StatusOK {
+				t.Fatalf("contact.vcf%s: %d %s", version, r.StatusCode, r.body)
+			}
+			body := strings.ReplaceAll(string(r.body), "\r\n ", "") // unfolded
+			_, rest, ok := strings.Cut(body, "PHOTO")
+			if !ok {
+				t.Fatalf("contact.vcf%s has no photo: %s", version, body)
+			}
+			_, data, _ := strings.Cut(rest[:strings.Index(rest, "\r\n")], ":")
+			data = data[strings.LastIndex(data, ",")+1:]
+			raw, err := base64.StdEncoding.DecodeString(data)
+			if err != nil {
+				t.Fatalf("contact.vcf%s: photo %v", version, err)
+			}
+			cfg, _, err := image.DecodeConfig(bytes.NewReader(raw))
+			if err != nil || cfg.Width != vcardPhotoWidth || cfg.Height != vcardPhotoWidth/2 {
+				t.Errorf("contact.vcf%s: photo %dx%d (%v), want %dx%d", version, cfg.Width, cfg.Height, err, vcardPhotoWidth, vcardPhotoWidth/2)
+			}
 		}
 	})
 }

@@ -2,6 +2,8 @@ package server
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"net/http"
 	"slices"
 	"strconv"
@@ -10,6 +12,7 @@ import (
 	"time"
 
 	"github.com/squarely/squarely/internal/imaging"
+	"github.com/squarely/squarely/internal/store"
 )
 
 // Hosted pages' images at the widths of their srcset (imaging.Widths):
@@ -63,18 +66,28 @@ func (s *server) serveScaled(w http.ResponseWriter, r *http.Request) {
 	if info == nil {
 		return
 	}
-	key := info.SHA256 + "/" + strconv.Itoa(width)
-	img := s.scaled.get(key)
-	if img == nil && (info.Width == 0 || width >= info.Width) {
+	var img *imaging.Image
+	if info.Width == 0 || width >= info.Width {
 		b := s.blobOfKind(w, r, "image", true)
 		if b == nil {
 			return
 		}
 		img = &imaging.Image{Data: b.Data, ContentType: b.ContentType}
-	}
-	if img == nil {
-		var ok bool
-		if img, ok = s.scaleImage(w, r, key, width); !ok {
+	} else {
+		img, err = s.scaleBlob(r.Context(), info.ID, info.SHA256, width)
+		switch {
+		case errors.Is(err, errBusy):
+			w.Header().Set("Retry-After", "5")
+			http.Error(w, "The server is busy. Please try again in a moment.", http.StatusServiceUnavailable)
+			return
+		case r.Context().Err() != nil:
+			return // the client has gone
+		case errors.Is(err, store.ErrNotFound): // deleted meanwhile
+			w.Header().Set("X-Content-Type-Options", "nosniff")
+			http.Error(w, "File not found", http.StatusNotFound)
+			return
+		case err != nil:
+			s.internalError(w, "scaling an image", err)
 			return
 		}
 	}
@@ -83,42 +96,43 @@ func (s *server) serveScaled(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Content-Security-Policy", blobCSP)
 	h.Set("Cache-Control", "public, max-age=31536000, immutable")
-	h.Set("ETag", `"`+key+`"`)
+	h.Set("ETag", `"`+info.SHA256+"/"+strconv.Itoa(width)+`"`)
 	http.ServeContent(w, r, "", info.CreatedAt, bytes.NewReader(img.Data))
 }
 
-// scaleImage makes and caches the image of key scaled to width in a scale
-// slot. Requests for it that arrive meanwhile wait for a slot (at most
-// renderWait, then 503; nothing once their client has gone) and then find
-// it cached: the original is fetched and decoded once, not once for each
-// of them. On failure it has answered.
-func (s *server) scaleImage(w http.ResponseWriter, r *http.Request, key string, width int) (*imaging.Image, bool) {
+// scaleBlob is the image upload id, whose SHA-256 is sha, scaled to width:
+// made in a scale slot and cached. Requests for it that arrive meanwhile
+// wait for a slot (at most renderWait, then errBusy) and then find it
+// cached: the original is fetched and decoded once, not once for each of
+// them.
+func (s *server) scaleBlob(ctx context.Context, id int64, sha string, width int) (*imaging.Image, error) {
+	key := sha + "/" + strconv.Itoa(width)
+	if img := s.scaled.get(key); img != nil {
+		return img, nil
+	}
 	t := time.NewTimer(renderWait)
 	defer t.Stop()
 	select {
 	case s.scaled.slots <- struct{}{}:
-	case <-r.Context().Done():
-		return nil, false
+	case <-ctx.Done():
+		return nil, ctx.Err()
 	case <-t.C:
-		w.Header().Set("Retry-After", "5")
-		http.Error(w, "The server is busy. Please try again in a moment.", http.StatusServiceUnavailable)
-		return nil, false
+		return nil, errBusy
 	}
 	defer func() { <-s.scaled.slots }()
 	if img := s.scaled.get(key); img != nil {
-		return img, true
+		return img, nil
 	}
-	b := s.blobOfKind(w, r, "image", true)
-	if b == nil {
-		return nil, false
+	b, err := s.store.Blob(ctx, id)
+	if err != nil {
+		return nil, err
 	}
 	img, err := imaging.Resize(b.Data, width)
 	if err != nil {
-		s.internalError(w, "scaling an image", err)
-		return nil, false
+		return nil, err
 	}
 	s.scaled.put(key, img)
-	return img, true
+	return img, nil
 }
 
 // joinInts is list as "160, 320, …".
