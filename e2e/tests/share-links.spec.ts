@@ -6,7 +6,7 @@ const phoneUA =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1'
 
 test('a share link made from a code’s analytics opens signed out with the figures, and stops when revoked', async ({ page, browser, playwright, baseURL }) => {
-  test.setTimeout(60_000) // a signed-out browser beside the owner's, and several range changes
+  test.setTimeout(120_000) // a signed-out browser beside the owner's, three axe runs and several range changes: 17 s alone, over 60 s on a loaded two-core machine
   await signUp(page, uniqueEmail('share'))
   const created = await page.request.post('/api/dynamic-qrcodes', {
     multipart: { destination: `${baseURL}/about`, qrType: 'url', qrData: JSON.stringify({ url: `${baseURL}/about` }), name: 'Shared poster' },
