@@ -155,9 +155,12 @@ func TestImageCleaningTakesRenderSlots(t *testing.T) {
 		if statuses[http.StatusCreated] < 2 || statuses[http.StatusCreated]+statuses[http.StatusServiceUnavailable] != accounts*each {
 			t.Errorf("statuses %v, want 201 or 503", statuses)
 		}
-		// Two slots: two images of 64 MB, with room to spare; twelve at
-		// once are several times that.
-		if grown > 256<<20 {
+		// Two slots: two images of 64 MB and their copies, about 190 MB
+		// when the test runs alone; twelve at once are 750 MB or more.
+		// The bound leaves room for what the package's earlier tests'
+		// servers still allocate beside it (the heap is the process's):
+		// up to 440 MB in a whole run.
+		if grown > 600<<20 {
 			t.Errorf("%d parallel uploads grew the heap by %d MB", accounts*each, grown>>20)
 		}
 	})
