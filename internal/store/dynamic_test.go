@@ -246,6 +246,45 @@ func TestRecordScans(t *testing.T) {
 	})
 }
 
+// A code deleted outside the app (the app only marks codes deleted) takes
+// its scans with it: through the foreign key's cascade on SQLite, through
+// a statement trigger on PostgreSQL, where the key is gone for the
+// recorder's sake; deleting its owner does too.
+func TestDeletedCodeTakesItsScans(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		u := storetest.CreateUser(t, s, "gone@example.com")
+		kept := storetest.CreateUser(t, s, "kept@example.com")
+		a := storetest.CreateDynamic(t, s, u.ID, "goneA000")
+		b := storetest.CreateDynamic(t, s, u.ID, "goneB000")
+		c := storetest.CreateDynamic(t, s, kept.ID, "keptC000")
+		now := time.Now()
+		var events []store.ScanEvent
+		for i, id := range []int64{a.ID, a.ID, b.ID, b.ID, b.ID, c.ID} {
+			events = append(events, store.ScanEvent{CodeID: id, ScannedAt: now.Add(time.Duration(i) * time.Second)})
+		}
+		if err := s.RecordScans(ctx, events); err != nil {
+			t.Fatal(err)
+		}
+		scans := func(id int64) (n int) {
+			storetest.QueryRow(t, s, `SELECT count(*) FROM scan_events WHERE dynamic_qr_code_id = $1`, []any{id}, &n)
+			return n
+		}
+		if _, err := store.WriteDB(s).ExecContext(ctx, `DELETE FROM dynamic_qr_codes WHERE id = $1`, a.ID); err != nil {
+			t.Fatal(err)
+		}
+		if n, m := scans(a.ID), scans(b.ID); n != 0 || m != 3 {
+			t.Errorf("after deleting code a: %d scans of a, %d of b; want 0 and 3", n, m)
+		}
+		if _, err := store.WriteDB(s).ExecContext(ctx, `DELETE FROM users WHERE id = $1`, u.ID); err != nil {
+			t.Fatal(err)
+		}
+		if n, m := scans(b.ID), scans(c.ID); n != 0 || m != 1 {
+			t.Errorf("after deleting b's owner: %d scans of b, %d of another owner's code; want 0 and 1", n, m)
+		}
+	})
+}
+
 func TestSecret(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()

@@ -325,9 +325,9 @@ func TestChosenShortCodeMigrationKeepsCodes(t *testing.T) {
 					t.Errorf("search finds %d, want %d (%v)", hits, id, err)
 				}
 			}
-			// Foreign keys are on again: a scan of no code is refused.
-			if _, err := store.WriteDB(s).Exec(`INSERT INTO scan_events (dynamic_qr_code_id, scanned_at) VALUES (999999, $1)`, at); err == nil {
-				t.Error("a scan of no code was saved: foreign keys are off")
+			// Foreign keys are on again: a scan count of no code is refused.
+			if _, err := store.WriteDB(s).Exec(`INSERT INTO scan_counts (dynamic_qr_code_id, scans, last_scanned_at) VALUES (999999, 1, $1)`, at); err == nil {
+				t.Error("a scan count of no code was saved: foreign keys are off")
 			}
 			next := chosen(uid, strings.Repeat("x", 64), nil)
 			next.WorkspaceID = ws
@@ -397,8 +397,8 @@ func TestShortCodesPerHostMigration(t *testing.T) {
 					t.Errorf("search finds %d, want %d (%v)", hit, id, err)
 				}
 			}
-			if _, err := store.WriteDB(s).Exec(`INSERT INTO scan_events (dynamic_qr_code_id, scanned_at) VALUES (999999, $1)`, at); err == nil {
-				t.Error("a scan of no code was saved: foreign keys are off")
+			if _, err := store.WriteDB(s).Exec(`INSERT INTO scan_counts (dynamic_qr_code_id, scans, last_scanned_at) VALUES (999999, 1, $1)`, at); err == nil {
+				t.Error("a scan count of no code was saved: foreign keys are off")
 			}
 			base := chosen(uid, "menu", nil)
 			base.WorkspaceID = ws
