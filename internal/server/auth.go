@@ -75,6 +75,7 @@ const (
 	msgClaimMailed     = "This email already has an account that has not been confirmed. We have sent a link to that address: follow it to choose your password and sign in."
 	msgNoPasswordYet   = "This account has no password yet. We have sent a link to its email address to choose one."
 	msgTooManyLogins   = "Too many failed login attempts. Please try again in a minute."
+	msgTooManyStarts   = "Too many sign-ins started from this address. Please try again in a minute."
 	msgAccountLocked   = "Too many failed login attempts for this account. Please try again later."
 	msgHashingBusy     = "Too many attempts at once. Please try again in a moment."
 )

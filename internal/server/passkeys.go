@@ -323,6 +323,11 @@ func (s *server) beginPasskeyLogin(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	// Each start saves a ceremony: counted per address as sign-ins are,
+	// so one client cannot fill the table before its rows expire.
+	if !s.addressLogins.take(w, clientKey(r), msgTooManyStarts) {
+		return
+	}
 	pending, err := s.auth.PendingUser(r)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		s.internalError(w, "reading a pending sign-in", err)

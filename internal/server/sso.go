@@ -301,6 +301,11 @@ func (s *server) samlLogin(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	// Each start saves a request: counted per address as sign-ins are,
+	// so one client cannot fill the table before its rows expire.
+	if !s.addressLogins.take(w, clientKey(r), msgTooManyStarts) {
+		return
+	}
 	req, err := sp.MakeAuthenticationRequest(sp.GetSSOBindingLocation(crew.HTTPRedirectBinding), crew.HTTPRedirectBinding, crew.HTTPPostBinding)
 	if err == nil {
 		err = s.store.SaveSAMLRequest(r.Context(), req.ID, c.WorkspaceID, s.now().Add(saml.RequestLifetime), s.now())

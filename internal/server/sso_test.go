@@ -603,3 +603,35 @@ func TestSAMLResponseBoundToBrowser(t *testing.T) {
 		}
 	})
 }
+
+// Starting a passkey or SAML sign-in saves a row (a ceremony, an
+// AuthnRequest) before anyone is known: the starts are counted per client
+// address with its failed sign-ins, so one client cannot fill those tables.
+func TestSignInStartsLimitedPerAddress(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st, withConfig(func(c *config.Config) { c.LoginRateLimit = 1 })) // 10 per address a minute
+		idp := newTestIdP(t, e)
+		owner, _ := e.signedIn("owner@acme.test")
+		ws := idOf(expect(t, e.do(owner, "POST", "/api/workspaces", `{"name":"Acme"}`), http.StatusCreated, ""))
+		b, _ := json.Marshal(map[string]any{"idpMetadataXml": idp.metadata()})
+		expect(t, e.do(owner, "PUT", "/api/workspaces/"+ws+"/sso", string(b)), http.StatusOK, "")
+
+		visitor := e.browser()
+		for range 6 {
+			expect(t, e.do(visitor, "POST", "/api/webauthn/login/begin", `{}`), http.StatusOK, "")
+		}
+		for range 4 {
+			if r := e.do(visitor, "GET", "/auth/saml/"+ws+"/login", ""); r.StatusCode != http.StatusFound {
+				t.Fatalf("SAML start within the limit: %d %s", r.StatusCode, r.body)
+			}
+		}
+		expect(t, e.do(visitor, "POST", "/api/webauthn/login/begin", `{}`), http.StatusTooManyRequests, msgTooManyStarts)
+		expect(t, e.do(visitor, "GET", "/auth/saml/"+ws+"/login", ""), http.StatusTooManyRequests, msgTooManyStarts)
+		if n, m := storetest.Count(t, st, "webauthn_ceremonies"), storetest.Count(t, st, "saml_requests"); n != 6 || m != 4 {
+			t.Errorf("%d ceremonies and %d SAML requests saved, want 6 and 4", n, m)
+		}
+		// The next minute starts again.
+		e.clock.Advance(time.Minute)
+		expect(t, e.do(visitor, "POST", "/api/webauthn/login/begin", `{}`), http.StatusOK, "")
+	})
+}
