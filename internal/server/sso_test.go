@@ -18,6 +18,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -630,8 +631,24 @@ func TestSignInStartsLimitedPerAddress(t *testing.T) {
 		if n, m := storetest.Count(t, st, "webauthn_ceremonies"), storetest.Count(t, st, "saml_requests"); n != 6 || m != 4 {
 			t.Errorf("%d ceremonies and %d SAML requests saved, want 6 and 4", n, m)
 		}
-		// The next minute starts again.
+		// The next minute starts again, and a burst at once gets no more
+		// than the limit.
 		e.clock.Advance(time.Minute)
-		expect(t, e.do(visitor, "POST", "/api/webauthn/login/begin", `{}`), http.StatusOK, "")
+		var ok, limited atomic.Int32
+		var wg sync.WaitGroup
+		for range 16 {
+			wg.Go(func() {
+				switch e.do(visitor, "POST", "/api/webauthn/login/begin", `{}`).StatusCode {
+				case http.StatusOK:
+					ok.Add(1)
+				case http.StatusTooManyRequests:
+					limited.Add(1)
+				}
+			})
+		}
+		wg.Wait()
+		if ok.Load() != 10 || limited.Load() != 6 || storetest.Count(t, st, "webauthn_ceremonies") != 16 {
+			t.Errorf("16 starts at once: %d allowed, %d refused, %d ceremonies in all; want 10, 6 and 16", ok.Load(), limited.Load(), storetest.Count(t, st, "webauthn_ceremonies"))
+		}
 	})
 }
