@@ -302,8 +302,20 @@ func (s *server) samlLogin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// Each start saves a request: counted per address as sign-ins are,
-	// so one client cannot fill the table before its rows expire.
-	if !s.addressLogins.take(w, clientKey(r), msgTooManyStarts) {
+	// so one client cannot fill the table before its rows expire. The
+	// start is a browser's navigation (a link, not a fetch): one over the
+	// limit goes back to the sign-in page, which says to wait a minute
+	// (?sso=busy), not to a JSON 429 the person would read as a page. (A
+	// redirect carries no Retry-After: on a 3xx it would ask the browser
+	// to wait before loading the sign-in page.)
+	allowed, _, _, err := s.addressLogins.takeQuota(clientKey(r))
+	if err != nil {
+		s.log.ErrorContext(r.Context(), "internal error", "doing", "counting an attempt", "limiter", s.addressLogins.name, "err", err)
+		http.Redirect(w, r, "/auth?sso=failed", http.StatusFound)
+		return
+	}
+	if !allowed {
+		http.Redirect(w, r, "/auth?sso=busy", http.StatusFound)
 		return
 	}
 	req, err := sp.MakeAuthenticationRequest(sp.GetSSOBindingLocation(crew.HTTPRedirectBinding), crew.HTTPRedirectBinding, crew.HTTPPostBinding)

@@ -127,6 +127,12 @@ describe('login form', () => {
     expect(screen.getByLabelText('Email')).toBeInTheDocument()
   })
 
+  it('says to wait when a single sign-on start was over the address limit (?sso=busy)', async () => {
+    stubFetch({ 'GET /api/user': signedOut, 'GET /api/auth/providers': () => json({ oidc: null, signup: 'open' }) })
+    renderApp('/auth?sso=busy')
+    expect(await screen.findByText('Too many sign-ins started from this address. Please try again in a minute.')).toBeInTheDocument()
+  })
+
   it('signs in: e-mail sent as username, welcome toast, redirect to /', async () => {
     const mock = stubFetch({ 'GET /api/user': signedOut, 'POST /api/login': () => json(alice) })
     const { router } = renderApp('/auth')

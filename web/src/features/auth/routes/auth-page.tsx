@@ -29,6 +29,7 @@ const oidcMessages: Record<string, string> = {
 /** What a workspace's SAML sign-in reports through ?sso=…. */
 const ssoMessages: Record<string, string> = {
   failed: 'Single sign-on failed. Try again, or ask your workspace owner to check its identity provider.',
+  busy: 'Too many sign-ins started from this address. Please try again in a minute.',
   suspended,
   account_exists:
     'An account with this address already exists, and the workspace has not verified its domain: sign in to that account another way, or ask the workspace owner to verify the domain.',
