@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/squarely/squarely/internal/auth"
 	"github.com/squarely/squarely/internal/mail"
@@ -101,7 +102,12 @@ func (in *userIn) email() string {
 	return ""
 }
 
-func validName(s string) bool { return len(s) <= 100 && !strings.ContainsAny(s, "\x00\r\n") }
+// validName reports whether s can be a name: one line of at most 100
+// characters, counted as the app counts names (not bytes, so a name in
+// another script has the same room; externalId's 256 likewise).
+func validName(s string) bool {
+	return utf8.RuneCountInString(s) <= 100 && !strings.ContainsAny(s, "\x00\r\n")
+}
 
 func (in *userIn) valid(q *request) bool {
 	email := in.email()
@@ -112,7 +118,7 @@ func (in *userIn) valid(q *request) bool {
 		fail(q.w, http.StatusBadRequest, "invalidValue", "userName must be an e-mail address (or the User must have one primary e-mail)")
 	case !validName(in.Name.GivenName) || !validName(in.Name.FamilyName):
 		fail(q.w, http.StatusBadRequest, "invalidValue", "name.givenName and name.familyName must be single lines of at most 100 characters")
-	case len(in.ExternalID) > 256:
+	case utf8.RuneCountInString(in.ExternalID) > 256:
 		fail(q.w, http.StatusBadRequest, "invalidValue", "externalId must have at most 256 characters")
 	default:
 		return true
@@ -202,10 +208,27 @@ func (s *Server) answerUser(q *request, status int, id int64) {
 	write(q.w, status, s.userJSON(q.ws, u))
 }
 
-// replaceUser (PUT Users/{id}) sets the User's names, externalId and active.
+// msgUserNameFixed refuses a change of a User's userName: it is the
+// account's e-mail address, which may be the account's beyond this
+// workspace, so SCIM does not change it (an IdP's PUT replaces the whole
+// User: a new userName was ignored and the request answered 200).
+const msgUserNameFixed = "userName (the account's e-mail address) cannot be changed: deprovision this User and provision the new address as a new one"
+
+// sameUserName reports whether email, a userName (or primary e-mail) an
+// IdP sent, is the User's address, without regard to case.
+func sameUserName(u *store.SCIMUser, email string) bool {
+	return strings.EqualFold(strings.TrimSpace(email), u.UserName)
+}
+
+// replaceUser (PUT Users/{id}) sets the User's names, externalId and
+// active; a different userName is refused (400 mutability).
 func (s *Server) replaceUser(q *request, u *store.SCIMUser) {
 	var in userIn
 	if !decode(q, &in) || !in.valid(q) {
+		return
+	}
+	if !sameUserName(u, in.email()) {
+		fail(q.w, http.StatusBadRequest, "mutability", msgUserNameFixed)
 		return
 	}
 	next := *u
@@ -248,8 +271,9 @@ func (s *Server) save(q *request, next *store.SCIMUser) {
 
 // patchUser (PATCH Users/{id}) applies replace and add operations on
 // active, externalId and the names, in Okta's form ({"value": {"active":
-// false}}) and Entra ID's ({"path": "active", "value": "False"}). Other
-// attributes are accepted and not kept.
+// false}}) and Entra ID's ({"path": "active", "value": "False"}). A
+// userName that is another address is refused (400 mutability), as in a
+// PUT; other attributes are accepted and not kept.
 func (s *Server) patchUser(q *request, u *store.SCIMUser) {
 	var in patchRequest
 	if !decode(q, &in) {
@@ -260,6 +284,7 @@ func (s *Server) patchUser(q *request, u *store.SCIMUser) {
 		return
 	}
 	next := *u
+	userNameChanged := false
 	set := func(path string, raw json.RawMessage) error {
 		switch strings.ToLower(path) {
 		case "active":
@@ -274,6 +299,15 @@ func (s *Server) patchUser(q *request, u *store.SCIMUser) {
 			return json.Unmarshal(raw, &next.GivenName)
 		case "name.familyname":
 			return json.Unmarshal(raw, &next.FamilyName)
+		case "username":
+			var name string
+			if err := json.Unmarshal(raw, &name); err != nil {
+				return err
+			}
+			// A userName that is no address is not kept, as on creation.
+			if strings.Contains(name, "@") && !sameUserName(u, name) {
+				userNameChanged = true
+			}
 		}
 		return nil
 	}
@@ -316,7 +350,11 @@ func (s *Server) patchUser(q *request, u *store.SCIMUser) {
 			return
 		}
 	}
-	if !validName(next.GivenName) || !validName(next.FamilyName) || len(next.ExternalID) > 256 {
+	if userNameChanged {
+		fail(q.w, http.StatusBadRequest, "mutability", msgUserNameFixed)
+		return
+	}
+	if !validName(next.GivenName) || !validName(next.FamilyName) || utf8.RuneCountInString(next.ExternalID) > 256 {
 		fail(q.w, http.StatusBadRequest, "invalidValue", "The names must be single lines of at most 100 characters, externalId at most 256")
 		return
 	}

@@ -361,6 +361,88 @@ func TestSCIMUserNameMustBeAnAddress(t *testing.T) {
 	})
 }
 
+// Names and externalId are counted in characters, as the app counts
+// names: a name of 100 characters in another script (300 bytes) is taken,
+// one of 101 refused. They were counted in bytes under a message saying
+// characters.
+func TestSCIMNamesCountedInCharacters(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		owner, _ := e.signedIn("owner@acme.test")
+		ws := idOf(expect(t, e.do(owner, "POST", "/api/workspaces", `{"name":"Acme"}`), http.StatusCreated, ""))
+		c := newSCIMClient(t, e, owner, ws)
+		name, id := strings.Repeat("名", 100), strings.Repeat("é", 256)
+		u := c.want(http.StatusCreated, "POST", "/Users", `{"userName":"ann@acme.test","name":{"givenName":"`+name+`","familyName":"Lee"},"externalId":"`+id+`"}`)
+		if u["name"].(map[string]any)["givenName"] != name || u["externalId"] != id {
+			t.Errorf("kept %v", u)
+		}
+		for _, body := range []string{
+			`{"userName":"bob@acme.test","name":{"givenName":"` + name + `名","familyName":"Lee"}}`,
+			`{"userName":"bob@acme.test","externalId":"` + id + `é"}`,
+		} {
+			if got := c.want(http.StatusBadRequest, "POST", "/Users", body); got["scimType"] != "invalidValue" {
+				t.Errorf("%.60s…: %v", body, got)
+			}
+		}
+		c.want(http.StatusBadRequest, "PATCH", "/Users/"+u["id"].(string), `{"Operations":[{"op":"replace","path":"name.familyName","value":"`+name+`名"}]}`)
+	})
+}
+
+// A PUT (which replaces the User) or a PATCH giving another userName is
+// refused, 400 mutability, and keeps nothing of the request: userName is
+// the account's e-mail address, which SCIM does not change. It was
+// silently ignored (200, the old userName kept, the rest saved). The same
+// address, in another case or as the primary e-mail, still goes through.
+func TestSCIMUserNameChangeRefused(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		owner, _ := e.signedIn("owner@acme.test")
+		ws := idOf(expect(t, e.do(owner, "POST", "/api/workspaces", `{"name":"Acme"}`), http.StatusCreated, ""))
+		c := newSCIMClient(t, e, owner, ws)
+		id := c.want(http.StatusCreated, "POST", "/Users", `{"userName":"ann@acme.test","name":{"givenName":"Ann","familyName":"Lee"},"externalId":"00u1"}`)["id"].(string)
+		c.want(http.StatusCreated, "POST", "/Users", `{"userName":"bob@acme.test"}`)
+		users := storetest.Count(t, st, "users")
+		for _, req := range []struct{ method, body string }{
+			{"PUT", `{"userName":"ann.lee@acme.test","name":{"givenName":"Anna","familyName":"Lee"},"externalId":"00u2","active":true}`},
+			{"PUT", `{"userName":"bob@acme.test","name":{"givenName":"Anna","familyName":"Lee"},"externalId":"00u2"}`},
+			{"PUT", `{"userName":"00u2","emails":[{"value":"ann.lee@acme.test","primary":true}],"externalId":"00u2"}`},
+			{"PATCH", `{"Operations":[{"op":"replace","path":"userName","value":"ann.lee@acme.test"},{"op":"replace","path":"externalId","value":"00u2"}]}`},
+			{"PATCH", `{"Operations":[{"op":"Replace","value":{"userName":"ann.lee@acme.test","externalId":"00u2"}}]}`},
+		} {
+			got := c.want(http.StatusBadRequest, req.method, "/Users/"+id, req.body)
+			if got["scimType"] != "mutability" || !strings.Contains(got["detail"].(string), "userName") {
+				t.Errorf("%s %s: %v", req.method, req.body, got)
+			}
+			if u := c.want(http.StatusOK, "GET", "/Users/"+id, ""); u["userName"] != "ann@acme.test" || u["externalId"] != "00u1" ||
+				u["name"].(map[string]any)["givenName"] != "Ann" {
+				t.Errorf("after the refused %s %s: %v", req.method, req.body, u)
+			}
+		}
+		if n := storetest.Count(t, st, "users"); n != users {
+			t.Errorf("refused renames made %d accounts", n-users)
+		}
+		var email string
+		storetest.QueryRow(t, st, `SELECT email FROM users WHERE id = $1`, []any{mustID(t, id)}, &email)
+		if email != "ann@acme.test" {
+			t.Errorf("the account's address is now %q", email)
+		}
+		// The same address: a PUT in another case, by its primary e-mail,
+		// and a PATCH repeating it.
+		for _, req := range []struct{ method, body string }{
+			{"PUT", `{"userName":"Ann@Acme.test","name":{"givenName":"Anna","familyName":"Lee"},"externalId":"00u2","active":true}`},
+			{"PUT", `{"userName":"00u3","emails":[{"value":"ann@acme.test","primary":true}],"name":{"givenName":"Anna","familyName":"Lee"},"externalId":"00u3"}`},
+			{"PATCH", `{"Operations":[{"op":"replace","path":"userName","value":"ann@acme.test"},{"op":"replace","path":"externalId","value":"00u4"}]}`},
+		} {
+			if u := c.want(http.StatusOK, req.method, "/Users/"+id, req.body); u["userName"] != "ann@acme.test" {
+				t.Errorf("%s %s: %v", req.method, req.body, u)
+			}
+		}
+		if u := c.want(http.StatusOK, "GET", "/Users/"+id, ""); u["externalId"] != "00u4" || u["name"].(map[string]any)["givenName"] != "Anna" {
+			t.Errorf("after the same address: %v", u)
+		}
+	})
+}
+
 // A User provisioned inactive whose account is a member already leaves the
 // workspace, as deactivating does: it stayed a member, with its role, while
 // SCIM answered "active": false (and a PATCH to false changed nothing). The
