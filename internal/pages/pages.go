@@ -511,6 +511,18 @@ func validateContent(c *checker, content any) {
 		if err2 == nil && (end.Year() < MinEventYear || end.Year() > MaxEventYear) {
 			c.fail("content.end", "end"+inYears)
 		}
+		// A wall clock the zone skips (its clocks go forward over it) is no
+		// time there: it was saved, and each calendar read it its own way.
+		if err1 == nil && loc != nil {
+			if msg := skippedTime(start, loc); msg != "" {
+				c.fail("content.start", "start "+msg)
+			}
+		}
+		if err2 == nil && loc != nil {
+			if msg := skippedTime(end, loc); msg != "" {
+				c.fail("content.end", "end "+msg)
+			}
+		}
 		if err1 == nil && err2 == nil && loc != nil && !inZone(end, loc).After(inZone(start, loc)) {
 			c.fail("content.end", "end must be after start")
 		}
@@ -552,6 +564,39 @@ func parseLocal(s string) (time.Time, error) {
 // inZone is the wall clock t in loc.
 func inZone(t time.Time, loc *time.Location) time.Time {
 	return time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), 0, 0, loc)
+}
+
+// skippedTime says why the wall clock t (as parseLocal reads it) is no
+// time in loc, "" when it is one: it falls in a gap where loc's clocks go
+// forward (e.g. 02:00 to 03:00 on 2026-03-29 in Europe/Berlin). time.Date
+// moves such a clock to one side of the gap, so the change is the zone
+// boundary of that instant nearest to it.
+func skippedTime(t time.Time, loc *time.Location) string {
+	at := inZone(t, loc)
+	wall := func(x time.Time) time.Time {
+		_, off := x.Zone()
+		return x.UTC().Add(time.Duration(off) * time.Second)
+	}
+	if wall(at).Equal(t) {
+		return ""
+	}
+	start, end := at.ZoneBounds()
+	for _, change := range []time.Time{start, end} {
+		if change.IsZero() {
+			continue
+		}
+		from, to := wall(change.Add(-time.Second)).Add(time.Second), wall(change)
+		if !t.Before(from) && t.Before(to) {
+			clock := func(x time.Time) string {
+				if x.Format(time.DateOnly) == t.Format(time.DateOnly) {
+					return x.Format("15:04")
+				}
+				return x.Format("2006-01-02 15:04")
+			}
+			return fmt.Sprintf("does not exist in %s: clocks go forward from %s to %s on %s", loc, clock(from), clock(to), t.Format(time.DateOnly))
+		}
+	}
+	return fmt.Sprintf("does not exist in %s: its clocks skip it", loc)
 }
 
 // couponEnd is the instant a coupon's validUntil ends.

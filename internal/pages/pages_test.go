@@ -739,3 +739,40 @@ func TestEventYears(t *testing.T) {
 		}
 	}
 }
+
+// An event's start or end at a local time its zone skips (the clocks go
+// forward over it) is refused on its field, naming the change: such a
+// time was saved, and calendars each read it their own way. The times
+// either side of the gap, and a time the clocks go back over (it exists,
+// twice), are taken.
+func TestEventSkippedTimes(t *testing.T) {
+	for _, c := range []struct {
+		zone, start, end string
+		want             map[string]string
+	}{
+		{"Europe/Berlin", "2026-03-29T02:30", "2026-03-29T04:00", map[string]string{
+			"content.start": "start does not exist in Europe/Berlin: clocks go forward from 02:00 to 03:00 on 2026-03-29"}},
+		{"Europe/Berlin", "2026-03-28T20:00", "2026-03-29T02:00", map[string]string{
+			"content.end": "end does not exist in Europe/Berlin: clocks go forward from 02:00 to 03:00 on 2026-03-29"}},
+		{"America/New_York", "2026-03-08T02:30", "2026-03-08T02:59", map[string]string{
+			"content.start": "start does not exist in America/New_York: clocks go forward from 02:00 to 03:00 on 2026-03-08",
+			"content.end":   "end does not exist in America/New_York: clocks go forward from 02:00 to 03:00 on 2026-03-08"}},
+		{"America/New_York", "2026-03-07T22:00", "2026-03-08T02:00", map[string]string{
+			"content.end": "end does not exist in America/New_York: clocks go forward from 02:00 to 03:00 on 2026-03-08"}},
+		{"Europe/Berlin", "2026-03-29T01:59", "2026-03-29T03:00", nil},
+		{"America/New_York", "2026-03-08T01:59", "2026-03-08T03:00", nil},
+		{"Europe/Berlin", "2026-10-25T02:30", "2026-10-25T02:45", nil},
+		{"America/New_York", "2026-11-01T01:30", "2026-11-01T01:45", nil},
+		{"Europe/Berlin", "2026-03-30T02:30", "2026-03-30T03:30", nil},
+	} {
+		raw, _ := json.Marshal(map[string]string{"title": "Launch", "start": c.start, "end": c.end, "timeZone": c.zone})
+		_, err := Build(Input{Type: TypeEvent, Title: "T", Content: raw}, opt)
+		var got Errors
+		if err != nil && !errors.As(err, &got) {
+			t.Fatalf("%s %s–%s: %v", c.zone, c.start, c.end, err)
+		}
+		if fmt.Sprint(map[string]string(got)) != fmt.Sprint(c.want) {
+			t.Errorf("%s %s–%s: errors %v, want %v", c.zone, c.start, c.end, map[string]string(got), c.want)
+		}
+	}
+}
