@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/squarely/squarely/internal/auth"
 	"github.com/squarely/squarely/internal/bulkedit"
@@ -347,14 +346,25 @@ func (s *server) readBulkChanges(w http.ResponseWriter, r *http.Request, in map[
 	return c, true
 }
 
+// Length limits of a bulk edit's destination change: in bytes, as a
+// destination's own (codes.MaxDestination, docs/API.md "at most 2048
+// bytes"), and said so.
+var (
+	msgBulkDestinationLength  = fmt.Sprintf("destination must be a URL template of at most %d bytes", codes.MaxDestination)
+	msgBulkReplaceLength      = fmt.Sprintf("replace.from and replace.to must each be at most %d bytes", codes.MaxDestination)
+	msgSheetDestinationLength = fmt.Sprintf("destination must be a URL (or a template) of at most %d bytes", codes.MaxDestination)
+)
+
 // readDestinationChange reads a destination change: a template string, or
 // {"replace":{"from","to"}}.
 func readDestinationChange(v *validation, raw json.RawMessage) *bulkedit.Destination {
 	var template string
 	if json.Unmarshal(raw, &template) == nil {
 		template = strings.TrimSpace(template)
-		if template == "" || utf8.RuneCountInString(template) > codes.MaxDestination {
-			v.add("changes.destination", "destination must be a URL template of at most 2048 characters")
+		// Bytes, as a destination's limit is (codes.MaxDestination): counted
+		// in characters, a template past it was taken and failed every code.
+		if template == "" || len(template) > codes.MaxDestination {
+			v.add("changes.destination", msgBulkDestinationLength)
 		}
 		return &bulkedit.Destination{Template: template}
 	}
@@ -364,9 +374,12 @@ func readDestinationChange(v *validation, raw json.RawMessage) *bulkedit.Destina
 			To   *string `json:"to"`
 		} `json:"replace"`
 	}
-	if json.Unmarshal(raw, &rep) != nil || rep.Replace == nil || rep.Replace.From == nil || rep.Replace.To == nil ||
-		*rep.Replace.From == "" || len(*rep.Replace.From) > codes.MaxDestination || len(*rep.Replace.To) > codes.MaxDestination {
+	if json.Unmarshal(raw, &rep) != nil || rep.Replace == nil || rep.Replace.From == nil || rep.Replace.To == nil || *rep.Replace.From == "" {
 		v.add("changes.destination", `destination must be a template or {"replace":{"from","to"}} with a non-empty from`)
+		return nil
+	}
+	if len(*rep.Replace.From) > codes.MaxDestination || len(*rep.Replace.To) > codes.MaxDestination {
+		v.add("changes.destination", msgBulkReplaceLength)
 		return nil
 	}
 	if *rep.Replace.From == *rep.Replace.To {

@@ -499,7 +499,8 @@ func TestBulkEditLongNonASCIIDestinationFails(t *testing.T) {
 		ed := f.members["editor"]
 		id := bulkCodes(t, e, f, 1, "long", 0)[0]
 		// 19 bytes, then 2-byte characters: the 200th byte ends inside one.
-		template := "https://ab.example/" + strings.Repeat("é", 1100)
+		// The template is within 2048 bytes; filled in, it is past them.
+		template := "https://ab.example/" + strings.Repeat("é", 1000) + "{destination}{destination}"
 		job := runBulkEdit(t, e, ed, `{"ids":["`+fmt.Sprintf("d_%d", id)+`"],"changes":{"destination":"`+template+`"}}`)
 		if job["status"] != "done" || job["failed"] != 1.0 {
 			t.Fatalf("job = %v", job)
@@ -512,6 +513,48 @@ func TestBulkEditLongNonASCIIDestinationFails(t *testing.T) {
 		if d := dynamicOf(t, st, f.ws, id); d.Destination != "https://old.example/0" {
 			t.Fatalf("destination changed to %.40s", d.Destination)
 		}
+	})
+}
+
+// A destination change's length limit is a destination's, in bytes, and
+// its message says so: a template of 1,119 characters (2,219 bytes) was
+// taken by the "at most 2048 characters" check and then failed every code;
+// a replace past it was told only that it needs a non-empty from. The app,
+// the public API and a spreadsheet's cell say the same.
+func TestBulkEditDestinationLimitInBytes(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		f := newTeam(t, e)
+		ed := f.members["editor"]
+		mine := fmt.Sprintf("d_%d", bulkCodes(t, e, f, 1, "bytes", 0)[0])
+		before, jobs := bulkFingerprint(t, st, f.ws), storetest.Count(t, st, "bulk_edit_jobs")
+		long := "https://ab.example/" + strings.Repeat("é", 1100)
+		for _, c := range []struct{ change, msg string }{
+			{`"` + long + `"`, "destination must be a URL template of at most 2048 bytes"},
+			{`{"replace":{"from":"old.example","to":"` + long + `"}}`, "replace.from and replace.to must each be at most 2048 bytes"},
+			{`{"replace":{"from":"` + strings.Repeat("é", 1025) + `","to":"x"}}`, "replace.from and replace.to must each be at most 2048 bytes"},
+		} {
+			for _, dry := range []string{"false", "true"} {
+				body := `{"ids":["` + mine + `"],"changes":{"destination":` + c.change + `},"dryRun":` + dry + `}`
+				got := expect(t, e.do(ed, "POST", "/api/codes/bulk-edit", body), http.StatusBadRequest, c.msg)
+				if got["errors"].(map[string]any)["changes.destination"] != c.msg {
+					t.Errorf("%.60s: %v", body, got["errors"])
+				}
+				expect(t, e.api(f.key, "POST", "/api/v1/codes/bulk-edit", body), http.StatusBadRequest, c.msg)
+			}
+		}
+		// A spreadsheet's cell past the limit fails its row with the same words.
+		got := expect(t, e.postEditSheet(ed, "a.csv", "shortCode,destination\nbytes0,"+long+"\n", true), http.StatusOK, "")
+		if fails, _ := got["failures"].([]any); len(fails) != 1 ||
+			fails[0].(map[string]any)["reason"] != "destination must be a URL (or a template) of at most 2048 bytes" {
+			t.Errorf("a long cell: %v", got)
+		}
+		if after := bulkFingerprint(t, st, f.ws); after != before || storetest.Count(t, st, "bulk_edit_jobs") != jobs {
+			t.Fatalf("a refused request changed the database:\n%s\n%s", before, after)
+		}
+		// 2048 bytes is within the limit.
+		exact := "https://ab.example/" + strings.Repeat("a", 2048-19)
+		expect(t, e.do(ed, "POST", "/api/codes/bulk-edit", `{"ids":["`+mine+`"],"changes":{"destination":"`+exact+`"},"dryRun":true}`), http.StatusOK, "")
 	})
 }
 

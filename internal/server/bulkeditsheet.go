@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/squarely/squarely/internal/auth"
 	"github.com/squarely/squarely/internal/bulk"
@@ -135,8 +134,8 @@ func (s *server) readSheetNames(r *http.Request, cols []string, table *bulk.Tabl
 func (n *sheetNames) rowChanges(v map[string]string) (bulkedit.Changes, string) {
 	var c bulkedit.Changes
 	if d := v["destination"]; d != "" {
-		if utf8.RuneCountInString(d) > codes.MaxDestination {
-			return c, "destination must be a URL (or a template) of at most 2048 characters"
+		if len(d) > codes.MaxDestination {
+			return c, msgSheetDestinationLength
 		}
 		c.Destination = &bulkedit.Destination{Template: d}
 	}
