@@ -487,6 +487,11 @@ func validateContent(c *checker, content any) {
 		if v.ValidUntil != "" && loc != nil {
 			if _, err := couponEnd(v.ValidUntil, loc); err != nil {
 				c.fail("content.validUntil", "validUntil must be a date (YYYY-MM-DD) or a local time (YYYY-MM-DDTHH:MM)")
+			} else if t, err := parseLocal(v.ValidUntil); err == nil {
+				// A local time, as an event's start: one the zone skips is no time.
+				if msg := skippedTime(t, loc); msg != "" {
+					c.fail("content.validUntil", "validUntil "+msg)
+				}
 			}
 		}
 	case *EventContent:

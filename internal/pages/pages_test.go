@@ -776,3 +776,23 @@ func TestEventSkippedTimes(t *testing.T) {
 		}
 	}
 }
+
+// A coupon's validUntil given as a local time is refused, as an event's
+// times are, when its zone skips it.
+func TestCouponSkippedTime(t *testing.T) {
+	for until, want := range map[string]string{
+		"2026-03-29T02:30": "validUntil does not exist in Europe/Berlin: clocks go forward from 02:00 to 03:00 on 2026-03-29",
+		"2026-03-29T03:00": "",
+		"2026-03-29":       "",
+	} {
+		raw, _ := json.Marshal(map[string]string{"headline": "10% off", "code": "SAVE10", "validUntil": until, "timeZone": "Europe/Berlin"})
+		_, err := Build(Input{Type: TypeCoupon, Title: "T", Content: raw}, opt)
+		var got Errors
+		if err != nil && !errors.As(err, &got) {
+			t.Fatalf("%s: %v", until, err)
+		}
+		if got["content.validUntil"] != want {
+			t.Errorf("%s: errors %v, want %q", until, map[string]string(got), want)
+		}
+	}
+}
