@@ -65,13 +65,15 @@ func (s *server) blobOfKind(w http.ResponseWriter, r *http.Request, kind string,
 
 // serveBlob answers the file itself, inline, with range and conditional
 // request support. An id's content never changes, so it is cached for good.
+// The data is read from the database a chunk at a time as it is sent
+// (store.BlobReader), never whole: a 304 or HEAD reads none of it.
 func (s *server) serveBlob(kind string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if kind == "image" && r.URL.Query().Has("w") {
 			s.serveScaled(w, r)
 			return
 		}
-		b := s.blobOfKind(w, r, kind, true)
+		b := s.blobOfKind(w, r, kind, false)
 		if b == nil {
 			return
 		}
@@ -83,7 +85,13 @@ func (s *server) serveBlob(kind string) http.HandlerFunc {
 		h.Set("Content-Disposition", orDefault(mime.FormatMediaType("inline", map[string]string{"filename": orDefault(b.FileName, "file")}), "inline"))
 		h.Set("Cache-Control", "public, max-age=31536000, immutable")
 		h.Set("ETag", `"`+b.SHA256+`"`)
-		http.ServeContent(w, r, "", b.CreatedAt, bytes.NewReader(b.Data))
+		data := s.store.BlobReader(r.Context(), b)
+		http.ServeContent(w, r, "", b.CreatedAt, data)
+		// The headers are sent by now: a failed read cuts the body short
+		// (shorter than its Content-Length), which is all a client can be told.
+		if err := data.Err(); err != nil && r.Context().Err() == nil {
+			s.log.ErrorContext(r.Context(), "internal error", "doing", "sending a file", "err", err)
+		}
 	}
 }
 
