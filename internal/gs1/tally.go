@@ -16,22 +16,58 @@ type ScanKey struct {
 	Lot         string
 	LinkType    string
 	Day         string // UTC, YYYY-MM-DD
+	// Listed is whether the product lists Lot: a listed lot is always
+	// counted under its own name, an unlisted one only among the first
+	// store.GS1UnlistedLots of its workspace, day and GTIN.
+	Listed bool
 }
 
-// Tally counts scans in memory between writes to the store.
+// lotDay is a workspace's day of a GTIN, whose unlisted lots are bounded.
+type lotDay struct {
+	workspaceID int64
+	day, gtin   string
+}
+
+// Tally counts scans in memory between writes to the store. It holds at
+// most store.GS1UnlistedLots unlisted lots by name per workspace, day and
+// GTIN, and counts the scans of others under store.GS1OtherLots, as the
+// store does: scans of made-up lots (anyone may scan /01/{gtin}/10/{any})
+// cannot grow it between writes, nor while the store cannot be reached
+// and the counts are kept.
 type Tally struct {
-	mu     sync.Mutex
-	counts map[ScanKey]int64
+	mu       sync.Mutex
+	counts   map[ScanKey]int64
+	unlisted map[lotDay]map[string]bool // the unlisted lots held by name
 }
 
 // Add counts one scan.
 func (t *Tally) Add(k ScanKey) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	t.add(k, 1)
+}
+
+// add counts n scans of k, under store.GS1OtherLots when k's lot is an
+// unlisted one past the bound; t.mu is held.
+func (t *Tally) add(k ScanKey, n int64) {
 	if t.counts == nil {
 		t.counts = map[ScanKey]int64{}
+		t.unlisted = map[lotDay]map[string]bool{}
 	}
-	t.counts[k]++
+	if k.Lot != "" && k.Lot != store.GS1OtherLots && !k.Listed {
+		d := lotDay{k.WorkspaceID, k.Day, k.GTIN}
+		lots := t.unlisted[d]
+		switch {
+		case lots[k.Lot]:
+		case len(lots) >= store.GS1UnlistedLots:
+			k.Lot = store.GS1OtherLots
+		case lots == nil:
+			t.unlisted[d] = map[string]bool{k.Lot: true}
+		default:
+			lots[k.Lot] = true
+		}
+	}
+	t.counts[k] += n
 }
 
 // Take returns the counts so far and starts again from none.
@@ -39,19 +75,22 @@ func (t *Tally) Take() map[ScanKey]int64 {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	c := t.counts
-	t.counts = nil
+	t.counts, t.unlisted = nil, nil
 	return c
 }
 
-// Restore adds counts back (a write that failed), to go with the next.
+// Restore adds counts back (a write that failed), to go with the next,
+// within the same bound as Add: the lots of c, counted first, keep their
+// names before those counted since.
 func (t *Tally) Restore(c map[ScanKey]int64) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.counts == nil {
-		t.counts = map[ScanKey]int64{}
-	}
-	for k, n := range c {
-		t.counts[k] += n
+	since := t.counts
+	t.counts, t.unlisted = nil, nil
+	for _, m := range []map[ScanKey]int64{c, since} {
+		for k, n := range m {
+			t.add(k, n)
+		}
 	}
 }
 

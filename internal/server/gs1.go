@@ -28,6 +28,11 @@ const (
 	maxGS1Products = 10000
 	// maxGS1Import bounds a products CSV, in bytes.
 	maxGS1Import = 5 << 20
+	// gs1AnalyticsLimit is how many rows the GS1 analytics answer by
+	// default: more than a table on a page shows at a glance.
+	gs1AnalyticsLimit = 100
+	// maxGS1AnalyticsLimit bounds the rows one answer of them holds.
+	maxGS1AnalyticsLimit = 1000
 )
 
 // Invalidators returns the functions that apply an announced key
@@ -192,9 +197,13 @@ func (s *server) importGS1Products(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, res)
 }
 
-// gs1Analytics (GET /api/gs1/analytics?from=&to=, UTC days YYYY-MM-DD,
-// the last 30 by default) answers the resolved scans per GTIN, lot and
-// link type, with the product's name.
+// gs1Analytics (GET /api/gs1/analytics?from=&to=&limit=, UTC days
+// YYYY-MM-DD, the last 30 by default) answers the most scanned (GTIN, lot,
+// link type) rows of the range with the product's name, at most limit of
+// them (gs1AnalyticsLimit by default, at most maxGS1AnalyticsLimit), and
+// how many rows and scans it leaves off (otherRows, otherScans), so that
+// a range of many GTINs, lots and days stays a bounded answer whose
+// figures still add up to every scan.
 func (s *server) gs1Analytics(w http.ResponseWriter, r *http.Request) {
 	to := s.now().UTC().Truncate(24 * time.Hour)
 	from := to.AddDate(0, 0, -29)
@@ -211,7 +220,16 @@ func (s *server) gs1Analytics(w http.ResponseWriter, r *http.Request) {
 	if analyticsDatesError(w, from, to.AddDate(0, 0, 1)) {
 		return
 	}
-	list, err := s.store.GS1ScanCounts(r.Context(), wsID(r), from, to)
+	limit := gs1AnalyticsLimit
+	if v := r.URL.Query().Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > maxGS1AnalyticsLimit {
+			fieldError(w, "limit", "limit must be a number from 1 to "+strconv.Itoa(maxGS1AnalyticsLimit))
+			return
+		}
+		limit = n
+	}
+	counts, err := s.store.GS1ScanCounts(r.Context(), wsID(r), from, to, limit)
 	if err != nil {
 		s.internalError(w, "reading GS1 scans", err)
 		return
@@ -222,12 +240,20 @@ func (s *server) gs1Analytics(w http.ResponseWriter, r *http.Request) {
 		Lot      string `json:"lot"`
 		LinkType string `json:"linkType"`
 		Scans    int64  `json:"scans"`
+		// OtherLots marks the row of the lots counted together
+		// (store.GS1OtherLots, past store.GS1UnlistedLots a day).
+		OtherLots bool `json:"otherLots,omitempty"`
 	}
-	out := make([]row, len(list))
-	for i, c := range list {
-		out[i] = row{c.GTIN, c.Name, c.Lot, c.LinkType, c.Scans}
+	out := make([]row, len(counts.Top))
+	shown := int64(0)
+	for i, c := range counts.Top {
+		out[i] = row{c.GTIN, c.Name, c.Lot, c.LinkType, c.Scans, c.Lot == store.GS1OtherLots}
+		shown += c.Scans
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"from": from.Format(time.DateOnly), "to": to.Format(time.DateOnly), "scans": out})
+	writeJSON(w, http.StatusOK, map[string]any{
+		"from": from.Format(time.DateOnly), "to": to.Format(time.DateOnly), "scans": out,
+		"otherRows": counts.Rows - int64(len(out)), "otherScans": counts.Scans - shown,
+	})
 }
 
 // gs1Problem answers a resolver error as RFC 9457 problem details, the
@@ -246,7 +272,8 @@ func gs1Problem(w http.ResponseWriter, status int, detail string) {
 // link of the type asked for (the default link without one) in the
 // language preferred. On a workspace's domain its products answer, on
 // the base URL the first workspace to list the GTIN. A redirect is
-// counted per GTIN, lot and link type.
+// counted per GTIN, lot and link type (the lots the product does not list
+// bounded per day: store.GS1UnlistedLots).
 func (s *server) resolveGS1(w http.ResponseWriter, r *http.Request) {
 	var query url.Values // most scans have no query: nothing to parse
 	if r.URL.RawQuery != "" {
@@ -298,7 +325,9 @@ func (s *server) resolveGS1(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.Method == http.MethodGet {
-		s.gs1Scans.Add(gs1.ScanKey{WorkspaceID: e.WorkspaceID, GTIN: req.GTIN, Lot: req.Lot(), LinkType: a.LinkType, Day: s.now().UTC().Format(time.DateOnly)})
+		lot := req.Lot()
+		_, listed := e.Lots[lot]
+		s.gs1Scans.Add(gs1.ScanKey{WorkspaceID: e.WorkspaceID, GTIN: req.GTIN, Lot: lot, LinkType: a.LinkType, Day: s.now().UTC().Format(time.DateOnly), Listed: listed})
 	}
 	h["Location"] = []string{a.Target.Location(req)}
 	w.WriteHeader(http.StatusTemporaryRedirect)

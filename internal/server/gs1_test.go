@@ -529,3 +529,94 @@ func TestGS1ResolverRefusesOversizedRequests(t *testing.T) {
 		problem(e.resolve("", "/01/09520123456788", "Accept-Language", strings.Repeat("a,", 4000)), http.StatusNotFound, "No product")
 	})
 }
+
+// Scans of made-up lots cannot grow the analytics: past
+// store.GS1UnlistedLots unlisted lots of a GTIN a day, the next count
+// under the other lots (marked otherLots), a listed lot keeps its row,
+// every scan is counted; and the answer holds at most limit rows, the
+// most scanned, with otherRows and otherScans saying what it leaves off.
+func TestGS1AnalyticsBounded(t *testing.T) {
+	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
+		e := start(t, st)
+		alice, _ := e.signedIn("alice@example.com")
+		expect(t, e.do(alice, "POST", "/api/gs1/products", gs1Product), http.StatusCreated, "")
+		const madeUp, listed = 150, 3
+		for i := range madeUp {
+			if r := e.resolve("", fmt.Sprintf("/01/09506000134352/10/M%03d", i)); r.StatusCode != http.StatusTemporaryRedirect {
+				t.Fatalf("lot M%03d: %d", i, r.StatusCode)
+			}
+		}
+		for range listed {
+			e.resolve("", "/01/09506000134352/10/L7")
+		}
+		// No scan names the other lots: their space is not a lot's character.
+		if r := e.resolve("", "/01/09506000134352/10/(other%20lots)"); r.StatusCode != http.StatusBadRequest {
+			t.Errorf("a lot named as the other lots: %d", r.StatusCode)
+		}
+		type answer struct {
+			Scans []struct {
+				GTIN, Name, Lot, LinkType string
+				Scans                     int64
+				OtherLots                 bool
+			}
+			OtherRows, OtherScans int64
+		}
+		read := func(query string) answer {
+			t.Helper()
+			r := e.do(alice, "GET", "/api/gs1/analytics?from=2026-03-01&to=2026-03-01"+query, "")
+			expect(t, r, http.StatusOK, "")
+			var a answer
+			if err := json.Unmarshal(r.body, &a); err != nil {
+				t.Fatal(err)
+			}
+			return a
+		}
+		total := func(a answer) int64 {
+			n := a.OtherScans
+			for _, s := range a.Scans {
+				n += s.Scans
+			}
+			return n
+		}
+		deadline := time.Now().Add(10 * time.Second)
+		a := read("&limit=1000")
+		for total(a) < madeUp+listed && time.Now().Before(deadline) {
+			time.Sleep(100 * time.Millisecond)
+			a = read("&limit=1000")
+		}
+		byName, other := 0, int64(0)
+		for _, s := range a.Scans {
+			switch {
+			case s.OtherLots:
+				other += s.Scans
+				if s.Lot != store.GS1OtherLots || s.Name != "Oat cereal" {
+					t.Errorf("the other lots' row: %+v", s)
+				}
+			case s.Lot == "L7":
+				if s.Scans != listed {
+					t.Errorf("the listed lot: %+v", s)
+				}
+			default:
+				byName++
+			}
+		}
+		if total(a) != madeUp+listed || a.OtherRows != 0 || a.OtherScans != 0 || byName != store.GS1UnlistedLots || other != madeUp-store.GS1UnlistedLots {
+			t.Fatalf("%d scans (want %d), %d made-up lots by name, %d under the other lots, %d rows, other rows %d",
+				total(a), madeUp+listed, byName, other, len(a.Scans), a.OtherRows)
+		}
+		rows := int64(len(a.Scans))
+
+		// Capped: the most scanned first, the rest summed.
+		a = read("&limit=2")
+		if len(a.Scans) != 2 || !a.Scans[0].OtherLots || a.Scans[1].Lot != "L7" || a.OtherRows != rows-2 || total(a) != madeUp+listed {
+			t.Errorf("limit=2: %d rows, first %+v, other rows %d (want %d), %d scans", len(a.Scans), a.Scans[0], a.OtherRows, rows-2, total(a))
+		}
+		a = read("")
+		if int64(len(a.Scans)) != min(rows, 100) || a.OtherRows != rows-int64(len(a.Scans)) || total(a) != madeUp+listed {
+			t.Errorf("by default: %d rows, other rows %d, %d scans", len(a.Scans), a.OtherRows, total(a))
+		}
+		for _, q := range []string{"0", "1001", "ten"} {
+			expect(t, e.do(alice, "GET", "/api/gs1/analytics?limit="+q, ""), http.StatusBadRequest, "limit must be a number from 1 to 1000")
+		}
+	})
+}

@@ -260,61 +260,146 @@ type GS1ScanCount struct {
 	Name string
 }
 
-// gs1CountChunk is how many counts one statement adds (6 parameters
-// each): a flush of a thousand GTINs is a few statements, not a thousand.
-const gs1CountChunk = 500
+// GS1UnlistedLots bounds the lots a product does not list that are
+// counted under their own name, per workspace, UTC day and GTIN. Anyone
+// may scan /01/{gtin}/10/{any lot} of a listed GTIN, and each made-up lot
+// would otherwise add rows of its own every day, growing gs1_scan_days
+// and the analytics without limit. Real lots need not be listed, so the
+// first ones of a day keep their own rows: a lot is one production run,
+// and even a product made daily with a three-month shelf life has about
+// 90 lots in shops at a time, under 100. Past the bound a new unlisted
+// lot's scans count under GS1OtherLots (still counted, by GTIN and link
+// type); a lot that already has a row that day keeps counting in it, and
+// the lots the product lists always have their own. So a GTIN has at most
+// (the lots it listed when scanned + GS1UnlistedLots + 2, the other lots
+// and no lot) lot values a day, each with at most one row per link type
+// (an unlisted lot follows the product's links, of at most the 22 types).
+const GS1UnlistedLots = 100
 
-// AddGS1Scans adds counts to the daily totals, in one transaction. The
-// counts name each (workspace, day, GTIN, lot, link type) once, as a
-// Tally's flush does: one statement may not update a row twice.
+// GS1OtherLots is the lot the scans of unlisted lots past GS1UnlistedLots
+// are counted under. Its space is outside GS1's character set 82, which a
+// lot (AI 10) is checked against, so no scanned or listed lot is this.
+const GS1OtherLots = "(other lots)"
+
+// gs1CountKinds are the columns of the counts AddGS1Scans passes
+// (rowsSQL): workspace, day, GTIN, lot, link type, scans.
+var gs1CountKinds = []string{"bigint", "timestamptz", "text", "text", "text", "bigint"}
+
+// gs1Listed is the SQL condition that the product of workspace ws and
+// GTIN gtin lists lot (columns or expressions).
+func gs1Listed(ws, gtin, lot string) string {
+	return `EXISTS (SELECT 1 FROM gs1_lots l JOIN gs1_products p ON p.id = l.product_id
+		WHERE p.workspace_id = ` + ws + ` AND p.gtin = ` + gtin + ` AND l.lot = ` + lot + `)`
+}
+
+// addGS1ScansSQL adds the counts passed as rows (gs1CountKinds) in one
+// statement that bounds the lots itself: each (workspace, day, GTIN)'s
+// lots that are neither listed nor already stored that day ("fresh"),
+// most scanned first, keep their name while the day's unlisted lots
+// stored ("used") and the fresh ones before them stay within
+// GS1UnlistedLots; the rest are counted under GS1OtherLots. The decision
+// reads the table as the statement starts (SQLite reads an INSERT's
+// source before writing when the source reads the target), and the
+// ranking covers the statement's own new lots, so one batch cannot pass
+// the bound either. Counts may name a key more than once: they are
+// summed first (one upsert may not touch a row twice).
+func (s *Store) addGS1ScansSQL() string {
+	named := func(lot string) string { return lot + ` <> '' AND ` + lot + ` <> '` + GS1OtherLots + `'` }
+	return `WITH r AS (SELECT c0 AS ws, c1 AS day, c2 AS gtin, c3 AS lot, c4 AS link_type, c5 AS scans FROM ` + s.rowsSQL(1, gs1CountKinds) + ` x),
+	fresh AS (
+		SELECT ws, day, gtin, lot, ROW_NUMBER() OVER (PARTITION BY ws, day, gtin ORDER BY SUM(scans) DESC, lot) AS n
+		FROM r
+		WHERE ` + named("lot") + `
+			AND NOT EXISTS (SELECT 1 FROM gs1_scan_days d WHERE d.workspace_id = r.ws AND d.day = r.day AND d.gtin = r.gtin AND d.lot = r.lot)
+			AND NOT ` + gs1Listed("r.ws", "r.gtin", "r.lot") + `
+		GROUP BY ws, day, gtin, lot),
+	used AS (
+		SELECT g.ws, g.day, g.gtin, COUNT(DISTINCT d.lot) AS n
+		FROM (SELECT DISTINCT ws, day, gtin FROM fresh) g
+		JOIN gs1_scan_days d ON d.workspace_id = g.ws AND d.day = g.day AND d.gtin = g.gtin
+		WHERE ` + named("d.lot") + ` AND NOT ` + gs1Listed("d.workspace_id", "d.gtin", "d.lot") + `
+		GROUP BY g.ws, g.day, g.gtin)
+	INSERT INTO gs1_scan_days (workspace_id, day, gtin, lot, link_type, scans)
+	SELECT r.ws, r.day, r.gtin,
+		CASE WHEN f.n + COALESCE(u.n, 0) > ` + fmt.Sprint(GS1UnlistedLots) + ` THEN '` + GS1OtherLots + `' ELSE r.lot END,
+		r.link_type, SUM(r.scans)
+	FROM r
+	LEFT JOIN fresh f ON f.ws = r.ws AND f.day = r.day AND f.gtin = r.gtin AND f.lot = r.lot
+	LEFT JOIN used u ON u.ws = r.ws AND u.day = r.day AND u.gtin = r.gtin
+	WHERE true
+	GROUP BY 1, 2, 3, 4, 5
+	ON CONFLICT (workspace_id, day, gtin, lot, link_type) DO UPDATE SET scans = gs1_scan_days.scans + excluded.scans`
+}
+
+// AddGS1Scans adds counts to the daily totals, in one transaction, with
+// the lots the products do not list bounded per workspace, day and GTIN
+// (GS1UnlistedLots). On SQLite write transactions already run one at a
+// time. On PostgreSQL the transaction first takes one advisory lock that
+// every GS1 count writer takes, so that writers side by side (several
+// instances flushing at once) cannot both see room for the last lots and
+// pass the bound together, nor deadlock on each other's rows. One lock,
+// not one per (workspace, day, GTIN): a flush may name thousands of
+// GTINs, and so many locks in a transaction could fill PostgreSQL's
+// shared lock table (max_locks_per_transaction, 64 by default, times
+// the connections); the writers are a flush every 2 seconds per
+// instance (gs1.FlushEvery), one statement each, so taking turns costs
+// little.
 func (s *Store) AddGS1Scans(ctx context.Context, counts []GS1ScanCount) error {
 	if len(counts) == 0 {
 		return nil
 	}
+	rows := make([][]any, len(counts))
+	for i, c := range counts {
+		rows[i] = []any{c.WorkspaceID, dbTime(c.Day), c.GTIN, c.Lot, c.LinkType, c.Scans}
+	}
 	return s.inTx(ctx, "count GS1 scans", func(tx *sql.Tx) error {
-		for start := 0; start < len(counts); start += gs1CountChunk {
-			chunk := counts[start:min(start+gs1CountChunk, len(counts))]
-			var q strings.Builder
-			q.WriteString(`INSERT INTO gs1_scan_days (workspace_id, day, gtin, lot, link_type, scans) VALUES `)
-			args := make([]any, 0, 6*len(chunk))
-			for i, c := range chunk {
-				if i > 0 {
-					q.WriteByte(',')
-				}
-				n := 6 * i
-				fmt.Fprintf(&q, "($%d, $%d, $%d, $%d, $%d, $%d)", n+1, n+2, n+3, n+4, n+5, n+6)
-				args = append(args, c.WorkspaceID, dbTime(c.Day), c.GTIN, c.Lot, c.LinkType, c.Scans)
-			}
-			q.WriteString(` ON CONFLICT (workspace_id, day, gtin, lot, link_type) DO UPDATE SET scans = gs1_scan_days.scans + excluded.scans`)
-			if _, err := tx.ExecContext(ctx, q.String(), args...); err != nil {
-				return fail("count GS1 scans", err)
-			}
+		if err := s.xactLock(ctx, tx, `hashtext('squarely.gs1_scan_days')`); err != nil {
+			return fail("count GS1 scans", err)
+		}
+		if _, err := tx.ExecContext(ctx, s.addGS1ScansSQL(), s.rowsArgs(gs1CountKinds, rows)...); err != nil {
+			return fail("count GS1 scans", err)
 		}
 		return nil
 	})
 }
 
+// GS1ScanTotals is a range's counts, totalled over its days: the most
+// scanned (GTIN, lot, link type) rows, and how many there are in all and
+// their scans, so that a reader can say what the rows left off add up to.
+type GS1ScanTotals struct {
+	Top   []GS1ScanCount // most scanned first
+	Rows  int64          // every (GTIN, lot, link type) of the range
+	Scans int64          // the scans of them all
+}
+
 // GS1ScanCounts returns the workspace's counts of the days from from to
-// to (UTC midnights, both included), totalled over the days, most scanned
-// first, each with its product's name.
-func (s *Store) GS1ScanCounts(ctx context.Context, workspaceID int64, from, to time.Time) ([]GS1ScanCount, error) {
+// to (UTC midnights, both included), totalled over the days: the limit
+// (at least 1) most scanned first, each with its product's name, and the
+// totals of them all, read in one statement so that they agree.
+func (s *Store) GS1ScanCounts(ctx context.Context, workspaceID int64, from, to time.Time, limit int) (*GS1ScanTotals, error) {
 	rows, err := s.read.QueryContext(ctx, `
-		SELECT d.gtin, d.lot, d.link_type, SUM(d.scans), COALESCE(MAX(p.name), '') FROM gs1_scan_days d
-		LEFT JOIN gs1_products p ON p.workspace_id = d.workspace_id AND p.gtin = d.gtin
-		WHERE d.workspace_id = $1 AND d.day >= $2 AND d.day <= $3
-		GROUP BY d.gtin, d.lot, d.link_type ORDER BY SUM(d.scans) DESC, d.gtin, d.lot, d.link_type`,
-		workspaceID, dbTime(from), dbTime(to))
+		SELECT g.gtin, g.lot, g.link_type, g.scans, COALESCE(p.name, ''), g.all_rows, g.all_scans FROM (
+			SELECT gtin, lot, link_type, CAST(SUM(scans) AS bigint) AS scans,
+				COUNT(*) OVER () AS all_rows, CAST(SUM(SUM(scans)) OVER () AS bigint) AS all_scans
+			FROM gs1_scan_days
+			WHERE workspace_id = $1 AND day >= $2 AND day <= $3
+			GROUP BY gtin, lot, link_type
+			ORDER BY SUM(scans) DESC, gtin, lot, link_type
+			LIMIT $4) g
+		LEFT JOIN gs1_products p ON p.workspace_id = $1 AND p.gtin = g.gtin
+		ORDER BY g.scans DESC, g.gtin, g.lot, g.link_type`,
+		workspaceID, dbTime(from), dbTime(to), limit)
 	if err != nil {
 		return nil, fail("read GS1 scans", err)
 	}
 	defer rows.Close()
-	list := []GS1ScanCount{}
+	out := &GS1ScanTotals{Top: []GS1ScanCount{}}
 	for rows.Next() {
 		c := GS1ScanCount{WorkspaceID: workspaceID}
-		if err := rows.Scan(&c.GTIN, &c.Lot, &c.LinkType, &c.Scans, &c.Name); err != nil {
+		if err := rows.Scan(&c.GTIN, &c.Lot, &c.LinkType, &c.Scans, &c.Name, &out.Rows, &out.Scans); err != nil {
 			return nil, fail("read GS1 scans", err)
 		}
-		list = append(list, c)
+		out.Top = append(out.Top, c)
 	}
-	return list, failOrNil("read GS1 scans", rows.Err())
+	return out, failOrNil("read GS1 scans", rows.Err())
 }

@@ -134,7 +134,10 @@ describe('Analytics Dashboard', () => {
           scans: [
             { gtin: '09506000134352', name: 'Tomato soup', lot: 'B42', linkType: 'gs1:recallStatus', scans: 1204 },
             { gtin: '09520123456788', name: '', lot: '', linkType: 'gs1:defaultLink', scans: 3 },
+            { gtin: '09506000134352', name: 'Tomato soup', lot: '(other lots)', linkType: 'gs1:defaultLink', scans: 2, otherLots: true },
           ],
+          otherRows: 12,
+          otherScans: 15,
         }),
     })
     renderApp('/dashboard')
@@ -144,6 +147,9 @@ describe('Analytics Dashboard', () => {
     expect(recall).toHaveTextContent('Tomato soup09506000134352B42gs1:recallStatus1,204')
     const unlisted = within(table).getByText('09520123456788').closest('tr')
     expect(unlisted).toHaveTextContent('—09520123456788—gs1:defaultLink3')
+    // The lots past the day's bound, together; and what the answer left off.
+    expect(within(table).getByText('Other lots').closest('tr')).toHaveTextContent('Tomato soup09506000134352Other lotsgs1:defaultLink2')
+    expect(within(table).getByText('12 more rows').closest('tr')).toHaveTextContent('12 more rows15')
   })
 
   it('shows no GS1 panel to a workspace without GS1 scans', async () => {

@@ -29,12 +29,22 @@ export function Gs1ScanTable({ caption }: { caption: string }) {
             <tr key={`${s.gtin}/${s.lot}/${s.linkType}`} className="border-t border-slate-100">
               <td className="py-1">{s.name || '—'}</td>
               <td className="tabular-nums">{s.gtin}</td>
-              <td>{s.lot || '—'}</td>
+              <td>{s.otherLots ? 'Other lots' : s.lot || '—'}</td>
               <td>{s.linkType}</td>
               <td className="text-right tabular-nums">{s.scans.toLocaleString()}</td>
             </tr>
           ))}
         </tbody>
+        {scans.data.otherRows > 0 && (
+          <tfoot>
+            <tr className="border-t border-slate-200 text-slate-600">
+              <td className="py-1" colSpan={4}>
+                {scans.data.otherRows.toLocaleString()} more {scans.data.otherRows === 1 ? 'row' : 'rows'}
+              </td>
+              <td className="text-right tabular-nums">{scans.data.otherScans.toLocaleString()}</td>
+            </tr>
+          </tfoot>
+        )}
       </table>
     </div>
   )
