@@ -22,15 +22,26 @@ import (
 type scimClient struct {
 	t     *testing.T
 	e     *env
+	ws    string // the workspace's id
 	base  string
 	token string
 }
 
 // newSCIMClient mints workspace ws's SCIM token as owner (signed in).
+// scimWorkspace starts a server with a workspace, Acme, and returns a
+// SCIM client of it.
+func scimWorkspace(t *testing.T, st *store.Store) *scimClient {
+	t.Helper()
+	e := start(t, st)
+	owner, _ := e.signedIn("owner@acme.test")
+	ws := idOf(expect(t, e.do(owner, "POST", "/api/workspaces", `{"name":"Acme"}`), http.StatusCreated, ""))
+	return newSCIMClient(t, e, owner, ws)
+}
+
 func newSCIMClient(t *testing.T, e *env, owner *http.Client, ws string) *scimClient {
 	t.Helper()
 	tok := expect(t, e.do(owner, "POST", "/api/workspaces/"+ws+"/scim-token", ""), http.StatusCreated, "")
-	return &scimClient{t: t, e: e, base: "/scim/v2/" + ws, token: tok["token"].(string)}
+	return &scimClient{t: t, e: e, ws: ws, base: "/scim/v2/" + ws, token: tok["token"].(string)}
 }
 
 func (c *scimClient) call(method, path, body string) (int, map[string]any) {
@@ -339,10 +350,7 @@ func TestSCIMRefusalsChangeNothing(t *testing.T) {
 // account with a line break in its address.
 func TestSCIMUserNameMustBeAnAddress(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
-		e := start(t, st)
-		owner, _ := e.signedIn("owner@acme.test")
-		ws := idOf(expect(t, e.do(owner, "POST", "/api/workspaces", `{"name":"Acme"}`), http.StatusCreated, ""))
-		c := newSCIMClient(t, e, owner, ws)
+		c := scimWorkspace(t, st)
 		users := storetest.Count(t, st, "users")
 		for _, body := range []string{
 			`{"userName":"ann\r\nbcc@acme.test"}`,
@@ -367,10 +375,7 @@ func TestSCIMUserNameMustBeAnAddress(t *testing.T) {
 // characters.
 func TestSCIMNamesCountedInCharacters(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
-		e := start(t, st)
-		owner, _ := e.signedIn("owner@acme.test")
-		ws := idOf(expect(t, e.do(owner, "POST", "/api/workspaces", `{"name":"Acme"}`), http.StatusCreated, ""))
-		c := newSCIMClient(t, e, owner, ws)
+		c := scimWorkspace(t, st)
 		name, id := strings.Repeat("名", 100), strings.Repeat("é", 256)
 		u := c.want(http.StatusCreated, "POST", "/Users", `{"userName":"ann@acme.test","name":{"givenName":"`+name+`","familyName":"Lee"},"externalId":"`+id+`"}`)
 		if u["name"].(map[string]any)["givenName"] != name || u["externalId"] != id {
@@ -395,10 +400,7 @@ func TestSCIMNamesCountedInCharacters(t *testing.T) {
 // address, in another case or as the primary e-mail, still goes through.
 func TestSCIMUserNameChangeRefused(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
-		e := start(t, st)
-		owner, _ := e.signedIn("owner@acme.test")
-		ws := idOf(expect(t, e.do(owner, "POST", "/api/workspaces", `{"name":"Acme"}`), http.StatusCreated, ""))
-		c := newSCIMClient(t, e, owner, ws)
+		c := scimWorkspace(t, st)
 		id := c.want(http.StatusCreated, "POST", "/Users", `{"userName":"ann@acme.test","name":{"givenName":"Ann","familyName":"Lee"},"externalId":"00u1"}`)["id"].(string)
 		c.want(http.StatusCreated, "POST", "/Users", `{"userName":"bob@acme.test"}`)
 		users := storetest.Count(t, st, "users")
@@ -525,10 +527,8 @@ func TestSCIMOwnersTurnedOffAtOnceKeepOne(t *testing.T) {
 // reactivated. The failure is the database's, made by a test trigger.
 func TestSCIMUserUpdateIsAllOrNothing(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, st *store.Store) {
-		e := start(t, st)
-		owner, _ := e.signedIn("owner@acme.test")
-		ws := idOf(expect(t, e.do(owner, "POST", "/api/workspaces", `{"name":"Acme"}`), http.StatusCreated, ""))
-		c := newSCIMClient(t, e, owner, ws)
+		c := scimWorkspace(t, st)
+		ws := c.ws
 		// A new account, which the workspace manages: deactivating suspends it.
 		id := c.want(http.StatusCreated, "POST", "/Users", `{"userName":"ann@acme.test","name":{"givenName":"Ann","familyName":"Lee"},"externalId":"00u1"}`)["id"].(string)
 		refuseSCIMWrites(t, st)
