@@ -239,24 +239,43 @@ func (s *server) ssoMet(w http.ResponseWriter, r *http.Request, ws *store.Worksp
 }
 
 // serviceProvider is workspace id's SAML service provider; ok false when
-// it has no single sign-on (answered 404) or on failure (answered).
-func (s *server) serviceProvider(w http.ResponseWriter, r *http.Request) (*crew.ServiceProvider, *store.SSO, bool) {
-	id, ok := idParam(w, r, "id", msgSSOMissing)
+// it has no single sign-on or on failure, answered: to a program (the
+// metadata's reader) 404 or 500, and a browser's navigation (browser: the
+// login and the ACS) back to the sign-in page, which says why
+// (?sso=missing or ?sso=failed) where JSON would be shown as the page.
+func (s *server) serviceProvider(w http.ResponseWriter, r *http.Request, browser bool) (*crew.ServiceProvider, *store.SSO, bool) {
+	missing := func() {
+		if browser {
+			http.Redirect(w, r, "/auth?sso=missing", http.StatusFound)
+			return
+		}
+		writeError(w, http.StatusNotFound, msgSSOMissing)
+	}
+	failed := func(doing string, err error) {
+		if !browser {
+			s.internalError(w, doing, err)
+			return
+		}
+		s.log.ErrorContext(r.Context(), "internal error", "doing", doing, "err", err)
+		http.Redirect(w, r, "/auth?sso=failed", http.StatusFound)
+	}
+	id, ok := parseID(r.PathValue("id"))
 	if !ok {
+		missing()
 		return nil, nil, false
 	}
 	c, err := s.store.WorkspaceSSO(r.Context(), id)
 	if errors.Is(err, store.ErrNotFound) {
-		writeError(w, http.StatusNotFound, msgSSOMissing)
+		missing()
 		return nil, nil, false
 	}
 	if err != nil {
-		s.internalError(w, "reading single sign-on", err)
+		failed("reading single sign-on", err)
 		return nil, nil, false
 	}
 	sp, err := saml.ServiceProvider(s.cfg.BaseURL, c, assertionLog{s, r.Context()}, s.now())
 	if err != nil {
-		s.internalError(w, "making the service provider", err)
+		failed("making the service provider", err)
 		return nil, nil, false
 	}
 	return sp, c, true
@@ -280,7 +299,7 @@ func (l assertionLog) Consume(id string, expires time.Time) error {
 // samlMetadata (GET /auth/saml/{id}/metadata) is the SP's metadata for
 // the workspace's IdP.
 func (s *server) samlMetadata(w http.ResponseWriter, r *http.Request) {
-	sp, _, ok := s.serviceProvider(w, r)
+	sp, _, ok := s.serviceProvider(w, r, false)
 	if !ok {
 		return
 	}
@@ -297,7 +316,7 @@ func (s *server) samlMetadata(w http.ResponseWriter, r *http.Request) {
 // samlLogin (GET /auth/saml/{id}/login) sends the browser to the IdP with
 // an AuthnRequest the ACS will accept one answer to.
 func (s *server) samlLogin(w http.ResponseWriter, r *http.Request) {
-	sp, c, ok := s.serviceProvider(w, r)
+	sp, c, ok := s.serviceProvider(w, r, true)
 	if !ok {
 		return
 	}
@@ -351,7 +370,7 @@ const samlRequestCookie = "squarely_saml_request"
 // with the role their groups map to.
 func (s *server) samlACS(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, saml.MaxResponse+4096)
-	sp, c, ok := s.serviceProvider(w, r)
+	sp, c, ok := s.serviceProvider(w, r, true)
 	if !ok {
 		return
 	}

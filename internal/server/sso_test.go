@@ -202,6 +202,17 @@ func TestSAMLSignIn(t *testing.T) {
 			t.Fatalf("sso = %v", got)
 		}
 		expect(t, e.do(e.browser(), "GET", "/auth/saml/"+ws+"/metadata", ""), http.StatusNotFound, msgSSOMissing)
+		// The login and the ACS are a browser's navigations: back to the
+		// sign-in page, which says so, not a JSON 404 shown as the page.
+		for _, r := range []*response{
+			e.do(e.browser(), "GET", "/auth/saml/"+ws+"/login", ""),
+			e.do(e.browser(), "GET", "/auth/saml/x"+ws+"/login", ""),
+			e.do(e.browser(), "POST", "/auth/saml/"+ws+"/acs", "SAMLResponse=x", "Content-Type", "application/x-www-form-urlencoded", "Sec-Fetch-Site", "cross-site"),
+		} {
+			if r.StatusCode != http.StatusFound || r.Header.Get("Location") != "/auth?sso=missing" {
+				t.Errorf("without single sign-on: %d to %q %s", r.StatusCode, r.Header.Get("Location"), r.body)
+			}
+		}
 
 		// Bad set-ups change nothing.
 		body := func(m map[string]any) string { b, _ := json.Marshal(m); return string(b) }

@@ -133,6 +133,12 @@ describe('login form', () => {
     expect(await screen.findByText('Too many sign-ins started from this address. Please try again in a minute.')).toBeInTheDocument()
   })
 
+  it('says when a workspace link has no single sign-on (?sso=missing)', async () => {
+    stubFetch({ 'GET /api/user': signedOut, 'GET /api/auth/providers': () => json({ oidc: null, signup: 'open' }) })
+    renderApp('/auth?sso=missing')
+    expect(await screen.findByText('Single sign-on is not set up for this workspace. Sign in another way, or ask its owner.')).toBeInTheDocument()
+  })
+
   it('signs in: e-mail sent as username, welcome toast, redirect to /', async () => {
     const mock = stubFetch({ 'GET /api/user': signedOut, 'POST /api/login': () => json(alice) })
     const { router } = renderApp('/auth')

@@ -30,6 +30,7 @@ const oidcMessages: Record<string, string> = {
 const ssoMessages: Record<string, string> = {
   failed: 'Single sign-on failed. Try again, or ask your workspace owner to check its identity provider.',
   busy: 'Too many sign-ins started from this address. Please try again in a minute.',
+  missing: 'Single sign-on is not set up for this workspace. Sign in another way, or ask its owner.',
   suspended,
   account_exists:
     'An account with this address already exists, and the workspace has not verified its domain: sign in to that account another way, or ask the workspace owner to verify the domain.',
