@@ -190,10 +190,13 @@ func testServeFileMemoryBounded(t *testing.T, db string) {
 	}
 	started.Wait()
 	// Every handler is now part way through its file, its client not
-	// reading: what the server holds for them is live.
-	var peak uint64
-	for range 3 {
-		peak = max(peak, live())
+	// reading: what the server holds for them is live, in every sample.
+	// The least of three, since what other tests' leftover goroutines
+	// allocate meanwhile comes and goes (the whole package's run once
+	// measured 80 MB where the test alone measures 13–30).
+	held := live()
+	for range 2 {
+		held = min(held, live())
 	}
 	close(release)
 	done.Wait()
@@ -201,12 +204,13 @@ func testServeFileMemoryBounded(t *testing.T, db string) {
 	for err := range errs {
 		t.Error(err)
 	}
-	held := int64(peak) - int64(before)
-	t.Logf("%d paused downloads of a %d MB file hold %.1f MB", clients, size>>20, float64(held)/(1<<20))
+	grown := int64(held) - int64(before)
+	t.Logf("%d paused downloads of a %d MB file hold %.1f MB", clients, size>>20, float64(grown)/(1<<20))
 	// A download holds a chunk (at most 1 MB) and its connection's
-	// buffers, 16 to 30 MB in all here; the whole files held 322 MB on
-	// SQLite and 834 MB on PostgreSQL (the driver's copies).
-	if limit := int64(clients * size / 4); held > limit {
-		t.Errorf("%d paused downloads of a %d MB file hold %d MB, want under %d MB", clients, size>>20, held>>20, limit>>20)
+	// buffers, 13 to 30 MB in all here; the whole files held 322 MB on
+	// SQLite and 834 MB on PostgreSQL (the driver's copies). The limit,
+	// half the files' total, leaves room for other tests' memory.
+	if limit := int64(clients * size / 2); grown > limit {
+		t.Errorf("%d paused downloads of a %d MB file hold %d MB, want under %d MB", clients, size>>20, grown>>20, limit>>20)
 	}
 }
