@@ -243,6 +243,7 @@ func (s *server) ssoMet(w http.ResponseWriter, r *http.Request, ws *store.Worksp
 // metadata's reader) 404 or 500, and a browser's navigation (browser: the
 // login and the ACS) back to the sign-in page, which says why
 // (?sso=missing or ?sso=failed) where JSON would be shown as the page.
+// An id that is no id at all is 404 either way.
 func (s *server) serviceProvider(w http.ResponseWriter, r *http.Request, browser bool) (*crew.ServiceProvider, *store.SSO, bool) {
 	missing := func() {
 		if browser {
@@ -259,9 +260,10 @@ func (s *server) serviceProvider(w http.ResponseWriter, r *http.Request, browser
 		s.log.ErrorContext(r.Context(), "internal error", "doing", doing, "err", err)
 		http.Redirect(w, r, "/auth?sso=failed", http.StatusFound)
 	}
-	id, ok := parseID(r.PathValue("id"))
+	// An id that cannot be one is a path that does not exist: 404, as
+	// every impossible path parameter is.
+	id, ok := idParam(w, r, "id", msgSSOMissing)
 	if !ok {
-		missing()
 		return nil, nil, false
 	}
 	c, err := s.store.WorkspaceSSO(r.Context(), id)
