@@ -43,13 +43,14 @@ func TestSPA(t *testing.T) {
 	}{
 		{"GET", "/", 200, "<!doctype html><title>app</title>", "no-cache"},
 		{"GET", "/index.html", 200, "<!doctype html><title>app</title>", "no-cache"},
-		{"GET", "/auth", 200, "<!doctype html><title>app</title>", "no-cache"},
-		{"GET", "/AUTH", 200, "<!doctype html><title>app</title>", "no-cache"},
-		{"GET", "/dashboard?create=true", 200, "<!doctype html><title>app</title>", "no-cache"},
+		// The app's pages carry their session's first answers (boot.go): never stored.
+		{"GET", "/auth", 200, "<!doctype html><title>app</title>", "no-store"},
+		{"GET", "/AUTH", 200, "<!doctype html><title>app</title>", "no-store"},
+		{"GET", "/dashboard?create=true", 200, "<!doctype html><title>app</title>", "no-store"},
 		{"GET", "/no/such/page", 404, "<!doctype html><title>app</title>", "no-cache"},
 		{"GET", "/assets", 404, "<!doctype html><title>app</title>", "no-cache"},
 		{"GET", "/%2e%2e/%2e%2e/etc/passwd", 404, "<!doctype html><title>app</title>", "no-cache"},
-		{"HEAD", "/auth", 200, "", "no-cache"},
+		{"HEAD", "/auth", 200, "", "no-store"},
 		{"GET", "/favicon.svg", 200, "<svg/>", "no-cache"},
 		{"GET", "/assets/app-abc1.js", 200, "console.log(1)", "public, max-age=31536000, immutable"},
 		{"GET", "/assets/missing-123.js", 404, "404 page not found\n", ""},

@@ -114,6 +114,9 @@ type server struct {
 	auth  *auth.Service
 	web   fs.FS
 	pages http.Handler // the React app's files and prerendered pages (spa.go)
+	// api is the app's API under /api/ with the session and the workspace
+	// loaded; boot.go asks it for the answers written into the app's pages.
+	api http.Handler
 	// hostPolicy says which hosts Squarely serves (GET /tls/allowed).
 	hostPolicy func(ctx context.Context, host string) error
 	// logins counts failed logins per client address and account (and
@@ -300,7 +303,7 @@ func New(d Deps) http.Handler {
 	if s.web == nil {
 		s.web = web.Dist()
 	}
-	s.pages = spa(s.web, d.Config.BaseURL, web.Routes())
+	s.pages = spa(s.web, d.Config.BaseURL, web.Routes(), s.bootScript)
 	s.auth = &auth.Service{
 		Store:        d.Store,
 		Config:       d.Config,

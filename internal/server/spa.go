@@ -8,9 +8,12 @@ import (
 	"mime"
 	"net/http"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/squarely/squarely/internal/server/respond"
 )
 
 // baseURLToken stands for SQUARELY_BASE_URL in the build's prerendered
@@ -34,11 +37,15 @@ const baseURLToken = "__SQUARELY_BASE_URL__"
 // Answers are compressed when the client accepts it: assets from the
 // gzip and brotli copies the build wrote beside them (NAME.gz, NAME.br),
 // pages from a gzip made here at start, once their base URL is filled in.
+//
+// The shell of a page of the app carries the answers boot gives for its
+// request (boot.go), so it is the session's own and never stored.
 type webApp struct {
 	fsys     fs.FS
 	pages    map[string]*textFile // HTML, XML and text files, read at start
 	fallback string
 	routes   [][]string // the app's page paths, split into segments
+	boot     func(w http.ResponseWriter, r *http.Request) []byte
 }
 
 // textFile is a text file of the build with the base URL in place.
@@ -46,8 +53,8 @@ type textFile struct {
 	plain, gzip []byte
 }
 
-func spa(fsys fs.FS, baseURL string, routes []string) http.Handler {
-	a := &webApp{fsys: fsys, pages: map[string]*textFile{}, fallback: "index.html"}
+func spa(fsys fs.FS, baseURL string, routes []string, boot func(w http.ResponseWriter, r *http.Request) []byte) http.Handler {
+	a := &webApp{fsys: fsys, pages: map[string]*textFile{}, fallback: "index.html", boot: boot}
 	// A build that cannot be walked serves nothing but its 404s and the
 	// fallback's 500, which names the problem.
 	fs.WalkDir(fsys, ".", func(name string, d fs.DirEntry, err error) error {
@@ -141,9 +148,43 @@ func (a *webApp) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		a.serveNotFound(w, r)
 		return
 	}
-	if !a.serveFile(w, r, a.fallback, false) {
+	if !a.serveShell(w, r) {
 		http.Error(w, "index.html is missing from the web app build", http.StatusInternalServerError)
 	}
+}
+
+// serveShell answers with the app's shell for one of its pages, the
+// answers boot gives for r before its </body>, reporting false when the
+// build has no shell.
+func (a *webApp) serveShell(w http.ResponseWriter, r *http.Request) bool {
+	p, ok := a.pages[a.fallback]
+	if !ok {
+		return false
+	}
+	h := w.Header()
+	h.Set("Cache-Control", "no-store")
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Add("Vary", "Cookie")
+	page := p.plain
+	if a.boot != nil {
+		if i := bytes.LastIndex(page, []byte("</body>")); i >= 0 {
+			page = slices.Concat(page[:i], a.boot(w, r), page[i:])
+		}
+	}
+	if r.Method == http.MethodHead {
+		return true
+	}
+	if len(page) >= respond.CompressedMin {
+		h.Add("Vary", "Accept-Encoding")
+		if acceptsEncoding(r.Header.Get("Accept-Encoding"), "gzip") {
+			h.Set("Content-Encoding", "gzip")
+			respond.WriteGzipped(w, page)
+			return true
+		}
+	}
+	h.Set("Content-Length", strconv.Itoa(len(page)))
+	w.Write(page)
+	return true
 }
 
 // isRoute reports whether name (a cleaned path without its leading slash)

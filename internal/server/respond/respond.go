@@ -43,11 +43,7 @@ func JSON(w http.ResponseWriter, status int, v any) {
 		if _, ok := w.(acceptsGzip); ok {
 			h.Set("Content-Encoding", "gzip")
 			w.WriteHeader(status)
-			zw := gzipWriters.Get().(*gzip.Writer)
-			zw.Reset(w)
-			zw.Write(buf.Bytes())
-			zw.Close()
-			gzipWriters.Put(zw)
+			WriteGzipped(w, buf.Bytes())
 			return
 		}
 	}
@@ -62,6 +58,15 @@ const CompressedMin = 1024
 // gzipWriters keeps gzip writers (each holds its compression state)
 // between answers.
 var gzipWriters = sync.Pool{New: func() any { return gzip.NewWriter(io.Discard) }}
+
+// WriteGzipped writes b to w as one gzip stream, through the kept writers.
+func WriteGzipped(w io.Writer, b []byte) {
+	zw := gzipWriters.Get().(*gzip.Writer)
+	zw.Reset(w)
+	zw.Write(b)
+	zw.Close()
+	gzipWriters.Put(zw)
+}
 
 // acceptsGzip is the ResponseWriter of a request whose client accepts
 // gzip: JSON compresses through it. Streamed answers (ZIPs, CSVs, images)

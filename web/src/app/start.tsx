@@ -1,6 +1,7 @@
 import { StrictMode, useEffect } from 'react'
 import { createRoot, hydrateRoot } from 'react-dom/client'
 import { getUserQueryOptions, userQueryKey, type User } from '@/lib/auth'
+import { endBoot } from '@/lib/boot'
 import { createQueryClient } from '@/lib/query-client'
 import { cn } from '@/lib/utils'
 import { whiteLabelConfigKey, whiteLabelConfigOptions, type WhiteLabelConfig } from '@/lib/white-label'
@@ -18,7 +19,10 @@ export interface Known {
 
 /** Calls done once React has committed the first render, hydrated or not. */
 function Started({ done }: { done: () => void }) {
-  useEffect(done, [done])
+  useEffect(() => {
+    endBoot()
+    done()
+  }, [done])
   return null
 }
 

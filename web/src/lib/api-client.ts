@@ -1,4 +1,5 @@
 import type { QueryFunction } from '@tanstack/react-query'
+import { fetchFirst } from './boot'
 
 /**
  * A non-OK answer from the server. The message is `${status}: ${body}` (or the
@@ -37,7 +38,7 @@ export async function apiRequest(method: string, url: string, data?: unknown): P
     init.headers = { 'Content-Type': 'application/json' }
     init.body = JSON.stringify(data)
   }
-  const res = await fetch(url, init)
+  const res = await (method === 'GET' ? fetchFirst(url, init) : fetch(url, init))
   await throwIfNotOk(res)
   return res
 }
@@ -56,7 +57,7 @@ export function getQueryFn<T>(options: { on401: 'returnNull' }): QueryFunction<T
 export function getQueryFn<T>(options: { on401: 'throw' }): QueryFunction<T>
 export function getQueryFn<T>({ on401 }: { on401: UnauthorizedBehavior }): QueryFunction<T | null> {
   return async ({ queryKey, signal }) => {
-    const res = await fetch(queryKey.join('/'), { credentials: 'include', signal })
+    const res = await fetchFirst(queryKey.join('/'), { credentials: 'include', signal })
     if (on401 === 'returnNull' && res.status === 401) {
       return null
     }

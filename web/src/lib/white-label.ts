@@ -1,4 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
+import { fetchFirst } from './boot'
 
 /** The brand of the host the site was opened on (GET /api/white-label/config). */
 export interface WhiteLabelConfig {
@@ -21,7 +22,7 @@ export interface WhiteLabelConfig {
 export const CONFIG_ERROR = 'Failed to fetch white label configuration'
 
 async function fetchConfig({ signal }: { signal: AbortSignal }): Promise<WhiteLabelConfig> {
-  const res = await fetch('/api/white-label/config', { credentials: 'include', signal })
+  const res = await fetchFirst('/api/white-label/config', { credentials: 'include', signal })
   if (!res.ok) throw new Error(CONFIG_ERROR)
   return (await res.json()) as WhiteLabelConfig
 }
