@@ -67,8 +67,92 @@ const compileHintsPlugin: Plugin = {
   },
 }
 
+type Node = { type: string; [key: string]: unknown }
+
+const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && typeof (value as Node).type === 'string'
+
+/** The nodes directly under node, in source order. */
+function childNodes(node: Node): Node[] {
+  return Object.values(node).flatMap((value) => (Array.isArray(value) ? value.filter(isNode) : isNode(value) ? [value] : []))
+}
+
+/** The specifier of the first import('…') under node, if any. */
+function firstImport(node: Node): string | undefined {
+  if (node.type === 'ImportExpression' && isNode(node.source) && typeof node.source.value === 'string') return node.source.value
+  for (const child of childNodes(node)) {
+    const found = firstImport(child)
+    if (found) return found
+  }
+  return undefined
+}
+
+/**
+ * Each route of the router whose page loads lazily, { path: '…',
+ * ...page(() => import('…'), …) } in src/app/routes.tsx: its path and the
+ * specifier of the module it loads (children's routes are their own).
+ */
+function lazyRoutes(node: Node, found = new Map<string, string>()): Map<string, string> {
+  if (node.type === 'ObjectExpression') {
+    const props = (node.properties as Node[]).filter((p) => !(p.type === 'Property' && isNode(p.key) && p.key.name === 'children'))
+    const path = props.find((p) => p.type === 'Property' && isNode(p.key) && p.key.name === 'path' && isNode(p.value) && typeof p.value.value === 'string')
+    const specifier = path && props.map(firstImport).find(Boolean)
+    if (path && specifier) found.set((path.value as Node).value as string, specifier)
+  }
+  for (const child of childNodes(node)) lazyRoutes(child, found)
+  return found
+}
+
+/**
+ * For each lazily loaded page, the chunks its code needs beyond what the
+ * app's entry already loads, as dist/route-preloads.json ({"/dashboard":
+ * ["assets/dashboard-….js", …]}). The server lists them as module
+ * preloads in that page's shell (internal/server/spa.go), so a phone
+ * fetches them with the entry rather than once the entry has run and asked
+ * for them: one round trip less before the page (BENCHMARKS.md, the
+ * dashboard's first card).
+ */
+const routesModule = fileURLToPath(new URL('./src/app/routes.tsx', import.meta.url))
+const routeModules = new Map<string, string>() // route path → the id of the module its page loads
+const routePreloadsPlugin: Plugin = {
+  name: 'squarely:route-preloads',
+  apply: (_, { isSsrBuild }) => !isSsrBuild,
+  transform: {
+    order: 'post',
+    async handler(code, id) {
+      if (id !== routesModule) return
+      for (const [path, specifier] of lazyRoutes(this.parse(code) as unknown as Node)) {
+        const resolved = await this.resolve(specifier, id)
+        if (!resolved) this.error(`route ${path}: cannot resolve ${specifier}`)
+        routeModules.set(path, resolved.id)
+      }
+    },
+  },
+  generateBundle(_, bundle) {
+    const chunks = Object.values(bundle).filter((file) => file.type === 'chunk')
+    const byName = new Map(chunks.map((chunk) => [chunk.fileName, chunk]))
+    const closure = (names: string[], seen = new Set<string>()) => {
+      for (const name of names) {
+        if (seen.has(name)) continue
+        seen.add(name)
+        closure(byName.get(name)?.imports ?? [], seen)
+      }
+      return seen
+    }
+    const entry = chunks.find((chunk) => chunk.isEntry && chunk.facadeModuleId?.endsWith('index.html'))
+    if (!entry || routeModules.size === 0) this.error('route preloads: no app entry or no lazy routes found')
+    const loaded = closure([entry.fileName])
+    const preloads: Record<string, string[]> = {}
+    for (const [path, id] of routeModules) {
+      const page = chunks.find((chunk) => chunk.moduleIds.includes(id))
+      if (!page) this.error(`route ${path}: no chunk holds ${id}`)
+      preloads[path] = [...closure([page.fileName])].filter((name) => !loaded.has(name))
+    }
+    this.emitFile({ type: 'asset', fileName: 'route-preloads.json', source: JSON.stringify(preloads, null, 2) + '\n' })
+  },
+}
+
 export default defineConfig({
-  plugins: [react(), tailwindcss(), firstDownloadPlugin, compileHintsPlugin],
+  plugins: [react(), tailwindcss(), firstDownloadPlugin, compileHintsPlugin, routePreloadsPlugin],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },

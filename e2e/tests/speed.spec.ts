@@ -188,6 +188,9 @@ test('the dashboard with 120 codes shows its first card without the generator an
   // and the trial status. It asks for none of them, and is drawn once, with
   // its cards, never as the skeleton first.
   expect(asked.some((path) => /^\/assets\/dashboard-[^/]*\.js$/.test(path)), asked.join('\n')).toBe(true)
+  // Its code is listed in the page, so it comes with the app's entry, not after it runs.
+  const shell = await (await page.request.get('/dashboard')).text()
+  expect(shell.split('</head>')[0]).toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/dashboard-[^"]+\.js">/)
   expect(await page.evaluate(() => (window as { skeleton?: boolean }).skeleton ?? false), 'the skeleton was drawn').toBe(false)
   for (const path of ['/api/user', '/api/white-label/config', '/api/trial-status']) expect(asked, path).not.toContain(path)
   expect(asked.filter((path) => path.startsWith('/api/codes?') && !path.includes('cursor=')), asked.join('\n')).toEqual([])

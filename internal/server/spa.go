@@ -3,11 +3,15 @@ package server
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
+	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"mime"
 	"net/http"
 	"path"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -39,13 +43,73 @@ const baseURLToken = "__SQUARELY_BASE_URL__"
 // pages from a gzip made here at start, once their base URL is filled in.
 //
 // The shell of a page of the app carries the answers boot gives for its
-// request (boot.go), so it is the session's own and never stored.
+// request (boot.go), so it is the session's own and never stored, and
+// module preloads of the page's code, which the build lists by route
+// (route-preloads.json, web/vite.config.ts).
 type webApp struct {
 	fsys     fs.FS
 	pages    map[string]*textFile // HTML, XML and text files, read at start
 	fallback string
 	routes   [][]string // the app's page paths, split into segments
 	boot     func(w http.ResponseWriter, r *http.Request) []byte
+	preloads []routePreloads
+}
+
+// routePreloads are the <link rel="modulepreload"> elements of a route's
+// page, whose path is split into segments as routes are.
+type routePreloads struct {
+	route []string
+	links []byte
+}
+
+// preloadFile is a name the build gives a chunk of the app's code: nothing
+// else goes into a page's links.
+var preloadFile = regexp.MustCompile(`^assets/[A-Za-z0-9._-]+\.js$`)
+
+// readPreloads reads the build's route-preloads.json, route → the files its
+// page's code needs beyond the app's entry. A build without it, or with an
+// unreadable one, has no preloads: its pages still load their code, later.
+func readPreloads(fsys fs.FS) []routePreloads {
+	b, err := fs.ReadFile(fsys, "route-preloads.json")
+	if err != nil {
+		return nil
+	}
+	var byRoute map[string][]string
+	if json.Unmarshal(b, &byRoute) != nil {
+		return nil
+	}
+	var preloads []routePreloads
+	for _, route := range slices.Sorted(maps.Keys(byRoute)) {
+		var links bytes.Buffer
+		for _, file := range byRoute[route] {
+			if preloadFile.MatchString(file) {
+				fmt.Fprintf(&links, `<link rel="modulepreload" crossorigin href="/%s">`, file)
+			}
+		}
+		if links.Len() > 0 {
+			preloads = append(preloads, routePreloads{route: strings.Split(strings.Trim(route, "/"), "/"), links: links.Bytes()})
+		}
+	}
+	return preloads
+}
+
+// preloadLinks are the module preloads of the page at name (a cleaned
+// path without its leading slash), if the build listed any. Of two routes
+// that match, the one with more fixed segments is the page, as the
+// client router ranks them.
+func (a *webApp) preloadLinks(name string) []byte {
+	segments := strings.Split(name, "/")
+	var links []byte
+	best := -1
+	for _, p := range a.preloads {
+		if len(p.route) != len(segments) || !matchSegments(p.route, segments) {
+			continue
+		}
+		if fixed := len(p.route) - strings.Count(strings.Join(p.route, "/"), ":"); fixed > best {
+			links, best = p.links, fixed
+		}
+	}
+	return links
 }
 
 // textFile is a text file of the build with the base URL in place.
@@ -54,7 +118,7 @@ type textFile struct {
 }
 
 func spa(fsys fs.FS, baseURL string, routes []string, boot func(w http.ResponseWriter, r *http.Request) []byte) http.Handler {
-	a := &webApp{fsys: fsys, pages: map[string]*textFile{}, fallback: "index.html", boot: boot}
+	a := &webApp{fsys: fsys, pages: map[string]*textFile{}, fallback: "index.html", boot: boot, preloads: readPreloads(fsys)}
 	// A build that cannot be walked serves nothing but its 404s and the
 	// fallback's 500, which names the problem.
 	fs.WalkDir(fsys, ".", func(name string, d fs.DirEntry, err error) error {
@@ -148,15 +212,15 @@ func (a *webApp) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		a.serveNotFound(w, r)
 		return
 	}
-	if !a.serveShell(w, r) {
+	if !a.serveShell(w, r, name) {
 		http.Error(w, "index.html is missing from the web app build", http.StatusInternalServerError)
 	}
 }
 
-// serveShell answers with the app's shell for one of its pages, the
-// answers boot gives for r before its </body>, reporting false when the
-// build has no shell.
-func (a *webApp) serveShell(w http.ResponseWriter, r *http.Request) bool {
+// serveShell answers with the app's shell for its page at name, with the
+// page's module preloads before its </head> and the answers boot gives for
+// r before its </body>, reporting false when the build has no shell.
+func (a *webApp) serveShell(w http.ResponseWriter, r *http.Request, name string) bool {
 	p, ok := a.pages[a.fallback]
 	if !ok {
 		return false
@@ -166,6 +230,11 @@ func (a *webApp) serveShell(w http.ResponseWriter, r *http.Request) bool {
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Add("Vary", "Cookie")
 	page := p.plain
+	if links := a.preloadLinks(name); links != nil {
+		if i := bytes.Index(page, []byte("</head>")); i >= 0 {
+			page = slices.Concat(page[:i], links, page[i:])
+		}
+	}
 	if a.boot != nil {
 		if i := bytes.LastIndex(page, []byte("</body>")); i >= 0 {
 			page = slices.Concat(page[:i], a.boot(w, r), page[i:])

@@ -236,6 +236,22 @@ func TestPrerenderedPages(t *testing.T) {
 		t.Errorf("robots.txt does not point at the sitemap:\n%s", robots)
 	}
 
+	// The shell of a lazily loaded page lists that page's code as module
+	// preloads (route-preloads.json), every one a file of the build.
+	for path, chunk := range map[string]string{"/dashboard": "dashboard-", "/auth": "auth-page-", "/pages/7/edit": "page-editor-page-"} {
+		shell := string(e.do(c, "GET", path, "", "Accept-Encoding", "identity").body)
+		head, _, _ := strings.Cut(shell, "</head>")
+		files := regexp.MustCompile(`<link rel="modulepreload" crossorigin href="(/assets/[^"]+)">`).FindAllStringSubmatch(head, -1)
+		if !strings.Contains(head, `href="/assets/`+chunk) {
+			t.Errorf("%s: no preload of its page's chunk %s*:\n%s", path, chunk, head)
+		}
+		for _, f := range files {
+			if r := e.do(c, "GET", f[1], ""); r.StatusCode != http.StatusOK {
+				t.Errorf("%s preloads %s: %d", path, f[1], r.StatusCode)
+			}
+		}
+	}
+
 	// Every compressed answer of the build decompresses to the plain one.
 	page := e.do(c, "GET", "/faq", "", "Accept-Encoding", "identity").body
 	if got := gunzip(t, e.do(c, "GET", "/faq", "", "Accept-Encoding", "gzip").body); !bytes.Equal(got, page) {
@@ -247,5 +263,56 @@ func TestPrerenderedPages(t *testing.T) {
 		if r.Header.Get("Content-Encoding") != "gzip" || !bytes.Equal(gunzip(t, r.body), plain) {
 			t.Errorf("%s: gzip answer %q does not decompress to the file", m[1], r.Header.Get("Content-Encoding"))
 		}
+	}
+}
+
+// The shell of a page lists the build's preloads of that page's code
+// before its </head> (route-preloads.json): the route as the client
+// router matches it, and only names of the build's chunks.
+func TestSPARoutePreloads(t *testing.T) {
+	shell := "<!doctype html><html><head><title>shell</title></head><body><div id=root></div></body></html>"
+	preloads := `{
+		"/dashboard": ["assets/dashboard-1.js", "assets/codes-2.js"],
+		"/pages/new/:type": ["assets/page-editor-3.js"],
+		"/pages/:id/edit": ["assets/page-editor-3.js", "assets/pages-4.js"],
+		"/blog/:id": ["assets/post-5.js"],
+		"/auth": ["assets/x.js\"><script>alert(1)</script>", "../secret.js", "/assets/abs-6.js", "assets/style-7.css"]
+	}`
+	link := func(files ...string) string {
+		var b strings.Builder
+		for _, f := range files {
+			b.WriteString(`<link rel="modulepreload" crossorigin href="/` + f + `">`)
+		}
+		return b.String()
+	}
+	e := start(t, storetest.Open(t), withWeb(fstest.MapFS{
+		"index.html": {Data: []byte("landing")}, "spa.html": {Data: []byte(shell)}, "route-preloads.json": {Data: []byte(preloads)},
+	}))
+	c := e.browser()
+	for path, want := range map[string]string{
+		"/dashboard":        link("assets/dashboard-1.js", "assets/codes-2.js"),
+		"/DASHBOARD/":       link("assets/dashboard-1.js", "assets/codes-2.js"),
+		"/pages/9/edit":     link("assets/page-editor-3.js", "assets/pages-4.js"),
+		"/pages/new/text":   link("assets/page-editor-3.js"),
+		"/auth":             "",
+		"/account-settings": "",
+	} {
+		body := string(e.do(c, "GET", path, "", "Accept-Encoding", "identity").body)
+		head, _, _ := strings.Cut(body, "</head>")
+		if got := strings.TrimPrefix(head, "<!doctype html><html><head><title>shell</title>"); got != want {
+			t.Errorf("%s: head ends %q, want %q", path, got, want)
+		}
+	}
+	// The 404 shell has none.
+	if r := e.do(c, "GET", "/dashboard/x", "", "Accept-Encoding", "identity"); r.StatusCode != 404 || string(r.body) != shell {
+		t.Errorf("not found: %d %q", r.StatusCode, r.body)
+	}
+
+	// An unreadable list: no preloads, and the pages still served.
+	e = start(t, storetest.Open(t), withWeb(fstest.MapFS{
+		"index.html": {Data: []byte("landing")}, "spa.html": {Data: []byte(shell)}, "route-preloads.json": {Data: []byte(`{"/dashboard": "assets/a.js"`)},
+	}))
+	if r := e.do(e.browser(), "GET", "/dashboard", "", "Accept-Encoding", "identity"); r.StatusCode != 200 || strings.Contains(string(r.body), "modulepreload") {
+		t.Errorf("malformed list: %d %q", r.StatusCode, r.body)
 	}
 }
