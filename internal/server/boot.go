@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/url"
 	"path"
-	"slices"
 	"strings"
 )
 
@@ -17,7 +16,8 @@ import (
 // wait for those requests, one after the other, and their work on the
 // page's one thread (BENCHMARKS.md, the dashboard's first card). Each
 // answer is what GET of its path answers this request's session now, from
-// the app's own API (s.api), so it is the same bytes the app would fetch.
+// the app's own API (s.api), so it is the same bytes the app would fetch;
+// the session and its workspace are read once for them all.
 
 // bootElementID is the id of the script element holding the answers
 // (web/src/lib/boot.ts reads it).
@@ -68,18 +68,28 @@ func (s *server) bootScript(w http.ResponseWriter, r *http.Request) []byte {
 		return nil
 	}
 	answers := map[string]bootAnswer{}
-	ask := func(p string) int {
-		a, ok := s.firstAnswer(w, r, p)
+	ask := func(r *http.Request, p string) int {
+		a, ok := s.firstAnswer(r, p)
 		if ok {
 			answers[p] = a
 		}
 		return a.Status
 	}
-	ask("/api/white-label/config")
-	if ask("/api/user") == http.StatusOK {
-		for _, p := range bootPaths(r) {
-			ask(p)
+	// The session and the workspace load as for /api/; a failure to load
+	// them, which they answer with an error of their own, leaves the page
+	// without answers, and the app asks.
+	loaded := &answerRecorder{header: http.Header{}, status: http.StatusOK}
+	s.auth.LoadUser(s.loadWorkspace(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
+		ask(r, "/api/white-label/config")
+		if ask(r, "/api/user") == http.StatusOK {
+			for _, p := range bootPaths(r) {
+				ask(r, p)
+			}
 		}
+	}))).ServeHTTP(loaded, r)
+	// A session that slid, or a malformed cookie, re-issues or clears the cookie (auth.LoadUser): the page carries it.
+	for _, c := range loaded.header.Values("Set-Cookie") {
+		w.Header().Add("Set-Cookie", c)
 	}
 	data, err := json.Marshal(answers) // escapes <, > and &: no "</script>" inside
 	if err != nil {
@@ -92,10 +102,10 @@ func (s *server) bootScript(w http.ResponseWriter, r *http.Request) []byte {
 	return b.Bytes()
 }
 
-// firstAnswer asks the app's API for GET p as r's session would, and
-// reports whether the answer can go into the page: a 200 or a 401 (signed
-// out, which the app reads as nobody) of JSON within bootAnswerMax.
-func (s *server) firstAnswer(w http.ResponseWriter, r *http.Request, p string) (bootAnswer, bool) {
+// firstAnswer asks the app's API for GET p as r's session (loaded) would,
+// and reports whether the answer can go into the page: a 200 or a 401
+// (signed out, which the app reads as nobody) of JSON within bootAnswerMax.
+func (s *server) firstAnswer(r *http.Request, p string) (bootAnswer, bool) {
 	u, err := url.ParseRequestURI(p)
 	if err != nil {
 		return bootAnswer{}, false
@@ -112,12 +122,6 @@ func (s *server) firstAnswer(w http.ResponseWriter, r *http.Request, p string) (
 	}
 	rec := &answerRecorder{header: http.Header{}, status: http.StatusOK}
 	s.api.ServeHTTP(rec, req)
-	// A session that slid re-issues its cookie (auth.LoadUser): the page carries it instead.
-	for _, c := range rec.header.Values("Set-Cookie") {
-		if !slices.Contains(w.Header().Values("Set-Cookie"), c) {
-			w.Header().Add("Set-Cookie", c)
-		}
-	}
 	a := bootAnswer{Status: rec.status, Body: rec.body.String()}
 	ct := rec.header.Get("Content-Type")
 	ok := (rec.status == http.StatusOK || rec.status == http.StatusUnauthorized) && !rec.over &&

@@ -327,8 +327,8 @@ func (s *server) routes() http.Handler {
 	v1.Handle("POST /api/v1/webhooks/{id}/deliveries/{deliveryId}/retry", key(auth.PermEdit, publicapi.ScopeWebhooksWrite, s.retryWebhookDelivery))
 
 	site := http.NewServeMux()
-	s.api = s.auth.LoadUser(gzipJSON(s.loadWorkspace(jsonFallback(api))))
-	site.Handle("/api/", frameDenied(apiCSP, s.api))
+	s.api = jsonFallback(api)
+	site.Handle("/api/", frameDenied(apiCSP, s.auth.LoadUser(gzipJSON(s.loadWorkspace(s.api)))))
 	site.HandleFunc("GET /auth/google", s.auth.GoogleStart)
 	site.HandleFunc("GET /auth/google/callback", s.auth.GoogleCallback)
 	site.HandleFunc("GET /auth/oidc", s.auth.OIDCStart) // issue 27

@@ -114,8 +114,9 @@ type server struct {
 	auth  *auth.Service
 	web   fs.FS
 	pages http.Handler // the React app's files and prerendered pages (spa.go)
-	// api is the app's API under /api/ with the session and the workspace
-	// loaded; boot.go asks it for the answers written into the app's pages.
+	// api is the app's API under /api/, for a request whose session and
+	// workspace are loaded; boot.go asks it for the answers written into
+	// the app's pages.
 	api http.Handler
 	// hostPolicy says which hosts Squarely serves (GET /tls/allowed).
 	hostPolicy func(ctx context.Context, host string) error
