@@ -336,7 +336,8 @@ func (s *server) readScanReport(w http.ResponseWriter, r *http.Request, q store.
 // previous period when that one cannot. On failure it has answered.
 func (s *server) admitCountryReport(w http.ResponseWriter, r *http.Request, q store.ScanQuery, sr *scanRange) (done func(), ok bool) {
 	// A country's scans are read from the events, which retention
-	// deletes: a range it reaches into would count too few.
+	// deletes: a range it reaches into would count too few (the
+	// workspace's country rows would not, but its part days would).
 	kept, err := s.store.EventsFrom(r.Context())
 	if err != nil {
 		s.internalError(w, "reading the scan retention", err)
@@ -346,8 +347,8 @@ func (s *server) admitCountryReport(w http.ResponseWriter, r *http.Request, q st
 		fieldError(w, "country", "Scans before "+kept.Format(time.DateOnly)+" are not kept by country: choose a range from that day on")
 		return nil, false
 	}
-	// Reading them costs time and memory with the range's scans: the
-	// range is bounded (counted from the rollups), so is the previous
+	// Reading them costs time and memory with their scans: those are
+	// bounded (counted from the rollups), so are the previous
 	// period's, which is left out rather than refused, and the reading
 	// takes a render slot, as heavy work does.
 	n, err := s.scansToRead(r.Context(), q, sr.from, sr.to)
@@ -371,11 +372,11 @@ func (s *server) admitCountryReport(w http.ResponseWriter, r *http.Request, q st
 }
 
 // scansToRead counts from the rollups the scans of every country, bots
-// included, that q's codes had in [from, to): the events a country's
-// report of that range reads.
+// included, that a country's report of [from, to) reads from the events:
+// all of q's codes', but for a workspace's days its country rows hold.
 func (s *server) scansToRead(ctx context.Context, q store.ScanQuery, from, to time.Time) (int64, error) {
-	q.ByCountry, q.From, q.To, q.Bots = false, from, to, true
-	return s.store.ScanCount(ctx, q)
+	q.From, q.To = from, to
+	return s.store.CountryEventScans(ctx, q)
 }
 
 // defaultCountryScanLimit bounds the scans of a range a country's report

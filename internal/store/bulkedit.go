@@ -512,6 +512,12 @@ func (s *Store) writeEditCode(ctx context.Context, tx *sql.Tx, workspaceID int64
 		args = append(args, a.Style.insertArgs()...)
 	}
 	if a.Deleted != b.Deleted {
+		if c.Dynamic && !a.Deleted {
+			// An undone deletion (UndoBulkEdit holds the rollup lock).
+			if err := s.markRestoredDays(ctx, tx, workspaceID, c.ID); err != nil {
+				return "", fail("mark the days counted without the code", err)
+			}
+		}
 		add("is_deleted", a.Deleted)
 		if a.Deleted {
 			add("deleted_at", dbTime(now))
@@ -772,6 +778,11 @@ func (s *Store) UndoBulkEdit(ctx context.Context, workspaceID, id int64, since, 
 		done := false
 		var changed []string
 		err := s.inTx(ctx, "undo bulk edit", func(tx *sql.Tx) error {
+			// Before any code row: a restored code marks the days counted
+			// without it (markRestoredDays) as a rollup writer does.
+			if err := s.rollupLock(ctx, sqlTx{tx}, []int64{workspaceID}); err != nil {
+				return fail("lock the workspace's rollups", err)
+			}
 			changed = changed[:0]
 			var batch []UndoSkip
 			rows, err := tx.QueryContext(ctx, `SELECT seq, dynamic, code_id, before_values, after_values FROM bulk_edit_items

@@ -122,11 +122,17 @@ func RebuildRollups(ctx context.Context, s *Store) error {
 	return s.inTx(ctx, "rebuild rollups", func(tx *sql.Tx) error {
 		// Emptying workspace_rollup_versions puts the writers' caches out of date.
 		for _, table := range []string{"scan_code_days", "scan_workspace_days", "scan_visitors", "scan_workspace_visitors", "workspace_rollup_versions",
-			"scan_tag_rollups", "scan_folder_rollups", "scan_workspace_quarters", "scan_workspace_stale_days", "workspace_quarters_since"} {
+			"scan_tag_rollups", "scan_folder_rollups", "scan_workspace_quarters", "scan_workspace_stale_days", "workspace_quarters_since",
+			"scan_workspace_country_days"} {
 			if _, err := tx.ExecContext(ctx, "DELETE FROM "+table); err != nil {
 				return err
 			}
 		}
+		// The country rows start again at the open day.
+		if _, err := tx.ExecContext(ctx, `UPDATE scan_country_days_from SET day = (SELECT day FROM code_days_open)`); err != nil {
+			return err
+		}
+		s.earlierScans.Add(1)
 		return s.rollUpEvents(ctx, tx, "route")
 	})
 }
@@ -136,6 +142,19 @@ func RebuildRollups(ctx context.Context, s *Store) error {
 func SetOpenDay(ctx context.Context, s *Store, day time.Time) error {
 	_, err := s.write.ExecContext(ctx, `UPDATE code_days_open SET day = $1`, dbTime(day))
 	return err
+}
+
+// SetCountryDaysFrom makes day the first day the country rows hold (its
+// rows and the others are left as they are).
+func SetCountryDaysFrom(ctx context.Context, s *Store, day time.Time) error {
+	_, err := s.write.ExecContext(ctx, `UPDATE scan_country_days_from SET day = $1`, dbTime(day))
+	s.earlierScans.Add(1)
+	return err
+}
+
+// CountryDaysFrom is the first day the country rows hold.
+func CountryDaysFrom(ctx context.Context, s *Store) (time.Time, error) {
+	return s.countryDaysFrom(ctx, sqlTx{s.read})
 }
 
 // OpenDay is the first open day of the code rollups.

@@ -106,7 +106,7 @@ func (s *Store) migrate(ctx context.Context, upTo int) error {
 		return fmt.Errorf("store: unable to create schema_migrations: %w", err)
 	}
 	// Go steps run after their migration's SQL, in its transaction.
-	steps := map[int]func(context.Context, *sql.Tx) error{14: s.backfillRollups, 16: s.openCodeDays, 58: s.startQuarters}
+	steps := map[int]func(context.Context, *sql.Tx) error{14: s.backfillRollups, 16: s.openCodeDays, 58: s.startQuarters, 62: s.startCountryDays}
 	for _, m := range list {
 		if upTo > 0 && m.version > upTo {
 			break

@@ -57,19 +57,25 @@ func (s *Store) openCodeDays(ctx context.Context, tx *sql.Tx) error {
 }
 
 // CloseScanDays closes every open day that ended closeGrace or more before
-// now, a day per transaction, and reports how many it closed. The recorder
-// calls it about once a minute; any instance may.
+// now, a day per transaction, and reports how many it closed; then, for up
+// to countryWorkBudget, counts back and refreshes the workspaces' country
+// rows (countrydays.go). The recorder calls it about once a minute; any
+// instance may.
 func (s *Store) CloseScanDays(ctx context.Context, now time.Time) (int, error) {
 	for n := 0; ; n++ {
 		closed, err := s.closeDay(ctx, now)
-		if err != nil || !closed {
+		if err != nil {
+			return n, err
+		}
+		if !closed {
+			_, err := s.CatchUpCountryDays(ctx, time.Now().Add(countryWorkBudget))
 			return n, err
 		}
 	}
 }
 
-// closeDay writes the first open day's code rows from its events and
-// opens the next day, if that day is due.
+// closeDay writes the first open day's code rows and country rows from its
+// events and opens the next day, if that day is due.
 func (s *Store) closeDay(ctx context.Context, now time.Time) (closed bool, err error) {
 	err = s.inTx(ctx, "close a day of scans", func(tx *sql.Tx) error {
 		rtx := sqlTx{tx}
@@ -84,8 +90,11 @@ func (s *Store) closeDay(ctx context.Context, now time.Time) (closed bool, err e
 		if now.Before(next.Add(closeGrace)) {
 			return nil
 		}
-		rows, err := s.countCodeDay(ctx, rtx, day)
+		rows, countries, err := s.countDay(ctx, rtx, day, true)
 		if err != nil {
+			return fail("close a day of scans", err)
+		}
+		if err := s.writeCountryDays(ctx, rtx, countries); err != nil {
 			return fail("close a day of scans", err)
 		}
 		var keep [][]any
@@ -106,25 +115,29 @@ func (s *Store) closeDay(ctx context.Context, now time.Time) (closed bool, err e
 	return closed, err
 }
 
-// countCodeDay tallies the events of live codes on a UTC day, per code and
-// bot flag, visitors included: what the day's code rows hold. One index
-// seek per live code.
-func (s *Store) countCodeDay(ctx context.Context, tx rollupTx, day time.Time) (map[rollupKey]*dayTally, error) {
-	days := newDayCounter()
+// countDay tallies the events of live codes on a UTC day: per code and
+// bot flag, visitors included (what the day's code rows hold), with
+// codeRows; and per workspace, country and bot flag (its country rows,
+// countrydays.go). One index seek per live code.
+func (s *Store) countDay(ctx context.Context, tx rollupTx, day time.Time, codeRows bool) (map[rollupKey]*dayTally, map[countryKey]*dayTally, error) {
+	codes, countries := newDayCounter[rollupKey](), newDayCounter[countryKey]()
 	err := tx.each(ctx, `
-		SELECT e.dynamic_qr_code_id, e.scanned_at, e.is_bot, e.device_type, e.os, e.browser, e.referrer, e.visitor_hash, e.country, e.region, e.city, e.route
-		FROM scan_events e
-		WHERE e.dynamic_qr_code_id IN (SELECT id FROM dynamic_qr_codes WHERE NOT is_deleted)
-			AND e.scanned_at >= $1 AND e.scanned_at < $2`,
+		SELECT e.dynamic_qr_code_id, d.workspace_id, e.scanned_at, e.is_bot, e.device_type, e.os, e.browser, e.referrer, e.visitor_hash, e.country, e.region, e.city, e.route
+		FROM dynamic_qr_codes d JOIN scan_events e ON e.dynamic_qr_code_id = d.id
+		WHERE NOT d.is_deleted AND e.scanned_at >= $1 AND e.scanned_at < $2`,
 		[]any{dbTime(day), dbTime(day.AddDate(0, 0, 1))}, func(scan func(...any) error) error {
 			var e ScanEvent
-			if err := scan(&e.CodeID, scanTime(&e.ScannedAt), &e.IsBot, &e.DeviceType, &e.OS, &e.Browser, &e.Referrer, &e.VisitorHash, &e.Country, &e.Region, &e.City, &e.Route); err != nil {
+			var ws int64
+			if err := scan(&e.CodeID, &ws, scanTime(&e.ScannedAt), &e.IsBot, &e.DeviceType, &e.OS, &e.Browser, &e.Referrer, &e.VisitorHash, &e.Country, &e.Region, &e.City, &e.Route); err != nil {
 				return err
 			}
-			days.add(rollupKey{e.CodeID, day, e.IsBot}, &e)
+			if codeRows {
+				codes.add(rollupKey{e.CodeID, day, e.IsBot}, &e)
+			}
+			countries.add(countryKey{rollupKey{ws, day, e.IsBot}, e.Country}, &e)
 			return nil
 		})
-	return days.tallies, err
+	return codes.tallies, countries.tallies, err
 }
 
 // codeEventsAfter tallies a code's events from open on, per UTC day and

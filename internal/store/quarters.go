@@ -22,9 +22,10 @@ import (
 //
 // A code's deletion or move takes its scans out of the day rows but cannot
 // take them out of the visitor quarters, so the days it had scans on are
-// marked stale in its workspaces (scan_workspace_stale_days): the first
-// view of such a day's parts rebuilds its quarters from the events
-// (refreshStaleDay). The workspaces that existed before the quarters read
+// marked stale in its workspaces (scan_workspace_stale_days), as are the
+// closed days late scans reach, whose country rows lack them
+// (countrydays.go): the first view of such a day's parts, or the
+// recorder's tick, rebuilds its quarters from the events (refreshStaleDay). The workspaces that existed before the quarters read
 // the events for the days before them (workspace_quarters_since).
 
 var userQuarters = rollupTable{"scan_workspace_quarters", "workspace_id", "quarter"}
@@ -142,9 +143,10 @@ func (s *Store) addQuarterEdge(ctx context.Context, e ScanQuery, sum *reportSum)
 	return err == nil, err
 }
 
-// refreshStaleDay rebuilds the quarter rows and the visitor quarters of a
-// workspace's stale UTC day from its live codes' scan events, which must
-// be kept for the day, and clears the mark: the first view of the day's
+// refreshStaleDay rebuilds the quarter rows, the visitor quarters and the
+// country rows (countrydays.go) of a workspace's stale UTC day from its
+// live codes' scan events, which must be kept for the day, and clears the
+// mark: the first view of the day's
 // parts reads the events once, in place of every view for good. Under the
 // workspace's rollup lock, so no batch adds to the day meanwhile.
 func (s *Store) refreshStaleDay(ctx context.Context, ws int64, day time.Time) error {
@@ -159,7 +161,7 @@ func (s *Store) refreshStaleDay(ctx context.Context, ws int64, day time.Time) er
 		if err != nil || stale == 0 {
 			return err // none: another view refreshed it
 		}
-		quarters, spans := map[rollupKey]*dayTally{}, visitorSpans{}
+		quarters, spans, countries := map[rollupKey]*dayTally{}, visitorSpans{}, newDayCounter[countryKey]()
 		err = tx.each(ctx, `SELECT e.scanned_at, e.is_bot, e.device_type, e.os, e.browser, e.referrer, e.visitor_hash, e.country, e.region, e.city, e.route
 			FROM scan_events e WHERE e.scanned_at >= $1 AND e.scanned_at < $2
 				AND e.dynamic_qr_code_id IN (SELECT id FROM dynamic_qr_codes WHERE workspace_id = $3 AND NOT is_deleted)`,
@@ -169,6 +171,7 @@ func (s *Store) refreshStaleDay(ctx context.Context, ws int64, day time.Time) er
 					return err
 				}
 				tallyOf(quarters, rollupKey{ws, e.ScannedAt.UTC().Truncate(15 * time.Minute), e.IsBot}).add(&e)
+				countries.add(countryKey{rollupKey{ws, day, e.IsBot}, e.Country}, &e)
 				if e.VisitorHash != "" {
 					spans.add(ws, day, &e)
 				}
@@ -184,6 +187,9 @@ func (s *Store) refreshStaleDay(ctx context.Context, ws int64, day time.Time) er
 			return err
 		}
 		if err := s.writeVisitorQuarters(ctx, tx, s.visitorQuartersSQL(false), spans); err != nil {
+			return err
+		}
+		if err := s.recountCountryDay(ctx, tx, ws, day, countries.tallies); err != nil {
 			return err
 		}
 		if err := tx.exec(ctx, `DELETE FROM scan_workspace_stale_days WHERE workspace_id = $1 AND day = $2`, ws, from); err != nil {
@@ -211,6 +217,11 @@ func (s *Store) markStaleDays(ctx context.Context, tx rollupTx, workspaces []int
 			rows = append(rows, []any{ws, dbTime(k.day)})
 		}
 	}
+	return s.insertStaleDays(ctx, tx, rows)
+}
+
+// insertStaleDays marks rows' (workspace, day) stale.
+func (s *Store) insertStaleDays(ctx context.Context, tx rollupTx, rows [][]any) error {
 	if len(rows) == 0 {
 		return nil
 	}

@@ -412,14 +412,19 @@ func (s *Store) rollUpLocked(ctx context.Context, tx rollupTx, events []ScanEven
 	}
 	// Late scans change closed days' code rows, which tag and folder rows
 	// are summed from (groupdays.go).
-	late := map[int64]bool{}
+	late, lateDays := map[int64]bool{}, map[rollupKey]bool{}
 	for i := range events {
 		if owner, live := owners[events[i].CodeID]; live && events[i].ScannedAt.Before(open) {
 			late[owner] = true
+			lateDays[rollupKey{owner: owner, day: utcDay(events[i].ScannedAt)}] = true
 		}
 	}
 	versions, err := bumpCodeRollups(ctx, tx, late)
 	if err != nil {
+		return err
+	}
+	// And the closed days' country rows (countrydays.go).
+	if err := s.markLateDays(ctx, tx, lateDays); err != nil {
 		return err
 	}
 	return s.addToRollups(ctx, tx, events, owners, open, versions)
@@ -472,23 +477,24 @@ func (s *Store) addToRollups(ctx context.Context, tx rollupTx, events []ScanEven
 }
 
 // dayCounter tallies scan events read back from scan_events, counting
-// each visitor hash once per rollup row.
-type dayCounter struct {
-	tallies map[rollupKey]*dayTally
-	seen    map[rollupKey]map[string]bool
+// each visitor hash once per rollup row: K is rollupKey, or countryKey
+// for the workspace's rows by country (countrydays.go).
+type dayCounter[K comparable] struct {
+	tallies map[K]*dayTally
+	seen    map[K]map[string]bool
 }
 
-func newDayCounter() *dayCounter {
-	return &dayCounter{tallies: map[rollupKey]*dayTally{}, seen: map[rollupKey]map[string]bool{}}
+func newDayCounter[K comparable]() *dayCounter[K] {
+	return &dayCounter[K]{tallies: map[K]*dayTally{}, seen: map[K]map[string]bool{}}
 }
 
 // add counts e in row k.
-func (c *dayCounter) add(k rollupKey, e *ScanEvent) { c.addAs(k, k, e) }
+func (c *dayCounter[K]) add(k K, e *ScanEvent) { c.addAs(k, k, e) }
 
 // addAs counts e in row k, its visitor once per row of the rollups it
 // stands for: a report summed from many codes' events keeps one row per
 // day, not one per code and day, and counts a visitor once per code.
-func (c *dayCounter) addAs(k, row rollupKey, e *ScanEvent) {
+func (c *dayCounter[K]) addAs(k, row K, e *ScanEvent) {
 	d := tallyOf(c.tallies, k)
 	d.add(e)
 	if e.VisitorHash == "" || c.seen[row][e.VisitorHash] {
@@ -501,7 +507,7 @@ func (c *dayCounter) addAs(k, row rollupKey, e *ScanEvent) {
 	d.Visitors++
 }
 
-func tallyOf(m map[rollupKey]*dayTally, k rollupKey) *dayTally {
+func tallyOf[K comparable](m map[K]*dayTally, k K) *dayTally {
 	t := m[k]
 	if t == nil {
 		t = &dayTally{}

@@ -22,9 +22,10 @@ type ScanQuery struct {
 	From, To            time.Time
 	Bots                bool
 	// ByCountry picks only the scans placed in Country ("" for those no
-	// country was found for). The rollups are not kept by country, so
-	// such a query reads the scan events of its range: the ones retention
-	// kept (EventsFrom), at a cost that follows the range's scans.
+	// country was found for). A workspace's closed days come from its
+	// country rows (countrydays.go); the rest of its range, and a code's,
+	// a tag's or a folder's, from the scan events: the ones retention
+	// kept (EventsFrom), at a cost that follows their scans.
 	ByCountry bool
 	Country   string
 }
@@ -122,7 +123,16 @@ func (s *Store) ScanReport(ctx context.Context, q ScanQuery) (*ScanReport, error
 	}
 	sum := newReportSum()
 	if q.ByCountry {
-		if err := s.addEvents(ctx, q, sum); err != nil {
+		rows, stale, events, err := s.countryParts(ctx, q)
+		if err == nil {
+			err = s.eachCountryDay(ctx, rows, stale, func(k rollupKey, d *dayTally) { sum.addDay(k, d, q.Bots) })
+		}
+		for _, e := range events {
+			if err == nil {
+				err = s.addEvents(ctx, e, sum)
+			}
+		}
+		if err != nil {
 			return nil, err
 		}
 		return sum.report(), nil
@@ -259,13 +269,13 @@ func (m *reportSum) report() *ScanReport {
 
 // addEvents adds the scan events q picks to sum as the rollups would
 // count them: what the partial days at a range's ends come from, and a
-// country's whole range. One pass over the rows, for an account's many
-// codes cost an index seek each, kept as one tally a day (its memory
-// follows the days, and the visitors seen). A visitor counts once per
+// country's days that no country rows hold (countryParts). One pass over
+// the rows, for an account's many codes cost an index seek each, kept as
+// one tally a day (its memory follows the days, and the visitors seen). A visitor counts once per
 // code for a perCode q, as in the code rows its whole days come from,
 // and once across codes for the workspace.
 func (s *Store) addEvents(ctx context.Context, q ScanQuery, sum *reportSum) error {
-	days := newDayCounter()
+	days := newDayCounter[rollupKey]()
 	cond, args := q.where(true)
 	err := s.eachRow(ctx, "read scans", `
 		SELECT e.dynamic_qr_code_id, e.scanned_at, e.is_bot, e.device_type, e.os, e.browser, e.referrer, e.visitor_hash, e.country, e.region, e.city, e.route
@@ -293,11 +303,24 @@ func (s *Store) addEvents(ctx context.Context, q ScanQuery, sum *reportSum) erro
 func (s *Store) ScanCount(ctx context.Context, q ScanQuery) (int64, error) {
 	var total int64
 	if q.ByCountry {
-		cond, args := q.where(q.Bots)
-		if err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM scan_events e WHERE `+cond, args...).Scan(&total); err != nil {
-			return 0, fail("count scans", err)
+		rows, stale, events, err := s.countryParts(ctx, q)
+		if err == nil {
+			err = s.eachCountryDay(ctx, rows, stale, func(k rollupKey, d *dayTally) {
+				if q.Bots || !k.bot {
+					total += d.Scans
+				}
+			})
 		}
-		return total, nil
+		for _, e := range events {
+			if err != nil {
+				break
+			}
+			cond, args := e.where(e.Bots)
+			var n int64
+			err = s.read.QueryRowContext(ctx, `SELECT count(*) FROM scan_events e WHERE `+cond, args...).Scan(&n)
+			total += n
+		}
+		return total, failOrNil("count scans", err)
 	}
 	days, edges, rolled, err := s.splitOpen(ctx, q)
 	if err != nil {

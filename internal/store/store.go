@@ -38,6 +38,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
@@ -73,6 +74,11 @@ type Store struct {
 	rollup  *rollupSQL
 	cache   *writerCache // the recorder's
 	hooks   redirectHooks
+	// The country rows (countrydays.go): earlierScans counts the batches
+	// that saved scans of days before them; countedBack is one more than
+	// its value when they last reached back to the first scan, after which
+	// the tick stops looking further back.
+	earlierScans, countedBack atomic.Int64
 }
 
 // Open opens the database named by databaseURL, or the SQLite file

@@ -1,0 +1,346 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"strconv"
+	"time"
+)
+
+// A workspace's scans by country (issue 37). A country's view of a
+// workspace (ScanQuery.ByCountry) used to read every scan event of its
+// range, at a cost that followed the range's scans: seconds for ninety
+// days at ten million. scan_workspace_country_days holds one row per
+// workspace, country, closed UTC day and bot flag with the day row's
+// breakdowns of that country's scans, its visitors included (a visitor's
+// hash is one address's of one day, so one country's). They are written
+// when a day closes, from the events closeDay reads anyway, never by the
+// recorder's batches: the redirect path pays nothing for them.
+//
+// The rows begin at scan_country_days_from, the first open day when they
+// were added; the recorder's minute tick counts the days before it back,
+// a day per transaction, down to the oldest kept scan (catchUpCountryDays).
+// A closed day whose scans change afterwards (late scans after an outage,
+// a code's deletion or move) is marked stale in its workspace
+// (scan_workspace_stale_days, as for the quarters, quarters.go): a view
+// reads that day from its events until refreshStaleDay counts it again,
+// which the tick does too. The other views (a code's, a tag's, a
+// folder's) read their events: a code's day rows hold too few scans a
+// country to be worth a row each.
+
+// countryKey picks a row of scan_workspace_country_days: a workspace's
+// UTC day, bot flag and country ("" for none found).
+type countryKey struct {
+	rollupKey
+	country string
+}
+
+// countryDayKinds are the columns of writeCountryDays' rows.
+var countryDayKinds = []string{"bigint", "text", "timestamptz", "boolean", "bigint", "text"}
+
+// countryWorkBudget bounds the tick's counting back and refreshing: the
+// recorder's batches wait meanwhile.
+const countryWorkBudget = time.Second
+
+// startCountryDays starts the country rows at the first open day: the Go
+// step of migration 0062, in its transaction.
+func (s *Store) startCountryDays(ctx context.Context, tx *sql.Tx) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO scan_country_days_from (id, day) SELECT 1, day FROM code_days_open`)
+	return err
+}
+
+// countryDaysFrom reads the first day the country rows hold.
+func (s *Store) countryDaysFrom(ctx context.Context, tx rollupTx) (time.Time, error) {
+	var day time.Time
+	err := tx.each(ctx, `SELECT day FROM scan_country_days_from`, nil, func(scan func(...any) error) error {
+		return scan(scanTime(&day))
+	})
+	return day.UTC(), err
+}
+
+// writeCountryDays writes rows, each in place of any it had.
+func (s *Store) writeCountryDays(ctx context.Context, tx rollupTx, rows map[countryKey]*dayTally) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	list := make([][]any, 0, len(rows))
+	for k, d := range rows {
+		list = append(list, []any{k.owner, k.country, dbTime(k.day), k.bot, d.Scans, d.encode()})
+	}
+	return tx.exec(ctx, `INSERT INTO scan_workspace_country_days (workspace_id, country, day, is_bot, scans, tally)
+		SELECT c0, c1, c2, c3, c4, c5 FROM `+s.rowsSQL(1, countryDayKinds)+` r WHERE true
+		ON CONFLICT (workspace_id, country, day, is_bot) DO UPDATE SET scans = excluded.scans, tally = excluded.tally`,
+		s.rowsArgs(countryDayKinds, list)...)
+}
+
+// markLateDays marks stale the closed days, from the first the country
+// rows hold, that late scans reach (owner and day of each late event's
+// rollupKey): their country rows lack them.
+func (s *Store) markLateDays(ctx context.Context, tx rollupTx, late map[rollupKey]bool) error {
+	if len(late) == 0 {
+		return nil
+	}
+	from, err := s.countryDaysFrom(ctx, tx)
+	if err != nil {
+		return err
+	}
+	var rows [][]any
+	for k := range late {
+		if !k.day.Before(from) {
+			rows = append(rows, []any{k.owner, dbTime(k.day)})
+		} else {
+			// A day before the rows (an import's, a long outage's): the
+			// tick counts back again, should it be before the first.
+			s.earlierScans.Add(1)
+		}
+	}
+	return s.insertStaleDays(ctx, tx, rows)
+}
+
+// markRestoredDays marks stale, in workspace ws, the days closed since
+// code was deleted (a day closes closeGrace after it ends), from the first
+// the country rows hold: closing counted them without it. The undo that
+// restores it calls it before, under the workspace's rollup lock.
+func (s *Store) markRestoredDays(ctx context.Context, tx *sql.Tx, ws, code int64) error {
+	var deleted *time.Time
+	if err := tx.QueryRowContext(ctx, `SELECT deleted_at FROM dynamic_qr_codes WHERE id = $1`, code).Scan(scanNullTime(&deleted)); err != nil || deleted == nil {
+		return err
+	}
+	rtx := sqlTx{tx}
+	from, err := s.countryDaysFrom(ctx, rtx)
+	if err != nil {
+		return err
+	}
+	open, err := s.openDay(ctx, rtx)
+	if err != nil {
+		return err
+	}
+	var rows [][]any
+	for day := later(utcDay(deleted.Add(-closeGrace)), from); day.Before(open); day = day.AddDate(0, 0, 1) {
+		rows = append(rows, []any{ws, dbTime(day)})
+	}
+	return s.insertStaleDays(ctx, rtx, rows)
+}
+
+// CatchUpCountryDays counts back the days before the country rows begin
+// and refreshes the stale days they hold, until both are done (done) or
+// the deadline passes. CloseScanDays does it for up to countryWorkBudget
+// each time; a tool may call it until done.
+func (s *Store) CatchUpCountryDays(ctx context.Context, deadline time.Time) (done bool, err error) {
+	if gen := s.earlierScans.Load(); s.countedBack.Load() != gen+1 {
+		// The first day with scans: read once a call, not once a day,
+		// since no index answers it.
+		var first *time.Time
+		if err := s.read.QueryRowContext(ctx, `SELECT min(day) FROM scan_workspace_days`).Scan(scanNullTime(&first)); err != nil {
+			return false, fail("find the first day of scans", err)
+		}
+		if first == nil {
+			return true, nil // no scans yet
+		}
+		for more := true; more; {
+			if !time.Now().Before(deadline) {
+				return false, nil
+			}
+			if more, err = s.countBackCountryDay(ctx, first.UTC()); err != nil {
+				return false, err
+			}
+		}
+		s.countedBack.Store(gen + 1)
+	}
+	return s.refreshStaleDays(ctx, deadline)
+}
+
+// countBackCountryDay writes the country rows of the day before the first
+// they hold and makes it the first, unless that day is before the oldest
+// kept scan or before first, every scan's; more reports whether it wrote
+// one. Like
+// closing a day it holds closeLock alone, so no batch adds to that day
+// meanwhile: a late scan that comes after sees the day held, and marks it.
+func (s *Store) countBackCountryDay(ctx context.Context, first time.Time) (more bool, err error) {
+	err = s.inTx(ctx, "count a day's scans by country", func(tx *sql.Tx) error {
+		rtx := sqlTx{tx}
+		if err := s.xactLock(ctx, tx, `$1`, closeLock); err != nil {
+			return fail("count a day's scans by country", err)
+		}
+		var from, kept time.Time
+		err := tx.QueryRowContext(ctx, `SELECT (SELECT day FROM scan_country_days_from), (SELECT events_from FROM scan_retention)`).
+			Scan(scanTime(&from), scanTime(&kept))
+		if err != nil {
+			return fail("count a day's scans by country", err)
+		}
+		day := from.UTC().AddDate(0, 0, -1)
+		if day.Before(first) || day.Before(kept.UTC()) {
+			return nil
+		}
+		_, countries, err := s.countDay(ctx, rtx, day, false)
+		if err == nil {
+			err = s.writeCountryDays(ctx, rtx, countries)
+		}
+		if err == nil {
+			err = rtx.exec(ctx, `UPDATE scan_country_days_from SET day = $1`, dbTime(day))
+		}
+		more = err == nil
+		return failOrNil("count a day's scans by country", err)
+	})
+	return more, err
+}
+
+// staleBatch is how many stale days refreshStaleDays lists at a time.
+const staleBatch = 100
+
+// refreshStaleDays refreshes the stale days the country rows hold whose
+// events are kept, the latest first, until none is left (done) or the
+// deadline passes.
+func (s *Store) refreshStaleDays(ctx context.Context, deadline time.Time) (done bool, err error) {
+	type staleDay struct {
+		ws  int64
+		day time.Time
+	}
+	for {
+		var list []staleDay
+		err := s.eachRow(ctx, "list stale days", `SELECT workspace_id, day FROM scan_workspace_stale_days
+			WHERE day >= (SELECT day FROM scan_country_days_from) AND day >= (SELECT events_from FROM scan_retention)
+				AND day < (SELECT day FROM code_days_open)
+			ORDER BY day DESC, workspace_id LIMIT `+strconv.Itoa(staleBatch), nil, func(rows *sql.Rows) error {
+			var d staleDay
+			err := rows.Scan(&d.ws, scanTime(&d.day))
+			list = append(list, d)
+			return err
+		})
+		if err != nil {
+			return false, err
+		}
+		for _, d := range list {
+			if !time.Now().Before(deadline) {
+				return false, nil
+			}
+			if err := s.refreshStaleDay(ctx, d.ws, d.day.UTC()); err != nil {
+				return false, err
+			}
+		}
+		if len(list) < staleBatch {
+			return true, nil
+		}
+	}
+}
+
+// recountCountryDay writes again a workspace's country rows of a closed
+// day held by the rows, from countries (its events' tallies), under its
+// rollup lock; other days are left alone.
+func (s *Store) recountCountryDay(ctx context.Context, tx rollupTx, ws int64, day time.Time, countries map[countryKey]*dayTally) error {
+	from, err := s.countryDaysFrom(ctx, tx)
+	if err != nil {
+		return err
+	}
+	open, err := s.openDay(ctx, tx)
+	if err != nil || day.Before(from) || !day.Before(open) {
+		return err
+	}
+	if err := tx.exec(ctx, `DELETE FROM scan_workspace_country_days WHERE workspace_id = $1 AND day = $2`, ws, dbTime(day)); err != nil {
+		return err
+	}
+	return s.writeCountryDays(ctx, tx, countries)
+}
+
+// countryParts splits q, a view of one country's scans, into the whole
+// UTC days whose country rows it reads (rows; none for a code's, a tag's
+// or a folder's view, or when the rows hold none of its days), the
+// stale days among them, and the spans it reads from the events: the
+// rest of the range.
+func (s *Store) countryParts(ctx context.Context, q ScanQuery) (rows ScanQuery, stale map[time.Time]bool, events []ScanQuery, err error) {
+	if q.perCode() {
+		return ScanQuery{}, nil, []ScanQuery{q}, nil
+	}
+	days, edges := q.split()
+	if !days.From.Before(days.To) {
+		return ScanQuery{}, nil, edges, nil
+	}
+	var from, open time.Time
+	err = s.read.QueryRowContext(ctx, `SELECT (SELECT day FROM scan_country_days_from), (SELECT day FROM code_days_open)`).
+		Scan(scanTime(&from), scanTime(&open))
+	if err != nil {
+		return rows, nil, nil, fail("read the country rows' days", err)
+	}
+	rows = days
+	rows.From, rows.To = later(days.From, from.UTC()), earlier(days.To, open.UTC())
+	if !rows.From.Before(rows.To) {
+		return ScanQuery{}, nil, append(edges, days), nil
+	}
+	events = edges
+	span := func(from, to time.Time) {
+		if from.Before(to) {
+			e := q
+			e.From, e.To = from, to
+			events = append(events, e)
+		}
+	}
+	span(days.From, rows.From)
+	span(rows.To, days.To)
+	// Stale days, a span of events each run of them.
+	stale, run := map[time.Time]bool{}, -1
+	err = s.eachRow(ctx, "read stale days", `SELECT day FROM scan_workspace_stale_days WHERE workspace_id = $1 AND day >= $2 AND day < $3 ORDER BY day`,
+		[]any{q.WorkspaceID, dbTime(rows.From), dbTime(rows.To)}, func(r *sql.Rows) error {
+			var day time.Time
+			if err := r.Scan(scanTime(&day)); err != nil {
+				return err
+			}
+			day = day.UTC()
+			stale[day] = true
+			if run >= 0 && events[run].To.Equal(day) {
+				events[run].To = day.AddDate(0, 0, 1)
+				return nil
+			}
+			span(day, day.AddDate(0, 0, 1))
+			run = len(events) - 1
+			return nil
+		})
+	return rows, stale, events, err
+}
+
+// eachCountryDay calls fn with each country row of rows' days but the
+// stale ones.
+func (s *Store) eachCountryDay(ctx context.Context, rows ScanQuery, stale map[time.Time]bool, fn func(rollupKey, *dayTally)) error {
+	if !rows.From.Before(rows.To) {
+		return nil
+	}
+	err := s.eachDay(ctx, sqlTx{s.read}, `SELECT workspace_id, day, is_bot, tally FROM scan_workspace_country_days
+		WHERE workspace_id = $1 AND country = $2 AND day >= $3 AND day < $4`,
+		[]any{rows.WorkspaceID, rows.Country, dbTime(rows.From), dbTime(rows.To)}, func(k rollupKey, d *dayTally) {
+			if !stale[k.day] {
+				fn(k, d)
+			}
+		})
+	return failOrNil("read scans by country", err)
+}
+
+// CountryEventScans counts, bots included, the scans of every country in
+// the part of q's range that q, a view of one country's scans, reads
+// from the events: what reading them costs.
+func (s *Store) CountryEventScans(ctx context.Context, q ScanQuery) (int64, error) {
+	_, _, events, err := s.countryParts(ctx, q)
+	var total int64
+	for _, e := range events {
+		if err != nil {
+			break
+		}
+		e.ByCountry, e.Bots = false, true
+		var n int64
+		n, err = s.ScanCount(ctx, e)
+		total += n
+	}
+	return total, err
+}
+
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+func earlier(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
+}
