@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"slices"
 	"strconv"
 	"time"
 )
@@ -19,12 +20,12 @@ import (
 //
 // The rows begin at scan_country_days_from, the first open day when they
 // were added; the recorder's minute tick counts the days before it back,
-// a day per transaction, down to the oldest kept scan (catchUpCountryDays).
+// a day per transaction, down to the oldest kept scan (CatchUpCountryDays).
 // A closed day whose scans change afterwards (late scans after an outage,
-// a code's deletion or move) is marked stale in its workspace
-// (scan_workspace_stale_days, as for the quarters, quarters.go): a view
-// reads that day from its events until refreshStaleDay counts it again,
-// which the tick does too. The other views (a code's, a tag's, a
+// a code's deletion, move or undone deletion) is marked stale in its
+// workspace (scan_workspace_stale_days, as for the quarters, quarters.go):
+// a view reads that day from its events until refreshStaleDay counts it
+// again, which the tick does too. The other views (a code's, a tag's, a
 // folder's) read their events: a code's day rows hold too few scans a
 // country to be worth a row each.
 
@@ -294,7 +295,47 @@ func (s *Store) countryParts(ctx context.Context, q ScanQuery) (rows ScanQuery, 
 			run = len(events) - 1
 			return nil
 		})
-	return rows, stale, events, err
+	return rows, stale, joinSpans(events), err
+}
+
+// joinSpans joins the spans that meet, in time order: each costs an index
+// seek per code of the workspace.
+func joinSpans(spans []ScanQuery) []ScanQuery {
+	slices.SortFunc(spans, func(a, b ScanQuery) int { return a.From.Compare(b.From) })
+	var out []ScanQuery
+	for _, e := range spans {
+		if n := len(out); n > 0 && out[n-1].To.Equal(e.From) {
+			out[n-1].To = e.To
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// countCountrySpan counts the scans of span e of a country's view: a part
+// day of a workspace's from its quarter rows, which count each quarter's
+// scans by country, where they hold it (addQuarterEdge), else from its
+// events.
+func (s *Store) countCountrySpan(ctx context.Context, e ScanQuery) (int64, error) {
+	if !e.perCode() {
+		kept, err := s.EventsFrom(ctx)
+		if err != nil {
+			return 0, err
+		}
+		// A stale day's quarters are rebuilt from its events, which must
+		// be kept.
+		if !e.From.Before(kept) {
+			sum := newReportSum()
+			if ok, err := s.addQuarterEdge(ctx, e, sum); err != nil || ok {
+				return sum.r.Countries[e.Country], err
+			}
+		}
+	}
+	cond, args := e.where(e.Bots)
+	var n int64
+	err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM scan_events e WHERE `+cond, args...).Scan(&n)
+	return n, err
 }
 
 // eachCountryDay calls fn with each country row of rows' days but the

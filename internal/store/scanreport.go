@@ -315,9 +315,8 @@ func (s *Store) ScanCount(ctx context.Context, q ScanQuery) (int64, error) {
 			if err != nil {
 				break
 			}
-			cond, args := e.where(e.Bots)
 			var n int64
-			err = s.read.QueryRowContext(ctx, `SELECT count(*) FROM scan_events e WHERE `+cond, args...).Scan(&n)
+			n, err = s.countCountrySpan(ctx, e)
 			total += n
 		}
 		return total, failOrNil("count scans", err)
