@@ -25,7 +25,8 @@ import (
 // marked stale in its workspaces (scan_workspace_stale_days), as are the
 // closed days late scans reach, whose country rows lack them
 // (countrydays.go): the first view of such a day's parts, or the
-// recorder's tick, rebuilds its quarters from the events (refreshStaleDay). The workspaces that existed before the quarters read
+// recorder's tick, rebuilds its quarters from the events
+// (refreshStaleDay). The workspaces that existed before the quarters read
 // the events for the days before them (workspace_quarters_since).
 
 var userQuarters = rollupTable{"scan_workspace_quarters", "workspace_id", "quarter"}
@@ -146,9 +147,9 @@ func (s *Store) addQuarterEdge(ctx context.Context, e ScanQuery, sum *reportSum)
 // refreshStaleDay rebuilds the quarter rows, the visitor quarters and the
 // country rows (countrydays.go) of a workspace's stale UTC day from its
 // live codes' scan events, which must be kept for the day, and clears the
-// mark: the first view of the day's
-// parts reads the events once, in place of every view for good. Under the
-// workspace's rollup lock, so no batch adds to the day meanwhile.
+// mark: the first view of the day's parts (or the recorder's tick) reads
+// the events once, in place of every view for good. Under the workspace's
+// rollup lock, so no batch adds to the day meanwhile.
 func (s *Store) refreshStaleDay(ctx context.Context, ws int64, day time.Time) error {
 	from, to := dbTime(day), dbTime(day.AddDate(0, 0, 1))
 	return s.inTx(ctx, "refresh a stale day's quarters", func(dbTx *sql.Tx) error {
