@@ -313,29 +313,62 @@ func joinSpans(spans []ScanQuery) []ScanQuery {
 	return out
 }
 
-// countCountrySpan counts the scans of span e of a country's view: a part
-// day of a workspace's from its quarter rows, which count each quarter's
-// scans by country, where they hold it (addQuarterEdge), else from its
-// events.
-func (s *Store) countCountrySpan(ctx context.Context, e ScanQuery) (int64, error) {
-	if !e.perCode() {
-		kept, err := s.EventsFrom(ctx)
+// countryScanCount is ScanCount of q, a view of one country's scans: a
+// workspace's closed days summed from their country rows' scans, its part
+// days from its quarter rows, which count each quarter's scans by country,
+// where they hold them (addQuarterEdge), the rest from the events.
+func (s *Store) countryScanCount(ctx context.Context, q ScanQuery) (int64, error) {
+	rows, stale, events, err := s.countryParts(ctx, q)
+	if err != nil {
+		return 0, err
+	}
+	var total int64
+	if rows.From.Before(rows.To) {
+		err = s.eachRow(ctx, "count scans by country", `SELECT day, is_bot, scans FROM scan_workspace_country_days
+			WHERE workspace_id = $1 AND country = $2 AND day >= $3 AND day < $4`,
+			[]any{rows.WorkspaceID, rows.Country, dbTime(rows.From), dbTime(rows.To)}, func(r *sql.Rows) error {
+				var day time.Time
+				var bot bool
+				var n int64
+				if err := r.Scan(scanTime(&day), &bot, &n); err != nil {
+					return err
+				}
+				if !stale[day.UTC()] && (q.Bots || !bot) {
+					total += n
+				}
+				return nil
+			})
 		if err != nil {
 			return 0, err
 		}
+	}
+	kept := farFuture
+	if len(events) > 0 && !q.perCode() {
+		if kept, err = s.EventsFrom(ctx); err != nil {
+			return 0, err
+		}
+	}
+	for _, e := range events {
 		// A stale day's quarters are rebuilt from its events, which must
 		// be kept.
 		if !e.From.Before(kept) {
 			sum := newReportSum()
-			if ok, err := s.addQuarterEdge(ctx, e, sum); err != nil || ok {
-				return sum.r.Countries[e.Country], err
+			ok, err := s.addQuarterEdge(ctx, e, sum)
+			if err != nil {
+				return 0, err
+			}
+			if ok {
+				total += sum.r.Countries[e.Country]
+				continue
 			}
 		}
+		n, err := s.countEvents(ctx, e)
+		if err != nil {
+			return 0, err
+		}
+		total += n
 	}
-	cond, args := e.where(e.Bots)
-	var n int64
-	err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM scan_events e WHERE `+cond, args...).Scan(&n)
-	return n, err
+	return total, nil
 }
 
 // eachCountryDay calls fn with each country row of rows' days but the

@@ -303,23 +303,7 @@ func (s *Store) addEvents(ctx context.Context, q ScanQuery, sum *reportSum) erro
 func (s *Store) ScanCount(ctx context.Context, q ScanQuery) (int64, error) {
 	var total int64
 	if q.ByCountry {
-		rows, stale, events, err := s.countryParts(ctx, q)
-		if err == nil {
-			err = s.eachCountryDay(ctx, rows, stale, func(k rollupKey, d *dayTally) {
-				if q.Bots || !k.bot {
-					total += d.Scans
-				}
-			})
-		}
-		for _, e := range events {
-			if err != nil {
-				break
-			}
-			var n int64
-			n, err = s.countCountrySpan(ctx, e)
-			total += n
-		}
-		return total, failOrNil("count scans", err)
+		return s.countryScanCount(ctx, q)
 	}
 	days, edges, rolled, err := s.splitOpen(ctx, q)
 	if err != nil {
@@ -353,14 +337,21 @@ func (s *Store) ScanCount(ctx context.Context, q ScanQuery) (int64, error) {
 			total += sum.r.Scans
 			continue
 		}
-		cond, args := e.where(e.Bots)
-		var n int64
-		if err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM scan_events e WHERE `+cond, args...).Scan(&n); err != nil {
-			return 0, fail("count scans", err)
+		n, err := s.countEvents(ctx, e)
+		if err != nil {
+			return 0, err
 		}
 		total += n
 	}
 	return total, nil
+}
+
+// countEvents counts the scan events q picks, under its bots switch.
+func (s *Store) countEvents(ctx context.Context, q ScanQuery) (int64, error) {
+	cond, args := q.where(q.Bots)
+	var n int64
+	err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM scan_events e WHERE `+cond, args...).Scan(&n)
+	return n, failOrNil("count scans", err)
 }
 
 // FirstScan is the quarter hour of the oldest scan q's codes kept, ignoring
