@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
+	"fmt"
 	"slices"
 	"strconv"
 	"time"
@@ -243,29 +245,38 @@ func (s *Store) recountCountryDay(ctx context.Context, tx rollupTx, ws int64, da
 	return s.writeCountryDays(ctx, tx, countries)
 }
 
+// countryRows is the whole UTC days a view of one country reads from
+// rows: the workspace's country rows but its stale days, or the rows of
+// a code's, a tag's or a folder's rollup by country (countryrollups.go).
+type countryRows struct {
+	ScanQuery
+	stale  map[time.Time]bool
+	rollup int64 // scan_country_rollups' id; 0 for the workspace's rows
+}
+
 // countryParts splits q, a view of one country's scans, into the whole
-// UTC days whose country rows it reads (rows; none for a code's, a tag's
-// or a folder's view, or when the rows hold none of its days), the
-// stale days among them, and the spans it reads from the events: the
-// rest of the range.
-func (s *Store) countryParts(ctx context.Context, q ScanQuery) (rows ScanQuery, stale map[time.Time]bool, events []ScanQuery, err error) {
+// UTC days it reads from rows (none when no rows hold any of its days)
+// and the spans it reads from the events: the rest of the range. For a
+// code's, a tag's or a folder's view, build brings their rows up to date
+// first; without it, the events also list what that would read.
+func (s *Store) countryParts(ctx context.Context, q ScanQuery, build bool) (rows countryRows, events []ScanQuery, err error) {
 	if q.perCode() {
-		return ScanQuery{}, nil, []ScanQuery{q}, nil
+		return s.scopeCountryParts(ctx, q, build)
 	}
 	days, edges := q.split()
 	if !days.From.Before(days.To) {
-		return ScanQuery{}, nil, edges, nil
+		return countryRows{}, edges, nil
 	}
 	var from, open time.Time
 	err = s.read.QueryRowContext(ctx, `SELECT (SELECT day FROM scan_country_days_from), (SELECT day FROM code_days_open)`).
 		Scan(scanTime(&from), scanTime(&open))
 	if err != nil {
-		return rows, nil, nil, fail("read the country rows' days", err)
+		return rows, nil, fail("read the country rows' days", err)
 	}
-	rows = days
+	rows.ScanQuery = days
 	rows.From, rows.To = later(days.From, from.UTC()), earlier(days.To, open.UTC())
 	if !rows.From.Before(rows.To) {
-		return ScanQuery{}, nil, append(edges, days), nil
+		return countryRows{}, append(edges, days), nil
 	}
 	events = edges
 	span := func(from, to time.Time) {
@@ -278,7 +289,8 @@ func (s *Store) countryParts(ctx context.Context, q ScanQuery) (rows ScanQuery, 
 	span(days.From, rows.From)
 	span(rows.To, days.To)
 	// Stale days, a span of events each run of them.
-	stale, run := map[time.Time]bool{}, -1
+	run := -1
+	rows.stale = map[time.Time]bool{}
 	err = s.eachRow(ctx, "read stale days", `SELECT day FROM scan_workspace_stale_days WHERE workspace_id = $1 AND day >= $2 AND day < $3 ORDER BY day`,
 		[]any{q.WorkspaceID, dbTime(rows.From), dbTime(rows.To)}, func(r *sql.Rows) error {
 			var day time.Time
@@ -286,7 +298,7 @@ func (s *Store) countryParts(ctx context.Context, q ScanQuery) (rows ScanQuery, 
 				return err
 			}
 			day = day.UTC()
-			stale[day] = true
+			rows.stale[day] = true
 			if run >= 0 && events[run].To.Equal(day) {
 				events[run].To = day.AddDate(0, 0, 1)
 				return nil
@@ -295,7 +307,7 @@ func (s *Store) countryParts(ctx context.Context, q ScanQuery) (rows ScanQuery, 
 			run = len(events) - 1
 			return nil
 		})
-	return rows, stale, joinSpans(events), err
+	return rows, joinSpans(events), err
 }
 
 // joinSpans joins the spans that meet, in time order: each costs an index
@@ -313,85 +325,172 @@ func joinSpans(spans []ScanQuery) []ScanQuery {
 	return out
 }
 
-// countryScanCount is ScanCount of q, a view of one country's scans: a
-// workspace's closed days summed from their country rows' scans, its part
-// days from its quarter rows, which count each quarter's scans by country,
-// where they hold them (addQuarterEdge), the rest from the events.
-func (s *Store) countryScanCount(ctx context.Context, q ScanQuery) (int64, error) {
-	rows, stale, events, err := s.countryParts(ctx, q)
-	if err != nil {
-		return 0, err
+// countryRetries bounds how often a view of one country starts again
+// because the rows it read changed meanwhile: each time another view
+// brought them up to date, so a few tries are plenty unless they are
+// changing all the time (errRowsChanging).
+const countryRetries = 10
+
+var errRowsChanging = errors.New("store: scans by country changed while they were read: try again")
+
+// countryReport is ScanReport of q, a view of one country's scans: its
+// whole days from their rows (countryParts), the rest from the events.
+func (s *Store) countryReport(ctx context.Context, q ScanQuery) (*ScanReport, error) {
+	for try := 0; ; try++ {
+		rows, events, err := s.countryParts(ctx, q, true)
+		if err == nil && try == countryRetries {
+			err = errRowsChanging
+		}
+		if err != nil {
+			return nil, err
+		}
+		sum := newReportSum()
+		ok, err := s.eachCountryDay(ctx, rows, func(k rollupKey, d *dayTally) { sum.addDay(k, d, q.Bots) })
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		for _, e := range events {
+			if err := s.addEvents(ctx, e, sum); err != nil {
+				return nil, err
+			}
+		}
+		return sum.report(), nil
 	}
-	var total int64
-	if rows.From.Before(rows.To) {
-		err = s.eachRow(ctx, "count scans by country", `SELECT day, is_bot, scans FROM scan_workspace_country_days
+}
+
+// countryScanCount is ScanCount of q, a view of one country's scans: its
+// whole days summed from their rows' scans (countryParts), a workspace's
+// part days from its quarter rows, which count each quarter's scans by
+// country, where they hold them (addQuarterEdge), the rest from the
+// events.
+func (s *Store) countryScanCount(ctx context.Context, q ScanQuery) (int64, error) {
+	for try := 0; ; try++ {
+		rows, events, err := s.countryParts(ctx, q, true)
+		if err == nil && try == countryRetries {
+			err = errRowsChanging
+		}
+		if err != nil {
+			return 0, err
+		}
+		var total int64
+		ok, err := s.eachCountryRow(ctx, rows, false, func(_ time.Time, bot bool, scans int64, _ string) error {
+			if q.Bots || !bot {
+				total += scans
+			}
+			return nil
+		})
+		if err != nil {
+			return 0, err
+		}
+		if !ok {
+			continue
+		}
+		kept := farFuture
+		if len(events) > 0 && !q.perCode() {
+			if kept, err = s.EventsFrom(ctx); err != nil {
+				return 0, err
+			}
+		}
+		for _, e := range events {
+			// A stale day's quarters are rebuilt from its events, which must
+			// be kept.
+			if !e.From.Before(kept) {
+				sum := newReportSum()
+				ok, err := s.addQuarterEdge(ctx, e, sum)
+				if err != nil {
+					return 0, err
+				}
+				if ok {
+					total += sum.r.Countries[e.Country]
+					continue
+				}
+			}
+			n, err := s.countEvents(ctx, e)
+			if err != nil {
+				return 0, err
+			}
+			total += n
+		}
+		return total, nil
+	}
+}
+
+// eachCountryDay calls fn with each row of rows' days but the stale ones;
+// ok is false when it should be called again (eachCountryRow).
+func (s *Store) eachCountryDay(ctx context.Context, rows countryRows, fn func(rollupKey, *dayTally)) (ok bool, err error) {
+	return s.eachCountryRow(ctx, rows, true, func(day time.Time, bot bool, _ int64, body string) error {
+		d, err := decodeTally(body)
+		if err != nil {
+			return fmt.Errorf("scans by country on %s: %w", day, err)
+		}
+		fn(rollupKey{rows.rollup, day, bot}, d)
+		return nil
+	})
+}
+
+// eachCountryRow calls fn with the day, bot flag, scans and, with
+// tallies, the tally of each row of rows' days but the stale ones. A
+// rollup's rows are read in one statement with the days it covers, so a
+// view's build meanwhile, which may start them later, cannot hide any
+// unseen: ok is false when they no longer cover rows' days, and fn has
+// not been called.
+func (s *Store) eachCountryRow(ctx context.Context, rows countryRows, tallies bool, fn func(day time.Time, bot bool, scans int64, tally string) error) (ok bool, err error) {
+	if !rows.From.Before(rows.To) {
+		return true, nil
+	}
+	tally := func(column string) string {
+		if tallies {
+			return column
+		}
+		return `''`
+	}
+	if rows.rollup == 0 {
+		err := s.eachRow(ctx, "read scans by country", `SELECT day, is_bot, scans, `+tally("tally")+` FROM scan_workspace_country_days
 			WHERE workspace_id = $1 AND country = $2 AND day >= $3 AND day < $4`,
 			[]any{rows.WorkspaceID, rows.Country, dbTime(rows.From), dbTime(rows.To)}, func(r *sql.Rows) error {
 				var day time.Time
 				var bot bool
 				var n int64
-				if err := r.Scan(scanTime(&day), &bot, &n); err != nil {
+				var body string
+				if err := r.Scan(scanTime(&day), &bot, &n, &body); err != nil || rows.stale[day.UTC()] {
 					return err
 				}
-				if !stale[day.UTC()] && (q.Bots || !bot) {
-					total += n
-				}
-				return nil
+				return fn(day.UTC(), bot, n, body)
 			})
-		if err != nil {
-			return 0, err
-		}
+		return err == nil, err
 	}
-	kept := farFuture
-	if len(events) > 0 && !q.perCode() {
-		if kept, err = s.EventsFrom(ctx); err != nil {
-			return 0, err
+	seen, covered := false, true
+	err = s.eachRow(ctx, "read scans by country", `SELECT r.from_day, r.through, d.day, d.is_bot, d.scans, `+tally("d.tally")+`
+		FROM scan_country_rollups r LEFT JOIN scan_country_rollup_days d ON d.rollup_id = r.id AND d.day >= $2 AND d.day < $3
+		WHERE r.id = $1`, []any{rows.rollup, dbTime(rows.From), dbTime(rows.To)}, func(r *sql.Rows) error {
+		var from, through time.Time
+		var day *time.Time
+		var bot sql.NullBool
+		var n sql.NullInt64
+		var body sql.NullString
+		if err := r.Scan(scanTime(&from), scanTime(&through), scanNullTime(&day), &bot, &n, &body); err != nil {
+			return err
 		}
-	}
-	for _, e := range events {
-		// A stale day's quarters are rebuilt from its events, which must
-		// be kept.
-		if !e.From.Before(kept) {
-			sum := newReportSum()
-			ok, err := s.addQuarterEdge(ctx, e, sum)
-			if err != nil {
-				return 0, err
-			}
-			if ok {
-				total += sum.r.Countries[e.Country]
-				continue
-			}
+		seen = true
+		covered = covered && !from.After(rows.From) && !through.Before(rows.To)
+		if day == nil || !covered {
+			return nil // no rows in the range, or not these rows
 		}
-		n, err := s.countEvents(ctx, e)
-		if err != nil {
-			return 0, err
-		}
-		total += n
-	}
-	return total, nil
-}
-
-// eachCountryDay calls fn with each country row of rows' days but the
-// stale ones.
-func (s *Store) eachCountryDay(ctx context.Context, rows ScanQuery, stale map[time.Time]bool, fn func(rollupKey, *dayTally)) error {
-	if !rows.From.Before(rows.To) {
-		return nil
-	}
-	err := s.eachDay(ctx, sqlTx{s.read}, `SELECT workspace_id, day, is_bot, tally FROM scan_workspace_country_days
-		WHERE workspace_id = $1 AND country = $2 AND day >= $3 AND day < $4`,
-		[]any{rows.WorkspaceID, rows.Country, dbTime(rows.From), dbTime(rows.To)}, func(k rollupKey, d *dayTally) {
-			if !stale[k.day] {
-				fn(k, d)
-			}
-		})
-	return failOrNil("read scans by country", err)
+		return fn(day.UTC(), bot.Bool, n.Int64, body.String)
+	})
+	// Not seen: the rollup is gone since it was built, with its scope.
+	return seen && covered && err == nil, err
 }
 
 // CountryEventScans counts, bots included, the scans of every country in
 // the part of q's range that q, a view of one country's scans, reads
-// from the events: what reading them costs.
+// from the events, and of what building a code's, a tag's or a folder's
+// rows by country for it would read: what the view costs.
 func (s *Store) CountryEventScans(ctx context.Context, q ScanQuery) (int64, error) {
-	_, _, events, err := s.countryParts(ctx, q)
+	_, events, err := s.countryParts(ctx, q, false)
 	var total int64
 	for _, e := range events {
 		if err != nil {

@@ -123,7 +123,7 @@ func RebuildRollups(ctx context.Context, s *Store) error {
 		// Emptying workspace_rollup_versions puts the writers' caches out of date.
 		for _, table := range []string{"scan_code_days", "scan_workspace_days", "scan_visitors", "scan_workspace_visitors", "workspace_rollup_versions",
 			"scan_tag_rollups", "scan_folder_rollups", "scan_workspace_quarters", "scan_workspace_stale_days", "workspace_quarters_since",
-			"scan_workspace_country_days"} {
+			"scan_workspace_country_days", "scan_country_rollups"} {
 			if _, err := tx.ExecContext(ctx, "DELETE FROM "+table); err != nil {
 				return err
 			}

@@ -32,46 +32,56 @@ import (
 // A code's deletion, which drops its rows, takes them out of the groups
 // summed with it at once (takeOutOfGroups).
 
-// groupRollup is the rows of tags or of folders.
-type groupRollup struct {
-	days  rollupTable
-	state string // the table of what each group's rows were summed from
+// codeSet is how to read the live codes of a group (or of one code),
+// what rows summed from them are checked against.
+type codeSet struct {
 	// members lists the live codes of group $1 in its workspace, by id.
 	members string
 	// version reads the code_rollup_versions of group $1's workspace.
 	version string
+	// workspace reads group $1's workspace, whose rollup lock a group's
+	// rows are written under.
+	workspace string
+}
+
+// groupRollup is the rows of tags or of folders.
+type groupRollup struct {
+	codeSet
+	days  rollupTable
+	state string // the table of what each group's rows were summed from
 	// summedWith lists workspace $1's groups whose rows were summed with
 	// code $2 ($2: "%,ID,%"), with what they were summed from.
 	summedWith string
 	// inWorkspace is true when group $4 is workspace $3's (ScanQuery.codes).
 	inWorkspace string
-	// workspace reads group $1's workspace, whose rollup lock a group's
-	// rows are written under.
-	workspace string
 }
 
 var (
 	tagDays    = rollupTable{"scan_tag_days", "tag_id", "day"}
 	folderDays = rollupTable{"scan_folder_days", "folder_id", "day"}
 	tagRollups = groupRollup{
+		codeSet: codeSet{
+			members: `SELECT d.id FROM dynamic_qr_codes d JOIN dynamic_qr_code_tags t ON t.dynamic_qr_code_id = d.id JOIN tags g ON g.id = t.tag_id
+				WHERE t.tag_id = $1 AND d.workspace_id = g.workspace_id AND NOT d.is_deleted ORDER BY d.id`,
+			version:   `SELECT COALESCE(max(v.version), 0) FROM tags g JOIN code_rollup_versions v ON v.workspace_id = g.workspace_id WHERE g.id = $1`,
+			workspace: `SELECT workspace_id FROM tags WHERE id = $1`,
+		},
 		days: tagDays, state: "scan_tag_rollups",
-		members: `SELECT d.id FROM dynamic_qr_codes d JOIN dynamic_qr_code_tags t ON t.dynamic_qr_code_id = d.id JOIN tags g ON g.id = t.tag_id
-			WHERE t.tag_id = $1 AND d.workspace_id = g.workspace_id AND NOT d.is_deleted ORDER BY d.id`,
-		version:     `SELECT COALESCE(max(v.version), 0) FROM tags g JOIN code_rollup_versions v ON v.workspace_id = g.workspace_id WHERE g.id = $1`,
 		inWorkspace: `SELECT 1 FROM tags WHERE id = $4 AND workspace_id = $3`,
 		summedWith: `SELECT tag_id, members, code_version, through FROM scan_tag_rollups
 			WHERE ',' || members || ',' LIKE $2 AND tag_id IN (SELECT id FROM tags WHERE workspace_id = $1)`,
-		workspace: `SELECT workspace_id FROM tags WHERE id = $1`,
 	}
 	folderRollups = groupRollup{
+		codeSet: codeSet{
+			members: `SELECT d.id FROM dynamic_qr_codes d JOIN folders f ON f.id = d.folder_id
+				WHERE d.folder_id = $1 AND d.workspace_id = f.workspace_id AND NOT d.is_deleted ORDER BY d.id`,
+			version:   `SELECT COALESCE(max(v.version), 0) FROM folders f JOIN code_rollup_versions v ON v.workspace_id = f.workspace_id WHERE f.id = $1`,
+			workspace: `SELECT workspace_id FROM folders WHERE id = $1`,
+		},
 		days: folderDays, state: "scan_folder_rollups",
-		members: `SELECT d.id FROM dynamic_qr_codes d JOIN folders f ON f.id = d.folder_id
-			WHERE d.folder_id = $1 AND d.workspace_id = f.workspace_id AND NOT d.is_deleted ORDER BY d.id`,
-		version:     `SELECT COALESCE(max(v.version), 0) FROM folders f JOIN code_rollup_versions v ON v.workspace_id = f.workspace_id WHERE f.id = $1`,
 		inWorkspace: `SELECT 1 FROM folders WHERE id = $4 AND workspace_id = $3`,
 		summedWith: `SELECT folder_id, members, code_version, through FROM scan_folder_rollups
 			WHERE ',' || members || ',' LIKE $2 AND folder_id IN (SELECT id FROM folders WHERE workspace_id = $1)`,
-		workspace: `SELECT workspace_id FROM folders WHERE id = $1`,
 	}
 )
 
@@ -121,7 +131,7 @@ type rowQueryer interface {
 // the version first, then the open day, then the codes, so that rows read
 // after them are at least as new (a change in between makes the next
 // check look again, never keeps stale rows).
-func (s *Store) groupSourceNow(ctx context.Context, g groupRollup, id int64) (*groupSource, error) {
+func (s *Store) groupSourceNow(ctx context.Context, g codeSet, id int64) (*groupSource, error) {
 	return groupSourceIn(ctx, s.read, g, id, func() (time.Time, error) { return s.openDay(ctx, sqlTx{s.read}) })
 }
 
@@ -130,7 +140,7 @@ func (s *Store) groupSourceNow(ctx context.Context, g groupRollup, id int64) (*g
 func groupSourceIn(ctx context.Context, q interface {
 	rowQueryer
 	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
-}, g groupRollup, id int64, through func() (time.Time, error)) (*groupSource, error) {
+}, g codeSet, id int64, through func() (time.Time, error)) (*groupSource, error) {
 	src := &groupSource{}
 	if err := q.QueryRowContext(ctx, g.version, id).Scan(&src.version); err != nil {
 		return nil, err
@@ -191,7 +201,7 @@ func parseMembers(list string) ([]int64, error) {
 // it looks again).
 func (s *Store) freshGroup(ctx context.Context, g groupRollup, id int64) (time.Time, error) {
 	for {
-		cur, err := s.groupSourceNow(ctx, g, id)
+		cur, err := s.groupSourceNow(ctx, g.codeSet, id)
 		if err != nil {
 			return time.Time{}, fail("read a group's rollup", err)
 		}
@@ -246,7 +256,7 @@ func (s *Store) freshGroup(ctx context.Context, g groupRollup, id int64) (time.T
 			// The codes and version the rows were summed for must still
 			// hold: a code untagged and then deleted while they were
 			// summed is in no member list the deletion could find.
-			again, err := groupSourceIn(ctx, tx, g, id, func() (time.Time, error) { return cur.through, nil })
+			again, err := groupSourceIn(ctx, tx, g.codeSet, id, func() (time.Time, error) { return cur.through, nil })
 			if err != nil || !again.same(cur) {
 				return err
 			}

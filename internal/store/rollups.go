@@ -341,7 +341,7 @@ func (s *Store) buildRollupSQL() *rollupSQL {
 		visitorQuarters: s.visitorQuartersSQL(true),
 		readDays:        map[rollupTable]string{}, writeDays: map[rollupTable]string{},
 	}
-	for _, t := range []rollupTable{codeDays, userDays, userQuarters, tagDays, folderDays} {
+	for _, t := range []rollupTable{codeDays, userDays, userQuarters, tagDays, folderDays, countryRollupDays} {
 		q.readDays[t] = daySelect(t) + `WHERE ` + t.at + ` >= $1 AND ` + t.at + ` <= $2 AND ` + t.owner + ` IN (SELECT c0 FROM ` + s.rowsSQL(3, idKinds) + ` ids)`
 		q.writeDays[t] = `INSERT INTO ` + t.name + ` (` + t.owner + `, ` + t.at + `, is_bot, scans, tally)
 			SELECT c0, c1, c2, c3, c4 FROM ` + s.rowsSQL(1, dayKinds) + ` r WHERE true

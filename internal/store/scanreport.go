@@ -121,22 +121,10 @@ func (s *Store) ScanReport(ctx context.Context, q ScanQuery) (*ScanReport, error
 			return nil, err
 		}
 	}
-	sum := newReportSum()
 	if q.ByCountry {
-		rows, stale, events, err := s.countryParts(ctx, q)
-		if err == nil {
-			err = s.eachCountryDay(ctx, rows, stale, func(k rollupKey, d *dayTally) { sum.addDay(k, d, q.Bots) })
-		}
-		for _, e := range events {
-			if err == nil {
-				err = s.addEvents(ctx, e, sum)
-			}
-		}
-		if err != nil {
-			return nil, err
-		}
-		return sum.report(), nil
+		return s.countryReport(ctx, q)
 	}
+	sum := newReportSum()
 	days, edges, _, err := s.splitOpen(ctx, q)
 	if err != nil {
 		return nil, err

@@ -24,7 +24,7 @@ var tables = []string{
 	"gs1_lots", "gs1_products", "gs1_scan_days", "import_items", "import_jobs",
 	"known_devices", "mail_outbox", "mail_unsubscribes", "mailing_recipients", "mailings", "newsletter_subscriptions", "page_events", "pages",
 	"password_tokens", "payment_products", "payments", "pending_logins", "qr_code_tags", "qr_codes",
-	"qr_downloads", "qr_generations", "rate_limits", "recovery_codes", "report_deliveries", "report_schedule_recipients", "report_schedules", "saml_assertions", "saml_requests", "scan_code_days", "scan_country_days_from", "scan_counts",
+	"qr_downloads", "qr_generations", "rate_limits", "recovery_codes", "report_deliveries", "report_schedule_recipients", "report_schedules", "saml_assertions", "saml_requests", "scan_code_days", "scan_country_days_from", "scan_country_rollup_days", "scan_country_rollups", "scan_counts",
 	"scan_events", "scan_folder_days", "scan_folder_rollups", "scan_retention", "scan_tag_days", "scan_tag_rollups", "scan_visitors", "scan_workspace_country_days", "scan_workspace_days", "scan_workspace_quarters", "scan_workspace_stale_days", "scan_workspace_visitors",
 	"schema_migrations", "scim_group_members", "scim_groups", "scim_tokens", "scim_users", "secrets", "sessions", "share_links", "stripe_events", "stripe_subscriptions", "tags",
 	"user_identities", "user_totp", "users", "utm_presets", "webauthn_ceremonies", "webauthn_credentials",
