@@ -303,7 +303,8 @@ func TestAnalyticsCountryFilter(t *testing.T) {
 		// Once the workspace's rows by country hold yesterday (the
 		// recorder's tick counts the days before them back), its view of
 		// that day reads no events, and the bound lets it through; the
-		// code's view, read from its events, is still refused.
+		// code's view, which would build its own from the events, is still
+		// refused.
 		if done, err := st.CatchUpCountryDays(context.Background(), time.Now().Add(time.Minute)); err != nil || !done {
 			t.Fatalf("counting the country rows back: %v, %v", done, err)
 		}
@@ -313,6 +314,14 @@ func TestAnalyticsCountryFilter(t *testing.T) {
 		}
 		expect(t, lower.do(c, "GET", "/api/dynamic-qrcodes/"+id+"/analytics?country=US&from="+y+"&to="+y, ""), http.StatusBadRequest,
 			"This range holds more than 4 scans, too many to count by country: choose a shorter range")
+		// Once a view with room for them has built the code's rows by
+		// country from its events, they hold yesterday: its view reads no
+		// events, and the bound lets it through too.
+		roomy := start(t, st)
+		expect(t, roomy.do(c, "GET", "/api/dynamic-qrcodes/"+id+"/analytics?country=US&from="+y+"&to="+y, ""), http.StatusOK, "")
+		if a := expect(t, lower.do(c, "GET", "/api/dynamic-qrcodes/"+id+"/analytics?country=US&from="+y+"&to="+y, ""), http.StatusOK, ""); a["scans"] != 6.0 {
+			t.Errorf("yesterday from the code's rows by country: %v scans, want 6", a["scans"])
+		}
 
 		// Retention deletes the events before the scans' day: a range from
 		// before then is refused; one from then on still counts.

@@ -27,9 +27,8 @@ import (
 // a code's deletion, move or undone deletion) is marked stale in its
 // workspace (scan_workspace_stale_days, as for the quarters, quarters.go):
 // a view reads that day from its events until refreshStaleDay counts it
-// again, which the tick does too. The other views (a code's, a tag's, a
-// folder's) read their events: a code's day rows hold too few scans a
-// country to be worth a row each.
+// again, which the tick does too. A code's, a tag's and a folder's views
+// read rows by country their views build (countryrollups.go).
 
 // countryKey picks a row of scan_workspace_country_days: a workspace's
 // UTC day, bot flag and country ("" for none found).

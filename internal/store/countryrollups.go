@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"slices"
 	"time"
 )
 
@@ -247,7 +248,7 @@ func (s *Store) scopeCountryParts(ctx context.Context, q ScanQuery, build bool) 
 		}
 		whole := days
 		whole.From, whole.To = later(days.From, kept), earlier(days.To, open)
-		events = edges
+		events = slices.Clone(edges) // joinSpans sorts in place
 		if !whole.From.Before(whole.To) {
 			return countryRows{}, joinSpans(append(events, days)), nil
 		}
@@ -268,12 +269,12 @@ func (s *Store) scopeCountryParts(ctx context.Context, q ScanQuery, build bool) 
 		if !build {
 			return countryRows{}, joinSpans(append(events, b.spans...)), nil
 		}
-		id, ok, err := b.apply(ctx, s)
+		rollup, ok, err := b.apply(ctx, s)
 		if err != nil {
 			return countryRows{}, nil, err
 		}
 		if ok {
-			return countryRows{ScanQuery: whole, rollup: id}, joinSpans(events), nil
+			return countryRows{ScanQuery: whole, rollup: rollup}, joinSpans(events), nil
 		}
 	}
 	return countryRows{}, nil, errRowsChanging

@@ -22,10 +22,11 @@ type ScanQuery struct {
 	From, To            time.Time
 	Bots                bool
 	// ByCountry picks only the scans placed in Country ("" for those no
-	// country was found for). A workspace's closed days come from its
-	// country rows (countrydays.go); the rest of its range, and a code's,
-	// a tag's or a folder's, from the scan events: the ones retention
-	// kept (EventsFrom), at a cost that follows their scans.
+	// country was found for). Closed days come from rows by country
+	// (countrydays.go for a workspace's, countryrollups.go for a code's,
+	// a tag's or a folder's); the rest of the range from the scan events:
+	// the ones retention kept (EventsFrom), at a cost that follows their
+	// scans.
 	ByCountry bool
 	Country   string
 }
