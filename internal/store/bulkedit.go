@@ -514,8 +514,8 @@ func (s *Store) writeEditCode(ctx context.Context, tx *sql.Tx, workspaceID int64
 	if a.Deleted != b.Deleted {
 		if c.Dynamic && !a.Deleted {
 			// An undone deletion (UndoBulkEdit holds the rollup lock).
-			if err := s.markRestoredDays(ctx, tx, workspaceID, c.ID); err != nil {
-				return "", fail("mark the days counted without the code", err)
+			if err := s.recountRestoredCode(ctx, tx, workspaceID, c.ID); err != nil {
+				return "", fail("count the days closed without the code", err)
 			}
 		}
 		add("is_deleted", a.Deleted)
@@ -778,8 +778,8 @@ func (s *Store) UndoBulkEdit(ctx context.Context, workspaceID, id int64, since, 
 		done := false
 		var changed []string
 		err := s.inTx(ctx, "undo bulk edit", func(tx *sql.Tx) error {
-			// Before any code row: a restored code marks the days counted
-			// without it (markRestoredDays) as a rollup writer does.
+			// Before any code row: a restored code writes the days closed
+			// without it (recountRestoredCode) as a rollup writer does.
 			if err := s.rollupLock(ctx, sqlTx{tx}, []int64{workspaceID}); err != nil {
 				return fail("lock the workspace's rollups", err)
 			}

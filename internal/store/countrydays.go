@@ -99,29 +99,19 @@ func (s *Store) markLateDays(ctx context.Context, tx rollupTx, late map[rollupKe
 	return s.insertStaleDays(ctx, tx, rows)
 }
 
-// markRestoredDays marks stale, in workspace ws, the days closed since
-// code was deleted (a day closes closeGrace after it ends), from the first
-// the country rows hold: closing counted them without it. The undo that
-// restores it calls it before, under the workspace's rollup lock.
-func (s *Store) markRestoredDays(ctx context.Context, tx *sql.Tx, ws, code int64) error {
-	var deleted *time.Time
-	if err := tx.QueryRowContext(ctx, `SELECT deleted_at FROM dynamic_qr_codes WHERE id = $1`, code).Scan(scanNullTime(&deleted)); err != nil || deleted == nil {
-		return err
-	}
-	rtx := sqlTx{tx}
-	from, err := s.countryDaysFrom(ctx, rtx)
-	if err != nil {
-		return err
-	}
-	open, err := s.openDay(ctx, rtx)
+// markRestoredDays marks stale, in workspace ws, the closed days [from,
+// open) that the country rows hold: closing counted them without a code
+// whose deletion is being undone (recountRestoredCode).
+func (s *Store) markRestoredDays(ctx context.Context, tx rollupTx, ws int64, from, open time.Time) error {
+	held, err := s.countryDaysFrom(ctx, tx)
 	if err != nil {
 		return err
 	}
 	var rows [][]any
-	for day := later(utcDay(deleted.Add(-closeGrace)), from); day.Before(open); day = day.AddDate(0, 0, 1) {
+	for day := later(from, held); day.Before(open); day = day.AddDate(0, 0, 1) {
 		rows = append(rows, []any{ws, dbTime(day)})
 	}
-	return s.insertStaleDays(ctx, rtx, rows)
+	return s.insertStaleDays(ctx, tx, rows)
 }
 
 // CatchUpCountryDays counts back the days before the country rows begin

@@ -18,7 +18,8 @@ import (
 // counted back to the first scan (when none of a range of whole closed
 // days is read from the events), and after late scans, a deletion and a
 // move, whose days are read from the events until the recorder's tick
-// counts them again.
+// counts them again; an undone deletion writes the code's rows of the
+// days closed without it.
 func TestCountryDays(t *testing.T) {
 	storetest.OpenEach(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
@@ -206,6 +207,13 @@ func TestCountryDays(t *testing.T) {
 			}
 			if restored, _, err := r.Undo(ctx, ws, j.ID, 0); err != nil || restored != 1 {
 				t.Fatalf("undo: %d restored, %v", restored, err)
+			}
+			// The code's own rows hold the day closed without it.
+			for _, bots := range []bool{false, true} {
+				q := store.ScanQuery{WorkspaceID: ws, CodeID: codes[2].ID, From: day, To: day.AddDate(0, 0, 1), Bots: bots}
+				if all := checkRecount(t, s, q); all.Scans == 0 {
+					t.Fatalf("%+v: no scans to compare", q)
+				}
 			}
 			check(t, ws)
 			catchUp(t)

@@ -140,6 +140,54 @@ func (s *Store) countDay(ctx context.Context, tx rollupTx, day time.Time, codeRo
 	return codes.tallies, countries.tallies, err
 }
 
+// recountRestoredCode writes the closed-day rows of code, whose deletion
+// in workspace ws is being undone, for the days closed since it was
+// deleted (a day closes closeGrace after it ends), from its events:
+// closing those days skipped it, so its views, and its tags' and folder's
+// rows summed from them when it rejoins, would lack their scans. Their
+// country rows are marked stale for the same reason. The undo calls it
+// before restoring the code, under the workspace's rollup lock, so no day
+// closes meanwhile.
+func (s *Store) recountRestoredCode(ctx context.Context, tx *sql.Tx, ws, code int64) error {
+	var deleted *time.Time
+	if err := tx.QueryRowContext(ctx, `SELECT deleted_at FROM dynamic_qr_codes WHERE id = $1`, code).Scan(scanNullTime(&deleted)); err != nil || deleted == nil {
+		return err
+	}
+	rtx := sqlTx{tx}
+	open, err := s.openDay(ctx, rtx)
+	if err != nil {
+		return err
+	}
+	from := utcDay(deleted.Add(-closeGrace))
+	if !from.Before(open) {
+		return nil
+	}
+	days := newDayCounter[rollupKey]()
+	err = rtx.each(ctx, `SELECT scanned_at, is_bot, device_type, os, browser, referrer, visitor_hash, country, region, city, route
+		FROM scan_events WHERE dynamic_qr_code_id = $1 AND scanned_at >= $2 AND scanned_at < $3`,
+		[]any{code, dbTime(from), dbTime(open)}, func(scan func(...any) error) error {
+			e := ScanEvent{CodeID: code}
+			if err := scan(scanTime(&e.ScannedAt), &e.IsBot, &e.DeviceType, &e.OS, &e.Browser, &e.Referrer, &e.VisitorHash, &e.Country, &e.Region, &e.City, &e.Route); err != nil {
+				return err
+			}
+			days.add(rollupKey{code, utcDay(e.ScannedAt), e.IsBot}, &e)
+			return nil
+		})
+	if err != nil {
+		return err
+	}
+	var keep [][]any
+	for k, d := range days.tallies {
+		keep = append(keep, []any{k.owner, dbTime(k.day), k.bot, d.Scans, d.encode()})
+	}
+	if len(keep) > 0 {
+		if err := rtx.exec(ctx, s.rollup.writeDays[codeDays], s.rowsArgs(dayKinds, keep)...); err != nil {
+			return err
+		}
+	}
+	return s.markRestoredDays(ctx, rtx, ws, from, open)
+}
+
 // codeEventsAfter tallies a code's events from open on, per UTC day and
 // bot flag, without visitors: its share of its owner's rows in the open
 // days, which a deletion takes out.
